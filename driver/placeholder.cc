@@ -1,0 +1,2 @@
+// Placeholder translation unit; replaced by the model loader.
+namespace coralsim::driver {}

@@ -1,0 +1,2 @@
+// Placeholder translation unit; replaced by the opcode table implementation.
+namespace coralsim::isa {}

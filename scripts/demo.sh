@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The README's main-job command: installs what is missing, builds, then runs the simulator on the
+# embedded demo program (written with coralsim's own assembler) and, when ../shared/corpus is
+# present, on a real compiled model from it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/build.sh >/dev/null
+build_dir=${CORALSIM_BUILD_DIR:-build}
+exec "$build_dir/coralsim" demo "$@"

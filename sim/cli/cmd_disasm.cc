@@ -1,0 +1,13 @@
+// Placeholder: replaced by the real command implementation.
+#include <cstdio>
+
+#include "sim/cli/commands.h"
+
+namespace coralsim::cli {
+
+int runDisasm(const CommandArgs&) {
+  std::fprintf(stderr, "coralsim disasm: not implemented yet\n");
+  return 1;
+}
+
+}  // namespace coralsim::cli
