@@ -1,2 +1,0 @@
-// Placeholder translation unit; replaced by the model loader.
-namespace coralsim::driver {}
