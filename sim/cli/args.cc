@@ -30,6 +30,7 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<OptionSpec>& 
         if (i + 1 >= argv.size()) throw UsageError("option '" + name + "' needs a value " + spec->valueName);
         values_[name] = argv[++i];
       }
+      allValues_[name].push_back(values_[name]);
     } else {
       if (inlineValue) throw UsageError("option '" + name + "' takes no value");
       values_[name] = "";
@@ -43,6 +44,11 @@ std::optional<std::string> Args::value(std::string_view option) const {
   auto it = values_.find(option);
   if (it == values_.end()) return std::nullopt;
   return it->second;
+}
+
+std::vector<std::string> Args::values(std::string_view option) const {
+  auto it = allValues_.find(option);
+  return it == allValues_.end() ? std::vector<std::string>{} : it->second;
 }
 
 std::optional<uint64_t> Args::number(std::string_view option) const {

@@ -31,6 +31,8 @@ class Args {
 
   [[nodiscard]] bool has(std::string_view option) const;
   [[nodiscard]] std::optional<std::string> value(std::string_view option) const;
+  // Every value of an option given several times, in order (value() returns the last one).
+  [[nodiscard]] std::vector<std::string> values(std::string_view option) const;
   [[nodiscard]] const std::vector<std::string>& positional() const { return positional_; }
 
   // Parses an option's value as an unsigned integer (decimal or 0x-hex); UsageError names it.
@@ -38,6 +40,7 @@ class Args {
 
  private:
   std::map<std::string, std::string, std::less<>> values_;
+  std::map<std::string, std::vector<std::string>, std::less<>> allValues_;
   std::vector<std::string> positional_;
 };
 

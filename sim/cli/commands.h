@@ -14,5 +14,7 @@ int runInspect(const CommandArgs& args);
 int runDisasm(const CommandArgs& args);
 int runAsm(const CommandArgs& args);
 int runDemo(const CommandArgs& args);
+int runRun(const CommandArgs& args);
+int runServe(const CommandArgs& args);
 
 }  // namespace coralsim::cli

@@ -23,6 +23,10 @@ constexpr Command kCommands[] = {
     {"disasm", "disassemble the instruction bitstreams of a model or raw program",
      coralsim::cli::runDisasm},
     {"asm", "assemble coralsim assembly text into a raw .coral program", coralsim::cli::runAsm},
+    {"run", "run a compiled model or raw program on an in-process emulated Coral (cycles, descriptors, outputs)",
+     coralsim::cli::runRun},
+    {"serve", "export emulated Coral USB Accelerators over USB/IP (until SIGINT/SIGTERM)",
+     coralsim::cli::runServe},
 };
 
 void printUsage(std::FILE* to) {

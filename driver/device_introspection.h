@@ -1,0 +1,43 @@
+// DeviceIntrospection: what only a simulated device can tell the host — simulated cycles, the log
+// of every descriptor the scalar core pushed (also those descr_ep keeps off EP 0x82), whether the
+// outputs were really computed, the datapath rung used, the fault text. Offered by transports that
+// own a simulator in the same process (Transport::introspection()); results that depend on it say
+// so, because a real Coral cannot provide them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace coralsim::driver {
+
+// One descriptor as the device pushed it (docs/isa.md §3.8), in the event packet's terms
+// (docs/usb-protocol.md §4.2).
+struct DeviceDescriptor {
+  uint8_t tag = 0;  // 0..7
+  uint64_t address = 0;
+  uint32_t length = 0;
+
+  friend bool operator==(const DeviceDescriptor&, const DeviceDescriptor&) = default;
+};
+
+class DeviceIntrospection {
+ public:
+  virtual ~DeviceIntrospection() = default;
+
+  // Simulated cycles since the device was created (monotonic).
+  [[nodiscard]] virtual uint64_t simulatedCycles() const = 0;
+  // Every descriptor pushed since the device was created, in order.
+  [[nodiscard]] virtual std::vector<DeviceDescriptor> descriptorLog() const = 0;
+  // Whether the output bytes of the last run were computed by a datapath model; false on the
+  // protocol rung (right sizes and timing, no numbers). nullopt when the device does not say.
+  [[nodiscard]] virtual std::optional<bool> outputsComputed() const = 0;
+  // The datapath rung the device used for the last run ("protocol", "lle", "hle"); nullopt when
+  // the device does not say.
+  [[nodiscard]] virtual std::optional<std::string> executionModeUsed() const = 0;
+  // The device's own description of a fault, when it has one.
+  [[nodiscard]] virtual std::optional<std::string> faultText() const = 0;
+};
+
+}  // namespace coralsim::driver

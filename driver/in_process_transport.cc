@@ -1,0 +1,205 @@
+#include "driver/in_process_transport.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <vector>
+
+#include "driver/beagle_csrs.h"
+#include "driver/hex_text.h"
+#include "sim/device.h"
+
+namespace coralsim::driver {
+
+// Shared with the completion callbacks, which run on the simulator thread and may outlive a call
+// (a URB that completes just as it is cancelled): they hold it by shared_ptr, never `this`.
+struct InProcessTransport::Shared {
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool faulted = false;
+  uint32_t interruptBits = 0;
+  bool interruptUrbDone = false;
+};
+
+struct InProcessTransport::Slot {
+  bool done = false;
+  sim::UrbResult result;
+};
+
+class InProcessTransport::Introspection final : public DeviceIntrospection {
+ public:
+  explicit Introspection(sim::Device& device) : device_(device) {}
+  [[nodiscard]] uint64_t simulatedCycles() const override { return device_.cycles(); }
+  [[nodiscard]] std::vector<DeviceDescriptor> descriptorLog() const override {
+    std::vector<DeviceDescriptor> out;
+    for (const sim::EventDescriptor& e : device_.descriptorLog()) out.push_back({e.tag, e.address, e.length});
+    return out;
+  }
+  // Of the device's last executable run: no filler bytes among its outputs.
+  [[nodiscard]] std::optional<bool> outputsComputed() const override {
+    const std::vector<sim::RunRecord> runs = device_.runLog();
+    if (runs.empty()) return std::nullopt;
+    return runs.back().notComputedBytes == 0;
+  }
+  [[nodiscard]] std::optional<std::string> executionModeUsed() const override {
+    return std::string(models::executionModeName(device_.executionMode()));
+  }
+  [[nodiscard]] std::optional<std::string> faultText() const override {
+    std::string text = device_.lastFault();
+    if (text.empty()) return std::nullopt;
+    return text;
+  }
+
+ private:
+  sim::Device& device_;
+};
+
+namespace {
+
+constexpr uint32_t kFatalInterruptBit = 1u << 0;  // docs/usb-protocol.md §4.3
+constexpr uint32_t kInterruptPacketBytes = 4;
+
+std::string endpointText(uint8_t ep) { return "EP " + hexText(ep, 2); }
+
+std::string controlText(const sim::ControlSetup& s) {
+  const bool vendorCsr = (s.bmRequestType == 0xC0 || s.bmRequestType == 0x40) && (s.bRequest == 0 || s.bRequest == 1);
+  if (vendorCsr) {
+    return std::string(s.isDeviceToHost() ? "read" : "write") + (s.bRequest == 1 ? "32 " : "64 ") +
+           describeCsr((uint32_t{s.wIndex} << 16) | s.wValue);
+  }
+  return "control request bmRequestType " + hexText(s.bmRequestType, 2) + " bRequest " + hexText(s.bRequest, 2) +
+         " wValue " + hexText(s.wValue, 4) + " wIndex " + hexText(s.wIndex, 4);
+}
+
+}  // namespace
+
+InProcessTransport::InProcessTransport(sim::Device& device, std::chrono::milliseconds timeout)
+    : device_(device),
+      timeout_(timeout),
+      shared_(std::make_shared<Shared>()),
+      introspection_(std::make_unique<Introspection>(device)) {}
+
+InProcessTransport::~InProcessTransport() {
+  if (interruptUrb_) device_.cancel(*interruptUrb_);
+}
+
+void InProcessTransport::ensureInterruptUrb() {
+  {
+    std::lock_guard lock(shared_->mutex);
+    if (interruptUrb_ && !shared_->interruptUrbDone) return;
+    shared_->interruptUrbDone = false;
+  }
+  std::shared_ptr<Shared> shared = shared_;
+  interruptUrb_ = device_.submitIn(sim::endpoint::kInterruptIn, kInterruptPacketBytes, [shared](sim::UrbResult r) {
+    std::lock_guard lock(shared->mutex);
+    shared->interruptUrbDone = true;
+    if (r.status == sim::UrbStatus::kOk && r.data.size() == kInterruptPacketBytes) {
+      const uint32_t bits = uint32_t{r.data[0]} | uint32_t{r.data[1]} << 8 | uint32_t{r.data[2]} << 16 |
+                            uint32_t{r.data[3]} << 24;
+      shared->interruptBits |= bits;
+      if (bits & kFatalInterruptBit) shared->faulted = true;
+    }
+    shared->changed.notify_all();
+  });
+}
+
+void InProcessTransport::throwIfFaulted(const std::string& operation) {
+  std::lock_guard lock(shared_->mutex);
+  if (shared_->faulted) throw DeviceFaultError(name(), operation, "the device signalled a fatal error on EP 0x83");
+}
+
+void InProcessTransport::cancelAsyncTransfers() {
+  if (interruptUrb_) device_.cancel(*interruptUrb_);
+  interruptUrb_.reset();
+  std::lock_guard lock(shared_->mutex);
+  shared_->interruptUrbDone = false;
+  // The close sequence resets the chip; a new session starts without the old fault.
+  shared_->faulted = false;
+  shared_->interruptBits = 0;
+}
+
+void InProcessTransport::resetDevice(std::chrono::milliseconds /*reenumerationTimeout*/) {
+  cancelAsyncTransfers();
+  device_.busReset();
+}
+
+sim::UsbSpeed InProcessTransport::linkSpeed() const { return device_.options().speed; }
+
+const DeviceIntrospection* InProcessTransport::introspection() const { return introspection_.get(); }
+
+std::vector<uint8_t> InProcessTransport::control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) {
+  if (!setup.isDeviceToHost() && outData.size() != setup.wLength) {
+    throw TransportError(name(), controlText(setup),
+                         "data stage of " + std::to_string(outData.size()) + " bytes for wLength " + std::to_string(setup.wLength));
+  }
+  sim::UrbResult r = device_.control(setup, outData);
+  if (r.status != sim::UrbStatus::kOk) {
+    throw TransportError(name(), controlText(setup), "failed with " + std::string(sim::urbStatusName(r.status)));
+  }
+  if (setup.isDeviceToHost() && r.data.size() > setup.wLength) {
+    throw TransportError(name(), controlText(setup),
+                         "device returned " + std::to_string(r.data.size()) + " bytes for wLength " + std::to_string(setup.wLength));
+  }
+  return setup.isDeviceToHost() ? std::move(r.data) : std::vector<uint8_t>{};
+}
+
+sim::UrbResult InProcessTransport::await(uint64_t urbId, const std::shared_ptr<Slot>& slot, const std::string& operation) {
+  std::unique_lock lock(shared_->mutex);
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  shared_->changed.wait_until(lock, deadline, [&] { return slot->done || shared_->faulted; });
+  if (slot->done) return std::move(slot->result);
+  const bool faulted = shared_->faulted;
+  lock.unlock();
+  if (!device_.cancel(urbId)) {
+    // It completed while we gave up: its callback is running or about to; take the result.
+    lock.lock();
+    if (shared_->changed.wait_for(lock, std::chrono::seconds(1), [&] { return slot->done; })) {
+      return std::move(slot->result);
+    }
+    lock.unlock();
+  }
+  if (faulted) throw DeviceFaultError(name(), operation, "the device signalled a fatal error on EP 0x83 (URB cancelled)");
+  throw TransportError(name(), operation, "timed out after " + std::to_string(timeout_.count()) + " ms (URB cancelled)");
+}
+
+void InProcessTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) {
+  const std::string operation = "bulk OUT " + endpointText(endpoint) + " (" + std::to_string(bytes.size()) + " bytes)";
+  ensureInterruptUrb();
+  throwIfFaulted(operation);
+  auto slot = std::make_shared<Slot>();
+  std::shared_ptr<Shared> shared = shared_;
+  const uint64_t id = device_.submitOut(endpoint, std::vector<uint8_t>(bytes.begin(), bytes.end()),
+                                        [shared, slot](sim::UrbResult r) {
+                                          std::lock_guard lock(shared->mutex);
+                                          slot->result = std::move(r);
+                                          slot->done = true;
+                                          shared->changed.notify_all();
+                                        });
+  const sim::UrbResult r = await(id, slot, operation);
+  if (r.status != sim::UrbStatus::kOk) {
+    throw TransportError(name(), operation, "failed with " + std::string(sim::urbStatusName(r.status)));
+  }
+  if (r.actualLength != bytes.size()) {
+    throw TransportError(name(), operation, "device accepted " + std::to_string(r.actualLength) + " bytes");
+  }
+}
+
+std::vector<uint8_t> InProcessTransport::bulkIn(uint8_t endpoint, uint32_t maxLength) {
+  const std::string operation = "bulk IN " + endpointText(endpoint) + " (" + std::to_string(maxLength) + " bytes)";
+  ensureInterruptUrb();
+  throwIfFaulted(operation);
+  auto slot = std::make_shared<Slot>();
+  std::shared_ptr<Shared> shared = shared_;
+  const uint64_t id = device_.submitIn(endpoint, maxLength, [shared, slot](sim::UrbResult r) {
+    std::lock_guard lock(shared->mutex);
+    slot->result = std::move(r);
+    slot->done = true;
+    shared->changed.notify_all();
+  });
+  sim::UrbResult r = await(id, slot, operation);
+  if (r.status != sim::UrbStatus::kOk) {
+    throw TransportError(name(), operation, "failed with " + std::string(sim::urbStatusName(r.status)));
+  }
+  return std::move(r.data);
+}
+
+}  // namespace coralsim::driver

@@ -1,0 +1,191 @@
+#include "driver/run_report.h"
+
+
+#include "driver/hex_text.h"
+#include "driver/hint_check.h"
+#include "traces/json_writer.h"
+
+namespace coralsim::driver {
+namespace {
+
+std::string typeName(ExecutableType t) {
+  return std::string(executableTypeName(t).value_or("type " + std::to_string(static_cast<int>(t))));
+}
+
+std::string bufferLabel(BufferKind kind, const std::string& name, int32_t batch) {
+  std::string s(bufferKindShortName(kind).value_or("?"));
+  if (!name.empty()) s += " '" + name + "'";
+  if (batch != 0) s += " batch " + std::to_string(batch);
+  return s;
+}
+
+std::string tagName(uint8_t tag) {
+  switch (tag) {
+    case 0: return "instructions";
+    case 1: return "input";
+    case 2: return "parameters";
+    case 3: return "output";
+    default: return tag <= 7 ? "interrupt " + std::to_string(tag - 4) : "tag " + std::to_string(tag);
+  }
+}
+
+}  // namespace
+
+std::string describeTarget(const ObservedDescriptor& d) {
+  if (!d.target) return "";
+  return bufferLabel(d.target->kind, d.target->name, d.target->batch) + "+" + hexText(d.target->offset);
+}
+
+void writeRunJson(const RunResult& r, const RunReportContext& c, std::ostream& out, int indent) {
+  traces::JsonWriter w(out, indent);
+  w.beginObject();
+  w.field("coralsim_version", c.coralsimVersion);
+  w.field("model", r.model);
+  w.key("mode");
+  if (r.executionMode) w.value(*r.executionMode);
+  else w.null();
+  w.field("mode_requested", c.requestedMode);
+  w.field("service", serviceModeName(r.service));
+  w.field("iterations", r.iterations);
+  w.key("cycles");
+  if (r.cycles) w.value(*r.cycles);
+  else w.null();
+  w.key("runs").beginArray();
+  for (const ExecutableRunRecord& run : r.runs) {
+    w.beginObject();
+    w.field("executable", run.executable);
+    w.field("type", typeName(run.type));
+    w.field("parameter_caching_token", run.parameterCachingToken);
+    w.field("iteration", run.iteration);
+    w.field("service", serviceModeName(run.service));
+    if (!run.serviceNote.empty()) w.field("service_note", run.serviceNote);
+    w.field("completed", run.completed);
+    w.key("cycles");
+    if (run.cycles) w.value(*run.cycles);
+    else w.null();
+    w.field("descriptor_source", descriptorSourceName(run.descriptorSource));
+    w.key("descriptors").beginArray();
+    for (const ObservedDescriptor& d : run.descriptors) {
+      w.beginObject();
+      w.field("tag", d.descriptor.tag);
+      w.field("address", d.descriptor.address);
+      w.field("length", d.descriptor.length);
+      if (d.target) {
+        w.field("buffer", bufferLabel(d.target->kind, d.target->name, d.target->batch));
+        w.field("offset", d.target->offset);
+      }
+      w.endObject();
+    }
+    w.endArray();
+    w.key("hints");
+    if (run.hintCheck) {
+      w.beginObject();
+      w.field("verdict", hintVerdictName(run.hintCheck->verdict));
+      w.field("pushed", run.hintCheck->pushed);
+      w.field("hinted", run.hintCheck->hinted);
+      if (!run.hintCheck->detail.empty()) w.field("detail", run.hintCheck->detail);
+      w.endObject();
+    } else {
+      w.null();
+    }
+    w.field("instruction_bytes", run.instructionBytes);
+    w.key("traffic").beginArray();
+    for (const BufferTraffic& t : run.traffic) {
+      w.beginObject();
+      w.field("buffer", bufferLabel(t.kind, t.name, t.batch));
+      w.field("sent", t.sentBytes);
+      w.field("received", t.receivedBytes);
+      w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+  }
+  w.endArray();
+  w.key("skipped").beginArray();
+  for (const SkippedRun& s : r.skipped) {
+    w.beginObject();
+    w.field("executable", s.executable);
+    w.field("type", typeName(s.type));
+    w.field("iteration", s.iteration);
+    w.field("reason", s.reason);
+    w.endObject();
+  }
+  w.endArray();
+  w.key("outputs").beginArray();
+  for (const OutputTensor& o : r.outputs) {
+    w.beginObject();
+    w.field("name", o.name);
+    w.field("type", o.typeName);
+    w.field("size", static_cast<uint64_t>(o.bytes.size()));
+    w.field("tensor_size", o.tensorBytes);
+    w.field("sha256", o.sha256);
+    w.key("computed");
+    if (o.computed) w.value(*o.computed);
+    else w.null();
+    w.field("layout", o.deviceLayout ? "device" : "tflite");
+    w.field("sign_flipped", o.signFlipped);
+    w.endObject();
+  }
+  w.endArray();
+  if (r.error) w.field("error", *r.error);
+  w.endObject();
+}
+
+void writeRunText(const RunResult& r, const RunReportContext& c, std::ostream& out) {
+  out << "model: " << r.model << "\n";
+  out << "service: " << serviceModeName(r.service) << " (descr_ep " << (r.service == ServiceMode::kHints ? "0xf0" : "0xff")
+      << "), execution mode: " << r.executionMode.value_or("unknown") << " (requested " << c.requestedMode << ")\n";
+  for (size_t i = 0; i < r.runs.size(); ++i) {
+    const ExecutableRunRecord& run = r.runs[i];
+    out << "run " << i << ": " << run.executable;
+    if (r.iterations > 1) out << ", iteration " << run.iteration;
+    out << ", " << serviceModeName(run.service) << (run.completed ? ", completed" : ", NOT completed");
+    if (run.cycles) out << ", " << *run.cycles << " cycles";
+    out << "\n";
+    if (!run.serviceNote.empty()) out << "  note: " << run.serviceNote << "\n";
+    out << "  instructions sent: " << run.instructionBytes << " bytes";
+    for (const BufferTraffic& t : run.traffic) {
+      out << "; " << bufferLabel(t.kind, t.name, t.batch) << ": ";
+      if (t.sentBytes) out << "sent " << t.sentBytes;
+      if (t.sentBytes && t.receivedBytes) out << ", ";
+      if (t.receivedBytes) out << "received " << t.receivedBytes;
+      if (!t.sentBytes && !t.receivedBytes) out << "none";
+    }
+    out << "\n  descriptors (" << descriptorSourceName(run.descriptorSource) << "): " << run.descriptors.size() << "\n";
+    if (run.hintCheck) {
+      out << "  descriptors vs the executable's DMA hints: " << hintVerdictName(run.hintCheck->verdict);
+      if (run.hintCheck->verdict != HintCheck::Verdict::kNoHints) {
+        out << " (" << run.hintCheck->pushed << " merged transfers, " << run.hintCheck->hinted << " hinted)";
+      }
+      if (!run.hintCheck->detail.empty()) out << ": " << run.hintCheck->detail;
+      out << "\n";
+    }
+    for (const ObservedDescriptor& d : run.descriptors) {
+      out << "    tag " << int{d.descriptor.tag} << " " << tagName(d.descriptor.tag) << "  address "
+          << hexText(d.descriptor.address, 16) << "  length " << d.descriptor.length;
+      if (d.target) out << "  = " << describeTarget(d);
+      out << "\n";
+    }
+  }
+  for (const SkippedRun& s : r.skipped) {
+    out << "skipped: " << s.executable;
+    if (r.iterations > 1) out << ", iteration " << s.iteration;
+    out << ": " << s.reason << "\n";
+  }
+  out << "simulated cycles: ";
+  if (r.cycles) out << *r.cycles << "\n";
+  else out << "unknown (the transport has no simulator behind it)\n";
+  out << "outputs:\n";
+  for (const OutputTensor& o : r.outputs) {
+    out << "  '" << o.name << "' " << o.typeName << ": " << o.bytes.size() << " bytes";
+    if (o.tensorBytes != o.bytes.size()) out << " (tensor " << o.tensorBytes << ")";
+    out << ", sha256 " << o.sha256;
+    if (o.computed && !*o.computed) out << "  " << c.notComputedText;
+    else if (!o.computed) out << "  (the device does not say whether it was computed)";
+    if (o.deviceLayout) out << "  [device tile-major order: re-layout not applied]";
+    out << "\n";
+  }
+  if (r.error) out << "error: " << *r.error << "\n";
+}
+
+}  // namespace coralsim::driver

@@ -1,0 +1,117 @@
+// What a run did, as plain values: per executable run the descriptors the device pushed (each
+// resolved to the host buffer its address names), the simulated cycles, the host's traffic; per
+// output tensor its bytes and SHA-256. `coralsim run` prints it (driver/run_json.h, run_text.h);
+// tests compare it with the executables' own DmaHints.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "driver/device_introspection.h"
+#include "driver/executable.h"
+#include "driver/service_mode.h"
+
+namespace coralsim::driver {
+
+// The host buffer a descriptor's address falls in (driver/host_address_space.h).
+struct DescriptorTarget {
+  BufferKind kind = BufferKind::Input;
+  std::string name;  // layer name; empty for parameters / scratch
+  int32_t batch = 0;
+  uint64_t offset = 0;
+};
+
+struct ObservedDescriptor {
+  DeviceDescriptor descriptor;
+  std::optional<DescriptorTarget> target;  // nullopt for interrupts and unresolvable addresses
+};
+
+// Where the descriptor list of a run comes from.
+enum class DescriptorSource {
+  kEvents,     // EP 0x82 events (event-driven service: every descriptor but tag 0)
+  kDeviceLog,  // the simulator's own log (DeviceIntrospection), hint-driven service in process
+  kInterruptEventsOnly,  // hint-driven service without introspection: only tags 4..7 were seen
+};
+std::string_view descriptorSourceName(DescriptorSource source);  // "events", "device_log", "interrupt_events"
+
+// Bytes exchanged with one host buffer during a run.
+struct BufferTraffic {
+  BufferKind kind = BufferKind::Input;
+  std::string name;
+  int32_t batch = 0;
+  uint64_t sentBytes = 0;      // host to device (tag 1 / tag 2 records)
+  uint64_t receivedBytes = 0;  // device to host (EP 0x81)
+};
+
+// The verdict of driver/hint_check.h: the descriptors of a run against its executable's DmaHints.
+struct HintCheck {
+  enum class Verdict {
+    kMatch,        // merged descriptors == hints
+    kPrefixMatch,  // hints not fully deterministic: the hinted prefix matches
+    kMismatch,     // they differ (see `detail`)
+    kNoHints,      // the executable carries no DmaHints (raw programs): nothing to compare
+  };
+  Verdict verdict = Verdict::kNoHints;
+  size_t pushed = 0;   // merged descriptor count
+  size_t hinted = 0;   // hinted DMA + interrupt count
+  std::string detail;  // the first difference, for kMismatch
+
+  [[nodiscard]] bool ok() const { return verdict == Verdict::kMatch || verdict == Verdict::kPrefixMatch; }
+};
+
+struct ExecutableRunRecord {
+  std::string executable;  // PlannedExecutable::label
+  ExecutableType type = ExecutableType::StandAlone;
+  uint64_t parameterCachingToken = 0;
+  int iteration = 0;
+  ServiceMode service = ServiceMode::kHints;
+  std::string serviceNote;  // why the service differs from the one asked for, if it does
+  bool completed = false;   // the completion event (tag 4) arrived
+  DescriptorSource descriptorSource = DescriptorSource::kEvents;
+  std::vector<ObservedDescriptor> descriptors;
+  std::optional<uint64_t> cycles;  // simulated, in-process only
+  uint64_t instructionBytes = 0;   // tag-0 payload bytes sent
+  std::vector<BufferTraffic> traffic;
+  // Descriptors against the executable's DmaHints (absent when the run did not complete or only
+  // interrupt events were observable).
+  std::optional<HintCheck> hintCheck;
+};
+
+struct SkippedRun {
+  std::string executable;
+  ExecutableType type = ExecutableType::ParameterCaching;
+  int iteration = 0;
+  std::string reason;
+};
+
+struct OutputTensor {
+  std::string name;
+  std::string typeName;
+  std::vector<uint8_t> bytes;  // in the device's byte order; int8 tensors already sign-flipped back
+  std::string sha256;          // of `bytes`
+  bool signFlipped = false;
+  // The device's word on whether the numbers were computed; false on the protocol rung.
+  std::optional<bool> computed;
+  // True when the executable's OutputLayout is not the TFLite (y, x, z) order: `bytes` are then
+  // tile-major as the device sent them (the re-layout is not implemented yet).
+  bool deviceLayout = false;
+  uint64_t tensorBytes = 0;  // the TFLite tensor's size (may be smaller than bytes.size())
+};
+
+struct RunResult {
+  std::string model;
+  ServiceMode service = ServiceMode::kHints;
+  std::optional<std::string> executionMode;  // the rung the device reports it used
+  std::optional<uint64_t> cycles;            // sum over `runs`, in-process only
+  int iterations = 0;
+  std::vector<ExecutableRunRecord> runs;
+  std::vector<SkippedRun> skipped;
+  std::vector<OutputTensor> outputs;  // of the last iteration
+  std::optional<std::string> error;
+
+  [[nodiscard]] bool ok() const { return !error.has_value(); }
+};
+
+}  // namespace coralsim::driver

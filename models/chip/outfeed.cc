@@ -1,0 +1,56 @@
+#include "models/chip/outfeed.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "models/isa/number_text.h"
+
+namespace coralsim::models {
+
+Outfeed::Outfeed(const sc_core::sc_module_name& name) : sc_core::sc_module(name), hostOut("hostOut") {}
+
+void Outfeed::reset() {
+  window_.reset();
+  outputBytes_ = 0;
+  notComputedBytes_ = 0;
+}
+
+void Outfeed::openWindow(uint32_t length, uint64_t cycle) {
+  closeWindow(cycle);
+  if (length == 0) return;  // an empty DMA: nothing reaches the host
+  window_ = Window{length, {}};
+  window_->bytes.reserve(length);
+}
+
+void Outfeed::streamWord(uint32_t word, uint64_t /*cycle*/) {
+  if (!window_) {
+    throw ChipFault(FaultKind::kOutfeed, "stream word " + isa::formatHex(word) +
+                                             " with no open output window (no tag-3 descriptor is "
+                                             "waiting for bytes)");
+  }
+  // A window whose length is not a multiple of 4 takes only the bytes that fit of its last word.
+  const size_t room = window_->length - window_->bytes.size();
+  for (size_t i = 0; i < std::min<size_t>(4, room); ++i) {
+    window_->bytes.push_back(static_cast<uint8_t>(word >> (8 * i)));
+  }
+  if (window_->bytes.size() == window_->length) emit();
+}
+
+void Outfeed::closeWindow(uint64_t /*cycle*/) {
+  if (!window_) return;
+  emit();
+}
+
+void Outfeed::emit() {
+  OutputDma dma;
+  dma.bytes = std::move(window_->bytes);
+  // Protocol rung: the tile outfeed produces the remainder as zeros it did not compute.
+  dma.notComputedBytes = window_->length - dma.bytes.size();
+  dma.bytes.resize(window_->length, 0);
+  window_.reset();
+  outputBytes_ += dma.bytes.size();
+  notComputedBytes_ += dma.notComputedBytes;
+  hostOut->pushOutput(std::move(dma));
+}
+
+}  // namespace coralsim::models

@@ -1,0 +1,24 @@
+// RunRecord: what one executable run did (from the first chunk after a final HALT or reset up to
+// the next final HALT), for `coralsim run --json`, tests and traces.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace coralsim::models {
+
+struct RunRecord {
+  uint64_t startCycle = 0;
+  uint64_t endCycle = 0;        // the final HALT's completion; the fault's cycle; 0 while running
+  size_t firstDescriptor = 0;   // index of its first descriptor in the chip's descriptor log
+  size_t descriptorCount = 0;
+  uint64_t chunks = 0;          // instruction chunks executed
+  uint64_t outputBytes = 0;     // bytes produced for EP 0x81
+  uint64_t notComputedBytes = 0;  // of which fillers the datapath did not compute (protocol rung)
+  bool finished = false;        // reached its final HALT
+  bool faulted = false;         // stopped on a fatal error
+
+  [[nodiscard]] uint64_t cycles() const { return endCycle > startCycle ? endCycle - startCycle : 0; }
+};
+
+}  // namespace coralsim::models

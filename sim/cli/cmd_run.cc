@@ -1,0 +1,156 @@
+// `coralsim run MODEL|PROGRAM`: runs a compiled model or a raw program on an in-process emulated
+// Coral USB Accelerator through the same host driver a real device would get (driver/runner.h over
+// driver/in_process_transport.h): the libedgetpu open sequence, parameter caching, the executables
+// served by DMA hints or by device events, the close sequence. Prints the simulated cycles, the
+// descriptors each executable run pushed, the execution mode the device used and every output's
+// size and SHA-256 — or one JSON object (docs/run-json.md).
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "driver/in_process_transport.h"
+#include "driver/model_loader.h"
+#include "driver/run_plan.h"
+#include "driver/run_report.h"
+#include "driver/runner.h"
+#include "sim/cli/args.h"
+#include "sim/cli/commands.h"
+#include "sim/cli/run_io.h"
+#include "sim/device.h"
+
+#ifndef CORALSIM_VERSION
+#define CORALSIM_VERSION "unknown"
+#endif
+
+namespace coralsim::cli {
+namespace {
+
+const std::vector<OptionSpec> kOptions = {
+    {"--input", true, "FILE", "raw bytes of one model input, in TFLite encoding (repeat, in input order)"},
+    {"--random", true, "SEED", "random inputs from SEED (reproducible on every platform)"},
+    {"--output", true, "FILE", "write the output bytes to FILE (several outputs: FILE.0, FILE.1, ...)"},
+    {"--json", false, "", "print one JSON object (format: docs/run-json.md)"},
+    {"--pretty", false, "", "with --json: indent the JSON"},
+    {"--mode", true, "MODE", "datapath rung: auto (default), lle, hle or protocol"},
+    {"--service", true, "HOW", "hints (default: descr_ep 0xF0, follow the DMA hints) or events (0xFF)"},
+    {"--iterations", true, "N", "run the model N times on one open device (default 1)"},
+    {"--clock-mhz", true, "MHZ", "chip clock (default 500; 250 = the reduced-clock runtime)"},
+    {"--usb", true, "SPEED", "link speed: super (default) or high"},
+    {"--cycle-limit", true, "N", "stop a run after N simulated cycles with a fault (default 4e9)"},
+    {"--timeout-ms", true, "MS", "wall-clock limit per host transfer (default 10000)"},
+    {"--help", false, "", "show this help"},
+};
+
+void printHelp() {
+  std::cout
+      << "usage: coralsim run MODEL|PROGRAM [--input FILE ... | --random SEED] [--output FILE]\n"
+         "                    [--json [--pretty]] [--mode auto|lle|hle|protocol] [--service hints|events]\n"
+         "                    [--iterations N] [--clock-mhz MHZ] [--usb high|super] [--cycle-limit N]\n"
+         "                    [--timeout-ms MS]\n\n"
+         "Runs MODEL (a compiled *_edgetpu.tflite, a bare DarwiNN package or executable) or PROGRAM (a\n"
+         "raw *.coral instruction stream) on an emulated Coral USB Accelerator in this process, through\n"
+         "the host driver a real device gets: the libedgetpu open sequence, then per package the\n"
+         "PARAMETER_CACHING executable (only when its token is not already cached on the device) and\n"
+         "the EXECUTION_ONLY / STAND_ALONE one, then the close sequence.\n\n"
+         "Service: 'hints' walks each executable's DMA hints like libedgetpu; 'events' answers every\n"
+         "descriptor the device announces on EP 0x82. Executables without fully deterministic hints,\n"
+         "and raw programs, are always served by events.\n\n"
+         "Inputs: one --input FILE per model input, in the order the model lists them, each exactly the\n"
+         "tensor's size in its TFLite encoding (int8 tensors as int8: the driver flips the sign bit for\n"
+         "the device). --random SEED fills them reproducibly; with neither, inputs are zeros. A raw\n"
+         "program takes up to two files: its input stream and its parameter stream (descriptor\n"
+         "addresses are offsets into them).\n\n"
+         "Prints the simulated cycles, per executable run the descriptors the device pushed (tag,\n"
+         "address, length, and the host buffer the address names), the execution mode used, and for\n"
+         "each output its size and SHA-256. Output bytes are in the device's order (tile-major layouts\n"
+         "are not re-ordered yet); outputs the datapath did not compute are marked NOT COMPUTED.\n\n"
+         "options:\n"
+      << describeOptions(kOptions)
+      << "\nexit status: 0 success, 1 the model could not be loaded or the run failed (fault, timeout,\n"
+         "protocol violation), 2 usage error\n";
+}
+
+driver::ClockPerformance performanceFor(uint64_t mhz) {
+  // scu_ctrl_3 rg_gcb_clkdiv (docs/usb-protocol.md §5.2): 500 / 250 / 125 / 63 MHz.
+  if (mhz >= 500) return driver::ClockPerformance::kMax;
+  if (mhz >= 250) return driver::ClockPerformance::kHigh;
+  if (mhz >= 125) return driver::ClockPerformance::kMedium;
+  return driver::ClockPerformance::kLow;
+}
+
+}  // namespace
+
+int runRun(const CommandArgs& argv) {
+  const Args args(argv, kOptions);
+  if (args.has("--help")) {
+    printHelp();
+    return 0;
+  }
+  if (args.positional().size() != 1) throw UsageError("expects exactly one MODEL or PROGRAM file");
+  if (args.has("--pretty") && !args.has("--json")) throw UsageError("--pretty only applies to --json");
+  if (args.has("--input") && args.has("--random")) throw UsageError("--input and --random exclude each other");
+  if (args.has("--random")) (void)args.number("--random");  // a bad SEED is a usage error, before any work
+
+  sim::DeviceOptions deviceOptions;
+  const std::string modeText = args.value("--mode").value_or("auto");
+  if (!models::parseExecutionMode(modeText, deviceOptions.chip.mode)) {
+    throw UsageError("--mode expects auto, lle, hle or protocol, got '" + modeText + "'");
+  }
+  driver::RunnerOptions runnerOptions;
+  const std::string serviceText = args.value("--service").value_or("hints");
+  if (!driver::parseServiceMode(serviceText, runnerOptions.service)) {
+    throw UsageError("--service expects hints or events, got '" + serviceText + "'");
+  }
+  const std::string usb = args.value("--usb").value_or("super");
+  if (usb == "super") deviceOptions.speed = sim::UsbSpeed::kSuper;
+  else if (usb == "high") deviceOptions.speed = sim::UsbSpeed::kHigh;
+  else throw UsageError("--usb expects high or super, got '" + usb + "'");
+  if (auto mhz = args.number("--clock-mhz")) {
+    if (*mhz == 0 || *mhz > 10'000) throw UsageError("--clock-mhz expects 1..10000");
+    deviceOptions.chip.clockHz = *mhz * 1'000'000;
+    runnerOptions.performance = performanceFor(*mhz);
+  }
+  if (auto limit = args.number("--cycle-limit")) {
+    if (*limit == 0) throw UsageError("--cycle-limit expects a positive number");
+    deviceOptions.chip.cycleLimit = *limit;
+  }
+  const uint64_t iterations = args.number("--iterations").value_or(1);
+  if (iterations == 0 || iterations > 1'000'000) throw UsageError("--iterations expects 1..1000000");
+  const uint64_t timeoutMs = args.number("--timeout-ms").value_or(driver::InProcessTransport::kDefaultTimeout.count());
+  if (timeoutMs == 0) throw UsageError("--timeout-ms expects a positive number");
+
+  const driver::ModelFile model = driver::loadModelFile(args.positional()[0]);
+  const driver::RunPlan plan = driver::planRun(model);
+  const std::vector<std::vector<uint8_t>> inputs = gatherInputs(args, plan);
+
+  sim::Device device(deviceOptions);
+  driver::InProcessTransport transport(device, std::chrono::milliseconds(timeoutMs));
+  driver::Runner runner(transport, runnerOptions);
+  runner.open();
+  driver::RunResult result = runner.run(plan, inputs, static_cast<int>(iterations));
+  try {
+    runner.close();
+  } catch (const std::exception& e) {
+    if (result.ok()) result.error = std::string("close: ") + e.what();
+  }
+
+  if (auto out = args.value("--output"); out && !result.outputs.empty()) writeOutputs(*out, result);
+
+  driver::RunReportContext context;
+  context.coralsimVersion = CORALSIM_VERSION;
+  context.requestedMode = modeText;
+  if (args.has("--json")) {
+    driver::writeRunJson(result, context, std::cout, args.has("--pretty") ? 2 : 0);
+    std::cout << '\n';
+  } else {
+    driver::writeRunText(result, context, std::cout);
+  }
+  if (!result.ok()) {
+    std::cerr << "coralsim run: " << plan.model << ": " << *result.error << '\n';
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace coralsim::cli

@@ -1,0 +1,28 @@
+// What `coralsim run` and `coralsim-usb run` share around a Runner: reading the --input files (or
+// --random SEED) against the model's input list, and writing the outputs of --output. Errors name
+// the file and, for size mismatches, the input and its expected size.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "driver/run_plan.h"
+#include "driver/run_result.h"
+#include "sim/cli/args.h"
+
+namespace coralsim::cli {
+
+std::vector<uint8_t> readBinaryFile(const std::string& path);
+void writeBinaryFile(const std::string& path, const std::vector<uint8_t>& bytes);
+
+// The model's inputs, one per line, for error messages.
+std::string describeInputs(const driver::RunPlan& plan);
+
+// The inputs `--input FILE ...` / `--random SEED` name (zeros when neither is given).
+std::vector<std::vector<uint8_t>> gatherInputs(const Args& args, const driver::RunPlan& plan);
+
+// `--output FILE`: one output → FILE; several → FILE.0, FILE.1, ...
+void writeOutputs(const std::string& path, const driver::RunResult& result);
+
+}  // namespace coralsim::cli

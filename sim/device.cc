@@ -1,0 +1,131 @@
+#include "sim/device.h"
+
+#include <stdexcept>
+#include <utility>
+
+#include "models/beagle.h"
+#include "sim/simulation_kernel.h"
+
+namespace coralsim::sim {
+
+struct Device::Impl {
+  DeviceOptions options;
+  models::ExecutionMode mode = models::ExecutionMode::kProtocol;
+  SimulationKernel* kernel = nullptr;
+  DeviceSlot* slot = nullptr;
+  uint64_t generation = 0;
+
+  // Runs `fn(slot)` on the kernel thread; `stale` is the answer if the lease is gone.
+  template <class F, class R>
+  R onSlot(F&& fn, R stale) const {
+    DeviceSlot* s = slot;
+    const uint64_t g = generation;
+    return kernel->call([&]() -> R { return s->generation == g ? fn(*s) : stale; });
+  }
+};
+
+Device::Device(DeviceOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->mode = models::effectiveExecutionMode(options.chip.mode);
+  impl_->options = std::move(options);
+  impl_->kernel = &SimulationKernel::instance();
+  const SimulationKernel::Lease lease = impl_->kernel->lease();
+  impl_->slot = lease.slot;
+  impl_->generation = lease.generation;
+  try {
+    const DeviceOptions& o = impl_->options;
+    impl_->kernel->call([&] {
+      lease.slot->usb.detach();
+      lease.slot->usb.configure(o.speed, o.zlpAfterAlignedTail,
+                                o.startInBootloader ? Personality::kBootloader : Personality::kRuntime);
+      lease.slot->chip.powerOnReset(o.chip);
+    });
+  } catch (...) {
+    impl_->kernel->release(*impl_->slot);
+    throw;
+  }
+}
+
+Device::~Device() {
+  if (impl_ && impl_->slot != nullptr) impl_->kernel->release(*impl_->slot);
+}
+
+UrbResult Device::control(const ControlSetup& setup, std::span<const uint8_t> outData) {
+  UrbResult gone;
+  gone.status = UrbStatus::kShutdown;
+  return impl_->onSlot([&](DeviceSlot& s) { return s.usb.control(setup, outData); }, gone);
+}
+
+uint64_t Device::submitOut(uint8_t endpoint, std::vector<uint8_t> data, Completion done) {
+  const uint64_t id = impl_->kernel->newUrbId();
+  impl_->kernel->submitOut(*impl_->slot, impl_->generation, id, endpoint, std::move(data), std::move(done));
+  return id;
+}
+
+uint64_t Device::submitIn(uint8_t endpoint, uint32_t length, Completion done) {
+  const uint64_t id = impl_->kernel->newUrbId();
+  DeviceSlot* slot = impl_->slot;
+  const uint64_t generation = impl_->generation;
+  impl_->kernel->post([slot, generation, id, endpoint, length, done = std::move(done)]() mutable {
+    if (slot->generation == generation) slot->usb.submitIn(id, endpoint, length, std::move(done));
+  });
+  return id;
+}
+
+bool Device::cancel(uint64_t urbId) {
+  SimulationKernel* kernel = impl_->kernel;
+  return impl_->onSlot([&](DeviceSlot& s) { return kernel->cancelDeferred(s, urbId) || s.usb.cancel(urbId); }, false);
+}
+
+void Device::busReset() {
+  SimulationKernel* kernel = impl_->kernel;
+  impl_->onSlot(
+      [&](DeviceSlot& s) {
+        kernel->flushDeferred(s, UrbStatus::kShutdown);
+        s.usb.busReset();
+        return true;
+      },
+      false);
+}
+
+uint64_t Device::cycles() const {
+  return impl_->onSlot([](DeviceSlot& s) { return s.chip.cycles(); }, uint64_t{0});
+}
+
+std::vector<EventDescriptor> Device::descriptorLog() const {
+  return impl_->onSlot(
+      [](DeviceSlot& s) {
+        std::vector<EventDescriptor> out;
+        out.reserve(s.chip.descriptorLog().size());
+        for (const models::Descriptor& d : s.chip.descriptorLog()) out.push_back({d.address, d.length, d.tag});
+        return out;
+      },
+      std::vector<EventDescriptor>{});
+}
+
+const DeviceOptions& Device::options() const { return impl_->options; }
+
+std::vector<RunRecord> Device::runLog() const {
+  return impl_->onSlot([](DeviceSlot& s) { return s.chip.runs(); }, std::vector<RunRecord>{});
+}
+
+std::string Device::lastFault() const {
+  return impl_->onSlot([](DeviceSlot& s) { return s.chip.lastFault(); }, std::string{});
+}
+
+bool Device::outputsComputed() const {
+  return impl_->onSlot([](DeviceSlot& s) { return s.chip.notComputedBytes() == 0; }, true);
+}
+
+models::ExecutionMode Device::executionMode() const { return impl_->mode; }
+
+Personality Device::personality() const {
+  const Personality stale = impl_->options.startInBootloader ? Personality::kBootloader : Personality::kRuntime;
+  return impl_->onSlot([](DeviceSlot& s) { return s.usb.personality().personality(); }, stale);
+}
+
+std::optional<FirmwareImage> Device::loadedFirmware() const {
+  return impl_->onSlot([](DeviceSlot& s) { return s.usb.personality().loadedFirmware(); },
+                       std::optional<FirmwareImage>{});
+}
+
+}  // namespace coralsim::sim

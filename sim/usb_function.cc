@@ -1,0 +1,333 @@
+#include "sim/usb_function.h"
+
+#include <algorithm>
+#include <optional>
+#include <utility>
+
+#include "models/csr/csr_block.h"
+
+namespace coralsim::sim {
+namespace {
+
+// Vendor requests (§2): bRequest 0 = 64-bit CSR access, 1 = 32-bit.
+constexpr uint8_t kCsrRequest64 = 0;
+constexpr uint8_t kCsrRequest32 = 1;
+
+// What the Linux kernel asks first after every port reset (USB 2 form; §10.5 item 7).
+constexpr ControlSetup kEnumerationGetDeviceDescriptor{0x80, 6, 0x0100, 0, 64};
+
+std::vector<uint8_t> littleEndian(uint64_t value, size_t length) {
+  std::vector<uint8_t> out(length, 0);
+  for (size_t i = 0; i < std::min<size_t>(length, 8); ++i) out[i] = static_cast<uint8_t>(value >> (8 * i));
+  return out;
+}
+
+uint64_t fromLittleEndian(std::span<const uint8_t> bytes) {
+  uint64_t value = 0;
+  for (size_t i = 0; i < std::min<size_t>(bytes.size(), 8); ++i) value |= uint64_t{bytes[i]} << (8 * i);
+  return value;
+}
+
+UrbResult inResult(std::vector<uint8_t> data) {
+  UrbResult r;
+  r.actualLength = static_cast<uint32_t>(data.size());
+  r.data = std::move(data);
+  return r;
+}
+
+UrbResult status(UrbStatus s) {
+  UrbResult r;
+  r.status = s;
+  return r;
+}
+
+}  // namespace
+
+UsbFunction::UsbFunction(const sc_core::sc_module_name& name)
+    : sc_core::sc_module(name),
+      csr("csr"),
+      instructionSink("instructionSink"),
+      inputSink("inputSink"),
+      parameterSink("parameterSink") {
+  SC_THREAD(outPump);
+}
+
+void UsbFunction::configure(UsbSpeed speed, bool zlpAfterAlignedTail, Personality initial) {
+  speed_ = speed;
+  zlpAfterAlignedTail_ = zlpAfterAlignedTail;
+  personality_ = UsbPersonality(speed, initial);
+}
+
+// ---- EP0 -----------------------------------------------------------------------------------------
+
+UrbResult UsbFunction::control(const ControlSetup& setup, std::span<const uint8_t> outData) {
+  if (!setup.isDeviceToHost() && outData.size() != setup.wLength) return status(UrbStatus::kInvalid);
+  std::optional<ControlOutcome> outcome = personality_.handle(setup, outData);
+  if (!outcome) return csrRequest(setup, outData);  // vendor request, runtime personality
+  // The host re-enumerating reveals a bus reset USB/IP never forwards: the bridge starts afresh.
+  if (outcome->busReset) resetBridge();
+  return std::move(outcome->result);
+}
+
+UrbResult UsbFunction::csrRequest(const ControlSetup& setup, std::span<const uint8_t> outData) {
+  if (setup.bRequest == kCsrRequest64 || setup.bRequest == kCsrRequest32) {
+    const unsigned width = setup.bRequest == kCsrRequest64 ? 64 : 32;
+    const uint32_t address = (uint32_t{setup.wIndex} << 16) | setup.wValue;
+    if (setup.isDeviceToHost()) return inResult(littleEndian(csr->read(address, width), setup.wLength));
+    csr->write(address, width, fromLittleEndian(outData));
+    return UrbResult{};
+  }
+  // No other vendor request exists in any driver; answer without stalling.
+  return setup.isDeviceToHost() ? inResult(std::vector<uint8_t>(setup.wLength, 0)) : UrbResult{};
+}
+
+// ---- bulk OUT: the record parser -------------------------------------------------------------------
+
+void UsbFunction::submitOut(uint64_t id, uint8_t endpoint, std::vector<uint8_t> data, Completion done) {
+  if (endpoint != endpoint::kBulkOut || personality_.personality() != Personality::kRuntime) {
+    // Multi-EP raw streams (EP 0x02/0x03, multi_bo_ep = 1) are not modelled.
+    complete(std::move(done), status(UrbStatus::kStall));
+    return;
+  }
+  outUrbs_.push_back(OutUrb{id, std::move(data), 0, std::move(done)});
+  outWork_.notify(sc_core::SC_ZERO_TIME);
+}
+
+models::ByteSinkIf* UsbFunction::sinkForTag(uint8_t tag) {
+  switch (tag) {
+    case 0: return instructionSink.operator->();
+    case 1: return inputSink.operator->();
+    case 2: return parameterSink.operator->();
+    default: return nullptr;  // tags >= 3: consumed and discarded
+  }
+}
+
+void UsbFunction::resetParser() {
+  headerFill_ = 0;
+  payloadLeft_ = 0;
+  recordTag_ = 0;
+}
+
+void UsbFunction::outPump() {
+  for (;;) {
+    if (outUrbs_.empty()) {
+      wait(outWork_);
+      continue;
+    }
+    OutUrb& urb = outUrbs_.front();
+    if (urb.consumed == urb.data.size()) {
+      UrbResult r;
+      r.actualLength = static_cast<uint32_t>(urb.data.size());
+      complete(std::move(urb.done), std::move(r));
+      outUrbs_.pop_front();
+      continue;
+    }
+    const std::span<const uint8_t> rest(urb.data.data() + urb.consumed, urb.data.size() - urb.consumed);
+
+    if (headerFill_ < kRecordHeaderBytes) {
+      const size_t n = std::min(kRecordHeaderBytes - headerFill_, rest.size());
+      std::copy_n(rest.begin(), n, header_.begin() + static_cast<ptrdiff_t>(headerFill_));
+      headerFill_ += n;
+      urb.consumed += n;
+      if (headerFill_ == kRecordHeaderBytes) {
+        payloadLeft_ = fromLittleEndian(std::span<const uint8_t>(header_).first(4));
+        recordTag_ = header_[4] & 0x0F;  // libedgetpu masks tag & 0xF
+        if (models::ByteSinkIf* sink = sinkForTag(recordTag_)) sink->beginRecord(static_cast<uint32_t>(payloadLeft_));
+        if (payloadLeft_ == 0) headerFill_ = 0;
+      }
+      continue;
+    }
+
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(rest.size(), payloadLeft_));
+    models::ByteSinkIf* sink = sinkForTag(recordTag_);
+    const size_t accepted = sink != nullptr ? sink->tryWrite(rest.first(n)) : n;
+    urb.consumed += accepted;
+    payloadLeft_ -= accepted;
+    if (payloadLeft_ == 0) headerFill_ = 0;
+    if (accepted == 0) wait(sink->spaceEvent() | outWork_);  // backpressure: the URB stays pending
+  }
+}
+
+// ---- bulk/interrupt IN -------------------------------------------------------------------------------
+
+std::deque<UsbFunction::InUrb>* UsbFunction::inQueue(uint8_t endpoint) {
+  switch (endpoint) {
+    case endpoint::kOutputIn: return &outputUrbs_;
+    case endpoint::kEventIn: return &eventUrbs_;
+    case endpoint::kInterruptIn: return &interruptUrbs_;
+    default: return nullptr;
+  }
+}
+
+void UsbFunction::submitIn(uint64_t id, uint8_t endpoint, uint32_t length, Completion done) {
+  std::deque<InUrb>* queue = personality_.personality() == Personality::kRuntime ? inQueue(endpoint) : nullptr;
+  if (queue == nullptr) {
+    complete(std::move(done), status(UrbStatus::kStall));
+    return;
+  }
+  queue->push_back(InUrb{id, length, {}, std::move(done)});
+  serviceOutputs();
+  serviceEvents();
+  serviceInterrupts();
+}
+
+void UsbFunction::pushOutput(models::OutputDma dma) {
+  if (dma.bytes.empty()) return;
+  const uint64_t chunkBytes = csr->read(models::csr::outfeed_chunk_length, 64) * 8;
+  const size_t chunk = chunkBytes == 0 ? dma.bytes.size() : static_cast<size_t>(chunkBytes);
+  const size_t maxPacket = bulkMaxPacket(speed_);
+  for (size_t offset = 0; offset < dma.bytes.size(); offset += chunk) {
+    const size_t length = std::min(chunk, dma.bytes.size() - offset);
+    const bool last = offset + length == dma.bytes.size();
+    OutputChunk c;
+    c.bytes.assign(dma.bytes.begin() + static_cast<ptrdiff_t>(offset),
+                   dma.bytes.begin() + static_cast<ptrdiff_t>(offset + length));
+    // A chunk that does not fill its last packet ends in a short packet, which ends the transfer.
+    c.endsTransfer = length % maxPacket != 0 || (last && zlpAfterAlignedTail_);
+    outputs_.push_back(std::move(c));
+  }
+  serviceOutputs();
+}
+
+void UsbFunction::serviceOutputs() {
+  while (!outputUrbs_.empty() && !outputs_.empty()) {
+    InUrb& urb = outputUrbs_.front();
+    bool done = false;
+    while (urb.data.size() < urb.length && !outputs_.empty()) {
+      OutputChunk& c = outputs_.front();
+      const size_t take = std::min<size_t>(urb.length - urb.data.size(), c.bytes.size() - c.offset);
+      urb.data.insert(urb.data.end(), c.bytes.begin() + static_cast<ptrdiff_t>(c.offset),
+                      c.bytes.begin() + static_cast<ptrdiff_t>(c.offset + take));
+      c.offset += take;
+      if (c.offset == c.bytes.size()) {
+        const bool ends = c.endsTransfer;
+        outputs_.pop_front();
+        if (ends) {
+          done = true;
+          break;
+        }
+      }
+    }
+    if (urb.data.size() == urb.length) done = true;
+    if (!done) break;  // partly filled: waits for more output
+    complete(std::move(urb.done), inResult(std::move(urb.data)));
+    outputUrbs_.pop_front();
+  }
+}
+
+void UsbFunction::pushEvent(const models::Descriptor& d) {
+  // descr_ep bit n enables events of tag n; tag 0 never leaves (libedgetpu aborts on it).
+  const uint64_t enabled = csr->read(models::csr::descr_ep, 64);
+  if (d.tag == 0 || d.tag >= 8 || ((enabled >> d.tag) & 1u) == 0) return;
+  std::array<uint8_t, kEventBytes> packet{};
+  for (int i = 0; i < 8; ++i) packet[static_cast<size_t>(i)] = static_cast<uint8_t>(d.address >> (8 * i));
+  for (int i = 0; i < 4; ++i) packet[static_cast<size_t>(8 + i)] = static_cast<uint8_t>(d.length >> (8 * i));
+  packet[12] = d.tag;
+  events_.push_back(packet);
+  serviceEvents();
+}
+
+void UsbFunction::serviceEvents() {
+  while (!eventUrbs_.empty() && !events_.empty()) {
+    InUrb& urb = eventUrbs_.front();
+    const auto& packet = events_.front();
+    std::vector<uint8_t> data(packet.begin(), packet.begin() + std::min<size_t>(urb.length, kEventBytes));
+    complete(std::move(urb.done), inResult(std::move(data)));
+    eventUrbs_.pop_front();
+    events_.pop_front();
+  }
+}
+
+void UsbFunction::pushInterrupt(uint32_t bits) {
+  interrupts_.push_back(bits);
+  serviceInterrupts();
+}
+
+void UsbFunction::serviceInterrupts() {
+  while (!interruptUrbs_.empty() && !interrupts_.empty()) {
+    InUrb& urb = interruptUrbs_.front();
+    std::vector<uint8_t> data = littleEndian(interrupts_.front(), std::min<size_t>(urb.length, kInterruptBytes));
+    complete(std::move(urb.done), inResult(std::move(data)));
+    interruptUrbs_.pop_front();
+    interrupts_.pop_front();
+  }
+}
+
+// ---- resets, cancel, completions ---------------------------------------------------------------------
+
+void UsbFunction::flushBridge() {
+  resetParser();
+  // OUT data in flight is dropped with the parser state; its transfers count as accepted.
+  for (OutUrb& urb : outUrbs_) {
+    UrbResult r;
+    r.actualLength = static_cast<uint32_t>(urb.data.size());
+    complete(std::move(urb.done), std::move(r));
+  }
+  outUrbs_.clear();
+  outputs_.clear();
+  events_.clear();
+  interrupts_.clear();
+  for (InUrb& urb : outputUrbs_) urb.data.clear();
+  outWork_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void UsbFunction::busReset() {
+  // The personality learns of resets from the enumeration that follows them; replay its first
+  // request so it unconfigures and an armed switch (DFU download, DFU_DETACH) takes effect exactly
+  // as over USB/IP.
+  (void)personality_.handle(kEnumerationGetDeviceDescriptor, {});
+  resetBridge();
+}
+
+void UsbFunction::resetBridge() {
+  for (OutUrb& urb : outUrbs_) complete(std::move(urb.done), status(UrbStatus::kShutdown));
+  outUrbs_.clear();
+  for (std::deque<InUrb>* queue : {&outputUrbs_, &eventUrbs_, &interruptUrbs_}) {
+    for (InUrb& urb : *queue) complete(std::move(urb.done), status(UrbStatus::kShutdown));
+    queue->clear();
+  }
+  flushBridge();
+}
+
+void UsbFunction::detach() {
+  outUrbs_.clear();
+  outputUrbs_.clear();
+  eventUrbs_.clear();
+  interruptUrbs_.clear();
+  flushBridge();
+  completions_.clear();
+}
+
+bool UsbFunction::cancel(uint64_t id) {
+  const auto outIt = std::find_if(outUrbs_.begin(), outUrbs_.end(), [&](const OutUrb& u) { return u.id == id; });
+  if (outIt != outUrbs_.end()) {
+    // Bytes already accepted stay accepted: the record stream continues with the next transfer.
+    outUrbs_.erase(outIt);
+    outWork_.notify(sc_core::SC_ZERO_TIME);
+    return true;
+  }
+  for (std::deque<InUrb>* queue : {&outputUrbs_, &eventUrbs_, &interruptUrbs_}) {
+    const auto it = std::find_if(queue->begin(), queue->end(), [&](const InUrb& u) { return u.id == id; });
+    if (it != queue->end()) {
+      queue->erase(it);
+      return true;
+    }
+  }
+  return false;
+}
+
+void UsbFunction::complete(Completion done, UrbResult result) {
+  if (done) completions_.push_back(CompletedUrb{std::move(done), std::move(result)});
+}
+
+std::vector<UsbFunction::CompletedUrb> UsbFunction::takeCompletions() {
+  std::vector<CompletedUrb> out;
+  out.swap(completions_);
+  return out;
+}
+
+size_t UsbFunction::pendingUrbCount() const {
+  return outUrbs_.size() + outputUrbs_.size() + eventUrbs_.size() + interruptUrbs_.size();
+}
+
+}  // namespace coralsim::sim

@@ -1,0 +1,157 @@
+// UsbFunction: the device side of the USB link — the one USB function model in front of the
+// Beagle chip (docs/ARCHITECTURE.md §1; the USB/IP server and the in-process Device drive it).
+//
+//   EP0   standard and class requests through the UsbPersonality (sim/usb_personality.h): the
+//         descriptors of the personality in effect (runtime 18d1:9302 or DFU bootloader 1a6e:089a),
+//         the DFU engine in the bootloader, DFU_DETACH in the runtime; the switch between them when
+//         the host re-enumerates (docs/usb-protocol.md §1.5, §10.5 item 7), which also flushes the
+//         bridge like a bus reset. Vendor CSR requests in the runtime personality exactly as §2:
+//         0xC0 read / 0x40 write, bRequest 0 = 64-bit, 1 = 32-bit, address = wIndex << 16 | wValue,
+//         little-endian data of exactly wLength bytes, never a STALL. The bootloader has no CSRs
+//         and no endpoints: vendor requests and every bulk/interrupt URB are STALLed there.
+//   0x01  bulk OUT: a byte stream of records [u32 LE length][tag & 0xF][3 bytes] + payload, parsed
+//         independently of transfer boundaries (a header may arrive one byte at a time, or together
+//         with payload and further records). Tag 0 → instruction queue, 1 → input infeed,
+//         2 → parameter infeed, 3..15 consumed and discarded. An OUT URB completes when all its
+//         bytes were accepted; a full chip buffer keeps it pending (backpressure, never an error).
+//   0x81  outputs: each outfeed DMA is cut into chunks of outfeed_chunk_length × 8 bytes; an IN
+//         URB completes when it is full or at the end of a chunk that is not a multiple of the max
+//         packet size (a short packet), never with more than its length (§4.1).
+//   0x82  one 16-byte event per URB {u64 address, u32 length, tag}, for descriptors whose tag is
+//         enabled in descr_ep (0x4C148; tag 0 never) (§4.2).
+//   0x83  4-byte interrupt words (bit 0 fatal error); silent in normal operation (§4.3).
+// Queued events, outputs, interrupts and the parser state are flushed on a chip reset (GCB reset,
+// gcbb_credit0 pulse) and on a bus reset; events and outputs are otherwise kept until read.
+//
+// Threading: every method runs on the simulation kernel's thread — the host-side ones while the
+// simulation is paused (sim/simulation_kernel.h). Completions are collected, not called: the
+// kernel delivers them after sc_start() returns.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include <systemc>
+
+#include "models/chip/chip_ports.h"
+#include "models/csr/csr_access_if.h"
+#include "sim/usb_descriptors.h"
+#include "sim/usb_personality.h"
+#include "sim/usb_types.h"
+
+namespace coralsim::sim {
+
+class UsbFunction : public sc_core::sc_module,
+                    public models::OutputStreamIf,
+                    public models::EventStreamIf,
+                    public models::InterruptStreamIf,
+                    public models::BridgeResetIf {
+ public:
+  SC_HAS_PROCESS(UsbFunction);
+
+  sc_core::sc_port<models::CsrAccessIf> csr;
+  sc_core::sc_port<models::ByteSinkIf> instructionSink;  // tag 0
+  sc_core::sc_port<models::ByteSinkIf> inputSink;        // tag 1
+  sc_core::sc_port<models::ByteSinkIf> parameterSink;    // tag 2
+
+  using Completion = std::function<void(UrbResult)>;
+  struct CompletedUrb {
+    Completion done;
+    UrbResult result;
+  };
+
+  static constexpr size_t kRecordHeaderBytes = 8;
+  static constexpr size_t kEventBytes = 16;
+  static constexpr size_t kInterruptBytes = 4;
+
+  explicit UsbFunction(const sc_core::sc_module_name& name);
+
+  // Link configuration and power-on personality (applied when a Device leases the slot).
+  void configure(UsbSpeed speed, bool zlpAfterAlignedTail, Personality initial = Personality::kRuntime);
+  [[nodiscard]] UsbSpeed speed() const { return speed_; }
+  [[nodiscard]] const UsbPersonality& personality() const { return personality_; }
+
+  // ---- host side (simulation paused) ----
+  UrbResult control(const ControlSetup& setup, std::span<const uint8_t> outData);
+  void submitOut(uint64_t id, uint8_t endpoint, std::vector<uint8_t> data, Completion done);
+  void submitIn(uint64_t id, uint8_t endpoint, uint32_t length, Completion done);
+  // Removes a pending URB without completing it. False when it is not pending here.
+  bool cancel(uint64_t id);
+  // Bus reset: every pending URB completes with kShutdown, the bridge is flushed; CSRs stay. A
+  // personality switch armed by a DFU download or DFU_DETACH takes effect.
+  void busReset();
+  // End of a lease: forgets every pending URB without completing it, flushes the bridge.
+  void detach();
+  // Queues a completion for a URB that never reached this function (bus reset of a submission
+  // the kernel had not applied yet).
+  void queueCompletion(Completion done, UrbResult result) { complete(std::move(done), std::move(result)); }
+  // Completions produced since the last call, in order.
+  [[nodiscard]] std::vector<CompletedUrb> takeCompletions();
+  [[nodiscard]] size_t pendingUrbCount() const;
+
+  // ---- chip side ----
+  void pushOutput(models::OutputDma dma) override;
+  void pushEvent(const models::Descriptor& descriptor) override;
+  void pushInterrupt(uint32_t bits) override;
+  void flushBridge() override;
+
+ private:
+  struct OutUrb {
+    uint64_t id = 0;
+    std::vector<uint8_t> data;
+    size_t consumed = 0;
+    Completion done;
+  };
+  struct InUrb {
+    uint64_t id = 0;
+    uint32_t length = 0;
+    std::vector<uint8_t> data;  // EP 0x81: bytes gathered so far
+    Completion done;
+  };
+  // One chunk of an outfeed DMA on its way to EP 0x81.
+  struct OutputChunk {
+    std::vector<uint8_t> bytes;
+    size_t offset = 0;
+    bool endsTransfer = false;  // a short packet (or the optional ZLP) follows its last byte
+  };
+
+  void outPump();  // SC_THREAD: the record parser
+  [[nodiscard]] models::ByteSinkIf* sinkForTag(uint8_t tag);
+  void resetParser();
+  void complete(Completion done, UrbResult result);
+  void serviceOutputs();
+  void serviceEvents();
+  void serviceInterrupts();
+  [[nodiscard]] std::deque<InUrb>* inQueue(uint8_t endpoint);
+  UrbResult csrRequest(const ControlSetup& setup, std::span<const uint8_t> outData);
+  // The bridge side of a bus reset: pending URBs given back with kShutdown, queues flushed.
+  void resetBridge();
+
+  UsbSpeed speed_ = UsbSpeed::kSuper;
+  bool zlpAfterAlignedTail_ = false;
+  UsbPersonality personality_;
+
+  // EP 0x01 record parser.
+  std::deque<OutUrb> outUrbs_;
+  std::array<uint8_t, kRecordHeaderBytes> header_{};
+  size_t headerFill_ = 0;
+  uint64_t payloadLeft_ = 0;
+  uint8_t recordTag_ = 0;
+  sc_core::sc_event outWork_;
+
+  std::deque<InUrb> outputUrbs_;     // EP 0x81
+  std::deque<InUrb> eventUrbs_;      // EP 0x82
+  std::deque<InUrb> interruptUrbs_;  // EP 0x83
+  std::deque<OutputChunk> outputs_;
+  std::deque<std::array<uint8_t, kEventBytes>> events_;
+  std::deque<uint32_t> interrupts_;
+
+  std::vector<CompletedUrb> completions_;
+};
+
+}  // namespace coralsim::sim
