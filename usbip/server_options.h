@@ -1,0 +1,51 @@
+// Configuration and counters of the USB/IP server (usbip/server.h).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "usbip/stream_decoder.h"
+
+namespace coralsim::usbip {
+
+struct ServerOptions {
+  // Loopback by default: the protocol has no authentication.
+  std::string listenAddress = "127.0.0.1";
+  uint16_t port = kDefaultPort;  // 0 picks a free port (see Server::port())
+  // Per PDU: transfer_buffer_length above this drops the connection.
+  DecoderLimits limits;
+  // Per connection: URBs submitted and not yet answered, and the bytes they hold (OUT payloads,
+  // IN capacities, replies not yet written). Exceeding either drops the connection.
+  size_t maxUrbsInFlight = 1024;
+  size_t maxBytesInFlight = size_t{512} << 20;
+  // Connections open at once (clients listing devices, importing, or attached).
+  size_t maxConnections = 64;
+  // A connection must send its OP_REQ_DEVLIST / OP_REQ_IMPORT within this time (after an import
+  // there is no time limit: URBs may stay pending for hours).
+  std::chrono::milliseconds operationTimeout{10'000};
+  // A new import finds the device freshly powered (docs/usb-protocol.md §10.5 item 12); off: the
+  // device only sees a bus reset and keeps its state.
+  bool powerCycleOnImport = true;
+  // One line per attach, detach, refusal and error. Default: standard error.
+  std::function<void(std::string_view)> log;
+};
+
+// Monotonic counters, readable from any thread.
+struct ServerStats {
+  std::atomic<uint64_t> connectionsAccepted{0};
+  std::atomic<uint64_t> connectionsOpen{0};
+  std::atomic<uint64_t> imports{0};
+  std::atomic<uint64_t> importsRefused{0};
+  std::atomic<uint64_t> urbsSubmitted{0};
+  std::atomic<uint64_t> urbsCompleted{0};        // answered with RET_SUBMIT
+  std::atomic<uint64_t> unlinksCancelled{0};     // RET_UNLINK -ECONNRESET
+  std::atomic<uint64_t> unlinksTooLate{0};       // RET_UNLINK 0
+  std::atomic<uint64_t> protocolErrors{0};       // connections dropped for bad input or limits
+};
+
+}  // namespace coralsim::usbip
