@@ -13,6 +13,7 @@ packages=(
   libbenchmark-dev                                # bench/
   python3                                         # corpus cross-checks run the shared reference tools
   clang                                           # libFuzzer builds of the fuzz targets
+  qemu-system-x86 busybox-static usbip            # e2e: Debian's kernel in QEMU attaches `coralsim serve`
 )
 
 missing=()

@@ -58,6 +58,13 @@ void UsbPersonality::powerOn(Personality initial) {
   configuration_ = 0;
 }
 
+bool UsbPersonality::busReset() {
+  configuration_ = 0;
+  if (!armed_) return false;
+  switchTo(*armed_);
+  return true;
+}
+
 void UsbPersonality::switchTo(Personality next) {
   descriptors_ = UsbDescriptorTable::of(next, descriptors_.speed());
   armed_.reset();
@@ -87,11 +94,7 @@ ControlOutcome UsbPersonality::getDescriptor(const ControlSetup& setup) {
   if (type == descriptor_type::kDevice && setup.wLength != kFullDeviceDescriptorLength) {
     // The kernel re-enumerating after a bus reset (§10.5 item 7).
     outcome.busReset = true;
-    configuration_ = 0;
-    if (armed_) {
-      switchTo(*armed_);
-      outcome.personalityChanged = true;
-    }
+    outcome.personalityChanged = busReset();
   }
   const auto bytes = descriptors_.getDescriptor(type, index, setup.wLength);
   if (!bytes) {

@@ -56,6 +56,11 @@ class UsbPersonality {
   // The image of the last completed download, kept across the switch to the runtime (for logs).
   [[nodiscard]] const std::optional<FirmwareImage>& loadedFirmware() const { return loadedFirmware_; }
 
+  // A bus reset the device learns of directly (Device::busReset(), an in-process host's port
+  // reset) rather than from the enumeration that follows it: unconfigured, and an armed switch
+  // takes effect. Returns true when the personality changed.
+  bool busReset();
+
   // Power cycle / unplug (a new USB/IP import of a device that lost power): back to `initial`,
   // nothing armed, DFU engine and configuration reset.
   void powerOn(Personality initial);

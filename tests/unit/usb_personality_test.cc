@@ -167,5 +167,21 @@ TEST(UsbPersonality, NewDownloadDisarmsAndPowerOnResets) {
   EXPECT_EQ(productId(p), 0x089A);
 }
 
+TEST(UsbPersonality, DirectBusResetTakesTheArmedSwitchAndUnconfigures) {
+  UsbPersonality p(UsbSpeed::kSuper, Personality::kBootloader);
+  EXPECT_EQ(request(p, {0x00, 9, 1, 0, 0}).result.status, UrbStatus::kOk);  // SET_CONFIGURATION(1)
+  EXPECT_FALSE(p.busReset()) << "nothing armed";
+  EXPECT_EQ(p.configuration(), 0);
+  EXPECT_EQ(p.personality(), Personality::kBootloader);
+  downloadFirmware(p, 300);
+  EXPECT_TRUE(p.busReset());
+  EXPECT_EQ(p.personality(), Personality::kRuntime);
+  EXPECT_EQ(productId(p), 0x9302);
+  EXPECT_FALSE(p.busReset()) << "the switch is taken once";
+  EXPECT_EQ(request(p, {0x21, 0, 100, 0, 0}).result.status, UrbStatus::kOk);  // DFU_DETACH
+  EXPECT_TRUE(p.busReset());
+  EXPECT_EQ(productId(p), 0x089A);
+}
+
 }  // namespace
 }  // namespace coralsim::sim

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Builds the QEMU guest of the real-kernel end-to-end test (tests/e2e/README.md):
+#
+#   OUT/vmlinux            Debian's kernel as an uncompressed ELF (QEMU boots it through PVH,
+#                          skipping the xz decompressor, which costs seconds under TCG);
+#                          OUT/vmlinuz as a fallback when the ELF cannot be extracted
+#   OUT/initramfs.cpio.gz  busybox, the kernel modules vhci-hcd and virtio-net need (dependency
+#                          order from modules.dep), usbip, coralsim-usb with the shared libraries
+#                          they load, and tests/e2e/qemu/guest_init.sh as /init
+#
+# The kernel package is fetched with `apt-get download` into OUT/../debs and unpacked, never
+# installed; it is kept, so later runs work offline. The test appends its per-run data (model,
+# input, firmware) as a second cpio archive, which the kernel unpacks over the first. The kernel
+# cache (OUT/../qemu-cache) is shared and locked; each OUT directory belongs to one test.
+#
+# usage: build_guest.sh OUT_DIR CORALSIM_USB_BINARY
+# env:   CORALSIM_E2E_KERNEL_PACKAGE  kernel package name (default: what linux-image-amd64 depends on)
+# exit:  0 built; 1 a tool or package is missing / the kernel cannot be obtained (message on stderr)
+set -euo pipefail
+
+die() { echo "build_guest: $*" >&2; exit 1; }
+
+[ $# -eq 2 ] || die "usage: build_guest.sh OUT_DIR CORALSIM_USB_BINARY"
+OUT="$1"
+TOOL="$2"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+CACHE="$(dirname "$OUT")/qemu-cache"
+mkdir -p "$OUT" "$CACHE"
+
+for tool in busybox usbip dpkg-deb apt-get python3 gzip ldd flock; do
+  command -v "$tool" >/dev/null 2>&1 || [ -x "/usr/sbin/$tool" ] ||
+    die "'$tool' not found: run scripts/install-deps.sh (packages busybox-static, usbip, qemu-system-x86)"
+done
+BUSYBOX="$(command -v busybox)"
+USBIP="$(command -v usbip || echo /usr/sbin/usbip)"
+[ -x "$TOOL" ] || die "$TOOL: not an executable (build the coralsim-usb target)"
+
+# ---- kernel: download once, unpack once (several tests may build guests at the same time) -----
+exec 9> "$CACHE/.lock"
+flock 9
+KPKG="${CORALSIM_E2E_KERNEL_PACKAGE:-}"
+if [ -z "$KPKG" ]; then
+  KPKG="$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[^ ]*\)$/\1/p' | head -n 1)"
+fi
+if [ -z "$KPKG" ]; then
+  # No package lists (apt-get update never ran): fall back to a kernel fetched earlier.
+  KPKG="$(ls "$CACHE"/debs 2>/dev/null | sed -n 's/^\(linux-image-[^_]*\)_.*\.deb$/\1/p' | head -n 1)"
+fi
+[ -n "$KPKG" ] || die "cannot tell which kernel package to download: 'apt-cache depends linux-image-amd64' says nothing (run apt-get update)"
+KROOT="$CACHE/$KPKG"
+if [ ! -d "$KROOT/boot" ]; then
+  mkdir -p "$CACHE/debs"
+  if ! ls "$CACHE/debs/${KPKG}"_*.deb >/dev/null 2>&1; then
+    echo "build_guest: apt-get download $KPKG"
+    # As root, apt would try to drop to its _apt user, which cannot write into the build tree.
+    sandbox=()
+    [ "$(id -u)" = 0 ] && sandbox=(-o APT::Sandbox::User=root)
+    (cd "$CACHE/debs" && apt-get download -q "${sandbox[@]}" "$KPKG") || die "apt-get download $KPKG failed (is the Debian archive reachable?)"
+  fi
+  rm -rf "$KROOT.partial"
+  dpkg-deb -x "$CACHE/debs/${KPKG}"_*.deb "$KROOT.partial" || die "dpkg-deb -x failed on $KPKG"
+  mv "$KROOT.partial" "$KROOT"
+fi
+KVER="$(ls "$KROOT/lib/modules" | head -n 1)"
+MODDIR="$KROOT/lib/modules/$KVER"
+# The package ships no modules.dep (its postinst would run depmod); busybox's depmod makes one.
+[ -f "$MODDIR/modules.dep" ] || "$BUSYBOX" depmod -b "$KROOT" "$KVER" || die "depmod failed for $KVER"
+
+# ---- kernel image for QEMU ---------------------------------------------------------------------
+if [ ! -f "$CACHE/$KVER.vmlinux" ] && [ ! -f "$CACHE/$KVER.no-vmlinux" ]; then
+  # Debian's x86 kernels are xz-compressed bzImages: the ELF is the xz stream inside.
+  if python3 - "$KROOT/boot/vmlinuz-$KVER" "$CACHE/$KVER.vmlinux.tmp" <<'PY'; then
+import lzma, sys
+data = open(sys.argv[1], "rb").read()
+start = data.find(b"\xfd7zXZ\x00")
+if start < 0:
+    sys.exit(1)
+elf = lzma.LZMADecompressor(format=lzma.FORMAT_XZ).decompress(data[start:])
+if elf[:4] != b"\x7fELF":
+    sys.exit(1)
+open(sys.argv[2], "wb").write(elf)
+PY
+    mv "$CACHE/$KVER.vmlinux.tmp" "$CACHE/$KVER.vmlinux"
+  else
+    echo "build_guest: no xz ELF inside vmlinuz-$KVER; QEMU boots the bzImage (slower)"
+    touch "$CACHE/$KVER.no-vmlinux"
+  fi
+fi
+flock -u 9
+rm -f "$OUT/vmlinux" "$OUT/vmlinuz"
+cp "$KROOT/boot/vmlinuz-$KVER" "$OUT/vmlinuz"
+if [ -f "$CACHE/$KVER.vmlinux" ]; then
+  ln -f "$CACHE/$KVER.vmlinux" "$OUT/vmlinux" 2>/dev/null || cp "$CACHE/$KVER.vmlinux" "$OUT/vmlinux"
+fi
+
+# ---- initramfs tree ----------------------------------------------------------------------------
+ROOT="$OUT/root"
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,run,tmp,data,modules,var}
+ln -s ../run "$ROOT/var/run"  # usbip keeps its port records in /var/run/vhci_hcd
+
+# Modules: each wanted module after everything it depends on (modules.dep lists direct deps).
+declare -A placed=()
+ORDER=()
+place() {
+  local rel="$1" dep
+  [ -n "${placed[$rel]:-}" ] && return 0
+  placed[$rel]=1
+  for dep in $(sed -n "s|^${rel}:||p" "$MODDIR/modules.dep"); do place "$dep"; done
+  ORDER+=("$rel")
+}
+for name in vhci-hcd virtio_net virtio_pci; do
+  rel="$(grep -E "(^|/)${name}\.ko(\.xz|\.zst|\.gz)?:" "$MODDIR/modules.dep" | cut -d: -f1 | head -n 1)"
+  [ -n "$rel" ] || die "module $name not in $KVER"
+  place "$rel"
+done
+: > "$ROOT/modules/order"
+for rel in "${ORDER[@]}"; do
+  cp "$MODDIR/$rel" "$ROOT/modules/"
+  basename "$rel" >> "$ROOT/modules/order"
+done
+
+cp "$BUSYBOX" "$ROOT/bin/busybox"
+for applet in $("$BUSYBOX" --list); do
+  [ "$applet" = busybox ] || ln -sf busybox "$ROOT/bin/$applet"
+done
+
+# A program and every shared library it loads (including the dynamic loader), at their paths.
+install_with_libraries() {
+  local program="$1" target="$2" lib
+  if [ "${3:-}" = strip ] && command -v strip >/dev/null; then
+    strip -o "$ROOT$target" "$program"
+  else
+    cp -L "$program" "$ROOT$target"
+  fi
+  for lib in $(ldd "$program" | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p'); do
+    mkdir -p "$ROOT$(dirname "$lib")"
+    [ -e "$ROOT$lib" ] || cp -L "$lib" "$ROOT$lib"
+  done
+}
+install_with_libraries "$USBIP" /usr/sbin/usbip
+install_with_libraries "$TOOL" /usr/bin/coralsim-usb strip
+[ -e "$ROOT/lib64/ld-linux-x86-64.so.2" ] || die "the dynamic loader was not collected from ldd"
+
+cp "$HERE/guest_init.sh" "$ROOT/init"
+chmod 755 "$ROOT/init"
+
+(cd "$ROOT" && find . | "$BUSYBOX" cpio -o -H newc 2>/dev/null) | gzip -1 > "$OUT/initramfs.cpio.gz.tmp"
+mv "$OUT/initramfs.cpio.gz.tmp" "$OUT/initramfs.cpio.gz"
+echo "build_guest: kernel $KVER ($( [ -f "$OUT/vmlinux" ] && echo "ELF vmlinux" || echo "bzImage")), modules: ${ORDER[*]##*/}"
+echo "build_guest: initramfs $(du -k "$OUT/initramfs.cpio.gz" | cut -f1) KiB in $OUT"
