@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/sanitizer_stack.h"
+
 namespace coralsim::sim {
 namespace {
 
@@ -135,6 +137,7 @@ void SimulationKernel::threadMain(size_t count) {
         // move at all if the next event lay beyond a bare slice (a long stall of the chip clock).
         sc_core::sc_start(sc_core::sc_time_to_pending_activity() + slice, sc_core::SC_EXIT_ON_STARVATION);
       } catch (const std::exception& e) {
+        models::forgetUnwoundFrames();
         kernelFailure(e.what());
       }
       busy_ = sc_core::sc_pending_activity();
@@ -149,6 +152,8 @@ void SimulationKernel::runJob(const std::function<void()>& job) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "coralsim: a host request failed on the simulation thread: %s\n", e.what());
   }
+  // A job's exception may have been caught inside it (std::packaged_task): see sanitizer_stack.h.
+  models::forgetUnwoundFrames();
   settle();
   busy_ = sc_core::sc_pending_activity();
   deliverCompletions();
@@ -158,6 +163,7 @@ void SimulationKernel::settle() {
   try {
     while (sc_core::sc_pending_activity_at_current_time()) sc_core::sc_start(sc_core::SC_ZERO_TIME);
   } catch (const std::exception& e) {
+    models::forgetUnwoundFrames();
     kernelFailure(e.what());
   }
 }

@@ -13,9 +13,6 @@ namespace {
 constexpr uint8_t kCsrRequest64 = 0;
 constexpr uint8_t kCsrRequest32 = 1;
 
-// What the Linux kernel asks first after every port reset (USB 2 form; §10.5 item 7).
-constexpr ControlSetup kEnumerationGetDeviceDescriptor{0x80, 6, 0x0100, 0, 64};
-
 std::vector<uint8_t> littleEndian(uint64_t value, size_t length) {
   std::vector<uint8_t> out(length, 0);
   for (size_t i = 0; i < std::min<size_t>(length, 8); ++i) out[i] = static_cast<uint8_t>(value >> (8 * i));
@@ -172,36 +169,35 @@ void UsbFunction::submitIn(uint64_t id, uint8_t endpoint, uint32_t length, Compl
 }
 
 void UsbFunction::pushOutput(models::OutputDma dma) {
-  if (dma.bytes.empty()) return;
+  const uint64_t total = dma.size();
+  if (total == 0) return;
   const uint64_t chunkBytes = csr->read(models::csr::outfeed_chunk_length, 64) * 8;
-  const size_t chunk = chunkBytes == 0 ? dma.bytes.size() : static_cast<size_t>(chunkBytes);
-  const size_t maxPacket = bulkMaxPacket(speed_);
-  for (size_t offset = 0; offset < dma.bytes.size(); offset += chunk) {
-    const size_t length = std::min(chunk, dma.bytes.size() - offset);
-    const bool last = offset + length == dma.bytes.size();
-    OutputChunk c;
-    c.bytes.assign(dma.bytes.begin() + static_cast<ptrdiff_t>(offset),
-                   dma.bytes.begin() + static_cast<ptrdiff_t>(offset + length));
-    // A chunk that does not fill its last packet ends in a short packet, which ends the transfer.
-    c.endsTransfer = length % maxPacket != 0 || (last && zlpAfterAlignedTail_);
-    outputs_.push_back(std::move(c));
-  }
+  outputs_.push_back(PendingOutput{std::move(dma), chunkBytes == 0 ? total : chunkBytes, 0});
   serviceOutputs();
 }
 
 void UsbFunction::serviceOutputs() {
+  const uint64_t maxPacket = bulkMaxPacket(speed_);
   while (!outputUrbs_.empty() && !outputs_.empty()) {
     InUrb& urb = outputUrbs_.front();
     bool done = false;
     while (urb.data.size() < urb.length && !outputs_.empty()) {
-      OutputChunk& c = outputs_.front();
-      const size_t take = std::min<size_t>(urb.length - urb.data.size(), c.bytes.size() - c.offset);
-      urb.data.insert(urb.data.end(), c.bytes.begin() + static_cast<ptrdiff_t>(c.offset),
-                      c.bytes.begin() + static_cast<ptrdiff_t>(c.offset + take));
-      c.offset += take;
-      if (c.offset == c.bytes.size()) {
-        const bool ends = c.endsTransfer;
-        outputs_.pop_front();
+      PendingOutput& o = outputs_.front();
+      const uint64_t total = o.dma.size();
+      const uint64_t chunkStart = o.sent - o.sent % o.chunkBytes;
+      const uint64_t chunkEnd = std::min(chunkStart + o.chunkBytes, total);
+      const uint64_t take = std::min<uint64_t>(urb.length - urb.data.size(), chunkEnd - o.sent);
+      // Produced bytes first, then the zero tail.
+      const uint64_t produced = o.dma.bytes.size();
+      const uint64_t fromProduced = o.sent < produced ? std::min(take, produced - o.sent) : 0;
+      urb.data.insert(urb.data.end(), o.dma.bytes.begin() + static_cast<ptrdiff_t>(o.sent),
+                      o.dma.bytes.begin() + static_cast<ptrdiff_t>(o.sent + fromProduced));
+      urb.data.resize(urb.data.size() + static_cast<size_t>(take - fromProduced), 0);
+      o.sent += take;
+      if (o.sent == chunkEnd) {
+        const bool last = chunkEnd == total;
+        const bool ends = (chunkEnd - chunkStart) % maxPacket != 0 || (last && zlpAfterAlignedTail_);
+        if (last) outputs_.pop_front();
         if (ends) {
           done = true;
           break;
@@ -272,10 +268,8 @@ void UsbFunction::flushBridge() {
 }
 
 void UsbFunction::busReset() {
-  // The personality learns of resets from the enumeration that follows them; replay its first
-  // request so it unconfigures and an armed switch (DFU download, DFU_DETACH) takes effect exactly
-  // as over USB/IP.
-  (void)personality_.handle(kEnumerationGetDeviceDescriptor, {});
+  // An armed switch (DFU download, DFU_DETACH) takes effect, as on the kernel's re-enumeration.
+  (void)personality_.busReset();
   resetBridge();
 }
 

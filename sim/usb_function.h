@@ -113,11 +113,13 @@ class UsbFunction : public sc_core::sc_module,
     std::vector<uint8_t> data;  // EP 0x81: bytes gathered so far
     Completion done;
   };
-  // One chunk of an outfeed DMA on its way to EP 0x81.
-  struct OutputChunk {
-    std::vector<uint8_t> bytes;
-    size_t offset = 0;
-    bool endsTransfer = false;  // a short packet (or the optional ZLP) follows its last byte
+  // One outfeed DMA on its way to EP 0x81, cut into outfeed_chunk_length pieces as it is read
+  // (a chunk that does not fill its last packet ends the IN transfer with a short packet). Its
+  // not-computed zero tail is produced only as the host reads it (see models::OutputDma).
+  struct PendingOutput {
+    models::OutputDma dma;
+    uint64_t chunkBytes = 0;  // outfeed_chunk_length in bytes when the DMA left the chip
+    uint64_t sent = 0;        // bytes handed to IN URBs so far
   };
 
   void outPump();  // SC_THREAD: the record parser
@@ -147,7 +149,7 @@ class UsbFunction : public sc_core::sc_module,
   std::deque<InUrb> outputUrbs_;     // EP 0x81
   std::deque<InUrb> eventUrbs_;      // EP 0x82
   std::deque<InUrb> interruptUrbs_;  // EP 0x83
-  std::deque<OutputChunk> outputs_;
+  std::deque<PendingOutput> outputs_;
   std::deque<std::array<uint8_t, kEventBytes>> events_;
   std::deque<uint32_t> interrupts_;
 

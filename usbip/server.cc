@@ -30,6 +30,11 @@ struct Server::Impl {
       if (error) {
         if (error == boost::asio::error::operation_aborted || !acceptor.is_open()) return;
         context.log("usbip: accept failed: " + error.message());
+      } else if (const std::string refusal = refusalOf(socket); !refusal.empty()) {
+        ++context.stats.clientsRefused;
+        context.log("usbip: refused a connection from " + refusal);
+        boost::system::error_code ignored;
+        socket.close(ignored);
       } else if (context.connections.size() >= context.options.maxConnections) {
         ++context.stats.protocolErrors;
         context.log("usbip: refused a connection: " + std::to_string(context.options.maxConnections) +
@@ -48,7 +53,28 @@ struct Server::Impl {
     });
   }
 
+  // "" when the peer may connect, else its address and why not (for the log line).
+  std::string refusalOf(const tcp::socket& socket) const {
+    boost::system::error_code ec;
+    const tcp::endpoint peer = socket.remote_endpoint(ec);
+    if (ec) return "(unknown peer): " + ec.message();
+    boost::asio::ip::address address = peer.address();
+    if (address.is_v6() && address.to_v6().is_v4_mapped()) {
+      address = boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, address.to_v6());
+    }
+    if (allowLoopbackOnly) {
+      return address.is_loopback() ? "" : address.to_string() + ": only loopback clients may connect (see --allow)";
+    }
+    if (allowed.empty()) return "";
+    for (const auto& a : allowed) {
+      if (a == address) return "";
+    }
+    return address.to_string() + ": not in the allow-list";
+  }
+
   ServerContext context;
+  std::vector<boost::asio::ip::address> allowed;  // empty: anyone (unless allowLoopbackOnly)
+  bool allowLoopbackOnly = false;
   tcp::acceptor acceptor;
   std::thread thread;
   uint16_t boundPort = 0;
@@ -70,6 +96,20 @@ void Server::start() {
   if (impl_->thread.joinable() || impl_->stopped) throw std::logic_error("usbip: Server::start() called twice");
   const ServerOptions& o = impl_->context.options;
   const std::string where = o.listenAddress + ":" + std::to_string(o.port);
+  for (const std::string& text : o.allowedClients) {
+    boost::system::error_code ec;
+    boost::asio::ip::address address = boost::asio::ip::make_address(text, ec);
+    if (ec) throw std::invalid_argument("usbip: allowed client '" + text + "' is not an IP address");
+    if (address.is_v6() && address.to_v6().is_v4_mapped()) {
+      address = boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, address.to_v6());
+    }
+    impl_->allowed.push_back(address);
+  }
+  if (o.allowedClients.empty()) {
+    boost::system::error_code ec;
+    const auto listen = boost::asio::ip::make_address(o.listenAddress, ec);
+    impl_->allowLoopbackOnly = !ec && listen.is_loopback();
+  }
   try {
     const tcp::endpoint endpoint(boost::asio::ip::make_address(o.listenAddress), o.port);
     impl_->acceptor.open(endpoint.protocol());

@@ -13,6 +13,10 @@
 //   CMD_UNLINK      answered with the unlink PDU's own seqnum: target pending and cancel()
 //                   succeeds → −ECONNRESET and never a RET_SUBMIT for it; target already
 //                   completing → its RET_SUBMIT first, then status 0; unknown target → 0.
+// Clients: only addresses allowed by ServerOptions::allowedClients (default: loopback when
+// listening on loopback) get past accept; others are closed at once with a log line. After an
+// import a connection reaches only its own device (a CMD_SUBMIT/CMD_UNLINK naming another devid
+// drops it).
 // Bad input or a limit exceeded (ServerOptions) drops that connection with a log line naming the
 // cause; other connections are unaffected. A disconnect cancels every URB of the connection and
 // bus-resets its device (unplug). Idle costs no CPU (the thread sleeps in epoll).

@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "usbip/stream_decoder.h"
 
@@ -23,6 +24,11 @@ struct ServerOptions {
   // IN capacities, replies not yet written). Exceeding either drops the connection.
   size_t maxUrbsInFlight = 1024;
   size_t maxBytesInFlight = size_t{512} << 20;
+  // Client addresses allowed to connect (IPv4 or IPv6 literals; an IPv4-mapped IPv6 peer matches
+  // its IPv4 form). Empty: loopback clients only when listening on a loopback address, anyone
+  // otherwise (the operator chose the interface). A refused client is closed at once with a log
+  // line; Server::start() throws std::invalid_argument for an entry that is not an address.
+  std::vector<std::string> allowedClients;
   // Connections open at once (clients listing devices, importing, or attached).
   size_t maxConnections = 64;
   // A connection must send its OP_REQ_DEVLIST / OP_REQ_IMPORT within this time (after an import
@@ -46,6 +52,7 @@ struct ServerStats {
   std::atomic<uint64_t> unlinksCancelled{0};     // RET_UNLINK -ECONNRESET
   std::atomic<uint64_t> unlinksTooLate{0};       // RET_UNLINK 0
   std::atomic<uint64_t> protocolErrors{0};       // connections dropped for bad input or limits
+  std::atomic<uint64_t> clientsRefused{0};       // connections from addresses not allowed
 };
 
 }  // namespace coralsim::usbip

@@ -30,12 +30,14 @@ class ByteSinkIf : public virtual sc_core::sc_interface {
   [[nodiscard]] virtual uint32_t freeBytes() const = 0;
 };
 
-// One outfeed DMA: the bytes of one output window, in program order, exactly as long as the
-// descriptor said. `notComputedBytes` of them are fillers the datapath did not compute (protocol
-// mode: zero bytes).
+// One outfeed DMA: one output window, in program order, exactly as long as the descriptor said:
+// `bytes` (what the program produced), then `notComputedBytes` zero bytes the datapath did not
+// compute (protocol mode). The zeros are not materialised: the length comes from a descriptor the
+// host's program chose (up to 4 GiB), so they are produced only as a host reads them.
 struct OutputDma {
   std::vector<uint8_t> bytes;
   uint64_t notComputedBytes = 0;
+  [[nodiscard]] uint64_t size() const { return bytes.size() + notComputedBytes; }
 };
 
 class OutputStreamIf : public virtual sc_core::sc_interface {

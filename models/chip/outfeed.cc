@@ -7,6 +7,10 @@
 
 namespace coralsim::models {
 
+namespace {
+constexpr uint32_t kReserveLimitBytes = 1u << 20;
+}  // namespace
+
 Outfeed::Outfeed(const sc_core::sc_module_name& name) : sc_core::sc_module(name), hostOut("hostOut") {}
 
 void Outfeed::reset() {
@@ -19,7 +23,10 @@ void Outfeed::openWindow(uint32_t length, uint64_t cycle) {
   closeWindow(cycle);
   if (length == 0) return;  // an empty DMA: nothing reaches the host
   window_ = Window{length, {}};
-  window_->bytes.reserve(length);
+  // The length comes from the program (a tag-3 descriptor), i.e. from the host: reserve at most
+  // what a real output plausibly needs; a window announcing 4 GiB grows only with the words the
+  // program actually streams (bounded by the cycle limit), never allocates 4 GiB up front.
+  window_->bytes.reserve(std::min<uint32_t>(length, kReserveLimitBytes));
 }
 
 void Outfeed::streamWord(uint32_t word, uint64_t /*cycle*/) {
@@ -45,10 +52,10 @@ void Outfeed::emit() {
   OutputDma dma;
   dma.bytes = std::move(window_->bytes);
   // Protocol rung: the tile outfeed produces the remainder as zeros it did not compute.
+  // (They follow the produced bytes and are not materialised: see OutputDma.)
   dma.notComputedBytes = window_->length - dma.bytes.size();
-  dma.bytes.resize(window_->length, 0);
   window_.reset();
-  outputBytes_ += dma.bytes.size();
+  outputBytes_ += dma.size();
   notComputedBytes_ += dma.notComputedBytes;
   hostOut->pushOutput(std::move(dma));
 }

@@ -6,6 +6,7 @@
 
 #include "models/isa/number_text.h"
 #include "models/isa/packet_fields.h"
+#include "models/sanitizer_stack.h"
 #include "models/scalar/decoded_program.h"
 
 namespace coralsim::models {
@@ -100,6 +101,7 @@ void ScalarCore::thread() {
       runLoop();
     } catch (const ResetUnwind&) {
       // The reset is applied at the top of the loop.
+      forgetUnwoundFrames();
     }
   }
 }
@@ -177,6 +179,7 @@ void ScalarCore::loadChunk(InstructionChunk chunk) {
     engine_->load(DecodedProgram::fromBytes(chunk.bytes));
     ++chunksInRun_;
   } catch (const std::exception& e) {
+    forgetUnwoundFrames();
     stopOnFault(FaultKind::kInstructionFrame, name + ": " + e.what());
   }
 }
@@ -194,10 +197,13 @@ void ScalarCore::executeSome() {
   } catch (const ResetUnwind&) {
     throw;
   } catch (const ScalarFault& f) {
+    forgetUnwoundFrames();
     stopOnFault(FaultKind::kScalarCore, f.what());
   } catch (const ChipFault& f) {
+    forgetUnwoundFrames();
     stopOnFault(f.kind(), f.what());
   } catch (const std::exception& e) {
+    forgetUnwoundFrames();
     stopOnFault(FaultKind::kInternal, std::string("at PC ") + isa::formatHex(engine_->pc()) + ": " + e.what());
   }
   stepping_ = false;

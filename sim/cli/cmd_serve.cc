@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/asio/ip/address.hpp>
+
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/device.h"
@@ -27,17 +29,20 @@ const std::vector<OptionSpec> kOptions = {
     {"--speed", true, "SPEED", "USB speed of every device: super (default) or high"},
     {"--bootloader", false, "", "devices power on in the DFU bootloader personality 1a6e:089a"},
     {"--max-transfer", true, "BYTES", "largest transfer a client may submit (default 16777216)"},
+    {"--allow", true, "ADDR[,ADDR...]", "client addresses allowed to connect (default: loopback when listening on loopback, else any)"},
+    {"--cycle-limit", true, "N", "stop a run after N simulated cycles with a fatal error (default 4e9)"},
     {"--help", false, "", "show this help"},
 };
 
 void printHelp() {
   std::cout << "usage: coralsim serve [--listen ADDR:PORT] [--devices N] [--speed high|super] [--bootloader]\n"
-               "                      [--max-transfer BYTES]\n\n"
+               "                      [--max-transfer BYTES] [--cycle-limit N] [--allow ADDR[,ADDR...]]\n\n"
                "Exports N emulated Coral USB Accelerators over USB/IP (protocol 1.1.1, TCP). Attach one with\n"
                "the Linux tools (modprobe vhci-hcd; usbip --tcp-port PORT attach -r ADDR -b 1-1) or with\n"
                "coralsim's userspace client. Each device serves one client at a time; a new import finds it\n"
                "freshly powered. The protocol has no authentication: keep the default loopback address\n"
-               "unless the network is trusted. Logs every attach, detach and dropped client on standard\n"
+               "unless the network is trusted, and name the clients with --allow (by default a loopback server\n"
+               "refuses every other address). Logs every attach, detach, refused and dropped client on standard\n"
                "error. Stops on SIGINT or SIGTERM and then prints one line per device: the personality it\n"
                "ended in, the firmware it received (size, SHA-256), the simulated cycles of every run.\n\n"
             << describeOptions(kOptions);
@@ -110,6 +115,19 @@ int runServe(const CommandArgs& argv) {
     if (*max == 0 || *max > (uint64_t{1} << 30)) throw UsageError("--max-transfer expects 1..1073741824");
     serverOptions.limits.maxTransferLength = static_cast<uint32_t>(*max);
   }
+  if (auto allow = args.value("--allow")) {
+    size_t from = 0;
+    for (;;) {
+      const size_t comma = allow->find(',', from);
+      const std::string entry = allow->substr(from, comma == std::string::npos ? std::string::npos : comma - from);
+      boost::system::error_code ec;
+      (void)boost::asio::ip::make_address(entry, ec);
+      if (entry.empty() || ec) throw UsageError("--allow: '" + entry + "' is not an IP address");
+      serverOptions.allowedClients.push_back(entry);
+      if (comma == std::string::npos) break;
+      from = comma + 1;
+    }
+  }
   sim::DeviceOptions deviceOptions;
   const std::string speed = args.value("--speed").value_or("super");
   if (speed == "super") {
@@ -120,6 +138,12 @@ int runServe(const CommandArgs& argv) {
     throw UsageError("--speed expects high or super, got '" + speed + "'");
   }
   deviceOptions.startInBootloader = args.has("--bootloader");
+  // A client's runaway program is stopped like a hardware fault (fatal bit on EP 0x83), so a
+  // shared server is not held by one program for the default 4e9 cycles.
+  if (auto limit = args.number("--cycle-limit")) {
+    if (*limit == 0) throw UsageError("--cycle-limit expects a positive number");
+    deviceOptions.chip.cycleLimit = *limit;
+  }
   usbip::keepTransferBuffersMapped();
 
   // Every thread started from here on (the server's, the simulator's) inherits this mask, so the

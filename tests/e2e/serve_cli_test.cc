@@ -187,7 +187,8 @@ TEST(ServeCli, LinuxUsbipToolListsTheDevices) {
 
 TEST(ServeCli, BadUsageExitsTwoNamingTheOption) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"--speed", "slow"}, {"--devices", "0"}, {"--listen", "127.0.0.1:70000"}, {"--frobnicate"}, {"extra"}}) {
+           {"--speed", "slow"}, {"--devices", "0"}, {"--listen", "127.0.0.1:70000"}, {"--frobnicate"}, {"extra"},
+           {"--cycle-limit", "0"}, {"--allow", "not-an-address"}}) {
     ServeProcess serve(args);
     EXPECT_EQ(serve.exitStatus(10s), 2) << args[0];
     EXPECT_NE(serve.readUntil(std::regex("see 'coralsim serve --help'")).find(args[0]), std::string::npos) << args[0];

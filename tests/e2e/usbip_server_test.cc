@@ -570,3 +570,51 @@ TEST_F(UsbipServerTest, ListenAddressErrorsNameTheAddress) {
 
 }  // namespace
 }  // namespace coralsim::usbip
+
+// ---- client allow-list (ServerOptions::allowedClients, `coralsim serve --allow`) -------------------
+namespace coralsim::usbip {
+namespace {
+
+TEST_F(UsbipServerTest, AllowListRefusesAddressesNotOnIt) {
+  ServerOptions o;
+  o.allowedClients = {"127.0.0.2"};
+  startServer(1, o);
+  EXPECT_ANY_THROW(UsbipClient::listDevices("127.0.0.1", port_));
+  EXPECT_ANY_THROW(import("1-1"));
+  EXPECT_TRUE(eventually([&] { return server_->stats().clientsRefused.load() == 2; }));
+  EXPECT_EQ(server_->stats().imports.load(), 0u);
+  EXPECT_EQ(fakes_[0]->counters().powerCycles, 0u) << "a refused client must not reach the device";
+  EXPECT_TRUE(logMentions("refused a connection from 127.0.0.1: not in the allow-list"));
+}
+
+TEST_F(UsbipServerTest, AllowListAdmitsListedAddressesIncludingV4MappedForms) {
+  ServerOptions o;
+  o.listenAddress = "0.0.0.0";  // not loopback: only the list decides
+  o.allowedClients = {"10.1.2.3", "::ffff:127.0.0.1"};
+  startServer(1, o);
+  EXPECT_EQ(UsbipClient::listDevices("127.0.0.1", port_).size(), 1u);
+  EXPECT_EQ(server_->stats().clientsRefused.load(), 0u);
+}
+
+TEST_F(UsbipServerTest, LoopbackServerAdmitsLoopbackClientsByDefault) {
+  startServer(1);
+  EXPECT_EQ(UsbipClient::listDevices("127.0.0.1", port_).size(), 1u);
+  EXPECT_EQ(server_->stats().clientsRefused.load(), 0u);
+}
+
+TEST_F(UsbipServerTest, AllowListEntryThatIsNotAnAddressIsRefusedAtStart) {
+  ServerOptions o;
+  o.allowedClients = {"localhost"};
+  o.port = 0;
+  FakeExportedDevice fake;
+  Server server({&fake}, o);
+  try {
+    server.start();
+    ADD_FAILURE() << "start() accepted 'localhost' as an address";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("'localhost'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace coralsim::usbip
