@@ -44,8 +44,33 @@ struct TfliteOperatorCode {
   std::string name;  // builtin name, the custom code for CUSTOM, or "BUILTIN_<n>"
 };
 
+// TFLite's BuiltinOptions union, flattened: the fields of the option tables the high-level
+// datapath reads (driver/schema/tflite.fbs lists them). Absent tables leave the defaults below,
+// which are TFLite's own field defaults.
+struct TfliteBuiltinOptions {
+  uint8_t unionType = 0;     // BuiltinOptions member number on disk (0 = none)
+  int8_t padding = 0;        // 0 SAME, 1 VALID
+  int32_t strideW = 1;       // a table that is present but has no stride field says 0
+  int32_t strideH = 1;
+  int32_t dilationW = 1;
+  int32_t dilationH = 1;
+  int32_t filterW = 0;       // pooling
+  int32_t filterH = 0;
+  int32_t depthMultiplier = 0;
+  int8_t activation = 0;     // ActivationFunctionType: 0 NONE, 1 RELU, 2 RELU_N1_TO_1, 3 RELU6, 4 TANH
+  int32_t axis = 0;          // CONCATENATION
+  float beta = 1.0F;         // SOFTMAX
+  bool keepDims = false;     // reducers (MEAN)
+  bool keepNumDims = false;  // FULLY_CONNECTED
+  int8_t weightsFormat = 0;  // FULLY_CONNECTED: 0 = default layout
+  bool alignCorners = false; // RESIZE_*
+  bool halfPixelCenters = false;
+  std::vector<int32_t> newShape;  // RESHAPE (empty: the shape input tensor or the output shape)
+};
+
 struct TfliteOperator {
   uint32_t opcodeIndex = 0;
+  TfliteBuiltinOptions builtinOptions;
   std::string name;  // resolved through the operator code
   std::vector<int32_t> inputs;   // tensor indices; -1 = optional input left out
   std::vector<int32_t> outputs;

@@ -74,6 +74,62 @@ std::vector<int32_t> readTensorIndices(const flatbuffers::Vector<int32_t>* v, si
   return out;
 }
 
+// Copies the option table of the operator's BuiltinOptions union member (only the members the
+// schema declares; any other member number is kept in unionType and otherwise ignored).
+TfliteBuiltinOptions readBuiltinOptions(const fb::Operator& op) {
+  TfliteBuiltinOptions out;
+  out.unionType = static_cast<uint8_t>(op.builtin_options_type());
+  if (const auto* o = op.builtin_options_as_Conv2DOptions()) {
+    out.padding = static_cast<int8_t>(o->padding());
+    out.strideW = o->stride_w();
+    out.strideH = o->stride_h();
+    out.activation = static_cast<int8_t>(o->fused_activation_function());
+    out.dilationW = o->dilation_w_factor();
+    out.dilationH = o->dilation_h_factor();
+  } else if (const auto* d = op.builtin_options_as_DepthwiseConv2DOptions()) {
+    out.padding = static_cast<int8_t>(d->padding());
+    out.strideW = d->stride_w();
+    out.strideH = d->stride_h();
+    out.depthMultiplier = d->depth_multiplier();
+    out.activation = static_cast<int8_t>(d->fused_activation_function());
+    out.dilationW = d->dilation_w_factor();
+    out.dilationH = d->dilation_h_factor();
+  } else if (const auto* p = op.builtin_options_as_Pool2DOptions()) {
+    out.padding = static_cast<int8_t>(p->padding());
+    out.strideW = p->stride_w();
+    out.strideH = p->stride_h();
+    out.filterW = p->filter_width();
+    out.filterH = p->filter_height();
+    out.activation = static_cast<int8_t>(p->fused_activation_function());
+  } else if (const auto* f = op.builtin_options_as_FullyConnectedOptions()) {
+    out.activation = static_cast<int8_t>(f->fused_activation_function());
+    out.weightsFormat = f->weights_format();
+    out.keepNumDims = f->keep_num_dims();
+  } else if (const auto* sm = op.builtin_options_as_SoftmaxOptions()) {
+    out.beta = sm->beta();
+  } else if (const auto* c = op.builtin_options_as_ConcatenationOptions()) {
+    out.axis = c->axis();
+    out.activation = static_cast<int8_t>(c->fused_activation_function());
+  } else if (const auto* a = op.builtin_options_as_AddOptions()) {
+    out.activation = static_cast<int8_t>(a->fused_activation_function());
+  } else if (const auto* sub = op.builtin_options_as_SubOptions()) {
+    out.activation = static_cast<int8_t>(sub->fused_activation_function());
+  } else if (const auto* m = op.builtin_options_as_MulOptions()) {
+    out.activation = static_cast<int8_t>(m->fused_activation_function());
+  } else if (const auto* rb = op.builtin_options_as_ResizeBilinearOptions()) {
+    out.alignCorners = rb->align_corners();
+    out.halfPixelCenters = rb->half_pixel_centers();
+  } else if (const auto* rn = op.builtin_options_as_ResizeNearestNeighborOptions()) {
+    out.alignCorners = rn->align_corners();
+    out.halfPixelCenters = rn->half_pixel_centers();
+  } else if (const auto* r = op.builtin_options_as_ReshapeOptions()) {
+    if (const auto* shape = r->new_shape()) out.newShape.assign(shape->begin(), shape->end());
+  } else if (const auto* red = op.builtin_options_as_ReducerOptions()) {
+    out.keepDims = red->keep_dims();
+  }
+  return out;
+}
+
 std::span<const uint8_t> customOptionsOf(const fb::Operator& op, std::span<const uint8_t> file, const Where& where) {
   if (const auto* co = op.custom_options()) return detail::byteSpan(co);
   // Models too large for 32-bit offsets keep the options after the flatbuffer.
@@ -147,6 +203,7 @@ void readTflite(std::span<const uint8_t> file, ModelFile& model, const Where& wh
                      std::to_string(tfl.operatorCodes.size()) + " operator codes)");
       }
       top.name = tfl.operatorCodes[top.opcodeIndex].name;
+      top.builtinOptions = readBuiltinOptions(*op);
       top.inputs = readTensorIndices(op->inputs(), tensorCount, true, opWhere, "inputs");
       top.outputs = readTensorIndices(op->outputs(), tensorCount, true, opWhere, "outputs");
       top.runsOnEdgeTpu = top.name.starts_with(kEdgeTpuCustomOpPrefix);

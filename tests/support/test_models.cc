@@ -179,10 +179,11 @@ std::vector<uint8_t> buildTflite(const TfliteSpec& spec) {
       codes.push_back(tfl::CreateOperatorCodeDirect(b, 6, nullptr, 1, 6));  // DEQUANTIZE
       const std::vector<int32_t> in0 = {0}, out0 = {1}, in1 = {cpuInput}, out1 = {2};
       if (spec.largeCustomOptions) {
-        ops.push_back(tfl::CreateOperatorDirect(b, 0, &in0, &out0, nullptr, tfl::CustomOptionsFormat_FLEXBUFFERS,
-                                                nullptr, nullptr, largeOffset, options.size()));
+        ops.push_back(tfl::CreateOperatorDirect(b, 0, &in0, &out0, tfl::BuiltinOptions_NONE, 0, nullptr,
+                                                tfl::CustomOptionsFormat_FLEXBUFFERS, nullptr, nullptr, largeOffset,
+                                                options.size()));
       } else {
-        ops.push_back(tfl::CreateOperatorDirect(b, 0, &in0, &out0, &options));
+        ops.push_back(tfl::CreateOperatorDirect(b, 0, &in0, &out0, tfl::BuiltinOptions_NONE, 0, &options));
       }
       ops.push_back(tfl::CreateOperatorDirect(b, cpuOpcode, &in1, &out1));
     } else {
