@@ -6,8 +6,9 @@
 //      64-bit base address and link each chunk with it (driver/linker.h);
 //   2. run the chunks in order through ONE ScalarEngine (state kept across chunks), recording the
 //      descriptors it pushes and the words it streams;
-//   3. map each pushed descriptor back to (buffer, offset) by address range, merge contiguous
-//      transfers to the same buffer in the same direction, and compare with the hints:
+//   3. map each pushed descriptor back to (buffer, offset) by address range and compare with the
+//      hints through driver::checkAgainstHints (driver/hint_check.h, the same oracle `coralsim run`
+//      reports): contiguous transfers to the same buffer in the same direction are merged;
 //      dma hints -> (buffer kind, name, offset, size, direction), interrupt hints -> interrupt;
 //      executables whose hints are not fully deterministic are compared on the hinted prefix;
 //   4. stream-out: every stream word must fall into the window of the output (tag 3) descriptor
@@ -26,6 +27,7 @@
 #include <tuple>
 #include <vector>
 
+#include "driver/hint_check.h"
 #include "driver/linker.h"
 #include "driver/model_loader.h"
 #include "models/chip_config.h"
@@ -46,14 +48,6 @@ using models::StopReason;
 using BufferKey = std::tuple<BufferKind, std::string, int32_t>;  // kind, name, batch
 
 BufferKey keyOf(const driver::BufferRef& ref) { return {ref.kind, ref.name, ref.batch}; }
-
-std::string describeBuffer(const BufferKey& key) {
-  const auto kind = driver::bufferKindShortName(std::get<0>(key));
-  std::string text = kind ? std::string(*kind) : "kind" + std::to_string(static_cast<int>(std::get<0>(key)));
-  if (!std::get<1>(key).empty()) text += ":" + std::get<1>(key);
-  if (std::get<2>(key) != 0) text += "#" + std::to_string(std::get<2>(key));
-  return text;
-}
 
 enum class Layout { kPlain, kCarry };
 
@@ -107,52 +101,6 @@ class AddressPlan {
   uint64_t low_ = 0;
 };
 
-// ---- one host-visible transfer --------------------------------------------------------------------
-
-struct Transfer {
-  bool interrupt = false;
-  int interruptNumber = 0;
-  std::string buffer;  // describeBuffer(), or the raw address when it maps to no buffer
-  uint64_t offset = 0;
-  uint64_t size = 0;
-  bool outfeed = false;
-
-  friend bool operator==(const Transfer&, const Transfer&) = default;
-};
-
-std::string describe(const Transfer& t) {
-  if (t.interrupt) return "INT" + std::to_string(t.interruptNumber);
-  return std::string(t.outfeed ? "OUT " : "IN  ") + t.buffer + " +" + std::to_string(t.offset) + " [" +
-         std::to_string(t.size) + "]";
-}
-
-void appendMerged(std::vector<Transfer>& out, const Transfer& t) {
-  if (!t.interrupt && !out.empty()) {
-    Transfer& last = out.back();
-    if (!last.interrupt && last.buffer == t.buffer && last.outfeed == t.outfeed && last.offset + last.size == t.offset) {
-      last.size += t.size;
-      return;
-    }
-  }
-  out.push_back(t);
-}
-
-std::vector<Transfer> hintedTransfers(const driver::Executable& exe) {
-  std::vector<Transfer> out;
-  if (!exe.dmaHints) return out;
-  for (const auto& h : exe.dmaHints->hints) {
-    if (h.kind == driver::HintKind::Dma) {
-      // A dma hint without a buffer cannot match any transfer: it stays in the list as such.
-      out.push_back(Transfer{false, 0, h.buffer ? describeBuffer(keyOf(*h.buffer)) : "(hint without buffer)",
-                             static_cast<uint64_t>(h.offset),
-                             static_cast<uint64_t>(h.size), h.direction != driver::DmaDirection::Infeed});
-    } else if (h.kind == driver::HintKind::Interrupt) {
-      out.push_back(Transfer{true, static_cast<int>(h.interrupt), "", 0, 0, false});
-    }
-  }
-  return out;
-}
-
 // ---- the recording host ---------------------------------------------------------------------------
 
 class TraceHost : public models::ScalarCoreHost {
@@ -162,23 +110,15 @@ class TraceHost : public models::ScalarCoreHost {
   void pushDescriptor(const Descriptor& d, uint64_t) override {
     ++descriptors;
     closeWindow();
-    if (d.tag >= 4) {
-      appendMerged(transfers, Transfer{true, d.tag - 4, "", 0, 0, false});
-      return;
+    driver::ObservedDescriptor observed;
+    observed.descriptor = driver::DeviceDescriptor{d.tag, d.address, d.length};
+    if (d.tag >= 1 && d.tag <= 3) {
+      if (const auto where = plan_.lookup(d.address)) {
+        const auto& [kind, name, batch] = where->first;
+        observed.target = driver::DescriptorTarget{kind, name, batch, where->second};
+      }
     }
-    Transfer t;
-    t.size = d.length;
-    t.outfeed = d.tag == 3;
-    if (const auto where = plan_.lookup(d.address)) {
-      t.buffer = describeBuffer(where->first);
-      t.offset = where->second;
-    } else {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "?0x%llx", static_cast<unsigned long long>(d.address));
-      t.buffer = buf;
-    }
-    if (d.tag == 0) t.buffer += " (tag 0)";
-    appendMerged(transfers, t);
+    record.descriptors.push_back(std::move(observed));
     if (d.tag == 3) window_ = OpenWindow{d.length, 0};
   }
 
@@ -196,7 +136,7 @@ class TraceHost : public models::ScalarCoreHost {
   // Call once the run is over.
   void finish() { closeWindow(); }
 
-  std::vector<Transfer> transfers;
+  driver::ExecutableRunRecord record;  // the descriptors, for driver::checkAgainstHints
   uint64_t descriptors = 0;
   uint64_t streamWords = 0;
   uint64_t strayStreamWords = 0;   // stream words with no output window open
@@ -228,7 +168,7 @@ class TraceHost : public models::ScalarCoreHost {
 
 struct RunResult {
   std::string error;  // decode/link/fault/wrong stop, empty when the run completed
-  std::vector<Transfer> transfers;
+  driver::ExecutableRunRecord record;
   uint64_t descriptors = 0;
   uint64_t streamWords = 0;
   uint64_t strayStreamWords = 0;
@@ -265,7 +205,7 @@ RunResult runExecutable(const driver::Executable& exe, Layout layout) {
     }
   }
   host.finish();
-  r.transfers = std::move(host.transfers);
+  r.record = std::move(host.record);
   r.descriptors = host.descriptors;
   r.streamWords = host.streamWords;
   r.strayStreamWords = host.strayStreamWords;
@@ -309,20 +249,6 @@ void forEachCorpusExecutable(size_t& filesLoaded, size_t& binsRejected, Fn&& fn)
   for (const auto& path : testing::corpusFiles(".bin")) visit(path, true);
 }
 
-std::string firstDifference(const std::vector<Transfer>& got, const std::vector<Transfer>& want) {
-  const size_t n = std::min(got.size(), want.size());
-  for (size_t i = 0; i < n; ++i) {
-    if (!(got[i] == want[i])) {
-      return "entry " + std::to_string(i) + ": core " + describe(got[i]) + " vs hint " + describe(want[i]);
-    }
-  }
-  if (got.size() != want.size()) {
-    return "core pushed " + std::to_string(got.size()) + " merged transfers, hints have " + std::to_string(want.size()) +
-           (got.size() > want.size() ? "; first extra: " + describe(got[n]) : "; first missing: " + describe(want[n]));
-  }
-  return "";
-}
-
 TEST(ScalarCorpus, DescriptorsMatchTheDmaHintsOfEveryExecutable) {
   CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
   size_t files = 0, binsRejected = 0, executables = 0;
@@ -334,7 +260,7 @@ TEST(ScalarCorpus, DescriptorsMatchTheDmaHintsOfEveryExecutable) {
     ++executables;
     const RunResult plain = runExecutable(exe, Layout::kPlain);
     const RunResult carry = runExecutable(exe, Layout::kCarry);
-    const std::vector<Transfer> hints = hintedTransfers(exe);
+    const driver::HintCheck check = driver::checkAgainstHints(plain.record, exe);
     const bool deterministic = exe.dmaHints && exe.dmaHints->fullyDeterministic;
     totalBundles += plain.bundles;
     totalCycles += plain.cycles;
@@ -350,17 +276,10 @@ TEST(ScalarCorpus, DescriptorsMatchTheDmaHintsOfEveryExecutable) {
     } else if (!exe.dmaHints) {
       ++noHints;
       status = "NOHINTS";
-    } else {
-      const auto compare = [&](const std::vector<Transfer>& got) -> std::string {
-        if (deterministic) return firstDifference(got, hints);
-        const std::vector<Transfer> prefix(got.begin(), got.begin() + std::min(got.size(), hints.size()));
-        return firstDifference(prefix, hints);
-      };
-      why = compare(plain.transfers);
-      if (why.empty()) {
-        const std::string carryWhy = compare(carry.transfers);
-        if (!carryWhy.empty()) why = "carry layout: " + carryWhy;
-      }
+    } else if (!check.ok()) {
+      why = check.detail;
+    } else if (const driver::HintCheck carried = driver::checkAgainstHints(carry.record, exe); !carried.ok()) {
+      why = "carry layout: " + carried.detail;
     }
 
     // Stream-out: every word inside an output window, each streamed window filled exactly.
@@ -392,7 +311,7 @@ TEST(ScalarCorpus, DescriptorsMatchTheDmaHintsOfEveryExecutable) {
     }
     std::printf("%-7s %s chunks=%zu descs=%llu merged=%zu hints=%zu%s cycles=%llu bundles=%llu%s\n", status.c_str(),
                 label.c_str(), exe.bitstreams.size(), static_cast<unsigned long long>(plain.descriptors),
-                plain.transfers.size(), hints.size(), deterministic ? "" : " (not fully deterministic)",
+                check.pushed, check.hinted, deterministic ? "" : " (not fully deterministic)",
                 static_cast<unsigned long long>(plain.cycles), static_cast<unsigned long long>(plain.bundles),
                 streamNote.c_str());
     if (status == "DIFF") std::printf("        %s\n", why.c_str());
