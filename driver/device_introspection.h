@@ -36,6 +36,9 @@ class DeviceIntrospection {
   // The datapath rung the device used for the last run ("protocol", "lle", "hle"); nullopt when
   // the device does not say.
   [[nodiscard]] virtual std::optional<std::string> executionModeUsed() const = 0;
+  // Why the last run did not use a higher rung (auto mode dropped it: the packet or program it
+  // could not compute); nullopt when nothing was dropped or the device does not say.
+  [[nodiscard]] virtual std::optional<std::string> executionModeNote() const { return std::nullopt; }
   // The device's own description of a fault, when it has one.
   [[nodiscard]] virtual std::optional<std::string> faultText() const = 0;
 };

@@ -41,7 +41,14 @@ class InProcessTransport::Introspection final : public DeviceIntrospection {
     return runs.back().notComputedBytes == 0;
   }
   [[nodiscard]] std::optional<std::string> executionModeUsed() const override {
-    return std::string(models::executionModeName(device_.executionMode()));
+    const std::vector<sim::RunRecord> runs = device_.runLog();
+    if (runs.empty()) return std::nullopt;
+    return std::string(models::executionModeName(runs.back().rung));
+  }
+  [[nodiscard]] std::optional<std::string> executionModeNote() const override {
+    const std::vector<sim::RunRecord> runs = device_.runLog();
+    if (runs.empty() || runs.back().rungNote.empty()) return std::nullopt;
+    return runs.back().rungNote;
   }
   [[nodiscard]] std::optional<std::string> faultText() const override {
     std::string text = device_.lastFault();

@@ -30,20 +30,6 @@ uint64_t creditField(uint32_t freeBytes) {
 
 }  // namespace
 
-ExecutionMode effectiveExecutionMode(ExecutionMode requested) {
-  switch (requested) {
-    case ExecutionMode::kAuto:
-    case ExecutionMode::kProtocol:
-      return ExecutionMode::kProtocol;
-    case ExecutionMode::kLle:
-    case ExecutionMode::kHle:
-      break;
-  }
-  throw std::invalid_argument("execution mode '" + std::string(executionModeName(requested)) +
-                              "' is not implemented yet: the chip model runs the 'protocol' rung "
-                              "('auto' selects it)");
-}
-
 Beagle::Beagle(const sc_core::sc_module_name& name)
     : sc_core::sc_module(name),
       csr("csr"),
@@ -58,6 +44,7 @@ Beagle::Beagle(const sc_core::sc_module_name& name)
       infeed_("infeed"),
       outfeed_("outfeed"),
       descriptors_("descriptors"),
+      datapath_("datapath"),
       faults_("faults", csrs_),
       tileFifos_("tileFifo", kTiles,
                  [](const char* n, size_t) { return new sc_core::sc_fifo<TilePacket>(n, kTileFifoDepth); }),
@@ -70,6 +57,8 @@ Beagle::Beagle(const sc_core::sc_module_name& name)
   parametersIn(infeed_.channel(InfeedClass::kParameter));
 
   outfeed_.hostOut(outputsOut);
+  outfeed_.datapath(datapath_);
+  datapath_.infeed(infeed_);
   descriptors_.infeed(infeed_);
   descriptors_.outfeed(outfeed_);
   descriptors_.events(eventsOut);
@@ -85,6 +74,7 @@ Beagle::Beagle(const sc_core::sc_module_name& name)
   core_.infeed(infeed_);
   core_.tiles(dispatcher_);
   core_.faults(faults_);
+  core_.datapath(datapath_);
 
   registerCsrHooks();
 }
@@ -95,7 +85,9 @@ void Beagle::powerOnReset(const ChipConfig& config) {
                                 std::to_string(config.tilesY) + " tiles; the Beagle model has 4 x 4");
   }
   if (config.clockHz == 0) throw std::invalid_argument("ChipConfig: clockHz must not be 0");
-  mode_ = effectiveExecutionMode(config.mode);
+  datapath_.configure(config);  // throws for a strict rung this configuration cannot run
+  datapath_.reset();
+  mode_ = config.mode;
   config_ = config;
   csrs_.resetAll();
   gcbAsleep_ = true;
@@ -116,6 +108,7 @@ void Beagle::gcbReset() {
   instructionQueue_.reset();
   infeed_.reset();
   outfeed_.dropWindow();
+  datapath_.reset();
   for (Tile& tile : tiles_) tile.reset();
   dispatcher_.restartSequence();
   core_.requestGcbReset();

@@ -24,6 +24,7 @@
 #include <systemc>
 
 #include "models/chip/chip_ports.h"
+#include "models/chip/datapath.h"
 #include "models/chip/descriptor_unit.h"
 #include "models/chip/fault_unit.h"
 #include "models/chip/infeed.h"
@@ -38,9 +39,6 @@
 
 namespace coralsim::models {
 
-// The execution mode a configuration runs in: `auto` picks the highest rung that exists.
-// Throws std::invalid_argument for a rung that is not implemented yet (lle, hle).
-[[nodiscard]] ExecutionMode effectiveExecutionMode(ExecutionMode requested);
 
 class Beagle : public sc_core::sc_module {
  public:
@@ -94,6 +92,7 @@ class Beagle : public sc_core::sc_module {
   Infeed infeed_;
   Outfeed outfeed_;
   DescriptorUnit descriptors_;
+  Datapath datapath_;
   FaultUnit faults_;
   sc_core::sc_vector<sc_core::sc_fifo<TilePacket>> tileFifos_;
   sc_core::sc_vector<Tile> tiles_;

@@ -4,9 +4,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 namespace coralsim::models {
+
+namespace hle {
+class ProgramRegistry;  // models/hle/program_registry.h
+}  // namespace hle
 
 // The datapath ladder (docs/ARCHITECTURE.md §3). The control plane always runs exactly.
 enum class ExecutionMode {
@@ -46,6 +51,10 @@ struct ChipConfig {
   uint64_t cycleLimit = 4'000'000'000;
 
   ExecutionMode mode = ExecutionMode::kAuto;
+
+  // Programs the hle rung recognises by the hash of their instruction chunks, each with the CPU
+  // twin that computes its outputs. Shared and immutable: many devices may serve the same set.
+  std::shared_ptr<const hle::ProgramRegistry> hlePrograms;
 
   [[nodiscard]] unsigned tileCount() const { return tilesX * tilesY; }
 };

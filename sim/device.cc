@@ -25,7 +25,7 @@ struct Device::Impl {
 };
 
 Device::Device(DeviceOptions options) : impl_(std::make_unique<Impl>()) {
-  impl_->mode = models::effectiveExecutionMode(options.chip.mode);
+  impl_->mode = options.chip.mode;
   impl_->options = std::move(options);
   impl_->kernel = &SimulationKernel::instance();
   const SimulationKernel::Lease lease = impl_->kernel->lease();

@@ -97,7 +97,8 @@ class Device {
   // False once any output byte was a filler the datapath did not compute (the protocol rung
   // produces tile outputs as zeros); true while every output byte came from the program.
   [[nodiscard]] bool outputsComputed() const;
-  // The datapath rung in effect: `auto` resolves to the highest one implemented.
+  // The execution mode the device was configured with (`auto` stays `auto`); which rung each run
+  // actually used is in its RunRecord (rung, rungNote).
   [[nodiscard]] models::ExecutionMode executionMode() const;
   // The USB personality shown right now, and the firmware image the last DFU download delivered
   // (kept after the switch to the runtime; nullopt when the device never received one).

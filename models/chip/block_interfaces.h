@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 
 #include "models/scalar/decoded_program.h"
 #include "models/scalar/scalar_engine.h"
+#include "models/chip_config.h"
 
 namespace coralsim::models {
 
@@ -33,6 +35,7 @@ enum class FaultKind : uint32_t {
   kOutfeed = 1u << 3,           // stream word with no open output window
   kCycleLimit = 1u << 4,        // runaway program: ChipConfig::cycleLimit exceeded
   kInternal = 1u << 5,          // a model error (a bug in coralsim, reported rather than crashing)
+  kUnsupported = 1u << 6,       // strict lle/hle: a packet, field pattern or program the rung does not model
 };
 
 [[nodiscard]] const char* faultKindName(FaultKind kind);
@@ -74,6 +77,8 @@ class InfeedIf : public virtual sc_core::sc_interface {
   [[nodiscard]] virtual uint64_t readyCycle() const = 0;
   // Drained bytes are kept per executable run; a new run starts empty.
   virtual void beginRun() = 0;
+  // This run's bytes of one class delivered so far, in stream order (the datapath reads them).
+  [[nodiscard]] virtual std::span<const uint8_t> runBytes(InfeedClass cls) const = 0;
 };
 
 class OutfeedIf : public virtual sc_core::sc_interface {
@@ -106,6 +111,25 @@ class TileDispatchIf : public virtual sc_core::sc_interface {
   // After a final HALT the next tile packet carries sequence number 0.
   virtual void restartSequence() = 0;
   [[nodiscard]] virtual uint64_t packetsDispatched() const = 0;  // since reset
+};
+
+// Which rung computed a run's numbers, and why no higher rung did (empty when nothing was dropped).
+struct RungReport {
+  ExecutionMode rung = ExecutionMode::kProtocol;
+  std::string note;
+};
+
+// The data plane behind the control plane (models/chip/datapath.h): the scalar core reports the
+// run's chunks and packets, the outfeed asks for the bytes of each window's tile-produced tail.
+class DatapathIf : public virtual sc_core::sc_interface {
+ public:
+  virtual void beginRun() = 0;
+  // Throws ChipFault(kUnsupported) when the requested rung is strict and cannot compute the chunk.
+  virtual void instructionChunk(std::span<const uint8_t> chunk, uint64_t cycle) = 0;
+  virtual void packet(const DecodedPacket& packet, uint64_t cycle) = 0;
+  [[nodiscard]] virtual std::vector<uint8_t> windowTail(uint32_t windowLength, uint32_t streamedBytes,
+                                                        uint64_t cycle) = 0;
+  [[nodiscard]] virtual RungReport endRun() = 0;
 };
 
 class FaultSinkIf : public virtual sc_core::sc_interface {

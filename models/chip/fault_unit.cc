@@ -10,6 +10,7 @@ const char* faultKindName(FaultKind kind) {
     case FaultKind::kOutfeed: return "outfeed error";
     case FaultKind::kCycleLimit: return "cycle limit exceeded";
     case FaultKind::kInternal: return "internal model error";
+    case FaultKind::kUnsupported: return "not modelled by the datapath rung";
   }
   return "fault";
 }

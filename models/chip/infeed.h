@@ -73,6 +73,7 @@ class Infeed : public sc_core::sc_module, public InfeedIf {
   [[nodiscard]] const sc_core::sc_event& satisfiedEvent() const override { return satisfied_; }
   [[nodiscard]] uint64_t readyCycle() const override;
   void beginRun() override;
+  [[nodiscard]] std::span<const uint8_t> runBytes(InfeedClass cls) const override { return channel(cls).drained(); }
 
  private:
   sc_core::sc_event satisfied_;

@@ -11,7 +11,8 @@ namespace {
 constexpr uint32_t kReserveLimitBytes = 1u << 20;
 }  // namespace
 
-Outfeed::Outfeed(const sc_core::sc_module_name& name) : sc_core::sc_module(name), hostOut("hostOut") {}
+Outfeed::Outfeed(const sc_core::sc_module_name& name)
+    : sc_core::sc_module(name), hostOut("hostOut"), datapath("datapath") {}
 
 void Outfeed::reset() {
   window_.reset();
@@ -29,7 +30,7 @@ void Outfeed::openWindow(uint32_t length, uint64_t cycle) {
   window_->bytes.reserve(std::min<uint32_t>(length, kReserveLimitBytes));
 }
 
-void Outfeed::streamWord(uint32_t word, uint64_t /*cycle*/) {
+void Outfeed::streamWord(uint32_t word, uint64_t cycle) {
   if (!window_) {
     throw ChipFault(FaultKind::kOutfeed, "stream word " + isa::formatHex(word) +
                                              " with no open output window (no tag-3 descriptor is "
@@ -40,19 +41,23 @@ void Outfeed::streamWord(uint32_t word, uint64_t /*cycle*/) {
   for (size_t i = 0; i < std::min<size_t>(4, room); ++i) {
     window_->bytes.push_back(static_cast<uint8_t>(word >> (8 * i)));
   }
-  if (window_->bytes.size() == window_->length) emit();
+  if (window_->bytes.size() == window_->length) emit(cycle);
 }
 
-void Outfeed::closeWindow(uint64_t /*cycle*/) {
+void Outfeed::closeWindow(uint64_t cycle) {
   if (!window_) return;
-  emit();
+  emit(cycle);
 }
 
-void Outfeed::emit() {
+void Outfeed::emit(uint64_t cycle) {
   OutputDma dma;
   dma.bytes = std::move(window_->bytes);
-  // Protocol rung: the tile outfeed produces the remainder as zeros it did not compute.
-  // (They follow the produced bytes and are not materialised: see OutputDma.)
+  // The tile outfeed produces the rest of the window from the datapath; what the datapath did not
+  // compute (the protocol rung: all of it) goes out as zeros flagged "not computed". They follow
+  // the produced bytes and are not materialised (see OutputDma).
+  const std::vector<uint8_t> tail =
+      datapath->windowTail(window_->length, static_cast<uint32_t>(dma.bytes.size()), cycle);
+  dma.bytes.insert(dma.bytes.end(), tail.begin(), tail.end());
   dma.notComputedBytes = window_->length - dma.bytes.size();
   window_.reset();
   outputBytes_ += dma.size();

@@ -25,6 +25,7 @@ namespace coralsim::models {
 class Outfeed : public sc_core::sc_module, public OutfeedIf {
  public:
   sc_core::sc_port<OutputStreamIf> hostOut;
+  sc_core::sc_port<DatapathIf> datapath;  // the tile-produced tail of each window
 
   explicit Outfeed(const sc_core::sc_module_name& name);
 
@@ -45,7 +46,7 @@ class Outfeed : public sc_core::sc_module, public OutfeedIf {
     uint32_t length = 0;
     std::vector<uint8_t> bytes;
   };
-  void emit();
+  void emit(uint64_t cycle);
 
   std::optional<Window> window_;
   uint64_t outputBytes_ = 0;

@@ -4,6 +4,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+
+#include "models/chip_config.h"
 
 namespace coralsim::models {
 
@@ -17,6 +20,10 @@ struct RunRecord {
   uint64_t notComputedBytes = 0;  // of which fillers the datapath did not compute (protocol rung)
   bool finished = false;        // reached its final HALT
   bool faulted = false;         // stopped on a fatal error
+  // The datapath rung that computed the run's outputs (the lowest one any window needed), and why
+  // no higher rung did ("" when none was dropped). See models/chip/datapath.h.
+  ExecutionMode rung = ExecutionMode::kProtocol;
+  std::string rungNote;
 
   [[nodiscard]] uint64_t cycles() const { return endCycle > startCycle ? endCycle - startCycle : 0; }
 };

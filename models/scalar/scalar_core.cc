@@ -47,6 +47,7 @@ ScalarCore::ScalarCore(const sc_core::sc_module_name& name, CsrBlock& csrs)
       infeed("infeed"),
       tiles("tiles"),
       faults("faults"),
+      datapath("datapath"),
       csrs_(csrs),
       period_(clockPeriod(config_.clockHz)),
       engine_(std::make_unique<ScalarEngine>(config_.scalarMemoryWords)) {
@@ -178,6 +179,10 @@ void ScalarCore::loadChunk(InstructionChunk chunk) {
   try {
     engine_->load(DecodedProgram::fromBytes(chunk.bytes));
     ++chunksInRun_;
+    datapath->instructionChunk(chunk.bytes, now());
+  } catch (const ChipFault& f) {
+    forgetUnwoundFrames();
+    stopOnFault(f.kind(), name + ": " + f.what());
   } catch (const std::exception& e) {
     forgetUnwoundFrames();
     stopOnFault(FaultKind::kInstructionFrame, name + ": " + e.what());
@@ -216,13 +221,23 @@ void ScalarCore::executeSome() {
 
   switch (reason) {
     case StopReason::kFinalHalt:
-      finishRun();
+      try {
+        finishRun();
+      } catch (const ChipFault& f) {  // the datapath, producing the last window
+        forgetUnwoundFrames();
+        stopOnFault(f.kind(), f.what());
+      }
       break;
     case StopReason::kChunkEnd:
       // The next chunk continues with the state kept. The host may wait for this chunk's outputs
       // before it sends the next one (libedgetpu's single-EP order), so the tile outfeed has
       // produced the open window by now.
-      outfeed->closeWindow(now());
+      try {
+        outfeed->closeWindow(now());
+      } catch (const ChipFault& f) {
+        forgetUnwoundFrames();
+        stopOnFault(f.kind(), f.what());
+      }
       break;
     case StopReason::kBreakpoint:
       breakHalted_ = true;
@@ -241,6 +256,7 @@ void ScalarCore::beginRun() {
   runActive_ = true;
   chunksInRun_ = 0;
   infeed->beginRun();
+  datapath->beginRun();
   RunRecord record;
   record.startCycle = now();
   record.firstDescriptor = descriptors->log().size();
@@ -256,6 +272,9 @@ void ScalarCore::closeRunRecord() {
   record.outputBytes = outfeed->outputBytes() - record.outputBytes;
   record.notComputedBytes = outfeed->notComputedBytes() - record.notComputedBytes;
   record.chunks = chunksInRun_;
+  RungReport rung = datapath->endRun();
+  record.rung = rung.rung;
+  record.rungNote = std::move(rung.note);
   runActive_ = false;
 }
 
@@ -348,11 +367,13 @@ void ScalarCore::issuePacket(const DecodedPacket& packet, uint64_t cycle) {
   syncTo(at);
   if (packet.tilePacket) {
     tiles->dispatch(packet, at);
+    datapath->packet(packet, at);
     return;
   }
   // The scalar fence waits until every outstanding infeed request has been satisfied. The other
   // scalar-side units (0x25 infeed, 0x26 pop, 0x27 outfeed) cost their issue cycles only [Stage A].
   if (packet.opcode == isa::Opcode::ScalarSync) waitInfeedSatisfied();
+  datapath->packet(packet, at);
 }
 
 // ---- CSRs --------------------------------------------------------------------------------------

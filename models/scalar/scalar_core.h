@@ -62,6 +62,7 @@ class ScalarCore : public sc_core::sc_module, private ScalarCoreHost {
   sc_core::sc_port<InfeedIf> infeed;
   sc_core::sc_port<TileDispatchIf> tiles;
   sc_core::sc_port<FaultSinkIf> faults;
+  sc_core::sc_port<DatapathIf> datapath;
 
   // Engine cycles per call when nothing else makes it return: bounds how late a halt request is
   // seen (65,536 cycles = 131 us at 500 MHz).

@@ -177,10 +177,11 @@ TEST(DeviceCsr, EpStatusCreditReportsFreeSpace) {
 
 TEST(DeviceCsr, ExecutionModeInEffect) {
   DeviceHarness h;
-  EXPECT_EQ(h.device.executionMode(), models::ExecutionMode::kProtocol);
-  sim::DeviceOptions lle;
-  lle.chip.mode = models::ExecutionMode::kLle;
-  EXPECT_THROW(sim::Device{lle}, std::invalid_argument);
+  EXPECT_EQ(h.device.executionMode(), models::ExecutionMode::kAuto);
+  // hle without a registered program cannot compute anything: refused up front, not per run.
+  sim::DeviceOptions hle;
+  hle.chip.mode = models::ExecutionMode::kHle;
+  EXPECT_THROW(sim::Device{hle}, std::invalid_argument);
   sim::DeviceOptions tiles;
   tiles.chip.tilesX = 2;
   EXPECT_THROW(sim::Device{tiles}, std::invalid_argument);

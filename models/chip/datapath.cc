@@ -1,0 +1,138 @@
+#include "models/chip/datapath.h"
+
+#include <stdexcept>
+
+namespace coralsim::models {
+
+namespace {
+// Rank for "lowest rung used": protocol < hle < lle.
+int rank(ExecutionMode mode) {
+  switch (mode) {
+    case ExecutionMode::kLle: return 3;
+    case ExecutionMode::kHle: return 2;
+    default: return 1;
+  }
+}
+}  // namespace
+
+Datapath::Datapath(const sc_core::sc_module_name& name) : sc_core::sc_module(name), infeed("infeed") {}
+
+void Datapath::configure(const ChipConfig& config) {
+  mode_ = config.mode;
+  candidates_.clear();
+  if (mode_ == ExecutionMode::kProtocol) return;
+  if (mode_ == ExecutionMode::kLle || mode_ == ExecutionMode::kAuto) {
+    if (auto lle = makeLleRung(config)) {
+      candidates_.push_back({std::move(lle), true});
+    } else if (mode_ == ExecutionMode::kLle) {
+      throw std::invalid_argument("execution mode 'lle': the low-level datapath is not available in this build");
+    }
+  }
+  if (mode_ == ExecutionMode::kHle || mode_ == ExecutionMode::kAuto) {
+    if (auto hle = makeHleRung(config)) {
+      candidates_.push_back({std::move(hle), true});
+    } else if (mode_ == ExecutionMode::kHle) {
+      throw std::invalid_argument(
+          "execution mode 'hle' needs at least one registered program (a compiled model paired with its CPU "
+          "twin, e.g. --hle MODEL_edgetpu.tflite=MODEL.tflite)");
+    }
+  }
+}
+
+void Datapath::reset() {
+  for (Candidate& c : candidates_) {
+    c.rung->reset();
+    c.standing = true;
+  }
+  window_ = 0;
+  anyWindow_ = false;
+  notes_.clear();
+}
+
+void Datapath::beginRun() {
+  for (Candidate& c : candidates_) {
+    c.standing = true;
+    c.rung->beginRun();
+  }
+  window_ = 0;
+  anyWindow_ = false;
+  lowestUsed_ = ExecutionMode::kLle;
+  notes_.clear();
+}
+
+void Datapath::drop(Candidate& candidate, const std::string& why) {
+  candidate.standing = false;
+  if (!notes_.empty()) notes_ += "; ";
+  notes_ += std::string(executionModeName(candidate.rung->rung())) + ": " + why;
+}
+
+void Datapath::instructionChunk(std::span<const uint8_t> chunk, uint64_t /*cycle*/) {
+  for (Candidate& c : candidates_) {
+    if (!c.standing) continue;
+    const std::string refusal = c.rung->acceptChunk(chunk);
+    if (refusal.empty()) continue;
+    if (strict()) throw ChipFault(FaultKind::kUnsupported, refusal);
+    drop(c, refusal);
+  }
+}
+
+void Datapath::packet(const DecodedPacket& packet, uint64_t cycle) {
+  for (Candidate& c : candidates_) {
+    if (!c.standing) continue;
+    if (strict()) {
+      c.rung->packet(packet, *this, cycle);  // its ChipFault stops the core
+      continue;
+    }
+    try {
+      c.rung->packet(packet, *this, cycle);
+    } catch (const ChipFault& fault) {
+      drop(c, fault.what());
+    }
+  }
+}
+
+std::vector<uint8_t> Datapath::windowTail(uint32_t windowLength, uint32_t streamedBytes, uint64_t /*cycle*/) {
+  const unsigned window = window_++;
+  anyWindow_ = true;
+  for (Candidate& c : candidates_) {
+    if (!c.standing) continue;
+    std::vector<uint8_t> tail = c.rung->windowTail(window, windowLength, streamedBytes, *this);
+    if (tail.size() > windowLength - streamedBytes) {
+      throw ChipFault(FaultKind::kInternal, std::string(executionModeName(c.rung->rung())) +
+                                                " rung produced more bytes than output window " +
+                                                std::to_string(window) + " holds");
+    }
+    // A tail shorter than the window's rest leaves fillers: that window is partly protocol.
+    const ExecutionMode used =
+        tail.size() < windowLength - streamedBytes ? ExecutionMode::kProtocol : c.rung->rung();
+    if (rank(used) < rank(lowestUsed_)) lowestUsed_ = used;
+    return tail;
+  }
+  // No rung standing: protocol fillers. (A window filled entirely by stream words needs none.)
+  if (streamedBytes < windowLength) lowestUsed_ = ExecutionMode::kProtocol;
+  return {};
+}
+
+RungReport Datapath::endRun() {
+  for (Candidate& c : candidates_) c.rung->endRun();
+  RungReport report;
+  if (anyWindow_) {
+    report.rung = lowestUsed_;
+  } else {
+    // A run with no output windows (parameter caching): the highest rung that followed it all.
+    report.rung = ExecutionMode::kProtocol;
+    for (const Candidate& c : candidates_) {
+      if (c.standing) {
+        report.rung = c.rung->rung();
+        break;
+      }
+    }
+  }
+  report.note = notes_;
+  return report;
+}
+
+std::span<const uint8_t> Datapath::inputBytes() const { return infeed->runBytes(InfeedClass::kInput); }
+std::span<const uint8_t> Datapath::parameterBytes() const { return infeed->runBytes(InfeedClass::kParameter); }
+
+}  // namespace coralsim::models
