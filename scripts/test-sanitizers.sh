@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # Builds the sanitizer presets of CMakePresets.json and runs the tests under them:
-#   asan  ASan + UBSan (UB fatal) over the suite: every label by default, or the labels named in
-#         $SANITIZER_LABELS (a ctest -L regex, e.g. 'unit|fuzz' — what scripts/test.sh uses);
+#   asan  ASan + UBSan (UB fatal) over the suite (the QEMU kernel test excepted: it runs a guest,
+#         not our code under ASan): every label by default, or the labels named in
+#         $SANITIZER_LABELS (a ctest -L regex, e.g. 'unit|fuzz');
 #   tsan  ThreadSanitizer over the threaded tests (USB/IP server and client, the Device's
-#         simulator thread, the in-process transport) when $SANITIZERS contains tsan.
+#         simulator thread, the in-process transport, the soak, the USB/IP session fuzz replay)
+#         when $SANITIZERS contains tsan.
+# Sanitizer builds are -O1 -g1 (CMakePresets.json) and build no benchmarks and no libFuzzer
+# engines (the fuzz targets are built as replays of their committed inputs). Each stage prints
+# its build and test wall time. The soak runs CORALSIM_SOAK_CYCLES=200 cycles under sanitizers.
 # $SANITIZERS picks the presets (default "asan tsan"). Runtime options and the suppression files
 # (scripts/sanitizers/*.supp, each entry explained in docs/sanitizers.md) come from the test
 # presets. Exit status: non-zero when a build fails or any test fails or reports.
@@ -19,16 +24,20 @@ for preset in $sanitizers; do
     *) echo "test-sanitizers: unknown preset '$preset' (asan, tsan)" >&2; exit 2 ;;
   esac
   echo "== $preset: configure + build"
+  started=$(date +%s)
   cmake --preset "$preset" >/dev/null
   if [ "$preset" = tsan ]; then
-    # Only the threaded tests run under TSan: build just their binaries.
-    cmake --build --preset tsan --target e2e_usbip e2e_usbip_sim unit_device unit_in_process
+    # Only the threaded tests run under TSan (the test preset's filter): build just their binaries.
+    cmake --build --preset tsan --target e2e_usbip e2e_usbip_sim e2e_usbip_limits e2e_soak unit_device \
+      unit_device_limits unit_in_process fuzz_usbip_session
   else
     cmake --build --preset "$preset"
   fi
+  built=$(date +%s)
   echo "== $preset: test"
   args=(--preset "$preset")
   if [ "$preset" = asan ] && [ -n "$labels" ]; then args+=(-L "$labels"); fi
   ctest "${args[@]}" || status=1
+  echo "== $preset: build $((built - started)) s, test $(($(date +%s) - built)) s"
 done
 exit $status

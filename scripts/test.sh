@@ -8,8 +8,8 @@ scripts/build.sh
 build_dir=${CORALSIM_BUILD_DIR:-build}
 ctest --test-dir "$build_dir" --output-on-failure --parallel "$(nproc)" "$@"
 # Opt-in: the ASan+UBSan build of the unit and fuzz labels after the normal suite
-# (CORALSIM_TEST_SANITIZERS=1). Off by default: a clean ASan build alone takes ~20 min on 2 cores
-# (figures in docs/sanitizers.md); the whole sanitizer matrix is scripts/test-sanitizers.sh.
+# (CORALSIM_TEST_SANITIZERS=1). CI (.ci/run) runs the whole sanitizer matrix,
+# scripts/test-sanitizers.sh, after this script; figures in docs/sanitizers.md.
 if [ "${CORALSIM_TEST_SANITIZERS:-0}" = 1 ]; then
   SANITIZERS=asan SANITIZER_LABELS='unit|fuzz' scripts/test-sanitizers.sh
 fi

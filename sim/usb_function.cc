@@ -86,6 +86,10 @@ void UsbFunction::submitOut(uint64_t id, uint8_t endpoint, std::vector<uint8_t> 
     complete(std::move(done), status(UrbStatus::kStall));
     return;
   }
+  if (outUrbs_.size() >= kMaxPendingUrbsPerEndpoint) {
+    complete(std::move(done), status(UrbStatus::kInvalid));
+    return;
+  }
   outUrbs_.push_back(OutUrb{id, std::move(data), 0, std::move(done)});
   outWork_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -103,6 +107,7 @@ void UsbFunction::resetParser() {
   headerFill_ = 0;
   payloadLeft_ = 0;
   recordTag_ = 0;
+  discardRecord_ = false;
 }
 
 void UsbFunction::outPump() {
@@ -129,18 +134,27 @@ void UsbFunction::outPump() {
       if (headerFill_ == kRecordHeaderBytes) {
         payloadLeft_ = fromLittleEndian(std::span<const uint8_t>(header_).first(4));
         recordTag_ = header_[4] & 0x0F;  // libedgetpu masks tag & 0xF
-        if (models::ByteSinkIf* sink = sinkForTag(recordTag_)) sink->beginRecord(static_cast<uint32_t>(payloadLeft_));
+        discardRecord_ = recordTag_ == 0 && payloadLeft_ > kMaxInstructionRecordBytes;
+        if (discardRecord_) {
+          ++rejectedInstructionRecords_;
+          if ((csr->read(models::csr::fatal_err_int_control, 64) & 1u) != 0) pushInterrupt(kFatalErrorInterrupt);
+        } else if (models::ByteSinkIf* sink = sinkForTag(recordTag_)) {
+          sink->beginRecord(static_cast<uint32_t>(payloadLeft_));
+        }
         if (payloadLeft_ == 0) headerFill_ = 0;
       }
       continue;
     }
 
     const size_t n = static_cast<size_t>(std::min<uint64_t>(rest.size(), payloadLeft_));
-    models::ByteSinkIf* sink = sinkForTag(recordTag_);
+    models::ByteSinkIf* sink = discardRecord_ ? nullptr : sinkForTag(recordTag_);
     const size_t accepted = sink != nullptr ? sink->tryWrite(rest.first(n)) : n;
     urb.consumed += accepted;
     payloadLeft_ -= accepted;
-    if (payloadLeft_ == 0) headerFill_ = 0;
+    if (payloadLeft_ == 0) {
+      headerFill_ = 0;
+      discardRecord_ = false;
+    }
     if (accepted == 0) wait(sink->spaceEvent() | outWork_);  // backpressure: the URB stays pending
   }
 }
@@ -160,6 +174,10 @@ void UsbFunction::submitIn(uint64_t id, uint8_t endpoint, uint32_t length, Compl
   std::deque<InUrb>* queue = personality_.personality() == Personality::kRuntime ? inQueue(endpoint) : nullptr;
   if (queue == nullptr) {
     complete(std::move(done), status(UrbStatus::kStall));
+    return;
+  }
+  if (length > kMaxInUrbBytes || queue->size() >= kMaxPendingUrbsPerEndpoint) {
+    complete(std::move(done), status(UrbStatus::kInvalid));
     return;
   }
   queue->push_back(InUrb{id, length, {}, std::move(done)});

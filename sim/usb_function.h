@@ -65,6 +65,22 @@ class UsbFunction : public sc_core::sc_module,
     UrbResult result;
   };
 
+  // Bounds on host-controlled sizes (simulator limits, not hardware facts; docs/sanitizers.md
+  // lists every bound of the host-facing code). libedgetpu reads at most 1 MiB per IN transfer and
+  // keeps a handful of URBs per endpoint; the largest corpus instruction chunk is far below 64 MiB.
+  //  - an IN URB longer than kMaxInUrbBytes completes at once with kInvalid (its length would
+  //    otherwise size the buffer gathered for it);
+  //  - a URB beyond kMaxPendingUrbsPerEndpoint still pending on its endpoint completes at once
+  //    with kInvalid;
+  //  - an instruction record (tag 0) announcing more than kMaxInstructionRecordBytes is consumed
+  //    and discarded (so the record stream stays in step) instead of being buffered whole for the
+  //    scalar core; the chip raises the fatal-error interrupt (EP 0x83, when
+  //    fatal_err_int_control enables it) and rejectedInstructionRecords() counts it.
+  static constexpr uint32_t kMaxInUrbBytes = 64u << 20;
+  static constexpr size_t kMaxPendingUrbsPerEndpoint = 4096;
+  static constexpr uint32_t kMaxInstructionRecordBytes = 64u << 20;
+  static constexpr uint32_t kFatalErrorInterrupt = 1;  // bit 0 of the EP 0x83 word
+
   static constexpr size_t kRecordHeaderBytes = 8;
   static constexpr size_t kEventBytes = 16;
   static constexpr size_t kInterruptBytes = 4;
@@ -93,6 +109,8 @@ class UsbFunction : public sc_core::sc_module,
   // Completions produced since the last call, in order.
   [[nodiscard]] std::vector<CompletedUrb> takeCompletions();
   [[nodiscard]] size_t pendingUrbCount() const;
+  // Instruction records refused for announcing more than kMaxInstructionRecordBytes.
+  [[nodiscard]] uint64_t rejectedInstructionRecords() const { return rejectedInstructionRecords_; }
 
   // ---- chip side ----
   void pushOutput(models::OutputDma dma) override;
@@ -144,6 +162,8 @@ class UsbFunction : public sc_core::sc_module,
   size_t headerFill_ = 0;
   uint64_t payloadLeft_ = 0;
   uint8_t recordTag_ = 0;
+  bool discardRecord_ = false;  // the current record is consumed without reaching the chip
+  uint64_t rejectedInstructionRecords_ = 0;
   sc_core::sc_event outWork_;
 
   std::deque<InUrb> outputUrbs_;     // EP 0x81

@@ -48,7 +48,11 @@ int connectTo(const std::string& host, uint16_t port, std::chrono::milliseconds 
     bool connected = ::connect(fd, a->ai_addr, a->ai_addrlen) == 0;
     if (!connected && errno == EINPROGRESS) {
       pollfd p{fd, POLLOUT, 0};
-      if (::poll(&p, 1, pollTimeoutMs(deadline)) == 1) {
+      int ready = 0;
+      do {
+        ready = ::poll(&p, 1, pollTimeoutMs(deadline));
+      } while (ready < 0 && errno == EINTR);  // a signal (a profiler, libFuzzer's timer) is not a timeout
+      if (ready == 1) {
         int error = 0;
         socklen_t len = sizeof error;
         ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &len);

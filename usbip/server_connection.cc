@@ -75,6 +75,10 @@ void ServerConnection::start() {
 
 void ServerConnection::readMore() {
   if (!open() || reading_ || stopReading_) return;
+  if (writeQueue_.size() >= context_.options.maxQueuedReplies) {
+    readPaused_ = true;  // writeMore() resumes once the client has read its replies
+    return;
+  }
   reading_ = true;
   auto self = shared_from_this();
   const std::span<uint8_t> space = decoder_.payloadSpace();
@@ -247,6 +251,7 @@ void ServerConnection::handleSubmit(CmdSubmit command) {
   urb.budget = budget;
   const uint64_t token = urb.token;
   PendingUrb& stored = pending_.emplace(seqnum, std::move(urb)).first->second;
+  ++context_.stats.urbsPending;
 
   // The device completes on its own thread: hop back to ours through the relay.
   std::weak_ptr<ServerConnection> weak = weak_from_this();
@@ -296,6 +301,7 @@ void ServerConnection::onCompletion(uint32_t seqnum, uint64_t token, sim::UrbRes
   if (it == pending_.end() || it->second.token != token) return;  // cancelled, or a stale URB
   PendingUrb urb = std::move(it->second);
   pending_.erase(it);
+  --context_.stats.urbsPending;
 
   int32_t status = sim::urbStatusToErrno(result.status);
   uint32_t actual = 0;
@@ -339,6 +345,7 @@ void ServerConnection::handleUnlink(const CmdUnlink& command) {
   if (urb.unlinks.empty() && slot_->device->cancel(urb.urbId)) {
     bytesInFlight_ -= urb.budget;
     pending_.erase(it);
+    --context_.stats.urbsPending;
     ++context_.stats.unlinksCancelled;
     sendRetUnlink(unlinkSeqnum, -ECONNRESET);  // and never a RET_SUBMIT for it
     return;
@@ -411,6 +418,10 @@ void ServerConnection::writeMore() {
       self->close("write failed: " + error.message());
       return;
     }
+    if (self->readPaused_ && self->writeQueue_.size() < self->context_.options.maxQueuedReplies) {
+      self->readPaused_ = false;
+      self->readMore();
+    }
     self->writeMore();
   });
 }
@@ -445,6 +456,7 @@ void ServerConnection::close(const std::string& reason) {
   } catch (const std::exception& e) {
     deviceTrouble = std::string("; device failure: ") + e.what();
   }
+  context_.stats.urbsPending -= pending_.size();
   pending_.clear();
   if (writing_ == 0) writeQueue_.clear();  // else the aborted write's handler clears it
   if (slot_ != nullptr) {

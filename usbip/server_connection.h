@@ -76,6 +76,7 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   RequestDecoder decoder_;
   std::array<uint8_t, 64 * 1024> readBuffer_{};
   bool reading_ = false;
+  bool readPaused_ = false;  // too many replies queued: read again once they drain
   bool stopReading_ = false;  // after an OP reply: only the write remains
   bool closeAfterWrite_ = false;
   bool closed_ = false;

@@ -24,6 +24,11 @@ struct ServerOptions {
   // IN capacities, replies not yet written). Exceeding either drops the connection.
   size_t maxUrbsInFlight = 1024;
   size_t maxBytesInFlight = size_t{512} << 20;
+  // Per connection: replies (RET_SUBMIT / RET_UNLINK / OP replies) queued and not yet written.
+  // A client that sends without reading — unlinks and control requests are answered at once —
+  // stops being read at this depth until its replies drain (TCP backpressure, no drop). One read
+  // of up to 64 KiB is still handled, so the queue peaks at this bound + 1,366 replies.
+  size_t maxQueuedReplies = 4096;
   // Client addresses allowed to connect (IPv4 or IPv6 literals; an IPv4-mapped IPv6 peer matches
   // its IPv4 form). Empty: loopback clients only when listening on a loopback address, anyone
   // otherwise (the operator chose the interface). A refused client is closed at once with a log
@@ -53,6 +58,9 @@ struct ServerStats {
   std::atomic<uint64_t> unlinksTooLate{0};       // RET_UNLINK 0
   std::atomic<uint64_t> protocolErrors{0};       // connections dropped for bad input or limits
   std::atomic<uint64_t> clientsRefused{0};       // connections from addresses not allowed
+  // Not monotonic: bulk/interrupt URBs submitted to a device and not yet answered or cancelled,
+  // over all connections (0 whenever no client is attached: the soak test's leak check).
+  std::atomic<uint64_t> urbsPending{0};
 };
 
 }  // namespace coralsim::usbip

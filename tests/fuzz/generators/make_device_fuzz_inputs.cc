@@ -3,7 +3,8 @@
 // bring-up (CSR writes through vendor requests), the demo program and small programs framed as
 // tag-0 records and split into bulk OUT chunks, input/parameter records, reads of EP 0x81/0x82/0x83,
 // standard requests (GET_DESCRIPTOR, GET_STATUS), unlinks and bus resets — then cut, bit-flipped,
-// and with record headers announcing huge lengths. Deterministic (fixed seed, raw std::mt19937).
+// and with record headers announcing huge lengths; then programs through the scalar core and the
+// tiles (tile packets, syncs, tile faults). Deterministic (fixed seeds, raw std::mt19937).
 //
 //   make_device_fuzz_inputs tests/fuzz/inputs/fuzz_device
 #include <cstdio>
@@ -203,6 +204,63 @@ int main(int argc, char** argv) {
         b.insert(b.end(), other.begin() + static_cast<std::ptrdiff_t>(rng() % other.size()), other.end());
         break;
       }
+    }
+    write(dir, count++, b);
+  }
+
+  // Programs through the scalar core AND the tiles (tile packets dispatched by mask, synchronised,
+  // sequence-numbered), then a tile fault (a sequence break, a zero mask): the executor must end
+  // each in a completion or a clean fault within the cycle limit. Appended after the 50 files
+  // above with a PRNG of their own, so those stay byte for byte what they were.
+  const Bytes tiles = program(
+      "program {\n"
+      "  s1 = mov 96\n  s2 = mov 0x1\n  desc[2] = s1\n  desc[3] = s2\n  push\n"
+      "  tile.compute mask=0xffff\n  tile.dma14 mask=0x000f\n  tile.compute mask=0x00f0\n"
+      "  sc.sync mask=0xffff\n  tile.compute mask=0xffff\n  tile.sync mask=0xffff\n"
+      "  s1 = mov 0x8\n  s2 = mov 0x3\n  desc[2] = s1\n  desc[3] = s2\n  push\n"
+      "  s3 = mov 0x1234\n  stream s3\n  stream s3\n"
+      "  s5 = mov 0x4\n  desc[2] = s0\n  desc[3] = s5\n  push\n"
+      "}\n");
+  const Bytes tileFault = program("program {\n tile.sync mask=0xffff\n tile.sync mask=0xffff seq=5\n tile.dma10 mask=0x0000\n}\n");
+  std::vector<Bytes> tileBases;
+  {  // tiles busy while the input arrives, a fence, the output streamed, the completion
+    Script s;
+    bringUp(s);
+    s.in(1, 16);
+    s.out(record(0, tiles), 512);
+    s.out(record(1, Bytes(96, 0x3C)), 32);
+    s.in(0, 64);
+    s.in(1, 16);
+    s.in(2, 4);
+    tileBases.push_back(s.bytes);
+  }
+  {  // the same program twice, the second while the first still waits for its input
+    Script s;
+    bringUp(s);
+    s.out(record(0, tiles), 4096);
+    s.out(record(0, tiles), 4096);
+    s.out(record(1, Bytes(96, 1)), 96);
+    s.out(record(1, Bytes(96, 2)), 96);
+    s.in(0, 4096);
+    s.in(1, 16);
+    tileBases.push_back(s.bytes);
+  }
+  {  // tile faults: the fatal interrupt on EP 0x83
+    Script s;
+    bringUp(s);
+    s.in(2, 4);
+    s.out(record(0, tileFault), 64);
+    s.in(1, 16);
+    tileBases.push_back(s.bytes);
+  }
+  std::mt19937 tileRng(20261122);
+  for (const Bytes& b : tileBases) write(dir, count++, b);
+  for (int i = 0; i < 12; ++i) {
+    Bytes b = tileBases[tileRng() % tileBases.size()];
+    if (i % 2 == 0) {
+      for (unsigned k = 0, n = 1 + tileRng() % 6; k < n; ++k) b[tileRng() % b.size()] ^= static_cast<uint8_t>(1u << (tileRng() % 8));
+    } else {
+      b.resize(tileRng() % b.size());
     }
     write(dir, count++, b);
   }
