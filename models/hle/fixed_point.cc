@@ -45,6 +45,17 @@ int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m) {
   return roundingDivideByPot(saturatingRoundingDoublingHighMul(shifted, m.multiplier), rightShift);
 }
 
+int32_t multiplyByQuantizedMultiplierGemm(int32_t x, QuantizedMultiplier m) {
+  const int leftShift = m.shift > 0 ? m.shift : 0;
+  const int rightShift = m.shift > 0 ? 0 : -m.shift;
+  const auto shifted = static_cast<int32_t>(static_cast<uint32_t>(x) << leftShift);
+  const int32_t high = saturatingRoundingDoublingHighMul(shifted, m.multiplier);
+  if (rightShift == 0) return high;
+  // Arithmetic shift floors, so adding half first rounds ties towards +infinity.
+  const int64_t rounded = (static_cast<int64_t>(high) + (int64_t{1} << (rightShift - 1))) >> rightShift;
+  return static_cast<int32_t>(rounded);
+}
+
 int32_t roundToInt(float value) { return static_cast<int32_t>(std::round(value)); }
 
 }  // namespace coralsim::hle

@@ -26,6 +26,14 @@ int32_t roundingDivideByPot(int32_t x, int exponent);
 // x * multiplier * 2^shift with TFLite's rounding.
 int32_t multiplyByQuantizedMultiplier(int32_t x, QuantizedMultiplier m);
 
+// x * multiplier * 2^shift the way TFLite 2.9's x86 GEMM back end requantises CONV_2D outputs:
+// the same saturating rounding doubling high multiply, then a right shift that rounds ties towards
+// +infinity ((v + 2^(s-1)) >> s) instead of away from zero. Differs from
+// multiplyByQuantizedMultiplier only on negative exact halves, which only linear layers (no ReLU
+// clamp) show. (A single-rounding 64-bit form was tried and mismatches TFLite 2.9 from the first
+// layer of DeepLab v3 on.)
+int32_t multiplyByQuantizedMultiplierGemm(int32_t x, QuantizedMultiplier m);
+
 // TFLite's TfLiteRound: round half away from zero.
 int32_t roundToInt(float value);
 

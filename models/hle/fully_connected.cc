@@ -32,7 +32,16 @@ void runFullyConnected(KernelContext& ctx) {
   const double inScale = ctx.scaleOf(inT);
   const double outScale = ctx.scaleOf(outT);
   std::vector<QuantizedMultiplier> mult(units);
-  for (size_t u = 0; u < units; ++u) mult[u] = quantizeMultiplier(inScale * static_cast<double>(ctx.scaleOf(wT, u)) / outScale);
+  // Per-tensor weights: TFLite's GetQuantizedConvolutionMultipler rounds the input x weights
+  // scale product to float before dividing in double; that float rounding moves the Q31
+  // mantissa's low bits, so it is reproduced. Per-unit weights (never run by TFLite <= 2.9; the
+  // golden data's reference is the reference-kernel formula) stay in double.
+  const bool perTensor = wT.scale.size() == 1;
+  for (size_t u = 0; u < units; ++u) {
+    const double product = perTensor ? static_cast<double>(ctx.scaleOf(inT) * ctx.scaleOf(wT))
+                                     : inScale * static_cast<double>(ctx.scaleOf(wT, u));
+    mult[u] = quantizeMultiplier(product / outScale);
+  }
   const int32_t inZp = ctx.zeroPointOf(inT);
   const int32_t outZp = ctx.zeroPointOf(outT);
   int32_t lo = 0, hi = 0;

@@ -90,5 +90,12 @@ void runLogistic(KernelContext& ctx);
 void runTanh(KernelContext& ctx);
 void runQuantize(KernelContext& ctx);
 void runDequantize(KernelContext& ctx);
+void runResizeBilinear(KernelContext& ctx);
+void runResizeNearestNeighbor(KernelContext& ctx);
+void runMean(KernelContext& ctx);
+void runArgMax(KernelContext& ctx);
+void runSplit(KernelContext& ctx);
+void runSplitV(KernelContext& ctx);
+void runTile(KernelContext& ctx);
 
 }  // namespace coralsim::hle

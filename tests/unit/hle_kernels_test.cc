@@ -58,6 +58,7 @@ std::vector<uint8_t> s8(std::initializer_list<int> v) {
   return out;
 }
 
+constexpr int32_t kResizeBilinear = 23, kMean = 40, kSplit = 49, kArgMax = 56, kTile = 69, kResizeNearest = 97, kSplitV = 102;
 constexpr int32_t kAdd = 0, kAvgPool = 1, kConcat = 2, kConv = 3, kDepthwise = 4, kDequantize = 6, kFc = 9, kLogistic = 14, kMaxPool = 17,
                   kMul = 18, kReshape = 22, kSoftmax = 25, kTanh = 28, kPad = 34, kSub = 41, kQuantize = 114;
 
@@ -83,6 +84,19 @@ TEST(HleFixedPoint, MultiplyRoundsHalfAwayFromZeroInTheShift) {
   EXPECT_EQ(hle::roundingDivideByPot(-5, 1), -3);  // -2.5 -> -3
   EXPECT_EQ(hle::roundingDivideByPot(5, 1), 3);
   EXPECT_EQ(hle::saturatingRoundingDoublingHighMul(INT32_MIN, INT32_MIN), INT32_MAX);
+}
+
+// TFLite 2.9's GEMM back end (ruy) requantises CONV_2D with the same high multiply but a final
+// shift that rounds ties towards +infinity: -1.5 -> -1 where the reference gives -2.
+TEST(HleFixedPoint, GemmRequantisationRoundsTiesUp) {
+  const auto quarter = hle::quantizeMultiplier(0.25);
+  EXPECT_EQ(hle::multiplyByQuantizedMultiplierGemm(-6, quarter), -1);
+  EXPECT_EQ(hle::multiplyByQuantizedMultiplier(-6, quarter), -2);
+  EXPECT_EQ(hle::multiplyByQuantizedMultiplierGemm(6, quarter), 2);
+  // -5 x 0.25: the high multiply gives -2.5 -> -2 (gemmlowp's nudge truncates negative halves),
+  // then -2 / 2 = -1 exactly; both forms agree away from ties.
+  EXPECT_EQ(hle::multiplyByQuantizedMultiplierGemm(-5, quarter), -1);
+  EXPECT_EQ(hle::multiplyByQuantizedMultiplier(-5, quarter), -1);
 }
 
 TEST(HleKernels, Conv2dUint8PerTensorValid) {
@@ -244,12 +258,12 @@ TEST(HleExecutor, UnsupportedOpIsNamedBeforeAnythingRuns) {
   GraphBuilder b;
   const int32_t in = b.tensor({2}, ElementType::UInt8, {1.0F}, {0});
   const int32_t out = b.tensor({2}, ElementType::UInt8, {1.0F}, {0});
-  b.op(69, "TILE", {in}, {out});
+  b.op(39, "TRANSPOSE", {in}, {out});
   try {
     b.run(in, {1, 2}, out);
     FAIL() << "expected an error";
   } catch (const hle::HleError& e) {
-    EXPECT_NE(std::string(e.what()).find("TILE"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("TRANSPOSE"), std::string::npos) << e.what();
   }
 }
 
@@ -258,7 +272,7 @@ TEST(HleExecutor, RunsOnlyTheSubgraphBetweenFedAndWantedTensors) {
   const int32_t a = b.tensor({1}, ElementType::UInt8, {1.0F}, {0});
   const int32_t mid = b.tensor({1}, ElementType::UInt8, {1.0F}, {0});
   const int32_t end = b.tensor({1}, ElementType::UInt8, {1.0F}, {0});
-  b.op(69, "TILE", {a}, {mid});         // before the fed tensor: never needed
+  b.op(39, "TRANSPOSE", {a}, {mid});    // before the fed tensor: never needed
   b.op(kReshape, "RESHAPE", {mid}, {end});
   hle::GraphExecutor ex(b.g);
   EXPECT_EQ(ex.run({{mid, {42}}}, {end}).at(0), std::vector<uint8_t>({42}));
@@ -280,6 +294,260 @@ TEST(HleExecutor, BadShapesAreErrorsNotCrashes) {
   const int32_t z = c.tensor({2}, ElementType::UInt8, {1.0F}, {0});
   c.op(kAdd, "ADD", {x, y}, {z});
   EXPECT_THROW(c.run(x, {0, 0}, z), hle::HleError);  // shapes do not broadcast
+}
+
+// RESIZE_BILINEAR. int8, TFLite's integer formula: scale10 = (1024 * in + out / 2) / out, source
+// y10 = y * scale10, rows floor(y10 / 1024) and min(ceil(y10 / 1024), in - 1), weights
+// (1024 - frac) and frac, sum of four products / 2^20 rounded half away from zero. uint8, the float
+// form: scale in / out, weights (1 - dy)(1 - dx) ..., + 0.5 truncated. On this case both give
+// the same bytes, so the expectations are worked in the integer form.
+TEST(HleKernels, ResizeBilinearDefault) {
+  for (const ElementType type : {ElementType::UInt8, ElementType::Int8}) {
+    GraphBuilder b;
+    const int32_t in = b.tensor({1, 2, 2, 1}, type, {1.0F}, {0});
+    const int32_t size = b.int32Constant({2}, {3, 3});
+    const int32_t out = b.tensor({1, 3, 3, 1}, type, {1.0F}, {0});
+    b.op(kResizeBilinear, "RESIZE_BILINEAR", {in, size}, {out});
+    // scale10 = (2048 + 1) / 3 = 683; y10 = 0, 683, 1366 -> rows (0,0) w 0; (0,1) w 683; (1,1).
+    // (0,1): 100 x 683 / 1024 = 66.70 -> 67; (1,0): 120 x 683 / 1024 = 80.04 -> 80;
+    // (1,1): (0 x 341 x 341 + 120 x 683 x 341 + 100 x 341 x 683 + 127 x 683 x 683) / 2^20
+    //        = 110482763 / 1048576 = 105.36 -> 105 (float: 105.33 -> 105); (1,2): (100 x 341 + 127 x 683) / 1024 = 118.0 -> 118;
+    // (2,1): (120 x 341 + 127 x 683) / 1024 = 124.67 -> 125.
+    EXPECT_EQ(b.run(in, {0, 100, 120, 127}, out), std::vector<uint8_t>({0, 67, 100, 80, 105, 118, 120, 125, 127}))
+        << (type == ElementType::UInt8 ? "uint8" : "int8");
+  }
+}
+
+TEST(HleKernels, ResizeBilinearInt8AlignCornersRoundsTiesAwayFromZero) {
+  for (const int left : {-101, -100}) {
+    GraphBuilder b;
+    const int32_t in = b.tensor({1, 1, 2, 1}, ElementType::Int8, {1.0F}, {0});
+    const int32_t size = b.int32Constant({2}, {1, 3});
+    const int32_t out = b.tensor({1, 1, 3, 1}, ElementType::Int8, {1.0F}, {0});
+    b.op(kResizeBilinear, "RESIZE_BILINEAR", {in, size}, {out}).options.alignCorners = true;
+    // align_corners: scale10 = (1024 x 1 + 1) / 2 = 512, the middle pixel is the exact average:
+    // (-101 + 100) / 2 = -0.5 -> -1; (-100 + 100) / 2 = 0.
+    EXPECT_EQ(b.run(in, s8({left, 100}), out), s8({left, left == -101 ? -1 : 0, 100}));
+  }
+}
+
+TEST(HleKernels, ResizeBilinearHalfPixelCenters) {
+  GraphBuilder b;
+  const int32_t in = b.tensor({1, 1, 2, 1}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t size = b.int32Constant({2}, {1, 4});
+  const int32_t out = b.tensor({1, 1, 4, 1}, ElementType::UInt8, {1.0F}, {0});
+  b.op(kResizeBilinear, "RESIZE_BILINEAR", {in, size}, {out}).options.halfPixelCenters = true;
+  // scale10 = 2050 / 4 = 512; x10 = x x 512 + 256 - 512 = -256, 256, 768, 1280:
+  // x=0 clamps to column 0 -> 0; 200 x 256/1024 = 50; 200 x 768/1024 = 150; column 1 -> 200.
+  EXPECT_EQ(b.run(in, {0, 200}, out), std::vector<uint8_t>({0, 50, 150, 200}));
+}
+
+TEST(HleKernels, ResizeRefusesMismatchedSizeAndIgnoresQuantisation) {
+  GraphBuilder b;
+  const int32_t in = b.tensor({1, 1, 2, 1}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t size = b.int32Constant({2}, {1, 5});  // output below is 1x4
+  const int32_t out = b.tensor({1, 1, 4, 1}, ElementType::UInt8, {1.0F}, {0});
+  b.op(kResizeBilinear, "RESIZE_BILINEAR", {in, size}, {out});
+  EXPECT_THROW(b.run(in, {0, 0}, out), hle::HleError);
+  // TFLite resizes the stored values whatever the two tensors' quantisation: so do we.
+  GraphBuilder c;
+  const int32_t ci = c.tensor({1, 1, 2, 1}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t co = c.tensor({1, 1, 4, 1}, ElementType::UInt8, {2.0F}, {7});
+  c.op(kResizeNearest, "RESIZE_NEAREST_NEIGHBOR", {ci}, {co});
+  EXPECT_EQ(c.run(ci, {1, 2}, co), std::vector<uint8_t>({1, 1, 2, 2}));  // floor(x x 0.5)
+}
+
+// RESIZE_NEAREST_NEIGHBOR: source = floor((x + offset) x in/out), or round() with align_corners
+// and scale (in - 1)/(out - 1); offset 0.5 with half_pixel_centers; clamped to the input.
+TEST(HleKernels, ResizeNearestNeighborFlags) {
+  struct Case {
+    bool alignCorners, halfPixel;
+    std::vector<uint8_t> expected;
+  };
+  const Case cases[] = {
+      {false, false, {10, 10, 20, 20, 30}},  // x x 0.6 = 0, 0.6, 1.2, 1.8, 2.4
+      {true, false, {10, 20, 20, 30, 30}},   // round(x x 0.5) = 0, 1 (0.5 up), 1, 2 (1.5 up), 2
+      {false, true, {10, 10, 20, 30, 30}},   // (x + 0.5) x 0.6 = 0.3, 0.9, 1.5, 2.1, 2.7
+  };
+  for (const Case& c : cases) {
+    GraphBuilder b;
+    const int32_t in = b.tensor({1, 1, 3, 1}, ElementType::UInt8, {1.0F}, {0});
+    const int32_t size = b.int32Constant({2}, {1, 5});
+    const int32_t out = b.tensor({1, 1, 5, 1}, ElementType::UInt8, {1.0F}, {0});
+    hle::Op& op = b.op(kResizeNearest, "RESIZE_NEAREST_NEIGHBOR", {in, size}, {out});
+    op.options.alignCorners = c.alignCorners;
+    op.options.halfPixelCenters = c.halfPixel;
+    EXPECT_EQ(b.run(in, {10, 20, 30}, out), c.expected) << c.alignCorners << c.halfPixel;
+  }
+}
+
+// MEAN, the path with equal input/output quantisation: integer sum / count, truncating.
+TEST(HleKernels, MeanSameQuantisationTruncates) {
+  GraphBuilder b;
+  const int32_t in = b.tensor({2, 3}, ElementType::Int8, {1.0F}, {0});
+  const int32_t axis = b.int32Constant({1}, {1});
+  const int32_t out = b.tensor({2}, ElementType::Int8, {1.0F}, {0});
+  b.op(kMean, "MEAN", {in, axis}, {out});
+  // 8 / 3 = 2.67 -> 2; -8 / 3 -> -2 (towards zero, not rounded)
+  EXPECT_EQ(b.run(in, s8({1, 2, 5, -1, -2, -5}), out), s8({2, -2}));
+}
+
+// MEAN requantising (scales differ): round(mean x s_in/s_out - zp_in x s_in/s_out) + zp_out.
+TEST(HleKernels, MeanRequantisesWhenScalesDiffer) {
+  GraphBuilder b;
+  const int32_t in = b.tensor({1, 4}, ElementType::UInt8, {0.5F}, {10});
+  const int32_t axis = b.int32Constant({1}, {-1});
+  const int32_t out = b.tensor({1, 1}, ElementType::UInt8, {1.0F}, {3});
+  b.op(kMean, "MEAN", {in, axis}, {out}).options.keepDims = true;
+  // mean 55/4 = 13.75; x 0.5 = 6.875; - 10 x 0.5 = 1.875 -> 2; + 3 = 5 (reals 0,1,1.5,5: mean 1.875)
+  EXPECT_EQ(b.run(in, {10, 12, 13, 20}, out), std::vector<uint8_t>({5}));
+}
+
+// MEAN over height and width of a 4-D tensor with keep_dims: the fixed-point paths.
+TEST(HleKernels, MeanOverHeightAndWidthFixedPoint) {
+  GraphBuilder b;
+  const int32_t in = b.tensor({1, 2, 2, 1}, ElementType::UInt8, {0.5F}, {4});
+  const int32_t axis = b.int32Constant({2}, {1, 2});
+  const int32_t out = b.tensor({1, 1, 1, 1}, ElementType::UInt8, {1.0F}, {2});
+  b.op(kMean, "MEAN", {in, axis}, {out}).options.keepDims = true;
+  // uint8: sum 29 x Q31(0.5 / (4 x 1.0) = 0.125): high mul 14.5 -> 15, >> 2: 3.75 -> 4;
+  // bias 2 - trunc(4 x 0.5 / 1.0) = 0 -> 4 (reals 0, 1, 2.5, 3: mean 1.625 + zp 2 = 3.6)
+  EXPECT_EQ(b.run(in, {4, 6, 9, 10}, out), std::vector<uint8_t>({4}));
+
+  GraphBuilder c;
+  const int32_t ci = c.tensor({1, 2, 2, 1}, ElementType::Int8, {0.5F}, {-1});
+  const int32_t caxis = c.int32Constant({2}, {2, 1});  // order does not matter
+  const int32_t co = c.tensor({1, 1, 1, 1}, ElementType::Int8, {0.25F}, {0});
+  c.op(kMean, "MEAN", {ci, caxis}, {co}).options.keepDims = true;
+  // int8: sum (x + 1) = 7, x Q31(0.5 / 0.25 = 2) = 14, / 4 = 3.5 -> 4 (half away), + 0
+  EXPECT_EQ(c.run(ci, s8({-1, 0, 1, 3}), co), s8({4}));
+}
+
+TEST(HleKernels, MeanRefusesAxisOutOfRange) {
+  GraphBuilder b;
+  const int32_t in = b.tensor({2, 3}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t axis = b.int32Constant({1}, {2});
+  const int32_t out = b.tensor({2}, ElementType::UInt8, {1.0F}, {0});
+  b.op(kMean, "MEAN", {in, axis}, {out});
+  EXPECT_THROW(b.run(in, {1, 2, 3, 4, 5, 6}, out), hle::HleError);
+}
+
+TEST(HleKernels, TileRepeatsAlongEachAxis) {
+  GraphBuilder b;
+  const int32_t in = b.tensor({2, 1}, ElementType::Int8, {1.0F}, {0});
+  const int32_t multiples = b.int32Constant({2}, {2, 3});
+  const int32_t out = b.tensor({4, 3}, ElementType::Int8, {1.0F}, {0});
+  b.op(kTile, "TILE", {in, multiples}, {out});
+  EXPECT_EQ(b.run(in, s8({1, -2}), out), s8({1, 1, 1, -2, -2, -2, 1, 1, 1, -2, -2, -2}));
+  GraphBuilder c;  // multiples that do not produce the output shape
+  const int32_t ci = c.tensor({2, 1}, ElementType::Int8, {1.0F}, {0});
+  const int32_t cm = c.int32Constant({2}, {2, 2});
+  const int32_t co = c.tensor({4, 3}, ElementType::Int8, {1.0F}, {0});
+  c.op(kTile, "TILE", {ci, cm}, {co});
+  EXPECT_THROW(c.run(ci, s8({1, 2}), co), hle::HleError);
+}
+
+TEST(HleKernels, SplitAndSplitV) {
+  GraphBuilder b;
+  const int32_t axis = b.int32Constant({}, {-1});
+  const int32_t in = b.tensor({2, 4}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t left = b.tensor({2, 2}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t right = b.tensor({2, 2}, ElementType::UInt8, {1.0F}, {0});
+  b.op(kSplit, "SPLIT", {axis, in}, {left, right});
+  hle::GraphExecutor ex(b.g);
+  const auto parts = ex.run({{in, {1, 2, 3, 4, 5, 6, 7, 8}}}, {left, right});
+  EXPECT_EQ(parts.at(0), std::vector<uint8_t>({1, 2, 5, 6}));
+  EXPECT_EQ(parts.at(1), std::vector<uint8_t>({3, 4, 7, 8}));
+
+  GraphBuilder v;
+  const int32_t vin = v.tensor({1, 5}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t sizes = v.int32Constant({3}, {2, -1, 1});  // -1: what the others leave
+  const int32_t vaxis = v.int32Constant({1}, {1});
+  const int32_t a = v.tensor({1, 2}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t m = v.tensor({1, 2}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t z = v.tensor({1, 1}, ElementType::UInt8, {1.0F}, {0});
+  v.op(kSplitV, "SPLIT_V", {vin, sizes, vaxis}, {a, m, z});
+  hle::GraphExecutor vex(v.g);
+  const auto vparts = vex.run({{vin, {1, 2, 3, 4, 5}}}, {a, m, z});
+  EXPECT_EQ(vparts.at(0), std::vector<uint8_t>({1, 2}));
+  EXPECT_EQ(vparts.at(1), std::vector<uint8_t>({3, 4}));
+  EXPECT_EQ(vparts.at(2), std::vector<uint8_t>({5}));
+
+  GraphBuilder u;  // 5 does not split into 2 equal parts
+  const int32_t uaxis = u.int32Constant({}, {1});
+  const int32_t uin = u.tensor({1, 5}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t u0 = u.tensor({1, 2}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t u1 = u.tensor({1, 3}, ElementType::UInt8, {1.0F}, {0});
+  u.op(kSplit, "SPLIT", {uaxis, uin}, {u0, u1});
+  EXPECT_THROW(u.run(uin, {1, 2, 3, 4, 5}, u0), hle::HleError);
+}
+
+TEST(HleKernels, ArgMaxTakesTheFirstMaximum) {
+  for (const ElementType outType : {ElementType::Int32, ElementType::Int64}) {
+    GraphBuilder b;
+    const int32_t in = b.tensor({2, 3}, ElementType::UInt8, {1.0F}, {0});
+    const int32_t axis = b.int32Constant({1}, {1});
+    const int32_t out = b.tensor({2}, outType);
+    b.op(kArgMax, "ARG_MAX", {in, axis}, {out});
+    const auto bytes = b.run(in, {5, 9, 9, 7, 1, 2}, out);
+    const size_t width = outType == ElementType::Int32 ? 4 : 8;
+    ASSERT_EQ(bytes.size(), 2 * width);
+    int64_t first = 0, second = 0;  // little-endian, so the low bytes hold the small indices
+    std::memcpy(&first, bytes.data(), width);
+    std::memcpy(&second, bytes.data() + width, width);
+    EXPECT_EQ(first, 1);  // 9 at index 1 and 2: the first wins
+    EXPECT_EQ(second, 0);
+  }
+}
+
+// Shapes no converter writes (negative or zero extents, a depthwise filter with batch 0) are
+// errors naming the op, never out-of-bounds reads.
+TEST(HleKernels, HostileShapesAreErrors) {
+  const auto expectError = [](hle::Graph g, int32_t in, std::vector<uint8_t> bytes, int32_t out) {
+    hle::GraphExecutor ex(g);
+    EXPECT_THROW(ex.run({{in, std::move(bytes)}}, {out}), hle::HleError);
+  };
+  {
+    GraphBuilder b;  // resize with a negative depth
+    const int32_t in = b.tensor({1, 2, 2, -1}, ElementType::UInt8, {1.0F}, {0});
+    const int32_t out = b.tensor({1, 4, 4, -1}, ElementType::UInt8, {1.0F}, {0});
+    b.op(kResizeNearest, "RESIZE_NEAREST_NEIGHBOR", {in}, {out});
+    expectError(b.g, in, {}, out);
+  }
+  {
+    GraphBuilder b;  // ARG_MAX over a negative extent
+    const int32_t in = b.tensor({-3, 2}, ElementType::UInt8, {1.0F}, {0});
+    const int32_t axis = b.int32Constant({1}, {1});
+    const int32_t out = b.tensor({-3}, ElementType::Int32);
+    b.op(kArgMax, "ARG_MAX", {in, axis}, {out});
+    expectError(b.g, in, {}, out);
+  }
+  {
+    GraphBuilder b;  // SPLIT_V sizes far beyond the axis
+    const int32_t in = b.tensor({1, 4}, ElementType::UInt8, {1.0F}, {0});
+    const int32_t sizes = b.int32Constant({2}, {0x40000000, -1});
+    const int32_t axis = b.int32Constant({1}, {1});
+    const int32_t o0 = b.tensor({1, 2}, ElementType::UInt8, {1.0F}, {0});
+    const int32_t o1 = b.tensor({1, 2}, ElementType::UInt8, {1.0F}, {0});
+    b.op(kSplitV, "SPLIT_V", {in, sizes, axis}, {o0, o1});
+    expectError(b.g, in, {1, 2, 3, 4}, o0);
+  }
+  {
+    GraphBuilder b;  // depthwise filter with batch 0 (no taps stored)
+    const int32_t in = b.tensor({1, 2, 2, 1}, ElementType::UInt8, {1.0F}, {0});
+    const int32_t f = b.constant({0, 1, 1, 1}, ElementType::UInt8, {}, {1.0F}, {0});
+    const int32_t out = b.tensor({1, 2, 2, 1}, ElementType::UInt8, {1.0F}, {0});
+    b.op(kDepthwise, "DEPTHWISE_CONV_2D", {in, f}, {out});
+    expectError(b.g, in, {1, 2, 3, 4}, out);
+  }
+  {
+    GraphBuilder b;  // conv filter with zero width
+    const int32_t in = b.tensor({1, 2, 2, 1}, ElementType::UInt8, {1.0F}, {0});
+    const int32_t f = b.constant({1, 1, 0, 1}, ElementType::UInt8, {}, {1.0F}, {0});
+    const int32_t out = b.tensor({1, 2, 2, 1}, ElementType::UInt8, {1.0F}, {0});
+    b.op(kConv, "CONV_2D", {in, f}, {out});
+    expectError(b.g, in, {1, 2, 3, 4}, out);
+  }
 }
 
 }  // namespace
