@@ -107,6 +107,8 @@ void Runner::runExecutable(const PlannedExecutable& planned, bool rawProgram, in
   auto finish = [&] {
     if (intro) {
       rec.cycles = intro->simulatedCycles() - cycles0;
+      rec.rung = intro->executionModeUsed();
+      rec.rungNote = intro->executionModeNote();
     }
     if (rec.service == ServiceMode::kEvents) {
       rec.descriptorSource = DescriptorSource::kEvents;
@@ -151,13 +153,26 @@ void Runner::runExecutable(const PlannedExecutable& planned, bool rawProgram, in
   }
   for (const std::string& name : order) {
     if (!produced.bytes.count(name)) produced.order.push_back(name);
-    produced.bytes[name] = std::move(collected[name]);
+    std::vector<uint8_t> bytes = std::move(collected[name]);
     produced.computed[name] = computed;
+    // Tile-major outputs go back to TFLite order here, as libedgetpu does before TFLite (or a
+    // later package) reads them.
     bool deviceLayout = false;
+    bool relaidOut = false;
     for (const Layer& l : exe.outputLayers) {
-      if (l.name == name) deviceLayout = !outputLayoutIsTfliteOrder(l);
+      if (l.name != name || outputLayoutIsTfliteOrder(l)) continue;
+      std::optional<std::vector<uint8_t>> tflite;
+      if (l.sizeBytes >= 0 && bytes.size() == static_cast<size_t>(l.sizeBytes)) tflite = deviceToTfliteOrder(l, bytes);
+      if (tflite) {
+        bytes = std::move(*tflite);
+        relaidOut = true;
+      } else {
+        deviceLayout = true;  // batches or a layout the maps do not cover: left as the device sent it
+      }
     }
+    produced.bytes[name] = std::move(bytes);
     produced.deviceLayout[name] = deviceLayout;
+    produced.relaidOut[name] = relaidOut;
   }
 }
 
@@ -243,6 +258,7 @@ RunResult Runner::run(const RunPlan& plan, const std::vector<std::vector<uint8_t
     out.sha256 = traces::Sha256::hex(out.bytes);
     out.computed = produced.computed[name];
     out.deviceLayout = produced.deviceLayout[name];
+    out.relaidOut = produced.relaidOut[name];
     result.outputs.push_back(std::move(out));
   }
   return result;

@@ -63,6 +63,7 @@ class Runner {
     std::vector<std::string> order;
     std::map<std::string, std::optional<bool>> computed;
     std::map<std::string, bool> deviceLayout;
+    std::map<std::string, bool> relaidOut;
   };
   // Runs one executable and appends its record to `result.runs` (also when it fails).
   void runExecutable(const PlannedExecutable& planned, bool rawProgram, int iteration,

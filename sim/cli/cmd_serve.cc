@@ -14,6 +14,7 @@
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/device.h"
+#include "sim/hle_host/program_loader.h"
 #include "usbip/buffer_memory.h"
 #include "usbip/server.h"
 #include "usbip/sim_exported_device.h"
@@ -31,12 +32,15 @@ const std::vector<OptionSpec> kOptions = {
     {"--max-transfer", true, "BYTES", "largest transfer a client may submit (default 16777216)"},
     {"--allow", true, "ADDR[,ADDR...]", "client addresses allowed to connect (default: loopback when listening on loopback, else any)"},
     {"--cycle-limit", true, "N", "stop a run after N simulated cycles with a fatal error (default 4e9)"},
+    {"--mode", true, "MODE", "datapath rung of every device: auto (default), lle, hle or protocol"},
+    {"--hle", true, "COMPILED=CPU", "register a high-level program: a compiled model and its CPU twin (repeat)"},
     {"--help", false, "", "show this help"},
 };
 
 void printHelp() {
   std::cout << "usage: coralsim serve [--listen ADDR:PORT] [--devices N] [--speed high|super] [--bootloader]\n"
-               "                      [--max-transfer BYTES] [--cycle-limit N] [--allow ADDR[,ADDR...]]\n\n"
+               "                      [--max-transfer BYTES] [--cycle-limit N] [--allow ADDR[,ADDR...]]\n"
+               "                      [--mode auto|lle|hle|protocol] [--hle COMPILED.tflite=CPU.tflite ...]\n\n"
                "Exports N emulated Coral USB Accelerators over USB/IP (protocol 1.1.1, TCP). Attach one with\n"
                "the Linux tools (modprobe vhci-hcd; usbip --tcp-port PORT attach -r ADDR -b 1-1) or with\n"
                "coralsim's userspace client. Each device serves one client at a time; a new import finds it\n"
@@ -44,7 +48,9 @@ void printHelp() {
                "unless the network is trusted, and name the clients with --allow (by default a loopback server\n"
                "refuses every other address). Logs every attach, detach, refused and dropped client on standard\n"
                "error. Stops on SIGINT or SIGTERM and then prints one line per device: the personality it\n"
-               "ended in, the firmware it received (size, SHA-256), the simulated cycles of every run.\n\n"
+               "ended in, the firmware it received (size, SHA-256), the simulated cycles of every run and\n"
+               "the datapath rung each run used. With --hle the devices compute the outputs of the registered\n"
+               "programs (recognised by their instruction chunks) and send them in the device's byte order.\n\n"
             << describeOptions(kOptions);
 }
 
@@ -94,6 +100,10 @@ std::string deviceSummary(const std::string& busId, const sim::Device& device) {
   line += ", " + std::to_string(runs.size()) + " executable run" + (runs.size() == 1 ? "" : "s") + ", cycles";
   if (runs.empty()) line += " -";
   for (const auto& r : runs) line += " " + std::to_string(r.cycles());
+  if (!runs.empty()) {
+    line += "; rungs";
+    for (const auto& r : runs) line += " " + std::string(models::executionModeName(r.rung));
+  }
   return line;
 }
 
@@ -143,6 +153,21 @@ int runServe(const CommandArgs& argv) {
   if (auto limit = args.number("--cycle-limit")) {
     if (*limit == 0) throw UsageError("--cycle-limit expects a positive number");
     deviceOptions.chip.cycleLimit = *limit;
+  }
+  const std::string modeText = args.value("--mode").value_or("auto");
+  if (!models::parseExecutionMode(modeText, deviceOptions.chip.mode)) {
+    throw UsageError("--mode expects auto, lle, hle or protocol, got '" + modeText + "'");
+  }
+  if (args.has("--hle")) {
+    std::vector<sim::HleProgramSpec> specs;
+    for (const std::string& text : args.values("--hle")) {
+      try {
+        specs.push_back(sim::parseHleProgramSpec(text));
+      } catch (const sim::HleProgramError& e) {
+        throw UsageError(e.what());
+      }
+    }
+    deviceOptions.chip.hlePrograms = sim::buildHleRegistry(specs);  // one registry shared by every device
   }
   usbip::keepTransferBuffersMapped();
 

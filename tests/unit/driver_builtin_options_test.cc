@@ -5,7 +5,7 @@
 
 #include <flatbuffers/flatbuffers.h>
 
-#include "driver/hle_graph.h"
+#include "sim/hle_host/hle_graph.h"
 #include "driver/model_loader.h"
 #include "driver/schema/tflite_generated.h"
 #include "tests/support/test_models.h"
@@ -62,7 +62,7 @@ TEST(DriverBuiltinOptions, ConvAndPoolOptionsAreRead) {
   EXPECT_EQ(p.filterH, 2);
   EXPECT_EQ(p.activation, 1);
 
-  const coralsim::hle::Graph g = coralsim::driver::hleGraphFromTflite(*model.tflite);
+  const coralsim::hle::Graph g = coralsim::sim::hleGraphFromTflite(*model.tflite);
   ASSERT_EQ(g.ops.size(), 2U);
   EXPECT_EQ(g.ops[0].builtinCode, 3);
   EXPECT_EQ(g.ops[0].options.padding, coralsim::hle::Padding::Valid);
@@ -74,7 +74,7 @@ TEST(DriverBuiltinOptions, ConvAndPoolOptionsAreRead) {
   EXPECT_FALSE(g.tensors[0].constant);
   EXPECT_EQ(g.tensors[0].zeroPoint, std::vector<int64_t>({3}));
   EXPECT_EQ(g.inputs, std::vector<int32_t>({0}));
-  EXPECT_THROW(coralsim::driver::hleGraphFromTflite(*model.tflite, 1), std::runtime_error);
+  EXPECT_THROW(coralsim::sim::hleGraphFromTflite(*model.tflite, 1), std::runtime_error);
 }
 
 TEST(DriverBuiltinOptions, OperatorsWithoutOptionsKeepTfliteDefaults) {
@@ -87,7 +87,7 @@ TEST(DriverBuiltinOptions, OperatorsWithoutOptionsKeepTfliteDefaults) {
     EXPECT_EQ(op.builtinOptions.dilationH, 1);
     EXPECT_FLOAT_EQ(op.builtinOptions.beta, 1.0F);
   }
-  const coralsim::hle::Graph g = coralsim::driver::hleGraphFromTflite(*model.tflite);
+  const coralsim::hle::Graph g = coralsim::sim::hleGraphFromTflite(*model.tflite);
   ASSERT_EQ(g.ops.size(), 2U);
   EXPECT_EQ(g.ops[0].builtinCode, 114);  // QUANTIZE
   EXPECT_EQ(g.ops[0].options.padding, coralsim::hle::Padding::Same);

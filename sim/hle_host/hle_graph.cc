@@ -1,9 +1,17 @@
-#include "driver/hle_graph.h"
+#include "sim/hle_host/hle_graph.h"
 
 #include <stdexcept>
 #include <string>
 
-namespace coralsim::driver {
+namespace coralsim::sim {
+
+using driver::TfliteModel;
+using driver::TfliteSubgraph;
+using driver::TfliteTensor;
+using driver::TfliteOperator;
+using driver::TfliteOperatorCode;
+using driver::TfliteBuiltinOptions;
+using driver::TfliteTensorType;
 namespace {
 
 namespace hle = coralsim::hle;
@@ -64,4 +72,4 @@ hle::Graph hleGraphFromTflite(const TfliteModel& model, size_t subgraph) {
   return g;
 }
 
-}  // namespace coralsim::driver
+}  // namespace coralsim::sim
