@@ -1,9 +1,285 @@
-// Placeholder factory until the low-level datapath lands (issue #5): no lle rung yet, so `auto`
-// never selects it and `--mode lle` is refused with a clear message (models/chip/datapath.cc).
-#include "models/chip/datapath_rung.h"
+#include "models/lle/lle_rung.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "models/chip/block_interfaces.h"
+#include "models/isa/number_text.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/mac_array.h"
+#include "models/lle/packet_envelope.h"
+#include "models/lle/requantizer.h"
+
+namespace coralsim::lle {
+
+using models::ChipFault;
+using models::DecodedPacket;
+using models::FaultKind;
+
+namespace {
+
+// Parameter prefix of one 64-lane block (docs/isa.md §5.1): f32 scale[64], u32 slot[64], weights.
+constexpr uint32_t kScaleOffset = 0;
+constexpr uint32_t kSlotOffset = kLanes * 4;
+constexpr uint32_t kWeightOffset = kLanes * 8;
+// The slot value of per-channel int8 layers without bias: the weight offset 128 (w_zp + 128).
+// Other values (an int32 bias, docs/isa.md §5.3 / Q3) are refused until Q3 is settled.
+constexpr uint32_t kWeightOffsetSlot = 128;
+
+std::string tileList(uint16_t mask) {
+  std::string text;
+  for (unsigned t = 0; t < 16; ++t) {
+    if (!(mask & (1u << t))) continue;
+    if (!text.empty()) text += ",";
+    text += std::to_string(t);
+  }
+  return text;
+}
+
+}  // namespace
+
+LleRung::LleRung(const models::ChipConfig& config) : config_(config) {
+  tiles_.reserve(config.tileCount());
+  for (unsigned t = 0; t < config.tileCount(); ++t) {
+    tiles_.push_back(TileState{TileMemory(config.narrowMemoryBytesPerTile), TileMemory(config.wideMemoryBytesPerTile),
+                               std::nullopt, {}});
+  }
+}
+
+void LleRung::reset() {
+  for (TileState& t : tiles_) {
+    t.narrow.release();
+    t.wide.release();  // power-on / GCB reset: the cached parameters are gone
+    t.nlu.reset();
+    t.results.clear();
+  }
+  beginRun();
+}
+
+void LleRung::beginRun() {
+  for (TileState& t : tiles_) {
+    t.narrow.clear();
+    t.results.clear();
+  }
+  infeedConfigured_ = false;
+  infeedIsInput_ = false;
+  pendingPops_.clear();
+  outfeedArmed_ = 0;
+  outQueue_.clear();
+  outRead_ = 0;
+}
+
+void LleRung::endRun() { pendingPops_.clear(); }
+
+std::string LleRung::acceptChunk(std::span<const uint8_t> chunk) {
+  std::shared_ptr<const models::DecodedProgram> program;
+  try {
+    program = models::DecodedProgram::fromBytes(chunk);
+  } catch (const std::exception& e) {
+    return std::string("the chunk cannot be segmented: ") + e.what();
+  }
+  for (const DecodedPacket& p : program->packets()) {
+    if (p.action != models::PacketAction::kIssue) continue;
+    const auto op = static_cast<uint8_t>(p.opcode);
+    if (op >= 0x21 && op <= 0x23) continue;
+    std::string why = checkEnvelope(p);
+    if (!why.empty()) return why;
+    if (p.tilePacket && (p.tileMask >> config_.tileCount()) != 0) {
+      return "tile packet at " + models::describePacketLocation(p.pc, p.words[0]) + " addresses tiles beyond the " +
+             std::to_string(config_.tileCount()) + " of this chip";
+    }
+  }
+  return "";
+}
+
+void LleRung::refuse(const DecodedPacket& packet, const std::string& why) const {
+  char op[8];
+  std::snprintf(op, sizeof op, "%02x", static_cast<unsigned>(packet.opcode));
+  throw ChipFault(FaultKind::kUnsupported, std::string("lle: opcode 0x") + op + " at " +
+                                               models::describePacketLocation(packet.pc, packet.words[0]) + ": " + why);
+}
+
+void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& streams, uint64_t /*cycle*/) {
+  const auto op = static_cast<uint8_t>(packet.opcode);
+  if (op >= 0x21 && op <= 0x23) return;  // halt, branch, loop: the scalar core's business
+  if (const std::string why = checkEnvelope(packet); !why.empty()) {
+    throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
+  }
+  if (packet.tilePacket && (packet.tileMask >> config_.tileCount()) != 0) {
+    refuse(packet, "tile mask " + isa::formatHex(packet.tileMask) + " addresses tiles this chip does not have");
+  }
+  const auto words = packet.words;
+  switch (op) {
+    case 0x25:
+      infeedConfigured_ = true;
+      infeedIsInput_ = readField(words, LleField::InfeedIsInput) != 0;
+      break;
+    case 0x26:
+      pop(packet);
+      break;
+    case 0x24:  // the scalar fence: the core waited for the infeed, so the popped bytes are here
+      resolvePops(streams);
+      break;
+    case 0x27:
+      ++outfeedArmed_;
+      break;
+    case 0x10:
+      if (outfeedArmed_ > 0) drain(packet);
+      break;
+    case 0x19:
+      for (unsigned t = 0; t < tiles_.size(); ++t) {
+        if (packet.tileMask & (1u << t)) tiles_[t].nlu = NluTable::fromPacket(words);
+      }
+      break;
+    case 0x01:
+      compute(packet, streams);
+      break;
+    default:  // 0x11, 0x13, 0x14, 0x1a: pinned by the envelope, no functional effect here
+      break;
+  }
+}
+
+void LleRung::pop(const DecodedPacket& packet) {
+  const auto words = packet.words;
+  const bool input = readField(words, LleField::PopIsInput) != 0;
+  if (!infeedConfigured_) refuse(packet, "pop before any infeed configuration (0x25)");
+  if (input != infeedIsInput_) {
+    refuse(packet, std::string("pop of the ") + (input ? "input" : "parameter") +
+                       " stream while the infeed is configured for the other class");
+  }
+  if (readField(words, LleField::PopFlag64) != 1) refuse(packet, "word 2 bit 64 is 0 (always 1 in the templates)");
+  const bool units128 = readField(words, LleField::PopUnits128) != 0;
+  const uint64_t offset = readField(words, LleField::PopOffset16) * (units128 ? 128 : 16);
+  // The infeed-ring offset is the same position in other units: a cross-check of the decoding.
+  const uint64_t ring = readField(words, LleField::PopBuffer32);
+  if ((ring * 32) % 65536 != (offset * (units128 ? 1 : 8)) % 65536) {
+    refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (word 0 bits 23:13) does not match the stream offset " +
+                       std::to_string(offset) + " (word 2 bits 79:65, units " + (units128 ? "128" : "16") + ")");
+  }
+  const auto tiles = static_cast<uint16_t>(readField(words, LleField::PopTiles));
+  if (tiles == 0 || (tiles >> config_.tileCount()) != 0) {
+    refuse(packet, "destination tile mask " + isa::formatHex(tiles) + " is empty or names tiles this chip does not have");
+  }
+  pendingPops_.push_back(PendingPop{tiles, input, offset});
+}
+
+void LleRung::resolvePops(const models::RunStreams& streams) {
+  for (const PendingPop& p : pendingPops_) {
+    const std::span<const uint8_t> stream = p.input ? streams.inputBytes() : streams.parameterBytes();
+    const std::span<const uint8_t> from = p.offset < stream.size() ? stream.subspan(p.offset) : std::span<const uint8_t>{};
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if (!(p.tiles & (1u << t))) continue;
+      // Parameters land at wide address 0 of each tile (the PC receives, identical for every tile
+      // and pinned by the envelope, name one address); activations keep their stream position, so
+      // the slices of different tile rows stay apart (see compute()).
+      if (p.input) {
+        tiles_[t].narrow.write(p.offset, from);
+      } else {
+        tiles_[t].wide.write(0, from);
+      }
+    }
+  }
+  pendingPops_.clear();
+}
+
+void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
+  resolvePops(streams);
+  const auto words = packet.words;
+  const uint64_t limit = readField(words, LleField::ComputeK4W0);
+  for (LleField repeat : {LleField::ComputeK4W1, LleField::ComputeK4W7, LleField::ComputeK4W10}) {
+    if (readField(words, repeat) != limit) {
+      refuse(packet, std::string("K-loop limit ") + std::string(fieldDef(repeat).name) + " = " +
+                         std::to_string(readField(words, repeat)) + " differs from ComputeK4W0 = " + std::to_string(limit));
+    }
+  }
+  const auto groups = static_cast<uint32_t>(limit + 1);
+  if (readField(words, LleField::ComputeNW4) != 4ull * groups) {
+    refuse(packet, "K in bytes (word 4 bits 72:62) = " + std::to_string(readField(words, LleField::ComputeNW4)) +
+                       " is not 4 x (limit + 1) = " + std::to_string(4ull * groups));
+  }
+  const auto zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
+  const auto zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
+  if (zpIn > 255 || zpOut > 255) refuse(packet, "zero point above 255");
+  const float mult = readF32(words, LleField::ComputeMult);
+  const float hi = readF32(words, LleField::ComputeClampHi);
+  const float lo = readF32(words, LleField::ComputeClampLo);
+  if (!std::isfinite(mult) || std::isnan(hi) || std::isnan(lo) || lo > hi) {
+    refuse(packet, "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)");
+  }
+  const uint32_t inputBytes = 4 * groups;
+  const uint32_t paramBytes = kWeightOffset + groups * kGroupStride;
+  // The activations: the ring/mesh staging between the pop and the compute (0x14/0x11/0x10/0x13,
+  // not decoded, pinned by the envelope) gives every tile of the compute the whole vector. The
+  // rung reads it from the compute tile that received its head and checks that this tile holds
+  // all of it: a program whose pops do not deliver every byte the compute reads is refused.
+  const uint8_t* activations = nullptr;
+  for (unsigned t = 0; t < tiles_.size() && !activations; ++t) {
+    if ((packet.tileMask & (1u << t)) && tiles_[t].narrow.holds(0, inputBytes)) activations = tiles_[t].narrow.at(0);
+  }
+  if (!activations) {
+    refuse(packet, "no tile of the compute holds the " + std::to_string(inputBytes) +
+                       " activation bytes it reads (no input pop delivered them)");
+  }
+  int32_t acc[kLanes];
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    if (!tile.narrow.holds(tile.narrow.base(), 1)) {
+      refuse(packet, "tile " + std::to_string(t) + " computes but received no activations in this run");
+    }
+    if (!tile.wide.holds(0, paramBytes)) {
+      refuse(packet, "tile " + std::to_string(t) + " wide memory holds " + std::to_string(tile.wide.valid()) +
+                         " parameter bytes from address " + std::to_string(tile.wide.base()) + ", the compute reads " +
+                         std::to_string(paramBytes) + " from address 0 (no parameter-caching run since reset?)");
+    }
+    const uint8_t* wide = tile.wide.at(0);
+    macGroups(activations, zpIn, wide + kWeightOffset, groups, acc);
+    macs_ += uint64_t{kLanes} * inputBytes;
+    tile.results.resize(kLanes);
+    for (unsigned c = 0; c < kLanes; ++c) {
+      uint32_t slot = 0;
+      std::memcpy(&slot, wide + kSlotOffset + 4 * c, 4);
+      if (slot != kWeightOffsetSlot) {
+        refuse(packet, "tile " + std::to_string(t) + " lane " + std::to_string(c) + ": parameter slot " +
+                           std::to_string(slot) + " is not the weight offset 128 (bias mode, docs/isa.md Q3, not modelled)");
+      }
+      uint32_t scaleBits = 0;
+      std::memcpy(&scaleBits, wide + kScaleOffset + 4 * c, 4);
+      const Requantizer requant(std::bit_cast<float>(scaleBits), mult, lo, hi, zpOut, config_.requantRounding);
+      tile.results[c] = requant(acc[c]);
+    }
+  }
+}
+
+void LleRung::drain(const DecodedPacket& packet) {
+  --outfeedArmed_;
+  if (!std::has_single_bit(packet.tileMask)) {
+    refuse(packet, "outfeed drain from tiles " + tileList(packet.tileMask) + " (one tile expected)");
+  }
+  TileState& tile = tiles_[static_cast<unsigned>(std::countr_zero(packet.tileMask))];
+  if (tile.results.empty()) refuse(packet, "outfeed drain from a tile with no computed results");
+  outQueue_.insert(outQueue_.end(), tile.results.begin(), tile.results.end());
+  tile.results.clear();
+}
+
+std::vector<uint8_t> LleRung::windowTail(unsigned /*window*/, uint32_t windowLength, uint32_t streamedBytes,
+                                         const models::RunStreams& /*streams*/) {
+  const size_t want = windowLength - streamedBytes;
+  const size_t have = outQueue_.size() - outRead_;
+  const size_t n = std::min(want, have);
+  std::vector<uint8_t> tail(outQueue_.begin() + static_cast<std::ptrdiff_t>(outRead_),
+                            outQueue_.begin() + static_cast<std::ptrdiff_t>(outRead_ + n));
+  outRead_ += n;
+  return tail;
+}
+
+}  // namespace coralsim::lle
 
 namespace coralsim::models {
 
-std::unique_ptr<DatapathRung> makeLleRung(const ChipConfig& /*config*/) { return nullptr; }
+std::unique_ptr<DatapathRung> makeLleRung(const ChipConfig& config) { return std::make_unique<lle::LleRung>(config); }
 
 }  // namespace coralsim::models

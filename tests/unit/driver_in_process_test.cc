@@ -79,7 +79,9 @@ TEST(InProcessTransport, DemoProgramRunsInBothServiceModesWithIntrospection) {
     EXPECT_EQ(run.descriptors[0].descriptor, (DeviceDescriptor{4, 0x400, 55}));
     ASSERT_TRUE(run.cycles.has_value());
     EXPECT_GT(*run.cycles, 0u);
-    EXPECT_EQ(r.executionMode, "protocol");
+    // auto: the demo is scalar-only (no tile packet, no output window), so the lle rung follows
+    // the whole run and is the rung the device reports (models/chip/datapath.h).
+    EXPECT_EQ(r.executionMode, "lle");
     ASSERT_NE(t.introspection(), nullptr);
     const auto log = t.introspection()->descriptorLog();
     ASSERT_FALSE(log.empty());

@@ -1,0 +1,179 @@
+// Low-level datapath speed (models/lle):
+//
+//   BM_LleMac/<path>          the tile MAC array (macGroups) on one Dense-1024 tile: K = 1024 input
+//                             bytes x 64 lanes = 65,536 int8 MACs per call; items/s = MAC/s
+//                             (target >= 20 G MAC/s on one core). Counters: host_peak_MAC_per_s
+//                             (theoretical, from /proc/cpuinfo) and fraction_of_peak.
+//   BM_Baseline_PlainDot      a plain C++ int8 dot-product loop doing the same MACs on a row-major
+//                             W[c][i]: what straightforward code gets (report lle / baseline)
+//   BM_Dense1024_Inference    one whole Dense-1024 inference through the device in lle mode (Runner
+//                             + InProcessTransport + sim::Device; parameters cached by a warm-up
+//                             run, so each iteration is the execution-only run); wall time per
+//                             inference. Skipped without the corpus.
+//
+// Host peak: vector bytes per instruction x 2 vector MAC pipes x clock, where an int8 MAC
+// instruction does one MAC per vector byte (vpdpbusd with AVX-512 VNNI or AVX-VNNI; pmaddubsw-class
+// otherwise). An upper bound, not a promise: it ignores loads and port limits.
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "driver/in_process_transport.h"
+#include "driver/model_loader.h"
+#include "driver/random_inputs.h"
+#include "driver/run_plan.h"
+#include "driver/runner.h"
+#include "models/lle/mac_array.h"
+#include "sim/device.h"
+
+namespace {
+
+using namespace coralsim;
+
+constexpr uint32_t kK = 1024;
+constexpr double kMacsPerCall = 64.0 * kK;
+
+struct HostPeak {
+  double clockHz = 0;
+  unsigned vectorBytes = 16;
+  std::string isa = "sse2";
+  [[nodiscard]] double macPerSecond() const { return clockHz * vectorBytes * 2.0; }
+};
+
+HostPeak hostPeak() {
+  HostPeak p;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (p.clockHz == 0 && line.starts_with("cpu MHz")) p.clockHz = std::stod(line.substr(line.find(':') + 1)) * 1e6;
+    if (line.starts_with("flags")) {
+      std::istringstream flags(line.substr(line.find(':') + 1));
+      std::string f;
+      bool avx2 = false, avx512bw = false;
+      while (flags >> f) {
+        avx2 |= f == "avx2";
+        avx512bw |= f == "avx512bw";
+      }
+      if (avx512bw) {
+        p.vectorBytes = 64;
+        p.isa = "avx512";
+      } else if (avx2) {
+        p.vectorBytes = 32;
+        p.isa = "avx2";
+      }
+      break;
+    }
+  }
+  return p;
+}
+
+struct Tile {
+  std::vector<uint8_t> x = std::vector<uint8_t>(kK);
+  std::vector<uint8_t> wide = std::vector<uint8_t>(64 * kK);  // group-major, as in wide memory
+  std::vector<int8_t> rowMajor = std::vector<int8_t>(64 * kK);
+  Tile() {
+    std::mt19937 rng(1);
+    for (auto& b : x) b = static_cast<uint8_t>(rng());
+    for (uint32_t c = 0; c < 64; ++c) {
+      for (uint32_t i = 0; i < kK; ++i) {
+        const auto w = static_cast<int8_t>(rng());
+        rowMajor[c * kK + i] = w;
+        wide[(i / 4) * 256 + c * 4 + i % 4] = static_cast<uint8_t>(w) ^ 0x80;
+      }
+    }
+  }
+};
+
+void BM_LleMac(benchmark::State& state, lle::MacPath path) {
+  if (path == lle::MacPath::kAvx512Vnni && lle::macPath() != path) {
+    state.SkipWithError("this host has no AVX-512 VNNI");
+    return;
+  }
+  const Tile tile;
+  int32_t acc[64];
+  for (auto _ : state) {
+    lle::macGroups(tile.x.data(), 127, tile.wide.data(), kK / 4, acc, path);
+    benchmark::DoNotOptimize(acc);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(kMacsPerCall) * state.iterations());
+  const HostPeak peak = hostPeak();
+  state.counters["host_peak_MAC_per_s"] = benchmark::Counter(peak.macPerSecond());
+  // MAC/s achieved / peak: a rate divided by the peak (kIsRate divides by time).
+  state.counters["fraction_of_peak"] = benchmark::Counter(kMacsPerCall * static_cast<double>(state.iterations()) /
+                                                              peak.macPerSecond(),
+                                                          benchmark::Counter::kIsRate);
+  state.SetLabel(peak.isa + " @ " + std::to_string(static_cast<int>(peak.clockHz / 1e6)) + " MHz");
+}
+
+void BM_Baseline_PlainDot(benchmark::State& state) {
+  const Tile tile;
+  int32_t acc[64];
+  for (auto _ : state) {
+    for (uint32_t c = 0; c < 64; ++c) {
+      int32_t sum = 0;
+      const int8_t* w = tile.rowMajor.data() + c * kK;
+      for (uint32_t i = 0; i < kK; ++i) sum += (static_cast<int32_t>(tile.x[i]) - 127) * w[i];
+      acc[c] = sum;
+    }
+    benchmark::DoNotOptimize(acc);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(kMacsPerCall) * state.iterations());
+}
+
+std::optional<std::filesystem::path> findModel(const std::string& fileName) {
+  const char* env = std::getenv("CORALSIM_CORPUS");
+  const std::filesystem::path root = env && *env ? env : CORALSIM_DEFAULT_CORPUS;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(root, ec)) return std::nullopt;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root, ec)) {
+    if (entry.is_regular_file() && entry.path().filename() == fileName) return entry.path();
+  }
+  return std::nullopt;
+}
+
+void BM_Dense1024_Inference(benchmark::State& state) {
+  const auto path = findModel("dense_1024_edgetpu.tflite");
+  if (!path) {
+    state.SkipWithError("dense_1024_edgetpu.tflite not found in the corpus");
+    return;
+  }
+  const driver::ModelFile model = driver::loadModelFile(*path);
+  const driver::RunPlan plan = driver::planRun(model);
+  const auto inputs = driver::randomInputs(plan, 1);
+  sim::DeviceOptions options;
+  options.chip.mode = models::ExecutionMode::kLle;
+  sim::Device device(options);
+  driver::InProcessTransport transport(device);
+  driver::Runner runner(transport);
+  runner.open();
+  if (const auto warm = runner.run(plan, inputs); !warm.ok()) {  // the parameter-caching run
+    state.SkipWithError(warm.error->c_str());
+    return;
+  }
+  for (auto _ : state) {
+    const driver::RunResult r = runner.run(plan, inputs);
+    if (!r.ok() || r.runs.empty() || r.runs.back().rung != std::optional<std::string>("lle")) {
+      state.SkipWithError(r.ok() ? "the run did not use the lle rung" : r.error->c_str());
+      break;
+    }
+  }
+  runner.close();
+  state.SetItemsProcessed(state.iterations());
+  state.counters["MAC_per_inference"] = benchmark::Counter(1024.0 * 1024.0);
+}
+
+BENCHMARK_CAPTURE(BM_LleMac, portable, lle::MacPath::kPortable);
+BENCHMARK_CAPTURE(BM_LleMac, avx512_vnni, lle::MacPath::kAvx512Vnni);
+BENCHMARK(BM_Baseline_PlainDot);
+BENCHMARK(BM_Dense1024_Inference)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace

@@ -1,0 +1,78 @@
+// LleRung: the low-level datapath rung (docs/ARCHITECTURE.md §3, docs/isa.md §7 stages B/C). It
+// executes the tile and scalar-side packets of a program from their decoded fields
+// (lle_fields.def), inside the envelope of the templates it supports (lle_envelope.def), and
+// refuses everything else with the opcode, PC and word.
+//
+// What each packet does here:
+//   0x25 infeed config   selects the host stream class (input / parameters) [INF]
+//   0x26 pop             the class's stream from the decoded byte offset on goes to the destination
+//                        tiles: parameters to wide memory address 0, activations to narrow memory at
+//                        their stream position. The copy happens at the next scalar fence (0x24),
+//                        when the core has waited for the infeed, or at the compute packet.
+//   0x01 compute         per masked tile: the 64-lane MAC over K = 4 x (limit + 1) activation bytes
+//                        (narrow memory from address 0, taken from the compute tile that holds
+//                        them all, see the staging row below) against the parameter prefix and weights (wide memory,
+//                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h)
+//   0x27 + 0x10          the outfeed drains the next 0x10's tile: its 64 results, in tile order
+//   0x19                 the tile keeps the NLU table
+//   0x11, 0x13, 0x14, 0x10 (staging), 0x1a, 0x24
+//                        data movement inside and between tile memories, and fences: pinned by the
+//                        envelope and modelled as no-ops: their net effect in the supported templates
+//                        is that every compute tile sees the whole activation vector, which the
+//                        compute takes from the tile whose narrow memory holds it (the abstraction
+//                        of docs/isa.md §7 "contiguous, in order", stated in docs/design-notes.md).
+// Parameter caching: wide memory survives runs until reset().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/chip/datapath_rung.h"
+#include "models/lle/tile_state.h"
+
+namespace coralsim::lle {
+
+class LleRung final : public models::DatapathRung {
+ public:
+  explicit LleRung(const models::ChipConfig& config);
+
+  [[nodiscard]] models::ExecutionMode rung() const override { return models::ExecutionMode::kLle; }
+  void reset() override;
+  void beginRun() override;
+  [[nodiscard]] std::string acceptChunk(std::span<const uint8_t> chunk) override;
+  void packet(const models::DecodedPacket& packet, const models::RunStreams& streams, uint64_t cycle) override;
+  [[nodiscard]] std::vector<uint8_t> windowTail(unsigned window, uint32_t windowLength, uint32_t streamedBytes,
+                                                const models::RunStreams& streams) override;
+  void endRun() override;
+
+  // For tests and the bench.
+  [[nodiscard]] const TileState& tile(unsigned index) const { return tiles_.at(index); }
+  [[nodiscard]] uint64_t macCount() const { return macs_; }  // int8 MACs since construction
+
+ private:
+  struct PendingPop {
+    uint16_t tiles = 0;
+    bool input = false;
+    uint64_t offset = 0;
+  };
+
+  void pop(const models::DecodedPacket& packet);
+  void resolvePops(const models::RunStreams& streams);
+  void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
+  void drain(const models::DecodedPacket& packet);
+  [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
+
+  models::ChipConfig config_;
+  std::vector<TileState> tiles_;
+  bool infeedConfigured_ = false;
+  bool infeedIsInput_ = false;
+  std::vector<PendingPop> pendingPops_;
+  unsigned outfeedArmed_ = 0;    // 0x27 packets waiting for their tile's 0x10
+  std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
+  size_t outRead_ = 0;
+  uint64_t macs_ = 0;
+};
+
+}  // namespace coralsim::lle

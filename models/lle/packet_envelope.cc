@@ -1,0 +1,100 @@
+#include "models/lle/packet_envelope.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <vector>
+
+#include "models/isa/opcodes.h"
+#include "models/lle/lle_fields.h"
+
+namespace coralsim::lle {
+
+namespace {
+
+struct EnvelopeRow {
+  uint8_t opcode;
+  uint8_t word;
+  isa::Word128 value;
+};
+
+constexpr EnvelopeRow kEnvelope[] = {
+#define CORAL_LLE_ENVELOPE(op, word, hi, lo) EnvelopeRow{op, word, isa::Word128{lo, hi}},
+#include "models/lle/lle_envelope.def"
+#undef CORAL_LLE_ENVELOPE
+};
+
+constexpr uint8_t kAccepted[] = {0x01, 0x10, 0x11, 0x13, 0x14, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27};
+constexpr unsigned kMaxWords = 17;
+
+// Per opcode and word: the decoded bits (union of the lle_fields.def rows).
+struct DecodedMasks {
+  std::array<std::array<isa::Word128, kMaxWords>, 64> masks{};
+
+  DecodedMasks() {
+    for (const LleFieldDef& f : kLleFields) {
+      for (unsigned e = 0; e < f.count; ++e) {
+        for (unsigned b = f.lsb + e * f.stride; b < f.lsb + e * f.stride + f.width; ++b) {
+          if (b / 128 < kMaxWords) masks[f.opcode & 63][b / 128].setBits(b % 128, 1, 1);
+        }
+      }
+    }
+  }
+};
+
+const DecodedMasks& decodedMasks() {
+  static const DecodedMasks masks;
+  return masks;
+}
+
+std::string hex128(const isa::Word128& w) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(w.hi),
+                static_cast<unsigned long long>(w.lo));
+  return text;
+}
+
+}  // namespace
+
+bool acceptedOpcode(uint8_t opcode) { return std::ranges::find(kAccepted, opcode) != std::end(kAccepted); }
+
+isa::Word128 decodedBits(uint8_t opcode, unsigned word) {
+  return word < kMaxWords ? decodedMasks().masks[opcode & 63][word] : isa::Word128{};
+}
+
+isa::Word128 envelopeValue(uint8_t opcode, unsigned word) {
+  for (const EnvelopeRow& row : kEnvelope) {
+    if (row.opcode == opcode && row.word == word) return row.value;
+  }
+  return {};
+}
+
+std::string checkEnvelope(const models::DecodedPacket& packet) {
+  const uint8_t op = static_cast<uint8_t>(packet.opcode);
+  const std::string where = "opcode 0x" + [&] {
+    char t[8];
+    std::snprintf(t, sizeof t, "%02x", op);
+    return std::string(t);
+  }() + " (" + std::string(isa::opcodeInfo(packet.opcode).mnemonic) + ") at " +
+                            models::describePacketLocation(packet.pc, packet.words[0]);
+  if (!acceptedOpcode(op)) return where + ": the low-level datapath does not model this opcode";
+  for (unsigned k = 0; k < packet.words.size(); ++k) {
+    const isa::Word128 mask = decodedBits(op, k);
+    const isa::Word128 value{packet.words[k].lo & ~mask.lo, packet.words[k].hi & ~mask.hi};
+    bool found = false;
+    for (const EnvelopeRow& row : kEnvelope) {
+      if (row.opcode == op && row.word == k && row.value.lo == value.lo && row.value.hi == value.hi) {
+        found = true;
+        break;
+      }
+    }
+    if (!found) {
+      return where + ": payload word " + std::to_string(k) + " = " + hex128(packet.words[k]) +
+             " has undecoded bits (" + hex128(value) +
+             ") outside the values of the supported templates (models/lle/lle_envelope.def)";
+    }
+  }
+  return "";
+}
+
+}  // namespace coralsim::lle

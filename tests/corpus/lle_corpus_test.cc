@@ -1,0 +1,324 @@
+// The low-level datapath over the real corpus, driven the real way: driver Runner ->
+// InProcessTransport -> sim::Device, with ChipConfig::mode lle (strict) and auto.
+//
+// 1. Every unique compiled model and raw program runs in `lle` and in `auto`. Per model the table
+//    says whether it ran fully on the lle rung, or where the rung stopped (the fault names opcode
+//    and PC). A refusal must be a clean kUnsupported fault ("lle: ..." / "not modelled"), never a
+//    crash, an internal error or a hang; in `auto` every run must complete (a refused run drops to
+//    a lower rung and says why).
+// 2. Every golden model (../shared/golden) whose compiled model runs fully in lle is compared byte
+//    by byte with the golden outputs, for every rounding option of ChipConfig::requantRounding.
+//    The oracle is the golden data (TFLite / XNNPACK on the CPU twin), not this code. Asserted:
+//    with the default rounding, bit-exact against the manifest's preferred reference (the fp32
+//    requantisation variant) and within the manifest's ±LSB bound against the primary.
+//
+// CORALSIM_LLE_CORPUS_MAX_BYTES skips larger models in part 1 (instruction + parameter bytes).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "driver/in_process_transport.h"
+#include "driver/model_loader.h"
+#include "driver/random_inputs.h"
+#include "driver/run_plan.h"
+#include "driver/runner.h"
+#include "sim/device.h"
+#include "tests/support/corpus.h"
+#include "tests/support/json_reader.h"
+#include "traces/sha256.h"
+
+namespace coralsim::driver {
+namespace {
+
+namespace fs = std::filesystem;
+using coralsim::testing::JsonValue;
+using models::ExecutionMode;
+using models::RequantRounding;
+
+constexpr uint64_t kSeed = 20240605;
+
+// Measured on the shared corpus (2026-11): the Dense templates (256, 1024) run fully in lle.
+constexpr size_t kMinFullyLleModels = 2;
+constexpr size_t kMinGoldenModelsCompared = 2;
+
+struct Outcome {
+  bool ok = false;
+  std::string error;
+  std::vector<models::RunRecord> runs;  // this call's runs, from the device's run log
+  RunResult result;
+};
+
+Outcome runOn(const RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs, ExecutionMode mode,
+              RequantRounding rounding = RequantRounding::kFp32HalfEven) {
+  sim::DeviceOptions options;
+  options.chip.mode = mode;
+  options.chip.requantRounding = rounding;
+  sim::Device device(options);
+  Outcome o;
+  {
+    InProcessTransport transport(device);
+    RunnerOptions ro;
+    ro.service = ServiceMode::kHints;
+    Runner runner(transport, ro);
+    runner.open();
+    o.result = runner.run(plan, inputs);
+    runner.close();
+  }
+  o.ok = o.result.ok();
+  if (!o.ok) o.error = *o.result.error;
+  o.runs = device.runLog();
+  return o;
+}
+
+bool allRunsOn(const Outcome& o, ExecutionMode rung) {
+  if (!o.ok || o.runs.empty()) return false;
+  return std::ranges::all_of(o.runs, [&](const models::RunRecord& r) { return r.rung == rung && !r.faulted; });
+}
+
+// "lle: opcode 0x14 (tile.dma14) at PC 0x001f (word ...): ..." -> "0x14 @ PC 0x001f"
+std::string stopPoint(const std::string& text) {
+  const size_t op = text.find("opcode 0x");
+  const size_t pc = text.find("PC 0x");
+  if (op == std::string::npos || pc == std::string::npos) return text.substr(0, 60);
+  return text.substr(op + 7, 4) + " @ " + text.substr(pc, 9);
+}
+
+std::optional<uint64_t> sizeCap() {
+  const char* v = std::getenv("CORALSIM_LLE_CORPUS_MAX_BYTES");
+  if (!v || !*v) return std::nullopt;
+  return std::strtoull(v, nullptr, 10);
+}
+
+TEST(LleCorpus, EveryModelRunsInLleOrStopsCleanlyAndAutoAlwaysCompletes) {
+  CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
+  std::vector<fs::path> paths = coralsim::testing::corpusFiles("_edgetpu.tflite");
+  const auto raw = coralsim::testing::corpusFiles(".coral");
+  paths.insert(paths.end(), raw.begin(), raw.end());
+  std::set<std::string> seen;
+  size_t models = 0, fullyLle = 0, skipped = 0;
+  std::map<std::string, size_t> stopsByOpcode;
+  std::printf("%-70s %-10s %-26s %s\n", "model", "lle", "stops at", "auto (rung per run)");
+  for (const fs::path& path : paths) {
+    const std::vector<uint8_t> bytes = coralsim::testing::readFile(path);
+    if (!seen.insert(traces::Sha256::hex(bytes)).second) continue;
+    // CORALSIM_LLE_FILTER=<substring> restricts the table to matching files (debugging).
+    if (const char* filter = std::getenv("CORALSIM_LLE_FILTER");
+        filter && path.string().find(filter) == std::string::npos) {
+      continue;
+    }
+    std::optional<ModelFile> loaded;
+    try {
+      loaded.emplace(loadModelFromMemory(bytes, path.string()));
+    } catch (const std::exception&) {
+      continue;  // loader problems are the loader tests' business
+    }
+    const ModelFile& model = *loaded;
+    uint64_t size = 0;
+    for (const Executable* e : allExecutables(model)) {
+      size += e->parameters.size();
+      for (const auto& b : e->bitstreams) size += b.bytes.size();
+    }
+    if (const auto cap = sizeCap(); cap && size > *cap) {
+      ++skipped;
+      continue;
+    }
+    ++models;
+    const RunPlan plan = planRun(model);
+    const auto inputs = randomInputs(plan, kSeed);
+    const Outcome lle = runOn(plan, inputs, ExecutionMode::kLle);
+    const Outcome autoRun = runOn(plan, inputs, ExecutionMode::kAuto);
+    const bool full = allRunsOn(lle, ExecutionMode::kLle);
+    if (full) ++fullyLle;
+    std::string stop = "-";
+    if (!lle.ok) {
+      stop = stopPoint(lle.error);
+      ++stopsByOpcode[stop.substr(0, 4)];
+      // A refusal is a clean fault of kind kUnsupported, never an internal error or a timeout.
+      EXPECT_TRUE(lle.error.find("lle:") != std::string::npos || lle.error.find("not modelled") != std::string::npos)
+          << path << ": " << lle.error;
+      EXPECT_EQ(lle.error.find("internal"), std::string::npos) << path << ": " << lle.error;
+    }
+    std::string autoRungs;
+    for (const auto& r : autoRun.runs) autoRungs += std::string(models::executionModeName(r.rung)) + " ";
+    EXPECT_TRUE(autoRun.ok) << path << " (auto): " << autoRun.error;
+    for (const auto& r : autoRun.runs) {
+      if (std::getenv("CORALSIM_LLE_VERBOSE")) {
+        std::printf("  auto run: rung %s finished %d faulted %d out %llu note %s\n",
+                    std::string(models::executionModeName(r.rung)).c_str(), r.finished, r.faulted,
+                    static_cast<unsigned long long>(r.outputBytes), r.rungNote.c_str());
+      }
+      // (A record can stay unfinished when the host closes the device before the final HALT's
+      // drain; that is the control plane's business, see corpus_run. A fault is not.)
+      EXPECT_FALSE(r.faulted) << path << " (auto)";
+      // A rung that was dropped is never the one reported.
+      if (r.rung == ExecutionMode::kLle) {
+        EXPECT_EQ(r.rungNote.find("lle:"), std::string::npos) << path << " (auto): reported lle after dropping it";
+      }
+      // A run that is not lle in auto says why the lle rung was dropped, or produced no windows.
+      if (r.rung != ExecutionMode::kLle && r.outputBytes > 0) {
+        EXPECT_NE(r.rungNote.find("lle"), std::string::npos) << path << " (auto): rung "
+                                                             << models::executionModeName(r.rung) << " without a reason";
+      }
+    }
+    if (full) {
+      // What lle ran fully, auto must run on lle as well, with the same bytes.
+      EXPECT_TRUE(allRunsOn(autoRun, ExecutionMode::kLle)) << path;
+      ASSERT_EQ(lle.result.outputs.size(), autoRun.result.outputs.size());
+      for (size_t i = 0; i < lle.result.outputs.size(); ++i) {
+        EXPECT_EQ(lle.result.outputs[i].sha256, autoRun.result.outputs[i].sha256) << path;
+      }
+    }
+    std::printf("%-70.70s %-10s %-26s %s\n", path.filename().string().c_str(), full ? "FULL" : "stops",
+                stop.c_str(), autoRungs.c_str());
+    std::fflush(stdout);
+  }
+  std::printf("\n%zu unique models and programs, %zu skipped by size; fully on the lle rung: %zu\n", models, skipped,
+              fullyLle);
+  std::printf("lle stops by opcode:");
+  for (const auto& [op, n] : stopsByOpcode) std::printf("  %s: %zu", op.c_str(), n);
+  std::printf("\n");
+  EXPECT_GE(fullyLle, kMinFullyLleModels);
+}
+
+// ---- part 2: golden models -----------------------------------------------------------------------
+
+std::string text(const JsonValue* v) { return v ? v->text : std::string(); }
+
+JsonValue readManifest(const fs::path& dir) {
+  std::ifstream f(dir / "manifest.json");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return coralsim::testing::parseJson(ss.str());
+}
+
+struct Match {
+  size_t n = 0, exact = 0;
+  int maxDiff = 0;
+  void add(const std::vector<uint8_t>& ours, const std::vector<uint8_t>& ref, bool int8) {
+    const size_t m = std::min(ours.size(), ref.size());
+    n += std::max(ours.size(), ref.size());
+    for (size_t i = 0; i < m; ++i) {
+      const int a = int8 ? static_cast<int8_t>(ours[i]) : ours[i];
+      const int b = int8 ? static_cast<int8_t>(ref[i]) : ref[i];
+      if (a == b) ++exact;
+      maxDiff = std::max(maxDiff, std::abs(a - b));
+    }
+    if (ours.size() != ref.size()) maxDiff = 255;
+  }
+  [[nodiscard]] double percent() const { return n ? 100.0 * static_cast<double>(exact) / static_cast<double>(n) : 0.0; }
+};
+
+TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
+  const auto golden = coralsim::testing::goldenDir();
+  if (!golden) GTEST_SKIP() << "\n*** SKIPPED: golden data not found (set CORALSIM_GOLDEN). ***\n";
+  const auto corpus = coralsim::testing::corpusDir();
+  CORALSIM_REQUIRE_CORPUS(corpus);
+  std::vector<fs::path> dirs;
+  for (const auto& e : fs::directory_iterator(*golden)) {
+    if (e.is_directory() && fs::exists(e.path() / "manifest.json")) dirs.push_back(e.path());
+  }
+  std::sort(dirs.begin(), dirs.end());
+  const RequantRounding roundings[] = {RequantRounding::kFp32HalfEven, RequantRounding::kFp32HalfAway,
+                                       RequantRounding::kTfliteFixedPoint};
+  // Per rounding: totals against the preferred reference and against the primary.
+  std::map<RequantRounding, Match> totalPreferred, totalPrimary;
+  size_t compared = 0, stopped = 0;
+  std::printf("%-62s %-20s %-8s %22s %22s\n", "golden model", "rounding", "cases", "preferred: exact max|d|",
+              "primary: exact max|d|");
+  for (const fs::path& dir : dirs) {
+    const JsonValue manifest = readManifest(dir);
+    const fs::path compiledPath = *corpus / text(manifest.find("compiled")->find("path"));
+    if (!fs::exists(compiledPath)) continue;
+    int maxAbsLsb = 1;
+    if (const JsonValue* tol = manifest.find("tolerance")) {
+      if (const JsonValue* m = tol->find("max_abs_lsb")) maxAbsLsb = static_cast<int>(m->asDouble());
+    }
+    const ModelFile model = loadModelFile(compiledPath);
+    const RunPlan plan = planRun(model);
+    const JsonValue& cases = *manifest.find("cases");
+    bool runsInLle = true;
+    std::string stop;
+    for (RequantRounding rounding : roundings) {
+      Match preferred, primary;
+      size_t caseCount = 0;
+      for (const JsonValue& c : cases.items) {
+        std::vector<std::vector<uint8_t>> inputs;
+        for (const JsonValue& in : c.find("tpu_inputs")->items) {
+          inputs.push_back(coralsim::testing::readFile(dir / text(in.find("file"))));
+        }
+        if (inputs.size() != plan.inputs.size()) {
+          runsInLle = false;
+          stop = "custom-op inputs differ from the plan's";
+          break;
+        }
+        const Outcome o = runOn(plan, inputs, ExecutionMode::kLle, rounding);
+        if (!allRunsOn(o, ExecutionMode::kLle)) {
+          runsInLle = false;
+          stop = o.ok ? "not on lle" : stopPoint(o.error);
+          if (std::getenv("CORALSIM_LLE_VERBOSE")) std::printf("%s\n", o.error.c_str());
+          break;
+        }
+        ++caseCount;
+        const auto& outs = c.find("tpu_outputs")->items;
+        ASSERT_EQ(outs.size(), o.result.outputs.size()) << dir;
+        for (size_t j = 0; j < outs.size(); ++j) {
+          const JsonValue& out = outs[j];
+          const bool int8 = text(out.find("dtype")) == "int8";
+          const std::vector<uint8_t>& ours = o.result.outputs[j].bytes;  // TFLite encoding
+          const auto ref = coralsim::testing::readFile(dir / text(out.find("file")));
+          primary.add(ours, ref, int8);
+          // Preferred reference: the fp32-requantisation variant; absent = identical to primary.
+          // int8 alternates are stored in device form only (TFLite bytes XOR 0x80).
+          std::vector<uint8_t> pref = ref;
+          const std::string base = text(out.find("file"));
+          const std::string stem = base.substr(0, base.size() - 4);  // drop ".bin"
+          if (fs::exists(dir / (stem + ".xnnpack.bin"))) {
+            pref = coralsim::testing::readFile(dir / (stem + ".xnnpack.bin"));
+          } else if (fs::exists(dir / (stem + ".xnnpack.dev.bin"))) {
+            pref = coralsim::testing::readFile(dir / (stem + ".xnnpack.dev.bin"));
+            for (auto& b : pref) b ^= 0x80;
+          }
+          preferred.add(ours, pref, int8);
+        }
+      }
+      if (!runsInLle) break;
+      totalPreferred[rounding].n += preferred.n;
+      totalPreferred[rounding].exact += preferred.exact;
+      totalPrimary[rounding].n += primary.n;
+      totalPrimary[rounding].exact += primary.exact;
+      std::printf("%-62.62s %-20s %-8zu %14.3f%% %6d %14.3f%% %6d\n", dir.filename().string().c_str(),
+                  std::string(models::requantRoundingName(rounding)).c_str(), caseCount, preferred.percent(),
+                  preferred.maxDiff, primary.percent(), primary.maxDiff);
+      if (rounding == RequantRounding::kFp32HalfEven) {
+        SCOPED_TRACE(dir.filename().string());
+        EXPECT_EQ(preferred.exact, preferred.n) << "not bit-exact against the fp32-requantisation reference";
+        EXPECT_LE(primary.maxDiff, maxAbsLsb);
+      }
+    }
+    if (runsInLle) {
+      ++compared;
+    } else {
+      ++stopped;
+      std::printf("%-62.62s stops: %s\n", dir.filename().string().c_str(), stop.c_str());
+    }
+  }
+  std::printf("\n%zu golden models ran fully in lle, %zu stopped\n", compared, stopped);
+  for (RequantRounding r : roundings) {
+    std::printf("rounding %-20s preferred reference %.3f%% exact of %zu bytes; primary %.3f%%\n",
+                std::string(models::requantRoundingName(r)).c_str(), totalPreferred[r].percent(), totalPreferred[r].n,
+                totalPrimary[r].percent());
+  }
+  EXPECT_GE(compared, kMinGoldenModelsCompared);
+}
+
+}  // namespace
+}  // namespace coralsim::driver
