@@ -306,8 +306,16 @@ struct RunResult {
 
 // pacing 0: everything in one transfer. pacing 1: program first, input later in small pieces
 // with pauses (the core waits at the fence meanwhile, the tiles keep working).
-RunResult runDeterminismProgram(int pacing) {
-  DeviceHarness h;
+// `issueOnly`: the tile cost constants (models/timing_model.h) set to 0, so only the scalar core's
+// issue costs remain.
+RunResult runDeterminismProgram(int pacing, bool issueOnly = false) {
+  sim::DeviceOptions options;
+  if (issueOnly) {
+    options.chip.timing.computePacketCycles = 0;
+    options.chip.timing.macCyclesPerIteration = 0;
+    options.chip.timing.tileDmaPacketCycles = 0;
+  }
+  DeviceHarness h(options);
   h.openLikeLibedgetpu();
   const std::vector<uint8_t> program = record(0, assembleBytes(kDeterminismProgram));
   std::vector<uint8_t> input = record(1, std::vector<uint8_t>(96, 0x5A));
@@ -352,9 +360,11 @@ TEST(DeviceProgram, CycleCountsAreDeterministic) {
   EXPECT_EQ(a.cycles, e.cycles);
   std::printf("determinism program: %llu chip cycles (run %llu)\n", static_cast<unsigned long long>(a.cycles),
               static_cast<unsigned long long>(a.runCycles));
-  // Stage A cost model (docs/isa.md §7): every packet costs its length in cycles at issue, and in
-  // this straight-line program the tiles finish with the core. So the run lasts exactly the sum
-  // of the packet lengths from word 1 through the final HALT, counted here from the segmenter.
+  // Issue costs (models/timing_model.h packetIssueCycles): every packet costs its length in cycles
+  // at issue. With the tile costs set to 0 the tiles finish with the core in this straight-line
+  // program, so the run lasts exactly the sum of the packet lengths from word 1 through the final
+  // HALT, counted here from the segmenter.
+  const RunResult issueOnly = runDeterminismProgram(0, /*issueOnly=*/true);
   const auto words = isa::assemble(kDeterminismProgram, "test.s").words;
   uint64_t issueCycles = 0;
   for (const isa::Packet& p : isa::segmentProgram(words).packets) {
@@ -362,7 +372,13 @@ TEST(DeviceProgram, CycleCountsAreDeterministic) {
     issueCycles += p.length;
     if (p.op == isa::Opcode::Halt) break;
   }
-  EXPECT_EQ(a.runCycles, issueCycles);
+  EXPECT_EQ(issueOnly.runCycles, issueCycles);
+  // With the default constants tiles 4..7 receive all three compute packets (masks 0xffff, 0x00f0,
+  // 0xffff; no loop fields set, so one iteration each), which run back to back on their MAC array
+  // from the first one's issue cycle — 5, after the five bundles that push the input descriptor —
+  // and end after the core's HALT, which waits for them (models/chip/tile.h).
+  const models::TimingModel timing;
+  EXPECT_EQ(a.runCycles, 5 + 3 * (timing.computePacketCycles + timing.macCyclesPerIteration));
   EXPECT_EQ(a.output, (std::vector<uint8_t>{0x34, 0x12, 0, 0, 0x34, 0x12, 0, 0}));
 }
 

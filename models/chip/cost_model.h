@@ -1,0 +1,73 @@
+// Cost models of the Beagle blocks: pure functions of a packet (or a byte count) and the
+// TimingModel constants (models/timing_model.h), so each formula can be checked by hand in a unit
+// test. The SystemC blocks call them and keep only the bookkeeping (who is busy until when).
+//
+//   block                 formula (chip cycles)                                   used by
+//   scalar core           packetIssueCycles (models/timing_model.h)                 scalar_engine.cc
+//   MAC array  0x01-0x05  computePacketCycles + macCyclesPerIteration x             tile.cc
+//                         (k_w0 + 1) x (out_a + 1) x (out_b + 1)
+//                         (the decoded loop limits, computeLoopIterations)
+//   NLU        0x19       nluTableCycles                                            tile.cc
+//   tile DMA   0x10-0x18  tileDmaPacketCycles (ring 0x11, mesh 0x15-0x18, ...)       tile.cc
+//   tile fence 0x1a       0 (the tile waits for all its units, tile.cc)             tile.cc
+//   infeed                ceil(bytes / infeedBytesPerCycle) per descriptor          infeed.cc
+//   outfeed               ceil(bytes / outfeedBytesPerCycle) per output window      outfeed.cc
+//
+// A packet sent to several tiles (its tile mask) costs its cycles in each of them, in parallel:
+// the mask selects where the work happens, not how long it takes (each tile computes its own
+// 64-channel slice, docs/isa.md §1).
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "models/isa/opcodes.h"
+#include "models/isa/word128.h"
+#include "models/timing_model.h"
+
+namespace coralsim::models {
+
+// Which functional unit of a tile executes a tile packet; units of one tile work concurrently
+// and meet at tile fences (0x1a).
+enum class TileUnit : uint8_t {
+  kMac,    // compute packets 0x01-0x05
+  kNlu,    // 0x19
+  kDma10,  // one engine per DMA opcode 0x10..0x18 (narrow/wide, ring bus, mesh N/E/S/W)
+  kDma11,
+  kDma12,
+  kDma13,
+  kDma14,
+  kDma15,
+  kDma16,
+  kDma17,
+  kDma18,
+  kFence,  // 0x1a: no unit of its own
+};
+inline constexpr unsigned kTileUnitCount = static_cast<unsigned>(TileUnit::kFence);  // units with a busy time
+
+[[nodiscard]] TileUnit tileUnitOf(isa::Opcode opcode);
+
+// The loop limits of a compute packet that set its MAC work ("count - 1" values, like every TTU
+// limit); all 0 for other packets or a packet too short to hold them.
+struct ComputeLoops {
+  uint64_t reduction = 0;  // k_w0: the K reduction in 4-byte groups (docs/isa.md §4.2)
+  uint64_t outerA = 0;     // word 5 bits 8..17: output positions (W/4 per tile in the RingCanary
+                           // width variants 128 -> 31, 176 -> 43; 28 x 28 = 784 -> 783 in MobileNet v2)
+  uint64_t outerB = 0;     // word 5 bits 45..54: the second output loop (0 when flattened)
+};
+[[nodiscard]] ComputeLoops computeLoops(isa::Opcode opcode, std::span<const isa::Word128> words);
+// (reduction + 1) x (outerA + 1) x (outerB + 1): reduction steps x output positions per tile.
+[[nodiscard]] uint64_t computeLoopIterations(const ComputeLoops& loops);
+
+// Cycles a tile unit is busy with the packet (table above).
+[[nodiscard]] Cycles tilePacketCycles(const TimingModel& timing, isa::Opcode opcode,
+                                      std::span<const isa::Word128> words);
+
+[[nodiscard]] inline Cycles infeedCycles(const TimingModel& timing, Bytes bytes) {
+  return transferCycles(bytes, timing.infeedBytesPerCycle);
+}
+[[nodiscard]] inline Cycles outfeedCycles(const TimingModel& timing, Bytes bytes) {
+  return transferCycles(bytes, timing.outfeedBytesPerCycle);
+}
+
+}  // namespace coralsim::models

@@ -1,0 +1,112 @@
+// TimingModel: every constant of coralsim's cycle-approximate cost models in one struct, with the
+// evidence for each value. ChipConfig carries one (ChipConfig::timing); the blocks read it at reset.
+// The formulas that use these constants sit in models/chip/cost_model.h, one function per block.
+//
+// Evidence tags: [doc] a published figure or a fact of docs/isa.md / docs/usb-protocol.md;
+// [calibrated] fitted by scripts/calibrate-timing.py against the published latencies in
+// scripts/timing-references.json (the fit, its residuals and the leave-one-out error are in the
+// report that script writes); [choice] a modelling decision with no direct evidence.
+//
+// The USB side of a run's predicted time (bytes on the link, per-transfer overheads, host
+// turnaround) is modelled in sim/usb_link_model.h: the chip clock never waits for the host
+// (models/chip/block_interfaces.h), so chip cycles only hold the device's own work.
+#pragma once
+
+#include <cstdint>
+
+namespace coralsim::models {
+
+// Typed quantities (gem5 style) for the cost functions: a cycle count and a byte count do not mix
+// by accident.
+struct Cycles {
+  uint64_t value = 0;
+  friend constexpr Cycles operator+(Cycles a, Cycles b) { return Cycles{a.value + b.value}; }
+  friend constexpr bool operator==(Cycles, Cycles) = default;
+  friend constexpr auto operator<=>(Cycles, Cycles) = default;
+};
+struct Bytes {
+  uint64_t value = 0;
+  friend constexpr bool operator==(Bytes, Bytes) = default;
+};
+
+// ceil(bytes / rate) cycles for a transfer at `bytesPerCycle` (0 bytes cost 0 cycles).
+[[nodiscard]] constexpr Cycles transferCycles(Bytes bytes, uint64_t bytesPerCycle) {
+  const uint64_t rate = bytesPerCycle == 0 ? 1 : bytesPerCycle;
+  return Cycles{(bytes.value + rate - 1) / rate};
+}
+
+// Scalar-core issue costs. They sit in the core's inner loop (models/scalar/scalar_engine.cc), so
+// they are compile-time constants rather than fields: one 128-bit instruction word is fetched per
+// cycle [choice: the scalar core is a single-issue VLIW fed one word per cycle, docs/isa.md §3.2].
+//   scalar bundle (0x20), HALT, branch, loop word    1 cycle
+//   any other packet of L words (tile, scalar-side)  L cycles (multi-word packet issue)
+inline constexpr uint64_t kBundleIssueCycles = 1;
+inline constexpr uint64_t kIssueCyclesPerPacketWord = 1;
+
+// Issue cost of a packet of `lengthWords` words (bundles and control packets are one word long).
+[[nodiscard]] constexpr uint64_t packetIssueCycles(uint64_t lengthWords) {
+  // While both costs are equal the formula is one multiplication: no branch in the core's hot loop.
+  if constexpr (kBundleIssueCycles == kIssueCyclesPerPacketWord) return lengthWords * kIssueCyclesPerPacketWord;
+  return lengthWords <= 1 ? kBundleIssueCycles : lengthWords * kIssueCyclesPerPacketWord;
+}
+
+struct TimingModel {
+  // ---- MAC array (compute packets 0x01-0x05) ---------------------------------------------------
+  // Each tile's 64 MAC cells take 4 input bytes per cycle (16 x 64 x 4 = 4096 MAC/cycle, the
+  // 4 TOPS of the datasheet at 500 MHz) [doc: docs/isa.md §1], so one output position times one
+  // 4-byte group of the reduction costs one cycle. A compute packet's work is the product of its
+  // decoded loop limits (models/chip/cost_model.cc kOuterA / kOuterB): the K reduction
+  // (k_w0 + 1 groups, docs/isa.md §4.2) and the two output-position loops of word 5.
+  // Known gap: where the compiler does not fold a k x k kernel into K (im2col, as in the RingCanary
+  // 3 x 3 convolutions: k_w0 + 1 = 72 = 3 x 3 x 32 / 4), the tap loop is somewhere in the packet's
+  // undecoded TTU words and not counted: iwatake's 10-layer 7 x 7 convolution is predicted 93 %
+  // short (scripts/calibrate-timing.py report).
+  uint64_t macCyclesPerIteration = 1;  // [doc]
+  // Fixed cost of a compute packet besides its loops: TTU set-up, pipeline fill and drain, the
+  // requantisation epilogue. [calibrated: 300 of the grid 0..30000]
+  uint64_t computePacketCycles = 300;
+
+  // ---- NLU (0x19) ------------------------------------------------------------------------------
+  // Loading the 13-word polynomial table into the tile's NLU: one word per cycle [choice]; using
+  // it costs nothing extra (it runs in the compute epilogue the 0x01 packet already pays).
+  uint64_t nluTableCycles = 13;
+
+  // ---- tile DMA engines and ring/mesh transfers ------------------------------------------------
+  // 0x10-0x18 move data between narrow/wide memories, the ring bus and the mesh. Their byte
+  // counts are not decoded (docs/isa.md §4.3), so each packet costs a fixed transfer time.
+  // [calibrated: 0 of the grid 0..3000 — on the published latencies the DMA engines never set the
+  // pace (they overlap the MAC array between fences); kept as a knob for when their byte counts
+  // are decoded]
+  uint64_t tileDmaPacketCycles = 0;
+  // Tile and scalar fences (0x1a, 0x24) cost their issue only; a tile fence makes the tile wait
+  // until every unit of the tile is idle (models/chip/tile.h).
+
+  // ---- infeed (tag 1/2 descriptors, 0x25/0x26 ring pops) ---------------------------------------
+  // Host bytes requested by a descriptor land on chip over the ring bus at one 128-bit word per
+  // cycle [choice: the ring's width is the instruction word's; docs/isa.md §4.1 0x26 offsets are
+  // in 16-byte units].
+  uint64_t infeedBytesPerCycle = 16;
+
+  // ---- outfeed (tag 3 windows towards EP 0x81) -------------------------------------------------
+  // Output bytes leave the tiles over the ring bus towards the USB bridge, one 128-bit word per
+  // cycle [choice, same width as the infeed]; the final HALT waits until the last byte has left.
+  uint64_t outfeedBytesPerCycle = 16;
+};
+
+// The table of TimingModel's fields, declared once: `coralsim run --timing-constant NAME=VALUE`
+// and scripts/calibrate-timing.py address them by these names.
+struct TimingConstant {
+  const char* name;
+  uint64_t TimingModel::*field;
+  const char* evidence;
+};
+inline constexpr TimingConstant kTimingConstants[] = {
+    {"mac_cycles_per_iteration", &TimingModel::macCyclesPerIteration, "doc"},
+    {"compute_packet_cycles", &TimingModel::computePacketCycles, "calibrated"},
+    {"nlu_table_cycles", &TimingModel::nluTableCycles, "choice"},
+    {"tile_dma_packet_cycles", &TimingModel::tileDmaPacketCycles, "calibrated"},
+    {"infeed_bytes_per_cycle", &TimingModel::infeedBytesPerCycle, "choice"},
+    {"outfeed_bytes_per_cycle", &TimingModel::outfeedBytesPerCycle, "choice"},
+};
+
+}  // namespace coralsim::models

@@ -1,0 +1,67 @@
+// sim/usb_link_model.h: libedgetpu's transfer pattern and the bytes -> seconds formula, against
+// values computed by hand.
+#include <gtest/gtest.h>
+
+#include "sim/usb_link_model.h"
+
+namespace coralsim::sim {
+namespace {
+
+TEST(UsbLinkModel, RecordsAreAHeaderPlusPayloadPieces) {
+  const UsbLinkParameters link = usbLinkParameters(UsbSpeed::kSuper);
+  UsbTraffic t;
+  t.addOutRecord(150528, link);  // one input of MobileNet: header + one piece
+  EXPECT_EQ(t.bulkOutTransfers, 2u);
+  EXPECT_EQ(t.bulkOutBytes, 150536u);
+  t.addOutRecord(3 * (1u << 20) + 1, link);  // 3 MiB + 1: header + 4 pieces of at most 1 MiB
+  EXPECT_EQ(t.bulkOutTransfers, 2u + 5u);
+  t.addOutRecord(0, link);  // an empty record is still a header
+  EXPECT_EQ(t.bulkOutTransfers, 8u);
+}
+
+TEST(UsbLinkModel, OutputsAreReadInUrbsOfTheSpeedsChunkSize) {
+  UsbTraffic super;
+  super.addOutputDma(1008, usbLinkParameters(UsbSpeed::kSuper));  // 1,024-byte URBs
+  EXPECT_EQ(super.bulkInTransfers, 1u);
+  super.addOutputDma(62720, usbLinkParameters(UsbSpeed::kSuper));  // ceil(62720 / 1024) = 62
+  EXPECT_EQ(super.bulkInTransfers, 63u);
+  UsbTraffic high;
+  high.addOutputDma(1008, usbLinkParameters(UsbSpeed::kHigh));  // 256-byte URBs: 4
+  EXPECT_EQ(high.bulkInTransfers, 4u);
+  EXPECT_EQ(high.bulkInBytes, 1008u);
+  high.addEvent();
+  EXPECT_EQ(high.bulkInTransfers, 5u);
+  EXPECT_EQ(high.bulkInBytes, 1024u);
+}
+
+TEST(UsbLinkModel, SecondsFollowTheFormula) {
+  UsbLinkParameters link;
+  link.bulkOutBytesPerSecond = 1e6;
+  link.bulkInBytesPerSecond = 2e6;
+  link.outTransferSeconds = 1e-5;
+  link.inTransferSeconds = 2e-5;
+  link.controlTransferSeconds = 1e-4;
+  UsbTraffic t;
+  t.bulkOutBytes = 1000;   // 1 ms
+  t.bulkInBytes = 1000;    // 0.5 ms
+  t.bulkOutTransfers = 3;  // 30 us
+  t.bulkInTransfers = 4;   // 80 us
+  t.controlTransfers = 2;  // 200 us
+  EXPECT_NEAR(usbTransferSeconds(t, link), 1e-3 + 0.5e-3 + 30e-6 + 80e-6 + 200e-6, 1e-12);
+  EXPECT_EQ(usbTransferSeconds(UsbTraffic{}, link), 0.0);
+}
+
+TEST(UsbLinkModel, HighSpeedIsSlowerThanSuperSpeed) {
+  const UsbLinkParameters super = usbLinkParameters(UsbSpeed::kSuper);
+  const UsbLinkParameters high = usbLinkParameters(UsbSpeed::kHigh);
+  EXPECT_GT(super.bulkOutBytesPerSecond, 5 * high.bulkOutBytesPerSecond);  // 5 Gb/s vs 480 Mb/s links
+  // The published bounds: USB 3 at least 250 MB/s effective, USB 2 at most its 60 MB/s signalling.
+  EXPECT_GE(super.bulkOutBytesPerSecond, 250e6);
+  EXPECT_LE(high.bulkOutBytesPerSecond, 60e6);
+  UsbTraffic t;
+  t.addOutRecord(1 << 20, super);
+  EXPECT_GT(usbTransferSeconds(t, high), usbTransferSeconds(t, super));
+}
+
+}  // namespace
+}  // namespace coralsim::sim
