@@ -132,12 +132,14 @@ void ExecutableRun::sendChunk(size_t index) {
   }
   sendRecord(transport_, static_cast<uint8_t>(RecordTag::kInstructions), linked_[index]);
   record_.instructionBytes += linked_[index].size();
+  ++record_.instructionRecords;
 }
 
 void ExecutableRun::sendSlice(uint8_t tag, HostBuffer& buffer, uint64_t offset, uint64_t length) {
   const std::vector<uint8_t> slice = buffer.readSlice(offset, length);
   sendRecord(transport_, tag, slice);
   trafficFor(buffer).sentBytes += length;
+  ++record_.dataRecords;
 }
 
 void ExecutableRun::receiveInto(HostBuffer& buffer, uint64_t offset, uint64_t length) {

@@ -1,7 +1,9 @@
 #include "driver/in_process_transport.h"
 
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "driver/beagle_csrs.h"
@@ -36,17 +38,17 @@ class InProcessTransport::Introspection final : public DeviceIntrospection {
   }
   // Of the device's last executable run: no filler bytes among its outputs.
   [[nodiscard]] std::optional<bool> outputsComputed() const override {
-    const std::vector<sim::RunRecord> runs = device_.runLog();
+    const std::vector<sim::RunRecord> runs = settledRuns();
     if (runs.empty()) return std::nullopt;
     return runs.back().notComputedBytes == 0;
   }
   [[nodiscard]] std::optional<std::string> executionModeUsed() const override {
-    const std::vector<sim::RunRecord> runs = device_.runLog();
+    const std::vector<sim::RunRecord> runs = settledRuns();
     if (runs.empty()) return std::nullopt;
     return std::string(models::executionModeName(runs.back().rung));
   }
   [[nodiscard]] std::optional<std::string> executionModeNote() const override {
-    const std::vector<sim::RunRecord> runs = device_.runLog();
+    const std::vector<sim::RunRecord> runs = settledRuns();
     if (runs.empty() || runs.back().rungNote.empty()) return std::nullopt;
     return runs.back().rungNote;
   }
@@ -57,6 +59,22 @@ class InProcessTransport::Introspection final : public DeviceIntrospection {
   }
 
  private:
+  // The run log once its last run is closed. The program raises its completion interrupt before
+  // its final HALT, and the chip closes the run record (rung, filler count) only after the last
+  // output byte has left, so a host that reacts to the interrupt can ask first; the simulator
+  // thread closes it shortly after. Bounded: an unfinished run is reported as it stands.
+  [[nodiscard]] std::vector<sim::RunRecord> settledRuns() const {
+    constexpr auto kPatience = std::chrono::seconds(2);
+    const auto deadline = std::chrono::steady_clock::now() + kPatience;
+    std::vector<sim::RunRecord> runs = device_.runLog();
+    while (!runs.empty() && !runs.back().finished && !runs.back().faulted &&
+           std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      runs = device_.runLog();
+    }
+    return runs;
+  }
+
   sim::Device& device_;
 };
 

@@ -1,5 +1,6 @@
 #include "driver/run_report.h"
 
+#include <cstdio>
 
 #include "driver/hex_text.h"
 #include "driver/hint_check.h"
@@ -10,6 +11,39 @@ namespace {
 
 std::string typeName(ExecutableType t) {
   return std::string(executableTypeName(t).value_or("type " + std::to_string(static_cast<int>(t))));
+}
+
+// RunTiming as a JSON object (docs/run-json.md, "timing").
+void writeTimingJson(traces::JsonWriter& w, const RunTiming& t) {
+  w.beginObject();
+  w.field("usb_speed", t.usbSpeed);
+  w.field("clock_hz", t.clockHz);
+  w.field("total_ms", t.totalSeconds * 1e3);
+  w.field("usb_ms", t.usbSeconds * 1e3);
+  w.field("compute_ms", t.computeSeconds * 1e3);
+  w.field("idle_ms", t.idleSeconds * 1e3);
+  w.field("compute_cycles", t.computeCycles);
+  w.field("control_transfers", t.controlTransfers);
+  w.field("bulk_out_transfers", t.bulkOutTransfers);
+  w.field("bulk_out_bytes", t.bulkOutBytes);
+  w.field("bulk_in_transfers", t.bulkInTransfers);
+  w.field("bulk_in_bytes", t.bulkInBytes);
+  w.field("host_turnarounds", t.hostTurnarounds);
+  w.endObject();
+}
+
+// "1.234 ms = USB 0.500 ms + compute 0.634 ms (317,000 cycles at 500 MHz) + idle 0.100 ms"
+std::string describeTiming(const RunTiming& t) {
+  auto ms = [](double seconds) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.3f ms", seconds * 1e3);
+    return std::string(buffer);
+  };
+  return ms(t.totalSeconds) + " = USB " + ms(t.usbSeconds) + " (" + t.usbSpeed + " speed, " +
+         std::to_string(t.bulkOutTransfers) + " OUT transfers / " + std::to_string(t.bulkOutBytes) + " bytes, " +
+         std::to_string(t.bulkInTransfers) + " IN transfers / " + std::to_string(t.bulkInBytes) + " bytes) + compute " +
+         ms(t.computeSeconds) + " (" + std::to_string(t.computeCycles) + " cycles at " +
+         std::to_string(static_cast<uint64_t>(t.clockHz / 1e6)) + " MHz) + idle " + ms(t.idleSeconds);
 }
 
 std::string bufferLabel(BufferKind kind, const std::string& name, int32_t batch) {
@@ -58,6 +92,10 @@ void writeRunJson(const RunResult& r, const RunReportContext& c, std::ostream& o
     w.field("parameter_caching_token", run.parameterCachingToken);
     w.field("iteration", run.iteration);
     w.field("service", serviceModeName(run.service));
+    w.key("rung");
+    if (run.rung) w.value(*run.rung);
+    else w.null();
+    if (run.rungNote) w.field("rung_note", *run.rungNote);
     if (!run.serviceNote.empty()) w.field("service_note", run.serviceNote);
     w.field("completed", run.completed);
     w.key("cycles");
@@ -98,6 +136,10 @@ void writeRunJson(const RunResult& r, const RunReportContext& c, std::ostream& o
       w.endObject();
     }
     w.endArray();
+    if (run.timing) {
+      w.key("timing");
+      writeTimingJson(w, *run.timing);
+    }
     w.endObject();
   }
   w.endArray();
@@ -123,10 +165,15 @@ void writeRunJson(const RunResult& r, const RunReportContext& c, std::ostream& o
     if (o.computed) w.value(*o.computed);
     else w.null();
     w.field("layout", o.deviceLayout ? "device" : "tflite");
+    w.field("relaid_out", o.relaidOut);
     w.field("sign_flipped", o.signFlipped);
     w.endObject();
   }
   w.endArray();
+  if (r.timing) {
+    w.key("timing");
+    writeTimingJson(w, *r.timing);
+  }
   if (r.error) w.field("error", *r.error);
   w.endObject();
 }
@@ -141,8 +188,11 @@ void writeRunText(const RunResult& r, const RunReportContext& c, std::ostream& o
     if (r.iterations > 1) out << ", iteration " << run.iteration;
     out << ", " << serviceModeName(run.service) << (run.completed ? ", completed" : ", NOT completed");
     if (run.cycles) out << ", " << *run.cycles << " cycles";
+    if (run.rung) out << ", rung " << *run.rung;
+    if (run.rungNote) out << " (" << *run.rungNote << ")";
     out << "\n";
     if (!run.serviceNote.empty()) out << "  note: " << run.serviceNote << "\n";
+    if (run.timing) out << "  predicted time: " << describeTiming(*run.timing) << "\n";
     out << "  instructions sent: " << run.instructionBytes << " bytes";
     for (const BufferTraffic& t : run.traffic) {
       out << "; " << bufferLabel(t.kind, t.name, t.batch) << ": ";
@@ -175,6 +225,7 @@ void writeRunText(const RunResult& r, const RunReportContext& c, std::ostream& o
   out << "simulated cycles: ";
   if (r.cycles) out << *r.cycles << "\n";
   else out << "unknown (the transport has no simulator behind it)\n";
+  if (r.timing) out << "predicted device time per inference (last iteration): " << describeTiming(*r.timing) << "\n";
   out << "outputs:\n";
   for (const OutputTensor& o : r.outputs) {
     out << "  '" << o.name << "' " << o.typeName << ": " << o.bytes.size() << " bytes";
@@ -182,6 +233,7 @@ void writeRunText(const RunResult& r, const RunReportContext& c, std::ostream& o
     out << ", sha256 " << o.sha256;
     if (o.computed && !*o.computed) out << "  " << c.notComputedText;
     else if (!o.computed) out << "  (the device does not say whether it was computed)";
+    if (o.relaidOut) out << "  [re-laid out from the device's tile-major order]";
     if (o.deviceLayout) out << "  [device tile-major order: re-layout not applied]";
     out << "\n";
   }

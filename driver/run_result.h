@@ -61,6 +61,26 @@ struct HintCheck {
   [[nodiscard]] bool ok() const { return verdict == Verdict::kMatch || verdict == Verdict::kPrefixMatch; }
 };
 
+// Predicted device time of one executable run, or of one inference (the runs of the last
+// iteration), as `coralsim run --timing` computes it (sim/cli/run_timing.h): the USB link model
+// (sim/usb_link_model.h) for the transfers, the chip cycles for compute, the host turnaround for
+// idle. Plain numbers, so the reports render them without knowing the models.
+struct RunTiming {
+  std::string usbSpeed;          // "super" or "high"
+  double clockHz = 0;
+  uint64_t computeCycles = 0;    // chip cycles of modelled work (never waiting for the host)
+  double computeSeconds = 0;     // computeCycles / clockHz
+  double usbSeconds = 0;         // the link model's time for the transfers below
+  double idleSeconds = 0;        // host turnarounds: the device waits, nothing moves
+  double totalSeconds = 0;       // compute + usb + idle
+  uint64_t controlTransfers = 0;
+  uint64_t bulkOutTransfers = 0;
+  uint64_t bulkOutBytes = 0;     // record headers included
+  uint64_t bulkInTransfers = 0;
+  uint64_t bulkInBytes = 0;
+  uint64_t hostTurnarounds = 0;
+};
+
 struct ExecutableRunRecord {
   std::string executable;  // PlannedExecutable::label
   ExecutableType type = ExecutableType::StandAlone;
@@ -72,11 +92,18 @@ struct ExecutableRunRecord {
   DescriptorSource descriptorSource = DescriptorSource::kEvents;
   std::vector<ObservedDescriptor> descriptors;
   std::optional<uint64_t> cycles;  // simulated, in-process only
+  // The datapath rung the device used for this run ("lle", "hle", "protocol") and why no higher
+  // rung did; from DeviceIntrospection, so in-process only.
+  std::optional<std::string> rung;
+  std::optional<std::string> rungNote;
   uint64_t instructionBytes = 0;   // tag-0 payload bytes sent
+  uint64_t instructionRecords = 0;  // tag-0 records sent (one per chunk)
+  uint64_t dataRecords = 0;         // tag-1/2 records sent
   std::vector<BufferTraffic> traffic;
   // Descriptors against the executable's DmaHints (absent when the run did not complete or only
   // interrupt events were observable).
   std::optional<HintCheck> hintCheck;
+  std::optional<RunTiming> timing;  // with `coralsim run --timing`
 };
 
 struct SkippedRun {
@@ -89,13 +116,17 @@ struct SkippedRun {
 struct OutputTensor {
   std::string name;
   std::string typeName;
-  std::vector<uint8_t> bytes;  // in the device's byte order; int8 tensors already sign-flipped back
+  std::vector<uint8_t> bytes;  // TFLite order when re-laid out (below); int8 tensors already sign-flipped back
   std::string sha256;          // of `bytes`
   bool signFlipped = false;
   // The device's word on whether the numbers were computed; false on the protocol rung.
   std::optional<bool> computed;
-  // True when the executable's OutputLayout is not the TFLite (y, x, z) order: `bytes` are then
-  // tile-major as the device sent them (the re-layout is not implemented yet).
+  // True when the device sent the tensor tile-major and the driver re-ordered it into TFLite's
+  // (y, x, z) order (driver/output_layout.h), as libedgetpu does: `bytes` are then exactly the
+  // tensor's y * x * z bytes.
+  bool relaidOut = false;
+  // True when the executable's OutputLayout is not the TFLite order and the re-layout could not be
+  // applied (several batches, maps that do not cover the layer): `bytes` are as the device sent them.
   bool deviceLayout = false;
   uint64_t tensorBytes = 0;  // the TFLite tensor's size (may be smaller than bytes.size())
 };
@@ -110,6 +141,8 @@ struct RunResult {
   std::vector<SkippedRun> skipped;
   std::vector<OutputTensor> outputs;  // of the last iteration
   std::optional<std::string> error;
+  // With `coralsim run --timing`: one inference, i.e. the runs of the last iteration summed.
+  std::optional<RunTiming> timing;
 
   [[nodiscard]] bool ok() const { return !error.has_value(); }
 };

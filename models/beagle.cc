@@ -93,12 +93,17 @@ void Beagle::powerOnReset(const ChipConfig& config) {
   gcbAsleep_ = true;
   instructionQueue_.configure(config.instructionBufferBytes);
   instructionQueue_.reset();
-  infeed_.configure(config.inputBufferBytes, config.parameterBufferBytes);
+  infeed_.configure(config.inputBufferBytes, config.parameterBufferBytes, config.timing);
+  outfeed_.setTiming(config.timing);
+  dispatcher_.setTiming(config.timing);
   infeed_.reset();
   outfeed_.reset();
   descriptors_.reset();
   faults_.reset();
-  for (Tile& tile : tiles_) tile.reset();
+  for (Tile& tile : tiles_) {
+    tile.reset();
+    tile.setTracer(config.tracer.get());
+  }
   dispatcher_.reset();
   core_.requestPowerOnReset(config);
 }
@@ -159,6 +164,11 @@ void Beagle::registerCsrHooks() {
                       tiles_[select].setCsr(reg.address, value);
                     }
                   }});
+}
+
+void Beagle::traceSignals(sc_core::sc_trace_file* file) const {
+  core_.traceSignals(file, std::string(name()) + ".scalar_core");
+  for (const Tile& tile : tiles_) tile.traceSignals(file, std::string(name()) + ".tile" + std::to_string(tile.index()));
 }
 
 }  // namespace coralsim::models

@@ -62,6 +62,11 @@ class Beagle : public sc_core::sc_module {
   // take (tile count, execution mode).
   void powerOnReset(const ChipConfig& config);
 
+  // Registers the chip's traced signals with a SystemC trace file (VCD): the scalar core's run
+  // state and chip-cycle clock, each tile's accepted packets and fence. Call before the simulation
+  // starts (sc_trace's rule); the members traced live as long as the chip.
+  void traceSignals(sc_core::sc_trace_file* file) const;
+
   // Observation (call while the simulation is paused).
   [[nodiscard]] uint64_t cycles() const { return core_.cycles(); }
   [[nodiscard]] const std::vector<Descriptor>& descriptorLog() const { return descriptors_.log(); }

@@ -32,4 +32,29 @@ bool parseExecutionMode(std::string_view text, ExecutionMode& out) {
   return false;
 }
 
+namespace {
+constexpr std::pair<RequantRounding, std::string_view> kRoundingNames[] = {
+    {RequantRounding::kFp32HalfEven, "fp32-half-even"},
+    {RequantRounding::kFp32HalfAway, "fp32-half-away"},
+    {RequantRounding::kTfliteFixedPoint, "tflite-fixed-point"},
+};
+}  // namespace
+
+std::string_view requantRoundingName(RequantRounding rounding) {
+  for (const auto& [r, name] : kRoundingNames) {
+    if (r == rounding) return name;
+  }
+  return "?";
+}
+
+bool parseRequantRounding(std::string_view text, RequantRounding& out) {
+  for (const auto& [r, name] : kRoundingNames) {
+    if (name == text) {
+      out = r;
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace coralsim::models

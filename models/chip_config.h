@@ -7,11 +7,17 @@
 #include <memory>
 #include <string_view>
 
-namespace coralsim::models {
+#include "models/timing_model.h"
 
-namespace hle {
+namespace coralsim::hle {
 class ProgramRegistry;  // models/hle/program_registry.h
-}  // namespace hle
+}  // namespace coralsim::hle
+
+namespace coralsim::traces {
+class Tracer;  // traces/trace_event.h
+}  // namespace coralsim::traces
+
+namespace coralsim::models {
 
 // The datapath ladder (docs/ARCHITECTURE.md §3). The control plane always runs exactly.
 enum class ExecutionMode {
@@ -24,6 +30,20 @@ enum class ExecutionMode {
 [[nodiscard]] std::string_view executionModeName(ExecutionMode mode);
 // Parses "auto", "lle", "hle", "protocol"; returns false on anything else.
 [[nodiscard]] bool parseExecutionMode(std::string_view text, ExecutionMode& out);
+
+// How the compute epilogue rounds float32(acc) x scale to an integer (docs/isa.md §5.5, open
+// question Q1). The device evidence (RingCanary conv hash, rubensrech box conv) favours float32
+// requantisation with round-to-nearest; the options exist so the corpus test can report every
+// hypothesis's match rate against the golden data (models/lle/requantizer.h).
+enum class RequantRounding {
+  kFp32HalfEven,     // round(float32(acc) * scale), ties to even (XNNPACK-like; the default)
+  kFp32HalfAway,     // the same, ties away from zero (std::round)
+  kTfliteFixedPoint, // TFLite reference: Q31 multiplier, doubling high mul + rounding shift
+};
+
+[[nodiscard]] std::string_view requantRoundingName(RequantRounding rounding);
+// Parses "fp32-half-even", "fp32-half-away", "tflite-fixed-point"; false on anything else.
+[[nodiscard]] bool parseRequantRounding(std::string_view text, RequantRounding& out);
 
 struct ChipConfig {
   // 500 MHz is the full-clock runtime (libedgetpu1-max); 250 MHz the reduced-clock "std" one
@@ -47,14 +67,23 @@ struct ChipConfig {
   uint32_t inputBufferBytes = 32 * 1024;
   uint32_t parameterBufferBytes = 48 * 1024;
 
+  // Every constant of the cycle-approximate cost models, with its evidence (models/timing_model.h).
+  TimingModel timing;
+
   // A runaway program is stopped after this many cycles and reported as a fatal hardware error.
   uint64_t cycleLimit = 4'000'000'000;
 
   ExecutionMode mode = ExecutionMode::kAuto;
+  // Rounding of the lle rung's requantisation epilogue (see RequantRounding).
+  RequantRounding requantRounding = RequantRounding::kFp32HalfEven;
 
   // Programs the hle rung recognises by the hash of their instruction chunks, each with the CPU
   // twin that computes its outputs. Shared and immutable: many devices may serve the same set.
   std::shared_ptr<const hle::ProgramRegistry> hlePrograms;
+
+  // Where the chip reports trace events and executed instructions (timeline, instruction trace,
+  // VCD); null = tracing off, which costs a null check per packet. Owned by the caller.
+  std::shared_ptr<const traces::Tracer> tracer;
 
   [[nodiscard]] unsigned tileCount() const { return tilesX * tilesY; }
 };

@@ -52,6 +52,27 @@ DeviceSlot::DeviceSlot(const sc_core::sc_module_name& name, unsigned index)
   chip.bridgeResetOut(usb);
 }
 
+namespace {
+// The VCD request of requestVcdTrace(), read once by the kernel thread before the simulation starts.
+struct VcdRequest {
+  std::mutex mutex;
+  std::optional<std::string> path;
+  bool started = false;
+};
+VcdRequest& vcdRequest() {
+  static VcdRequest request;
+  return request;
+}
+}  // namespace
+
+bool SimulationKernel::requestVcdTrace(const std::string& path) {
+  VcdRequest& r = vcdRequest();
+  std::lock_guard lock(r.mutex);
+  if (r.started) return false;
+  r.path = path;
+  return true;
+}
+
 SimulationKernel& SimulationKernel::instance() {
   static SimulationKernel* kernel = new SimulationKernel(slotsFromEnvironment());  // lives until exit
   return *kernel;
@@ -84,6 +105,19 @@ void SimulationKernel::threadMain(size_t count) {
     for (size_t i = 0; i < count; ++i) {
       slots_.push_back(std::make_unique<DeviceSlot>(("device" + std::to_string(i)).c_str(), static_cast<unsigned>(i)));
     }
+    {
+      VcdRequest& r = vcdRequest();
+      std::lock_guard lock(r.mutex);
+      r.started = true;
+      if (r.path && !slots_.empty()) {
+        // sc_create_vcd_trace_file appends ".vcd" itself.
+        std::string base = *r.path;
+        if (base.ends_with(".vcd")) base.resize(base.size() - 4);
+        vcd_ = sc_core::sc_create_vcd_trace_file(base.c_str());
+        vcd_->set_time_unit(1, sc_core::SC_NS);
+        slots_.front()->chip.traceSignals(vcd_);
+      }
+    }
     // Initialisation: every process runs to its first wait.
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     settle();
@@ -107,6 +141,10 @@ void SimulationKernel::threadMain(size_t count) {
       std::unique_lock lock(mutex_);
       for (;;) {
         if (stopping_) {
+          if (vcd_ != nullptr) {
+            sc_core::sc_close_vcd_trace_file(vcd_);
+            vcd_ = nullptr;
+          }
           stopped_ = true;
           ready_.notify_all();
           return;

@@ -62,6 +62,13 @@ class SimulationKernel {
   // std::runtime_error when CORALSIM_MAX_DEVICES is not a number in 1..256.
   static SimulationKernel& instance();
 
+  // Asks the kernel to trace device slot 0's chip signals (models::Beagle::traceSignals) into a
+  // VCD file through SystemC's sc_trace. SystemC accepts trace files only before the simulation
+  // starts, so this must come before the first instance() (one device per process: `coralsim run
+  // --trace-vcd`); returns false when the kernel is already running. `path` must end in ".vcd".
+  // The file is complete when the kernel shuts down (at process exit).
+  static bool requestVcdTrace(const std::string& path);
+
   SimulationKernel(const SimulationKernel&) = delete;
   SimulationKernel& operator=(const SimulationKernel&) = delete;
 
@@ -136,6 +143,7 @@ class SimulationKernel {
   void shutdown();
 
   std::vector<std::unique_ptr<DeviceSlot>> slots_;
+  sc_core::sc_trace_file* vcd_ = nullptr;
   std::thread thread_;
   std::thread::id threadId_;
 

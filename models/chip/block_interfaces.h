@@ -89,6 +89,8 @@ class OutfeedIf : public virtual sc_core::sc_interface {
   virtual void streamWord(uint32_t word, uint64_t cycle) = 0;
   // Produces the unfilled remainder of the open window (next descriptor, final HALT).
   virtual void closeWindow(uint64_t cycle) = 0;
+  // The chip cycle at which every byte produced so far has left towards the USB bridge.
+  [[nodiscard]] virtual uint64_t readyCycle() const = 0;
   [[nodiscard]] virtual uint64_t outputBytes() const = 0;       // since reset
   [[nodiscard]] virtual uint64_t notComputedBytes() const = 0;  // since reset
 };
@@ -127,7 +129,9 @@ class DatapathIf : public virtual sc_core::sc_interface {
   // Throws ChipFault(kUnsupported) when the requested rung is strict and cannot compute the chunk.
   virtual void instructionChunk(std::span<const uint8_t> chunk, uint64_t cycle) = 0;
   virtual void packet(const DecodedPacket& packet, uint64_t cycle) = 0;
-  [[nodiscard]] virtual std::vector<uint8_t> windowTail(uint32_t windowLength, uint32_t streamedBytes,
+  // `streamedHead`: the bytes scalar stream words already put in the window. A rung that knows
+  // every byte of the output stream (hle) may overwrite them in place.
+  [[nodiscard]] virtual std::vector<uint8_t> windowTail(uint32_t windowLength, std::span<uint8_t> streamedHead,
                                                         uint64_t cycle) = 0;
   [[nodiscard]] virtual RungReport endRun() = 0;
 };

@@ -91,17 +91,31 @@ void Datapath::packet(const DecodedPacket& packet, uint64_t cycle) {
   }
 }
 
-std::vector<uint8_t> Datapath::windowTail(uint32_t windowLength, uint32_t streamedBytes, uint64_t /*cycle*/) {
+std::vector<uint8_t> Datapath::windowTail(uint32_t windowLength, std::span<uint8_t> streamedHead, uint64_t /*cycle*/) {
+  const auto streamedBytes = static_cast<uint32_t>(streamedHead.size());
   const unsigned window = window_++;
   anyWindow_ = true;
   for (Candidate& c : candidates_) {
     if (!c.standing) continue;
-    std::vector<uint8_t> tail = c.rung->windowTail(window, windowLength, streamedBytes, *this);
+    std::vector<uint8_t> tail;
+    if (strict()) {
+      tail = c.rung->windowTail(window, windowLength, streamedBytes, *this);  // its ChipFault stops the core
+    } else {
+      // auto: a rung that cannot compute this window (hle: the twin needs an op the kernels lack)
+      // is dropped like one that declines a packet, and the next rung answers.
+      try {
+        tail = c.rung->windowTail(window, windowLength, streamedBytes, *this);
+      } catch (const ChipFault& fault) {
+        drop(c, fault.what());
+        continue;
+      }
+    }
     if (tail.size() > windowLength - streamedBytes) {
       throw ChipFault(FaultKind::kInternal, std::string(executionModeName(c.rung->rung())) +
                                                 " rung produced more bytes than output window " +
                                                 std::to_string(window) + " holds");
     }
+    c.rung->overwriteStreamedHead(window, streamedHead);
     // A tail shorter than the window's rest leaves fillers: that window is partly protocol.
     const ExecutionMode used =
         tail.size() < windowLength - streamedBytes ? ExecutionMode::kProtocol : c.rung->rung();
@@ -118,6 +132,17 @@ RungReport Datapath::endRun() {
   RungReport report;
   if (anyWindow_) {
     report.rung = lowestUsed_;
+    // Windows filled entirely by scalar stream words need no rung, so they do not lower
+    // lowestUsed_; but a rung dropped during the run cannot be the one reported: cap the report
+    // at the highest rung still standing (protocol when none is).
+    ExecutionMode standing = ExecutionMode::kProtocol;
+    for (const Candidate& c : candidates_) {
+      if (c.standing) {
+        standing = c.rung->rung();
+        break;
+      }
+    }
+    if (rank(standing) < rank(report.rung)) report.rung = standing;
   } else {
     // A run with no output windows (parameter caching): the highest rung that followed it all.
     report.rung = ExecutionMode::kProtocol;

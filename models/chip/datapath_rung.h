@@ -63,6 +63,15 @@ class DatapathRung {
   [[nodiscard]] virtual std::vector<uint8_t> windowTail(unsigned window, uint32_t windowLength, uint32_t streamedBytes,
                                                         const RunStreams& streams) = 0;
 
+  // After windowTail for window `window`: the bytes scalar stream words put at its head. A rung
+  // that knows every byte of the run's output stream (hle: the registered twin computes the whole
+  // custom op, while the control plane's stream words carry no computed numbers) overwrites them
+  // with its own; the default keeps what the program streamed.
+  virtual void overwriteStreamedHead(unsigned window, std::span<uint8_t> head) {
+    (void)window;
+    (void)head;
+  }
+
   // The run ended (final HALT or fault).
   virtual void endRun() = 0;
 };

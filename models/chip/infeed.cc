@@ -40,16 +40,16 @@ void InfeedChannel::request(uint32_t length, uint64_t cycle) {
   buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<ptrdiff_t>(take));
   outstanding_ += length - take;
   if (take > 0) spaceEvent_.notify(sc_core::SC_ZERO_TIME);
-  // Cost model (header): one 16-byte word per cycle, requests of one class in order.
-  readyCycle_ = std::max(readyCycle_, cycle) + (uint64_t{length} + kBytesPerCycle - 1) / kBytesPerCycle;
+  // Cost model (header): requests of one class land in order.
+  readyCycle_ = std::max(readyCycle_, cycle) + infeedCycles(timing_, Bytes{length}).value;
 }
 
 Infeed::Infeed(const sc_core::sc_module_name& name)
     : sc_core::sc_module(name), input_("input", satisfied_), parameters_("parameters", satisfied_) {}
 
-void Infeed::configure(uint32_t inputBytes, uint32_t parameterBytes) {
-  input_.configure(inputBytes);
-  parameters_.configure(parameterBytes);
+void Infeed::configure(uint32_t inputBytes, uint32_t parameterBytes, const TimingModel& timing) {
+  input_.configure(inputBytes, timing);
+  parameters_.configure(parameterBytes, timing);
 }
 
 void Infeed::reset() {

@@ -7,8 +7,9 @@
 // came first) and kept per executable run — the datapath issues route them into tile memories.
 //
 // Cost model (chip cycles; the host side costs nothing in chip time, see block_interfaces.h):
-//   a request of n bytes at cycle c lands at  max(c, previous landing of that class) + ceil(n / 16)
-// i.e. one 128-bit word per cycle into the chip [Stage A guess; a later issue calibrates it].
+//   a request of n bytes at cycle c lands at  max(c, previous landing of that class)
+//                                             + infeedCycles(n) = ceil(n / infeedBytesPerCycle)
+// (models/chip/cost_model.h; TimingModel::infeedBytesPerCycle, one 128-bit word per cycle).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +21,7 @@
 
 #include "models/chip/block_interfaces.h"
 #include "models/chip/chip_ports.h"
+#include "models/chip/cost_model.h"
 
 namespace coralsim::models {
 
@@ -28,7 +30,10 @@ class InfeedChannel : public sc_core::sc_object, public ByteSinkIf {
  public:
   InfeedChannel(const char* name, sc_core::sc_event& satisfied);
 
-  void configure(uint32_t capacityBytes) { capacity_ = capacityBytes; }
+  void configure(uint32_t capacityBytes, const TimingModel& timing) {
+    capacity_ = capacityBytes;
+    timing_ = timing;
+  }
   void reset();
 
   // ByteSinkIf (the bridge). Record boundaries do not matter: requests cut the stream.
@@ -44,8 +49,7 @@ class InfeedChannel : public sc_core::sc_object, public ByteSinkIf {
   void clearDrained() { drained_.clear(); }
 
  private:
-  static constexpr uint64_t kBytesPerCycle = 16;
-
+  TimingModel timing_;
   uint32_t capacity_ = 32 * 1024;
   std::deque<uint8_t> buffer_;   // received, not yet requested
   uint64_t outstanding_ = 0;     // requested, not yet received
@@ -59,7 +63,7 @@ class Infeed : public sc_core::sc_module, public InfeedIf {
  public:
   explicit Infeed(const sc_core::sc_module_name& name);
 
-  void configure(uint32_t inputBytes, uint32_t parameterBytes);
+  void configure(uint32_t inputBytes, uint32_t parameterBytes, const TimingModel& timing);
   void reset();
 
   [[nodiscard]] InfeedChannel& channel(InfeedClass cls) { return cls == InfeedClass::kInput ? input_ : parameters_; }

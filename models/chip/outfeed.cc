@@ -16,6 +16,7 @@ Outfeed::Outfeed(const sc_core::sc_module_name& name)
 
 void Outfeed::reset() {
   window_.reset();
+  readyCycle_ = 0;
   outputBytes_ = 0;
   notComputedBytes_ = 0;
 }
@@ -56,9 +57,11 @@ void Outfeed::emit(uint64_t cycle) {
   // compute (the protocol rung: all of it) goes out as zeros flagged "not computed". They follow
   // the produced bytes and are not materialised (see OutputDma).
   const std::vector<uint8_t> tail =
-      datapath->windowTail(window_->length, static_cast<uint32_t>(dma.bytes.size()), cycle);
+      datapath->windowTail(window_->length, std::span<uint8_t>(dma.bytes), cycle);
   dma.bytes.insert(dma.bytes.end(), tail.begin(), tail.end());
   dma.notComputedBytes = window_->length - dma.bytes.size();
+  // Cost model (header): windows leave in order over the ring bus.
+  readyCycle_ = std::max(readyCycle_, cycle) + outfeedCycles(timing_, Bytes{window_->length}).value;
   window_.reset();
   outputBytes_ += dma.size();
   notComputedBytes_ += dma.notComputedBytes;

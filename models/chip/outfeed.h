@@ -7,8 +7,10 @@
 // (docs/ARCHITECTURE.md §3). Each window leaves as one OutputDma, byte-exact (no padding), in
 // program order. A stream word with no open window is a fault.
 //
-// Cost model: 0 chip cycles. Stream words cost their bundle's issue cycle in the core; the tile
-// outfeed bandwidth arrives with the datapath issues [Stage A].
+// Cost model (chip cycles): stream words cost their bundle's issue cycle in the core. A window
+// emitted at cycle c leaves at  max(c, previous window's departure) + outfeedCycles(length)
+// = ceil(length / outfeedBytesPerCycle) (models/chip/cost_model.h); the final HALT waits for the
+// last departure (readyCycle).
 #pragma once
 
 #include <cstdint>
@@ -19,6 +21,7 @@
 
 #include "models/chip/block_interfaces.h"
 #include "models/chip/chip_ports.h"
+#include "models/chip/cost_model.h"
 
 namespace coralsim::models {
 
@@ -31,6 +34,7 @@ class Outfeed : public sc_core::sc_module, public OutfeedIf {
 
   // Power-on: no window, counters 0.
   void reset();
+  void setTiming(const TimingModel& timing) { timing_ = timing; }
   // GCB reset: the open window is dropped without producing anything.
   void dropWindow() { window_.reset(); }
 
@@ -38,6 +42,7 @@ class Outfeed : public sc_core::sc_module, public OutfeedIf {
   void openWindow(uint32_t length, uint64_t cycle) override;
   void streamWord(uint32_t word, uint64_t cycle) override;
   void closeWindow(uint64_t cycle) override;
+  [[nodiscard]] uint64_t readyCycle() const override { return readyCycle_; }
   [[nodiscard]] uint64_t outputBytes() const override { return outputBytes_; }
   [[nodiscard]] uint64_t notComputedBytes() const override { return notComputedBytes_; }
 
@@ -48,6 +53,8 @@ class Outfeed : public sc_core::sc_module, public OutfeedIf {
   };
   void emit(uint64_t cycle);
 
+  TimingModel timing_;
+  uint64_t readyCycle_ = 0;
   std::optional<Window> window_;
   uint64_t outputBytes_ = 0;
   uint64_t notComputedBytes_ = 0;

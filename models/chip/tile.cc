@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "models/isa/opcodes.h"
+#include "traces/trace_event.h"
+
 namespace coralsim::models {
 
 std::ostream& operator<<(std::ostream& os, const TilePacket& packet) {
@@ -19,7 +22,8 @@ void Tile::reset() {
   TilePacket discard;
   while (in->nb_read(discard)) {
   }
-  busyUntil_ = 0;
+  unitBusy_.fill(0);
+  fence_ = 0;
   packetsAccepted_ = 0;
   lastSequence_ = 0;
   csrs_.clear();
@@ -30,15 +34,45 @@ uint64_t Tile::csr(uint32_t address) const {
   return it == csrs_.end() ? 0 : it->second;
 }
 
+uint64_t Tile::busyUntil() const {
+  uint64_t until = fence_;
+  for (uint64_t busy : unitBusy_) until = std::max(until, busy);
+  return until;
+}
+
 void Tile::accept() {
   TilePacket packet;
   while (in->nb_read(packet)) {
-    // Cost model (header): busy for the packet's length, in order.
-    const uint64_t start = std::max(packet.issueCycle, busyUntil_);
-    busyUntil_ = start + packet.length;
+    // Cost model (header): units in parallel, in order per unit, fences join them.
+    if (packet.unit == TileUnit::kFence) {
+      fence_ = std::max(packet.issueCycle, busyUntil());
+    } else {
+      uint64_t& busy = unitBusy_[static_cast<unsigned>(packet.unit)];
+      const uint64_t start = std::max({packet.issueCycle, busy, fence_});
+      busy = start + packet.costCycles;
+      if (tracer_ != nullptr && tracer_->events()) [[unlikely]] traceSpan(packet, start);
+    }
     lastSequence_ = packet.sequence;
     ++packetsAccepted_;
   }
+}
+
+void Tile::traceSpan(const TilePacket& packet, uint64_t start) const {
+  traces::TraceEvent e;
+  e.kind = traces::TraceEventKind::kSpan;
+  e.cycle = start;
+  e.duration = packet.costCycles;
+  e.unit = {packet.unit == TileUnit::kNlu ? traces::TraceUnitKind::kNlu : traces::TraceUnitKind::kTile,
+            static_cast<uint16_t>(index_)};
+  e.name = std::string(isa::opcodeInfo(packet.opcode).mnemonic);
+  e.args = {{"pc", packet.pc}, {"sequence", packet.sequence}, {"issue_cycle", packet.issueCycle}};
+  tracer_->record(e);
+}
+
+void Tile::traceSignals(sc_core::sc_trace_file* file, const std::string& prefix) const {
+  sc_core::sc_trace(file, packetsAccepted_, prefix + ".packets");
+  sc_core::sc_trace(file, lastSequence_, prefix + ".sequence");
+  sc_core::sc_trace(file, fence_, prefix + ".fence");
 }
 
 }  // namespace coralsim::models

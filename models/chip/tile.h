@@ -2,18 +2,28 @@
 // packets addressed to it, in order, from its FIFO and accounts for their time; the datapath
 // issues give it memories, TTU, MAC slice and NLU.
 //
-// Cost model (chip cycles): a packet issued at cycle c starts when the tile is free and the
-// packet is there, and keeps the tile busy for its length in words:
-//   start = max(c, busyUntil);  busyUntil = start + packet.length   [Stage A guess]
+// Cost model (chip cycles). A tile has one busy time per functional unit (models/chip/cost_model.h
+// TileUnit: the MAC array, the NLU, one engine per DMA opcode); units work concurrently and meet at
+// tile fences (0x1a). A packet issued at cycle c to unit u costs its cycles (tilePacketCycles, set
+// by the dispatcher):
+//   start = max(c, unitBusy[u], fence);  unitBusy[u] = start + cost
+//   tile fence at c:  fence = max(c, every unitBusy)
+//   busyUntil = max(fence, every unitBusy)
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <ostream>
 
 #include <systemc>
 
+#include "models/chip/cost_model.h"
 #include "models/isa/opcodes.h"
+
+namespace coralsim::traces {
+class Tracer;
+}  // namespace coralsim::traces
 
 namespace coralsim::models {
 
@@ -28,6 +38,8 @@ struct TilePacket {
   uint16_t mask = 0;
   uint32_t sequence = 0;
   uint64_t issueCycle = 0;  // chip cycle at which the scalar core issued it
+  TileUnit unit = TileUnit::kFence;  // which unit of the tile executes it
+  uint64_t costCycles = 0;           // tilePacketCycles (models/chip/cost_model.h)
 
   friend bool operator==(const TilePacket&, const TilePacket&) = default;
 };
@@ -47,9 +59,13 @@ class Tile : public sc_core::sc_module, public TileStatusIf {
   Tile(const sc_core::sc_module_name& name, unsigned index);
 
   void reset();
+  // Trace events (one span per packet on this tile's track, NLU packets on its NLU track); null: off.
+  void setTracer(const traces::Tracer* tracer) { tracer_ = tracer; }
+  // VCD signals: <prefix>.packets (accepted), .sequence (last), .fence (cycle).
+  void traceSignals(sc_core::sc_trace_file* file, const std::string& prefix) const;
 
   [[nodiscard]] unsigned index() const { return index_; }
-  [[nodiscard]] uint64_t busyUntil() const override { return busyUntil_; }
+  [[nodiscard]] uint64_t busyUntil() const override;
   [[nodiscard]] uint64_t packetsAccepted() const { return packetsAccepted_; }
   [[nodiscard]] uint32_t lastSequence() const { return lastSequence_; }
 
@@ -59,12 +75,15 @@ class Tile : public sc_core::sc_module, public TileStatusIf {
 
  private:
   void accept();  // SC_METHOD on the FIFO's data_written event
+  void traceSpan(const TilePacket& packet, uint64_t start) const;
 
   unsigned index_;
-  uint64_t busyUntil_ = 0;
+  std::array<uint64_t, kTileUnitCount> unitBusy_{};  // per TileUnit (the fence has none)
+  uint64_t fence_ = 0;
   uint64_t packetsAccepted_ = 0;
   uint32_t lastSequence_ = 0;
   std::map<uint32_t, uint64_t> csrs_;
+  const traces::Tracer* tracer_ = nullptr;
 };
 
 }  // namespace coralsim::models

@@ -38,7 +38,14 @@ void TileDispatcher::dispatch(const DecodedPacket& packet, uint64_t cycle) {
   nextSequence_ = (nextSequence_ + 1) % modulus;
   ++dispatched_;
 
-  const TilePacket out{packet.pc, packet.opcode, packet.length, packet.tileMask, packet.tileSequence, cycle};
+  const TilePacket out{packet.pc,
+                       packet.opcode,
+                       packet.length,
+                       packet.tileMask,
+                       packet.tileSequence,
+                       cycle,
+                       tileUnitOf(packet.opcode),
+                       tilePacketCycles(timing_, packet.opcode, packet.words).value};
   for (unsigned t = 0; t < tiles; ++t) {
     if (((packet.tileMask >> t) & 1u) == 0) continue;
     // The core synchronises before every issue, so each tile has drained its FIFO by now.

@@ -7,7 +7,8 @@
 // tile whose mask bit is set.
 //
 // Cost model: dispatching costs nothing beyond the packet's issue cycles in the core (its length);
-// the tiles account for their own time (models/chip/tile.h).
+// the dispatcher prices each packet once (tilePacketCycles, models/chip/cost_model.h, with the
+// TimingModel given at reset) and the tiles account for their own time (models/chip/tile.h).
 #pragma once
 
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <systemc>
 
 #include "models/chip/block_interfaces.h"
+#include "models/chip/cost_model.h"
 #include "models/chip/tile.h"
 
 namespace coralsim::models {
@@ -27,6 +29,7 @@ class TileDispatcher : public sc_core::sc_module, public TileDispatchIf {
   TileDispatcher(const sc_core::sc_module_name& name, unsigned tileCount);
 
   void reset();
+  void setTiming(const TimingModel& timing) { timing_ = timing; }
 
   // TileDispatchIf
   void dispatch(const DecodedPacket& packet, uint64_t cycle) override;
@@ -36,6 +39,7 @@ class TileDispatcher : public sc_core::sc_module, public TileDispatchIf {
   [[nodiscard]] uint64_t packetsDispatched() const override { return dispatched_; }
 
  private:
+  TimingModel timing_;
   uint32_t nextSequence_ = 0;
   uint64_t dispatched_ = 0;
 };

@@ -4,6 +4,7 @@
 #include <exception>
 #include <utility>
 
+#include "models/isa/disassembler.h"
 #include "models/isa/number_text.h"
 #include "models/isa/packet_fields.h"
 #include "models/sanitizer_stack.h"
@@ -116,6 +117,7 @@ void ScalarCore::applyPendingReset() {
     pendingConfig_.reset();
     period_ = clockPeriod(config_.clockHz);
     engine_ = std::make_unique<ScalarEngine>(config_.scalarMemoryWords);
+    engine_->setTraceHook(config_.tracer && config_.tracer->instructions() ? this : nullptr);
     extraCycles_ = 0;
     syncedCycle_ = 0;
     runs_.clear();
@@ -179,6 +181,10 @@ void ScalarCore::loadChunk(InstructionChunk chunk) {
   try {
     engine_->load(DecodedProgram::fromBytes(chunk.bytes));
     ++chunksInRun_;
+    if (tracingEvents()) [[unlikely]] {
+      traceInstant({traces::TraceUnitKind::kScalarCore, 0}, "chunk " + std::to_string(chunksInRun_ - 1), now(),
+                   {{"bytes", chunk.bytes.size()}, {"sequence", chunk.sequence}});
+    }
     datapath->instructionChunk(chunk.bytes, now());
   } catch (const ChipFault& f) {
     forgetUnwoundFrames();
@@ -272,6 +278,16 @@ void ScalarCore::closeRunRecord() {
   record.outputBytes = outfeed->outputBytes() - record.outputBytes;
   record.notComputedBytes = outfeed->notComputedBytes() - record.notComputedBytes;
   record.chunks = chunksInRun_;
+  if (tracingEvents()) [[unlikely]] {
+    traces::TraceEvent e;
+    e.kind = traces::TraceEventKind::kSpan;
+    e.unit = {traces::TraceUnitKind::kScalarCore, 0};
+    e.cycle = record.startCycle;
+    e.duration = record.endCycle - record.startCycle;
+    e.name = "run " + std::to_string(runs_.size() - 1) + (record.finished ? "" : " (unfinished)");
+    e.args = {{"chunks", record.chunks}, {"descriptors", record.descriptorCount}, {"output_bytes", record.outputBytes}};
+    config_.tracer->record(e);
+  }
   RungReport rung = datapath->endRun();
   record.rung = rung.rung;
   record.rungNote = std::move(rung.note);
@@ -288,6 +304,8 @@ void ScalarCore::finishRun() {
   }
   stallUntil(tiles->idleCycle());
   outfeed->closeWindow(now());
+  // ... and the last output byte has left the chip.
+  stallUntil(outfeed->readyCycle());
   tiles->restartSequence();
   syncTo(now());
   runs_.back().finished = true;
@@ -354,6 +372,10 @@ void ScalarCore::pushDescriptor(const Descriptor& descriptor, uint64_t cycle) {
   const uint64_t at = cycle + extraCycles_;
   syncTo(at);
   descriptors->push(descriptor, at);
+  if (tracingEvents()) [[unlikely]] {
+    traceInstant({traces::TraceUnitKind::kDmaEngine, static_cast<uint16_t>(descriptor.tag & 7)}, "descriptor", at,
+                 {{"address", descriptor.address}, {"length", descriptor.length}, {"tag", descriptor.tag}});
+  }
 }
 
 void ScalarCore::streamWord(uint32_t word, uint64_t cycle) {
@@ -439,6 +461,47 @@ void ScalarCore::registerCsrHooks() {
                                              }
                                            },
                                            nullptr});
+}
+
+// ---- Tracing -----------------------------------------------------------------------------------
+
+bool ScalarCore::tracingEvents() const { return config_.tracer != nullptr && config_.tracer->events(); }
+
+void ScalarCore::traceInstant(traces::TraceUnit unit, std::string name, uint64_t cycle,
+                              std::vector<traces::TraceArg> args) const {
+  traces::TraceEvent e;
+  e.kind = traces::TraceEventKind::kInstant;
+  e.unit = unit;
+  e.cycle = cycle;
+  e.name = std::move(name);
+  e.args = std::move(args);
+  config_.tracer->record(e);
+}
+
+void ScalarCore::packetExecuted(const DecodedPacket& packet, uint64_t cycle, const std::array<uint32_t, 32>& scalarBefore,
+                                const std::array<bool, 8>& predicateBefore) {
+  traces::InstructionRecord r;
+  r.cycle = cycle + extraCycles_;  // the engine's clock plus the stalls this module added: chip time
+  r.pc = packet.pc;
+  r.chunk = chunksInRun_ == 0 ? 0 : chunksInRun_ - 1;
+  r.packet = isa::formatPacketText(packet.words);
+  const ScalarState& after = engine_->state();
+  for (size_t i = 0; i < after.scalar.size(); ++i) {
+    if (after.scalar[i] != scalarBefore[i]) r.scalarWrites.emplace_back(static_cast<uint8_t>(i), after.scalar[i]);
+  }
+  for (size_t i = 0; i < after.predicate.size(); ++i) {
+    if (after.predicate[i] != predicateBefore[i]) r.predicateWrites.emplace_back(static_cast<uint8_t>(i), after.predicate[i]);
+  }
+  config_.tracer->instructions()->record(r);
+}
+
+void ScalarCore::traceSignals(sc_core::sc_trace_file* file, const std::string& prefix) const {
+  sc_core::sc_trace(file, syncedCycle_, prefix + ".cycle");
+  sc_core::sc_trace(file, runActive_, prefix + ".run_active");
+  sc_core::sc_trace(file, runControl_, prefix + ".run_control");
+  sc_core::sc_trace(file, sleeping_, prefix + ".sleeping");
+  sc_core::sc_trace(file, faulted_, prefix + ".faulted");
+  sc_core::sc_trace(file, chunksInRun_, prefix + ".chunks_in_run");
 }
 
 }  // namespace coralsim::models

@@ -6,7 +6,7 @@
 // engine call. Cost model: the engine's (models/scalar/scalar_engine.cc, Stage A: a packet costs
 // its length in cycles at issue) plus the stalls this module adds:
 //   scalar fence 0x24      waits for every requested infeed byte: chip time += landing - now
-//   final HALT             waits for the infeed and for every tile: chip time += idle - now
+//   final HALT             waits for the infeed, every tile and the outfeed: chip time += idle - now
 // Waiting for the host (a chunk not yet sent, infeed data not yet sent) never adds chip cycles.
 //
 // Run control comes from CSRs (docs/usb-protocol.md §7): scalarCoreRunControl 0 idle, 1 run,
@@ -34,6 +34,7 @@
 #include "models/chip_config.h"
 #include "models/csr/csr_block.h"
 #include "models/scalar/scalar_engine.h"
+#include "traces/trace_event.h"
 
 namespace coralsim::models {
 
@@ -52,7 +53,7 @@ inline constexpr uint64_t kHalting = 3;
 inline constexpr uint64_t kHalted = 4;
 }  // namespace run_status
 
-class ScalarCore : public sc_core::sc_module, private ScalarCoreHost {
+class ScalarCore : public sc_core::sc_module, private ScalarCoreHost, private ScalarTraceHook {
  public:
   SC_HAS_PROCESS(ScalarCore);
 
@@ -82,6 +83,10 @@ class ScalarCore : public sc_core::sc_module, private ScalarCoreHost {
   [[nodiscard]] uint64_t runStatus() const;
   [[nodiscard]] uint32_t pc() const;
   [[nodiscard]] const ScalarEngine& engine() const { return *engine_; }
+
+  // VCD signals (sc_trace, before the simulation starts): <prefix>.cycle (chip cycle SystemC time
+  // was last brought up to), .run_active, .run_control, .sleeping, .faulted, .chunks_in_run.
+  void traceSignals(sc_core::sc_trace_file* file, const std::string& prefix) const;
 
  private:
   enum class ResetRequest : uint8_t { kNone, kGcb, kPowerOn };
@@ -114,6 +119,13 @@ class ScalarCore : public sc_core::sc_module, private ScalarCoreHost {
   void issuePacket(const DecodedPacket& packet, uint64_t cycle) override;
 
   void registerCsrHooks();
+
+  // Tracing (ChipConfig::tracer): run spans, chunk and descriptor events, executed packets.
+  [[nodiscard]] bool tracingEvents() const;
+  void traceInstant(traces::TraceUnit unit, std::string name, uint64_t cycle,
+                    std::vector<traces::TraceArg> args) const;
+  void packetExecuted(const DecodedPacket& packet, uint64_t cycle, const std::array<uint32_t, 32>& scalarBefore,
+                      const std::array<bool, 8>& predicateBefore) override;
 
   CsrBlock& csrs_;
   ChipConfig config_;

@@ -9,6 +9,7 @@
 
 #include "models/isa/bundle_syntax.h"
 #include "models/isa/number_text.h"
+#include "models/timing_model.h"
 
 namespace coralsim::models {
 
@@ -28,8 +29,9 @@ constexpr uint32_t kFirstBodyWord = 1;  // execution starts after START
 //   HALT, branch (taken or not), loop  1
 //   tile / scalar-side packet          its length L (1..17)
 // The hardware loop has zero overhead: each body bundle costs its 1 cycle per iteration and the
-// loop word costs 1 once. A later issue calibrates these against docs/latency.md.
-constexpr uint64_t issueCycles(const DecodedPacket& packet) { return packet.length; }
+// loop word costs 1 once. The constants are kBundleIssueCycles / kIssueCyclesPerPacketWord in
+// models/timing_model.h (packetIssueCycles).
+constexpr uint64_t issueCycles(const DecodedPacket& packet) { return packetIssueCycles(packet.length); }
 
 float asFloat(uint32_t bits) { return std::bit_cast<float>(bits); }
 uint32_t asBits(float value) { return std::bit_cast<uint32_t>(value); }
@@ -227,6 +229,15 @@ StopReason ScalarEngine::execute(uint64_t cycleBudget, ScalarCoreHost& host, boo
   bool skipBreakpoint = singleStep || (resumeAtBreakpoint_ && index == breakIndex);
   resumeAtBreakpoint_ = false;
 
+  // Instruction trace (traceHook_ set): the packet in flight and the register files before it.
+  struct TraceBefore {
+    const DecodedPacket* packet;
+    uint64_t cycle;
+    std::array<uint32_t, 32> scalar;
+    std::array<bool, 8> predicate;
+  };
+  std::optional<TraceBefore> traceBefore;
+
   auto stopAt = [&](StopReason reason) {
     packetIndex_ = index;
     pc_ = packets[index].pc;
@@ -243,6 +254,11 @@ StopReason ScalarEngine::execute(uint64_t cycleBudget, ScalarCoreHost& host, boo
       skipBreakpoint = false;
 
       const DecodedPacket& p = packets[index];
+      if (traceHook_ != nullptr) [[unlikely]] {
+        // HALT returns from inside the switch: report it before it executes.
+        if (p.action == PacketAction::kHalt) traceHook_->packetExecuted(p, cycles_, state_.scalar, state_.predicate);
+        else traceBefore.emplace(TraceBefore{&p, cycles_, state_.scalar, state_.predicate});
+      }
       switch (p.action) {
         case PacketAction::kBundle:
           executeBundle(p, host);
@@ -315,6 +331,10 @@ StopReason ScalarEngine::execute(uint64_t cycleBudget, ScalarCoreHost& host, boo
 
         case PacketAction::kFrameEnd:
           fault(p, "execution reached END (the frame trailer is never executed)");
+      }
+      if (traceBefore) [[unlikely]] {
+        traceHook_->packetExecuted(*traceBefore->packet, traceBefore->cycle, traceBefore->scalar, traceBefore->predicate);
+        traceBefore.reset();
       }
     }
   } catch (...) {

@@ -54,6 +54,17 @@ class ScalarCoreHost {
   virtual void issuePacket(const DecodedPacket& packet, uint64_t cycle) = 0;
 };
 
+// Observes every packet the engine executes, for the instruction trace. Off (nullptr) by default:
+// then the execution loop pays one predictable branch per packet.
+class ScalarTraceHook {
+ public:
+  virtual ~ScalarTraceHook() = default;
+  // After `packet` executed (issued at `cycle`); `scalarBefore` / `predicateBefore` are the
+  // register files before it, so the hook can tell which registers it wrote.
+  virtual void packetExecuted(const DecodedPacket& packet, uint64_t cycle, const std::array<uint32_t, 32>& scalarBefore,
+                              const std::array<bool, 8>& predicateBefore) = 0;
+};
+
 struct ScalarState {
   std::array<uint32_t, 32> scalar{};
   std::array<bool, 8> predicate{};
@@ -99,6 +110,7 @@ class ScalarEngine {
   void reset();
 
   void setBreakpoint(std::optional<uint32_t> pc) { breakpoint_ = pc; }
+  void setTraceHook(ScalarTraceHook* hook) { traceHook_ = hook; }
   [[nodiscard]] uint32_t pc() const { return pc_; }
   [[nodiscard]] uint64_t cycles() const { return cycles_; }
   [[nodiscard]] ScalarState& state() { return state_; }
@@ -120,6 +132,7 @@ class ScalarEngine {
   uint64_t cycles_ = 0;
   uint64_t bundles_ = 0;
   std::optional<uint32_t> breakpoint_;
+  ScalarTraceHook* traceHook_ = nullptr;
   bool resumeAtBreakpoint_ = false;
   std::optional<StopReason> halted_;
   // Active hardware loop (op 0x23): body = packets [bodyStart, bodyEnd) (packet indices),

@@ -17,7 +17,11 @@
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/run_io.h"
+#include "sim/cli/run_traces.h"
+#include "sim/cli/run_timing.h"
 #include "sim/device.h"
+#include "sim/usb_link_model.h"
+#include "sim/hle_host/program_loader.h"
 
 #ifndef CORALSIM_VERSION
 #define CORALSIM_VERSION "unknown"
@@ -26,28 +30,39 @@
 namespace coralsim::cli {
 namespace {
 
-const std::vector<OptionSpec> kOptions = {
+const std::vector<OptionSpec> kBaseOptions = {
     {"--input", true, "FILE", "raw bytes of one model input, in TFLite encoding (repeat, in input order)"},
     {"--random", true, "SEED", "random inputs from SEED (reproducible on every platform)"},
     {"--output", true, "FILE", "write the output bytes to FILE (several outputs: FILE.0, FILE.1, ...)"},
     {"--json", false, "", "print one JSON object (format: docs/run-json.md)"},
     {"--pretty", false, "", "with --json: indent the JSON"},
     {"--mode", true, "MODE", "datapath rung: auto (default), lle, hle or protocol"},
+    {"--rounding", true, "HOW", "lle rounding: fp32-half-even (default), fp32-half-away, tflite-fixed-point"},
+    {"--hle", true, "COMPILED=CPU", "register a high-level program: a compiled model and its CPU twin (repeat)"},
     {"--service", true, "HOW", "hints (default: descr_ep 0xF0, follow the DMA hints) or events (0xFF)"},
     {"--iterations", true, "N", "run the model N times on one open device (default 1)"},
     {"--clock-mhz", true, "MHZ", "chip clock (default 500; 250 = the reduced-clock runtime)"},
     {"--usb", true, "SPEED", "link speed: super (default) or high"},
     {"--cycle-limit", true, "N", "stop a run after N simulated cycles with a fault (default 4e9)"},
     {"--timeout-ms", true, "MS", "wall-clock limit per host transfer (default 10000)"},
+    {"--timing", false, "", "predict the device time per run and per inference: USB transfer + compute + idle"},
+    {"--timing-constant", true, "NAME=N", "override one cost-model constant of models/timing_model.h (repeat)"},
     {"--help", false, "", "show this help"},
 };
+const std::vector<OptionSpec> kOptions = [] {
+  std::vector<OptionSpec> all = kBaseOptions;
+  for (OptionSpec& o : RunTraces::options()) all.insert(all.end() - 1, o);  // before --help
+  return all;
+}();
 
 void printHelp() {
   std::cout
       << "usage: coralsim run MODEL|PROGRAM [--input FILE ... | --random SEED] [--output FILE]\n"
          "                    [--json [--pretty]] [--mode auto|lle|hle|protocol] [--service hints|events]\n"
          "                    [--iterations N] [--clock-mhz MHZ] [--usb high|super] [--cycle-limit N]\n"
-         "                    [--timeout-ms MS]\n\n"
+         "                    [--timeout-ms MS] [--hle COMPILED.tflite=CPU.tflite ...] [--timing]\n"
+         "                    [--trace-usb FILE] [--trace-timeline FILE] [--trace-instructions FILE]\n"
+         "                    [--trace-vcd FILE]\n\n"
          "Runs MODEL (a compiled *_edgetpu.tflite, a bare DarwiNN package or executable) or PROGRAM (a\n"
          "raw *.coral instruction stream) on an emulated Coral USB Accelerator in this process, through\n"
          "the host driver a real device gets: the libedgetpu open sequence, then per package the\n"
@@ -61,11 +76,22 @@ void printHelp() {
          "the device). --random SEED fills them reproducibly; with neither, inputs are zeros. A raw\n"
          "program takes up to two files: its input stream and its parameter stream (descriptor\n"
          "addresses are offsets into them).\n\n"
+         "Datapath rungs (--mode): 'lle' computes tile packets from their fields; 'hle' recognises the\n"
+         "program by the hash of its instruction chunks (linked address fields masked) among the\n"
+         "programs registered with --hle and computes the custom op's outputs with the CPU twin's graph\n"
+         "on 8-bit reference kernels, sent in the device's byte order; 'protocol' sends outputs of the\n"
+         "right size and timing marked NOT COMPUTED; 'auto' uses the highest rung that covers each run.\n"
+         "Every run line names the rung it used and, in auto mode, why a higher one was dropped.\n\n"
          "Prints the simulated cycles, per executable run the descriptors the device pushed (tag,\n"
          "address, length, and the host buffer the address names), the execution mode used, and for\n"
-         "each output its size and SHA-256. Output bytes are in the device's order (tile-major layouts\n"
-         "are not re-ordered yet); outputs the datapath did not compute are marked NOT COMPUTED.\n\n"
-         "options:\n"
+         "each output its size and SHA-256. Tile-major outputs are re-ordered into TFLite order by the\n"
+         "driver, as libedgetpu does; outputs the datapath did not compute are marked NOT COMPUTED.\n\n"
+         "Timing (--timing): the predicted device time of every executable run and of one inference\n"
+         "(the runs of the last iteration: use --iterations 2 for the steady state with parameters\n"
+         "cached), split into USB transfer (the link model of --usb: bytes and libedgetpu's transfers),\n"
+         "compute (simulated chip cycles at --clock-mhz) and idle (host turnaround). Deterministic: it\n"
+         "never reads a wall clock. --json carries the same figures under \"timing\".\n\n"
+      << RunTraces::helpText() << "options:\n"
       << describeOptions(kOptions)
       << "\nexit status: 0 success, 1 the model could not be loaded or the run failed (fault, timeout,\n"
          "protocol violation), 2 usage error\n";
@@ -77,6 +103,24 @@ driver::ClockPerformance performanceFor(uint64_t mhz) {
   if (mhz >= 250) return driver::ClockPerformance::kHigh;
   if (mhz >= 125) return driver::ClockPerformance::kMedium;
   return driver::ClockPerformance::kLow;
+}
+
+// "NAME=N" for one row of models::kTimingConstants; a usage error names the known constants.
+void setTimingConstant(models::TimingModel& timing, const std::string& text) {
+  const size_t eq = text.find('=');
+  const std::string name = text.substr(0, eq);
+  std::string known;
+  for (const models::TimingConstant& c : models::kTimingConstants) {
+    known += known.empty() ? c.name : std::string(", ") + c.name;
+    if (name != c.name) continue;
+    const std::string value = eq == std::string::npos ? "" : text.substr(eq + 1);
+    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || value.size() > 12) {
+      throw UsageError("--timing-constant " + name + " expects a whole number, got '" + value + "'");
+    }
+    timing.*c.field = std::stoull(value);
+    return;
+  }
+  throw UsageError("--timing-constant expects NAME=N with NAME one of " + known + ", got '" + text + "'");
 }
 
 }  // namespace
@@ -97,6 +141,23 @@ int runRun(const CommandArgs& argv) {
   if (!models::parseExecutionMode(modeText, deviceOptions.chip.mode)) {
     throw UsageError("--mode expects auto, lle, hle or protocol, got '" + modeText + "'");
   }
+  const std::string roundingText = args.value("--rounding").value_or("fp32-half-even");
+  if (!models::parseRequantRounding(roundingText, deviceOptions.chip.requantRounding)) {
+    throw UsageError("--rounding expects fp32-half-even, fp32-half-away or tflite-fixed-point, got '" + roundingText +
+                     "'");
+  }
+  // Registered before the model loads, so a bad pair fails early; the device only sees the registry.
+  if (args.has("--hle")) {
+    std::vector<sim::HleProgramSpec> specs;
+    for (const std::string& text : args.values("--hle")) {
+      try {
+        specs.push_back(sim::parseHleProgramSpec(text));
+      } catch (const sim::HleProgramError& e) {
+        throw UsageError(e.what());
+      }
+    }
+    deviceOptions.chip.hlePrograms = sim::buildHleRegistry(specs);
+  }
   driver::RunnerOptions runnerOptions;
   const std::string serviceText = args.value("--service").value_or("hints");
   if (!driver::parseServiceMode(serviceText, runnerOptions.service)) {
@@ -111,6 +172,7 @@ int runRun(const CommandArgs& argv) {
     deviceOptions.chip.clockHz = *mhz * 1'000'000;
     runnerOptions.performance = performanceFor(*mhz);
   }
+  for (const std::string& text : args.values("--timing-constant")) setTimingConstant(deviceOptions.chip.timing, text);
   if (auto limit = args.number("--cycle-limit")) {
     if (*limit == 0) throw UsageError("--cycle-limit expects a positive number");
     deviceOptions.chip.cycleLimit = *limit;
@@ -124,9 +186,11 @@ int runRun(const CommandArgs& argv) {
   const driver::RunPlan plan = driver::planRun(model);
   const std::vector<std::vector<uint8_t>> inputs = gatherInputs(args, plan);
 
+  RunTraces traces(args);  // before any work: an unwritable trace path is a usage error
+  traces.configure(deviceOptions);
   sim::Device device(deviceOptions);
   driver::InProcessTransport transport(device, std::chrono::milliseconds(timeoutMs));
-  driver::Runner runner(transport, runnerOptions);
+  driver::Runner runner(traces.wrap(transport, deviceOptions.chip.clockHz), runnerOptions);
   runner.open();
   driver::RunResult result = runner.run(plan, inputs, static_cast<int>(iterations));
   try {
@@ -135,7 +199,11 @@ int runRun(const CommandArgs& argv) {
     if (result.ok()) result.error = std::string("close: ") + e.what();
   }
 
+  traces.finish(plan.model);
   if (auto out = args.value("--output"); out && !result.outputs.empty()) writeOutputs(*out, result);
+  if (args.has("--timing")) {
+    addPredictedTiming(result, sim::usbLinkParameters(deviceOptions.speed), deviceOptions.chip.clockHz);
+  }
 
   driver::RunReportContext context;
   context.coralsimVersion = CORALSIM_VERSION;

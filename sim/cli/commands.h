@@ -16,5 +16,7 @@ int runAsm(const CommandArgs& args);
 int runDemo(const CommandArgs& args);
 int runRun(const CommandArgs& args);
 int runServe(const CommandArgs& args);
+int runTraceDiff(const CommandArgs& args);
+int runTraceImport(const CommandArgs& args);
 
 }  // namespace coralsim::cli

@@ -13,13 +13,16 @@
 #include <chrono>
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "driver/dfu_download.h"
 #include "driver/libusb_transport.h"
+#include "driver/recording_transport.h"
 #include "driver/model_loader.h"
 #include "driver/run_plan.h"
 #include "driver/run_report.h"
@@ -57,6 +60,7 @@ const std::vector<OptionSpec> kRunOptions = {
     {"--service", true, "HOW", "hints (default: descr_ep 0xF0, follow the DMA hints) or events (0xFF)"},
     {"--iterations", true, "N", "run the model N times on one open device (default 1)"},
     {"--timeout-ms", true, "MS", "wall-clock limit per USB transfer (default 10000)"},
+    {"--trace-usb", true, "FILE", "write every transfer of the session as a coralsim USB log (for coralsim trace-diff)"},
     {"--help", false, "", "show this help"},
 };
 
@@ -185,7 +189,18 @@ int runRunCommand(const CommandArgs& argv) {
     progress("device already runs firmware (18d1:9302): not flashing it again (libedgetpu's default)");
   }
 
-  driver::Runner runner(*transport, runnerOptions);
+  // --trace-usb: the session (open .. close) as the driver saw it, with host-clock times; compare
+  // it with a simulated one: coralsim trace-diff REAL.jsonl SIM.jsonl.
+  std::optional<std::ofstream> usbTraceFile;
+  if (auto path = args.value("--trace-usb")) {
+    usbTraceFile.emplace(*path, std::ios::binary | std::ios::trunc);
+    if (!*usbTraceFile) throw UsageError("--trace-usb: cannot write '" + *path + "'");
+  }
+  traces::UsbLog usbLog;
+  usbLog.origin = "driver";
+  usbLog.source = plan.model + " on " + transport->name();
+  driver::RecordingTransport recorder(*transport, usbLog);
+  driver::Runner runner(usbTraceFile ? static_cast<driver::Transport&>(recorder) : *transport, runnerOptions);
   runner.open();
   progress("opened (libedgetpu open sequence, " +
            std::string(transport->linkSpeed() == sim::UsbSpeed::kSuper ? "SuperSpeed" : "high-speed") + " settings)");
@@ -197,6 +212,10 @@ int runRunCommand(const CommandArgs& argv) {
     if (result.ok()) result.error = std::string("close: ") + e.what();
   }
 
+  if (usbTraceFile) {
+    traces::writeUsbLog(usbLog, *usbTraceFile);
+    if (!usbTraceFile->flush()) throw std::runtime_error("--trace-usb: write failed");
+  }
   if (auto out = args.value("--output"); out && !result.outputs.empty()) writeOutputs(*out, result);
   driver::RunReportContext context;
   context.coralsimVersion = CORALSIM_VERSION;

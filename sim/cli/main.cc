@@ -27,6 +27,10 @@ constexpr Command kCommands[] = {
      coralsim::cli::runRun},
     {"serve", "export emulated Coral USB Accelerators over USB/IP (until SIGINT/SIGTERM)",
      coralsim::cli::runServe},
+    {"trace-diff", "compare two USB sessions (coralsim USB logs or real captures); exit 1 on protocol differences",
+     coralsim::cli::runTraceDiff},
+    {"trace-import", "convert a capture of a real Coral (usbmon, libusb log, tshark text) into a coralsim USB log",
+     coralsim::cli::runTraceImport},
 };
 
 void printUsage(std::FILE* to) {
@@ -35,7 +39,7 @@ void printUsage(std::FILE* to) {
                "usage: coralsim COMMAND [ARGS...]      (coralsim COMMAND --help for details)\n\n"
                "commands:\n");
   for (const auto& c : kCommands) {
-    std::fprintf(to, "  %-10.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
+    std::fprintf(to, "  %-12.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
                  static_cast<int>(c.summary.size()), c.summary.data());
   }
 }
