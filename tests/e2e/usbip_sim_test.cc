@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "driver/dfu_download.h"
 #include "driver/in_process_transport.h"
@@ -17,7 +19,9 @@
 #include "driver/runner.h"
 #include "driver/usbip_client_transport.h"
 #include "sim/device.h"
+#include "sim/hle_host/program_loader.h"
 #include "tests/support/corpus.h"
+#include "tests/support/json_reader.h"
 #include "usbip/client.h"
 #include "usbip/server.h"
 #include "usbip/sim_exported_device.h"
@@ -148,6 +152,83 @@ TEST_F(UsbipSimTest, CorpusModelsRunTheSameOverUsbipAsInProcess) {
                 << wireCycles << " cycles both over USB/IP and in process\n";
     }
   }
+}
+
+// The high-level datapath on the wire: a device with registered programs (`coralsim serve --hle`)
+// computes the same output bytes over USB/IP as in process, where corpus_hle_device holds them to
+// the golden files. The programs: the smallest golden model whose twin is in the corpus and the
+// median one by size.
+TEST(UsbipSimHle, RegisteredProgramsComputeTheSameBytesOverTheWireAsInProcess) {
+  CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
+  CORALSIM_REQUIRE_CORPUS(testing::goldenDir());
+  const std::filesystem::path corpus = *testing::corpusDir();
+  std::vector<sim::HleProgramSpec> specs;
+  for (const auto& entry : std::filesystem::directory_iterator(*testing::goldenDir())) {
+    const std::filesystem::path manifestPath = entry.path() / "manifest.json";
+    if (!std::filesystem::exists(manifestPath)) continue;
+    std::ifstream in(manifestPath);
+    std::stringstream text;
+    text << in.rdbuf();
+    const testing::JsonValue manifest = testing::parseJson(text.str());
+    const testing::JsonValue* twin = manifest.find("twin");
+    const testing::JsonValue* compiled = manifest.find("compiled");
+    if (twin == nullptr || compiled == nullptr || twin->find("where") == nullptr ||
+        twin->find("where")->text != "corpus" || manifest.find("tensor_map") == nullptr) {
+      continue;
+    }
+    // Only twins that pair by name without the manifest's documented overrides or patches.
+    if (text.str().find("\"override\"") != std::string::npos || text.str().find("quant patch") != std::string::npos) continue;
+    const std::filesystem::path c = corpus / compiled->find("path")->text;
+    const std::filesystem::path t = corpus / twin->find("path")->text;
+    if (std::filesystem::exists(c) && std::filesystem::exists(t)) specs.push_back({c, t, {}, {}});
+  }
+  ASSERT_GE(specs.size(), 2u) << "golden models with a corpus twin";
+  std::sort(specs.begin(), specs.end(), [](const auto& a, const auto& b) {
+    return std::filesystem::file_size(a.compiled) < std::filesystem::file_size(b.compiled);
+  });
+  specs = {specs.front(), specs[specs.size() / 2]};  // a tiny one and a mid-sized network
+  sim::DeviceOptions options;
+  options.chip.mode = models::ExecutionMode::kHle;
+  options.chip.hlePrograms = sim::buildHleRegistry(specs);
+
+  SimExportedDevice exported(options);
+  ServerOptions serverOptions;
+  serverOptions.port = 0;
+  serverOptions.log = [](std::string_view) {};
+  Server server(std::vector<ExportedDevice*>{&exported}, serverOptions);
+  server.start();
+  for (const sim::HleProgramSpec& spec : specs) {
+    const driver::ModelFile model = driver::loadModelFile(spec.compiled);
+    const driver::RunPlan plan = driver::planRun(model);
+    const auto inputs = driver::randomInputs(plan, 20261121);
+    const std::string what = spec.compiled.filename().string();
+
+    driver::UsbipClientTransport wire("127.0.0.1", server.port(), "1-1");
+    driver::Runner overWire(wire, {});
+    overWire.open();
+    const driver::RunResult a = overWire.run(plan, inputs);
+    overWire.close();
+
+    sim::Device local(options);
+    driver::InProcessTransport inProcess(local);
+    driver::Runner here(inProcess, {});
+    here.open();
+    const driver::RunResult b = here.run(plan, inputs);
+    here.close();
+
+    ASSERT_TRUE(a.ok()) << what << ": " << a.error.value_or("");
+    ASSERT_TRUE(b.ok()) << what << ": " << b.error.value_or("");
+    for (const auto& run : b.runs) EXPECT_EQ(run.rung.value_or("none"), "hle") << what << ": " << run.rungNote.value_or("");
+    ASSERT_EQ(a.outputs.size(), b.outputs.size()) << what;
+    for (size_t i = 0; i < a.outputs.size(); ++i) {
+      EXPECT_EQ(a.outputs[i].bytes, b.outputs[i].bytes) << what << " output " << i;
+      // Computed numbers, not the protocol rung's zero fillers.
+      EXPECT_TRUE(std::any_of(b.outputs[i].bytes.begin(), b.outputs[i].bytes.end(), [](uint8_t v) { return v != 0; }))
+          << what << " output " << i;
+    }
+    std::cout << what << ": " << a.outputs.size() << " outputs computed on the hle rung, identical over USB/IP\n";
+  }
+  server.stop();
 }
 
 // A device that powers on as the bootloader, flashed over the wire the way libedgetpu does it
