@@ -1,9 +1,15 @@
 #include "traces/import_support.h"
 
+#include <cmath>
+
 #include <charconv>
 #include <set>
 
 namespace coralsim::traces::import_detail {
+
+namespace {
+constexpr double kMaxSessionSeconds = 365.0 * 24 * 3600;
+}  // namespace
 
 std::vector<std::string_view> tokens(std::string_view line) {
   std::vector<std::string_view> out;
@@ -101,8 +107,16 @@ ImportedCapture CaptureAssembler::finish(std::string origin, const std::string& 
     t.note = c.note;
     if (c.timeSeconds) {
       if (!firstTime) firstTime = c.timeSeconds;
+      const double since = *c.timeSeconds - *firstTime;
+      // A real session lasts seconds to hours; a span beyond a year is a malformed timestamp (and
+      // would overflow the integer rounding below).
+      if (!(std::fabs(since) < kMaxSessionSeconds)) {
+        throw CaptureFormatError(source, 0, "transfer " + std::to_string(out.log.transactions.size() + 1) +
+                                                " has a timestamp " + std::to_string(since) +
+                                                " s away from the first one (more than a year): malformed time");
+      }
       // Microseconds, rounded to 0.001 us so that the text form is stable.
-      t.timeUs = static_cast<double>(static_cast<int64_t>((*c.timeSeconds - *firstTime) * 1e9 + 0.5)) / 1e3;
+      t.timeUs = static_cast<double>(static_cast<int64_t>(since * 1e9 + 0.5)) / 1e3;
     }
     builder.add(t);
   }

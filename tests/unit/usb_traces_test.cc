@@ -213,6 +213,24 @@ TEST(Importers, LibusbCallLog) {
   EXPECT_FALSE(t[5].lengthExact);
 }
 
+// Found by fuzz_import_tshark: a timestamp 1e10 s after the first one overflowed the integer
+// rounding of the relative time (undefined behaviour); it is now a format error naming the file.
+TEST(Importers, ATimestampYearsAwayIsAFormatErrorNotAnOverflow) {
+  std::istringstream summary(
+      "                      # URB length [bytes], Data length [bytes], Leftover Capture Data\n"
+      "  281   6.533366         host → 2.4.1        USB 72 URB_BULK out     # 8,8,5043010000000000\n"
+      "  282   6.533444        2.4.1 → host         USB 64 URB_BULK out     # 8,0,\n"
+      "  290   9956121000.5    2.4.2 → host         USB 80 URB_BULK in      # 16,16,00000000000000000000000004000000\n"
+      "  291   9956121000.6     host → 2.4.2        USB 64 URB_BULK in      # 16,0,\n");
+  try {
+    (void)importTsharkText(summary, "far.txt");
+    FAIL() << "expected a CaptureFormatError";
+  } catch (const CaptureFormatError& e) {
+    EXPECT_NE(std::string(e.what()).find("far.txt"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("timestamp"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Importers, TsharkSummaryAndDetail) {
   std::istringstream summary(
       "                      # URB length [bytes], Data length [bytes], Leftover Capture Data\n"
