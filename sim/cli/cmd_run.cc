@@ -21,7 +21,7 @@
 #include "sim/cli/run_timing.h"
 #include "sim/device.h"
 #include "sim/usb_link_model.h"
-#include "sim/hle_host/program_loader.h"
+#include "sim/cli/datapath_options.h"
 
 #ifndef CORALSIM_VERSION
 #define CORALSIM_VERSION "unknown"
@@ -137,27 +137,8 @@ int runRun(const CommandArgs& argv) {
   if (args.has("--random")) (void)args.number("--random");  // a bad SEED is a usage error, before any work
 
   sim::DeviceOptions deviceOptions;
-  const std::string modeText = args.value("--mode").value_or("auto");
-  if (!models::parseExecutionMode(modeText, deviceOptions.chip.mode)) {
-    throw UsageError("--mode expects auto, lle, hle or protocol, got '" + modeText + "'");
-  }
-  const std::string roundingText = args.value("--rounding").value_or("fp32-half-even");
-  if (!models::parseRequantRounding(roundingText, deviceOptions.chip.requantRounding)) {
-    throw UsageError("--rounding expects fp32-half-even, fp32-half-away or tflite-fixed-point, got '" + roundingText +
-                     "'");
-  }
   // Registered before the model loads, so a bad pair fails early; the device only sees the registry.
-  if (args.has("--hle")) {
-    std::vector<sim::HleProgramSpec> specs;
-    for (const std::string& text : args.values("--hle")) {
-      try {
-        specs.push_back(sim::parseHleProgramSpec(text));
-      } catch (const sim::HleProgramError& e) {
-        throw UsageError(e.what());
-      }
-    }
-    deviceOptions.chip.hlePrograms = sim::buildHleRegistry(specs);
-  }
+  applyDatapathOptions(args, deviceOptions.chip);
   driver::RunnerOptions runnerOptions;
   const std::string serviceText = args.value("--service").value_or("hints");
   if (!driver::parseServiceMode(serviceText, runnerOptions.service)) {
@@ -207,7 +188,7 @@ int runRun(const CommandArgs& argv) {
 
   driver::RunReportContext context;
   context.coralsimVersion = CORALSIM_VERSION;
-  context.requestedMode = modeText;
+  context.requestedMode = std::string(models::executionModeName(deviceOptions.chip.mode));
   if (args.has("--json")) {
     driver::writeRunJson(result, context, std::cout, args.has("--pretty") ? 2 : 0);
     std::cout << '\n';

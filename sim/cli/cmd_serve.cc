@@ -14,7 +14,7 @@
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/device.h"
-#include "sim/hle_host/program_loader.h"
+#include "sim/cli/datapath_options.h"
 #include "usbip/buffer_memory.h"
 #include "usbip/server.h"
 #include "usbip/sim_exported_device.h"
@@ -154,21 +154,7 @@ int runServe(const CommandArgs& argv) {
     if (*limit == 0) throw UsageError("--cycle-limit expects a positive number");
     deviceOptions.chip.cycleLimit = *limit;
   }
-  const std::string modeText = args.value("--mode").value_or("auto");
-  if (!models::parseExecutionMode(modeText, deviceOptions.chip.mode)) {
-    throw UsageError("--mode expects auto, lle, hle or protocol, got '" + modeText + "'");
-  }
-  if (args.has("--hle")) {
-    std::vector<sim::HleProgramSpec> specs;
-    for (const std::string& text : args.values("--hle")) {
-      try {
-        specs.push_back(sim::parseHleProgramSpec(text));
-      } catch (const sim::HleProgramError& e) {
-        throw UsageError(e.what());
-      }
-    }
-    deviceOptions.chip.hlePrograms = sim::buildHleRegistry(specs);  // one registry shared by every device
-  }
+  applyDatapathOptions(args, deviceOptions.chip);
   usbip::keepTransferBuffersMapped();
 
   // Every thread started from here on (the server's, the simulator's) inherits this mask, so the
