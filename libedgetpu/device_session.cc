@@ -1,0 +1,74 @@
+#include "libedgetpu/device_session.h"
+
+#include <map>
+
+#include "driver/in_process_transport.h"
+#include "driver/runner.h"
+#include "libedgetpu/verbose_log.h"
+#include "sim/device.h"
+#include "sim/hle_host/program_loader.h"
+
+namespace coralsim::libedgetpu {
+namespace {
+
+driver::ClockPerformance performanceFor(uint64_t mhz) {
+  // scu_ctrl_3 rg_gcb_clkdiv (docs/usb-protocol.md §5.2): 500 / 250 / 125 / 63 MHz.
+  if (mhz >= 500) return driver::ClockPerformance::kMax;
+  if (mhz >= 250) return driver::ClockPerformance::kHigh;
+  if (mhz >= 125) return driver::ClockPerformance::kMedium;
+  return driver::ClockPerformance::kLow;
+}
+
+}  // namespace
+
+std::shared_ptr<DeviceSession> DeviceSession::acquire(const DelegateOptions& options) {
+  static std::mutex registryMutex;
+  static std::map<std::string, std::weak_ptr<DeviceSession>> sessions;
+  const std::lock_guard<std::mutex> lock(registryMutex);
+  const std::string key = options.sharingKey();
+  if (auto existing = sessions[key].lock()) {
+    log(2, "sharing the open device of an earlier delegate (" + key + ")");
+    return existing;
+  }
+  auto session = std::make_shared<DeviceSession>(options);
+  sessions[key] = session;
+  return session;
+}
+
+DeviceSession::DeviceSession(const DelegateOptions& options) : options_(options) {
+  sim::DeviceOptions deviceOptions;
+  deviceOptions.chip.mode = options.mode;
+  if (!options.hleTwins.empty()) {
+    std::vector<sim::HleProgramSpec> specs;
+    for (const HleTwin& t : options.hleTwins) specs.push_back({t.compiled, t.cpu, {}, {}});
+    deviceOptions.chip.hlePrograms = sim::buildHleRegistry(specs);
+    log(1, "registered " + std::to_string(specs.size()) + " hle twin(s)");
+  }
+  driver::RunnerOptions runnerOptions;
+  runnerOptions.service = options.service;
+  if (options.cycleLimit) deviceOptions.chip.cycleLimit = *options.cycleLimit;
+  if (options.clockMhz) {
+    deviceOptions.chip.clockHz = *options.clockMhz * 1'000'000;
+    runnerOptions.performance = performanceFor(*options.clockMhz);
+  }
+  device_ = std::make_unique<sim::Device>(deviceOptions);
+  transport_ = std::make_unique<driver::InProcessTransport>(*device_, options.timeout);
+  runner_ = std::make_unique<driver::Runner>(*transport_, runnerOptions);
+  runner_->open();
+  log(1, "opened the in-process coralsim device (mode " + std::string(models::executionModeName(options.mode)) + ")");
+}
+
+DeviceSession::~DeviceSession() {
+  try {
+    if (runner_ && runner_->isOpen()) runner_->close();
+  } catch (const std::exception& e) {
+    log(0, std::string("closing the device: ") + e.what());
+  }
+}
+
+driver::RunResult DeviceSession::run(const driver::RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return runner_->run(plan, inputs, 1);
+}
+
+}  // namespace coralsim::libedgetpu
