@@ -26,7 +26,10 @@ void report(tflite_abi::Context* context, const std::string& message) {
 EdgeTpuDelegate::EdgeTpuDelegate(const DelegateOptions& options) : session_(DeviceSession::acquire(options)) {
   abi_.data = this;
   abi_.Prepare = &EdgeTpuDelegate::prepare;
-  abi_.flags = 0;  // kTfLiteDelegateFlagsNone: static shapes, as libedgetpu
+  // kTfLiteDelegateFlagsAllowDynamicTensors. Without it TFLite 2.9 prepares every node before
+  // calling Prepare (to look for dynamic tensors), and the edgetpu-custom-op, which no CPU kernel
+  // implements, fails that with "unresolved custom op" before the delegate can claim it.
+  abi_.flags = 1;
 }
 
 EdgeTpuDelegate* EdgeTpuDelegate::from(tflite_abi::Delegate* delegate) {
