@@ -10,8 +10,17 @@ LIB="$DEST/libtensorflowlite_c.so"
 mkdir -p "$DEST" || exit 1
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-if ! (cd "$TMP" && timeout 180 npm pack --silent tfjs-tflite-node@0.0.2 >/dev/null 2>"$TMP/npm.err"); then
-  echo "*** WARNING: cannot fetch npm tfjs-tflite-node@0.0.2 (no network or no npm): $(tail -n 2 "$TMP/npm.err" 2>/dev/null)"
+# npm when present; otherwise the same tarball from the registry's download URL (python3 is a
+# build dependency anyway).
+TARBALL=https://registry.npmjs.org/tfjs-tflite-node/-/tfjs-tflite-node-0.0.2.tgz
+if command -v npm >/dev/null 2>&1; then
+  (cd "$TMP" && timeout 180 npm pack --silent tfjs-tflite-node@0.0.2 >/dev/null 2>"$TMP/fetch.err")
+else
+  timeout 180 python3 -c 'import sys, urllib.request; urllib.request.urlretrieve(sys.argv[1], sys.argv[2])' \
+    "$TARBALL" "$TMP/tfjs-tflite-node-0.0.2.tgz" 2>"$TMP/fetch.err"
+fi
+if [ ! -s "$TMP/tfjs-tflite-node-0.0.2.tgz" ]; then
+  echo "*** WARNING: cannot fetch npm tfjs-tflite-node@0.0.2 (no network?): $(tail -n 2 "$TMP/fetch.err" 2>/dev/null)"
   echo "*** The libedgetpu TFLite tests will SKIP."
   exit 0
 fi
