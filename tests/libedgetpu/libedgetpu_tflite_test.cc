@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -83,6 +84,27 @@ class LibedgetpuTflite : public ::testing::Test {
     return plugin_.createDelegate(k.data(), v.data(), k.size(), &captureReport);
   }
 
+
+  // An interpreter for `m` with `delegate`; null when TFLite refuses.
+  void* interpreterFor(const fs::path& compiled, void* delegate, void*& model, void*& options) {
+    model = tflite_.ModelCreateFromFile(compiled.c_str());
+    options = tflite_.InterpreterOptionsCreate();
+    tflite_.InterpreterOptionsAddDelegate(options, delegate);
+    interpreterErrors.clear();
+    tflite_.InterpreterOptionsSetErrorReporter(options, &collectInterpreterError, nullptr);
+    void* interpreter = tflite_.InterpreterCreate(model, options);
+    if (interpreter && tflite_.InterpreterAllocateTensors(interpreter) != 0) {
+      tflite_.InterpreterDelete(interpreter);
+      return nullptr;
+    }
+    return interpreter;
+  }
+  void release(void* interpreter, void* model, void* options) {
+    if (interpreter) tflite_.InterpreterDelete(interpreter);
+    tflite_.InterpreterOptionsDelete(options);
+    tflite_.ModelDelete(model);
+  }
+
   coralsim::testing::TfliteCApi tflite_;
   coralsim::testing::EdgeTpuPlugin plugin_;
 };
@@ -102,6 +124,51 @@ fs::path twinPath(const JsonValue& manifest, const fs::path& golden, const fs::p
   if (text(twin->find("where")) == "corpus") return corpus / path;
   if (path.starts_with("public/")) path = path.substr(7);
   return golden / path;
+}
+
+
+// One golden model: its compiled file, twin and manifest.
+struct GoldenModel {
+  fs::path dir, compiled, twin;
+  JsonValue manifest;
+};
+
+std::optional<GoldenModel> goldenModel(const std::string& id) {
+  const auto golden = coralsim::testing::goldenDir();
+  const auto corpus = coralsim::testing::corpusDir();
+  if (!golden || !corpus || !fs::exists(*golden / id / "manifest.json")) return std::nullopt;
+  GoldenModel m;
+  m.dir = *golden / id;
+  m.manifest = readJson(m.dir / "manifest.json");
+  m.compiled = *corpus / text(m.manifest.find("compiled")->find("path"));
+  m.twin = twinPath(m.manifest, *golden, *corpus);
+  if (!fs::exists(m.compiled) || !fs::exists(m.twin)) return std::nullopt;
+  return m;
+}
+
+// Feeds the first golden case of `m` to `interpreter`, invokes, and compares graph output 0 with
+// its golden file. Returns "" or what went wrong.
+std::string runFirstCase(const coralsim::testing::TfliteCApi& tflite, void* interpreter, const GoldenModel& m) {
+  const JsonValue& kase = m.manifest.find("cases")->items.front();
+  for (const JsonValue& in : kase.find("model_inputs")->items) {
+    const std::vector<uint8_t> bytes = coralsim::testing::readFile(m.dir / text(in.find("file")));
+    if (tflite.TensorCopyFromBuffer(tflite.InterpreterGetInputTensor(interpreter, std::stoi(text(in.find("index")))),
+                                    bytes.data(), bytes.size()) != 0) {
+      return "input size";
+    }
+  }
+  interpreterErrors.clear();
+  if (tflite.InterpreterInvoke(interpreter) != 0) return "invoke failed: " + interpreterErrors;
+  const void* tensor = tflite.InterpreterGetOutputTensor(interpreter, 0);
+  const std::string name = tflite.TensorName(tensor);
+  for (const JsonValue& t : kase.find("tpu_outputs")->items) {
+    if (text(t.find("name")) != name) continue;
+    const std::vector<uint8_t> expected = coralsim::testing::readFile(m.dir / text(t.find("file")));
+    std::vector<uint8_t> got(tflite.TensorByteSize(tensor));
+    tflite.TensorCopyToBuffer(tensor, got.data(), got.size());
+    return got == expected ? "" : "output differs from golden";
+  }
+  return "no golden for output '" + name + "'";
 }
 
 TEST_F(LibedgetpuTflite, PluginRejectsUnknownOptionThroughReportError) {
@@ -235,6 +302,55 @@ TEST_F(LibedgetpuTflite, CorpusModelsGiveGoldenOutputs) {
   if (!filter) {
     EXPECT_GE(ok, 10) << "too few models ran: the corpus or the golden set looks incomplete";
   }
+}
+
+}  // namespace
+
+namespace {
+
+// Two interpreters, two models, two delegates with the same options (so one shared device), used
+// in turn: each switch makes the device's cached parameters belong to the other model, so the
+// Runner must run PARAMETER_CACHING again; every invocation must still give the golden output.
+TEST_F(LibedgetpuTflite, TwoInterpretersShareOneDeviceInTurn) {
+  const auto a = goldenModel("google-coral+test_data__mobilenet_v1_0.25_128_quant");
+  const auto b = goldenModel("ricardodeazambuja+LibrEdgeTPU__dense_256");
+  CORALSIM_REQUIRE_CORPUS(a && b);
+  const std::string hle = a->compiled.string() + "=" + a->twin.string() + ";" + b->compiled.string() + "=" + b->twin.string();
+  void* delegateA = createDelegate({{"hle", hle}, {"mode", "hle"}});
+  void* delegateB = createDelegate({{"hle", hle}, {"mode", "hle"}});
+  ASSERT_NE(delegateA, nullptr) << lastReport;
+  ASSERT_NE(delegateB, nullptr) << lastReport;
+  void *modelA = nullptr, *optionsA = nullptr, *modelB = nullptr, *optionsB = nullptr;
+  void* interpreterA = interpreterFor(a->compiled, delegateA, modelA, optionsA);
+  void* interpreterB = interpreterFor(b->compiled, delegateB, modelB, optionsB);
+  ASSERT_NE(interpreterA, nullptr) << interpreterErrors;
+  ASSERT_NE(interpreterB, nullptr) << interpreterErrors;
+  for (int round = 0; round < 3; ++round) {
+    EXPECT_EQ(runFirstCase(tflite_, interpreterA, *a), "") << "round " << round << " model A";
+    EXPECT_EQ(runFirstCase(tflite_, interpreterB, *b), "") << "round " << round << " model B";
+  }
+  release(interpreterA, modelA, optionsA);
+  release(interpreterB, modelB, optionsB);
+  plugin_.destroyDelegate(delegateA);
+  plugin_.destroyDelegate(delegateB);
+}
+
+// A run the device cannot finish (cycle limit) fails Invoke, and the reason reaches the
+// application through TFLite's error reporter instead of a crash or a hang.
+TEST_F(LibedgetpuTflite, DeviceFaultReachesTheErrorReporter) {
+  const auto m = goldenModel("google-coral+test_data__mobilenet_v1_0.25_128_quant");
+  CORALSIM_REQUIRE_CORPUS(m);
+  void* delegate = createDelegate({{"hle", m->compiled.string() + "=" + m->twin.string()}, {"cycle_limit", "1000"}});
+  ASSERT_NE(delegate, nullptr) << lastReport;
+  void *model = nullptr, *options = nullptr;
+  void* interpreter = interpreterFor(m->compiled, delegate, model, options);
+  ASSERT_NE(interpreter, nullptr) << interpreterErrors;
+  const std::string error = runFirstCase(tflite_, interpreter, *m);
+  EXPECT_TRUE(error.starts_with("invoke failed")) << error;
+  EXPECT_NE(error.find("coralsim libedgetpu: edgetpu-custom-op node"), std::string::npos) << error;
+  std::cout << "reported: " << error << "\n";
+  release(interpreter, model, options);
+  plugin_.destroyDelegate(delegate);
 }
 
 }  // namespace
