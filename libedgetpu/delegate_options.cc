@@ -37,10 +37,14 @@ std::string normaliseDevice(const std::string& value) {
   };
   if (value.starts_with("usb:") && digitsAfter(4)) return "sim";
   if (value.starts_with(":") && digitsAfter(1)) return "sim";
+  if (value.starts_with("usbip:")) {
+    (void)parseUsbipDevice(value);  // validated now, used by DeviceSession
+    return value;
+  }
   if (value.starts_with("pci")) {
     throw OptionError("option 'device': '" + value + "' is a PCIe Edge TPU; coralsim emulates the USB accelerator (use usb, usb:N, :N or sim)");
   }
-  throw OptionError("option 'device' expects usb, usb:N, :N or sim, got '" + value + "'");
+  throw OptionError("option 'device' expects usb, usb:N, :N, sim or usbip:HOST:PORT[:BUSID], got '" + value + "'");
 }
 
 std::vector<HleTwin> parseHleTwins(const std::string& value) {
@@ -89,6 +93,25 @@ void apply(DelegateOptions& options, const std::string& key, const std::string& 
 }
 
 }  // namespace
+
+UsbipDevice parseUsbipDevice(const std::string& device) {
+  // usbip:HOST:PORT[:BUSID]
+  const std::string rest = device.substr(6);
+  const size_t colon = rest.find(':');
+  if (colon == std::string::npos || colon == 0) {
+    throw OptionError("option 'device' expects usbip:HOST:PORT[:BUSID], got '" + device + "'");
+  }
+  UsbipDevice out;
+  out.host = rest.substr(0, colon);
+  std::string port = rest.substr(colon + 1);
+  if (const size_t bus = port.find(':'); bus != std::string::npos) {
+    out.busId = port.substr(bus + 1);
+    port = port.substr(0, bus);
+    if (out.busId.empty()) throw OptionError("option 'device': empty BUSID in '" + device + "'");
+  }
+  out.port = static_cast<uint16_t>(positiveNumber("device (port)", port, 65535));
+  return out;
+}
 
 std::string DelegateOptions::sharingKey() const {
   std::string key = device + "|" + std::string(models::executionModeName(mode)) + "|";

@@ -4,7 +4,9 @@
 // delegate option wins over the environment, which wins over the default.
 //
 //   key           env                    meaning
-//   device        CORALSIM_DEVICE        "" / "usb" / "usb:N" / ":N" / "sim": the in-process simulator
+//   device        CORALSIM_DEVICE        "" / "usb" / "usb:N" / ":N" / "sim": the in-process simulator;
+//                                        "usbip:HOST:PORT[:BUSID]": a `coralsim serve` (bus id 1-1
+//                                        by default) through the userspace USB/IP client
 //   mode          CORALSIM_MODE          datapath rung: auto (default), lle, hle, protocol
 //   hle           CORALSIM_HLE           "COMPILED=CPU[;COMPILED=CPU...]": compiled models and their
 //                                        CPU twins the hle rung computes with
@@ -39,7 +41,7 @@ struct HleTwin {
 };
 
 struct DelegateOptions {
-  std::string device = "sim";  // normalised: every libedgetpu USB form means the simulator
+  std::string device = "sim";  // "sim" (every libedgetpu USB form) or "usbip:HOST:PORT[:BUSID]"
   models::ExecutionMode mode = models::ExecutionMode::kAuto;
   std::vector<HleTwin> hleTwins;
   std::optional<uint64_t> cycleLimit;
@@ -51,6 +53,14 @@ struct DelegateOptions {
   // Identifies a configuration: delegates with equal keys share one device (and its parameter cache).
   [[nodiscard]] std::string sharingKey() const;
 };
+
+struct UsbipDevice {
+  std::string host;
+  uint16_t port = 0;
+  std::string busId = "1-1";
+};
+// "usbip:HOST:PORT[:BUSID]"; throws OptionError naming the value when malformed.
+UsbipDevice parseUsbipDevice(const std::string& device);
 
 // Applies `keyValues` (delegate options) over the CORALSIM_* environment. Throws OptionError naming
 // the key and value for an unknown key or a malformed value.

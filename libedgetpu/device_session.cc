@@ -4,6 +4,7 @@
 
 #include "driver/in_process_transport.h"
 #include "driver/runner.h"
+#include "driver/usbip_client_transport.h"
 #include "libedgetpu/verbose_log.h"
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"
@@ -51,11 +52,18 @@ DeviceSession::DeviceSession(const DelegateOptions& options) : options_(options)
     deviceOptions.chip.clockHz = *options.clockMhz * 1'000'000;
     runnerOptions.performance = performanceFor(*options.clockMhz);
   }
-  device_ = std::make_unique<sim::Device>(deviceOptions);
-  transport_ = std::make_unique<driver::InProcessTransport>(*device_, options.timeout);
+  if (options.device.starts_with("usbip:")) {
+    // The device's datapath options (mode, hle twins, cycle limit) are the server's
+    // (`coralsim serve --mode/--hle`); here they were only validated.
+    const UsbipDevice usbip = parseUsbipDevice(options.device);
+    transport_ = std::make_unique<driver::UsbipClientTransport>(usbip.host, usbip.port, usbip.busId, options.timeout);
+  } else {
+    device_ = std::make_unique<sim::Device>(deviceOptions);
+    transport_ = std::make_unique<driver::InProcessTransport>(*device_, options.timeout);
+  }
   runner_ = std::make_unique<driver::Runner>(*transport_, runnerOptions);
   runner_->open();
-  log(1, "opened the in-process coralsim device (mode " + std::string(models::executionModeName(options.mode)) + ")");
+  log(1, "opened " + transport_->name() + " (mode " + std::string(models::executionModeName(options.mode)) + ")");
 }
 
 DeviceSession::~DeviceSession() {

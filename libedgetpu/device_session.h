@@ -1,5 +1,6 @@
-// One open Coral behind a delegate: the emulated device (sim::Device) in this process, the
-// in-process transport onto it, and an open driver::Runner — the same chain `coralsim run` builds.
+// One open Coral behind a delegate: the emulated device (sim::Device) in this process with the
+// in-process transport onto it — the chain `coralsim run` builds — or a `coralsim serve` reached
+// through the userspace USB/IP client (device usbip:...), and an open driver::Runner.
 // Delegates with the same configuration share one session, as libedgetpu's interpreters share one
 // device: the Runner then skips PARAMETER_CACHING when the device already holds a package's token,
 // across invocations and across interpreters. run() serialises callers (one device, one program at
@@ -19,7 +20,7 @@ namespace coralsim::sim {
 class Device;
 }
 namespace coralsim::driver {
-class InProcessTransport;
+class Transport;
 class Runner;
 }  // namespace coralsim::driver
 
@@ -44,7 +45,7 @@ class DeviceSession {
   DelegateOptions options_;
   std::mutex mutex_;
   std::unique_ptr<sim::Device> device_;
-  std::unique_ptr<driver::InProcessTransport> transport_;
+  std::unique_ptr<driver::Transport> transport_;
   std::unique_ptr<driver::Runner> runner_;
 };
 

@@ -19,10 +19,13 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <regex>
+#include <thread>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/e2e/child_process.h"
 #include "tests/libedgetpu/tflite_c_api.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
@@ -186,7 +189,7 @@ TEST_F(LibedgetpuTflite, CorpusModelsGiveGoldenOutputs) {
   const char* filter = std::getenv("CORALSIM_LIBEDGETPU_FILTER");
   const uint64_t maxBytes = std::getenv("CORALSIM_LIBEDGETPU_MAX_BYTES")
                                 ? std::strtoull(std::getenv("CORALSIM_LIBEDGETPU_MAX_BYTES"), nullptr, 10)
-                                : 1'300'000;
+                                : UINT64_MAX;
   std::vector<fs::path> dirs;
   for (const auto& e : fs::directory_iterator(*golden)) {
     if (e.is_directory() && fs::exists(e.path() / "manifest.json")) dirs.push_back(e.path());
@@ -351,6 +354,42 @@ TEST_F(LibedgetpuTflite, DeviceFaultReachesTheErrorReporter) {
   std::cout << "reported: " << error << "\n";
   release(interpreter, model, options);
   plugin_.destroyDelegate(delegate);
+}
+
+}  // namespace
+
+namespace {
+
+// The usbip device form: the same TFLite application, its delegate reaching a `coralsim serve`
+// process (hle twin registered there) through the userspace USB/IP client, golden outputs on every
+// case of the model.
+TEST_F(LibedgetpuTflite, UsbipDeviceFormReachesCoralsimServe) {
+  const auto m = goldenModel("google-coral+test_data__mobilenet_v1_0.25_128_quant");
+  CORALSIM_REQUIRE_CORPUS(m);
+  const fs::path log = fs::path(::testing::TempDir()) / "libedgetpu_serve.log";
+  fs::remove(log);
+  coralsim::testing::ChildProcess serve({std::string(CORALSIM_BINARY_DIR) + "/coralsim", "serve", "--listen", "127.0.0.1:0",
+                                         "--mode", "hle", "--hle", m->compiled.string() + "=" + m->twin.string()},
+                                        log);
+  const std::regex listening(R"(on 127\.0\.0\.1:(\d+),)");
+  std::smatch match;
+  std::string out;
+  for (int i = 0; i < 400 && !std::regex_search(out, match, listening); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    const std::vector<uint8_t> bytes = fs::exists(log) ? coralsim::testing::readFile(log) : std::vector<uint8_t>{};
+    out.assign(bytes.begin(), bytes.end());
+  }
+  ASSERT_TRUE(std::regex_search(out, match, listening)) << "coralsim serve did not start: " << out;
+  void* delegate = createDelegate({{"device", "usbip:127.0.0.1:" + match[1].str()}});
+  ASSERT_NE(delegate, nullptr) << lastReport;
+  void *model = nullptr, *options = nullptr;
+  void* interpreter = interpreterFor(m->compiled, delegate, model, options);
+  ASSERT_NE(interpreter, nullptr) << interpreterErrors;
+  EXPECT_EQ(runFirstCase(tflite_, interpreter, *m), "");
+  EXPECT_EQ(runFirstCase(tflite_, interpreter, *m), "") << "second invocation (parameters cached)";
+  release(interpreter, model, options);
+  plugin_.destroyDelegate(delegate);
+  serve.stop(std::chrono::milliseconds(2000));
 }
 
 }  // namespace
