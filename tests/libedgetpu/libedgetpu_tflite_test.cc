@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <regex>
 #include <thread>
@@ -102,6 +103,30 @@ class LibedgetpuTflite : public ::testing::Test {
     }
     return interpreter;
   }
+  void corpusTable(bool overUsbip);
+
+  // `coralsim serve --listen 127.0.0.1:0 ARGS...`; null when it does not print where it listens.
+  std::unique_ptr<coralsim::testing::ChildProcess> startServe(const std::vector<std::string>& args, std::string& port) {
+    const fs::path log = fs::path(::testing::TempDir()) / ("libedgetpu_serve_" + std::to_string(++serves_) + ".log");
+    fs::remove(log);
+    std::vector<std::string> argv = {std::string(CORALSIM_BINARY_DIR) + "/coralsim", "serve", "--listen", "127.0.0.1:0"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    auto serve = std::make_unique<coralsim::testing::ChildProcess>(argv, log);
+    const std::regex listening(R"(on 127\.0\.0\.1:(\d+),)");
+    std::smatch match;
+    for (int i = 0; i < 400; ++i) {
+      const std::vector<uint8_t> bytes = fs::exists(log) ? coralsim::testing::readFile(log) : std::vector<uint8_t>{};
+      const std::string out(bytes.begin(), bytes.end());
+      if (std::regex_search(out, match, listening)) {
+        port = match[1].str();
+        return serve;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    return nullptr;
+  }
+  int serves_ = 0;
+
   void release(void* interpreter, void* model, void* options) {
     if (interpreter) tflite_.InterpreterDelete(interpreter);
     tflite_.InterpreterOptionsDelete(options);
@@ -181,7 +206,9 @@ TEST_F(LibedgetpuTflite, PluginRejectsUnknownOptionThroughReportError) {
   EXPECT_NE(lastReport.find("PCIe"), std::string::npos) << lastReport;
 }
 
-TEST_F(LibedgetpuTflite, CorpusModelsGiveGoldenOutputs) {
+// Every golden model through TFLite: in process, or (overUsbip) on a `coralsim serve` started per
+// model with its twin, reached with the usbip device form.
+void LibedgetpuTflite::corpusTable(bool overUsbip) {
   const auto golden = coralsim::testing::goldenDir();
   const auto corpus = coralsim::testing::corpusDir();
   CORALSIM_REQUIRE_CORPUS(golden && corpus);
@@ -222,7 +249,20 @@ TEST_F(LibedgetpuTflite, CorpusModelsGiveGoldenOutputs) {
       continue;
     }
 
-    void* delegate = createDelegate({{"hle", compiled.string() + "=" + twin.string()}, {"mode", "hle"}});
+    std::unique_ptr<coralsim::testing::ChildProcess> serve;
+    void* delegate = nullptr;
+    if (overUsbip) {
+      std::string port;
+      serve = startServe({"--mode", "hle", "--hle", compiled.string() + "=" + twin.string()}, port);
+      if (!serve) {
+        r.status = "ERROR: coralsim serve did not start";
+        rows.push_back(r);
+        continue;
+      }
+      delegate = createDelegate({{"device", "usbip:127.0.0.1:" + port}});
+    } else {
+      delegate = createDelegate({{"hle", compiled.string() + "=" + twin.string()}, {"mode", "hle"}});
+    }
     if (!delegate) {
       r.status = "ERROR: delegate: " + lastReport;
       rows.push_back(r);
@@ -301,7 +341,7 @@ TEST_F(LibedgetpuTflite, CorpusModelsGiveGoldenOutputs) {
     if (r.status == "ok" && r.outputs > 0) ++ok;
     EXPECT_TRUE(r.status == "ok" || r.status.starts_with("skip")) << r.model << ": " << r.status;
   }
-  std::cout << ok << " models bit-exact through TFLite " << tflite_.Version() << "\n";
+  std::cout << ok << " models bit-exact through TFLite " << tflite_.Version() << (overUsbip ? " over USB/IP" : " in process") << "\n";
   if (!filter) {
     EXPECT_GE(ok, 10) << "too few models ran: the corpus or the golden set looks incomplete";
   }
@@ -366,21 +406,10 @@ namespace {
 TEST_F(LibedgetpuTflite, UsbipDeviceFormReachesCoralsimServe) {
   const auto m = goldenModel("google-coral+test_data__mobilenet_v1_0.25_128_quant");
   CORALSIM_REQUIRE_CORPUS(m);
-  const fs::path log = fs::path(::testing::TempDir()) / "libedgetpu_serve.log";
-  fs::remove(log);
-  coralsim::testing::ChildProcess serve({std::string(CORALSIM_BINARY_DIR) + "/coralsim", "serve", "--listen", "127.0.0.1:0",
-                                         "--mode", "hle", "--hle", m->compiled.string() + "=" + m->twin.string()},
-                                        log);
-  const std::regex listening(R"(on 127\.0\.0\.1:(\d+),)");
-  std::smatch match;
-  std::string out;
-  for (int i = 0; i < 400 && !std::regex_search(out, match, listening); ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(25));
-    const std::vector<uint8_t> bytes = fs::exists(log) ? coralsim::testing::readFile(log) : std::vector<uint8_t>{};
-    out.assign(bytes.begin(), bytes.end());
-  }
-  ASSERT_TRUE(std::regex_search(out, match, listening)) << "coralsim serve did not start: " << out;
-  void* delegate = createDelegate({{"device", "usbip:127.0.0.1:" + match[1].str()}});
+  std::string port;
+  auto serve = startServe({"--mode", "hle", "--hle", m->compiled.string() + "=" + m->twin.string()}, port);
+  ASSERT_NE(serve, nullptr) << "coralsim serve did not start";
+  void* delegate = createDelegate({{"device", "usbip:127.0.0.1:" + port}});
   ASSERT_NE(delegate, nullptr) << lastReport;
   void *model = nullptr, *options = nullptr;
   void* interpreter = interpreterFor(m->compiled, delegate, model, options);
@@ -389,7 +418,14 @@ TEST_F(LibedgetpuTflite, UsbipDeviceFormReachesCoralsimServe) {
   EXPECT_EQ(runFirstCase(tflite_, interpreter, *m), "") << "second invocation (parameters cached)";
   release(interpreter, model, options);
   plugin_.destroyDelegate(delegate);
-  serve.stop(std::chrono::milliseconds(2000));
+  serve->stop(std::chrono::milliseconds(2000));
 }
+
+}  // namespace
+
+namespace {
+
+TEST_F(LibedgetpuTflite, CorpusModelsGiveGoldenOutputs) { corpusTable(false); }
+TEST_F(LibedgetpuTflite, CorpusModelsGiveGoldenOutputsOverUsbip) { corpusTable(true); }
 
 }  // namespace
