@@ -9,7 +9,7 @@
 //
 // Skips loudly without the TFLite library (no network when the fixture ran) or without the
 // corpus. CORALSIM_LIBEDGETPU_FILTER=<substring> picks models; CORALSIM_LIBEDGETPU_MAX_BYTES
-// (default 1300000) bounds the compiled model size of the default run.
+// bounds the compiled model size (default: no bound).
 #include <gtest/gtest.h>
 
 #include <cstdarg>
