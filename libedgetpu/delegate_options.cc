@@ -1,6 +1,7 @@
 #include "libedgetpu/delegate_options.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <string_view>
 
 namespace coralsim::libedgetpu {
@@ -14,7 +15,8 @@ struct OptionKey {
 // Every key a delegate accepts, with its environment variable (delegate_options.h documents them).
 constexpr OptionKey kOptionKeys[] = {
     {"device", "CORALSIM_DEVICE"},         {"mode", "CORALSIM_MODE"},
-    {"hle", "CORALSIM_HLE"},               {"cycle_limit", "CORALSIM_CYCLE_LIMIT"},
+    {"hle", "CORALSIM_HLE"},               {"hle_dir", "CORALSIM_HLE_DIR"},
+    {"cycle_limit", "CORALSIM_CYCLE_LIMIT"},
     {"clock_mhz", "CORALSIM_CLOCK_MHZ"},   {"service", "CORALSIM_SERVICE"},
     {"timeout_ms", "CORALSIM_TIMEOUT_MS"}, {"verbosity", "CORALSIM_VERBOSITY"},
 };
@@ -74,6 +76,10 @@ void apply(DelegateOptions& options, const std::string& key, const std::string& 
     }
   } else if (key == "hle") {
     options.hleTwins = parseHleTwins(value);
+  } else if (key == "hle_dir") {
+    std::error_code error;
+    if (!std::filesystem::is_directory(value, error)) throw OptionError("option 'hle_dir': '" + value + "' is not a folder");
+    options.hleDir = value;
   } else if (key == "cycle_limit") {
     options.cycleLimit = positiveNumber(key, value, 1'000'000'000'000ULL);
   } else if (key == "clock_mhz") {
@@ -116,6 +122,7 @@ UsbipDevice parseUsbipDevice(const std::string& device) {
 std::string DelegateOptions::sharingKey() const {
   std::string key = device + "|" + std::string(models::executionModeName(mode)) + "|";
   for (const HleTwin& t : hleTwins) key += t.compiled + "=" + t.cpu + ";";
+  key += "|" + hleDir;
   key += "|" + std::to_string(cycleLimit.value_or(0)) + "|" + std::to_string(clockMhz.value_or(0)) + "|" +
          std::string(driver::serviceModeName(service)) + "|" + std::to_string(timeout.count());
   return key;

@@ -10,6 +10,9 @@
 //   mode          CORALSIM_MODE          datapath rung: auto (default), lle, hle, protocol
 //   hle           CORALSIM_HLE           "COMPILED=CPU[;COMPILED=CPU...]": compiled models and their
 //                                        CPU twins the hle rung computes with
+//   hle_dir       CORALSIM_HLE_DIR       a folder: every X_edgetpu.tflite in it with X.tflite beside
+//                                        it is registered as above (pairs that do not match are
+//                                        skipped with a log line)
 //   cycle_limit   CORALSIM_CYCLE_LIMIT   stop a run after N simulated cycles
 //   clock_mhz     CORALSIM_CLOCK_MHZ     chip clock (default 500)
 //   service       CORALSIM_SERVICE       hints (default) or events
@@ -44,6 +47,7 @@ struct DelegateOptions {
   std::string device = "sim";  // "sim" (every libedgetpu USB form) or "usbip:HOST:PORT[:BUSID]"
   models::ExecutionMode mode = models::ExecutionMode::kAuto;
   std::vector<HleTwin> hleTwins;
+  std::string hleDir;
   std::optional<uint64_t> cycleLimit;
   std::optional<uint64_t> clockMhz;
   driver::ServiceMode service = driver::ServiceMode::kHints;

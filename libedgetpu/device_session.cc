@@ -1,5 +1,7 @@
 #include "libedgetpu/device_session.h"
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "driver/in_process_transport.h"
@@ -18,6 +20,34 @@ driver::ClockPerformance performanceFor(uint64_t mhz) {
   if (mhz >= 250) return driver::ClockPerformance::kHigh;
   if (mhz >= 125) return driver::ClockPerformance::kMedium;
   return driver::ClockPerformance::kLow;
+}
+
+// The hle programs: every `hle` pair (a bad pair is an error: the user named it), then every
+// X_edgetpu.tflite of `hle_dir` with X.tflite beside it (a pair that does not match is skipped and
+// logged: a folder may hold anything).
+std::shared_ptr<const hle::ProgramRegistry> buildTwinRegistry(const DelegateOptions& options) {
+  std::vector<hle::Program> programs;
+  for (const HleTwin& t : options.hleTwins) programs.push_back(sim::registerHleProgram(t.compiled, t.cpu));
+  if (!options.hleDir.empty()) {
+    std::vector<std::filesystem::path> compiled;
+    for (const auto& entry : std::filesystem::directory_iterator(options.hleDir)) {
+      const std::string name = entry.path().filename().string();
+      if (entry.is_regular_file() && name.ends_with("_edgetpu.tflite")) compiled.push_back(entry.path());
+    }
+    std::sort(compiled.begin(), compiled.end());  // deterministic: an earlier program wins on equal chunks
+    for (const auto& path : compiled) {
+      const std::string name = path.filename().string();
+      const auto twin = path.parent_path() / (name.substr(0, name.size() - std::string("_edgetpu.tflite").size()) + ".tflite");
+      if (!std::filesystem::exists(twin)) continue;
+      try {
+        programs.push_back(sim::registerHleProgram(path, twin));
+      } catch (const std::exception& e) {
+        log(0, "hle_dir: skipping " + name + ": " + e.what());
+      }
+    }
+  }
+  log(1, "registered " + std::to_string(programs.size()) + " hle twin(s)");
+  return std::make_shared<const hle::ProgramRegistry>(std::move(programs));
 }
 
 }  // namespace
@@ -39,11 +69,8 @@ std::shared_ptr<DeviceSession> DeviceSession::acquire(const DelegateOptions& opt
 DeviceSession::DeviceSession(const DelegateOptions& options) : options_(options) {
   sim::DeviceOptions deviceOptions;
   deviceOptions.chip.mode = options.mode;
-  if (!options.hleTwins.empty()) {
-    std::vector<sim::HleProgramSpec> specs;
-    for (const HleTwin& t : options.hleTwins) specs.push_back({t.compiled, t.cpu, {}, {}});
-    deviceOptions.chip.hlePrograms = sim::buildHleRegistry(specs);
-    log(1, "registered " + std::to_string(specs.size()) + " hle twin(s)");
+  if (!options.hleTwins.empty() || !options.hleDir.empty()) {
+    deviceOptions.chip.hlePrograms = buildTwinRegistry(options);
   }
   driver::RunnerOptions runnerOptions;
   runnerOptions.service = options.service;

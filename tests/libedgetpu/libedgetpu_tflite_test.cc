@@ -429,3 +429,50 @@ TEST_F(LibedgetpuTflite, CorpusModelsGiveGoldenOutputs) { corpusTable(false); }
 TEST_F(LibedgetpuTflite, CorpusModelsGiveGoldenOutputsOverUsbip) { corpusTable(true); }
 
 }  // namespace
+
+namespace {
+
+// libedgetpu's own C API, as C/C++ applications use it: list the devices, create the delegate for
+// the first one with options, run the model through TFLite.
+TEST_F(LibedgetpuTflite, EdgetpuCApiListsTheSimulatorAndCreatesItsDelegate) {
+  const auto m = goldenModel("google-coral+test_data__mobilenet_v1_0.25_128_quant");
+  CORALSIM_REQUIRE_CORPUS(m);
+  size_t count = 0;
+  auto* devices = plugin_.listDevices(&count);
+  ASSERT_EQ(count, 1u);
+  EXPECT_EQ(devices[0].type, 1) << "EDGETPU_APEX_USB";
+  const std::string hle = m->compiled.string() + "=" + m->twin.string();
+  const coralsim::testing::EdgeTpuPlugin::Option options[] = {{"hle", hle.c_str()}, {"mode", "hle"}};
+  void* delegate = plugin_.edgetpuCreateDelegate(devices[0].type, devices[0].path, options, 2);
+  plugin_.freeDevices(devices);
+  ASSERT_NE(delegate, nullptr);
+  EXPECT_EQ(plugin_.edgetpuCreateDelegate(0, "", nullptr, 0), nullptr) << "a PCIe device does not exist here";
+  void *model = nullptr, *interpreterOptions = nullptr;
+  void* interpreter = interpreterFor(m->compiled, delegate, model, interpreterOptions);
+  ASSERT_NE(interpreter, nullptr) << interpreterErrors;
+  EXPECT_EQ(runFirstCase(tflite_, interpreter, *m), "");
+  release(interpreter, model, interpreterOptions);
+  plugin_.edgetpuFreeDelegate(delegate);
+}
+
+}  // namespace
+
+namespace {
+
+// Twin discovery: `hle_dir` registers every X_edgetpu.tflite of a folder with the X.tflite beside
+// it, so an application needs no per-model option.
+TEST_F(LibedgetpuTflite, HleDirFindsTheTwinBesideTheCompiledModel) {
+  const auto m = goldenModel("google-coral+test_data__mobilenet_v1_0.25_128_quant");
+  CORALSIM_REQUIRE_CORPUS(m);
+  ASSERT_EQ(m->twin.parent_path(), m->compiled.parent_path()) << "the corpus keeps this twin beside its model";
+  void* delegate = createDelegate({{"hle_dir", m->compiled.parent_path().string()}, {"mode", "hle"}});
+  ASSERT_NE(delegate, nullptr) << lastReport;
+  void *model = nullptr, *options = nullptr;
+  void* interpreter = interpreterFor(m->compiled, delegate, model, options);
+  ASSERT_NE(interpreter, nullptr) << interpreterErrors;
+  EXPECT_EQ(runFirstCase(tflite_, interpreter, *m), "");
+  release(interpreter, model, options);
+  plugin_.destroyDelegate(delegate);
+}
+
+}  // namespace

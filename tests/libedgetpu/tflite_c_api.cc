@@ -48,6 +48,10 @@ std::string EdgeTpuPlugin::load(const std::filesystem::path& library) {
   resolve(handle, "tflite_plugin_create_delegate", createDelegate, missing);
   resolve(handle, "tflite_plugin_destroy_delegate", destroyDelegate, missing);
   resolve(handle, "edgetpu_version", version, missing);
+  resolve(handle, "edgetpu_list_devices", listDevices, missing);
+  resolve(handle, "edgetpu_free_devices", freeDevices, missing);
+  resolve(handle, "edgetpu_create_delegate", edgetpuCreateDelegate, missing);
+  resolve(handle, "edgetpu_free_delegate", edgetpuFreeDelegate, missing);
   return missing.empty() ? "" : library.string() + " lacks " + missing;
 }
 

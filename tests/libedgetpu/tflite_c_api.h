@@ -52,6 +52,20 @@ struct EdgeTpuPlugin {
   void* (*createDelegate)(char** keys, char** values, size_t count, void (*reportError)(const char*)) = nullptr;
   void (*destroyDelegate)(void* delegate) = nullptr;
   const char* (*version)() = nullptr;
+  // libedgetpu's C API (edgetpu_c.h): enum edgetpu_device_type {PCI = 0, USB = 1};
+  // struct edgetpu_device {type; const char* path}; struct edgetpu_option {name; value}.
+  struct Device {
+    int type;
+    const char* path;
+  };
+  struct Option {
+    const char* name;
+    const char* value;
+  };
+  Device* (*listDevices)(size_t* count) = nullptr;
+  void (*freeDevices)(Device* devices) = nullptr;
+  void* (*edgetpuCreateDelegate)(int type, const char* name, const Option* options, size_t count) = nullptr;
+  void (*edgetpuFreeDelegate)(void* delegate) = nullptr;
 
   std::string load(const std::filesystem::path& library);
 };
