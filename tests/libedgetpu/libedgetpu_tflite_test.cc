@@ -58,6 +58,59 @@ void collectInterpreterError(void* /*user*/, const char* format, va_list args) {
   interpreterErrors += std::string(buffer) + "\n";
 }
 
+fs::path twinPath(const JsonValue& manifest, const fs::path& golden, const fs::path& corpus) {
+  const JsonValue* twin = manifest.find("twin");
+  std::string path = text(twin ? twin->find("path") : nullptr);
+  if (text(twin->find("where")) == "corpus") return corpus / path;
+  if (path.starts_with("public/")) path = path.substr(7);
+  return golden / path;
+}
+
+// One golden model: its compiled file, twin and manifest.
+struct GoldenModel {
+  fs::path dir, compiled, twin;
+  JsonValue manifest;
+};
+
+std::optional<GoldenModel> goldenModel(const std::string& id) {
+  const auto golden = coralsim::testing::goldenDir();
+  const auto corpus = coralsim::testing::corpusDir();
+  if (!golden || !corpus || !fs::exists(*golden / id / "manifest.json")) return std::nullopt;
+  GoldenModel m;
+  m.dir = *golden / id;
+  m.manifest = readJson(m.dir / "manifest.json");
+  m.compiled = *corpus / text(m.manifest.find("compiled")->find("path"));
+  m.twin = twinPath(m.manifest, *golden, *corpus);
+  if (!fs::exists(m.compiled) || !fs::exists(m.twin)) return std::nullopt;
+  return m;
+}
+
+// Feeds the first golden case of `m` to `interpreter`, invokes, and compares graph output 0 with
+// its golden file. Returns "" or what went wrong.
+std::string runFirstCase(const coralsim::testing::TfliteCApi& tflite, void* interpreter, const GoldenModel& m) {
+  const JsonValue& kase = m.manifest.find("cases")->items.front();
+  for (const JsonValue& in : kase.find("model_inputs")->items) {
+    const std::vector<uint8_t> bytes = coralsim::testing::readFile(m.dir / text(in.find("file")));
+    if (tflite.TensorCopyFromBuffer(tflite.InterpreterGetInputTensor(interpreter, std::stoi(text(in.find("index")))),
+                                    bytes.data(), bytes.size()) != 0) {
+      return "input size";
+    }
+  }
+  interpreterErrors.clear();
+  if (tflite.InterpreterInvoke(interpreter) != 0) return "invoke failed: " + interpreterErrors;
+  const void* tensor = tflite.InterpreterGetOutputTensor(interpreter, 0);
+  const std::string name = tflite.TensorName(tensor);
+  for (const JsonValue& t : kase.find("tpu_outputs")->items) {
+    if (text(t.find("name")) != name) continue;
+    const std::vector<uint8_t> expected = coralsim::testing::readFile(m.dir / text(t.find("file")));
+    std::vector<uint8_t> got(tflite.TensorByteSize(tensor));
+    tflite.TensorCopyToBuffer(tensor, got.data(), got.size());
+    return got == expected ? "" : "output differs from golden";
+  }
+  return "no golden for output '" + name + "'";
+}
+
+
 class LibedgetpuTflite : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -105,6 +158,18 @@ class LibedgetpuTflite : public ::testing::Test {
   }
   void corpusTable(bool overUsbip);
 
+  // An interpreter for `m` with `delegate`, the first golden case invoked `invocations` times: what
+  // runFirstCase said each time ("" = golden), or one "interpreter: ..." when TFLite refused.
+  std::vector<std::string> runModel(const GoldenModel& m, void* delegate, int invocations) {
+    void *model = nullptr, *options = nullptr;
+    void* interpreter = interpreterFor(m.compiled, delegate, model, options);
+    std::vector<std::string> results;
+    if (!interpreter) results.push_back("interpreter: " + interpreterErrors);
+    for (int i = 0; interpreter && i < invocations; ++i) results.push_back(runFirstCase(tflite_, interpreter, m));
+    release(interpreter, model, options);
+    return results;
+  }
+
   // `coralsim serve --listen 127.0.0.1:0 ARGS...`; null when it does not print where it listens.
   std::unique_ptr<coralsim::testing::ChildProcess> startServe(const std::vector<std::string>& args, std::string& port) {
     const fs::path log = fs::path(::testing::TempDir()) / ("libedgetpu_serve_" + std::to_string(++serves_) + ".log");
@@ -146,58 +211,7 @@ struct Row {
   uint64_t bytes = 0;
 };
 
-fs::path twinPath(const JsonValue& manifest, const fs::path& golden, const fs::path& corpus) {
-  const JsonValue* twin = manifest.find("twin");
-  std::string path = text(twin ? twin->find("path") : nullptr);
-  if (text(twin->find("where")) == "corpus") return corpus / path;
-  if (path.starts_with("public/")) path = path.substr(7);
-  return golden / path;
-}
 
-
-// One golden model: its compiled file, twin and manifest.
-struct GoldenModel {
-  fs::path dir, compiled, twin;
-  JsonValue manifest;
-};
-
-std::optional<GoldenModel> goldenModel(const std::string& id) {
-  const auto golden = coralsim::testing::goldenDir();
-  const auto corpus = coralsim::testing::corpusDir();
-  if (!golden || !corpus || !fs::exists(*golden / id / "manifest.json")) return std::nullopt;
-  GoldenModel m;
-  m.dir = *golden / id;
-  m.manifest = readJson(m.dir / "manifest.json");
-  m.compiled = *corpus / text(m.manifest.find("compiled")->find("path"));
-  m.twin = twinPath(m.manifest, *golden, *corpus);
-  if (!fs::exists(m.compiled) || !fs::exists(m.twin)) return std::nullopt;
-  return m;
-}
-
-// Feeds the first golden case of `m` to `interpreter`, invokes, and compares graph output 0 with
-// its golden file. Returns "" or what went wrong.
-std::string runFirstCase(const coralsim::testing::TfliteCApi& tflite, void* interpreter, const GoldenModel& m) {
-  const JsonValue& kase = m.manifest.find("cases")->items.front();
-  for (const JsonValue& in : kase.find("model_inputs")->items) {
-    const std::vector<uint8_t> bytes = coralsim::testing::readFile(m.dir / text(in.find("file")));
-    if (tflite.TensorCopyFromBuffer(tflite.InterpreterGetInputTensor(interpreter, std::stoi(text(in.find("index")))),
-                                    bytes.data(), bytes.size()) != 0) {
-      return "input size";
-    }
-  }
-  interpreterErrors.clear();
-  if (tflite.InterpreterInvoke(interpreter) != 0) return "invoke failed: " + interpreterErrors;
-  const void* tensor = tflite.InterpreterGetOutputTensor(interpreter, 0);
-  const std::string name = tflite.TensorName(tensor);
-  for (const JsonValue& t : kase.find("tpu_outputs")->items) {
-    if (text(t.find("name")) != name) continue;
-    const std::vector<uint8_t> expected = coralsim::testing::readFile(m.dir / text(t.find("file")));
-    std::vector<uint8_t> got(tflite.TensorByteSize(tensor));
-    tflite.TensorCopyToBuffer(tensor, got.data(), got.size());
-    return got == expected ? "" : "output differs from golden";
-  }
-  return "no golden for output '" + name + "'";
-}
 
 TEST_F(LibedgetpuTflite, PluginRejectsUnknownOptionThroughReportError) {
   EXPECT_EQ(createDelegate({{"no_such_option", "1"}}), nullptr);
@@ -385,14 +399,10 @@ TEST_F(LibedgetpuTflite, DeviceFaultReachesTheErrorReporter) {
   CORALSIM_REQUIRE_CORPUS(m);
   void* delegate = createDelegate({{"hle", m->compiled.string() + "=" + m->twin.string()}, {"cycle_limit", "1000"}});
   ASSERT_NE(delegate, nullptr) << lastReport;
-  void *model = nullptr, *options = nullptr;
-  void* interpreter = interpreterFor(m->compiled, delegate, model, options);
-  ASSERT_NE(interpreter, nullptr) << interpreterErrors;
-  const std::string error = runFirstCase(tflite_, interpreter, *m);
+  const std::string error = runModel(*m, delegate, 1).front();
   EXPECT_TRUE(error.starts_with("invoke failed")) << error;
   EXPECT_NE(error.find("coralsim libedgetpu: edgetpu-custom-op node"), std::string::npos) << error;
   std::cout << "reported: " << error << "\n";
-  release(interpreter, model, options);
   plugin_.destroyDelegate(delegate);
 }
 
@@ -411,12 +421,8 @@ TEST_F(LibedgetpuTflite, UsbipDeviceFormReachesCoralsimServe) {
   ASSERT_NE(serve, nullptr) << "coralsim serve did not start";
   void* delegate = createDelegate({{"device", "usbip:127.0.0.1:" + port}});
   ASSERT_NE(delegate, nullptr) << lastReport;
-  void *model = nullptr, *options = nullptr;
-  void* interpreter = interpreterFor(m->compiled, delegate, model, options);
-  ASSERT_NE(interpreter, nullptr) << interpreterErrors;
-  EXPECT_EQ(runFirstCase(tflite_, interpreter, *m), "");
-  EXPECT_EQ(runFirstCase(tflite_, interpreter, *m), "") << "second invocation (parameters cached)";
-  release(interpreter, model, options);
+  // The second invocation runs with the parameters cached on the served device.
+  EXPECT_EQ(runModel(*m, delegate, 2), std::vector<std::string>(2, ""));
   plugin_.destroyDelegate(delegate);
   serve->stop(std::chrono::milliseconds(2000));
 }
@@ -447,11 +453,7 @@ TEST_F(LibedgetpuTflite, EdgetpuCApiListsTheSimulatorAndCreatesItsDelegate) {
   plugin_.freeDevices(devices);
   ASSERT_NE(delegate, nullptr);
   EXPECT_EQ(plugin_.edgetpuCreateDelegate(0, "", nullptr, 0), nullptr) << "a PCIe device does not exist here";
-  void *model = nullptr, *interpreterOptions = nullptr;
-  void* interpreter = interpreterFor(m->compiled, delegate, model, interpreterOptions);
-  ASSERT_NE(interpreter, nullptr) << interpreterErrors;
-  EXPECT_EQ(runFirstCase(tflite_, interpreter, *m), "");
-  release(interpreter, model, interpreterOptions);
+  EXPECT_EQ(runModel(*m, delegate, 1), std::vector<std::string>(1, ""));
   plugin_.edgetpuFreeDelegate(delegate);
 }
 
@@ -467,11 +469,7 @@ TEST_F(LibedgetpuTflite, HleDirFindsTheTwinBesideTheCompiledModel) {
   ASSERT_EQ(m->twin.parent_path(), m->compiled.parent_path()) << "the corpus keeps this twin beside its model";
   void* delegate = createDelegate({{"hle_dir", m->compiled.parent_path().string()}, {"mode", "hle"}});
   ASSERT_NE(delegate, nullptr) << lastReport;
-  void *model = nullptr, *options = nullptr;
-  void* interpreter = interpreterFor(m->compiled, delegate, model, options);
-  ASSERT_NE(interpreter, nullptr) << interpreterErrors;
-  EXPECT_EQ(runFirstCase(tflite_, interpreter, *m), "");
-  release(interpreter, model, options);
+  EXPECT_EQ(runModel(*m, delegate, 1), std::vector<std::string>(1, ""));
   plugin_.destroyDelegate(delegate);
 }
 
