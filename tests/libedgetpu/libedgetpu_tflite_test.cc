@@ -12,6 +12,8 @@
 // bounds the compiled model size (default: no bound).
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -471,6 +473,47 @@ TEST_F(LibedgetpuTflite, HleDirFindsTheTwinBesideTheCompiledModel) {
   ASSERT_NE(delegate, nullptr) << lastReport;
   EXPECT_EQ(runModel(*m, delegate, 1), std::vector<std::string>(1, ""));
   plugin_.destroyDelegate(delegate);
+}
+
+}  // namespace
+
+namespace {
+
+// TFLite's own external-delegate loader (delegates/external, libexternal_delegate_obj.so from the
+// same npm package, what tfjs-tflite-node's delegates go through): it dlopens our library by path,
+// passes the options to tflite_plugin_create_delegate and wraps the delegate in its own. Its
+// options struct, per external_delegate.h of TFLite 2.9: lib_path, count, keys[256], values[256],
+// insert.
+struct ExternalDelegateOptions {
+  const char* libPath;
+  int count;
+  const char* keys[256];
+  const char* values[256];
+  int (*insert)(ExternalDelegateOptions* options, const char* key, const char* value);
+};
+
+TEST_F(LibedgetpuTflite, GooglesExternalDelegateLoaderRunsIt) {
+  const auto m = goldenModel("google-coral+test_data__mobilenet_v1_0.25_128_quant");
+  CORALSIM_REQUIRE_CORPUS(m);
+  const fs::path loader = tfliteLibrary().parent_path() / "libexternal_delegate_obj.so";
+  if (!fs::exists(loader)) GTEST_SKIP() << "\n*** SKIPPED: " << loader << " not fetched ***\n";
+  void* handle = dlopen(loader.c_str(), RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(handle, nullptr) << dlerror();
+  using Defaults = ExternalDelegateOptions (*)(const char*);
+  using Create = void* (*)(const ExternalDelegateOptions*);
+  using Delete = void (*)(void*);
+  auto defaults = reinterpret_cast<Defaults>(dlsym(handle, "TfLiteExternalDelegateOptionsDefault"));
+  auto create = reinterpret_cast<Create>(dlsym(handle, "TfLiteExternalDelegateCreate"));
+  auto destroy = reinterpret_cast<Delete>(dlsym(handle, "TfLiteExternalDelegateDelete"));
+  ASSERT_TRUE(defaults && create && destroy);
+  ExternalDelegateOptions options = defaults(CORALSIM_LIBEDGETPU_PATH);
+  const std::string hle = m->compiled.string() + "=" + m->twin.string();
+  ASSERT_EQ(options.insert(&options, "hle", hle.c_str()), 0);
+  ASSERT_EQ(options.insert(&options, "mode", "hle"), 0);
+  void* delegate = create(&options);
+  ASSERT_NE(delegate, nullptr);
+  EXPECT_EQ(runModel(*m, delegate, 2), std::vector<std::string>(2, ""));
+  destroy(delegate);
 }
 
 }  // namespace
