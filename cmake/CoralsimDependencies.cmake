@@ -4,6 +4,13 @@ pkg_check_modules(SYSTEMC REQUIRED IMPORTED_TARGET systemc)
 pkg_check_modules(LIBUSB REQUIRED IMPORTED_TARGET libusb-1.0)
 find_package(FlatBuffers REQUIRED CONFIG)
 find_program(FLATC_EXECUTABLE flatc REQUIRED)
+# Debian's libflatbuffers.a is not position independent, so it cannot go into libedgetpu.so.1
+# (libedgetpu/); its shared build (same package) is used everywhere instead.
+if(TARGET flatbuffers::flatbuffers_shared)
+  set(CORALSIM_FLATBUFFERS flatbuffers::flatbuffers_shared)
+else()
+  set(CORALSIM_FLATBUFFERS flatbuffers::flatbuffers)
+endif()
 find_package(Boost 1.74 REQUIRED)
 find_package(Threads REQUIRED)
 if(CORALSIM_BUILD_TESTS)
