@@ -160,6 +160,7 @@ void writeRunJson(const RunResult& r, const RunReportContext& c, std::ostream& o
     w.field("type", o.typeName);
     w.field("size", static_cast<uint64_t>(o.bytes.size()));
     w.field("tensor_size", o.tensorBytes);
+    w.field("device_size", o.deviceBytes);
     w.field("sha256", o.sha256);
     w.key("computed");
     if (o.computed) w.value(*o.computed);
@@ -230,6 +231,7 @@ void writeRunText(const RunResult& r, const RunReportContext& c, std::ostream& o
   for (const OutputTensor& o : r.outputs) {
     out << "  '" << o.name << "' " << o.typeName << ": " << o.bytes.size() << " bytes";
     if (o.tensorBytes != o.bytes.size()) out << " (tensor " << o.tensorBytes << ")";
+    if (o.deviceBytes != o.bytes.size()) out << " (the device wrote " << o.deviceBytes << " with padding)";
     out << ", sha256 " << o.sha256;
     if (o.computed && !*o.computed) out << "  " << c.notComputedText;
     else if (!o.computed) out << "  (the device does not say whether it was computed)";

@@ -58,6 +58,9 @@ TEST(RunCli, JsonIsOneObjectAndDigestsMatchTheOutputFiles) {
         outputs->items.size() == 1 ? out : std::filesystem::path(out.string() + "." + std::to_string(i));
     const std::vector<uint8_t> bytes = readFile(file);
     EXPECT_EQ(outputs->items[i].find("size")->text, std::to_string(bytes.size()));
+    // Exactly the TFLite tensor's bytes, as libedgetpu hands them over; the device's padded count apart.
+    EXPECT_EQ(outputs->items[i].find("tensor_size")->text, std::to_string(bytes.size()));
+    EXPECT_GE(outputs->items[i].find("device_size")->asDouble(), static_cast<double>(bytes.size()));
     EXPECT_EQ(outputs->items[i].find("sha256")->text, traces::Sha256::hex(bytes));
     std::filesystem::remove(file);
   }

@@ -456,6 +456,45 @@ TEST(Runner, Int8TensorsFlipTheirSignBitOnTheWire) {
   }
 }
 
+// The device pads an output layer (1001 classes -> 1008 bytes); libedgetpu hands the application
+// exactly the TFLite tensor's bytes. Here the layer is 12 bytes, the tensor [1, 10] uint8.
+TEST(Runner, OutputsAreExactlyTheTfliteTensorsBytesWithoutTheLayersPadding) {
+  ModelFile model;
+  model.kind = ModelKind::Tflite;
+  model.path = "padded.tflite";
+  TfliteModel tfl;
+  TfliteSubgraph sg;
+  sg.tensors = {TfliteTensor{kIn, {1, 20}, 3, 0, {0.5f}, {0}, 0}, TfliteTensor{kOut, {1, 10}, 3, 0, {0.5f}, {3}, 0}};
+  tfl.subgraphs.push_back(sg);
+  model.tflite = tfl;
+  EdgeTpuCustomOp op;
+  op.inputs = {0};
+  op.outputs = {1};
+  Package pkg;
+  pkg.executables.push_back(executionOnly(0));
+  op.packages.push_back(pkg);
+  model.edgeTpuOps.push_back(op);
+  const RunPlan plan = planRun(model);
+  ASSERT_EQ(plan.outputs.size(), 1u);
+  EXPECT_EQ(plan.outputs[0].sizeBytes, 10u);
+  EXPECT_EQ(plan.outputs[0].deviceBytes, 12u);
+
+  FakeCoral dev;
+  Runner runner(dev);
+  runner.open();
+  const std::vector<uint8_t> deviceOut = pattern(12, 0x21);
+  dev.outputFifo.assign(deviceOut.begin(), deviceOut.end());
+  dev.events.push_back([](FakeCoral&) { return completion(); });
+  const RunResult r = runner.run(plan, {pattern(20, 3)});
+  ASSERT_TRUE(r.ok()) << *r.error;
+  ASSERT_EQ(r.outputs.size(), 1u);
+  const OutputTensor& o = r.outputs[0];
+  EXPECT_EQ(o.bytes, std::vector<uint8_t>(deviceOut.begin(), deviceOut.begin() + 10));
+  EXPECT_EQ(o.tensorBytes, 10u);
+  EXPECT_EQ(o.deviceBytes, 12u);
+  EXPECT_EQ(o.sha256, traces::Sha256::hex(o.bytes));
+}
+
 TEST(Runner, HintModeTakesDescriptorsFromTheDeviceLogAndResolvesThem) {
   auto m = makeModel(0);
   m->plan.units[0].parameterCaching.reset();
