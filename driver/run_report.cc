@@ -96,6 +96,11 @@ void writeRunJson(const RunResult& r, const RunReportContext& c, std::ostream& o
     if (run.rung) w.value(*run.rung);
     else w.null();
     if (run.rungNote) w.field("rung_note", *run.rungNote);
+    if (!run.deviceNotes.empty()) {
+      w.key("device_notes").beginArray();
+      for (const std::string& note : run.deviceNotes) w.value(note);
+      w.endArray();
+    }
     if (!run.serviceNote.empty()) w.field("service_note", run.serviceNote);
     w.field("completed", run.completed);
     w.key("cycles");
@@ -193,6 +198,7 @@ void writeRunText(const RunResult& r, const RunReportContext& c, std::ostream& o
     if (run.rungNote) out << " (" << *run.rungNote << ")";
     out << "\n";
     if (!run.serviceNote.empty()) out << "  note: " << run.serviceNote << "\n";
+    for (const std::string& note : run.deviceNotes) out << "  device note: " << note << "\n";
     if (run.timing) out << "  predicted time: " << describeTiming(*run.timing) << "\n";
     out << "  instructions sent: " << run.instructionBytes << " bytes";
     for (const BufferTraffic& t : run.traffic) {

@@ -96,6 +96,9 @@ struct ExecutableRunRecord {
   // rung did; from DeviceIntrospection, so in-process only.
   std::optional<std::string> rung;
   std::optional<std::string> rungNote;
+  // Oddities the device tolerated in this run, as hardware does (docs/refusal-rules.md);
+  // in-process only.
+  std::vector<std::string> deviceNotes;
   uint64_t instructionBytes = 0;   // tag-0 payload bytes sent
   uint64_t instructionRecords = 0;  // tag-0 records sent (one per chunk)
   uint64_t dataRecords = 0;         // tag-1/2 records sent

@@ -126,6 +126,7 @@ void Runner::runExecutable(const PlannedExecutable& planned, bool rawProgram, in
       rec.cycles = intro->simulatedCycles() - cycles0;
       rec.rung = intro->executionModeUsed();
       rec.rungNote = intro->executionModeNote();
+      rec.deviceNotes = intro->deviceNotes();
     }
     if (rec.service == ServiceMode::kEvents) {
       rec.descriptorSource = DescriptorSource::kEvents;

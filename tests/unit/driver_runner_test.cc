@@ -411,14 +411,15 @@ TEST(Runner, HintModeFallsBackToEventsForNonDeterministicHints) {
   EXPECT_EQ(dev.reg(0x4C148), 0xF0u) << "and back afterwards";
 }
 
-TEST(Runner, Int8TensorsFlipTheirSignBitOnTheWire) {
-  // A TFLite model whose edgetpu op has int8 input and output tensors.
+// A TFLite model whose one edgetpu op (the EXECUTION_ONLY executable above, layers of 20 and 12
+// bytes) reads `input` and writes `output`.
+ModelFile tfliteAround(const TfliteTensor& input, const TfliteTensor& output) {
   ModelFile model;
   model.kind = ModelKind::Tflite;
-  model.path = "int8.tflite";
+  model.path = "model.tflite";
   TfliteModel tfl;
   TfliteSubgraph sg;
-  sg.tensors = {TfliteTensor{kIn, {1, 20}, 9, 0, {0.5f}, {-1}, 0}, TfliteTensor{kOut, {1, 12}, 9, 0, {0.5f}, {3}, 0}};
+  sg.tensors = {input, output};
   tfl.subgraphs.push_back(sg);
   model.tflite = tfl;
   EdgeTpuCustomOp op;
@@ -428,7 +429,14 @@ TEST(Runner, Int8TensorsFlipTheirSignBitOnTheWire) {
   pkg.executables.push_back(executionOnly(0));
   op.packages.push_back(pkg);
   model.edgeTpuOps.push_back(op);
-  const RunPlan plan = planRun(model);
+  return model;
+}
+
+TEST(Runner, Int8TensorsFlipTheirSignBitOnTheWire) {
+  // A TFLite model whose edgetpu op has int8 input and output tensors.
+  const ModelFile model =
+      tfliteAround(TfliteTensor{kIn, {1, 20}, 9, 0, {0.5f}, {-1}, 0}, TfliteTensor{kOut, {1, 12}, 9, 0, {0.5f}, {3}, 0});
+  const RunPlan plan = planRun(model);  // points into `model`
   ASSERT_EQ(plan.inputs.size(), 1u);
   EXPECT_TRUE(plan.inputs[0].flipsSign);
   EXPECT_EQ(plan.inputs[0].typeName, "INT8");
@@ -459,22 +467,9 @@ TEST(Runner, Int8TensorsFlipTheirSignBitOnTheWire) {
 // The device pads an output layer (1001 classes -> 1008 bytes); libedgetpu hands the application
 // exactly the TFLite tensor's bytes. Here the layer is 12 bytes, the tensor [1, 10] uint8.
 TEST(Runner, OutputsAreExactlyTheTfliteTensorsBytesWithoutTheLayersPadding) {
-  ModelFile model;
-  model.kind = ModelKind::Tflite;
-  model.path = "padded.tflite";
-  TfliteModel tfl;
-  TfliteSubgraph sg;
-  sg.tensors = {TfliteTensor{kIn, {1, 20}, 3, 0, {0.5f}, {0}, 0}, TfliteTensor{kOut, {1, 10}, 3, 0, {0.5f}, {3}, 0}};
-  tfl.subgraphs.push_back(sg);
-  model.tflite = tfl;
-  EdgeTpuCustomOp op;
-  op.inputs = {0};
-  op.outputs = {1};
-  Package pkg;
-  pkg.executables.push_back(executionOnly(0));
-  op.packages.push_back(pkg);
-  model.edgeTpuOps.push_back(op);
-  const RunPlan plan = planRun(model);
+  const ModelFile model =
+      tfliteAround(TfliteTensor{kIn, {1, 20}, 3, 0, {0.5f}, {0}, 0}, TfliteTensor{kOut, {1, 10}, 3, 0, {0.5f}, {3}, 0});
+  const RunPlan plan = planRun(model);  // points into `model`
   ASSERT_EQ(plan.outputs.size(), 1u);
   EXPECT_EQ(plan.outputs[0].sizeBytes, 10u);
   EXPECT_EQ(plan.outputs[0].deviceBytes, 12u);
