@@ -2,6 +2,9 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <utility>
 
 namespace coralsim::traces {
 
@@ -10,7 +13,7 @@ JsonParseError::JsonParseError(size_t offset, const std::string& what)
 
 class JsonParser {
  public:
-  explicit JsonParser(std::string_view text) : text_(text) {}
+  JsonParser(std::string_view text, JsonDialect dialect) : text_(text), dialect_(dialect) {}
 
   JsonValue parseDocument() {
     JsonValue v = parseValue(0);
@@ -21,6 +24,12 @@ class JsonParser {
 
  private:
   static constexpr int kMaxDepth = 64;
+  // "-Infinity" before a plain number: both start with '-'.
+  static constexpr std::pair<std::string_view, double> kNonFinite[] = {
+      {"NaN", std::numeric_limits<double>::quiet_NaN()},
+      {"Infinity", std::numeric_limits<double>::infinity()},
+      {"-Infinity", -std::numeric_limits<double>::infinity()},
+  };
 
   [[noreturn]] void fail(const std::string& what) const { throw JsonParseError(pos_, what); }
 
@@ -108,6 +117,15 @@ class JsonParser {
       return v;
     }
     if (consumeWord("null")) return v;
+    if (dialect_ == JsonDialect::kPythonNonFinite) {
+      for (const auto& [word, value] : kNonFinite) {
+        if (!consumeWord(word)) continue;
+        v.kind_ = JsonValue::Kind::kNumber;
+        v.number_ = value;
+        v.string_ = word;
+        return v;
+      }
+    }
     if (c == '-' || (c >= '0' && c <= '9')) return parseNumber();
     fail(std::string("unexpected character '") + c + "'");
   }
@@ -137,8 +155,8 @@ class JsonParser {
     JsonValue v;
     v.kind_ = JsonValue::Kind::kNumber;
     // strtod needs a terminated string; numbers are short.
-    const std::string copy(number);
-    v.number_ = std::strtod(copy.c_str(), nullptr);
+    v.string_ = number;
+    v.number_ = std::strtod(v.string_.c_str(), nullptr);
     if (integral && number[0] != '-') {
       uint64_t u = 0;
       const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), u);
@@ -219,10 +237,13 @@ class JsonParser {
   }
 
   std::string_view text_;
+  JsonDialect dialect_;
   size_t pos_ = 0;
 };
 
-JsonValue JsonValue::parse(std::string_view text) { return JsonParser(text).parseDocument(); }
+JsonValue JsonValue::parse(std::string_view text, JsonDialect dialect) {
+  return JsonParser(text, dialect).parseDocument();
+}
 
 std::optional<bool> JsonValue::asBool() const {
   if (kind_ != Kind::kBool) return std::nullopt;
@@ -236,6 +257,7 @@ std::optional<uint64_t> JsonValue::asUint() const {
   if (kind_ != Kind::kNumber) return std::nullopt;
   return integer_;
 }
+const std::string* JsonValue::numberText() const { return kind_ == Kind::kNumber ? &string_ : nullptr; }
 const std::string* JsonValue::asString() const { return kind_ == Kind::kString ? &string_ : nullptr; }
 const std::vector<JsonValue>* JsonValue::asArray() const { return kind_ == Kind::kArray ? &array_ : nullptr; }
 const std::vector<std::pair<std::string, JsonValue>>* JsonValue::members() const {

@@ -1,6 +1,8 @@
-// JsonValue: a small strict JSON reader, the counterpart of JsonWriter, so that coralsim can read
-// back its own machine-readable files (USB transaction logs for `coralsim trace-diff`). Strict on
-// purpose: a malformed file is an error that names the byte offset, never a guess.
+// JsonValue: the project's one JSON reader, the counterpart of JsonWriter, so that coralsim can read
+// back its own machine-readable files (USB transaction logs for `coralsim trace-diff`) and the tests
+// can read the shared tools' JSON (tests/support/json_reader.h is a view over it). Strict on
+// purpose: a malformed file is an error that names the byte offset, never a guess. Numbers keep
+// the literal as written, so 64-bit integers and exact decimal text compare exactly.
 #pragma once
 
 #include <cstdint>
@@ -22,13 +24,18 @@ class JsonParseError : public std::runtime_error {
   size_t offset_;
 };
 
+// Which documents parse() accepts. kStrict is RFC 8259. kPythonNonFinite also takes the tokens
+// NaN, Infinity and -Infinity as numbers, which Python's json.dumps writes by default (the shared
+// tools' output); coralsim's own files never contain them.
+enum class JsonDialect : uint8_t { kStrict, kPythonNonFinite };
+
 class JsonValue {
  public:
   enum class Kind : uint8_t { kNull, kBool, kNumber, kString, kArray, kObject };
 
   // Parses exactly one JSON value (surrounding whitespace allowed). Nesting is bounded (64 levels)
   // so hostile input cannot exhaust the stack. Throws JsonParseError.
-  static JsonValue parse(std::string_view text);
+  static JsonValue parse(std::string_view text, JsonDialect dialect = JsonDialect::kStrict);
 
   [[nodiscard]] Kind kind() const { return kind_; }
   [[nodiscard]] bool isNull() const { return kind_ == Kind::kNull; }
@@ -43,6 +50,9 @@ class JsonValue {
   [[nodiscard]] std::optional<double> asDouble() const;
   // Integral numbers written without fraction or exponent, in range of uint64_t.
   [[nodiscard]] std::optional<uint64_t> asUint() const;
+  // The number's literal exactly as written ("NaN" / "Infinity" / "-Infinity" in the Python
+  // dialect); nullptr when this is not a number.
+  [[nodiscard]] const std::string* numberText() const;
   [[nodiscard]] const std::string* asString() const;
   [[nodiscard]] const std::vector<JsonValue>* asArray() const;
   // Object member by name; nullptr when absent or when this is not an object.
@@ -55,7 +65,7 @@ class JsonValue {
   bool boolean_ = false;
   double number_ = 0;
   std::optional<uint64_t> integer_;
-  std::string string_;
+  std::string string_;  // a string's decoded text, or a number's literal
   std::vector<JsonValue> array_;
   std::vector<std::pair<std::string, JsonValue>> object_;
 };

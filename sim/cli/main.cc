@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (name == "--version") {
-    std::printf("coralsim 0.1.0\n");
+    std::printf("coralsim %s\n", CORALSIM_VERSION);  // PROJECT_VERSION of the build
     return 0;
   }
   for (const auto& c : kCommands) {

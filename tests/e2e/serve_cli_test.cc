@@ -170,7 +170,7 @@ TEST(ServeCli, LinuxUsbipToolListsTheDevices) {
   if (!testing::haveProgram("usbip")) GTEST_SKIP() << "the Linux usbip tool is not installed (package usbip)";
   ServeProcess runtime({"--listen", "127.0.0.1:0", "--devices", "2"});
   const uint16_t port = listeningPort(runtime);
-  const auto out = testing::runCommand({"usbip", "--tcp-port", std::to_string(port), "list", "-r", "127.0.0.1"});
+  const auto out = coralsim::testing::runCommand({"usbip", "--tcp-port", std::to_string(port), "list", "-r", "127.0.0.1"});
   ASSERT_TRUE(out.has_value()) << "usbip list failed";
   EXPECT_NE(out->find("1-1:"), std::string::npos) << *out;
   EXPECT_NE(out->find("1-2:"), std::string::npos) << *out;
@@ -206,3 +206,10 @@ TEST(ServeCli, AnAddressInUseIsAClearError) {
 
 }  // namespace
 }  // namespace coralsim::usbip
+
+TEST(CoralsimCli, VersionIsTheBuildsProjectVersion) {
+  // The version printed must come from CMake's PROJECT_VERSION, not a literal in the CLI source.
+  const auto out = coralsim::testing::runCommand({std::string(CORALSIM_BINARY_DIR) + "/coralsim", "--version"});
+  ASSERT_TRUE(out.has_value());
+  EXPECT_EQ(*out, std::string("coralsim ") + CORALSIM_PROJECT_VERSION + "\n");
+}

@@ -1,6 +1,7 @@
-// A small JSON reader for tests (comparing our JSON with the shared Python tools' JSON). Numbers
-// keep their text so 64-bit integers compare exactly; Python's NaN/Infinity tokens are accepted.
-// Not for production use: no streaming, errors are exceptions with the byte offset.
+// The tests' view of a JSON document (comparing our JSON with the shared Python tools' JSON): plain
+// fields that tests index freely. Parsed by the project's one reader, traces::JsonValue, in its
+// Python dialect: numbers keep their text so 64-bit integers compare exactly, and Python's
+// NaN/Infinity tokens are accepted. Errors are exceptions naming the byte offset.
 #pragma once
 
 #include <cstdint>

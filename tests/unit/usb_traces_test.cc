@@ -2,6 +2,8 @@
 // expected fields follow from the protocol documents (docs/usb-protocol.md), not from the code.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "traces/json_value.h"
@@ -61,6 +63,23 @@ TEST(JsonValue, ParsesAndRejects) {
   }
   std::string deep(100, '[');
   EXPECT_THROW(JsonValue::parse(deep), JsonParseError);
+}
+
+TEST(JsonValue, NumbersKeepTheirLiteralAndNonFiniteTokensNeedThePythonDialect) {
+  const JsonValue v = JsonValue::parse(R"([-0.50, 1e3, 12345678901234567890])");
+  EXPECT_EQ(*v.asArray()->at(0).numberText(), "-0.50");
+  EXPECT_EQ(*v.asArray()->at(1).numberText(), "1e3");
+  EXPECT_EQ(*v.asArray()->at(2).numberText(), "12345678901234567890");
+  EXPECT_EQ(JsonValue::parse(R"("1")").numberText(), nullptr);
+  for (const char* token : {"NaN", "Infinity", "-Infinity", "[1, NaN]"}) {
+    EXPECT_THROW(JsonValue::parse(token), JsonParseError) << token;
+  }
+  const JsonValue python = JsonValue::parse("[NaN, Infinity, -Infinity, -1]", JsonDialect::kPythonNonFinite);
+  EXPECT_TRUE(std::isnan(*python.asArray()->at(0).asDouble()));
+  EXPECT_EQ(*python.asArray()->at(1).asDouble(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(*python.asArray()->at(2).asDouble(), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(*python.asArray()->at(2).numberText(), "-Infinity");
+  EXPECT_EQ(*python.asArray()->at(3).asDouble(), -1.0);
 }
 
 TEST(UsbLogBuilder, DerivesCsrRecordsEventsAndInterrupts) {
