@@ -39,6 +39,10 @@ class DeviceIntrospection {
   // Why the last run did not use a higher rung (auto mode dropped it: the packet or program it
   // could not compute); nullopt when nothing was dropped or the device does not say.
   [[nodiscard]] virtual std::optional<std::string> executionModeNote() const { return std::nullopt; }
+  // Oddities the device tolerated in the last run, as hardware does (docs/refusal-rules.md): a
+  // tile packet addressed to no tile, a HALT without its drain NOPs, ... Empty when none or when
+  // the device does not say.
+  [[nodiscard]] virtual std::vector<std::string> deviceNotes() const { return {}; }
   // The device's own description of a fault, when it has one.
   [[nodiscard]] virtual std::optional<std::string> faultText() const = 0;
 };

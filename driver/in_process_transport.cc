@@ -52,6 +52,13 @@ class InProcessTransport::Introspection final : public DeviceIntrospection {
     if (runs.empty() || runs.back().rungNote.empty()) return std::nullopt;
     return runs.back().rungNote;
   }
+  [[nodiscard]] std::vector<std::string> deviceNotes() const override {
+    const std::vector<sim::RunRecord> runs = settledRuns();
+    if (runs.empty()) return {};
+    std::vector<std::string> notes = runs.back().notes;
+    if (runs.back().notesDropped != 0) notes.push_back(std::to_string(runs.back().notesDropped) + " more notes not kept");
+    return notes;
+  }
   [[nodiscard]] std::optional<std::string> faultText() const override {
     std::string text = device_.lastFault();
     if (text.empty()) return std::nullopt;

@@ -96,6 +96,11 @@ void writeRunJson(const RunResult& r, const RunReportContext& c, std::ostream& o
     if (run.rung) w.value(*run.rung);
     else w.null();
     if (run.rungNote) w.field("rung_note", *run.rungNote);
+    if (!run.deviceNotes.empty()) {
+      w.key("device_notes").beginArray();
+      for (const std::string& note : run.deviceNotes) w.value(note);
+      w.endArray();
+    }
     if (!run.serviceNote.empty()) w.field("service_note", run.serviceNote);
     w.field("completed", run.completed);
     w.key("cycles");
@@ -160,6 +165,7 @@ void writeRunJson(const RunResult& r, const RunReportContext& c, std::ostream& o
     w.field("type", o.typeName);
     w.field("size", static_cast<uint64_t>(o.bytes.size()));
     w.field("tensor_size", o.tensorBytes);
+    w.field("device_size", o.deviceBytes);
     w.field("sha256", o.sha256);
     w.key("computed");
     if (o.computed) w.value(*o.computed);
@@ -192,6 +198,7 @@ void writeRunText(const RunResult& r, const RunReportContext& c, std::ostream& o
     if (run.rungNote) out << " (" << *run.rungNote << ")";
     out << "\n";
     if (!run.serviceNote.empty()) out << "  note: " << run.serviceNote << "\n";
+    for (const std::string& note : run.deviceNotes) out << "  device note: " << note << "\n";
     if (run.timing) out << "  predicted time: " << describeTiming(*run.timing) << "\n";
     out << "  instructions sent: " << run.instructionBytes << " bytes";
     for (const BufferTraffic& t : run.traffic) {
@@ -230,6 +237,7 @@ void writeRunText(const RunResult& r, const RunReportContext& c, std::ostream& o
   for (const OutputTensor& o : r.outputs) {
     out << "  '" << o.name << "' " << o.typeName << ": " << o.bytes.size() << " bytes";
     if (o.tensorBytes != o.bytes.size()) out << " (tensor " << o.tensorBytes << ")";
+    if (o.deviceBytes != o.bytes.size()) out << " (the device wrote " << o.deviceBytes << " with padding)";
     out << ", sha256 " << o.sha256;
     if (o.computed && !*o.computed) out << "  " << c.notComputedText;
     else if (!o.computed) out << "  (the device does not say whether it was computed)";

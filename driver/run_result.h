@@ -96,6 +96,9 @@ struct ExecutableRunRecord {
   // rung did; from DeviceIntrospection, so in-process only.
   std::optional<std::string> rung;
   std::optional<std::string> rungNote;
+  // Oddities the device tolerated in this run, as hardware does (docs/refusal-rules.md);
+  // in-process only.
+  std::vector<std::string> deviceNotes;
   uint64_t instructionBytes = 0;   // tag-0 payload bytes sent
   uint64_t instructionRecords = 0;  // tag-0 records sent (one per chunk)
   uint64_t dataRecords = 0;         // tag-1/2 records sent
@@ -116,7 +119,10 @@ struct SkippedRun {
 struct OutputTensor {
   std::string name;
   std::string typeName;
-  std::vector<uint8_t> bytes;  // TFLite order when re-laid out (below); int8 tensors already sign-flipped back
+  // Exactly the TFLite tensor's bytes (tensorBytes), as libedgetpu hands them to the application:
+  // TFLite order when re-laid out (below), the layer's padding dropped, int8 tensors already
+  // sign-flipped back. Raw programs (no TFLite tensor): the bytes the device wrote.
+  std::vector<uint8_t> bytes;
   std::string sha256;          // of `bytes`
   bool signFlipped = false;
   // The device's word on whether the numbers were computed; false on the protocol rung.
@@ -128,7 +134,10 @@ struct OutputTensor {
   // True when the executable's OutputLayout is not the TFLite order and the re-layout could not be
   // applied (several batches, maps that do not cover the layer): `bytes` are as the device sent them.
   bool deviceLayout = false;
-  uint64_t tensorBytes = 0;  // the TFLite tensor's size (may be smaller than bytes.size())
+  uint64_t tensorBytes = 0;  // the TFLite tensor's size (== bytes.size() unless deviceLayout)
+  // Informational: the bytes the device wrote for this output, the layer's padding included (the
+  // executable layer's size_bytes per batch; 1008 for a 1001-class MobileNet).
+  uint64_t deviceBytes = 0;
 };
 
 struct RunResult {

@@ -38,6 +38,23 @@ std::vector<ObservedDescriptor> resolveAll(ExecutableRun& run, const std::vector
   return out;
 }
 
+// The first `tensorBytes / batches` bytes of each of the `batches` equal slices of `device` (the
+// layer's padded buffers, concatenated); nullopt when the sizes do not divide or a slice is short.
+std::optional<std::vector<uint8_t>> tensorBytesOf(const std::vector<uint8_t>& device, uint64_t tensorBytes, size_t batches) {
+  if (tensorBytes == 0 || batches == 0 || device.size() == tensorBytes) return std::nullopt;
+  if (tensorBytes % batches != 0 || device.size() % batches != 0) return std::nullopt;
+  const uint64_t keep = tensorBytes / batches;
+  const uint64_t slice = device.size() / batches;
+  if (slice < keep) return std::nullopt;
+  std::vector<uint8_t> out;
+  out.reserve(tensorBytes);
+  for (size_t b = 0; b < batches; ++b) {
+    const auto from = device.begin() + static_cast<ptrdiff_t>(b * slice);
+    out.insert(out.end(), from, from + static_cast<ptrdiff_t>(keep));
+  }
+  return out;
+}
+
 }  // namespace
 
 Runner::Runner(Transport& transport, RunnerOptions options) : transport_(transport), options_(options) {}
@@ -109,6 +126,7 @@ void Runner::runExecutable(const PlannedExecutable& planned, bool rawProgram, in
       rec.cycles = intro->simulatedCycles() - cycles0;
       rec.rung = intro->executionModeUsed();
       rec.rungNote = intro->executionModeNote();
+      rec.deviceNotes = intro->deviceNotes();
     }
     if (rec.service == ServiceMode::kEvents) {
       rec.descriptorSource = DescriptorSource::kEvents;
@@ -141,38 +159,44 @@ void Runner::runExecutable(const PlannedExecutable& planned, bool rawProgram, in
   finish();
   result.runs.push_back(rec);
 
-  // Collect the outputs (all batches of a layer, concatenated).
+  // Collect the outputs (all batches of a layer, concatenated). Tile-major outputs go back to
+  // TFLite order batch by batch, as libedgetpu does before TFLite (or a later package) reads them;
+  // the padding to the layer's size is dropped in run(), where the TFLite tensor's size is known.
   const std::optional<bool> computed = intro ? intro->outputsComputed() : std::nullopt;
-  std::map<std::string, std::vector<uint8_t>> collected;
   std::vector<std::string> order;
+  std::map<std::string, std::vector<uint8_t>> collected;
   for (const HostBuffer& b : run.addressSpace().buffers()) {
     if (b.kind != BufferKind::Output) continue;
-    if (!collected.count(b.name)) order.push_back(b.name);
+    if (!collected.count(b.name)) {
+      order.push_back(b.name);
+      produced.deviceBytes[b.name] = 0;
+      produced.batches[b.name] = 0;
+      produced.deviceLayout[b.name] = false;
+      produced.relaidOut[b.name] = false;
+    }
+    const std::span<const uint8_t> device = b.view();
+    produced.deviceBytes[b.name] += device.size();
+    produced.batches[b.name] += 1;
+    std::optional<std::vector<uint8_t>> tflite;
+    bool tileMajor = false;
+    for (const Layer& l : exe.outputLayers) {
+      if (l.name != b.name || outputLayoutIsTfliteOrder(l)) continue;
+      tileMajor = true;
+      tflite = deviceToTfliteOrder(l, device);
+    }
     auto& bytes = collected[b.name];
-    bytes.insert(bytes.end(), b.bytes.begin(), b.bytes.end());
+    if (tflite) {
+      bytes.insert(bytes.end(), tflite->begin(), tflite->end());
+      produced.relaidOut[b.name] = true;
+    } else {
+      bytes.insert(bytes.end(), device.begin(), device.end());
+      if (tileMajor) produced.deviceLayout[b.name] = true;  // maps that do not cover the layer: as the device sent it
+    }
   }
   for (const std::string& name : order) {
     if (!produced.bytes.count(name)) produced.order.push_back(name);
-    std::vector<uint8_t> bytes = std::move(collected[name]);
     produced.computed[name] = computed;
-    // Tile-major outputs go back to TFLite order here, as libedgetpu does before TFLite (or a
-    // later package) reads them.
-    bool deviceLayout = false;
-    bool relaidOut = false;
-    for (const Layer& l : exe.outputLayers) {
-      if (l.name != name || outputLayoutIsTfliteOrder(l)) continue;
-      std::optional<std::vector<uint8_t>> tflite;
-      if (l.sizeBytes >= 0 && bytes.size() == static_cast<size_t>(l.sizeBytes)) tflite = deviceToTfliteOrder(l, bytes);
-      if (tflite) {
-        bytes = std::move(*tflite);
-        relaidOut = true;
-      } else {
-        deviceLayout = true;  // batches or a layout the maps do not cover: left as the device sent it
-      }
-    }
-    produced.bytes[name] = std::move(bytes);
-    produced.deviceLayout[name] = deviceLayout;
-    produced.relaidOut[name] = relaidOut;
+    produced.bytes[name] = std::move(collected[name]);
   }
 }
 
@@ -244,9 +268,14 @@ RunResult Runner::run(const RunPlan& plan, const std::vector<std::vector<uint8_t
     OutputTensor out;
     out.name = name;
     out.bytes = produced.bytes[name];
+    out.deviceBytes = produced.deviceBytes[name];
     if (const TensorSpec* spec = plan.findOutput(name)) {
       out.typeName = spec->typeName;
       out.tensorBytes = spec->sizeBytes;
+      // libedgetpu hands the application exactly the tensor's bytes, not the layer's padding.
+      if (!produced.deviceLayout[name]) {
+        if (auto exact = tensorBytesOf(out.bytes, spec->sizeBytes, produced.batches[name])) out.bytes = std::move(*exact);
+      }
       if (spec->flipsSign) {
         flipSignBits(out.bytes);
         out.signFlipped = true;

@@ -64,6 +64,8 @@ class Runner {
     std::map<std::string, std::optional<bool>> computed;
     std::map<std::string, bool> deviceLayout;
     std::map<std::string, bool> relaidOut;
+    std::map<std::string, uint64_t> deviceBytes;  // what the device wrote, padding included
+    std::map<std::string, size_t> batches;        // output buffers concatenated into `bytes`
   };
   // Runs one executable and appends its record to `result.runs` (also when it fails).
   void runExecutable(const PlannedExecutable& planned, bool rawProgram, int iteration,

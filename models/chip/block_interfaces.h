@@ -103,9 +103,10 @@ class DescriptorSinkIf : public virtual sc_core::sc_interface {
 
 class TileDispatchIf : public virtual sc_core::sc_interface {
  public:
-  // A tile packet (0x01-0x1a) issued by the core at `cycle`. Throws ChipFault on a mask of 0, a
-  // mask naming a tile the chip does not have, or a sequence number that breaks the count.
-  virtual void dispatch(const DecodedPacket& packet, uint64_t cycle) = 0;
+  // A tile packet (0x01-0x1a) issued by the core at `cycle`. Never refuses it (docs/refusal-rules.md):
+  // a mask of 0, mask bits for tiles the chip does not have or a sequence number that breaks the
+  // count are tolerated and described in the returned note ("" when nothing was odd).
+  [[nodiscard]] virtual std::string dispatch(const DecodedPacket& packet, uint64_t cycle) = 0;
   // True while a packet sits in a tile FIFO (tiles take them within delta cycles).
   [[nodiscard]] virtual bool packetsInFlight() const = 0;
   // The chip cycle at which every tile has finished every packet it accepted.

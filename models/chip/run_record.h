@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "models/chip_config.h"
 
@@ -24,6 +25,12 @@ struct RunRecord {
   // no higher rung did ("" when none was dropped). See models/chip/datapath.h.
   ExecutionMode rung = ExecutionMode::kProtocol;
   std::string rungNote;
+  // Oddities the device tolerated the way hardware does (docs/refusal-rules.md): a tile packet
+  // addressed to no tile, a HALT without its drain NOPs, ... Bounded: at most kMaxNotes texts,
+  // the rest only counted in notesDropped.
+  static constexpr size_t kMaxNotes = 32;
+  std::vector<std::string> notes;
+  uint64_t notesDropped = 0;
 
   [[nodiscard]] uint64_t cycles() const { return endCycle > startCycle ? endCycle - startCycle : 0; }
 };

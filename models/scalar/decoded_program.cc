@@ -90,17 +90,40 @@ PacketAction actionOf(isa::Opcode op) {
 
 }  // namespace
 
+bool frameErrorIsTolerated(isa::SegmentErrorKind kind) {
+  switch (kind) {
+    case isa::SegmentErrorKind::DrainNops:
+    case isa::SegmentErrorKind::MissingHalt:
+    case isa::SegmentErrorKind::MisplacedStart:
+    case isa::SegmentErrorKind::MisplacedEnd:
+    case isa::SegmentErrorKind::BadEndLength:
+      return true;
+    default:
+      return false;
+  }
+}
+
 std::string describePacketLocation(uint32_t pc, const Word128& word) {
   return "PC 0x" + isa::formatAddress(pc) + " (word " + isa::formatWordHex(word) + ")";
 }
 
 DecodedProgram::DecodedProgram(std::vector<Word128> words, const isa::FrameRules& rules) : words_(std::move(words)) {
-  isa::Program program;
-  try {
-    program = isa::segmentProgram(words_, rules);
-  } catch (const isa::SegmentError& e) {
+  // What the frame says about packets the core never executes is tolerated, as on hardware
+  // (docs/refusal-rules.md): a final HALT stops the core, so whatever follows it — 3 or 4 drain
+  // NOPs, thousands of NOPs up to the chunk limit (a transformer's 262,176-byte chunk halts at word
+  // 4000, issue #14), none, or other packets — is never executed; a START or END inside the body
+  // and END's length field matter only if execution reaches them, and then the engine faults. Every
+  // other framing error makes the chunk impossible to place (unknown packet length, START length,
+  // no END to stop a run off the chunk) and is refused.
+  isa::LenientSegmentation segmented = isa::segmentLenient(words_, rules);
+  for (const isa::SegmentError& e : segmented.errors) {
+    if (frameErrorIsTolerated(e.kind())) {
+      frameNotes_.push_back(std::string(e.what()) + " (tolerated: never executed)");
+      continue;
+    }
     throw ProgramDecodeError(e.wordIndex(), std::string("instruction chunk: ") + e.what());
   }
+  const isa::Program& program = segmented.program;
   if (words_.size() >= kNoPacket) {
     throw ProgramDecodeError(0, "instruction chunk: " + std::to_string(words_.size()) + " words is too long");
   }

@@ -8,8 +8,9 @@
 //
 // Decoding never judges what a packet *does*: an unknown ALU op, a branch into a payload word or
 // a loop body containing a branch is a valid chunk that faults only if the core executes it
-// (hardware would run the chunk up to that point). Only framing errors and unknown opcodes, which
-// make the chunk impossible to segment, throw here.
+// (hardware would run the chunk up to that point). Only framing errors that make the chunk
+// impossible to place (unknown opcodes, truncated packets, START's length, no END) throw here;
+// the rest are noted (frameNotes, docs/refusal-rules.md).
 #pragma once
 
 #include <cstdint>
@@ -142,9 +143,12 @@ class DecodedProgram {
  public:
   static constexpr uint32_t kNoPacket = DecodedPacket::kNoPacket;
 
-  // Segments `words` strictly (START length rule, body, HALT, drain NOPs, END; `rules` sets the
-  // accepted NOP count, by default the ISA layer's 3..4, see isa::FrameRules) and predecodes
-  // every packet. Throws ProgramDecodeError.
+  // Segments `words` (START length rule, body, HALT, drain NOPs, END; `rules` sets the expected NOP
+  // count, by default the ISA layer's 3..4, see isa::FrameRules) and predecodes every packet.
+  // Throws ProgramDecodeError, except for framing errors about packets the core never executes
+  // (frameErrorIsTolerated: a HALT followed by another number of NOPs, NOPs before END that follow
+  // no HALT, a misplaced START/END, END's length): hardware runs such chunks, so they decode and
+  // frameNotes() describes the oddity (docs/refusal-rules.md).
   explicit DecodedProgram(std::vector<isa::Word128> words, const isa::FrameRules& rules = {});
 
   // The same from the chunk's bytes (a whole number of 16-byte words).
@@ -174,6 +178,8 @@ class DecodedProgram {
   // Counts over the chunk (for reports and the instruction queue).
   [[nodiscard]] size_t bundleCount() const { return bundleCount_; }
   [[nodiscard]] size_t tilePacketCount() const { return tilePacketCount_; }
+  // Framing oddities the chunk was accepted with (empty for a well-framed chunk).
+  [[nodiscard]] const std::vector<std::string>& frameNotes() const { return frameNotes_; }
 
  private:
   std::vector<isa::Word128> words_;
@@ -181,7 +187,12 @@ class DecodedProgram {
   std::vector<uint32_t> packetAtWord_;  // word index -> packet index (kNoPacket for payload)
   size_t bundleCount_ = 0;
   size_t tilePacketCount_ = 0;
+  std::vector<std::string> frameNotes_;
 };
+
+// The framing errors the device accepts a chunk with (noted in DecodedProgram::frameNotes): they
+// concern packets that are never executed unless execution reaches them, and then it faults.
+[[nodiscard]] bool frameErrorIsTolerated(isa::SegmentErrorKind kind);
 
 // "PC 0x0012 (word 0x...)": how faults and errors name a packet.
 [[nodiscard]] std::string describePacketLocation(uint32_t pc, const isa::Word128& word);

@@ -167,6 +167,11 @@ void ScalarCore::runLoop() {
 }
 
 void ScalarCore::loadChunk(InstructionChunk chunk) {
+  if (chunk.bytes.empty()) {
+    // Nothing to fetch: ignored rather than refused (docs/refusal-rules.md), no run starts.
+    noteOddity("instruction chunk " + std::to_string(chunk.sequence) + " is an empty tag-0 record: ignored");
+    return;
+  }
   if (!runActive_) beginRun();
   const std::string name = "instruction chunk " + std::to_string(chunk.sequence) + " (" +
                            std::to_string(chunk.bytes.size()) + " bytes)";
@@ -179,7 +184,9 @@ void ScalarCore::loadChunk(InstructionChunk chunk) {
     return;
   }
   try {
-    engine_->load(DecodedProgram::fromBytes(chunk.bytes));
+    std::shared_ptr<const DecodedProgram> program = DecodedProgram::fromBytes(chunk.bytes);
+    for (const std::string& note : program->frameNotes()) noteOddity(name + ": " + note);
+    engine_->load(std::move(program));
     ++chunksInRun_;
     if (tracingEvents()) [[unlikely]] {
       traceInstant({traces::TraceUnitKind::kScalarCore, 0}, "chunk " + std::to_string(chunksInRun_ - 1), now(),
@@ -312,6 +319,14 @@ void ScalarCore::finishRun() {
   closeRunRecord();
 }
 
+void ScalarCore::noteOddity(std::string text) {
+  if (tracingEvents()) [[unlikely]] traceInstant({traces::TraceUnitKind::kScalarCore, 0}, "note: " + text, now(), {});
+  if (!runActive_) return;
+  RunRecord& record = runs_.back();
+  if (record.notes.size() < RunRecord::kMaxNotes) record.notes.push_back(std::move(text));
+  else ++record.notesDropped;
+}
+
 void ScalarCore::stopOnFault(FaultKind kind, const std::string& text) {
   faulted_ = true;
   if (runActive_) {
@@ -388,7 +403,7 @@ void ScalarCore::issuePacket(const DecodedPacket& packet, uint64_t cycle) {
   const uint64_t at = cycle + extraCycles_;
   syncTo(at);
   if (packet.tilePacket) {
-    tiles->dispatch(packet, at);
+    if (std::string note = tiles->dispatch(packet, at); !note.empty()) [[unlikely]] noteOddity(std::move(note));
     datapath->packet(packet, at);
     return;
   }

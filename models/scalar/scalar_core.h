@@ -102,6 +102,9 @@ class ScalarCore : public sc_core::sc_module, private ScalarCoreHost, private Sc
   void beginRun();
   void finishRun();
   void stopOnFault(FaultKind kind, const std::string& text);
+  // Something hardware tolerates but a program should not do (docs/refusal-rules.md): recorded
+  // in the run's RunRecord::notes and, when tracing, as an instant event. Never fatal.
+  void noteOddity(std::string text);
   void closeRunRecord();
 
   // Time.

@@ -58,6 +58,9 @@ TEST(RunCli, JsonIsOneObjectAndDigestsMatchTheOutputFiles) {
         outputs->items.size() == 1 ? out : std::filesystem::path(out.string() + "." + std::to_string(i));
     const std::vector<uint8_t> bytes = readFile(file);
     EXPECT_EQ(outputs->items[i].find("size")->text, std::to_string(bytes.size()));
+    // Exactly the TFLite tensor's bytes, as libedgetpu hands them over; the device's padded count apart.
+    EXPECT_EQ(outputs->items[i].find("tensor_size")->text, std::to_string(bytes.size()));
+    EXPECT_GE(outputs->items[i].find("device_size")->asDouble(), static_cast<double>(bytes.size()));
     EXPECT_EQ(outputs->items[i].find("sha256")->text, traces::Sha256::hex(bytes));
     std::filesystem::remove(file);
   }
@@ -73,6 +76,36 @@ TEST(RunCli, TextNamesCyclesDescriptorsAndUncomputedOutputs) {
   EXPECT_NE(text->find("descriptors (events)"), std::string::npos) << *text;
   EXPECT_NE(text->find("execution mode: "), std::string::npos) << *text;
   EXPECT_NE(text->find("sha256 "), std::string::npos) << *text;
+}
+
+// A program hardware runs though it is odd (a tile packet addressed to no tile, issue #14's LSTM):
+// the run completes and the device's note reaches the JSON and the text (docs/refusal-rules.md).
+// Needs no corpus: the program is written here in coralsim's assembly.
+TEST(RunCli, ToleratedOdditiesRunAndAreNotedInJsonAndText) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path();
+  const std::filesystem::path source = dir / "coralsim_run_cli_mask0.s";
+  const std::filesystem::path program = dir / "coralsim_run_cli_mask0.coral";
+  {
+    std::ofstream s(source);
+    s << "program {\n tile.dma10 mask=0x0000\n s1 = mov 0x4\n desc[3] = s1\n push\n}\n";
+  }
+  ASSERT_TRUE(runCommand({kCoralsim, "asm", source.string(), "-o", program.string()}).has_value());
+  const auto text = runCommand({kCoralsim, "run", program.string(), "--json"});
+  ASSERT_TRUE(text.has_value());
+  const JsonValue json = parseJson(*text);
+  EXPECT_EQ(json.find("error"), nullptr) << *text;
+  const JsonValue* runs = json.find("runs");
+  ASSERT_TRUE(runs && runs->items.size() == 1u) << *text;
+  EXPECT_TRUE(runs->items[0].find("completed")->boolean) << *text;
+  const JsonValue* notes = runs->items[0].find("device_notes");
+  ASSERT_NE(notes, nullptr) << *text;
+  ASSERT_EQ(notes->items.size(), 1u) << *text;
+  EXPECT_NE(notes->items[0].text.find("tile mask 0"), std::string::npos) << notes->items[0].text;
+  const auto plain = runCommand({kCoralsim, "run", program.string()});
+  ASSERT_TRUE(plain.has_value());
+  EXPECT_NE(plain->find("device note: tile packet"), std::string::npos) << *plain;
+  std::filesystem::remove(source);
+  std::filesystem::remove(program);
 }
 
 TEST(RunCli, AFailedRunIsStillOneJsonObjectWithAnErrorAndExitsWithOne) {

@@ -97,6 +97,9 @@ struct Totals {
 std::string checkRun(const ExecutableRunRecord& run, const Executable& exe, Totals& totals) {
   if (!run.completed) return "no completion event";
   ++totals.completed;
+  // Compiled programs are well formed (tile sequence continuity, frames: docs/isa.md §2.2): the
+  // oddities the device tolerates (docs/refusal-rules.md) must not show up here.
+  if (!run.deviceNotes.empty()) return "the device noted: " + run.deviceNotes.front();
   const HintCheck check = checkAgainstHints(run, exe);
   if (!check.ok()) {
     return check.verdict == HintCheck::Verdict::kNoHints ? "the executable has no DMA hints"

@@ -9,8 +9,11 @@
 //   → detach,
 //
 // with faults drawn from a seeded PRNG: clients killed with a TCP reset in the middle of a DFU
-// download or of a bulk OUT transfer (their PDU half sent), and random unlinks (a transfer that
-// times out on the driver's side is unlinked, CMD_UNLINK, while the device holds it).
+// download or of a bulk OUT transfer (their PDU half sent), clients that vanish mid-inference
+// (firmware downloaded, program and input sent, the device computing, its interrupt URB pending,
+// outputs never read: the connection just closes, as when the process is killed), and random
+// unlinks (a transfer that times out on the driver's side is unlinked, CMD_UNLINK, while the
+// device holds it). After every fault the cycle's own client must run a full inference.
 //
 // Counted: crashes (any exception is one), URBs left pending on the server after each cycle
 // (ServerStats::urbsPending, must be 0), connections left open, open file descriptors and resident
@@ -35,7 +38,9 @@
 #include <optional>
 #include <iostream>
 #include <random>
+#include <span>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include "driver/dfu_download.h"
@@ -100,6 +105,7 @@ struct SoakFigures {
   uint64_t cycles = 0;
   uint64_t killedInDfu = 0;
   uint64_t killedInBulk = 0;
+  uint64_t killedInInference = 0;
   uint64_t unlinks = 0;
   uint64_t crashes = 0;
   uint64_t leakedUrbs = 0;         // URBs still pending on the server after a cycle, summed
@@ -150,6 +156,57 @@ void killedClient(uint16_t port, bool duringDfu, std::mt19937_64& rng) {
   raw.resetAbruptly();
 }
 
+// Stands in for a client process killed mid-inference: passes everything through until the
+// input record has been sent, then, at the first IN transfer (the driver about to wait for events
+// or outputs while the device computes), throws, and refuses everything after that, so the Runner
+// gives up without touching the device again. The connection is then closed with URBs pending.
+class KilledMidInference final : public driver::Transport {
+ public:
+  struct Killed : std::runtime_error {
+    Killed() : std::runtime_error("client killed mid-inference") {}
+  };
+  explicit KilledMidInference(driver::Transport& wire) : wire_(wire) {}
+  [[nodiscard]] std::string name() const override { return wire_.name(); }
+  std::vector<uint8_t> control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) override {
+    if (killed_) throw Killed();
+    return wire_.control(setup, outData);
+  }
+  void bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) override {
+    if (killed_) throw Killed();
+    // Record headers are transfers of their own (driver/record_framing.h): tag in byte 4.
+    if (inputHeaderSent_) inputSent_ = true;
+    if (bytes.size() == 8 && (bytes[4] & 0x0F) == 1) inputHeaderSent_ = true;
+    wire_.bulkOut(endpoint, bytes);
+  }
+  std::vector<uint8_t> bulkIn(uint8_t endpoint, uint32_t maxLength) override {
+    if (inputSent_) killed_ = true;
+    if (killed_) throw Killed();
+    return wire_.bulkIn(endpoint, maxLength);
+  }
+  [[nodiscard]] sim::UsbSpeed linkSpeed() const override { return wire_.linkSpeed(); }
+  [[nodiscard]] bool killed() const { return killed_; }
+
+ private:
+  driver::Transport& wire_;
+  bool inputHeaderSent_ = false;
+  bool inputSent_ = false;
+  bool killed_ = false;
+};
+
+// A client that downloads the firmware, starts an inference and dies while the device computes.
+void killedMidInference(uint16_t port, const std::vector<uint8_t>& firmware, const driver::RunPlan& plan,
+                        std::mt19937_64& rng) {
+  driver::UsbipClientTransport wire("127.0.0.1", port, "1-1");
+  if (!driver::downloadFirmware(wire, firmware).afterReset) throw std::runtime_error("killed client: DFU failed");
+  KilledMidInference dying(wire);
+  driver::RunnerOptions options;
+  options.service = rng() % 2 == 0 ? driver::ServiceMode::kEvents : driver::ServiceMode::kHints;
+  driver::Runner runner(dying, options);
+  runner.open();
+  const driver::RunResult result = runner.run(plan, driver::randomInputs(plan, rng()));
+  if (!dying.killed() || result.ok()) throw std::runtime_error("killed client: the inference was never interrupted");
+}  // the connection closes here with the interrupt URB pending and the outputs unread
+
 SoakFigures soak(uint64_t cycles, uint64_t seed, const std::vector<uint8_t>& firmware, const driver::RunPlan& plan,
                  const std::optional<std::filesystem::path>& traceFile) {
   SoakFigures f;
@@ -171,8 +228,20 @@ SoakFigures soak(uint64_t cycles, uint64_t seed, const std::vector<uint8_t>& fir
     std::ostringstream line;
     line << "cycle " << cycle;
     try {
-      const uint64_t fault = rng() % 10;  // 0: killed in DFU, 1: killed in bulk OUT, else none
+      // 0: killed in DFU, 1: killed in bulk OUT, 2: killed mid-inference, else none
+      const uint64_t fault = rng() % 10;
       const bool unlink = rng() % 4 == 0;
+      if (fault == 2) {
+        killedMidInference(server.port(), firmware, plan, rng);
+        ++f.killedInInference;
+        line << " killed-in-inference";
+        if (!testing::eventually([&] { return server.stats().connectionsOpen.load() == 0; })) {
+          throw std::runtime_error("the client killed mid-inference left its connection open");
+        }
+        if (!testing::eventually([&] { return server.stats().urbsPending.load() == 0; })) {
+          throw std::runtime_error("the client killed mid-inference left URBs pending on the server");
+        }
+      }
       if (fault <= 1) {
         killedClient(server.port(), fault == 0, rng);
         ++(fault == 0 ? f.killedInDfu : f.killedInBulk);
@@ -286,7 +355,8 @@ TEST(Soak, AttachDfuInferDetachCyclesWithKilledClientsAndUnlinks) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const SoakFigures& f = runs[r];
     std::cout << "soak run " << r + 1 << ": " << f.cycles << " cycles in " << seconds << " s; crashes " << f.crashes
-              << ", killed clients " << f.killedInDfu << " in DFU + " << f.killedInBulk << " in bulk OUT, unlinks "
+              << ", killed clients " << f.killedInDfu << " in DFU + " << f.killedInBulk << " in bulk OUT + "
+              << f.killedInInference << " mid-inference, unlinks "
               << f.unlinks << ", leaked URBs " << f.leakedUrbs << ", lingering connections " << f.lingeringConnections
               << ", fds " << f.fdsAfterWarmup << " -> " << f.fdsAtEnd << ", RSS " << (f.rssAfterWarmup >> 10) << " KiB -> "
               << (f.rssAtEnd >> 10) << " KiB (peak " << (f.rssPeak >> 10) << " KiB), heap in use "
@@ -301,7 +371,9 @@ TEST(Soak, AttachDfuInferDetachCyclesWithKilledClientsAndUnlinks) {
       EXPECT_LE(f.heapAtEnd, f.heapAfterWarmup + kHeapBound) << "heap in use grew after the warm-up";
     }
   }
-  EXPECT_GT(runs[0].killedInDfu + runs[0].killedInBulk, 0u) << "the fault schedule never killed a client";
+  EXPECT_GT(runs[0].killedInDfu, 0u) << "the fault schedule never killed a client in DFU";
+  EXPECT_GT(runs[0].killedInBulk, 0u) << "the fault schedule never killed a client in bulk OUT";
+  EXPECT_GT(runs[0].killedInInference, 0u) << "the fault schedule never killed a client mid-inference";
   EXPECT_GT(runs[0].unlinks, 0u) << "the fault schedule never unlinked";
   EXPECT_EQ(runs[0].traceBytes, runs[1].traceBytes);
   EXPECT_EQ(runs[0].traceSha256, runs[1].traceSha256)

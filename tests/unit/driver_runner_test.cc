@@ -411,14 +411,15 @@ TEST(Runner, HintModeFallsBackToEventsForNonDeterministicHints) {
   EXPECT_EQ(dev.reg(0x4C148), 0xF0u) << "and back afterwards";
 }
 
-TEST(Runner, Int8TensorsFlipTheirSignBitOnTheWire) {
-  // A TFLite model whose edgetpu op has int8 input and output tensors.
+// A TFLite model whose one edgetpu op (the EXECUTION_ONLY executable above, layers of 20 and 12
+// bytes) reads `input` and writes `output`.
+ModelFile tfliteAround(const TfliteTensor& input, const TfliteTensor& output) {
   ModelFile model;
   model.kind = ModelKind::Tflite;
-  model.path = "int8.tflite";
+  model.path = "model.tflite";
   TfliteModel tfl;
   TfliteSubgraph sg;
-  sg.tensors = {TfliteTensor{kIn, {1, 20}, 9, 0, {0.5f}, {-1}, 0}, TfliteTensor{kOut, {1, 12}, 9, 0, {0.5f}, {3}, 0}};
+  sg.tensors = {input, output};
   tfl.subgraphs.push_back(sg);
   model.tflite = tfl;
   EdgeTpuCustomOp op;
@@ -428,7 +429,14 @@ TEST(Runner, Int8TensorsFlipTheirSignBitOnTheWire) {
   pkg.executables.push_back(executionOnly(0));
   op.packages.push_back(pkg);
   model.edgeTpuOps.push_back(op);
-  const RunPlan plan = planRun(model);
+  return model;
+}
+
+TEST(Runner, Int8TensorsFlipTheirSignBitOnTheWire) {
+  // A TFLite model whose edgetpu op has int8 input and output tensors.
+  const ModelFile model =
+      tfliteAround(TfliteTensor{kIn, {1, 20}, 9, 0, {0.5f}, {-1}, 0}, TfliteTensor{kOut, {1, 12}, 9, 0, {0.5f}, {3}, 0});
+  const RunPlan plan = planRun(model);  // points into `model`
   ASSERT_EQ(plan.inputs.size(), 1u);
   EXPECT_TRUE(plan.inputs[0].flipsSign);
   EXPECT_EQ(plan.inputs[0].typeName, "INT8");
@@ -454,6 +462,32 @@ TEST(Runner, Int8TensorsFlipTheirSignBitOnTheWire) {
     // int8 = device uint8 - 128: 0x00 -> -128 (0x80), 0x80 -> 0, 0xFF -> 127.
     EXPECT_EQ(static_cast<int8_t>(r.outputs[0].bytes[i]), static_cast<int>(deviceOut[i]) - 128) << "byte " << i;
   }
+}
+
+// The device pads an output layer (1001 classes -> 1008 bytes); libedgetpu hands the application
+// exactly the TFLite tensor's bytes. Here the layer is 12 bytes, the tensor [1, 10] uint8.
+TEST(Runner, OutputsAreExactlyTheTfliteTensorsBytesWithoutTheLayersPadding) {
+  const ModelFile model =
+      tfliteAround(TfliteTensor{kIn, {1, 20}, 3, 0, {0.5f}, {0}, 0}, TfliteTensor{kOut, {1, 10}, 3, 0, {0.5f}, {3}, 0});
+  const RunPlan plan = planRun(model);  // points into `model`
+  ASSERT_EQ(plan.outputs.size(), 1u);
+  EXPECT_EQ(plan.outputs[0].sizeBytes, 10u);
+  EXPECT_EQ(plan.outputs[0].deviceBytes, 12u);
+
+  FakeCoral dev;
+  Runner runner(dev);
+  runner.open();
+  const std::vector<uint8_t> deviceOut = pattern(12, 0x21);
+  dev.outputFifo.assign(deviceOut.begin(), deviceOut.end());
+  dev.events.push_back([](FakeCoral&) { return completion(); });
+  const RunResult r = runner.run(plan, {pattern(20, 3)});
+  ASSERT_TRUE(r.ok()) << *r.error;
+  ASSERT_EQ(r.outputs.size(), 1u);
+  const OutputTensor& o = r.outputs[0];
+  EXPECT_EQ(o.bytes, std::vector<uint8_t>(deviceOut.begin(), deviceOut.begin() + 10));
+  EXPECT_EQ(o.tensorBytes, 10u);
+  EXPECT_EQ(o.deviceBytes, 12u);
+  EXPECT_EQ(o.sha256, traces::Sha256::hex(o.bytes));
 }
 
 TEST(Runner, HintModeTakesDescriptorsFromTheDeviceLogAndResolvesThem) {

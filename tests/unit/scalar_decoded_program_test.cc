@@ -181,6 +181,50 @@ TEST(DecodedProgram, FramingErrorsNameTheWordIndexAndTheWord) {
   }
 }
 
+// Refused before, run by real Corals (docs/refusal-rules.md): the shape of issue #14's transformer
+// chunk — 262,176 bytes (16,386 words), the final HALT at word 4000, NOPs up to END — decodes, and
+// the oddity is noted rather than fatal.
+TEST(DecodedProgram, HaltFarFromEndWithThousandsOfNopsDecodesWithANote) {
+  std::vector<Word128> words;
+  words.push_back(Word128{});  // START, filled below
+  while (words.size() < 4000) words.push_back(bundle(movi(1, static_cast<uint32_t>(words.size()))));
+  words.push_back(packetWord(Opcode::Halt, {{"kind", 0x10}}));  // word 4000
+  while (words.size() < 16385) words.push_back(isa::nopBundle());
+  words.push_back(packetWord(Opcode::FrameEnd, {{"body_bits", 128}}));
+  words[0] = packetWord(Opcode::FrameStart, {{"body_bits", (words.size() - 2) * 128}});
+  ASSERT_EQ(words.size() * Word128::kBytes, 262176u);
+  const auto program = DecodedProgram::fromWords(words);
+  ASSERT_NE(program->packetAt(4000), nullptr);
+  EXPECT_EQ(program->packetAt(4000)->action, PacketAction::kHalt);
+  ASSERT_EQ(program->frameNotes().size(), 1u);
+  EXPECT_NE(program->frameNotes()[0].find("drain NOPs"), std::string::npos) << program->frameNotes()[0];
+  EXPECT_NE(program->frameNotes()[0].find("12384 NOPs"), std::string::npos) << program->frameNotes()[0];
+}
+
+// Frame words execution never reaches are noted, not refused; framing that leaves the chunk
+// impossible to place still is.
+TEST(DecodedProgram, FrameOddityOutsideTheExecutedPathIsNotedOthersStillRefused) {
+  {
+    std::vector<Word128> words = framed({bundle(movi(1, 1))});
+    words.insert(words.end() - 1, packetWord(Opcode::FrameStart, {{"body_bits", 0}}));   // misplaced START
+    words.insert(words.end() - 1, packetWord(Opcode::FrameEnd, {{"body_bits", 128}}));   // misplaced END
+    words.back() = packetWord(Opcode::FrameEnd, {{"body_bits", 256}});                    // END length
+    words[0] = packetWord(Opcode::FrameStart, {{"body_bits", (words.size() - 2) * 128}});
+    std::shared_ptr<const DecodedProgram> program;
+    ASSERT_NO_THROW(program = DecodedProgram::fromWords(words));
+    std::string notes;
+    for (const std::string& n : program->frameNotes()) notes += n + "\n";
+    for (const char* kind : {"misplaced START", "misplaced END", "bad END length"}) {
+      EXPECT_NE(notes.find(kind), std::string::npos) << kind << " in\n" << notes;
+    }
+  }
+  for (const isa::SegmentErrorKind kind : {isa::SegmentErrorKind::UnknownOpcode, isa::SegmentErrorKind::Truncated,
+                                           isa::SegmentErrorKind::MissingStart, isa::SegmentErrorKind::BadStartLength,
+                                           isa::SegmentErrorKind::MissingEnd, isa::SegmentErrorKind::Empty}) {
+    EXPECT_FALSE(frameErrorIsTolerated(kind)) << isa::segmentErrorKindName(kind);
+  }
+}
+
 TEST(DecodedProgram, RawProgramRunsOnTheEngine) {
   isa::ScalarBundle desc;
   desc.storeOp = 5;  // DESC[k] = sR (store_ops.def)
