@@ -142,7 +142,9 @@ std::string CustomOpKernel::invoke(tflite_abi::Context& context) {
     if (!out && j < result.outputs.size()) out = &result.outputs[j];
     const std::string name = t.name ? t.name : std::to_string(outputTensors_[j]);
     if (!out) return label_ + ": the device returned no output for tensor '" + name + "'";
-    if (out->bytes.size() < t.bytes) {
+    // The Runner returns exactly the TFLite tensor's bytes (padding dropped), so any other size is a
+    // mismatch between the executable's layer and the graph's tensor, not something to truncate.
+    if (out->bytes.size() != t.bytes) {
       return label_ + ": the device returned " + std::to_string(out->bytes.size()) + " bytes for tensor '" + name +
              "', which holds " + std::to_string(t.bytes);
     }
