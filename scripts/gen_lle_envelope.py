@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Writes models/lle/lle_envelope.def: for every packet opcode the low-level datapath accepts, the
-values each word takes in the supported template programs once the bits the rung decodes
-(models/lle/lle_fields.def) are cleared. The rung refuses a packet with any other value.
+values each word takes in the DECODE SET once the bits the rung decodes (models/lle/lle_fields.def)
+are cleared: what is left are the bits of unknown meaning, and the rung refuses any other value of
+them. The decode set is Dense-256 alone: Dense-1024 is the held-out program (tests/corpus), so a
+field that differs between the two must be decoded, not listed.
 
 Usage: gen_lle_envelope.py SHARED_TOOLS_ISA_DIR OUT.def MODEL_edgetpu.tflite...
 Reading the models uses the shared reference parsers (tfl.py, seg.py) as libraries; nothing of them
-is copied. Re-run it when a template family is added and review the diff of the .def.
+is copied. Re-run it after decoding a field and review the diff of the .def (it should only shrink).
 """
 import os
 import re

@@ -28,6 +28,8 @@ constexpr uint32_t kWeightOffset = kLanes * 8;
 // The slot value of per-channel int8 layers without bias: the weight offset 128 (w_zp + 128).
 // Other values (an int32 bias, docs/isa.md §5.3 / Q3) are refused until Q3 is settled.
 constexpr uint32_t kWeightOffsetSlot = 128;
+// The infeed ring: PopBuffer32 counts 4096 units of 32 bytes (lle_fields.def).
+constexpr uint64_t kInfeedRingBytes = 4096 * 32;
 
 std::string tileList(uint16_t mask) {
   std::string text;
@@ -66,6 +68,7 @@ void LleRung::beginRun() {
   }
   infeedConfigured_ = false;
   infeedIsInput_ = false;
+  pendingInfeedCheck_.reset();
   pendingPops_.clear();
   outfeedArmed_ = 0;
   outQueue_.clear();
@@ -114,13 +117,13 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
   const auto words = packet.words;
   switch (op) {
     case 0x25:
-      infeedConfigured_ = true;
-      infeedIsInput_ = readField(words, LleField::InfeedIsInput) != 0;
+      infeed(packet);
       break;
     case 0x26:
       pop(packet);
       break;
     case 0x24:  // the scalar fence: the core waited for the infeed, so the popped bytes are here
+      checkInfeedSize(streams);
       resolvePops(streams);
       break;
     case 0x27:
@@ -142,6 +145,45 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
   }
 }
 
+void LleRung::infeed(const DecodedPacket& packet) {
+  const auto words = packet.words;
+  infeedConfigured_ = true;
+  infeedIsInput_ = readField(words, LleField::InfeedIsInput) != 0;
+  const uint64_t wraps = readField(words, LleField::InfeedWraps64K);
+  const int64_t beats = readSigned(words, LleField::InfeedFirstBeats);
+  if (infeedIsInput_) {
+    // The two stream-size fields are decoded for the parameter class only.
+    if (wraps != 0 || beats != 0) {
+      refuse(packet, "input-class infeed with InfeedWraps64K = " + std::to_string(wraps) + ", InfeedFirstBeats = " +
+                         std::to_string(beats) + " (decoded for the parameter class only; 0 for inputs)");
+    }
+    pendingInfeedCheck_.reset();
+    return;
+  }
+  // Checked against the parameter stream at the fence, when the host has sent it.
+  pendingInfeedCheck_ = InfeedCheck{packet.pc, packet.words[0], readField(words, LleField::InfeedOffset64) * 64, wraps, beats};
+}
+
+void LleRung::checkInfeedSize(const models::RunStreams& streams) {
+  if (!pendingInfeedCheck_) return;
+  const InfeedCheck c = *pendingInfeedCheck_;
+  pendingInfeedCheck_.reset();
+  // A stream that starts at offset 0 and is read whole (the parameter-caching programs): its
+  // size is the parameter stream's. Segments at other offsets (EO-resident parameters) are sized
+  // by their descriptors, which the rung does not see: not checked.
+  if (c.offset != 0) return;
+  const uint64_t bytes = streams.parameterBytes().size();
+  const uint64_t wantWraps = bytes >> 16;
+  const int64_t wantBeats = -(static_cast<int64_t>(std::min<uint64_t>(bytes / 64, 2048)) - 1);
+  if (c.wraps != wantWraps || c.beats != wantBeats) {
+    throw ChipFault(FaultKind::kUnsupported,
+                    "lle: opcode 0x25 at " + models::describePacketLocation(c.pc, c.word0) + ": InfeedWraps64K = " +
+                        std::to_string(c.wraps) + ", InfeedFirstBeats = " + std::to_string(c.beats) + " do not describe the " +
+                        std::to_string(bytes) + "-byte parameter stream (expected " + std::to_string(wantWraps) + ", " +
+                        std::to_string(wantBeats) + ")");
+  }
+}
+
 void LleRung::pop(const DecodedPacket& packet) {
   const auto words = packet.words;
   const bool input = readField(words, LleField::PopIsInput) != 0;
@@ -155,8 +197,8 @@ void LleRung::pop(const DecodedPacket& packet) {
   const uint64_t offset = readField(words, LleField::PopOffset16) * (units128 ? 128 : 16);
   // The infeed-ring offset is the same position in other units: a cross-check of the decoding.
   const uint64_t ring = readField(words, LleField::PopBuffer32);
-  if ((ring * 32) % 65536 != (offset * (units128 ? 1 : 8)) % 65536) {
-    refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (word 0 bits 23:13) does not match the stream offset " +
+  if ((ring * 32) % kInfeedRingBytes != (offset * (units128 ? 1 : 8)) % kInfeedRingBytes) {
+    refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (word 0 bits 24:13) does not match the stream offset " +
                        std::to_string(offset) + " (word 2 bits 79:65, units " + (units128 ? "128" : "16") + ")");
   }
   const auto tiles = static_cast<uint16_t>(readField(words, LleField::PopTiles));

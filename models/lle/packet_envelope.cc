@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdio>
 #include <vector>
 
 #include "models/isa/opcodes.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 
 namespace coralsim::lle {
@@ -54,6 +56,23 @@ std::string hex128(const isa::Word128& w) {
   return text;
 }
 
+// The runs of set bits of `diff`, high first: "bits 102:101, 64".
+std::string bitRuns(const isa::Word128& diff) {
+  std::string text;
+  for (int b = 127; b >= 0;) {
+    if (!diff.bits(static_cast<unsigned>(b), 1)) {
+      --b;
+      continue;
+    }
+    const int hi = b;
+    while (b >= 0 && diff.bits(static_cast<unsigned>(b), 1)) --b;
+    if (!text.empty()) text += ", ";
+    text += std::to_string(hi);
+    if (b + 1 != hi) text += ":" + std::to_string(b + 1);
+  }
+  return text;
+}
+
 }  // namespace
 
 bool acceptedOpcode(uint8_t opcode) { return std::ranges::find(kAccepted, opcode) != std::end(kAccepted); }
@@ -82,18 +101,27 @@ std::string checkEnvelope(const models::DecodedPacket& packet) {
     const isa::Word128 mask = decodedBits(op, k);
     const isa::Word128 value{packet.words[k].lo & ~mask.lo, packet.words[k].hi & ~mask.hi};
     bool found = false;
+    const EnvelopeRow* nearest = nullptr;
+    int nearestDistance = 129;
     for (const EnvelopeRow& row : kEnvelope) {
-      if (row.opcode == op && row.word == k && row.value.lo == value.lo && row.value.hi == value.hi) {
+      if (row.opcode != op || row.word != k) continue;
+      const int distance = std::popcount(row.value.lo ^ value.lo) + std::popcount(row.value.hi ^ value.hi);
+      if (distance == 0) {
         found = true;
         break;
       }
+      if (distance < nearestDistance) {
+        nearestDistance = distance;
+        nearest = &row;
+      }
     }
     if (!found) {
-      return where + ": payload word " + std::to_string(k) + " = " + hex128(packet.words[k]) +
-             " has undecoded bits (" + hex128(value) +
-             ") outside the values of the supported templates (models/lle/lle_envelope.def)";
+      const isa::Word128 diff = nearest ? isa::Word128{nearest->value.lo ^ value.lo, nearest->value.hi ^ value.hi} : value;
+      return where + ": word " + std::to_string(k) + " = " + hex128(packet.words[k]) + ": bits " + bitRuns(diff) +
+             " have no decoded meaning and differ from the decode set (models/lle/lle_envelope.def)";
     }
   }
+  if (std::string why = checkFieldRelations(op, packet.words); !why.empty()) return where + ": " + why;
   return "";
 }
 

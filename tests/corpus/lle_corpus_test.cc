@@ -46,9 +46,11 @@ using models::RequantRounding;
 
 constexpr uint64_t kSeed = 20240605;
 
-// Measured on the shared corpus (2026-11): the Dense templates (256, 1024) run fully in lle.
-constexpr size_t kMinFullyLleModels = 2;
-constexpr size_t kMinGoldenModelsCompared = 2;
+// Measured on the shared corpus (2026-11): Dense-256 runs fully in lle. The envelope of bits of
+// unknown meaning is taken from Dense-256 alone (scripts/gen_lle_envelope.py), so Dense-1024 is
+// a held-out program: it runs only as far as the decoded fields carry it (docs/decoding-log.md).
+constexpr size_t kMinFullyLleModels = 1;
+constexpr size_t kMinGoldenModelsCompared = 1;
 
 struct Outcome {
   bool ok = false;
