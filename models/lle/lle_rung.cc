@@ -205,18 +205,29 @@ void LleRung::pop(const DecodedPacket& packet) {
   if (tiles == 0 || (tiles >> config_.tileCount()) != 0) {
     refuse(packet, "destination tile mask " + isa::formatHex(tiles) + " is empty or names tiles this chip does not have");
   }
-  pendingPops_.push_back(PendingPop{tiles, input, offset});
+  // The length, in 64-byte ring beats; an input byte takes 8 ring bytes (see PopBuffer32).
+  const uint64_t beats = (readField(words, LleField::PopBeatsHigh) << 10 | readField(words, LleField::PopBeatsLow)) + 1;
+  const uint64_t ringBytes = beats * 64;
+  const uint64_t ringPerByte = units128 ? 1 : 8;
+  const auto neg16 = static_cast<uint64_t>(readSigned(words, LleField::PopRingNeg16)) % 4096;
+  if (neg16 != (4096 - (ringBytes / 16 - 1) % 4096) % 4096) {
+    refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
+                       " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
+  }
+  pendingPops_.push_back(PendingPop{tiles, input, offset, ringBytes / ringPerByte});
 }
 
 void LleRung::resolvePops(const models::RunStreams& streams) {
   for (const PendingPop& p : pendingPops_) {
     const std::span<const uint8_t> stream = p.input ? streams.inputBytes() : streams.parameterBytes();
-    const std::span<const uint8_t> from = p.offset < stream.size() ? stream.subspan(p.offset) : std::span<const uint8_t>{};
+    const std::span<const uint8_t> from =
+        p.offset < stream.size() ? stream.subspan(p.offset, std::min<uint64_t>(p.length, stream.size() - p.offset))
+                                 : std::span<const uint8_t>{};
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (!(p.tiles & (1u << t))) continue;
-      // Parameters land at wide address 0 of each tile (the PC receives, identical for every tile
-      // and pinned by the envelope, name one address); activations keep their stream position, so
-      // the slices of different tile rows stay apart (see compute()).
+      // Parameters land at wide address 0 of each tile (the PC receives are identical for every
+      // tile: one address); activations keep their stream position, so the slices of different
+      // tile rows stay apart and the compute gathers them (see compute()).
       if (p.input) {
         tiles_[t].narrow.write(p.offset, from);
       } else {
@@ -254,17 +265,24 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   const uint32_t inputBytes = 4 * groups;
   const uint32_t paramBytes = kWeightOffset + groups * kGroupStride;
   // The activations: the ring/mesh staging between the pop and the compute (0x14/0x11/0x10/0x13,
-  // not decoded, pinned by the envelope) gives every tile of the compute the whole vector. The
-  // rung reads it from the compute tile that received its head and checks that this tile holds
-  // all of it: a program whose pops do not deliver every byte the compute reads is refused.
-  const uint8_t* activations = nullptr;
-  for (unsigned t = 0; t < tiles_.size() && !activations; ++t) {
-    if ((packet.tileMask & (1u << t)) && tiles_[t].narrow.holds(0, inputBytes)) activations = tiles_[t].narrow.at(0);
+  // not decoded) gives every tile of the compute the whole vector. The rung gathers stream bytes
+  // [0, K) from the compute tiles that received them (each pop delivers exactly its decoded
+  // length), and refuses when the pops did not deliver every byte the compute reads.
+  std::vector<uint8_t> gathered(inputBytes);
+  for (uint32_t pos = 0; pos < inputBytes;) {
+    const TileMemory* holder = nullptr;
+    for (unsigned t = 0; t < tiles_.size() && !holder; ++t) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].narrow.holds(pos, 1)) holder = &tiles_[t].narrow;
+    }
+    if (!holder) {
+      refuse(packet, "no tile of the compute holds activation byte " + std::to_string(pos) + " of the " +
+                         std::to_string(inputBytes) + " it reads (no input pop delivered it)");
+    }
+    const auto run = static_cast<uint32_t>(std::min<uint64_t>(holder->base() + holder->valid(), inputBytes) - pos);
+    std::memcpy(gathered.data() + pos, holder->at(pos), run);
+    pos += run;
   }
-  if (!activations) {
-    refuse(packet, "no tile of the compute holds the " + std::to_string(inputBytes) +
-                       " activation bytes it reads (no input pop delivered them)");
-  }
+  const uint8_t* activations = gathered.data();
   int32_t acc[kLanes];
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;

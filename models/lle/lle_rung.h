@@ -7,13 +7,13 @@
 //   0x25 infeed config   selects the host stream class (input / parameters) [INF]; for the
 //                        parameter class its stream-size fields are checked against the stream
 //                        at the next fence
-//   0x26 pop             the class's stream from the decoded byte offset on goes to the destination
-//                        tiles: parameters to wide memory address 0, activations to narrow memory at
+//   0x26 pop             the decoded length of the class's stream from the decoded byte offset goes
+//                        to the destination tiles: parameters to wide memory address 0, activations to narrow memory at
 //                        their stream position. The copy happens at the next scalar fence (0x24),
 //                        when the core has waited for the infeed, or at the compute packet.
 //   0x01 compute         per masked tile: the 64-lane MAC over K = 4 x (limit + 1) activation bytes
-//                        (narrow memory from address 0, taken from the compute tile that holds
-//                        them all, see the staging row below) against the parameter prefix and weights (wide memory,
+//                        (stream bytes [0, K) gathered from the compute tiles that hold them,
+//                        see the staging row below) against the parameter prefix and weights (wide memory,
 //                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h)
 //   0x27 + 0x10          the outfeed drains the next 0x10's tile: its 64 results, in tile order
 //   0x19                 the tile keeps the NLU table
@@ -59,6 +59,7 @@ class LleRung final : public models::DatapathRung {
     uint16_t tiles = 0;
     bool input = false;
     uint64_t offset = 0;
+    uint64_t length = 0;  // stream bytes (PopBeatsHigh/Low)
   };
 
   struct InfeedCheck {

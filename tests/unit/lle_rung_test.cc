@@ -96,10 +96,19 @@ class LleRungTest : public ::testing::Test {
     for (auto& b : streams.input) b = static_cast<uint8_t>(rng());
   }
 
-  DecodedPacket pop(bool input, uint16_t tiles) {
+  // A pop of `bytes` stream bytes at stream offset offset16 x 16 (x 128 for parameters) and ring
+  // offset `ring`: the length in 64-byte ring beats (an input byte takes 8 ring bytes) and again
+  // as -(ring bytes / 16 - 1).
+  DecodedPacket popAt(bool input, uint64_t offset16, uint64_t ring, uint16_t tiles, uint64_t bytes) {
+    const uint64_t ringBytes = bytes * (input ? 8 : 1);
+    const uint64_t beats = ringBytes / 64;
     return f.make(0x26, {{LleField::PopIsInput, input}, {LleField::PopUnits128, input ? 0 : 1},
-                         {LleField::PopFlag64, 1}, {LleField::PopOffset16, 0}, {LleField::PopBuffer32, 0},
-                         {LleField::PopTiles, tiles}});
+                         {LleField::PopFlag64, 1}, {LleField::PopOffset16, offset16}, {LleField::PopBuffer32, ring},
+                         {LleField::PopTiles, tiles}, {LleField::PopBeatsLow, (beats - 1) % 1024},
+                         {LleField::PopBeatsHigh, (beats - 1) / 1024}, {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}});
+  }
+  DecodedPacket pop(bool input, uint16_t tiles) {
+    return popAt(input, 0, 0, tiles, input ? streams.input.size() : streams.params.size());
   }
   // The infeed of K bytes of input (8-byte lines) or of the whole parameter stream.
   DecodedPacket infeed(bool input) {
@@ -281,11 +290,43 @@ TEST_F(LleRungTest, PopRingOffsetHasTwelveBitsForStreamsBeyond64KiB) {
   rung.beginRun();
   rung.packet(infeed(false), streams, 0);
   const auto at = [&](uint64_t ring) {
-    return f.make(0x26, {{LleField::PopIsInput, 0}, {LleField::PopUnits128, 1}, {LleField::PopFlag64, 1},
-                         {LleField::PopOffset16, 66048 / 128}, {LleField::PopBuffer32, ring}, {LleField::PopTiles, 1}});
+    return popAt(false, 66048 / 128, ring, 1, 66048);
   };
   EXPECT_NO_THROW(rung.packet(at(0x810), streams, 0));
   EXPECT_THROW(rung.packet(at(0x010), streams, 0), ChipFault);  // the 11-bit reading
+}
+
+// The pop delivers its decoded length, not the rest of the stream: a compute over more input
+// bytes than the pops delivered is refused; the same bytes in two pops to two tiles are gathered.
+TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
+  parameterCachingRun(0x3);
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(popAt(true, 0, 0, 0x1, 16), streams, 0);  // the first half of the 32 input bytes only
+  rung.packet(f.make(0x24, {}), streams, 0);
+  try {
+    rung.packet(compute(0x3), streams, 0);
+    ADD_FAILURE() << "compute over undelivered bytes was accepted";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("activation byte 16 of the 32"), std::string::npos) << e.what();
+  }
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(popAt(true, 0, 0, 0x1, 16), streams, 0);
+  rung.packet(popAt(true, 1, 4, 0x2, 16), streams, 0);  // second half at 16 bytes: ring 8 x 16 / 32
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(compute(0x3), streams, 0);
+  rung.packet(f.make(0x27, {}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
+  const std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
+  ASSERT_EQ(out.size(), 64u);
+  for (unsigned c = 0; c < 64; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << c;
+  // A length that the second length field does not repeat.
+  DecodedPacket skewed = popAt(true, 0, 0, 0x1, 32);
+  std::vector<isa::Word128> words(skewed.words.begin(), skewed.words.end());
+  words[1].setBits(75, 12, static_cast<uint64_t>(-14));
+  skewed.words = words;
+  EXPECT_THROW(rung.packet(skewed, streams, 0), ChipFault);
 }
 
 TEST_F(LleRungTest, AComputeWithoutDeliveredActivationsIsRefused) {
@@ -305,13 +346,11 @@ TEST_F(LleRungTest, RefusesPopsWhoseTwoOffsetsDisagreeOrWhoseClassIsNotTheInfeed
   rung.packet(infeed(true), streams, 0);
   // Stream offset 16 x 16 = 256 bytes, ring offset 0: the cross-check of docs/decoding-log.md fails.
   const DecodedPacket mismatched =
-      f.make(0x26, {{LleField::PopIsInput, 1}, {LleField::PopUnits128, 0}, {LleField::PopFlag64, 1},
-                    {LleField::PopOffset16, 16}, {LleField::PopBuffer32, 0}, {LleField::PopTiles, 1}});
+      popAt(true, 16, 0, 1, 32);
   EXPECT_THROW(rung.packet(mismatched, streams, 0), ChipFault);
   // The same position in both units is accepted: ring = 8 x 256 / 32 = 64.
   const DecodedPacket agreeing =
-      f.make(0x26, {{LleField::PopIsInput, 1}, {LleField::PopUnits128, 0}, {LleField::PopFlag64, 1},
-                    {LleField::PopOffset16, 16}, {LleField::PopBuffer32, 64}, {LleField::PopTiles, 1}});
+      popAt(true, 16, 64, 1, 32);
   EXPECT_NO_THROW(rung.packet(agreeing, streams, 0));
   // A parameter pop while the infeed streams inputs.
   EXPECT_THROW(rung.packet(pop(false, 0x1), streams, 0), ChipFault);
