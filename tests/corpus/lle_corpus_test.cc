@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -189,6 +190,34 @@ TEST(LleCorpus, EveryModelRunsInLleOrStopsCleanlyAndAutoAlwaysCompletes) {
   for (const auto& [op, n] : stopsByOpcode) std::printf("  %s: %zu", op.c_str(), n);
   std::printf("\n");
   EXPECT_GE(fullyLle, kMinFullyLleModels);
+}
+
+// ---- the hold-out: Dense-1024 against fields decoded without it ----------------------------------
+// The envelope of unknown bits comes from Dense-256 alone; what Dense-1024 needs beyond it must be
+// decoded fields. Measured (2026-11-25, docs/decoding-log.md): its PARAMETER_CACHING run — 16 pops
+// of 66,048 bytes into 16 tiles, sizes Dense-256 never had — runs fully on the lle rung; its
+// EXECUTION_ONLY run is refused at a named opcode, PC, word and bits (the distribution packets).
+// When the EO decodes too, the golden comparison above covers its numbers.
+TEST(LleCorpus, HeldOutDense1024RunsItsParameterCachingOnDecodedFields) {
+  CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
+  std::optional<fs::path> path;
+  for (const fs::path& p : coralsim::testing::corpusFiles("_edgetpu.tflite")) {
+    if (p.filename() == "dense_1024_edgetpu.tflite") path = p;
+  }
+  if (!path) GTEST_SKIP() << "\n*** SKIPPED: dense_1024_edgetpu.tflite not in the corpus. ***\n";
+  const ModelFile model = loadModelFile(*path);
+  const RunPlan plan = planRun(model);
+  const Outcome o = runOn(plan, randomInputs(plan, kSeed), ExecutionMode::kLle);
+  ASSERT_FALSE(o.runs.empty());
+  EXPECT_EQ(o.runs.front().rung, ExecutionMode::kLle);
+  EXPECT_TRUE(o.runs.front().finished) << "the parameter-caching run did not finish: " << o.error;
+  EXPECT_FALSE(o.runs.front().faulted) << o.error;
+  std::printf("held-out Dense-1024: %zu run(s); %s\n", o.runs.size(),
+              o.ok ? "all on lle" : ("stops: " + o.error.substr(o.error.find("opcode 0x"), 200)).c_str());
+  if (!o.ok) {
+    EXPECT_NE(o.error.find("opcode 0x"), std::string::npos) << o.error;
+    EXPECT_NE(o.error.find("word "), std::string::npos) << o.error;
+  }
 }
 
 // ---- part 2: golden models -----------------------------------------------------------------------
