@@ -4,6 +4,7 @@
 #include <array>
 #include <bit>
 #include <cstdio>
+#include <span>
 #include <vector>
 
 #include "models/isa/opcodes.h"
@@ -20,11 +21,23 @@ struct EnvelopeRow {
   isa::Word128 value;
 };
 
-constexpr EnvelopeRow kEnvelope[] = {
 #define CORAL_LLE_ENVELOPE(op, word, hi, lo) EnvelopeRow{op, word, isa::Word128{lo, hi}},
+constexpr EnvelopeRow kShippedEnvelope[] = {
 #include "models/lle/lle_envelope.def"
-#undef CORAL_LLE_ENVELOPE
 };
+constexpr EnvelopeRow kDecodeSetEnvelope[] = {
+#include "models/lle/lle_envelope_decode_set.def"
+};
+#undef CORAL_LLE_ENVELOPE
+
+std::span<const EnvelopeRow> envelopeRows(EnvelopeSet set) {
+  if (set == EnvelopeSet::kDecodeSet) return kDecodeSetEnvelope;
+  return kShippedEnvelope;
+}
+
+const char* envelopeFile(EnvelopeSet set) {
+  return set == EnvelopeSet::kDecodeSet ? "models/lle/lle_envelope_decode_set.def" : "models/lle/lle_envelope.def";
+}
 
 constexpr uint8_t kAccepted[] = {0x01, 0x10, 0x11, 0x13, 0x14, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27};
 constexpr unsigned kMaxWords = 17;
@@ -82,13 +95,13 @@ isa::Word128 decodedBits(uint8_t opcode, unsigned word) {
 }
 
 isa::Word128 envelopeValue(uint8_t opcode, unsigned word) {
-  for (const EnvelopeRow& row : kEnvelope) {
+  for (const EnvelopeRow& row : kShippedEnvelope) {
     if (row.opcode == opcode && row.word == word) return row.value;
   }
   return {};
 }
 
-std::string checkEnvelope(const models::DecodedPacket& packet) {
+std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set) {
   const uint8_t op = static_cast<uint8_t>(packet.opcode);
   const std::string where = "opcode 0x" + [&] {
     char t[8];
@@ -103,7 +116,7 @@ std::string checkEnvelope(const models::DecodedPacket& packet) {
     bool found = false;
     const EnvelopeRow* nearest = nullptr;
     int nearestDistance = 129;
-    for (const EnvelopeRow& row : kEnvelope) {
+    for (const EnvelopeRow& row : envelopeRows(set)) {
       if (row.opcode != op || row.word != k) continue;
       const int distance = std::popcount(row.value.lo ^ value.lo) + std::popcount(row.value.hi ^ value.hi);
       if (distance == 0) {
@@ -118,7 +131,7 @@ std::string checkEnvelope(const models::DecodedPacket& packet) {
     if (!found) {
       const isa::Word128 diff = nearest ? isa::Word128{nearest->value.lo ^ value.lo, nearest->value.hi ^ value.hi} : value;
       return where + ": word " + std::to_string(k) + " = " + hex128(packet.words[k]) + ": bits " + bitRuns(diff) +
-             " have no decoded meaning and differ from the decode set (models/lle/lle_envelope.def)";
+             " have no decoded meaning and differ from the envelope (" + envelopeFile(set) + ")";
     }
   }
   if (std::string why = checkFieldRelations(op, packet.words); !why.empty()) return where + ": " + why;
