@@ -256,6 +256,25 @@ TEST_F(LleRungTest, TheWideReceiveLineLoopTakesAnyCountAndTheNarrowFormatKeepsTh
       << checkEnvelope(narrow);
 }
 
+// Corpus: of the single-line 0x25 infeeds 81 carry wrap 0 and of the single-line wide 0x11
+// receives 21 carry wraps 0 (17 carry -1): a loop that runs once never applies its wrap.
+TEST_F(LleRungTest, ALoopThatRunsOnceMayCarryWrapZeroButNoOtherWrap) {
+  const auto infeedOneLine = [&](int64_t wrap) {
+    return f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 0},
+                         {LleField::InfeedLineWrap, static_cast<uint64_t>(wrap)}});
+  };
+  EXPECT_EQ(checkEnvelope(infeedOneLine(-1)), "");
+  EXPECT_EQ(checkEnvelope(infeedOneLine(0)), "");
+  EXPECT_NE(checkEnvelope(infeedOneLine(-2)).find("InfeedLineWrap (word 1 bits 40:31) = -2"), std::string::npos)
+      << checkEnvelope(infeedOneLine(-2));
+  const DecodedPacket wideOnce = f.make(0x11, {{LleField::Recv11Wide, 1}, {LleField::Recv11Lines, 0}});
+  EXPECT_EQ(checkEnvelope(wideOnce), "");
+  // Two lines: the wrap is applied, so 0 is refused.
+  const DecodedPacket infeedTwoLines =
+      f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 1}, {LleField::InfeedLineWrap, 0}});
+  EXPECT_NE(checkEnvelope(infeedTwoLines).find("InfeedLineWrap"), std::string::npos) << checkEnvelope(infeedTwoLines);
+}
+
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
   // 3 x 65536 + 640 bytes: 3 whole 64 KiB units, 2048 beats fill the first 128 KiB.
   streams.params.assign(3 * 65536 + 640, 0);
