@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""Writes models/lle/lle_envelope.def: for every packet opcode the low-level datapath accepts, the
-values each word takes in the supported template programs once the bits the rung decodes
-(models/lle/lle_fields.def) are cleared. The rung refuses a packet with any other value.
+"""Writes an envelope table: for every packet opcode the low-level datapath accepts, the values each
+word takes in the given models once the bits the rung decodes (models/lle/lle_fields.def) are
+cleared: what is left are the bits of unknown meaning, and any other value of them is refused.
+
+Two tables are generated (review the diff of both after decoding a field; they should only shrink):
+  models/lle/lle_envelope.def            from dense_256 AND dense_1024 (SHIPPED: the rung uses it)
+  models/lle/lle_envelope_decode_set.def from dense_256 alone (the hold-out experiment: Dense-1024
+      must get through on decoded fields; tests/corpus LleCorpus.HeldOutDense1024*)
+A bit that differs between the two tables is pinned by the two templates' values, not by meaning.
 
 Usage: gen_lle_envelope.py SHARED_TOOLS_ISA_DIR OUT.def MODEL_edgetpu.tflite...
 Reading the models uses the shared reference parsers (tfl.py, seg.py) as libraries; nothing of them
-is copied. Re-run it when a template family is added and review the diff of the .def.
+is copied. Re-run it after decoding a field and review the diff of the .def (it should only shrink).
 """
 import os
 import re

@@ -51,6 +51,13 @@ inline constexpr LleFieldDef kLleFields[] = {
   return words[word].bits(bit, low) | (words[word + 1].bits(0, f.width - low) << low);
 }
 
+// The same field read as a two's-complement number of its width (loop wraps, strides).
+[[nodiscard]] inline int64_t readSigned(std::span<const isa::Word128> words, LleField field, unsigned element = 0) {
+  const unsigned width = fieldDef(field).width;
+  const uint64_t raw = readField(words, field, element);
+  return width < 64 && (raw >> (width - 1)) ? static_cast<int64_t>(raw) - (int64_t{1} << width) : static_cast<int64_t>(raw);
+}
+
 [[nodiscard]] inline float readF32(std::span<const isa::Word128> words, LleField field, unsigned element = 0) {
   return std::bit_cast<float>(static_cast<uint32_t>(readField(words, field, element)));
 }

@@ -28,6 +28,8 @@ constexpr uint32_t kWeightOffset = kLanes * 8;
 // The slot value of per-channel int8 layers without bias: the weight offset 128 (w_zp + 128).
 // Other values (an int32 bias, docs/isa.md §5.3 / Q3) are refused until Q3 is settled.
 constexpr uint32_t kWeightOffsetSlot = 128;
+// The infeed ring: PopBuffer32 counts 4096 units of 32 bytes (lle_fields.def).
+constexpr uint64_t kInfeedRingBytes = 4096 * 32;
 
 std::string tileList(uint16_t mask) {
   std::string text;
@@ -66,6 +68,7 @@ void LleRung::beginRun() {
   }
   infeedConfigured_ = false;
   infeedIsInput_ = false;
+  pendingInfeedCheck_.reset();
   pendingPops_.clear();
   outfeedArmed_ = 0;
   outQueue_.clear();
@@ -114,13 +117,13 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
   const auto words = packet.words;
   switch (op) {
     case 0x25:
-      infeedConfigured_ = true;
-      infeedIsInput_ = readField(words, LleField::InfeedIsInput) != 0;
+      infeed(packet);
       break;
     case 0x26:
       pop(packet);
       break;
     case 0x24:  // the scalar fence: the core waited for the infeed, so the popped bytes are here
+      checkInfeedSize(streams);
       resolvePops(streams);
       break;
     case 0x27:
@@ -142,6 +145,45 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
   }
 }
 
+void LleRung::infeed(const DecodedPacket& packet) {
+  const auto words = packet.words;
+  infeedConfigured_ = true;
+  infeedIsInput_ = readField(words, LleField::InfeedIsInput) != 0;
+  const uint64_t wraps = readField(words, LleField::InfeedWraps64K);
+  const int64_t beats = readSigned(words, LleField::InfeedFirstBeats);
+  if (infeedIsInput_) {
+    // The two stream-size fields are decoded for the parameter class only.
+    if (wraps != 0 || beats != 0) {
+      refuse(packet, "input-class infeed with InfeedWraps64K = " + std::to_string(wraps) + ", InfeedFirstBeats = " +
+                         std::to_string(beats) + " (decoded for the parameter class only; 0 for inputs)");
+    }
+    pendingInfeedCheck_.reset();
+    return;
+  }
+  // Checked against the parameter stream at the fence, when the host has sent it.
+  pendingInfeedCheck_ = InfeedCheck{packet.pc, packet.words[0], readField(words, LleField::InfeedOffset64) * 64, wraps, beats};
+}
+
+void LleRung::checkInfeedSize(const models::RunStreams& streams) {
+  if (!pendingInfeedCheck_) return;
+  const InfeedCheck c = *pendingInfeedCheck_;
+  pendingInfeedCheck_.reset();
+  // A stream that starts at offset 0 and is read whole (the parameter-caching programs): its
+  // size is the parameter stream's. Segments at other offsets (EO-resident parameters) are sized
+  // by their descriptors, which the rung does not see: not checked.
+  if (c.offset != 0) return;
+  const uint64_t bytes = streams.parameterBytes().size();
+  const uint64_t wantWraps = bytes >> 16;
+  const int64_t wantBeats = -(static_cast<int64_t>(std::min<uint64_t>(bytes / 64, 2048)) - 1);
+  if (c.wraps != wantWraps || c.beats != wantBeats) {
+    throw ChipFault(FaultKind::kUnsupported,
+                    "lle: opcode 0x25 at " + models::describePacketLocation(c.pc, c.word0) + ": InfeedWraps64K = " +
+                        std::to_string(c.wraps) + ", InfeedFirstBeats = " + std::to_string(c.beats) + " do not describe the " +
+                        std::to_string(bytes) + "-byte parameter stream (expected " + std::to_string(wantWraps) + ", " +
+                        std::to_string(wantBeats) + ")");
+  }
+}
+
 void LleRung::pop(const DecodedPacket& packet) {
   const auto words = packet.words;
   const bool input = readField(words, LleField::PopIsInput) != 0;
@@ -155,26 +197,37 @@ void LleRung::pop(const DecodedPacket& packet) {
   const uint64_t offset = readField(words, LleField::PopOffset16) * (units128 ? 128 : 16);
   // The infeed-ring offset is the same position in other units: a cross-check of the decoding.
   const uint64_t ring = readField(words, LleField::PopBuffer32);
-  if ((ring * 32) % 65536 != (offset * (units128 ? 1 : 8)) % 65536) {
-    refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (word 0 bits 23:13) does not match the stream offset " +
+  if ((ring * 32) % kInfeedRingBytes != (offset * (units128 ? 1 : 8)) % kInfeedRingBytes) {
+    refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (word 0 bits 24:13) does not match the stream offset " +
                        std::to_string(offset) + " (word 2 bits 79:65, units " + (units128 ? "128" : "16") + ")");
   }
   const auto tiles = static_cast<uint16_t>(readField(words, LleField::PopTiles));
   if (tiles == 0 || (tiles >> config_.tileCount()) != 0) {
     refuse(packet, "destination tile mask " + isa::formatHex(tiles) + " is empty or names tiles this chip does not have");
   }
-  pendingPops_.push_back(PendingPop{tiles, input, offset});
+  // The length, in 64-byte ring beats; an input byte takes 8 ring bytes (see PopBuffer32).
+  const uint64_t beats = (readField(words, LleField::PopBeatsHigh) << 10 | readField(words, LleField::PopBeatsLow)) + 1;
+  const uint64_t ringBytes = beats * 64;
+  const uint64_t ringPerByte = units128 ? 1 : 8;
+  const auto neg16 = static_cast<uint64_t>(readSigned(words, LleField::PopRingNeg16)) % 4096;
+  if (neg16 != (4096 - (ringBytes / 16 - 1) % 4096) % 4096) {
+    refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
+                       " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
+  }
+  pendingPops_.push_back(PendingPop{tiles, input, offset, ringBytes / ringPerByte});
 }
 
 void LleRung::resolvePops(const models::RunStreams& streams) {
   for (const PendingPop& p : pendingPops_) {
     const std::span<const uint8_t> stream = p.input ? streams.inputBytes() : streams.parameterBytes();
-    const std::span<const uint8_t> from = p.offset < stream.size() ? stream.subspan(p.offset) : std::span<const uint8_t>{};
+    const std::span<const uint8_t> from =
+        p.offset < stream.size() ? stream.subspan(p.offset, std::min<uint64_t>(p.length, stream.size() - p.offset))
+                                 : std::span<const uint8_t>{};
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (!(p.tiles & (1u << t))) continue;
-      // Parameters land at wide address 0 of each tile (the PC receives, identical for every tile
-      // and pinned by the envelope, name one address); activations keep their stream position, so
-      // the slices of different tile rows stay apart (see compute()).
+      // Parameters land at wide address 0 of each tile (the PC receives are identical for every
+      // tile: one address); activations keep their stream position, so the slices of different
+      // tile rows stay apart and the compute gathers them (see compute()).
       if (p.input) {
         tiles_[t].narrow.write(p.offset, from);
       } else {
@@ -212,17 +265,24 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   const uint32_t inputBytes = 4 * groups;
   const uint32_t paramBytes = kWeightOffset + groups * kGroupStride;
   // The activations: the ring/mesh staging between the pop and the compute (0x14/0x11/0x10/0x13,
-  // not decoded, pinned by the envelope) gives every tile of the compute the whole vector. The
-  // rung reads it from the compute tile that received its head and checks that this tile holds
-  // all of it: a program whose pops do not deliver every byte the compute reads is refused.
-  const uint8_t* activations = nullptr;
-  for (unsigned t = 0; t < tiles_.size() && !activations; ++t) {
-    if ((packet.tileMask & (1u << t)) && tiles_[t].narrow.holds(0, inputBytes)) activations = tiles_[t].narrow.at(0);
+  // not decoded) gives every tile of the compute the whole vector. The rung gathers stream bytes
+  // [0, K) from the compute tiles that received them (each pop delivers exactly its decoded
+  // length), and refuses when the pops did not deliver every byte the compute reads.
+  std::vector<uint8_t> gathered(inputBytes);
+  for (uint32_t pos = 0; pos < inputBytes;) {
+    const TileMemory* holder = nullptr;
+    for (unsigned t = 0; t < tiles_.size() && !holder; ++t) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].narrow.holds(pos, 1)) holder = &tiles_[t].narrow;
+    }
+    if (!holder) {
+      refuse(packet, "no tile of the compute holds activation byte " + std::to_string(pos) + " of the " +
+                         std::to_string(inputBytes) + " it reads (no input pop delivered it)");
+    }
+    const auto run = static_cast<uint32_t>(std::min<uint64_t>(holder->base() + holder->valid(), inputBytes) - pos);
+    std::memcpy(gathered.data() + pos, holder->at(pos), run);
+    pos += run;
   }
-  if (!activations) {
-    refuse(packet, "no tile of the compute holds the " + std::to_string(inputBytes) +
-                       " activation bytes it reads (no input pop delivered them)");
-  }
+  const uint8_t* activations = gathered.data();
   int32_t acc[kLanes];
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;

@@ -4,14 +4,16 @@
 // refuses everything else with the opcode, PC and word.
 //
 // What each packet does here:
-//   0x25 infeed config   selects the host stream class (input / parameters) [INF]
-//   0x26 pop             the class's stream from the decoded byte offset on goes to the destination
-//                        tiles: parameters to wide memory address 0, activations to narrow memory at
+//   0x25 infeed config   selects the host stream class (input / parameters) [INF]; for the
+//                        parameter class its stream-size fields are checked against the stream
+//                        at the next fence
+//   0x26 pop             the decoded length of the class's stream from the decoded byte offset goes
+//                        to the destination tiles: parameters to wide memory address 0, activations to narrow memory at
 //                        their stream position. The copy happens at the next scalar fence (0x24),
 //                        when the core has waited for the infeed, or at the compute packet.
 //   0x01 compute         per masked tile: the 64-lane MAC over K = 4 x (limit + 1) activation bytes
-//                        (narrow memory from address 0, taken from the compute tile that holds
-//                        them all, see the staging row below) against the parameter prefix and weights (wide memory,
+//                        (stream bytes [0, K) gathered from the compute tiles that hold them,
+//                        see the staging row below) against the parameter prefix and weights (wide memory,
 //                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h)
 //   0x27 + 0x10          the outfeed drains the next 0x10's tile: its 64 results, in tile order
 //   0x19                 the tile keeps the NLU table
@@ -26,6 +28,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,8 +59,19 @@ class LleRung final : public models::DatapathRung {
     uint16_t tiles = 0;
     bool input = false;
     uint64_t offset = 0;
+    uint64_t length = 0;  // stream bytes (PopBeatsHigh/Low)
   };
 
+  struct InfeedCheck {
+    uint32_t pc = 0;
+    isa::Word128 word0;
+    uint64_t offset = 0;
+    uint64_t wraps = 0;
+    int64_t beats = 0;
+  };
+
+  void infeed(const models::DecodedPacket& packet);
+  void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);
   void resolvePops(const models::RunStreams& streams);
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
@@ -69,6 +83,7 @@ class LleRung final : public models::DatapathRung {
   bool infeedConfigured_ = false;
   bool infeedIsInput_ = false;
   std::vector<PendingPop> pendingPops_;
+  std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   unsigned outfeedArmed_ = 0;    // 0x27 packets waiting for their tile's 0x10
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
   size_t outRead_ = 0;

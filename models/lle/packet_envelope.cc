@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdio>
+#include <span>
 #include <vector>
 
 #include "models/isa/opcodes.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 
 namespace coralsim::lle {
@@ -18,11 +21,23 @@ struct EnvelopeRow {
   isa::Word128 value;
 };
 
-constexpr EnvelopeRow kEnvelope[] = {
 #define CORAL_LLE_ENVELOPE(op, word, hi, lo) EnvelopeRow{op, word, isa::Word128{lo, hi}},
+constexpr EnvelopeRow kShippedEnvelope[] = {
 #include "models/lle/lle_envelope.def"
-#undef CORAL_LLE_ENVELOPE
 };
+constexpr EnvelopeRow kDecodeSetEnvelope[] = {
+#include "models/lle/lle_envelope_decode_set.def"
+};
+#undef CORAL_LLE_ENVELOPE
+
+std::span<const EnvelopeRow> envelopeRows(EnvelopeSet set) {
+  if (set == EnvelopeSet::kDecodeSet) return kDecodeSetEnvelope;
+  return kShippedEnvelope;
+}
+
+const char* envelopeFile(EnvelopeSet set) {
+  return set == EnvelopeSet::kDecodeSet ? "models/lle/lle_envelope_decode_set.def" : "models/lle/lle_envelope.def";
+}
 
 constexpr uint8_t kAccepted[] = {0x01, 0x10, 0x11, 0x13, 0x14, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27};
 constexpr unsigned kMaxWords = 17;
@@ -54,6 +69,23 @@ std::string hex128(const isa::Word128& w) {
   return text;
 }
 
+// The runs of set bits of `diff`, high first: "bits 102:101, 64".
+std::string bitRuns(const isa::Word128& diff) {
+  std::string text;
+  for (int b = 127; b >= 0;) {
+    if (!diff.bits(static_cast<unsigned>(b), 1)) {
+      --b;
+      continue;
+    }
+    const int hi = b;
+    while (b >= 0 && diff.bits(static_cast<unsigned>(b), 1)) --b;
+    if (!text.empty()) text += ", ";
+    text += std::to_string(hi);
+    if (b + 1 != hi) text += ":" + std::to_string(b + 1);
+  }
+  return text;
+}
+
 }  // namespace
 
 bool acceptedOpcode(uint8_t opcode) { return std::ranges::find(kAccepted, opcode) != std::end(kAccepted); }
@@ -63,13 +95,13 @@ isa::Word128 decodedBits(uint8_t opcode, unsigned word) {
 }
 
 isa::Word128 envelopeValue(uint8_t opcode, unsigned word) {
-  for (const EnvelopeRow& row : kEnvelope) {
+  for (const EnvelopeRow& row : kShippedEnvelope) {
     if (row.opcode == opcode && row.word == word) return row.value;
   }
   return {};
 }
 
-std::string checkEnvelope(const models::DecodedPacket& packet) {
+std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set) {
   const uint8_t op = static_cast<uint8_t>(packet.opcode);
   const std::string where = "opcode 0x" + [&] {
     char t[8];
@@ -82,18 +114,27 @@ std::string checkEnvelope(const models::DecodedPacket& packet) {
     const isa::Word128 mask = decodedBits(op, k);
     const isa::Word128 value{packet.words[k].lo & ~mask.lo, packet.words[k].hi & ~mask.hi};
     bool found = false;
-    for (const EnvelopeRow& row : kEnvelope) {
-      if (row.opcode == op && row.word == k && row.value.lo == value.lo && row.value.hi == value.hi) {
+    const EnvelopeRow* nearest = nullptr;
+    int nearestDistance = 129;
+    for (const EnvelopeRow& row : envelopeRows(set)) {
+      if (row.opcode != op || row.word != k) continue;
+      const int distance = std::popcount(row.value.lo ^ value.lo) + std::popcount(row.value.hi ^ value.hi);
+      if (distance == 0) {
         found = true;
         break;
       }
+      if (distance < nearestDistance) {
+        nearestDistance = distance;
+        nearest = &row;
+      }
     }
     if (!found) {
-      return where + ": payload word " + std::to_string(k) + " = " + hex128(packet.words[k]) +
-             " has undecoded bits (" + hex128(value) +
-             ") outside the values of the supported templates (models/lle/lle_envelope.def)";
+      const isa::Word128 diff = nearest ? isa::Word128{nearest->value.lo ^ value.lo, nearest->value.hi ^ value.hi} : value;
+      return where + ": word " + std::to_string(k) + " = " + hex128(packet.words[k]) + ": bits " + bitRuns(diff) +
+             " have no decoded meaning and differ from the envelope (" + envelopeFile(set) + ")";
     }
   }
+  if (std::string why = checkFieldRelations(op, packet.words); !why.empty()) return where + ": " + why;
   return "";
 }
 

@@ -3,6 +3,7 @@
 // docs/isa.md §4.2/§5.1 (acc = sum (x - zp_in)(W), y = round(acc x scale), clamp, + zp_out).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -31,14 +32,19 @@ class FakeStreams : public models::RunStreams {
 // Owns the words of the packets it builds (DecodedPacket holds a span).
 class PacketFactory {
  public:
-  DecodedPacket make(uint8_t op, const std::vector<std::pair<LleField, uint64_t>>& fields, unsigned element = 0) {
+  // `value` goes into every element of a repeated field (two's complement for negative values).
+  DecodedPacket make(uint8_t op, const std::vector<std::pair<LleField, uint64_t>>& fields) {
     const unsigned length = isa::packetLength(static_cast<isa::Opcode>(op));
     auto& words = storage_.emplace_back(length);
     for (unsigned k = 0; k < length; ++k) words[k] = envelopeValue(op, k);
     for (const auto& [field, value] : fields) {
       const LleFieldDef& f = fieldDef(field);
-      const uint32_t lsb = f.lsb + element * f.stride;
-      words[lsb / 128].setBits(lsb % 128, f.width, value);
+      for (unsigned e = 0; e < f.count; ++e) {
+        const uint32_t lsb = f.lsb + e * f.stride;
+        const unsigned low = std::min<unsigned>(f.width, 128 - lsb % 128);  // elements may straddle two words
+        words[lsb / 128].setBits(lsb % 128, low, value);
+        if (low < f.width) words[lsb / 128 + 1].setBits(0, f.width - low, value >> low);
+      }
     }
     DecodedPacket p;
     p.pc = pc_++;
@@ -90,13 +96,34 @@ class LleRungTest : public ::testing::Test {
     for (auto& b : streams.input) b = static_cast<uint8_t>(rng());
   }
 
-  DecodedPacket pop(bool input, uint16_t tiles) {
+  // A pop of `bytes` stream bytes at stream offset offset16 x 16 (x 128 for parameters) and ring
+  // offset `ring`: the length in 64-byte ring beats (an input byte takes 8 ring bytes) and again
+  // as -(ring bytes / 16 - 1).
+  DecodedPacket popAt(bool input, uint64_t offset16, uint64_t ring, uint16_t tiles, uint64_t bytes) {
+    const uint64_t ringBytes = bytes * (input ? 8 : 1);
+    const uint64_t beats = ringBytes / 64;
     return f.make(0x26, {{LleField::PopIsInput, input}, {LleField::PopUnits128, input ? 0 : 1},
-                         {LleField::PopFlag64, 1}, {LleField::PopOffset16, 0}, {LleField::PopBuffer32, 0},
-                         {LleField::PopTiles, tiles}});
+                         {LleField::PopFlag64, 1}, {LleField::PopOffset16, offset16}, {LleField::PopBuffer32, ring},
+                         {LleField::PopTiles, tiles}, {LleField::PopBeatsLow, (beats - 1) % 1024},
+                         {LleField::PopBeatsHigh, (beats - 1) / 1024}, {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}});
+  }
+  DecodedPacket pop(bool input, uint16_t tiles) {
+    return popAt(input, 0, 0, tiles, input ? streams.input.size() : streams.params.size());
+  }
+  // The infeed of K bytes of input (8-byte lines) or of the whole parameter stream.
+  DecodedPacket infeed(bool input) {
+    const uint64_t lines = 4 * kGroups / 8;
+    const uint64_t bytes = streams.params.size();
+    return f.make(0x25, {{LleField::InfeedIsInput, input},
+                         {LleField::InfeedLines, lines - 1},
+                         {LleField::InfeedLineWrap, -lines},
+                         {LleField::InfeedWraps64K, input ? 0 : bytes >> 16},
+                         {LleField::InfeedFirstBeats, input ? 0 : -(std::min<uint64_t>(bytes / 64, 2048) - 1)}});
   }
   DecodedPacket compute(uint16_t tiles, uint64_t limit = kGroups - 1) {
     return f.make(0x01, {{LleField::ComputeMask, tiles}, {LleField::ComputeK4W0, limit}, {LleField::ComputeK4W1, limit},
+                         {LleField::ComputeKWrap37, -limit}, {LleField::ComputeKWrap29, -limit},
+                         {LleField::ComputeKWrapW7, -limit},
                          {LleField::ComputeK4W7, limit}, {LleField::ComputeK4W10, limit},
                          {LleField::ComputeNW4, 4 * (limit + 1)}, {LleField::ComputeZpIn, kZpIn},
                          {LleField::ComputeZpOut, kZpOut}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
@@ -105,14 +132,14 @@ class LleRungTest : public ::testing::Test {
   }
   void parameterCachingRun(uint16_t tiles) {
     rung.beginRun();
-    rung.packet(f.make(0x25, {{LleField::InfeedIsInput, 0}}), streams, 0);
+    rung.packet(infeed(false), streams, 0);
     rung.packet(pop(false, tiles), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
     rung.endRun();
   }
   std::vector<uint8_t> executionRun(uint16_t tiles) {
     rung.beginRun();
-    rung.packet(f.make(0x25, {{LleField::InfeedIsInput, 1}}), streams, 0);
+    rung.packet(infeed(true), streams, 0);
     rung.packet(pop(true, tiles), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
     rung.packet(compute(tiles), streams, 0);
@@ -157,7 +184,7 @@ TEST_F(LleRungTest, CachedParametersSurviveRunsUntilReset) {
 TEST_F(LleRungTest, RefusesInconsistentLoopLimitsAndUnmodelledParameterSlots) {
   parameterCachingRun(0x1);
   rung.beginRun();
-  rung.packet(f.make(0x25, {{LleField::InfeedIsInput, 1}}), streams, 0);
+  rung.packet(infeed(true), streams, 0);
   rung.packet(pop(true, 0x1), streams, 0);
   DecodedPacket bad = compute(0x1);
   const auto limitField = fieldDef(LleField::ComputeK4W7);
@@ -189,8 +216,136 @@ TEST_F(LleRungTest, RefusesPacketsOutsideTheEnvelopeNamingOpcodeAndPc) {
   bytes.assign(sync.words.size() * 16, 0);
   for (size_t i = 0; i < sync.words.size(); ++i) sync.words[i].toBytes(&bytes[16 * i]);
   const std::string syncWhy = rung.acceptChunk(bytes);
-  EXPECT_NE(syncWhy.find("undecoded bits"), std::string::npos) << syncWhy;
+  EXPECT_NE(syncWhy.find("no decoded meaning"), std::string::npos) << syncWhy;
+  EXPECT_NE(syncWhy.find("word 0"), std::string::npos) << syncWhy;
   EXPECT_NE(rung.acceptChunk(std::vector<uint8_t>(5, 0)).find("cannot be segmented"), std::string::npos);
+}
+
+// Fields, not values: a K loop of another size is accepted when its wraps say "stride 1", and
+// the refusal of a wrap that says otherwise names the field, its word and bits.
+TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThatIsNot) {
+  for (uint64_t limit : {3u, 63u, 200u, 255u}) {
+    EXPECT_EQ(checkEnvelope(compute(0x1, limit)), "") << "limit " << limit;
+  }
+  DecodedPacket odd = compute(0x1, 63);
+  std::vector<isa::Word128> words(odd.words.begin(), odd.words.end());
+  const LleFieldDef& wrap = fieldDef(LleField::ComputeKWrap29);
+  const uint32_t lsb = wrap.lsb + 3 * wrap.stride;  // element 3: w8 bit 94
+  words[lsb / 128].setBits(lsb % 128, wrap.width, static_cast<uint64_t>(-126));  // stride 2
+  odd.words = words;
+  const std::string why = checkEnvelope(odd);
+  EXPECT_NE(why.find("ComputeKWrap29[3] (word 8 bits 106:94) = -126 is not -1 x ComputeK4W0 = -63"), std::string::npos)
+      << why;
+  EXPECT_NE(why.find("opcode 0x01"), std::string::npos) << why;
+}
+
+TEST_F(LleRungTest, TheWideReceiveLineLoopTakesAnyCountAndTheNarrowFormatKeepsThoseBitsZero) {
+  for (uint64_t lines : {32u, 100u, 128u}) {
+    const DecodedPacket wide = f.make(0x11, {{LleField::Recv11Wide, 1}, {LleField::Recv11Lines, lines - 1},
+                                             {LleField::Recv11WrapA, -lines}, {LleField::Recv11WrapB, -lines},
+                                             {LleField::Recv11WrapC, -lines}});
+    EXPECT_EQ(checkEnvelope(wide), "") << lines;
+  }
+  const DecodedPacket skewed = f.make(0x11, {{LleField::Recv11Wide, 1}, {LleField::Recv11Lines, 31},
+                                             {LleField::Recv11WrapA, -32}, {LleField::Recv11WrapB, -32},
+                                             {LleField::Recv11WrapC, -64}});
+  EXPECT_NE(checkEnvelope(skewed).find("Recv11WrapC (word 1 bits 63:50) = -64"), std::string::npos)
+      << checkEnvelope(skewed);
+  const DecodedPacket narrow = f.make(0x11, {{LleField::Recv11Wide, 0}, {LleField::Recv11Lines, 31}});
+  EXPECT_NE(checkEnvelope(narrow).find("Recv11Lines (word 0 bits 102:96) = 31 while Recv11Wide = 0"), std::string::npos)
+      << checkEnvelope(narrow);
+}
+
+// Corpus: of the single-line 0x25 infeeds 81 carry wrap 0 and of the single-line wide 0x11
+// receives 21 carry wraps 0 (17 carry -1): a loop that runs once never applies its wrap.
+TEST_F(LleRungTest, ALoopThatRunsOnceMayCarryWrapZeroButNoOtherWrap) {
+  const auto infeedOneLine = [&](int64_t wrap) {
+    return f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 0},
+                         {LleField::InfeedLineWrap, static_cast<uint64_t>(wrap)}});
+  };
+  EXPECT_EQ(checkEnvelope(infeedOneLine(-1)), "");
+  EXPECT_EQ(checkEnvelope(infeedOneLine(0)), "");
+  EXPECT_NE(checkEnvelope(infeedOneLine(-2)).find("InfeedLineWrap (word 1 bits 40:31) = -2"), std::string::npos)
+      << checkEnvelope(infeedOneLine(-2));
+  const DecodedPacket wideOnce = f.make(0x11, {{LleField::Recv11Wide, 1}, {LleField::Recv11Lines, 0}});
+  EXPECT_EQ(checkEnvelope(wideOnce), "");
+  // Two lines: the wrap is applied, so 0 is refused.
+  const DecodedPacket infeedTwoLines =
+      f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 1}, {LleField::InfeedLineWrap, 0}});
+  EXPECT_NE(checkEnvelope(infeedTwoLines).find("InfeedLineWrap"), std::string::npos) << checkEnvelope(infeedTwoLines);
+}
+
+TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
+  // 3 x 65536 + 640 bytes: 3 whole 64 KiB units, 2048 beats fill the first 128 KiB.
+  streams.params.assign(3 * 65536 + 640, 0);
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  EXPECT_NO_THROW(rung.packet(f.make(0x24, {}), streams, 0));
+  EXPECT_EQ(readField(infeed(false).words, LleField::InfeedWraps64K), 3u);
+  EXPECT_EQ(readSigned(infeed(false).words, LleField::InfeedFirstBeats), -2047);
+  // The same configuration against a stream of another size: refused, naming both fields.
+  const DecodedPacket stale = infeed(false);
+  streams.params.assign(9472, 0);  // 148 beats
+  rung.beginRun();
+  rung.packet(stale, streams, 0);
+  try {
+    rung.packet(f.make(0x24, {}), streams, 0);
+    ADD_FAILURE() << "a 0x25 describing another stream size was accepted";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("InfeedWraps64K = 3, InfeedFirstBeats = -2047"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("expected 0, -147"), std::string::npos) << e.what();
+  }
+  // Inputs: the two fields are decoded for parameters only and must be 0.
+  DecodedPacket input = infeed(true);
+  std::vector<isa::Word128> words(input.words.begin(), input.words.end());
+  words[0].setBits(75, 9, 1);
+  input.words = words;
+  rung.beginRun();
+  EXPECT_THROW(rung.packet(input, streams, 0), ChipFault);
+}
+
+TEST_F(LleRungTest, PopRingOffsetHasTwelveBitsForStreamsBeyond64KiB) {
+  // Parameter pop at 66,048 bytes (Dense-1024 tile 1): offset/32 = 2064 = 0x810, bit 11 set.
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  const auto at = [&](uint64_t ring) {
+    return popAt(false, 66048 / 128, ring, 1, 66048);
+  };
+  EXPECT_NO_THROW(rung.packet(at(0x810), streams, 0));
+  EXPECT_THROW(rung.packet(at(0x010), streams, 0), ChipFault);  // the 11-bit reading
+}
+
+// The pop delivers its decoded length, not the rest of the stream: a compute over more input
+// bytes than the pops delivered is refused; the same bytes in two pops to two tiles are gathered.
+TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
+  parameterCachingRun(0x3);
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(popAt(true, 0, 0, 0x1, 16), streams, 0);  // the first half of the 32 input bytes only
+  rung.packet(f.make(0x24, {}), streams, 0);
+  try {
+    rung.packet(compute(0x3), streams, 0);
+    ADD_FAILURE() << "compute over undelivered bytes was accepted";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("activation byte 16 of the 32"), std::string::npos) << e.what();
+  }
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(popAt(true, 0, 0, 0x1, 16), streams, 0);
+  rung.packet(popAt(true, 1, 4, 0x2, 16), streams, 0);  // second half at 16 bytes: ring 8 x 16 / 32
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(compute(0x3), streams, 0);
+  rung.packet(f.make(0x27, {}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
+  const std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
+  ASSERT_EQ(out.size(), 64u);
+  for (unsigned c = 0; c < 64; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << c;
+  // A length that the second length field does not repeat.
+  DecodedPacket skewed = popAt(true, 0, 0, 0x1, 32);
+  std::vector<isa::Word128> words(skewed.words.begin(), skewed.words.end());
+  words[1].setBits(75, 12, static_cast<uint64_t>(-14));
+  skewed.words = words;
+  EXPECT_THROW(rung.packet(skewed, streams, 0), ChipFault);
 }
 
 TEST_F(LleRungTest, AComputeWithoutDeliveredActivationsIsRefused) {
@@ -207,16 +362,14 @@ namespace {
 
 TEST_F(LleRungTest, RefusesPopsWhoseTwoOffsetsDisagreeOrWhoseClassIsNotTheInfeeds) {
   rung.beginRun();
-  rung.packet(f.make(0x25, {{LleField::InfeedIsInput, 1}}), streams, 0);
+  rung.packet(infeed(true), streams, 0);
   // Stream offset 16 x 16 = 256 bytes, ring offset 0: the cross-check of docs/decoding-log.md fails.
   const DecodedPacket mismatched =
-      f.make(0x26, {{LleField::PopIsInput, 1}, {LleField::PopUnits128, 0}, {LleField::PopFlag64, 1},
-                    {LleField::PopOffset16, 16}, {LleField::PopBuffer32, 0}, {LleField::PopTiles, 1}});
+      popAt(true, 16, 0, 1, 32);
   EXPECT_THROW(rung.packet(mismatched, streams, 0), ChipFault);
   // The same position in both units is accepted: ring = 8 x 256 / 32 = 64.
   const DecodedPacket agreeing =
-      f.make(0x26, {{LleField::PopIsInput, 1}, {LleField::PopUnits128, 0}, {LleField::PopFlag64, 1},
-                    {LleField::PopOffset16, 16}, {LleField::PopBuffer32, 64}, {LleField::PopTiles, 1}});
+      popAt(true, 16, 64, 1, 32);
   EXPECT_NO_THROW(rung.packet(agreeing, streams, 0));
   // A parameter pop while the infeed streams inputs.
   EXPECT_THROW(rung.packet(pop(false, 0x1), streams, 0), ChipFault);
@@ -225,7 +378,7 @@ TEST_F(LleRungTest, RefusesPopsWhoseTwoOffsetsDisagreeOrWhoseClassIsNotTheInfeed
 TEST_F(LleRungTest, RefusesADrainFromSeveralTilesAtOnce) {
   parameterCachingRun(0x3);
   rung.beginRun();
-  rung.packet(f.make(0x25, {{LleField::InfeedIsInput, 1}}), streams, 0);
+  rung.packet(infeed(true), streams, 0);
   rung.packet(pop(true, 0x3), streams, 0);
   rung.packet(compute(0x3), streams, 0);
   rung.packet(f.make(0x27, {}), streams, 0);

@@ -3,9 +3,11 @@
 // only opcodes the rung accepts with the decoded bits cleared.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <map>
 
 #include "models/isa/packet_fields.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
 
@@ -54,6 +56,29 @@ TEST(LleFields, ReadFieldJoinsElementsThatStraddleTwoWords) {
   words[0].setBits(126, 2, value & 3);
   words[1].setBits(0, 30, value >> 2);
   EXPECT_EQ(readField(words, LleField::NluCoef, 2), value);
+}
+
+TEST(LleRelations, RelateFieldsOfOnePacketUnderAOneBitCondition) {
+  ASSERT_FALSE(fieldRelations().empty());
+  for (const FieldRelation& r : fieldRelations()) {
+    const LleFieldDef& f = fieldDef(r.field);
+    EXPECT_EQ(f.opcode, fieldDef(r.base).opcode) << f.name;
+    EXPECT_TRUE(acceptedOpcode(f.opcode)) << f.name;
+    if (r.condition) {
+      EXPECT_EQ(fieldDef(*r.condition).width, 1u) << f.name;
+      EXPECT_EQ(fieldDef(*r.condition).opcode, f.opcode) << f.name;
+    }
+  }
+}
+
+TEST(LleRelations, SignedReadsAreTwosComplementOfTheFieldWidth) {
+  std::array<isa::Word128, 4> words{};
+  const LleFieldDef& f = fieldDef(LleField::PopRingNeg16);  // 12 bits at word 1 bit 75
+  words[1].setBits(75, 12, 0xbc1);
+  EXPECT_EQ(readSigned(words, LleField::PopRingNeg16), -1087);
+  words[1].setBits(75, 12, 0x6e1);
+  EXPECT_EQ(readSigned(words, LleField::PopRingNeg16), 1761);
+  EXPECT_EQ(f.width, 12u);
 }
 
 TEST(LleEnvelope, HoldsOnlyAcceptedOpcodesWithTheDecodedBitsCleared) {

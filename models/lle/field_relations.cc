@@ -1,0 +1,62 @@
+#include "models/lle/field_relations.h"
+
+
+namespace coralsim::lle {
+
+namespace {
+
+const FieldRelation kRelations[] = {
+#define CORAL_LLE_RELATION(f, b, m, a) FieldRelation{LleField::f, LleField::b, m, a, std::nullopt},
+#define CORAL_LLE_RELATION_IF(c, f, b, m, a) FieldRelation{LleField::f, LleField::b, m, a, LleField::c},
+#define CORAL_LLE_ONLY_IF(c, f) FieldRelation{LleField::f, LleField::f, 1, 0, LleField::c, true},
+#include "models/lle/lle_relations.def"
+#undef CORAL_LLE_ONLY_IF
+#undef CORAL_LLE_RELATION_IF
+#undef CORAL_LLE_RELATION
+};
+
+// "Recv11WrapA (word 0 bits 127:112)"; element k of a repeated field says which one.
+std::string describe(LleField field, unsigned element) {
+  const LleFieldDef& f = fieldDef(field);
+  const uint32_t lsb = f.lsb + element * f.stride;
+  std::string text(f.name);
+  if (f.count > 1) text += "[" + std::to_string(element) + "]";
+  return text + " (word " + std::to_string(lsb / 128) + " bits " + std::to_string(lsb % 128 + f.width - 1) + ":" +
+         std::to_string(lsb % 128) + ")";
+}
+
+}  // namespace
+
+std::span<const FieldRelation> fieldRelations() { return kRelations; }
+
+std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> words) {
+  for (const FieldRelation& r : kRelations) {
+    const LleFieldDef& f = fieldDef(r.field);
+    if (f.opcode != opcode) continue;
+    const bool applies = !r.condition || readField(words, *r.condition) != 0;
+    for (unsigned e = 0; e < f.count; ++e) {
+      const int64_t value = readSigned(words, r.field, e);
+      if (!applies) {
+        if (value != 0) {
+          return describe(r.field, e) + " = " + std::to_string(value) + " while " + std::string(fieldDef(*r.condition).name) +
+                 " = 0: these bits have no decoded meaning in that format";
+        }
+        continue;
+      }
+      if (r.zeroUnlessOnly) continue;
+      const uint64_t limit = readField(words, r.base);
+      const int64_t expected = r.multiplier * static_cast<int64_t>(limit) + r.addend;
+      // A loop that runs once (limit 0) never applies its wrap: the compiler writes it as 0 as
+      // often as -1 (docs/decoding-log.md, "single-iteration wraps").
+      const bool unusedWrap = limit == 0 && value == 0;
+      if (value != expected && !unusedWrap) {
+        return describe(r.field, e) + " = " + std::to_string(value) + " is not " + std::to_string(r.multiplier) + " x " +
+               std::string(fieldDef(r.base).name) + (r.addend ? " + " + std::to_string(r.addend) : std::string()) +
+               " = " + std::to_string(expected) + ": a loop the rung does not model (stride other than 1)";
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace coralsim::lle
