@@ -606,6 +606,75 @@ TEST(HleRegistration, ATwinWithoutTheCustomOpTensorIsRefusedNamingTheTensorAndBo
   EXPECT_THROW((void)coralsim::sim::parseHleProgramSpec("only_one_file.tflite"), coralsim::sim::HleProgramError);
 }
 
+// Older PoseNet compiles name their outputs quant_heatmaps, quant_short_offsets, quant_mid_offsets;
+// the twin keeps the graph's names. Heatmaps and short offsets have a unique twin tensor of the same
+// shape, type and quantisation; mid offsets were quantised differently by the compiler, so only an
+// explicit binding pairs them. The expected pairs are the golden manifest's tensor_map, which was
+// made independently (by the golden tools, from the graphs).
+TEST(HleRegistration, PoseNetOutputsNamedOtherwiseBindByShapeTypeQuantAsTheManifestDocuments) {
+  const auto corpus = coralsim::testing::corpusDir();
+  const auto golden = coralsim::testing::goldenDir();
+  CORALSIM_REQUIRE_CORPUS(corpus);
+  if (!golden) GTEST_SKIP() << "\n*** SKIPPED: golden data not found (set CORALSIM_GOLDEN) ***\n";
+  const fs::path dir = *golden / "google-coral+edgetpu__posenet_mobilenet_v1_075_353_481_quant_decoder";
+  const JsonValue manifest = readJson(dir / "manifest.json");
+  const fs::path compiled = *corpus / text(manifest.find("compiled")->find("path"));
+  const auto twin = twinPath(manifest, *golden);
+  ASSERT_TRUE(twin && fs::exists(*twin) && fs::exists(compiled));
+
+  const coralsim::hle::Program program =
+      coralsim::sim::registerHleProgram(compiled, *twin, {{"quant_mid_offsets", "concat"}});
+  std::map<std::string, std::pair<std::string, std::string>> bound;  // tensor -> (twin tensor, method)
+  for (const auto& exe : program.executables) {
+    for (const auto* layers : {&exe.inputs, &exe.outputs}) {
+      for (const auto& b : *layers) bound[b.name] = {b.twinName, b.bindingMethod};
+    }
+  }
+  size_t checked = 0;
+  for (const JsonValue& e : manifest.find("tensor_map")->items) {
+    const std::string name = text(e.find("name"));
+    ASSERT_TRUE(bound.contains(name)) << name;
+    EXPECT_EQ(bound[name].first, text(e.find("twin_name"))) << name;
+    const bool renamed = name != text(e.find("twin_name"));
+    const bool sameQuant = e.find("quant_equal")->boolean;
+    EXPECT_EQ(bound[name].second, !renamed ? "name" : sameQuant ? "shape-type-quant" : "override") << name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4U);
+  EXPECT_EQ(bound["quant_heatmaps"].second, "shape-type-quant");
+
+  // Without the explicit binding: an error naming the tensor and the candidate of its shape and type.
+  try {
+    (void)coralsim::sim::registerHleProgram(compiled, *twin);
+    FAIL() << "expected HleProgramError";
+  } catch (const coralsim::sim::HleProgramError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'quant_mid_offsets'"), std::string::npos) << what;
+    EXPECT_NE(what.find("'concat'"), std::string::npos) << what;
+  }
+
+  // The CLI: --hle auto finds the twin beside the compiled model, --hle-bind is the override, and
+  // the JSON says how each tensor was bound.
+  const auto printed = coralsim::testing::runCommand({kCoralsim, "run", compiled.string(), "--hle", "auto",
+                                                      "--hle-bind", "quant_mid_offsets=concat", "--random", "1", "--json"});
+  ASSERT_TRUE(printed.has_value());
+  const JsonValue json = coralsim::testing::parseJson(*printed);
+  ASSERT_NE(json.find("hle_twins"), nullptr) << *printed;
+  const JsonValue& registered = json.find("hle_twins")->items.at(0);
+  EXPECT_EQ(text(registered.find("registered_by")), "--hle auto");
+  EXPECT_EQ(fs::path(text(registered.find("twin"))), compiled.parent_path() / twin->filename());
+  std::map<std::string, std::string> by;
+  for (const JsonValue& b : registered.find("bindings")->items) by[text(b.find("tensor"))] = text(b.find("by"));
+  EXPECT_EQ(by["sub_2"], "name");
+  EXPECT_EQ(by["quant_heatmaps"], "shape-type-quant");
+  EXPECT_EQ(by["quant_short_offsets"], "shape-type-quant");
+  EXPECT_EQ(by["quant_mid_offsets"], "override");
+  for (const JsonValue& run : json.find("runs")->items) EXPECT_EQ(text(run.find("rung")), "hle");
+  // A binding that names no custom-op tensor is a usage error.
+  EXPECT_TRUE(coralsim::testing::runCommand({kCoralsim, "run", compiled.string(), "--hle", "auto", "--hle-bind",
+                                             "no_such_tensor=concat"}, 2).has_value());
+}
+
 TEST(HleCli, RunNamesTheHleRungPerRunAndReturnsTheTwinsNumbers) {
   const auto corpus = coralsim::testing::corpusDir();
   const auto golden = coralsim::testing::goldenDir();
