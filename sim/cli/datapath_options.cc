@@ -24,8 +24,9 @@ std::map<std::string, std::string> parseBindings(const Args& args) {
   return overrides;
 }
 
-// The bindings of every input and output layer of `program`, each tensor once.
-driver::HleTwinReport reportOf(const sim::HleProgramSpec& spec, const hle::Program& program, std::string registeredBy) {
+}  // namespace
+
+driver::HleTwinReport hleTwinReport(const sim::HleProgramSpec& spec, const hle::Program& program, std::string registeredBy) {
   driver::HleTwinReport report{spec.compiled.string(), spec.cpu.string(), std::move(registeredBy), {}};
   std::set<std::pair<std::string, std::string>> seen;
   auto add = [&](const std::string& role, const std::vector<hle::LayerBinding>& layers) {
@@ -40,8 +41,6 @@ driver::HleTwinReport reportOf(const sim::HleProgramSpec& spec, const hle::Progr
   }
   return report;
 }
-
-}  // namespace
 
 DatapathReport applyDatapathOptions(const Args& args, models::ChipConfig& chip,
                                     const std::optional<std::filesystem::path>& model) {
@@ -93,7 +92,7 @@ DatapathReport applyDatapathOptions(const Args& args, models::ChipConfig& chip,
       }
     }
   }
-  for (size_t i = 0; i < programs.size(); ++i) report.hleTwins.push_back(reportOf(specs[i], programs[i], registeredBy[i]));
+  for (size_t i = 0; i < programs.size(); ++i) report.hleTwins.push_back(hleTwinReport(specs[i], programs[i], registeredBy[i]));
   // An override that bound nothing names a tensor no registered custom op has: a typo to report.
   for (const auto& [tensor, twin] : overrides) {
     bool used = false;

@@ -10,6 +10,7 @@
 #include "driver/run_report.h"
 #include "models/chip_config.h"
 #include "sim/cli/args.h"
+#include "sim/hle_host/program_loader.h"
 
 namespace coralsim::cli {
 
@@ -28,5 +29,10 @@ struct DatapathReport {
 // errors for explicit pairs that do not pair.
 DatapathReport applyDatapathOptions(const Args& args, models::ChipConfig& chip,
                                     const std::optional<std::filesystem::path>& model = std::nullopt);
+
+// The report of one registered pair: the bindings of every input and output layer of `program`,
+// each custom-op tensor once.
+driver::HleTwinReport hleTwinReport(const sim::HleProgramSpec& spec, const hle::Program& program,
+                                    std::string registeredBy);
 
 }  // namespace coralsim::cli

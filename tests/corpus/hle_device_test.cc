@@ -30,13 +30,14 @@
 #include <string>
 #include <vector>
 
+#include "driver/bmp_image.h"
 #include "driver/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/run_plan.h"
 #include "driver/runner.h"
+#include "sim/cli/ground_truth.h"
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"
-#include "tests/corpus/bmp_image.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
 #include "tests/support/run_command.h"
@@ -136,37 +137,12 @@ DeviceRun runOnDevice(const coralsim::driver::RunPlan& plan, const std::vector<s
 
 // ---- ground truth: classification -----------------------------------------------------------
 
-struct ClassExpectation {
-  int label = -1;
-  double minScore = 0;
-};
+using coralsim::cli::ClassExpectation;
 
 // The expectation of ground-truth entry `e` for the compiled model `compiledPath`, parsed from its
-// "expect" text ("label 283 ... score > 0.25", several models: "0.25_128: label 283 score>0.25;
-// mnv2 cocompiled: 286 score>0.78").
+// "expect" text by the parser `coralsim demo` uses (sim/cli/ground_truth.h).
 std::optional<ClassExpectation> classExpectation(const JsonValue& e, const std::string& compiledPath) {
-  const std::string expect = text(e.find("expect"));
-  const std::string file = fs::path(compiledPath).filename().string();
-  static const std::regex pattern(R"((?:label |: )(\d+)\b[^;]*?score ?> ?([0-9.]+))");
-  size_t from = 0;
-  while (from <= expect.size()) {
-    size_t end = expect.find(';', from);
-    if (end == std::string::npos) end = expect.size();
-    const std::string segment = expect.substr(from, end - from);
-    from = end + 1;
-    std::smatch m;
-    if (!std::regex_search(segment, m, pattern)) continue;
-    // A segment "KEY: label ..." applies to the model whose file name KEY describes.
-    const size_t colon = segment.find(':');
-    if (colon != std::string::npos && colon < static_cast<size_t>(m.position(0)) + 1) {
-      std::string key = segment.substr(0, colon);
-      key = key.substr(key.find_last_of(" >") == std::string::npos ? 0 : key.find_last_of(" >") + 1);
-      const bool matches = key == "mnv2" ? file.starts_with("mobilenet_v2") : file.find(key) != std::string::npos;
-      if (!matches) continue;
-    }
-    return ClassExpectation{std::stoi(m[1].str()), std::stod(m[2].str())};
-  }
-  return std::nullopt;
+  return coralsim::cli::parseClassExpectation(text(e.find("expect")), fs::path(compiledPath).filename().string());
 }
 
 // ---- ground truth: PoseNet keypoints ---------------------------------------------------------
@@ -432,9 +408,9 @@ class HleDevice {
                 const std::shared_ptr<const coralsim::hle::ProgramRegistry>& registry, const JsonValue& kase) {
     const auto expectation = classExpectation(e, compiledRel);
     if (!expectation || plan.inputs.size() != 1 || plan.inputs[0].shape.size() != 4) return;
-    const auto image = coralsim::testing::readBmp(corpus_ / text(&e.find("inputs")->items.front()));
+    const auto image = coralsim::driver::readBmp(corpus_ / text(&e.find("inputs")->items.front()));
     const auto& shape = plan.inputs[0].shape;
-    const std::vector<std::vector<uint8_t>> input{coralsim::testing::resizeBilinear(image, shape[2], shape[1], true)};
+    const std::vector<std::vector<uint8_t>> input{coralsim::driver::resizeBilinear(image, shape[2], shape[1], true)};
     DeviceRun run = runOnDevice(plan, input, registry, coralsim::models::ExecutionMode::kHle);
     if (!run.result.ok() || run.result.outputs.empty()) {
       r.groundTruth = "FAIL (run failed)";
