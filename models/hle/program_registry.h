@@ -60,14 +60,14 @@ struct LayerBinding {
   uint32_t tensorBytes = 0;  // the TFLite tensor's size
   int32_t twinTensor = -1;   // index in Program::graph
   std::string twinName;
-  // How the twin tensor was chosen ("name", "shape-type-quant", "override") and what differs when
-  // an override paired tensors of different encodings; only for reports, the device ignores them.
-  std::string bindingMethod;
-  std::string bindingNote;
   bool int8 = false;         // TFLite int8: device byte = TFLite byte XOR 0x80
   // Output layers: dimensions and the tile-major map (absent: TFLite order).
   int32_t yDim = 0, xDim = 0, zDim = 0;
   std::optional<TileLayout> layout;
+  // How the twin tensor was chosen ("name", "shape-type-quant", "override") and what differs when
+  // the paired tensors' encodings do; only for reports, the device ignores them.
+  std::string bindingMethod;
+  std::string bindingNote;
 };
 
 // A piece of the run's input or output stream: `size` bytes at `offset` of layer `layer` (index in

@@ -62,7 +62,7 @@ TwinTensorMatch bound(std::span<const driver::TfliteTensor> twin, const driver::
   m.method = method;
   if (!sameShapeTypeQuant(compiled, twin[index])) {
     m.note = "compiled " + describeTensor(compiled) + " differs from twin " + describeTensor(twin[index]) +
-             " (the outputs carry the twin's encoding)";
+             " (the twin computes in its own encoding)";
   }
   return m;
 }
