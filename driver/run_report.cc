@@ -180,14 +180,50 @@ void writeRunJson(const RunResult& r, const RunReportContext& c, std::ostream& o
     w.key("timing");
     writeTimingJson(w, *r.timing);
   }
+  if (!c.hleTwins.empty()) {
+    w.key("hle_twins").beginArray();
+    for (const HleTwinReport& t : c.hleTwins) {
+      w.beginObject();
+      w.field("compiled", t.compiled);
+      w.field("twin", t.twin);
+      w.field("registered_by", t.registeredBy);
+      w.key("bindings").beginArray();
+      for (const HleTwinReport::Binding& b : t.bindings) {
+        w.beginObject();
+        w.field("role", b.role);
+        w.field("tensor", b.tensor);
+        w.field("twin_tensor", b.twinTensor);
+        w.field("by", b.method);
+        if (!b.note.empty()) w.field("note", b.note);
+        w.endObject();
+      }
+      w.endArray();
+      w.endObject();
+    }
+    w.endArray();
+  }
+  if (c.hleAuto) w.field("hle_auto", *c.hleAuto);
   if (r.error) w.field("error", *r.error);
   w.endObject();
+}
+
+void writeHleTwinsText(const RunReportContext& c, std::ostream& out) {
+  if (c.hleAuto) out << "hle twin (--hle auto): " << *c.hleAuto << "\n";
+  for (const HleTwinReport& t : c.hleTwins) {
+    out << "hle twin: " << t.compiled << " = " << t.twin << " (" << t.registeredBy << ")\n";
+    for (const HleTwinReport::Binding& b : t.bindings) {
+      out << "  " << b.role << " '" << b.tensor << "' -> twin '" << b.twinTensor << "' (by " << b.method << ")";
+      if (!b.note.empty()) out << "; note: " << b.note;
+      out << "\n";
+    }
+  }
 }
 
 void writeRunText(const RunResult& r, const RunReportContext& c, std::ostream& out) {
   out << "model: " << r.model << "\n";
   out << "service: " << serviceModeName(r.service) << " (descr_ep " << (r.service == ServiceMode::kHints ? "0xf0" : "0xff")
       << "), execution mode: " << r.executionMode.value_or("unknown") << " (requested " << c.requestedMode << ")\n";
+  writeHleTwinsText(c, out);
   for (size_t i = 0; i < r.runs.size(); ++i) {
     const ExecutableRunRecord& run = r.runs[i];
     out << "run " << i << ": " << run.executable;

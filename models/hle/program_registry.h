@@ -64,6 +64,10 @@ struct LayerBinding {
   // Output layers: dimensions and the tile-major map (absent: TFLite order).
   int32_t yDim = 0, xDim = 0, zDim = 0;
   std::optional<TileLayout> layout;
+  // How the twin tensor was chosen ("name", "shape-type-quant", "override") and what differs when
+  // the paired tensors' encodings do; only for reports, the device ignores them.
+  std::string bindingMethod;
+  std::string bindingNote;
 };
 
 // A piece of the run's input or output stream: `size` bytes at `offset` of layer `layer` (index in

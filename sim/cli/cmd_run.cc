@@ -38,7 +38,10 @@ const std::vector<OptionSpec> kBaseOptions = {
     {"--pretty", false, "", "with --json: indent the JSON"},
     {"--mode", true, "MODE", "datapath rung: auto (default), lle, hle or protocol"},
     {"--rounding", true, "HOW", "lle rounding: fp32-half-even (default), fp32-half-away, tflite-fixed-point"},
-    {"--hle", true, "COMPILED=CPU", "register a high-level program: a compiled model and its CPU twin (repeat)"},
+    {"--hle", true, "COMPILED=CPU|auto",
+     "register a high-level program: a compiled model and its CPU twin (repeat); 'auto': the twin X.tflite "
+     "beside MODEL X_edgetpu.tflite"},
+    {"--hle-bind", true, "TENSOR=TWIN", "bind the custom-op tensor TENSOR to the twin's tensor TWIN (repeat)"},
     {"--service", true, "HOW", "hints (default: descr_ep 0xF0, follow the DMA hints) or events (0xFF)"},
     {"--iterations", true, "N", "run the model N times on one open device (default 1)"},
     {"--clock-mhz", true, "MHZ", "chip clock (default 500; 250 = the reduced-clock runtime)"},
@@ -60,7 +63,8 @@ void printHelp() {
       << "usage: coralsim run MODEL|PROGRAM [--input FILE ... | --random SEED] [--output FILE]\n"
          "                    [--json [--pretty]] [--mode auto|lle|hle|protocol] [--service hints|events]\n"
          "                    [--iterations N] [--clock-mhz MHZ] [--usb high|super] [--cycle-limit N]\n"
-         "                    [--timeout-ms MS] [--hle COMPILED.tflite=CPU.tflite ...] [--timing]\n"
+         "                    [--timeout-ms MS] [--hle COMPILED.tflite=CPU.tflite|auto ...]\n"
+         "                    [--hle-bind TENSOR=TWIN_TENSOR ...] [--timing]\n"
          "                    [--trace-usb FILE] [--trace-timeline FILE] [--trace-instructions FILE]\n"
          "                    [--trace-vcd FILE]\n\n"
          "Runs MODEL (a compiled *_edgetpu.tflite, a bare DarwiNN package or executable) or PROGRAM (a\n"
@@ -82,6 +86,13 @@ void printHelp() {
          "on 8-bit reference kernels, sent in the device's byte order; 'protocol' sends outputs of the\n"
          "right size and timing marked NOT COMPUTED; 'auto' uses the highest rung that covers each run.\n"
          "Every run line names the rung it used and, in auto mode, why a higher one was dropped.\n\n"
+         "CPU twins (--hle): '--hle auto' registers the twin the Edge TPU compiler's naming implies,\n"
+         "X.tflite beside MODEL X_edgetpu.tflite, and says which it found, or that there was none (a\n"
+         "twin found that does not pair is reported and not used). Each custom-op tensor is bound to the\n"
+         "twin tensor of the same name; when the names differ (older PoseNet compiles), to the one twin\n"
+         "tensor with the same shape, type and quantisation; several or none is an error listing the\n"
+         "candidates. --hle-bind TENSOR=TWIN_TENSOR binds explicitly (every pair). The output lists\n"
+         "every binding and how it was made (name, shape-type-quant, override).\n\n"
          "Prints the simulated cycles, per executable run the descriptors the device pushed (tag,\n"
          "address, length, and the host buffer the address names), the execution mode used, and for\n"
          "each output its size and SHA-256. Tile-major outputs are re-ordered into TFLite order by the\n"
@@ -138,7 +149,7 @@ int runRun(const CommandArgs& argv) {
 
   sim::DeviceOptions deviceOptions;
   // Registered before the model loads, so a bad pair fails early; the device only sees the registry.
-  applyDatapathOptions(args, deviceOptions.chip);
+  const DatapathReport datapath = applyDatapathOptions(args, deviceOptions.chip, args.positional()[0]);
   driver::RunnerOptions runnerOptions;
   const std::string serviceText = args.value("--service").value_or("hints");
   if (!driver::parseServiceMode(serviceText, runnerOptions.service)) {
@@ -189,6 +200,8 @@ int runRun(const CommandArgs& argv) {
   driver::RunReportContext context;
   context.coralsimVersion = CORALSIM_VERSION;
   context.requestedMode = std::string(models::executionModeName(deviceOptions.chip.mode));
+  context.hleTwins = datapath.hleTwins;
+  context.hleAuto = datapath.hleAuto;
   if (args.has("--json")) {
     driver::writeRunJson(result, context, std::cout, args.has("--pretty") ? 2 : 0);
     std::cout << '\n';

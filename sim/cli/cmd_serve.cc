@@ -34,13 +34,15 @@ const std::vector<OptionSpec> kOptions = {
     {"--cycle-limit", true, "N", "stop a run after N simulated cycles with a fatal error (default 4e9)"},
     {"--mode", true, "MODE", "datapath rung of every device: auto (default), lle, hle or protocol"},
     {"--hle", true, "COMPILED=CPU", "register a high-level program: a compiled model and its CPU twin (repeat)"},
+    {"--hle-bind", true, "TENSOR=TWIN", "bind the custom-op tensor TENSOR to the twin's tensor TWIN (repeat)"},
     {"--help", false, "", "show this help"},
 };
 
 void printHelp() {
   std::cout << "usage: coralsim serve [--listen ADDR:PORT] [--devices N] [--speed high|super] [--bootloader]\n"
                "                      [--max-transfer BYTES] [--cycle-limit N] [--allow ADDR[,ADDR...]]\n"
-               "                      [--mode auto|lle|hle|protocol] [--hle COMPILED.tflite=CPU.tflite ...]\n\n"
+               "                      [--mode auto|lle|hle|protocol] [--hle COMPILED.tflite=CPU.tflite ...]\n"
+               "                      [--hle-bind TENSOR=TWIN_TENSOR ...]\n\n"
                "Exports N emulated Coral USB Accelerators over USB/IP (protocol 1.1.1, TCP). Attach one with\n"
                "the Linux tools (modprobe vhci-hcd; usbip --tcp-port PORT attach -r ADDR -b 1-1) or with\n"
                "coralsim's userspace client. Each device serves one client at a time; a new import finds it\n"
@@ -154,7 +156,12 @@ int runServe(const CommandArgs& argv) {
     if (*limit == 0) throw UsageError("--cycle-limit expects a positive number");
     deviceOptions.chip.cycleLimit = *limit;
   }
-  applyDatapathOptions(args, deviceOptions.chip);
+  {
+    // Which twin tensor computes which custom-op tensor, logged with the attaches.
+    driver::RunReportContext bindings;
+    bindings.hleTwins = applyDatapathOptions(args, deviceOptions.chip).hleTwins;
+    driver::writeHleTwinsText(bindings, std::cerr);
+  }
   usbip::keepTransferBuffersMapped();
 
   // Every thread started from here on (the server's, the simulator's) inherits this mask, so the

@@ -5,6 +5,7 @@
 #include "driver/model_loader.h"
 #include "driver/tensor_encoding.h"
 #include "sim/hle_host/hle_graph.h"
+#include "sim/hle_host/twin_tensor_match.h"
 
 namespace coralsim::sim {
 namespace {
@@ -53,21 +54,11 @@ class Binder {
       tensor = &compiled_.tensors[opTensors[position]];
     }
     if (!tensor) fail(label + ": " + role + " layer '" + layer.name + "' is not a tensor of the custom op");
-    const auto override = overrides_.find(tensor->name);
-    const std::string twinName = override != overrides_.end() ? override->second : tensor->name;
-    int32_t twinIndex = -1;
-    for (size_t i = 0; i < twin_.tensors.size(); ++i) {
-      if (twin_.tensors[i].name == twinName) {
-        twinIndex = static_cast<int32_t>(i);
-        break;
-      }
-    }
-    if (twinIndex < 0) {
-      fail("custom op " + role + " tensor '" + twinName + "' (" + label +
-           ") has no tensor of that name in the CPU twin (its subgraph 0 has " + std::to_string(twin_.tensors.size()) +
-           " tensors; the twin must be the uncompiled model the custom op was compiled from)");
-    }
+    const TwinTensorMatch match = matchTwinTensor(*tensor, twin_.tensors, overrides_);
+    if (match.index < 0) fail(role + " tensor of " + label + ": " + match.error);
+    const int32_t twinIndex = match.index;
     const TfliteTensor& twinTensor = twin_.tensors[static_cast<size_t>(twinIndex)];
+    const std::string& twinName = twinTensor.name;
     if (tensorBytesOf(twinTensor) != tensorBytesOf(*tensor)) {
       fail(role + " tensor '" + tensor->name + "': " + std::to_string(tensorBytesOf(*tensor)) +
            " bytes in the compiled model, twin tensor '" + twinName + "' has " + std::to_string(tensorBytesOf(twinTensor)));
@@ -78,6 +69,8 @@ class Binder {
     b.tensorBytes = static_cast<uint32_t>(tensorBytesOf(*tensor));
     b.twinTensor = twinIndex;
     b.twinName = twinName;
+    b.bindingMethod = std::string(twinBindingMethodName(match.method));
+    b.bindingNote = match.note;
     b.int8 = driver::flipsSignOnWire(tensor->type);
     b.yDim = layer.yDim;
     b.xDim = layer.xDim;
@@ -163,7 +156,7 @@ std::vector<hle::StreamSegment> streamOrder(const Executable& exe, const std::ve
 HleProgramSpec parseHleProgramSpec(std::string_view text) {
   const size_t eq = text.find('=');
   if (eq == std::string_view::npos || eq == 0 || eq + 1 == text.size() || text.find('=', eq + 1) != std::string_view::npos) {
-    throw HleProgramError("--hle expects COMPILED.tflite=CPU.tflite, got '" + std::string(text) + "'");
+    throw HleProgramError("--hle expects COMPILED.tflite=CPU.tflite (or auto with run), got '" + std::string(text) + "'");
   }
   HleProgramSpec spec;
   spec.compiled = std::string(text.substr(0, eq));

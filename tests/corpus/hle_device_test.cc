@@ -30,13 +30,14 @@
 #include <string>
 #include <vector>
 
+#include "driver/bmp_image.h"
 #include "driver/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/run_plan.h"
 #include "driver/runner.h"
+#include "sim/cli/ground_truth.h"
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"
-#include "tests/corpus/bmp_image.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
 #include "tests/support/run_command.h"
@@ -136,37 +137,12 @@ DeviceRun runOnDevice(const coralsim::driver::RunPlan& plan, const std::vector<s
 
 // ---- ground truth: classification -----------------------------------------------------------
 
-struct ClassExpectation {
-  int label = -1;
-  double minScore = 0;
-};
+using coralsim::cli::ClassExpectation;
 
 // The expectation of ground-truth entry `e` for the compiled model `compiledPath`, parsed from its
-// "expect" text ("label 283 ... score > 0.25", several models: "0.25_128: label 283 score>0.25;
-// mnv2 cocompiled: 286 score>0.78").
+// "expect" text by the parser `coralsim demo` uses (sim/cli/ground_truth.h).
 std::optional<ClassExpectation> classExpectation(const JsonValue& e, const std::string& compiledPath) {
-  const std::string expect = text(e.find("expect"));
-  const std::string file = fs::path(compiledPath).filename().string();
-  static const std::regex pattern(R"((?:label |: )(\d+)\b[^;]*?score ?> ?([0-9.]+))");
-  size_t from = 0;
-  while (from <= expect.size()) {
-    size_t end = expect.find(';', from);
-    if (end == std::string::npos) end = expect.size();
-    const std::string segment = expect.substr(from, end - from);
-    from = end + 1;
-    std::smatch m;
-    if (!std::regex_search(segment, m, pattern)) continue;
-    // A segment "KEY: label ..." applies to the model whose file name KEY describes.
-    const size_t colon = segment.find(':');
-    if (colon != std::string::npos && colon < static_cast<size_t>(m.position(0)) + 1) {
-      std::string key = segment.substr(0, colon);
-      key = key.substr(key.find_last_of(" >") == std::string::npos ? 0 : key.find_last_of(" >") + 1);
-      const bool matches = key == "mnv2" ? file.starts_with("mobilenet_v2") : file.find(key) != std::string::npos;
-      if (!matches) continue;
-    }
-    return ClassExpectation{std::stoi(m[1].str()), std::stod(m[2].str())};
-  }
-  return std::nullopt;
+  return coralsim::cli::parseClassExpectation(text(e.find("expect")), fs::path(compiledPath).filename().string());
 }
 
 // ---- ground truth: PoseNet keypoints ---------------------------------------------------------
@@ -432,9 +408,9 @@ class HleDevice {
                 const std::shared_ptr<const coralsim::hle::ProgramRegistry>& registry, const JsonValue& kase) {
     const auto expectation = classExpectation(e, compiledRel);
     if (!expectation || plan.inputs.size() != 1 || plan.inputs[0].shape.size() != 4) return;
-    const auto image = coralsim::testing::readBmp(corpus_ / text(&e.find("inputs")->items.front()));
+    const auto image = coralsim::driver::readBmp(corpus_ / text(&e.find("inputs")->items.front()));
     const auto& shape = plan.inputs[0].shape;
-    const std::vector<std::vector<uint8_t>> input{coralsim::testing::resizeBilinear(image, shape[2], shape[1], true)};
+    const std::vector<std::vector<uint8_t>> input{coralsim::driver::resizeBilinear(image, shape[2], shape[1], true)};
     DeviceRun run = runOnDevice(plan, input, registry, coralsim::models::ExecutionMode::kHle);
     if (!run.result.ok() || run.result.outputs.empty()) {
       r.groundTruth = "FAIL (run failed)";
@@ -604,6 +580,75 @@ TEST(HleRegistration, ATwinWithoutTheCustomOpTensorIsRefusedNamingTheTensorAndBo
   // A compiled model is not a CPU twin.
   EXPECT_THROW((void)coralsim::sim::registerHleProgram(compiled, compiled), coralsim::sim::HleProgramError);
   EXPECT_THROW((void)coralsim::sim::parseHleProgramSpec("only_one_file.tflite"), coralsim::sim::HleProgramError);
+}
+
+// Older PoseNet compiles name their outputs quant_heatmaps, quant_short_offsets, quant_mid_offsets;
+// the twin keeps the graph's names. Heatmaps and short offsets have a unique twin tensor of the same
+// shape, type and quantisation; mid offsets were quantised differently by the compiler, so only an
+// explicit binding pairs them. The expected pairs are the golden manifest's tensor_map, which was
+// made independently (by the golden tools, from the graphs).
+TEST(HleRegistration, PoseNetOutputsNamedOtherwiseBindByShapeTypeQuantAsTheManifestDocuments) {
+  const auto corpus = coralsim::testing::corpusDir();
+  const auto golden = coralsim::testing::goldenDir();
+  CORALSIM_REQUIRE_CORPUS(corpus);
+  if (!golden) GTEST_SKIP() << "\n*** SKIPPED: golden data not found (set CORALSIM_GOLDEN) ***\n";
+  const fs::path dir = *golden / "google-coral+edgetpu__posenet_mobilenet_v1_075_353_481_quant_decoder";
+  const JsonValue manifest = readJson(dir / "manifest.json");
+  const fs::path compiled = *corpus / text(manifest.find("compiled")->find("path"));
+  const auto twin = twinPath(manifest, *golden);
+  ASSERT_TRUE(twin && fs::exists(*twin) && fs::exists(compiled));
+
+  const coralsim::hle::Program program =
+      coralsim::sim::registerHleProgram(compiled, *twin, {{"quant_mid_offsets", "concat"}});
+  std::map<std::string, std::pair<std::string, std::string>> bound;  // tensor -> (twin tensor, method)
+  for (const auto& exe : program.executables) {
+    for (const auto* layers : {&exe.inputs, &exe.outputs}) {
+      for (const auto& b : *layers) bound[b.name] = {b.twinName, b.bindingMethod};
+    }
+  }
+  size_t checked = 0;
+  for (const JsonValue& e : manifest.find("tensor_map")->items) {
+    const std::string name = text(e.find("name"));
+    ASSERT_TRUE(bound.contains(name)) << name;
+    EXPECT_EQ(bound[name].first, text(e.find("twin_name"))) << name;
+    const bool renamed = name != text(e.find("twin_name"));
+    const bool sameQuant = e.find("quant_equal")->boolean;
+    EXPECT_EQ(bound[name].second, !renamed ? "name" : sameQuant ? "shape-type-quant" : "override") << name;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4U);
+  EXPECT_EQ(bound["quant_heatmaps"].second, "shape-type-quant");
+
+  // Without the explicit binding: an error naming the tensor and the candidate of its shape and type.
+  try {
+    (void)coralsim::sim::registerHleProgram(compiled, *twin);
+    FAIL() << "expected HleProgramError";
+  } catch (const coralsim::sim::HleProgramError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'quant_mid_offsets'"), std::string::npos) << what;
+    EXPECT_NE(what.find("'concat'"), std::string::npos) << what;
+  }
+
+  // The CLI: --hle auto finds the twin beside the compiled model, --hle-bind is the override, and
+  // the JSON says how each tensor was bound.
+  const auto printed = coralsim::testing::runCommand({kCoralsim, "run", compiled.string(), "--hle", "auto",
+                                                      "--hle-bind", "quant_mid_offsets=concat", "--random", "1", "--json"});
+  ASSERT_TRUE(printed.has_value());
+  const JsonValue json = coralsim::testing::parseJson(*printed);
+  ASSERT_NE(json.find("hle_twins"), nullptr) << *printed;
+  const JsonValue& registered = json.find("hle_twins")->items.at(0);
+  EXPECT_EQ(text(registered.find("registered_by")), "--hle auto");
+  EXPECT_EQ(fs::path(text(registered.find("twin"))), compiled.parent_path() / twin->filename());
+  std::map<std::string, std::string> by;
+  for (const JsonValue& b : registered.find("bindings")->items) by[text(b.find("tensor"))] = text(b.find("by"));
+  EXPECT_EQ(by["sub_2"], "name");
+  EXPECT_EQ(by["quant_heatmaps"], "shape-type-quant");
+  EXPECT_EQ(by["quant_short_offsets"], "shape-type-quant");
+  EXPECT_EQ(by["quant_mid_offsets"], "override");
+  for (const JsonValue& run : json.find("runs")->items) EXPECT_EQ(text(run.find("rung")), "hle");
+  // A binding that names no custom-op tensor is a usage error.
+  EXPECT_TRUE(coralsim::testing::runCommand({kCoralsim, "run", compiled.string(), "--hle", "auto", "--hle-bind",
+                                             "no_such_tensor=concat"}, 2).has_value());
 }
 
 TEST(HleCli, RunNamesTheHleRungPerRunAndReturnsTheTwinsNumbers) {

@@ -69,9 +69,9 @@ std::shared_ptr<const hle::ProgramRegistry> reshapeRegistry(std::vector<uint8_t>
   exe.label = "executable 0 (EXECUTION_ONLY)";
   exe.role = hle::ExecutableRole::kExecutionOnly;
   exe.chunks.push_back({16, {32}, hle::maskedChunkHash(chunk, std::vector<int64_t>{32})});
-  hle::LayerBinding in{"in", 24, 24, 0, "in", true, 2, 3, 4, std::nullopt};
+  hle::LayerBinding in{"in", 24, 24, 0, "in", true, 2, 3, 4, std::nullopt, "name", ""};
   hle::LayerBinding out{"out", 24, 24, 1, "out", true, 2, 3, 4,
-                        hle::TileLayout{{0, 0}, {0, 0, 1}, {0, 16}, {0, 4, 0}, {0, 1}, {8, 8, 4}}};
+                        hle::TileLayout{{0, 0}, {0, 0, 1}, {0, 16}, {0, 4, 0}, {0, 1}, {8, 8, 4}}, "name", ""};
   exe.inputs.push_back(in);
   exe.outputs.push_back(out);
   exe.inputStream = {{0, 0, 24}};

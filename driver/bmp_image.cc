@@ -1,13 +1,15 @@
-#include "tests/corpus/bmp_image.h"
+#include "driver/bmp_image.h"
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
-#include "tests/support/corpus.h"
+#include "driver/load_error.h"
 
-namespace coralsim::testing {
+namespace coralsim::driver {
 namespace {
 
 uint32_t u32(const std::vector<uint8_t>& b, size_t at) {
@@ -16,12 +18,18 @@ uint32_t u32(const std::vector<uint8_t>& b, size_t at) {
 }
 uint16_t u16(const std::vector<uint8_t>& b, size_t at) { return static_cast<uint16_t>(b[at] | b[at + 1] << 8); }
 
+std::vector<uint8_t> readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw LoadError(path.string() + ": cannot open the image");
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 }  // namespace
 
 RgbImage readBmp(const std::filesystem::path& path) {
   const std::vector<uint8_t> b = readFile(path);
   const auto fail = [&](size_t offset, const std::string& what) {
-    throw std::runtime_error(path.string() + ": offset " + std::to_string(offset) + ": " + what);
+    throw LoadError(path.string() + ": offset " + std::to_string(offset) + ": " + what);
   };
   if (b.size() < 54 || b[0] != 'B' || b[1] != 'M') fail(0, "not a BMP file (no 'BM' signature or shorter than 54 bytes)");
   const uint32_t dataOffset = u32(b, 10);
@@ -103,4 +111,4 @@ std::vector<uint8_t> resizeBilinear(const RgbImage& image, int width, int height
   return out;
 }
 
-}  // namespace coralsim::testing
+}  // namespace coralsim::driver
