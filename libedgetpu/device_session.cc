@@ -10,6 +10,7 @@
 #include "libedgetpu/verbose_log.h"
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"
+#include "sim/hle_host/twin_discovery.h"
 
 namespace coralsim::libedgetpu {
 namespace {
@@ -36,13 +37,12 @@ std::shared_ptr<const hle::ProgramRegistry> buildTwinRegistry(const DelegateOpti
     }
     std::sort(compiled.begin(), compiled.end());  // deterministic: an earlier program wins on equal chunks
     for (const auto& path : compiled) {
-      const std::string name = path.filename().string();
-      const auto twin = path.parent_path() / (name.substr(0, name.size() - std::string("_edgetpu.tflite").size()) + ".tflite");
-      if (!std::filesystem::exists(twin)) continue;
+      const sim::TwinSearch twin = sim::findTwinBeside(path);  // the naming rule `--hle auto` uses
+      if (!twin.found) continue;
       try {
-        programs.push_back(sim::registerHleProgram(path, twin));
+        programs.push_back(sim::registerHleProgram(path, twin.candidate));
       } catch (const std::exception& e) {
-        log(0, "hle_dir: skipping " + name + ": " + e.what());
+        log(0, "hle_dir: skipping " + path.filename().string() + ": " + e.what());
       }
     }
   }
