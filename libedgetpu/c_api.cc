@@ -3,9 +3,13 @@
 #include "libedgetpu/edgetpu_c_api.h"
 
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <new>
 #include <string>
+#include <vector>
+
+#include "driver/libusb_transport.h"
 
 #include "libedgetpu/delegate_options.h"
 #include "libedgetpu/edgetpu_delegate.h"
@@ -44,15 +48,33 @@ void destroyDelegate(coralsim::tflite_abi::Delegate* delegate) { delete EdgeTpuD
 extern "C" {
 
 edgetpu_device* edgetpu_list_devices(size_t* num_devices) {
-  // One USB accelerator: the in-process simulator, always present.
-  auto* devices = static_cast<edgetpu_device*>(std::malloc(sizeof(edgetpu_device)));
+  // The USB accelerators in device order (usb:N): the Corals libusb sees, then the in-process
+  // simulator, which is always present. One malloc'd block (edgetpu_free_devices frees it): the
+  // array, then the paths it points into.
+  std::vector<std::string> paths;
+  try {
+    for (const auto& coral : coralsim::driver::listCoralDevices()) {
+      paths.push_back(std::string(coralsim::libedgetpu::kUsbDevicePathPrefix) + coral.path());
+    }
+  } catch (const std::exception& e) {
+    coralsim::libedgetpu::log(1, std::string("edgetpu_list_devices: no USB bus to scan: ") + e.what());
+  }
+  paths.emplace_back(coralsim::libedgetpu::kSimulatorDevicePath);
+  size_t bytes = paths.size() * sizeof(edgetpu_device);
+  for (const std::string& path : paths) bytes += path.size() + 1;
+  auto* devices = static_cast<edgetpu_device*>(std::malloc(bytes));
   if (!devices) {
     if (num_devices) *num_devices = 0;
     return nullptr;
   }
-  devices[0].type = EDGETPU_APEX_USB;
-  devices[0].path = "coralsim:sim";
-  if (num_devices) *num_devices = 1;
+  char* text = reinterpret_cast<char*>(devices + paths.size());
+  for (size_t i = 0; i < paths.size(); ++i) {
+    std::memcpy(text, paths[i].c_str(), paths[i].size() + 1);
+    devices[i].type = EDGETPU_APEX_USB;
+    devices[i].path = text;
+    text += paths[i].size() + 1;
+  }
+  if (num_devices) *num_devices = paths.size();
   return devices;
 }
 
@@ -65,8 +87,8 @@ coralsim::tflite_abi::Delegate* edgetpu_create_delegate(edgetpu_device_type type
     return nullptr;
   }
   std::map<std::string, std::string> keyValues;
-  // The device path from edgetpu_list_devices names the simulator; any other name is a device form.
-  if (name && *name && std::string(name) != "coralsim:sim") keyValues["device"] = name;
+  // A path from edgetpu_list_devices or one of libedgetpu's device forms (DelegateOptions' device).
+  if (name && *name) keyValues["device"] = name;
   for (size_t i = 0; options && i < num_options; ++i) {
     if (options[i].name) keyValues[options[i].name] = options[i].value ? options[i].value : "";
   }

@@ -15,7 +15,7 @@ struct OptionKey {
 // Every key a delegate accepts, with its environment variable (delegate_options.h documents them).
 constexpr OptionKey kOptionKeys[] = {
     {"device", "CORALSIM_DEVICE"},         {"mode", "CORALSIM_MODE"},
-    {"hle", "CORALSIM_HLE"},               {"hle_dir", "CORALSIM_HLE_DIR"},
+    {"firmware", "CORALSIM_FIRMWARE"},   {"hle", "CORALSIM_HLE"},               {"hle_dir", "CORALSIM_HLE_DIR"},
     {"cycle_limit", "CORALSIM_CYCLE_LIMIT"},
     {"clock_mhz", "CORALSIM_CLOCK_MHZ"},   {"service", "CORALSIM_SERVICE"},
     {"timeout_ms", "CORALSIM_TIMEOUT_MS"}, {"verbosity", "CORALSIM_VERBOSITY"},
@@ -30,15 +30,20 @@ uint64_t positiveNumber(const std::string& key, const std::string& value, uint64
   return n;
 }
 
-// libedgetpu's device forms for a USB accelerator ("usb", "usb:N", ":N", "") all name the
-// in-process simulator; "sim" says so explicitly.
+// libedgetpu's device forms for a USB accelerator: "" and "usb" (the first), "usb:N" and ":N" (the
+// Nth), and a path edgetpu_list_devices returned; all become "usb:N" or "usbpath:BUS-PORTS".
+// The USB devices are the Corals libusb sees, then the in-process simulator (DeviceSession).
 std::string normaliseDevice(const std::string& value) {
-  if (value.empty() || value == "sim" || value == "usb") return "sim";
+  if (value == "sim" || value == kSimulatorDevicePath) return "sim";
+  if (value.empty() || value == "usb") return "usb:0";
   const auto digitsAfter = [&](size_t pos) {
-    return pos < value.size() && value.find_first_not_of("0123456789", pos) == std::string::npos;
+    return pos < value.size() && value.size() - pos <= 3 && value.find_first_not_of("0123456789", pos) == std::string::npos;
   };
-  if (value.starts_with("usb:") && digitsAfter(4)) return "sim";
-  if (value.starts_with(":") && digitsAfter(1)) return "sim";
+  if (value.starts_with("usb:") && digitsAfter(4)) return "usb:" + value.substr(4);
+  if (value.starts_with(":") && digitsAfter(1)) return "usb:" + value.substr(1);
+  if (value.starts_with(kUsbDevicePathPrefix) && value.size() > kUsbDevicePathPrefix.size()) {
+    return "usbpath:" + value.substr(kUsbDevicePathPrefix.size());
+  }
   if (value.starts_with("usbip:")) {
     (void)parseUsbipDevice(value);  // validated now, used by DeviceSession
     return value;
@@ -46,7 +51,8 @@ std::string normaliseDevice(const std::string& value) {
   if (value.starts_with("pci")) {
     throw OptionError("option 'device': '" + value + "' is a PCIe Edge TPU; coralsim emulates the USB accelerator (use usb, usb:N, :N or sim)");
   }
-  throw OptionError("option 'device' expects usb, usb:N, :N, sim or usbip:HOST:PORT[:BUSID], got '" + value + "'");
+  throw OptionError("option 'device' expects usb, usb:N, :N, sim, a path from edgetpu_list_devices or "
+                    "usbip:HOST:PORT[:BUSID], got '" + value + "'");
 }
 
 std::vector<HleTwin> parseHleTwins(const std::string& value) {
@@ -70,6 +76,8 @@ std::vector<HleTwin> parseHleTwins(const std::string& value) {
 void apply(DelegateOptions& options, const std::string& key, const std::string& value) {
   if (key == "device") {
     options.device = normaliseDevice(value);
+  } else if (key == "firmware") {
+    options.firmware = value;
   } else if (key == "mode") {
     if (!models::parseExecutionMode(value, options.mode)) {
       throw OptionError("option 'mode' expects auto, lle, hle or protocol, got '" + value + "'");
@@ -122,7 +130,7 @@ UsbipDevice parseUsbipDevice(const std::string& device) {
 std::string DelegateOptions::sharingKey() const {
   std::string key = device + "|" + std::string(models::executionModeName(mode)) + "|";
   for (const HleTwin& t : hleTwins) key += t.compiled + "=" + t.cpu + ";";
-  key += "|" + hleDir;
+  key += "|" + hleDir + "|" + firmware;
   key += "|" + std::to_string(cycleLimit.value_or(0)) + "|" + std::to_string(clockMhz.value_or(0)) + "|" +
          std::string(driver::serviceModeName(service)) + "|" + std::to_string(timeout.count());
   return key;

@@ -4,9 +4,14 @@
 // delegate option wins over the environment, which wins over the default.
 //
 //   key           env                    meaning
-//   device        CORALSIM_DEVICE        "" / "usb" / "usb:N" / ":N" / "sim": the in-process simulator;
+//   device        CORALSIM_DEVICE        "" / "usb": the first USB device, "usb:N" / ":N": the Nth, of
+//                                        the Corals libusb sees followed by the in-process simulator
+//                                        (so without hardware: the simulator); a path from
+//                                        edgetpu_list_devices; "sim": the simulator always;
 //                                        "usbip:HOST:PORT[:BUSID]": a `coralsim serve` (bus id 1-1
 //                                        by default) through the userspace USB/IP client
+//   firmware      CORALSIM_FIRMWARE      runtime firmware image for a physical Coral still in its
+//                                        bootloader personality (loaded over DFU, as libedgetpu does)
 //   mode          CORALSIM_MODE          datapath rung: auto (default), lle, hle, protocol
 //   hle           CORALSIM_HLE           "COMPILED=CPU[;COMPILED=CPU...]": compiled models and their
 //                                        CPU twins the hle rung computes with
@@ -26,6 +31,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "driver/service_mode.h"
@@ -44,7 +50,10 @@ struct HleTwin {
 };
 
 struct DelegateOptions {
-  std::string device = "sim";  // "sim" (every libedgetpu USB form) or "usbip:HOST:PORT[:BUSID]"
+  // Normalised: "sim", "usb:N" (Nth of the Corals on the bus, then the simulator), "usbpath:BUS-PORTS"
+  // (a Coral at that bus path) or "usbip:HOST:PORT[:BUSID]".
+  std::string device = "usb:0";
+  std::string firmware;  // file path; empty: none
   models::ExecutionMode mode = models::ExecutionMode::kAuto;
   std::vector<HleTwin> hleTwins;
   std::string hleDir;
@@ -57,6 +66,11 @@ struct DelegateOptions {
   // Identifies a configuration: delegates with equal keys share one device (and its parameter cache).
   [[nodiscard]] std::string sharingKey() const;
 };
+
+// The device paths edgetpu_list_devices hands out: a Coral on the bus is
+// kUsbDevicePathPrefix + its bus-port path (libedgetpu's sysfs form), the simulator kSimulatorDevicePath.
+inline constexpr std::string_view kUsbDevicePathPrefix = "/sys/bus/usb/devices/";
+inline constexpr std::string_view kSimulatorDevicePath = "coralsim:sim";
 
 struct UsbipDevice {
   std::string host;

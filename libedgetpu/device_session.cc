@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
+#include <stdexcept>
 
 #include "driver/in_process_transport.h"
+#include "driver/libusb_transport.h"
+#include "driver/physical_coral.h"
 #include "driver/runner.h"
 #include "driver/usbip_client_transport.h"
 #include "libedgetpu/verbose_log.h"
@@ -50,6 +54,37 @@ std::shared_ptr<const hle::ProgramRegistry> buildTwinRegistry(const DelegateOpti
   return std::make_shared<const hle::ProgramRegistry>(std::move(programs));
 }
 
+// The Corals libusb sees, in libedgetpu's device order. No USB bus to scan (a container without
+// /dev/bus/usb) is the same as no Coral on it.
+std::vector<driver::UsbDeviceLocation> coralsOnTheBus() {
+  try {
+    return driver::listCoralDevices();
+  } catch (const std::exception& e) {
+    log(1, std::string("no USB bus to scan: ") + e.what());
+    return {};
+  }
+}
+
+// Which physical Coral a normalised device names ("usb:N" below the number of Corals on the bus,
+// "usbpath:P"), or nullopt for the in-process simulator ("sim", or "usb:N" equal to that number:
+// the simulator is the USB device after the physical ones). Throws naming the devices there are.
+std::optional<std::string> physicalCoralPath(const std::string& device) {
+  if (device.starts_with("usbpath:")) return device.substr(8);
+  if (!device.starts_with("usb:")) return std::nullopt;
+  const size_t index = std::stoul(device.substr(4));
+  const std::vector<driver::UsbDeviceLocation> corals = coralsOnTheBus();
+  if (index < corals.size()) return corals[index].path();
+  if (index == corals.size()) {
+    log(1, device + ": " + (corals.empty() ? std::string("no Coral on the USB bus") : std::to_string(corals.size()) + " Coral(s) on the USB bus before it") +
+               ": the in-process simulator");
+    return std::nullopt;
+  }
+  std::string there = "USB devices here: ";
+  for (size_t i = 0; i < corals.size(); ++i) there += "usb:" + std::to_string(i) + " = " + driver::describeCoral(corals[i]) + ", ";
+  there += "usb:" + std::to_string(corals.size()) + " = the coralsim simulator";
+  throw std::runtime_error("device '" + device + "' does not exist; " + there);
+}
+
 }  // namespace
 
 std::shared_ptr<DeviceSession> DeviceSession::acquire(const DelegateOptions& options) {
@@ -84,6 +119,13 @@ DeviceSession::DeviceSession(const DelegateOptions& options) : options_(options)
     // (`coralsim serve --mode/--hle`); here they were only validated.
     const UsbipDevice usbip = parseUsbipDevice(options.device);
     transport_ = std::make_unique<driver::UsbipClientTransport>(usbip.host, usbip.port, usbip.busId, options.timeout);
+  } else if (const std::optional<std::string> path = physicalCoralPath(options.device)) {
+    driver::PhysicalCoralOptions coral;
+    coral.usb.path = *path;
+    coral.usb.timeout = options.timeout;
+    if (!options.firmware.empty()) coral.firmware = driver::readFirmwareFile(options.firmware);
+    coral.progress = [](const std::string& line) { log(1, line); };
+    transport_ = driver::openPhysicalCoral(coral);
   } else {
     device_ = std::make_unique<sim::Device>(deviceOptions);
     transport_ = std::make_unique<driver::InProcessTransport>(*device_, options.timeout);

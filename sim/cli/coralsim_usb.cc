@@ -22,6 +22,7 @@
 
 #include "driver/dfu_download.h"
 #include "driver/libusb_transport.h"
+#include "driver/physical_coral.h"
 #include "driver/recording_transport.h"
 #include "driver/model_loader.h"
 #include "driver/run_plan.h"
@@ -93,12 +94,6 @@ void printRunHelp() {
 
 void progress(const std::string& line) { std::cerr << "coralsim-usb: " << line << std::endl; }
 
-std::string describe(const driver::UsbDeviceLocation& d) {
-  return d.path() + " " + driver::vidPidText(d.vendorId, d.productId) + " " +
-         std::string(driver::coralUsbId(d.personality).name) + " (bus " + std::to_string(d.busNumber) + " address " +
-         std::to_string(d.address) + ", " + d.speedName + " speed)";
-}
-
 int runList(const CommandArgs& argv) {
   const Args args(argv, kListOptions);
   if (args.has("--help")) {
@@ -108,7 +103,7 @@ int runList(const CommandArgs& argv) {
   }
   if (!args.positional().empty()) throw UsageError("list takes no arguments");
   const auto corals = driver::listCoralDevices();
-  for (const auto& d : corals) std::cout << describe(d) << '\n';
+  for (const auto& d : corals) std::cout << driver::describeCoral(d) << '\n';
   if (corals.empty()) {
     std::cerr << "coralsim-usb: no Coral USB Accelerator found\n";
     return 1;
@@ -120,19 +115,6 @@ std::chrono::milliseconds millisecondsOption(const Args& args, std::string_view 
   const uint64_t ms = args.number(option).value_or(fallback);
   if (ms > 3'600'000) throw UsageError(std::string(option) + " expects at most 3600000");
   return std::chrono::milliseconds(ms);
-}
-
-// Opens the device, waiting up to `wait` for one to appear.
-std::unique_ptr<driver::LibusbTransport> openDevice(const driver::LibusbOptions& options, std::chrono::milliseconds wait) {
-  const auto deadline = std::chrono::steady_clock::now() + wait;
-  while (true) {
-    try {
-      return std::make_unique<driver::LibusbTransport>(options);
-    } catch (const driver::TransportError&) {
-      if (std::chrono::steady_clock::now() >= deadline) throw;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
 }
 
 int runRunCommand(const CommandArgs& argv) {
@@ -150,44 +132,24 @@ int runRunCommand(const CommandArgs& argv) {
   }
   const uint64_t iterations = args.number("--iterations").value_or(1);
   if (iterations == 0 || iterations > 1'000'000) throw UsageError("--iterations expects 1..1000000");
-  driver::LibusbOptions usbOptions;
-  usbOptions.path = args.value("--device");
-  usbOptions.timeout = millisecondsOption(args, "--timeout-ms", driver::LibusbTransport::kDefaultTimeout.count());
-  if (usbOptions.timeout.count() == 0) throw UsageError("--timeout-ms expects a positive number");
-  const auto wait = millisecondsOption(args, "--wait-ms", 0);
-  driver::DfuDownloadOptions dfuOptions;
-  dfuOptions.verify = !args.has("--no-verify");
-  dfuOptions.reenumerationTimeout = millisecondsOption(args, "--reenumeration-timeout-ms", 10'000);
-  dfuOptions.log = [](const std::string& line) { progress("DFU: " + line); };
+  driver::PhysicalCoralOptions coral;
+  coral.usb.path = args.value("--device");
+  coral.usb.timeout = millisecondsOption(args, "--timeout-ms", driver::LibusbTransport::kDefaultTimeout.count());
+  if (coral.usb.timeout.count() == 0) throw UsageError("--timeout-ms expects a positive number");
+  coral.wait = millisecondsOption(args, "--wait-ms", 0);
+  coral.dfu.verify = !args.has("--no-verify");
+  coral.dfu.reenumerationTimeout = millisecondsOption(args, "--reenumeration-timeout-ms", 10'000);
+  coral.dfu.log = [](const std::string& line) { progress("DFU: " + line); };
+  coral.alwaysDfu = args.has("--always-dfu");
+  coral.progress = progress;
 
   // Everything that can be wrong with the files is found before the device is touched.
   const driver::ModelFile model = driver::loadModelFile(args.positional()[0]);
   const driver::RunPlan plan = driver::planRun(model);
   const std::vector<std::vector<uint8_t>> inputs = gatherInputs(args, plan);
-  std::optional<std::vector<uint8_t>> firmware;
-  if (auto path = args.value("--firmware")) firmware = driver::readFirmwareFile(*path);
-
-  if (args.has("--always-dfu") && !firmware) throw UsageError("--always-dfu needs --firmware FILE");
-  auto transport = openDevice(usbOptions, wait);
-  progress("found " + describe(transport->device()));
-  if (args.has("--always-dfu") && transport->personality() == driver::CoralPersonality::kRuntime) {
-    driver::detachToBootloader(*transport, dfuOptions.reenumerationTimeout);
-    progress("DFU_DETACH and USB reset: now " + describe(transport->device()));
-  }
-  if (transport->personality() == driver::CoralPersonality::kBootloader) {
-    if (!firmware) {
-      throw std::runtime_error(transport->name() + " is in bootloader mode (1a6e:089a): give --firmware FILE "
-                               "(libedgetpu's apex_latest_single_ep.bin) to load the runtime firmware");
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    const driver::DfuDownloadResult dfu = driver::downloadFirmware(*transport, *firmware, dfuOptions);
-    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0);
-    progress("DFU: downloaded " + std::to_string(dfu.imageBytes) + " bytes in " + std::to_string(dfu.dataBlocks) +
-             " blocks" + (dfu.verified ? ", verified" : "") + ", " + std::to_string(ms.count()) + " ms; now " +
-             describe(transport->device()));
-  } else if (firmware) {
-    progress("device already runs firmware (18d1:9302): not flashing it again (libedgetpu's default)");
-  }
+  if (auto path = args.value("--firmware")) coral.firmware = driver::readFirmwareFile(*path);
+  if (coral.alwaysDfu && !coral.firmware) throw UsageError("--always-dfu needs --firmware FILE");
+  const std::unique_ptr<driver::LibusbTransport> transport = driver::openPhysicalCoral(coral);
 
   // --trace-usb: the session (open .. close) as the driver saw it, with host-clock times; compare
   // it with a simulated one: coralsim trace-diff REAL.jsonl SIM.jsonl.

@@ -215,6 +215,20 @@ struct Row {
 
 
 
+// libedgetpu's device order: usb:N counts the Corals on the bus, then the simulator; a number past
+// the simulator names no device, and the error lists the devices there are.
+TEST_F(LibedgetpuTflite, UsbDeviceNumbersCountTheBusThenTheSimulator) {
+  size_t count = 0;
+  plugin_.freeDevices(plugin_.listDevices(&count));
+  ASSERT_GE(count, 1u);
+  void* simulator = createDelegate({{"device", "usb:" + std::to_string(count - 1)}, {"mode", "protocol"}});
+  ASSERT_NE(simulator, nullptr) << lastReport;
+  plugin_.destroyDelegate(simulator);
+  EXPECT_EQ(createDelegate({{"device", ":" + std::to_string(count)}}), nullptr);
+  EXPECT_NE(lastReport.find("does not exist"), std::string::npos) << lastReport;
+  EXPECT_NE(lastReport.find("the coralsim simulator"), std::string::npos) << lastReport;
+}
+
 TEST_F(LibedgetpuTflite, PluginRejectsUnknownOptionThroughReportError) {
   EXPECT_EQ(createDelegate({{"no_such_option", "1"}}), nullptr);
   EXPECT_NE(lastReport.find("no_such_option"), std::string::npos) << lastReport;
@@ -447,11 +461,14 @@ TEST_F(LibedgetpuTflite, EdgetpuCApiListsTheSimulatorAndCreatesItsDelegate) {
   CORALSIM_REQUIRE_CORPUS(m);
   size_t count = 0;
   auto* devices = plugin_.listDevices(&count);
-  ASSERT_EQ(count, 1u);
-  EXPECT_EQ(devices[0].type, 1) << "EDGETPU_APEX_USB";
+  ASSERT_GE(count, 1u);
+  // The Corals libusb sees come first (none on a CI machine), the simulator is always the last.
+  const size_t sim = count - 1;
+  EXPECT_STREQ(devices[sim].path, "coralsim:sim");
+  for (size_t i = 0; i < count; ++i) EXPECT_EQ(devices[i].type, 1) << "EDGETPU_APEX_USB";
   const std::string hle = m->compiled.string() + "=" + m->twin.string();
   const coralsim::testing::EdgeTpuPlugin::Option options[] = {{"hle", hle.c_str()}, {"mode", "hle"}};
-  void* delegate = plugin_.edgetpuCreateDelegate(devices[0].type, devices[0].path, options, 2);
+  void* delegate = plugin_.edgetpuCreateDelegate(devices[sim].type, devices[sim].path, options, 2);
   plugin_.freeDevices(devices);
   ASSERT_NE(delegate, nullptr);
   EXPECT_EQ(plugin_.edgetpuCreateDelegate(0, "", nullptr, 0), nullptr) << "a PCIe device does not exist here";
