@@ -18,9 +18,8 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/run_io.h"
 #include "sim/cli/run_traces.h"
-#include "sim/cli/run_timing.h"
 #include "sim/device.h"
-#include "sim/usb_link_model.h"
+#include "sim/run_timing.h"
 #include "sim/cli/datapath_options.h"
 
 #ifndef CORALSIM_VERSION
@@ -194,7 +193,7 @@ int runRun(const CommandArgs& argv) {
   traces.finish(plan.model);
   if (auto out = args.value("--output"); out && !result.outputs.empty()) writeOutputs(*out, result);
   if (args.has("--timing")) {
-    addPredictedTiming(result, sim::usbLinkParameters(deviceOptions.speed), deviceOptions.chip.clockHz);
+    sim::addPredictedTiming(result, deviceOptions.speed, deviceOptions.chip.clockHz);
   }
 
   driver::RunReportContext context;

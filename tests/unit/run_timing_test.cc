@@ -1,4 +1,4 @@
-// sim/cli/run_timing.h: how a run's record becomes USB traffic and predicted seconds (hand-computed
+// sim/run_timing.h: how a run's record becomes USB traffic and predicted seconds (hand-computed
 // from the definitions in the header), and that the prediction is deterministic: the same program
 // run twice on fresh emulated devices gives identical figures (it never reads a wall clock).
 #include <gtest/gtest.h>
@@ -8,10 +8,10 @@
 #include "driver/runner.h"
 #include "models/isa/assembler.h"
 #include "models/isa/demo/demo_program.h"
-#include "sim/cli/run_timing.h"
 #include "sim/device.h"
+#include "sim/run_timing.h"
 
-namespace coralsim::cli {
+namespace coralsim::sim {
 namespace {
 
 sim::UsbLinkParameters simpleLink() {
@@ -126,4 +126,4 @@ TEST(RunTiming, DeterministicAcrossRuns) {
 }
 
 }  // namespace
-}  // namespace coralsim::cli
+}  // namespace coralsim::sim
