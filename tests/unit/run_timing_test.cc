@@ -92,6 +92,30 @@ TEST(RunTiming, OneInferenceIsTheLastIteration) {
   EXPECT_EQ(result.timing->hostTurnarounds, 1u);
 }
 
+// A front end passes only the USB speed and the clock: the figures follow the link model's table
+// for that speed (sim/usb_link_model.cc, high speed: 36e6 B/s each way, 14.86 us per IN URB of
+// 256 bytes, no per-OUT-transfer cost, 203.1 us host turnaround).
+TEST(RunTiming, SpeedOverloadUsesTheLinkTableOfThatSpeed) {
+  driver::RunResult result;
+  result.runs = {sampleRun(0), sampleRun(1)};
+  addPredictedTiming(result, UsbSpeed::kHigh, 250'000'000);
+  ASSERT_TRUE(result.timing.has_value());
+  const driver::RunTiming& t = *result.timing;
+  EXPECT_EQ(t.usbSpeed, "high");
+  // OUT: as in HandComputedRun, 4 transfers / 3016 bytes. IN: the 1500-byte output in
+  // ceil(1500 / 256) = 6 URBs plus the tag-4 event: 7 transfers, 1516 bytes.
+  EXPECT_EQ(t.bulkOutTransfers, 4u);
+  EXPECT_EQ(t.bulkOutBytes, 3016u);
+  EXPECT_EQ(t.bulkInTransfers, 7u);
+  EXPECT_EQ(t.bulkInBytes, 1516u);
+  // usb = 4532 / 36e6 + 7 x 14.86 us = 125.8889 us + 104.02 us = 229.9089 us
+  EXPECT_NEAR(t.usbSeconds, 229.908889e-6, 1e-12);
+  // compute = 500,000 cycles / 250 MHz = 2 ms; idle = 203.1 us (one run in the last iteration)
+  EXPECT_NEAR(t.computeSeconds, 2e-3, 1e-15);
+  EXPECT_NEAR(t.idleSeconds, 203.1e-6, 1e-15);
+  EXPECT_NEAR(t.totalSeconds, 229.908889e-6 + 2e-3 + 203.1e-6, 1e-12);
+}
+
 driver::RunResult runDemoOnce() {
   driver::ModelFile holder;
   holder.kind = driver::ModelKind::RawBitstream;
