@@ -52,22 +52,38 @@ driver::ExecutableRunRecord sampleRun(int iteration) {
   return run;
 }
 
+// The figures of a RunTiming worked out by hand; total = usb + compute + idle.
+struct HandFigures {
+  uint64_t bulkOutTransfers = 0;
+  uint64_t bulkOutBytes = 0;
+  uint64_t bulkInTransfers = 0;
+  uint64_t bulkInBytes = 0;
+  double usbSeconds = 0;
+  double computeSeconds = 0;
+  double idleSeconds = 0;
+};
+
+void expectFigures(const driver::RunTiming& t, const HandFigures& e) {
+  EXPECT_EQ(t.bulkOutTransfers, e.bulkOutTransfers);
+  EXPECT_EQ(t.bulkOutBytes, e.bulkOutBytes);
+  EXPECT_EQ(t.bulkInTransfers, e.bulkInTransfers);
+  EXPECT_EQ(t.bulkInBytes, e.bulkInBytes);
+  EXPECT_EQ(t.controlTransfers, 0u);
+  EXPECT_NEAR(t.usbSeconds, e.usbSeconds, 1e-12);
+  EXPECT_NEAR(t.computeSeconds, e.computeSeconds, 1e-15);
+  EXPECT_NEAR(t.idleSeconds, e.idleSeconds, 1e-15);
+  EXPECT_NEAR(t.totalSeconds, e.usbSeconds + e.computeSeconds + e.idleSeconds, 1e-12);
+}
+
 TEST(RunTiming, HandComputedRun) {
   const driver::RunTiming t = predictRunTiming(sampleRun(0), simpleLink(), 500'000'000);
   // OUT: two records (instructions 1000, input 2000), each header + 1 piece: 4 transfers,
   // 1008 + 2008 = 3016 bytes. IN: the 1500-byte output in 2 URBs of 1 KiB, plus the tag-4 event
   // (hint service reads only interrupts): 3 transfers, 1516 bytes.
-  EXPECT_EQ(t.bulkOutTransfers, 4u);
-  EXPECT_EQ(t.bulkOutBytes, 3016u);
-  EXPECT_EQ(t.bulkInTransfers, 3u);
-  EXPECT_EQ(t.bulkInBytes, 1516u);
-  EXPECT_EQ(t.controlTransfers, 0u);
   // usb = (3016 + 1516) / 1e6 + 4 x 1 us + 3 x 2 us = 4532 us + 10 us = 4.542 ms
-  EXPECT_NEAR(t.usbSeconds, 4.542e-3, 1e-12);
   // compute = 500,000 / 500 MHz = 1 ms; idle = one turnaround = 0.1 ms
-  EXPECT_NEAR(t.computeSeconds, 1e-3, 1e-15);
-  EXPECT_NEAR(t.idleSeconds, 100e-6, 1e-15);
-  EXPECT_NEAR(t.totalSeconds, 4.542e-3 + 1e-3 + 100e-6, 1e-12);
+  expectFigures(t, {.bulkOutTransfers = 4, .bulkOutBytes = 3016, .bulkInTransfers = 3, .bulkInBytes = 1516,
+                    .usbSeconds = 4.542e-3, .computeSeconds = 1e-3, .idleSeconds = 100e-6});
   EXPECT_EQ(t.usbSpeed, "super");
 }
 
@@ -104,16 +120,10 @@ TEST(RunTiming, SpeedOverloadUsesTheLinkTableOfThatSpeed) {
   EXPECT_EQ(t.usbSpeed, "high");
   // OUT: as in HandComputedRun, 4 transfers / 3016 bytes. IN: the 1500-byte output in
   // ceil(1500 / 256) = 6 URBs plus the tag-4 event: 7 transfers, 1516 bytes.
-  EXPECT_EQ(t.bulkOutTransfers, 4u);
-  EXPECT_EQ(t.bulkOutBytes, 3016u);
-  EXPECT_EQ(t.bulkInTransfers, 7u);
-  EXPECT_EQ(t.bulkInBytes, 1516u);
   // usb = 4532 / 36e6 + 7 x 14.86 us = 125.8889 us + 104.02 us = 229.9089 us
-  EXPECT_NEAR(t.usbSeconds, 229.908889e-6, 1e-12);
   // compute = 500,000 cycles / 250 MHz = 2 ms; idle = 203.1 us (one run in the last iteration)
-  EXPECT_NEAR(t.computeSeconds, 2e-3, 1e-15);
-  EXPECT_NEAR(t.idleSeconds, 203.1e-6, 1e-15);
-  EXPECT_NEAR(t.totalSeconds, 229.908889e-6 + 2e-3 + 203.1e-6, 1e-12);
+  expectFigures(t, {.bulkOutTransfers = 4, .bulkOutBytes = 3016, .bulkInTransfers = 7, .bulkInBytes = 1516,
+                    .usbSeconds = 229.908889e-6, .computeSeconds = 2e-3, .idleSeconds = 203.1e-6});
 }
 
 driver::RunResult runDemoOnce() {
