@@ -148,4 +148,11 @@ void closeChip(Transport& t, std::chrono::milliseconds pollTimeout) {
   enterReset(t, pollTimeout);
 }
 
+ClockPerformance clockPerformanceForMhz(uint64_t mhz) {
+  if (mhz >= 500) return ClockPerformance::kMax;
+  if (mhz >= 250) return ClockPerformance::kHigh;
+  if (mhz >= 125) return ClockPerformance::kMedium;
+  return ClockPerformance::kLow;
+}
+
 }  // namespace coralsim::driver

@@ -15,6 +15,11 @@ namespace coralsim::driver {
 // The clock setting QuitReset writes into scu_ctrl_3 bits 28..31 (docs/usb-protocol.md §5.2).
 enum class ClockPerformance : uint8_t { kMax, kHigh, kMedium, kLow };
 
+// The setting a host asks for when the chip is simulated at `mhz` (500 / 250 / 125 / 63 MHz for
+// max / high / medium / low): the fastest one not above `mhz`, low below 125. One mapping for
+// every front end that takes a clock (`coralsim run --clock-mhz`, libedgetpu's clock option).
+[[nodiscard]] ClockPerformance clockPerformanceForMhz(uint64_t mhz);
+
 struct OpenOptions {
   ClockPerformance performance = ClockPerformance::kMax;  // libedgetpu1-max
   // descr_ep: 0xF0 (interrupt events only, libedgetpu's default) or 0xFF (every descriptor).

@@ -62,7 +62,7 @@ struct HintCheck {
 };
 
 // Predicted device time of one executable run, or of one inference (the runs of the last
-// iteration), as `coralsim run --timing` computes it (sim/cli/run_timing.h): the USB link model
+// iteration), as `coralsim run --timing` and the demo compute it (sim/run_timing.h): the USB link model
 // (sim/usb_link_model.h) for the transfers, the chip cycles for compute, the host turnaround for
 // idle. Plain numbers, so the reports render them without knowing the models.
 struct RunTiming {

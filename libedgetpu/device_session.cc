@@ -19,14 +19,6 @@
 namespace coralsim::libedgetpu {
 namespace {
 
-driver::ClockPerformance performanceFor(uint64_t mhz) {
-  // scu_ctrl_3 rg_gcb_clkdiv (docs/usb-protocol.md §5.2): 500 / 250 / 125 / 63 MHz.
-  if (mhz >= 500) return driver::ClockPerformance::kMax;
-  if (mhz >= 250) return driver::ClockPerformance::kHigh;
-  if (mhz >= 125) return driver::ClockPerformance::kMedium;
-  return driver::ClockPerformance::kLow;
-}
-
 // The hle programs: every `hle` pair (a bad pair is an error: the user named it), then every
 // X_edgetpu.tflite of `hle_dir` with X.tflite beside it (a pair that does not match is skipped and
 // logged: a folder may hold anything).
@@ -112,7 +104,7 @@ DeviceSession::DeviceSession(const DelegateOptions& options) : options_(options)
   if (options.cycleLimit) deviceOptions.chip.cycleLimit = *options.cycleLimit;
   if (options.clockMhz) {
     deviceOptions.chip.clockHz = *options.clockMhz * 1'000'000;
-    runnerOptions.performance = performanceFor(*options.clockMhz);
+    runnerOptions.performance = driver::clockPerformanceForMhz(*options.clockMhz);
   }
   if (options.device.starts_with("usbip:")) {
     // The device's datapath options (mode, hle twins, cycle limit) are the server's

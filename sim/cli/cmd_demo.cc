@@ -35,11 +35,10 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/datapath_options.h"
 #include "sim/cli/ground_truth.h"
-#include "sim/cli/run_timing.h"
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"
 #include "sim/hle_host/twin_discovery.h"
-#include "sim/usb_link_model.h"
+#include "sim/run_timing.h"
 
 #ifndef CORALSIM_VERSION
 #define CORALSIM_VERSION "unknown"
@@ -311,7 +310,7 @@ bool runCorpusModel(const std::optional<std::string>& explicitModel, const std::
   Session session(driver::ServiceMode::kHints, options);
   driver::RunResult result = session.runner.run(plan, inputs ? *inputs : driver::randomInputs(plan, 1), 2);
   session.runner.close();
-  addPredictedTiming(result, sim::usbLinkParameters(options.speed), options.chip.clockHz);
+  sim::addPredictedTiming(result, options.speed, options.chip.clockHz);
   driver::writeRunText(result, context, std::cout);
 
   bool ok = result.ok() && !result.runs.empty();

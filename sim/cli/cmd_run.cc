@@ -18,9 +18,8 @@
 #include "sim/cli/commands.h"
 #include "sim/cli/run_io.h"
 #include "sim/cli/run_traces.h"
-#include "sim/cli/run_timing.h"
 #include "sim/device.h"
-#include "sim/usb_link_model.h"
+#include "sim/run_timing.h"
 #include "sim/cli/datapath_options.h"
 
 #ifndef CORALSIM_VERSION
@@ -108,14 +107,6 @@ void printHelp() {
          "protocol violation), 2 usage error\n";
 }
 
-driver::ClockPerformance performanceFor(uint64_t mhz) {
-  // scu_ctrl_3 rg_gcb_clkdiv (docs/usb-protocol.md §5.2): 500 / 250 / 125 / 63 MHz.
-  if (mhz >= 500) return driver::ClockPerformance::kMax;
-  if (mhz >= 250) return driver::ClockPerformance::kHigh;
-  if (mhz >= 125) return driver::ClockPerformance::kMedium;
-  return driver::ClockPerformance::kLow;
-}
-
 // "NAME=N" for one row of models::kTimingConstants; a usage error names the known constants.
 void setTimingConstant(models::TimingModel& timing, const std::string& text) {
   const size_t eq = text.find('=');
@@ -162,7 +153,7 @@ int runRun(const CommandArgs& argv) {
   if (auto mhz = args.number("--clock-mhz")) {
     if (*mhz == 0 || *mhz > 10'000) throw UsageError("--clock-mhz expects 1..10000");
     deviceOptions.chip.clockHz = *mhz * 1'000'000;
-    runnerOptions.performance = performanceFor(*mhz);
+    runnerOptions.performance = driver::clockPerformanceForMhz(*mhz);
   }
   for (const std::string& text : args.values("--timing-constant")) setTimingConstant(deviceOptions.chip.timing, text);
   if (auto limit = args.number("--cycle-limit")) {
@@ -194,7 +185,7 @@ int runRun(const CommandArgs& argv) {
   traces.finish(plan.model);
   if (auto out = args.value("--output"); out && !result.outputs.empty()) writeOutputs(*out, result);
   if (args.has("--timing")) {
-    addPredictedTiming(result, sim::usbLinkParameters(deviceOptions.speed), deviceOptions.chip.clockHz);
+    sim::addPredictedTiming(result, deviceOptions.speed, deviceOptions.chip.clockHz);
   }
 
   driver::RunReportContext context;

@@ -17,8 +17,8 @@
 #include "driver/random_inputs.h"
 #include "driver/run_plan.h"
 #include "driver/runner.h"
-#include "sim/cli/run_timing.h"
 #include "sim/device.h"
+#include "sim/run_timing.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
 
@@ -63,7 +63,7 @@ double predictMs(const std::filesystem::path& modelPath, const std::string& usb)
   driver::RunResult result = runner.run(plan, driver::randomInputs(plan, 1), 2);
   runner.close();
   if (!result.ok()) throw std::runtime_error(modelPath.string() + ": " + *result.error);
-  cli::addPredictedTiming(result, sim::usbLinkParameters(options.speed), options.chip.clockHz);
+  sim::addPredictedTiming(result, options.speed, options.chip.clockHz);
   return result.timing->totalSeconds * 1e3;
 }
 

@@ -212,5 +212,19 @@ TEST(OpenCloseSequence, APollThatNeverSucceedsTimesOutNamingTheRegister) {
   EXPECT_FALSE(runner.isOpen());
 }
 
+// The clock option of `run --clock-mhz` and libedgetpu picks the fastest setting not above the
+// clock (500 / 250 / 125 / 63 MHz); below 125 MHz it is the lowest.
+TEST(OpenCloseSequence, ClockPerformanceIsTheFastestSettingNotAboveTheClock) {
+  EXPECT_EQ(clockPerformanceForMhz(10'000), ClockPerformance::kMax);
+  EXPECT_EQ(clockPerformanceForMhz(500), ClockPerformance::kMax);
+  EXPECT_EQ(clockPerformanceForMhz(499), ClockPerformance::kHigh);
+  EXPECT_EQ(clockPerformanceForMhz(250), ClockPerformance::kHigh);
+  EXPECT_EQ(clockPerformanceForMhz(249), ClockPerformance::kMedium);
+  EXPECT_EQ(clockPerformanceForMhz(125), ClockPerformance::kMedium);
+  EXPECT_EQ(clockPerformanceForMhz(124), ClockPerformance::kLow);
+  EXPECT_EQ(clockPerformanceForMhz(63), ClockPerformance::kLow);
+  EXPECT_EQ(clockPerformanceForMhz(1), ClockPerformance::kLow);
+}
+
 }  // namespace
 }  // namespace coralsim::driver

@@ -1,4 +1,4 @@
-// sim/cli/run_timing.h: how a run's record becomes USB traffic and predicted seconds (hand-computed
+// sim/run_timing.h: how a run's record becomes USB traffic and predicted seconds (hand-computed
 // from the definitions in the header), and that the prediction is deterministic: the same program
 // run twice on fresh emulated devices gives identical figures (it never reads a wall clock).
 #include <gtest/gtest.h>
@@ -8,10 +8,10 @@
 #include "driver/runner.h"
 #include "models/isa/assembler.h"
 #include "models/isa/demo/demo_program.h"
-#include "sim/cli/run_timing.h"
 #include "sim/device.h"
+#include "sim/run_timing.h"
 
-namespace coralsim::cli {
+namespace coralsim::sim {
 namespace {
 
 sim::UsbLinkParameters simpleLink() {
@@ -52,22 +52,38 @@ driver::ExecutableRunRecord sampleRun(int iteration) {
   return run;
 }
 
+// The figures of a RunTiming worked out by hand; total = usb + compute + idle.
+struct HandFigures {
+  uint64_t bulkOutTransfers = 0;
+  uint64_t bulkOutBytes = 0;
+  uint64_t bulkInTransfers = 0;
+  uint64_t bulkInBytes = 0;
+  double usbSeconds = 0;
+  double computeSeconds = 0;
+  double idleSeconds = 0;
+};
+
+void expectFigures(const driver::RunTiming& t, const HandFigures& e) {
+  EXPECT_EQ(t.bulkOutTransfers, e.bulkOutTransfers);
+  EXPECT_EQ(t.bulkOutBytes, e.bulkOutBytes);
+  EXPECT_EQ(t.bulkInTransfers, e.bulkInTransfers);
+  EXPECT_EQ(t.bulkInBytes, e.bulkInBytes);
+  EXPECT_EQ(t.controlTransfers, 0u);
+  EXPECT_NEAR(t.usbSeconds, e.usbSeconds, 1e-12);
+  EXPECT_NEAR(t.computeSeconds, e.computeSeconds, 1e-15);
+  EXPECT_NEAR(t.idleSeconds, e.idleSeconds, 1e-15);
+  EXPECT_NEAR(t.totalSeconds, e.usbSeconds + e.computeSeconds + e.idleSeconds, 1e-12);
+}
+
 TEST(RunTiming, HandComputedRun) {
   const driver::RunTiming t = predictRunTiming(sampleRun(0), simpleLink(), 500'000'000);
   // OUT: two records (instructions 1000, input 2000), each header + 1 piece: 4 transfers,
   // 1008 + 2008 = 3016 bytes. IN: the 1500-byte output in 2 URBs of 1 KiB, plus the tag-4 event
   // (hint service reads only interrupts): 3 transfers, 1516 bytes.
-  EXPECT_EQ(t.bulkOutTransfers, 4u);
-  EXPECT_EQ(t.bulkOutBytes, 3016u);
-  EXPECT_EQ(t.bulkInTransfers, 3u);
-  EXPECT_EQ(t.bulkInBytes, 1516u);
-  EXPECT_EQ(t.controlTransfers, 0u);
   // usb = (3016 + 1516) / 1e6 + 4 x 1 us + 3 x 2 us = 4532 us + 10 us = 4.542 ms
-  EXPECT_NEAR(t.usbSeconds, 4.542e-3, 1e-12);
   // compute = 500,000 / 500 MHz = 1 ms; idle = one turnaround = 0.1 ms
-  EXPECT_NEAR(t.computeSeconds, 1e-3, 1e-15);
-  EXPECT_NEAR(t.idleSeconds, 100e-6, 1e-15);
-  EXPECT_NEAR(t.totalSeconds, 4.542e-3 + 1e-3 + 100e-6, 1e-12);
+  expectFigures(t, {.bulkOutTransfers = 4, .bulkOutBytes = 3016, .bulkInTransfers = 3, .bulkInBytes = 1516,
+                    .usbSeconds = 4.542e-3, .computeSeconds = 1e-3, .idleSeconds = 100e-6});
   EXPECT_EQ(t.usbSpeed, "super");
 }
 
@@ -90,6 +106,24 @@ TEST(RunTiming, OneInferenceIsTheLastIteration) {
   EXPECT_EQ(result.timing->computeCycles, 500'000u);
   EXPECT_NEAR(result.timing->totalSeconds, result.runs[1].timing->totalSeconds, 0.0);
   EXPECT_EQ(result.timing->hostTurnarounds, 1u);
+}
+
+// A front end passes only the USB speed and the clock: the figures follow the link model's table
+// for that speed (sim/usb_link_model.cc, high speed: 36e6 B/s each way, 14.86 us per IN URB of
+// 256 bytes, no per-OUT-transfer cost, 203.1 us host turnaround).
+TEST(RunTiming, SpeedOverloadUsesTheLinkTableOfThatSpeed) {
+  driver::RunResult result;
+  result.runs = {sampleRun(0), sampleRun(1)};
+  addPredictedTiming(result, UsbSpeed::kHigh, 250'000'000);
+  ASSERT_TRUE(result.timing.has_value());
+  const driver::RunTiming& t = *result.timing;
+  EXPECT_EQ(t.usbSpeed, "high");
+  // OUT: as in HandComputedRun, 4 transfers / 3016 bytes. IN: the 1500-byte output in
+  // ceil(1500 / 256) = 6 URBs plus the tag-4 event: 7 transfers, 1516 bytes.
+  // usb = 4532 / 36e6 + 7 x 14.86 us = 125.8889 us + 104.02 us = 229.9089 us
+  // compute = 500,000 cycles / 250 MHz = 2 ms; idle = 203.1 us (one run in the last iteration)
+  expectFigures(t, {.bulkOutTransfers = 4, .bulkOutBytes = 3016, .bulkInTransfers = 7, .bulkInBytes = 1516,
+                    .usbSeconds = 229.908889e-6, .computeSeconds = 2e-3, .idleSeconds = 203.1e-6});
 }
 
 driver::RunResult runDemoOnce() {
@@ -126,4 +160,4 @@ TEST(RunTiming, DeterministicAcrossRuns) {
 }
 
 }  // namespace
-}  // namespace coralsim::cli
+}  // namespace coralsim::sim

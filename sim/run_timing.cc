@@ -1,17 +1,17 @@
-#include "sim/cli/run_timing.h"
+#include "sim/run_timing.h"
 
 #include <algorithm>
 
-namespace coralsim::cli {
+namespace coralsim::sim {
 namespace {
 
 constexpr uint8_t kOutputTag = 3;
 constexpr uint8_t kFirstInterruptTag = 4;
 
-const char* speedName(sim::UsbSpeed speed) { return speed == sim::UsbSpeed::kSuper ? "super" : "high"; }
+const char* speedName(UsbSpeed speed) { return speed == UsbSpeed::kSuper ? "super" : "high"; }
 
-sim::UsbTraffic trafficOf(const driver::ExecutableRunRecord& run, const sim::UsbLinkParameters& link) {
-  sim::UsbTraffic t;
+UsbTraffic trafficOf(const driver::ExecutableRunRecord& run, const UsbLinkParameters& link) {
+  UsbTraffic t;
   // Records: the byte totals are exact; the record count splits them evenly, which only matters
   // for slices above the 1 MiB piece size.
   uint64_t sent = 0;
@@ -42,27 +42,27 @@ sim::UsbTraffic trafficOf(const driver::ExecutableRunRecord& run, const sim::Usb
 
 }  // namespace
 
-driver::RunTiming predictRunTiming(const driver::ExecutableRunRecord& run, const sim::UsbLinkParameters& link,
+driver::RunTiming predictRunTiming(const driver::ExecutableRunRecord& run, const UsbLinkParameters& link,
                                    uint64_t clockHz) {
   driver::RunTiming timing;
   timing.usbSpeed = speedName(link.speed);
   timing.clockHz = static_cast<double>(clockHz);
   timing.computeCycles = run.cycles.value_or(0);
   timing.computeSeconds = clockHz == 0 ? 0 : static_cast<double>(timing.computeCycles) / timing.clockHz;
-  const sim::UsbTraffic traffic = trafficOf(run, link);
+  const UsbTraffic traffic = trafficOf(run, link);
   timing.controlTransfers = traffic.controlTransfers;
   timing.bulkOutTransfers = traffic.bulkOutTransfers;
   timing.bulkOutBytes = traffic.bulkOutBytes;
   timing.bulkInTransfers = traffic.bulkInTransfers;
   timing.bulkInBytes = traffic.bulkInBytes;
-  timing.usbSeconds = sim::usbTransferSeconds(traffic, link);
+  timing.usbSeconds = usbTransferSeconds(traffic, link);
   timing.hostTurnarounds = 1;
   timing.idleSeconds = static_cast<double>(timing.hostTurnarounds) * link.hostTurnaroundSeconds;
   timing.totalSeconds = timing.computeSeconds + timing.usbSeconds + timing.idleSeconds;
   return timing;
 }
 
-void addPredictedTiming(driver::RunResult& result, const sim::UsbLinkParameters& link, uint64_t clockHz) {
+void addPredictedTiming(driver::RunResult& result, const UsbLinkParameters& link, uint64_t clockHz) {
   int lastIteration = 0;
   for (const driver::ExecutableRunRecord& run : result.runs) lastIteration = std::max(lastIteration, run.iteration);
   driver::RunTiming sum;
@@ -88,4 +88,8 @@ void addPredictedTiming(driver::RunResult& result, const sim::UsbLinkParameters&
   result.timing = sum;
 }
 
-}  // namespace coralsim::cli
+void addPredictedTiming(driver::RunResult& result, UsbSpeed speed, uint64_t clockHz) {
+  addPredictedTiming(result, usbLinkParameters(speed), clockHz);
+}
+
+}  // namespace coralsim::sim

@@ -1,6 +1,9 @@
-// Predicted device time of `coralsim run --timing`: each executable run's chip cycles (compute),
-// its USB transfers through the link model (sim/usb_link_model.h) and the host turnaround (idle),
-// as plain numbers in driver::RunTiming for the reports (docs/run-json.md).
+// Predicted device time of a run — the one computation behind `coralsim run --timing`, the demo's
+// latency line and any library user: each executable run's chip cycles (compute), its USB
+// transfers through the link model (sim/usb_link_model.h) and the host turnaround (idle), as plain
+// numbers in driver::RunTiming (reports: driver/run_report.h, docs/run-json.md). Front ends only
+// format the figures. Pure C++ (no SystemC, no wall clock): it reads the driver's run record, so
+// it is its own library (coralsim_run_timing) and the rest of sim/ stays free of driver/.
 //
 // Definitions (one executable run, seconds):
 //   compute = chip cycles of the run / clock: the modelled work of the scalar core, tiles, infeed
@@ -21,12 +24,16 @@
 #include "driver/run_result.h"
 #include "sim/usb_link_model.h"
 
-namespace coralsim::cli {
+namespace coralsim::sim {
 
 [[nodiscard]] driver::RunTiming predictRunTiming(const driver::ExecutableRunRecord& run,
-                                                 const sim::UsbLinkParameters& link, uint64_t clockHz);
+                                                 const UsbLinkParameters& link, uint64_t clockHz);
 
 // Fills `timing` of every run (those with simulated cycles) and of the result.
-void addPredictedTiming(driver::RunResult& result, const sim::UsbLinkParameters& link, uint64_t clockHz);
+void addPredictedTiming(driver::RunResult& result, const UsbLinkParameters& link, uint64_t clockHz);
 
-}  // namespace coralsim::cli
+// The same with the link model's table for `speed` (usbLinkParameters): what a front end calls
+// with the device's USB speed and chip clock (sim::DeviceOptions::speed, ChipConfig::clockHz).
+void addPredictedTiming(driver::RunResult& result, UsbSpeed speed, uint64_t clockHz);
+
+}  // namespace coralsim::sim
