@@ -32,20 +32,6 @@ void writeTimingJson(traces::JsonWriter& w, const RunTiming& t) {
   w.endObject();
 }
 
-// "1.234 ms = USB 0.500 ms + compute 0.634 ms (317,000 cycles at 500 MHz) + idle 0.100 ms"
-std::string describeTiming(const RunTiming& t) {
-  auto ms = [](double seconds) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3f ms", seconds * 1e3);
-    return std::string(buffer);
-  };
-  return ms(t.totalSeconds) + " = USB " + ms(t.usbSeconds) + " (" + t.usbSpeed + " speed, " +
-         std::to_string(t.bulkOutTransfers) + " OUT transfers / " + std::to_string(t.bulkOutBytes) + " bytes, " +
-         std::to_string(t.bulkInTransfers) + " IN transfers / " + std::to_string(t.bulkInBytes) + " bytes) + compute " +
-         ms(t.computeSeconds) + " (" + std::to_string(t.computeCycles) + " cycles at " +
-         std::to_string(static_cast<uint64_t>(t.clockHz / 1e6)) + " MHz) + idle " + ms(t.idleSeconds);
-}
-
 std::string bufferLabel(BufferKind kind, const std::string& name, int32_t batch) {
   std::string s(bufferKindShortName(kind).value_or("?"));
   if (!name.empty()) s += " '" + name + "'";
@@ -64,6 +50,20 @@ std::string tagName(uint8_t tag) {
 }
 
 }  // namespace
+
+// "1.234 ms = USB 0.500 ms + compute 0.634 ms (317,000 cycles at 500 MHz) + idle 0.100 ms"
+std::string describeTiming(const RunTiming& t) {
+  auto ms = [](double seconds) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.3f ms", seconds * 1e3);
+    return std::string(buffer);
+  };
+  return ms(t.totalSeconds) + " = USB " + ms(t.usbSeconds) + " (" + t.usbSpeed + " speed, " +
+         std::to_string(t.bulkOutTransfers) + " OUT transfers / " + std::to_string(t.bulkOutBytes) + " bytes, " +
+         std::to_string(t.bulkInTransfers) + " IN transfers / " + std::to_string(t.bulkInBytes) + " bytes) + compute " +
+         ms(t.computeSeconds) + " (" + std::to_string(t.computeCycles) + " cycles at " +
+         std::to_string(static_cast<uint64_t>(t.clockHz / 1e6)) + " MHz) + idle " + ms(t.idleSeconds);
+}
 
 std::string describeTarget(const ObservedDescriptor& d) {
   if (!d.target) return "";

@@ -41,6 +41,9 @@ void writeRunText(const RunResult& result, const RunReportContext& context, std:
 // The twin lines writeRunText prints after its header (nothing without --hle).
 void writeHleTwinsText(const RunReportContext& context, std::ostream& out);
 
+// "1.234 ms = USB 0.500 ms (...) + compute 0.634 ms (317000 cycles at 500 MHz) + idle 0.100 ms".
+std::string describeTiming(const RunTiming& timing);
+
 // "IN 'input'+0x40", "PARAM+0x0", "SCRATCH+0x100"; "" without a target.
 std::string describeTarget(const ObservedDescriptor& d);
 

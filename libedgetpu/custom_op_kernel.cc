@@ -4,6 +4,7 @@
 #include <span>
 
 #include "driver/edgetpu_custom_op.h"
+#include "driver/run_report.h"
 #include "libedgetpu/verbose_log.h"
 
 namespace coralsim::libedgetpu {
@@ -132,6 +133,7 @@ std::string CustomOpKernel::invoke(tflite_abi::Context& context) {
     return label_ + ": " + e.what();
   }
   if (!result.ok()) return label_ + ": " + *result.error;
+  if (result.timing) log(0, label_ + ": predicted device time per inference: " + driver::describeTiming(*result.timing));
 
   for (size_t j = 0; j < outputTensors_.size(); ++j) {
     Tensor& t = context.tensors[outputTensors_[j]];

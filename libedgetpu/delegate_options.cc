@@ -19,6 +19,7 @@ constexpr OptionKey kOptionKeys[] = {
     {"cycle_limit", "CORALSIM_CYCLE_LIMIT"},
     {"clock_mhz", "CORALSIM_CLOCK_MHZ"},   {"service", "CORALSIM_SERVICE"},
     {"timeout_ms", "CORALSIM_TIMEOUT_MS"}, {"verbosity", "CORALSIM_VERBOSITY"},
+    {"timing", "CORALSIM_TIMING"},         {"trace_usb", "CORALSIM_TRACE_USB"},
 };
 
 uint64_t positiveNumber(const std::string& key, const std::string& value, uint64_t max) {
@@ -98,6 +99,12 @@ void apply(DelegateOptions& options, const std::string& key, const std::string& 
     }
   } else if (key == "timeout_ms") {
     options.timeout = std::chrono::milliseconds(positiveNumber(key, value, 3'600'000));
+  } else if (key == "timing") {
+    if (value != "0" && value != "1") throw OptionError("option 'timing' expects 0 or 1, got '" + value + "'");
+    options.timing = value == "1";
+  } else if (key == "trace_usb") {
+    if (value.empty()) throw OptionError("option 'trace_usb' expects a file path");
+    options.traceUsb = value;
   } else if (key == "verbosity") {
     if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || value.size() > 2) {
       throw OptionError("option 'verbosity' expects 0..99, got '" + value + "'");
@@ -130,7 +137,7 @@ UsbipDevice parseUsbipDevice(const std::string& device) {
 std::string DelegateOptions::sharingKey() const {
   std::string key = device + "|" + std::string(models::executionModeName(mode)) + "|";
   for (const HleTwin& t : hleTwins) key += t.compiled + "=" + t.cpu + ";";
-  key += "|" + hleDir + "|" + firmware;
+  key += "|" + hleDir + "|" + firmware + "|" + (timing ? "timing" : "") + "|" + traceUsb;
   key += "|" + std::to_string(cycleLimit.value_or(0)) + "|" + std::to_string(clockMhz.value_or(0)) + "|" +
          std::string(driver::serviceModeName(service)) + "|" + std::to_string(timeout.count());
   return key;

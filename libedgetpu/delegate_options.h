@@ -23,6 +23,10 @@
 //   service       CORALSIM_SERVICE       hints (default) or events
 //   timeout_ms    CORALSIM_TIMEOUT_MS    wall-clock limit per host transfer
 //   verbosity     CORALSIM_VERBOSITY     log level on stderr (0 = errors only)
+//   timing        CORALSIM_TIMING        1: print each invocation's predicted device time (the timing
+//                                        model of `coralsim run --timing`; simulator only)
+//   trace_usb     CORALSIM_TRACE_USB     FILE: the session's USB transaction log (JSONL, as
+//                                        `coralsim run --trace-usb`), written when the device closes
 #pragma once
 
 #include <chrono>
@@ -62,6 +66,8 @@ struct DelegateOptions {
   driver::ServiceMode service = driver::ServiceMode::kHints;
   std::chrono::milliseconds timeout{10'000};
   std::optional<int> verbosity;
+  bool timing = false;
+  std::string traceUsb;  // file path; empty: no USB log
 
   // Identifies a configuration: delegates with equal keys share one device (and its parameter cache).
   [[nodiscard]] std::string sharingKey() const;

@@ -9,12 +9,15 @@
 #include "driver/in_process_transport.h"
 #include "driver/libusb_transport.h"
 #include "driver/physical_coral.h"
+#include "driver/recording_transport.h"
 #include "driver/runner.h"
 #include "driver/usbip_client_transport.h"
 #include "libedgetpu/verbose_log.h"
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"
 #include "sim/hle_host/twin_discovery.h"
+#include "sim/run_timing.h"
+#include "traces/usb_log.h"
 
 namespace coralsim::libedgetpu {
 namespace {
@@ -122,7 +125,19 @@ DeviceSession::DeviceSession(const DelegateOptions& options) : options_(options)
     device_ = std::make_unique<sim::Device>(deviceOptions);
     transport_ = std::make_unique<driver::InProcessTransport>(*device_, options.timeout);
   }
-  runner_ = std::make_unique<driver::Runner>(*transport_, runnerOptions);
+  clockHz_ = deviceOptions.chip.clockHz;
+  usbSpeed_ = deviceOptions.speed;
+  driver::Transport* used = transport_.get();
+  if (!options.traceUsb.empty()) {
+    // Opened now, so a path that cannot be written fails the delegate's creation, not its close.
+    usbTraceFile_.open(options.traceUsb, std::ios::binary | std::ios::trunc);
+    if (!usbTraceFile_) throw std::runtime_error("option 'trace_usb': cannot write '" + options.traceUsb + "'");
+    usbLog_.origin = "driver";
+    usbLog_.source = "libedgetpu.so.1 on " + transport_->name();
+    recorder_ = std::make_unique<driver::RecordingTransport>(*transport_, usbLog_, clockHz_);
+    used = recorder_.get();
+  }
+  runner_ = std::make_unique<driver::Runner>(*used, runnerOptions);
   runner_->open();
   log(1, "opened " + transport_->name() + " (mode " + std::string(models::executionModeName(options.mode)) + ")");
 }
@@ -133,11 +148,18 @@ DeviceSession::~DeviceSession() {
   } catch (const std::exception& e) {
     log(0, std::string("closing the device: ") + e.what());
   }
+  if (recorder_) {
+    traces::writeUsbLog(usbLog_, usbTraceFile_);
+    if (!usbTraceFile_.flush()) log(0, "option 'trace_usb': writing '" + options_.traceUsb + "' failed");
+  }
 }
 
 driver::RunResult DeviceSession::run(const driver::RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  return runner_->run(plan, inputs, 1);
+  driver::RunResult result = runner_->run(plan, inputs, 1);
+  // Only the simulator has chip cycles to turn into a device time.
+  if (options_.timing && device_) sim::addPredictedTiming(result, usbSpeed_, clockHz_);
+  return result;
 }
 
 }  // namespace coralsim::libedgetpu

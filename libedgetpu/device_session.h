@@ -7,14 +7,19 @@
 // a time).
 #pragma once
 
+#include <cstdint>
+#include <fstream>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "driver/recording_transport.h"
 #include "driver/run_plan.h"
 #include "driver/run_result.h"
 #include "libedgetpu/delegate_options.h"
+#include "sim/usb_types.h"
+#include "traces/usb_log.h"
 
 namespace coralsim::sim {
 class Device;
@@ -46,7 +51,13 @@ class DeviceSession {
   std::mutex mutex_;
   std::unique_ptr<sim::Device> device_;
   std::unique_ptr<driver::Transport> transport_;
+  // trace_usb: the recorder between the Runner and the transport, and the log it fills.
+  traces::UsbLog usbLog_;
+  std::ofstream usbTraceFile_;
+  std::unique_ptr<driver::RecordingTransport> recorder_;
   std::unique_ptr<driver::Runner> runner_;
+  uint64_t clockHz_ = 0;
+  sim::UsbSpeed usbSpeed_{};
 };
 
 }  // namespace coralsim::libedgetpu

@@ -13,11 +13,13 @@
 #include <gtest/gtest.h>
 
 #include <dlfcn.h>
+#include <unistd.h>
 
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -474,6 +476,45 @@ TEST_F(LibedgetpuTflite, EdgetpuCApiListsTheSimulatorAndCreatesItsDelegate) {
   EXPECT_EQ(plugin_.edgetpuCreateDelegate(0, "", nullptr, 0), nullptr) << "a PCIe device does not exist here";
   EXPECT_EQ(runModel(*m, delegate, 1), std::vector<std::string>(1, ""));
   plugin_.edgetpuFreeDelegate(delegate);
+}
+
+}  // namespace
+
+namespace {
+
+// The timing and trace_usb options: the predicted device time of each invocation on stderr (the
+// same figures as `coralsim run --timing`) and the session's USB log written when the device closes.
+TEST_F(LibedgetpuTflite, TimingAndUsbTraceOptions) {
+  const auto m = goldenModel("google-coral+test_data__mobilenet_v1_0.25_128_quant");
+  CORALSIM_REQUIRE_CORPUS(m);
+  const std::filesystem::path log = std::filesystem::temp_directory_path() / ("coralsim-libedgetpu-usb-" + std::to_string(::getpid()) + ".jsonl");
+  std::filesystem::remove(log);
+  EXPECT_EQ(createDelegate({{"trace_usb", "/nonexistent-dir/x.jsonl"}}), nullptr);
+  EXPECT_NE(lastReport.find("cannot write"), std::string::npos) << lastReport;
+  EXPECT_EQ(createDelegate({{"timing", "yes"}}), nullptr);
+  void* delegate = createDelegate({{"hle", m->compiled.string() + "=" + m->twin.string()}, {"mode", "hle"},
+                                   {"timing", "1"}, {"trace_usb", log.string()}, {"device", "sim"}});
+  ASSERT_NE(delegate, nullptr) << lastReport;
+  ::testing::internal::CaptureStderr();
+  const std::vector<std::string> status = runModel(*m, delegate, 1);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(status, std::vector<std::string>(1, ""));
+  EXPECT_NE(err.find("predicted device time per inference: "), std::string::npos) << err;
+  EXPECT_NE(err.find(" MHz) + idle "), std::string::npos) << err;
+  plugin_.destroyDelegate(delegate);  // the last delegate of its session: the device closes
+  std::ifstream in(log);
+  ASSERT_TRUE(in) << log << " was not written";
+  std::string line;
+  size_t lines = 0;
+  bool sawBulkOut = false;
+  while (std::getline(in, line)) {
+    ++lines;
+    const coralsim::testing::JsonValue v = coralsim::testing::parseJson(line);
+    if (const auto* type = v.find("type"); type && type->text == "bulk") sawBulkOut = true;
+  }
+  EXPECT_GT(lines, 50u) << "open sequence, records, outputs, close sequence";
+  EXPECT_TRUE(sawBulkOut);
+  std::filesystem::remove(log);
 }
 
 }  // namespace
