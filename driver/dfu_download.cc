@@ -66,8 +66,8 @@ std::string describeStatus(const DfuStatusReport& s) {
          std::to_string(s.pollTimeoutMs) + " ms";
 }
 
-sim::ControlSetup dfuRequest(uint8_t type, uint8_t request, uint16_t value, uint8_t interfaceNumber, uint16_t length) {
-  sim::ControlSetup s;
+usb::ControlSetup dfuRequest(uint8_t type, uint8_t request, uint16_t value, uint8_t interfaceNumber, uint16_t length) {
+  usb::ControlSetup s;
   s.bmRequestType = type;
   s.bRequest = request;
   s.wValue = value;
@@ -116,7 +116,7 @@ std::string dfuStatusName(uint8_t status) {
 }
 
 UsbDeviceIdentity readDeviceIdentity(Transport& transport) {
-  sim::ControlSetup s;
+  usb::ControlSetup s;
   s.bmRequestType = kStandardDeviceToHost;
   s.bRequest = kGetDescriptor;
   s.wValue = kDescriptorDevice << 8;
@@ -173,7 +173,7 @@ DfuInterface parseDfuInterface(std::span<const uint8_t> config) {
 }
 
 DfuInterface readDfuInterface(Transport& transport) {
-  sim::ControlSetup s;
+  usb::ControlSetup s;
   s.bmRequestType = kStandardDeviceToHost;
   s.bRequest = kGetDescriptor;
   s.wValue = kDescriptorConfiguration << 8;

@@ -78,11 +78,11 @@ class LibusbTransport final : public Transport {
 
   // "libusb 1-1 18d1:9302"
   [[nodiscard]] std::string name() const override;
-  std::vector<uint8_t> control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) override;
+  std::vector<uint8_t> control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) override;
   void bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) override;
   std::vector<uint8_t> bulkIn(uint8_t endpoint, uint32_t maxLength) override;
   void cancelAsyncTransfers() override;
-  [[nodiscard]] sim::UsbSpeed linkSpeed() const override;
+  [[nodiscard]] usb::UsbSpeed linkSpeed() const override;
   void resetDevice(std::chrono::milliseconds reenumerationTimeout) override;
 
   // The device as opened (after resetDevice(): as reopened).

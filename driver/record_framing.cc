@@ -24,10 +24,10 @@ void sendRecord(Transport& transport, uint8_t tag, std::span<const uint8_t> payl
                             " bytes does not fit the 32-bit length of a bulk-OUT header");
   }
   const auto header = encodeRecordHeader(static_cast<uint32_t>(payload.size()), tag);
-  transport.bulkOut(sim::endpoint::kBulkOut, header);
+  transport.bulkOut(usb::endpoint::kBulkOut, header);
   for (size_t pos = 0; pos < payload.size(); pos += kMaxOutTransferBytes) {
     const size_t n = std::min(kMaxOutTransferBytes, payload.size() - pos);
-    transport.bulkOut(sim::endpoint::kBulkOut, payload.subspan(pos, n));
+    transport.bulkOut(usb::endpoint::kBulkOut, payload.subspan(pos, n));
   }
 }
 

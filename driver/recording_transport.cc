@@ -36,7 +36,7 @@ void RecordingTransport::stamp(traces::UsbLogBuilder::Transfer& t) const {
   }
 }
 
-std::vector<uint8_t> RecordingTransport::control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) {
+std::vector<uint8_t> RecordingTransport::control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   traces::UsbLogBuilder::Transfer t;
   t.type = traces::UsbTransferType::kControl;
   t.setup = traces::UsbSetupPacket{setup.bmRequestType, setup.bRequest, setup.wValue, setup.wIndex, setup.wLength};

@@ -36,8 +36,8 @@ struct SpeedValues {
 constexpr SpeedValues kSuperSpeedValues{0x0310, 9, 0x70, true, false};  // 896 mA
 constexpr SpeedValues kHighSpeedValues{0x0210, 64, 0xFA, false, true};  // 500 mA
 
-const SpeedValues& speedValues(UsbSpeed speed) {
-  return speed == UsbSpeed::kSuper ? kSuperSpeedValues : kHighSpeedValues;
+const SpeedValues& speedValues(usb::UsbSpeed speed) {
+  return speed == usb::UsbSpeed::kSuper ? kSuperSpeedValues : kHighSpeedValues;
 }
 
 // bmAttributes: bit 7 is reserved-one; neither self-powered nor remote wakeup [choice].
@@ -88,7 +88,7 @@ std::vector<uint8_t> deviceQualifier(const SpeedValues& s) {
   return out;
 }
 
-std::vector<uint8_t> configurationDescriptor(const PersonalityValues& p, UsbSpeed speed) {
+std::vector<uint8_t> configurationDescriptor(const PersonalityValues& p, usb::UsbSpeed speed) {
   const SpeedValues& s = speedValues(speed);
   std::vector<uint8_t> out;
   ConfigurationDescriptor config;
@@ -108,7 +108,7 @@ std::vector<uint8_t> configurationDescriptor(const PersonalityValues& p, UsbSpee
   if (p.hasDfuFunctional) appendDescriptor(out, kDfuFunctional);
   if (p.hasEndpoints) {
     for (const EndpointInfo& ep : kEndpoints) {
-      const bool super = speed == UsbSpeed::kSuper;
+      const bool super = speed == usb::UsbSpeed::kSuper;
       appendDescriptor(out, EndpointDescriptor{ep.address, ep.attributes, super ? ep.maxPacketSuper : ep.maxPacketHigh,
                                                ep.interval});
       // Bulk companions: no streams, wBytesPerInterval 0 (§1.1).
@@ -121,8 +121,8 @@ std::vector<uint8_t> configurationDescriptor(const PersonalityValues& p, UsbSpee
   return out;
 }
 
-std::vector<uint8_t> bosDescriptor(UsbSpeed speed) {
-  const bool super = speed == UsbSpeed::kSuper;
+std::vector<uint8_t> bosDescriptor(usb::UsbSpeed speed) {
+  const bool super = speed == usb::UsbSpeed::kSuper;
   BosDescriptor header;
   header.bNumDeviceCaps = super ? 2 : 1;
   header.wTotalLength = static_cast<uint16_t>(kDescriptorLength<BosDescriptor> + kDescriptorLength<Usb2ExtensionCapability> +
@@ -187,9 +187,9 @@ std::string_view personalityName(Personality personality) {
 
 std::span<const EndpointInfo> runtimeEndpoints() { return kEndpoints; }
 
-uint16_t bulkMaxPacket(UsbSpeed speed) { return speed == UsbSpeed::kSuper ? 1024 : 512; }
+uint16_t bulkMaxPacket(usb::UsbSpeed speed) { return speed == usb::UsbSpeed::kSuper ? 1024 : 512; }
 
-UsbDescriptorTable UsbDescriptorTable::of(Personality personality, UsbSpeed speed) {
+UsbDescriptorTable UsbDescriptorTable::of(Personality personality, usb::UsbSpeed speed) {
   const PersonalityValues& p = personality == Personality::kRuntime ? kRuntimeValues : kBootloaderValues;
   const SpeedValues& s = speedValues(speed);
   UsbDescriptorTable table;
@@ -205,8 +205,8 @@ UsbDescriptorTable UsbDescriptorTable::of(Personality personality, UsbSpeed spee
   return table;
 }
 
-UsbDescriptorTable UsbDescriptorTable::runtime(UsbSpeed speed) { return of(Personality::kRuntime, speed); }
-UsbDescriptorTable UsbDescriptorTable::bootloader(UsbSpeed speed) { return of(Personality::kBootloader, speed); }
+UsbDescriptorTable UsbDescriptorTable::runtime(usb::UsbSpeed speed) { return of(Personality::kRuntime, speed); }
+UsbDescriptorTable UsbDescriptorTable::bootloader(usb::UsbSpeed speed) { return of(Personality::kBootloader, speed); }
 
 std::optional<std::span<const uint8_t>> UsbDescriptorTable::find(uint8_t type, uint8_t index) const {
   for (const UsbDescriptor& row : rows_) {

@@ -18,11 +18,11 @@ uint64_t pieces(uint64_t bytes, uint64_t pieceBytes) {
 
 }  // namespace
 
-UsbLinkParameters usbLinkParameters(UsbSpeed speed) {
+UsbLinkParameters usbLinkParameters(usb::UsbSpeed speed) {
   UsbLinkParameters p;
   p.speed = speed;
   p.outPieceBytes = kOutPieceBytes;
-  if (speed == UsbSpeed::kSuper) {
+  if (speed == usb::UsbSpeed::kSuper) {
     // ~310 MB/s host-to-device: iwatake's stride models on USB 3 take 0.63 ms more for 196,608
     // more input bytes (InOut_stride.csv); LibrEdgeTPU's Dense-2048 upload gives ~300 MB/s
     // (docs/latency.md §3.3, derived). The same figure is used for device-to-host. [doc, derived]

@@ -156,8 +156,8 @@ int runRun(const CommandArgs& argv) {
     throw UsageError("--service expects hints or events, got '" + serviceText + "'");
   }
   const std::string usb = args.value("--usb").value_or("super");
-  if (usb == "super") deviceOptions.speed = sim::UsbSpeed::kSuper;
-  else if (usb == "high") deviceOptions.speed = sim::UsbSpeed::kHigh;
+  if (usb == "super") deviceOptions.speed = usb::UsbSpeed::kSuper;
+  else if (usb == "high") deviceOptions.speed = usb::UsbSpeed::kHigh;
   else throw UsageError("--usb expects high or super, got '" + usb + "'");
   if (auto mhz = args.number("--clock-mhz")) {
     if (*mhz == 0 || *mhz > 10'000) throw UsageError("--clock-mhz expects 1..10000");

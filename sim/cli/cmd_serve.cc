@@ -143,9 +143,9 @@ int runServe(const CommandArgs& argv) {
   sim::DeviceOptions deviceOptions;
   const std::string speed = args.value("--speed").value_or("super");
   if (speed == "super") {
-    deviceOptions.speed = sim::UsbSpeed::kSuper;
+    deviceOptions.speed = usb::UsbSpeed::kSuper;
   } else if (speed == "high") {
-    deviceOptions.speed = sim::UsbSpeed::kHigh;
+    deviceOptions.speed = usb::UsbSpeed::kHigh;
   } else {
     throw UsageError("--speed expects high or super, got '" + speed + "'");
   }

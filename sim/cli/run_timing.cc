@@ -8,7 +8,7 @@ namespace {
 constexpr uint8_t kOutputTag = 3;
 constexpr uint8_t kFirstInterruptTag = 4;
 
-const char* speedName(sim::UsbSpeed speed) { return speed == sim::UsbSpeed::kSuper ? "super" : "high"; }
+const char* speedName(usb::UsbSpeed speed) { return speed == usb::UsbSpeed::kSuper ? "super" : "high"; }
 
 sim::UsbTraffic trafficOf(const driver::ExecutableRunRecord& run, const sim::UsbLinkParameters& link) {
   sim::UsbTraffic t;

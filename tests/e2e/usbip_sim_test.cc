@@ -86,7 +86,7 @@ TEST_F(UsbipSimTest, OpenAndCloseSequencesMatchInProcess) {
   for (uint32_t address : {0x1A318u, 0x1A30Cu, 0x4C148u, 0x4C058u, 0x44018u, 0x48788u}) {
     EXPECT_EQ(wire->read32(address), inProcess.read32(address)) << std::hex << address;
   }
-  EXPECT_EQ(wire->linkSpeed(), sim::UsbSpeed::kSuper);
+  EXPECT_EQ(wire->linkSpeed(), usb::UsbSpeed::kSuper);
   driver::closeChip(*wire, options.pollTimeout);
   driver::closeChip(inProcess, options.pollTimeout);
   EXPECT_EQ(wire->read32(0x1A318), inProcess.read32(0x1A318));

@@ -16,7 +16,7 @@ namespace {
 
 sim::UsbLinkParameters simpleLink() {
   sim::UsbLinkParameters link;
-  link.speed = sim::UsbSpeed::kSuper;
+  link.speed = usb::UsbSpeed::kSuper;
   link.bulkOutBytesPerSecond = 1e6;
   link.bulkInBytesPerSecond = 1e6;
   link.outTransferSeconds = 1e-6;
@@ -105,7 +105,7 @@ driver::RunResult runDemoOnce() {
   runner.open();
   driver::RunResult result = runner.run(driver::planRun(holder), {}, 2);
   runner.close();
-  addPredictedTiming(result, sim::usbLinkParameters(sim::UsbSpeed::kSuper), 500'000'000);
+  addPredictedTiming(result, sim::usbLinkParameters(usb::UsbSpeed::kSuper), 500'000'000);
   return result;
 }
 
