@@ -78,7 +78,7 @@ struct DeviceList {
 std::optional<UsbDeviceLocation> describeCoral(libusb_device* device) {
   libusb_device_descriptor d{};
   if (libusb_get_device_descriptor(device, &d) != 0) return std::nullopt;
-  const auto personality = coralPersonalityOf(d.idVendor, d.idProduct);
+  const auto personality = usb::coralPersonalityOf(d.idVendor, d.idProduct);
   if (!personality) return std::nullopt;
   UsbDeviceLocation loc;
   loc.busNumber = libusb_get_bus_number(device);
@@ -105,13 +105,13 @@ std::vector<std::pair<libusb_device*, UsbDeviceLocation>> coralsIn(const DeviceL
 }
 
 std::string describeLocation(const UsbDeviceLocation& loc) {
-  return loc.path() + " " + vidPidText(loc.vendorId, loc.productId) + " (" +
-         std::string(coralUsbId(loc.personality).name) + ", " + loc.speedName + " speed)";
+  return loc.path() + " " + usb::vidPidText(loc.vendorId, loc.productId) + " (" +
+         std::string(usb::coralUsbId(loc.personality).name) + ", " + loc.speedName + " speed)";
 }
 
 std::string wantedText(const std::optional<std::string>& path) {
-  std::string s = "a Coral USB Accelerator (" + vidPidText(kCoralUsbIds[0].vendorId, kCoralUsbIds[0].productId) + " or " +
-                  vidPidText(kCoralUsbIds[1].vendorId, kCoralUsbIds[1].productId) + ")";
+  std::string s = "a Coral USB Accelerator (" + usb::vidPidText(usb::kCoralUsbIds[0].vendorId, usb::kCoralUsbIds[0].productId) + " or " +
+                  usb::vidPidText(usb::kCoralUsbIds[1].vendorId, usb::kCoralUsbIds[1].productId) + ")";
   if (path) s += " at " + *path;
   return s;
 }
@@ -171,7 +171,7 @@ LibusbTransport::~LibusbTransport() { closeHandle(); }
 
 std::string LibusbTransport::name() const {
   if (!handle_) return "libusb (not open)";
-  return "libusb " + location_.path() + " " + vidPidText(location_.vendorId, location_.productId);
+  return "libusb " + location_.path() + " " + usb::vidPidText(location_.vendorId, location_.productId);
 }
 
 void LibusbTransport::openAt(const std::optional<std::string>& path) {

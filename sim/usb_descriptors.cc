@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "usb/coral_usb_ids.h"
+
 namespace coralsim::sim {
 namespace {
 
@@ -20,9 +22,15 @@ struct PersonalityValues {
   bool hasDfuFunctional;  // the bootloader's DFU functional descriptor
 };
 
-constexpr PersonalityValues kRuntimeValues{0x18D1, 0x9302, 0x0100, 0xFF, 0xFF, 0xFF, true, false};  // [hw]
+// VID/PID of each personality: the seam's (usb/coral_usb_ids.h), the ones the driver looks for.
+constexpr usb::CoralUsbId kRuntimeId = usb::coralUsbId(usb::CoralPersonality::kRuntime);
+constexpr usb::CoralUsbId kBootloaderId = usb::coralUsbId(usb::CoralPersonality::kBootloader);
+
+constexpr PersonalityValues kRuntimeValues{kRuntimeId.vendorId, kRuntimeId.productId, 0x0100, 0xFF, 0xFF, 0xFF,
+                                           true, false};  // [hw]
 // bcdDevice of the bootloader is unknown [choice]; VID/PID and FE/01/02 are [hw].
-constexpr PersonalityValues kBootloaderValues{0x1A6E, 0x089A, 0x0100, 0xFE, 0x01, 0x02, false, true};
+constexpr PersonalityValues kBootloaderValues{kBootloaderId.vendorId, kBootloaderId.productId, 0x0100, 0xFE, 0x01,
+                                              0x02, false, true};
 
 // What differs between the speeds.
 struct SpeedValues {
@@ -55,12 +63,12 @@ constexpr Usb2ExtensionCapability kUsb2Extension{0x02, 0x00000002};
 constexpr SuperSpeedUsbCapability kSuperSpeedCapability{0x03, 0x00, 0x000E, 0x01, 0x0A, 0x07FF};
 
 constexpr std::array<EndpointInfo, 6> kEndpoints{{
-    {0x01, 2, 1024, 512, 15, 0, 0},  // OUT: framed records (single-EP mode)
-    {0x02, 2, 1024, 512, 15, 0, 0},  // OUT: input activations (multi-EP mode)
-    {0x03, 2, 1024, 512, 15, 0, 0},  // OUT: parameters (multi-EP mode)
-    {0x81, 2, 1024, 512, 15, 0, 0},  // IN: output activations
-    {0x82, 2, 1024, 512, 15, 0, 0},  // IN: 16-byte events (bulk, not interrupt)
-    {0x83, 3, 64, 64, 0, 4, 64},     // IN: 4-byte interrupt bitmaps; interval [choice]
+    {usb::endpoint::kBulkOut, 2, 1024, 512, 15, 0, 0},        // OUT: framed records (single-EP mode)
+    {usb::endpoint::kBulkOutInput, 2, 1024, 512, 15, 0, 0},   // OUT: input activations (multi-EP mode)
+    {usb::endpoint::kBulkOutParams, 2, 1024, 512, 15, 0, 0},  // OUT: parameters (multi-EP mode)
+    {usb::endpoint::kOutputIn, 2, 1024, 512, 15, 0, 0},       // IN: output activations
+    {usb::endpoint::kEventIn, 2, 1024, 512, 15, 0, 0},        // IN: 16-byte events (bulk, not interrupt)
+    {usb::endpoint::kInterruptIn, 3, 64, 64, 0, 4, 64},       // IN: 4-byte interrupt bitmaps; interval [choice]
 }};
 
 // ---- building the descriptors ----

@@ -126,14 +126,14 @@ void UsbFunction::outPump() {
     }
     const std::span<const uint8_t> rest(urb.data.data() + urb.consumed, urb.data.size() - urb.consumed);
 
-    if (headerFill_ < kRecordHeaderBytes) {
-      const size_t n = std::min(kRecordHeaderBytes - headerFill_, rest.size());
+    if (headerFill_ < usb::kRecordHeaderBytes) {
+      const size_t n = std::min(usb::kRecordHeaderBytes - headerFill_, rest.size());
       std::copy_n(rest.begin(), n, header_.begin() + static_cast<ptrdiff_t>(headerFill_));
       headerFill_ += n;
       urb.consumed += n;
-      if (headerFill_ == kRecordHeaderBytes) {
+      if (headerFill_ == usb::kRecordHeaderBytes) {
         payloadLeft_ = fromLittleEndian(std::span<const uint8_t>(header_).first(4));
-        recordTag_ = header_[4] & 0x0F;  // libedgetpu masks tag & 0xF
+        recordTag_ = header_[4] & usb::kRecordTagMask;
         discardRecord_ = recordTag_ == 0 && payloadLeft_ > kMaxInstructionRecordBytes;
         if (discardRecord_) {
           ++rejectedInstructionRecords_;

@@ -42,6 +42,7 @@
 #include "models/csr/csr_access_if.h"
 #include "sim/usb_descriptors.h"
 #include "sim/usb_personality.h"
+#include "usb/record_header.h"
 #include "usb/usb_types.h"
 
 namespace coralsim::sim {
@@ -81,7 +82,6 @@ class UsbFunction : public sc_core::sc_module,
   static constexpr uint32_t kMaxInstructionRecordBytes = 64u << 20;
   static constexpr uint32_t kFatalErrorInterrupt = 1;  // bit 0 of the EP 0x83 word
 
-  static constexpr size_t kRecordHeaderBytes = 8;
   static constexpr size_t kEventBytes = 16;
   static constexpr size_t kInterruptBytes = 4;
 
@@ -158,7 +158,7 @@ class UsbFunction : public sc_core::sc_module,
 
   // EP 0x01 record parser.
   std::deque<OutUrb> outUrbs_;
-  std::array<uint8_t, kRecordHeaderBytes> header_{};
+  std::array<uint8_t, usb::kRecordHeaderBytes> header_{};
   size_t headerFill_ = 0;
   uint64_t payloadLeft_ = 0;
   uint8_t recordTag_ = 0;

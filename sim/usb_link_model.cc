@@ -1,12 +1,14 @@
 #include "sim/usb_link_model.h"
 
+#include "usb/record_header.h"
+
 // [calibrated] figures come from scripts/calibrate-timing.py on scripts/timing-references.json
 // (published latencies of corpus models); the report it writes holds the fit and its residuals.
 
 namespace coralsim::sim {
 namespace {
 
-constexpr uint64_t kRecordHeaderBytes = 8;   // {u32 length, u32 tag} (docs/usb-protocol.md §3)
+using usb::kRecordHeaderBytes;
 constexpr uint64_t kEventBytes = 16;         // EP 0x82 event (§4.2)
 constexpr uint64_t kOutPieceBytes = 1 << 20;  // libedgetpu sends payloads in <= 1 MiB pieces (§3)
 

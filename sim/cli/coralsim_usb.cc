@@ -94,8 +94,8 @@ void printRunHelp() {
 void progress(const std::string& line) { std::cerr << "coralsim-usb: " << line << std::endl; }
 
 std::string describe(const driver::UsbDeviceLocation& d) {
-  return d.path() + " " + driver::vidPidText(d.vendorId, d.productId) + " " +
-         std::string(driver::coralUsbId(d.personality).name) + " (bus " + std::to_string(d.busNumber) + " address " +
+  return d.path() + " " + usb::vidPidText(d.vendorId, d.productId) + " " +
+         std::string(usb::coralUsbId(d.personality).name) + " (bus " + std::to_string(d.busNumber) + " address " +
          std::to_string(d.address) + ", " + d.speedName + " speed)";
 }
 
@@ -170,11 +170,11 @@ int runRunCommand(const CommandArgs& argv) {
   if (args.has("--always-dfu") && !firmware) throw UsageError("--always-dfu needs --firmware FILE");
   auto transport = openDevice(usbOptions, wait);
   progress("found " + describe(transport->device()));
-  if (args.has("--always-dfu") && transport->personality() == driver::CoralPersonality::kRuntime) {
+  if (args.has("--always-dfu") && transport->personality() == usb::CoralPersonality::kRuntime) {
     driver::detachToBootloader(*transport, dfuOptions.reenumerationTimeout);
     progress("DFU_DETACH and USB reset: now " + describe(transport->device()));
   }
-  if (transport->personality() == driver::CoralPersonality::kBootloader) {
+  if (transport->personality() == usb::CoralPersonality::kBootloader) {
     if (!firmware) {
       throw std::runtime_error(transport->name() + " is in bootloader mode (1a6e:089a): give --firmware FILE "
                                "(libedgetpu's apex_latest_single_ep.bin) to load the runtime firmware");

@@ -61,7 +61,7 @@ TEST(DevicePersonality, HostDfuDownloadOverTheInProcessTransportReachesTheRuntim
   EXPECT_EQ(r.dataBlocks, 43u);
   EXPECT_TRUE(r.verified);
   ASSERT_TRUE(r.afterReset);
-  EXPECT_EQ(r.afterReset->personality, driver::CoralPersonality::kRuntime);
+  EXPECT_EQ(r.afterReset->personality, usb::CoralPersonality::kRuntime);
   EXPECT_EQ(h.device.personality(), sim::Personality::kRuntime);
   const auto loaded = h.device.loadedFirmware();
   ASSERT_TRUE(loaded);

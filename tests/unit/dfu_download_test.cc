@@ -176,7 +176,7 @@ TEST(DfuDownload, LibedgetpuWireSequenceForTheSingleEndpointImageSize) {
   EXPECT_TRUE(r.verified);
   EXPECT_EQ(r.uploadedBytes, 32u * 1024);
   ASSERT_TRUE(r.afterReset);
-  EXPECT_EQ(r.afterReset->personality, CoralPersonality::kRuntime);
+  EXPECT_EQ(r.afterReset->personality, usb::CoralPersonality::kRuntime);
   EXPECT_EQ(dev.resets, 1);
 
   std::vector<Request> want = {{0x80, 6, 0x0100, 18}, {0x80, 6, 0x0200, 521}};
@@ -383,7 +383,7 @@ TEST(DfuDownload, AgainstTheEmulatedBootloader) {
   const DfuDownloadResult r = downloadFirmware(t, image, quiet());
   EXPECT_TRUE(r.verified);
   ASSERT_TRUE(r.afterReset);
-  EXPECT_EQ(r.afterReset->personality, CoralPersonality::kRuntime);
+  EXPECT_EQ(r.afterReset->personality, usb::CoralPersonality::kRuntime);
   EXPECT_EQ(t.personality.personality(), sim::Personality::kRuntime);
   ASSERT_TRUE(t.personality.loadedFirmware());
   EXPECT_EQ(t.personality.loadedFirmware()->size, image.size());
