@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <map>
 
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/runner.h"
 #include "driver/usbip_client_transport.h"
 #include "libedgetpu/verbose_log.h"

@@ -1,7 +1,7 @@
 // ExportedDevice: what the USB/IP server exports — one USB device behind the calls of the
 // sim::Device seam (sim/device.h): EP0 control transfers answered at once, bulk and interrupt
 // URBs completed later through a callback on any thread, unlink by id, bus reset. The server only
-// ever talks to this interface; usbip/sim_exported_device.h adapts a sim::Device to it, and tests
+// ever talks to this interface; hosting/sim_exported_device.h adapts a sim::Device to it, and tests
 // use small fakes.
 #pragma once
 

@@ -1,6 +1,6 @@
 // `coralsim run MODEL|PROGRAM`: runs a compiled model or a raw program on an in-process emulated
 // Coral USB Accelerator through the same host driver a real device would get (driver/runner.h over
-// driver/in_process_transport.h): the libedgetpu open sequence, parameter caching, the executables
+// hosting/in_process_transport.h): the libedgetpu open sequence, parameter caching, the executables
 // served by DMA hints or by device events, the close sequence. Prints the simulated cycles, the
 // descriptors each executable run pushed, the execution mode the device used and every output's
 // size and SHA-256 — or one JSON object (docs/run-json.md).
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/run_plan.h"
 #include "driver/run_report.h"

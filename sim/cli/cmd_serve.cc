@@ -17,7 +17,7 @@
 #include "sim/cli/datapath_options.h"
 #include "usbip/buffer_memory.h"
 #include "usbip/server.h"
-#include "usbip/sim_exported_device.h"
+#include "hosting/sim_exported_device.h"
 
 namespace coralsim::cli {
 namespace {

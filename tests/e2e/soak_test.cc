@@ -55,7 +55,7 @@
 #include "traces/sha256.h"
 #include "usbip/pdu_serializer.h"
 #include "usbip/server.h"
-#include "usbip/sim_exported_device.h"
+#include "hosting/sim_exported_device.h"
 
 namespace coralsim::usbip {
 namespace {

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "driver/dfu_download.h"
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/open_close_sequence.h"
 #include "driver/random_inputs.h"
@@ -24,7 +24,7 @@
 #include "tests/support/json_reader.h"
 #include "usbip/client.h"
 #include "usbip/server.h"
-#include "usbip/sim_exported_device.h"
+#include "hosting/sim_exported_device.h"
 
 namespace coralsim::usbip {
 namespace {

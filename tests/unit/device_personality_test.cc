@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "driver/dfu_download.h"
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/open_close_sequence.h"
 #include "tests/unit/device_harness.h"
 #include "traces/sha256.h"

@@ -3,7 +3,7 @@
 // run twice on fresh emulated devices gives identical figures (it never reads a wall clock).
 #include <gtest/gtest.h>
 
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/run_plan.h"
 #include "driver/runner.h"
 #include "models/isa/assembler.h"

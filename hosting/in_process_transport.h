@@ -1,5 +1,6 @@
-// InProcessTransport: a Transport onto a sim::Device in the same process — the only driver file
-// that sees sim/device.h. Bulk and interrupt transfers are asynchronous on the device; each call
+// InProcessTransport: a Transport onto a sim::Device in the same process. It lives in hosting/,
+// above both the driver and the simulator, so driver/ itself never sees sim/device.h. Bulk and
+// interrupt transfers are asynchronous on the device; each call
 // here submits one URB and waits for its completion on a condition variable with a wall-clock
 // timeout (the device signals completion from its simulator thread), cancelling the URB when the
 // time is up. Like libedgetpu it keeps a 4-byte URB posted on the interrupt endpoint 0x83; a fatal

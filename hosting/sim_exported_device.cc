@@ -1,4 +1,4 @@
-#include "usbip/sim_exported_device.h"
+#include "hosting/sim_exported_device.h"
 
 #include <stdexcept>
 #include <string>

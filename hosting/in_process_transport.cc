@@ -1,4 +1,4 @@
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 
 #include <chrono>
 #include <condition_variable>
