@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <optional>
 
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/random_inputs.h"
 #include "driver/run_plan.h"

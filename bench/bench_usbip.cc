@@ -89,7 +89,7 @@ BENCHMARK(BM_UsbipBulkIn)->Args({1 << 20, 3})->Args({1 << 20, 8})->Args({64 << 1
 
 void BM_UsbipControlRoundTrip(benchmark::State& state) {
   Loopback l;
-  const sim::ControlSetup read32{0xC0, 1, 0xA318, 0x0001, 4};
+  const usb::ControlSetup read32{0xC0, 1, 0xA318, 0x0001, 4};
   for (auto _ : state) {
     const auto r = l.client->wait(l.client->submitControl(read32), 10s);
     expectOk(state, r);

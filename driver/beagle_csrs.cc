@@ -11,7 +11,7 @@ namespace {
 constexpr CsrInfo kTable[] = {
 #define CORAL_CSR(name, address, count, width, reset, access, accessMask, domain, effect, note) \
   CsrInfo{#name, address, count, width},
-#include "models/csr/csr_table.def"
+#include "usb/csr_table.def"
 #undef CORAL_CSR
 };
 

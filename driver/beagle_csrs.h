@@ -1,7 +1,7 @@
 // Register addresses of the Beagle chip, by the names libedgetpu's beagle_csr_offsets.h uses, taken
-// from the one register table models/csr/csr_table.def. That data-only file is the single thing
-// driver/ includes from models/: the driver needs the addresses, and writing them a second time
-// here would let the two sides drift apart.
+// from the one register table usb/csr_table.def — the register map the host sees over the seam, which
+// the chip model's CsrBlock is generated from too: writing the addresses a second time here would let
+// the two sides drift apart.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +14,7 @@ namespace coralsim::driver::csr {
 // csr::scu_ctrl_3 == 0x1A318, csr::scalarCoreRunControl == 0x44018, ...
 #define CORAL_CSR(name, address, count, width, reset, access, accessMask, domain, effect, note) \
   inline constexpr uint32_t name = address;
-#include "models/csr/csr_table.def"
+#include "usb/csr_table.def"
 #undef CORAL_CSR
 
 struct CsrInfo {

@@ -66,8 +66,8 @@ std::string describeStatus(const DfuStatusReport& s) {
          std::to_string(s.pollTimeoutMs) + " ms";
 }
 
-sim::ControlSetup dfuRequest(uint8_t type, uint8_t request, uint16_t value, uint8_t interfaceNumber, uint16_t length) {
-  sim::ControlSetup s;
+usb::ControlSetup dfuRequest(uint8_t type, uint8_t request, uint16_t value, uint8_t interfaceNumber, uint16_t length) {
+  usb::ControlSetup s;
   s.bmRequestType = type;
   s.bRequest = request;
   s.wValue = value;
@@ -116,7 +116,7 @@ std::string dfuStatusName(uint8_t status) {
 }
 
 UsbDeviceIdentity readDeviceIdentity(Transport& transport) {
-  sim::ControlSetup s;
+  usb::ControlSetup s;
   s.bmRequestType = kStandardDeviceToHost;
   s.bRequest = kGetDescriptor;
   s.wValue = kDescriptorDevice << 8;
@@ -132,7 +132,7 @@ UsbDeviceIdentity readDeviceIdentity(Transport& transport) {
   id.bcdUsb = le16(d, 2);
   id.vendorId = le16(d, 8);
   id.productId = le16(d, 10);
-  id.personality = coralPersonalityOf(id.vendorId, id.productId);
+  id.personality = usb::coralPersonalityOf(id.vendorId, id.productId);
   return id;
 }
 
@@ -173,7 +173,7 @@ DfuInterface parseDfuInterface(std::span<const uint8_t> config) {
 }
 
 DfuInterface readDfuInterface(Transport& transport) {
-  sim::ControlSetup s;
+  usb::ControlSetup s;
   s.bmRequestType = kStandardDeviceToHost;
   s.bRequest = kGetDescriptor;
   s.wValue = kDescriptorConfiguration << 8;
@@ -210,12 +210,12 @@ DfuDownloadResult downloadFirmware(Transport& t, std::span<const uint8_t> image,
   if (image.empty()) throw DfuError(where(t, "image") + "the firmware image is empty");
 
   const UsbDeviceIdentity before = step(t, "GET_DESCRIPTOR(DEVICE)", [&] { return readDeviceIdentity(t); });
-  if (before.personality != CoralPersonality::kBootloader) {
-    throw DfuError(where(t, "identity") + "device is " + vidPidText(before.vendorId, before.productId) +
+  if (before.personality != usb::CoralPersonality::kBootloader) {
+    throw DfuError(where(t, "identity") + "device is " + usb::vidPidText(before.vendorId, before.productId) +
                    (before.personality ? " (the runtime personality: firmware already loaded)" : " (not a Coral)") +
                    ", not the bootloader " +
-                   vidPidText(coralUsbId(CoralPersonality::kBootloader).vendorId,
-                              coralUsbId(CoralPersonality::kBootloader).productId));
+                   usb::vidPidText(usb::coralUsbId(usb::CoralPersonality::kBootloader).vendorId,
+                              usb::coralUsbId(usb::CoralPersonality::kBootloader).productId));
   }
   const DfuInterface dfu = step(t, "GET_DESCRIPTOR(CONFIGURATION)", [&] { return readDfuInterface(t); });
   result.interfaceNumber = dfu.interfaceNumber;
@@ -298,20 +298,20 @@ DfuDownloadResult downloadFirmware(Transport& t, std::span<const uint8_t> image,
     });
     const UsbDeviceIdentity after = step(t, "after reset, GET_DESCRIPTOR(DEVICE)", [&] { return readDeviceIdentity(t); });
     result.afterReset = after;
-    if (after.personality != CoralPersonality::kRuntime) {
-      throw DfuError(where(t, "after reset") + "device is " + vidPidText(after.vendorId, after.productId) +
+    if (after.personality != usb::CoralPersonality::kRuntime) {
+      throw DfuError(where(t, "after reset") + "device is " + usb::vidPidText(after.vendorId, after.productId) +
                      ", not the runtime personality 18d1:9302: the firmware did not start");
     }
-    log("device re-enumerated as " + vidPidText(after.vendorId, after.productId) + " (runtime)");
+    log("device re-enumerated as " + usb::vidPidText(after.vendorId, after.productId) + " (runtime)");
   }
   return result;
 }
 
 void detachToBootloader(Transport& t, std::chrono::milliseconds reenumerationTimeout) {
   const UsbDeviceIdentity before = step(t, "GET_DESCRIPTOR(DEVICE)", [&] { return readDeviceIdentity(t); });
-  if (before.personality == CoralPersonality::kBootloader) return;
-  if (before.personality != CoralPersonality::kRuntime) {
-    throw DfuError(where(t, "identity") + "device is " + vidPidText(before.vendorId, before.productId) + ", not a Coral");
+  if (before.personality == usb::CoralPersonality::kBootloader) return;
+  if (before.personality != usb::CoralPersonality::kRuntime) {
+    throw DfuError(where(t, "identity") + "device is " + usb::vidPidText(before.vendorId, before.productId) + ", not a Coral");
   }
   step(t, "DFU_DETACH", [&] {
     return t.control(dfuRequest(kClassHostToDevice, kDfuDetach, kDetachTimeoutMs, 0, 0), {});
@@ -321,8 +321,8 @@ void detachToBootloader(Transport& t, std::chrono::milliseconds reenumerationTim
     return 0;
   });
   const UsbDeviceIdentity after = step(t, "after reset, GET_DESCRIPTOR(DEVICE)", [&] { return readDeviceIdentity(t); });
-  if (after.personality != CoralPersonality::kBootloader) {
-    throw DfuError(where(t, "after DFU_DETACH and reset") + "device is " + vidPidText(after.vendorId, after.productId) +
+  if (after.personality != usb::CoralPersonality::kBootloader) {
+    throw DfuError(where(t, "after DFU_DETACH and reset") + "device is " + usb::vidPidText(after.vendorId, after.productId) +
                    ", not the bootloader 1a6e:089a");
   }
 }

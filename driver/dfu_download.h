@@ -28,8 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "driver/coral_usb_ids.h"
 #include "driver/transport.h"
+#include "usb/coral_usb_ids.h"
 
 namespace coralsim::driver {
 
@@ -43,7 +43,7 @@ struct UsbDeviceIdentity {
   uint16_t vendorId = 0;
   uint16_t productId = 0;
   uint16_t bcdUsb = 0;
-  std::optional<CoralPersonality> personality;  // nullopt: not a Coral
+  std::optional<usb::CoralPersonality> personality;  // nullopt: not a Coral
 };
 [[nodiscard]] UsbDeviceIdentity readDeviceIdentity(Transport& transport);
 

@@ -151,7 +151,7 @@ void ExecutableRun::receiveInto(HostBuffer& buffer, uint64_t offset, uint64_t le
   int empty = 0;
   while (done < length) {
     const auto want = static_cast<uint32_t>(std::min<uint64_t>(length - done, kMaxInTransferBytes));
-    const std::vector<uint8_t> got = transport_.bulkIn(sim::endpoint::kOutputIn, want);
+    const std::vector<uint8_t> got = transport_.bulkIn(usb::endpoint::kOutputIn, want);
     if (got.size() > want) {
       throw RunError(where() + "EP 0x81 delivered " + std::to_string(got.size()) + " bytes for a " +
                      std::to_string(want) + "-byte transfer");
@@ -167,7 +167,7 @@ void ExecutableRun::receiveInto(HostBuffer& buffer, uint64_t offset, uint64_t le
 }
 
 DeviceDescriptor ExecutableRun::readEvent() {
-  const std::vector<uint8_t> packet = transport_.bulkIn(sim::endpoint::kEventIn, kEventPacketBytes);
+  const std::vector<uint8_t> packet = transport_.bulkIn(usb::endpoint::kEventIn, kEventPacketBytes);
   if (packet.size() != kEventPacketBytes) {
     throw RunError(where() + "EP 0x82 delivered an event of " + std::to_string(packet.size()) +
                    " bytes (events are exactly 16 bytes)");

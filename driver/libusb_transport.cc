@@ -41,7 +41,7 @@ std::string speedName(int speed) {
 }
 
 // The request a SETUP packet carries, in words, for error messages.
-std::string controlText(const sim::ControlSetup& s) {
+std::string controlText(const usb::ControlSetup& s) {
   const bool vendorCsr = (s.bmRequestType == 0xC0 || s.bmRequestType == 0x40) && (s.bRequest == 0 || s.bRequest == 1);
   if (vendorCsr) {
     return std::string(s.isDeviceToHost() ? "read" : "write") + (s.bRequest == 1 ? "32 " : "64 ") +
@@ -78,7 +78,7 @@ struct DeviceList {
 std::optional<UsbDeviceLocation> describeCoral(libusb_device* device) {
   libusb_device_descriptor d{};
   if (libusb_get_device_descriptor(device, &d) != 0) return std::nullopt;
-  const auto personality = coralPersonalityOf(d.idVendor, d.idProduct);
+  const auto personality = usb::coralPersonalityOf(d.idVendor, d.idProduct);
   if (!personality) return std::nullopt;
   UsbDeviceLocation loc;
   loc.busNumber = libusb_get_bus_number(device);
@@ -105,13 +105,13 @@ std::vector<std::pair<libusb_device*, UsbDeviceLocation>> coralsIn(const DeviceL
 }
 
 std::string describeLocation(const UsbDeviceLocation& loc) {
-  return loc.path() + " " + vidPidText(loc.vendorId, loc.productId) + " (" +
-         std::string(coralUsbId(loc.personality).name) + ", " + loc.speedName + " speed)";
+  return loc.path() + " " + usb::vidPidText(loc.vendorId, loc.productId) + " (" +
+         std::string(usb::coralUsbId(loc.personality).name) + ", " + loc.speedName + " speed)";
 }
 
 std::string wantedText(const std::optional<std::string>& path) {
-  std::string s = "a Coral USB Accelerator (" + vidPidText(kCoralUsbIds[0].vendorId, kCoralUsbIds[0].productId) + " or " +
-                  vidPidText(kCoralUsbIds[1].vendorId, kCoralUsbIds[1].productId) + ")";
+  std::string s = "a Coral USB Accelerator (" + usb::vidPidText(usb::kCoralUsbIds[0].vendorId, usb::kCoralUsbIds[0].productId) + " or " +
+                  usb::vidPidText(usb::kCoralUsbIds[1].vendorId, usb::kCoralUsbIds[1].productId) + ")";
   if (path) s += " at " + *path;
   return s;
 }
@@ -171,7 +171,7 @@ LibusbTransport::~LibusbTransport() { closeHandle(); }
 
 std::string LibusbTransport::name() const {
   if (!handle_) return "libusb (not open)";
-  return "libusb " + location_.path() + " " + vidPidText(location_.vendorId, location_.productId);
+  return "libusb " + location_.path() + " " + usb::vidPidText(location_.vendorId, location_.productId);
 }
 
 void LibusbTransport::openAt(const std::optional<std::string>& path) {
@@ -255,11 +255,11 @@ void LibusbTransport::closeHandle() {
   inSurplus_.clear();
 }
 
-sim::UsbSpeed LibusbTransport::linkSpeed() const {
+usb::UsbSpeed LibusbTransport::linkSpeed() const {
   // libedgetpu: Super or Unknown → SuperSpeed settings; anything slower → the USB 2 settings.
   return location_.speedName == "super" || location_.speedName == "super-plus" || location_.speedName == "unknown"
-             ? sim::UsbSpeed::kSuper
-             : sim::UsbSpeed::kHigh;
+             ? usb::UsbSpeed::kSuper
+             : usb::UsbSpeed::kHigh;
 }
 
 uint16_t LibusbTransport::maxPacketSize(uint8_t endpoint) const {
@@ -313,7 +313,7 @@ int LibusbTransport::submitAndWait(libusb_transfer* transfer, Pending& pending, 
 }
 
 void LibusbTransport::ensureInterruptUrb() {
-  if (!maxPacket_.count(sim::endpoint::kInterruptIn)) return;  // bootloader: no such endpoint
+  if (!maxPacket_.count(usb::endpoint::kInterruptIn)) return;  // bootloader: no such endpoint
   if (!interrupt_) interrupt_ = std::make_unique<InterruptUrb>();
   if (interrupt_->inFlight) return;
   Pending& p = *interrupt_->pending;
@@ -321,7 +321,7 @@ void LibusbTransport::ensureInterruptUrb() {
   p.completed = 0;
   InterruptUrb* urb = interrupt_.get();
   libusb_fill_interrupt_transfer(
-      p.transfer, handle_, sim::endpoint::kInterruptIn, p.buffer.data(), static_cast<int>(kInterruptPacketBytes),
+      p.transfer, handle_, usb::endpoint::kInterruptIn, p.buffer.data(), static_cast<int>(kInterruptPacketBytes),
       [](libusb_transfer* t) {
         auto* u = static_cast<InterruptUrb*>(t->user_data);
         u->inFlight = false;
@@ -351,7 +351,7 @@ void LibusbTransport::cancelAsyncTransfers() {
   faulted_ = false;
 }
 
-std::vector<uint8_t> LibusbTransport::control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) {
+std::vector<uint8_t> LibusbTransport::control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   const std::string operation = controlText(setup);
   if (!handle_) throw TransportError(name(), operation, "device not open");
   if (!setup.isDeviceToHost() && outData.size() != setup.wLength) {
@@ -442,7 +442,7 @@ std::vector<uint8_t> LibusbTransport::bulkIn(uint8_t endpoint, uint32_t maxLengt
   const uint64_t rounded = (uint64_t{maxLength} + mps - 1) / mps * mps;
   auto pending = std::make_unique<Pending>();
   pending->buffer.assign(std::max<uint64_t>(rounded, mps), 0);
-  const bool interrupt = endpoint == sim::endpoint::kInterruptIn;
+  const bool interrupt = endpoint == usb::endpoint::kInterruptIn;
   if (interrupt) {
     libusb_fill_interrupt_transfer(pending->transfer, handle_, endpoint, pending->buffer.data(),
                                    static_cast<int>(pending->buffer.size()), markCompleted, &pending->completed,

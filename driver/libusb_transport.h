@@ -1,7 +1,7 @@
 // LibusbTransport: the driver's Transport over libusb-1.0 — a physical Coral USB Accelerator, or
 // an emulated one the kernel attached (vhci-hcd importing `coralsim serve` over USB/IP). It finds
 // the device by its USB identity (18d1:9302 runtime or 1a6e:089a bootloader,
-// driver/coral_usb_ids.h), optionally at one bus-port path, opens it and claims interface 0.
+// usb/coral_usb_ids.h), optionally at one bus-port path, opens it and claims interface 0.
 //
 // Every transfer runs asynchronously under libusb and is waited for in the calling thread, so a
 // transfer is bounded by the timeout and, like libedgetpu, a 4-byte URB stays posted on the
@@ -28,8 +28,8 @@
 #include <string>
 #include <vector>
 
-#include "driver/coral_usb_ids.h"
 #include "driver/transport.h"
+#include "usb/coral_usb_ids.h"
 
 struct libusb_context;
 struct libusb_device;
@@ -45,7 +45,7 @@ struct UsbDeviceLocation {
   uint8_t address = 0;         // device address on the bus (changes on re-enumeration)
   uint16_t vendorId = 0;
   uint16_t productId = 0;
-  CoralPersonality personality = CoralPersonality::kRuntime;
+  usb::CoralPersonality personality = usb::CoralPersonality::kRuntime;
   std::string speedName;  // "super", "high", ... as libusb reports it
 
   // The sysfs-style bus-port path, "1-1" or "2-1.3": stable across re-enumeration.
@@ -78,16 +78,16 @@ class LibusbTransport final : public Transport {
 
   // "libusb 1-1 18d1:9302"
   [[nodiscard]] std::string name() const override;
-  std::vector<uint8_t> control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) override;
+  std::vector<uint8_t> control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) override;
   void bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) override;
   std::vector<uint8_t> bulkIn(uint8_t endpoint, uint32_t maxLength) override;
   void cancelAsyncTransfers() override;
-  [[nodiscard]] sim::UsbSpeed linkSpeed() const override;
+  [[nodiscard]] usb::UsbSpeed linkSpeed() const override;
   void resetDevice(std::chrono::milliseconds reenumerationTimeout) override;
 
   // The device as opened (after resetDevice(): as reopened).
   [[nodiscard]] const UsbDeviceLocation& device() const { return location_; }
-  [[nodiscard]] CoralPersonality personality() const { return location_.personality; }
+  [[nodiscard]] usb::CoralPersonality personality() const { return location_.personality; }
 
   void setTimeout(std::chrono::milliseconds timeout) { options_.timeout = timeout; }
 

@@ -26,7 +26,7 @@ std::unique_ptr<LibusbTransport> waitForDevice(const PhysicalCoralOptions& optio
 }  // namespace
 
 std::string describeCoral(const UsbDeviceLocation& d) {
-  return d.path() + " " + vidPidText(d.vendorId, d.productId) + " " + std::string(coralUsbId(d.personality).name) +
+  return d.path() + " " + usb::vidPidText(d.vendorId, d.productId) + " " + std::string(usb::coralUsbId(d.personality).name) +
          " (bus " + std::to_string(d.busNumber) + " address " + std::to_string(d.address) + ", " + d.speedName +
          " speed)";
 }
@@ -35,11 +35,11 @@ std::unique_ptr<LibusbTransport> openPhysicalCoral(const PhysicalCoralOptions& o
   if (options.alwaysDfu && !options.firmware) throw DfuError("always-DFU needs a firmware image");
   auto transport = waitForDevice(options);
   say(options, "found " + describeCoral(transport->device()));
-  if (options.alwaysDfu && transport->personality() == CoralPersonality::kRuntime) {
+  if (options.alwaysDfu && transport->personality() == usb::CoralPersonality::kRuntime) {
     detachToBootloader(*transport, options.dfu.reenumerationTimeout);
     say(options, "DFU_DETACH and USB reset: now " + describeCoral(transport->device()));
   }
-  if (transport->personality() == CoralPersonality::kBootloader) {
+  if (transport->personality() == usb::CoralPersonality::kBootloader) {
     if (!options.firmware) {
       throw DfuError(transport->name() + " is in bootloader mode (1a6e:089a): it needs the runtime firmware "
                      "(libedgetpu's apex_latest_single_ep.bin) loaded first: coralsim-usb --firmware FILE, or the "

@@ -7,27 +7,16 @@
 
 namespace coralsim::driver {
 
-std::array<uint8_t, kRecordHeaderBytes> encodeRecordHeader(uint32_t payloadLength, uint8_t tag) {
-  return {static_cast<uint8_t>(payloadLength),
-          static_cast<uint8_t>(payloadLength >> 8),
-          static_cast<uint8_t>(payloadLength >> 16),
-          static_cast<uint8_t>(payloadLength >> 24),
-          static_cast<uint8_t>(tag & 0xF),
-          0,
-          0,
-          0};
-}
-
 void sendRecord(Transport& transport, uint8_t tag, std::span<const uint8_t> payload) {
   if (payload.size() > std::numeric_limits<uint32_t>::max()) {
     throw std::length_error("record of " + std::to_string(payload.size()) +
                             " bytes does not fit the 32-bit length of a bulk-OUT header");
   }
-  const auto header = encodeRecordHeader(static_cast<uint32_t>(payload.size()), tag);
-  transport.bulkOut(sim::endpoint::kBulkOut, header);
+  const auto header = usb::encodeRecordHeader(static_cast<uint32_t>(payload.size()), tag);
+  transport.bulkOut(usb::endpoint::kBulkOut, header);
   for (size_t pos = 0; pos < payload.size(); pos += kMaxOutTransferBytes) {
     const size_t n = std::min(kMaxOutTransferBytes, payload.size() - pos);
-    transport.bulkOut(sim::endpoint::kBulkOut, payload.subspan(pos, n));
+    transport.bulkOut(usb::endpoint::kBulkOut, payload.subspan(pos, n));
   }
 }
 

@@ -9,6 +9,7 @@
 #include <span>
 
 #include "driver/transport.h"
+#include "usb/record_header.h"
 
 namespace coralsim::driver {
 
@@ -21,12 +22,9 @@ enum class RecordTag : uint8_t {
   kScalarCoreInterrupt0 = 4,  // 4..7 = sc host interrupt 0..3
 };
 
-inline constexpr size_t kRecordHeaderBytes = 8;
 inline constexpr size_t kMaxOutTransferBytes = 1 << 20;  // libedgetpu's 1 MiB payload pieces
 
-std::array<uint8_t, kRecordHeaderBytes> encodeRecordHeader(uint32_t payloadLength, uint8_t tag);
-
-// Sends one record on EP 0x01: the header transfer, then the payload in ≤ 1 MiB transfers.
+// Sends one record on EP 0x01: the header (usb/record_header.h) transfer, then the payload in ≤ 1 MiB transfers.
 // A payload longer than 4 GiB - 1 cannot be framed and throws std::length_error.
 void sendRecord(Transport& transport, uint8_t tag, std::span<const uint8_t> payload);
 

@@ -36,7 +36,7 @@ void RecordingTransport::stamp(traces::UsbLogBuilder::Transfer& t) const {
   }
 }
 
-std::vector<uint8_t> RecordingTransport::control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) {
+std::vector<uint8_t> RecordingTransport::control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   traces::UsbLogBuilder::Transfer t;
   t.type = traces::UsbTransferType::kControl;
   t.setup = traces::UsbSetupPacket{setup.bmRequestType, setup.bRequest, setup.wValue, setup.wIndex, setup.wLength};
@@ -80,7 +80,8 @@ void RecordingTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> byte
 std::vector<uint8_t> RecordingTransport::bulkIn(uint8_t endpoint, uint32_t maxLength) {
   traces::UsbLogBuilder::Transfer t;
   // EP 0x83 is the interrupt endpoint (docs/usb-protocol.md §4); the rest are bulk.
-  t.type = endpoint == 0x83 ? traces::UsbTransferType::kInterrupt : traces::UsbTransferType::kBulk;
+  t.type = endpoint == usb::endpoint::kInterruptIn ? traces::UsbTransferType::kInterrupt
+                                                    : traces::UsbTransferType::kBulk;
   t.endpoint = endpoint;
   std::vector<uint8_t> result;
   try {

@@ -31,12 +31,12 @@ class RecordingTransport final : public Transport {
   RecordingTransport(Transport& inner, traces::UsbLog& log, uint64_t clockHz = 500'000'000);
 
   [[nodiscard]] std::string name() const override { return inner_.name(); }
-  std::vector<uint8_t> control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) override;
+  std::vector<uint8_t> control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) override;
   void bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) override;
   std::vector<uint8_t> bulkIn(uint8_t endpoint, uint32_t maxLength) override;
   void cancelAsyncTransfers() override { inner_.cancelAsyncTransfers(); }
   void resetDevice(std::chrono::milliseconds reenumerationTimeout) override { inner_.resetDevice(reenumerationTimeout); }
-  [[nodiscard]] sim::UsbSpeed linkSpeed() const override { return inner_.linkSpeed(); }
+  [[nodiscard]] usb::UsbSpeed linkSpeed() const override { return inner_.linkSpeed(); }
   [[nodiscard]] const DeviceIntrospection* introspection() const override { return inner_.introspection(); }
 
  private:

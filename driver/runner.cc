@@ -63,7 +63,7 @@ void Runner::open() {
   OpenOptions o;
   o.performance = options_.performance;
   o.descriptorEventMask = descrEpFor(options_.service);
-  o.highSpeedLink = transport_.linkSpeed() == sim::UsbSpeed::kHigh;
+  o.highSpeedLink = transport_.linkSpeed() == usb::UsbSpeed::kHigh;
   o.pollTimeout = options_.pollTimeout;
   cachedToken_.reset();  // the GCB reset of the open sequence wipes cached parameters
   openChip(transport_, o);

@@ -19,7 +19,7 @@ std::string csrOperation(std::string_view verb, CsrWidth width, uint32_t address
 }
 
 uint64_t readCsr(Transport& t, uint32_t address, CsrWidth width) {
-  const sim::ControlSetup setup = csrSetup(address, width, /*read=*/true);
+  const usb::ControlSetup setup = csrSetup(address, width, /*read=*/true);
   const std::vector<uint8_t> data = t.control(setup, {});
   if (data.size() != setup.wLength) {
     throw TransportError(t.name(), csrOperation("read", width, address),
@@ -32,7 +32,7 @@ uint64_t readCsr(Transport& t, uint32_t address, CsrWidth width) {
 }
 
 void writeCsr(Transport& t, uint32_t address, CsrWidth width, uint64_t value) {
-  const sim::ControlSetup setup = csrSetup(address, width, /*read=*/false);
+  const usb::ControlSetup setup = csrSetup(address, width, /*read=*/false);
   std::array<uint8_t, 8> data{};
   for (size_t i = 0; i < setup.wLength; ++i) data[i] = static_cast<uint8_t>(value >> (8 * i));
   t.control(setup, std::span<const uint8_t>(data.data(), setup.wLength));
@@ -43,8 +43,8 @@ void writeCsr(Transport& t, uint32_t address, CsrWidth width, uint64_t value) {
 TransportError::TransportError(std::string_view transport, std::string_view operation, std::string_view cause)
     : std::runtime_error(std::string(transport) + ": " + std::string(operation) + ": " + std::string(cause)) {}
 
-sim::ControlSetup csrSetup(uint32_t address, CsrWidth width, bool read) {
-  sim::ControlSetup s;
+usb::ControlSetup csrSetup(uint32_t address, CsrWidth width, bool read) {
+  usb::ControlSetup s;
   s.bmRequestType = read ? kVendorDeviceToHost : kVendorHostToDevice;
   s.bRequest = width == CsrWidth::k32 ? kRequest32 : kRequest64;
   s.wValue = static_cast<uint16_t>(address & 0xFFFF);

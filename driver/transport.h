@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "driver/device_introspection.h"
-#include "sim/usb_types.h"
+#include "usb/usb_types.h"
 
 namespace coralsim::driver {
 
@@ -40,7 +40,7 @@ class DeviceFaultError : public TransportError {
 enum class CsrWidth : uint8_t { k32 = 32, k64 = 64 };
 
 // The SETUP packet of a vendor CSR access: 0xC0 (read) / 0x40 (write), addr = wIndex<<16 | wValue.
-sim::ControlSetup csrSetup(uint32_t address, CsrWidth width, bool read);
+usb::ControlSetup csrSetup(uint32_t address, CsrWidth width, bool read);
 
 class Transport {
  public:
@@ -52,7 +52,7 @@ class Transport {
   // One control transfer. Device-to-host requests return the data stage (at most wLength bytes);
   // host-to-device requests send `outData` (size must equal wLength) and return nothing.
   // A STALL or any other failure throws TransportError.
-  virtual std::vector<uint8_t> control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) = 0;
+  virtual std::vector<uint8_t> control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) = 0;
 
   // Bulk OUT of `bytes` to `endpoint`; returns once the device accepted every byte.
   virtual void bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) = 0;
@@ -73,7 +73,7 @@ class Transport {
   virtual void resetDevice(std::chrono::milliseconds reenumerationTimeout);
 
   // The link speed the device enumerated at (selects outfeed_chunk_length at open).
-  [[nodiscard]] virtual sim::UsbSpeed linkSpeed() const { return sim::UsbSpeed::kSuper; }
+  [[nodiscard]] virtual usb::UsbSpeed linkSpeed() const { return usb::UsbSpeed::kSuper; }
 
   // Simulator-only view into the device (simulated cycles, every descriptor the scalar core
   // pushed, fault text); nullptr for transports that reach real or remote hardware.

@@ -30,7 +30,7 @@ std::string statusText(int32_t status) {
   }
 }
 
-std::string controlText(const sim::ControlSetup& s) {
+std::string controlText(const usb::ControlSetup& s) {
   return "control request bmRequestType " + hexText(s.bmRequestType, 2) + " bRequest " + hexText(s.bRequest, 2) +
          " wValue " + hexText(s.wValue, 4) + " wIndex " + hexText(s.wIndex, 4) + " wLength " +
          std::to_string(s.wLength);
@@ -56,7 +56,7 @@ UsbipClientTransport::UsbipClientTransport(const std::string& host, uint16_t por
 
 UsbipClientTransport::~UsbipClientTransport() = default;  // closing the connection unplugs
 
-sim::UsbSpeed UsbipClientTransport::linkSpeed() const { return client_->speed(); }
+usb::UsbSpeed UsbipClientTransport::linkSpeed() const { return client_->speed(); }
 
 UsbipClientTransport::Answer UsbipClientTransport::await(uint32_t seqnum, const std::string& operation) {
   try {
@@ -75,7 +75,7 @@ UsbipClientTransport::Answer UsbipClientTransport::await(uint32_t seqnum, const 
   }
 }
 
-std::vector<uint8_t> UsbipClientTransport::control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) {
+std::vector<uint8_t> UsbipClientTransport::control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   const std::string operation = controlText(setup);
   if (!setup.isDeviceToHost() && outData.size() != setup.wLength) {
     throw TransportError(name_, operation,
@@ -160,7 +160,7 @@ void UsbipClientTransport::resetDevice(std::chrono::milliseconds reenumerationTi
   const std::chrono::milliseconds saved = timeout_;
   timeout_ = std::min(timeout_, reenumerationTimeout);
   try {
-    const bool super = linkSpeed() == sim::UsbSpeed::kSuper;
+    const bool super = linkSpeed() == usb::UsbSpeed::kSuper;
     auto getDescriptor = [&](uint8_t type, uint16_t length) {
       return control({0x80, 6, static_cast<uint16_t>(type << 8), 0, length}, {});
     };

@@ -33,7 +33,7 @@ class UsbipClientTransport final : public Transport {
   UsbipClientTransport& operator=(const UsbipClientTransport&) = delete;
 
   [[nodiscard]] std::string name() const override { return name_; }
-  std::vector<uint8_t> control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) override;
+  std::vector<uint8_t> control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) override;
   void bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) override;
   std::vector<uint8_t> bulkIn(uint8_t endpoint, uint32_t maxLength) override;
   void cancelAsyncTransfers() override;
@@ -43,7 +43,7 @@ class UsbipClientTransport final : public Transport {
   // SET_CONFIGURATION(1) (docs/usb-protocol.md §10.5 item 7). This client is the host here, so it
   // sends exactly that; a device with an armed personality switch answers as its new self.
   void resetDevice(std::chrono::milliseconds reenumerationTimeout) override;
-  [[nodiscard]] sim::UsbSpeed linkSpeed() const override;
+  [[nodiscard]] usb::UsbSpeed linkSpeed() const override;
 
   void setTimeout(std::chrono::milliseconds timeout) { timeout_ = timeout; }
   [[nodiscard]] std::chrono::milliseconds timeout() const { return timeout_; }

@@ -6,12 +6,12 @@
 #include <optional>
 #include <stdexcept>
 
-#include "driver/in_process_transport.h"
 #include "driver/libusb_transport.h"
 #include "driver/physical_coral.h"
 #include "driver/recording_transport.h"
 #include "driver/runner.h"
 #include "driver/usbip_client_transport.h"
+#include "hosting/in_process_transport.h"
 #include "libedgetpu/verbose_log.h"
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"

@@ -18,7 +18,7 @@
 #include "driver/run_plan.h"
 #include "driver/run_result.h"
 #include "libedgetpu/delegate_options.h"
-#include "sim/usb_types.h"
+#include "usb/usb_types.h"
 #include "traces/usb_log.h"
 
 namespace coralsim::sim {
@@ -57,7 +57,7 @@ class DeviceSession {
   std::unique_ptr<driver::RecordingTransport> recorder_;
   std::unique_ptr<driver::Runner> runner_;
   uint64_t clockHz_ = 0;
-  sim::UsbSpeed usbSpeed_{};
+  usb::UsbSpeed usbSpeed_{};
 };
 
 }  // namespace coralsim::libedgetpu

@@ -49,9 +49,9 @@ Device::~Device() {
   if (impl_ && impl_->slot != nullptr) impl_->kernel->release(*impl_->slot);
 }
 
-UrbResult Device::control(const ControlSetup& setup, std::span<const uint8_t> outData) {
-  UrbResult gone;
-  gone.status = UrbStatus::kShutdown;
+usb::UrbResult Device::control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
+  usb::UrbResult gone;
+  gone.status = usb::UrbStatus::kShutdown;
   return impl_->onSlot([&](DeviceSlot& s) { return s.usb.control(setup, outData); }, gone);
 }
 
@@ -80,7 +80,7 @@ void Device::busReset() {
   SimulationKernel* kernel = impl_->kernel;
   impl_->onSlot(
       [&](DeviceSlot& s) {
-        kernel->flushDeferred(s, UrbStatus::kShutdown);
+        kernel->flushDeferred(s, usb::UrbStatus::kShutdown);
         s.usb.busReset();
         return true;
       },

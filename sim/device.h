@@ -27,13 +27,13 @@
 #include "models/chip_config.h"
 #include "sim/dfu_state_machine.h"
 #include "sim/usb_descriptors.h"
-#include "sim/usb_types.h"
+#include "usb/usb_types.h"
 
 namespace coralsim::sim {
 
 struct DeviceOptions {
   models::ChipConfig chip;
-  UsbSpeed speed = UsbSpeed::kSuper;
+  usb::UsbSpeed speed = usb::UsbSpeed::kSuper;
   // Power on in the DFU bootloader personality (1a6e:089a), as real hardware does, instead of the
   // runtime one (18d1:9302). A DFU download and the host's re-enumeration switch it to the runtime
   // (docs/usb-protocol.md §1.4-1.5); until then it has no CSRs and no bulk endpoints.
@@ -66,9 +66,9 @@ class Device {
   Device& operator=(const Device&) = delete;
 
   // EP0. `outData` is the data stage of host-to-device requests (size == setup.wLength).
-  UrbResult control(const ControlSetup& setup, std::span<const uint8_t> outData = {});
+  usb::UrbResult control(const usb::ControlSetup& setup, std::span<const uint8_t> outData = {});
 
-  using Completion = std::function<void(UrbResult)>;
+  using Completion = std::function<void(usb::UrbResult)>;
   // Bulk OUT (EP 0x01..0x03). Completes when the device has accepted every byte; a full infeed
   // keeps it pending (backpressure), never fails it. EP 0x02/0x03 (multi-EP mode) are not
   // modelled: they complete with kStall. A chip reset (force_sleep 3, gcbb_credit0) drops the data

@@ -24,18 +24,18 @@ constexpr KnownFirmware kKnownFirmware[] = {
     {12117, "f95e0b348e3a38e1191ec81baa80c7c3c331556da6ca8be59c01d66769c3c415", "apex_latest_multi_ep.bin"},
 };
 
-UrbResult ack() { return UrbResult{}; }
+usb::UrbResult ack() { return usb::UrbResult{}; }
 
-UrbResult inData(std::vector<uint8_t> bytes) {
-  UrbResult r;
+usb::UrbResult inData(std::vector<uint8_t> bytes) {
+  usb::UrbResult r;
   r.actualLength = static_cast<uint32_t>(bytes.size());
   r.data = std::move(bytes);
   return r;
 }
 
-UrbResult stall() {
-  UrbResult r;
-  r.status = UrbStatus::kStall;
+usb::UrbResult stall() {
+  usb::UrbResult r;
+  r.status = usb::UrbStatus::kStall;
   return r;
 }
 
@@ -61,13 +61,13 @@ void DfuStateMachine::reset() {
   completed_.reset();
 }
 
-UrbResult DfuStateMachine::stallWithError(DfuStatus status) {
+usb::UrbResult DfuStateMachine::stallWithError(DfuStatus status) {
   state_ = DfuState::kError;
   status_ = status;
   return stall();
 }
 
-std::optional<UrbResult> DfuStateMachine::handle(const ControlSetup& setup, std::span<const uint8_t> outData) {
+std::optional<usb::UrbResult> DfuStateMachine::handle(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   if ((setup.bmRequestType & kRequestTypeMask) != kRequestTypeClass ||
       (setup.bmRequestType & kRecipientMask) != kRecipientInterface || setup.wIndex != kDfuInterface) {
     return std::nullopt;
@@ -109,7 +109,7 @@ std::optional<UrbResult> DfuStateMachine::handle(const ControlSetup& setup, std:
   }
 }
 
-UrbResult DfuStateMachine::download(const ControlSetup& setup, std::span<const uint8_t> data) {
+usb::UrbResult DfuStateMachine::download(const usb::ControlSetup& setup, std::span<const uint8_t> data) {
   if (state_ != DfuState::kIdle && state_ != DfuState::kDnloadIdle) return stallWithError(DfuStatus::kErrStalledPkt);
   if (setup.wLength > kTransferSize || data.size() != setup.wLength) return stallWithError(DfuStatus::kErrStalledPkt);
 
@@ -144,7 +144,7 @@ UrbResult DfuStateMachine::download(const ControlSetup& setup, std::span<const u
   return ack();
 }
 
-UrbResult DfuStateMachine::upload(const ControlSetup& setup) {
+usb::UrbResult DfuStateMachine::upload(const usb::ControlSetup& setup) {
   // Never STALLs: the view is the image followed by zeros up to kRegionBytes, 0 bytes after it.
   const size_t offset = size_t{setup.wValue} * kTransferSize;
   const size_t length = std::min<size_t>(setup.wLength, kTransferSize);
@@ -160,7 +160,7 @@ UrbResult DfuStateMachine::upload(const ControlSetup& setup) {
   return inData(std::move(block));
 }
 
-UrbResult DfuStateMachine::getStatus(const ControlSetup& setup) const {
+usb::UrbResult DfuStateMachine::getStatus(const usb::ControlSetup& setup) const {
   std::vector<uint8_t> status{static_cast<uint8_t>(status_),
                               static_cast<uint8_t>(kPollTimeoutMs),
                               static_cast<uint8_t>(kPollTimeoutMs >> 8),

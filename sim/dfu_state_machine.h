@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "sim/usb_descriptors.h"
-#include "sim/usb_types.h"
+#include "usb/usb_types.h"
 
 namespace coralsim::sim {
 
@@ -92,7 +92,7 @@ class DfuStateMachine {
   // nullopt: not a DFU request (wrong type, recipient or interface) — the caller STALLs it.
   // A DFU request the state does not allow is STALLed here (status kStall) and, except for
   // UPLOAD which never fails, moves the engine to dfuERROR as DFU 1.1 says.
-  [[nodiscard]] std::optional<UrbResult> handle(const ControlSetup& setup, std::span<const uint8_t> outData);
+  [[nodiscard]] std::optional<usb::UrbResult> handle(const usb::ControlSetup& setup, std::span<const uint8_t> outData);
 
   [[nodiscard]] DfuState state() const { return state_; }
   [[nodiscard]] DfuStatus status() const { return status_; }
@@ -111,10 +111,10 @@ class DfuStateMachine {
   [[nodiscard]] static std::string_view requestName(uint8_t bRequest);
 
  private:
-  UrbResult download(const ControlSetup& setup, std::span<const uint8_t> data);
-  UrbResult upload(const ControlSetup& setup);
-  UrbResult getStatus(const ControlSetup& setup) const;
-  UrbResult stallWithError(DfuStatus status);
+  usb::UrbResult download(const usb::ControlSetup& setup, std::span<const uint8_t> data);
+  usb::UrbResult upload(const usb::ControlSetup& setup);
+  usb::UrbResult getStatus(const usb::ControlSetup& setup) const;
+  usb::UrbResult stallWithError(DfuStatus status);
 
   DfuState state_ = DfuState::kIdle;
   DfuStatus status_ = DfuStatus::kOk;

@@ -8,7 +8,7 @@ namespace {
 constexpr uint8_t kOutputTag = 3;
 constexpr uint8_t kFirstInterruptTag = 4;
 
-const char* speedName(UsbSpeed speed) { return speed == UsbSpeed::kSuper ? "super" : "high"; }
+const char* speedName(usb::UsbSpeed speed) { return speed == usb::UsbSpeed::kSuper ? "super" : "high"; }
 
 UsbTraffic trafficOf(const driver::ExecutableRunRecord& run, const UsbLinkParameters& link) {
   UsbTraffic t;
@@ -88,7 +88,7 @@ void addPredictedTiming(driver::RunResult& result, const UsbLinkParameters& link
   result.timing = sum;
 }
 
-void addPredictedTiming(driver::RunResult& result, UsbSpeed speed, uint64_t clockHz) {
+void addPredictedTiming(driver::RunResult& result, usb::UsbSpeed speed, uint64_t clockHz) {
   addPredictedTiming(result, usbLinkParameters(speed), clockHz);
 }
 

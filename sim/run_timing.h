@@ -34,6 +34,6 @@ void addPredictedTiming(driver::RunResult& result, const UsbLinkParameters& link
 
 // The same with the link model's table for `speed` (usbLinkParameters): what a front end calls
 // with the device's USB speed and chip clock (sim::DeviceOptions::speed, ChipConfig::clockHz).
-void addPredictedTiming(driver::RunResult& result, UsbSpeed speed, uint64_t clockHz);
+void addPredictedTiming(driver::RunResult& result, usb::UsbSpeed speed, uint64_t clockHz);
 
 }  // namespace coralsim::sim

@@ -262,7 +262,7 @@ bool SimulationKernel::cancelDeferred(const DeviceSlot& slot, uint64_t urbId) {
   return false;
 }
 
-void SimulationKernel::flushDeferred(const DeviceSlot& slot, std::optional<UrbStatus> status) {
+void SimulationKernel::flushDeferred(const DeviceSlot& slot, std::optional<usb::UrbStatus> status) {
   std::deque<DeferredOut> removed;
   {
     std::lock_guard lock(mutex_);
@@ -277,7 +277,7 @@ void SimulationKernel::flushDeferred(const DeviceSlot& slot, std::optional<UrbSt
   }
   if (!status) return;
   for (DeferredOut& out : removed) {
-    UrbResult r;
+    usb::UrbResult r;
     r.status = *status;
     out.slot->usb.queueCompletion(std::move(out.done), std::move(r));
   }

@@ -116,7 +116,7 @@ class SimulationKernel {
   bool cancelDeferred(const DeviceSlot& slot, uint64_t urbId);
   // Completes every not-yet-applied submission of `slot` with `status` (bus reset) or drops
   // them (status nullopt: lease end). Kernel thread only.
-  void flushDeferred(const DeviceSlot& slot, std::optional<UrbStatus> status);
+  void flushDeferred(const DeviceSlot& slot, std::optional<usb::UrbStatus> status);
 
   [[nodiscard]] uint64_t newUrbId();
   [[nodiscard]] bool onKernelThread() const { return std::this_thread::get_id() == threadId_; }

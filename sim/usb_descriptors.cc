@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "usb/coral_usb_ids.h"
+
 namespace coralsim::sim {
 namespace {
 
@@ -20,9 +22,15 @@ struct PersonalityValues {
   bool hasDfuFunctional;  // the bootloader's DFU functional descriptor
 };
 
-constexpr PersonalityValues kRuntimeValues{0x18D1, 0x9302, 0x0100, 0xFF, 0xFF, 0xFF, true, false};  // [hw]
+// VID/PID of each personality: the seam's (usb/coral_usb_ids.h), the ones the driver looks for.
+constexpr usb::CoralUsbId kRuntimeId = usb::coralUsbId(usb::CoralPersonality::kRuntime);
+constexpr usb::CoralUsbId kBootloaderId = usb::coralUsbId(usb::CoralPersonality::kBootloader);
+
+constexpr PersonalityValues kRuntimeValues{kRuntimeId.vendorId, kRuntimeId.productId, 0x0100, 0xFF, 0xFF, 0xFF,
+                                           true, false};  // [hw]
 // bcdDevice of the bootloader is unknown [choice]; VID/PID and FE/01/02 are [hw].
-constexpr PersonalityValues kBootloaderValues{0x1A6E, 0x089A, 0x0100, 0xFE, 0x01, 0x02, false, true};
+constexpr PersonalityValues kBootloaderValues{kBootloaderId.vendorId, kBootloaderId.productId, 0x0100, 0xFE, 0x01,
+                                              0x02, false, true};
 
 // What differs between the speeds.
 struct SpeedValues {
@@ -36,8 +44,8 @@ struct SpeedValues {
 constexpr SpeedValues kSuperSpeedValues{0x0310, 9, 0x70, true, false};  // 896 mA
 constexpr SpeedValues kHighSpeedValues{0x0210, 64, 0xFA, false, true};  // 500 mA
 
-const SpeedValues& speedValues(UsbSpeed speed) {
-  return speed == UsbSpeed::kSuper ? kSuperSpeedValues : kHighSpeedValues;
+const SpeedValues& speedValues(usb::UsbSpeed speed) {
+  return speed == usb::UsbSpeed::kSuper ? kSuperSpeedValues : kHighSpeedValues;
 }
 
 // bmAttributes: bit 7 is reserved-one; neither self-powered nor remote wakeup [choice].
@@ -55,12 +63,12 @@ constexpr Usb2ExtensionCapability kUsb2Extension{0x02, 0x00000002};
 constexpr SuperSpeedUsbCapability kSuperSpeedCapability{0x03, 0x00, 0x000E, 0x01, 0x0A, 0x07FF};
 
 constexpr std::array<EndpointInfo, 6> kEndpoints{{
-    {0x01, 2, 1024, 512, 15, 0, 0},  // OUT: framed records (single-EP mode)
-    {0x02, 2, 1024, 512, 15, 0, 0},  // OUT: input activations (multi-EP mode)
-    {0x03, 2, 1024, 512, 15, 0, 0},  // OUT: parameters (multi-EP mode)
-    {0x81, 2, 1024, 512, 15, 0, 0},  // IN: output activations
-    {0x82, 2, 1024, 512, 15, 0, 0},  // IN: 16-byte events (bulk, not interrupt)
-    {0x83, 3, 64, 64, 0, 4, 64},     // IN: 4-byte interrupt bitmaps; interval [choice]
+    {usb::endpoint::kBulkOut, 2, 1024, 512, 15, 0, 0},        // OUT: framed records (single-EP mode)
+    {usb::endpoint::kBulkOutInput, 2, 1024, 512, 15, 0, 0},   // OUT: input activations (multi-EP mode)
+    {usb::endpoint::kBulkOutParams, 2, 1024, 512, 15, 0, 0},  // OUT: parameters (multi-EP mode)
+    {usb::endpoint::kOutputIn, 2, 1024, 512, 15, 0, 0},       // IN: output activations
+    {usb::endpoint::kEventIn, 2, 1024, 512, 15, 0, 0},        // IN: 16-byte events (bulk, not interrupt)
+    {usb::endpoint::kInterruptIn, 3, 64, 64, 0, 4, 64},       // IN: 4-byte interrupt bitmaps; interval [choice]
 }};
 
 // ---- building the descriptors ----
@@ -88,7 +96,7 @@ std::vector<uint8_t> deviceQualifier(const SpeedValues& s) {
   return out;
 }
 
-std::vector<uint8_t> configurationDescriptor(const PersonalityValues& p, UsbSpeed speed) {
+std::vector<uint8_t> configurationDescriptor(const PersonalityValues& p, usb::UsbSpeed speed) {
   const SpeedValues& s = speedValues(speed);
   std::vector<uint8_t> out;
   ConfigurationDescriptor config;
@@ -108,7 +116,7 @@ std::vector<uint8_t> configurationDescriptor(const PersonalityValues& p, UsbSpee
   if (p.hasDfuFunctional) appendDescriptor(out, kDfuFunctional);
   if (p.hasEndpoints) {
     for (const EndpointInfo& ep : kEndpoints) {
-      const bool super = speed == UsbSpeed::kSuper;
+      const bool super = speed == usb::UsbSpeed::kSuper;
       appendDescriptor(out, EndpointDescriptor{ep.address, ep.attributes, super ? ep.maxPacketSuper : ep.maxPacketHigh,
                                                ep.interval});
       // Bulk companions: no streams, wBytesPerInterval 0 (§1.1).
@@ -121,8 +129,8 @@ std::vector<uint8_t> configurationDescriptor(const PersonalityValues& p, UsbSpee
   return out;
 }
 
-std::vector<uint8_t> bosDescriptor(UsbSpeed speed) {
-  const bool super = speed == UsbSpeed::kSuper;
+std::vector<uint8_t> bosDescriptor(usb::UsbSpeed speed) {
+  const bool super = speed == usb::UsbSpeed::kSuper;
   BosDescriptor header;
   header.bNumDeviceCaps = super ? 2 : 1;
   header.wTotalLength = static_cast<uint16_t>(kDescriptorLength<BosDescriptor> + kDescriptorLength<Usb2ExtensionCapability> +
@@ -187,9 +195,9 @@ std::string_view personalityName(Personality personality) {
 
 std::span<const EndpointInfo> runtimeEndpoints() { return kEndpoints; }
 
-uint16_t bulkMaxPacket(UsbSpeed speed) { return speed == UsbSpeed::kSuper ? 1024 : 512; }
+uint16_t bulkMaxPacket(usb::UsbSpeed speed) { return speed == usb::UsbSpeed::kSuper ? 1024 : 512; }
 
-UsbDescriptorTable UsbDescriptorTable::of(Personality personality, UsbSpeed speed) {
+UsbDescriptorTable UsbDescriptorTable::of(Personality personality, usb::UsbSpeed speed) {
   const PersonalityValues& p = personality == Personality::kRuntime ? kRuntimeValues : kBootloaderValues;
   const SpeedValues& s = speedValues(speed);
   UsbDescriptorTable table;
@@ -205,8 +213,8 @@ UsbDescriptorTable UsbDescriptorTable::of(Personality personality, UsbSpeed spee
   return table;
 }
 
-UsbDescriptorTable UsbDescriptorTable::runtime(UsbSpeed speed) { return of(Personality::kRuntime, speed); }
-UsbDescriptorTable UsbDescriptorTable::bootloader(UsbSpeed speed) { return of(Personality::kBootloader, speed); }
+UsbDescriptorTable UsbDescriptorTable::runtime(usb::UsbSpeed speed) { return of(Personality::kRuntime, speed); }
+UsbDescriptorTable UsbDescriptorTable::bootloader(usb::UsbSpeed speed) { return of(Personality::kBootloader, speed); }
 
 std::optional<std::span<const uint8_t>> UsbDescriptorTable::find(uint8_t type, uint8_t index) const {
   for (const UsbDescriptor& row : rows_) {

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/usb_types.h"
+#include "usb/usb_types.h"
 
 namespace coralsim::sim {
 
@@ -108,7 +108,7 @@ struct EndpointInfo {
 [[nodiscard]] std::span<const EndpointInfo> runtimeEndpoints();
 
 // Bulk max packet size at `speed` (1024 SuperSpeed, 512 High speed).
-[[nodiscard]] uint16_t bulkMaxPacket(UsbSpeed speed);
+[[nodiscard]] uint16_t bulkMaxPacket(usb::UsbSpeed speed);
 
 struct UsbDescriptor {
   uint8_t type = 0;
@@ -119,10 +119,10 @@ struct UsbDescriptor {
 class UsbDescriptorTable {
  public:
   // The runtime personality (18d1:9302) at `speed`.
-  [[nodiscard]] static UsbDescriptorTable runtime(UsbSpeed speed);
+  [[nodiscard]] static UsbDescriptorTable runtime(usb::UsbSpeed speed);
   // The DFU bootloader personality (1a6e:089a) at `speed`.
-  [[nodiscard]] static UsbDescriptorTable bootloader(UsbSpeed speed);
-  [[nodiscard]] static UsbDescriptorTable of(Personality personality, UsbSpeed speed);
+  [[nodiscard]] static UsbDescriptorTable bootloader(usb::UsbSpeed speed);
+  [[nodiscard]] static UsbDescriptorTable of(Personality personality, usb::UsbSpeed speed);
 
   // The descriptor GET_DESCRIPTOR(type, index) returns; nullopt when there is none.
   [[nodiscard]] std::optional<std::span<const uint8_t>> find(uint8_t type, uint8_t index) const;
@@ -132,12 +132,12 @@ class UsbDescriptorTable {
   [[nodiscard]] std::span<const UsbDescriptor> all() const { return rows_; }
 
   [[nodiscard]] Personality personality() const { return personality_; }
-  [[nodiscard]] UsbSpeed speed() const { return speed_; }
+  [[nodiscard]] usb::UsbSpeed speed() const { return speed_; }
 
  private:
   std::vector<UsbDescriptor> rows_;
   Personality personality_ = Personality::kRuntime;
-  UsbSpeed speed_ = UsbSpeed::kSuper;
+  usb::UsbSpeed speed_ = usb::UsbSpeed::kSuper;
 };
 
 }  // namespace coralsim::sim

@@ -25,15 +25,15 @@ uint64_t fromLittleEndian(std::span<const uint8_t> bytes) {
   return value;
 }
 
-UrbResult inResult(std::vector<uint8_t> data) {
-  UrbResult r;
+usb::UrbResult inResult(std::vector<uint8_t> data) {
+  usb::UrbResult r;
   r.actualLength = static_cast<uint32_t>(data.size());
   r.data = std::move(data);
   return r;
 }
 
-UrbResult status(UrbStatus s) {
-  UrbResult r;
+usb::UrbResult status(usb::UrbStatus s) {
+  usb::UrbResult r;
   r.status = s;
   return r;
 }
@@ -49,7 +49,7 @@ UsbFunction::UsbFunction(const sc_core::sc_module_name& name)
   SC_THREAD(outPump);
 }
 
-void UsbFunction::configure(UsbSpeed speed, bool zlpAfterAlignedTail, Personality initial) {
+void UsbFunction::configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, Personality initial) {
   speed_ = speed;
   zlpAfterAlignedTail_ = zlpAfterAlignedTail;
   personality_ = UsbPersonality(speed, initial);
@@ -57,8 +57,8 @@ void UsbFunction::configure(UsbSpeed speed, bool zlpAfterAlignedTail, Personalit
 
 // ---- EP0 -----------------------------------------------------------------------------------------
 
-UrbResult UsbFunction::control(const ControlSetup& setup, std::span<const uint8_t> outData) {
-  if (!setup.isDeviceToHost() && outData.size() != setup.wLength) return status(UrbStatus::kInvalid);
+usb::UrbResult UsbFunction::control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
+  if (!setup.isDeviceToHost() && outData.size() != setup.wLength) return status(usb::UrbStatus::kInvalid);
   std::optional<ControlOutcome> outcome = personality_.handle(setup, outData);
   if (!outcome) return csrRequest(setup, outData);  // vendor request, runtime personality
   // The host re-enumerating reveals a bus reset USB/IP never forwards: the bridge starts afresh.
@@ -66,28 +66,28 @@ UrbResult UsbFunction::control(const ControlSetup& setup, std::span<const uint8_
   return std::move(outcome->result);
 }
 
-UrbResult UsbFunction::csrRequest(const ControlSetup& setup, std::span<const uint8_t> outData) {
+usb::UrbResult UsbFunction::csrRequest(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   if (setup.bRequest == kCsrRequest64 || setup.bRequest == kCsrRequest32) {
     const unsigned width = setup.bRequest == kCsrRequest64 ? 64 : 32;
     const uint32_t address = (uint32_t{setup.wIndex} << 16) | setup.wValue;
     if (setup.isDeviceToHost()) return inResult(littleEndian(csr->read(address, width), setup.wLength));
     csr->write(address, width, fromLittleEndian(outData));
-    return UrbResult{};
+    return usb::UrbResult{};
   }
   // No other vendor request exists in any driver; answer without stalling.
-  return setup.isDeviceToHost() ? inResult(std::vector<uint8_t>(setup.wLength, 0)) : UrbResult{};
+  return setup.isDeviceToHost() ? inResult(std::vector<uint8_t>(setup.wLength, 0)) : usb::UrbResult{};
 }
 
 // ---- bulk OUT: the record parser -------------------------------------------------------------------
 
 void UsbFunction::submitOut(uint64_t id, uint8_t endpoint, std::vector<uint8_t> data, Completion done) {
-  if (endpoint != endpoint::kBulkOut || personality_.personality() != Personality::kRuntime) {
+  if (endpoint != usb::endpoint::kBulkOut || personality_.personality() != Personality::kRuntime) {
     // Multi-EP raw streams (EP 0x02/0x03, multi_bo_ep = 1) are not modelled.
-    complete(std::move(done), status(UrbStatus::kStall));
+    complete(std::move(done), status(usb::UrbStatus::kStall));
     return;
   }
   if (outUrbs_.size() >= kMaxPendingUrbsPerEndpoint) {
-    complete(std::move(done), status(UrbStatus::kInvalid));
+    complete(std::move(done), status(usb::UrbStatus::kInvalid));
     return;
   }
   outUrbs_.push_back(OutUrb{id, std::move(data), 0, std::move(done)});
@@ -118,7 +118,7 @@ void UsbFunction::outPump() {
     }
     OutUrb& urb = outUrbs_.front();
     if (urb.consumed == urb.data.size()) {
-      UrbResult r;
+      usb::UrbResult r;
       r.actualLength = static_cast<uint32_t>(urb.data.size());
       complete(std::move(urb.done), std::move(r));
       outUrbs_.pop_front();
@@ -126,14 +126,14 @@ void UsbFunction::outPump() {
     }
     const std::span<const uint8_t> rest(urb.data.data() + urb.consumed, urb.data.size() - urb.consumed);
 
-    if (headerFill_ < kRecordHeaderBytes) {
-      const size_t n = std::min(kRecordHeaderBytes - headerFill_, rest.size());
+    if (headerFill_ < usb::kRecordHeaderBytes) {
+      const size_t n = std::min(usb::kRecordHeaderBytes - headerFill_, rest.size());
       std::copy_n(rest.begin(), n, header_.begin() + static_cast<ptrdiff_t>(headerFill_));
       headerFill_ += n;
       urb.consumed += n;
-      if (headerFill_ == kRecordHeaderBytes) {
+      if (headerFill_ == usb::kRecordHeaderBytes) {
         payloadLeft_ = fromLittleEndian(std::span<const uint8_t>(header_).first(4));
-        recordTag_ = header_[4] & 0x0F;  // libedgetpu masks tag & 0xF
+        recordTag_ = header_[4] & usb::kRecordTagMask;
         discardRecord_ = recordTag_ == 0 && payloadLeft_ > kMaxInstructionRecordBytes;
         if (discardRecord_) {
           ++rejectedInstructionRecords_;
@@ -163,9 +163,9 @@ void UsbFunction::outPump() {
 
 std::deque<UsbFunction::InUrb>* UsbFunction::inQueue(uint8_t endpoint) {
   switch (endpoint) {
-    case endpoint::kOutputIn: return &outputUrbs_;
-    case endpoint::kEventIn: return &eventUrbs_;
-    case endpoint::kInterruptIn: return &interruptUrbs_;
+    case usb::endpoint::kOutputIn: return &outputUrbs_;
+    case usb::endpoint::kEventIn: return &eventUrbs_;
+    case usb::endpoint::kInterruptIn: return &interruptUrbs_;
     default: return nullptr;
   }
 }
@@ -173,11 +173,11 @@ std::deque<UsbFunction::InUrb>* UsbFunction::inQueue(uint8_t endpoint) {
 void UsbFunction::submitIn(uint64_t id, uint8_t endpoint, uint32_t length, Completion done) {
   std::deque<InUrb>* queue = personality_.personality() == Personality::kRuntime ? inQueue(endpoint) : nullptr;
   if (queue == nullptr) {
-    complete(std::move(done), status(UrbStatus::kStall));
+    complete(std::move(done), status(usb::UrbStatus::kStall));
     return;
   }
   if (length > kMaxInUrbBytes || queue->size() >= kMaxPendingUrbsPerEndpoint) {
-    complete(std::move(done), status(UrbStatus::kInvalid));
+    complete(std::move(done), status(usb::UrbStatus::kInvalid));
     return;
   }
   queue->push_back(InUrb{id, length, {}, std::move(done)});
@@ -273,7 +273,7 @@ void UsbFunction::flushBridge() {
   resetParser();
   // OUT data in flight is dropped with the parser state; its transfers count as accepted.
   for (OutUrb& urb : outUrbs_) {
-    UrbResult r;
+    usb::UrbResult r;
     r.actualLength = static_cast<uint32_t>(urb.data.size());
     complete(std::move(urb.done), std::move(r));
   }
@@ -292,10 +292,10 @@ void UsbFunction::busReset() {
 }
 
 void UsbFunction::resetBridge() {
-  for (OutUrb& urb : outUrbs_) complete(std::move(urb.done), status(UrbStatus::kShutdown));
+  for (OutUrb& urb : outUrbs_) complete(std::move(urb.done), status(usb::UrbStatus::kShutdown));
   outUrbs_.clear();
   for (std::deque<InUrb>* queue : {&outputUrbs_, &eventUrbs_, &interruptUrbs_}) {
-    for (InUrb& urb : *queue) complete(std::move(urb.done), status(UrbStatus::kShutdown));
+    for (InUrb& urb : *queue) complete(std::move(urb.done), status(usb::UrbStatus::kShutdown));
     queue->clear();
   }
   flushBridge();
@@ -328,7 +328,7 @@ bool UsbFunction::cancel(uint64_t id) {
   return false;
 }
 
-void UsbFunction::complete(Completion done, UrbResult result) {
+void UsbFunction::complete(Completion done, usb::UrbResult result) {
   if (done) completions_.push_back(CompletedUrb{std::move(done), std::move(result)});
 }
 

@@ -42,7 +42,8 @@
 #include "models/csr/csr_access_if.h"
 #include "sim/usb_descriptors.h"
 #include "sim/usb_personality.h"
-#include "sim/usb_types.h"
+#include "usb/record_header.h"
+#include "usb/usb_types.h"
 
 namespace coralsim::sim {
 
@@ -59,10 +60,10 @@ class UsbFunction : public sc_core::sc_module,
   sc_core::sc_port<models::ByteSinkIf> inputSink;        // tag 1
   sc_core::sc_port<models::ByteSinkIf> parameterSink;    // tag 2
 
-  using Completion = std::function<void(UrbResult)>;
+  using Completion = std::function<void(usb::UrbResult)>;
   struct CompletedUrb {
     Completion done;
-    UrbResult result;
+    usb::UrbResult result;
   };
 
   // Bounds on host-controlled sizes (simulator limits, not hardware facts; docs/sanitizers.md
@@ -81,19 +82,18 @@ class UsbFunction : public sc_core::sc_module,
   static constexpr uint32_t kMaxInstructionRecordBytes = 64u << 20;
   static constexpr uint32_t kFatalErrorInterrupt = 1;  // bit 0 of the EP 0x83 word
 
-  static constexpr size_t kRecordHeaderBytes = 8;
   static constexpr size_t kEventBytes = 16;
   static constexpr size_t kInterruptBytes = 4;
 
   explicit UsbFunction(const sc_core::sc_module_name& name);
 
   // Link configuration and power-on personality (applied when a Device leases the slot).
-  void configure(UsbSpeed speed, bool zlpAfterAlignedTail, Personality initial = Personality::kRuntime);
-  [[nodiscard]] UsbSpeed speed() const { return speed_; }
+  void configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, Personality initial = Personality::kRuntime);
+  [[nodiscard]] usb::UsbSpeed speed() const { return speed_; }
   [[nodiscard]] const UsbPersonality& personality() const { return personality_; }
 
   // ---- host side (simulation paused) ----
-  UrbResult control(const ControlSetup& setup, std::span<const uint8_t> outData);
+  usb::UrbResult control(const usb::ControlSetup& setup, std::span<const uint8_t> outData);
   void submitOut(uint64_t id, uint8_t endpoint, std::vector<uint8_t> data, Completion done);
   void submitIn(uint64_t id, uint8_t endpoint, uint32_t length, Completion done);
   // Removes a pending URB without completing it. False when it is not pending here.
@@ -105,7 +105,7 @@ class UsbFunction : public sc_core::sc_module,
   void detach();
   // Queues a completion for a URB that never reached this function (bus reset of a submission
   // the kernel had not applied yet).
-  void queueCompletion(Completion done, UrbResult result) { complete(std::move(done), std::move(result)); }
+  void queueCompletion(Completion done, usb::UrbResult result) { complete(std::move(done), std::move(result)); }
   // Completions produced since the last call, in order.
   [[nodiscard]] std::vector<CompletedUrb> takeCompletions();
   [[nodiscard]] size_t pendingUrbCount() const;
@@ -143,22 +143,22 @@ class UsbFunction : public sc_core::sc_module,
   void outPump();  // SC_THREAD: the record parser
   [[nodiscard]] models::ByteSinkIf* sinkForTag(uint8_t tag);
   void resetParser();
-  void complete(Completion done, UrbResult result);
+  void complete(Completion done, usb::UrbResult result);
   void serviceOutputs();
   void serviceEvents();
   void serviceInterrupts();
   [[nodiscard]] std::deque<InUrb>* inQueue(uint8_t endpoint);
-  UrbResult csrRequest(const ControlSetup& setup, std::span<const uint8_t> outData);
+  usb::UrbResult csrRequest(const usb::ControlSetup& setup, std::span<const uint8_t> outData);
   // The bridge side of a bus reset: pending URBs given back with kShutdown, queues flushed.
   void resetBridge();
 
-  UsbSpeed speed_ = UsbSpeed::kSuper;
+  usb::UsbSpeed speed_ = usb::UsbSpeed::kSuper;
   bool zlpAfterAlignedTail_ = false;
   UsbPersonality personality_;
 
   // EP 0x01 record parser.
   std::deque<OutUrb> outUrbs_;
-  std::array<uint8_t, kRecordHeaderBytes> header_{};
+  std::array<uint8_t, usb::kRecordHeaderBytes> header_{};
   size_t headerFill_ = 0;
   uint64_t payloadLeft_ = 0;
   uint8_t recordTag_ = 0;

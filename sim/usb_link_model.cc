@@ -1,12 +1,14 @@
 #include "sim/usb_link_model.h"
 
+#include "usb/record_header.h"
+
 // [calibrated] figures come from scripts/calibrate-timing.py on scripts/timing-references.json
 // (published latencies of corpus models); the report it writes holds the fit and its residuals.
 
 namespace coralsim::sim {
 namespace {
 
-constexpr uint64_t kRecordHeaderBytes = 8;   // {u32 length, u32 tag} (docs/usb-protocol.md §3)
+using usb::kRecordHeaderBytes;
 constexpr uint64_t kEventBytes = 16;         // EP 0x82 event (§4.2)
 constexpr uint64_t kOutPieceBytes = 1 << 20;  // libedgetpu sends payloads in <= 1 MiB pieces (§3)
 
@@ -18,11 +20,11 @@ uint64_t pieces(uint64_t bytes, uint64_t pieceBytes) {
 
 }  // namespace
 
-UsbLinkParameters usbLinkParameters(UsbSpeed speed) {
+UsbLinkParameters usbLinkParameters(usb::UsbSpeed speed) {
   UsbLinkParameters p;
   p.speed = speed;
   p.outPieceBytes = kOutPieceBytes;
-  if (speed == UsbSpeed::kSuper) {
+  if (speed == usb::UsbSpeed::kSuper) {
     // ~310 MB/s host-to-device: iwatake's stride models on USB 3 take 0.63 ms more for 196,608
     // more input bytes (InOut_stride.csv); LibrEdgeTPU's Dense-2048 upload gives ~300 MB/s
     // (docs/latency.md §3.3, derived). The same figure is used for device-to-host. [doc, derived]

@@ -15,12 +15,12 @@
 
 #include <cstdint>
 
-#include "sim/usb_types.h"
+#include "usb/usb_types.h"
 
 namespace coralsim::sim {
 
 struct UsbLinkParameters {
-  UsbSpeed speed = UsbSpeed::kSuper;
+  usb::UsbSpeed speed = usb::UsbSpeed::kSuper;
   double bulkOutBytesPerSecond = 0;
   double bulkInBytesPerSecond = 0;
   double outTransferSeconds = 0;      // one bulk-OUT transfer: submission, completion, host turnaround
@@ -34,7 +34,7 @@ struct UsbLinkParameters {
 };
 
 // The table for each speed, with the evidence for every figure (usb_link_model.cc).
-[[nodiscard]] UsbLinkParameters usbLinkParameters(UsbSpeed speed);
+[[nodiscard]] UsbLinkParameters usbLinkParameters(usb::UsbSpeed speed);
 
 // The transfers of one run on the link.
 struct UsbTraffic {

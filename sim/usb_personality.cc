@@ -33,7 +33,7 @@ ControlOutcome ackOutcome() { return ControlOutcome{}; }
 
 ControlOutcome stallOutcome() {
   ControlOutcome o;
-  o.result.status = UrbStatus::kStall;
+  o.result.status = usb::UrbStatus::kStall;
   return o;
 }
 
@@ -47,7 +47,7 @@ ControlOutcome inOutcome(std::span<const uint8_t> bytes, uint16_t wLength) {
 
 }  // namespace
 
-UsbPersonality::UsbPersonality(UsbSpeed speed, Personality initial)
+UsbPersonality::UsbPersonality(usb::UsbSpeed speed, Personality initial)
     : descriptors_(UsbDescriptorTable::of(initial, speed)) {}
 
 void UsbPersonality::powerOn(Personality initial) {
@@ -72,7 +72,7 @@ void UsbPersonality::switchTo(Personality next) {
   if (next == Personality::kBootloader) dfu_.reset();
 }
 
-std::optional<ControlOutcome> UsbPersonality::handle(const ControlSetup& setup, std::span<const uint8_t> outData) {
+std::optional<ControlOutcome> UsbPersonality::handle(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   switch (setup.bmRequestType & kRequestTypeMask) {
     case kTypeStandard:
       return standardRequest(setup);
@@ -87,7 +87,7 @@ std::optional<ControlOutcome> UsbPersonality::handle(const ControlSetup& setup, 
   }
 }
 
-ControlOutcome UsbPersonality::getDescriptor(const ControlSetup& setup) {
+ControlOutcome UsbPersonality::getDescriptor(const usb::ControlSetup& setup) {
   const auto type = static_cast<uint8_t>(setup.wValue >> 8);
   const auto index = static_cast<uint8_t>(setup.wValue);
   ControlOutcome outcome;
@@ -108,7 +108,7 @@ ControlOutcome UsbPersonality::getDescriptor(const ControlSetup& setup) {
   return outcome;
 }
 
-ControlOutcome UsbPersonality::standardRequest(const ControlSetup& setup) {
+ControlOutcome UsbPersonality::standardRequest(const usb::ControlSetup& setup) {
   using namespace standard_request;
   const bool in = setup.isDeviceToHost();
   switch (setup.bRequest) {
@@ -143,7 +143,7 @@ ControlOutcome UsbPersonality::standardRequest(const ControlSetup& setup) {
   }
 }
 
-ControlOutcome UsbPersonality::classRequest(const ControlSetup& setup, std::span<const uint8_t> outData) {
+ControlOutcome UsbPersonality::classRequest(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   if (personality() == Personality::kRuntime) {
     // Runtime: only DFU_DETACH to interface 0 (libedgetpu with Usb.AlwaysDfu) — arm the switch.
     if (setup.bmRequestType == 0x21 && setup.bRequest == dfu_request::kDetach && setup.wIndex == 0) {
@@ -152,7 +152,7 @@ ControlOutcome UsbPersonality::classRequest(const ControlSetup& setup, std::span
     }
     return stallOutcome();
   }
-  std::optional<UrbResult> result = dfu_.handle(setup, outData);
+  std::optional<usb::UrbResult> result = dfu_.handle(setup, outData);
   if (!result) return stallOutcome();
   // A completed download arms the switch to the runtime; starting a new one disarms it.
   if (dfu_.downloadComplete()) {

@@ -23,12 +23,12 @@
 
 #include "sim/dfu_state_machine.h"
 #include "sim/usb_descriptors.h"
-#include "sim/usb_types.h"
+#include "usb/usb_types.h"
 
 namespace coralsim::sim {
 
 struct ControlOutcome {
-  UrbResult result;
+  usb::UrbResult result;
   // The request revealed a bus reset (the host re-enumerating): flush the bridge (pending URBs,
   // queued outputs/events, the OUT parser), keep the CSRs.
   bool busReset = false;
@@ -38,15 +38,15 @@ struct ControlOutcome {
 
 class UsbPersonality {
  public:
-  explicit UsbPersonality(UsbSpeed speed = UsbSpeed::kSuper, Personality initial = Personality::kRuntime);
+  explicit UsbPersonality(usb::UsbSpeed speed = usb::UsbSpeed::kSuper, Personality initial = Personality::kRuntime);
 
   // Standard and class requests (see above). nullopt: a vendor request in the runtime
   // personality, for the caller (the CSR path). `outData` is the data stage of host-to-device
   // requests (size == wLength).
-  [[nodiscard]] std::optional<ControlOutcome> handle(const ControlSetup& setup, std::span<const uint8_t> outData);
+  [[nodiscard]] std::optional<ControlOutcome> handle(const usb::ControlSetup& setup, std::span<const uint8_t> outData);
 
   [[nodiscard]] Personality personality() const { return descriptors_.personality(); }
-  [[nodiscard]] UsbSpeed speed() const { return descriptors_.speed(); }
+  [[nodiscard]] usb::UsbSpeed speed() const { return descriptors_.speed(); }
   [[nodiscard]] const UsbDescriptorTable& descriptors() const { return descriptors_; }
   // The personality the next bus reset switches to, if one is armed.
   [[nodiscard]] std::optional<Personality> armedSwitch() const { return armed_; }
@@ -66,9 +66,9 @@ class UsbPersonality {
   void powerOn(Personality initial);
 
  private:
-  ControlOutcome standardRequest(const ControlSetup& setup);
-  ControlOutcome classRequest(const ControlSetup& setup, std::span<const uint8_t> outData);
-  ControlOutcome getDescriptor(const ControlSetup& setup);
+  ControlOutcome standardRequest(const usb::ControlSetup& setup);
+  ControlOutcome classRequest(const usb::ControlSetup& setup, std::span<const uint8_t> outData);
+  ControlOutcome getDescriptor(const usb::ControlSetup& setup);
   void switchTo(Personality next);
 
   UsbDescriptorTable descriptors_;

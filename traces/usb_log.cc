@@ -7,12 +7,12 @@
 #include "traces/json_value.h"
 #include "traces/json_writer.h"
 #include "traces/sha256.h"
+#include "usb/record_header.h"
 
 namespace coralsim::traces {
 namespace {
 
 constexpr size_t kHeadBytes = 16;
-constexpr unsigned kRecordHeaderBytes = 8;
 
 uint64_t littleEndian(std::span<const uint8_t> bytes) {
   uint64_t v = 0;
@@ -104,7 +104,7 @@ void UsbLogBuilder::deriveRecords(UsbTransaction& t, const Transfer& transfer) {
   const uint64_t length = transfer.length;
   if (streamLost_) {
     // Re-synchronise on a transfer of exactly one header: libedgetpu sends each header on its own.
-    if (length != kRecordHeaderBytes) return;
+    if (length != usb::kRecordHeaderBytes) return;
     streamLost_ = false;
     recordBytesLeft_ = 0;
     headerFill_ = 0;
@@ -125,11 +125,11 @@ void UsbLogBuilder::deriveRecords(UsbTransaction& t, const Transfer& transfer) {
       return;
     }
     header_[headerFill_++] = data[pos++];
-    if (headerFill_ == kRecordHeaderBytes) {
+    if (headerFill_ == usb::kRecordHeaderBytes) {
       headerFill_ = 0;
       RecordHeader h;
       h.size = static_cast<uint32_t>(littleEndian(std::span<const uint8_t>(header_, 4)));
-      h.tag = static_cast<uint8_t>(header_[4] & 0x0F);
+      h.tag = static_cast<uint8_t>(header_[4] & usb::kRecordTagMask);
       t.records.push_back(h);
       recordBytesLeft_ = h.size;
     }

@@ -141,9 +141,9 @@ void UsbipClient::close() {
   fd_ = -1;
 }
 
-sim::UsbSpeed UsbipClient::speed() const {
-  return device_.speed == usb_speed_code::kSuper || device_.speed == usb_speed_code::kSuperPlus ? sim::UsbSpeed::kSuper
-                                                                                                : sim::UsbSpeed::kHigh;
+usb::UsbSpeed UsbipClient::speed() const {
+  return device_.speed == usb_speed_code::kSuper || device_.speed == usb_speed_code::kSuperPlus ? usb::UsbSpeed::kSuper
+                                                                                                : usb::UsbSpeed::kHigh;
 }
 
 void UsbipClient::fail(const std::string& what) {
@@ -195,7 +195,7 @@ uint32_t UsbipClient::submit(CmdSubmit command) {
   return seqnum;
 }
 
-uint32_t UsbipClient::submitControl(const sim::ControlSetup& setup, std::span<const uint8_t> outData,
+uint32_t UsbipClient::submitControl(const usb::ControlSetup& setup, std::span<const uint8_t> outData,
                                     uint32_t transferFlags) {
   CmdSubmit command;
   const bool in = setup.isDeviceToHost();

@@ -18,7 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "sim/usb_types.h"
+#include "usb/usb_types.h"
 #include "usbip/pdus.h"
 #include "usbip/stream_decoder.h"
 
@@ -51,13 +51,13 @@ class UsbipClient {
   UsbipClient& operator=(const UsbipClient&) = delete;
 
   [[nodiscard]] const UsbDeviceRecord& device() const { return device_; }
-  [[nodiscard]] sim::UsbSpeed speed() const;
+  [[nodiscard]] usb::UsbSpeed speed() const;
   // "usbip 127.0.0.1:3240/1-1", for messages.
   [[nodiscard]] const std::string& description() const { return description_; }
 
   // CMD_SUBMIT; each returns the URB's seqnum. `endpoint` is an address (0x01, 0x81) or a number
   // with the direction given by the call.
-  uint32_t submitControl(const sim::ControlSetup& setup, std::span<const uint8_t> outData = {},
+  uint32_t submitControl(const usb::ControlSetup& setup, std::span<const uint8_t> outData = {},
                          uint32_t transferFlags = 0);
   uint32_t submitOut(uint8_t endpoint, std::span<const uint8_t> data, uint32_t transferFlags = 0);
   uint32_t submitIn(uint8_t endpoint, uint32_t length, uint32_t transferFlags = 0);

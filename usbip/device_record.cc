@@ -2,8 +2,8 @@
 
 namespace coralsim::usbip {
 
-uint32_t speedCode(sim::UsbSpeed speed) {
-  return speed == sim::UsbSpeed::kSuper ? usb_speed_code::kSuper : usb_speed_code::kHigh;
+uint32_t speedCode(usb::UsbSpeed speed) {
+  return speed == usb::UsbSpeed::kSuper ? usb_speed_code::kSuper : usb_speed_code::kHigh;
 }
 
 UsbDeviceRecord deviceRecord(const ExportedDeviceInfo& info, const BusPosition& position) {

@@ -17,7 +17,7 @@ struct BusPosition {
 };
 
 // The enum usb_device_speed code of a link speed (5 SuperSpeed, 3 high speed).
-[[nodiscard]] uint32_t speedCode(sim::UsbSpeed speed);
+[[nodiscard]] uint32_t speedCode(usb::UsbSpeed speed);
 
 [[nodiscard]] UsbDeviceRecord deviceRecord(const ExportedDeviceInfo& info, const BusPosition& position);
 // The record plus its interface list, as OP_REP_DEVLIST carries it.

@@ -1,7 +1,7 @@
 // ExportedDevice: what the USB/IP server exports — one USB device behind the calls of the
 // sim::Device seam (sim/device.h): EP0 control transfers answered at once, bulk and interrupt
 // URBs completed later through a callback on any thread, unlink by id, bus reset. The server only
-// ever talks to this interface; usbip/sim_exported_device.h adapts a sim::Device to it, and tests
+// ever talks to this interface; hosting/sim_exported_device.h adapts a sim::Device to it, and tests
 // use small fakes.
 #pragma once
 
@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "sim/usb_types.h"
+#include "usb/usb_types.h"
 
 namespace coralsim::usbip {
 
@@ -22,7 +22,7 @@ struct ExportedDeviceInfo {
     uint8_t bInterfaceProtocol = 0;
     friend bool operator==(const Interface&, const Interface&) = default;
   };
-  sim::UsbSpeed speed = sim::UsbSpeed::kSuper;
+  usb::UsbSpeed speed = usb::UsbSpeed::kSuper;
   uint16_t idVendor = 0;
   uint16_t idProduct = 0;
   uint16_t bcdDevice = 0;
@@ -37,14 +37,14 @@ struct ExportedDeviceInfo {
 
 class ExportedDevice {
  public:
-  using Completion = std::function<void(sim::UrbResult)>;
+  using Completion = std::function<void(usb::UrbResult)>;
 
   virtual ~ExportedDevice() = default;
 
   [[nodiscard]] virtual ExportedDeviceInfo info() = 0;
 
   // EP0, answered synchronously. `outData` is the data stage of host-to-device requests.
-  virtual sim::UrbResult control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) = 0;
+  virtual usb::UrbResult control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) = 0;
   // Bulk/interrupt URBs by endpoint ADDRESS (0x01 OUT, 0x81 IN). `done` runs exactly once, on any
   // thread, unless cancel() returned true for the URB.
   virtual uint64_t submitOut(uint8_t endpointAddress, std::vector<uint8_t> data, Completion done) = 0;

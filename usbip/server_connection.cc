@@ -32,8 +32,8 @@ std::string hex4(uint16_t v) {
   return s;
 }
 
-sim::ControlSetup setupOf(const std::array<uint8_t, 8>& s) {
-  sim::ControlSetup setup;
+usb::ControlSetup setupOf(const std::array<uint8_t, 8>& s) {
+  usb::ControlSetup setup;
   setup.bmRequestType = s[0];
   setup.bRequest = s[1];
   setup.wValue = static_cast<uint16_t>(s[2] | s[3] << 8);
@@ -42,7 +42,7 @@ sim::ControlSetup setupOf(const std::array<uint8_t, 8>& s) {
   return setup;
 }
 
-const char* speedName(sim::UsbSpeed speed) { return speed == sim::UsbSpeed::kSuper ? "SuperSpeed" : "high speed"; }
+const char* speedName(usb::UsbSpeed speed) { return speed == usb::UsbSpeed::kSuper ? "SuperSpeed" : "high speed"; }
 
 }  // namespace
 
@@ -256,7 +256,7 @@ void ServerConnection::handleSubmit(CmdSubmit command) {
   // The device completes on its own thread: hop back to ours through the relay.
   std::weak_ptr<ServerConnection> weak = weak_from_this();
   std::shared_ptr<CompletionRelay> relay = context_.relay;
-  ExportedDevice::Completion done = [weak, relay, seqnum, token](sim::UrbResult result) {
+  ExportedDevice::Completion done = [weak, relay, seqnum, token](usb::UrbResult result) {
     relay->post([weak, seqnum, token, result = std::move(result)]() mutable {
       if (auto self = weak.lock()) self->onCompletion(seqnum, token, std::move(result));
     });
@@ -268,18 +268,18 @@ void ServerConnection::handleSubmit(CmdSubmit command) {
 
 void ServerConnection::handleControl(CmdSubmit& command, size_t budget) {
   const uint32_t seqnum = command.header.seqnum;
-  const sim::ControlSetup setup = setupOf(command.params.setup);
+  const usb::ControlSetup setup = setupOf(command.params.setup);
   const bool in = setup.isDeviceToHost();
   if (!in && command.transferBuffer.size() != setup.wLength) {
     // The data stage must be exactly wLength bytes (the device contract); a client that sends
     // otherwise gets an error for this URB, not a dropped connection.
-    sendRetSubmit(seqnum, sim::urbStatusToErrno(sim::UrbStatus::kInvalid), 0, {}, budget);
+    sendRetSubmit(seqnum, usb::urbStatusToErrno(usb::UrbStatus::kInvalid), 0, {}, budget);
     return;
   }
-  sim::UrbResult result = slot_->device->control(setup, command.transferBuffer);
-  int32_t status = sim::urbStatusToErrno(result.status);
+  usb::UrbResult result = slot_->device->control(setup, command.transferBuffer);
+  int32_t status = usb::urbStatusToErrno(result.status);
   if (!in) {
-    sendRetSubmit(seqnum, status, result.status == sim::UrbStatus::kOk ? setup.wLength : 0, {}, budget);
+    sendRetSubmit(seqnum, status, result.status == usb::UrbStatus::kOk ? setup.wLength : 0, {}, budget);
     return;
   }
   const size_t capacity = std::min<size_t>(command.params.transferBufferLength, setup.wLength);
@@ -295,7 +295,7 @@ void ServerConnection::handleControl(CmdSubmit& command, size_t budget) {
   sendRetSubmit(seqnum, status, actual, std::move(result.data), budget);
 }
 
-void ServerConnection::onCompletion(uint32_t seqnum, uint64_t token, sim::UrbResult result) {
+void ServerConnection::onCompletion(uint32_t seqnum, uint64_t token, usb::UrbResult result) {
   if (!open()) return;
   const auto it = pending_.find(seqnum);
   if (it == pending_.end() || it->second.token != token) return;  // cancelled, or a stale URB
@@ -303,7 +303,7 @@ void ServerConnection::onCompletion(uint32_t seqnum, uint64_t token, sim::UrbRes
   pending_.erase(it);
   --context_.stats.urbsPending;
 
-  int32_t status = sim::urbStatusToErrno(result.status);
+  int32_t status = usb::urbStatusToErrno(result.status);
   uint32_t actual = 0;
   std::vector<uint8_t> data;
   if (urb.in) {

@@ -61,7 +61,7 @@ class ServerConnection : public std::enable_shared_from_this<ServerConnection> {
   void handleSubmit(CmdSubmit command);
   void handleControl(CmdSubmit& command, size_t budget);
   void handleUnlink(const CmdUnlink& command);
-  void onCompletion(uint32_t seqnum, uint64_t token, sim::UrbResult result);
+  void onCompletion(uint32_t seqnum, uint64_t token, usb::UrbResult result);
   void sendRetSubmit(uint32_t seqnum, int32_t status, uint32_t actualLength, std::vector<uint8_t> data, size_t budget);
   void sendRetUnlink(uint32_t seqnum, int32_t status);
   void enqueue(Outgoing message);

@@ -1,4 +1,4 @@
-// CsrBlock: the chip's register file, generated from models/csr/csr_table.def.
+// CsrBlock: the chip's register file, generated from usb/csr_table.def (the register map of the seam).
 //
 // It owns the storage, the power-on values, the access rules (RW / RO / W1C / W0C on the bits of
 // the row's mask) and the width rules of docs/usb-protocol.md §2; the side effects belong to the
@@ -25,7 +25,7 @@ enum class CsrDomain : uint8_t { Aon, Gcb };
 
 enum class CsrEffect : uint8_t {
 #define CORAL_CSR_EFFECT(id, note) id,
-#include "models/csr/csr_table.def"
+#include "usb/csr_table.def"
 #undef CORAL_CSR_EFFECT
   Count
 };
@@ -64,14 +64,14 @@ inline constexpr CsrRegister kCsrTable[] = {
               CsrDomain::domain_,                                                                \
               CsrEffect::effect_,                                                                \
               note_},
-#include "models/csr/csr_table.def"
+#include "usb/csr_table.def"
 #undef CORAL_CSR
 };
 
 // Every register address by name: csr::scu_ctrl_3, csr::scalarRegisterFile (array base), ...
 namespace csr {
 #define CORAL_CSR(name_, address_, ...) inline constexpr uint32_t name_ = address_;
-#include "models/csr/csr_table.def"
+#include "usb/csr_table.def"
 #undef CORAL_CSR
 }  // namespace csr
 
@@ -81,7 +81,7 @@ struct CsrEffectInfo {
 };
 inline constexpr CsrEffectInfo kCsrEffects[] = {
 #define CORAL_CSR_EFFECT(id, note) CsrEffectInfo{#id, note},
-#include "models/csr/csr_table.def"
+#include "usb/csr_table.def"
 #undef CORAL_CSR_EFFECT
 };
 static_assert(std::size(kCsrEffects) == static_cast<size_t>(CsrEffect::Count));

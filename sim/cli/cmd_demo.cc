@@ -20,7 +20,7 @@
 
 #include "driver/beagle_csrs.h"
 #include "driver/bmp_image.h"
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/random_inputs.h"
 #include "driver/run_plan.h"

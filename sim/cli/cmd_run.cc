@@ -1,6 +1,6 @@
 // `coralsim run MODEL|PROGRAM`: runs a compiled model or a raw program on an in-process emulated
 // Coral USB Accelerator through the same host driver a real device would get (driver/runner.h over
-// driver/in_process_transport.h): the libedgetpu open sequence, parameter caching, the executables
+// hosting/in_process_transport.h): the libedgetpu open sequence, parameter caching, the executables
 // served by DMA hints or by device events, the close sequence. Prints the simulated cycles, the
 // descriptors each executable run pushed, the execution mode the device used and every output's
 // size and SHA-256 — or one JSON object (docs/run-json.md).
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/run_plan.h"
 #include "driver/run_report.h"
@@ -147,8 +147,8 @@ int runRun(const CommandArgs& argv) {
     throw UsageError("--service expects hints or events, got '" + serviceText + "'");
   }
   const std::string usb = args.value("--usb").value_or("super");
-  if (usb == "super") deviceOptions.speed = sim::UsbSpeed::kSuper;
-  else if (usb == "high") deviceOptions.speed = sim::UsbSpeed::kHigh;
+  if (usb == "super") deviceOptions.speed = usb::UsbSpeed::kSuper;
+  else if (usb == "high") deviceOptions.speed = usb::UsbSpeed::kHigh;
   else throw UsageError("--usb expects high or super, got '" + usb + "'");
   if (auto mhz = args.number("--clock-mhz")) {
     if (*mhz == 0 || *mhz > 10'000) throw UsageError("--clock-mhz expects 1..10000");

@@ -17,7 +17,7 @@
 #include "sim/cli/datapath_options.h"
 #include "usbip/buffer_memory.h"
 #include "usbip/server.h"
-#include "usbip/sim_exported_device.h"
+#include "hosting/sim_exported_device.h"
 
 namespace coralsim::cli {
 namespace {
@@ -143,9 +143,9 @@ int runServe(const CommandArgs& argv) {
   sim::DeviceOptions deviceOptions;
   const std::string speed = args.value("--speed").value_or("super");
   if (speed == "super") {
-    deviceOptions.speed = sim::UsbSpeed::kSuper;
+    deviceOptions.speed = usb::UsbSpeed::kSuper;
   } else if (speed == "high") {
-    deviceOptions.speed = sim::UsbSpeed::kHigh;
+    deviceOptions.speed = usb::UsbSpeed::kHigh;
   } else {
     throw UsageError("--speed expects high or super, got '" + speed + "'");
   }

@@ -165,7 +165,7 @@ int runRunCommand(const CommandArgs& argv) {
   driver::Runner runner(usbTraceFile ? static_cast<driver::Transport&>(recorder) : *transport, runnerOptions);
   runner.open();
   progress("opened (libedgetpu open sequence, " +
-           std::string(transport->linkSpeed() == sim::UsbSpeed::kSuper ? "SuperSpeed" : "high-speed") + " settings)");
+           std::string(transport->linkSpeed() == usb::UsbSpeed::kSuper ? "SuperSpeed" : "high-speed") + " settings)");
   driver::RunResult result = runner.run(plan, inputs, static_cast<int>(iterations));
   try {
     runner.close();

@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "driver/bmp_image.h"
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/run_plan.h"
 #include "driver/runner.h"

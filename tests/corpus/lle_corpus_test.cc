@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/random_inputs.h"
 #include "driver/run_plan.h"

@@ -19,7 +19,7 @@
 #include <sstream>
 
 #include "driver/hint_check.h"
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/random_inputs.h"
 #include "driver/run_plan.h"

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/random_inputs.h"
 #include "driver/run_plan.h"
@@ -55,7 +55,7 @@ double predictMs(const std::filesystem::path& modelPath, const std::string& usb)
   const driver::ModelFile model = driver::loadModelFile(modelPath.string());
   const driver::RunPlan plan = driver::planRun(model);
   sim::DeviceOptions options;
-  options.speed = usb == "high" ? sim::UsbSpeed::kHigh : sim::UsbSpeed::kSuper;
+  options.speed = usb == "high" ? usb::UsbSpeed::kHigh : usb::UsbSpeed::kSuper;
   sim::Device device(options);
   driver::InProcessTransport transport(device);
   driver::Runner runner(transport);

@@ -14,7 +14,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/random_inputs.h"
 #include "driver/recording_transport.h"
@@ -132,7 +132,7 @@ TEST(UsbCaptureCorpus, RealOpenAndCloseSequencesReplayOnTheEmulatedDevice) {
       const auto accesses = csrAccesses(c.log, open);
       EXPECT_GT(accesses.size(), 10u) << (open ? "open" : "close");
       for (const UsbTransaction* t : accesses) {
-        sim::ControlSetup s{t->setup->bmRequestType, t->setup->bRequest, t->setup->wValue, t->setup->wIndex,
+        usb::ControlSetup s{t->setup->bmRequestType, t->setup->bRequest, t->setup->wValue, t->setup->wIndex,
                             t->setup->wLength};
         std::vector<uint8_t> data;
         if (!t->in()) {
@@ -142,8 +142,8 @@ TEST(UsbCaptureCorpus, RealOpenAndCloseSequencesReplayOnTheEmulatedDevice) {
           }
           data = littleEndian(*t->csr->value, t->csr->width / 8);
         }
-        const sim::UrbResult r = device.control(s, data);
-        EXPECT_EQ(r.status, sim::UrbStatus::kOk) << (open ? "open" : "close") << " step " << replayed << ": "
+        const usb::UrbResult r = device.control(s, data);
+        EXPECT_EQ(r.status, usb::UrbStatus::kOk) << (open ? "open" : "close") << " step " << replayed << ": "
                                                  << t->csr->name << " (" << std::hex << t->csr->address << ")";
         if (t->in()) {
           EXPECT_EQ(r.data.size(), t->csr->width / 8);

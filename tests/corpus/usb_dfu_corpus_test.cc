@@ -17,10 +17,10 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-UrbResult send(UsbPersonality& p, const ControlSetup& s, std::span<const uint8_t> data = {}) {
+usb::UrbResult send(UsbPersonality& p, const usb::ControlSetup& s, std::span<const uint8_t> data = {}) {
   auto o = p.handle(s, data);
   EXPECT_TRUE(o.has_value());
-  return o ? o->result : UrbResult{UrbStatus::kInvalid, {}, 0};
+  return o ? o->result : usb::UrbResult{usb::UrbStatus::kInvalid, {}, 0};
 }
 
 TEST(UsbDfuCorpus, LibedgetpuFirmwareImagesDownloadVerifyAndSwitch) {
@@ -34,21 +34,21 @@ TEST(UsbDfuCorpus, LibedgetpuFirmwareImagesDownloadVerifyAndSwitch) {
     }
     const Bytes image = testing::readFile(files.front());
     ++images;
-    for (UsbSpeed speed : {UsbSpeed::kSuper, UsbSpeed::kHigh}) {
+    for (usb::UsbSpeed speed : {usb::UsbSpeed::kSuper, usb::UsbSpeed::kHigh}) {
       UsbPersonality p(speed, Personality::kBootloader);
       uint16_t block = 0;
       for (size_t at = 0; at < image.size(); at += 256, ++block) {
         const size_t n = std::min<size_t>(256, image.size() - at);
         ASSERT_EQ(send(p, {0x21, 1, block, 0, static_cast<uint16_t>(n)}, std::span(image).subspan(at, n)).status,
-                  UrbStatus::kOk);
+                  usb::UrbStatus::kOk);
         ASSERT_EQ(send(p, {0xA1, 3, 0, 0, 6}).data, (Bytes{0, 1, 0, 0, 5, 0}));
       }
-      ASSERT_EQ(send(p, {0x21, 1, block, 0, 0}).status, UrbStatus::kOk);
+      ASSERT_EQ(send(p, {0x21, 1, block, 0, 0}).status, usb::UrbStatus::kOk);
       ASSERT_EQ(send(p, {0xA1, 3, 0, 0, 6}).data, (Bytes{0, 1, 0, 0, 2, 0}));
       Bytes readBack;
       for (uint16_t b = 0;; ++b) {
-        const UrbResult r = send(p, {0xA1, 2, b, 0, 256});
-        ASSERT_EQ(r.status, UrbStatus::kOk);
+        const usb::UrbResult r = send(p, {0xA1, 2, b, 0, 256});
+        ASSERT_EQ(r.status, usb::UrbStatus::kOk);
         readBack.insert(readBack.end(), r.data.begin(), r.data.end());
         if (r.data.size() < 256) break;
       }
@@ -64,7 +64,7 @@ TEST(UsbDfuCorpus, LibedgetpuFirmwareImagesDownloadVerifyAndSwitch) {
         ASSERT_TRUE(out);
         EXPECT_EQ(out->substr(0, 64), fw->sha256) << name;
       }
-      const auto first = p.handle({0x80, 6, 0x0100, 0, static_cast<uint16_t>(speed == UsbSpeed::kSuper ? 8 : 64)}, {});
+      const auto first = p.handle({0x80, 6, 0x0100, 0, static_cast<uint16_t>(speed == usb::UsbSpeed::kSuper ? 8 : 64)}, {});
       ASSERT_TRUE(first);
       EXPECT_TRUE(first->personalityChanged);
       EXPECT_EQ(p.personality(), Personality::kRuntime);

@@ -109,7 +109,7 @@ TEST(ServeCli, ExportsDevicesServesTheDriverAndStopsOnSigint) {
   EXPECT_EQ(devices[0].device.idProduct, 0x9302);
   {
     driver::UsbipClientTransport t("127.0.0.1", port, "1-2");
-    EXPECT_EQ(t.linkSpeed(), sim::UsbSpeed::kHigh);
+    EXPECT_EQ(t.linkSpeed(), usb::UsbSpeed::kHigh);
     // scu_ctrl_3 after power-on: the GCB held in reset (force_sleep 3), docs/usb-protocol.md §5.2.
     EXPECT_EQ((t.read32(0x1A318) >> 22) & 3u, 3u);
     t.write32(0x4C148, 0xFF);  // descr_ep

@@ -55,7 +55,7 @@
 #include "traces/sha256.h"
 #include "usbip/pdu_serializer.h"
 #include "usbip/server.h"
-#include "usbip/sim_exported_device.h"
+#include "hosting/sim_exported_device.h"
 
 namespace coralsim::usbip {
 namespace {
@@ -167,7 +167,7 @@ class KilledMidInference final : public driver::Transport {
   };
   explicit KilledMidInference(driver::Transport& wire) : wire_(wire) {}
   [[nodiscard]] std::string name() const override { return wire_.name(); }
-  std::vector<uint8_t> control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) override {
+  std::vector<uint8_t> control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) override {
     if (killed_) throw Killed();
     return wire_.control(setup, outData);
   }
@@ -183,7 +183,7 @@ class KilledMidInference final : public driver::Transport {
     if (killed_) throw Killed();
     return wire_.bulkIn(endpoint, maxLength);
   }
-  [[nodiscard]] sim::UsbSpeed linkSpeed() const override { return wire_.linkSpeed(); }
+  [[nodiscard]] usb::UsbSpeed linkSpeed() const override { return wire_.linkSpeed(); }
   [[nodiscard]] bool killed() const { return killed_; }
 
  private:

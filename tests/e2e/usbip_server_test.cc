@@ -65,10 +65,10 @@ class UsbipServerTest : public ::testing::Test {
   std::vector<std::string> log_;
 };
 
-sim::ControlSetup csrRead32(uint32_t address) {
+usb::ControlSetup csrRead32(uint32_t address) {
   return {0xC0, 1, static_cast<uint16_t>(address), static_cast<uint16_t>(address >> 16), 4};
 }
-sim::ControlSetup csrWrite32(uint32_t address) {
+usb::ControlSetup csrWrite32(uint32_t address) {
   return {0x40, 1, static_cast<uint16_t>(address), static_cast<uint16_t>(address >> 16), 4};
 }
 
@@ -113,7 +113,7 @@ TEST_F(UsbipServerTest, ImportReplyEchoesTheBusIdAndPowerCyclesTheDevice) {
   auto client = import("1-2");
   EXPECT_EQ(textOf(client->device().busid), "1-2");
   EXPECT_EQ(client->device().idProduct, 0x089A);
-  EXPECT_EQ(client->speed(), sim::UsbSpeed::kSuper);
+  EXPECT_EQ(client->speed(), usb::UsbSpeed::kSuper);
   EXPECT_EQ(fakes_[1]->counters().powerCycles, 1u);
   EXPECT_TRUE(eventually([&] { return logMentions("attached 1-2 (1a6e:089a, SuperSpeed)"); }));
   EXPECT_THROW(UsbipClient("127.0.0.1", port_, "9-9"), UsbipClientError);

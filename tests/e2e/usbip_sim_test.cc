@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "driver/dfu_download.h"
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/open_close_sequence.h"
 #include "driver/random_inputs.h"
@@ -24,7 +24,7 @@
 #include "tests/support/json_reader.h"
 #include "usbip/client.h"
 #include "usbip/server.h"
-#include "usbip/sim_exported_device.h"
+#include "hosting/sim_exported_device.h"
 
 namespace coralsim::usbip {
 namespace {
@@ -86,7 +86,7 @@ TEST_F(UsbipSimTest, OpenAndCloseSequencesMatchInProcess) {
   for (uint32_t address : {0x1A318u, 0x1A30Cu, 0x4C148u, 0x4C058u, 0x44018u, 0x48788u}) {
     EXPECT_EQ(wire->read32(address), inProcess.read32(address)) << std::hex << address;
   }
-  EXPECT_EQ(wire->linkSpeed(), sim::UsbSpeed::kSuper);
+  EXPECT_EQ(wire->linkSpeed(), usb::UsbSpeed::kSuper);
   driver::closeChip(*wire, options.pollTimeout);
   driver::closeChip(inProcess, options.pollTimeout);
   EXPECT_EQ(wire->read32(0x1A318), inProcess.read32(0x1A318));

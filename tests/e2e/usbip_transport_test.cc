@@ -31,7 +31,7 @@ class UsbipTransportTest : public ::testing::Test {
 TEST_F(UsbipTransportTest, CsrAccessAndBulkLoopback) {
   auto t = open();
   EXPECT_EQ(t->name(), "usbip 127.0.0.1:" + std::to_string(server_->port()) + "/1-1");
-  EXPECT_EQ(t->linkSpeed(), sim::UsbSpeed::kSuper);
+  EXPECT_EQ(t->linkSpeed(), usb::UsbSpeed::kSuper);
   t->write32(0x4C148, 0xF0);
   EXPECT_EQ(t->read32(0x4C148), 0xF0u);
   t->write64(0x44018, 0x0123456789ABCDEFull);

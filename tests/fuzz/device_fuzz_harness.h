@@ -61,7 +61,7 @@ struct CompletionLog {
   std::mutex mutex;
   std::vector<int> completions;  // per URB index
   std::optional<std::string> violation;
-  void complete(size_t index, const UrbResult& result, uint32_t capacity) {
+  void complete(size_t index, const usb::UrbResult& result, uint32_t capacity) {
     std::lock_guard lock(mutex);
     if (++completions[index] > 1) violation = "a URB completed twice";
     if (result.data.size() > capacity) violation = "an IN URB returned more bytes than it asked for";
@@ -84,7 +84,7 @@ inline void resetDevice(Device& device, const std::vector<uint64_t>& urbs) {
   auto write32 = [&](uint32_t address, uint32_t value) {
     const std::vector<uint8_t> data{static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
                                     static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
-    (void)device.control(ControlSetup{0x40, 1, static_cast<uint16_t>(address & 0xFFFF),
+    (void)device.control(usb::ControlSetup{0x40, 1, static_cast<uint16_t>(address & 0xFFFF),
                                       static_cast<uint16_t>(address >> 16), 4},
                          data);
   };
@@ -103,19 +103,19 @@ inline std::optional<std::string> exerciseDevice(std::span<const uint8_t> data) 
     std::lock_guard lock(log->mutex);
     log->completions.push_back(0);
     const size_t index = log->completions.size() - 1;
-    return [log, index, capacity](UrbResult r) { log->complete(index, r, capacity); };
+    return [log, index, capacity](usb::UrbResult r) { log->complete(index, r, capacity); };
   };
   std::optional<std::string> violation;
   while (!in.done() && !violation) {
     switch (in.u8() % 5) {
       case 0: {
-        ControlSetup setup{in.u8(), in.u8(), in.u16(), in.u16(), in.u16()};
+        usb::ControlSetup setup{in.u8(), in.u8(), in.u16(), in.u16(), in.u16()};
         std::vector<uint8_t> out;
         if (!setup.isDeviceToHost()) {
           setup.wLength = static_cast<uint16_t>(std::min<size_t>(setup.wLength, kMaxControlBytes));
           out = in.bytes(setup.wLength);
         }
-        const UrbResult r = device.control(setup, out);
+        const usb::UrbResult r = device.control(setup, out);
         if (setup.isDeviceToHost() && r.data.size() > setup.wLength) {
           violation = "a control IN returned more than wLength bytes";
         }
@@ -143,7 +143,7 @@ inline std::optional<std::string> exerciseDevice(std::span<const uint8_t> data) 
     }
   }
   // Still alive: a standard GET_STATUS is answered with at most 2 bytes.
-  const UrbResult status = device.control(ControlSetup{0x80, 0x00, 0, 0, 2});
+  const usb::UrbResult status = device.control(usb::ControlSetup{0x80, 0x00, 0, 0, 2});
   if (status.data.size() > 2) violation = "GET_STATUS returned more than 2 bytes";
   resetDevice(device, urbs);
   std::lock_guard lock(log->mutex);

@@ -1,6 +1,6 @@
 // What fuzz_usbip_session does with one input, shared with its replay test: the bytes are what ONE
 // USB/IP client sends to the real server (usbip/server.h) over a real loopback TCP connection. The
-// server exports two real emulated Corals (usbip/sim_exported_device.h): bus id 1-1 powers on in
+// server exports two real emulated Corals (hosting/sim_exported_device.h): bus id 1-1 powers on in
 // the runtime personality, 1-2 in the DFU bootloader. The server and its devices live for the
 // whole process, as `coralsim serve` keeps them.
 //
@@ -40,7 +40,7 @@
 
 #include "usbip/client.h"
 #include "usbip/server.h"
-#include "usbip/sim_exported_device.h"
+#include "hosting/sim_exported_device.h"
 
 namespace coralsim::usbip::fuzz {
 

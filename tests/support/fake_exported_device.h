@@ -27,7 +27,7 @@
 
 namespace coralsim::testing {
 
-inline usbip::ExportedDeviceInfo runtimeCoralInfo(sim::UsbSpeed speed = sim::UsbSpeed::kSuper) {
+inline usbip::ExportedDeviceInfo runtimeCoralInfo(usb::UsbSpeed speed = usb::UsbSpeed::kSuper) {
   usbip::ExportedDeviceInfo info;
   info.speed = speed;
   info.idVendor = 0x18D1;
@@ -38,7 +38,7 @@ inline usbip::ExportedDeviceInfo runtimeCoralInfo(sim::UsbSpeed speed = sim::Usb
   return info;
 }
 
-inline usbip::ExportedDeviceInfo bootloaderCoralInfo(sim::UsbSpeed speed = sim::UsbSpeed::kSuper) {
+inline usbip::ExportedDeviceInfo bootloaderCoralInfo(usb::UsbSpeed speed = usb::UsbSpeed::kSuper) {
   usbip::ExportedDeviceInfo info = runtimeCoralInfo(speed);
   info.idVendor = 0x1A6E;
   info.idProduct = 0x089A;
@@ -69,10 +69,10 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
 
   usbip::ExportedDeviceInfo info() override { return options_.info; }
 
-  sim::UrbResult control(const sim::ControlSetup& s, std::span<const uint8_t> outData) override {
+  usb::UrbResult control(const usb::ControlSetup& s, std::span<const uint8_t> outData) override {
     std::lock_guard lock(mutex_);
     ++controls_;
-    sim::UrbResult r;
+    usb::UrbResult r;
     if (s.bmRequestType == 0x80 && s.bRequest == 6 && (s.wValue >> 8) == 1) {
       const auto& i = options_.info;
       std::vector<uint8_t> d = {18, 1, 0x10, 0x03, 0, 0, 0, 9,
@@ -96,7 +96,7 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
       return r;
     }
     if (s.bRequest == 0xEE) {
-      r.status = sim::UrbStatus::kStall;
+      r.status = usb::UrbStatus::kStall;
       return r;
     }
     if (s.isDeviceToHost()) return in(std::vector<uint8_t>(s.wLength / 2, 0xAB));  // a short answer
@@ -108,7 +108,7 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
     const uint64_t id = nextId_++;
     ++submitted_;
     if (endpoint != 0x01) {
-      complete(std::move(done), sim::UrbResult{sim::UrbStatus::kStall, {}, 0});
+      complete(std::move(done), usb::UrbResult{usb::UrbStatus::kStall, {}, 0});
       return id;
     }
     outs_.push_back({id, std::move(data), std::move(done)});
@@ -121,12 +121,12 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
     const uint64_t id = nextId_++;
     ++submitted_;
     if (endpoint != 0x81 && endpoint != 0x82 && endpoint != 0x83) {
-      complete(std::move(done), sim::UrbResult{sim::UrbStatus::kStall, {}, 0});
+      complete(std::move(done), usb::UrbResult{usb::UrbStatus::kStall, {}, 0});
       return id;
     }
     if (options_.endlessIn) {
       std::vector<uint8_t> bytes(length, static_cast<uint8_t>(id));
-      complete(std::move(done), sim::UrbResult{sim::UrbStatus::kOk, std::move(bytes), length});
+      complete(std::move(done), usb::UrbResult{usb::UrbStatus::kOk, std::move(bytes), length});
       return id;
     }
     ins_[endpoint].push_back({id, length, std::move(done)});
@@ -220,15 +220,15 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
     Completion done;
   };
 
-  static sim::UrbResult in(std::vector<uint8_t> data) {
-    sim::UrbResult r;
+  static usb::UrbResult in(std::vector<uint8_t> data) {
+    usb::UrbResult r;
     r.actualLength = static_cast<uint32_t>(data.size());
     r.data = std::move(data);
     return r;
   }
 
   // Under mutex_: hands a completion to the worker (never run on the submitting thread).
-  void complete(Completion done, sim::UrbResult result) {
+  void complete(Completion done, usb::UrbResult result) {
     completions_.push_back({std::move(done), std::move(result)});
     wake_.notify_one();
   }
@@ -244,7 +244,7 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
         stream.insert(stream.end(), urb.data.begin(), urb.data.end());
         produced_ += urb.data.size();
       }
-      complete(std::move(urb.done), sim::UrbResult{sim::UrbStatus::kOk, {}, n});
+      complete(std::move(urb.done), usb::UrbResult{usb::UrbStatus::kOk, {}, n});
     }
     for (auto& [ep, queue] : ins_) {
       auto& stream = streams_[ep];
@@ -262,10 +262,10 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
 
   void flushLocked() {
     // A reset gives pending URBs back as shut down; queued data is dropped.
-    for (auto& urb : outs_) complete(std::move(urb.done), sim::UrbResult{sim::UrbStatus::kShutdown, {}, 0});
+    for (auto& urb : outs_) complete(std::move(urb.done), usb::UrbResult{usb::UrbStatus::kShutdown, {}, 0});
     outs_.clear();
     for (auto& [ep, queue] : ins_) {
-      for (auto& urb : queue) complete(std::move(urb.done), sim::UrbResult{sim::UrbStatus::kShutdown, {}, 0});
+      for (auto& urb : queue) complete(std::move(urb.done), usb::UrbResult{usb::UrbStatus::kShutdown, {}, 0});
       queue.clear();
     }
     streams_.clear();
@@ -295,7 +295,7 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable drained_;
-  std::deque<std::pair<Completion, sim::UrbResult>> completions_;
+  std::deque<std::pair<Completion, usb::UrbResult>> completions_;
   bool delivering_ = false;
   bool stopping_ = false;
   bool holdOut_ = false;

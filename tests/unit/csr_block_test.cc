@@ -1,4 +1,4 @@
-// The register table (models/csr/csr_table.def) and the CsrBlock generated from it: table
+// The register table (usb/csr_table.def) and the CsrBlock generated from it: table
 // consistency, the registers docs/usb-protocol.md names, width rules, access kinds, hooks.
 #include <gtest/gtest.h>
 

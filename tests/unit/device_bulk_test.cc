@@ -44,7 +44,7 @@ void sendInPieces(DeviceHarness& h, const std::vector<uint8_t>& stream, std::vec
   from = 0;
   for (size_t i = 0; i < urbs.size(); ++i) {
     ASSERT_TRUE(urbs[i].wait->waitFor(10s)) << "transfer " << i;
-    EXPECT_EQ(urbs[i].wait->result().status, sim::UrbStatus::kOk);
+    EXPECT_EQ(urbs[i].wait->result().status, usb::UrbStatus::kOk);
     EXPECT_EQ(urbs[i].wait->result().actualLength, cuts[i] - from);
     from = cuts[i];
   }
@@ -132,7 +132,7 @@ TEST(DeviceBulk, FullInfeedHoldsTheTransferPendingUntilDrained) {
   EXPECT_FALSE(input.wait->done()) << "a full infeed must hold the OUT transfer pending";
   h.write64(csr::scalarCoreRunControl, 1);  // the program drains it
   ASSERT_TRUE(input.wait->waitFor(10s));
-  EXPECT_EQ(input.wait->result().status, sim::UrbStatus::kOk);
+  EXPECT_EQ(input.wait->result().status, usb::UrbStatus::kOk);
   EXPECT_EQ(input.wait->result().actualLength, 1024u + 8);
   expectDone(h);
 }
@@ -237,22 +237,22 @@ std::vector<size_t> readOutputs(DeviceHarness& h, uint32_t urbBytes, std::vector
 
 TEST(DeviceBulk, OutputChunkingFollowsOutfeedChunkLength) {
   struct Case {
-    sim::UsbSpeed speed;
+    usb::UsbSpeed speed;
     uint64_t chunkLength;
     uint32_t urbBytes;
     std::vector<size_t> sizes;
   };
   const std::vector<Case> cases = {
       // SuperSpeed, 1 KiB chunks, libedgetpu's 1,024-byte URBs: full, full, short tail.
-      {sim::UsbSpeed::kSuper, 0x80, 1024, {1024, 1024, 52}},
+      {usb::UsbSpeed::kSuper, 0x80, 1024, {1024, 1024, 52}},
       // 256-byte chunks are short packets on SuperSpeed: each ends the transfer.
-      {sim::UsbSpeed::kSuper, 0x20, 1024, {256, 256, 256, 256, 256, 256, 256, 256, 52}},
+      {usb::UsbSpeed::kSuper, 0x20, 1024, {256, 256, 256, 256, 256, 256, 256, 256, 52}},
       // A big URB collects full chunks until the short tail.
-      {sim::UsbSpeed::kSuper, 0x80, 4096, {2100}},
+      {usb::UsbSpeed::kSuper, 0x80, 4096, {2100}},
       // High speed: libedgetpu's 256-byte chunks and URBs.
-      {sim::UsbSpeed::kHigh, 0x20, 256, {256, 256, 256, 256, 256, 256, 256, 256, 52}},
+      {usb::UsbSpeed::kHigh, 0x20, 256, {256, 256, 256, 256, 256, 256, 256, 256, 52}},
       // Never more than the URB length.
-      {sim::UsbSpeed::kSuper, 0x80, 1000, {1000, 1000, 100}},
+      {usb::UsbSpeed::kSuper, 0x80, 1000, {1000, 1000, 100}},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE("chunk " + std::to_string(c.chunkLength) + " urb " + std::to_string(c.urbBytes));
@@ -361,9 +361,9 @@ TEST(DeviceBulk, BusResetCompletesPendingUrbsAndFlushesButKeepsCsrs) {
   PendingUrb interrupt = h.submitIn(0x83, 4);
   h.device.busReset();
   ASSERT_TRUE(output.wait->waitFor(5s));
-  EXPECT_EQ(output.wait->result().status, sim::UrbStatus::kShutdown);
+  EXPECT_EQ(output.wait->result().status, usb::UrbStatus::kShutdown);
   ASSERT_TRUE(interrupt.wait->waitFor(5s));
-  EXPECT_EQ(interrupt.wait->result().status, sim::UrbStatus::kShutdown);
+  EXPECT_EQ(interrupt.wait->result().status, usb::UrbStatus::kShutdown);
   EXPECT_FALSE(h.event(300ms)) << "queued events are flushed";
   EXPECT_EQ(h.read64(csr::descr_ep), 0xFFu);
 }

@@ -126,43 +126,43 @@ TEST(DeviceCsr, WidthRulesThroughEp0) {
 TEST(DeviceCsr, Ep0NeverStallsAndAnswersExactLengths) {
   DeviceHarness h;
   // A read returns exactly wLength bytes, whatever the width asked for.
-  sim::ControlSetup odd{0xC0, 0, 0x0018, 0x0004, 2};
+  usb::ControlSetup odd{0xC0, 0, 0x0018, 0x0004, 2};
   EXPECT_EQ(h.device.control(odd).data.size(), 2u);
   // A vendor request no driver uses: no STALL.
-  sim::ControlSetup unknown{0xC0, 7, 0, 0, 4};
-  sim::UrbResult r = h.device.control(unknown);
-  EXPECT_EQ(r.status, sim::UrbStatus::kOk);
+  usb::ControlSetup unknown{0xC0, 7, 0, 0, 4};
+  usb::UrbResult r = h.device.control(unknown);
+  EXPECT_EQ(r.status, usb::UrbStatus::kOk);
   EXPECT_EQ(r.data.size(), 4u);
   // A data stage that does not match wLength is malformed.
   const uint8_t three[3] = {1, 2, 3};
-  EXPECT_EQ(h.device.control(sim::ControlSetup{0x40, 1, 0x0000, 0x0004, 4}, three).status, sim::UrbStatus::kInvalid);
+  EXPECT_EQ(h.device.control(usb::ControlSetup{0x40, 1, 0x0000, 0x0004, 4}, three).status, usb::UrbStatus::kInvalid);
 }
 
 TEST(DeviceCsr, StandardRequests) {
   DeviceHarness h;
-  sim::UrbResult dev = h.device.control(sim::ControlSetup{0x80, 6, 0x0100, 0, 18});
+  usb::UrbResult dev = h.device.control(usb::ControlSetup{0x80, 6, 0x0100, 0, 18});
   ASSERT_EQ(dev.data.size(), 18u);
   EXPECT_EQ(dev.data[8] | dev.data[9] << 8, 0x18D1);  // idVendor (§1.1)
   EXPECT_EQ(dev.data[10] | dev.data[11] << 8, 0x9302);   // idProduct
   EXPECT_EQ(dev.data[7], 9) << "bMaxPacketSize0 = 2^9 on SuperSpeed";
-  EXPECT_EQ(h.device.control(sim::ControlSetup{0x80, 6, 0x0100, 0, 8}).data.size(), 8u);
-  sim::UrbResult config = h.device.control(sim::ControlSetup{0x80, 6, 0x0200, 0, 512});
+  EXPECT_EQ(h.device.control(usb::ControlSetup{0x80, 6, 0x0100, 0, 8}).data.size(), 8u);
+  usb::UrbResult config = h.device.control(usb::ControlSetup{0x80, 6, 0x0200, 0, 512});
   ASSERT_GE(config.data.size(), 4u);
   EXPECT_EQ(config.data.size(), 96u) << "9 + 9 + 6 x (7 + 6) (§1.1)";
   EXPECT_EQ(config.data[2] | config.data[3] << 8, 96);
-  EXPECT_EQ(h.device.control(sim::ControlSetup{0x80, 6, 0x0F00, 0, 0xFF}).data.size(), 22u) << "BOS";
-  EXPECT_EQ(h.device.control(sim::ControlSetup{0x00, 9, 1, 0, 0}).status, sim::UrbStatus::kOk);
-  sim::UrbResult cfg = h.device.control(sim::ControlSetup{0x80, 8, 0, 0, 1});
+  EXPECT_EQ(h.device.control(usb::ControlSetup{0x80, 6, 0x0F00, 0, 0xFF}).data.size(), 22u) << "BOS";
+  EXPECT_EQ(h.device.control(usb::ControlSetup{0x00, 9, 1, 0, 0}).status, usb::UrbStatus::kOk);
+  usb::UrbResult cfg = h.device.control(usb::ControlSetup{0x80, 8, 0, 0, 1});
   ASSERT_EQ(cfg.data.size(), 1u);
   EXPECT_EQ(cfg.data[0], 1);
-  EXPECT_EQ(h.device.control(sim::ControlSetup{0x80, 0, 0, 0, 2}).data, (std::vector<uint8_t>{0, 0}));
-  EXPECT_EQ(h.device.control(sim::ControlSetup{0x00, 0x31, 0x28, 0, 0}).status, sim::UrbStatus::kOk);  // ISOCH_DELAY
-  EXPECT_EQ(h.device.control(sim::ControlSetup{0x21, 0, 100, 0, 0}).status, sim::UrbStatus::kOk);     // DFU_DETACH
+  EXPECT_EQ(h.device.control(usb::ControlSetup{0x80, 0, 0, 0, 2}).data, (std::vector<uint8_t>{0, 0}));
+  EXPECT_EQ(h.device.control(usb::ControlSetup{0x00, 0x31, 0x28, 0, 0}).status, usb::UrbStatus::kOk);  // ISOCH_DELAY
+  EXPECT_EQ(h.device.control(usb::ControlSetup{0x21, 0, 100, 0, 0}).status, usb::UrbStatus::kOk);     // DFU_DETACH
 
   sim::DeviceOptions high;
-  high.speed = sim::UsbSpeed::kHigh;
+  high.speed = usb::UsbSpeed::kHigh;
   DeviceHarness hs(high);
-  sim::UrbResult hsConfig = hs.device.control(sim::ControlSetup{0x80, 6, 0x0200, 0, 512});
+  usb::UrbResult hsConfig = hs.device.control(usb::ControlSetup{0x80, 6, 0x0200, 0, 512});
   EXPECT_EQ(hsConfig.data.size(), 60u) << "9 + 9 + 6 x 7 (§1.2)";
 }
 

@@ -30,7 +30,7 @@ using namespace std::chrono_literals;
 // One URB in flight: its completion lands here from the simulator thread.
 class UrbWait {
  public:
-  void complete(sim::UrbResult r) {
+  void complete(usb::UrbResult r) {
     std::lock_guard lock(mutex_);
     result_ = std::move(r);
     ++completions_;
@@ -49,7 +49,7 @@ class UrbWait {
     std::lock_guard lock(mutex_);
     return completions_;
   }
-  [[nodiscard]] sim::UrbResult result() {
+  [[nodiscard]] usb::UrbResult result() {
     std::lock_guard lock(mutex_);
     return result_;
   }
@@ -58,7 +58,7 @@ class UrbWait {
   std::mutex mutex_;
   std::condition_variable changed_;
   int completions_ = 0;
-  sim::UrbResult result_;
+  usb::UrbResult result_;
 };
 
 struct PendingUrb {
@@ -113,10 +113,10 @@ class DeviceHarness {
 
   // ---- EP0 CSR access (docs/usb-protocol.md §2) ----
   uint64_t read(uint32_t address, unsigned width) {
-    sim::ControlSetup s{0xC0, static_cast<uint8_t>(width == 64 ? 0 : 1), static_cast<uint16_t>(address & 0xFFFF),
+    usb::ControlSetup s{0xC0, static_cast<uint8_t>(width == 64 ? 0 : 1), static_cast<uint16_t>(address & 0xFFFF),
                         static_cast<uint16_t>(address >> 16), static_cast<uint16_t>(width / 8)};
-    const sim::UrbResult r = device.control(s);
-    EXPECT_EQ(r.status, sim::UrbStatus::kOk);
+    const usb::UrbResult r = device.control(s);
+    EXPECT_EQ(r.status, usb::UrbStatus::kOk);
     EXPECT_EQ(r.data.size(), width / 8u) << "a CSR read must return exactly wLength bytes";
     (width == 64 ? counts.r64 : counts.r32)++;
     uint64_t v = 0;
@@ -124,12 +124,12 @@ class DeviceHarness {
     return v;
   }
   void write(uint32_t address, unsigned width, uint64_t value) {
-    sim::ControlSetup s{0x40, static_cast<uint8_t>(width == 64 ? 0 : 1), static_cast<uint16_t>(address & 0xFFFF),
+    usb::ControlSetup s{0x40, static_cast<uint8_t>(width == 64 ? 0 : 1), static_cast<uint16_t>(address & 0xFFFF),
                         static_cast<uint16_t>(address >> 16), static_cast<uint16_t>(width / 8)};
     std::vector<uint8_t> data(width / 8);
     for (size_t i = 0; i < data.size(); ++i) data[i] = static_cast<uint8_t>(value >> (8 * i));
-    const sim::UrbResult r = device.control(s, data);
-    EXPECT_EQ(r.status, sim::UrbStatus::kOk);
+    const usb::UrbResult r = device.control(s, data);
+    EXPECT_EQ(r.status, usb::UrbStatus::kOk);
     (width == 64 ? counts.w64 : counts.w32)++;
   }
   uint32_t read32(uint32_t a) { return static_cast<uint32_t>(read(a, 32)); }
@@ -149,12 +149,12 @@ class DeviceHarness {
   // ---- URBs ----
   PendingUrb submitOut(std::vector<uint8_t> bytes, uint8_t endpoint = 0x01) {
     auto wait = std::make_shared<UrbWait>();
-    const uint64_t id = device.submitOut(endpoint, std::move(bytes), [wait](sim::UrbResult r) { wait->complete(std::move(r)); });
+    const uint64_t id = device.submitOut(endpoint, std::move(bytes), [wait](usb::UrbResult r) { wait->complete(std::move(r)); });
     return {id, wait};
   }
   PendingUrb submitIn(uint8_t endpoint, uint32_t length) {
     auto wait = std::make_shared<UrbWait>();
-    const uint64_t id = device.submitIn(endpoint, length, [wait](sim::UrbResult r) { wait->complete(std::move(r)); });
+    const uint64_t id = device.submitIn(endpoint, length, [wait](usb::UrbResult r) { wait->complete(std::move(r)); });
     return {id, wait};
   }
   // Submits and waits; fails the test if the OUT transfer does not complete OK in full.
@@ -162,10 +162,10 @@ class DeviceHarness {
     const size_t n = bytes.size();
     PendingUrb u = submitOut(std::move(bytes));
     ASSERT_TRUE(u.wait->waitFor(10s)) << "bulk OUT of " << n << " bytes did not complete";
-    EXPECT_EQ(u.wait->result().status, sim::UrbStatus::kOk);
+    EXPECT_EQ(u.wait->result().status, usb::UrbStatus::kOk);
     EXPECT_EQ(u.wait->result().actualLength, n);
   }
-  std::optional<sim::UrbResult> in(uint8_t endpoint, uint32_t length, std::chrono::milliseconds timeout = 10s) {
+  std::optional<usb::UrbResult> in(uint8_t endpoint, uint32_t length, std::chrono::milliseconds timeout = 10s) {
     PendingUrb u = submitIn(endpoint, length);
     if (u.wait->waitFor(timeout)) return u.wait->result();
     EXPECT_TRUE(device.cancel(u.id));

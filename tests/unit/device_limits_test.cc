@@ -82,7 +82,7 @@ TEST(DeviceLimits, InUrbLongerThanTheBoundIsInvalidAtOnce) {
   for (uint8_t endpoint : {0x81, 0x82, 0x83}) {
     auto r = h.in(endpoint, sim::UsbFunction::kMaxInUrbBytes + 1, 5s);
     ASSERT_TRUE(r) << "EP " << std::hex << int{endpoint} << " kept an over-long IN URB pending";
-    EXPECT_EQ(r->status, sim::UrbStatus::kInvalid);
+    EXPECT_EQ(r->status, usb::UrbStatus::kInvalid);
     EXPECT_TRUE(r->data.empty());
   }
   // At the bound the URB is an ordinary pending one.
@@ -99,7 +99,7 @@ TEST(DeviceLimits, PendingUrbsPerEndpointAreBounded) {
   // One more on the same endpoint is refused; another endpoint is unaffected.
   auto over = h.in(0x83, 4, 5s);
   ASSERT_TRUE(over);
-  EXPECT_EQ(over->status, sim::UrbStatus::kInvalid);
+  EXPECT_EQ(over->status, usb::UrbStatus::kInvalid);
   PendingUrb otherEndpoint = h.submitIn(0x82, 16);
   EXPECT_FALSE(otherEndpoint.wait->waitFor(100ms));
   EXPECT_TRUE(h.device.cancel(otherEndpoint.id));
@@ -116,7 +116,7 @@ TEST(DeviceLimits, PendingUrbsPerEndpointAreBounded) {
   for (size_t i = 1; i < sim::UsbFunction::kMaxPendingUrbsPerEndpoint; ++i) outs.push_back(asleep.submitOut(std::vector<uint8_t>(64, 1)));
   PendingUrb refused = asleep.submitOut(std::vector<uint8_t>(64, 1));
   ASSERT_TRUE(refused.wait->waitFor(5s));
-  EXPECT_EQ(refused.wait->result().status, sim::UrbStatus::kInvalid);
+  EXPECT_EQ(refused.wait->result().status, usb::UrbStatus::kInvalid);
   for (const PendingUrb& u : outs) (void)asleep.device.cancel(u.id);
 }
 

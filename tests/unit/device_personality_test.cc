@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "driver/dfu_download.h"
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/open_close_sequence.h"
 #include "tests/unit/device_harness.h"
 #include "traces/sha256.h"
@@ -24,8 +24,8 @@ sim::DeviceOptions bootloader() {
 }
 
 uint16_t productId(sim::Device& d) {
-  const sim::UrbResult r = d.control({0x80, 6, 0x0100, 0, 18});
-  EXPECT_EQ(r.status, sim::UrbStatus::kOk);
+  const usb::UrbResult r = d.control({0x80, 6, 0x0100, 0, 18});
+  EXPECT_EQ(r.status, usb::UrbStatus::kOk);
   EXPECT_EQ(r.data.size(), 18u);
   return r.data.size() >= 12 ? static_cast<uint16_t>(r.data[10] | r.data[11] << 8) : 0;
 }
@@ -40,16 +40,16 @@ TEST(DevicePersonality, PowersOnInTheBootloaderWithNoCsrsAndNoEndpoints) {
   DeviceHarness h(bootloader());
   EXPECT_EQ(h.device.personality(), sim::Personality::kBootloader);
   EXPECT_EQ(productId(h.device), 0x089A);
-  const sim::UrbResult config = h.device.control({0x80, 6, 0x0200, 0, 521});
-  ASSERT_EQ(config.status, sim::UrbStatus::kOk);
+  const usb::UrbResult config = h.device.control({0x80, 6, 0x0200, 0, 521});
+  ASSERT_EQ(config.status, usb::UrbStatus::kOk);
   EXPECT_EQ(config.data.size(), 27u) << "9 + 9 + 9: configuration, DFU interface, functional (§1.3)";
-  EXPECT_EQ(h.device.control({0xC0, 1, 0xA318, 0x0001, 4}).status, sim::UrbStatus::kStall) << "no CSRs in the ROM";
+  EXPECT_EQ(h.device.control({0xC0, 1, 0xA318, 0x0001, 4}).status, usb::UrbStatus::kStall) << "no CSRs in the ROM";
   auto in = h.in(0x82, 16, 2s);
   ASSERT_TRUE(in);
-  EXPECT_EQ(in->status, sim::UrbStatus::kStall);
+  EXPECT_EQ(in->status, usb::UrbStatus::kStall);
   PendingUrb out = h.submitOut(record(0, std::vector<uint8_t>(16, 0)));
   ASSERT_TRUE(out.wait->waitFor(2s));
-  EXPECT_EQ(out.wait->result().status, sim::UrbStatus::kStall);
+  EXPECT_EQ(out.wait->result().status, usb::UrbStatus::kStall);
   EXPECT_FALSE(h.device.loadedFirmware());
 }
 
@@ -61,7 +61,7 @@ TEST(DevicePersonality, HostDfuDownloadOverTheInProcessTransportReachesTheRuntim
   EXPECT_EQ(r.dataBlocks, 43u);
   EXPECT_TRUE(r.verified);
   ASSERT_TRUE(r.afterReset);
-  EXPECT_EQ(r.afterReset->personality, driver::CoralPersonality::kRuntime);
+  EXPECT_EQ(r.afterReset->personality, usb::CoralPersonality::kRuntime);
   EXPECT_EQ(h.device.personality(), sim::Personality::kRuntime);
   const auto loaded = h.device.loadedFirmware();
   ASSERT_TRUE(loaded);
@@ -79,11 +79,11 @@ TEST(DevicePersonality, SwitchHappensOnTheKernelsEnumerationNotBefore) {
   noReset.resetAfter = false;
   (void)driver::downloadFirmware(transport, image(1000), noReset);
   EXPECT_EQ(productId(h.device), 0x089A) << "user space's wLength 18 is not a reset";
-  const sim::UrbResult first = h.device.control({0x80, 6, 0x0100, 0, 8});  // SuperSpeed kernel, §10.5 item 7
+  const usb::UrbResult first = h.device.control({0x80, 6, 0x0100, 0, 8});  // SuperSpeed kernel, §10.5 item 7
   ASSERT_EQ(first.data.size(), 8u);
   EXPECT_EQ(h.device.personality(), sim::Personality::kRuntime);
   EXPECT_EQ(productId(h.device), 0x9302);
-  EXPECT_EQ(h.device.control({0xC0, 1, 0xA318, 0x0001, 4}).status, sim::UrbStatus::kOk) << "CSRs after the switch";
+  EXPECT_EQ(h.device.control({0xC0, 1, 0xA318, 0x0001, 4}).status, usb::UrbStatus::kOk) << "CSRs after the switch";
 }
 
 TEST(DevicePersonality, EnumerationFlushesTheBridgeLikeABusReset) {
@@ -92,13 +92,13 @@ TEST(DevicePersonality, EnumerationFlushesTheBridgeLikeABusReset) {
   EXPECT_FALSE(event.wait->waitFor(100ms));
   (void)h.device.control({0x80, 6, 0x0100, 0, 64});  // USB 2 kernel enumeration
   ASSERT_TRUE(event.wait->waitFor(2s)) << "a pending URB must be given back at a reset";
-  EXPECT_EQ(event.wait->result().status, sim::UrbStatus::kShutdown);
+  EXPECT_EQ(event.wait->result().status, usb::UrbStatus::kShutdown);
   EXPECT_EQ(h.device.personality(), sim::Personality::kRuntime) << "nothing armed: no switch";
 }
 
 TEST(DevicePersonality, DetachThenBusResetReturnsToTheBootloader) {
   DeviceHarness h;
-  EXPECT_EQ(h.device.control({0x21, 0, 100, 0, 0}).status, sim::UrbStatus::kOk);  // DFU_DETACH
+  EXPECT_EQ(h.device.control({0x21, 0, 100, 0, 0}).status, usb::UrbStatus::kOk);  // DFU_DETACH
   EXPECT_EQ(h.device.personality(), sim::Personality::kRuntime) << "armed, not switched";
   h.device.busReset();
   EXPECT_EQ(h.device.personality(), sim::Personality::kBootloader);

@@ -69,7 +69,7 @@ class FakeBootloader : public Transport {
 
   [[nodiscard]] std::string name() const override { return "fake-bootloader"; }
 
-  std::vector<uint8_t> control(const sim::ControlSetup& s, std::span<const uint8_t> out) override {
+  std::vector<uint8_t> control(const usb::ControlSetup& s, std::span<const uint8_t> out) override {
     log.push_back({s.bmRequestType, s.bRequest, s.wValue, s.wLength});
     if (s.bmRequestType == 0x80 && s.bRequest == 6) return descriptor(s);
     if (s.bmRequestType == 0x21 && s.bRequest == 1) {  // DNLOAD
@@ -124,7 +124,7 @@ class FakeBootloader : public Transport {
   }
 
  private:
-  Bytes descriptor(const sim::ControlSetup& s) {
+  Bytes descriptor(const usb::ControlSetup& s) {
     Bytes d;
     if ((s.wValue >> 8) == 1) {
       d = {18, 1, 0x10, 0x03, 0, 0, 0, 9, static_cast<uint8_t>(vendorId), static_cast<uint8_t>(vendorId >> 8),
@@ -176,7 +176,7 @@ TEST(DfuDownload, LibedgetpuWireSequenceForTheSingleEndpointImageSize) {
   EXPECT_TRUE(r.verified);
   EXPECT_EQ(r.uploadedBytes, 32u * 1024);
   ASSERT_TRUE(r.afterReset);
-  EXPECT_EQ(r.afterReset->personality, CoralPersonality::kRuntime);
+  EXPECT_EQ(r.afterReset->personality, usb::CoralPersonality::kRuntime);
   EXPECT_EQ(dev.resets, 1);
 
   std::vector<Request> want = {{0x80, 6, 0x0100, 18}, {0x80, 6, 0x0200, 521}};
@@ -292,7 +292,7 @@ TEST(DfuDownload, VerificationNeedsTheWholeImageBack) {
   // A device that reads back fewer bytes than it was sent: corrupt by shrinking the region view.
   class Short : public FakeBootloader {
    public:
-    std::vector<uint8_t> control(const sim::ControlSetup& s, std::span<const uint8_t> out) override {
+    std::vector<uint8_t> control(const usb::ControlSetup& s, std::span<const uint8_t> out) override {
       if (s.bmRequestType == 0xA1 && s.bRequest == 2 && s.wValue >= 1) return {};
       return FakeBootloader::control(s, out);
     }
@@ -362,11 +362,11 @@ TEST(DfuDownload, ReadFirmwareFileNamesTheFile) {
 // sends after a port reset (GET_DESCRIPTOR(DEVICE) with wLength 8 on SuperSpeed, §10.5 item 7).
 class PersonalityTransport : public Transport {
  public:
-  sim::UsbPersonality personality{sim::UsbSpeed::kSuper, sim::Personality::kBootloader};
+  sim::UsbPersonality personality{usb::UsbSpeed::kSuper, sim::Personality::kBootloader};
   [[nodiscard]] std::string name() const override { return "personality"; }
-  std::vector<uint8_t> control(const sim::ControlSetup& s, std::span<const uint8_t> out) override {
+  std::vector<uint8_t> control(const usb::ControlSetup& s, std::span<const uint8_t> out) override {
     auto o = personality.handle(s, out);
-    if (!o || o->result.status != sim::UrbStatus::kOk) throw TransportError(name(), "control", "STALL");
+    if (!o || o->result.status != usb::UrbStatus::kOk) throw TransportError(name(), "control", "STALL");
     return s.isDeviceToHost() ? o->result.data : Bytes{};
   }
   void bulkOut(uint8_t, std::span<const uint8_t>) override {}
@@ -383,7 +383,7 @@ TEST(DfuDownload, AgainstTheEmulatedBootloader) {
   const DfuDownloadResult r = downloadFirmware(t, image, quiet());
   EXPECT_TRUE(r.verified);
   ASSERT_TRUE(r.afterReset);
-  EXPECT_EQ(r.afterReset->personality, CoralPersonality::kRuntime);
+  EXPECT_EQ(r.afterReset->personality, usb::CoralPersonality::kRuntime);
   EXPECT_EQ(t.personality.personality(), sim::Personality::kRuntime);
   ASSERT_TRUE(t.personality.loadedFirmware());
   EXPECT_EQ(t.personality.loadedFirmware()->size, image.size());

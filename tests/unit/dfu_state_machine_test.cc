@@ -14,8 +14,8 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-ControlSetup dfuOut(uint8_t request, uint16_t value, uint16_t length) { return {0x21, request, value, 0, length}; }
-ControlSetup dfuIn(uint8_t request, uint16_t value, uint16_t length) { return {0xA1, request, value, 0, length}; }
+usb::ControlSetup dfuOut(uint8_t request, uint16_t value, uint16_t length) { return {0x21, request, value, 0, length}; }
+usb::ControlSetup dfuIn(uint8_t request, uint16_t value, uint16_t length) { return {0xA1, request, value, 0, length}; }
 
 // A stand-in image of the single-EP firmware's size (10,783 bytes: 42 full blocks + 31 bytes).
 Bytes syntheticImage(size_t size) {
@@ -29,10 +29,10 @@ Bytes syntheticImage(size_t size) {
   return image;
 }
 
-UrbResult run(DfuStateMachine& dfu, const ControlSetup& s, std::span<const uint8_t> data = {}) {
+usb::UrbResult run(DfuStateMachine& dfu, const usb::ControlSetup& s, std::span<const uint8_t> data = {}) {
   auto r = dfu.handle(s, data);
   EXPECT_TRUE(r.has_value()) << "bRequest " << int{s.bRequest};
-  return r.value_or(UrbResult{UrbStatus::kInvalid, {}, 0});
+  return r.value_or(usb::UrbResult{usb::UrbStatus::kInvalid, {}, 0});
 }
 
 Bytes getStatus(DfuStateMachine& dfu) { return run(dfu, dfuIn(dfu_request::kGetStatus, 0, 6)).data; }
@@ -42,12 +42,12 @@ void download(DfuStateMachine& dfu, const Bytes& image, const std::function<void
   uint16_t block = 0;
   for (size_t at = 0; at < image.size(); at += 256, ++block) {
     const size_t n = std::min<size_t>(256, image.size() - at);
-    const UrbResult r = run(dfu, dfuOut(dfu_request::kDnload, block, static_cast<uint16_t>(n)),
+    const usb::UrbResult r = run(dfu, dfuOut(dfu_request::kDnload, block, static_cast<uint16_t>(n)),
                             std::span(image).subspan(at, n));
-    ASSERT_EQ(r.status, UrbStatus::kOk) << "block " << block;
+    ASSERT_EQ(r.status, usb::UrbStatus::kOk) << "block " << block;
     afterBlock();
   }
-  ASSERT_EQ(run(dfu, dfuOut(dfu_request::kDnload, block, 0)).status, UrbStatus::kOk);
+  ASSERT_EQ(run(dfu, dfuOut(dfu_request::kDnload, block, 0)).status, usb::UrbStatus::kOk);
 }
 
 TEST(DfuStateMachine, InitialStatusIsIdle) {
@@ -75,8 +75,8 @@ TEST(DfuStateMachine, LibedgetpuDownloadAndVerify) {
   // Verification: UPLOAD until a block shorter than 256; the prefix must be the image.
   Bytes readBack;
   for (uint16_t block = 0;; ++block) {
-    const UrbResult r = run(dfu, dfuIn(dfu_request::kUpload, block, 256));
-    ASSERT_EQ(r.status, UrbStatus::kOk);
+    const usb::UrbResult r = run(dfu, dfuIn(dfu_request::kUpload, block, 256));
+    ASSERT_EQ(r.status, usb::UrbStatus::kOk);
     readBack.insert(readBack.end(), r.data.begin(), r.data.end());
     if (r.data.size() < 256) break;
     ASSERT_LT(block, 1000) << "upload never ends";
@@ -93,8 +93,8 @@ TEST(DfuStateMachine, LibrEdgeTpuIssues129UploadsAndNoneStalls) {
   download(dfu, image, [&] { (void)getStatus(dfu); });
   (void)getStatus(dfu);
   for (uint16_t block = 0; block < 0x81; ++block) {
-    const UrbResult r = run(dfu, dfuIn(dfu_request::kUpload, block, 256));
-    ASSERT_EQ(r.status, UrbStatus::kOk) << "block " << block;
+    const usb::UrbResult r = run(dfu, dfuIn(dfu_request::kUpload, block, 256));
+    ASSERT_EQ(r.status, usb::UrbStatus::kOk) << "block " << block;
     EXPECT_EQ(r.data.size(), block < 128 ? 256u : 0u) << "block " << block;
     for (size_t i = 0; i < r.data.size(); ++i) {
       const size_t at = size_t{block} * 256 + i;
@@ -113,8 +113,8 @@ TEST(DfuStateMachine, CoEndsWithTheZeroLengthBlockAlone) {
 TEST(DfuStateMachine, UploadNeverStallsEvenBeforeADownload) {
   DfuStateMachine dfu;
   for (uint16_t block : {0, 1, 127, 128, 500, 65535}) {
-    const UrbResult r = run(dfu, dfuIn(dfu_request::kUpload, block, 256));
-    EXPECT_EQ(r.status, UrbStatus::kOk);
+    const usb::UrbResult r = run(dfu, dfuIn(dfu_request::kUpload, block, 256));
+    EXPECT_EQ(r.status, usb::UrbStatus::kOk);
     EXPECT_EQ(r.data.size(), block < 128 ? 256u : 0u);
   }
   // Shorter requests get what they ask for.
@@ -122,47 +122,47 @@ TEST(DfuStateMachine, UploadNeverStallsEvenBeforeADownload) {
   // Even in the error state.
   (void)dfu.handle(dfuOut(dfu_request::kDnload, 0, 0), {});
   EXPECT_EQ(dfu.state(), DfuState::kError);
-  EXPECT_EQ(run(dfu, dfuIn(dfu_request::kUpload, 0, 256)).status, UrbStatus::kOk);
+  EXPECT_EQ(run(dfu, dfuIn(dfu_request::kUpload, 0, 256)).status, usb::UrbStatus::kOk);
 }
 
 TEST(DfuStateMachine, ZeroLengthBlockWithoutDataIsErrNotDone) {
   DfuStateMachine dfu;
-  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 0)).status, UrbStatus::kStall);
+  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 0)).status, usb::UrbStatus::kStall);
   EXPECT_EQ(getStatus(dfu), (Bytes{0x09, 1, 0, 0, 10, 0}));
   EXPECT_FALSE(dfu.downloadComplete());
   // Data is refused until CLRSTATUS.
   const Bytes block(16, 1);
-  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 16), block).status, UrbStatus::kStall);
-  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kClrStatus, 0, 0)).status, UrbStatus::kOk);
+  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 16), block).status, usb::UrbStatus::kStall);
+  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kClrStatus, 0, 0)).status, usb::UrbStatus::kOk);
   EXPECT_EQ(getStatus(dfu), (Bytes{0, 1, 0, 0, 2, 0}));
-  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 16), block).status, UrbStatus::kOk);
+  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 16), block).status, usb::UrbStatus::kOk);
 }
 
 TEST(DfuStateMachine, OversizedBlocksAndAddressesStall) {
   DfuStateMachine dfu;
   const Bytes big(257, 0);
-  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 257), big).status, UrbStatus::kStall);
+  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 257), big).status, usb::UrbStatus::kStall);
   EXPECT_EQ(dfu.status(), DfuStatus::kErrStalledPkt);
-  ASSERT_EQ(run(dfu, dfuOut(dfu_request::kClrStatus, 0, 0)).status, UrbStatus::kOk);
+  ASSERT_EQ(run(dfu, dfuOut(dfu_request::kClrStatus, 0, 0)).status, usb::UrbStatus::kOk);
   const Bytes block(256, 0);
-  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 128, 256), block).status, UrbStatus::kStall);  // beyond 32 KiB
+  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 128, 256), block).status, usb::UrbStatus::kStall);  // beyond 32 KiB
   EXPECT_EQ(dfu.status(), DfuStatus::kErrAddress);
 }
 
 TEST(DfuStateMachine, AbortAndClrStatusReturnToIdle) {
   DfuStateMachine dfu;
   const Bytes block(256, 7);
-  ASSERT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 256), block).status, UrbStatus::kOk);
+  ASSERT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 256), block).status, usb::UrbStatus::kOk);
   EXPECT_EQ(dfu.state(), DfuState::kDnloadIdle);
-  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kAbort, 0, 0)).status, UrbStatus::kOk);
+  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kAbort, 0, 0)).status, usb::UrbStatus::kOk);
   EXPECT_EQ(dfu.state(), DfuState::kIdle);
   EXPECT_EQ(dfu.image().size(), 0u) << "an aborted download is dropped";
-  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 0)).status, UrbStatus::kStall) << "nothing to complete";
+  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDnload, 0, 0)).status, usb::UrbStatus::kStall) << "nothing to complete";
 }
 
 TEST(DfuStateMachine, DetachInDfuModeIsAnAck) {
   DfuStateMachine dfu;
-  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDetach, 100, 0)).status, UrbStatus::kOk);
+  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kDetach, 100, 0)).status, usb::UrbStatus::kOk);
   EXPECT_EQ(dfu.state(), DfuState::kIdle);
 }
 
@@ -172,9 +172,9 @@ TEST(DfuStateMachine, ForeignRequestsAreNotHandledAndBadOnesStall) {
   EXPECT_FALSE(dfu.handle({0xC0, 1, 0, 0, 4}, {}));        // vendor CSR read
   EXPECT_FALSE(dfu.handle({0xA1, dfu_request::kGetStatus, 0, 1, 6}, {}));  // interface 1
   EXPECT_FALSE(dfu.handle({0xA2, dfu_request::kGetStatus, 0, 0, 6}, {}));  // endpoint recipient
-  EXPECT_EQ(run(dfu, dfuIn(7, 0, 1)).status, UrbStatus::kStall);         // no bRequest 7
-  ASSERT_EQ(run(dfu, dfuOut(dfu_request::kClrStatus, 0, 0)).status, UrbStatus::kOk);
-  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kGetStatus, 0, 0)).status, UrbStatus::kStall);  // wrong direction
+  EXPECT_EQ(run(dfu, dfuIn(7, 0, 1)).status, usb::UrbStatus::kStall);         // no bRequest 7
+  ASSERT_EQ(run(dfu, dfuOut(dfu_request::kClrStatus, 0, 0)).status, usb::UrbStatus::kOk);
+  EXPECT_EQ(run(dfu, dfuOut(dfu_request::kGetStatus, 0, 0)).status, usb::UrbStatus::kStall);  // wrong direction
 }
 
 TEST(DfuStateMachine, RequestTableNamesEveryRequestOnce) {

@@ -5,7 +5,7 @@
 
 #include <chrono>
 
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/open_close_sequence.h"
 #include "driver/run_plan.h"
 #include "driver/runner.h"

@@ -180,7 +180,7 @@ TEST(OpenCloseSequence, OpenPutsARunningChipIntoResetFirst) {
 
 TEST(OpenCloseSequence, HighSpeedLinkAndEventServiceChangeTheirRegisters) {
   struct SlowLink : FakeCoral {
-    sim::UsbSpeed linkSpeed() const override { return sim::UsbSpeed::kHigh; }
+    usb::UsbSpeed linkSpeed() const override { return usb::UsbSpeed::kHigh; }
   } dev;
   RunnerOptions o;
   o.service = ServiceMode::kEvents;

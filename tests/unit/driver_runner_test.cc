@@ -161,7 +161,7 @@ uint64_t linkedAddress(const std::vector<uint8_t>& chunkBytes, size_t word) {
 }
 
 TEST(RecordFraming, HeaderIsLengthLittleEndianThenTagNibble) {
-  const auto h = encodeRecordHeader(0x00037220, 0x11);  // 225,824 bytes; tag masked to the low nibble
+  const auto h = usb::encodeRecordHeader(0x00037220, 0x11);  // 225,824 bytes; tag masked to the low nibble
   const std::array<uint8_t, 8> want = {0x20, 0x72, 0x03, 0x00, 0x01, 0, 0, 0};
   EXPECT_EQ(h, want);
 }

@@ -49,7 +49,7 @@ class FakeCoral : public driver::Transport, public driver::DeviceIntrospection {
   // ---- Transport ----
   std::string name() const override { return "fake"; }
 
-  std::vector<uint8_t> control(const sim::ControlSetup& s, std::span<const uint8_t> out) override {
+  std::vector<uint8_t> control(const usb::ControlSetup& s, std::span<const uint8_t> out) override {
     const uint32_t address = (uint32_t{s.wIndex} << 16) | s.wValue;
     const int width = s.bRequest == 1 ? 32 : 64;
     if (s.isDeviceToHost()) {

@@ -3,7 +3,7 @@
 // run twice on fresh emulated devices gives identical figures (it never reads a wall clock).
 #include <gtest/gtest.h>
 
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 #include "driver/run_plan.h"
 #include "driver/runner.h"
 #include "models/isa/assembler.h"
@@ -16,7 +16,7 @@ namespace {
 
 sim::UsbLinkParameters simpleLink() {
   sim::UsbLinkParameters link;
-  link.speed = sim::UsbSpeed::kSuper;
+  link.speed = usb::UsbSpeed::kSuper;
   link.bulkOutBytesPerSecond = 1e6;
   link.bulkInBytesPerSecond = 1e6;
   link.outTransferSeconds = 1e-6;
@@ -114,7 +114,7 @@ TEST(RunTiming, OneInferenceIsTheLastIteration) {
 TEST(RunTiming, SpeedOverloadUsesTheLinkTableOfThatSpeed) {
   driver::RunResult result;
   result.runs = {sampleRun(0), sampleRun(1)};
-  addPredictedTiming(result, UsbSpeed::kHigh, 250'000'000);
+  addPredictedTiming(result, usb::UsbSpeed::kHigh, 250'000'000);
   ASSERT_TRUE(result.timing.has_value());
   const driver::RunTiming& t = *result.timing;
   EXPECT_EQ(t.usbSpeed, "high");
@@ -139,7 +139,7 @@ driver::RunResult runDemoOnce() {
   runner.open();
   driver::RunResult result = runner.run(driver::planRun(holder), {}, 2);
   runner.close();
-  addPredictedTiming(result, sim::usbLinkParameters(sim::UsbSpeed::kSuper), 500'000'000);
+  addPredictedTiming(result, sim::usbLinkParameters(usb::UsbSpeed::kSuper), 500'000'000);
   return result;
 }
 

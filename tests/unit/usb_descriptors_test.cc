@@ -38,21 +38,21 @@ TEST(UsbDescriptors, LayoutLengthsMatchTheSpecifications) {
 TEST(UsbDescriptors, RuntimeSuperSpeedDeviceDescriptorIsTheHardwareOne) {
   const Bytes expected = {0x12, 0x01, 0x10, 0x03, 0x00, 0x00, 0x00, 0x09, 0xD1,
                           0x18, 0x02, 0x93, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01};
-  EXPECT_EQ(bytesOf(UsbDescriptorTable::runtime(UsbSpeed::kSuper), descriptor_type::kDevice), expected);
+  EXPECT_EQ(bytesOf(UsbDescriptorTable::runtime(usb::UsbSpeed::kSuper), descriptor_type::kDevice), expected);
 }
 
 TEST(UsbDescriptors, HighSpeedDeviceDescriptorsUseUsb2Values) {
   for (Personality p : {Personality::kRuntime, Personality::kBootloader}) {
-    const auto d = readDescriptor<DeviceDescriptor>(bytesOf(UsbDescriptorTable::of(p, UsbSpeed::kHigh), 1));
+    const auto d = readDescriptor<DeviceDescriptor>(bytesOf(UsbDescriptorTable::of(p, usb::UsbSpeed::kHigh), 1));
     ASSERT_TRUE(d);
     EXPECT_EQ(d->bcdUSB, 0x0210);
     EXPECT_EQ(d->bMaxPacketSize0, 64);
   }
   const auto q = readDescriptor<DeviceQualifierDescriptor>(
-      bytesOf(UsbDescriptorTable::runtime(UsbSpeed::kHigh), descriptor_type::kDeviceQualifier));
+      bytesOf(UsbDescriptorTable::runtime(usb::UsbSpeed::kHigh), descriptor_type::kDeviceQualifier));
   ASSERT_TRUE(q);
   EXPECT_EQ(q->bNumConfigurations, 1);
-  EXPECT_FALSE(UsbDescriptorTable::runtime(UsbSpeed::kSuper).find(descriptor_type::kDeviceQualifier, 0));
+  EXPECT_FALSE(UsbDescriptorTable::runtime(usb::UsbSpeed::kSuper).find(descriptor_type::kDeviceQualifier, 0));
 }
 
 // Splits a configuration into its descriptors, checking every bLength stays inside it.
@@ -75,7 +75,7 @@ struct Expected {
   uint16_t maxPacket;
 };
 
-void checkRuntimeConfig(UsbSpeed speed, size_t totalLength, bool companions) {
+void checkRuntimeConfig(usb::UsbSpeed speed, size_t totalLength, bool companions) {
   const Bytes config = bytesOf(UsbDescriptorTable::runtime(speed), descriptor_type::kConfiguration);
   ASSERT_EQ(config.size(), totalLength);
   const auto header = readDescriptor<ConfigurationDescriptor>(config);
@@ -95,7 +95,7 @@ void checkRuntimeConfig(UsbSpeed speed, size_t totalLength, bool companions) {
   EXPECT_EQ(interface->bInterfaceSubClass, 0xFF);
   EXPECT_EQ(interface->bInterfaceProtocol, 0xFF);
 
-  const uint16_t bulk = speed == UsbSpeed::kSuper ? 1024 : 512;
+  const uint16_t bulk = speed == usb::UsbSpeed::kSuper ? 1024 : 512;
   // §1.1: three bulk OUT, bulk IN 0x81 and 0x82 (0x82 is bulk, not interrupt), interrupt IN 0x83.
   const std::vector<Expected> expected = {{0x01, 2, bulk}, {0x02, 2, bulk}, {0x03, 2, bulk},
                                           {0x81, 2, bulk}, {0x82, 2, bulk}, {0x83, 3, 64}};
@@ -118,11 +118,11 @@ void checkRuntimeConfig(UsbSpeed speed, size_t totalLength, bool companions) {
   }
 }
 
-TEST(UsbDescriptors, RuntimeSuperSpeedConfigurationIs96Bytes) { checkRuntimeConfig(UsbSpeed::kSuper, 96, true); }
-TEST(UsbDescriptors, RuntimeHighSpeedConfigurationIs60Bytes) { checkRuntimeConfig(UsbSpeed::kHigh, 60, false); }
+TEST(UsbDescriptors, RuntimeSuperSpeedConfigurationIs96Bytes) { checkRuntimeConfig(usb::UsbSpeed::kSuper, 96, true); }
+TEST(UsbDescriptors, RuntimeHighSpeedConfigurationIs60Bytes) { checkRuntimeConfig(usb::UsbSpeed::kHigh, 60, false); }
 
 TEST(UsbDescriptors, BosIs22BytesAtSuperSpeed) {
-  const Bytes bos = bytesOf(UsbDescriptorTable::runtime(UsbSpeed::kSuper), descriptor_type::kBos);
+  const Bytes bos = bytesOf(UsbDescriptorTable::runtime(usb::UsbSpeed::kSuper), descriptor_type::kBos);
   ASSERT_EQ(bos.size(), 22u);
   const auto header = readDescriptor<BosDescriptor>(bos);
   ASSERT_TRUE(header);
@@ -136,22 +136,22 @@ TEST(UsbDescriptors, BosIs22BytesAtSuperSpeed) {
   EXPECT_EQ(ss->bDevCapabilityType, 0x03);
   EXPECT_EQ(ss->wSpeedsSupported, 0x000E);
   // The same BOS in the bootloader personality (§1.3: "same as runtime if SS").
-  EXPECT_EQ(bytesOf(UsbDescriptorTable::bootloader(UsbSpeed::kSuper), descriptor_type::kBos), bos);
+  EXPECT_EQ(bytesOf(UsbDescriptorTable::bootloader(usb::UsbSpeed::kSuper), descriptor_type::kBos), bos);
   // High speed: the USB 2.0 extension only.
-  const Bytes hs = bytesOf(UsbDescriptorTable::runtime(UsbSpeed::kHigh), descriptor_type::kBos);
+  const Bytes hs = bytesOf(UsbDescriptorTable::runtime(usb::UsbSpeed::kHigh), descriptor_type::kBos);
   EXPECT_EQ(hs.size(), 12u);
   EXPECT_EQ(walk(hs).size(), 2u);
 }
 
 TEST(UsbDescriptors, BootloaderIsTheDfuPersonality) {
-  for (UsbSpeed speed : {UsbSpeed::kSuper, UsbSpeed::kHigh}) {
+  for (usb::UsbSpeed speed : {usb::UsbSpeed::kSuper, usb::UsbSpeed::kHigh}) {
     const UsbDescriptorTable t = UsbDescriptorTable::bootloader(speed);
     EXPECT_EQ(t.personality(), Personality::kBootloader);
     const auto device = readDescriptor<DeviceDescriptor>(bytesOf(t, descriptor_type::kDevice));
     ASSERT_TRUE(device);
     EXPECT_EQ(device->idVendor, 0x1A6E);
     EXPECT_EQ(device->idProduct, 0x089A);
-    EXPECT_EQ(device->bMaxPacketSize0, speed == UsbSpeed::kSuper ? 9 : 64);
+    EXPECT_EQ(device->bMaxPacketSize0, speed == usb::UsbSpeed::kSuper ? 9 : 64);
 
     const Bytes config = bytesOf(t, descriptor_type::kConfiguration);
     ASSERT_EQ(config.size(), 27u);
@@ -175,7 +175,7 @@ TEST(UsbDescriptors, BootloaderIsTheDfuPersonality) {
 // wTotalLength is read, total >= 18, an interface with 0 endpoints, class FE, subclass 1, and a
 // descriptor of type 0x21 of at least 9 bytes. It asks with wLength 521.
 TEST(UsbDescriptors, BootloaderConfigurationPassesLibedgetpuDfuCheck) {
-  const auto answer = UsbDescriptorTable::bootloader(UsbSpeed::kSuper).getDescriptor(descriptor_type::kConfiguration, 0, 521);
+  const auto answer = UsbDescriptorTable::bootloader(usb::UsbSpeed::kSuper).getDescriptor(descriptor_type::kConfiguration, 0, 521);
   ASSERT_TRUE(answer);
   const Bytes& c = *answer;
   ASSERT_GE(c.size(), 18u);
@@ -192,7 +192,7 @@ TEST(UsbDescriptors, BootloaderConfigurationPassesLibedgetpuDfuCheck) {
 }
 
 TEST(UsbDescriptors, GetDescriptorTruncatesToWLengthAndStallsUnknowns) {
-  const UsbDescriptorTable t = UsbDescriptorTable::runtime(UsbSpeed::kSuper);
+  const UsbDescriptorTable t = UsbDescriptorTable::runtime(usb::UsbSpeed::kSuper);
   const auto eight = t.getDescriptor(descriptor_type::kDevice, 0, 8);
   ASSERT_TRUE(eight);
   EXPECT_EQ(eight->size(), 8u);
@@ -208,7 +208,7 @@ TEST(UsbDescriptors, GetDescriptorTruncatesToWLengthAndStallsUnknowns) {
 }
 
 TEST(UsbDescriptors, ReadDescriptorRejectsShortOrMistypedBytes) {
-  const Bytes device = bytesOf(UsbDescriptorTable::runtime(UsbSpeed::kSuper), descriptor_type::kDevice);
+  const Bytes device = bytesOf(UsbDescriptorTable::runtime(usb::UsbSpeed::kSuper), descriptor_type::kDevice);
   EXPECT_TRUE(readDescriptor<DeviceDescriptor>(device));
   EXPECT_FALSE(readDescriptor<DeviceDescriptor>(std::span(device).first(17)));
   EXPECT_FALSE(readDescriptor<ConfigurationDescriptor>(device));
@@ -219,8 +219,8 @@ TEST(UsbDescriptors, ReadDescriptorRejectsShortOrMistypedBytes) {
 
 TEST(UsbDescriptors, RuntimeEndpointTableMatchesTheConfiguration) {
   EXPECT_EQ(runtimeEndpoints().size(), 6u);
-  EXPECT_EQ(bulkMaxPacket(UsbSpeed::kSuper), 1024);
-  EXPECT_EQ(bulkMaxPacket(UsbSpeed::kHigh), 512);
+  EXPECT_EQ(bulkMaxPacket(usb::UsbSpeed::kSuper), 1024);
+  EXPECT_EQ(bulkMaxPacket(usb::UsbSpeed::kHigh), 512);
 }
 
 }  // namespace

@@ -8,7 +8,7 @@ namespace coralsim::sim {
 namespace {
 
 TEST(UsbLinkModel, RecordsAreAHeaderPlusPayloadPieces) {
-  const UsbLinkParameters link = usbLinkParameters(UsbSpeed::kSuper);
+  const UsbLinkParameters link = usbLinkParameters(usb::UsbSpeed::kSuper);
   UsbTraffic t;
   t.addOutRecord(150528, link);  // one input of MobileNet: header + one piece
   EXPECT_EQ(t.bulkOutTransfers, 2u);
@@ -21,12 +21,12 @@ TEST(UsbLinkModel, RecordsAreAHeaderPlusPayloadPieces) {
 
 TEST(UsbLinkModel, OutputsAreReadInUrbsOfTheSpeedsChunkSize) {
   UsbTraffic super;
-  super.addOutputDma(1008, usbLinkParameters(UsbSpeed::kSuper));  // 1,024-byte URBs
+  super.addOutputDma(1008, usbLinkParameters(usb::UsbSpeed::kSuper));  // 1,024-byte URBs
   EXPECT_EQ(super.bulkInTransfers, 1u);
-  super.addOutputDma(62720, usbLinkParameters(UsbSpeed::kSuper));  // ceil(62720 / 1024) = 62
+  super.addOutputDma(62720, usbLinkParameters(usb::UsbSpeed::kSuper));  // ceil(62720 / 1024) = 62
   EXPECT_EQ(super.bulkInTransfers, 63u);
   UsbTraffic high;
-  high.addOutputDma(1008, usbLinkParameters(UsbSpeed::kHigh));  // 256-byte URBs: 4
+  high.addOutputDma(1008, usbLinkParameters(usb::UsbSpeed::kHigh));  // 256-byte URBs: 4
   EXPECT_EQ(high.bulkInTransfers, 4u);
   EXPECT_EQ(high.bulkInBytes, 1008u);
   high.addEvent();
@@ -52,8 +52,8 @@ TEST(UsbLinkModel, SecondsFollowTheFormula) {
 }
 
 TEST(UsbLinkModel, HighSpeedIsSlowerThanSuperSpeed) {
-  const UsbLinkParameters super = usbLinkParameters(UsbSpeed::kSuper);
-  const UsbLinkParameters high = usbLinkParameters(UsbSpeed::kHigh);
+  const UsbLinkParameters super = usbLinkParameters(usb::UsbSpeed::kSuper);
+  const UsbLinkParameters high = usbLinkParameters(usb::UsbSpeed::kHigh);
   EXPECT_GT(super.bulkOutBytesPerSecond, 5 * high.bulkOutBytesPerSecond);  // 5 Gb/s vs 480 Mb/s links
   // The published bounds: USB 3 at least 250 MB/s effective, USB 2 at most its 60 MB/s signalling.
   EXPECT_GE(super.bulkOutBytesPerSecond, 250e6);

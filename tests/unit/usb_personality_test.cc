@@ -12,11 +12,11 @@ namespace {
 
 using Bytes = std::vector<uint8_t>;
 
-ControlSetup getDescriptor(uint8_t type, uint16_t length) {
+usb::ControlSetup getDescriptor(uint8_t type, uint16_t length) {
   return {0x80, 6, static_cast<uint16_t>(type << 8), 0, length};
 }
 
-ControlOutcome request(UsbPersonality& p, const ControlSetup& s, std::span<const uint8_t> data = {}) {
+ControlOutcome request(UsbPersonality& p, const usb::ControlSetup& s, std::span<const uint8_t> data = {}) {
   auto o = p.handle(s, data);
   EXPECT_TRUE(o.has_value());
   return o.value_or(ControlOutcome{});
@@ -38,9 +38,9 @@ ControlOutcome kernelEnumerates(UsbPersonality& p) {
   (void)request(p, getDescriptor(descriptor_type::kBos, 22));
   (void)request(p, getDescriptor(descriptor_type::kConfiguration, 9));
   const ControlOutcome config = request(p, getDescriptor(descriptor_type::kConfiguration, 0xFFFF));
-  EXPECT_EQ(config.result.status, UrbStatus::kOk);
-  EXPECT_EQ(request(p, {0x00, 9, 1, 0, 0}).result.status, UrbStatus::kOk);   // SET_CONFIGURATION(1)
-  EXPECT_EQ(request(p, {0x00, 49, 40, 0, 0}).result.status, UrbStatus::kOk);  // SET_ISOCH_DELAY
+  EXPECT_EQ(config.result.status, usb::UrbStatus::kOk);
+  EXPECT_EQ(request(p, {0x00, 9, 1, 0, 0}).result.status, usb::UrbStatus::kOk);   // SET_CONFIGURATION(1)
+  EXPECT_EQ(request(p, {0x00, 49, 40, 0, 0}).result.status, usb::UrbStatus::kOk);  // SET_ISOCH_DELAY
   return first;
 }
 
@@ -50,15 +50,15 @@ void downloadFirmware(UsbPersonality& p, size_t size) {
   for (size_t at = 0; at < size; at += 256, ++block) {
     const size_t n = std::min<size_t>(256, size - at);
     ASSERT_EQ(request(p, {0x21, 1, block, 0, static_cast<uint16_t>(n)}, std::span(image).subspan(at, n)).result.status,
-              UrbStatus::kOk);
+              usb::UrbStatus::kOk);
     EXPECT_EQ(request(p, {0xA1, 3, 0, 0, 6}).result.data, (Bytes{0, 1, 0, 0, 5, 0}));
   }
-  ASSERT_EQ(request(p, {0x21, 1, block, 0, 0}).result.status, UrbStatus::kOk);
+  ASSERT_EQ(request(p, {0x21, 1, block, 0, 0}).result.status, usb::UrbStatus::kOk);
   EXPECT_EQ(request(p, {0xA1, 3, 0, 0, 6}).result.data, (Bytes{0, 1, 0, 0, 2, 0}));
 }
 
 TEST(UsbPersonality, BootloaderToRuntimeOnTheKernelsReEnumeration) {
-  UsbPersonality p(UsbSpeed::kSuper, Personality::kBootloader);
+  UsbPersonality p(usb::UsbSpeed::kSuper, Personality::kBootloader);
   EXPECT_TRUE(kernelEnumerates(p).busReset);  // the import's own enumeration: a reset, no switch
   EXPECT_EQ(p.personality(), Personality::kBootloader);
   EXPECT_EQ(productId(p), 0x089A);
@@ -75,7 +75,7 @@ TEST(UsbPersonality, BootloaderToRuntimeOnTheKernelsReEnumeration) {
   EXPECT_TRUE(first.personalityChanged);
   EXPECT_EQ(first.result.data[7], 9) << "bMaxPacketSize0 at the imported speed";
   EXPECT_EQ(p.personality(), Personality::kRuntime);
-  EXPECT_EQ(p.speed(), UsbSpeed::kSuper);
+  EXPECT_EQ(p.speed(), usb::UsbSpeed::kSuper);
   EXPECT_EQ(productId(p), 0x9302);
   EXPECT_FALSE(p.armedSwitch());
   ASSERT_TRUE(p.loadedFirmware());
@@ -89,7 +89,7 @@ TEST(UsbPersonality, BootloaderToRuntimeOnTheKernelsReEnumeration) {
 }
 
 TEST(UsbPersonality, HighSpeedKernelAsksFor64Bytes) {
-  UsbPersonality p(UsbSpeed::kHigh, Personality::kBootloader);
+  UsbPersonality p(usb::UsbSpeed::kHigh, Personality::kBootloader);
   downloadFirmware(p, 512);
   const ControlOutcome first = request(p, getDescriptor(descriptor_type::kDevice, 64));
   EXPECT_TRUE(first.personalityChanged);
@@ -99,9 +99,9 @@ TEST(UsbPersonality, HighSpeedKernelAsksFor64Bytes) {
 }
 
 TEST(UsbPersonality, DetachInRuntimeSwitchesToTheBootloaderAtTheNextReset) {
-  UsbPersonality p(UsbSpeed::kSuper, Personality::kRuntime);
+  UsbPersonality p(usb::UsbSpeed::kSuper, Personality::kRuntime);
   (void)kernelEnumerates(p);
-  EXPECT_EQ(request(p, {0x21, 0, 100, 0, 0}).result.status, UrbStatus::kOk);  // DFU_DETACH, wValue 100
+  EXPECT_EQ(request(p, {0x21, 0, 100, 0, 0}).result.status, usb::UrbStatus::kOk);  // DFU_DETACH, wValue 100
   EXPECT_EQ(p.armedSwitch(), Personality::kBootloader);
   EXPECT_EQ(productId(p), 0x9302);
   EXPECT_TRUE(kernelEnumerates(p).personalityChanged);
@@ -114,30 +114,30 @@ TEST(UsbPersonality, DetachInRuntimeSwitchesToTheBootloaderAtTheNextReset) {
 }
 
 TEST(UsbPersonality, VendorRequestsGoToTheChipOnlyInTheRuntime) {
-  UsbPersonality runtime(UsbSpeed::kSuper, Personality::kRuntime);
+  UsbPersonality runtime(usb::UsbSpeed::kSuper, Personality::kRuntime);
   EXPECT_FALSE(runtime.handle({0xC0, 1, 0xA318, 1, 4}, {}).has_value());
   const Bytes value(4, 0);
   EXPECT_FALSE(runtime.handle({0x40, 1, 0xA318, 1, 4}, value).has_value());
-  UsbPersonality bootloader(UsbSpeed::kSuper, Personality::kBootloader);
-  EXPECT_EQ(request(bootloader, {0xC0, 1, 0xA318, 1, 4}).result.status, UrbStatus::kStall);
+  UsbPersonality bootloader(usb::UsbSpeed::kSuper, Personality::kBootloader);
+  EXPECT_EQ(request(bootloader, {0xC0, 1, 0xA318, 1, 4}).result.status, usb::UrbStatus::kStall);
 }
 
 TEST(UsbPersonality, StandardRequests) {
   UsbPersonality p;
   EXPECT_EQ(request(p, {0x80, 8, 0, 0, 1}).result.data, (Bytes{0}));  // GET_CONFIGURATION: unconfigured
-  EXPECT_EQ(request(p, {0x00, 9, 1, 0, 0}).result.status, UrbStatus::kOk);
+  EXPECT_EQ(request(p, {0x00, 9, 1, 0, 0}).result.status, usb::UrbStatus::kOk);
   EXPECT_EQ(p.configuration(), 1);
   EXPECT_EQ(request(p, {0x80, 8, 0, 0, 1}).result.data, (Bytes{1}));
-  EXPECT_EQ(request(p, {0x00, 9, 2, 0, 0}).result.status, UrbStatus::kStall);  // no configuration 2
+  EXPECT_EQ(request(p, {0x00, 9, 2, 0, 0}).result.status, usb::UrbStatus::kStall);  // no configuration 2
   EXPECT_EQ(request(p, {0x80, 0, 0, 0, 2}).result.data, (Bytes{0, 0}));        // GET_STATUS
   EXPECT_EQ(request(p, {0x81, 10, 0, 0, 1}).result.data, (Bytes{0}));          // GET_INTERFACE
-  EXPECT_EQ(request(p, {0x01, 11, 0, 0, 0}).result.status, UrbStatus::kOk);    // SET_INTERFACE alt 0
-  EXPECT_EQ(request(p, {0x01, 11, 1, 0, 0}).result.status, UrbStatus::kStall);  // no alt 1
-  EXPECT_EQ(request(p, {0x02, 1, 0, 0x81, 0}).result.status, UrbStatus::kOk);  // CLEAR_FEATURE(HALT)
-  EXPECT_EQ(request(p, {0x80, 12, 0, 0, 2}).result.status, UrbStatus::kStall);  // SYNCH_FRAME
-  EXPECT_EQ(request(p, {0x00, 6, 0x0100, 0, 18}).result.status, UrbStatus::kStall);  // SET_DESCRIPTOR
+  EXPECT_EQ(request(p, {0x01, 11, 0, 0, 0}).result.status, usb::UrbStatus::kOk);    // SET_INTERFACE alt 0
+  EXPECT_EQ(request(p, {0x01, 11, 1, 0, 0}).result.status, usb::UrbStatus::kStall);  // no alt 1
+  EXPECT_EQ(request(p, {0x02, 1, 0, 0x81, 0}).result.status, usb::UrbStatus::kOk);  // CLEAR_FEATURE(HALT)
+  EXPECT_EQ(request(p, {0x80, 12, 0, 0, 2}).result.status, usb::UrbStatus::kStall);  // SYNCH_FRAME
+  EXPECT_EQ(request(p, {0x00, 6, 0x0100, 0, 18}).result.status, usb::UrbStatus::kStall);  // SET_DESCRIPTOR
   EXPECT_EQ(request(p, getDescriptor(descriptor_type::kString, 255)).result.data, (Bytes{4, 3, 0x09, 0x04}));
-  EXPECT_EQ(request(p, {0x80, 6, 0x0301, 0x0409, 255}).result.status, UrbStatus::kStall);  // no string 1
+  EXPECT_EQ(request(p, {0x80, 6, 0x0301, 0x0409, 255}).result.status, usb::UrbStatus::kStall);  // no string 1
   // A bus reset unconfigures.
   (void)request(p, getDescriptor(descriptor_type::kDevice, 8));
   EXPECT_EQ(p.configuration(), 0);
@@ -145,18 +145,18 @@ TEST(UsbPersonality, StandardRequests) {
 
 TEST(UsbPersonality, RuntimeStallsDfuRequestsOtherThanDetach) {
   UsbPersonality p;
-  EXPECT_EQ(request(p, {0xA1, 3, 0, 0, 6}).result.status, UrbStatus::kStall);
+  EXPECT_EQ(request(p, {0xA1, 3, 0, 0, 6}).result.status, usb::UrbStatus::kStall);
   const Bytes block(16, 0);
-  EXPECT_EQ(request(p, {0x21, 1, 0, 0, 16}, block).result.status, UrbStatus::kStall);
+  EXPECT_EQ(request(p, {0x21, 1, 0, 0, 16}, block).result.status, usb::UrbStatus::kStall);
   EXPECT_FALSE(p.armedSwitch());
 }
 
 TEST(UsbPersonality, NewDownloadDisarmsAndPowerOnResets) {
-  UsbPersonality p(UsbSpeed::kSuper, Personality::kBootloader);
+  UsbPersonality p(usb::UsbSpeed::kSuper, Personality::kBootloader);
   downloadFirmware(p, 300);
   ASSERT_TRUE(p.armedSwitch());
   const Bytes block(16, 0);
-  ASSERT_EQ(request(p, {0x21, 1, 0, 0, 16}, block).result.status, UrbStatus::kOk);  // starts over
+  ASSERT_EQ(request(p, {0x21, 1, 0, 0, 16}, block).result.status, usb::UrbStatus::kOk);  // starts over
   EXPECT_FALSE(p.armedSwitch());
   downloadFirmware(p, 300);
   ASSERT_TRUE(kernelEnumerates(p).personalityChanged);
@@ -168,8 +168,8 @@ TEST(UsbPersonality, NewDownloadDisarmsAndPowerOnResets) {
 }
 
 TEST(UsbPersonality, DirectBusResetTakesTheArmedSwitchAndUnconfigures) {
-  UsbPersonality p(UsbSpeed::kSuper, Personality::kBootloader);
-  EXPECT_EQ(request(p, {0x00, 9, 1, 0, 0}).result.status, UrbStatus::kOk);  // SET_CONFIGURATION(1)
+  UsbPersonality p(usb::UsbSpeed::kSuper, Personality::kBootloader);
+  EXPECT_EQ(request(p, {0x00, 9, 1, 0, 0}).result.status, usb::UrbStatus::kOk);  // SET_CONFIGURATION(1)
   EXPECT_FALSE(p.busReset()) << "nothing armed";
   EXPECT_EQ(p.configuration(), 0);
   EXPECT_EQ(p.personality(), Personality::kBootloader);
@@ -178,7 +178,7 @@ TEST(UsbPersonality, DirectBusResetTakesTheArmedSwitchAndUnconfigures) {
   EXPECT_EQ(p.personality(), Personality::kRuntime);
   EXPECT_EQ(productId(p), 0x9302);
   EXPECT_FALSE(p.busReset()) << "the switch is taken once";
-  EXPECT_EQ(request(p, {0x21, 0, 100, 0, 0}).result.status, UrbStatus::kOk);  // DFU_DETACH
+  EXPECT_EQ(request(p, {0x21, 0, 100, 0, 0}).result.status, usb::UrbStatus::kOk);  // DFU_DETACH
   EXPECT_TRUE(p.busReset());
   EXPECT_EQ(productId(p), 0x089A);
 }

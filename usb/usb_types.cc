@@ -1,8 +1,8 @@
-#include "sim/usb_types.h"
+#include "usb/usb_types.h"
 
 #include <cerrno>
 
-namespace coralsim::sim {
+namespace coralsim::usb {
 
 int urbStatusToErrno(UrbStatus status) {
   switch (status) {
@@ -28,4 +28,4 @@ std::string_view urbStatusName(UrbStatus status) {
   return "?";
 }
 
-}  // namespace coralsim::sim
+}  // namespace coralsim::usb

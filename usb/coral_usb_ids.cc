@@ -1,6 +1,6 @@
-#include "driver/coral_usb_ids.h"
+#include "usb/coral_usb_ids.h"
 
-namespace coralsim::driver {
+namespace coralsim::usb {
 
 std::string vidPidText(uint16_t vendorId, uint16_t productId) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -12,4 +12,4 @@ std::string vidPidText(uint16_t vendorId, uint16_t productId) {
   return s;
 }
 
-}  // namespace coralsim::driver
+}  // namespace coralsim::usb

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace coralsim::driver {
+namespace coralsim::usb {
 
 enum class CoralPersonality : uint8_t {
   kRuntime,     // 18d1:9302 (Google), firmware loaded
@@ -42,4 +42,4 @@ inline constexpr CoralUsbId kCoralUsbIds[] = {
 // "18d1:9302"
 [[nodiscard]] std::string vidPidText(uint16_t vendorId, uint16_t productId);
 
-}  // namespace coralsim::driver
+}  // namespace coralsim::usb

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace coralsim::sim {
+namespace coralsim::usb {
 
 // Endpoint addresses of the Coral USB Accelerator (docs/usb-protocol.md §1.1, §4).
 namespace endpoint {
@@ -53,4 +53,4 @@ struct UrbResult {
   uint32_t actualLength = 0;
 };
 
-}  // namespace coralsim::sim
+}  // namespace coralsim::usb

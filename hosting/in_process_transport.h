@@ -1,5 +1,6 @@
-// InProcessTransport: a Transport onto a sim::Device in the same process — the only driver file
-// that sees sim/device.h. Bulk and interrupt transfers are asynchronous on the device; each call
+// InProcessTransport: a Transport onto a sim::Device in the same process. It lives in hosting/,
+// above both the driver and the simulator, so driver/ itself never sees sim/device.h. Bulk and
+// interrupt transfers are asynchronous on the device; each call
 // here submits one URB and waits for its completion on a condition variable with a wall-clock
 // timeout (the device signals completion from its simulator thread), cancelling the URB when the
 // time is up. Like libedgetpu it keeps a 4-byte URB posted on the interrupt endpoint 0x83; a fatal
@@ -31,14 +32,14 @@ class InProcessTransport final : public Transport {
   InProcessTransport& operator=(const InProcessTransport&) = delete;
 
   [[nodiscard]] std::string name() const override { return "in-process"; }
-  std::vector<uint8_t> control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) override;
+  std::vector<uint8_t> control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) override;
   void bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) override;
   std::vector<uint8_t> bulkIn(uint8_t endpoint, uint32_t maxLength) override;
   void cancelAsyncTransfers() override;
   // Device::busReset(): the reset and the re-enumeration are instant in process (an armed DFU
   // personality switch takes effect), so there is nothing to wait for.
   void resetDevice(std::chrono::milliseconds reenumerationTimeout) override;
-  [[nodiscard]] sim::UsbSpeed linkSpeed() const override;
+  [[nodiscard]] usb::UsbSpeed linkSpeed() const override;
   [[nodiscard]] const DeviceIntrospection* introspection() const override;
 
   void setTimeout(std::chrono::milliseconds timeout) { timeout_ = timeout; }
@@ -51,7 +52,7 @@ class InProcessTransport final : public Transport {
   struct Slot;  // one pending URB's completion
   void ensureInterruptUrb();
   void throwIfFaulted(const std::string& operation);
-  sim::UrbResult await(uint64_t urbId, const std::shared_ptr<Slot>& slot, const std::string& operation);
+  usb::UrbResult await(uint64_t urbId, const std::shared_ptr<Slot>& slot, const std::string& operation);
 
   sim::Device& device_;
   std::chrono::milliseconds timeout_;

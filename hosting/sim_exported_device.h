@@ -19,7 +19,7 @@ class SimExportedDevice final : public ExportedDevice {
   ~SimExportedDevice() override;
 
   [[nodiscard]] ExportedDeviceInfo info() override;
-  sim::UrbResult control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) override;
+  usb::UrbResult control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) override;
   uint64_t submitOut(uint8_t endpointAddress, std::vector<uint8_t> data, Completion done) override;
   uint64_t submitIn(uint8_t endpointAddress, uint32_t length, Completion done) override;
   bool cancel(uint64_t urbId) override;

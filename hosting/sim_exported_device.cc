@@ -1,4 +1,4 @@
-#include "usbip/sim_exported_device.h"
+#include "hosting/sim_exported_device.h"
 
 #include <stdexcept>
 #include <string>
@@ -9,11 +9,11 @@ namespace coralsim::usbip {
 namespace {
 
 std::vector<uint8_t> readDescriptorBytes(sim::Device& device, uint8_t type, uint16_t length) {
-  const sim::ControlSetup setup{0x80, 6, static_cast<uint16_t>(type << 8), 0, length};
-  sim::UrbResult r = device.control(setup, {});
-  if (r.status != sim::UrbStatus::kOk) {
+  const usb::ControlSetup setup{0x80, 6, static_cast<uint16_t>(type << 8), 0, length};
+  usb::UrbResult r = device.control(setup, {});
+  if (r.status != usb::UrbStatus::kOk) {
     throw std::runtime_error("usbip: the device answered GET_DESCRIPTOR(" + std::to_string(type) + ") with " +
-                             std::string(sim::urbStatusName(r.status)));
+                             std::string(usb::urbStatusName(r.status)));
   }
   return std::move(r.data);
 }
@@ -58,7 +58,7 @@ ExportedDeviceInfo SimExportedDevice::info() {
   return info;
 }
 
-sim::UrbResult SimExportedDevice::control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) {
+usb::UrbResult SimExportedDevice::control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   return live().control(setup, outData);
 }
 

@@ -1,4 +1,4 @@
-#include "driver/in_process_transport.h"
+#include "hosting/in_process_transport.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -24,7 +24,7 @@ struct InProcessTransport::Shared {
 
 struct InProcessTransport::Slot {
   bool done = false;
-  sim::UrbResult result;
+  usb::UrbResult result;
 };
 
 class InProcessTransport::Introspection final : public DeviceIntrospection {
@@ -92,7 +92,7 @@ constexpr uint32_t kInterruptPacketBytes = 4;
 
 std::string endpointText(uint8_t ep) { return "EP " + hexText(ep, 2); }
 
-std::string controlText(const sim::ControlSetup& s) {
+std::string controlText(const usb::ControlSetup& s) {
   const bool vendorCsr = (s.bmRequestType == 0xC0 || s.bmRequestType == 0x40) && (s.bRequest == 0 || s.bRequest == 1);
   if (vendorCsr) {
     return std::string(s.isDeviceToHost() ? "read" : "write") + (s.bRequest == 1 ? "32 " : "64 ") +
@@ -121,10 +121,10 @@ void InProcessTransport::ensureInterruptUrb() {
     shared_->interruptUrbDone = false;
   }
   std::shared_ptr<Shared> shared = shared_;
-  interruptUrb_ = device_.submitIn(sim::endpoint::kInterruptIn, kInterruptPacketBytes, [shared](sim::UrbResult r) {
+  interruptUrb_ = device_.submitIn(usb::endpoint::kInterruptIn, kInterruptPacketBytes, [shared](usb::UrbResult r) {
     std::lock_guard lock(shared->mutex);
     shared->interruptUrbDone = true;
-    if (r.status == sim::UrbStatus::kOk && r.data.size() == kInterruptPacketBytes) {
+    if (r.status == usb::UrbStatus::kOk && r.data.size() == kInterruptPacketBytes) {
       const uint32_t bits = uint32_t{r.data[0]} | uint32_t{r.data[1]} << 8 | uint32_t{r.data[2]} << 16 |
                             uint32_t{r.data[3]} << 24;
       shared->interruptBits |= bits;
@@ -154,18 +154,18 @@ void InProcessTransport::resetDevice(std::chrono::milliseconds /*reenumerationTi
   device_.busReset();
 }
 
-sim::UsbSpeed InProcessTransport::linkSpeed() const { return device_.options().speed; }
+usb::UsbSpeed InProcessTransport::linkSpeed() const { return device_.options().speed; }
 
 const DeviceIntrospection* InProcessTransport::introspection() const { return introspection_.get(); }
 
-std::vector<uint8_t> InProcessTransport::control(const sim::ControlSetup& setup, std::span<const uint8_t> outData) {
+std::vector<uint8_t> InProcessTransport::control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   if (!setup.isDeviceToHost() && outData.size() != setup.wLength) {
     throw TransportError(name(), controlText(setup),
                          "data stage of " + std::to_string(outData.size()) + " bytes for wLength " + std::to_string(setup.wLength));
   }
-  sim::UrbResult r = device_.control(setup, outData);
-  if (r.status != sim::UrbStatus::kOk) {
-    throw TransportError(name(), controlText(setup), "failed with " + std::string(sim::urbStatusName(r.status)));
+  usb::UrbResult r = device_.control(setup, outData);
+  if (r.status != usb::UrbStatus::kOk) {
+    throw TransportError(name(), controlText(setup), "failed with " + std::string(usb::urbStatusName(r.status)));
   }
   if (setup.isDeviceToHost() && r.data.size() > setup.wLength) {
     throw TransportError(name(), controlText(setup),
@@ -174,7 +174,7 @@ std::vector<uint8_t> InProcessTransport::control(const sim::ControlSetup& setup,
   return setup.isDeviceToHost() ? std::move(r.data) : std::vector<uint8_t>{};
 }
 
-sim::UrbResult InProcessTransport::await(uint64_t urbId, const std::shared_ptr<Slot>& slot, const std::string& operation) {
+usb::UrbResult InProcessTransport::await(uint64_t urbId, const std::shared_ptr<Slot>& slot, const std::string& operation) {
   std::unique_lock lock(shared_->mutex);
   const auto deadline = std::chrono::steady_clock::now() + timeout_;
   shared_->changed.wait_until(lock, deadline, [&] { return slot->done || shared_->faulted; });
@@ -200,15 +200,15 @@ void InProcessTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> byte
   auto slot = std::make_shared<Slot>();
   std::shared_ptr<Shared> shared = shared_;
   const uint64_t id = device_.submitOut(endpoint, std::vector<uint8_t>(bytes.begin(), bytes.end()),
-                                        [shared, slot](sim::UrbResult r) {
+                                        [shared, slot](usb::UrbResult r) {
                                           std::lock_guard lock(shared->mutex);
                                           slot->result = std::move(r);
                                           slot->done = true;
                                           shared->changed.notify_all();
                                         });
-  const sim::UrbResult r = await(id, slot, operation);
-  if (r.status != sim::UrbStatus::kOk) {
-    throw TransportError(name(), operation, "failed with " + std::string(sim::urbStatusName(r.status)));
+  const usb::UrbResult r = await(id, slot, operation);
+  if (r.status != usb::UrbStatus::kOk) {
+    throw TransportError(name(), operation, "failed with " + std::string(usb::urbStatusName(r.status)));
   }
   if (r.actualLength != bytes.size()) {
     throw TransportError(name(), operation, "device accepted " + std::to_string(r.actualLength) + " bytes");
@@ -221,15 +221,15 @@ std::vector<uint8_t> InProcessTransport::bulkIn(uint8_t endpoint, uint32_t maxLe
   throwIfFaulted(operation);
   auto slot = std::make_shared<Slot>();
   std::shared_ptr<Shared> shared = shared_;
-  const uint64_t id = device_.submitIn(endpoint, maxLength, [shared, slot](sim::UrbResult r) {
+  const uint64_t id = device_.submitIn(endpoint, maxLength, [shared, slot](usb::UrbResult r) {
     std::lock_guard lock(shared->mutex);
     slot->result = std::move(r);
     slot->done = true;
     shared->changed.notify_all();
   });
-  sim::UrbResult r = await(id, slot, operation);
-  if (r.status != sim::UrbStatus::kOk) {
-    throw TransportError(name(), operation, "failed with " + std::string(sim::urbStatusName(r.status)));
+  usb::UrbResult r = await(id, slot, operation);
+  if (r.status != usb::UrbStatus::kOk) {
+    throw TransportError(name(), operation, "failed with " + std::string(usb::urbStatusName(r.status)));
   }
   return std::move(r.data);
 }
