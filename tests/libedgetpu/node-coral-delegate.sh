@@ -10,6 +10,7 @@ WORK=$1; LIB=$2
 GOLDEN=${CORALSIM_GOLDEN:-$3}; CORPUS=${CORALSIM_CORPUS:-$4}
 HERE=$(cd "$(dirname "$0")" && pwd)
 skip() { echo "*** SKIPPED: $1. The Node stack (tfjs-tflite-node + coral-tflite-delegate) is NOT tested. ***"; exit 77; }
+[ -z "${CORALSIM_SANITIZE:-}" ] || skip "libedgetpu.so.1 is built with -fsanitize=$CORALSIM_SANITIZE, whose runtime must be loaded first in the process; node is not instrumented (the normal build runs this test)"
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || skip "node/npm not found"
 [ -d "$GOLDEN" ] && [ -d "$CORPUS" ] || skip "corpus or golden data not found"
 mkdir -p "$WORK" || exit 1
