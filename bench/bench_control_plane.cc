@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "bench/bench_corpus.h"
 #include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/random_inputs.h"
@@ -28,19 +29,8 @@ namespace {
 
 using namespace coralsim;
 
-std::optional<std::filesystem::path> findModel(const std::string& fileName) {
-  const char* env = std::getenv("CORALSIM_CORPUS");
-  const std::filesystem::path root = env && *env ? env : CORALSIM_DEFAULT_CORPUS;
-  std::error_code ec;
-  if (!std::filesystem::is_directory(root, ec)) return std::nullopt;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(root, ec)) {
-    if (entry.is_regular_file() && entry.path().filename() == fileName) return entry.path();
-  }
-  return std::nullopt;
-}
-
 void BM_ControlPlaneRun(benchmark::State& state, const char* fileName, driver::ServiceMode mode, bool cold) {
-  const auto path = findModel(fileName);
+  const auto path = bench::findCorpusModel(fileName);
   if (!path) {
     state.SkipWithError((std::string(fileName) + " not found in the corpus").c_str());
     return;

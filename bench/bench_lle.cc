@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/bench_corpus.h"
 #include "hosting/in_process_transport.h"
 #include "driver/model_loader.h"
 #include "driver/random_inputs.h"
@@ -129,19 +130,8 @@ void BM_Baseline_PlainDot(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(kMacsPerCall) * state.iterations());
 }
 
-std::optional<std::filesystem::path> findModel(const std::string& fileName) {
-  const char* env = std::getenv("CORALSIM_CORPUS");
-  const std::filesystem::path root = env && *env ? env : CORALSIM_DEFAULT_CORPUS;
-  std::error_code ec;
-  if (!std::filesystem::is_directory(root, ec)) return std::nullopt;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(root, ec)) {
-    if (entry.is_regular_file() && entry.path().filename() == fileName) return entry.path();
-  }
-  return std::nullopt;
-}
-
 void BM_Dense1024_Inference(benchmark::State& state) {
-  const auto path = findModel("dense_1024_edgetpu.tflite");
+  const auto path = bench::findCorpusModel("dense_1024_edgetpu.tflite");
   if (!path) {
     state.SkipWithError("dense_1024_edgetpu.tflite not found in the corpus");
     return;
