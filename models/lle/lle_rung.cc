@@ -149,6 +149,13 @@ void LleRung::infeed(const DecodedPacket& packet) {
   const auto words = packet.words;
   infeedConfigured_ = true;
   infeedIsInput_ = readField(words, LleField::InfeedIsInput) != 0;
+  // The line wrap's sign bits (lle_fields.def InfeedLineWrapSign): 14-bit wraps for inputs.
+  const uint64_t sign = readField(words, LleField::InfeedLineWrapSign);
+  const uint64_t wantSign = infeedIsInput_ && readSigned(words, LleField::InfeedLineWrap) < 0 ? 0xf : 0;
+  if (sign != wantSign) {
+    refuse(packet, "InfeedLineWrapSign (word 1 bits 44:41) = " + std::to_string(sign) + " is not " + std::to_string(wantSign) +
+                       (infeedIsInput_ ? " (the sign of the input-class line wrap)" : " (0 for the parameter class)"));
+  }
   const uint64_t wraps = readField(words, LleField::InfeedWraps64K);
   const int64_t beats = readSigned(words, LleField::InfeedFirstBeats);
   if (infeedIsInput_) {

@@ -117,6 +117,8 @@ class LleRungTest : public ::testing::Test {
     return f.make(0x25, {{LleField::InfeedIsInput, input},
                          {LleField::InfeedLines, lines - 1},
                          {LleField::InfeedLineWrap, -lines},
+                         {LleField::InfeedLineWrapOn, 1},
+                         {LleField::InfeedLineWrapSign, input ? 0xf : 0},
                          {LleField::InfeedWraps64K, input ? 0 : bytes >> 16},
                          {LleField::InfeedFirstBeats, input ? 0 : -(std::min<uint64_t>(bytes / 64, 2048) - 1)}});
   }
@@ -261,7 +263,8 @@ TEST_F(LleRungTest, TheWideReceiveLineLoopTakesAnyCountAndTheNarrowFormatKeepsTh
 TEST_F(LleRungTest, ALoopThatRunsOnceMayCarryWrapZeroButNoOtherWrap) {
   const auto infeedOneLine = [&](int64_t wrap) {
     return f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 0},
-                         {LleField::InfeedLineWrap, static_cast<uint64_t>(wrap)}});
+                         {LleField::InfeedLineWrap, static_cast<uint64_t>(wrap)},
+                         {LleField::InfeedLineWrapOn, wrap != 0}});
   };
   EXPECT_EQ(checkEnvelope(infeedOneLine(-1)), "");
   EXPECT_EQ(checkEnvelope(infeedOneLine(0)), "");
@@ -271,8 +274,48 @@ TEST_F(LleRungTest, ALoopThatRunsOnceMayCarryWrapZeroButNoOtherWrap) {
   EXPECT_EQ(checkEnvelope(wideOnce), "");
   // Two lines: the wrap is applied, so 0 is refused.
   const DecodedPacket infeedTwoLines =
-      f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 1}, {LleField::InfeedLineWrap, 0}});
+      f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 1}, {LleField::InfeedLineWrap, 0},
+                    {LleField::InfeedLineWrapOn, 1}});
   EXPECT_NE(checkEnvelope(infeedTwoLines).find("InfeedLineWrap"), std::string::npos) << checkEnvelope(infeedTwoLines);
+}
+
+// The infeed ring loop (0x25 w0[58:44] limit, wraps -limit at w0[74:59] and w0[105:90]): any
+// ring size is accepted when both wraps say -limit (corpus 347/347), including limits no corpus
+// program has; a wrap that disagrees is refused, naming it. Limit 0 with wraps 0 is the
+// single-line edgetpuxray encoding.
+TEST_F(LleRungTest, TheInfeedRingLoopTakesAnyLimitWhoseTwoWrapsAreMinusIt) {
+  const auto ring = [&](uint64_t limit, int64_t wrapA, int64_t wrapB) {
+    return f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 31}, {LleField::InfeedLineWrap, -32},
+                         {LleField::InfeedLineWrapOn, 1}, {LleField::InfeedLineWrapSign, 0xf}, {LleField::InfeedRingLimit, limit}, {LleField::InfeedRingWrapA, static_cast<uint64_t>(wrapA)},
+                         {LleField::InfeedRingWrapB, static_cast<uint64_t>(wrapB)}});
+  };
+  for (uint64_t limit : {0u, 1u, 777u, 1023u, 16383u, 32767u}) {
+    EXPECT_EQ(checkEnvelope(ring(limit, -static_cast<int64_t>(limit), -static_cast<int64_t>(limit))), "") << limit;
+  }
+  const std::string why = checkEnvelope(ring(777, -777, -776));
+  EXPECT_NE(why.find("InfeedRingWrapB (word 0 bits 105:90) = -776 is not -1 x InfeedRingLimit = -777"), std::string::npos)
+      << why;
+}
+
+// The input-class line wrap carries its sign in w1[44:41] (the parameter class keeps them 0), and
+// bit 29 says whether the wrap is applied (corpus: set in the 266 0x25s with a non-zero wrap,
+// clear in the 81 without). The edgetpuxray single-line infeed (lines 0, wrap 0, bits 29 and 44:41
+// clear) passes; a wrap without its bit is refused by the envelope, a wrong sign by the rung.
+TEST_F(LleRungTest, TheLineWrapHasASignFieldForInputsAndIsAppliedOnlyWithItsEnableBit) {
+  const auto line = [&](bool input, uint64_t lines, int64_t wrap, uint64_t on, uint64_t sign) {
+    return f.make(0x25, {{LleField::InfeedIsInput, input}, {LleField::InfeedLines, lines},
+                         {LleField::InfeedLineWrap, static_cast<uint64_t>(wrap)}, {LleField::InfeedLineWrapOn, on},
+                         {LleField::InfeedLineWrapSign, sign}});
+  };
+  EXPECT_EQ(checkEnvelope(line(true, 0, 0, 0, 0)), "");
+  EXPECT_EQ(checkEnvelope(line(true, 99, -100, 1, 0xf)), "");
+  const std::string why = checkEnvelope(line(true, 31, -32, 0, 0xf));
+  EXPECT_NE(why.find("InfeedLineWrapOn"), std::string::npos) << why;
+  rung.beginRun();
+  EXPECT_NO_THROW(rung.packet(line(true, 0, 0, 0, 0), streams, 0));
+  EXPECT_NO_THROW(rung.packet(line(true, 31, -32, 1, 0xf), streams, 0));
+  EXPECT_THROW(rung.packet(line(true, 31, -32, 1, 0), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(line(false, 31, -32, 1, 0xf), streams, 0), ChipFault);
 }
 
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {

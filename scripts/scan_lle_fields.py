@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Field scanner for decoding (docs/decoding-log.md): the values that chosen bit ranges of one packet
+opcode take in every corpus program, one row per packet, so a hypothesis about a field can be checked
+against all programs at once (and a hold-out split made by program name).
+
+Usage: scan_lle_fields.py SHARED_TOOLS_ISA_DIR CORPUS_DIR OPCODE FIELD... [--signed] [--only SUBSTRING]
+  FIELD is wK[hi:lo] (bits of word K of the packet), e.g. w0[105:96] w1[20:14]
+Output (tab-separated): program, executable type, word index of the packet (PC), the field values,
+then the packet's tile mask and, for tile packets, its sequence number; a header row names the columns.
+With --signed the fields are read as two's complement of their width.
+
+Programs: every *_edgetpu.tflite (all executables and chunks) and every raw *.coral under CORPUS_DIR.
+The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of them is copied.
+"""
+import glob
+import os
+import re
+import sys
+
+FIELD = re.compile(r"w(\d+)\[(\d+):(\d+)\]$")
+
+
+def programs(corpus):
+    import tfl  # noqa: E402  (shared reference tools, on sys.path)
+    for path in sorted(glob.glob(os.path.join(corpus, "**", "*.coral"), recursive=True)):
+        yield os.path.relpath(path, corpus), "coral", open(path, "rb").read()
+    for path in sorted(glob.glob(os.path.join(corpus, "**", "*_edgetpu.tflite"), recursive=True)):
+        try:
+            _, packages = tfl.load(path)
+        except Exception as error:  # a file the reference parser cannot read: say so, go on
+            print("# skipped %s: %s" % (path, error), file=sys.stderr)
+            continue
+        for p, package in enumerate(packages):
+            for exe in package["executables"]:
+                for c, bitstream in enumerate(exe["bitstreams"]):
+                    label = "%s#p%d#c%d" % (os.path.relpath(path, corpus), p, c)
+                    yield label, str(exe["type"]), bitstream["bitstream"]
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    signed = "--signed" in sys.argv
+    only = None
+    if "--only" in sys.argv:
+        only = sys.argv[sys.argv.index("--only") + 1]
+        args.remove(only)
+    if len(args) < 4:
+        sys.exit(__doc__)
+    tools, corpus, opcode = args[0], args[1], int(args[2], 16)
+    fields = []
+    for text in args[3:]:
+        m = FIELD.match(text)
+        if not m:
+            sys.exit("field %r is not wK[hi:lo]" % text)
+        fields.append((text, int(m.group(1)), int(m.group(2)), int(m.group(3))))
+    sys.path.insert(0, tools)
+    import seg  # noqa: E402
+    print("\t".join(["program", "type", "pc"] + [f[0] for f in fields] + ["mask", "seq"]))
+    for label, kind, data in programs(corpus):
+        if only and only not in label:
+            continue
+        words = seg.words(data)
+        packets, _ = seg.segment(words)
+        for index, op, length in packets:
+            if op != opcode:
+                continue
+            values = []
+            for _, k, hi, lo in fields:
+                if k >= length:
+                    sys.exit("opcode 0x%02x has %d words, no word %d" % (opcode, length, k))
+                width = hi - lo + 1
+                v = (words[index + k] >> lo) & ((1 << width) - 1)
+                if signed and v >> (width - 1):
+                    v -= 1 << width
+                values.append(str(v))
+            w0 = words[index]
+            mask = (w0 >> 12) & 0xFFFF
+            seq = (w0 >> 28) & 0x3FFF if opcode == 0x1A else (w0 >> 46) & 0x3FFF if opcode < 0x20 else ""
+            print("\t".join([label, kind, "0x%04x" % index] + values + ["0x%04x" % mask, str(seq)]))
+
+
+if __name__ == "__main__":
+    main()
