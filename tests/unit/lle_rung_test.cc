@@ -318,6 +318,31 @@ TEST_F(LleRungTest, TheLineWrapHasASignFieldForInputsAndIsAppliedOnlyWithItsEnab
   EXPECT_THROW(rung.packet(line(false, 31, -32, 1, 0xf), streams, 0), ChipFault);
 }
 
+// The fence's condition fields (0x24 ScalarSyncCond*) are don't-care: a fence with values no
+// corpus program has still resolves the pops before it and the outputs do not change; a bit
+// outside the condition ranges (0 in every corpus fence) is still refused.
+TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
+  parameterCachingRun(0x1);
+  const std::vector<uint8_t> plain = executionRun(0x1);
+  const DecodedPacket odd = f.make(0x24, {{LleField::ScalarSyncCondA, 0x2345}, {LleField::ScalarSyncCondB, 0x1234},
+                                          {LleField::ScalarSyncCondC, 0x3ffffff}, {LleField::ScalarSyncCondD, 0x1ff}});
+  EXPECT_EQ(checkEnvelope(odd), "");
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(pop(true, 0x1), streams, 0);
+  rung.packet(odd, streams, 0);
+  rung.packet(compute(0x1), streams, 0);
+  rung.packet(f.make(0x27, {}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
+  EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
+  rung.endRun();
+  DecodedPacket stray = f.make(0x24, {});
+  std::vector<isa::Word128> words(stray.words.begin(), stray.words.end());
+  words[1].setBits(0, 1, 1);
+  stray.words = words;
+  EXPECT_NE(checkEnvelope(stray).find("word 1"), std::string::npos) << checkEnvelope(stray);
+}
+
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
   // 3 x 65536 + 640 bytes: 3 whole 64 KiB units, 2048 beats fill the first 128 KiB.
   streams.params.assign(3 * 65536 + 640, 0);
