@@ -6,10 +6,18 @@ namespace coralsim::lle {
 namespace {
 
 const FieldRelation kRelations[] = {
-#define CORAL_LLE_RELATION(f, b, m, a) FieldRelation{LleField::f, LleField::b, m, a, std::nullopt},
-#define CORAL_LLE_RELATION_IF(c, f, b, m, a) FieldRelation{LleField::f, LleField::b, m, a, LleField::c},
-#define CORAL_LLE_ONLY_IF(c, f) FieldRelation{LleField::f, LleField::f, 1, 0, LleField::c, true},
+#define CORAL_LLE_RELATION(f, b, m, a) \
+  FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt},
+#define CORAL_LLE_RELATION_IF(c, f, b, m, a) \
+  FieldRelation{LleField::f, LleField::b, m, a, LleField::c, false, 1, std::nullopt},
+#define CORAL_LLE_ONLY_IF(c, f) FieldRelation{LleField::f, LleField::f, 1, 0, LleField::c, true, 1, std::nullopt},
+#define CORAL_LLE_RELATION_SCALED(f, s, b, m, a) \
+  FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, s, std::nullopt},
+#define CORAL_LLE_RELATION_OR(f, b, m, a, a2) \
+  FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, a2},
 #include "models/lle/lle_relations.def"
+#undef CORAL_LLE_RELATION_OR
+#undef CORAL_LLE_RELATION_SCALED
 #undef CORAL_LLE_ONLY_IF
 #undef CORAL_LLE_RELATION_IF
 #undef CORAL_LLE_RELATION
@@ -46,13 +54,17 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
       if (r.zeroUnlessOnly) continue;
       const uint64_t limit = readField(words, r.base);
       const int64_t expected = r.multiplier * static_cast<int64_t>(limit) + r.addend;
+      const int64_t scaled = r.scale * value;
       // A loop that runs once (limit 0) never applies its wrap: the compiler writes it as 0 as
       // often as -1 (docs/decoding-log.md, "single-iteration wraps").
       const bool unusedWrap = limit == 0 && value == 0;
-      if (value != expected && !unusedWrap) {
-        return describe(r.field, e) + " = " + std::to_string(value) + " is not " + std::to_string(r.multiplier) + " x " +
-               std::string(fieldDef(r.base).name) + (r.addend ? " + " + std::to_string(r.addend) : std::string()) +
-               " = " + std::to_string(expected) + ": a loop the rung does not model (stride other than 1)";
+      const bool alternative = r.altAddend && scaled == expected - r.addend + *r.altAddend;
+      if (scaled != expected && !alternative && !unusedWrap) {
+        std::string want = std::to_string(r.multiplier) + " x " + std::string(fieldDef(r.base).name) +
+                           (r.addend ? " + " + std::to_string(r.addend) : std::string()) + " = " + std::to_string(expected);
+        if (r.altAddend) want += " or " + std::to_string(expected - r.addend + *r.altAddend);
+        return describe(r.field, e) + " = " + std::to_string(value) + (r.scale != 1 ? " (x " + std::to_string(r.scale) + ")" : "") +
+               " is not " + want + ": a loop the rung does not model (stride other than 1)";
       }
     }
   }

@@ -18,6 +18,8 @@ struct FieldRelation {
   int64_t addend;
   std::optional<LleField> condition;  // applies when this 1-bit field is 1; else `field` must be 0
   bool zeroUnlessOnly = false;        // CORAL_LLE_ONLY_IF: no relation, only the zero rule
+  int64_t scale = 1;                  // CORAL_LLE_RELATION_SCALED: scale x field == multiplier x base + addend
+  std::optional<int64_t> altAddend;   // CORAL_LLE_RELATION_OR: the addend may also be this one
 };
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();

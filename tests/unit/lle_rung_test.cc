@@ -343,6 +343,29 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   EXPECT_NE(checkEnvelope(stray).find("word 1"), std::string::npos) << checkEnvelope(stray);
 }
 
+// The 0x14 group loop (decode2 §D): a staging packet for a size no corpus program has (400 bytes:
+// limit 99, line wraps -50) passes when its wraps follow the limit; the first wrap may also carry
+// the next level's 64-byte step (64 - limit); a line wrap that is not -(limit + 1) / 2 is refused
+// naming it, and a limit without the loop's enable bit is refused.
+TEST_F(LleRungTest, TheStagingGroupLoopTakesAnySizeWhoseWrapsFollowItsLimit) {
+  const auto stage = [&](uint64_t limit, int64_t wrapA, int64_t lineWrap, uint64_t on) {
+    const auto neg = static_cast<uint64_t>(-static_cast<int64_t>(limit));
+    return f.make(0x14, {{LleField::Dma14Mask, 1}, {LleField::Stage14Groups, limit},
+                         {LleField::Stage14WrapA, static_cast<uint64_t>(wrapA)}, {LleField::Stage14WrapB, neg},
+                         {LleField::Stage14WrapC, neg}, {LleField::Stage14LineWrapA, static_cast<uint64_t>(lineWrap)},
+                         {LleField::Stage14LineWrapB, static_cast<uint64_t>(lineWrap)}, {LleField::Stage14LoopOn, on}});
+  };
+  EXPECT_EQ(checkEnvelope(stage(99, -99, -50, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(99, 64 - 99, -50, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(0, 0, 0, 0)), "");  // the single-line edgetpuxray form
+  const std::string line = checkEnvelope(stage(99, -99, -49, 1));
+  EXPECT_NE(line.find("Stage14LineWrapA (word 2 bits 142:127) = -49 (x 2) is not -1 x Stage14Groups + -1 = -100"),
+            std::string::npos)
+      << line;
+  EXPECT_NE(checkEnvelope(stage(99, -98, -50, 1)).find("Stage14WrapA"), std::string::npos);
+  EXPECT_NE(checkEnvelope(stage(99, -99, -50, 0)).find("Stage14Groups"), std::string::npos);
+}
+
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
   // 3 x 65536 + 640 bytes: 3 whole 64 KiB units, 2048 beats fill the first 128 KiB.
   streams.params.assign(3 * 65536 + 640, 0);
