@@ -58,8 +58,15 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
       // A loop that runs once (limit 0) never applies its wrap: the compiler writes it as 0 as
       // often as -1 (docs/decoding-log.md, "single-iteration wraps").
       const bool unusedWrap = limit == 0 && value == 0;
-      const bool alternative = r.altAddend && scaled == expected - r.addend + *r.altAddend;
-      if (scaled != expected && !alternative && !unusedWrap) {
+      // A wrap field holds its value modulo 2^width (two's complement of the field's width):
+      // -1024 in a 10-bit field reads 0. With a scale the comparison is exact.
+      const auto same = [&](int64_t want) {
+        if (r.scale != 1 || f.width >= 64) return scaled == want;
+        const uint64_t mask = (uint64_t{1} << f.width) - 1;
+        return ((static_cast<uint64_t>(scaled) - static_cast<uint64_t>(want)) & mask) == 0;
+      };
+      const bool alternative = r.altAddend && same(expected - r.addend + *r.altAddend);
+      if (!same(expected) && !alternative && !unusedWrap) {
         std::string want = std::to_string(r.multiplier) + " x " + std::string(fieldDef(r.base).name) +
                            (r.addend ? " + " + std::to_string(r.addend) : std::string()) + " = " + std::to_string(expected);
         if (r.altAddend) want += " or " + std::to_string(expected - r.addend + *r.altAddend);

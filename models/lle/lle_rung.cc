@@ -149,12 +149,18 @@ void LleRung::infeed(const DecodedPacket& packet) {
   const auto words = packet.words;
   infeedConfigured_ = true;
   infeedIsInput_ = readField(words, LleField::InfeedIsInput) != 0;
-  // The line wrap's sign bits (lle_fields.def InfeedLineWrapSign): 14-bit wraps for inputs.
-  const uint64_t sign = readField(words, LleField::InfeedLineWrapSign);
-  const uint64_t wantSign = infeedIsInput_ && readSigned(words, LleField::InfeedLineWrap) < 0 ? 0xf : 0;
-  if (sign != wantSign) {
-    refuse(packet, "InfeedLineWrapSign (word 1 bits 44:41) = " + std::to_string(sign) + " is not " + std::to_string(wantSign) +
-                       (infeedIsInput_ ? " (the sign of the input-class line wrap)" : " (0 for the parameter class)"));
+  // The line wrap's high bits (lle_fields.def InfeedLineWrapHigh): inputs wrap in 14 bits.
+  const uint64_t high = readField(words, LleField::InfeedLineWrapHigh);
+  if (infeedIsInput_) {
+    const uint64_t lines = readField(words, LleField::InfeedLines);
+    const uint64_t wrap14 = high << 10 | readField(words, LleField::InfeedLineWrap);
+    const uint64_t want = (uint64_t{16384} - (lines + 1) % 16384) % 16384;
+    if (wrap14 != want && !(lines == 0 && wrap14 == 0)) {
+      refuse(packet, "the input-class line wrap (word 1 bits 44:31) = " + std::to_string(wrap14) + " is not -(" +
+                         std::to_string(lines) + " + 1) mod 2^14 = " + std::to_string(want) + " (InfeedLineWrapHigh:InfeedLineWrap)");
+    }
+  } else if (high != 0) {
+    refuse(packet, "InfeedLineWrapHigh (word 1 bits 44:41) = " + std::to_string(high) + " is not 0 (parameter-class wraps are 10 bits)");
   }
   const uint64_t wraps = readField(words, LleField::InfeedWraps64K);
   const int64_t beats = readSigned(words, LleField::InfeedFirstBeats);

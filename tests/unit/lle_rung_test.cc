@@ -118,7 +118,7 @@ class LleRungTest : public ::testing::Test {
                          {LleField::InfeedLines, lines - 1},
                          {LleField::InfeedLineWrap, -lines},
                          {LleField::InfeedLineWrapOn, 1},
-                         {LleField::InfeedLineWrapSign, input ? 0xf : 0},
+                         {LleField::InfeedLineWrapHigh, input ? 0xf : 0},
                          {LleField::InfeedWraps64K, input ? 0 : bytes >> 16},
                          {LleField::InfeedFirstBeats, input ? 0 : -(std::min<uint64_t>(bytes / 64, 2048) - 1)}});
   }
@@ -286,7 +286,7 @@ TEST_F(LleRungTest, ALoopThatRunsOnceMayCarryWrapZeroButNoOtherWrap) {
 TEST_F(LleRungTest, TheInfeedRingLoopTakesAnyLimitWhoseTwoWrapsAreMinusIt) {
   const auto ring = [&](uint64_t limit, int64_t wrapA, int64_t wrapB) {
     return f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 31}, {LleField::InfeedLineWrap, -32},
-                         {LleField::InfeedLineWrapOn, 1}, {LleField::InfeedLineWrapSign, 0xf}, {LleField::InfeedRingLimit, limit}, {LleField::InfeedRingWrapA, static_cast<uint64_t>(wrapA)},
+                         {LleField::InfeedLineWrapOn, 1}, {LleField::InfeedLineWrapHigh, 0xf}, {LleField::InfeedRingLimit, limit}, {LleField::InfeedRingWrapA, static_cast<uint64_t>(wrapA)},
                          {LleField::InfeedRingWrapB, static_cast<uint64_t>(wrapB)}});
   };
   for (uint64_t limit : {0u, 1u, 777u, 1023u, 16383u, 32767u}) {
@@ -297,25 +297,33 @@ TEST_F(LleRungTest, TheInfeedRingLoopTakesAnyLimitWhoseTwoWrapsAreMinusIt) {
       << why;
 }
 
-// The input-class line wrap carries its sign in w1[44:41] (the parameter class keeps them 0), and
-// bit 29 says whether the wrap is applied (corpus: set in the 266 0x25s with a non-zero wrap,
-// clear in the 81 without). The edgetpuxray single-line infeed (lines 0, wrap 0, bits 29 and 44:41
-// clear) passes; a wrap without its bit is refused by the envelope, a wrong sign by the rung.
-TEST_F(LleRungTest, TheLineWrapHasASignFieldForInputsAndIsAppliedOnlyWithItsEnableBit) {
-  const auto line = [&](bool input, uint64_t lines, int64_t wrap, uint64_t on, uint64_t sign) {
+// The line loop (decode2 §B, §E): 14-bit limit w1[27:14]; the wrap -(count) is held modulo 2^10 in
+// w1[40:31] for parameters and modulo 2^14 for inputs, whose bits 13:10 sit in w1[44:41]; bit 29
+// says whether the wrap is applied (corpus: set in the 266 0x25s with a non-zero wrap, clear in the
+// 81 without). The edgetpuxray single-line infeed passes; limits beyond 127 (parameter streams of
+// the convolutions: 271, 1023; inputs 8191) pass; a wrong high part or a wrap without its bit is
+// refused.
+TEST_F(LleRungTest, TheLineLoopHasFourteenBitsAndItsWrapIsHeldModuloItsClassWidth) {
+  const auto line = [&](bool input, uint64_t lines, uint64_t wrap10, uint64_t on, uint64_t high) {
     return f.make(0x25, {{LleField::InfeedIsInput, input}, {LleField::InfeedLines, lines},
-                         {LleField::InfeedLineWrap, static_cast<uint64_t>(wrap)}, {LleField::InfeedLineWrapOn, on},
-                         {LleField::InfeedLineWrapSign, sign}});
+                         {LleField::InfeedLineWrap, wrap10}, {LleField::InfeedLineWrapOn, on},
+                         {LleField::InfeedLineWrapHigh, high}});
   };
   EXPECT_EQ(checkEnvelope(line(true, 0, 0, 0, 0)), "");
-  EXPECT_EQ(checkEnvelope(line(true, 99, -100, 1, 0xf)), "");
-  const std::string why = checkEnvelope(line(true, 31, -32, 0, 0xf));
-  EXPECT_NE(why.find("InfeedLineWrapOn"), std::string::npos) << why;
+  EXPECT_EQ(checkEnvelope(line(false, 271, 752, 1, 0)), "");   // -272 mod 1024
+  EXPECT_EQ(checkEnvelope(line(false, 1023, 0, 1, 0)), "");    // -1024 mod 1024 = 0
+  EXPECT_EQ(checkEnvelope(line(true, 8191, 0, 1, 8)), "");     // -8192 mod 2^14 = 0x2000
+  EXPECT_NE(checkEnvelope(line(false, 271, 751, 1, 0)).find("InfeedLineWrap (word 1 bits 40:31) = -273"),
+            std::string::npos)
+      << checkEnvelope(line(false, 271, 751, 1, 0));
+  EXPECT_NE(checkEnvelope(line(true, 31, 1024 - 32, 0, 0xf)).find("InfeedLineWrapOn"), std::string::npos);
   rung.beginRun();
   EXPECT_NO_THROW(rung.packet(line(true, 0, 0, 0, 0), streams, 0));
-  EXPECT_NO_THROW(rung.packet(line(true, 31, -32, 1, 0xf), streams, 0));
-  EXPECT_THROW(rung.packet(line(true, 31, -32, 1, 0), streams, 0), ChipFault);
-  EXPECT_THROW(rung.packet(line(false, 31, -32, 1, 0xf), streams, 0), ChipFault);
+  EXPECT_NO_THROW(rung.packet(line(true, 31, 1024 - 32, 1, 0xf), streams, 0));
+  EXPECT_NO_THROW(rung.packet(line(true, 8191, 0, 1, 8), streams, 0));
+  EXPECT_THROW(rung.packet(line(true, 8191, 0, 1, 0xf), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(line(true, 31, 1024 - 32, 1, 0), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(line(false, 31, 1024 - 32, 1, 0xf), streams, 0), ChipFault);
 }
 
 // The fence's condition fields (0x24 ScalarSyncCond*) are don't-care: a fence with values no
