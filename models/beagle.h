@@ -31,11 +31,11 @@
 #include "models/chip/instruction_queue.h"
 #include "models/chip/outfeed.h"
 #include "models/chip/run_record.h"
+#include "models/chip/scalar_core.h"
 #include "models/chip/tile.h"
 #include "models/chip/tile_dispatcher.h"
 #include "models/chip_config.h"
 #include "models/csr/csr_block.h"
-#include "models/scalar/scalar_core.h"
 
 namespace coralsim::models {
 

@@ -7,7 +7,7 @@
 // devices share one SystemC kernel and host data arrives at wall-clock-dependent moments.
 //
 // All calls are non-blocking; the scalar core is the only process that waits, and it does so in
-// its own module (models/scalar/scalar_core.h) so a GCB reset can unwind it safely.
+// its own module (models/chip/scalar_core.h) so a GCB reset can unwind it safely.
 #pragma once
 
 #include <cstdint>

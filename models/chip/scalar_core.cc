@@ -1,4 +1,4 @@
-#include "models/scalar/scalar_core.h"
+#include "models/chip/scalar_core.h"
 
 #include <algorithm>
 #include <exception>
