@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -76,9 +77,16 @@ class DatapathRung {
   virtual void endRun() = 0;
 };
 
-// Factories, one per rung implementation; nullptr when the rung cannot run with this
-// configuration (for hle: no registered programs). Defined next to each implementation.
-[[nodiscard]] std::unique_ptr<DatapathRung> makeLleRung(const ChipConfig& config);
-[[nodiscard]] std::unique_ptr<DatapathRung> makeHleRung(const ChipConfig& config);
+// Builds one rung for a configuration; nullptr when the rung cannot run with it (hle: no
+// registered programs).
+using RungFactory = std::function<std::unique_ptr<DatapathRung>(const ChipConfig&)>;
+
+// The rung implementations the Datapath may build, injected by whoever links them (the Beagle top,
+// models/beagle.cc: models/lle and models/hle). The chip blocks know only this interface, so
+// models/chip builds and links without the rungs. An empty factory: that rung is not available.
+struct RungFactories {
+  RungFactory lle;
+  RungFactory hle;
+};
 
 }  // namespace coralsim::models

@@ -91,3 +91,9 @@ class LleRung final : public models::DatapathRung {
 };
 
 }  // namespace coralsim::lle
+
+namespace coralsim::models {
+// The lle rung for `config`. The chip gets it through RungFactories (models/beagle.cc), never by
+// name.
+[[nodiscard]] std::unique_ptr<DatapathRung> makeLleRung(const ChipConfig& config);
+}  // namespace coralsim::models
