@@ -68,10 +68,10 @@ void Datapath::drop(Candidate& candidate, const std::string& why) {
   notes_ += std::string(executionModeName(candidate.rung->rung())) + ": " + why;
 }
 
-void Datapath::instructionChunk(std::span<const uint8_t> chunk, uint64_t /*cycle*/) {
+void Datapath::instructionChunk(std::span<const uint8_t> chunk, const DecodedProgram& program, uint64_t /*cycle*/) {
   for (Candidate& c : candidates_) {
     if (!c.standing) continue;
-    const std::string refusal = c.rung->acceptChunk(chunk);
+    const std::string refusal = c.rung->acceptChunk(chunk, &program);
     if (refusal.empty()) continue;
     if (strict()) throw ChipFault(FaultKind::kUnsupported, refusal);
     drop(c, refusal);

@@ -42,7 +42,7 @@ class Datapath : public sc_core::sc_module, public DatapathIf, private RunStream
 
   // DatapathIf (scalar core, outfeed)
   void beginRun() override;
-  void instructionChunk(std::span<const uint8_t> chunk, uint64_t cycle) override;
+  void instructionChunk(std::span<const uint8_t> chunk, const DecodedProgram& program, uint64_t cycle) override;
   void packet(const DecodedPacket& packet, uint64_t cycle) override;
   [[nodiscard]] std::vector<uint8_t> windowTail(uint32_t windowLength, std::span<uint8_t> streamedHead,
                                                 uint64_t cycle) override;

@@ -45,11 +45,16 @@ class DatapathRung {
   // run on real hardware (the parameters a PARAMETER_CACHING run left in wide memory) stays.
   virtual void beginRun() = 0;
 
-  // Every instruction chunk of the run, before it executes. Returns "" when the rung can compute
-  // it; otherwise a sentence saying why not (naming opcode, PC and word where there is one). In
-  // `auto` mode the ladder then drops this rung for the rest of the run; in strict mode the text
-  // becomes a chip fault.
-  [[nodiscard]] virtual std::string acceptChunk(std::span<const uint8_t> chunk) = 0;
+  // Every instruction chunk of the run, before it executes: its bytes as received (hle hashes
+  // them) and the chunk as the scalar core decoded it (lle checks its packets). The device
+  // decodes each chunk once, in the core, and passes `decoded` on; without it (a rung used alone:
+  // tests, bench) a rung that needs the packets decodes the bytes itself. Returns "" when the rung
+  // can compute it; otherwise a sentence saying why not (naming opcode, PC and word where there is
+  // one). In `auto` mode the ladder then drops this rung for the rest of the run; in strict mode
+  // the text becomes a chip fault.
+  [[nodiscard]] std::string acceptChunk(std::span<const uint8_t> chunk, const DecodedProgram* decoded = nullptr) {
+    return checkChunk(chunk, decoded);
+  }
 
   // Every non-bundle packet the core issues, in issue order: tile packets (0x01-0x1a) after the
   // dispatcher accepted them, scalar-side units (0x21-0x27) as they issue. A rung that meets a
@@ -75,6 +80,10 @@ class DatapathRung {
 
   // The run ended (final HALT or fault).
   virtual void endRun() = 0;
+
+ private:
+  // acceptChunk's work (`decoded` may be null, see there).
+  [[nodiscard]] virtual std::string checkChunk(std::span<const uint8_t> chunk, const DecodedProgram* decoded) = 0;
 };
 
 // Builds one rung for a configuration; nullptr when the rung cannot run with it (hle: no

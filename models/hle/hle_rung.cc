@@ -64,7 +64,7 @@ void HleRung::beginRun() {
   windowStart_ = 0;
 }
 
-std::string HleRung::acceptChunk(std::span<const uint8_t> chunk) {
+std::string HleRung::checkChunk(std::span<const uint8_t> chunk, const DecodedProgram* /*decoded*/) {
   std::vector<hle::ExecutableRef> matches = registry_->matchChunk(chunk, chunks_, candidates_);
   if (matches.empty()) {
     return "instruction chunk " + std::to_string(chunks_) + " of the run (" + std::to_string(chunk.size()) +

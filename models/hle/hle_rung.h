@@ -28,7 +28,6 @@ class HleRung final : public DatapathRung {
   [[nodiscard]] ExecutionMode rung() const override { return ExecutionMode::kHle; }
   void reset() override;
   void beginRun() override;
-  [[nodiscard]] std::string acceptChunk(std::span<const uint8_t> chunk) override;
   void packet(const DecodedPacket& packet, const RunStreams& streams, uint64_t cycle) override;
   [[nodiscard]] std::vector<uint8_t> windowTail(unsigned window, uint32_t windowLength, uint32_t streamedBytes,
                                                 const RunStreams& streams) override;
@@ -36,6 +35,9 @@ class HleRung final : public DatapathRung {
   void endRun() override {}
 
  private:
+  // Matches the chunk's bytes; the decoded packets are not needed.
+  [[nodiscard]] std::string checkChunk(std::span<const uint8_t> chunk, const DecodedProgram* decoded) override;
+
   // The executable the run's chunks identify: one whose whole chunk list was seen, else the first
   // that is still a candidate (the registry's order decides between identical programs).
   [[nodiscard]] hle::ExecutableRef chosen() const;
