@@ -6,6 +6,7 @@
 
 #include "models/chip/block_interfaces.h"
 #include "models/hle/graph_executor.h"
+#include "usb/output_layout.h"
 
 namespace coralsim::models {
 namespace {
@@ -17,35 +18,6 @@ std::string hex64(uint64_t v) {
 }
 
 [[noreturn]] void refuse(const std::string& what) { throw ChipFault(FaultKind::kUnsupported, "hle: " + what); }
-
-// Places TFLite-order bytes (y, x, z) of one output at their device positions.
-void scatterTileMajor(const hle::LayerBinding& out, std::span<const uint8_t> tflite, std::vector<uint8_t>& device,
-                      const std::string& program) {
-  const hle::TileLayout& l = *out.layout;
-  const auto at = [&](const std::vector<int32_t>& v, int64_t i, const char* map) -> int64_t {
-    if (i < 0 || static_cast<size_t>(i) >= v.size()) {
-      refuse(program + ": output layer '" + out.name + "': OutputLayout map " + map + " has no entry " +
-             std::to_string(i));
-    }
-    return v[static_cast<size_t>(i)];
-  };
-  const int64_t ys = out.yDim, xs = out.xDim, zs = out.zDim;
-  for (int64_t y = 0; y < ys; ++y) {
-    for (int64_t x = 0; x < xs; ++x) {
-      const int64_t tile = at(l.yTile, y, "y_coordinate_to_linear_tile_id") + at(l.xTile, x, "x_coordinate_to_linear_tile_id");
-      const int64_t offset = at(l.tileByteOffset, tile, "linearized_tile_byte_offset") +
-                             at(l.yLocalOffset, y, "y_coordinate_to_local_y_offset") * at(l.xRowSize, x, "x_coordinate_to_local_y_row_size") +
-                             at(l.xLocalByteOffset, x, "x_coordinate_to_local_byte_offset");
-      const int64_t src = (y * xs + x) * zs;
-      if (offset < 0 || offset + zs > static_cast<int64_t>(device.size()) || src + zs > static_cast<int64_t>(tflite.size())) {
-        refuse(program + ": output layer '" + out.name + "': element (" + std::to_string(y) + ", " + std::to_string(x) +
-               ") maps to byte " + std::to_string(offset) + ", outside the layer's " + std::to_string(device.size()) +
-               " bytes");
-      }
-      std::copy_n(tflite.begin() + src, zs, device.begin() + offset);
-    }
-  }
-}
 
 }  // namespace
 
@@ -181,7 +153,9 @@ void HleRung::compute(const RunStreams& streams) {
     std::vector<uint8_t> device(b.layerBytes, 0);
     const bool dimsCover = static_cast<int64_t>(b.yDim) * b.xDim * b.zDim == static_cast<int64_t>(r.size());
     if (b.layout && dimsCover) {
-      scatterTileMajor(b, r, device, where);
+      // TFLite-order bytes (y, x, z) to their device positions (usb/output_layout.h).
+      const std::string why = usb::tfliteToDeviceOrder({b.yDim, b.xDim, b.zDim, &*b.layout}, r, device);
+      if (!why.empty()) refuse(where + ": output layer '" + b.name + "': " + why);
     } else {
       std::copy_n(r.begin(), std::min(r.size(), device.size()), device.begin());
     }
