@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "usb/output_layout.h"
+
 namespace coralsim::driver {
 
 // Enumerations come from driver/darwinn_enums.def. Each is stored with its on-disk width, so a
@@ -104,16 +106,10 @@ struct DimensionRange {
   int32_t end = 0;
 };
 
-// Where element (y, x) of an output layer lives in the device's tile-major output stream; see
-// driver/schema/executable.fbs OutputLayout for the formula.
-struct OutputLayout {
-  std::vector<int32_t> yCoordinateToLinearTileId;
-  std::vector<int32_t> xCoordinateToLinearTileId;
-  std::vector<int32_t> linearizedTileByteOffset;
-  std::vector<int32_t> xCoordinateToLocalByteOffset;
-  std::vector<int32_t> yCoordinateToLocalYOffset;
-  std::vector<int32_t> xCoordinateToLocalYRowSize;
-};
+// Where element (y, x) of an output layer lives in the device's tile-major output stream
+// (driver/schema/executable.fbs OutputLayout): the device's output wire format, declared once in
+// usb/output_layout.h with the mapping both sides use.
+using OutputLayout = usb::OutputLayout;
 
 struct OutputShapeInfo {
   std::vector<std::vector<DimensionRange>> sliceLayouts;

@@ -1,11 +1,10 @@
-// The device's output byte order and libedgetpu's re-layout into TFLite order.
+// libedgetpu's re-layout of an output layer into TFLite order, on the driver's Layer.
 //
-// The device streams multi-dimensional outputs tile-major (docs/isa.md §5.4): the z bytes of element
-// (y, x) of an output layer start at
-//   tileByteOffset[yTile[y] + xTile[x]] + yLocalOffset[y] * xRowSize[x] + xLocalByteOffset[x]
-// of the layer's buffer (executable.fbs OutputLayout). The host gathers them back into TFLite's
-// row-major (y, x, z) order, as libedgetpu does before handing outputs to TFLite; when every
-// element already sits at (y * X + x) * Z the stream is TFLite order (up to trailing padding).
+// The device streams multi-dimensional outputs tile-major (docs/isa.md §5.4); the mapping between
+// that order and TFLite's row-major (y, x, z) order is written once, in usb/output_layout.h (the
+// device's output wire format; the hle rung uses the same pair). The host gathers outputs back into
+// TFLite order, as libedgetpu does before handing them to TFLite; when every element already sits
+// at (y * X + x) * Z the stream is TFLite order (up to trailing padding).
 #pragma once
 
 #include <cstdint>
@@ -14,11 +13,11 @@
 #include <vector>
 
 #include "driver/executable.h"
+#include "usb/output_layout.h"
 
 namespace coralsim::driver {
 
-// Where element (y, x) starts in the device buffer; nullopt when a map has no entry for it.
-std::optional<int64_t> outputElementOffset(const OutputLayout& layout, int64_t y, int64_t x);
+using usb::outputElementOffset;
 
 // True without a layout; false when a map is too short to cover the layer's dimensions.
 bool outputLayoutIsTfliteOrder(const Layer& layer);

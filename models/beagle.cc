@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
+
+#include "models/hle/hle_rung.h"
+#include "models/lle/lle_rung.h"
 
 namespace coralsim::models {
 namespace {
@@ -30,7 +34,9 @@ uint64_t creditField(uint32_t freeBytes) {
 
 }  // namespace
 
-Beagle::Beagle(const sc_core::sc_module_name& name)
+RungFactories standardRungFactories() { return RungFactories{&makeLleRung, &makeHleRung}; }
+
+Beagle::Beagle(const sc_core::sc_module_name& name, RungFactories rungs)
     : sc_core::sc_module(name),
       csr("csr"),
       instructionsIn("instructionsIn"),
@@ -44,7 +50,7 @@ Beagle::Beagle(const sc_core::sc_module_name& name)
       infeed_("infeed"),
       outfeed_("outfeed"),
       descriptors_("descriptors"),
-      datapath_("datapath"),
+      datapath_("datapath", std::move(rungs)),
       faults_("faults", csrs_),
       tileFifos_("tileFifo", kTiles,
                  [](const char* n, size_t) { return new sc_core::sc_fifo<TilePacket>(n, kTileFifoDepth); }),

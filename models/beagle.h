@@ -31,14 +31,17 @@
 #include "models/chip/instruction_queue.h"
 #include "models/chip/outfeed.h"
 #include "models/chip/run_record.h"
+#include "models/chip/scalar_core.h"
 #include "models/chip/tile.h"
 #include "models/chip/tile_dispatcher.h"
 #include "models/chip_config.h"
 #include "models/csr/csr_block.h"
-#include "models/scalar/scalar_core.h"
 
 namespace coralsim::models {
 
+// The datapath rungs this library links: lle (models/lle) and hle (models/hle). The chip blocks
+// only know the RungFactories interface (models/chip/datapath_rung.h); the top injects these.
+[[nodiscard]] RungFactories standardRungFactories();
 
 class Beagle : public sc_core::sc_module {
  public:
@@ -54,7 +57,8 @@ class Beagle : public sc_core::sc_module {
 
   static constexpr unsigned kTiles = 16;  // 4 x 4 (beagle_chip_structures.h)
 
-  explicit Beagle(const sc_core::sc_module_name& name);
+  // `rungs`: the datapath rungs powerOnReset may build (default: lle and hle).
+  explicit Beagle(const sc_core::sc_module_name& name, RungFactories rungs = standardRungFactories());
 
   // Power-on: every CSR to its reset value (GCB asleep: force_sleep = 3), every block emptied,
   // sizes and limits from `config`. Call while the simulation is paused; the core settles at the

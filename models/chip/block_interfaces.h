@@ -7,7 +7,7 @@
 // devices share one SystemC kernel and host data arrives at wall-clock-dependent moments.
 //
 // All calls are non-blocking; the scalar core is the only process that waits, and it does so in
-// its own module (models/scalar/scalar_core.h) so a GCB reset can unwind it safely.
+// its own module (models/chip/scalar_core.h) so a GCB reset can unwind it safely.
 #pragma once
 
 #include <cstdint>
@@ -128,7 +128,8 @@ class DatapathIf : public virtual sc_core::sc_interface {
  public:
   virtual void beginRun() = 0;
   // Throws ChipFault(kUnsupported) when the requested rung is strict and cannot compute the chunk.
-  virtual void instructionChunk(std::span<const uint8_t> chunk, uint64_t cycle) = 0;
+  // `program`: the chunk as the scalar core decoded it (the rungs do not decode it again).
+  virtual void instructionChunk(std::span<const uint8_t> chunk, const DecodedProgram& program, uint64_t cycle) = 0;
   virtual void packet(const DecodedPacket& packet, uint64_t cycle) = 0;
   // `streamedHead`: the bytes scalar stream words already put in the window. A rung that knows
   // every byte of the output stream (hle) may overwrite them in place.

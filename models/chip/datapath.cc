@@ -1,6 +1,7 @@
 #include "models/chip/datapath.h"
 
 #include <stdexcept>
+#include <utility>
 
 namespace coralsim::models {
 
@@ -15,21 +16,22 @@ int rank(ExecutionMode mode) {
 }
 }  // namespace
 
-Datapath::Datapath(const sc_core::sc_module_name& name) : sc_core::sc_module(name), infeed("infeed") {}
+Datapath::Datapath(const sc_core::sc_module_name& name, RungFactories rungs)
+    : sc_core::sc_module(name), infeed("infeed"), factories_(std::move(rungs)) {}
 
 void Datapath::configure(const ChipConfig& config) {
   mode_ = config.mode;
   candidates_.clear();
   if (mode_ == ExecutionMode::kProtocol) return;
   if (mode_ == ExecutionMode::kLle || mode_ == ExecutionMode::kAuto) {
-    if (auto lle = makeLleRung(config)) {
+    if (auto lle = factories_.lle ? factories_.lle(config) : nullptr) {
       candidates_.push_back({std::move(lle), true});
     } else if (mode_ == ExecutionMode::kLle) {
       throw std::invalid_argument("execution mode 'lle': the low-level datapath is not available in this build");
     }
   }
   if (mode_ == ExecutionMode::kHle || mode_ == ExecutionMode::kAuto) {
-    if (auto hle = makeHleRung(config)) {
+    if (auto hle = factories_.hle ? factories_.hle(config) : nullptr) {
       candidates_.push_back({std::move(hle), true});
     } else if (mode_ == ExecutionMode::kHle) {
       throw std::invalid_argument(
@@ -66,10 +68,10 @@ void Datapath::drop(Candidate& candidate, const std::string& why) {
   notes_ += std::string(executionModeName(candidate.rung->rung())) + ": " + why;
 }
 
-void Datapath::instructionChunk(std::span<const uint8_t> chunk, uint64_t /*cycle*/) {
+void Datapath::instructionChunk(std::span<const uint8_t> chunk, const DecodedProgram& program, uint64_t /*cycle*/) {
   for (Candidate& c : candidates_) {
     if (!c.standing) continue;
-    const std::string refusal = c.rung->acceptChunk(chunk);
+    const std::string refusal = c.rung->acceptChunk(chunk, &program);
     if (refusal.empty()) continue;
     if (strict()) throw ChipFault(FaultKind::kUnsupported, refusal);
     drop(c, refusal);

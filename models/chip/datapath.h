@@ -31,7 +31,8 @@ class Datapath : public sc_core::sc_module, public DatapathIf, private RunStream
  public:
   sc_core::sc_port<InfeedIf> infeed;
 
-  explicit Datapath(const sc_core::sc_module_name& name);
+  // `rungs`: the implementations configure() may build (the chip does not link them itself).
+  Datapath(const sc_core::sc_module_name& name, RungFactories rungs);
 
   // Power-on: builds the rungs `config` asks for. Throws std::invalid_argument when a strict mode
   // names a rung that cannot run with this configuration (hle without registered programs).
@@ -41,7 +42,7 @@ class Datapath : public sc_core::sc_module, public DatapathIf, private RunStream
 
   // DatapathIf (scalar core, outfeed)
   void beginRun() override;
-  void instructionChunk(std::span<const uint8_t> chunk, uint64_t cycle) override;
+  void instructionChunk(std::span<const uint8_t> chunk, const DecodedProgram& program, uint64_t cycle) override;
   void packet(const DecodedPacket& packet, uint64_t cycle) override;
   [[nodiscard]] std::vector<uint8_t> windowTail(uint32_t windowLength, std::span<uint8_t> streamedHead,
                                                 uint64_t cycle) override;
@@ -62,6 +63,7 @@ class Datapath : public sc_core::sc_module, public DatapathIf, private RunStream
   [[nodiscard]] bool strict() const { return mode_ == ExecutionMode::kLle || mode_ == ExecutionMode::kHle; }
   void drop(Candidate& candidate, const std::string& why);
 
+  RungFactories factories_;
   ExecutionMode mode_ = ExecutionMode::kProtocol;
   std::vector<Candidate> candidates_;  // highest rung first
   unsigned window_ = 0;                // output windows so far in this run

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -44,11 +45,16 @@ class DatapathRung {
   // run on real hardware (the parameters a PARAMETER_CACHING run left in wide memory) stays.
   virtual void beginRun() = 0;
 
-  // Every instruction chunk of the run, before it executes. Returns "" when the rung can compute
-  // it; otherwise a sentence saying why not (naming opcode, PC and word where there is one). In
-  // `auto` mode the ladder then drops this rung for the rest of the run; in strict mode the text
-  // becomes a chip fault.
-  [[nodiscard]] virtual std::string acceptChunk(std::span<const uint8_t> chunk) = 0;
+  // Every instruction chunk of the run, before it executes: its bytes as received (hle hashes
+  // them) and the chunk as the scalar core decoded it (lle checks its packets). The device
+  // decodes each chunk once, in the core, and passes `decoded` on; without it (a rung used alone:
+  // tests, bench) a rung that needs the packets decodes the bytes itself. Returns "" when the rung
+  // can compute it; otherwise a sentence saying why not (naming opcode, PC and word where there is
+  // one). In `auto` mode the ladder then drops this rung for the rest of the run; in strict mode
+  // the text becomes a chip fault.
+  [[nodiscard]] std::string acceptChunk(std::span<const uint8_t> chunk, const DecodedProgram* decoded = nullptr) {
+    return checkChunk(chunk, decoded);
+  }
 
   // Every non-bundle packet the core issues, in issue order: tile packets (0x01-0x1a) after the
   // dispatcher accepted them, scalar-side units (0x21-0x27) as they issue. A rung that meets a
@@ -74,11 +80,22 @@ class DatapathRung {
 
   // The run ended (final HALT or fault).
   virtual void endRun() = 0;
+
+ private:
+  // acceptChunk's work (`decoded` may be null, see there).
+  [[nodiscard]] virtual std::string checkChunk(std::span<const uint8_t> chunk, const DecodedProgram* decoded) = 0;
 };
 
-// Factories, one per rung implementation; nullptr when the rung cannot run with this
-// configuration (for hle: no registered programs). Defined next to each implementation.
-[[nodiscard]] std::unique_ptr<DatapathRung> makeLleRung(const ChipConfig& config);
-[[nodiscard]] std::unique_ptr<DatapathRung> makeHleRung(const ChipConfig& config);
+// Builds one rung for a configuration; nullptr when the rung cannot run with it (hle: no
+// registered programs).
+using RungFactory = std::function<std::unique_ptr<DatapathRung>(const ChipConfig&)>;
+
+// The rung implementations the Datapath may build, injected by whoever links them (the Beagle top,
+// models/beagle.cc: models/lle and models/hle). The chip blocks know only this interface, so
+// models/chip builds and links without the rungs. An empty factory: that rung is not available.
+struct RungFactories {
+  RungFactory lle;
+  RungFactory hle;
+};
 
 }  // namespace coralsim::models

@@ -1,20 +1,12 @@
-// HleRung: the `hle` rung of the datapath ladder (models/chip/datapath_rung.h). It recognises the
-// run's program by its instruction chunks (models/hle/program_registry.h: hashes with the linked
-// address fields masked), and when the outfeed asks for the first output window it reads the run's
-// input stream, computes the custom op's outputs with the registered CPU twin and the reference
-// kernels, and serves them window by window in the device's own byte order: uint8 on the wire
-// (int8 values XOR 0x80) and tile-major where the executable's OutputLayout says so. Bytes the
-// program put in a window through scalar stream words are overwritten too (the control plane does
-// not compute them). Programs that stream (output bands before all input is in) are recomputed as
-// input arrives. Packets are not interpreted: timing and the control plane come from the program.
+#include "models/hle/hle_rung.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
 #include "models/chip/block_interfaces.h"
-#include "models/chip/datapath_rung.h"
 #include "models/hle/graph_executor.h"
-#include "models/hle/program_registry.h"
+#include "usb/output_layout.h"
 
 namespace coralsim::models {
 namespace {
@@ -27,210 +19,161 @@ std::string hex64(uint64_t v) {
 
 [[noreturn]] void refuse(const std::string& what) { throw ChipFault(FaultKind::kUnsupported, "hle: " + what); }
 
-// Places TFLite-order bytes (y, x, z) of one output at their device positions.
-void scatterTileMajor(const hle::LayerBinding& out, std::span<const uint8_t> tflite, std::vector<uint8_t>& device,
-                      const std::string& program) {
-  const hle::TileLayout& l = *out.layout;
-  const auto at = [&](const std::vector<int32_t>& v, int64_t i, const char* map) -> int64_t {
-    if (i < 0 || static_cast<size_t>(i) >= v.size()) {
-      refuse(program + ": output layer '" + out.name + "': OutputLayout map " + map + " has no entry " +
-             std::to_string(i));
-    }
-    return v[static_cast<size_t>(i)];
-  };
-  const int64_t ys = out.yDim, xs = out.xDim, zs = out.zDim;
-  for (int64_t y = 0; y < ys; ++y) {
-    for (int64_t x = 0; x < xs; ++x) {
-      const int64_t tile = at(l.yTile, y, "y_coordinate_to_linear_tile_id") + at(l.xTile, x, "x_coordinate_to_linear_tile_id");
-      const int64_t offset = at(l.tileByteOffset, tile, "linearized_tile_byte_offset") +
-                             at(l.yLocalOffset, y, "y_coordinate_to_local_y_offset") * at(l.xRowSize, x, "x_coordinate_to_local_y_row_size") +
-                             at(l.xLocalByteOffset, x, "x_coordinate_to_local_byte_offset");
-      const int64_t src = (y * xs + x) * zs;
-      if (offset < 0 || offset + zs > static_cast<int64_t>(device.size()) || src + zs > static_cast<int64_t>(tflite.size())) {
-        refuse(program + ": output layer '" + out.name + "': element (" + std::to_string(y) + ", " + std::to_string(x) +
-               ") maps to byte " + std::to_string(offset) + ", outside the layer's " + std::to_string(device.size()) +
-               " bytes");
-      }
-      std::copy_n(tflite.begin() + src, zs, device.begin() + offset);
-    }
-  }
+}  // namespace
+
+HleRung::HleRung(std::shared_ptr<const hle::ProgramRegistry> registry) : registry_(std::move(registry)) {}
+
+void HleRung::reset() { beginRun(); }
+
+void HleRung::beginRun() {
+  chunks_ = 0;
+  candidates_ = registry_->allExecutables();
+  stream_.clear();
+  computed_ = false;
+  inputComplete_ = false;
+  computedWith_ = 0;
+  cursor_ = 0;
+  windowStart_ = 0;
 }
 
-class HleRung final : public DatapathRung {
- public:
-  explicit HleRung(std::shared_ptr<const hle::ProgramRegistry> registry) : registry_(std::move(registry)) {}
-
-  [[nodiscard]] ExecutionMode rung() const override { return ExecutionMode::kHle; }
-
-  void reset() override { beginRun(); }
-
-  void beginRun() override {
-    chunks_ = 0;
-    candidates_ = registry_->allExecutables();
-    stream_.clear();
-    computed_ = false;
-    inputComplete_ = false;
-    computedWith_ = 0;
-    cursor_ = 0;
-    windowStart_ = 0;
+std::string HleRung::checkChunk(std::span<const uint8_t> chunk, const DecodedProgram* /*decoded*/) {
+  std::vector<hle::ExecutableRef> matches = registry_->matchChunk(chunk, chunks_, candidates_);
+  if (matches.empty()) {
+    return "instruction chunk " + std::to_string(chunks_) + " of the run (" + std::to_string(chunk.size()) +
+           " bytes, FNV-1a-64 " + hex64(hle::rawChunkHash(chunk)) + " as received) matches none of the " +
+           std::to_string(registry_->executableCount()) + " registered executables" +
+           (chunks_ > 0 ? " that matched the run's earlier chunks" : "") +
+           " (hashes mask each candidate's linked address fields)";
   }
+  candidates_ = std::move(matches);
+  ++chunks_;
+  return "";
+}
 
-  std::string acceptChunk(std::span<const uint8_t> chunk) override {
-    std::vector<hle::ExecutableRef> matches = registry_->matchChunk(chunk, chunks_, candidates_);
-    if (matches.empty()) {
-      return "instruction chunk " + std::to_string(chunks_) + " of the run (" + std::to_string(chunk.size()) +
-             " bytes, FNV-1a-64 " + hex64(hle::rawChunkHash(chunk)) + " as received) matches none of the " +
-             std::to_string(registry_->executableCount()) + " registered executables" +
-             (chunks_ > 0 ? " that matched the run's earlier chunks" : "") +
-             " (hashes mask each candidate's linked address fields)";
-    }
-    candidates_ = std::move(matches);
-    ++chunks_;
-    return "";
+void HleRung::packet(const DecodedPacket& /*packet*/, const RunStreams& /*streams*/, uint64_t /*cycle*/) {}
+
+std::vector<uint8_t> HleRung::windowTail(unsigned /*window*/, uint32_t windowLength, uint32_t streamedBytes,
+                                         const RunStreams& streams) {
+  // Large programs stream: they open output windows before the host has sent all input (band by
+  // band). Compute with what has arrived (the rest read as zeros) and recompute while more
+  // arrives: the program only emits a band once the input it depends on is in, as on hardware.
+  const size_t arrived = streams.inputBytes().size();
+  if (!computed_ || (!inputComplete_ && arrived > computedWith_)) {
+    compute(streams);
+    computed_ = true;
   }
-
-  void packet(const DecodedPacket& /*packet*/, const RunStreams& /*streams*/, uint64_t /*cycle*/) override {}
-
-  std::vector<uint8_t> windowTail(unsigned /*window*/, uint32_t windowLength, uint32_t streamedBytes,
-                                  const RunStreams& streams) override {
-    // Large programs stream: they open output windows before the host has sent all input (band by
-    // band). Compute with what has arrived (the rest read as zeros) and recompute while more
-    // arrives: the program only emits a band once the input it depends on is in, as on hardware.
-    const size_t arrived = streams.inputBytes().size();
-    if (!computed_ || (!inputComplete_ && arrived > computedWith_)) {
-      compute(streams);
-      computed_ = true;
-    }
-    windowStart_ = cursor_;
-    cursor_ += windowLength;
-    if (!inputComplete_ && cursor_ >= stream_.size()) {
-      refuse(where_ + ": the last output window opened after " + std::to_string(arrived) + " of the " +
-             std::to_string(inputNeeded_) + " input stream bytes the program's input layers need");
-    }
-    // Each window carries the next stretch of the output stream; its head came from scalar
-    // stream words and is overwritten by overwriteStreamedHead.
-    const size_t begin = std::min(stream_.size(), windowStart_ + streamedBytes);
-    const size_t end = std::min(stream_.size(), windowStart_ + windowLength);
-    if (begin >= end) return {};
-    return {stream_.begin() + static_cast<ptrdiff_t>(begin), stream_.begin() + static_cast<ptrdiff_t>(end)};
+  windowStart_ = cursor_;
+  cursor_ += windowLength;
+  if (!inputComplete_ && cursor_ >= stream_.size()) {
+    refuse(where_ + ": the last output window opened after " + std::to_string(arrived) + " of the " +
+           std::to_string(inputNeeded_) + " input stream bytes the program's input layers need");
   }
+  // Each window carries the next stretch of the output stream; its head came from scalar
+  // stream words and is overwritten by overwriteStreamedHead.
+  const size_t begin = std::min(stream_.size(), windowStart_ + streamedBytes);
+  const size_t end = std::min(stream_.size(), windowStart_ + windowLength);
+  if (begin >= end) return {};
+  return {stream_.begin() + static_cast<ptrdiff_t>(begin), stream_.begin() + static_cast<ptrdiff_t>(end)};
+}
 
-  void overwriteStreamedHead(unsigned /*window*/, std::span<uint8_t> head) override {
-    // The control plane's stream words carry no computed numbers; the twin knows these bytes too.
-    const size_t available = windowStart_ < stream_.size() ? stream_.size() - windowStart_ : 0;
-    std::copy_n(stream_.begin() + static_cast<ptrdiff_t>(std::min(windowStart_, stream_.size())),
-                std::min(head.size(), available), head.begin());
+void HleRung::overwriteStreamedHead(unsigned /*window*/, std::span<uint8_t> head) {
+  // The control plane's stream words carry no computed numbers; the twin knows these bytes too.
+  const size_t available = windowStart_ < stream_.size() ? stream_.size() - windowStart_ : 0;
+  std::copy_n(stream_.begin() + static_cast<ptrdiff_t>(std::min(windowStart_, stream_.size())),
+              std::min(head.size(), available), head.begin());
+}
+
+hle::ExecutableRef HleRung::chosen() const {
+  for (const hle::ExecutableRef& ref : candidates_) {
+    if (registry_->executable(ref).chunks.size() == chunks_) return ref;
   }
+  return candidates_.front();
+}
 
-  void endRun() override {}
+void HleRung::compute(const RunStreams& streams) {
+  if (chunks_ == 0 || candidates_.empty()) refuse("an output window before any recognised instruction chunk");
+  const hle::ExecutableRef ref = chosen();
+  const hle::Program& program = registry_->program(ref);
+  const hle::ProgramExecutable& exe = registry_->executable(ref);
+  where_ = program.name + " " + exe.label;
+  const std::string& where = where_;
+  if (exe.outputs.empty()) refuse(where + " has no output layers, yet the program opened an output window");
 
- private:
-  // The executable the run's chunks identify: one whose whole chunk list was seen, else the first
-  // that is still a candidate (the registry's order decides between identical programs).
-  [[nodiscard]] hle::ExecutableRef chosen() const {
-    for (const hle::ExecutableRef& ref : candidates_) {
-      if (registry_->executable(ref).chunks.size() == chunks_) return ref;
-    }
-    return candidates_.front();
-  }
-
-  void compute(const RunStreams& streams) {
-    if (chunks_ == 0 || candidates_.empty()) refuse("an output window before any recognised instruction chunk");
-    const hle::ExecutableRef ref = chosen();
-    const hle::Program& program = registry_->program(ref);
-    const hle::ProgramExecutable& exe = registry_->executable(ref);
-    where_ = program.name + " " + exe.label;
-    const std::string& where = where_;
-    if (exe.outputs.empty()) refuse(where + " has no output layers, yet the program opened an output window");
-
-    // The input layers, reassembled from the run's input stream in hint order.
-    const std::span<const uint8_t> in = streams.inputBytes();
-    std::vector<std::vector<uint8_t>> layers;
-    for (const hle::LayerBinding& b : exe.inputs) layers.emplace_back(b.layerBytes, 0);
-    size_t pos = 0;
-    size_t needed = 0;  // input stream bytes up to the end of the last layer segment
-    for (const hle::StreamSegment& s : exe.inputStream) {
-      if (s.layer == hle::StreamSegment::kScratch) {  // a read-back of a spill: the twin needs none
-        pos += s.size;
-        continue;
-      }
-      std::vector<uint8_t>& layer = layers.at(s.layer);
-      if (static_cast<size_t>(s.offset) + s.size > layer.size()) {
-        refuse(where + ": input segment outside layer '" + exe.inputs.at(s.layer).name + "'");
-      }
-      const size_t have = pos < in.size() ? std::min<size_t>(s.size, in.size() - pos) : 0;
-      std::copy_n(in.begin() + static_cast<ptrdiff_t>(pos), have, layer.begin() + s.offset);
+  // The input layers, reassembled from the run's input stream in hint order.
+  const std::span<const uint8_t> in = streams.inputBytes();
+  std::vector<std::vector<uint8_t>> layers;
+  for (const hle::LayerBinding& b : exe.inputs) layers.emplace_back(b.layerBytes, 0);
+  size_t pos = 0;
+  size_t needed = 0;  // input stream bytes up to the end of the last layer segment
+  for (const hle::StreamSegment& s : exe.inputStream) {
+    if (s.layer == hle::StreamSegment::kScratch) {  // a read-back of a spill: the twin needs none
       pos += s.size;
-      needed = pos;
+      continue;
     }
-    inputNeeded_ = needed;
-    computedWith_ = in.size();
-    inputComplete_ = in.size() >= needed;
+    std::vector<uint8_t>& layer = layers.at(s.layer);
+    if (static_cast<size_t>(s.offset) + s.size > layer.size()) {
+      refuse(where + ": input segment outside layer '" + exe.inputs.at(s.layer).name + "'");
+    }
+    const size_t have = pos < in.size() ? std::min<size_t>(s.size, in.size() - pos) : 0;
+    std::copy_n(in.begin() + static_cast<ptrdiff_t>(pos), have, layer.begin() + s.offset);
+    pos += s.size;
+    needed = pos;
+  }
+  inputNeeded_ = needed;
+  computedWith_ = in.size();
+  inputComplete_ = in.size() >= needed;
 
-    std::vector<hle::TensorBytes> feeds;
-    for (size_t i = 0; i < exe.inputs.size(); ++i) {
-      const hle::LayerBinding& b = exe.inputs[i];
-      std::vector<uint8_t> bytes(layers[i].begin(), layers[i].begin() + std::min<size_t>(b.tensorBytes, layers[i].size()));
-      if (b.int8) {
-        for (uint8_t& v : bytes) v ^= 0x80;  // device uint8 -> TFLite int8
-      }
-      feeds.emplace_back(b.twinTensor, std::move(bytes));
+  std::vector<hle::TensorBytes> feeds;
+  for (size_t i = 0; i < exe.inputs.size(); ++i) {
+    const hle::LayerBinding& b = exe.inputs[i];
+    std::vector<uint8_t> bytes(layers[i].begin(), layers[i].begin() + std::min<size_t>(b.tensorBytes, layers[i].size()));
+    if (b.int8) {
+      for (uint8_t& v : bytes) v ^= 0x80;  // device uint8 -> TFLite int8
     }
-    std::vector<int32_t> wanted;
-    for (const hle::LayerBinding& b : exe.outputs) wanted.push_back(b.twinTensor);
+    feeds.emplace_back(b.twinTensor, std::move(bytes));
+  }
+  std::vector<int32_t> wanted;
+  for (const hle::LayerBinding& b : exe.outputs) wanted.push_back(b.twinTensor);
 
-    std::vector<std::vector<uint8_t>> results;
-    try {
-      hle::GraphExecutor executor(*program.graph);
-      results = executor.run(feeds, wanted);
-    } catch (const hle::HleError& e) {
-      refuse(where + ": " + e.what());
-    }
-
-    std::vector<std::vector<uint8_t>> deviceLayers;
-    for (size_t i = 0; i < exe.outputs.size(); ++i) {
-      const hle::LayerBinding& b = exe.outputs[i];
-      std::vector<uint8_t>& r = results.at(i);
-      if (b.int8) {
-        for (uint8_t& v : r) v ^= 0x80;  // TFLite int8 -> device uint8
-      }
-      std::vector<uint8_t> device(b.layerBytes, 0);
-      const bool dimsCover = static_cast<int64_t>(b.yDim) * b.xDim * b.zDim == static_cast<int64_t>(r.size());
-      if (b.layout && dimsCover) {
-        scatterTileMajor(b, r, device, where);
-      } else {
-        std::copy_n(r.begin(), std::min(r.size(), device.size()), device.begin());
-      }
-      deviceLayers.push_back(std::move(device));
-    }
-    stream_.clear();
-    for (const hle::StreamSegment& s : exe.outputStream) {
-      if (s.layer == hle::StreamSegment::kScratch) {  // a spill: the twin has no intermediates to send
-        stream_.insert(stream_.end(), s.size, 0);
-        continue;
-      }
-      const std::vector<uint8_t>& layer = deviceLayers.at(s.layer);
-      if (static_cast<size_t>(s.offset) + s.size > layer.size()) {
-        refuse(where + ": output segment outside layer '" + exe.outputs.at(s.layer).name + "'");
-      }
-      stream_.insert(stream_.end(), layer.begin() + s.offset, layer.begin() + s.offset + s.size);
-    }
+  std::vector<std::vector<uint8_t>> results;
+  try {
+    hle::GraphExecutor executor(*program.graph);
+    results = executor.run(feeds, wanted);
+  } catch (const hle::HleError& e) {
+    refuse(where + ": " + e.what());
   }
 
-  std::shared_ptr<const hle::ProgramRegistry> registry_;
-  size_t chunks_ = 0;
-  std::vector<hle::ExecutableRef> candidates_;
-  std::vector<uint8_t> stream_;  // the run's whole output stream, device order
-  bool computed_ = false;
-  bool inputComplete_ = false;  // the last compute saw every input byte the layers need
-  size_t computedWith_ = 0;     // input stream bytes the last compute saw
-  size_t inputNeeded_ = 0;
-  size_t cursor_ = 0;           // output stream bytes the earlier windows covered
-  size_t windowStart_ = 0;      // where the current window starts in the output stream
-  std::string where_;           // "PROGRAM LABEL" of the recognised executable, for messages
-};
-
-}  // namespace
+  std::vector<std::vector<uint8_t>> deviceLayers;
+  for (size_t i = 0; i < exe.outputs.size(); ++i) {
+    const hle::LayerBinding& b = exe.outputs[i];
+    std::vector<uint8_t>& r = results.at(i);
+    if (b.int8) {
+      for (uint8_t& v : r) v ^= 0x80;  // TFLite int8 -> device uint8
+    }
+    std::vector<uint8_t> device(b.layerBytes, 0);
+    const bool dimsCover = static_cast<int64_t>(b.yDim) * b.xDim * b.zDim == static_cast<int64_t>(r.size());
+    if (b.layout && dimsCover) {
+      // TFLite-order bytes (y, x, z) to their device positions (usb/output_layout.h).
+      const std::string why = usb::tfliteToDeviceOrder({b.yDim, b.xDim, b.zDim, &*b.layout}, r, device);
+      if (!why.empty()) refuse(where + ": output layer '" + b.name + "': " + why);
+    } else {
+      std::copy_n(r.begin(), std::min(r.size(), device.size()), device.begin());
+    }
+    deviceLayers.push_back(std::move(device));
+  }
+  stream_.clear();
+  for (const hle::StreamSegment& s : exe.outputStream) {
+    if (s.layer == hle::StreamSegment::kScratch) {  // a spill: the twin has no intermediates to send
+      stream_.insert(stream_.end(), s.size, 0);
+      continue;
+    }
+    const std::vector<uint8_t>& layer = deviceLayers.at(s.layer);
+    if (static_cast<size_t>(s.offset) + s.size > layer.size()) {
+      refuse(where + ": output segment outside layer '" + exe.outputs.at(s.layer).name + "'");
+    }
+    stream_.insert(stream_.end(), layer.begin() + s.offset, layer.begin() + s.offset + s.size);
+  }
+}
 
 std::unique_ptr<DatapathRung> makeHleRung(const ChipConfig& config) {
   if (!config.hlePrograms || config.hlePrograms->empty()) return nullptr;

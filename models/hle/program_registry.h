@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "models/hle/graph.h"
+#include "usb/output_layout.h"
 
 namespace coralsim::hle {
 
@@ -41,17 +42,10 @@ struct ChunkSignature {
   uint64_t hash = 0;                // maskedChunkHash(bytes, linkedBits)
 };
 
-// Where element (y, x) of an output layer starts in the device's output buffer:
-//   tileByteOffset[yTile[y] + xTile[x]] + yLocalOffset[y] * xRowSize[x] + xLocalByteOffset[x],
-// followed by its z bytes (executable.fbs OutputLayout).
-struct TileLayout {
-  std::vector<int32_t> yTile;
-  std::vector<int32_t> xTile;
-  std::vector<int32_t> tileByteOffset;
-  std::vector<int32_t> xLocalByteOffset;
-  std::vector<int32_t> yLocalOffset;
-  std::vector<int32_t> xRowSize;
-};
+// Where element (y, x) of an output layer starts in the device's output buffer (executable.fbs
+// OutputLayout): the device's output wire format, declared once with its mapping in
+// usb/output_layout.h.
+using TileLayout = usb::OutputLayout;
 
 // One input or output layer of an executable bound to a tensor of the CPU twin.
 struct LayerBinding {

@@ -77,14 +77,17 @@ void LleRung::beginRun() {
 
 void LleRung::endRun() { pendingPops_.clear(); }
 
-std::string LleRung::acceptChunk(std::span<const uint8_t> chunk) {
-  std::shared_ptr<const models::DecodedProgram> program;
-  try {
-    program = models::DecodedProgram::fromBytes(chunk);
-  } catch (const std::exception& e) {
-    return std::string("the chunk cannot be segmented: ") + e.what();
+std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
+  std::shared_ptr<const models::DecodedProgram> own;  // only off-device: the core passes its decode
+  if (!decoded) {
+    try {
+      own = models::DecodedProgram::fromBytes(chunk);
+    } catch (const std::exception& e) {
+      return std::string("the chunk cannot be segmented: ") + e.what();
+    }
+    decoded = own.get();
   }
-  for (const DecodedPacket& p : program->packets()) {
+  for (const DecodedPacket& p : decoded->packets()) {
     if (p.action != models::PacketAction::kIssue) continue;
     const auto op = static_cast<uint8_t>(p.opcode);
     if (op >= 0x21 && op <= 0x23) continue;

@@ -44,7 +44,6 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] models::ExecutionMode rung() const override { return models::ExecutionMode::kLle; }
   void reset() override;
   void beginRun() override;
-  [[nodiscard]] std::string acceptChunk(std::span<const uint8_t> chunk) override;
   void packet(const models::DecodedPacket& packet, const models::RunStreams& streams, uint64_t cycle) override;
   [[nodiscard]] std::vector<uint8_t> windowTail(unsigned window, uint32_t windowLength, uint32_t streamedBytes,
                                                 const models::RunStreams& streams) override;
@@ -55,6 +54,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t macCount() const { return macs_; }  // int8 MACs since construction
 
  private:
+  [[nodiscard]] std::string checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) override;
+
   struct PendingPop {
     uint16_t tiles = 0;
     bool input = false;
@@ -91,3 +92,9 @@ class LleRung final : public models::DatapathRung {
 };
 
 }  // namespace coralsim::lle
+
+namespace coralsim::models {
+// The lle rung for `config`. The chip gets it through RungFactories (models/beagle.cc), never by
+// name.
+[[nodiscard]] std::unique_ptr<DatapathRung> makeLleRung(const ChipConfig& config);
+}  // namespace coralsim::models

@@ -1,7 +1,7 @@
 // ScalarEngine: the functional scalar core of Beagle — VLIW bundle semantics, predicates, branches,
 // hardware loops, HALT forms, descriptor and stream-out stores (docs/isa.md §3) — as plain C++.
 //
-// Why a plain class under the SystemC module (models/scalar/scalar_core.h): the core must run
+// Why a plain class under the SystemC module (models/chip/scalar_core.h): the core must run
 // ≥ 50 M bundles/s, far above what one SystemC wait() per bundle allows. The module runs the engine
 // in a tight loop with temporal decoupling: the engine counts cycles locally and the module only
 // synchronises with the kernel where the core touches the outside world (the ScalarCoreHost

@@ -75,12 +75,7 @@ class Binder {
     b.yDim = layer.yDim;
     b.xDim = layer.xDim;
     b.zDim = layer.zDim;
-    if (layer.outputLayout) {
-      const driver::OutputLayout& l = *layer.outputLayout;
-      b.layout = hle::TileLayout{l.yCoordinateToLinearTileId,   l.xCoordinateToLinearTileId,
-                                 l.linearizedTileByteOffset,    l.xCoordinateToLocalByteOffset,
-                                 l.yCoordinateToLocalYOffset,   l.xCoordinateToLocalYRowSize};
-    }
+    b.layout = layer.outputLayout;  // one type on both sides: usb::OutputLayout
     return b;
   }
 

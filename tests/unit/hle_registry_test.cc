@@ -7,6 +7,7 @@
 
 #include "models/chip/block_interfaces.h"
 #include "models/chip/datapath_rung.h"
+#include "models/hle/hle_rung.h"
 #include "models/hle/program_registry.h"
 
 namespace {

@@ -1,4 +1,4 @@
-#include "models/scalar/scalar_core.h"
+#include "models/chip/scalar_core.h"
 
 #include <algorithm>
 #include <exception>
@@ -186,13 +186,13 @@ void ScalarCore::loadChunk(InstructionChunk chunk) {
   try {
     std::shared_ptr<const DecodedProgram> program = DecodedProgram::fromBytes(chunk.bytes);
     for (const std::string& note : program->frameNotes()) noteOddity(name + ": " + note);
-    engine_->load(std::move(program));
+    engine_->load(program);
     ++chunksInRun_;
     if (tracingEvents()) [[unlikely]] {
       traceInstant({traces::TraceUnitKind::kScalarCore, 0}, "chunk " + std::to_string(chunksInRun_ - 1), now(),
                    {{"bytes", chunk.bytes.size()}, {"sequence", chunk.sequence}});
     }
-    datapath->instructionChunk(chunk.bytes, now());
+    datapath->instructionChunk(chunk.bytes, *program, now());  // decoded once, here
   } catch (const ChipFault& f) {
     forgetUnwoundFrames();
     stopOnFault(f.kind(), name + ": " + f.what());
