@@ -351,27 +351,31 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   EXPECT_NE(checkEnvelope(stray).find("word 1"), std::string::npos) << checkEnvelope(stray);
 }
 
-// The 0x14 group loop (decode2 §D): a staging packet for a size no corpus program has (400 bytes:
-// limit 99, line wraps -50) passes when its wraps follow the limit; the first wrap may also carry
-// the next level's 64-byte step (64 - limit); a line wrap that is not -(limit + 1) / 2 is refused
-// naming it, and a limit without the loop's enable bit is refused.
+// The 0x14 group loop (decode2 §D, decode3 §A): a staging packet for a size no corpus program has
+// (392 bytes: limit 98, an EVEN limit, which decode2's 16-bit line wrap -(limit + 1) / 2 cannot
+// express) passes when its five wraps follow the limit; the first wrap may also carry the next
+// level's 64-byte step (64 - limit), the fourth and fifth (17 bits at w2 bit 126 and w3 bit 31)
+// the opposite step (-limit - 64); a wrap that is neither is refused naming it, and a limit
+// without the loop's enable bit is refused.
 TEST_F(LleRungTest, TheStagingGroupLoopTakesAnySizeWhoseWrapsFollowItsLimit) {
-  const auto stage = [&](uint64_t limit, int64_t wrapA, int64_t lineWrap, uint64_t on) {
+  const auto stage = [&](uint64_t limit, int64_t wrapA, int64_t wrapDE, uint64_t on) {
     const auto neg = static_cast<uint64_t>(-static_cast<int64_t>(limit));
     return f.make(0x14, {{LleField::Dma14Mask, 1}, {LleField::Stage14Groups, limit},
                          {LleField::Stage14WrapA, static_cast<uint64_t>(wrapA)}, {LleField::Stage14WrapB, neg},
-                         {LleField::Stage14WrapC, neg}, {LleField::Stage14LineWrapA, static_cast<uint64_t>(lineWrap)},
-                         {LleField::Stage14LineWrapB, static_cast<uint64_t>(lineWrap)}, {LleField::Stage14LoopOn, on}});
+                         {LleField::Stage14WrapC, neg}, {LleField::Stage14WrapD, static_cast<uint64_t>(wrapDE)},
+                         {LleField::Stage14WrapE, static_cast<uint64_t>(wrapDE)}, {LleField::Stage14LoopOn, on}});
   };
-  EXPECT_EQ(checkEnvelope(stage(99, -99, -50, 1)), "");
-  EXPECT_EQ(checkEnvelope(stage(99, 64 - 99, -50, 1)), "");
-  EXPECT_EQ(checkEnvelope(stage(0, 0, 0, 0)), "");  // the single-line edgetpuxray form
-  const std::string line = checkEnvelope(stage(99, -99, -49, 1));
-  EXPECT_NE(line.find("Stage14LineWrapA (word 2 bits 142:127) = -49 (x 2) is not -1 x Stage14Groups + -1 = -100"),
-            std::string::npos)
-      << line;
-  EXPECT_NE(checkEnvelope(stage(99, -98, -50, 1)).find("Stage14WrapA"), std::string::npos);
-  EXPECT_NE(checkEnvelope(stage(99, -99, -50, 0)).find("Stage14Groups"), std::string::npos);
+  EXPECT_EQ(checkEnvelope(stage(98, -98, -98, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(99, -99, -99, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(98, 64 - 98, -98, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(98, -98, -98 - 64, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(0, 0, 0, 0)), "");  // the single-line edgetpuxray form (bit 126 clear)
+  const std::string off = checkEnvelope(stage(98, -98, -99, 1));
+  EXPECT_NE(off.find("Stage14WrapD (word 2 bits 142:126) = -99 is not -1 x Stage14Groups = -98 or -162"), std::string::npos)
+      << off;
+  EXPECT_NE(checkEnvelope(stage(98, -98, -98 + 64, 1)).find("Stage14WrapD"), std::string::npos);
+  EXPECT_NE(checkEnvelope(stage(98, -97, -98, 1)).find("Stage14WrapA"), std::string::npos);
+  EXPECT_NE(checkEnvelope(stage(98, -98, -98, 0)).find("Stage14Groups"), std::string::npos);
 }
 
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
