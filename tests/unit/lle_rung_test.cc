@@ -99,17 +99,25 @@ class LleRungTest : public ::testing::Test {
   // A pop of `bytes` stream bytes at stream offset offset16 x 16 (x 128 for parameters) and ring
   // offset `ring`: the length in 64-byte ring beats (an input byte takes 8 ring bytes) and again
   // as -(ring bytes / 16 - 1).
-  DecodedPacket popAt(bool input, uint64_t offset16, uint64_t ring, uint16_t tiles, uint64_t bytes) {
+  // `extra` fields are set after (and override) the ones above.
+  DecodedPacket popAt(bool input, uint64_t offset16, uint64_t ring, uint16_t tiles, uint64_t bytes,
+                      const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
     const uint64_t ringBytes = bytes * (input ? 8 : 1);
     const uint64_t beats = ringBytes / 64;
-    return f.make(0x26, {{LleField::PopIsInput, input}, {LleField::PopUnits128, input ? 0 : 1},
-                         {LleField::PopFlag64, 1}, {LleField::PopOffset16, offset16}, {LleField::PopBuffer32, ring},
-                         {LleField::PopTiles, tiles}, {LleField::PopBeatsLow, (beats - 1) % 1024},
-                         {LleField::PopBeatsHigh, (beats - 1) / 1024}, {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}});
+    std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::PopIsInput, input},       {LleField::PopUnits128, input ? 0 : 1},
+        {LleField::PopFlag64, 1},            {LleField::PopOffset16, offset16},
+        {LleField::PopBuffer32, ring},       {LleField::PopTiles, tiles},
+        {LleField::PopBeatsLow, (beats - 1) % 1024}, {LleField::PopBeatsHigh, (beats - 1) / 1024},
+        {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    return f.make(0x26, fields);
   }
   DecodedPacket pop(bool input, uint16_t tiles) {
     return popAt(input, 0, 0, tiles, input ? streams.input.size() : streams.params.size());
   }
+  // The outfeed of one tile's 64 result bytes: a line loop of 8 lines.
+  DecodedPacket outfeed() { return f.make(0x27, {{LleField::OutfeedLines, 64 / 8 - 1}}); }
   // The infeed of K bytes of input (8-byte lines) or of the whole parameter stream.
   DecodedPacket infeed(bool input) {
     const uint64_t lines = 4 * kGroups / 8;
@@ -147,7 +155,7 @@ class LleRungTest : public ::testing::Test {
     rung.packet(compute(tiles), streams, 0);
     for (unsigned t = 0; t < 16; ++t) {
       if (!(tiles & (1u << t))) continue;
-      rung.packet(f.make(0x27, {}), streams, 0);
+      rung.packet(outfeed(), streams, 0);
       rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1u << t}}), streams, 0);
     }
     std::vector<uint8_t> out = rung.windowTail(0, 64 * std::popcount(tiles), 0, streams);
@@ -340,7 +348,7 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   rung.packet(pop(true, 0x1), streams, 0);
   rung.packet(odd, streams, 0);
   rung.packet(compute(0x1), streams, 0);
-  rung.packet(f.make(0x27, {}), streams, 0);
+  rung.packet(outfeed(), streams, 0);
   rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
   rung.endRun();
@@ -438,7 +446,7 @@ TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
   rung.packet(popAt(true, 1, 4, 0x2, 16), streams, 0);  // second half at 16 bytes: ring 8 x 16 / 32
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(compute(0x3), streams, 0);
-  rung.packet(f.make(0x27, {}), streams, 0);
+  rung.packet(outfeed(), streams, 0);
   rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
   ASSERT_EQ(out.size(), 64u);
@@ -449,6 +457,57 @@ TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
   words[1].setBits(75, 12, static_cast<uint64_t>(-14));
   skewed.words = words;
   EXPECT_THROW(rung.packet(skewed, streams, 0), ChipFault);
+}
+
+// The pop's ring loop (decode3 §B): any ring limit whose two wraps are -limit passes, including
+// sizes no corpus program has; a wrap that differs is refused naming it. A one-beat pop (8 input
+// bytes, the single-line edgetpuxray form) may carry 0 as its second length field (decode3 §C),
+// but no other value than 0 or -3.
+TEST_F(LleRungTest, APopReadsARingOfAnySizeAndAOneBeatPopMayCarryZeroAsItsSecondLength) {
+  const auto ringPop = [&](uint64_t limit, int64_t wrapA, int64_t wrapB) {
+    return popAt(true, 0, 0, 0x1, 32,
+                 {{LleField::PopRingLimit, limit}, {LleField::PopRingWrapA, static_cast<uint64_t>(wrapA)},
+                  {LleField::PopRingWrapB, static_cast<uint64_t>(wrapB)}});
+  };
+  EXPECT_EQ(checkEnvelope(ringPop(16383, -16383, -16383)), "");
+  EXPECT_EQ(checkEnvelope(ringPop(777, -777, -777)), "");
+  EXPECT_EQ(checkEnvelope(ringPop(0, 0, 0)), "");
+  EXPECT_NE(checkEnvelope(ringPop(777, -776, -777)).find("PopRingWrapA"), std::string::npos);
+  EXPECT_NE(checkEnvelope(ringPop(777, -777, -778)).find("PopRingWrapB"), std::string::npos);
+  // One beat: 8 input bytes = 64 ring bytes; the second length field 0 (corpus) or -3.
+  const auto oneBeat = [&](int64_t neg16) {
+    return popAt(true, 0, 0, 0x1, 8, {{LleField::PopRingNeg16, static_cast<uint64_t>(neg16)}});
+  };
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  EXPECT_NO_THROW(rung.packet(oneBeat(0), streams, 0));
+  EXPECT_NO_THROW(rung.packet(oneBeat(-3), streams, 0));
+  EXPECT_THROW(rung.packet(oneBeat(-2), streams, 0), ChipFault);
+  // Two beats run the loop twice: 0 is refused there.
+  EXPECT_THROW(rung.packet(popAt(true, 0, 0, 0x1, 16, {{LleField::PopRingNeg16, 0}}), streams, 0), ChipFault);
+}
+
+// The outfeed's line loop (decode3 §D): any line count (here 1,000 lines; the corpus has 2 to
+// 12,960) with bit 27 clear, or a single line (limit 0) with bit 27 set; the other two
+// combinations are refused naming both fields.
+TEST_F(LleRungTest, TheOutfeedTakesALineLoopOfAnyLengthOrASingleLine) {
+  const auto out = [&](uint64_t lines, uint64_t single) {
+    return f.make(0x27, {{LleField::OutfeedLines, lines}, {LleField::OutfeedSingleLine, single}});
+  };
+  rung.beginRun();
+  EXPECT_EQ(checkEnvelope(out(999, 0)), "");
+  EXPECT_EQ(checkEnvelope(out(0, 1)), "");
+  EXPECT_NO_THROW(rung.packet(out(999, 0), streams, 0));
+  EXPECT_NO_THROW(rung.packet(out(0, 1), streams, 0));
+  try {
+    rung.packet(out(0, 0), streams, 0);
+    ADD_FAILURE() << "an outfeed with neither a line loop nor the single-line bit was accepted";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("OutfeedSingleLine (word 0 bit 27) = 0 with OutfeedLines (word 0 bits 63:43) = 0"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(rung.packet(out(7, 1), streams, 0), ChipFault);
 }
 
 TEST_F(LleRungTest, AComputeWithoutDeliveredActivationsIsRefused) {
@@ -484,7 +543,7 @@ TEST_F(LleRungTest, RefusesADrainFromSeveralTilesAtOnce) {
   rung.packet(infeed(true), streams, 0);
   rung.packet(pop(true, 0x3), streams, 0);
   rung.packet(compute(0x3), streams, 0);
-  rung.packet(f.make(0x27, {}), streams, 0);
+  rung.packet(outfeed(), streams, 0);
   EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x3}}), streams, 0), ChipFault);
 }
 
