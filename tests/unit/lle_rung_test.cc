@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "models/chip/block_interfaces.h"
@@ -54,6 +55,13 @@ class PacketFactory {
     p.tilePacket = op < 0x20;
     if (p.tilePacket) p.tileMask = static_cast<uint16_t>(words[0].bits(12, 16));
     return p;
+  }
+  // The words a packet made here views (to flip single bits in tests).
+  std::vector<isa::Word128>& wordsOf(const DecodedPacket& p) {
+    for (auto& w : storage_) {
+      if (w.data() == p.words.data()) return w;
+    }
+    throw std::logic_error("packet not made by this factory");
   }
 
  private:
@@ -508,6 +516,28 @@ TEST_F(LleRungTest, TheOutfeedTakesALineLoopOfAnyLengthOrASingleLine) {
         << e.what();
   }
   EXPECT_THROW(rung.packet(out(7, 1), streams, 0), ChipFault);
+}
+
+// The 0x13 group loop (decode3 §E): any limit whose five wraps are -limit (or 64 - limit) passes,
+// the single-line form (limit 0, wraps 0, enable clear) passes, a wrap that is neither is refused
+// naming its element, and a limit without the enable bit is refused.
+TEST_F(LleRungTest, TheSecondStagingGroupLoopTakesAnySizeWhoseWrapsFollowItsLimit) {
+  const auto stage = [&](uint64_t limit, int64_t wrap, uint64_t on) {
+    return f.make(0x13, {{LleField::Dma13Mask, 1}, {LleField::Stage13Groups, limit},
+                         {LleField::Stage13Wrap, static_cast<uint64_t>(wrap)}, {LleField::Stage13LoopOn, on}});
+  };
+  EXPECT_EQ(checkEnvelope(stage(98, -98, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(98, 64 - 98, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(0, 0, 0)), "");  // sub1's 0x13
+  EXPECT_NE(checkEnvelope(stage(98, -97, 1)).find("Stage13Wrap[0] (word 0 bits 127:111) = -97"), std::string::npos)
+      << checkEnvelope(stage(98, -97, 1));
+  DecodedPacket lastOff = f.make(0x13, {{LleField::Dma13Mask, 1}, {LleField::Stage13Groups, 98},
+                                        {LleField::Stage13Wrap, static_cast<uint64_t>(-98)}, {LleField::Stage13LoopOn, 1}});
+  // Element 4 straddles words 1 and 2: its top bits are w2[3:0]; flip its lowest bit (w1 bit 115).
+  std::vector<isa::Word128>& words = f.wordsOf(lastOff);
+  words[1].setBits(115, 1, 1 ^ words[1].bits(115, 1));
+  EXPECT_NE(checkEnvelope(lastOff).find("Stage13Wrap[4]"), std::string::npos) << checkEnvelope(lastOff);
+  EXPECT_NE(checkEnvelope(stage(98, -98, 0)).find("Stage13Groups"), std::string::npos);
 }
 
 TEST_F(LleRungTest, AComputeWithoutDeliveredActivationsIsRefused) {
