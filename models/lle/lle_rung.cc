@@ -130,6 +130,7 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
       resolvePops(streams);
       break;
     case 0x27:
+      checkOutfeedLines(packet);
       ++outfeedArmed_;
       break;
     case 0x10:
@@ -180,6 +181,17 @@ void LleRung::infeed(const DecodedPacket& packet) {
   pendingInfeedCheck_ = InfeedCheck{packet.pc, packet.words[0], readField(words, LleField::InfeedOffset64) * 64, wraps, beats};
 }
 
+void LleRung::checkOutfeedLines(const DecodedPacket& packet) const {
+  // The two one-loop forms of lle_fields.def: a line loop (limit >= 1, bit 27 clear) or a single
+  // line (limit 0, bit 27 set). Anything else is the nested format, not decoded.
+  const uint64_t lines = readField(packet.words, LleField::OutfeedLines);
+  const bool single = readField(packet.words, LleField::OutfeedSingleLine) != 0;
+  if (single != (lines == 0)) {
+    refuse(packet, "OutfeedSingleLine (word 0 bit 27) = " + std::to_string(single) + " with OutfeedLines (word 0 bits 63:43) = " +
+                       std::to_string(lines) + ": not one of the two decoded forms (a line loop, or one line)");
+  }
+}
+
 void LleRung::checkInfeedSize(const models::RunStreams& streams) {
   if (!pendingInfeedCheck_) return;
   const InfeedCheck c = *pendingInfeedCheck_;
@@ -226,7 +238,9 @@ void LleRung::pop(const DecodedPacket& packet) {
   const uint64_t ringBytes = beats * 64;
   const uint64_t ringPerByte = units128 ? 1 : 8;
   const auto neg16 = static_cast<uint64_t>(readSigned(words, LleField::PopRingNeg16)) % 4096;
-  if (neg16 != (4096 - (ringBytes / 16 - 1) % 4096) % 4096) {
+  // A one-beat pop runs its beat loop once and carries 0 (lle_fields.def PopRingNeg16).
+  const bool oneBeatZero = beats == 1 && neg16 == 0;
+  if (neg16 != (4096 - (ringBytes / 16 - 1) % 4096) % 4096 && !oneBeatZero) {
     refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
                        " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
   }

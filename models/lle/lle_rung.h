@@ -72,6 +72,7 @@ class LleRung final : public models::DatapathRung {
   };
 
   void infeed(const models::DecodedPacket& packet);
+  void checkOutfeedLines(const models::DecodedPacket& packet) const;
   void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);
   void resolvePops(const models::RunStreams& streams);

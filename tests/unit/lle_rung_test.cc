@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <stdexcept>
 #include <vector>
 
 #include "models/chip/block_interfaces.h"
@@ -55,6 +56,13 @@ class PacketFactory {
     if (p.tilePacket) p.tileMask = static_cast<uint16_t>(words[0].bits(12, 16));
     return p;
   }
+  // The words a packet made here views (to flip single bits in tests).
+  std::vector<isa::Word128>& wordsOf(const DecodedPacket& p) {
+    for (auto& w : storage_) {
+      if (w.data() == p.words.data()) return w;
+    }
+    throw std::logic_error("packet not made by this factory");
+  }
 
  private:
   std::vector<std::vector<isa::Word128>> storage_;
@@ -99,17 +107,25 @@ class LleRungTest : public ::testing::Test {
   // A pop of `bytes` stream bytes at stream offset offset16 x 16 (x 128 for parameters) and ring
   // offset `ring`: the length in 64-byte ring beats (an input byte takes 8 ring bytes) and again
   // as -(ring bytes / 16 - 1).
-  DecodedPacket popAt(bool input, uint64_t offset16, uint64_t ring, uint16_t tiles, uint64_t bytes) {
+  // `extra` fields are set after (and override) the ones above.
+  DecodedPacket popAt(bool input, uint64_t offset16, uint64_t ring, uint16_t tiles, uint64_t bytes,
+                      const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
     const uint64_t ringBytes = bytes * (input ? 8 : 1);
     const uint64_t beats = ringBytes / 64;
-    return f.make(0x26, {{LleField::PopIsInput, input}, {LleField::PopUnits128, input ? 0 : 1},
-                         {LleField::PopFlag64, 1}, {LleField::PopOffset16, offset16}, {LleField::PopBuffer32, ring},
-                         {LleField::PopTiles, tiles}, {LleField::PopBeatsLow, (beats - 1) % 1024},
-                         {LleField::PopBeatsHigh, (beats - 1) / 1024}, {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}});
+    std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::PopIsInput, input},       {LleField::PopUnits128, input ? 0 : 1},
+        {LleField::PopFlag64, 1},            {LleField::PopOffset16, offset16},
+        {LleField::PopBuffer32, ring},       {LleField::PopTiles, tiles},
+        {LleField::PopBeatsLow, (beats - 1) % 1024}, {LleField::PopBeatsHigh, (beats - 1) / 1024},
+        {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    return f.make(0x26, fields);
   }
   DecodedPacket pop(bool input, uint16_t tiles) {
     return popAt(input, 0, 0, tiles, input ? streams.input.size() : streams.params.size());
   }
+  // The outfeed of one tile's 64 result bytes: a line loop of 8 lines.
+  DecodedPacket outfeed() { return f.make(0x27, {{LleField::OutfeedLines, 64 / 8 - 1}}); }
   // The infeed of K bytes of input (8-byte lines) or of the whole parameter stream.
   DecodedPacket infeed(bool input) {
     const uint64_t lines = 4 * kGroups / 8;
@@ -147,7 +163,7 @@ class LleRungTest : public ::testing::Test {
     rung.packet(compute(tiles), streams, 0);
     for (unsigned t = 0; t < 16; ++t) {
       if (!(tiles & (1u << t))) continue;
-      rung.packet(f.make(0x27, {}), streams, 0);
+      rung.packet(outfeed(), streams, 0);
       rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1u << t}}), streams, 0);
     }
     std::vector<uint8_t> out = rung.windowTail(0, 64 * std::popcount(tiles), 0, streams);
@@ -340,7 +356,7 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   rung.packet(pop(true, 0x1), streams, 0);
   rung.packet(odd, streams, 0);
   rung.packet(compute(0x1), streams, 0);
-  rung.packet(f.make(0x27, {}), streams, 0);
+  rung.packet(outfeed(), streams, 0);
   rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
   rung.endRun();
@@ -351,27 +367,31 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   EXPECT_NE(checkEnvelope(stray).find("word 1"), std::string::npos) << checkEnvelope(stray);
 }
 
-// The 0x14 group loop (decode2 §D): a staging packet for a size no corpus program has (400 bytes:
-// limit 99, line wraps -50) passes when its wraps follow the limit; the first wrap may also carry
-// the next level's 64-byte step (64 - limit); a line wrap that is not -(limit + 1) / 2 is refused
-// naming it, and a limit without the loop's enable bit is refused.
+// The 0x14 group loop (decode2 §D, decode3 §A): a staging packet for a size no corpus program has
+// (392 bytes: limit 98, an EVEN limit, which decode2's 16-bit line wrap -(limit + 1) / 2 cannot
+// express) passes when its five wraps follow the limit; the first wrap may also carry the next
+// level's 64-byte step (64 - limit), the fourth and fifth (17 bits at w2 bit 126 and w3 bit 31)
+// the opposite step (-limit - 64); a wrap that is neither is refused naming it, and a limit
+// without the loop's enable bit is refused.
 TEST_F(LleRungTest, TheStagingGroupLoopTakesAnySizeWhoseWrapsFollowItsLimit) {
-  const auto stage = [&](uint64_t limit, int64_t wrapA, int64_t lineWrap, uint64_t on) {
+  const auto stage = [&](uint64_t limit, int64_t wrapA, int64_t wrapDE, uint64_t on) {
     const auto neg = static_cast<uint64_t>(-static_cast<int64_t>(limit));
     return f.make(0x14, {{LleField::Dma14Mask, 1}, {LleField::Stage14Groups, limit},
                          {LleField::Stage14WrapA, static_cast<uint64_t>(wrapA)}, {LleField::Stage14WrapB, neg},
-                         {LleField::Stage14WrapC, neg}, {LleField::Stage14LineWrapA, static_cast<uint64_t>(lineWrap)},
-                         {LleField::Stage14LineWrapB, static_cast<uint64_t>(lineWrap)}, {LleField::Stage14LoopOn, on}});
+                         {LleField::Stage14WrapC, neg}, {LleField::Stage14WrapD, static_cast<uint64_t>(wrapDE)},
+                         {LleField::Stage14WrapE, static_cast<uint64_t>(wrapDE)}, {LleField::Stage14LoopOn, on}});
   };
-  EXPECT_EQ(checkEnvelope(stage(99, -99, -50, 1)), "");
-  EXPECT_EQ(checkEnvelope(stage(99, 64 - 99, -50, 1)), "");
-  EXPECT_EQ(checkEnvelope(stage(0, 0, 0, 0)), "");  // the single-line edgetpuxray form
-  const std::string line = checkEnvelope(stage(99, -99, -49, 1));
-  EXPECT_NE(line.find("Stage14LineWrapA (word 2 bits 142:127) = -49 (x 2) is not -1 x Stage14Groups + -1 = -100"),
-            std::string::npos)
-      << line;
-  EXPECT_NE(checkEnvelope(stage(99, -98, -50, 1)).find("Stage14WrapA"), std::string::npos);
-  EXPECT_NE(checkEnvelope(stage(99, -99, -50, 0)).find("Stage14Groups"), std::string::npos);
+  EXPECT_EQ(checkEnvelope(stage(98, -98, -98, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(99, -99, -99, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(98, 64 - 98, -98, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(98, -98, -98 - 64, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(0, 0, 0, 0)), "");  // the single-line edgetpuxray form (bit 126 clear)
+  const std::string off = checkEnvelope(stage(98, -98, -99, 1));
+  EXPECT_NE(off.find("Stage14WrapD (word 2 bits 142:126) = -99 is not -1 x Stage14Groups = -98 or -162"), std::string::npos)
+      << off;
+  EXPECT_NE(checkEnvelope(stage(98, -98, -98 + 64, 1)).find("Stage14WrapD"), std::string::npos);
+  EXPECT_NE(checkEnvelope(stage(98, -97, -98, 1)).find("Stage14WrapA"), std::string::npos);
+  EXPECT_NE(checkEnvelope(stage(98, -98, -98, 0)).find("Stage14Groups"), std::string::npos);
 }
 
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
@@ -434,7 +454,7 @@ TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
   rung.packet(popAt(true, 1, 4, 0x2, 16), streams, 0);  // second half at 16 bytes: ring 8 x 16 / 32
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(compute(0x3), streams, 0);
-  rung.packet(f.make(0x27, {}), streams, 0);
+  rung.packet(outfeed(), streams, 0);
   rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
   ASSERT_EQ(out.size(), 64u);
@@ -445,6 +465,79 @@ TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
   words[1].setBits(75, 12, static_cast<uint64_t>(-14));
   skewed.words = words;
   EXPECT_THROW(rung.packet(skewed, streams, 0), ChipFault);
+}
+
+// The pop's ring loop (decode3 §B): any ring limit whose two wraps are -limit passes, including
+// sizes no corpus program has; a wrap that differs is refused naming it. A one-beat pop (8 input
+// bytes, the single-line edgetpuxray form) may carry 0 as its second length field (decode3 §C),
+// but no other value than 0 or -3.
+TEST_F(LleRungTest, APopReadsARingOfAnySizeAndAOneBeatPopMayCarryZeroAsItsSecondLength) {
+  const auto ringPop = [&](uint64_t limit, int64_t wrapA, int64_t wrapB) {
+    return popAt(true, 0, 0, 0x1, 32,
+                 {{LleField::PopRingLimit, limit}, {LleField::PopRingWrapA, static_cast<uint64_t>(wrapA)},
+                  {LleField::PopRingWrapB, static_cast<uint64_t>(wrapB)}});
+  };
+  EXPECT_EQ(checkEnvelope(ringPop(16383, -16383, -16383)), "");
+  EXPECT_EQ(checkEnvelope(ringPop(777, -777, -777)), "");
+  EXPECT_EQ(checkEnvelope(ringPop(0, 0, 0)), "");
+  EXPECT_NE(checkEnvelope(ringPop(777, -776, -777)).find("PopRingWrapA"), std::string::npos);
+  EXPECT_NE(checkEnvelope(ringPop(777, -777, -778)).find("PopRingWrapB"), std::string::npos);
+  // One beat: 8 input bytes = 64 ring bytes; the second length field 0 (corpus) or -3.
+  const auto oneBeat = [&](int64_t neg16) {
+    return popAt(true, 0, 0, 0x1, 8, {{LleField::PopRingNeg16, static_cast<uint64_t>(neg16)}});
+  };
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  EXPECT_NO_THROW(rung.packet(oneBeat(0), streams, 0));
+  EXPECT_NO_THROW(rung.packet(oneBeat(-3), streams, 0));
+  EXPECT_THROW(rung.packet(oneBeat(-2), streams, 0), ChipFault);
+  // Two beats run the loop twice: 0 is refused there.
+  EXPECT_THROW(rung.packet(popAt(true, 0, 0, 0x1, 16, {{LleField::PopRingNeg16, 0}}), streams, 0), ChipFault);
+}
+
+// The outfeed's line loop (decode3 §D): any line count (here 1,000 lines; the corpus has 2 to
+// 12,960) with bit 27 clear, or a single line (limit 0) with bit 27 set; the other two
+// combinations are refused naming both fields.
+TEST_F(LleRungTest, TheOutfeedTakesALineLoopOfAnyLengthOrASingleLine) {
+  const auto out = [&](uint64_t lines, uint64_t single) {
+    return f.make(0x27, {{LleField::OutfeedLines, lines}, {LleField::OutfeedSingleLine, single}});
+  };
+  rung.beginRun();
+  EXPECT_EQ(checkEnvelope(out(999, 0)), "");
+  EXPECT_EQ(checkEnvelope(out(0, 1)), "");
+  EXPECT_NO_THROW(rung.packet(out(999, 0), streams, 0));
+  EXPECT_NO_THROW(rung.packet(out(0, 1), streams, 0));
+  try {
+    rung.packet(out(0, 0), streams, 0);
+    ADD_FAILURE() << "an outfeed with neither a line loop nor the single-line bit was accepted";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("OutfeedSingleLine (word 0 bit 27) = 0 with OutfeedLines (word 0 bits 63:43) = 0"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(rung.packet(out(7, 1), streams, 0), ChipFault);
+}
+
+// The 0x13 group loop (decode3 §E): any limit whose five wraps are -limit (or 64 - limit) passes,
+// the single-line form (limit 0, wraps 0, enable clear) passes, a wrap that is neither is refused
+// naming its element, and a limit without the enable bit is refused.
+TEST_F(LleRungTest, TheSecondStagingGroupLoopTakesAnySizeWhoseWrapsFollowItsLimit) {
+  const auto stage = [&](uint64_t limit, int64_t wrap, uint64_t on) {
+    return f.make(0x13, {{LleField::Dma13Mask, 1}, {LleField::Stage13Groups, limit},
+                         {LleField::Stage13Wrap, static_cast<uint64_t>(wrap)}, {LleField::Stage13LoopOn, on}});
+  };
+  EXPECT_EQ(checkEnvelope(stage(98, -98, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(98, 64 - 98, 1)), "");
+  EXPECT_EQ(checkEnvelope(stage(0, 0, 0)), "");  // sub1's 0x13
+  EXPECT_NE(checkEnvelope(stage(98, -97, 1)).find("Stage13Wrap[0] (word 0 bits 127:111) = -97"), std::string::npos)
+      << checkEnvelope(stage(98, -97, 1));
+  DecodedPacket lastOff = f.make(0x13, {{LleField::Dma13Mask, 1}, {LleField::Stage13Groups, 98},
+                                        {LleField::Stage13Wrap, static_cast<uint64_t>(-98)}, {LleField::Stage13LoopOn, 1}});
+  // Element 4 straddles words 1 and 2: its top bits are w2[3:0]; flip its lowest bit (w1 bit 115).
+  std::vector<isa::Word128>& words = f.wordsOf(lastOff);
+  words[1].setBits(115, 1, 1 ^ words[1].bits(115, 1));
+  EXPECT_NE(checkEnvelope(lastOff).find("Stage13Wrap[4]"), std::string::npos) << checkEnvelope(lastOff);
+  EXPECT_NE(checkEnvelope(stage(98, -98, 0)).find("Stage13Groups"), std::string::npos);
 }
 
 TEST_F(LleRungTest, AComputeWithoutDeliveredActivationsIsRefused) {
@@ -480,7 +573,7 @@ TEST_F(LleRungTest, RefusesADrainFromSeveralTilesAtOnce) {
   rung.packet(infeed(true), streams, 0);
   rung.packet(pop(true, 0x3), streams, 0);
   rung.packet(compute(0x3), streams, 0);
-  rung.packet(f.make(0x27, {}), streams, 0);
+  rung.packet(outfeed(), streams, 0);
   EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x3}}), streams, 0), ChipFault);
 }
 
