@@ -90,7 +90,7 @@ void parseListen(const std::string& text, usbip::ServerOptions& o) {
 // "1-1: 18d1:9302 runtime, firmware 10783 bytes sha256 3b07... (apex_latest_single_ep.bin),
 // 3 executable runs, cycles 1177 1177 1177"
 std::string deviceSummary(const std::string& busId, const sim::Device& device) {
-  const bool runtime = device.personality() == sim::Personality::kRuntime;
+  const bool runtime = device.personality() == usb::CoralPersonality::kRuntime;
   std::string line = busId + ": " + (runtime ? "18d1:9302 runtime" : "1a6e:089a bootloader") + ", ";
   if (const auto fw = device.loadedFirmware()) {
     line += "firmware " + std::to_string(fw->size) + " bytes sha256 " + fw->sha256;
