@@ -10,17 +10,13 @@
 #include <string>
 #include <vector>
 
+#include "usb/event_packet.h"
+
 namespace coralsim::driver {
 
 // One descriptor as the device pushed it (docs/isa.md §3.8), in the event packet's terms
-// (docs/usb-protocol.md §4.2).
-struct DeviceDescriptor {
-  uint8_t tag = 0;  // 0..7
-  uint64_t address = 0;
-  uint32_t length = 0;
-
-  friend bool operator==(const DeviceDescriptor&, const DeviceDescriptor&) = default;
-};
+// (docs/usb-protocol.md §4.2): the seam's type, so a device's log passes through unchanged.
+using DeviceDescriptor = usb::EventPacket;
 
 class DeviceIntrospection {
  public:

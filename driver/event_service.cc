@@ -3,10 +3,10 @@
 #include <string>
 
 #include "driver/dma_service.h"
-#include "driver/event_packet.h"
 #include "driver/hex_text.h"
 #include "driver/record_framing.h"
 #include "driver/run_error.h"
+#include "usb/event_packet.h"
 
 namespace coralsim::driver {
 namespace {
@@ -91,7 +91,7 @@ bool answer(ExecutableRun& run, const DeviceDescriptor& d, const std::string& wh
       served.output += d.length;
       return false;
     }
-    case kCompletionTag:
+    case usb::kCompletionTag:
       run.record().completed = true;
       if (!pending.empty()) {
         throw RunError(where + "the device signalled completion before instruction chunk " +

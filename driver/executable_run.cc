@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "driver/event_packet.h"
 #include "driver/hex_text.h"
 #include "driver/linker.h"
 #include "driver/record_framing.h"
 #include "driver/run_error.h"
 #include "driver/run_plan.h"
+#include "usb/event_packet.h"
 
 namespace coralsim::driver {
 namespace {
@@ -167,12 +167,12 @@ void ExecutableRun::receiveInto(HostBuffer& buffer, uint64_t offset, uint64_t le
 }
 
 DeviceDescriptor ExecutableRun::readEvent() {
-  const std::vector<uint8_t> packet = transport_.bulkIn(usb::endpoint::kEventIn, kEventPacketBytes);
-  if (packet.size() != kEventPacketBytes) {
+  const std::vector<uint8_t> packet = transport_.bulkIn(usb::endpoint::kEventIn, usb::kEventPacketBytes);
+  if (packet.size() != usb::kEventPacketBytes) {
     throw RunError(where() + "EP 0x82 delivered an event of " + std::to_string(packet.size()) +
                    " bytes (events are exactly 16 bytes)");
   }
-  events_.push_back(decodeEventPacket(packet));
+  events_.push_back(usb::decodeEventPacket(packet));
   return events_.back();
 }
 

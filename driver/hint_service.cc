@@ -2,9 +2,9 @@
 #include <string>
 
 #include "driver/dma_service.h"
-#include "driver/event_packet.h"
 #include "driver/record_framing.h"
 #include "driver/run_error.h"
+#include "usb/event_packet.h"
 
 namespace coralsim::driver {
 namespace {
@@ -34,7 +34,7 @@ void awaitInterrupt(ExecutableRun& run, uint8_t tag, const std::string& where) {
       throw RunError(where + "the device sent a tag-" + std::to_string(e.tag) +
                      " event although only interrupt events (tags 4..7) are enabled");
     }
-    if (e.tag == kCompletionTag) run.record().completed = true;
+    if (e.tag == usb::kCompletionTag) run.record().completed = true;
     if (e.tag == tag) return;
   }
 }
@@ -78,7 +78,7 @@ void serveHint(ExecutableRun& run, const DmaHint& h, const std::string& where) {
     case HintKind::Interrupt: {
       const int n = static_cast<int>(h.interrupt);
       if (n < 0 || n > 3) throw RunError(where + "interrupt type " + std::to_string(n) + " (0..3 exist)");
-      awaitInterrupt(run, static_cast<uint8_t>(kCompletionTag + n), where);
+      awaitInterrupt(run, static_cast<uint8_t>(usb::kCompletionTag + n), where);
       return;
     }
     case HintKind::Fence:
@@ -106,7 +106,7 @@ void serveByHints(ExecutableRun& run) {
   if (!run.record().completed) {
     const std::string where = run.where() + "waiting for the completion event after the last DMA hint: ";
     try {
-      awaitInterrupt(run, kCompletionTag, where);
+      awaitInterrupt(run, usb::kCompletionTag, where);
     } catch (const TransportError& e) {
       throw RunError(where + e.what());
     }

@@ -7,14 +7,12 @@
 #include <tuple>
 #include <thread>
 
-#include "driver/beagle_csrs.h"
-#include "driver/hex_text.h"
+#include "driver/transport_text.h"
+#include "usb/interrupt_packet.h"
 
 namespace coralsim::driver {
 namespace {
 
-constexpr uint32_t kFatalInterruptBit = 1u << 0;  // docs/usb-protocol.md §4.3
-constexpr uint32_t kInterruptPacketBytes = 4;
 constexpr uint8_t kInterfaceNumber = 0;
 constexpr uint16_t kFallbackMaxPacket = 512;
 // Event-loop slice: how quickly a wait notices a fatal interrupt.
@@ -27,8 +25,6 @@ constexpr auto kReopenPoll = std::chrono::milliseconds(100);
 
 std::string libusbText(int rc) { return std::string(libusb_error_name(rc)) + " (" + libusb_strerror(rc) + ")"; }
 
-std::string endpointText(uint8_t ep) { return "EP " + hexText(ep, 2); }
-
 std::string speedName(int speed) {
   switch (speed) {
     case LIBUSB_SPEED_LOW: return "low";
@@ -38,17 +34,6 @@ std::string speedName(int speed) {
     case LIBUSB_SPEED_SUPER_PLUS: return "super-plus";
     default: return "unknown";
   }
-}
-
-// The request a SETUP packet carries, in words, for error messages.
-std::string controlText(const usb::ControlSetup& s) {
-  const bool vendorCsr = (s.bmRequestType == 0xC0 || s.bmRequestType == 0x40) && (s.bRequest == 0 || s.bRequest == 1);
-  if (vendorCsr) {
-    return std::string(s.isDeviceToHost() ? "read" : "write") + (s.bRequest == 1 ? "32 " : "64 ") +
-           describeCsr((uint32_t{s.wIndex} << 16) | s.wValue);
-  }
-  return "control request bmRequestType " + hexText(s.bmRequestType, 2) + " bRequest " + hexText(s.bRequest, 2) +
-         " wValue " + hexText(s.wValue, 4) + " wIndex " + hexText(s.wIndex, 4) + " wLength " + std::to_string(s.wLength);
 }
 
 // Owns a libusb context for a listing.
@@ -268,7 +253,7 @@ uint16_t LibusbTransport::maxPacketSize(uint8_t endpoint) const {
 }
 
 void LibusbTransport::throwIfFaulted(const std::string& operation) const {
-  if (faulted_) throw DeviceFaultError(name(), operation, "the device signalled a fatal error on EP 0x83");
+  if (faulted_) throw DeviceFaultError(name(), operation, kFatalInterruptCause);
 }
 
 int LibusbTransport::submitAndWait(libusb_transfer* transfer, Pending& pending, const std::string& operation) {
@@ -281,10 +266,10 @@ int LibusbTransport::submitAndWait(libusb_transfer* transfer, Pending& pending, 
     // The interrupt URB's callback runs inside this loop; a fatal bit ends the wait early.
     if (!cancelled && interrupt_ && !interrupt_->inFlight && interrupt_->pending->completed) {
       const auto& t = *interrupt_->pending->transfer;
-      if (t.status == LIBUSB_TRANSFER_COMPLETED && t.actual_length == static_cast<int>(kInterruptPacketBytes)) {
-        const uint8_t* b = interrupt_->pending->buffer.data();
-        const uint32_t bits = uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24;
-        if (bits & kFatalInterruptBit) faulted_ = true;
+      if (t.status == LIBUSB_TRANSFER_COMPLETED && t.actual_length >= 0) {
+        const std::span<const uint8_t> packet(interrupt_->pending->buffer.data(), static_cast<size_t>(t.actual_length));
+        const std::optional<uint32_t> bits = usb::decodeInterruptPacket(packet);
+        if (bits && (*bits & usb::interrupt_bit::kFatalError)) faulted_ = true;
       }
       interrupt_->pending->completed = 0;  // consumed; ensureInterruptUrb() posts it again
     }
@@ -307,7 +292,7 @@ int LibusbTransport::submitAndWait(libusb_transfer* transfer, Pending& pending, 
     }
   }
   if (faulted_ && transfer->status == LIBUSB_TRANSFER_CANCELLED) {
-    throw DeviceFaultError(name(), operation, "the device signalled a fatal error on EP 0x83 (transfer cancelled)");
+    throw DeviceFaultError(name(), operation, std::string(kFatalInterruptCause) + " (transfer cancelled)");
   }
   return transfer->status;
 }
@@ -317,11 +302,11 @@ void LibusbTransport::ensureInterruptUrb() {
   if (!interrupt_) interrupt_ = std::make_unique<InterruptUrb>();
   if (interrupt_->inFlight) return;
   Pending& p = *interrupt_->pending;
-  p.buffer.assign(kInterruptPacketBytes, 0);
+  p.buffer.assign(usb::kInterruptPacketBytes, 0);
   p.completed = 0;
   InterruptUrb* urb = interrupt_.get();
   libusb_fill_interrupt_transfer(
-      p.transfer, handle_, usb::endpoint::kInterruptIn, p.buffer.data(), static_cast<int>(kInterruptPacketBytes),
+      p.transfer, handle_, usb::endpoint::kInterruptIn, p.buffer.data(), static_cast<int>(usb::kInterruptPacketBytes),
       [](libusb_transfer* t) {
         auto* u = static_cast<InterruptUrb*>(t->user_data);
         u->inFlight = false;
@@ -397,7 +382,7 @@ std::string statusText(int status, std::chrono::milliseconds timeout) {
 }  // namespace
 
 void LibusbTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) {
-  const std::string operation = "bulk OUT " + endpointText(endpoint) + " (" + std::to_string(bytes.size()) + " bytes)";
+  const std::string operation = bulkOutText(endpoint, bytes.size());
   if (!handle_) throw TransportError(name(), operation, "device not open");
   ensureInterruptUrb();
   throwIfFaulted(operation);
@@ -426,7 +411,7 @@ void LibusbTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) 
 }
 
 std::vector<uint8_t> LibusbTransport::bulkIn(uint8_t endpoint, uint32_t maxLength) {
-  const std::string operation = "bulk IN " + endpointText(endpoint) + " (" + std::to_string(maxLength) + " bytes)";
+  const std::string operation = bulkInText(endpoint, maxLength);
   if (!handle_) throw TransportError(name(), operation, "device not open");
   std::vector<uint8_t>& surplus = inSurplus_[endpoint];
   if (!surplus.empty()) {

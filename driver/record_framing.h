@@ -13,14 +13,8 @@
 
 namespace coralsim::driver {
 
-// Descriptor / record tags (docs/usb-protocol.md §3.2, docs/isa.md §3.8).
-enum class RecordTag : uint8_t {
-  kInstructions = 0,
-  kInputActivations = 1,
-  kParameters = 2,
-  kOutputActivations = 3,
-  kScalarCoreInterrupt0 = 4,  // 4..7 = sc host interrupt 0..3
-};
+// Record tags: usb::RecordTag (usb/record_header.h), shared with the device.
+using usb::RecordTag;
 
 inline constexpr size_t kMaxOutTransferBytes = 1 << 20;  // libedgetpu's 1 MiB payload pieces
 

@@ -2,8 +2,7 @@
 
 #include <array>
 
-#include "driver/beagle_csrs.h"
-#include "driver/hex_text.h"
+#include "driver/transport_text.h"
 
 namespace coralsim::driver {
 namespace {
@@ -14,15 +13,11 @@ constexpr uint8_t kVendorHostToDevice = 0x40;
 constexpr uint8_t kRequest64 = 0;
 constexpr uint8_t kRequest32 = 1;
 
-std::string csrOperation(std::string_view verb, CsrWidth width, uint32_t address) {
-  return std::string(verb) + (width == CsrWidth::k32 ? "32 " : "64 ") + describeCsr(address);
-}
-
 uint64_t readCsr(Transport& t, uint32_t address, CsrWidth width) {
   const usb::ControlSetup setup = csrSetup(address, width, /*read=*/true);
   const std::vector<uint8_t> data = t.control(setup, {});
   if (data.size() != setup.wLength) {
-    throw TransportError(t.name(), csrOperation("read", width, address),
+    throw TransportError(t.name(), csrAccessText(/*read=*/true, width, address),
                          "device returned " + std::to_string(data.size()) + " bytes, expected " +
                              std::to_string(setup.wLength));
   }

@@ -3,19 +3,15 @@
 #include <algorithm>
 #include <cerrno>
 
-#include "driver/hex_text.h"
+#include "driver/transport_text.h"
+#include "usb/interrupt_packet.h"
 #include "usbip/client.h"
 
 namespace coralsim::driver {
 namespace {
 
-constexpr uint8_t kInterruptEndpoint = 0x83;
-constexpr uint32_t kInterruptPacketBytes = 4;
-constexpr uint32_t kFatalInterruptBit = 1u << 0;  // docs/usb-protocol.md §4.3
 // How long an unlink may take to be answered before the connection is considered dead.
 constexpr std::chrono::milliseconds kUnlinkTimeout{5000};
-
-std::string endpointText(uint8_t ep) { return "EP " + hexText(ep, 2); }
 
 std::string statusText(int32_t status) {
   switch (-status) {
@@ -28,12 +24,6 @@ std::string statusText(int32_t status) {
     case EINVAL: return "invalid request (-EINVAL)";
     default: return "status " + std::to_string(status);
   }
-}
-
-std::string controlText(const usb::ControlSetup& s) {
-  return "control request bmRequestType " + hexText(s.bmRequestType, 2) + " bRequest " + hexText(s.bRequest, 2) +
-         " wValue " + hexText(s.wValue, 4) + " wIndex " + hexText(s.wIndex, 4) + " wLength " +
-         std::to_string(s.wLength);
 }
 
 }  // namespace
@@ -95,7 +85,7 @@ std::vector<uint8_t> UsbipClientTransport::control(const usb::ControlSetup& setu
 void UsbipClientTransport::ensureInterruptUrb() {
   if (interruptUrb_) return;
   try {
-    interruptUrb_ = client_->submitIn(kInterruptEndpoint, kInterruptPacketBytes);
+    interruptUrb_ = client_->submitIn(usb::endpoint::kInterruptIn, usb::kInterruptPacketBytes);
   } catch (const usbip::UsbipClientError& e) {
     throw TransportError(name_, "posting the interrupt URB on EP 0x83", e.what());
   }
@@ -111,18 +101,15 @@ void UsbipClientTransport::checkInterrupt(const std::string& operation) {
     }
     if (r) {
       interruptUrb_.reset();
-      const auto& d = r->transferBuffer;
-      if (r->params.status == 0 && d.size() == kInterruptPacketBytes) {
-        const uint32_t bits = uint32_t{d[0]} | uint32_t{d[1]} << 8 | uint32_t{d[2]} << 16 | uint32_t{d[3]} << 24;
-        if (bits & kFatalInterruptBit) faulted_ = true;
-      }
+      const std::optional<uint32_t> bits = usb::decodeInterruptPacket(r->transferBuffer);
+      if (r->params.status == 0 && bits && (*bits & usb::interrupt_bit::kFatalError)) faulted_ = true;
     }
   }
-  if (faulted_) throw DeviceFaultError(name_, operation, "the device signalled a fatal error on EP 0x83");
+  if (faulted_) throw DeviceFaultError(name_, operation, kFatalInterruptCause);
 }
 
 void UsbipClientTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) {
-  const std::string operation = "bulk OUT " + endpointText(endpoint) + " (" + std::to_string(bytes.size()) + " bytes)";
+  const std::string operation = bulkOutText(endpoint, bytes.size());
   ensureInterruptUrb();
   checkInterrupt(operation);
   uint32_t seqnum = 0;
@@ -140,7 +127,7 @@ void UsbipClientTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> by
 }
 
 std::vector<uint8_t> UsbipClientTransport::bulkIn(uint8_t endpoint, uint32_t maxLength) {
-  const std::string operation = "bulk IN " + endpointText(endpoint) + " (" + std::to_string(maxLength) + " bytes)";
+  const std::string operation = bulkInText(endpoint, maxLength);
   ensureInterruptUrb();
   checkInterrupt(operation);
   uint32_t seqnum = 0;

@@ -6,9 +6,9 @@
 #include <thread>
 #include <vector>
 
-#include "driver/beagle_csrs.h"
-#include "driver/hex_text.h"
+#include "driver/transport_text.h"
 #include "sim/device.h"
+#include "usb/interrupt_packet.h"
 
 namespace coralsim::driver {
 
@@ -31,11 +31,7 @@ class InProcessTransport::Introspection final : public DeviceIntrospection {
  public:
   explicit Introspection(sim::Device& device) : device_(device) {}
   [[nodiscard]] uint64_t simulatedCycles() const override { return device_.cycles(); }
-  [[nodiscard]] std::vector<DeviceDescriptor> descriptorLog() const override {
-    std::vector<DeviceDescriptor> out;
-    for (const sim::EventDescriptor& e : device_.descriptorLog()) out.push_back({e.tag, e.address, e.length});
-    return out;
-  }
+  [[nodiscard]] std::vector<DeviceDescriptor> descriptorLog() const override { return device_.descriptorLog(); }
   // Of the device's last executable run: no filler bytes among its outputs.
   [[nodiscard]] std::optional<bool> outputsComputed() const override {
     const std::vector<sim::RunRecord> runs = settledRuns();
@@ -85,25 +81,6 @@ class InProcessTransport::Introspection final : public DeviceIntrospection {
   sim::Device& device_;
 };
 
-namespace {
-
-constexpr uint32_t kFatalInterruptBit = 1u << 0;  // docs/usb-protocol.md §4.3
-constexpr uint32_t kInterruptPacketBytes = 4;
-
-std::string endpointText(uint8_t ep) { return "EP " + hexText(ep, 2); }
-
-std::string controlText(const usb::ControlSetup& s) {
-  const bool vendorCsr = (s.bmRequestType == 0xC0 || s.bmRequestType == 0x40) && (s.bRequest == 0 || s.bRequest == 1);
-  if (vendorCsr) {
-    return std::string(s.isDeviceToHost() ? "read" : "write") + (s.bRequest == 1 ? "32 " : "64 ") +
-           describeCsr((uint32_t{s.wIndex} << 16) | s.wValue);
-  }
-  return "control request bmRequestType " + hexText(s.bmRequestType, 2) + " bRequest " + hexText(s.bRequest, 2) +
-         " wValue " + hexText(s.wValue, 4) + " wIndex " + hexText(s.wIndex, 4);
-}
-
-}  // namespace
-
 InProcessTransport::InProcessTransport(sim::Device& device, std::chrono::milliseconds timeout)
     : device_(device),
       timeout_(timeout),
@@ -121,14 +98,13 @@ void InProcessTransport::ensureInterruptUrb() {
     shared_->interruptUrbDone = false;
   }
   std::shared_ptr<Shared> shared = shared_;
-  interruptUrb_ = device_.submitIn(usb::endpoint::kInterruptIn, kInterruptPacketBytes, [shared](usb::UrbResult r) {
+  interruptUrb_ = device_.submitIn(usb::endpoint::kInterruptIn, usb::kInterruptPacketBytes, [shared](usb::UrbResult r) {
     std::lock_guard lock(shared->mutex);
     shared->interruptUrbDone = true;
-    if (r.status == usb::UrbStatus::kOk && r.data.size() == kInterruptPacketBytes) {
-      const uint32_t bits = uint32_t{r.data[0]} | uint32_t{r.data[1]} << 8 | uint32_t{r.data[2]} << 16 |
-                            uint32_t{r.data[3]} << 24;
-      shared->interruptBits |= bits;
-      if (bits & kFatalInterruptBit) shared->faulted = true;
+    const std::optional<uint32_t> bits = usb::decodeInterruptPacket(r.data);
+    if (r.status == usb::UrbStatus::kOk && bits) {
+      shared->interruptBits |= *bits;
+      if (*bits & usb::interrupt_bit::kFatalError) shared->faulted = true;
     }
     shared->changed.notify_all();
   });
@@ -136,7 +112,7 @@ void InProcessTransport::ensureInterruptUrb() {
 
 void InProcessTransport::throwIfFaulted(const std::string& operation) {
   std::lock_guard lock(shared_->mutex);
-  if (shared_->faulted) throw DeviceFaultError(name(), operation, "the device signalled a fatal error on EP 0x83");
+  if (shared_->faulted) throw DeviceFaultError(name(), operation, kFatalInterruptCause);
 }
 
 void InProcessTransport::cancelAsyncTransfers() {
@@ -189,12 +165,12 @@ usb::UrbResult InProcessTransport::await(uint64_t urbId, const std::shared_ptr<S
     }
     lock.unlock();
   }
-  if (faulted) throw DeviceFaultError(name(), operation, "the device signalled a fatal error on EP 0x83 (URB cancelled)");
+  if (faulted) throw DeviceFaultError(name(), operation, std::string(kFatalInterruptCause) + " (URB cancelled)");
   throw TransportError(name(), operation, "timed out after " + std::to_string(timeout_.count()) + " ms (URB cancelled)");
 }
 
 void InProcessTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) {
-  const std::string operation = "bulk OUT " + endpointText(endpoint) + " (" + std::to_string(bytes.size()) + " bytes)";
+  const std::string operation = bulkOutText(endpoint, bytes.size());
   ensureInterruptUrb();
   throwIfFaulted(operation);
   auto slot = std::make_shared<Slot>();
@@ -216,7 +192,7 @@ void InProcessTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> byte
 }
 
 std::vector<uint8_t> InProcessTransport::bulkIn(uint8_t endpoint, uint32_t maxLength) {
-  const std::string operation = "bulk IN " + endpointText(endpoint) + " (" + std::to_string(maxLength) + " bytes)";
+  const std::string operation = bulkInText(endpoint, maxLength);
   ensureInterruptUrb();
   throwIfFaulted(operation);
   auto slot = std::make_shared<Slot>();

@@ -36,7 +36,7 @@ Device::Device(DeviceOptions options) : impl_(std::make_unique<Impl>()) {
     impl_->kernel->call([&] {
       lease.slot->usb.detach();
       lease.slot->usb.configure(o.speed, o.zlpAfterAlignedTail,
-                                o.startInBootloader ? Personality::kBootloader : Personality::kRuntime);
+                                o.startInBootloader ? usb::CoralPersonality::kBootloader : usb::CoralPersonality::kRuntime);
       lease.slot->chip.powerOnReset(o.chip);
     });
   } catch (...) {
@@ -91,15 +91,15 @@ uint64_t Device::cycles() const {
   return impl_->onSlot([](DeviceSlot& s) { return s.chip.cycles(); }, uint64_t{0});
 }
 
-std::vector<EventDescriptor> Device::descriptorLog() const {
+std::vector<usb::EventPacket> Device::descriptorLog() const {
   return impl_->onSlot(
       [](DeviceSlot& s) {
-        std::vector<EventDescriptor> out;
+        std::vector<usb::EventPacket> out;
         out.reserve(s.chip.descriptorLog().size());
-        for (const models::Descriptor& d : s.chip.descriptorLog()) out.push_back({d.address, d.length, d.tag});
+        for (const models::Descriptor& d : s.chip.descriptorLog()) out.push_back({d.tag, d.address, d.length});
         return out;
       },
-      std::vector<EventDescriptor>{});
+      std::vector<usb::EventPacket>{});
 }
 
 const DeviceOptions& Device::options() const { return impl_->options; }
@@ -118,8 +118,8 @@ bool Device::outputsComputed() const {
 
 models::ExecutionMode Device::executionMode() const { return impl_->mode; }
 
-Personality Device::personality() const {
-  const Personality stale = impl_->options.startInBootloader ? Personality::kBootloader : Personality::kRuntime;
+usb::CoralPersonality Device::personality() const {
+  const usb::CoralPersonality stale = impl_->options.startInBootloader ? usb::CoralPersonality::kBootloader : usb::CoralPersonality::kRuntime;
   return impl_->onSlot([](DeviceSlot& s) { return s.usb.personality().personality(); }, stale);
 }
 

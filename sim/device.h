@@ -2,7 +2,8 @@
 // Beagle chip model (models/beagle.h), running inside the process-wide SystemC kernel.
 //
 // This is THE seam of coralsim (docs/ARCHITECTURE.md §1): the in-process transport and the USB/IP
-// server both talk to a Device through exactly this API, which speaks USB, not chip internals.
+// server both talk to a Device through exactly this API, which speaks USB, not chip internals: the
+// calls of `usb::UsbDevice` (usb/usb_device.h), plus observation.
 //
 // Threading and time: any host thread may call any method. Control transfers are answered at once
 // (they cost no simulated time). Bulk and interrupt transfers are asynchronous: submit() queues the
@@ -27,6 +28,8 @@
 #include "models/chip_config.h"
 #include "sim/dfu_state_machine.h"
 #include "sim/usb_descriptors.h"
+#include "usb/event_packet.h"
+#include "usb/usb_device.h"
 #include "usb/usb_types.h"
 
 namespace coralsim::sim {
@@ -46,14 +49,7 @@ struct DeviceOptions {
 // One executable run (first chunk after a final HALT or reset .. the next final HALT).
 using RunRecord = models::RunRecord;
 
-// Snapshot of what a run did, for `coralsim run --json`, tests and traces.
-struct EventDescriptor {
-  uint64_t address = 0;
-  uint32_t length = 0;
-  uint8_t tag = 0;  // 0..7 (docs/isa.md §3.8)
-};
-
-class Device {
+class Device final : public usb::UsbDevice {
  public:
   // Leases a device slot of the process-wide SimulationKernel and powers it on: CSRs at their
   // reset values (the GCB asleep, as libedgetpu finds a real chip), empty queues, cycles 0.
@@ -61,34 +57,34 @@ class Device {
   // implemented yet, a chip geometry other than 4 x 4) and std::runtime_error when every
   // slot is in use (CORALSIM_MAX_DEVICES).
   explicit Device(DeviceOptions options = {});
-  ~Device();
+  ~Device() override;
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
 
   // EP0. `outData` is the data stage of host-to-device requests (size == setup.wLength).
-  usb::UrbResult control(const usb::ControlSetup& setup, std::span<const uint8_t> outData = {});
+  usb::UrbResult control(const usb::ControlSetup& setup, std::span<const uint8_t> outData = {}) override;
 
-  using Completion = std::function<void(usb::UrbResult)>;
   // Bulk OUT (EP 0x01..0x03). Completes when the device has accepted every byte; a full infeed
   // keeps it pending (backpressure), never fails it. EP 0x02/0x03 (multi-EP mode) are not
   // modelled: they complete with kStall. A chip reset (force_sleep 3, gcbb_credit0) drops the data
   // of pending OUT transfers and completes them as accepted; busReset() completes them kShutdown.
-  uint64_t submitOut(uint8_t endpoint, std::vector<uint8_t> data, Completion done);
+  uint64_t submitOut(uint8_t endpoint, std::vector<uint8_t> data, Completion done) override;
   // Bulk/interrupt IN (EP 0x81, 0x82, 0x83) of at most `length` bytes.
-  uint64_t submitIn(uint8_t endpoint, uint32_t length, Completion done);
+  uint64_t submitIn(uint8_t endpoint, uint32_t length, Completion done) override;
   // Unlinks a pending URB. Returns true if it was still pending: its callback will never run.
   // Returns false if it had already completed (or never existed).
-  bool cancel(uint64_t urbId);
+  bool cancel(uint64_t urbId) override;
 
   // A USB bus reset as the host sees it (re-enumeration): flushes the bridge, keeps CSRs; a
   // personality switch armed by a DFU download or DFU_DETACH takes effect.
-  void busReset();
+  void busReset() override;
 
   // Observation for tools and tests (thread-safe snapshots).
   // Chip cycles since the device was created: modelled costs only, never time spent waiting for
   // the host, so identical transfers give identical counts.
   [[nodiscard]] uint64_t cycles() const;
-  [[nodiscard]] std::vector<EventDescriptor> descriptorLog() const;  // every descriptor pushed
+  // Every descriptor pushed, in the event packet's terms (also those descr_ep keeps off EP 0x82).
+  [[nodiscard]] std::vector<usb::EventPacket> descriptorLog() const;
   [[nodiscard]] const DeviceOptions& options() const;
   // Every executable run since the device was created, in order (the last may be unfinished).
   [[nodiscard]] std::vector<RunRecord> runLog() const;
@@ -102,7 +98,7 @@ class Device {
   [[nodiscard]] models::ExecutionMode executionMode() const;
   // The USB personality shown right now, and the firmware image the last DFU download delivered
   // (kept after the switch to the runtime; nullopt when the device never received one).
-  [[nodiscard]] Personality personality() const;
+  [[nodiscard]] usb::CoralPersonality personality() const;
   [[nodiscard]] std::optional<FirmwareImage> loadedFirmware() const;
 
   struct Impl;

@@ -189,16 +189,12 @@ uint32_t getLittleEndian(const uint8_t* p, size_t bytes) {
 
 // ---- personalities ----
 
-std::string_view personalityName(Personality personality) {
-  return personality == Personality::kRuntime ? "runtime 18d1:9302" : "bootloader 1a6e:089a (DFU)";
-}
-
 std::span<const EndpointInfo> runtimeEndpoints() { return kEndpoints; }
 
 uint16_t bulkMaxPacket(usb::UsbSpeed speed) { return speed == usb::UsbSpeed::kSuper ? 1024 : 512; }
 
-UsbDescriptorTable UsbDescriptorTable::of(Personality personality, usb::UsbSpeed speed) {
-  const PersonalityValues& p = personality == Personality::kRuntime ? kRuntimeValues : kBootloaderValues;
+UsbDescriptorTable UsbDescriptorTable::of(usb::CoralPersonality personality, usb::UsbSpeed speed) {
+  const PersonalityValues& p = personality == usb::CoralPersonality::kRuntime ? kRuntimeValues : kBootloaderValues;
   const SpeedValues& s = speedValues(speed);
   UsbDescriptorTable table;
   table.personality_ = personality;
@@ -213,8 +209,8 @@ UsbDescriptorTable UsbDescriptorTable::of(Personality personality, usb::UsbSpeed
   return table;
 }
 
-UsbDescriptorTable UsbDescriptorTable::runtime(usb::UsbSpeed speed) { return of(Personality::kRuntime, speed); }
-UsbDescriptorTable UsbDescriptorTable::bootloader(usb::UsbSpeed speed) { return of(Personality::kBootloader, speed); }
+UsbDescriptorTable UsbDescriptorTable::runtime(usb::UsbSpeed speed) { return of(usb::CoralPersonality::kRuntime, speed); }
+UsbDescriptorTable UsbDescriptorTable::bootloader(usb::UsbSpeed speed) { return of(usb::CoralPersonality::kBootloader, speed); }
 
 std::optional<std::span<const uint8_t>> UsbDescriptorTable::find(uint8_t type, uint8_t index) const {
   for (const UsbDescriptor& row : rows_) {

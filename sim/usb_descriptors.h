@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "usb/coral_usb_ids.h"
 #include "usb/usb_types.h"
 
 namespace coralsim::sim {
@@ -30,12 +31,6 @@ inline constexpr uint8_t kDeviceCapability = 0x10;
 inline constexpr uint8_t kDfuFunctional = 0x21;
 inline constexpr uint8_t kSsEndpointCompanion = 0x30;
 }  // namespace descriptor_type
-
-enum class Personality {
-  kRuntime,     // 18d1:9302, the firmware loaded
-  kBootloader,  // 1a6e:089a, the ROM's DFU mode (what a power-on device shows)
-};
-[[nodiscard]] std::string_view personalityName(Personality personality);
 
 // DFU block size (wTransferSize), confirmed on hardware (§1.3): libedgetpu sends 256-byte blocks.
 inline constexpr uint16_t kDfuTransferSize = 256;
@@ -122,7 +117,7 @@ class UsbDescriptorTable {
   [[nodiscard]] static UsbDescriptorTable runtime(usb::UsbSpeed speed);
   // The DFU bootloader personality (1a6e:089a) at `speed`.
   [[nodiscard]] static UsbDescriptorTable bootloader(usb::UsbSpeed speed);
-  [[nodiscard]] static UsbDescriptorTable of(Personality personality, usb::UsbSpeed speed);
+  [[nodiscard]] static UsbDescriptorTable of(usb::CoralPersonality personality, usb::UsbSpeed speed);
 
   // The descriptor GET_DESCRIPTOR(type, index) returns; nullopt when there is none.
   [[nodiscard]] std::optional<std::span<const uint8_t>> find(uint8_t type, uint8_t index) const;
@@ -131,12 +126,12 @@ class UsbDescriptorTable {
   [[nodiscard]] std::optional<std::vector<uint8_t>> getDescriptor(uint8_t type, uint8_t index, uint16_t wLength) const;
   [[nodiscard]] std::span<const UsbDescriptor> all() const { return rows_; }
 
-  [[nodiscard]] Personality personality() const { return personality_; }
+  [[nodiscard]] usb::CoralPersonality personality() const { return personality_; }
   [[nodiscard]] usb::UsbSpeed speed() const { return speed_; }
 
  private:
   std::vector<UsbDescriptor> rows_;
-  Personality personality_ = Personality::kRuntime;
+  usb::CoralPersonality personality_ = usb::CoralPersonality::kRuntime;
   usb::UsbSpeed speed_ = usb::UsbSpeed::kSuper;
 };
 

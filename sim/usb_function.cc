@@ -49,7 +49,7 @@ UsbFunction::UsbFunction(const sc_core::sc_module_name& name)
   SC_THREAD(outPump);
 }
 
-void UsbFunction::configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, Personality initial) {
+void UsbFunction::configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, usb::CoralPersonality initial) {
   speed_ = speed;
   zlpAfterAlignedTail_ = zlpAfterAlignedTail;
   personality_ = UsbPersonality(speed, initial);
@@ -81,7 +81,7 @@ usb::UrbResult UsbFunction::csrRequest(const usb::ControlSetup& setup, std::span
 // ---- bulk OUT: the record parser -------------------------------------------------------------------
 
 void UsbFunction::submitOut(uint64_t id, uint8_t endpoint, std::vector<uint8_t> data, Completion done) {
-  if (endpoint != usb::endpoint::kBulkOut || personality_.personality() != Personality::kRuntime) {
+  if (endpoint != usb::endpoint::kBulkOut || personality_.personality() != usb::CoralPersonality::kRuntime) {
     // Multi-EP raw streams (EP 0x02/0x03, multi_bo_ep = 1) are not modelled.
     complete(std::move(done), status(usb::UrbStatus::kStall));
     return;
@@ -132,12 +132,13 @@ void UsbFunction::outPump() {
       headerFill_ += n;
       urb.consumed += n;
       if (headerFill_ == usb::kRecordHeaderBytes) {
-        payloadLeft_ = fromLittleEndian(std::span<const uint8_t>(header_).first(4));
-        recordTag_ = header_[4] & usb::kRecordTagMask;
+        const usb::RecordHeader header = usb::decodeRecordHeader(header_);
+        payloadLeft_ = header.payloadLength;
+        recordTag_ = header.tag;
         discardRecord_ = recordTag_ == 0 && payloadLeft_ > kMaxInstructionRecordBytes;
         if (discardRecord_) {
           ++rejectedInstructionRecords_;
-          if ((csr->read(models::csr::fatal_err_int_control, 64) & 1u) != 0) pushInterrupt(kFatalErrorInterrupt);
+          if ((csr->read(models::csr::fatal_err_int_control, 64) & 1u) != 0) pushInterrupt(usb::interrupt_bit::kFatalError);
         } else if (models::ByteSinkIf* sink = sinkForTag(recordTag_)) {
           sink->beginRecord(static_cast<uint32_t>(payloadLeft_));
         }
@@ -171,7 +172,7 @@ std::deque<UsbFunction::InUrb>* UsbFunction::inQueue(uint8_t endpoint) {
 }
 
 void UsbFunction::submitIn(uint64_t id, uint8_t endpoint, uint32_t length, Completion done) {
-  std::deque<InUrb>* queue = personality_.personality() == Personality::kRuntime ? inQueue(endpoint) : nullptr;
+  std::deque<InUrb>* queue = personality_.personality() == usb::CoralPersonality::kRuntime ? inQueue(endpoint) : nullptr;
   if (queue == nullptr) {
     complete(std::move(done), status(usb::UrbStatus::kStall));
     return;
@@ -233,11 +234,7 @@ void UsbFunction::pushEvent(const models::Descriptor& d) {
   // descr_ep bit n enables events of tag n; tag 0 never leaves (libedgetpu aborts on it).
   const uint64_t enabled = csr->read(models::csr::descr_ep, 64);
   if (d.tag == 0 || d.tag >= 8 || ((enabled >> d.tag) & 1u) == 0) return;
-  std::array<uint8_t, kEventBytes> packet{};
-  for (int i = 0; i < 8; ++i) packet[static_cast<size_t>(i)] = static_cast<uint8_t>(d.address >> (8 * i));
-  for (int i = 0; i < 4; ++i) packet[static_cast<size_t>(8 + i)] = static_cast<uint8_t>(d.length >> (8 * i));
-  packet[12] = d.tag;
-  events_.push_back(packet);
+  events_.push_back(usb::encodeEventPacket({d.tag, d.address, d.length}));
   serviceEvents();
 }
 
@@ -245,7 +242,7 @@ void UsbFunction::serviceEvents() {
   while (!eventUrbs_.empty() && !events_.empty()) {
     InUrb& urb = eventUrbs_.front();
     const auto& packet = events_.front();
-    std::vector<uint8_t> data(packet.begin(), packet.begin() + std::min<size_t>(urb.length, kEventBytes));
+    std::vector<uint8_t> data(packet.begin(), packet.begin() + std::min<size_t>(urb.length, usb::kEventPacketBytes));
     complete(std::move(urb.done), inResult(std::move(data)));
     eventUrbs_.pop_front();
     events_.pop_front();
@@ -260,7 +257,8 @@ void UsbFunction::pushInterrupt(uint32_t bits) {
 void UsbFunction::serviceInterrupts() {
   while (!interruptUrbs_.empty() && !interrupts_.empty()) {
     InUrb& urb = interruptUrbs_.front();
-    std::vector<uint8_t> data = littleEndian(interrupts_.front(), std::min<size_t>(urb.length, kInterruptBytes));
+    const auto packet = usb::encodeInterruptPacket(interrupts_.front());
+    std::vector<uint8_t> data(packet.begin(), packet.begin() + std::min<size_t>(urb.length, usb::kInterruptPacketBytes));
     complete(std::move(urb.done), inResult(std::move(data)));
     interruptUrbs_.pop_front();
     interrupts_.pop_front();

@@ -42,6 +42,8 @@
 #include "models/csr/csr_access_if.h"
 #include "sim/usb_descriptors.h"
 #include "sim/usb_personality.h"
+#include "usb/event_packet.h"
+#include "usb/interrupt_packet.h"
 #include "usb/record_header.h"
 #include "usb/usb_types.h"
 
@@ -80,15 +82,11 @@ class UsbFunction : public sc_core::sc_module,
   static constexpr uint32_t kMaxInUrbBytes = 64u << 20;
   static constexpr size_t kMaxPendingUrbsPerEndpoint = 4096;
   static constexpr uint32_t kMaxInstructionRecordBytes = 64u << 20;
-  static constexpr uint32_t kFatalErrorInterrupt = 1;  // bit 0 of the EP 0x83 word
-
-  static constexpr size_t kEventBytes = 16;
-  static constexpr size_t kInterruptBytes = 4;
 
   explicit UsbFunction(const sc_core::sc_module_name& name);
 
   // Link configuration and power-on personality (applied when a Device leases the slot).
-  void configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, Personality initial = Personality::kRuntime);
+  void configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, usb::CoralPersonality initial = usb::CoralPersonality::kRuntime);
   [[nodiscard]] usb::UsbSpeed speed() const { return speed_; }
   [[nodiscard]] const UsbPersonality& personality() const { return personality_; }
 
@@ -170,7 +168,7 @@ class UsbFunction : public sc_core::sc_module,
   std::deque<InUrb> eventUrbs_;      // EP 0x82
   std::deque<InUrb> interruptUrbs_;  // EP 0x83
   std::deque<PendingOutput> outputs_;
-  std::deque<std::array<uint8_t, kEventBytes>> events_;
+  std::deque<std::array<uint8_t, usb::kEventPacketBytes>> events_;
   std::deque<uint32_t> interrupts_;
 
   std::vector<CompletedUrb> completions_;

@@ -47,10 +47,10 @@ ControlOutcome inOutcome(std::span<const uint8_t> bytes, uint16_t wLength) {
 
 }  // namespace
 
-UsbPersonality::UsbPersonality(usb::UsbSpeed speed, Personality initial)
+UsbPersonality::UsbPersonality(usb::UsbSpeed speed, usb::CoralPersonality initial)
     : descriptors_(UsbDescriptorTable::of(initial, speed)) {}
 
-void UsbPersonality::powerOn(Personality initial) {
+void UsbPersonality::powerOn(usb::CoralPersonality initial) {
   descriptors_ = UsbDescriptorTable::of(initial, descriptors_.speed());
   dfu_.reset();
   armed_.reset();
@@ -65,11 +65,11 @@ bool UsbPersonality::busReset() {
   return true;
 }
 
-void UsbPersonality::switchTo(Personality next) {
+void UsbPersonality::switchTo(usb::CoralPersonality next) {
   descriptors_ = UsbDescriptorTable::of(next, descriptors_.speed());
   armed_.reset();
   // A freshly detached device is the ROM bootloader again: no image, dfuIDLE.
-  if (next == Personality::kBootloader) dfu_.reset();
+  if (next == usb::CoralPersonality::kBootloader) dfu_.reset();
 }
 
 std::optional<ControlOutcome> UsbPersonality::handle(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
@@ -80,7 +80,7 @@ std::optional<ControlOutcome> UsbPersonality::handle(const usb::ControlSetup& se
       return classRequest(setup, outData);
     case kTypeVendor:
       // CSR access belongs to the chip; the ROM bootloader has none.
-      if (personality() == Personality::kRuntime) return std::nullopt;
+      if (personality() == usb::CoralPersonality::kRuntime) return std::nullopt;
       return stallOutcome();
     default:
       return stallOutcome();  // reserved request type
@@ -144,10 +144,10 @@ ControlOutcome UsbPersonality::standardRequest(const usb::ControlSetup& setup) {
 }
 
 ControlOutcome UsbPersonality::classRequest(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
-  if (personality() == Personality::kRuntime) {
+  if (personality() == usb::CoralPersonality::kRuntime) {
     // Runtime: only DFU_DETACH to interface 0 (libedgetpu with Usb.AlwaysDfu) — arm the switch.
     if (setup.bmRequestType == 0x21 && setup.bRequest == dfu_request::kDetach && setup.wIndex == 0) {
-      armed_ = Personality::kBootloader;
+      armed_ = usb::CoralPersonality::kBootloader;
       return ackOutcome();
     }
     return stallOutcome();
@@ -156,7 +156,7 @@ ControlOutcome UsbPersonality::classRequest(const usb::ControlSetup& setup, std:
   if (!result) return stallOutcome();
   // A completed download arms the switch to the runtime; starting a new one disarms it.
   if (dfu_.downloadComplete()) {
-    armed_ = Personality::kRuntime;
+    armed_ = usb::CoralPersonality::kRuntime;
     loadedFirmware_ = dfu_.completedImage();
   } else {
     armed_.reset();

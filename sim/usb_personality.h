@@ -38,18 +38,18 @@ struct ControlOutcome {
 
 class UsbPersonality {
  public:
-  explicit UsbPersonality(usb::UsbSpeed speed = usb::UsbSpeed::kSuper, Personality initial = Personality::kRuntime);
+  explicit UsbPersonality(usb::UsbSpeed speed = usb::UsbSpeed::kSuper, usb::CoralPersonality initial = usb::CoralPersonality::kRuntime);
 
   // Standard and class requests (see above). nullopt: a vendor request in the runtime
   // personality, for the caller (the CSR path). `outData` is the data stage of host-to-device
   // requests (size == wLength).
   [[nodiscard]] std::optional<ControlOutcome> handle(const usb::ControlSetup& setup, std::span<const uint8_t> outData);
 
-  [[nodiscard]] Personality personality() const { return descriptors_.personality(); }
+  [[nodiscard]] usb::CoralPersonality personality() const { return descriptors_.personality(); }
   [[nodiscard]] usb::UsbSpeed speed() const { return descriptors_.speed(); }
   [[nodiscard]] const UsbDescriptorTable& descriptors() const { return descriptors_; }
   // The personality the next bus reset switches to, if one is armed.
-  [[nodiscard]] std::optional<Personality> armedSwitch() const { return armed_; }
+  [[nodiscard]] std::optional<usb::CoralPersonality> armedSwitch() const { return armed_; }
   // Set by SET_CONFIGURATION; 0 (unconfigured) after a bus reset.
   [[nodiscard]] uint8_t configuration() const { return configuration_; }
   [[nodiscard]] const DfuStateMachine& dfu() const { return dfu_; }
@@ -63,17 +63,17 @@ class UsbPersonality {
 
   // Power cycle / unplug (a new USB/IP import of a device that lost power): back to `initial`,
   // nothing armed, DFU engine and configuration reset.
-  void powerOn(Personality initial);
+  void powerOn(usb::CoralPersonality initial);
 
  private:
   ControlOutcome standardRequest(const usb::ControlSetup& setup);
   ControlOutcome classRequest(const usb::ControlSetup& setup, std::span<const uint8_t> outData);
   ControlOutcome getDescriptor(const usb::ControlSetup& setup);
-  void switchTo(Personality next);
+  void switchTo(usb::CoralPersonality next);
 
   UsbDescriptorTable descriptors_;
   DfuStateMachine dfu_;
-  std::optional<Personality> armed_;
+  std::optional<usb::CoralPersonality> armed_;
   std::optional<FirmwareImage> loadedFirmware_;
   uint8_t configuration_ = 0;
 };

@@ -7,7 +7,10 @@
 #include "traces/json_value.h"
 #include "traces/json_writer.h"
 #include "traces/sha256.h"
+#include "usb/event_packet.h"
+#include "usb/interrupt_packet.h"
 #include "usb/record_header.h"
+#include "usb/usb_types.h"
 
 namespace coralsim::traces {
 namespace {
@@ -79,14 +82,15 @@ UsbTransaction& UsbLogBuilder::add(const Transfer& transfer) {
     if (transfer.dataKnown && data.size() >= bytes) csr.value = littleEndian(data.first(bytes));
     t.csr = std::move(csr);
   }
-  if (t.type == UsbTransferType::kBulk && t.endpoint == 0x01) deriveRecords(t, transfer);
-  if (t.endpoint == 0x82 && transfer.dataKnown && data.size() >= 16 && t.status == "ok") {
-    // docs/usb-protocol.md §4.2: u64 address, u32 length, u8 tag (low nibble).
-    t.event = EventDescriptorRecord{littleEndian(data.first(8)), static_cast<uint32_t>(littleEndian(data.subspan(8, 4))),
-                                    static_cast<uint8_t>(data[12] & 0x0F)};
+  if (t.type == UsbTransferType::kBulk && t.endpoint == usb::endpoint::kBulkOut) deriveRecords(t, transfer);
+  if (t.endpoint == usb::endpoint::kEventIn && transfer.dataKnown && data.size() >= usb::kEventPacketBytes &&
+      t.status == "ok") {
+    const usb::EventPacket e = usb::decodeEventPacket(data.first(usb::kEventPacketBytes));
+    t.event = EventDescriptorRecord{e.address, e.length, e.tag};
   }
-  if (t.endpoint == 0x83 && transfer.dataKnown && data.size() >= 4 && t.status == "ok") {
-    t.interrupt = static_cast<uint32_t>(littleEndian(data.first(4)));
+  if (t.endpoint == usb::endpoint::kInterruptIn && transfer.dataKnown && data.size() >= usb::kInterruptPacketBytes &&
+      t.status == "ok") {
+    t.interrupt = usb::decodeInterruptPacket(data.first(usb::kInterruptPacketBytes));
   }
   log_.transactions.push_back(std::move(t));
   return log_.transactions.back();
@@ -127,9 +131,10 @@ void UsbLogBuilder::deriveRecords(UsbTransaction& t, const Transfer& transfer) {
     header_[headerFill_++] = data[pos++];
     if (headerFill_ == usb::kRecordHeaderBytes) {
       headerFill_ = 0;
+      const usb::RecordHeader header = usb::decodeRecordHeader(header_);
       RecordHeader h;
-      h.size = static_cast<uint32_t>(littleEndian(std::span<const uint8_t>(header_, 4)));
-      h.tag = static_cast<uint8_t>(header_[4] & usb::kRecordTagMask);
+      h.size = header.payloadLength;
+      h.tag = header.tag;
       t.records.push_back(h);
       recordBytesLeft_ = h.size;
     }

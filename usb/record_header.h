@@ -7,10 +7,22 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace coralsim::usb {
 
 inline constexpr size_t kRecordHeaderBytes = 8;
+
+// Descriptor / record tags (docs/usb-protocol.md §3.2, docs/isa.md §3.8): the tag of a bulk-OUT
+// record says which stream its payload feeds; the same numbers tag the descriptors the device
+// reports as events on EP 0x82 (usb/event_packet.h).
+enum class RecordTag : uint8_t {
+  kInstructions = 0,
+  kInputActivations = 1,
+  kParameters = 2,
+  kOutputActivations = 3,
+  kScalarCoreInterrupt0 = 4,  // 4..7 = sc host interrupt 0..3
+};
 
 // libedgetpu masks the tag with 0xF; so does the device.
 inline constexpr uint8_t kRecordTagMask = 0x0F;
@@ -25,6 +37,18 @@ inline constexpr uint8_t kRecordTagMask = 0x0F;
           0,
           0,
           0};
+}
+
+// What a record header says: the payload length and the tag (masked as the device does).
+struct RecordHeader {
+  uint32_t payloadLength = 0;
+  uint8_t tag = 0;
+};
+
+[[nodiscard]] constexpr RecordHeader decodeRecordHeader(std::span<const uint8_t, kRecordHeaderBytes> header) {
+  return {static_cast<uint32_t>(header[0]) | static_cast<uint32_t>(header[1]) << 8 |
+              static_cast<uint32_t>(header[2]) << 16 | static_cast<uint32_t>(header[3]) << 24,
+          static_cast<uint8_t>(header[4] & kRecordTagMask)};
 }
 
 }  // namespace coralsim::usb

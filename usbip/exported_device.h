@@ -1,7 +1,7 @@
-// ExportedDevice: what the USB/IP server exports — one USB device behind the calls of the
-// sim::Device seam (sim/device.h): EP0 control transfers answered at once, bulk and interrupt
-// URBs completed later through a callback on any thread, unlink by id, bus reset. The server only
-// ever talks to this interface; hosting/sim_exported_device.h adapts a sim::Device to it, and tests
+// ExportedDevice: what the USB/IP server exports — one USB device behind the calls of the seam
+// (usb::UsbDevice, usb/usb_device.h, which sim::Device implements too): EP0 control transfers
+// answered at once, bulk and interrupt URBs completed later through a callback on any thread,
+// unlink by id, bus reset. The server only ever talks to this interface; hosting/sim_exported_device.h adapts a sim::Device to it, and tests
 // use small fakes.
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "usb/usb_device.h"
 #include "usb/usb_types.h"
 
 namespace coralsim::usbip {
@@ -35,26 +36,12 @@ struct ExportedDeviceInfo {
   friend bool operator==(const ExportedDeviceInfo&, const ExportedDeviceInfo&) = default;
 };
 
-class ExportedDevice {
+// The transfer calls (control, submitOut, submitIn, cancel, busReset) are the seam's
+// (usb::UsbDevice); the server adds what it needs besides.
+class ExportedDevice : public usb::UsbDevice {
  public:
-  using Completion = std::function<void(usb::UrbResult)>;
-
-  virtual ~ExportedDevice() = default;
-
   [[nodiscard]] virtual ExportedDeviceInfo info() = 0;
 
-  // EP0, answered synchronously. `outData` is the data stage of host-to-device requests.
-  virtual usb::UrbResult control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) = 0;
-  // Bulk/interrupt URBs by endpoint ADDRESS (0x01 OUT, 0x81 IN). `done` runs exactly once, on any
-  // thread, unless cancel() returned true for the URB.
-  virtual uint64_t submitOut(uint8_t endpointAddress, std::vector<uint8_t> data, Completion done) = 0;
-  virtual uint64_t submitIn(uint8_t endpointAddress, uint32_t length, Completion done) = 0;
-  // True: the URB was still pending and its completion will never run. False: it completed (its
-  // completion has run or is about to) or never existed.
-  virtual bool cancel(uint64_t urbId) = 0;
-
-  // A bus reset: pending URBs are given back, bridge state flushed.
-  virtual void busReset() = 0;
   // Power removed and restored (a new USB/IP import: hardware comes back in its power-on
   // personality, docs/usb-protocol.md §10.5 item 12). Defaults to a bus reset.
   virtual void powerCycle() { busReset(); }

@@ -21,6 +21,7 @@
 #include "sim/device.h"
 #include "sim/run_timing.h"
 #include "sim/cli/datapath_options.h"
+#include "sim/cli/device_options.h"
 
 #ifndef CORALSIM_VERSION
 #define CORALSIM_VERSION "unknown"
@@ -133,35 +134,23 @@ int runRun(const CommandArgs& argv) {
     printHelp();
     return 0;
   }
-  if (args.positional().size() != 1) throw UsageError("expects exactly one MODEL or PROGRAM file");
-  if (args.has("--pretty") && !args.has("--json")) throw UsageError("--pretty only applies to --json");
+  checkRunArguments(args);
   if (args.has("--input") && args.has("--random")) throw UsageError("--input and --random exclude each other");
   if (args.has("--random")) (void)args.number("--random");  // a bad SEED is a usage error, before any work
 
   sim::DeviceOptions deviceOptions;
   // Registered before the model loads, so a bad pair fails early; the device only sees the registry.
   const DatapathReport datapath = applyDatapathOptions(args, deviceOptions.chip, args.positional()[0]);
-  driver::RunnerOptions runnerOptions;
-  const std::string serviceText = args.value("--service").value_or("hints");
-  if (!driver::parseServiceMode(serviceText, runnerOptions.service)) {
-    throw UsageError("--service expects hints or events, got '" + serviceText + "'");
-  }
-  const std::string usb = args.value("--usb").value_or("super");
-  if (usb == "super") deviceOptions.speed = usb::UsbSpeed::kSuper;
-  else if (usb == "high") deviceOptions.speed = usb::UsbSpeed::kHigh;
-  else throw UsageError("--usb expects high or super, got '" + usb + "'");
+  driver::RunnerOptions runnerOptions = runnerOptionsFrom(args);
+  deviceOptions.speed = parseUsbSpeed(args, "--usb");
   if (auto mhz = args.number("--clock-mhz")) {
     if (*mhz == 0 || *mhz > 10'000) throw UsageError("--clock-mhz expects 1..10000");
     deviceOptions.chip.clockHz = *mhz * 1'000'000;
     runnerOptions.performance = driver::clockPerformanceForMhz(*mhz);
   }
   for (const std::string& text : args.values("--timing-constant")) setTimingConstant(deviceOptions.chip.timing, text);
-  if (auto limit = args.number("--cycle-limit")) {
-    if (*limit == 0) throw UsageError("--cycle-limit expects a positive number");
-    deviceOptions.chip.cycleLimit = *limit;
-  }
-  const uint64_t iterations = args.number("--iterations").value_or(1);
-  if (iterations == 0 || iterations > 1'000'000) throw UsageError("--iterations expects 1..1000000");
+  applyCycleLimit(args, deviceOptions.chip);
+  const uint64_t iterations = iterationsFrom(args);
   const uint64_t timeoutMs = args.number("--timeout-ms").value_or(driver::InProcessTransport::kDefaultTimeout.count());
   if (timeoutMs == 0) throw UsageError("--timeout-ms expects a positive number");
 

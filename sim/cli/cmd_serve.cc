@@ -15,6 +15,7 @@
 #include "sim/cli/commands.h"
 #include "sim/device.h"
 #include "sim/cli/datapath_options.h"
+#include "sim/cli/device_options.h"
 #include "usbip/buffer_memory.h"
 #include "usbip/server.h"
 #include "hosting/sim_exported_device.h"
@@ -90,7 +91,7 @@ void parseListen(const std::string& text, usbip::ServerOptions& o) {
 // "1-1: 18d1:9302 runtime, firmware 10783 bytes sha256 3b07... (apex_latest_single_ep.bin),
 // 3 executable runs, cycles 1177 1177 1177"
 std::string deviceSummary(const std::string& busId, const sim::Device& device) {
-  const bool runtime = device.personality() == sim::Personality::kRuntime;
+  const bool runtime = device.personality() == usb::CoralPersonality::kRuntime;
   std::string line = busId + ": " + (runtime ? "18d1:9302 runtime" : "1a6e:089a bootloader") + ", ";
   if (const auto fw = device.loadedFirmware()) {
     line += "firmware " + std::to_string(fw->size) + " bytes sha256 " + fw->sha256;
@@ -141,21 +142,11 @@ int runServe(const CommandArgs& argv) {
     }
   }
   sim::DeviceOptions deviceOptions;
-  const std::string speed = args.value("--speed").value_or("super");
-  if (speed == "super") {
-    deviceOptions.speed = usb::UsbSpeed::kSuper;
-  } else if (speed == "high") {
-    deviceOptions.speed = usb::UsbSpeed::kHigh;
-  } else {
-    throw UsageError("--speed expects high or super, got '" + speed + "'");
-  }
+  deviceOptions.speed = parseUsbSpeed(args, "--speed");
   deviceOptions.startInBootloader = args.has("--bootloader");
   // A client's runaway program is stopped like a hardware fault (fatal bit on EP 0x83), so a
   // shared server is not held by one program for the default 4e9 cycles.
-  if (auto limit = args.number("--cycle-limit")) {
-    if (*limit == 0) throw UsageError("--cycle-limit expects a positive number");
-    deviceOptions.chip.cycleLimit = *limit;
-  }
+  applyCycleLimit(args, deviceOptions.chip);
   {
     // Which twin tensor computes which custom-op tensor, logged with the attaches.
     driver::RunReportContext bindings;
@@ -183,7 +174,7 @@ int runServe(const CommandArgs& argv) {
   std::printf("coralsim serve: %llu device%s (%s, %s) on %s:%u, bus ids %s..%s\n",
               static_cast<unsigned long long>(count), count == 1 ? "" : "s",
               deviceOptions.startInBootloader ? "bootloader 1a6e:089a" : "runtime 18d1:9302",
-              speed == "super" ? "SuperSpeed" : "high speed", serverOptions.listenAddress.c_str(), server.port(),
+              deviceOptions.speed == usb::UsbSpeed::kSuper ? "SuperSpeed" : "high speed", serverOptions.listenAddress.c_str(), server.port(),
               server.busId(0).c_str(), server.busId(count - 1).c_str());
   std::printf("coralsim serve: attach with: usbip --tcp-port %u attach -r %s -b %s\n", server.port(),
               serverOptions.listenAddress.c_str(), server.busId(0).c_str());

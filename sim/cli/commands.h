@@ -1,14 +1,11 @@
 // The `coralsim` subcommands. Each lives in its own cmd_*.cc file and is listed once in the
-// command table in main.cc. A command returns the process exit code: 0 success, 1 a failure of
+// command table in main.cc (run by dispatch.h). A command returns the process exit code: 0 success, 1 a failure of
 // the work (bad model, mismatch), 2 a usage error.
 #pragma once
 
-#include <string>
-#include <vector>
+#include "sim/cli/dispatch.h"
 
 namespace coralsim::cli {
-
-using CommandArgs = std::vector<std::string>;
 
 int runInspect(const CommandArgs& args);
 int runDisasm(const CommandArgs& args);

@@ -29,11 +29,8 @@
 #include "driver/run_report.h"
 #include "driver/runner.h"
 #include "sim/cli/args.h"
+#include "sim/cli/dispatch.h"
 #include "sim/cli/run_io.h"
-
-namespace coralsim::cli {
-using CommandArgs = std::vector<std::string>;
-}
 
 #ifndef CORALSIM_VERSION
 #define CORALSIM_VERSION "unknown"
@@ -64,14 +61,6 @@ const std::vector<OptionSpec> kRunOptions = {
     {"--trace-usb", true, "FILE", "write every transfer of the session as a coralsim USB log (for coralsim trace-diff)"},
     {"--help", false, "", "show this help"},
 };
-
-void printUsage(std::FILE* to) {
-  std::fprintf(to,
-               "coralsim-usb — coralsim's host driver on a Coral USB Accelerator through libusb\n\n"
-               "usage: coralsim-usb list\n"
-               "       coralsim-usb run MODEL [--firmware FILE] [--input FILE ... | --random SEED] [--json]\n"
-               "       (coralsim-usb COMMAND --help for details)\n");
-}
 
 void printRunHelp() {
   std::cout << "usage: coralsim-usb run MODEL|PROGRAM [--device PATH] [--wait-ms MS] [--firmware FILE]\n"
@@ -123,15 +112,9 @@ int runRunCommand(const CommandArgs& argv) {
     printRunHelp();
     return 0;
   }
-  if (args.positional().size() != 1) throw UsageError("expects exactly one MODEL or PROGRAM file");
-  if (args.has("--pretty") && !args.has("--json")) throw UsageError("--pretty only applies to --json");
-  driver::RunnerOptions runnerOptions;
-  const std::string serviceText = args.value("--service").value_or("hints");
-  if (!driver::parseServiceMode(serviceText, runnerOptions.service)) {
-    throw UsageError("--service expects hints or events, got '" + serviceText + "'");
-  }
-  const uint64_t iterations = args.number("--iterations").value_or(1);
-  if (iterations == 0 || iterations > 1'000'000) throw UsageError("--iterations expects 1..1000000");
+  checkRunArguments(args);
+  const driver::RunnerOptions runnerOptions = runnerOptionsFrom(args);
+  const uint64_t iterations = iterationsFrom(args);
   driver::PhysicalCoralOptions coral;
   coral.usb.path = args.value("--device");
   coral.usb.timeout = millisecondsOption(args, "--timeout-ms", driver::LibusbTransport::kDefaultTimeout.count());
@@ -196,40 +179,19 @@ int runRunCommand(const CommandArgs& argv) {
   return 0;
 }
 
-struct Command {
-  std::string_view name;
-  int (*run)(const CommandArgs&);
+constexpr Command kCommands[] = {{"list", "", runList}, {"run", "", runRunCommand}};
+
+constexpr Program kProgram{
+    "coralsim-usb",
+    "coralsim-usb — coralsim's host driver on a Coral USB Accelerator through libusb\n\n"
+    "usage: coralsim-usb list\n"
+    "       coralsim-usb run MODEL [--firmware FILE] [--input FILE ... | --random SEED] [--json]\n"
+    "       (coralsim-usb COMMAND --help for details)\n",
+    kCommands,
+    "",  // no --version (as before the dispatcher was shared)
 };
-constexpr Command kCommands[] = {{"list", runList}, {"run", runRunCommand}};
 
 }  // namespace
 }  // namespace coralsim::cli
 
-int main(int argc, char** argv) {
-  using namespace coralsim::cli;
-  if (argc < 2) {
-    printUsage(stderr);
-    return 2;
-  }
-  const std::string_view name = argv[1];
-  if (name == "--help" || name == "-h" || name == "help") {
-    printUsage(stdout);
-    return 0;
-  }
-  for (const auto& c : kCommands) {
-    if (c.name != name) continue;
-    const CommandArgs args(argv + 2, argv + argc);
-    try {
-      return c.run(args);
-    } catch (const UsageError& e) {
-      std::fprintf(stderr, "coralsim-usb %s: %s (see 'coralsim-usb %s --help')\n", argv[1], e.what(), argv[1]);
-      return 2;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "coralsim-usb %s: error: %s\n", argv[1], e.what());
-      return 1;
-    }
-  }
-  std::fprintf(stderr, "coralsim-usb: unknown command '%s'\n\n", argv[1]);
-  printUsage(stderr);
-  return 2;
-}
+int main(int argc, char** argv) { return coralsim::cli::dispatch(coralsim::cli::kProgram, argc, argv); }

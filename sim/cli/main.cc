@@ -1,19 +1,11 @@
-// `coralsim`: the command-line front end. Dispatches to one subcommand per file (commands.h).
-#include <cstdio>
-#include <exception>
-#include <iostream>
-#include <string_view>
-
-#include "sim/cli/args.h"
+// `coralsim`: the command-line front end. One subcommand per file (commands.h), listed once in the
+// table below; the dispatcher (dispatch.h) generates `coralsim --help` from it.
 #include "sim/cli/commands.h"
+#include "sim/cli/dispatch.h"
 
 namespace {
 
-struct Command {
-  std::string_view name;
-  std::string_view summary;
-  int (*run)(const coralsim::cli::CommandArgs&);
-};
+using coralsim::cli::Command;
 
 constexpr Command kCommands[] = {
     {"demo", "run the embedded demo program (and a corpus model when ../shared/corpus exists)",
@@ -33,47 +25,14 @@ constexpr Command kCommands[] = {
      coralsim::cli::runTraceImport},
 };
 
-void printUsage(std::FILE* to) {
-  std::fprintf(to,
-               "coralsim — a simulator and emulated device for the Google Coral Edge TPU\n\n"
-               "usage: coralsim COMMAND [ARGS...]      (coralsim COMMAND --help for details)\n\n"
-               "commands:\n");
-  for (const auto& c : kCommands) {
-    std::fprintf(to, "  %-12.*s %.*s\n", static_cast<int>(c.name.size()), c.name.data(),
-                 static_cast<int>(c.summary.size()), c.summary.data());
-  }
-}
+constexpr coralsim::cli::Program kProgram{
+    "coralsim",
+    "coralsim — a simulator and emulated device for the Google Coral Edge TPU\n\n"
+    "usage: coralsim COMMAND [ARGS...]      (coralsim COMMAND --help for details)\n\n",
+    kCommands,
+    CORALSIM_VERSION,  // PROJECT_VERSION of the build
+};
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    printUsage(stderr);
-    return 2;
-  }
-  const std::string_view name = argv[1];
-  if (name == "--help" || name == "-h" || name == "help") {
-    printUsage(stdout);
-    return 0;
-  }
-  if (name == "--version") {
-    std::printf("coralsim %s\n", CORALSIM_VERSION);  // PROJECT_VERSION of the build
-    return 0;
-  }
-  for (const auto& c : kCommands) {
-    if (c.name != name) continue;
-    coralsim::cli::CommandArgs args(argv + 2, argv + argc);
-    try {
-      return c.run(args);
-    } catch (const coralsim::cli::UsageError& e) {
-      std::fprintf(stderr, "coralsim %s: %s (see 'coralsim %s --help')\n", argv[1], e.what(), argv[1]);
-      return 2;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "coralsim %s: error: %s\n", argv[1], e.what());
-      return 1;
-    }
-  }
-  std::fprintf(stderr, "coralsim: unknown command '%s'\n\n", argv[1]);
-  printUsage(stderr);
-  return 2;
-}
+int main(int argc, char** argv) { return coralsim::cli::dispatch(kProgram, argc, argv); }

@@ -75,4 +75,24 @@ void writeOutputs(const std::string& path, const driver::RunResult& result) {
   }
 }
 
+void checkRunArguments(const Args& args) {
+  if (args.positional().size() != 1) throw UsageError("expects exactly one MODEL or PROGRAM file");
+  if (args.has("--pretty") && !args.has("--json")) throw UsageError("--pretty only applies to --json");
+}
+
+driver::RunnerOptions runnerOptionsFrom(const Args& args) {
+  driver::RunnerOptions options;
+  const std::string service = args.value("--service").value_or("hints");
+  if (!driver::parseServiceMode(service, options.service)) {
+    throw UsageError("--service expects hints or events, got '" + service + "'");
+  }
+  return options;
+}
+
+uint64_t iterationsFrom(const Args& args) {
+  const uint64_t iterations = args.number("--iterations").value_or(1);
+  if (iterations == 0 || iterations > 1'000'000) throw UsageError("--iterations expects 1..1000000");
+  return iterations;
+}
+
 }  // namespace coralsim::cli

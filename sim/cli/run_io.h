@@ -1,5 +1,6 @@
-// What `coralsim run` and `coralsim-usb run` share around a Runner: reading the --input files (or
-// --random SEED) against the model's input list, and writing the outputs of --output. Errors name
+// What `coralsim run` and `coralsim-usb run` share around a Runner: their common arguments
+// (MODEL, --pretty, --service, --iterations), reading the --input files (or --random SEED) against
+// the model's input list, and writing the outputs of --output. Errors name
 // the file and, for size mismatches, the input and its expected size.
 #pragma once
 
@@ -9,6 +10,7 @@
 
 #include "driver/run_plan.h"
 #include "driver/run_result.h"
+#include "driver/runner.h"
 #include "sim/cli/args.h"
 
 namespace coralsim::cli {
@@ -24,5 +26,15 @@ std::vector<std::vector<uint8_t>> gatherInputs(const Args& args, const driver::R
 
 // `--output FILE`: one output → FILE; several → FILE.0, FILE.1, ...
 void writeOutputs(const std::string& path, const driver::RunResult& result);
+
+// The argument checks both `run` commands make first: exactly one MODEL or PROGRAM, --pretty only
+// with --json.
+void checkRunArguments(const Args& args);
+
+// --service hints|events (default hints): the RunnerOptions both `run` commands start from.
+[[nodiscard]] driver::RunnerOptions runnerOptionsFrom(const Args& args);
+
+// --iterations N: 1..1000000, default 1.
+[[nodiscard]] uint64_t iterationsFrom(const Args& args);
 
 }  // namespace coralsim::cli

@@ -35,7 +35,7 @@ TEST(UsbDfuCorpus, LibedgetpuFirmwareImagesDownloadVerifyAndSwitch) {
     const Bytes image = testing::readFile(files.front());
     ++images;
     for (usb::UsbSpeed speed : {usb::UsbSpeed::kSuper, usb::UsbSpeed::kHigh}) {
-      UsbPersonality p(speed, Personality::kBootloader);
+      UsbPersonality p(speed, usb::CoralPersonality::kBootloader);
       uint16_t block = 0;
       for (size_t at = 0; at < image.size(); at += 256, ++block) {
         const size_t n = std::min<size_t>(256, image.size() - at);
@@ -67,7 +67,7 @@ TEST(UsbDfuCorpus, LibedgetpuFirmwareImagesDownloadVerifyAndSwitch) {
       const auto first = p.handle({0x80, 6, 0x0100, 0, static_cast<uint16_t>(speed == usb::UsbSpeed::kSuper ? 8 : 64)}, {});
       ASSERT_TRUE(first);
       EXPECT_TRUE(first->personalityChanged);
-      EXPECT_EQ(p.personality(), Personality::kRuntime);
+      EXPECT_EQ(p.personality(), usb::CoralPersonality::kRuntime);
       ASSERT_TRUE(p.loadedFirmware());
       EXPECT_EQ(p.loadedFirmware()->knownAs, name);
     }

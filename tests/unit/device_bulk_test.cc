@@ -332,7 +332,7 @@ TEST(DeviceBulk, DescrEpFiltersEventsByTag) {
     }
     // Every descriptor is logged, whatever the filter.
     std::vector<uint8_t> logged;
-    for (const sim::EventDescriptor& d : h.device.descriptorLog()) logged.push_back(d.tag);
+    for (const usb::EventPacket& d : h.device.descriptorLog()) logged.push_back(d.tag);
     EXPECT_EQ(logged, (std::vector<uint8_t>{0, 1, 2, 3, 5, 4}));
   }
 }

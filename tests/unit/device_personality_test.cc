@@ -38,7 +38,7 @@ std::vector<uint8_t> image(size_t n) {
 
 TEST(DevicePersonality, PowersOnInTheBootloaderWithNoCsrsAndNoEndpoints) {
   DeviceHarness h(bootloader());
-  EXPECT_EQ(h.device.personality(), sim::Personality::kBootloader);
+  EXPECT_EQ(h.device.personality(), usb::CoralPersonality::kBootloader);
   EXPECT_EQ(productId(h.device), 0x089A);
   const usb::UrbResult config = h.device.control({0x80, 6, 0x0200, 0, 521});
   ASSERT_EQ(config.status, usb::UrbStatus::kOk);
@@ -62,7 +62,7 @@ TEST(DevicePersonality, HostDfuDownloadOverTheInProcessTransportReachesTheRuntim
   EXPECT_TRUE(r.verified);
   ASSERT_TRUE(r.afterReset);
   EXPECT_EQ(r.afterReset->personality, usb::CoralPersonality::kRuntime);
-  EXPECT_EQ(h.device.personality(), sim::Personality::kRuntime);
+  EXPECT_EQ(h.device.personality(), usb::CoralPersonality::kRuntime);
   const auto loaded = h.device.loadedFirmware();
   ASSERT_TRUE(loaded);
   EXPECT_EQ(loaded->size, firmware.size());
@@ -81,7 +81,7 @@ TEST(DevicePersonality, SwitchHappensOnTheKernelsEnumerationNotBefore) {
   EXPECT_EQ(productId(h.device), 0x089A) << "user space's wLength 18 is not a reset";
   const usb::UrbResult first = h.device.control({0x80, 6, 0x0100, 0, 8});  // SuperSpeed kernel, §10.5 item 7
   ASSERT_EQ(first.data.size(), 8u);
-  EXPECT_EQ(h.device.personality(), sim::Personality::kRuntime);
+  EXPECT_EQ(h.device.personality(), usb::CoralPersonality::kRuntime);
   EXPECT_EQ(productId(h.device), 0x9302);
   EXPECT_EQ(h.device.control({0xC0, 1, 0xA318, 0x0001, 4}).status, usb::UrbStatus::kOk) << "CSRs after the switch";
 }
@@ -93,15 +93,15 @@ TEST(DevicePersonality, EnumerationFlushesTheBridgeLikeABusReset) {
   (void)h.device.control({0x80, 6, 0x0100, 0, 64});  // USB 2 kernel enumeration
   ASSERT_TRUE(event.wait->waitFor(2s)) << "a pending URB must be given back at a reset";
   EXPECT_EQ(event.wait->result().status, usb::UrbStatus::kShutdown);
-  EXPECT_EQ(h.device.personality(), sim::Personality::kRuntime) << "nothing armed: no switch";
+  EXPECT_EQ(h.device.personality(), usb::CoralPersonality::kRuntime) << "nothing armed: no switch";
 }
 
 TEST(DevicePersonality, DetachThenBusResetReturnsToTheBootloader) {
   DeviceHarness h;
   EXPECT_EQ(h.device.control({0x21, 0, 100, 0, 0}).status, usb::UrbStatus::kOk);  // DFU_DETACH
-  EXPECT_EQ(h.device.personality(), sim::Personality::kRuntime) << "armed, not switched";
+  EXPECT_EQ(h.device.personality(), usb::CoralPersonality::kRuntime) << "armed, not switched";
   h.device.busReset();
-  EXPECT_EQ(h.device.personality(), sim::Personality::kBootloader);
+  EXPECT_EQ(h.device.personality(), usb::CoralPersonality::kBootloader);
   EXPECT_EQ(productId(h.device), 0x089A);
 }
 
@@ -109,10 +109,10 @@ TEST(DevicePersonality, AlwaysDfuDetachesARuntimeDeviceAndFlashesIt) {
   DeviceHarness h;
   driver::InProcessTransport transport(h.device, 2000ms);
   driver::detachToBootloader(transport, 1000ms);
-  EXPECT_EQ(h.device.personality(), sim::Personality::kBootloader);
+  EXPECT_EQ(h.device.personality(), usb::CoralPersonality::kBootloader);
   const driver::DfuDownloadResult r = driver::downloadFirmware(transport, image(600));
   ASSERT_TRUE(r.afterReset);
-  EXPECT_EQ(h.device.personality(), sim::Personality::kRuntime);
+  EXPECT_EQ(h.device.personality(), usb::CoralPersonality::kRuntime);
 }
 
 TEST(DevicePersonality, DfuDownloadRefusedByARuntimeDevice) {

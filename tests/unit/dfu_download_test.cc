@@ -362,7 +362,7 @@ TEST(DfuDownload, ReadFirmwareFileNamesTheFile) {
 // sends after a port reset (GET_DESCRIPTOR(DEVICE) with wLength 8 on SuperSpeed, §10.5 item 7).
 class PersonalityTransport : public Transport {
  public:
-  sim::UsbPersonality personality{usb::UsbSpeed::kSuper, sim::Personality::kBootloader};
+  sim::UsbPersonality personality{usb::UsbSpeed::kSuper, usb::CoralPersonality::kBootloader};
   [[nodiscard]] std::string name() const override { return "personality"; }
   std::vector<uint8_t> control(const usb::ControlSetup& s, std::span<const uint8_t> out) override {
     auto o = personality.handle(s, out);
@@ -384,7 +384,7 @@ TEST(DfuDownload, AgainstTheEmulatedBootloader) {
   EXPECT_TRUE(r.verified);
   ASSERT_TRUE(r.afterReset);
   EXPECT_EQ(r.afterReset->personality, usb::CoralPersonality::kRuntime);
-  EXPECT_EQ(t.personality.personality(), sim::Personality::kRuntime);
+  EXPECT_EQ(t.personality.personality(), usb::CoralPersonality::kRuntime);
   ASSERT_TRUE(t.personality.loadedFirmware());
   EXPECT_EQ(t.personality.loadedFirmware()->size, image.size());
 }

@@ -7,7 +7,7 @@
 
 #include <numeric>
 
-#include "driver/event_packet.h"
+#include "usb/event_packet.h"
 #include "driver/linker.h"
 #include "driver/record_framing.h"
 #include "driver/run_plan.h"
@@ -180,11 +180,11 @@ TEST(RecordFraming, HeaderIsItsOwnTransferAndPayloadGoesInOneMebibytePieces) {
 
 TEST(EventPacket, DecodesAddressLengthAndTagNibble) {
   const std::vector<uint8_t> p = {0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x10, 0x00, 0x00, 0x00, 0xF3, 9, 9, 9};
-  const DeviceDescriptor d = decodeEventPacket(p);
+  const DeviceDescriptor d = usb::decodeEventPacket(p);
   EXPECT_EQ(d.address, 0x1122334455667788u);
   EXPECT_EQ(d.length, 16u);
   EXPECT_EQ(d.tag, 3);
-  EXPECT_THROW(decodeEventPacket(std::vector<uint8_t>(15)), std::invalid_argument);
+  EXPECT_THROW(usb::decodeEventPacket(std::vector<uint8_t>(15)), std::invalid_argument);
 }
 
 TEST(Runner, HintDrivenRunSendsRecordsInHintOrder) {

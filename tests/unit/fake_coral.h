@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/event_packet.h"
+#include "usb/event_packet.h"
 #include "driver/transport.h"
 
 namespace coralsim::testing {
@@ -91,7 +91,7 @@ class FakeCoral : public driver::Transport, public driver::DeviceIntrospection {
       EventScript next = std::move(events.front());
       events.pop_front();
       const driver::DeviceDescriptor d = next(*this);
-      const auto p = driver::encodeEventPacket(d);
+      const auto p = usb::encodeEventPacket(d);
       return {p.begin(), p.end()};
     }
     if (endpoint == 0x81) {

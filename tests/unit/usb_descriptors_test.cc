@@ -42,7 +42,7 @@ TEST(UsbDescriptors, RuntimeSuperSpeedDeviceDescriptorIsTheHardwareOne) {
 }
 
 TEST(UsbDescriptors, HighSpeedDeviceDescriptorsUseUsb2Values) {
-  for (Personality p : {Personality::kRuntime, Personality::kBootloader}) {
+  for (usb::CoralPersonality p : {usb::CoralPersonality::kRuntime, usb::CoralPersonality::kBootloader}) {
     const auto d = readDescriptor<DeviceDescriptor>(bytesOf(UsbDescriptorTable::of(p, usb::UsbSpeed::kHigh), 1));
     ASSERT_TRUE(d);
     EXPECT_EQ(d->bcdUSB, 0x0210);
@@ -146,7 +146,7 @@ TEST(UsbDescriptors, BosIs22BytesAtSuperSpeed) {
 TEST(UsbDescriptors, BootloaderIsTheDfuPersonality) {
   for (usb::UsbSpeed speed : {usb::UsbSpeed::kSuper, usb::UsbSpeed::kHigh}) {
     const UsbDescriptorTable t = UsbDescriptorTable::bootloader(speed);
-    EXPECT_EQ(t.personality(), Personality::kBootloader);
+    EXPECT_EQ(t.personality(), usb::CoralPersonality::kBootloader);
     const auto device = readDescriptor<DeviceDescriptor>(bytesOf(t, descriptor_type::kDevice));
     ASSERT_TRUE(device);
     EXPECT_EQ(device->idVendor, 0x1A6E);

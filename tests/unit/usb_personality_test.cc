@@ -58,13 +58,13 @@ void downloadFirmware(UsbPersonality& p, size_t size) {
 }
 
 TEST(UsbPersonality, BootloaderToRuntimeOnTheKernelsReEnumeration) {
-  UsbPersonality p(usb::UsbSpeed::kSuper, Personality::kBootloader);
+  UsbPersonality p(usb::UsbSpeed::kSuper, usb::CoralPersonality::kBootloader);
   EXPECT_TRUE(kernelEnumerates(p).busReset);  // the import's own enumeration: a reset, no switch
-  EXPECT_EQ(p.personality(), Personality::kBootloader);
+  EXPECT_EQ(p.personality(), usb::CoralPersonality::kBootloader);
   EXPECT_EQ(productId(p), 0x089A);
 
   downloadFirmware(p, 10783);
-  EXPECT_EQ(p.armedSwitch(), Personality::kRuntime);
+  EXPECT_EQ(p.armedSwitch(), usb::CoralPersonality::kRuntime);
   // libedgetpu verifies by UPLOAD and re-reads the device descriptor: still the bootloader.
   EXPECT_EQ(request(p, {0xA1, 2, 0, 0, 256}).result.data.size(), 256u);
   EXPECT_EQ(productId(p), 0x089A);
@@ -74,7 +74,7 @@ TEST(UsbPersonality, BootloaderToRuntimeOnTheKernelsReEnumeration) {
   EXPECT_TRUE(first.busReset);
   EXPECT_TRUE(first.personalityChanged);
   EXPECT_EQ(first.result.data[7], 9) << "bMaxPacketSize0 at the imported speed";
-  EXPECT_EQ(p.personality(), Personality::kRuntime);
+  EXPECT_EQ(p.personality(), usb::CoralPersonality::kRuntime);
   EXPECT_EQ(p.speed(), usb::UsbSpeed::kSuper);
   EXPECT_EQ(productId(p), 0x9302);
   EXPECT_FALSE(p.armedSwitch());
@@ -89,7 +89,7 @@ TEST(UsbPersonality, BootloaderToRuntimeOnTheKernelsReEnumeration) {
 }
 
 TEST(UsbPersonality, HighSpeedKernelAsksFor64Bytes) {
-  UsbPersonality p(usb::UsbSpeed::kHigh, Personality::kBootloader);
+  UsbPersonality p(usb::UsbSpeed::kHigh, usb::CoralPersonality::kBootloader);
   downloadFirmware(p, 512);
   const ControlOutcome first = request(p, getDescriptor(descriptor_type::kDevice, 64));
   EXPECT_TRUE(first.personalityChanged);
@@ -99,10 +99,10 @@ TEST(UsbPersonality, HighSpeedKernelAsksFor64Bytes) {
 }
 
 TEST(UsbPersonality, DetachInRuntimeSwitchesToTheBootloaderAtTheNextReset) {
-  UsbPersonality p(usb::UsbSpeed::kSuper, Personality::kRuntime);
+  UsbPersonality p(usb::UsbSpeed::kSuper, usb::CoralPersonality::kRuntime);
   (void)kernelEnumerates(p);
   EXPECT_EQ(request(p, {0x21, 0, 100, 0, 0}).result.status, usb::UrbStatus::kOk);  // DFU_DETACH, wValue 100
-  EXPECT_EQ(p.armedSwitch(), Personality::kBootloader);
+  EXPECT_EQ(p.armedSwitch(), usb::CoralPersonality::kBootloader);
   EXPECT_EQ(productId(p), 0x9302);
   EXPECT_TRUE(kernelEnumerates(p).personalityChanged);
   EXPECT_EQ(productId(p), 0x089A);
@@ -114,11 +114,11 @@ TEST(UsbPersonality, DetachInRuntimeSwitchesToTheBootloaderAtTheNextReset) {
 }
 
 TEST(UsbPersonality, VendorRequestsGoToTheChipOnlyInTheRuntime) {
-  UsbPersonality runtime(usb::UsbSpeed::kSuper, Personality::kRuntime);
+  UsbPersonality runtime(usb::UsbSpeed::kSuper, usb::CoralPersonality::kRuntime);
   EXPECT_FALSE(runtime.handle({0xC0, 1, 0xA318, 1, 4}, {}).has_value());
   const Bytes value(4, 0);
   EXPECT_FALSE(runtime.handle({0x40, 1, 0xA318, 1, 4}, value).has_value());
-  UsbPersonality bootloader(usb::UsbSpeed::kSuper, Personality::kBootloader);
+  UsbPersonality bootloader(usb::UsbSpeed::kSuper, usb::CoralPersonality::kBootloader);
   EXPECT_EQ(request(bootloader, {0xC0, 1, 0xA318, 1, 4}).result.status, usb::UrbStatus::kStall);
 }
 
@@ -152,7 +152,7 @@ TEST(UsbPersonality, RuntimeStallsDfuRequestsOtherThanDetach) {
 }
 
 TEST(UsbPersonality, NewDownloadDisarmsAndPowerOnResets) {
-  UsbPersonality p(usb::UsbSpeed::kSuper, Personality::kBootloader);
+  UsbPersonality p(usb::UsbSpeed::kSuper, usb::CoralPersonality::kBootloader);
   downloadFirmware(p, 300);
   ASSERT_TRUE(p.armedSwitch());
   const Bytes block(16, 0);
@@ -160,22 +160,22 @@ TEST(UsbPersonality, NewDownloadDisarmsAndPowerOnResets) {
   EXPECT_FALSE(p.armedSwitch());
   downloadFirmware(p, 300);
   ASSERT_TRUE(kernelEnumerates(p).personalityChanged);
-  p.powerOn(Personality::kBootloader);
-  EXPECT_EQ(p.personality(), Personality::kBootloader);
+  p.powerOn(usb::CoralPersonality::kBootloader);
+  EXPECT_EQ(p.personality(), usb::CoralPersonality::kBootloader);
   EXPECT_FALSE(p.armedSwitch());
   EXPECT_FALSE(p.loadedFirmware());
   EXPECT_EQ(productId(p), 0x089A);
 }
 
 TEST(UsbPersonality, DirectBusResetTakesTheArmedSwitchAndUnconfigures) {
-  UsbPersonality p(usb::UsbSpeed::kSuper, Personality::kBootloader);
+  UsbPersonality p(usb::UsbSpeed::kSuper, usb::CoralPersonality::kBootloader);
   EXPECT_EQ(request(p, {0x00, 9, 1, 0, 0}).result.status, usb::UrbStatus::kOk);  // SET_CONFIGURATION(1)
   EXPECT_FALSE(p.busReset()) << "nothing armed";
   EXPECT_EQ(p.configuration(), 0);
-  EXPECT_EQ(p.personality(), Personality::kBootloader);
+  EXPECT_EQ(p.personality(), usb::CoralPersonality::kBootloader);
   downloadFirmware(p, 300);
   EXPECT_TRUE(p.busReset());
-  EXPECT_EQ(p.personality(), Personality::kRuntime);
+  EXPECT_EQ(p.personality(), usb::CoralPersonality::kRuntime);
   EXPECT_EQ(productId(p), 0x9302);
   EXPECT_FALSE(p.busReset()) << "the switch is taken once";
   EXPECT_EQ(request(p, {0x21, 0, 100, 0, 0}).result.status, usb::UrbStatus::kOk);  // DFU_DETACH
