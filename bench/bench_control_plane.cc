@@ -15,10 +15,10 @@
 
 #include "bench/bench_corpus.h"
 #include "hosting/in_process_transport.h"
-#include "driver/model_loader.h"
-#include "driver/random_inputs.h"
-#include "driver/run_plan.h"
-#include "driver/runner.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
 #include "sim/device.h"
 
 #ifndef CORALSIM_DEFAULT_CORPUS

@@ -31,7 +31,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "driver/model_loader.h"
+#include "driver/model/model_loader.h"
 #include "models/hle/graph_executor.h"
 #include "sim/hle_host/hle_graph.h"
 #include "tests/support/corpus.h"

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "driver/linker.h"
-#include "driver/model_loader.h"
+#include "driver/model/linker.h"
+#include "driver/model/model_loader.h"
 #include "models/chip_config.h"
 #include "models/isa/assembler.h"
 #include "models/scalar/decoded_program.h"

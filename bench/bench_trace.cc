@@ -20,11 +20,11 @@
 #include <sstream>
 
 #include "hosting/in_process_transport.h"
-#include "driver/model_loader.h"
-#include "driver/random_inputs.h"
-#include "driver/recording_transport.h"
-#include "driver/run_plan.h"
-#include "driver/runner.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/random_inputs.h"
+#include "driver/transport/recording_transport.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
 #include "models/chip_config.h"
 #include "models/isa/assembler.h"
 #include "models/scalar/decoded_program.h"

@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "driver/transport_text.h"
+#include "driver/transport/transport_text.h"
 #include "sim/device.h"
 #include "usb/interrupt_packet.h"
 

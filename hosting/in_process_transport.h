@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "driver/transport.h"
+#include "driver/transport/transport.h"
 
 namespace coralsim::sim {
 class Device;

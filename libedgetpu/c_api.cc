@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/libusb_transport.h"
+#include "driver/transport/libusb_transport.h"
 
 #include "libedgetpu/delegate_options.h"
 #include "libedgetpu/edgetpu_delegate.h"

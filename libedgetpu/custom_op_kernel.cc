@@ -3,8 +3,8 @@
 #include <cstring>
 #include <span>
 
-#include "driver/edgetpu_custom_op.h"
-#include "driver/run_report.h"
+#include "driver/model/edgetpu_custom_op.h"
+#include "driver/run/run_report.h"
 #include "libedgetpu/verbose_log.h"
 
 namespace coralsim::libedgetpu {

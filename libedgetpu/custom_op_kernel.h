@@ -1,7 +1,7 @@
 // One `edgetpu-custom-op` node of an interpreter's graph, claimed by the delegate: its DarwiNN
 // executables (parsed from the node's custom_initial_data, the op's custom_options) planned into
 // a driver::RunPlan exactly as `coralsim run` plans a compiled model, and the TFLite tensors the
-// plan's inputs and outputs are bound to (by name, else by position, as driver/run_plan.cc binds
+// plan's inputs and outputs are bound to (by name, else by position, as driver/run/run_plan.cc binds
 // executable layers).
 #pragma once
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "driver/model_file.h"
-#include "driver/run_plan.h"
+#include "driver/model/model_file.h"
+#include "driver/run/run_plan.h"
 #include "libedgetpu/device_session.h"
 #include "libedgetpu/tflite_abi.h"
 

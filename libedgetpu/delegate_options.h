@@ -38,7 +38,7 @@
 #include <string_view>
 #include <vector>
 
-#include "driver/service_mode.h"
+#include "driver/run/service_mode.h"
 #include "models/chip_config.h"
 
 namespace coralsim::libedgetpu {

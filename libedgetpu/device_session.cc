@@ -6,11 +6,11 @@
 #include <optional>
 #include <stdexcept>
 
-#include "driver/libusb_transport.h"
-#include "driver/physical_coral.h"
-#include "driver/recording_transport.h"
-#include "driver/runner.h"
-#include "driver/usbip_client_transport.h"
+#include "driver/transport/libusb_transport.h"
+#include "driver/transport/physical_coral.h"
+#include "driver/transport/recording_transport.h"
+#include "driver/run/runner.h"
+#include "driver/transport/usbip_client_transport.h"
 #include "hosting/in_process_transport.h"
 #include "libedgetpu/verbose_log.h"
 #include "sim/device.h"

@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "driver/recording_transport.h"
-#include "driver/run_plan.h"
-#include "driver/run_result.h"
+#include "driver/transport/recording_transport.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/run_result.h"
 #include "libedgetpu/delegate_options.h"
 #include "usb/usb_types.h"
 #include "traces/usb_log.h"

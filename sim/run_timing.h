@@ -1,7 +1,7 @@
 // Predicted device time of a run — the one computation behind `coralsim run --timing`, the demo's
 // latency line and any library user: each executable run's chip cycles (compute), its USB
 // transfers through the link model (sim/usb_link_model.h) and the host turnaround (idle), as plain
-// numbers in driver::RunTiming (reports: driver/run_report.h, docs/run-json.md). Front ends only
+// numbers in driver::RunTiming (reports: driver/run/run_report.h, docs/run-json.md). Front ends only
 // format the figures. Pure C++ (no SystemC, no wall clock): it reads the driver's run record, so
 // it is its own library (coralsim_run_timing) and the rest of sim/ stays free of driver/.
 //
@@ -21,7 +21,7 @@
 
 #include <cstdint>
 
-#include "driver/run_result.h"
+#include "driver/run/run_result.h"
 #include "sim/usb_link_model.h"
 
 namespace coralsim::sim {

@@ -106,7 +106,7 @@ std::optional<double> duration(const Seq& s) {
 
 // The run phase measured between its neighbours: from the last open transfer to the first close
 // transfer. A simulated session has times on control transfers only (bulk completions carry none,
-// driver/recording_transport.h), and this measure is the same for a capture, so the two compare.
+// driver/transport/recording_transport.h), and this measure is the same for a capture, so the two compare.
 std::optional<double> runDuration(const Phases& p) {
   std::optional<double> end, start;
   for (const UsbTransaction* t : p.close) {

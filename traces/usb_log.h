@@ -1,5 +1,5 @@
 // The USB transaction log: ONE shape for a Coral USB session, whether our host driver recorded it
-// (driver/recording_transport.h), the simulator produced it (sim::Device), or an importer read it
+// (driver/transport/recording_transport.h), the simulator produced it (sim::Device), or an importer read it
 // from a capture of a real device (traces/usb_import.h). `coralsim trace-diff` compares two of them.
 //
 // A transaction is one completed transfer as the host sees it. Beyond the raw USB fields it carries

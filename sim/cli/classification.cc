@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "driver/load_error.h"
-#include "driver/tensor_encoding.h"
+#include "driver/model/load_error.h"
+#include "driver/run/tensor_encoding.h"
 
 namespace coralsim::cli {
 

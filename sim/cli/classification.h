@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/model_file.h"
+#include "driver/model/model_file.h"
 
 namespace coralsim::cli {
 

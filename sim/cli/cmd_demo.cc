@@ -18,15 +18,15 @@
 #include <string>
 #include <vector>
 
-#include "driver/beagle_csrs.h"
-#include "driver/bmp_image.h"
+#include "driver/transport/beagle_csrs.h"
+#include "driver/run/bmp_image.h"
 #include "hosting/in_process_transport.h"
-#include "driver/model_loader.h"
-#include "driver/random_inputs.h"
-#include "driver/run_plan.h"
-#include "driver/run_report.h"
-#include "driver/runner.h"
-#include "driver/tensor_encoding.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/run_report.h"
+#include "driver/run/runner.h"
+#include "driver/run/tensor_encoding.h"
 #include "models/isa/assembler.h"
 #include "models/isa/demo/demo_program.h"
 #include "models/isa/word128.h"

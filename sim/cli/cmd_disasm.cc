@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/model_loader.h"
+#include "driver/model/model_loader.h"
 #include "models/isa/disassembler.h"
 #include "models/isa/segmenter.h"
 #include "sim/cli/args.h"

@@ -3,9 +3,9 @@
 // tests produce exactly what the command prints.
 #include <iostream>
 
-#include "driver/model_json.h"
-#include "driver/model_loader.h"
-#include "driver/model_text.h"
+#include "driver/model/model_json.h"
+#include "driver/model/model_loader.h"
+#include "driver/model/model_text.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 

@@ -1,5 +1,5 @@
 // `coralsim run MODEL|PROGRAM`: runs a compiled model or a raw program on an in-process emulated
-// Coral USB Accelerator through the same host driver a real device would get (driver/runner.h over
+// Coral USB Accelerator through the same host driver a real device would get (driver/run/runner.h over
 // hosting/in_process_transport.h): the libedgetpu open sequence, parameter caching, the executables
 // served by DMA hints or by device events, the close sequence. Prints the simulated cycles, the
 // descriptors each executable run pushed, the execution mode the device used and every output's
@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "hosting/in_process_transport.h"
-#include "driver/model_loader.h"
-#include "driver/run_plan.h"
-#include "driver/run_report.h"
-#include "driver/runner.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/run_report.h"
+#include "driver/run/runner.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "sim/cli/run_io.h"

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <iostream>
 
-#include "driver/recording_transport.h"
+#include "driver/transport/recording_transport.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 #include "traces/usb_diff.h"

@@ -20,14 +20,14 @@
 #include <thread>
 #include <vector>
 
-#include "driver/dfu_download.h"
-#include "driver/libusb_transport.h"
-#include "driver/physical_coral.h"
-#include "driver/recording_transport.h"
-#include "driver/model_loader.h"
-#include "driver/run_plan.h"
-#include "driver/run_report.h"
-#include "driver/runner.h"
+#include "driver/transport/dfu_download.h"
+#include "driver/transport/libusb_transport.h"
+#include "driver/transport/physical_coral.h"
+#include "driver/transport/recording_transport.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/run_report.h"
+#include "driver/run/runner.h"
 #include "sim/cli/args.h"
 #include "sim/cli/dispatch.h"
 #include "sim/cli/run_io.h"

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/run_report.h"
+#include "driver/run/run_report.h"
 #include "models/chip_config.h"
 #include "sim/cli/args.h"
 #include "sim/hle_host/program_loader.h"

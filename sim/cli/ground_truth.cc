@@ -4,7 +4,7 @@
 #include <iterator>
 #include <regex>
 
-#include "driver/load_error.h"
+#include "driver/model/load_error.h"
 #include "traces/json_value.h"
 
 namespace coralsim::cli {

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "driver/random_inputs.h"
+#include "driver/run/random_inputs.h"
 
 namespace coralsim::cli {
 

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "driver/run_plan.h"
-#include "driver/run_result.h"
-#include "driver/runner.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/run_result.h"
+#include "driver/run/runner.h"
 #include "sim/cli/args.h"
 
 namespace coralsim::cli {

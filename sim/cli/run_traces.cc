@@ -85,7 +85,7 @@ void RunTraces::finish(const std::string& source) {
   }
   if (timeline_) {
     // The USB transfers join the timeline on their endpoints' tracks, at the simulated cycle each
-    // completed — those that have one: control transfers (driver/recording_transport.h says why
+    // completed — those that have one: control transfers (driver/transport/recording_transport.h says why
     // bulk completions on the emulated device carry no reproducible cycle).
     for (const traces::UsbTransaction& t : usbLog_.transactions) {
       if (!t.cycle) continue;

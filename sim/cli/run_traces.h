@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/recording_transport.h"
+#include "driver/transport/recording_transport.h"
 #include "sim/cli/args.h"
 #include "sim/device.h"
 #include "traces/timeline_writer.h"

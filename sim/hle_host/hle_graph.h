@@ -1,11 +1,11 @@
-// Adapter from a loaded TFLite model (driver/model_file.h) to the high-level datapath's neutral
+// Adapter from a loaded TFLite model (driver/model/model_file.h) to the high-level datapath's neutral
 // graph description (models/hle/graph.h). It lives in sim/hle_host/, where host-side model loading
 // and the device model meet, so neither driver/ nor models/ includes the other.
 #pragma once
 
 #include <cstdint>
 
-#include "driver/model_file.h"
+#include "driver/model/model_file.h"
 #include "models/hle/graph.h"
 
 namespace coralsim::sim {

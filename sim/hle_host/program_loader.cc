@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "driver/model_loader.h"
-#include "driver/tensor_encoding.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/tensor_encoding.h"
 #include "sim/hle_host/hle_graph.h"
 #include "sim/hle_host/twin_tensor_match.h"
 

@@ -17,7 +17,7 @@
 #include <string>
 #include <string_view>
 
-#include "driver/model_file.h"
+#include "driver/model/model_file.h"
 
 namespace coralsim::sim {
 

@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include "driver/linker.h"
-#include "driver/model_loader.h"
+#include "driver/model/linker.h"
+#include "driver/model/model_loader.h"
 #include "tests/support/corpus.h"
 #include "tests/support/run_command.h"
 

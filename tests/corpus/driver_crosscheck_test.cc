@@ -13,8 +13,8 @@
 #include <set>
 #include <sstream>
 
-#include "driver/model_json.h"
-#include "driver/model_loader.h"
+#include "driver/model/model_json.h"
+#include "driver/model/model_loader.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
 #include "tests/support/run_command.h"

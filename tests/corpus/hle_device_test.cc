@@ -30,11 +30,11 @@
 #include <string>
 #include <vector>
 
-#include "driver/bmp_image.h"
+#include "driver/run/bmp_image.h"
 #include "hosting/in_process_transport.h"
-#include "driver/model_loader.h"
-#include "driver/run_plan.h"
-#include "driver/runner.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
 #include "sim/cli/ground_truth.h"
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"

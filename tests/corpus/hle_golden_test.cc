@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "sim/hle_host/hle_graph.h"
-#include "driver/model_loader.h"
+#include "driver/model/model_loader.h"
 #include "models/hle/graph_executor.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"

@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "driver/model_loader.h"
+#include "driver/model/model_loader.h"
 #include "models/isa/assembler.h"
 #include "models/isa/disassembler.h"
 #include "models/isa/packet_fields.h"

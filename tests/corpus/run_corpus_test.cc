@@ -18,12 +18,12 @@
 #include <set>
 #include <sstream>
 
-#include "driver/hint_check.h"
+#include "driver/run/hint_check.h"
 #include "hosting/in_process_transport.h"
-#include "driver/model_loader.h"
-#include "driver/random_inputs.h"
-#include "driver/run_plan.h"
-#include "driver/runner.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
 #include "sim/device.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"

@@ -3,11 +3,11 @@
 //
 // For every executable of every *_edgetpu.tflite and every executable .bin of the corpus:
 //   1. give every buffer (OUTPUT / INPUT by layer name, PARAMETER, SCRATCH) its own 4 KiB-aligned
-//      64-bit base address and link each chunk with it (driver/linker.h);
+//      64-bit base address and link each chunk with it (driver/model/linker.h);
 //   2. run the chunks in order through ONE ScalarEngine (state kept across chunks), recording the
 //      descriptors it pushes and the words it streams;
 //   3. map each pushed descriptor back to (buffer, offset) by address range and compare with the
-//      hints through driver::checkAgainstHints (driver/hint_check.h, the same oracle `coralsim run`
+//      hints through driver::checkAgainstHints (driver/run/hint_check.h, the same oracle `coralsim run`
 //      reports): contiguous transfers to the same buffer in the same direction are merged;
 //      dma hints -> (buffer kind, name, offset, size, direction), interrupt hints -> interrupt;
 //      executables whose hints are not fully deterministic are compared on the hinted prefix;
@@ -27,9 +27,9 @@
 #include <tuple>
 #include <vector>
 
-#include "driver/hint_check.h"
-#include "driver/linker.h"
-#include "driver/model_loader.h"
+#include "driver/run/hint_check.h"
+#include "driver/model/linker.h"
+#include "driver/model/model_loader.h"
 #include "models/chip_config.h"
 #include "models/scalar/decoded_program.h"
 #include "models/scalar/scalar_engine.h"

@@ -13,10 +13,10 @@
 #include <string>
 
 #include "hosting/in_process_transport.h"
-#include "driver/model_loader.h"
-#include "driver/random_inputs.h"
-#include "driver/run_plan.h"
-#include "driver/runner.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
 #include "sim/device.h"
 #include "sim/run_timing.h"
 #include "tests/support/corpus.h"

@@ -28,8 +28,8 @@
 #include <thread>
 #include <vector>
 
-#include "driver/model_loader.h"
-#include "driver/run_plan.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/run_plan.h"
 #include "tests/e2e/child_process.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"

@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "driver/dfu_download.h"
-#include "driver/usbip_client_transport.h"
+#include "driver/transport/dfu_download.h"
+#include "driver/transport/usbip_client_transport.h"
 #include "traces/sha256.h"
 #include "tests/support/run_command.h"
 #include "usbip/client.h"

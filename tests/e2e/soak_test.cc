@@ -2,7 +2,7 @@
 // USB/IP, against one real emulated Coral that powers on in the DFU bootloader:
 //
 //   attach (OP_REQ_IMPORT: the device is power-cycled into the bootloader)
-//   → DFU download of the corpus firmware (driver/dfu_download.h, verified by DFU_UPLOAD)
+//   → DFU download of the corpus firmware (driver/transport/dfu_download.h, verified by DFU_UPLOAD)
 //   → re-enumeration (port reset: the device comes back as the runtime 18d1:9302)
 //   → one inference of the smallest compiled corpus model (driver Runner; fresh random inputs,
 //     descriptor-event or hint-driven service, both drawn from the PRNG)
@@ -43,13 +43,13 @@
 #include <stdexcept>
 #include <string>
 
-#include "driver/dfu_download.h"
-#include "driver/model_loader.h"
-#include "driver/random_inputs.h"
-#include "driver/run_plan.h"
-#include "driver/runner.h"
-#include "driver/transport.h"
-#include "driver/usbip_client_transport.h"
+#include "driver/transport/dfu_download.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
+#include "driver/transport/transport.h"
+#include "driver/transport/usbip_client_transport.h"
 #include "tests/e2e/usbip_test_support.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
@@ -173,7 +173,7 @@ class KilledMidInference final : public driver::Transport {
   }
   void bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) override {
     if (killed_) throw Killed();
-    // Record headers are transfers of their own (driver/record_framing.h): tag in byte 4.
+    // Record headers are transfers of their own (driver/transport/record_framing.h): tag in byte 4.
     if (inputHeaderSent_) inputSent_ = true;
     if (bytes.size() == 8 && (bytes[4] & 0x0F) == 1) inputHeaderSent_ = true;
     wire_.bulkOut(endpoint, bytes);

@@ -10,14 +10,14 @@
 #include <iostream>
 #include <sstream>
 
-#include "driver/dfu_download.h"
+#include "driver/transport/dfu_download.h"
 #include "hosting/in_process_transport.h"
-#include "driver/model_loader.h"
-#include "driver/open_close_sequence.h"
-#include "driver/random_inputs.h"
-#include "driver/run_plan.h"
-#include "driver/runner.h"
-#include "driver/usbip_client_transport.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/open_close_sequence.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
+#include "driver/transport/usbip_client_transport.h"
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"
 #include "tests/support/corpus.h"
@@ -232,7 +232,7 @@ TEST(UsbipSimHle, RegisteredProgramsComputeTheSameBytesOverTheWireAsInProcess) {
 }
 
 // A device that powers on as the bootloader, flashed over the wire the way libedgetpu does it
-// (driver/dfu_download.h), re-enumerated by the client's port reset, then opened as a runtime.
+// (driver/transport/dfu_download.h), re-enumerated by the client's port reset, then opened as a runtime.
 TEST(UsbipSimBootloader, DfuDownloadOverTheWireSwitchesToTheRuntime) {
   sim::DeviceOptions options;
   options.startInBootloader = true;

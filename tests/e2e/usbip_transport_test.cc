@@ -3,7 +3,7 @@
 // fatal interrupts become the driver's error types, a refused import is a TransportError.
 #include <gtest/gtest.h>
 
-#include "driver/usbip_client_transport.h"
+#include "driver/transport/usbip_client_transport.h"
 #include "tests/support/fake_exported_device.h"
 #include "usbip/server.h"
 

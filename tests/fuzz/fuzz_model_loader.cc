@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <sstream>
 
-#include "driver/linker.h"
-#include "driver/model_json.h"
-#include "driver/model_loader.h"
-#include "driver/model_text.h"
+#include "driver/model/linker.h"
+#include "driver/model/model_json.h"
+#include "driver/model/model_loader.h"
+#include "driver/model/model_text.h"
 
 namespace {
 

@@ -3,8 +3,8 @@
 #include <flatbuffers/flatbuffers.h>
 #include <flatbuffers/flexbuffers.h>
 
-#include "driver/schema/executable_generated.h"
-#include "driver/schema/tflite_generated.h"
+#include "driver/model/schema/executable_generated.h"
+#include "driver/model/schema/tflite_generated.h"
 
 namespace coralsim::testing {
 namespace dw = coralsim::fbs::darwinn;

@@ -1,4 +1,4 @@
-// Small, valid model files built from OUR schemas (driver/schema/*.fbs) with FlatBufferBuilder and
+// Small, valid model files built from OUR schemas (driver/model/schema/*.fbs) with FlatBufferBuilder and
 // flexbuffers::Builder, for loader unit tests and for the fuzz-input generator. Never corpus bytes.
 // Each spec has knobs that make one specific thing wrong, so tests can check the error names it.
 #pragma once

@@ -2,15 +2,15 @@
 // §10.5 items 7-9): power-on in the DFU bootloader, the download, the switch on re-enumeration
 // (the kernel's GET_DESCRIPTOR(DEVICE) with wLength != 18, or an explicit bus reset), the bridge
 // flush that comes with it, DFU_DETACH back to the bootloader — driven through the Device API and
-// through the host driver's own DFU download (driver/dfu_download.h over the in-process transport).
+// through the host driver's own DFU download (driver/transport/dfu_download.h over the in-process transport).
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "driver/dfu_download.h"
+#include "driver/transport/dfu_download.h"
 #include "hosting/in_process_transport.h"
-#include "driver/open_close_sequence.h"
+#include "driver/run/open_close_sequence.h"
 #include "tests/unit/device_harness.h"
 #include "traces/sha256.h"
 

@@ -1,4 +1,4 @@
-// DFU firmware download (driver/dfu_download.h) against fake Transports:
+// DFU firmware download (driver/transport/dfu_download.h) against fake Transports:
 //   * FakeBootloader — a hand-written DFU device with knobs for every way a device can misbehave,
 //     which logs every request so tests compare the host's wire sequence with docs/usb-protocol.md
 //     §1.4 (libedgetpu's order);
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "driver/dfu_download.h"
+#include "driver/transport/dfu_download.h"
 #include "sim/usb_personality.h"
 
 namespace coralsim::driver {

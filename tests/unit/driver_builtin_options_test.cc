@@ -1,13 +1,13 @@
 // builtin_options of a TFLite operator reach driver::TfliteOperator and, through the adapter,
 // the hle graph: a model is built with our schema's generated builder (field ids are the on-disk
-// TFLite numbering, see driver/schema/tflite.fbs) and read back by the verified loader.
+// TFLite numbering, see driver/model/schema/tflite.fbs) and read back by the verified loader.
 #include <gtest/gtest.h>
 
 #include <flatbuffers/flatbuffers.h>
 
 #include "sim/hle_host/hle_graph.h"
-#include "driver/model_loader.h"
-#include "driver/schema/tflite_generated.h"
+#include "driver/model/model_loader.h"
+#include "driver/model/schema/tflite_generated.h"
 #include "tests/support/test_models.h"
 
 namespace tfl = coralsim::fbs::tflite;

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 
-#include "driver/model_loader.h"
+#include "driver/model/model_loader.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {

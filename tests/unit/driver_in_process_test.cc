@@ -6,9 +6,9 @@
 #include <chrono>
 
 #include "hosting/in_process_transport.h"
-#include "driver/open_close_sequence.h"
-#include "driver/run_plan.h"
-#include "driver/runner.h"
+#include "driver/run/open_close_sequence.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
 #include "models/isa/assembler.h"
 #include "models/isa/demo/demo_program.h"
 #include "sim/device.h"

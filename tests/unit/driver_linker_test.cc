@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-#include "driver/linker.h"
+#include "driver/model/linker.h"
 
 namespace coralsim::driver {
 namespace {

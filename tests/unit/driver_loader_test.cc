@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "driver/model_loader.h"
-#include "driver/schema/executable_generated.h"
+#include "driver/model/model_loader.h"
+#include "driver/model/schema/executable_generated.h"
 #include "tests/support/test_models.h"
 
 namespace coralsim::driver {
@@ -249,7 +249,7 @@ TEST(ModelLoader, ExecutableCrossReferencesAreChecked) {
             std::string::npos);
 }
 
-// The printed names in driver/darwinn_enums.def must match the enumerators of our schema.
+// The printed names in driver/model/darwinn_enums.def must match the enumerators of our schema.
 TEST(DarwinnEnums, NamesMatchTheSchema) {
   namespace fb = coralsim::fbs::darwinn;
   for (int v = 0; v <= 2; ++v) {

@@ -6,9 +6,9 @@
 
 #include <chrono>
 
-#include "driver/open_close_sequence.h"
-#include "driver/register_poll.h"
-#include "driver/runner.h"
+#include "driver/run/open_close_sequence.h"
+#include "driver/transport/register_poll.h"
+#include "driver/run/runner.h"
 #include "tests/unit/fake_coral.h"
 
 namespace coralsim::driver {

@@ -8,10 +8,10 @@
 #include <numeric>
 
 #include "usb/event_packet.h"
-#include "driver/linker.h"
-#include "driver/record_framing.h"
-#include "driver/run_plan.h"
-#include "driver/runner.h"
+#include "driver/model/linker.h"
+#include "driver/transport/record_framing.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
 #include "tests/unit/fake_coral.h"
 #include "traces/sha256.h"
 

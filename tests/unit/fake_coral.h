@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "usb/event_packet.h"
-#include "driver/transport.h"
+#include "driver/transport/transport.h"
 
 namespace coralsim::testing {
 

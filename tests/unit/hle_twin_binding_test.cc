@@ -9,7 +9,7 @@
 #include <fstream>
 #include <vector>
 
-#include "driver/tensor_encoding.h"
+#include "driver/run/tensor_encoding.h"
 #include "sim/hle_host/twin_discovery.h"
 #include "sim/hle_host/twin_tensor_match.h"
 

@@ -1,10 +1,10 @@
-// The driver's tile-major -> TFLite re-layout (driver/output_layout.h) on a hand-made layout whose
+// The driver's tile-major -> TFLite re-layout (driver/run/output_layout.h) on a hand-made layout whose
 // device positions are written out below by hand from the schema's formula, not computed.
 #include <gtest/gtest.h>
 
 #include <numeric>
 
-#include "driver/output_layout.h"
+#include "driver/run/output_layout.h"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "hosting/in_process_transport.h"
-#include "driver/run_plan.h"
-#include "driver/runner.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
 #include "models/isa/assembler.h"
 #include "models/isa/demo/demo_program.h"
 #include "sim/device.h"

@@ -1,6 +1,6 @@
-// The one wording every transport uses for a failed operation (driver/transport_text.h): CSR
+// The one wording every transport uses for a failed operation (driver/transport/transport_text.h): CSR
 // accesses by register name, any other control request by all five SETUP fields.
-#include "driver/transport_text.h"
+#include "driver/transport/transport_text.h"
 
 #include <gtest/gtest.h>
 
