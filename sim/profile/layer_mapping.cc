@@ -14,7 +14,7 @@ std::vector<LayerAssignment> assignPackets(const std::vector<ComputePacket>& pac
       out[i].mapping = "no compute packet";
     } else {
       macLayers.push_back(i);
-      totalMacs += layers[i].macs;
+      totalMacs += layers[i].arrayMacs;
     }
   }
   uint64_t totalIterations = 0;
@@ -27,14 +27,14 @@ std::vector<LayerAssignment> assignPackets(const std::vector<ComputePacket>& pac
   const auto total = static_cast<double>(totalIterations);
   const auto macs = static_cast<double>(totalMacs);
   size_t layer = 0;
-  uint64_t layerEnd = layers[macLayers[0]].macs;  // cumulative MACs up to this layer's end
+  uint64_t layerEnd = layers[macLayers[0]].arrayMacs;  // cumulative MACs up to this layer's end
   uint64_t before = 0;
   for (size_t k = 0; k < packets.size(); ++k) {
     const uint64_t w = packets[k].iterations;
     const double mid = (static_cast<double>(before) + static_cast<double>(w) / 2) / total;
     while (layer + 1 < macLayers.size() && mid >= static_cast<double>(layerEnd) / macs) {
       ++layer;
-      layerEnd += layers[macLayers[layer]].macs;
+      layerEnd += layers[macLayers[layer]].arrayMacs;
     }
     LayerAssignment& a = out[macLayers[layer]];
     a.packets.push_back(k);
@@ -44,7 +44,7 @@ std::vector<LayerAssignment> assignPackets(const std::vector<ComputePacket>& pac
   for (size_t i : macLayers) {
     LayerAssignment& a = out[i];
     const double packetShare = static_cast<double>(a.packetIterations) / static_cast<double>(totalIterations);
-    const double macShare = static_cast<double>(layers[i].macs) / static_cast<double>(totalMacs);
+    const double macShare = static_cast<double>(layers[i].arrayMacs) / static_cast<double>(totalMacs);
     a.agreement = packetShare / macShare;
     a.mapping = a.agreement >= kAgreementLow && a.agreement <= kAgreementHigh ? "mac-aligned" : "uncertain";
   }

@@ -30,7 +30,8 @@ std::string shapeText(const std::vector<int32_t>& shape) {
 }
 
 std::string parametersOf(const TwinLayer& layer, const LayerProfile& p) {
-  if (layer.onCpu || layer.parameterBytes == 0) return "-";
+  // Only the weights of MAC layers: a RESHAPE's constant shape tensor is no parameter.
+  if (layer.onCpu || layer.macs == 0 || layer.parameterBytes == 0) return "-";
   if (p.streamedParameterBytes == 0) return "on chip";
   if (p.cachedParameterBytes == 0) return "streamed";
   // Both kinds exist; which layer's weights the compiler cached is not decoded.
@@ -89,6 +90,7 @@ LayerProfile profileModel(const std::filesystem::path& modelPath, const ProfileO
   }
   for (size_t i = 0; i < result.runs.size(); ++i) {
     if (result.runs[i].iteration != kIterations - 1) continue;
+    if (p.inferenceCycles == 0) p.inferenceStart = log->runs()[i].start;
     p.inferenceCycles += result.runs[i].cycles.value_or(0);
     for (ComputePacket& c : log->packetsIn(log->runs()[i])) p.packets.push_back(std::move(c));
   }
@@ -106,20 +108,24 @@ LayerProfile profileModel(const std::filesystem::path& modelPath, const ProfileO
       row.cycles += p.packets[k].cycles;
       row.packetMacs += p.packets[k].iterations * kMacsPerIteration;
     }
-    row.share = p.inferenceCycles == 0 ? 0 : static_cast<double>(row.cycles) / static_cast<double>(p.inferenceCycles);
+    row.share = p.packetCycles == 0 ? 0 : static_cast<double>(row.cycles) / static_cast<double>(p.packetCycles);
+    if (!row.assignment.packets.empty()) {
+      uint64_t first = UINT64_MAX, last = 0;
+      for (size_t k : row.assignment.packets) {
+        first = std::min(first, p.packets[k].start);
+        last = std::max(last, p.packets[k].end);
+      }
+      row.span = last - first;
+    }
     row.parameters = parametersOf(row.layer, p);
     if (!row.layer.onCpu) p.twinMacs += row.layer.macs;
     if (options.timeline != nullptr && !row.assignment.packets.empty()) {
       traces::TraceEvent e;
       e.kind = traces::TraceEventKind::kSpan;
       e.unit = {traces::TraceUnitKind::kLayers, 0};
-      uint64_t first = UINT64_MAX, last = 0;
-      for (size_t k : row.assignment.packets) {
-        first = std::min(first, p.packets[k].start);
-        last = std::max(last, p.packets[k].end);
-      }
-      e.cycle = first;
-      e.duration = last - first;
+      e.cycle = UINT64_MAX;
+      for (size_t k : row.assignment.packets) e.cycle = std::min(e.cycle, p.packets[k].start);
+      e.duration = row.span;
       e.name = std::to_string(row.layer.index) + " " + row.layer.op;
       e.args = {{"macs", row.layer.macs}, {"packets", row.assignment.packets.size()}, {"packet_cycles", row.cycles}};
       options.timeline->record(e);
@@ -157,11 +163,13 @@ void writeProfileText(std::ostream& out, const LayerProfile& p) {
                 static_cast<unsigned long long>(p.cachedParameterBytes),
                 static_cast<unsigned long long>(p.streamedParameterBytes));
   out << line;
-  out << "mapping: packets in issue order laid along the twin's cumulative MACs (operator order); "
-         "'mac-aligned' = the layer's packet share is within 0.8-1.25x of its MAC share, else 'uncertain' "
-         "(agreement in brackets)\n\n";
-  std::snprintf(line, sizeof line, "%4s %-20s %-14s %-14s %-14s %10s %7s %10s %6s %-19s %s\n", "#", "op", "input",
-                "filter", "output", "MACs", "packets", "cycles", "share", "parameters", "mapping");
+  out << "cycles = its packets' cycles (one tile's; packets on disjoint tiles overlap, so they can sum to more\n"
+         "than the chip cycles); share = of all packets' cycles; span = first packet start .. last packet end\n"
+         "mapping: packets in issue order laid along the twin's cumulative MAC-array work (operator order, output\n"
+         "channels padded to the 64-wide tile); 'mac-aligned' = the layer's packet share is within 0.8-1.25x of\n"
+         "its array-MAC share, else 'uncertain' (agreement in brackets)\n\n";
+  std::snprintf(line, sizeof line, "%4s %-18s %-14s %-14s %-14s %10s %7s %8s %6s %8s %-10s %s\n", "#", "op", "input",
+                "filter", "output", "MACs", "packets", "cycles", "share", "span", "parameters", "mapping");
   out << line;
   for (const LayerProfileRow& r : p.rows) {
     std::string mapping = r.assignment.mapping;
@@ -170,20 +178,28 @@ void writeProfileText(std::ostream& out, const LayerProfile& p) {
       std::snprintf(a, sizeof a, " (%.2f)", r.assignment.agreement);
       mapping += a;
     }
-    std::snprintf(line, sizeof line, "%4zu %-20s %-14s %-14s %-14s %10llu %7zu %10llu %5.1f%% %-19s %s\n", r.layer.index,
+    std::snprintf(line, sizeof line, "%4zu %-18s %-14s %-14s %-14s %10llu %7zu %8llu %5.1f%% %8llu %-10s %s\n",
+                  r.layer.index,
                   r.layer.op.c_str(), shapeText(r.layer.inputShape).c_str(), shapeText(r.layer.filterShape).c_str(),
                   shapeText(r.layer.outputShape).c_str(), static_cast<unsigned long long>(r.layer.macs),
                   r.assignment.packets.size(), static_cast<unsigned long long>(r.cycles), 100 * r.share,
-                  r.parameters.c_str(), mapping.c_str());
+                  static_cast<unsigned long long>(r.span), r.parameters.c_str(), mapping.c_str());
     out << line;
   }
-  uint64_t mapped = 0;
-  for (const LayerProfileRow& r : p.rows) mapped += r.cycles;
+  uint64_t first = UINT64_MAX, last = 0;
+  for (const ComputePacket& c : p.packets) {
+    first = std::min(first, c.start);
+    last = std::max(last, c.end);
+  }
   std::snprintf(line, sizeof line,
-                "\nlayers' packet cycles %llu = %.1f %% of the chip cycles; the rest is scalar-core issue, infeed, "
-                "outfeed and waits between packets (not per layer)\n",
-                static_cast<unsigned long long>(mapped),
-                p.inferenceCycles ? 100.0 * static_cast<double>(mapped) / static_cast<double>(p.inferenceCycles) : 0.0);
+                "\ncompute packets run from cycle %llu to %llu of the inference's %llu chip cycles (%.1f %%); scalar-core "
+                "issue, infeed, outfeed and waits overlap them and are not split per layer\n",
+                static_cast<unsigned long long>(p.packets.empty() ? 0 : first - p.inferenceStart),
+                static_cast<unsigned long long>(p.packets.empty() ? 0 : last - p.inferenceStart),
+                static_cast<unsigned long long>(p.inferenceCycles),
+                p.inferenceCycles && !p.packets.empty()
+                    ? 100.0 * static_cast<double>(last - first) / static_cast<double>(p.inferenceCycles)
+                    : 0.0);
   out << line;
 }
 
@@ -216,7 +232,8 @@ void writeProfileJson(std::ostream& out, const LayerProfile& p, int indent) {
     shape("output_shape", r.layer.outputShape);
     w.field("macs", r.layer.macs).field("parameter_bytes", r.layer.parameterBytes);
     w.field("on_cpu", r.layer.onCpu).field("packets", static_cast<uint64_t>(r.assignment.packets.size()));
-    w.field("cycles", r.cycles).field("packet_macs", r.packetMacs).field("share", r.share);
+    w.field("array_macs", r.layer.arrayMacs);
+    w.field("cycles", r.cycles).field("packet_macs", r.packetMacs).field("share", r.share).field("span", r.span);
     w.field("parameters", r.parameters).field("mapping", r.assignment.mapping);
     w.field("agreement", r.assignment.agreement);
     w.endObject();

@@ -24,7 +24,8 @@ struct LayerProfileRow {
   LayerAssignment assignment;
   uint64_t cycles = 0;        // cost-model cycles of its packets (each packet once: tiles run in parallel)
   uint64_t packetMacs = 0;    // MACs its packets' loop limits stand for (iterations x 256)
-  double share = 0;           // cycles / the inference's chip cycles
+  uint64_t span = 0;          // first packet's start .. last packet's end, chip cycles (0 without packets)
+  double share = 0;           // cycles / all packets' cycles: its part of the inference's compute work
   std::string parameters;     // "on chip", "streamed", "on chip or streamed", "-" (no parameters, or CPU)
 };
 
@@ -33,6 +34,7 @@ struct LayerProfile {
   std::string twin;          // path of the CPU twin used
   std::string twinNote;      // how it was found
   uint64_t inferenceCycles = 0;   // chip cycles of the steady-state inference (its runs summed)
+  uint64_t inferenceStart = 0;    // chip cycle its first run began
   uint64_t clockHz = 0;
   std::optional<driver::RunTiming> timing;  // predicted device time of the inference
   std::vector<ComputePacket> packets;       // of the inference, in issue order

@@ -31,6 +31,13 @@ uint64_t layerMacs(const std::string& op, const std::vector<int32_t>& input, con
   return 0;
 }
 
+uint64_t layerArrayMacs(const std::string& op, uint64_t macs, const std::vector<int32_t>& output) {
+  constexpr uint64_t kTileChannels = 64;
+  const uint64_t oc = fromEnd(output, 1);
+  if (oc == 0 || (op != "CONV_2D" && op != "FULLY_CONNECTED" && op != "TRANSPOSE_CONV")) return macs;
+  return macs / oc * ((oc + kTileChannels - 1) / kTileChannels * kTileChannels);
+}
+
 std::vector<TwinLayer> twinLayers(const driver::TfliteModel& twin, const driver::ModelFile& compiled) {
   if (twin.subgraphs.empty()) throw std::runtime_error("the CPU twin has no subgraph");
   std::set<std::string> cpuOutputs;
@@ -67,6 +74,7 @@ std::vector<TwinLayer> twinLayers(const driver::TfliteModel& twin, const driver:
       if (const auto* in = tensor(t); constant(in)) l.parameterBytes += twin.buffers[in->buffer].size();
     }
     l.macs = layerMacs(l.op, l.inputShape, l.filterShape, l.outputShape);
+    l.arrayMacs = layerArrayMacs(l.op, l.macs, l.outputShape);
     for (int32_t t : op.outputs) {
       if (const auto* out = tensor(t); out != nullptr && cpuOutputs.count(out->name)) l.onCpu = true;
     }

@@ -20,6 +20,10 @@ struct TwinLayer {
   std::vector<int32_t> filterShape;  // second input when constant (weights), else empty
   std::vector<int32_t> outputShape;  // first output
   uint64_t macs = 0;             // 0 for ops without a multiply-accumulate loop
+  // The MAC-array work the layer occupies: each tile computes a 64-channel output slice
+  // (docs/isa.md §1), so a CONV_2D / FULLY_CONNECTED / TRANSPOSE_CONV with OC output channels
+  // costs MACs x ceil(OC / 64) x 64 / OC; other ops = macs.
+  uint64_t arrayMacs = 0;
   uint64_t parameterBytes = 0;   // bytes of its constant inputs (weights, bias)
   bool onCpu = false;            // the compiled model still runs this op on the CPU
 };
@@ -32,6 +36,8 @@ struct TwinLayer {
 // The twin's layers. An op is on the CPU when an op of the compiled model other than the Edge TPU
 // custom op writes a tensor of the same name (the compiler keeps the names of the ops it leaves).
 // Throws std::runtime_error when `twin` has no subgraph.
+[[nodiscard]] uint64_t layerArrayMacs(const std::string& op, uint64_t macs, const std::vector<int32_t>& output);
+
 [[nodiscard]] std::vector<TwinLayer> twinLayers(const driver::TfliteModel& twin, const driver::ModelFile& compiled);
 
 }  // namespace coralsim::sim

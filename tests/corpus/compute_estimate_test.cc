@@ -3,7 +3,8 @@
 // estimate stored in the executable (`estimated_cycles_64bit`, or the older 32-bit field when the
 // 64-bit one is 0). It prints one row per executable, with the quantities the estimate could count
 // (parameter, instruction, input and output bytes; compute packets and MAC-loop iterations the
-// tiles executed), and the ratio ours / estimate summarised per model family. docs/timing.md keeps
+// tiles executed; the MACs of the CPU twin X.tflite found beside X_edgetpu.tflite or, by name,
+// elsewhere in the corpus), and the ratio ours / estimate summarised per model family. docs/timing.md keeps
 // the table and what it says about the estimate.
 //
 // What it asserts is only what is true of a complete table: every executable ran to completion on
@@ -19,6 +20,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -29,6 +31,8 @@
 #include "hosting/in_process_transport.h"
 #include "models/isa/opcodes.h"
 #include "sim/device.h"
+#include "sim/hle_host/twin_discovery.h"
+#include "sim/profile/twin_layers.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 #include "traces/trace_event.h"
@@ -44,7 +48,7 @@ using testing::corpusFiles;
 // "conv2d_12x128x32_..." -> "conv2d", "model_padding_64x64x3" -> "model_padding"). A naming rule,
 // the same for every file.
 std::string familyOf(const std::string& fileName) {
-  std::string stem = fileName.substr(0, fileName.find('.'));
+  std::string stem = fileName.substr(0, fileName.rfind('.'));
   std::string family;
   size_t pos = 0;
   while (pos <= stem.size()) {
@@ -81,6 +85,7 @@ struct Row {
   int64_t estimate = 0;
   uint64_t cycles = 0, parameterBytes = 0, instructionBytes = 0, inputBytes = 0, outputBytes = 0;
   uint64_t tilePackets = 0, iterations = 0;
+  int64_t twinMacs = -1;  // MACs of the CPU twin's layers the compiler put on the Edge TPU; -1 without a twin
 };
 
 TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
@@ -142,13 +147,36 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
     if (computeRow != nullptr) {
       computeRow->tilePackets = counter->tilePackets;
       computeRow->iterations = counter->iterations;
+      // The twin beside the compiled model, else a file of the twin's name elsewhere in the corpus
+      // (google-coral's test_data keeps twins and compiled models in different repositories).
+      const sim::TwinSearch twin = sim::findTwinBeside(path);
+      std::optional<std::filesystem::path> twinPath;
+      if (twin.found) {
+        twinPath = twin.candidate;
+      } else if (!twin.candidate.empty()) {
+        for (const auto& f : corpusFiles(twin.candidate.filename().string())) {
+          if (f.filename() == twin.candidate.filename()) {
+            twinPath = f;
+            break;
+          }
+        }
+      }
+      if (twinPath) {
+        const driver::ModelFile twinModel = driver::loadModelFile(*twinPath);
+        if (twinModel.tflite) {
+          computeRow->twinMacs = 0;
+          for (const sim::TwinLayer& l : sim::twinLayers(*twinModel.tflite, model)) {
+            if (!l.onCpu) computeRow->twinMacs += static_cast<int64_t>(l.macs);
+          }
+        }
+      }
     }
   }
   ASSERT_EQ(rows.size(), expected) << "an executable has no row";
   ASSERT_GT(rows.size(), 0u);
 
   std::printf("row\tfamily\tmodel\texecutable\ttype\testimate\tcycles\tratio\tparameter_bytes\tinstruction_bytes\t"
-              "input_bytes\toutput_bytes\tmac_tile_packets\tmac_iterations\n");
+              "input_bytes\toutput_bytes\tmac_tile_packets\tmac_iterations\ttwin_macs\n");
   struct FamilyStats {
     std::vector<double> ratios;
   };
@@ -163,12 +191,12 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
       if (ratio >= 0.8 && ratio <= 1.25) ++inBand;
       families[r.family + (r.type == "PARAMETER_CACHING" ? " (caching)" : "")].ratios.push_back(ratio);
     }
-    std::printf("row\t%s\t%s\t%s\t%s\t%lld\t%llu\t%.4f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\n", r.family.c_str(),
+    std::printf("row\t%s\t%s\t%s\t%s\t%lld\t%llu\t%.4f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\n", r.family.c_str(),
                 r.model.c_str(), r.executable.c_str(), r.type.c_str(), static_cast<long long>(r.estimate),
                 static_cast<unsigned long long>(r.cycles), ratio, static_cast<unsigned long long>(r.parameterBytes),
                 static_cast<unsigned long long>(r.instructionBytes), static_cast<unsigned long long>(r.inputBytes),
                 static_cast<unsigned long long>(r.outputBytes), static_cast<unsigned long long>(r.tilePackets),
-                static_cast<unsigned long long>(r.iterations));
+                static_cast<unsigned long long>(r.iterations), static_cast<long long>(r.twinMacs));
   }
   std::printf("\n%-44s %4s %10s %10s %10s\n", "family (executables with an estimate)", "n", "min", "median", "max");
   for (auto& [name, stats] : families) {
