@@ -141,7 +141,7 @@ def sweep(rows, coralsim, corpus):
         errors = []
         for ref in refs:
             result = run(coralsim, os.path.join(corpus, ref["model"]), ref["usb"], constants)
-            errors.append((result["timing"]["total_seconds"] * 1e3 - ref["ms"]) / ref["ms"])
+            errors.append((result["timing"]["total_ms"] - ref["ms"]) / ref["ms"])
         ratios.sort()
         inside = sum(1 for x in ratios if 0.8 <= x <= 1.25)
         mae = sum(abs(e) for e in errors) / len(errors)
