@@ -115,6 +115,7 @@ LayerProfile profileModel(const std::filesystem::path& modelPath, const ProfileO
         first = std::min(first, p.packets[k].start);
         last = std::max(last, p.packets[k].end);
       }
+      row.start = first;
       row.span = last - first;
     }
     row.parameters = parametersOf(row.layer, p);
@@ -123,8 +124,7 @@ LayerProfile profileModel(const std::filesystem::path& modelPath, const ProfileO
       traces::TraceEvent e;
       e.kind = traces::TraceEventKind::kSpan;
       e.unit = {traces::TraceUnitKind::kLayers, 0};
-      e.cycle = UINT64_MAX;
-      for (size_t k : row.assignment.packets) e.cycle = std::min(e.cycle, p.packets[k].start);
+      e.cycle = row.start;
       e.duration = row.span;
       e.name = std::to_string(row.layer.index) + " " + row.layer.op;
       e.args = {{"macs", row.layer.macs}, {"packets", row.assignment.packets.size()}, {"packet_cycles", row.cycles}};

@@ -24,6 +24,7 @@ struct LayerProfileRow {
   LayerAssignment assignment;
   uint64_t cycles = 0;        // cost-model cycles of its packets (each packet once: tiles run in parallel)
   uint64_t packetMacs = 0;    // MACs its packets' loop limits stand for (iterations x 256)
+  uint64_t start = 0;         // first packet's start (chip cycle; 0 without packets)
   uint64_t span = 0;          // first packet's start .. last packet's end, chip cycles (0 without packets)
   double share = 0;           // cycles / all packets' cycles: its part of the inference's compute work
   std::string parameters;     // "on chip", "streamed", "on chip or streamed", "-" (no parameters, or CPU)
