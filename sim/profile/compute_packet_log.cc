@@ -39,7 +39,7 @@ void ComputePacketLog::record(const traces::TraceEvent& e) {
   ++p.tiles;
   p.start = std::min(p.start, e.cycle);
   p.end = std::max(p.end, e.cycle + e.duration);
-  p.iterations += e.duration > fixed_ ? e.duration - fixed_ : 0;
+  p.iterations += (e.duration > fixed_ ? e.duration - fixed_ : 0) / perIteration_;
 }
 
 std::vector<ComputePacket> ComputePacketLog::packetsIn(const RunSpan& run) const {

@@ -23,7 +23,8 @@ struct ComputePacket {
   uint64_t start = 0;       // first tile start .. last tile end (chip cycles)
   uint64_t end = 0;
   uint64_t cycles = 0;      // the cost model's cycles for one tile (the tiles run it in parallel)
-  // Loop iterations over all its tiles: (cycles - fixed packet cost) summed over the tiles, i.e.
+  // Loop iterations over all its tiles: (cycles - fixed packet cost) / cycles per iteration, summed
+  // over the tiles, i.e.
   // (K groups) x (output positions) per tile (models/chip/cost_model.h). One iteration is one
   // 4-byte reduction group at one output position on a tile's 64 MAC cells, so x 256 = MACs.
   uint64_t iterations = 0;
@@ -36,8 +37,10 @@ struct RunSpan {
 
 class ComputePacketLog final : public traces::TraceSink {
  public:
-  // `fixedPacketCycles`: TimingModel::computePacketCycles of the simulated chip.
-  explicit ComputePacketLog(uint64_t fixedPacketCycles) : fixed_(fixedPacketCycles) {}
+  // TimingModel::computePacketCycles and macCyclesPerIteration of the simulated chip: a compute
+  // span lasts fixed + perIteration x iterations (models/chip/cost_model.h).
+  ComputePacketLog(uint64_t fixedPacketCycles, uint64_t cyclesPerIteration)
+      : fixed_(fixedPacketCycles), perIteration_(cyclesPerIteration == 0 ? 1 : cyclesPerIteration) {}
 
   void record(const traces::TraceEvent& event) override;
 
@@ -48,6 +51,7 @@ class ComputePacketLog final : public traces::TraceSink {
 
  private:
   uint64_t fixed_;
+  uint64_t perIteration_;
   std::map<std::pair<uint64_t, uint32_t>, ComputePacket> packets_;  // by (issue cycle, pc)
   std::vector<RunSpan> runs_;
 };

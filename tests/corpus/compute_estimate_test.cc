@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -29,9 +30,9 @@
 #include "driver/run_plan.h"
 #include "driver/runner.h"
 #include "hosting/in_process_transport.h"
-#include "models/isa/opcodes.h"
 #include "sim/device.h"
 #include "sim/hle_host/twin_discovery.h"
+#include "sim/profile/compute_packet_log.h"
 #include "sim/profile/twin_layers.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
@@ -61,25 +62,6 @@ std::string familyOf(const std::string& fileName) {
   return family.empty() ? stem : family;
 }
 
-// The MAC-array spans of one run, from the chip's trace events: how many compute packets the tiles
-// executed and how many loop iterations they cost (span duration minus the fixed packet cost).
-class MacSpanCounter final : public traces::TraceSink {
- public:
-  explicit MacSpanCounter(uint64_t fixedCycles) : fixedCycles_(fixedCycles) {}
-  void record(const traces::TraceEvent& e) override {
-    if (e.kind != traces::TraceEventKind::kSpan || e.unit.kind != traces::TraceUnitKind::kTile) return;
-    const auto op = isa::opcodeByMnemonic(e.name);
-    if (!op || isa::packetClass(*op) != isa::PacketClass::TileCompute) return;
-    ++tilePackets;
-    iterations += e.duration > fixedCycles_ ? e.duration - fixedCycles_ : 0;
-  }
-  uint64_t tilePackets = 0;
-  uint64_t iterations = 0;
-
- private:
-  uint64_t fixedCycles_;
-};
-
 struct Row {
   std::string family, model, executable, type;
   int64_t estimate = 0;
@@ -107,7 +89,10 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
     // One device per model with a fresh tracer: the counter sees this model's runs only, and the
     // runs follow one another, so each run's spans are those recorded while it ran.
     sim::DeviceOptions options;
-    auto counter = std::make_shared<MacSpanCounter>(options.chip.timing.computePacketCycles);
+    // The compute packets the tiles executed, rebuilt from the trace events as `coralsim profile`
+    // does (sim/profile/compute_packet_log.h).
+    auto counter = std::make_shared<sim::ComputePacketLog>(options.chip.timing.computePacketCycles,
+                                                           options.chip.timing.macCyclesPerIteration);
     auto tracer = std::make_shared<traces::Tracer>();
     tracer->addEventSink(counter.get());
     options.chip.tracer = tracer;
@@ -145,8 +130,10 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
       if (computeRow == nullptr || rows[i].cycles > computeRow->cycles) computeRow = &rows[i];
     }
     if (computeRow != nullptr) {
-      computeRow->tilePackets = counter->tilePackets;
-      computeRow->iterations = counter->iterations;
+      for (const sim::ComputePacket& c : counter->packetsIn({0, UINT64_MAX})) {
+        computeRow->tilePackets += c.tiles;
+        computeRow->iterations += c.iterations;
+      }
       // The twin beside the compiled model, else a file of the twin's name elsewhere in the corpus
       // (google-coral's test_data keeps twins and compiled models in different repositories).
       const sim::TwinSearch twin = sim::findTwinBeside(path);

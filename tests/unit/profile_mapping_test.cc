@@ -88,7 +88,7 @@ traces::TraceEvent span(traces::TraceUnitKind kind, uint16_t index, std::string 
 }
 
 TEST(ProfileLog, TileSpansOfOnePacketBecomeOnePacketSplitByRun) {
-  ComputePacketLog log(300);
+  ComputePacketLog log(300, 2);
   using K = traces::TraceUnitKind;
   log.record(span(K::kScalarCore, 0, "run 0", 0, 1000, 0, 0));
   log.record(span(K::kTile, 0, "tile.compute", 10, 400, 5, 8));
@@ -101,14 +101,14 @@ TEST(ProfileLog, TileSpansOfOnePacketBecomeOnePacketSplitByRun) {
   const auto first = log.packetsIn(log.runs()[0]);
   ASSERT_EQ(first.size(), 2u);
   EXPECT_EQ(first[0].tiles, 2u);
-  EXPECT_EQ(first[0].iterations, 200u);  // (400 - 300) on each of two tiles
+  EXPECT_EQ(first[0].iterations, 100u);  // (400 - 300) / 2 on each of two tiles
   EXPECT_EQ(first[0].start, 10u);
   EXPECT_EQ(first[0].end, 412u);
   EXPECT_EQ(first[1].pc, 40u);
-  EXPECT_EQ(first[1].iterations, 50u);
+  EXPECT_EQ(first[1].iterations, 25u);
   const auto second = log.packetsIn(log.runs()[1]);
   ASSERT_EQ(second.size(), 1u);
-  EXPECT_EQ(second[0].iterations, 10u);
+  EXPECT_EQ(second[0].iterations, 5u);
 }
 
 }  // namespace
