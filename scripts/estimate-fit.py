@@ -46,7 +46,7 @@ def read_rows(path):
                 continue
             row = dict(zip(header, cells))
             for k in header:
-                if k not in ("family", "model", "executable", "type"):
+                if k not in ("family", "model", "path", "executable", "type"):
                     row[k] = float(row[k])
             rows.append(row)
     if not rows:
@@ -102,13 +102,6 @@ def single_feature_fits(rows):
     print()
 
 
-def find_model(corpus, name):
-    for dirpath, _, files in os.walk(corpus):
-        if name in files:
-            return os.path.join(dirpath, name)
-    sys.exit("estimate-fit: %s not found under %s" % (name, corpus))
-
-
 def run(coralsim, path, usb, constants):
     command = [coralsim, "run", path, "--iterations", "2", "--random", "1", "--timing", "--json", "--usb", usb]
     for name, value in constants.items():
@@ -132,9 +125,10 @@ def sweep(rows, coralsim, corpus, candidates):
         ratios = []
         cache = {}
         for r in with_estimate:
-            if r["model"] not in cache:
-                cache[r["model"]] = run(coralsim, find_model(corpus, r["model"]), "super", constants)
-            result = cache[r["model"]]
+            # By path: distinct corpus files can share a name (two PoseNet 353x481 builds).
+            if r["path"] not in cache:
+                cache[r["path"]] = run(coralsim, os.path.join(corpus, r["path"]), "super", constants)
+            result = cache[r["path"]]
             # The executable's run of the last iteration (steady state), as the test's table.
             runs = [x for x in result["runs"] if x["executable"] == r["executable"]]
             ratios.append((runs[-1]["cycles"] / r["estimate"], r["estimate"] >= 1000))
