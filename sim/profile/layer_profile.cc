@@ -160,6 +160,10 @@ void writeProfileText(std::ostream& out, const LayerProfile& p) {
                 static_cast<double>(p.packetMacs) / 1e6, static_cast<double>(p.twinMacs) / 1e6,
                 p.twinMacs ? static_cast<double>(p.packetMacs) / static_cast<double>(p.twinMacs) : 0.0);
   out << line;
+  if (p.twinMacs == 0 || p.packetMacs * 2 < p.twinMacs || p.packetMacs > 2 * p.twinMacs) {
+    out << "warning: the packets' MACs and the twin's differ by more than 2x: undecoded tap loops (k x k "
+           "convolutions), or a twin that is not this model's; the mapping below is doubtful\n";
+  }
   std::snprintf(line, sizeof line, "parameters: %llu bytes cached on chip, %llu bytes streamed every inference\n",
                 static_cast<unsigned long long>(p.cachedParameterBytes),
                 static_cast<unsigned long long>(p.streamedParameterBytes));
