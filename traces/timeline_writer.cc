@@ -17,10 +17,11 @@ std::string hex(uint64_t v) {
   return buf;
 }
 
-// Track order in the viewer: scalar core first, then tiles, NLUs, DMA engines, USB endpoints.
+// Track order in the viewer: scalar core first, the profile's layers, then tiles, NLUs, DMA engines, USB endpoints.
 int trackId(TraceUnit unit) {
   switch (unit.kind) {
     case TraceUnitKind::kScalarCore: return 1;
+    case TraceUnitKind::kLayers: return 2;
     case TraceUnitKind::kTile: return 100 + unit.index;
     case TraceUnitKind::kNlu: return 200 + unit.index;
     case TraceUnitKind::kDmaEngine: return 300 + unit.index;
@@ -41,6 +42,7 @@ std::string traceUnitName(TraceUnit unit) {
     case TraceUnitKind::kDmaEngine:
       return "DMA tag " + std::to_string(unit.index) + (unit.index < 8 ? std::string(" (") + kTagNames[unit.index] + ")" : "");
     case TraceUnitKind::kUsbEndpoint: return "USB EP " + hex(unit.index);
+    case TraceUnitKind::kLayers: return "layers";
   }
   return "?";
 }

@@ -1,6 +1,6 @@
 // TimelineWriter: trace events -> a Chrome / Perfetto JSON timeline ({"traceEvents": [...]}, open
 // it in ui.perfetto.dev or chrome://tracing). One process ("coralsim"), one thread track per unit,
-// named and ordered: scalar core, tiles, NLUs, DMA engines, USB endpoints. Timestamps are
+// named and ordered: scalar core, layers (`coralsim profile`), tiles, NLUs, DMA engines, USB endpoints. Timestamps are
 // microseconds derived from cycles and the chip clock, printed with integer arithmetic so the
 // file is byte-identical across runs.
 #pragma once

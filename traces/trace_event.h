@@ -21,6 +21,7 @@ enum class TraceUnitKind : uint8_t {
   kDmaEngine,    // index = descriptor tag 0..7 (the DMA engine the descriptor drives)
   kNlu,          // index = tile (the non-linear unit of that tile)
   kUsbEndpoint,  // index = endpoint address (0x00, 0x01, 0x81, 0x82, 0x83)
+  kLayers,       // the model's layers as `coralsim profile` mapped them (index unused)
 };
 
 struct TraceUnit {
@@ -30,7 +31,7 @@ struct TraceUnit {
   friend auto operator<=>(const TraceUnit&, const TraceUnit&) = default;
 };
 
-// "scalar core", "tile 3", "DMA tag 2 (parameters)", "NLU tile 3", "USB EP 0x81"
+// "scalar core", "tile 3", "DMA tag 2 (parameters)", "NLU tile 3", "USB EP 0x81", "layers"
 [[nodiscard]] std::string traceUnitName(TraceUnit unit);
 
 enum class TraceEventKind : uint8_t {

@@ -15,5 +15,6 @@ int runRun(const CommandArgs& args);
 int runServe(const CommandArgs& args);
 int runTraceDiff(const CommandArgs& args);
 int runTraceImport(const CommandArgs& args);
+int runProfile(const CommandArgs& args);
 
 }  // namespace coralsim::cli

@@ -23,6 +23,8 @@ constexpr Command kCommands[] = {
      coralsim::cli::runTraceDiff},
     {"trace-import", "convert a capture of a real Coral (usbmon, libusb log, tshark text) into a coralsim USB log",
      coralsim::cli::runTraceImport},
+    {"profile", "per-layer profile of one inference: compute packets mapped to the CPU twin's layers",
+     coralsim::cli::runProfile},
 };
 
 constexpr coralsim::cli::Program kProgram{

@@ -1,0 +1,65 @@
+// `coralsim profile` on a real model (sim/profile/layer_profile.h): MobileNet v2 from the corpus,
+// with its CPU twin found by name. Checks what must hold whatever the mapping's quality: every
+// compute packet of the inference is assigned to exactly one layer, the MACs the packets' decoded
+// loop limits stand for are of the order of the twin's MACs (the loop decoding measures MAC work),
+// the figures are identical across runs, and the timeline gets a `layers` track.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "sim/profile/layer_profile.h"
+#include "tests/support/corpus.h"
+#include "traces/timeline_writer.h"
+
+namespace coralsim::sim {
+namespace {
+
+std::optional<std::filesystem::path> corpusFile(const std::string& name) {
+  for (const auto& f : testing::corpusFiles(name)) {
+    if (f.filename() == name) return f;
+  }
+  return std::nullopt;
+}
+
+TEST(ProfileCorpus, MobileNetV2PacketsAllMapToOneLayerAndTheProfileIsDeterministic) {
+  CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
+  const auto model = corpusFile("mobilenet_v2_1.0_224_quant_edgetpu.tflite");
+  const auto twin = corpusFile("mobilenet_v2_1.0_224_quant.tflite");
+  ASSERT_TRUE(model && twin) << "MobileNet v2 or its CPU twin is missing from the corpus";
+  ProfileOptions options;
+  options.twin = *twin;
+  traces::TimelineWriter timeline(500'000'000);
+  options.timeline = &timeline;
+  const LayerProfile p = profileModel(*model, options);
+
+  ASSERT_FALSE(p.packets.empty());
+  std::vector<int> owners(p.packets.size(), 0);
+  size_t macLayers = 0, aligned = 0;
+  for (const LayerProfileRow& r : p.rows) {
+    for (size_t k : r.assignment.packets) ++owners.at(k);
+    if (r.layer.macs > 0 && !r.layer.onCpu) ++macLayers;
+    if (r.assignment.mapping == "mac-aligned") ++aligned;
+  }
+  for (size_t k = 0; k < owners.size(); ++k) EXPECT_EQ(owners[k], 1) << "packet " << k;
+  // 1 stem convolution, 17 inverted-residual blocks (the first without its expansion: 2 + 16 x 3
+  // layers), the 1280-channel 1x1 convolution and the 1x1 classifier: 53 layers with MACs.
+  EXPECT_EQ(macLayers, 53u);
+  const double ratio = static_cast<double>(p.packetMacs) / static_cast<double>(p.twinMacs);
+  std::printf("MobileNet v2: %zu compute packets, packet MACs / twin MACs %.3f, %zu of %zu MAC layers mac-aligned\n",
+              p.packets.size(), ratio, aligned, macLayers);
+  EXPECT_GT(ratio, 0.5);
+  EXPECT_LT(ratio, 2.0);
+  EXPECT_EQ(p.streamedParameterBytes, 0u) << "MobileNet v2's parameters fit on chip (PARAMETER_CACHING)";
+  EXPECT_GT(p.cachedParameterBytes, 0u);
+
+  std::ostringstream first, second, trace;
+  writeProfileJson(first, p);
+  options.timeline = nullptr;
+  writeProfileJson(second, profileModel(*model, options));
+  EXPECT_EQ(first.str(), second.str()) << "the profile differs between two runs";
+  timeline.write(trace);
+  EXPECT_NE(trace.str().find("\"layers\""), std::string::npos) << "no 'layers' track in the timeline";
+}
+
+}  // namespace
+}  // namespace coralsim::sim
