@@ -79,4 +79,13 @@ std::string describeOptions(const std::vector<OptionSpec>& specs) {
   return os.str();
 }
 
+const std::string& Args::onlyFile(std::string_view what) const {
+  if (positional_.size() != 1) throw UsageError("expects exactly one " + std::string(what) + " file");
+  return positional_.front();
+}
+
+void Args::requireJsonForPretty() const {
+  if (has("--pretty") && !has("--json")) throw UsageError("--pretty only applies to --json");
+}
+
 }  // namespace coralsim::cli

@@ -38,6 +38,12 @@ class Args {
   // Parses an option's value as an unsigned integer (decimal or 0x-hex); UsageError names it.
   [[nodiscard]] std::optional<uint64_t> number(std::string_view option) const;
 
+  // The one positional argument a command takes ("MODEL", "MODEL or PROGRAM"); UsageError
+  // "expects exactly one WHAT file" otherwise.
+  [[nodiscard]] const std::string& onlyFile(std::string_view what) const;
+  // `--pretty` without `--json` is a UsageError: the commands' text reports have no pretty form.
+  void requireJsonForPretty() const;
+
  private:
   std::map<std::string, std::string, std::less<>> values_;
   std::map<std::string, std::vector<std::string>, std::less<>> allValues_;

@@ -101,9 +101,8 @@ int runDisasm(const CommandArgs& argv) {
     printHelp();
     return 0;
   }
-  if (args.positional().size() != 1) throw UsageError("expects exactly one MODEL or PROGRAM file");
+  const std::string path = args.onlyFile("MODEL or PROGRAM");
   if (args.has("--output") && args.has("-o")) throw UsageError("give the output file once (--output or -o)");
-  const std::string path = args.positional()[0];
   const auto exeFilter = args.number("--exe");
   const auto chunkFilter = args.number("--chunk");
   const bool comments = !args.has("--no-comments");

@@ -39,9 +39,9 @@ int runInspect(const CommandArgs& argv) {
     printHelp();
     return 0;
   }
-  if (args.positional().size() != 1) throw UsageError("expects exactly one MODEL file");
-  if (args.has("--pretty") && !args.has("--json")) throw UsageError("--pretty only applies to --json");
-  const driver::ModelFile model = driver::loadModelFile(args.positional()[0]);
+  const std::string& path = args.onlyFile("MODEL");
+  args.requireJsonForPretty();
+  const driver::ModelFile model = driver::loadModelFile(path);
   if (args.has("--json")) {
     driver::writeModelJson(model, std::cout, args.has("--pretty") ? 2 : 0);
     std::cout << '\n';

@@ -7,6 +7,7 @@
 
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
+#include "sim/cli/device_options.h"
 #include "sim/device.h"
 #include "sim/profile/layer_profile.h"
 #include "traces/timeline_writer.h"
@@ -48,13 +49,11 @@ int runProfile(const CommandArgs& argv) {
     printHelp();
     return 0;
   }
-  if (args.positional().size() != 1) throw UsageError("expects exactly one MODEL file");
-  if (args.has("--pretty") && !args.has("--json")) throw UsageError("--pretty only applies to --json");
+  const std::string& modelPath = args.onlyFile("MODEL");
+  args.requireJsonForPretty();
   sim::ProfileOptions options;
   if (const auto twin = args.value("--hle"); twin && *twin != "auto") options.twin = *twin;
-  const std::string usb = args.value("--usb").value_or("super");
-  if (usb != "super" && usb != "high") throw UsageError("--usb expects high or super, not '" + usb + "'");
-  options.speed = usb == "high" ? usb::UsbSpeed::kHigh : usb::UsbSpeed::kSuper;
+  options.speed = parseUsbSpeed(args, "--usb");
   std::ofstream timelineFile;
   std::unique_ptr<traces::TimelineWriter> timeline;
   if (const auto path = args.value("--trace-timeline")) {
@@ -63,7 +62,7 @@ int runProfile(const CommandArgs& argv) {
     timeline = std::make_unique<traces::TimelineWriter>(sim::DeviceOptions{}.chip.clockHz);
     options.timeline = timeline.get();
   }
-  const sim::LayerProfile profile = sim::profileModel(args.positional()[0], options);
+  const sim::LayerProfile profile = sim::profileModel(modelPath, options);
   if (args.has("--json")) {
     sim::writeProfileJson(std::cout, profile, args.has("--pretty") ? 2 : 0);
   } else {

@@ -62,7 +62,7 @@ int runTraceDiff(const CommandArgs& argv) {
     return 0;
   }
   if (args.positional().size() != 2) throw UsageError("expects two sessions, A and B");
-  if (args.has("--pretty") && !args.has("--json")) throw UsageError("--pretty only applies to --json");
+  args.requireJsonForPretty();
   traces::UsbDiffOptions options;
   options.compareReadValues = args.has("--compare-reads");
   for (const std::string& phase : args.values("--phase")) {

@@ -76,8 +76,8 @@ void writeOutputs(const std::string& path, const driver::RunResult& result) {
 }
 
 void checkRunArguments(const Args& args) {
-  if (args.positional().size() != 1) throw UsageError("expects exactly one MODEL or PROGRAM file");
-  if (args.has("--pretty") && !args.has("--json")) throw UsageError("--pretty only applies to --json");
+  (void)args.onlyFile("MODEL or PROGRAM");
+  args.requireJsonForPretty();
 }
 
 driver::RunnerOptions runnerOptionsFrom(const Args& args) {
