@@ -381,6 +381,17 @@ std::string statusText(int status, std::chrono::milliseconds timeout) {
 
 }  // namespace
 
+int LibusbTransport::submitOwnedAndWait(std::unique_ptr<Pending>& pending, const std::string& operation) {
+  try {
+    return submitAndWait(pending->transfer, *pending, operation);
+  } catch (const DeviceFaultError&) {
+    throw;
+  } catch (const TransportError&) {
+    if (!pending->completed) static_cast<void>(pending.release());  // still owned by libusb
+    throw;
+  }
+}
+
 void LibusbTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) {
   const std::string operation = bulkOutText(endpoint, bytes.size());
   if (!handle_) throw TransportError(name(), operation, "device not open");
@@ -391,15 +402,7 @@ void LibusbTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) 
   libusb_fill_bulk_transfer(pending->transfer, handle_, endpoint, pending->buffer.data(),
                             static_cast<int>(pending->buffer.size()), markCompleted, &pending->completed,
                             static_cast<unsigned>(options_.timeout.count()));
-  int status = 0;
-  try {
-    status = submitAndWait(pending->transfer, *pending, operation);
-  } catch (const DeviceFaultError&) {
-    throw;
-  } catch (const TransportError&) {
-    if (!pending->completed) static_cast<void>(pending.release());  // still owned by libusb
-    throw;
-  }
+  const int status = submitOwnedAndWait(pending, operation);
   const int actual = pending->transfer->actual_length;
   if (status != LIBUSB_TRANSFER_COMPLETED) {
     throw TransportError(name(), operation,
@@ -437,15 +440,7 @@ std::vector<uint8_t> LibusbTransport::bulkIn(uint8_t endpoint, uint32_t maxLengt
                               static_cast<int>(pending->buffer.size()), markCompleted, &pending->completed,
                               static_cast<unsigned>(options_.timeout.count()));
   }
-  int status = 0;
-  try {
-    status = submitAndWait(pending->transfer, *pending, operation);
-  } catch (const DeviceFaultError&) {
-    throw;
-  } catch (const TransportError&) {
-    if (!pending->completed) static_cast<void>(pending.release());
-    throw;
-  }
+  const int status = submitOwnedAndWait(pending, operation);
   const auto actual = static_cast<size_t>(std::max(pending->transfer->actual_length, 0));
   std::vector<uint8_t>& data = pending->buffer;
   data.resize(actual);

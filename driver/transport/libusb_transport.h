@@ -98,6 +98,9 @@ class LibusbTransport final : public Transport {
   // Submits `transfer` and runs libusb's event loop until it completes; cancels it on a fatal
   // interrupt. Returns its final status (a libusb_transfer_status).
   int submitAndWait(libusb_transfer* transfer, Pending& pending, const std::string& operation);
+  // submitAndWait() for a transfer the caller owns: on a transport error a transfer libusb has not
+  // completed is left to libusb (released, not freed under it); a device fault frees it as usual.
+  int submitOwnedAndWait(std::unique_ptr<Pending>& pending, const std::string& operation);
   void ensureInterruptUrb();
   void throwIfFaulted(const std::string& operation) const;
   [[nodiscard]] uint16_t maxPacketSize(uint8_t endpoint) const;
