@@ -56,8 +56,6 @@ class DeviceSession {
   std::ofstream usbTraceFile_;
   std::unique_ptr<driver::RecordingTransport> recorder_;
   std::unique_ptr<driver::Runner> runner_;
-  uint64_t clockHz_ = 0;
-  usb::UsbSpeed usbSpeed_{};
 };
 
 }  // namespace coralsim::libedgetpu

@@ -13,7 +13,6 @@
 #include "hosting/in_process_transport.h"
 #include "sim/device.h"
 #include "sim/hle_host/twin_discovery.h"
-#include "sim/run_timing.h"
 #include "traces/json_writer.h"
 
 namespace coralsim::sim {
@@ -77,13 +76,12 @@ LayerProfile profileModel(const std::filesystem::path& modelPath, const ProfileO
   p.clockHz = deviceOptions.chip.clockHz;
   Device device(deviceOptions);
   driver::InProcessTransport transport(device);
-  driver::Runner runner(transport);
+  driver::Runner runner(transport, driver::RunnerOptions{.deviceTime = true});
   runner.open();
   constexpr int kIterations = 2;  // the second is the steady state (parameters cached)
   driver::RunResult result = runner.run(plan, driver::randomInputs(plan, 1), kIterations);
   runner.close();
   if (!result.ok()) throw std::runtime_error(modelPath.string() + ": the run failed: " + *result.error);
-  addPredictedTiming(result, options.speed, deviceOptions.chip.clockHz);
   p.timing = result.timing;
   if (log->runs().size() != result.runs.size()) {
     throw std::runtime_error(modelPath.string() + ": " + std::to_string(result.runs.size()) + " executable runs but " +

@@ -1,0 +1,99 @@
+#include "sim/device_clock.h"
+
+#include <cmath>
+
+#include "usb/record_header.h"
+
+namespace coralsim::sim {
+namespace {
+
+constexpr double kPicosecondsPerSecond = 1e12;
+
+uint64_t picoseconds(double seconds) { return static_cast<uint64_t>(std::llround(seconds * kPicosecondsPerSecond)); }
+
+}  // namespace
+
+void DeviceClock::configure(const UsbLinkParameters& link, uint64_t clockHz) {
+  link_ = link;
+  clockHz_ = clockHz == 0 ? 1 : clockHz;
+  total_ = UsbTraffic{};
+  turnarounds_ = 0;
+  runs_.clear();
+}
+
+uint64_t DeviceClock::picosecondsAt(const UsbTraffic& traffic, uint64_t turnarounds, uint64_t chipCycle) const {
+  // Each part is rounded on its own, from exact counts, so equal counts give equal stamps.
+  const uint64_t compute = picoseconds(static_cast<double>(chipCycle) / static_cast<double>(clockHz_));
+  const uint64_t link = picoseconds(usbTransferSeconds(traffic, link_));
+  const uint64_t idle = picoseconds(static_cast<double>(turnarounds) * link_.hostTurnaroundSeconds);
+  return compute + link + idle;
+}
+
+usb::SimulatedInstant DeviceClock::now(uint64_t chipCycle) const {
+  return {picosecondsAt(total_, turnarounds_, chipCycle), chipCycle};
+}
+
+DeviceClock::RunCharges& DeviceClock::chargesOf(uint64_t run) {
+  if (run >= runs_.size()) runs_.resize(run + 1);
+  RunCharges& charges = runs_[run];
+  if (charges.hostTurnarounds == 0) {
+    charges.hostTurnarounds = 1;
+    ++turnarounds_;
+  }
+  return charges;
+}
+
+void DeviceClock::chargeRecordHeader(uint64_t run, uint64_t payloadBytes) {
+  // UsbTraffic::addOutRecord counts the header and the payload's transfers; the payload's bytes
+  // are charged as they arrive (chargeRecordPayload), so take them back out here.
+  UsbTraffic record;
+  record.addOutRecord(payloadBytes, link_);
+  record.bulkOutBytes = usb::kRecordHeaderBytes;
+  for (UsbTraffic* t : {&chargesOf(run).traffic, &total_}) {
+    t->bulkOutTransfers += record.bulkOutTransfers;
+    t->bulkOutBytes += record.bulkOutBytes;
+  }
+}
+
+void DeviceClock::chargeRecordPayload(uint64_t run, uint64_t bytes) {
+  chargesOf(run).traffic.bulkOutBytes += bytes;
+  total_.bulkOutBytes += bytes;
+}
+
+DeviceClock::OutputStart DeviceClock::chargeOutputDma(uint64_t run, uint64_t bytes, uint64_t chipCycle) {
+  RunCharges& charges = chargesOf(run);
+  const OutputStart start{total_, turnarounds_, chipCycle};
+  charges.traffic.addOutputDma(bytes, link_);
+  total_.addOutputDma(bytes, link_);
+  return start;
+}
+
+usb::SimulatedInstant DeviceClock::outputProgress(const OutputStart& start, uint64_t bytesThrough) const {
+  UsbTraffic through = start.before;
+  through.addOutputDma(bytesThrough, link_);
+  return {picosecondsAt(through, start.turnarounds, start.chipCycle), start.chipCycle};
+}
+
+void DeviceClock::chargeEvent(uint64_t run) {
+  chargesOf(run).traffic.addEvent();
+  total_.addEvent();
+}
+
+RunDeviceTime DeviceClock::runTime(uint64_t run, uint64_t computeCycles) const {
+  RunDeviceTime t;
+  t.speed = link_.speed;
+  t.clockHz = clockHz_;
+  t.computeCycles = computeCycles;
+  if (run < runs_.size()) {
+    t.traffic = runs_[run].traffic;
+    t.hostTurnarounds = runs_[run].hostTurnarounds;
+  }
+  // The order and types of these operations are the ones the figures were calibrated with.
+  t.computeSeconds = static_cast<double>(computeCycles) / static_cast<double>(clockHz_);
+  t.usbSeconds = usbTransferSeconds(t.traffic, link_);
+  t.idleSeconds = static_cast<double>(t.hostTurnarounds) * link_.hostTurnaroundSeconds;
+  t.totalSeconds = t.computeSeconds + t.usbSeconds + t.idleSeconds;
+  return t;
+}
+
+}  // namespace coralsim::sim
