@@ -579,3 +579,65 @@ TEST_F(LleRungTest, RefusesADrainFromSeveralTilesAtOnce) {
 
 }  // namespace
 }  // namespace coralsim::lle
+
+namespace coralsim::lle {
+namespace {
+
+// A copy through narrow memory at decoded addresses ("xray" §B, the shape of edgetpuxray sub1):
+// a 0x14 arms tile 2's write at Stage14NarrowAt64 x 64, the input pop lands there, a 0x13 reads at
+// Stage13NarrowAt16 x 16, and the outfeed sends what it reads. Addresses no corpus program uses
+// (5 x 64 = 320, read back as 20 x 16) give the input bytes back; a read one 16-byte unit off
+// reads bytes nobody wrote and is refused, naming the field; the 0x13's group loop must cover
+// the outfeed's bytes. Before the addressed memory the drain refused a tile without a compute.
+TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddressed) {
+  constexpr uint16_t kTile = 0x4;
+  const auto writeAt = [&](uint64_t at64) {
+    return f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, 0},
+                         {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0}, {LleField::Stage14WrapC, 0},
+                         {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0}, {LleField::Stage14LoopOn, 0}});
+  };
+  const auto readAt = [&](uint64_t at16, uint64_t groups, uint64_t on) {
+    return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt16, at16},
+                         {LleField::Stage13Groups, groups},
+                         {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
+                         {LleField::Stage13LoopOn, on}});
+  };
+  const auto copy = [&](uint64_t write64, uint64_t read16, uint64_t groups, uint64_t on) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(writeAt(write64), streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(readAt(read16, groups, on), streams, 0);
+    const uint64_t lines = streams.input.size() / 8;
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, lines - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  const uint64_t groups = streams.input.size() / 4 - 1;
+  EXPECT_EQ(copy(5, 20, groups, 1), streams.input);
+  EXPECT_EQ(copy(5, 20, 0, 0), streams.input);  // a read without its group loop: the outfeed's length
+  try {
+    copy(5, 21, groups, 1);
+    ADD_FAILURE() << "a read 16 bytes past the written range was served";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("the outfeed reads narrow bytes [336, 368) of tile 2 (Stage13NarrowAt16); byte 352 "
+                                         "was not written in this run"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(copy(5, 20, groups - 1, 1), ChipFault);  // the read covers 4 bytes fewer than the outfeed sends
+  // A new run does not serve the previous run's bytes: without the 0x14 the pop lands nowhere addressed.
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(readAt(20, groups, 1), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
+  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0), ChipFault);
+}
+
+}  // namespace
+}  // namespace coralsim::lle
