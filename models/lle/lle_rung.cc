@@ -401,6 +401,10 @@ void LleRung::drain(const DecodedPacket& packet) {
   const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
   TileState& tile = tiles_[index];
   if (!tile.results.empty()) {  // a compute's lane results (the Dense templates)
+    if (tile.results.size() != bytes) {
+      refuse(packet, "the outfeed sends " + std::to_string(bytes) + " bytes (OutfeedLines), tile " + std::to_string(index) +
+                         " holds " + std::to_string(tile.results.size()) + " lane results");
+    }
     outQueue_.insert(outQueue_.end(), tile.results.begin(), tile.results.end());
     tile.results.clear();
     return;

@@ -639,5 +639,18 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
   EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0), ChipFault);
 }
 
+// The outfeed's decoded length must match what the tile sends: a compute's 64 lane results go out
+// with a 64-byte line loop (8 lines), and a 32-byte one (4 lines) is refused instead of truncating.
+TEST_F(LleRungTest, TheOutfeedLengthMustMatchTheLaneResultsItSends) {
+  parameterCachingRun(0x1);
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(pop(true, 0x1), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(compute(0x1), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 32 / 8 - 1}}), streams, 0);
+  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}}), streams, 0), ChipFault);
+}
+
 }  // namespace
 }  // namespace coralsim::lle
