@@ -60,7 +60,6 @@ void LleRung::reset() {
     t.narrowSram.release();
     t.wide.release();  // power-on / GCB reset: the cached parameters are gone
     t.nlu.reset();
-    t.results.clear();
   }
   beginRun();
 }
@@ -72,7 +71,6 @@ void LleRung::beginRun() {
     t.stagedWriteAt.reset();
     t.stagedReadAt.reset();
     t.stagedReadBytes = 0;
-    t.results.clear();
   }
   infeedConfigured_ = false;
   infeedIsInput_ = false;
@@ -327,10 +325,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     }
   }
   const auto groups = static_cast<uint32_t>(limit + 1);
-  if (readField(words, LleField::ComputeNW4) != 4ull * groups) {
-    refuse(packet, "K in bytes (word 4 bits 72:62) = " + std::to_string(readField(words, LleField::ComputeNW4)) +
-                       " is not 4 x (limit + 1) = " + std::to_string(4ull * groups));
-  }
+  const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   const auto zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
   const auto zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
   if (zpIn > 255 || zpOut > 255) refuse(packet, "zero point above 255");
@@ -376,7 +371,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     const uint8_t* wide = tile.wide.at(0);
     macGroups(activations, zpIn, wide + kWeightOffset, groups, acc);
     macs_ += uint64_t{kLanes} * inputBytes;
-    tile.results.resize(kLanes);
+    uint8_t results[kLanes];
     for (unsigned c = 0; c < kLanes; ++c) {
       uint32_t slot = 0;
       std::memcpy(&slot, wide + kSlotOffset + 4 * c, 4);
@@ -387,7 +382,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
       uint32_t scaleBits = 0;
       std::memcpy(&scaleBits, wide + kScaleOffset + 4 * c, 4);
       const Requantizer requant(std::bit_cast<float>(scaleBits), mult, lo, hi, zpOut, config_.requantRounding);
-      tile.results[c] = requant(acc[c]);
+      results[c] = requant(acc[c]);
+    }
+    // One byte per lane at the decoded output address; the outfeed sends them from there (0x13).
+    if (!tile.narrowSram.write(outputAt, results)) {
+      refuse(packet, "the lane results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
+                         " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
     }
   }
 }
@@ -399,18 +399,10 @@ void LleRung::drain(const DecodedPacket& packet) {
     refuse(packet, "outfeed drain from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }
   const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
-  TileState& tile = tiles_[index];
-  if (!tile.results.empty()) {  // a compute's lane results (the Dense templates)
-    if (tile.results.size() != bytes) {
-      refuse(packet, "the outfeed sends " + std::to_string(bytes) + " bytes (OutfeedLines), tile " + std::to_string(index) +
-                         " holds " + std::to_string(tile.results.size()) + " lane results");
-    }
-    outQueue_.insert(outQueue_.end(), tile.results.begin(), tile.results.end());
-    tile.results.clear();
-    return;
-  }
-  // No compute on this tile: the send carries what its staging read (0x13) addresses in narrow memory.
-  if (!tile.stagedReadAt) refuse(packet, "outfeed drain from a tile with no computed results and no staging read (0x13)");
+  const TileState& tile = tiles_[index];
+  // The send carries what the tile's staging read (0x13) addresses in narrow memory: a compute's
+  // lane results (ComputeOutputAt) or bytes a pop wrote there (Stage14NarrowAt64).
+  if (!tile.stagedReadAt) refuse(packet, "outfeed drain from a tile with no staging read (0x13) armed");
   const uint64_t at = *tile.stagedReadAt;
   if (tile.stagedReadBytes != 0 && tile.stagedReadBytes != bytes) {
     refuse(packet, "the staging read of tile " + std::to_string(index) + " covers " + std::to_string(tile.stagedReadBytes) +

@@ -14,14 +14,15 @@
 //   0x01 compute         per masked tile: the 64-lane MAC over K = 4 x (limit + 1) activation bytes
 //                        (stream bytes [0, K) gathered from the compute tiles that hold them,
 //                        see the staging row below) against the parameter prefix and weights (wide memory,
-//                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h)
-//   0x27 + 0x10          the outfeed drains the next 0x10's tile: its 64 results, in tile order; a tile
-//                        without a compute sends the 0x27's bytes from the narrow address its last
-//                        0x13 names (refused when no packet of the run wrote them)
+//                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h); the 64
+//                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt
 //   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64: the next pop
 //                        to such a tile lands there too (addressed_memory.h)
 //   0x13                 arms the narrow-memory read at Stage13NarrowAt16 x 16 that the tile's next
-//                        outfeed send carries
+//                        outfeed sends carry
+//   0x27 + 0x10          the outfeed sends the 0x27's bytes (OutfeedLines) from the 0x10's tile, read
+//                        at its 0x13 address (refused when no packet of the run wrote them): compute
+//                        results or popped bytes, in the order of the 0x10s
 //   0x19                 the tile keeps the NLU table
 //   0x11, 0x10 (staging), 0x1a, 0x24, and the rest of 0x13/0x14
 //                        data movement inside and between tile memories, and fences: pinned by the
@@ -31,7 +32,7 @@
 //                        of docs/isa.md §7 "contiguous, in order", stated in docs/design-notes.md).
 //                        The column-group strides of the Dense distribution 0x14s are not decoded:
 //                        there the addressed image holds the whole pop at the landing address, which
-//                        nothing in those templates reads (their drains send compute results).
+//                        nothing in those templates reads (their outfeeds send the compute results).
 // Parameter caching: wide memory survives runs until reset().
 #pragma once
 
