@@ -47,7 +47,8 @@ std::string stopText(const std::string& error) {
   if (const size_t value = why.find(" = "); value != std::string::npos && why.compare(0, 5, "word ") == 0) {
     why.erase(value, why.find(": ", value) - value);  // drop the word's hex value
   }
-  return error.substr(op + 7, 4) + " @ " + error.substr(pc, 9) + ": " + why.substr(0, why.find(" (models/"));
+  why = why.substr(0, std::min(why.find(" (models/"), why.find("] [")));  // drop the envelope file and the device's notes
+  return error.substr(op + 7, 4) + " @ " + error.substr(pc, 9) + ": " + why;
 }
 
 TEST(LleEdgetpuxray, ProgramsRunBitExactOrStopCleanly) {
