@@ -392,7 +392,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
       refuse(packet, "no tile of the compute holds activation byte " + std::to_string(pos) + " of the " +
                          std::to_string(inputBytes) + " it reads (no input pop delivered it)");
     }
-    const auto run = static_cast<uint32_t>(std::min<uint64_t>(holder->base() + holder->valid(), inputBytes) - pos);
+    const auto run = static_cast<uint32_t>(std::min<uint64_t>(holder->runFrom(pos), inputBytes - pos));
     std::memcpy(gathered.data() + pos, holder->at(pos), run);
     pos += run;
   }
@@ -401,12 +401,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
-    if (!tile.narrow.holds(tile.narrow.base(), 1)) {
+    if (tile.narrow.empty()) {
       refuse(packet, "tile " + std::to_string(t) + " computes but received no activations in this run");
     }
     if (!tile.wide.holds(0, paramBytes)) {
-      refuse(packet, "tile " + std::to_string(t) + " wide memory holds " + std::to_string(tile.wide.valid()) +
-                         " parameter bytes from address " + std::to_string(tile.wide.base()) + ", the compute reads " +
+      refuse(packet, "tile " + std::to_string(t) + " wide memory holds " + tile.wide.describe() + ", the compute reads " +
                          std::to_string(paramBytes) + " from address 0 (no parameter-caching run since reset?)");
     }
     const uint8_t* wide = tile.wide.at(0);

@@ -324,7 +324,7 @@ TEST_F(LleRungTest, AParameterPopFillsTheRowsOfItsTilesReceivePrefixFirst) {
     executionRun(0x1);
     ADD_FAILURE() << "the compute found parameters at address 0";
   } catch (const ChipFault& e) {
-    EXPECT_NE(std::string(e.what()).find("from address 9728"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("holds 2560 bytes at 9728"), std::string::npos) << e.what();
   }
   const auto refusal = [&](const DecodedPacket& receive, const DecodedPacket& pop) {
     rung.beginRun();
@@ -349,6 +349,30 @@ TEST_F(LleRungTest, AParameterPopFillsTheRowsOfItsTilesReceivePrefixFirst) {
   EXPECT_NE(refusal(receiveAt(0x1, 40, 8, 2, {{LleField::Recv11PrefixAt64, 0}}), pop(false, 0x1))
                 .find("not whole rows just below Recv11Row 40"),
             std::string::npos);
+}
+
+// A parameter-caching program fills many receives of one tile (one per layer); the rows of each
+// stay readable after the next: wide memory keeps every written range.
+TEST_F(LleRungTest, EveryReceiveOfATileKeepsItsRows) {
+  const uint64_t rows = streams.params.size() / 256;
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(denseReceive(0x1), streams, 0);          // rows 0 .. 9
+  rung.packet(receiveAt(0x1, 20, rows), streams, 0);   // rows 20 .. 29
+  rung.packet(pop(false, 0x1), streams, 0);
+  rung.packet(pop(false, 0x1), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.endRun();
+  const TileMemory& wide = rung.tile(0).wide;
+  ASSERT_TRUE(wide.holds(0, streams.params.size())) << wide.describe();
+  ASSERT_TRUE(wide.holds(20 * 256, streams.params.size())) << wide.describe();
+  EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.end(), wide.at(0)));
+  EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.end(), wide.at(20 * 256)));
+  EXPECT_FALSE(wide.holds(0, 20 * 256)) << "rows 10 .. 19 were never written";
+  // The first receive's parameters still compute.
+  const std::vector<uint8_t> out = executionRun(0x1);
+  ASSERT_EQ(out.size(), 64u);
+  for (unsigned c = 0; c < 64; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << c;
 }
 
 // The pop's stream offset is one-based with its low bit at word 2 bit 64 ("decode4" §B): offset
