@@ -57,6 +57,8 @@ struct ChipConfig {
   uint32_t narrowMemoryBytesPerTile = 196'608;
   // Wide (parameter) memory per tile is not published. The compiler caches up to ~8 MB of weights
   // on chip (larger models become STAND_ALONE, docs/usb-protocol.md §6.2): 16 x 512 KiB. [choice]
+  // Since supported by the corpus: the parameter receives (0x11) fill 256-byte rows up to row 2048
+  // and never beyond (docs/decoding-log.md "decode4" §A).
   uint32_t wideMemoryBytesPerTile = 512 * 1024;
   // Programs address scalar memory up to word 0xfff (docs/isa.md §3.1): at least 4096 words.
   uint32_t scalarMemoryWords = 4096;

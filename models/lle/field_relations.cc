@@ -15,7 +15,9 @@ const FieldRelation kRelations[] = {
   FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, s, std::nullopt},
 #define CORAL_LLE_RELATION_OR(f, b, m, a, a2) \
   FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, a2},
+#define CORAL_LLE_FORMAT(c, f)
 #include "models/lle/lle_relations.def"
+#undef CORAL_LLE_FORMAT
 #undef CORAL_LLE_RELATION_OR
 #undef CORAL_LLE_RELATION_SCALED
 #undef CORAL_LLE_ONLY_IF
@@ -23,7 +25,23 @@ const FieldRelation kRelations[] = {
 #undef CORAL_LLE_RELATION
 };
 
-// "Recv11WrapA (word 0 bits 127:112)"; element k of a repeated field says which one.
+const FieldFormat kFormats[] = {
+#define CORAL_LLE_RELATION(f, b, m, a)
+#define CORAL_LLE_RELATION_IF(c, f, b, m, a)
+#define CORAL_LLE_ONLY_IF(c, f)
+#define CORAL_LLE_RELATION_SCALED(f, s, b, m, a)
+#define CORAL_LLE_RELATION_OR(f, b, m, a, a2)
+#define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f},
+#include "models/lle/lle_relations.def"
+#undef CORAL_LLE_FORMAT
+#undef CORAL_LLE_RELATION_OR
+#undef CORAL_LLE_RELATION_SCALED
+#undef CORAL_LLE_ONLY_IF
+#undef CORAL_LLE_RELATION_IF
+#undef CORAL_LLE_RELATION
+};
+
+// "Recv11Wrap[1] (word 1 bits 32:16)"; element k of a repeated field says which one.
 std::string describe(LleField field, unsigned element) {
   const LleFieldDef& f = fieldDef(field);
   const uint32_t lsb = f.lsb + element * f.stride;
@@ -37,10 +55,20 @@ std::string describe(LleField field, unsigned element) {
 
 std::span<const FieldRelation> fieldRelations() { return kRelations; }
 
+std::span<const FieldFormat> fieldFormats() { return kFormats; }
+
+bool fieldPresent(LleField field, std::span<const isa::Word128> words) {
+  for (const FieldFormat& f : kFormats) {
+    if (f.field == field && readField(words, f.condition) == 0) return false;
+  }
+  return true;
+}
+
 std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> words) {
   for (const FieldRelation& r : kRelations) {
     const LleFieldDef& f = fieldDef(r.field);
     if (f.opcode != opcode) continue;
+    if (!fieldPresent(r.field, words) || !fieldPresent(r.base, words)) continue;  // the other format
     const bool applies = !r.condition || readField(words, *r.condition) != 0;
     for (unsigned e = 0; e < f.count; ++e) {
       const int64_t value = readSigned(words, r.field, e);

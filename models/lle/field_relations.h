@@ -24,6 +24,18 @@ struct FieldRelation {
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();
 
+// CORAL_LLE_FORMAT rows: `field` exists only where the 1-bit `condition` field is 1.
+struct FieldFormat {
+  LleField condition;
+  LleField field;
+};
+
+[[nodiscard]] std::span<const FieldFormat> fieldFormats();
+
+// Whether `field` carries its decoded meaning in this packet (false in the other format of a
+// CORAL_LLE_FORMAT row: there its bits are pinned by the envelope).
+[[nodiscard]] bool fieldPresent(LleField field, std::span<const isa::Word128> words);
+
 // "" when every relation of `opcode` holds in `words`; otherwise a sentence naming the field, its
 // word and bits, its value and the expected one.
 [[nodiscard]] std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> words);

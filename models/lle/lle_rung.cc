@@ -30,6 +30,15 @@ constexpr uint32_t kWeightOffset = kLanes * 8;
 constexpr uint32_t kWeightOffsetSlot = 128;
 // The infeed ring: PopBuffer32 counts 4096 units of 32 bytes (lle_fields.def).
 constexpr uint64_t kInfeedRingBytes = 4096 * 32;
+// A tile-memory row as the 0x11 receive counts it: 64 lanes x 4 bytes (lle_fields.def Recv11Row).
+constexpr uint64_t kRowBytes = kLanes * 4;
+// Prefix positions of the receive: in 64-byte units (4 per row) and 8-byte units (32 per row).
+constexpr uint64_t kPrefixUnits64PerRow = kRowBytes / 64;
+constexpr uint64_t kPrefixUnits8PerRow = kRowBytes / 8;
+// The infeed line loop's step per stream class (lle_fields.def InfeedLineStep; every enabled 0x25
+// of the corpus).
+constexpr uint64_t kParameterLineStep = 256;
+constexpr uint64_t kInputLineStep = 4096;
 
 std::string tileList(uint16_t mask) {
   std::string text;
@@ -76,6 +85,7 @@ void LleRung::beginRun() {
   infeedIsInput_ = false;
   pendingInfeedCheck_.reset();
   pendingPops_.clear();
+  for (auto& receives : pendingReceives_) receives.clear();
   outfeedArmed_.clear();
   outQueue_.clear();
   outRead_ = 0;
@@ -131,6 +141,9 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     case 0x26:
       pop(packet);
       break;
+    case 0x11:
+      receive(packet);
+      break;
     case 0x24:  // the scalar fence: the core waited for the infeed, so the popped bytes are here
       checkInfeedSize(streams);
       resolvePops(streams);
@@ -155,7 +168,7 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     case 0x01:
       compute(packet, streams);
       break;
-    default:  // 0x11, 0x1a: pinned by the envelope, no functional effect here
+    default:  // 0x1a: pinned by the envelope, no functional effect here
       break;
   }
 }
@@ -176,6 +189,14 @@ void LleRung::infeed(const DecodedPacket& packet) {
     }
   } else if (high != 0) {
     refuse(packet, "InfeedLineWrapHigh (word 1 bits 44:41) = " + std::to_string(high) + " is not 0 (parameter-class wraps are 10 bits)");
+  }
+  // The line loop's step is one constant per class (lle_fields.def InfeedLineStep; its unit is not
+  // decoded): another step would be another data movement.
+  const uint64_t step = readField(words, LleField::InfeedLineStep);
+  const uint64_t classStep = infeedIsInput_ ? kInputLineStep : kParameterLineStep;
+  if (readField(words, LleField::InfeedLineLoopOn) != 0 && step != classStep) {
+    refuse(packet, "InfeedLineStep (word 1 bits 13:0) = " + std::to_string(step) + " is not the " +
+                       (infeedIsInput_ ? "input" : "parameter") + " class's line step " + std::to_string(classStep));
   }
   const uint64_t wraps = readField(words, LleField::InfeedWraps64K);
   const int64_t beats = readSigned(words, LleField::InfeedFirstBeats);
@@ -243,6 +264,39 @@ void LleRung::checkInfeedSize(const models::RunStreams& streams) {
   }
 }
 
+void LleRung::receive(const DecodedPacket& packet) {
+  const auto words = packet.words;
+  // The other format's fields are not decoded (lle_fields.def Recv11Wide): pinned, no effect here.
+  if (readField(words, LleField::Recv11Wide) == 0) return;
+  const uint64_t row = readField(words, LleField::Recv11Row);
+  uint64_t prefixRows = 0;
+  if (readField(words, LleField::Recv11PrefixOn) != 0) {
+    // The prefix takes the rows just below the row loop, in the 64- and 8-byte units of its fields
+    // (docs/decoding-log.md "decode4" §A): any other arrangement is not decoded.
+    const uint64_t bytes8 = readField(words, LleField::Recv11PrefixBytes8);
+    prefixRows = bytes8 / kPrefixUnits8PerRow;
+    const uint64_t at64 = readField(words, LleField::Recv11PrefixAt64);
+    const uint64_t last64 = readField(words, LleField::Recv11PrefixLast64);
+    const uint64_t span8 = readField(words, LleField::Recv11PrefixSpan8);
+    if (bytes8 == 0 || bytes8 % kPrefixUnits8PerRow != 0 || prefixRows > row ||
+        at64 != kPrefixUnits64PerRow * (row - prefixRows) || last64 != at64 + kPrefixUnits64PerRow * (prefixRows - 1) ||
+        span8 != kPrefixUnits8PerRow * (prefixRows - 1)) {
+      refuse(packet, "the receive prefix (Recv11PrefixBytes8 " + std::to_string(bytes8) + ", Recv11PrefixAt64 " +
+                         std::to_string(at64) + ", Recv11PrefixLast64 " + std::to_string(last64) + ", Recv11PrefixSpan8 " +
+                         std::to_string(span8) + ") is not whole rows just below Recv11Row " + std::to_string(row));
+    }
+  }
+  const WideReceive r{packet.pc, static_cast<uint32_t>(row - prefixRows),
+                      static_cast<uint32_t>(prefixRows + readField(words, LleField::Recv11Rows) + 1)};
+  if ((uint64_t{r.firstRow} + r.rows) * kRowBytes > config_.wideMemoryBytesPerTile) {
+    refuse(packet, "rows " + std::to_string(r.firstRow) + " .. " + std::to_string(r.firstRow + r.rows - 1) +
+                       " lie beyond the " + std::to_string(config_.wideMemoryBytesPerTile / kRowBytes) + " rows of wide memory");
+  }
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (packet.tileMask & (1u << t)) pendingReceives_[t].push_back(r);
+  }
+}
+
 void LleRung::pop(const DecodedPacket& packet) {
   const auto words = packet.words;
   const bool input = readField(words, LleField::PopIsInput) != 0;
@@ -251,14 +305,15 @@ void LleRung::pop(const DecodedPacket& packet) {
     refuse(packet, std::string("pop of the ") + (input ? "input" : "parameter") +
                        " stream while the infeed is configured for the other class");
   }
-  if (readField(words, LleField::PopFlag64) != 1) refuse(packet, "word 2 bit 64 is 0 (always 1 in the templates)");
-  const bool units128 = readField(words, LleField::PopUnits128) != 0;
-  const uint64_t offset = readField(words, LleField::PopOffset16) * (units128 ? 128 : 16);
+  const bool units64 = readField(words, LleField::PopUnits64) != 0;
+  const uint64_t plus1 = readField(words, LleField::PopOffsetPlus1);
+  if (plus1 == 0) refuse(packet, "PopOffsetPlus1 (word 2 bits 79:64) is 0: the offset is one-based");
+  const uint64_t offset = (plus1 - 1) * (units64 ? 64 : 8);
   // The infeed-ring offset is the same position in other units: a cross-check of the decoding.
   const uint64_t ring = readField(words, LleField::PopBuffer32);
-  if ((ring * 32) % kInfeedRingBytes != (offset * (units128 ? 1 : 8)) % kInfeedRingBytes) {
+  if ((ring * 32) % kInfeedRingBytes != (offset * (units64 ? 1 : 8)) % kInfeedRingBytes) {
     refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (word 0 bits 24:13) does not match the stream offset " +
-                       std::to_string(offset) + " (word 2 bits 79:65, units " + (units128 ? "128" : "16") + ")");
+                       std::to_string(offset) + " (word 2 bits 79:64, units " + (units64 ? "64" : "8") + ")");
   }
   const auto tiles = static_cast<uint16_t>(readField(words, LleField::PopTiles));
   if (tiles == 0 || (tiles >> config_.tileCount()) != 0) {
@@ -267,7 +322,7 @@ void LleRung::pop(const DecodedPacket& packet) {
   // The length, in 64-byte ring beats; an input byte takes 8 ring bytes (see PopBuffer32).
   const uint64_t beats = (readField(words, LleField::PopBeatsHigh) << 10 | readField(words, LleField::PopBeatsLow)) + 1;
   const uint64_t ringBytes = beats * 64;
-  const uint64_t ringPerByte = units128 ? 1 : 8;
+  const uint64_t ringPerByte = units64 ? 1 : 8;
   const auto neg16 = static_cast<uint64_t>(readSigned(words, LleField::PopRingNeg16)) % 4096;
   // A one-beat pop runs its beat loop once and carries 0 (lle_fields.def PopRingNeg16).
   const bool oneBeatZero = beats == 1 && neg16 == 0;
@@ -275,14 +330,42 @@ void LleRung::pop(const DecodedPacket& packet) {
     refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
                        " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
   }
-  PendingPop pending{tiles, input, offset, ringBytes / ringPerByte, {}};
+  // Whole rows only: a pop that fills part of each row (PopRowQuarters < 3) leaves which lanes
+  // it fills undecoded (corpus: parameter pops only; every input pop fills whole rows).
+  const uint64_t quarters = readField(words, LleField::PopRowQuarters) + 1;
+  if (quarters != 4) {
+    refuse(packet, "the pop fills " + std::to_string(quarters) +
+                       " of the 4 64-byte quarters of each row (PopRowQuarters): which lanes is not decoded");
+  }
+  PendingPop pending{tiles, input, offset, ringBytes / ringPerByte, {}, {}};
   // A staging write armed on a destination tile (0x14) receives this pop at its narrow address.
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t)) || !tiles_[t].stagedWriteAt) continue;
     pending.sramWrites.emplace_back(t, *tiles_[t].stagedWriteAt);
     tiles_[t].stagedWriteAt.reset();
   }
+  if (!input) placeParameters(packet, pending);
   pendingPops_.push_back(std::move(pending));
+}
+
+void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {
+  // Each destination tile's next receive says where the bytes go: whole rows from its first row on.
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(pop.tiles & (1u << t))) continue;
+    if (pendingReceives_[t].empty()) {
+      refuse(packet, "parameter pop into tile " + std::to_string(t) +
+                         " without a receive (0x11 with bit 61 set) before it: where the bytes go is not decoded");
+    }
+    const WideReceive r = pendingReceives_[t].front();
+    pendingReceives_[t].pop_front();
+    // The pop fills the receive's rows; its last row may be a part row.
+    if (pop.length > uint64_t{r.rows} * kRowBytes || pop.length <= (uint64_t{r.rows} - 1) * kRowBytes) {
+      refuse(packet, "a pop of " + std::to_string(pop.length) + " bytes into tile " + std::to_string(t) + " does not fill the " +
+                         std::to_string(r.rows) + " rows of its receive at PC 0x" +
+                         isa::formatAddress(r.pc));
+    }
+    pop.wideAddress[t] = uint64_t{r.firstRow} * kRowBytes;
+  }
 }
 
 void LleRung::resolvePops(const models::RunStreams& streams) {
@@ -293,13 +376,13 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
                                  : std::span<const uint8_t>{};
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (!(p.tiles & (1u << t))) continue;
-      // Parameters land at wide address 0 of each tile (the PC receives are identical for every
-      // tile: one address); activations keep their stream position, so the slices of different
-      // tile rows stay apart and the compute gathers them (see compute()).
+      // Parameters land in the rows of the tile's receive (placeParameters()); activations keep
+      // their stream position, so the slices of different tile rows stay apart and the compute
+      // gathers them (see compute()).
       if (p.input) {
         tiles_[t].narrow.write(p.offset, from);
       } else {
-        tiles_[t].wide.write(0, from);
+        tiles_[t].wide.write(p.wideAddress[t], from);
       }
     }
     for (const auto& [t, address] : p.sramWrites) {
@@ -351,7 +434,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
       refuse(packet, "no tile of the compute holds activation byte " + std::to_string(pos) + " of the " +
                          std::to_string(inputBytes) + " it reads (no input pop delivered it)");
     }
-    const auto run = static_cast<uint32_t>(std::min<uint64_t>(holder->base() + holder->valid(), inputBytes) - pos);
+    const auto run = static_cast<uint32_t>(std::min<uint64_t>(holder->runFrom(pos), inputBytes - pos));
     std::memcpy(gathered.data() + pos, holder->at(pos), run);
     pos += run;
   }
@@ -360,12 +443,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
-    if (!tile.narrow.holds(tile.narrow.base(), 1)) {
+    if (tile.narrow.empty()) {
       refuse(packet, "tile " + std::to_string(t) + " computes but received no activations in this run");
     }
     if (!tile.wide.holds(0, paramBytes)) {
-      refuse(packet, "tile " + std::to_string(t) + " wide memory holds " + std::to_string(tile.wide.valid()) +
-                         " parameter bytes from address " + std::to_string(tile.wide.base()) + ", the compute reads " +
+      refuse(packet, "tile " + std::to_string(t) + " wide memory holds " + tile.wide.describe() + ", the compute reads " +
                          std::to_string(paramBytes) + " from address 0 (no parameter-caching run since reset?)");
     }
     const uint8_t* wide = tile.wide.at(0);

@@ -7,8 +7,11 @@
 //   0x25 infeed config   selects the host stream class (input / parameters) [INF]; for the
 //                        parameter class its stream-size fields are checked against the stream
 //                        at the next fence
+//   0x11 receive         (the format with bit 61 set) names the tile-memory rows the next
+//                        parameter pop to its tile fills: a prefix, then a row loop
 //   0x26 pop             the decoded length of the class's stream from the decoded byte offset goes
-//                        to the destination tiles: parameters to wide memory address 0, activations to narrow memory at
+//                        to the destination tiles: parameters into the rows of each tile's next
+//                        receive (whole 256-byte rows only), activations to narrow memory at
 //                        their stream position. The copy happens at the next scalar fence (0x24),
 //                        when the core has waited for the infeed, or at the compute packet.
 //   0x01 compute         per masked tile: the 64-lane MAC over K = 4 x (limit + 1) activation bytes
@@ -24,7 +27,7 @@
 //                        at its 0x13 address (refused when no packet of the run wrote them): compute
 //                        results or popped bytes, in the order of the 0x10s
 //   0x19                 the tile keeps the NLU table
-//   0x11, 0x10 (staging), 0x1a, 0x24, and the rest of 0x13/0x14
+//   0x11 (other format), 0x10 (staging), 0x1a, 0x24, and the rest of 0x13/0x14
 //                        data movement inside and between tile memories, and fences: pinned by the
 //                        envelope and modelled as no-ops: their net effect in the supported templates
 //                        is that every compute tile sees the whole activation vector, which the
@@ -36,6 +39,7 @@
 // Parameter caching: wide memory survives runs until reset().
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -68,12 +72,20 @@ class LleRung final : public models::DatapathRung {
  private:
   [[nodiscard]] std::string checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) override;
 
+  // The tile-memory rows a 0x11 receive (bit 61 set) prepares for the next parameter pop to its tile.
+  struct WideReceive {
+    uint32_t pc = 0;
+    uint32_t firstRow = 0;  // the prefix's first row (or the row loop's when there is no prefix)
+    uint32_t rows = 0;      // prefix rows + row loop count
+  };
+
   struct PendingPop {
     uint16_t tiles = 0;
     bool input = false;
     uint64_t offset = 0;
     uint64_t length = 0;  // stream bytes (PopBeatsHigh/Low)
     std::vector<std::pair<unsigned, uint64_t>> sramWrites;  // (tile, narrow address) armed by a 0x14
+    std::array<uint64_t, 16> wideAddress{};  // parameters: per destination tile, where its receive puts them
   };
 
   struct InfeedCheck {
@@ -88,8 +100,10 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t outfeedBytes(const models::DecodedPacket& packet) const;  // checks the two decoded forms
   void stageWrite(const models::DecodedPacket& packet);
   void stageRead(const models::DecodedPacket& packet);
+  void receive(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);
+  void placeParameters(const models::DecodedPacket& packet, PendingPop& pop);
   void resolvePops(const models::RunStreams& streams);
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void drain(const models::DecodedPacket& packet);
@@ -100,6 +114,7 @@ class LleRung final : public models::DatapathRung {
   bool infeedConfigured_ = false;
   bool infeedIsInput_ = false;
   std::vector<PendingPop> pendingPops_;
+  std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window

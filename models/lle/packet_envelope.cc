@@ -42,17 +42,28 @@ const char* envelopeFile(EnvelopeSet set) {
 constexpr uint8_t kAccepted[] = {0x01, 0x10, 0x11, 0x13, 0x14, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27};
 constexpr unsigned kMaxWords = 17;
 
-// Per opcode and word: the decoded bits (union of the lle_fields.def rows).
+// Sets the bits of every element of `f` in `masks` (one Word128 per packet word).
+void addFieldBits(const LleFieldDef& f, std::span<isa::Word128> masks) {
+  for (unsigned e = 0; e < f.count; ++e) {
+    for (unsigned b = f.lsb + e * f.stride; b < f.lsb + e * f.stride + f.width; ++b) {
+      if (b / 128 < masks.size()) masks[b / 128].setBits(b % 128, 1, 1);
+    }
+  }
+}
+
+bool formatDependent(LleField field) {
+  return std::ranges::any_of(fieldFormats(), [&](const FieldFormat& f) { return f.field == field; });
+}
+
+// Per opcode and word: the bits decoded in every packet of the opcode (union of the
+// lle_fields.def rows without a CORAL_LLE_FORMAT condition).
 struct DecodedMasks {
   std::array<std::array<isa::Word128, kMaxWords>, 64> masks{};
 
   DecodedMasks() {
-    for (const LleFieldDef& f : kLleFields) {
-      for (unsigned e = 0; e < f.count; ++e) {
-        for (unsigned b = f.lsb + e * f.stride; b < f.lsb + e * f.stride + f.width; ++b) {
-          if (b / 128 < kMaxWords) masks[f.opcode & 63][b / 128].setBits(b % 128, 1, 1);
-        }
-      }
+    for (size_t i = 0; i < std::size(kLleFields); ++i) {
+      if (formatDependent(static_cast<LleField>(i))) continue;
+      addFieldBits(kLleFields[i], masks[kLleFields[i].opcode & 63]);
     }
   }
 };
@@ -110,8 +121,18 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set) 
   }() + " (" + std::string(isa::opcodeInfo(packet.opcode).mnemonic) + ") at " +
                             models::describePacketLocation(packet.pc, packet.words[0]);
   if (!acceptedOpcode(op)) return where + ": the low-level datapath does not model this opcode";
+  // The decoded bits of this packet: those of every format, and the format-dependent fields that
+  // are present in this packet's format.
+  std::array<isa::Word128, kMaxWords> masks{};
+  for (unsigned k = 0; k < packet.words.size() && k < kMaxWords; ++k) masks[k] = decodedBits(op, k);
+  for (const FieldFormat& f : fieldFormats()) {
+    const LleFieldDef& def = fieldDef(f.field);
+    if (def.opcode == op && fieldPresent(f.field, packet.words)) {
+      addFieldBits(def, std::span(masks).first(std::min<size_t>(packet.words.size(), kMaxWords)));
+    }
+  }
   for (unsigned k = 0; k < packet.words.size(); ++k) {
-    const isa::Word128 mask = decodedBits(op, k);
+    const isa::Word128 mask = k < kMaxWords ? masks[k] : isa::Word128{};
     const isa::Word128 value{packet.words[k].lo & ~mask.lo, packet.words[k].hi & ~mask.hi};
     bool found = false;
     const EnvelopeRow* nearest = nullptr;

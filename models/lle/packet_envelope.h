@@ -26,7 +26,8 @@ enum class EnvelopeSet {
 [[nodiscard]] std::string checkEnvelope(const models::DecodedPacket& packet,
                                         EnvelopeSet set = EnvelopeSet::kShipped);
 
-// The bits of word `word` of opcode `opcode` the rung decodes (cleared before the envelope check).
+// The bits of word `word` of opcode `opcode` the rung decodes in every packet (cleared before the
+// envelope check). Fields of one packet format only (CORAL_LLE_FORMAT) are added per packet.
 [[nodiscard]] isa::Word128 decodedBits(uint8_t opcode, unsigned word);
 
 // The first envelope value of word `word` of `opcode` (all-zero words when the envelope has none):

@@ -6,8 +6,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
+#include <map>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "models/lle/addressed_memory.h"
@@ -15,44 +18,80 @@
 
 namespace coralsim::lle {
 
-// One tile memory. It holds one contiguous written range [base, base + valid): the rung writes a
-// whole stream tail per pop (lle_rung.h), addressed like the stream ("mirror" addressing: stream
-// byte o lands at address o), so the range says exactly which stream bytes the tile received.
+// One tile memory: the byte ranges written so far, disjoint (a write merges with the ranges it
+// overlaps or touches and overwrites their bytes), addressed as the rung addresses them — narrow
+// memory by stream position ("mirror" addressing: stream byte o lands at address o, so a range says
+// exactly which stream bytes the tile received), wide memory by receive row x 256 (lle_rung.h). A
+// parameter-caching program fills many rows of a tile from many pops; every one stays readable.
 class TileMemory {
  public:
   explicit TileMemory(uint32_t capacity = 0) : capacity_(capacity) {}
 
   [[nodiscard]] uint32_t capacity() const { return capacity_; }
-  [[nodiscard]] uint64_t base() const { return base_; }
-  [[nodiscard]] uint32_t valid() const { return valid_; }
+  [[nodiscard]] bool empty() const { return ranges_.empty(); }
+  // Whether one written range covers [address, address + length).
   [[nodiscard]] bool holds(uint64_t address, uint64_t length) const {
-    return valid_ > 0 && address >= base_ && address + length <= base_ + valid_;
+    const auto r = rangeAt(address);
+    return r != ranges_.end() && address + length <= r->first + r->second.size();
+  }
+  // How many bytes are written contiguously from `address` (0 when it is not written).
+  [[nodiscard]] uint64_t runFrom(uint64_t address) const {
+    const auto r = rangeAt(address);
+    return r == ranges_.end() ? 0 : r->first + r->second.size() - address;
   }
   // The bytes at [address, address + length); the caller checked holds().
-  [[nodiscard]] const uint8_t* at(uint64_t address) const { return bytes_.data() + (address - base_); }
+  [[nodiscard]] const uint8_t* at(uint64_t address) const {
+    const auto r = rangeAt(address);
+    return r->second.data() + (address - r->first);
+  }
+  // "2560 bytes at 9728" per range, for refusal messages.
+  [[nodiscard]] std::string describe() const {
+    if (ranges_.empty()) return "nothing";
+    std::string text;
+    for (const auto& [base, bytes] : ranges_) {
+      if (!text.empty()) text += ", ";
+      text += std::to_string(bytes.size()) + " bytes at " + std::to_string(base);
+    }
+    return text;
+  }
 
-  // Writes `bytes` at `address`, clipped to the capacity (a tile memory holds at most `capacity`
-  // bytes, whatever the stream length); replaces what the memory held. Returns the bytes written.
+  // Writes `bytes` at `address`, at most `capacity` of them (a tile memory holds at most
+  // `capacity` bytes per write, whatever the stream length). Returns the bytes written.
   uint32_t write(uint64_t address, std::span<const uint8_t> bytes) {
     const auto n = static_cast<uint32_t>(std::min<size_t>(bytes.size(), capacity_));
-    if (bytes_.size() < n) bytes_.resize(n);  // allocated on first use: most tiles of most runs stay empty
-    std::copy_n(bytes.begin(), n, bytes_.begin());
-    base_ = address;
-    valid_ = n;
+    if (n == 0) return 0;
+    uint64_t begin = address;
+    uint64_t end = address + n;
+    // The ranges this one overlaps or touches become part of it.
+    auto first = ranges_.upper_bound(address);
+    if (first != ranges_.begin() && std::prev(first)->first + std::prev(first)->second.size() >= address) --first;
+    auto last = first;
+    while (last != ranges_.end() && last->first <= end) ++last;
+    for (auto r = first; r != last; ++r) {
+      begin = std::min(begin, r->first);
+      end = std::max(end, r->first + r->second.size());
+    }
+    std::vector<uint8_t> merged(end - begin);
+    for (auto r = first; r != last; ++r) std::copy(r->second.begin(), r->second.end(), merged.begin() + (r->first - begin));
+    std::copy_n(bytes.begin(), n, merged.begin() + (address - begin));
+    ranges_.erase(first, last);
+    ranges_.emplace(begin, std::move(merged));
     return n;
   }
-  void clear() { valid_ = 0; }
-  void release() {
-    valid_ = 0;
-    bytes_.clear();
-    bytes_.shrink_to_fit();
-  }
+  void clear() { ranges_.clear(); }
+  void release() { ranges_.clear(); }
 
  private:
+  // The range that contains `address`, or end().
+  [[nodiscard]] std::map<uint64_t, std::vector<uint8_t>>::const_iterator rangeAt(uint64_t address) const {
+    auto r = ranges_.upper_bound(address);
+    if (r == ranges_.begin()) return ranges_.end();
+    --r;
+    return address < r->first + r->second.size() ? r : ranges_.end();
+  }
+
   uint32_t capacity_;
-  uint64_t base_ = 0;
-  uint32_t valid_ = 0;
-  std::vector<uint8_t> bytes_;
+  std::map<uint64_t, std::vector<uint8_t>> ranges_;  // base address -> bytes
 };
 
 struct TileState {

@@ -106,23 +106,46 @@ class LleRungTest : public ::testing::Test {
     for (auto& b : streams.input) b = static_cast<uint8_t>(rng());
   }
 
-  // A pop of `bytes` stream bytes at stream offset offset16 x 16 (x 128 for parameters) and ring
-  // offset `ring`: the length in 64-byte ring beats (an input byte takes 8 ring bytes) and again
-  // as -(ring bytes / 16 - 1).
+  // A pop of `bytes` stream bytes at stream byte `offset` (a multiple of its unit: 8 bytes for
+  // inputs, 64 for parameters; the field is one-based) and ring offset `ring` (32-byte units): the
+  // length in 64-byte ring beats (an input byte takes 8 ring bytes) and again as
+  // -(ring bytes / 16 - 1); parameters fill whole rows.
   // `extra` fields are set after (and override) the ones above.
-  DecodedPacket popAt(bool input, uint64_t offset16, uint64_t ring, uint16_t tiles, uint64_t bytes,
+  DecodedPacket popAt(bool input, uint64_t offset, uint64_t ring, uint16_t tiles, uint64_t bytes,
                       const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
     const uint64_t ringBytes = bytes * (input ? 8 : 1);
     const uint64_t beats = ringBytes / 64;
     std::vector<std::pair<LleField, uint64_t>> fields = {
-        {LleField::PopIsInput, input},       {LleField::PopUnits128, input ? 0 : 1},
-        {LleField::PopFlag64, 1},            {LleField::PopOffset16, offset16},
+        {LleField::PopIsInput, input},       {LleField::PopUnits64, input ? 0 : 1},
+        {LleField::PopOffsetPlus1, offset / (input ? 8 : 64) + 1},
         {LleField::PopBuffer32, ring},       {LleField::PopTiles, tiles},
+        {LleField::PopRowQuarters, 3},
         {LleField::PopBeatsLow, (beats - 1) % 1024}, {LleField::PopBeatsHigh, (beats - 1) / 1024},
         {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}};
     fields.insert(fields.end(), extra.begin(), extra.end());
     return f.make(0x26, fields);
   }
+  // A parameter receive (0x11, bit 61 set) into `tiles`: `prefixRows` rows just below `row`, then a
+  // row loop of `rows` rows from `row` (docs/decoding-log.md "decode4" §A).
+  DecodedPacket receiveAt(uint16_t tiles, uint64_t row, uint64_t rows, uint64_t prefixRows = 0,
+                          const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
+    const uint64_t limit = rows - 1;
+    std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::Dma11Mask, tiles},        {LleField::Recv11Wide, 1},
+        {LleField::Recv11Row, row},          {LleField::Recv11Rows, limit},
+        {LleField::Recv11Wrap, -limit},      {LleField::Recv11RowStep, limit > 0 ? 1 : 0}};
+    if (prefixRows > 0) {
+      fields.insert(fields.end(), {{LleField::Recv11PrefixOn, 1},
+                                   {LleField::Recv11PrefixAt64, 4 * (row - prefixRows)},
+                                   {LleField::Recv11PrefixSpan8, 32 * (prefixRows - 1)},
+                                   {LleField::Recv11PrefixLast64, 4 * (row - 1)},
+                                   {LleField::Recv11PrefixBytes8, 32 * prefixRows}});
+    }
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    return f.make(0x11, fields);
+  }
+  // The Dense receive: the 2-row prefix (scales, weight offsets) at rows 0..1, the weights from row 2.
+  DecodedPacket denseReceive(uint16_t tiles) { return receiveAt(tiles, 2, streams.params.size() / 256 - 2, 2); }
   DecodedPacket pop(bool input, uint16_t tiles) {
     return popAt(input, 0, 0, tiles, input ? streams.input.size() : streams.params.size());
   }
@@ -141,6 +164,8 @@ class LleRungTest : public ::testing::Test {
     const uint64_t lines = 4 * kGroups / 8;
     const uint64_t bytes = streams.params.size();
     return f.make(0x25, {{LleField::InfeedIsInput, input},
+                         {LleField::InfeedLineLoopOn, 1},
+                         {LleField::InfeedLineStep, input ? 4096 : 256},
                          {LleField::InfeedLines, lines - 1},
                          {LleField::InfeedLineWrap, -lines},
                          {LleField::InfeedLineWrapOn, 1},
@@ -161,6 +186,7 @@ class LleRungTest : public ::testing::Test {
   void parameterCachingRun(uint16_t tiles) {
     rung.beginRun();
     rung.packet(infeed(false), streams, 0);
+    rung.packet(denseReceive(tiles), streams, 0);
     rung.packet(pop(false, tiles), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
     rung.endRun();
@@ -268,28 +294,130 @@ TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThat
   EXPECT_NE(why.find("opcode 0x01"), std::string::npos) << why;
 }
 
-TEST_F(LleRungTest, TheWideReceiveLineLoopTakesAnyCountAndTheNarrowFormatKeepsThoseBitsZero) {
-  for (uint64_t lines : {32u, 100u, 128u}) {
-    const DecodedPacket wide = f.make(0x11, {{LleField::Recv11Wide, 1}, {LleField::Recv11Lines, lines - 1},
-                                             {LleField::Recv11WrapA, -lines}, {LleField::Recv11WrapB, -lines},
-                                             {LleField::Recv11WrapC, -lines}});
-    EXPECT_EQ(checkEnvelope(wide), "") << lines;
+// The parameter receive's row loop ("decode4" §A): a 16-bit limit at w0[110:95] and three 17-bit
+// wraps -limit at a 33-bit pitch. Odd row counts (127, 1979) are the decisive case: "decode1" read
+// the limit one bit higher (lines of 512 bytes), which cannot express them. Any row count passes;
+// a wrap or a row step that says another stride is refused naming it; in the other receive format
+// (bit 61 clear) the same bits are not decoded and stay pinned by the envelope.
+TEST_F(LleRungTest, TheParameterReceiveRowLoopTakesAnyRowCountAndTheOtherFormatKeepsItsBitsPinned) {
+  for (uint64_t rows : {1u, 64u, 127u, 258u, 1979u}) {
+    EXPECT_EQ(checkEnvelope(receiveAt(0x1, 5, rows)), "") << rows;
+    EXPECT_EQ(checkEnvelope(receiveAt(0x1, 5, rows, 1)), "") << rows << " with a one-row prefix";
   }
-  const DecodedPacket skewed = f.make(0x11, {{LleField::Recv11Wide, 1}, {LleField::Recv11Lines, 31},
-                                             {LleField::Recv11WrapA, -32}, {LleField::Recv11WrapB, -32},
-                                             {LleField::Recv11WrapC, -64}});
-  EXPECT_NE(checkEnvelope(skewed).find("Recv11WrapC (word 1 bits 63:50) = -64"), std::string::npos)
-      << checkEnvelope(skewed);
-  const DecodedPacket narrow = f.make(0x11, {{LleField::Recv11Wide, 0}, {LleField::Recv11Lines, 31}});
-  EXPECT_NE(checkEnvelope(narrow).find("Recv11Lines (word 0 bits 102:96) = 31 while Recv11Wide = 0"), std::string::npos)
-      << checkEnvelope(narrow);
+  const DecodedPacket skewed = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11Wrap, -127}});
+  const std::string why = checkEnvelope(skewed);
+  EXPECT_NE(why.find("Recv11Wrap[0] (word 0 bits 127:111) = -127 is not -1 x Recv11Rows = -126"), std::string::npos) << why;
+  const DecodedPacket strided = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11RowStep, 2}});
+  EXPECT_NE(checkEnvelope(strided).find("Recv11RowStep (word 1 bits 98:82) = 2"), std::string::npos)
+      << checkEnvelope(strided);
+  const DecodedPacket otherFormat = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11Wide, 0}});
+  const std::string pinned = checkEnvelope(otherFormat);
+  EXPECT_NE(pinned.find("word 0"), std::string::npos) << pinned;
+  EXPECT_NE(pinned.find("have no decoded meaning"), std::string::npos) << pinned;
+}
+
+// Where parameters land ("decode4" §A): a pop fills the rows of its tile's next receive, prefix
+// first. Dense's receive (prefix rows 0..1, weights from row 2) puts the slice at address 0, which
+// the other tests compute from; a receive at row 40 with a 2-row prefix puts it at row 38, where
+// the compute (whose parameter address is not decoded: it reads from 0) does not find it.
+TEST_F(LleRungTest, AParameterPopFillsTheRowsOfItsTilesReceivePrefixFirst) {
+  const uint64_t rows = streams.params.size() / 256;  // 2 prefix rows + 8 weight rows
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(receiveAt(0x1, 40, rows - 2, 2), streams, 0);
+  rung.packet(pop(false, 0x1), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.endRun();
+  const TileMemory& wide = rung.tile(0).wide;
+  ASSERT_TRUE(wide.holds(38 * 256, streams.params.size()));
+  EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.end(), wide.at(38 * 256)));
+  try {
+    executionRun(0x1);
+    ADD_FAILURE() << "the compute found parameters at address 0";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("holds 2560 bytes at 9728"), std::string::npos) << e.what();
+  }
+  const auto refusal = [&](const DecodedPacket& receive, const DecodedPacket& pop) {
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    try {
+      rung.packet(receive, streams, 0);
+      rung.packet(pop, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // No receive in the destination tile (tile 1 here).
+  EXPECT_NE(refusal(receiveAt(0x1, 2, rows - 2, 2), pop(false, 0x2)).find("without a receive"), std::string::npos);
+  // Half rows (32 lanes of 4 bytes): which lanes is not decoded.
+  EXPECT_NE(refusal(denseReceive(0x1), popAt(false, 0, 0, 0x1, streams.params.size(), {{LleField::PopRowQuarters, 1}}))
+                .find("fills 2 of the 4"),
+            std::string::npos);
+  // More bytes than the receive's rows.
+  EXPECT_NE(refusal(receiveAt(0x1, 2, 4, 2), pop(false, 0x1)).find("does not fill the 6 rows"), std::string::npos);
+  // A prefix that is not just below the row loop.
+  EXPECT_NE(refusal(receiveAt(0x1, 40, 8, 2, {{LleField::Recv11PrefixAt64, 0}}), pop(false, 0x1))
+                .find("not whole rows just below Recv11Row 40"),
+            std::string::npos);
+}
+
+// A parameter-caching program fills many receives of one tile (one per layer); the rows of each
+// stay readable after the next: wide memory keeps every written range.
+TEST_F(LleRungTest, EveryReceiveOfATileKeepsItsRows) {
+  const uint64_t rows = streams.params.size() / 256;
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(denseReceive(0x1), streams, 0);          // rows 0 .. 9
+  rung.packet(receiveAt(0x1, 20, rows), streams, 0);   // rows 20 .. 29
+  rung.packet(pop(false, 0x1), streams, 0);
+  rung.packet(pop(false, 0x1), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.endRun();
+  const TileMemory& wide = rung.tile(0).wide;
+  ASSERT_TRUE(wide.holds(0, streams.params.size())) << wide.describe();
+  ASSERT_TRUE(wide.holds(20 * 256, streams.params.size())) << wide.describe();
+  EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.end(), wide.at(0)));
+  EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.end(), wide.at(20 * 256)));
+  EXPECT_FALSE(wide.holds(0, 20 * 256)) << "rows 10 .. 19 were never written";
+  // The first receive's parameters still compute.
+  const std::vector<uint8_t> out = executionRun(0x1);
+  ASSERT_EQ(out.size(), 64u);
+  for (unsigned c = 0; c < 64; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << c;
+}
+
+// The pop's stream offset is one-based with its low bit at word 2 bit 64 ("decode4" §B): offset
+// 64 (field 2, bit 64 clear) and 128 (field 3) are both delivered from the right byte, and the ring
+// offset agrees. "decode1" read bits 79:65 as offset / 128 and refused bit 64 clear.
+TEST_F(LleRungTest, APopsStreamOffsetIsOneBasedInUnitsOf64BytesWithItsLowBitAtWord2Bit64) {
+  for (uint64_t offset : {64u, 128u}) {
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(receiveAt(0x1, 0, 2), streams, 0);
+    const DecodedPacket p = popAt(false, offset, offset / 32, 0x1, 512);
+    EXPECT_EQ(readField(p.words, LleField::PopOffsetPlus1), offset / 64 + 1);
+    rung.packet(p, streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+    const TileMemory& wide = rung.tile(0).wide;
+    ASSERT_TRUE(wide.holds(0, 512)) << offset;
+    EXPECT_TRUE(std::equal(streams.params.begin() + static_cast<std::ptrdiff_t>(offset),
+                           streams.params.begin() + static_cast<std::ptrdiff_t>(offset + 512), wide.at(0)))
+        << offset;
+  }
+  // A ring offset one 64-byte unit away (what the old reading put there) is refused.
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(receiveAt(0x1, 0, 2), streams, 0);
+  EXPECT_THROW(rung.packet(popAt(false, 64, 128 / 32, 0x1, 512), streams, 0), ChipFault);
 }
 
 // Corpus: of the single-line 0x25 infeeds 81 carry wrap 0 and of the single-line wide 0x11
 // receives 21 carry wraps 0 (17 carry -1): a loop that runs once never applies its wrap.
 TEST_F(LleRungTest, ALoopThatRunsOnceMayCarryWrapZeroButNoOtherWrap) {
   const auto infeedOneLine = [&](int64_t wrap) {
-    return f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 0},
+    return f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLineLoopOn, 1}, {LleField::InfeedLineStep, 4096},
+                         {LleField::InfeedLines, 0},
                          {LleField::InfeedLineWrap, static_cast<uint64_t>(wrap)},
                          {LleField::InfeedLineWrapOn, wrap != 0}});
   };
@@ -297,11 +425,12 @@ TEST_F(LleRungTest, ALoopThatRunsOnceMayCarryWrapZeroButNoOtherWrap) {
   EXPECT_EQ(checkEnvelope(infeedOneLine(0)), "");
   EXPECT_NE(checkEnvelope(infeedOneLine(-2)).find("InfeedLineWrap (word 1 bits 40:31) = -2"), std::string::npos)
       << checkEnvelope(infeedOneLine(-2));
-  const DecodedPacket wideOnce = f.make(0x11, {{LleField::Recv11Wide, 1}, {LleField::Recv11Lines, 0}});
-  EXPECT_EQ(checkEnvelope(wideOnce), "");
+  const DecodedPacket rowOnce = receiveAt(0x1, 5, 1, 0, {{LleField::Recv11Wrap, 0}, {LleField::Recv11RowStep, 0}});
+  EXPECT_EQ(checkEnvelope(rowOnce), "");
   // Two lines: the wrap is applied, so 0 is refused.
   const DecodedPacket infeedTwoLines =
-      f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 1}, {LleField::InfeedLineWrap, 0},
+      f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLineLoopOn, 1}, {LleField::InfeedLineStep, 4096},
+                    {LleField::InfeedLines, 1}, {LleField::InfeedLineWrap, 0},
                     {LleField::InfeedLineWrapOn, 1}});
   EXPECT_NE(checkEnvelope(infeedTwoLines).find("InfeedLineWrap"), std::string::npos) << checkEnvelope(infeedTwoLines);
 }
@@ -312,7 +441,8 @@ TEST_F(LleRungTest, ALoopThatRunsOnceMayCarryWrapZeroButNoOtherWrap) {
 // single-line edgetpuxray encoding.
 TEST_F(LleRungTest, TheInfeedRingLoopTakesAnyLimitWhoseTwoWrapsAreMinusIt) {
   const auto ring = [&](uint64_t limit, int64_t wrapA, int64_t wrapB) {
-    return f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLines, 31}, {LleField::InfeedLineWrap, -32},
+    return f.make(0x25, {{LleField::InfeedIsInput, 1}, {LleField::InfeedLineLoopOn, 1}, {LleField::InfeedLineStep, 4096},
+                         {LleField::InfeedLines, 31}, {LleField::InfeedLineWrap, -32},
                          {LleField::InfeedLineWrapOn, 1}, {LleField::InfeedLineWrapHigh, 0xf}, {LleField::InfeedRingLimit, limit}, {LleField::InfeedRingWrapA, static_cast<uint64_t>(wrapA)},
                          {LleField::InfeedRingWrapB, static_cast<uint64_t>(wrapB)}});
   };
@@ -332,7 +462,8 @@ TEST_F(LleRungTest, TheInfeedRingLoopTakesAnyLimitWhoseTwoWrapsAreMinusIt) {
 // refused.
 TEST_F(LleRungTest, TheLineLoopHasFourteenBitsAndItsWrapIsHeldModuloItsClassWidth) {
   const auto line = [&](bool input, uint64_t lines, uint64_t wrap10, uint64_t on, uint64_t high) {
-    return f.make(0x25, {{LleField::InfeedIsInput, input}, {LleField::InfeedLines, lines},
+    return f.make(0x25, {{LleField::InfeedIsInput, input}, {LleField::InfeedLineLoopOn, 1},
+                         {LleField::InfeedLineStep, input ? 4096u : 256u}, {LleField::InfeedLines, lines},
                          {LleField::InfeedLineWrap, wrap10}, {LleField::InfeedLineWrapOn, on},
                          {LleField::InfeedLineWrapHigh, high}});
   };
@@ -351,6 +482,40 @@ TEST_F(LleRungTest, TheLineLoopHasFourteenBitsAndItsWrapIsHeldModuloItsClassWidt
   EXPECT_THROW(rung.packet(line(true, 8191, 0, 1, 0xf), streams, 0), ChipFault);
   EXPECT_THROW(rung.packet(line(true, 31, 1024 - 32, 1, 0), streams, 0), ChipFault);
   EXPECT_THROW(rung.packet(line(false, 31, 1024 - 32, 1, 0xf), streams, 0), ChipFault);
+}
+
+// The line loop's enable and step ("decode4" §D): iwatake's single-line parameter infeeds clear
+// w0 bit 124 and carry step 0 (53 / 53 corpus 0x25s with the bit clear are single-line); with the
+// loop on, the step is 256 for parameters and 4096 for inputs in every corpus 0x25. Off with a
+// line count, or another step, is refused.
+TEST_F(LleRungTest, TheInfeedLineLoopMayBeOffAndItsStepIsItsClassConstant) {
+  const auto infeedWith = [&](bool input, uint64_t on, uint64_t step, uint64_t lines) {
+    return f.make(0x25, {{LleField::InfeedIsInput, input}, {LleField::InfeedLineLoopOn, on},
+                         {LleField::InfeedLineStep, step}, {LleField::InfeedLines, lines},
+                         {LleField::InfeedLineWrap, lines ? -(lines + 1) : 0}, {LleField::InfeedLineWrapOn, lines != 0},
+                         {LleField::InfeedLineWrapHigh, input && lines ? 0xf : 0}});
+  };
+  const auto refusal = [&](const DecodedPacket& p) {
+    if (std::string why = checkEnvelope(p); !why.empty()) return why;
+    rung.beginRun();
+    try {
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(refusal(infeedWith(false, 0, 0, 0)), "");  // iwatake's single-line parameter infeed
+  EXPECT_EQ(refusal(infeedWith(true, 0, 0, 0)), "");
+  EXPECT_EQ(refusal(infeedWith(false, 1, 256, 271)), "");
+  EXPECT_EQ(refusal(infeedWith(true, 1, 4096, 31)), "");
+  EXPECT_NE(refusal(infeedWith(false, 0, 0, 3)).find("InfeedLines (word 1 bits 27:14) = 3 while InfeedLineLoopOn = 0"),
+            std::string::npos)
+      << refusal(infeedWith(false, 0, 0, 3));
+  EXPECT_NE(refusal(infeedWith(false, 1, 4096, 31)).find("InfeedLineStep (word 1 bits 13:0) = 4096 is not the parameter"),
+            std::string::npos)
+      << refusal(infeedWith(false, 1, 4096, 31));
+  EXPECT_NE(refusal(infeedWith(true, 0, 4096, 0)).find("InfeedLineStep"), std::string::npos);
 }
 
 // The fence's condition fields (0x24 ScalarSyncCond*) are don't-care: a fence with values no
@@ -440,7 +605,8 @@ TEST_F(LleRungTest, PopRingOffsetHasTwelveBitsForStreamsBeyond64KiB) {
   rung.beginRun();
   rung.packet(infeed(false), streams, 0);
   const auto at = [&](uint64_t ring) {
-    return popAt(false, 66048 / 128, ring, 1, 66048);
+    rung.packet(receiveAt(1, 2, 256, 2), streams, 0);  // the Dense-1024 receive: 258 rows
+    return popAt(false, 66048, ring, 1, 66048);
   };
   EXPECT_NO_THROW(rung.packet(at(0x810), streams, 0));
   EXPECT_THROW(rung.packet(at(0x010), streams, 0), ChipFault);  // the 11-bit reading
@@ -463,7 +629,7 @@ TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
   rung.beginRun();
   rung.packet(infeed(true), streams, 0);
   rung.packet(popAt(true, 0, 0, 0x1, 16), streams, 0);
-  rung.packet(popAt(true, 1, 4, 0x2, 16), streams, 0);  // second half at 16 bytes: ring 8 x 16 / 32
+  rung.packet(popAt(true, 16, 4, 0x2, 16), streams, 0);  // second half at 16 bytes: ring 8 x 16 / 32
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(compute(0x3), streams, 0);
   rung.packet(readAt(0x3, kOutputAt, 64), streams, 0);
@@ -568,13 +734,13 @@ namespace {
 TEST_F(LleRungTest, RefusesPopsWhoseTwoOffsetsDisagreeOrWhoseClassIsNotTheInfeeds) {
   rung.beginRun();
   rung.packet(infeed(true), streams, 0);
-  // Stream offset 16 x 16 = 256 bytes, ring offset 0: the cross-check of docs/decoding-log.md fails.
+  // Stream offset 256 bytes, ring offset 0: the cross-check of docs/decoding-log.md fails.
   const DecodedPacket mismatched =
-      popAt(true, 16, 0, 1, 32);
+      popAt(true, 256, 0, 1, 32);
   EXPECT_THROW(rung.packet(mismatched, streams, 0), ChipFault);
   // The same position in both units is accepted: ring = 8 x 256 / 32 = 64.
   const DecodedPacket agreeing =
-      popAt(true, 16, 64, 1, 32);
+      popAt(true, 256, 64, 1, 32);
   EXPECT_NO_THROW(rung.packet(agreeing, streams, 0));
   // A parameter pop while the infeed streams inputs.
   EXPECT_THROW(rung.packet(pop(false, 0x1), streams, 0), ChipFault);

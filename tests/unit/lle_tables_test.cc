@@ -69,6 +69,11 @@ TEST(LleRelations, RelateFieldsOfOnePacketUnderAOneBitCondition) {
       EXPECT_EQ(fieldDef(*r.condition).opcode, f.opcode) << f.name;
     }
   }
+  ASSERT_FALSE(fieldFormats().empty());
+  for (const FieldFormat& format : fieldFormats()) {
+    EXPECT_EQ(fieldDef(format.condition).width, 1u) << fieldDef(format.field).name;
+    EXPECT_EQ(fieldDef(format.condition).opcode, fieldDef(format.field).opcode) << fieldDef(format.field).name;
+  }
 }
 
 TEST(LleRelations, SignedReadsAreTwosComplementOfTheFieldWidth) {
