@@ -1,4 +1,4 @@
-#include "sim/run_timing.h"
+#include "hosting/run_timing.h"
 
 #include <algorithm>
 
@@ -14,14 +14,15 @@ UsbTraffic trafficOf(const driver::ExecutableRunRecord& run, const UsbLinkParame
   UsbTraffic t;
   // Records: the byte totals are exact; the record count splits them evenly, which only matters
   // for slices above the 1 MiB piece size.
-  uint64_t sent = 0;
-  uint64_t received = 0;
+  units::Bytes sent;
+  units::Bytes received;
   for (const driver::BufferTraffic& b : run.traffic) {
     sent += b.sentBytes;
     received += b.receivedBytes;
   }
-  auto addRecords = [&](uint64_t count, uint64_t bytes) {
-    for (uint64_t i = 0; i < count; ++i) t.addOutRecord(bytes / count + (i < bytes % count ? 1 : 0), link);
+  auto addRecords = [&](uint64_t count, units::Bytes bytes) {
+    const uint64_t total = bytes.value();
+    for (uint64_t i = 0; i < count; ++i) t.addOutRecord(total / count + (i < total % count ? 1 : 0), link);
   };
   addRecords(run.instructionRecords, run.instructionBytes);
   addRecords(run.dataRecords, sent);
@@ -43,41 +44,41 @@ UsbTraffic trafficOf(const driver::ExecutableRunRecord& run, const UsbLinkParame
 }  // namespace
 
 driver::RunTiming predictRunTiming(const driver::ExecutableRunRecord& run, const UsbLinkParameters& link,
-                                   uint64_t clockHz) {
+                                   units::Frequency clock) {
   driver::RunTiming timing;
   timing.usbSpeed = speedName(link.speed);
-  timing.clockHz = static_cast<double>(clockHz);
+  timing.clock = clock;
   timing.computeCycles = run.cycles.value_or(0);
-  timing.computeSeconds = clockHz == 0 ? 0 : static_cast<double>(timing.computeCycles) / timing.clockHz;
+  timing.computeTime = timing.computeCycles / clock;
   const UsbTraffic traffic = trafficOf(run, link);
   timing.controlTransfers = traffic.controlTransfers;
   timing.bulkOutTransfers = traffic.bulkOutTransfers;
   timing.bulkOutBytes = traffic.bulkOutBytes;
   timing.bulkInTransfers = traffic.bulkInTransfers;
   timing.bulkInBytes = traffic.bulkInBytes;
-  timing.usbSeconds = usbTransferSeconds(traffic, link);
+  timing.usbTime = usbTransferTime(traffic, link);
   timing.hostTurnarounds = 1;
-  timing.idleSeconds = static_cast<double>(timing.hostTurnarounds) * link.hostTurnaroundSeconds;
-  timing.totalSeconds = timing.computeSeconds + timing.usbSeconds + timing.idleSeconds;
+  timing.idleTime = timing.hostTurnarounds * link.hostTurnaroundTime;
+  timing.totalTime = timing.computeTime + timing.usbTime + timing.idleTime;
   return timing;
 }
 
-void addPredictedTiming(driver::RunResult& result, const UsbLinkParameters& link, uint64_t clockHz) {
+void addPredictedTiming(driver::RunResult& result, const UsbLinkParameters& link, units::Frequency clock) {
   int lastIteration = 0;
   for (const driver::ExecutableRunRecord& run : result.runs) lastIteration = std::max(lastIteration, run.iteration);
   driver::RunTiming sum;
   sum.usbSpeed = speedName(link.speed);
-  sum.clockHz = static_cast<double>(clockHz);
+  sum.clock = clock;
   for (driver::ExecutableRunRecord& run : result.runs) {
     if (!run.cycles) continue;
-    run.timing = predictRunTiming(run, link, clockHz);
+    run.timing = predictRunTiming(run, link, clock);
     if (run.iteration != lastIteration) continue;
     const driver::RunTiming& t = *run.timing;
     sum.computeCycles += t.computeCycles;
-    sum.computeSeconds += t.computeSeconds;
-    sum.usbSeconds += t.usbSeconds;
-    sum.idleSeconds += t.idleSeconds;
-    sum.totalSeconds += t.totalSeconds;
+    sum.computeTime += t.computeTime;
+    sum.usbTime += t.usbTime;
+    sum.idleTime += t.idleTime;
+    sum.totalTime += t.totalTime;
     sum.controlTransfers += t.controlTransfers;
     sum.bulkOutTransfers += t.bulkOutTransfers;
     sum.bulkOutBytes += t.bulkOutBytes;
@@ -88,8 +89,8 @@ void addPredictedTiming(driver::RunResult& result, const UsbLinkParameters& link
   result.timing = sum;
 }
 
-void addPredictedTiming(driver::RunResult& result, usb::UsbSpeed speed, uint64_t clockHz) {
-  addPredictedTiming(result, usbLinkParameters(speed), clockHz);
+void addPredictedTiming(driver::RunResult& result, usb::UsbSpeed speed, units::Frequency clock) {
+  addPredictedTiming(result, usbLinkParameters(speed), clock);
 }
 
 }  // namespace coralsim::sim

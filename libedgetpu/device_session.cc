@@ -16,7 +16,7 @@
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"
 #include "sim/hle_host/twin_discovery.h"
-#include "sim/run_timing.h"
+#include "hosting/run_timing.h"
 #include "traces/usb_log.h"
 
 namespace coralsim::libedgetpu {
@@ -125,7 +125,7 @@ DeviceSession::DeviceSession(const DelegateOptions& options) : options_(options)
     device_ = std::make_unique<sim::Device>(deviceOptions);
     transport_ = std::make_unique<driver::InProcessTransport>(*device_, options.timeout);
   }
-  clockHz_ = deviceOptions.chip.clockHz;
+  clock_ = deviceOptions.chip.clockHz;
   usbSpeed_ = deviceOptions.speed;
   driver::Transport* used = transport_.get();
   if (!options.traceUsb.empty()) {
@@ -134,7 +134,7 @@ DeviceSession::DeviceSession(const DelegateOptions& options) : options_(options)
     if (!usbTraceFile_) throw std::runtime_error("option 'trace_usb': cannot write '" + options.traceUsb + "'");
     usbLog_.origin = "driver";
     usbLog_.source = "libedgetpu.so.1 on " + transport_->name();
-    recorder_ = std::make_unique<driver::RecordingTransport>(*transport_, usbLog_, clockHz_);
+    recorder_ = std::make_unique<driver::RecordingTransport>(*transport_, usbLog_, clock_);
     used = recorder_.get();
   }
   runner_ = std::make_unique<driver::Runner>(*used, runnerOptions);
@@ -158,7 +158,7 @@ driver::RunResult DeviceSession::run(const driver::RunPlan& plan, const std::vec
   const std::lock_guard<std::mutex> lock(mutex_);
   driver::RunResult result = runner_->run(plan, inputs, 1);
   // Only the simulator has chip cycles to turn into a device time.
-  if (options_.timing && device_) sim::addPredictedTiming(result, usbSpeed_, clockHz_);
+  if (options_.timing && device_) sim::addPredictedTiming(result, usbSpeed_, clock_);
   return result;
 }
 

@@ -20,6 +20,7 @@
 #include "libedgetpu/delegate_options.h"
 #include "usb/usb_types.h"
 #include "traces/usb_log.h"
+#include "units/units.h"
 
 namespace coralsim::sim {
 class Device;
@@ -56,7 +57,7 @@ class DeviceSession {
   std::ofstream usbTraceFile_;
   std::unique_ptr<driver::RecordingTransport> recorder_;
   std::unique_ptr<driver::Runner> runner_;
-  uint64_t clockHz_ = 0;
+  units::Frequency clock_;
   usb::UsbSpeed usbSpeed_{};
 };
 

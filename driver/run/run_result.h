@@ -12,6 +12,7 @@
 #include "driver/transport/device_introspection.h"
 #include "driver/model/executable.h"
 #include "driver/run/service_mode.h"
+#include "units/units.h"
 
 namespace coralsim::driver {
 
@@ -62,22 +63,23 @@ struct HintCheck {
 };
 
 // Predicted device time of one executable run, or of one inference (the runs of the last
-// iteration), as `coralsim run --timing` and the demo compute it (sim/run_timing.h): the USB link model
-// (sim/usb_link_model.h) for the transfers, the chip cycles for compute, the host turnaround for
-// idle. Plain numbers, so the reports render them without knowing the models.
+// iteration), as `coralsim run --timing` and the demo compute it (hosting/run_timing.h): the USB
+// link model (sim/usb_link_model.h) for the transfers, the chip cycles for compute, the host
+// turnaround for idle. Values in typed units (units/units.h), so the reports render them without
+// knowing the models.
 struct RunTiming {
-  std::string usbSpeed;          // "super" or "high"
-  double clockHz = 0;
-  uint64_t computeCycles = 0;    // chip cycles of modelled work (never waiting for the host)
-  double computeSeconds = 0;     // computeCycles / clockHz
-  double usbSeconds = 0;         // the link model's time for the transfers below
-  double idleSeconds = 0;        // host turnarounds: the device waits, nothing moves
-  double totalSeconds = 0;       // compute + usb + idle
+  std::string usbSpeed;             // "super" or "high"
+  units::Frequency clock;           // the chip clock
+  units::Cycles computeCycles;      // chip cycles of modelled work (never waiting for the host)
+  units::Duration computeTime;      // computeCycles at clock
+  units::Duration usbTime;          // the link model's time for the transfers below
+  units::Duration idleTime;         // host turnarounds: the device waits, nothing moves
+  units::Duration totalTime;        // compute + usb + idle
   uint64_t controlTransfers = 0;
   uint64_t bulkOutTransfers = 0;
-  uint64_t bulkOutBytes = 0;     // record headers included
+  units::Bytes bulkOutBytes;        // record headers included
   uint64_t bulkInTransfers = 0;
-  uint64_t bulkInBytes = 0;
+  units::Bytes bulkInBytes;
   uint64_t hostTurnarounds = 0;
 };
 

@@ -19,8 +19,8 @@ traces::RegisterNamer csrRegisterNamer() {
   };
 }
 
-RecordingTransport::RecordingTransport(Transport& inner, traces::UsbLog& log, uint64_t clockHz)
-    : inner_(inner), builder_(log, csrRegisterNamer()), clockHz_(clockHz == 0 ? 1 : clockHz),
+RecordingTransport::RecordingTransport(Transport& inner, traces::UsbLog& log, units::Frequency clock)
+    : inner_(inner), builder_(log, csrRegisterNamer()), clock_(clock),
       start_(std::chrono::steady_clock::now()) {}
 
 void RecordingTransport::stamp(traces::UsbLogBuilder::Transfer& t) const {
@@ -29,8 +29,7 @@ void RecordingTransport::stamp(traces::UsbLogBuilder::Transfer& t) const {
     const uint64_t cycles = sim->simulatedCycles();
     t.cycle = cycles;
     // Microseconds with nanosecond resolution: integer arithmetic, so the text is reproducible.
-    const uint64_t nanos = cycles / clockHz_ * 1'000'000'000u + (cycles % clockHz_) * 1'000'000'000u / clockHz_;
-    t.timeUs = static_cast<double>(nanos) / 1000.0;
+    t.timeUs = static_cast<double>(units::wholeNanoseconds(cycles, clock_)) / 1000.0;
   } else {
     t.timeUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
   }

@@ -19,6 +19,7 @@
 
 #include "driver/transport/transport.h"
 #include "traces/usb_log.h"
+#include "units/units.h"
 
 namespace coralsim::driver {
 
@@ -27,8 +28,8 @@ traces::RegisterNamer csrRegisterNamer();
 
 class RecordingTransport final : public Transport {
  public:
-  // `clockHz` converts simulated cycles to microseconds (the chip clock the device runs at).
-  RecordingTransport(Transport& inner, traces::UsbLog& log, uint64_t clockHz = 500'000'000);
+  // `clock` converts simulated cycles to microseconds (the chip clock the device runs at).
+  RecordingTransport(Transport& inner, traces::UsbLog& log, units::Frequency clock = 500'000'000);
 
   [[nodiscard]] std::string name() const override { return inner_.name(); }
   std::vector<uint8_t> control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) override;
@@ -44,7 +45,7 @@ class RecordingTransport final : public Transport {
 
   Transport& inner_;
   traces::UsbLogBuilder builder_;
-  uint64_t clockHz_;
+  units::Frequency clock_;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -46,7 +46,7 @@ std::string tileList(uint16_t mask) {
 LleRung::LleRung(const models::ChipConfig& config) : config_(config) {
   tiles_.reserve(config.tileCount());
   for (unsigned t = 0; t < config.tileCount(); ++t) {
-    tiles_.push_back(TileState{TileMemory(config.narrowMemoryBytesPerTile), TileMemory(config.wideMemoryBytesPerTile),
+    tiles_.push_back(TileState{TileMemory(config.narrowMemoryBytesPerTile.value()), TileMemory(config.wideMemoryBytesPerTile.value()),
                                std::nullopt, {}});
   }
 }

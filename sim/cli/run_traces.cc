@@ -56,11 +56,11 @@ RunTraces::RunTraces(const Args& args)
 }
 
 void RunTraces::configure(sim::DeviceOptions& options) {
-  clockHz_ = options.chip.clockHz;
+  clock_ = options.chip.clockHz;
   if (!timelinePath_ && !instructionsPath_) return;
   tracer_ = std::make_shared<traces::Tracer>();
   if (timelinePath_) {
-    timeline_ = std::make_unique<traces::TimelineWriter>(clockHz_);
+    timeline_ = std::make_unique<traces::TimelineWriter>(clock_);
     tracer_->addEventSink(timeline_.get());
   }
   if (instructionsPath_) {
@@ -70,10 +70,10 @@ void RunTraces::configure(sim::DeviceOptions& options) {
   options.chip.tracer = tracer_;
 }
 
-driver::Transport& RunTraces::wrap(driver::Transport& inner, uint64_t clockHz) {
+driver::Transport& RunTraces::wrap(driver::Transport& inner, units::Frequency clock) {
   if (!usbPath_ && !timelinePath_) return inner;
   usbLog_.origin = "driver";
-  recorder_ = std::make_unique<driver::RecordingTransport>(inner, usbLog_, clockHz);
+  recorder_ = std::make_unique<driver::RecordingTransport>(inner, usbLog_, clock);
   return *recorder_;
 }
 

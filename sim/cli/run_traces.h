@@ -16,6 +16,7 @@
 #include "traces/timeline_writer.h"
 #include "traces/trace_event.h"
 #include "traces/usb_log.h"
+#include "units/units.h"
 
 namespace coralsim::cli {
 
@@ -32,7 +33,7 @@ class RunTraces {
   // signals to trace. Call before the Device is created.
   void configure(sim::DeviceOptions& options);
   // The transport the runner should use: `inner`, recorded when a USB log or a timeline is wanted.
-  driver::Transport& wrap(driver::Transport& inner, uint64_t clockHz);
+  driver::Transport& wrap(driver::Transport& inner, units::Frequency clock);
   // Writes the files. `source` names the session (the model).
   void finish(const std::string& source);
 
@@ -44,7 +45,7 @@ class RunTraces {
   std::unique_ptr<traces::InstructionTraceWriter> instructions_;
   traces::UsbLog usbLog_;
   std::unique_ptr<driver::RecordingTransport> recorder_;
-  uint64_t clockHz_ = 500'000'000;
+  units::Frequency clock_ = 500'000'000;
 };
 
 }  // namespace coralsim::cli

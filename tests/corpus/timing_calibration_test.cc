@@ -18,7 +18,7 @@
 #include "driver/run/run_plan.h"
 #include "driver/run/runner.h"
 #include "sim/device.h"
-#include "sim/run_timing.h"
+#include "hosting/run_timing.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
 
@@ -64,7 +64,7 @@ double predictMs(const std::filesystem::path& modelPath, const std::string& usb)
   runner.close();
   if (!result.ok()) throw std::runtime_error(modelPath.string() + ": " + *result.error);
   sim::addPredictedTiming(result, options.speed, options.chip.clockHz);
-  return result.timing->totalSeconds * 1e3;
+  return result.timing->totalTime.value() * 1e3;
 }
 
 TEST(TimingCalibration, PublishedLatenciesArePredictedWithinTheStatedBounds) {

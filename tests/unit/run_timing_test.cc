@@ -1,4 +1,4 @@
-// sim/run_timing.h: how a run's record becomes USB traffic and predicted seconds (hand-computed
+// hosting/run_timing.h: how a run's record becomes USB traffic and predicted seconds (hand-computed
 // from the definitions in the header), and that the prediction is deterministic: the same program
 // run twice on fresh emulated devices gives identical figures (it never reads a wall clock).
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 #include "models/isa/assembler.h"
 #include "models/isa/demo/demo_program.h"
 #include "sim/device.h"
-#include "sim/run_timing.h"
+#include "hosting/run_timing.h"
 
 namespace coralsim::sim {
 namespace {
@@ -17,14 +17,14 @@ namespace {
 sim::UsbLinkParameters simpleLink() {
   sim::UsbLinkParameters link;
   link.speed = usb::UsbSpeed::kSuper;
-  link.bulkOutBytesPerSecond = 1e6;
-  link.bulkInBytesPerSecond = 1e6;
-  link.outTransferSeconds = 1e-6;
-  link.inTransferSeconds = 2e-6;
-  link.controlTransferSeconds = 0;
+  link.bulkOutRate = 1e6;
+  link.bulkInRate = 1e6;
+  link.outTransferTime = 1e-6;
+  link.inTransferTime = 2e-6;
+  link.controlTransferTime = 0;
   link.outPieceBytes = 1 << 20;
   link.inUrbBytes = 1024;
-  link.hostTurnaroundSeconds = 100e-6;
+  link.hostTurnaroundTime = 100e-6;
   return link;
 }
 
@@ -69,10 +69,10 @@ void expectFigures(const driver::RunTiming& t, const HandFigures& e) {
   EXPECT_EQ(t.bulkInTransfers, e.bulkInTransfers);
   EXPECT_EQ(t.bulkInBytes, e.bulkInBytes);
   EXPECT_EQ(t.controlTransfers, 0u);
-  EXPECT_NEAR(t.usbSeconds, e.usbSeconds, 1e-12);
-  EXPECT_NEAR(t.computeSeconds, e.computeSeconds, 1e-15);
-  EXPECT_NEAR(t.idleSeconds, e.idleSeconds, 1e-15);
-  EXPECT_NEAR(t.totalSeconds, e.usbSeconds + e.computeSeconds + e.idleSeconds, 1e-12);
+  EXPECT_NEAR(t.usbTime.value(), e.usbSeconds, 1e-12);
+  EXPECT_NEAR(t.computeTime.value(), e.computeSeconds, 1e-15);
+  EXPECT_NEAR(t.idleTime.value(), e.idleSeconds, 1e-15);
+  EXPECT_NEAR(t.totalTime.value(), e.usbSeconds + e.computeSeconds + e.idleSeconds, 1e-12);
 }
 
 TEST(RunTiming, HandComputedRun) {
@@ -102,9 +102,9 @@ TEST(RunTiming, OneInferenceIsTheLastIteration) {
   addPredictedTiming(result, simpleLink(), 500'000'000);
   ASSERT_TRUE(result.timing.has_value());
   ASSERT_TRUE(result.runs[0].timing.has_value());
-  EXPECT_NEAR(result.runs[0].timing->computeSeconds, 18e-3, 1e-15);
+  EXPECT_NEAR(result.runs[0].timing->computeTime.value(), 18e-3, 1e-15);
   EXPECT_EQ(result.timing->computeCycles, 500'000u);
-  EXPECT_NEAR(result.timing->totalSeconds, result.runs[1].timing->totalSeconds, 0.0);
+  EXPECT_NEAR(result.timing->totalTime.value(), result.runs[1].timing->totalTime.value(), 0.0);
   EXPECT_EQ(result.timing->hostTurnarounds, 1u);
 }
 
@@ -151,12 +151,12 @@ TEST(RunTiming, DeterministicAcrossRuns) {
   ASSERT_TRUE(a.timing && b.timing);
   EXPECT_GT(a.timing->computeCycles, 0u);
   EXPECT_EQ(a.timing->computeCycles, b.timing->computeCycles);
-  EXPECT_EQ(a.timing->totalSeconds, b.timing->totalSeconds);  // bit-identical, not just close
-  EXPECT_EQ(a.timing->usbSeconds, b.timing->usbSeconds);
+  EXPECT_EQ(a.timing->totalTime, b.timing->totalTime);  // bit-identical, not just close
+  EXPECT_EQ(a.timing->usbTime, b.timing->usbTime);
   EXPECT_EQ(a.timing->bulkOutBytes, b.timing->bulkOutBytes);
   EXPECT_EQ(a.timing->bulkInTransfers, b.timing->bulkInTransfers);
   ASSERT_EQ(a.runs.size(), b.runs.size());
-  for (size_t i = 0; i < a.runs.size(); ++i) EXPECT_EQ(a.runs[i].timing->totalSeconds, b.runs[i].timing->totalSeconds);
+  for (size_t i = 0; i < a.runs.size(); ++i) EXPECT_EQ(a.runs[i].timing->totalTime, b.runs[i].timing->totalTime);
 }
 
 }  // namespace
