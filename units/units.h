@@ -21,13 +21,22 @@
 
 #include <compare>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
-#include <string_view>
 
 namespace coralsim::units {
 
-template <class Unit, class Rep>
+// The name of a unit ("cycles"), as a template argument: each name makes a type of its own.
+template <size_t N>
+struct UnitSymbol {
+  char text[N];
+  constexpr UnitSymbol(const char (&symbol)[N]) {  // implicit: Quantity<"cycles", ...>
+    for (size_t i = 0; i < N; ++i) text[i] = symbol[i];
+  }
+};
+
+template <UnitSymbol Symbol, class Rep>
 class Quantity {
  public:
   using Representation = Rep;
@@ -71,39 +80,20 @@ class Quantity {
   // "16484 cycles": for test failure messages and logs (a template, so <iosfwd> is enough here).
   template <class Char, class Traits>
   friend std::basic_ostream<Char, Traits>& operator<<(std::basic_ostream<Char, Traits>& out, Quantity q) {
-    return out << q.value_ << ' ' << Unit::kSymbol.data();
+    return out << q.value_ << ' ' << Symbol.text;
   }
 
  private:
   Rep value_{};
 };
 
-// The units. kSymbol names the unit of value().
-struct CycleUnit {
-  static constexpr std::string_view kSymbol = "cycles";
-};
-struct ByteUnit {
-  static constexpr std::string_view kSymbol = "bytes";
-};
-struct SecondUnit {
-  static constexpr std::string_view kSymbol = "s";
-};
-struct HertzUnit {
-  static constexpr std::string_view kSymbol = "Hz";
-};
-struct BytePerSecondUnit {
-  static constexpr std::string_view kSymbol = "B/s";
-};
-struct BytePerCycleUnit {
-  static constexpr std::string_view kSymbol = "B/cycle";
-};
-
-using Cycles = Quantity<CycleUnit, uint64_t>;                // chip clock cycles
-using Bytes = Quantity<ByteUnit, uint64_t>;                  // a byte count
-using Duration = Quantity<SecondUnit, double>;               // seconds, as the timing reports print them
-using Frequency = Quantity<HertzUnit, uint64_t>;             // a clock, in whole hertz
-using ByteRate = Quantity<BytePerSecondUnit, double>;        // a link's bandwidth
-using BytesPerCycle = Quantity<BytePerCycleUnit, uint64_t>;  // an on-chip bus's width
+// The units; the symbol names the unit of value().
+using Cycles = Quantity<"cycles", uint64_t>;          // chip clock cycles
+using Bytes = Quantity<"bytes", uint64_t>;            // a byte count
+using Duration = Quantity<"s", double>;               // seconds, as the timing reports print them
+using Frequency = Quantity<"Hz", uint64_t>;           // a clock, in whole hertz
+using ByteRate = Quantity<"B/s", double>;             // a link's bandwidth
+using BytesPerCycle = Quantity<"B/cycle", uint64_t>;  // an on-chip bus's width
 
 // Cycles at a clock: the time they take. A clock of 0 Hz gives 0 s, not a division by zero
 // (a front end that knows no clock predicts no compute time).
