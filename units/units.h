@@ -7,7 +7,7 @@
 //   Bytes / ByteRate                     -> Duration    (bytes on a link)
 //   Bytes / Duration                     -> ByteRate
 //   transferCycles(Bytes, BytesPerCycle) -> Cycles      (rounded up: a started cycle is spent)
-//   Cycles + Bytes, Cycles x Cycles, Bytes / Cycles     do not compile (tests/unit/units_test.cc)
+//   Cycles + Bytes, Cycles x Cycles, Bytes / Cycles     do not compile (tests/unit/units_arithmetic_test.cc)
 //
 // A bare number converts implicitly into any of them (a table's default, a test's
 // `config.inputBufferBytes = 256`): what the types forbid is mixing units, not writing numbers.
