@@ -9,7 +9,7 @@ namespace coralsim::sim {
 namespace {
 
 using usb::kRecordHeaderBytes;
-constexpr units::Bytes kEventBytes = 16;         // EP 0x82 event (§4.2)
+constexpr units::Bytes kEventBytes = 16;          // EP 0x82 event (§4.2)
 constexpr units::Bytes kOutPieceBytes = 1 << 20;  // libedgetpu sends payloads in <= 1 MiB pieces (§3)
 
 // The transfers `bytes` take in pieces of at most `piece` (a piece of 0 is taken as 1 byte).
@@ -34,8 +34,8 @@ UsbLinkParameters usbLinkParameters(usb::UsbSpeed speed) {
     p.outTransferTime = 0;           // [calibrated: the bandwidth term covers it]
     p.inTransferTime = 30.68e-6;     // [calibrated: 1 KiB URBs read one after the other]
     p.controlTransferTime = 125e-6;  // [choice: not in the per-inference traffic, not fitted]
-    p.inUrbBytes = 1024;                // outfeed_chunk_length 0x80 x 8, 1,024-byte URBs (§4.1)
-    p.hostTurnaroundTime = 206.6e-6;  // [calibrated]
+    p.inUrbBytes = 1024;             // outfeed_chunk_length 0x80 x 8, 1,024-byte URBs (§4.1)
+    p.hostTurnaroundTime = 206.6e-6; // [calibrated]
   } else {
     // ~36-40 MB/s: "USB 2.0 ~40 MB/s effective" (LibrEdgeTPU §17); iwatake's stride models on
     // USB 2: 5.44 ms more for 196,608 more bytes = 36 MB/s (docs/latency.md §3.3). [doc, derived]
@@ -44,8 +44,8 @@ UsbLinkParameters usbLinkParameters(usb::UsbSpeed speed) {
     p.outTransferTime = 0;           // [calibrated: the bandwidth term covers it]
     p.inTransferTime = 14.86e-6;     // [calibrated: 256-byte URBs]
     p.controlTransferTime = 375e-6;  // [choice: three stages of one 125 us microframe; not fitted]
-    p.inUrbBytes = 256;                 // outfeed_chunk_length 0x20 x 8 on High speed (§1.2, §4.1)
-    p.hostTurnaroundTime = 203.1e-6;  // [calibrated]
+    p.inUrbBytes = 256;              // outfeed_chunk_length 0x20 x 8 on High speed (§1.2, §4.1)
+    p.hostTurnaroundTime = 203.1e-6; // [calibrated]
   }
   return p;
 }
