@@ -68,8 +68,8 @@ LayerProfile profileModel(const std::filesystem::path& modelPath, const ProfileO
   }
   DeviceOptions deviceOptions;
   deviceOptions.speed = options.speed;
-  auto log = std::make_shared<ComputePacketLog>(deviceOptions.chip.timing.computePacketCycles.value(),
-                                                deviceOptions.chip.timing.macCyclesPerIteration.value());
+  auto log = std::make_shared<ComputePacketLog>(deviceOptions.chip.timing.computePacketCycles,
+                                                deviceOptions.chip.timing.macCyclesPerIteration);
   auto tracer = std::make_shared<traces::Tracer>();
   tracer->addEventSink(log.get());
   if (options.timeline != nullptr) tracer->addEventSink(options.timeline);
