@@ -11,6 +11,27 @@
 #include "usb/interrupt_packet.h"
 
 namespace coralsim::driver {
+namespace {
+
+RunTiming runTimingOf(const sim::RunDeviceTime& t) {
+  RunTiming out;
+  out.usbSpeed = t.speed == usb::UsbSpeed::kSuper ? "super" : "high";
+  out.clock = t.clock;
+  out.computeCycles = t.computeCycles;
+  out.computeTime = t.computeTime;
+  out.usbTime = t.usbTime;
+  out.idleTime = t.idleTime;
+  out.totalTime = t.totalTime;
+  out.controlTransfers = t.traffic.controlTransfers;
+  out.bulkOutTransfers = t.traffic.bulkOutTransfers;
+  out.bulkOutBytes = t.traffic.bulkOutBytes;
+  out.bulkInTransfers = t.traffic.bulkInTransfers;
+  out.bulkInBytes = t.traffic.bulkInBytes;
+  out.hostTurnarounds = t.hostTurnarounds;
+  return out;
+}
+
+}  // namespace
 
 // Shared with the completion callbacks, which run on the simulator thread and may outlive a call
 // (a URB that completes just as it is cancelled): they hold it by shared_ptr, never `this`.
@@ -60,6 +81,17 @@ class InProcessTransport::Introspection final : public DeviceIntrospection {
     if (text.empty()) return std::nullopt;
     return text;
   }
+  // Of the device's last executable run, once closed (its compute ends with it).
+  [[nodiscard]] std::optional<RunTiming> lastRunTiming() const override {
+    if (settledRuns().empty()) return std::nullopt;
+    const std::vector<sim::RunDeviceTime> times = device_.runTimes();
+    if (times.empty()) return std::nullopt;
+    return runTimingOf(times.back());
+  }
+  [[nodiscard]] std::optional<usb::SimulatedInstant> lastTransferInstant() const override { return lastInstant_; }
+
+  // The transport's calls report each completion they waited for.
+  void setLastTransferInstant(std::optional<usb::SimulatedInstant> at) { lastInstant_ = at; }
 
  private:
   // The run log once its last run is closed. The program raises its completion interrupt before
@@ -79,6 +111,7 @@ class InProcessTransport::Introspection final : public DeviceIntrospection {
   }
 
   sim::Device& device_;
+  std::optional<usb::SimulatedInstant> lastInstant_;
 };
 
 InProcessTransport::InProcessTransport(sim::Device& device, std::chrono::milliseconds timeout)
@@ -135,11 +168,13 @@ usb::UsbSpeed InProcessTransport::linkSpeed() const { return device_.options().s
 const DeviceIntrospection* InProcessTransport::introspection() const { return introspection_.get(); }
 
 std::vector<uint8_t> InProcessTransport::control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
+  introspection_->setLastTransferInstant(std::nullopt);  // a failed transfer has no instant
   if (!setup.isDeviceToHost() && outData.size() != setup.wLength) {
     throw TransportError(name(), controlText(setup),
                          "data stage of " + std::to_string(outData.size()) + " bytes for wLength " + std::to_string(setup.wLength));
   }
   usb::UrbResult r = device_.control(setup, outData);
+  introspection_->setLastTransferInstant(r.simulated);
   if (r.status != usb::UrbStatus::kOk) {
     throw TransportError(name(), controlText(setup), "failed with " + std::string(usb::urbStatusName(r.status)));
   }
@@ -171,6 +206,7 @@ usb::UrbResult InProcessTransport::await(uint64_t urbId, const std::shared_ptr<S
 
 void InProcessTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> bytes) {
   const std::string operation = bulkOutText(endpoint, bytes.size());
+  introspection_->setLastTransferInstant(std::nullopt);  // a failed transfer has no instant
   ensureInterruptUrb();
   throwIfFaulted(operation);
   auto slot = std::make_shared<Slot>();
@@ -183,6 +219,7 @@ void InProcessTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> byte
                                           shared->changed.notify_all();
                                         });
   const usb::UrbResult r = await(id, slot, operation);
+  introspection_->setLastTransferInstant(r.simulated);
   if (r.status != usb::UrbStatus::kOk) {
     throw TransportError(name(), operation, "failed with " + std::string(usb::urbStatusName(r.status)));
   }
@@ -193,6 +230,7 @@ void InProcessTransport::bulkOut(uint8_t endpoint, std::span<const uint8_t> byte
 
 std::vector<uint8_t> InProcessTransport::bulkIn(uint8_t endpoint, uint32_t maxLength) {
   const std::string operation = bulkInText(endpoint, maxLength);
+  introspection_->setLastTransferInstant(std::nullopt);  // a failed transfer has no instant
   ensureInterruptUrb();
   throwIfFaulted(operation);
   auto slot = std::make_shared<Slot>();
@@ -204,6 +242,7 @@ std::vector<uint8_t> InProcessTransport::bulkIn(uint8_t endpoint, uint32_t maxLe
     shared->changed.notify_all();
   });
   usb::UrbResult r = await(id, slot, operation);
+  introspection_->setLastTransferInstant(r.simulated);
   if (r.status != usb::UrbStatus::kOk) {
     throw TransportError(name(), operation, "failed with " + std::string(usb::urbStatusName(r.status)));
   }

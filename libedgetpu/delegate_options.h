@@ -23,8 +23,8 @@
 //   service       CORALSIM_SERVICE       hints (default) or events
 //   timeout_ms    CORALSIM_TIMEOUT_MS    wall-clock limit per host transfer
 //   verbosity     CORALSIM_VERBOSITY     log level on stderr (0 = errors only)
-//   timing        CORALSIM_TIMING        1: print each invocation's predicted device time (the timing
-//                                        model of `coralsim run --timing`; simulator only)
+//   timing        CORALSIM_TIMING        1: print each invocation's device time (the simulated
+//                                        device's clock, as `coralsim run --timing`; simulator only)
 //   trace_usb     CORALSIM_TRACE_USB     FILE: the session's USB transaction log (JSONL, as
 //                                        `coralsim run --trace-usb`), written when the device closes
 #pragma once

@@ -16,7 +16,6 @@
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"
 #include "sim/hle_host/twin_discovery.h"
-#include "hosting/run_timing.h"
 #include "traces/usb_log.h"
 
 namespace coralsim::libedgetpu {
@@ -104,6 +103,8 @@ DeviceSession::DeviceSession(const DelegateOptions& options) : options_(options)
   }
   driver::RunnerOptions runnerOptions;
   runnerOptions.service = options.service;
+  // Only the simulator keeps a device clock; the other devices leave the timing out.
+  runnerOptions.deviceTime = options.timing;
   if (options.cycleLimit) deviceOptions.chip.cycleLimit = *options.cycleLimit;
   if (options.clockMhz) {
     deviceOptions.chip.clockHz = *options.clockMhz * 1'000'000;
@@ -125,8 +126,6 @@ DeviceSession::DeviceSession(const DelegateOptions& options) : options_(options)
     device_ = std::make_unique<sim::Device>(deviceOptions);
     transport_ = std::make_unique<driver::InProcessTransport>(*device_, options.timeout);
   }
-  clock_ = deviceOptions.chip.clockHz;
-  usbSpeed_ = deviceOptions.speed;
   driver::Transport* used = transport_.get();
   if (!options.traceUsb.empty()) {
     // Opened now, so a path that cannot be written fails the delegate's creation, not its close.
@@ -134,7 +133,7 @@ DeviceSession::DeviceSession(const DelegateOptions& options) : options_(options)
     if (!usbTraceFile_) throw std::runtime_error("option 'trace_usb': cannot write '" + options.traceUsb + "'");
     usbLog_.origin = "driver";
     usbLog_.source = "libedgetpu.so.1 on " + transport_->name();
-    recorder_ = std::make_unique<driver::RecordingTransport>(*transport_, usbLog_, clock_);
+    recorder_ = std::make_unique<driver::RecordingTransport>(*transport_, usbLog_);
     used = recorder_.get();
   }
   runner_ = std::make_unique<driver::Runner>(*used, runnerOptions);
@@ -156,10 +155,7 @@ DeviceSession::~DeviceSession() {
 
 driver::RunResult DeviceSession::run(const driver::RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs) {
   const std::lock_guard<std::mutex> lock(mutex_);
-  driver::RunResult result = runner_->run(plan, inputs, 1);
-  // Only the simulator has chip cycles to turn into a device time.
-  if (options_.timing && device_) sim::addPredictedTiming(result, usbSpeed_, clock_);
-  return result;
+  return runner_->run(plan, inputs, 1);
 }
 
 }  // namespace coralsim::libedgetpu

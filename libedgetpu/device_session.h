@@ -20,7 +20,6 @@
 #include "libedgetpu/delegate_options.h"
 #include "usb/usb_types.h"
 #include "traces/usb_log.h"
-#include "units/units.h"
 
 namespace coralsim::sim {
 class Device;
@@ -57,8 +56,6 @@ class DeviceSession {
   std::ofstream usbTraceFile_;
   std::unique_ptr<driver::RecordingTransport> recorder_;
   std::unique_ptr<driver::Runner> runner_;
-  units::Frequency clock_;
-  usb::UsbSpeed usbSpeed_{};
 };
 
 }  // namespace coralsim::libedgetpu

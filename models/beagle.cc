@@ -46,6 +46,7 @@ Beagle::Beagle(const sc_core::sc_module_name& name, RungFactories rungs)
       eventsOut("eventsOut"),
       interruptsOut("interruptsOut"),
       bridgeResetOut("bridgeResetOut"),
+      clock("clock"),
       instructionQueue_("instructionQueue"),
       infeed_("infeed"),
       outfeed_("outfeed"),
@@ -58,6 +59,7 @@ Beagle::Beagle(const sc_core::sc_module_name& name, RungFactories rungs)
       dispatcher_("dispatcher", kTiles),
       core_("core", csrs_) {
   csr(csrs_);
+  clock(core_);
   instructionsIn(instructionQueue_);
   inputsIn(infeed_.channel(InfeedClass::kInput));
   parametersIn(infeed_.channel(InfeedClass::kParameter));

@@ -8,8 +8,9 @@
 //          ──csr──▶ CsrBlock (hooks: ScalarCore, tiles, power control, bridge flush/credit)
 //
 // To the bridge it exposes the CSR export, byte-stream exports for tags 0/1/2, ports for the
-// output stream, the event stream, the interrupt stream and the bridge flush, and a power-on
-// reset. All blocks are elaborated once; sizes from ChipConfig apply at powerOnReset().
+// output stream, the event stream, the interrupt stream and the bridge flush, the chip clock
+// (cycles and run boundaries, for the bridge's device clock), and a power-on reset. All blocks
+// are elaborated once; sizes from ChipConfig apply at powerOnReset().
 //
 // scu_ctrl_3 (docs/usb-protocol.md §5.2): status bits 0..9 follow rg_force_sleep at once
 // (3 → cur_pwr_state 2 and bits 2,3,4,6; else cur_pwr_state 0 and bit 2). Entering force_sleep 3
@@ -54,6 +55,7 @@ class Beagle : public sc_core::sc_module {
   sc_core::sc_port<EventStreamIf> eventsOut;
   sc_core::sc_port<InterruptStreamIf> interruptsOut;
   sc_core::sc_port<BridgeResetIf> bridgeResetOut;
+  sc_core::sc_export<ChipClockIf> clock;  // cycles and run boundaries, for the bridge's device clock
 
   static constexpr unsigned kTiles = 16;  // 4 x 4 (beagle_chip_structures.h)
 

@@ -36,7 +36,8 @@ Device::Device(DeviceOptions options) : impl_(std::make_unique<Impl>()) {
     impl_->kernel->call([&] {
       lease.slot->usb.detach();
       lease.slot->usb.configure(o.speed, o.zlpAfterAlignedTail,
-                                o.startInBootloader ? usb::CoralPersonality::kBootloader : usb::CoralPersonality::kRuntime);
+                                o.startInBootloader ? usb::CoralPersonality::kBootloader : usb::CoralPersonality::kRuntime,
+                                o.chip.clockHz);
       lease.slot->chip.powerOnReset(o.chip);
     });
   } catch (...) {
@@ -106,6 +107,29 @@ const DeviceOptions& Device::options() const { return impl_->options; }
 
 std::vector<RunRecord> Device::runLog() const {
   return impl_->onSlot([](DeviceSlot& s) { return s.chip.runs(); }, std::vector<RunRecord>{});
+}
+
+usb::SimulatedInstant Device::deviceTime() const {
+  return impl_->onSlot([](DeviceSlot& s) { return s.usb.now(); }, usb::SimulatedInstant{});
+}
+
+std::vector<RunDeviceTime> Device::runTimes() const {
+  return impl_->onSlot(
+      [](DeviceSlot& s) {
+        std::vector<RunDeviceTime> out;
+        const std::vector<RunRecord>& runs = s.chip.runs();
+        out.reserve(runs.size());
+        // Compute is counted from the end of the previous run, so the runs' compute adds up to the
+        // chip's cycles (the host's view: the cycles that passed while it served the run).
+        uint64_t previousEnd = 0;
+        for (size_t i = 0; i < runs.size(); ++i) {
+          const uint64_t end = runs[i].endCycle != 0 ? runs[i].endCycle : s.chip.cycles();
+          out.push_back(s.usb.deviceClock().runTime(i, end > previousEnd ? end - previousEnd : 0));
+          previousEnd = end;
+        }
+        return out;
+      },
+      std::vector<RunDeviceTime>{});
 }
 
 std::string Device::lastFault() const {

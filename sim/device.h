@@ -26,6 +26,7 @@
 
 #include "models/chip/run_record.h"
 #include "models/chip_config.h"
+#include "sim/device_clock.h"
 #include "sim/dfu_state_machine.h"
 #include "sim/usb_descriptors.h"
 #include "usb/event_packet.h"
@@ -88,6 +89,11 @@ class Device final : public usb::UsbDevice {
   [[nodiscard]] const DeviceOptions& options() const;
   // Every executable run since the device was created, in order (the last may be unfinished).
   [[nodiscard]] std::vector<RunRecord> runLog() const;
+  // Device time (sim/device_clock.h): now, and of every run of runLog() (same order and count) —
+  // compute (the chip cycles since the previous run ended, the run's own included), USB link time
+  // of the transfers charged to it, one host turnaround. Every front end reads these figures.
+  [[nodiscard]] usb::SimulatedInstant deviceTime() const;
+  [[nodiscard]] std::vector<RunDeviceTime> runTimes() const;
   // The text of the last fatal error (naming PC and word), "" if the chip never faulted.
   [[nodiscard]] std::string lastFault() const;
   // False once any output byte was a filler the datapath did not compute (the protocol rung

@@ -46,6 +46,7 @@ DeviceSlot::DeviceSlot(const sc_core::sc_module_name& name, unsigned index)
   usb.instructionSink(chip.instructionsIn);
   usb.inputSink(chip.inputsIn);
   usb.parameterSink(chip.parametersIn);
+  usb.chipClock(chip.clock);
   chip.outputsOut(usb);
   chip.eventsOut(usb);
   chip.interruptsOut(usb);

@@ -45,19 +45,33 @@ UsbFunction::UsbFunction(const sc_core::sc_module_name& name)
       csr("csr"),
       instructionSink("instructionSink"),
       inputSink("inputSink"),
-      parameterSink("parameterSink") {
+      parameterSink("parameterSink"),
+      chipClock("chipClock") {
   SC_THREAD(outPump);
 }
 
-void UsbFunction::configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, usb::CoralPersonality initial) {
+void UsbFunction::configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, usb::CoralPersonality initial, units::Frequency clock) {
   speed_ = speed;
   zlpAfterAlignedTail_ = zlpAfterAlignedTail;
   personality_ = UsbPersonality(speed, initial);
+  clock_.configure(usbLinkParameters(speed), clock);
+}
+
+uint64_t UsbFunction::chargedRun() const {
+  const uint64_t begun = chipClock->runsBegun();
+  return chipClock->runInProgress() ? begun - 1 : begun;
 }
 
 // ---- EP0 -----------------------------------------------------------------------------------------
 
 usb::UrbResult UsbFunction::control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
+  usb::UrbResult result = answerControl(setup, outData);
+  // Answered at once, costing no link time (sim/device_clock.h says why).
+  result.simulated = now();
+  return result;
+}
+
+usb::UrbResult UsbFunction::answerControl(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   if (!setup.isDeviceToHost() && outData.size() != setup.wLength) return status(usb::UrbStatus::kInvalid);
   std::optional<ControlOutcome> outcome = personality_.handle(setup, outData);
   if (!outcome) return csrRequest(setup, outData);  // vendor request, runtime personality
@@ -120,6 +134,7 @@ void UsbFunction::outPump() {
     if (urb.consumed == urb.data.size()) {
       usb::UrbResult r;
       r.actualLength = static_cast<uint32_t>(urb.data.size());
+      r.simulated = now();
       complete(std::move(urb.done), std::move(r));
       outUrbs_.pop_front();
       continue;
@@ -135,6 +150,7 @@ void UsbFunction::outPump() {
         const usb::RecordHeader header = usb::decodeRecordHeader(header_);
         payloadLeft_ = header.payloadLength;
         recordTag_ = header.tag;
+        clock_.chargeRecordHeader(chargedRun(), payloadLeft_);
         discardRecord_ = recordTag_ == 0 && payloadLeft_ > kMaxInstructionRecordBytes;
         if (discardRecord_) {
           ++rejectedInstructionRecords_;
@@ -152,6 +168,7 @@ void UsbFunction::outPump() {
     const size_t accepted = sink != nullptr ? sink->tryWrite(rest.first(n)) : n;
     urb.consumed += accepted;
     payloadLeft_ -= accepted;
+    if (accepted != 0) clock_.chargeRecordPayload(chargedRun(), accepted);
     if (payloadLeft_ == 0) {
       headerFill_ = 0;
       discardRecord_ = false;
@@ -191,7 +208,8 @@ void UsbFunction::pushOutput(models::OutputDma dma) {
   const uint64_t total = dma.size();
   if (total == 0) return;
   const uint64_t chunkBytes = csr->read(models::csr::outfeed_chunk_length, 64) * 8;
-  outputs_.push_back(PendingOutput{std::move(dma), chunkBytes == 0 ? total : chunkBytes, 0});
+  const DeviceClock::OutputStart start = clock_.chargeOutputDma(chargedRun(), total, chipClock->cycles());
+  outputs_.push_back(PendingOutput{std::move(dma), chunkBytes == 0 ? total : chunkBytes, 0, start});
   serviceOutputs();
 }
 
@@ -200,6 +218,7 @@ void UsbFunction::serviceOutputs() {
   while (!outputUrbs_.empty() && !outputs_.empty()) {
     InUrb& urb = outputUrbs_.front();
     bool done = false;
+    usb::SimulatedInstant lastByteAt;  // when the URB's last byte crossed the link
     while (urb.data.size() < urb.length && !outputs_.empty()) {
       PendingOutput& o = outputs_.front();
       const uint64_t total = o.dma.size();
@@ -213,6 +232,7 @@ void UsbFunction::serviceOutputs() {
                       o.dma.bytes.begin() + static_cast<ptrdiff_t>(o.sent + fromProduced));
       urb.data.resize(urb.data.size() + static_cast<size_t>(take - fromProduced), 0);
       o.sent += take;
+      lastByteAt = clock_.outputProgress(o.start, o.sent);
       if (o.sent == chunkEnd) {
         const bool last = chunkEnd == total;
         const bool ends = (chunkEnd - chunkStart) % maxPacket != 0 || (last && zlpAfterAlignedTail_);
@@ -225,7 +245,9 @@ void UsbFunction::serviceOutputs() {
     }
     if (urb.data.size() == urb.length) done = true;
     if (!done) break;  // partly filled: waits for more output
-    complete(std::move(urb.done), inResult(std::move(urb.data)));
+    usb::UrbResult r = inResult(std::move(urb.data));
+    r.simulated = lastByteAt;
+    complete(std::move(urb.done), std::move(r));
     outputUrbs_.pop_front();
   }
 }
@@ -234,16 +256,19 @@ void UsbFunction::pushEvent(const models::Descriptor& d) {
   // descr_ep bit n enables events of tag n; tag 0 never leaves (libedgetpu aborts on it).
   const uint64_t enabled = csr->read(models::csr::descr_ep, 64);
   if (d.tag == 0 || d.tag >= 8 || ((enabled >> d.tag) & 1u) == 0) return;
-  events_.push_back(usb::encodeEventPacket({d.tag, d.address, d.length}));
+  clock_.chargeEvent(chargedRun());
+  events_.push_back(QueuedEvent{usb::encodeEventPacket({d.tag, d.address, d.length}), now()});
   serviceEvents();
 }
 
 void UsbFunction::serviceEvents() {
   while (!eventUrbs_.empty() && !events_.empty()) {
     InUrb& urb = eventUrbs_.front();
-    const auto& packet = events_.front();
-    std::vector<uint8_t> data(packet.begin(), packet.begin() + std::min<size_t>(urb.length, usb::kEventPacketBytes));
-    complete(std::move(urb.done), inResult(std::move(data)));
+    const QueuedEvent& event = events_.front();
+    std::vector<uint8_t> data(event.packet.begin(), event.packet.begin() + std::min<size_t>(urb.length, usb::kEventPacketBytes));
+    usb::UrbResult r = inResult(std::move(data));
+    r.simulated = event.at;
+    complete(std::move(urb.done), std::move(r));
     eventUrbs_.pop_front();
     events_.pop_front();
   }

@@ -20,6 +20,11 @@
 //   0x82  one 16-byte event per URB {u64 address, u32 length, tag}, for descriptors whose tag is
 //         enabled in descr_ep (0x4C148; tag 0 never) (§4.2).
 //   0x83  4-byte interrupt words (bit 0 fatal error); silent in normal operation (§4.3).
+// Time: the function keeps the device clock (sim/device_clock.h) — every bulk record, output DMA
+// and event is charged its USB link time there, to the executable run it belongs to (read from the
+// chip through ChipClockIf), and every completion it produces carries its simulated instant
+// (usb::UrbResult::simulated): OUT transfers when their last byte was accepted, IN transfers when
+// their last byte crossed the link, control transfers when answered.
 // Queued events, outputs, interrupts and the parser state are flushed on a chip reset (GCB reset,
 // gcbb_credit0 pulse) and on a bus reset; events and outputs are otherwise kept until read.
 //
@@ -40,6 +45,7 @@
 
 #include "models/chip/chip_ports.h"
 #include "models/csr/csr_access_if.h"
+#include "sim/device_clock.h"
 #include "sim/usb_descriptors.h"
 #include "sim/usb_personality.h"
 #include "usb/event_packet.h"
@@ -61,6 +67,7 @@ class UsbFunction : public sc_core::sc_module,
   sc_core::sc_port<models::ByteSinkIf> instructionSink;  // tag 0
   sc_core::sc_port<models::ByteSinkIf> inputSink;        // tag 1
   sc_core::sc_port<models::ByteSinkIf> parameterSink;    // tag 2
+  sc_core::sc_port<models::ChipClockIf> chipClock;       // cycles and run boundaries
 
   using Completion = std::function<void(usb::UrbResult)>;
   struct CompletedUrb {
@@ -85,10 +92,14 @@ class UsbFunction : public sc_core::sc_module,
 
   explicit UsbFunction(const sc_core::sc_module_name& name);
 
-  // Link configuration and power-on personality (applied when a Device leases the slot).
-  void configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, usb::CoralPersonality initial = usb::CoralPersonality::kRuntime);
+  // Link configuration, power-on personality and the device clock (the link model of `speed`, the
+  // chip clock `clock`), applied when a Device leases the slot.
+  void configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, usb::CoralPersonality initial, units::Frequency clock);
   [[nodiscard]] usb::UsbSpeed speed() const { return speed_; }
   [[nodiscard]] const UsbPersonality& personality() const { return personality_; }
+  // The device clock: device time now, and what each executable run was charged.
+  [[nodiscard]] const DeviceClock& deviceClock() const { return clock_; }
+  [[nodiscard]] usb::SimulatedInstant now() const { return clock_.now(chipClock->cycles()); }
 
   // ---- host side (simulation paused) ----
   usb::UrbResult control(const usb::ControlSetup& setup, std::span<const uint8_t> outData);
@@ -136,16 +147,24 @@ class UsbFunction : public sc_core::sc_module,
     models::OutputDma dma;
     uint64_t chunkBytes = 0;  // outfeed_chunk_length in bytes when the DMA left the chip
     uint64_t sent = 0;        // bytes handed to IN URBs so far
+    DeviceClock::OutputStart start;  // where the DMA starts on the link (stamps of its URBs)
+  };
+  struct QueuedEvent {
+    std::array<uint8_t, usb::kEventPacketBytes> packet;
+    usb::SimulatedInstant at;  // when it crossed the link
   };
 
   void outPump();  // SC_THREAD: the record parser
   [[nodiscard]] models::ByteSinkIf* sinkForTag(uint8_t tag);
+  // The executable run a transfer happening now belongs to: the one in progress, else the next.
+  [[nodiscard]] uint64_t chargedRun() const;
   void resetParser();
   void complete(Completion done, usb::UrbResult result);
   void serviceOutputs();
   void serviceEvents();
   void serviceInterrupts();
   [[nodiscard]] std::deque<InUrb>* inQueue(uint8_t endpoint);
+  usb::UrbResult answerControl(const usb::ControlSetup& setup, std::span<const uint8_t> outData);
   usb::UrbResult csrRequest(const usb::ControlSetup& setup, std::span<const uint8_t> outData);
   // The bridge side of a bus reset: pending URBs given back with kShutdown, queues flushed.
   void resetBridge();
@@ -168,10 +187,11 @@ class UsbFunction : public sc_core::sc_module,
   std::deque<InUrb> eventUrbs_;      // EP 0x82
   std::deque<InUrb> interruptUrbs_;  // EP 0x83
   std::deque<PendingOutput> outputs_;
-  std::deque<std::array<uint8_t, usb::kEventPacketBytes>> events_;
+  std::deque<QueuedEvent> events_;
   std::deque<uint32_t> interrupts_;
 
   std::vector<CompletedUrb> completions_;
+  DeviceClock clock_;
 };
 
 }  // namespace coralsim::sim

@@ -1,7 +1,7 @@
 // UsbLinkModel: how long a run's USB traffic takes on a High-speed (USB 2) or SuperSpeed (USB 3)
 // link, as a pure function of the transfers libedgetpu makes — no wall clocks, so the prediction
-// is deterministic. Used for the "USB transfer" part of `coralsim run --timing`
-// (hosting/run_timing.h); the chip's own work is counted in chip cycles (models/timing_model.h).
+// is deterministic. The device clock (sim/device_clock.h) charges every transfer with it inside the
+// simulation; the chip's own work is counted in chip cycles (models/timing_model.h).
 //
 // Formula (typed units, units/units.h):
 //   usb = bulkOutBytes / bulkOutRate + bulkInBytes / bulkInRate

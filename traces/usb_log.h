@@ -66,7 +66,10 @@ struct EventDescriptorRecord {
 
 struct UsbTransaction {
   uint64_t seq = 0;                 // position in the log
-  std::optional<double> timeUs;     // microseconds since the log's first transaction (wall clock)
+  // Microseconds: since the log's first transaction on the host's clock (real sessions), or the
+  // device's simulated time of the completion — compute + USB link + host turnarounds since
+  // power-on (simulated sessions, sim/device_clock.h).
+  std::optional<double> timeUs;
   std::optional<uint64_t> cycle;    // simulated chip cycle at completion (simulated sessions)
   UsbTransferType type = UsbTransferType::kBulk;
   uint8_t endpoint = 0;             // with the direction bit: 0x00/0x80 control, 0x01, 0x81, ...

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -45,12 +46,23 @@ enum class UrbStatus {
 [[nodiscard]] int urbStatusToErrno(UrbStatus status);
 [[nodiscard]] std::string_view urbStatusName(UrbStatus status);
 
+// When a transfer completed on a simulated device's clock (sim/device_clock.h): device time since
+// power-on (chip compute + USB link time + host turnarounds, in picoseconds) and the chip cycle.
+// Real devices and the USB/IP wire have no such thing.
+struct SimulatedInstant {
+  uint64_t picoseconds = 0;
+  uint64_t chipCycle = 0;
+  friend bool operator==(const SimulatedInstant&, const SimulatedInstant&) = default;
+};
+
 struct UrbResult {
   UrbStatus status = UrbStatus::kOk;
   // IN transfers: the bytes delivered (size = actual length). OUT transfers: empty.
   std::vector<uint8_t> data;
   // OUT transfers: bytes the device accepted. IN transfers: equals data.size().
   uint32_t actualLength = 0;
+  // Set by a simulated device (sim::Device) on completions it produced; never on the wire.
+  std::optional<SimulatedInstant> simulated;
 };
 
 }  // namespace coralsim::usb

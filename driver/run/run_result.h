@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "driver/transport/device_introspection.h"
+#include "driver/transport/run_timing.h"
 #include "driver/model/executable.h"
 #include "driver/run/service_mode.h"
-#include "units/units.h"
 
 namespace coralsim::driver {
 
@@ -62,27 +62,6 @@ struct HintCheck {
   [[nodiscard]] bool ok() const { return verdict == Verdict::kMatch || verdict == Verdict::kPrefixMatch; }
 };
 
-// Predicted device time of one executable run, or of one inference (the runs of the last
-// iteration), as `coralsim run --timing` and the demo compute it (hosting/run_timing.h): the USB
-// link model (sim/usb_link_model.h) for the transfers, the chip cycles for compute, the host
-// turnaround for idle. Values in typed units (units/units.h), so the reports render them without
-// knowing the models.
-struct RunTiming {
-  std::string usbSpeed;             // "super" or "high"
-  units::Frequency clock;           // the chip clock
-  units::Cycles computeCycles;      // chip cycles of modelled work (never waiting for the host)
-  units::Duration computeTime;      // computeCycles at clock
-  units::Duration usbTime;          // the link model's time for the transfers below
-  units::Duration idleTime;         // host turnarounds: the device waits, nothing moves
-  units::Duration totalTime;        // compute + usb + idle
-  uint64_t controlTransfers = 0;
-  uint64_t bulkOutTransfers = 0;
-  units::Bytes bulkOutBytes;        // record headers included
-  uint64_t bulkInTransfers = 0;
-  units::Bytes bulkInBytes;
-  uint64_t hostTurnarounds = 0;
-};
-
 struct ExecutableRunRecord {
   std::string executable;  // PlannedExecutable::label
   ExecutableType type = ExecutableType::StandAlone;
@@ -108,7 +87,8 @@ struct ExecutableRunRecord {
   // Descriptors against the executable's DmaHints (absent when the run did not complete or only
   // interrupt events were observable).
   std::optional<HintCheck> hintCheck;
-  std::optional<RunTiming> timing;  // with `coralsim run --timing`
+  // The device's time for this run (RunnerOptions::deviceTime; a simulated device only).
+  std::optional<RunTiming> timing;
 };
 
 struct SkippedRun {
@@ -152,10 +132,14 @@ struct RunResult {
   std::vector<SkippedRun> skipped;
   std::vector<OutputTensor> outputs;  // of the last iteration
   std::optional<std::string> error;
-  // With `coralsim run --timing`: one inference, i.e. the runs of the last iteration summed.
+  // With RunnerOptions::deviceTime: one inference, i.e. the runs of the last iteration summed.
   std::optional<RunTiming> timing;
 
   [[nodiscard]] bool ok() const { return !error.has_value(); }
 };
+
+// One inference's device time: the runs of the last iteration that carry a timing, summed (the
+// steady state published latencies measure: parameters already cached). nullopt when none does.
+[[nodiscard]] std::optional<RunTiming> inferenceTiming(const std::vector<ExecutableRunRecord>& runs);
 
 }  // namespace coralsim::driver

@@ -127,6 +127,7 @@ void Runner::runExecutable(const PlannedExecutable& planned, bool rawProgram, in
       rec.rung = intro->executionModeUsed();
       rec.rungNote = intro->executionModeNote();
       rec.deviceNotes = intro->deviceNotes();
+      if (options_.deviceTime) rec.timing = intro->lastRunTiming();
     }
     if (rec.service == ServiceMode::kEvents) {
       rec.descriptorSource = DescriptorSource::kEvents;
@@ -263,6 +264,7 @@ RunResult Runner::run(const RunPlan& plan, const std::vector<std::vector<uint8_t
     if (r.cycles) result.cycles = result.cycles.value_or(0) + *r.cycles;
   }
   if (const DeviceIntrospection* intro = transport_.introspection()) result.executionMode = intro->executionModeUsed();
+  if (options_.deviceTime) result.timing = inferenceTiming(result.runs);
 
   for (const std::string& name : produced.order) {
     OutputTensor out;

@@ -32,6 +32,10 @@ struct RunnerOptions {
   ServiceMode service = ServiceMode::kHints;
   ClockPerformance performance = ClockPerformance::kMax;
   std::chrono::milliseconds pollTimeout{5000};
+  // Ask the device for its time of every run (DeviceIntrospection::lastRunTiming: compute, USB
+  // link, idle from the simulator's device clock) and sum one inference (RunResult::timing).
+  // Devices that keep no clock (real Corals, the USB/IP wire) leave the timing out.
+  bool deviceTime = false;
 };
 
 class Runner {

@@ -1,6 +1,7 @@
 // DeviceIntrospection: what only a simulated device can tell the host — simulated cycles, the log
 // of every descriptor the scalar core pushed (also those descr_ep keeps off EP 0x82), whether the
-// outputs were really computed, the datapath rung used, the fault text. Offered by transports that
+// outputs were really computed, the datapath rung used, the fault text, the device time of a run
+// and when each transfer completed on the device's clock. Offered by transports that
 // own a simulator in the same process (Transport::introspection()); results that depend on it say
 // so, because a real Coral cannot provide them.
 #pragma once
@@ -10,7 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "driver/transport/run_timing.h"
 #include "usb/event_packet.h"
+#include "usb/usb_types.h"
 
 namespace coralsim::driver {
 
@@ -39,6 +42,12 @@ class DeviceIntrospection {
   // tile packet addressed to no tile, a HALT without its drain NOPs, ... Empty when none or when
   // the device does not say.
   [[nodiscard]] virtual std::vector<std::string> deviceNotes() const { return {}; }
+  // The device time of the last executable run, from the device's own clock: compute, USB link
+  // and idle (sim/device_clock.h). nullopt when the device does not say.
+  [[nodiscard]] virtual std::optional<RunTiming> lastRunTiming() const { return std::nullopt; }
+  // When the transfer this transport completed last (the call that just returned) finished on the
+  // device's clock. nullopt when the device does not say.
+  [[nodiscard]] virtual std::optional<usb::SimulatedInstant> lastTransferInstant() const { return std::nullopt; }
   // The device's own description of a fault, when it has one.
   [[nodiscard]] virtual std::optional<std::string> faultText() const = 0;
 };

@@ -19,17 +19,18 @@ traces::RegisterNamer csrRegisterNamer() {
   };
 }
 
-RecordingTransport::RecordingTransport(Transport& inner, traces::UsbLog& log, units::Frequency clock)
-    : inner_(inner), builder_(log, csrRegisterNamer()), clock_(clock),
-      start_(std::chrono::steady_clock::now()) {}
+RecordingTransport::RecordingTransport(Transport& inner, traces::UsbLog& log)
+    : inner_(inner), builder_(log, csrRegisterNamer()), start_(std::chrono::steady_clock::now()) {}
 
 void RecordingTransport::stamp(traces::UsbLogBuilder::Transfer& t) const {
   if (const DeviceIntrospection* sim = inner_.introspection()) {
-    if (t.type != traces::UsbTransferType::kControl) return;  // see the header: not reproducible
-    const uint64_t cycles = sim->simulatedCycles();
-    t.cycle = cycles;
-    // Microseconds with nanosecond resolution: integer arithmetic, so the text is reproducible.
-    t.timeUs = static_cast<double>(units::wholeNanoseconds(cycles, clock_)) / 1000.0;
+    // A failed transfer has no instant on the device: no time, rather than a guess.
+    const std::optional<usb::SimulatedInstant> at = sim->lastTransferInstant();
+    if (!at) return;
+    t.cycle = at->chipCycle;
+    // Microseconds with nanosecond resolution, from whole nanoseconds: the text is reproducible.
+    constexpr uint64_t kPicosecondsPerNanosecond = 1000;
+    t.timeUs = static_cast<double>(at->picoseconds / kPicosecondsPerNanosecond) / 1000.0;
   } else {
     t.timeUs = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start_).count();
   }

@@ -4,12 +4,12 @@
 // trace-diff`. CSR accesses are named from the driver's register table.
 //
 // Time: on real hardware every transaction carries the host's monotonic clock. On a simulated
-// device (the inner transport offers introspection) only control transfers carry a time: the
-// simulated cycle when they completed and cycles / clock. Control transfers are answered while the
-// chip waits for the host, so that cycle is the same on every run; a bulk transfer completes on
-// the simulator's thread while the chip may go on computing, so a cycle read when the driver sees
-// the completion would depend on thread scheduling — bulk transfers carry no time there, and the
-// log stays byte-identical across runs (per-run cycles are in the run report).
+// device (the inner transport offers introspection) every transaction carries the instant the
+// device itself stamped on its completion (DeviceIntrospection::lastTransferInstant): `t_us` the
+// device time (chip compute + USB link time + host turnarounds, sim/device_clock.h) and `cycle`
+// the chip cycle. The device stamps at points of the simulation that depend only on the program,
+// the data and the transfer order — never when the host happens to see the completion — so the
+// log is byte-identical across runs.
 #pragma once
 
 #include <chrono>
@@ -19,7 +19,6 @@
 
 #include "driver/transport/transport.h"
 #include "traces/usb_log.h"
-#include "units/units.h"
 
 namespace coralsim::driver {
 
@@ -28,8 +27,7 @@ traces::RegisterNamer csrRegisterNamer();
 
 class RecordingTransport final : public Transport {
  public:
-  // `clock` converts simulated cycles to microseconds (the chip clock the device runs at).
-  RecordingTransport(Transport& inner, traces::UsbLog& log, units::Frequency clock = 500'000'000);
+  RecordingTransport(Transport& inner, traces::UsbLog& log);
 
   [[nodiscard]] std::string name() const override { return inner_.name(); }
   std::vector<uint8_t> control(const usb::ControlSetup& setup, std::span<const uint8_t> outData) override;
@@ -45,7 +43,6 @@ class RecordingTransport final : public Transport {
 
   Transport& inner_;
   traces::UsbLogBuilder builder_;
-  units::Frequency clock_;
   std::chrono::steady_clock::time_point start_;
 };
 

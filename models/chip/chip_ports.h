@@ -57,6 +57,18 @@ class InterruptStreamIf : public virtual sc_core::sc_interface {
   virtual void pushInterrupt(uint32_t bits) = 0;
 };
 
+// The chip's clock and its run boundaries, read by the bridge's device clock (sim/device_clock.h):
+// every bulk transfer is charged to the executable run it belongs to and stamped in device time.
+class ChipClockIf : public virtual sc_core::sc_interface {
+ public:
+  // Chip cycles since power-on, advanced only by modelled work (never while waiting for the host).
+  [[nodiscard]] virtual uint64_t cycles() const = 0;
+  // Executable runs begun since power-on (the index the next run will get).
+  [[nodiscard]] virtual uint64_t runsBegun() const = 0;
+  // True from a run's first chunk up to its final HALT (or the fault or reset that ends it).
+  [[nodiscard]] virtual bool runInProgress() const = 0;
+};
+
 // The chip asks the bridge to drop its queued events and outputs and its OUT parser state
 // (GCB reset on force_sleep = 3, gcbb_credit0 pulse).
 class BridgeResetIf : public virtual sc_core::sc_interface {

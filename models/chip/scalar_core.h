@@ -30,6 +30,7 @@
 #include <systemc>
 
 #include "models/chip/block_interfaces.h"
+#include "models/chip/chip_ports.h"
 #include "models/chip/run_record.h"
 #include "models/chip_config.h"
 #include "models/csr/csr_block.h"
@@ -53,7 +54,7 @@ inline constexpr uint64_t kHalting = 3;
 inline constexpr uint64_t kHalted = 4;
 }  // namespace run_status
 
-class ScalarCore : public sc_core::sc_module, private ScalarCoreHost, private ScalarTraceHook {
+class ScalarCore : public sc_core::sc_module, public ChipClockIf, private ScalarCoreHost, private ScalarTraceHook {
  public:
   SC_HAS_PROCESS(ScalarCore);
 
@@ -78,8 +79,11 @@ class ScalarCore : public sc_core::sc_module, private ScalarCoreHost, private Sc
   void setSleeping(bool sleeping);
 
   // The chip clock: cycles since power-on, advanced only by modelled costs.
-  [[nodiscard]] uint64_t cycles() const;
+  [[nodiscard]] uint64_t cycles() const override;
   [[nodiscard]] const std::vector<RunRecord>& runs() const { return runs_; }
+  // ChipClockIf: run boundaries for the bridge's device clock.
+  [[nodiscard]] uint64_t runsBegun() const override { return runs_.size(); }
+  [[nodiscard]] bool runInProgress() const override { return runActive_; }
   [[nodiscard]] uint64_t runStatus() const;
   [[nodiscard]] uint32_t pc() const;
   [[nodiscard]] const ScalarEngine& engine() const { return *engine_; }

@@ -38,7 +38,6 @@
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"
 #include "sim/hle_host/twin_discovery.h"
-#include "hosting/run_timing.h"
 
 #ifndef CORALSIM_VERSION
 #define CORALSIM_VERSION "unknown"
@@ -106,7 +105,7 @@ std::optional<std::filesystem::path> findCorpus() {
 
 struct Session {
   explicit Session(driver::ServiceMode service, const sim::DeviceOptions& options = {})
-      : device(options), transport(device), runner(transport, driver::RunnerOptions{.service = service}) {
+      : device(options), transport(device), runner(transport, driver::RunnerOptions{.service = service, .deviceTime = true}) {
     runner.open();
   }
   sim::Device device;
@@ -310,7 +309,6 @@ bool runCorpusModel(const std::optional<std::string>& explicitModel, const std::
   Session session(driver::ServiceMode::kHints, options);
   driver::RunResult result = session.runner.run(plan, inputs ? *inputs : driver::randomInputs(plan, 1), 2);
   session.runner.close();
-  sim::addPredictedTiming(result, options.speed, options.chip.clockHz);
   driver::writeRunText(result, context, std::cout);
 
   bool ok = result.ok() && !result.runs.empty();

@@ -19,7 +19,6 @@
 #include "sim/cli/run_io.h"
 #include "sim/cli/run_traces.h"
 #include "sim/device.h"
-#include "hosting/run_timing.h"
 #include "sim/cli/datapath_options.h"
 #include "sim/cli/device_options.h"
 
@@ -142,6 +141,7 @@ int runRun(const CommandArgs& argv) {
   // Registered before the model loads, so a bad pair fails early; the device only sees the registry.
   const DatapathReport datapath = applyDatapathOptions(args, deviceOptions.chip, args.positional()[0]);
   driver::RunnerOptions runnerOptions = runnerOptionsFrom(args);
+  runnerOptions.deviceTime = args.has("--timing");  // read from the device's clock, run by run
   deviceOptions.speed = parseUsbSpeed(args, "--usb");
   if (auto mhz = args.number("--clock-mhz")) {
     if (*mhz == 0 || *mhz > 10'000) throw UsageError("--clock-mhz expects 1..10000");
@@ -162,7 +162,7 @@ int runRun(const CommandArgs& argv) {
   traces.configure(deviceOptions);
   sim::Device device(deviceOptions);
   driver::InProcessTransport transport(device, std::chrono::milliseconds(timeoutMs));
-  driver::Runner runner(traces.wrap(transport, deviceOptions.chip.clockHz), runnerOptions);
+  driver::Runner runner(traces.wrap(transport), runnerOptions);
   runner.open();
   driver::RunResult result = runner.run(plan, inputs, static_cast<int>(iterations));
   try {
@@ -173,9 +173,6 @@ int runRun(const CommandArgs& argv) {
 
   traces.finish(plan.model);
   if (auto out = args.value("--output"); out && !result.outputs.empty()) writeOutputs(*out, result);
-  if (args.has("--timing")) {
-    sim::addPredictedTiming(result, deviceOptions.speed, deviceOptions.chip.clockHz);
-  }
 
   driver::RunReportContext context;
   context.coralsimVersion = CORALSIM_VERSION;

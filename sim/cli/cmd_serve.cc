@@ -51,8 +51,9 @@ void printHelp() {
                "unless the network is trusted, and name the clients with --allow (by default a loopback server\n"
                "refuses every other address). Logs every attach, detach, refused and dropped client on standard\n"
                "error. Stops on SIGINT or SIGTERM and then prints one line per device: the personality it\n"
-               "ended in, the firmware it received (size, SHA-256), the simulated cycles of every run and\n"
-               "the datapath rung each run used. With --hle the devices compute the outputs of the registered\n"
+               "ended in, the firmware it received (size, SHA-256), the simulated cycles of every run, its\n"
+               "device time (compute + USB link + idle, as 'coralsim run --timing' reports it) and the\n"
+               "datapath rung each run used. With --hle the devices compute the outputs of the registered\n"
                "programs (recognised by their instruction chunks) and send them in the device's byte order.\n\n"
             << describeOptions(kOptions);
 }
@@ -89,7 +90,9 @@ void parseListen(const std::string& text, usbip::ServerOptions& o) {
 }
 
 // "1-1: 18d1:9302 runtime, firmware 10783 bytes sha256 3b07... (apex_latest_single_ep.bin),
-// 3 executable runs, cycles 1177 1177 1177"
+// 3 executable runs, cycles 1177 1177 1177; device ms 0.241 0.241 0.241; rungs protocol ..."
+// The device time of each run is the device clock's (sim/device_clock.h): the same figure
+// `coralsim run --timing` and the libedgetpu delegate report for the same program and transfers.
 std::string deviceSummary(const std::string& busId, const sim::Device& device) {
   const bool runtime = device.personality() == usb::CoralPersonality::kRuntime;
   std::string line = busId + ": " + (runtime ? "18d1:9302 runtime" : "1a6e:089a bootloader") + ", ";
@@ -104,6 +107,12 @@ std::string deviceSummary(const std::string& busId, const sim::Device& device) {
   if (runs.empty()) line += " -";
   for (const auto& r : runs) line += " " + std::to_string(r.cycles());
   if (!runs.empty()) {
+    line += "; device ms";
+    for (const sim::RunDeviceTime& t : device.runTimes()) {
+      char ms[32];
+      std::snprintf(ms, sizeof ms, " %.3f", t.totalTime.value() * 1e3);
+      line += ms;
+    }
     line += "; rungs";
     for (const auto& r : runs) line += " " + std::string(models::executionModeName(r.rung));
   }
@@ -187,7 +196,8 @@ int runServe(const CommandArgs& argv) {
   std::fflush(stdout);
   server.stop();
   // What each device went through, for logs and the kernel-level end-to-end test: the
-  // personality it ended in, the firmware it received, the simulated cycles of every run.
+  // personality it ended in, the firmware it received, the simulated cycles and device time of
+  // every run.
   for (uint64_t i = 0; i < count; ++i) std::printf("coralsim serve: %s\n", deviceSummary(server.busId(i), devices[i]->device()).c_str());
   const auto& s = server.stats();
   std::printf("coralsim serve: stopped after %llu connections, %llu imports, %llu URBs\n",

@@ -1,5 +1,7 @@
 #include "sim/cli/run_traces.h"
 
+#include <cmath>
+
 #include "sim/simulation_kernel.h"
 
 namespace coralsim::cli {
@@ -26,12 +28,14 @@ const char* RunTraces::helpText() {
   return "Traces (each off unless asked for; identical on every run of the same command):\n"
          "  --trace-usb FILE           every USB transfer of the session as the driver saw it: control\n"
          "                             setup with the CSR name and value, bulk lengths, record tags and\n"
-         "                             sizes, event descriptors, output SHA-256, simulated time. Compare\n"
+         "                             sizes, event descriptors, output SHA-256, simulated device time\n"
+         "                             (t_us: compute + USB link + idle) and chip cycle. Compare\n"
          "                             with a real capture: coralsim trace-diff FILE CAPTURE.\n"
          "  --trace-timeline FILE      open in ui.perfetto.dev or chrome://tracing: tracks for the scalar\n"
          "                             core (runs, chunks), each tile and NLU (packet spans), each DMA\n"
          "                             engine (descriptors by tag: the device side of every bulk\n"
-         "                             transfer) and USB EP0 (control transfers with CSR names).\n"
+         "                             transfer) and each USB endpoint (control transfers with CSR\n"
+         "                             names, bulk transfers with their device time).\n"
          "  --trace-instructions FILE  one JSON line per executed scalar-core packet.\n"
          "  --trace-vcd FILE.vcd       chip signals through SystemC's sc_trace: the scalar core's run state\n"
          "                             and chip cycle, each tile's accepted packets, last sequence number\n"
@@ -70,10 +74,10 @@ void RunTraces::configure(sim::DeviceOptions& options) {
   options.chip.tracer = tracer_;
 }
 
-driver::Transport& RunTraces::wrap(driver::Transport& inner, units::Frequency clock) {
+driver::Transport& RunTraces::wrap(driver::Transport& inner) {
   if (!usbPath_ && !timelinePath_) return inner;
   usbLog_.origin = "driver";
-  recorder_ = std::make_unique<driver::RecordingTransport>(inner, usbLog_, clock);
+  recorder_ = std::make_unique<driver::RecordingTransport>(inner, usbLog_);
   return *recorder_;
 }
 
@@ -84,9 +88,10 @@ void RunTraces::finish(const std::string& source) {
     if (!usbFile_.flush()) throw std::runtime_error(*usbPath_ + ": write failed");
   }
   if (timeline_) {
-    // The USB transfers join the timeline on their endpoints' tracks, at the simulated cycle each
-    // completed — those that have one: control transfers (driver/transport/recording_transport.h says why
-    // bulk completions on the emulated device carry no reproducible cycle).
+    // The USB transfers join the timeline on their endpoints' tracks at the chip cycle the device
+    // stamped on each (driver/transport/recording_transport.h): control transfers when answered,
+    // bulk transfers when their last byte crossed the link. The timeline's axis is chip cycles;
+    // each transfer's device time (compute + link + idle, sim/device_clock.h) is an argument.
     for (const traces::UsbTransaction& t : usbLog_.transactions) {
       if (!t.cycle) continue;
       traces::TraceEvent e;
@@ -99,6 +104,7 @@ void RunTraces::finish(const std::string& source) {
       else if (t.event) e.name = "event tag " + std::to_string(t.event->tag);
       else e.name = std::string(traces::usbTransferTypeName(t.type)) + (t.in() ? " in" : " out");
       e.args = {{"length", t.length}, {"seq", t.seq}};
+      if (t.timeUs) e.args.push_back({"device_ns", static_cast<uint64_t>(std::llround(*t.timeUs * 1000.0))});
       if (t.csr && t.csr->value) e.args.push_back({"value", *t.csr->value});
       timeline_->record(e);
     }

@@ -33,7 +33,7 @@ class RunTraces {
   // signals to trace. Call before the Device is created.
   void configure(sim::DeviceOptions& options);
   // The transport the runner should use: `inner`, recorded when a USB log or a timeline is wanted.
-  driver::Transport& wrap(driver::Transport& inner, units::Frequency clock);
+  driver::Transport& wrap(driver::Transport& inner);
   // Writes the files. `source` names the session (the model).
   void finish(const std::string& source);
 

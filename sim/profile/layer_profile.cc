@@ -13,7 +13,6 @@
 #include "hosting/in_process_transport.h"
 #include "sim/device.h"
 #include "sim/hle_host/twin_discovery.h"
-#include "hosting/run_timing.h"
 #include "traces/json_writer.h"
 
 namespace coralsim::sim {
@@ -77,13 +76,12 @@ LayerProfile profileModel(const std::filesystem::path& modelPath, const ProfileO
   p.clockHz = deviceOptions.chip.clockHz.value();
   Device device(deviceOptions);
   driver::InProcessTransport transport(device);
-  driver::Runner runner(transport);
+  driver::Runner runner(transport, driver::RunnerOptions{.deviceTime = true});
   runner.open();
   constexpr int kIterations = 2;  // the second is the steady state (parameters cached)
   driver::RunResult result = runner.run(plan, driver::randomInputs(plan, 1), kIterations);
   runner.close();
   if (!result.ok()) throw std::runtime_error(modelPath.string() + ": the run failed: " + *result.error);
-  addPredictedTiming(result, options.speed, deviceOptions.chip.clockHz);
   p.timing = result.timing;
   if (log->runs().size() != result.runs.size()) {
     throw std::runtime_error(modelPath.string() + ": " + std::to_string(result.runs.size()) + " executable runs but " +
@@ -148,8 +146,7 @@ void writeProfileText(std::ostream& out, const LayerProfile& p) {
   if (p.timing) {
     std::snprintf(line, sizeof line, "; predicted device time %.3f ms at USB %s (compute %.3f + usb %.3f + idle %.3f)",
                   p.timing->totalTime.value() * 1e3, p.timing->usbSpeed == "high" ? "2" : "3",
-                  p.timing->computeTime.value() * 1e3, p.timing->usbTime.value() * 1e3,
-                  p.timing->idleTime.value() * 1e3);
+                  p.timing->computeTime.value() * 1e3, p.timing->usbTime.value() * 1e3, p.timing->idleTime.value() * 1e3);
     out << line;
   }
   out << "\n";

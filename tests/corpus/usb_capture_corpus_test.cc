@@ -182,7 +182,7 @@ Session runSession(const std::filesystem::path& model, int iterations, bool trac
     driver::InProcessTransport inner(device);
     out.log.origin = "driver";
     out.log.source = model.filename().string();
-    driver::RecordingTransport transport(inner, out.log, options.chip.clockHz);
+    driver::RecordingTransport transport(inner, out.log);
     const driver::ModelFile m = driver::loadModelFile(model.string());
     const driver::RunPlan plan = driver::planRun(m);
     driver::Runner runner(transport, {});

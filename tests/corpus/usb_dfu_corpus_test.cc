@@ -20,7 +20,7 @@ using Bytes = std::vector<uint8_t>;
 usb::UrbResult send(UsbPersonality& p, const usb::ControlSetup& s, std::span<const uint8_t> data = {}) {
   auto o = p.handle(s, data);
   EXPECT_TRUE(o.has_value());
-  return o ? o->result : usb::UrbResult{usb::UrbStatus::kInvalid, {}, 0};
+  return o ? o->result : usb::UrbResult{usb::UrbStatus::kInvalid, {}, 0, std::nullopt};
 }
 
 TEST(UsbDfuCorpus, LibedgetpuFirmwareImagesDownloadVerifyAndSwitch) {

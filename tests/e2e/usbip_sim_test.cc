@@ -120,11 +120,15 @@ TEST_F(UsbipSimTest, CorpusModelsRunTheSameOverUsbipAsInProcess) {
       const driver::RunResult a = overWire.run(plan, inputs);
       overWire.close();
       const uint64_t wireCycles = exported_->device().cycles();
+      const std::vector<sim::RunDeviceTime> wireTimes = exported_->device().runTimes();
+      const usb::SimulatedInstant wireDeviceTime = exported_->device().deviceTime();
       wire.reset();  // unplug: the next import power-cycles the device
 
       sim::Device local;
       driver::InProcessTransport inProcess(local);
-      driver::Runner here(inProcess, options);
+      driver::RunnerOptions hereOptions = options;
+      hereOptions.deviceTime = true;  // what `coralsim run --timing` reads
+      driver::Runner here(inProcess, hereOptions);
       here.open();
       const driver::RunResult b = here.run(plan, inputs);
       here.close();
@@ -148,8 +152,22 @@ TEST_F(UsbipSimTest, CorpusModelsRunTheSameOverUsbipAsInProcess) {
       for (size_t i = 0; i < a.outputs.size(); ++i) EXPECT_EQ(a.outputs[i].sha256, b.outputs[i].sha256) << what;
       // Simulated time depends only on the program, the data and the transfer order, not the wire.
       EXPECT_EQ(wireCycles, local.cycles()) << what;
+      // So is device time: the device clock charges the link model's transfers (libedgetpu's
+      // pattern), not the URBs a transport happens to use, so the server's device (what `coralsim
+      // serve` prints) and the in-process run report the same figures, bit for bit.
+      ASSERT_EQ(wireTimes.size(), b.runs.size()) << what;
+      for (size_t i = 0; i < b.runs.size(); ++i) {
+        ASSERT_TRUE(b.runs[i].timing.has_value()) << what << " run " << i;
+        EXPECT_EQ(wireTimes[i].totalTime.value(), b.runs[i].timing->totalTime.value()) << what << " run " << i;
+        EXPECT_EQ(wireTimes[i].usbTime.value(), b.runs[i].timing->usbTime.value()) << what << " run " << i;
+        EXPECT_EQ(wireTimes[i].computeCycles, b.runs[i].timing->computeCycles) << what << " run " << i;
+        EXPECT_EQ(wireTimes[i].traffic.bulkInTransfers, b.runs[i].timing->bulkInTransfers) << what << " run " << i;
+        EXPECT_GT(wireTimes[i].totalTime.value(), 0.0) << what << " run " << i;
+      }
+      EXPECT_EQ(wireDeviceTime, local.deviceTime()) << what;
       std::cout << what << ": " << a.runs.size() << " executable runs, " << a.outputs.size() << " outputs, "
-                << wireCycles << " cycles both over USB/IP and in process\n";
+                << wireCycles << " cycles and " << static_cast<double>(wireDeviceTime.picoseconds) / 1e9
+                << " ms of device time both over USB/IP and in process\n";
     }
   }
 }

@@ -108,7 +108,7 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
     const uint64_t id = nextId_++;
     ++submitted_;
     if (endpoint != 0x01) {
-      complete(std::move(done), usb::UrbResult{usb::UrbStatus::kStall, {}, 0});
+      complete(std::move(done), usb::UrbResult{usb::UrbStatus::kStall, {}, 0, std::nullopt});
       return id;
     }
     outs_.push_back({id, std::move(data), std::move(done)});
@@ -121,12 +121,12 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
     const uint64_t id = nextId_++;
     ++submitted_;
     if (endpoint != 0x81 && endpoint != 0x82 && endpoint != 0x83) {
-      complete(std::move(done), usb::UrbResult{usb::UrbStatus::kStall, {}, 0});
+      complete(std::move(done), usb::UrbResult{usb::UrbStatus::kStall, {}, 0, std::nullopt});
       return id;
     }
     if (options_.endlessIn) {
       std::vector<uint8_t> bytes(length, static_cast<uint8_t>(id));
-      complete(std::move(done), usb::UrbResult{usb::UrbStatus::kOk, std::move(bytes), length});
+      complete(std::move(done), usb::UrbResult{usb::UrbStatus::kOk, std::move(bytes), length, std::nullopt});
       return id;
     }
     ins_[endpoint].push_back({id, length, std::move(done)});
@@ -244,7 +244,7 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
         stream.insert(stream.end(), urb.data.begin(), urb.data.end());
         produced_ += urb.data.size();
       }
-      complete(std::move(urb.done), usb::UrbResult{usb::UrbStatus::kOk, {}, n});
+      complete(std::move(urb.done), usb::UrbResult{usb::UrbStatus::kOk, {}, n, std::nullopt});
     }
     for (auto& [ep, queue] : ins_) {
       auto& stream = streams_[ep];
@@ -262,10 +262,10 @@ class FakeExportedDevice final : public usbip::ExportedDevice {
 
   void flushLocked() {
     // A reset gives pending URBs back as shut down; queued data is dropped.
-    for (auto& urb : outs_) complete(std::move(urb.done), usb::UrbResult{usb::UrbStatus::kShutdown, {}, 0});
+    for (auto& urb : outs_) complete(std::move(urb.done), usb::UrbResult{usb::UrbStatus::kShutdown, {}, 0, std::nullopt});
     outs_.clear();
     for (auto& [ep, queue] : ins_) {
-      for (auto& urb : queue) complete(std::move(urb.done), usb::UrbResult{usb::UrbStatus::kShutdown, {}, 0});
+      for (auto& urb : queue) complete(std::move(urb.done), usb::UrbResult{usb::UrbStatus::kShutdown, {}, 0, std::nullopt});
       queue.clear();
     }
     streams_.clear();

@@ -32,7 +32,7 @@ Bytes syntheticImage(size_t size) {
 usb::UrbResult run(DfuStateMachine& dfu, const usb::ControlSetup& s, std::span<const uint8_t> data = {}) {
   auto r = dfu.handle(s, data);
   EXPECT_TRUE(r.has_value()) << "bRequest " << int{s.bRequest};
-  return r.value_or(usb::UrbResult{usb::UrbStatus::kInvalid, {}, 0});
+  return r.value_or(usb::UrbResult{usb::UrbStatus::kInvalid, {}, 0, std::nullopt});
 }
 
 Bytes getStatus(DfuStateMachine& dfu) { return run(dfu, dfuIn(dfu_request::kGetStatus, 0, 6)).data; }
