@@ -46,17 +46,20 @@ std::string tileList(uint16_t mask) {
 LleRung::LleRung(const models::ChipConfig& config) : config_(config) {
   tiles_.reserve(config.tileCount());
   for (unsigned t = 0; t < config.tileCount(); ++t) {
-    tiles_.push_back(TileState{TileMemory(config.narrowMemoryBytesPerTile.value()), TileMemory(config.wideMemoryBytesPerTile.value()),
-                               std::nullopt, {}});
+    TileState tile;
+    tile.narrow = TileMemory(static_cast<uint32_t>(config.narrowMemoryBytesPerTile.value()));
+    tile.wide = TileMemory(static_cast<uint32_t>(config.wideMemoryBytesPerTile.value()));
+    tile.narrowSram = AddressedMemory(static_cast<uint32_t>(config.narrowMemoryBytesPerTile.value()));
+    tiles_.push_back(std::move(tile));
   }
 }
 
 void LleRung::reset() {
   for (TileState& t : tiles_) {
     t.narrow.release();
+    t.narrowSram.release();
     t.wide.release();  // power-on / GCB reset: the cached parameters are gone
     t.nlu.reset();
-    t.results.clear();
   }
   beginRun();
 }
@@ -64,13 +67,16 @@ void LleRung::reset() {
 void LleRung::beginRun() {
   for (TileState& t : tiles_) {
     t.narrow.clear();
-    t.results.clear();
+    t.narrowSram.forgetWrites();
+    t.stagedWriteAt.reset();
+    t.stagedReadAt.reset();
+    t.stagedReadBytes = 0;
   }
   infeedConfigured_ = false;
   infeedIsInput_ = false;
   pendingInfeedCheck_.reset();
   pendingPops_.clear();
-  outfeedArmed_ = 0;
+  outfeedArmed_.clear();
   outQueue_.clear();
   outRead_ = 0;
 }
@@ -130,11 +136,16 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
       resolvePops(streams);
       break;
     case 0x27:
-      checkOutfeedLines(packet);
-      ++outfeedArmed_;
+      outfeedArmed_.push_back(outfeedBytes(packet));
       break;
     case 0x10:
-      if (outfeedArmed_ > 0) drain(packet);
+      if (!outfeedArmed_.empty()) drain(packet);
+      break;
+    case 0x14:
+      stageWrite(packet);
+      break;
+    case 0x13:
+      stageRead(packet);
       break;
     case 0x19:
       for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -144,7 +155,7 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     case 0x01:
       compute(packet, streams);
       break;
-    default:  // 0x11, 0x13, 0x14, 0x1a: pinned by the envelope, no functional effect here
+    default:  // 0x11, 0x1a: pinned by the envelope, no functional effect here
       break;
   }
 }
@@ -181,7 +192,7 @@ void LleRung::infeed(const DecodedPacket& packet) {
   pendingInfeedCheck_ = InfeedCheck{packet.pc, packet.words[0], readField(words, LleField::InfeedOffset64) * 64, wraps, beats};
 }
 
-void LleRung::checkOutfeedLines(const DecodedPacket& packet) const {
+uint64_t LleRung::outfeedBytes(const DecodedPacket& packet) const {
   // The two one-loop forms of lle_fields.def: a line loop (limit >= 1, bit 27 clear) or a single
   // line (limit 0, bit 27 set). Anything else is the nested format, not decoded.
   const uint64_t lines = readField(packet.words, LleField::OutfeedLines);
@@ -189,6 +200,26 @@ void LleRung::checkOutfeedLines(const DecodedPacket& packet) const {
   if (single != (lines == 0)) {
     refuse(packet, "OutfeedSingleLine (word 0 bit 27) = " + std::to_string(single) + " with OutfeedLines (word 0 bits 63:43) = " +
                        std::to_string(lines) + ": not one of the two decoded forms (a line loop, or one line)");
+  }
+  return 8 * (lines + 1);
+}
+
+void LleRung::stageWrite(const DecodedPacket& packet) {
+  const uint64_t address = readField(packet.words, LleField::Stage14NarrowAt64) * 64;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (packet.tileMask & (1u << t)) tiles_[t].stagedWriteAt = address;
+  }
+}
+
+void LleRung::stageRead(const DecodedPacket& packet) {
+  const uint64_t address = readField(packet.words, LleField::Stage13NarrowAt16) * 16;
+  const bool loop = readField(packet.words, LleField::Stage13LoopOn) != 0;
+  // The group loop covers 4-byte groups; without it the read is one line (the outfeed says how long).
+  const uint64_t bytes = loop ? 4 * (readField(packet.words, LleField::Stage13Groups) + 1) : 0;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    tiles_[t].stagedReadAt = address;
+    tiles_[t].stagedReadBytes = bytes;
   }
 }
 
@@ -244,7 +275,14 @@ void LleRung::pop(const DecodedPacket& packet) {
     refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
                        " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
   }
-  pendingPops_.push_back(PendingPop{tiles, input, offset, ringBytes / ringPerByte});
+  PendingPop pending{tiles, input, offset, ringBytes / ringPerByte, {}};
+  // A staging write armed on a destination tile (0x14) receives this pop at its narrow address.
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(tiles & (1u << t)) || !tiles_[t].stagedWriteAt) continue;
+    pending.sramWrites.emplace_back(t, *tiles_[t].stagedWriteAt);
+    tiles_[t].stagedWriteAt.reset();
+  }
+  pendingPops_.push_back(std::move(pending));
 }
 
 void LleRung::resolvePops(const models::RunStreams& streams) {
@@ -264,6 +302,14 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
         tiles_[t].wide.write(0, from);
       }
     }
+    for (const auto& [t, address] : p.sramWrites) {
+      if (!tiles_[t].narrowSram.write(address, from)) {
+        throw ChipFault(FaultKind::kUnsupported, "lle: a pop of " + std::to_string(from.size()) + " bytes to tile " +
+                                                     std::to_string(t) + " staged at narrow address " +
+                                                     std::to_string(address) + " leaves its " +
+                                                     std::to_string(tiles_[t].narrowSram.capacity()) + "-byte narrow memory");
+      }
+    }
   }
   pendingPops_.clear();
 }
@@ -279,10 +325,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     }
   }
   const auto groups = static_cast<uint32_t>(limit + 1);
-  if (readField(words, LleField::ComputeNW4) != 4ull * groups) {
-    refuse(packet, "K in bytes (word 4 bits 72:62) = " + std::to_string(readField(words, LleField::ComputeNW4)) +
-                       " is not 4 x (limit + 1) = " + std::to_string(4ull * groups));
-  }
+  const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   const auto zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
   const auto zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
   if (zpIn > 255 || zpOut > 255) refuse(packet, "zero point above 255");
@@ -328,7 +371,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     const uint8_t* wide = tile.wide.at(0);
     macGroups(activations, zpIn, wide + kWeightOffset, groups, acc);
     macs_ += uint64_t{kLanes} * inputBytes;
-    tile.results.resize(kLanes);
+    uint8_t results[kLanes];
     for (unsigned c = 0; c < kLanes; ++c) {
       uint32_t slot = 0;
       std::memcpy(&slot, wide + kSlotOffset + 4 * c, 4);
@@ -339,20 +382,39 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
       uint32_t scaleBits = 0;
       std::memcpy(&scaleBits, wide + kScaleOffset + 4 * c, 4);
       const Requantizer requant(std::bit_cast<float>(scaleBits), mult, lo, hi, zpOut, config_.requantRounding);
-      tile.results[c] = requant(acc[c]);
+      results[c] = requant(acc[c]);
+    }
+    // One byte per lane at the decoded output address; the outfeed sends them from there (0x13).
+    if (!tile.narrowSram.write(outputAt, results)) {
+      refuse(packet, "the lane results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
+                         " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
     }
   }
 }
 
 void LleRung::drain(const DecodedPacket& packet) {
-  --outfeedArmed_;
+  const uint64_t bytes = outfeedArmed_.front();
+  outfeedArmed_.pop_front();
   if (!std::has_single_bit(packet.tileMask)) {
     refuse(packet, "outfeed drain from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }
-  TileState& tile = tiles_[static_cast<unsigned>(std::countr_zero(packet.tileMask))];
-  if (tile.results.empty()) refuse(packet, "outfeed drain from a tile with no computed results");
-  outQueue_.insert(outQueue_.end(), tile.results.begin(), tile.results.end());
-  tile.results.clear();
+  const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
+  const TileState& tile = tiles_[index];
+  // The send carries what the tile's staging read (0x13) addresses in narrow memory: a compute's
+  // lane results (ComputeOutputAt) or bytes a pop wrote there (Stage14NarrowAt64).
+  if (!tile.stagedReadAt) refuse(packet, "outfeed drain from a tile with no staging read (0x13) armed");
+  const uint64_t at = *tile.stagedReadAt;
+  if (tile.stagedReadBytes != 0 && tile.stagedReadBytes != bytes) {
+    refuse(packet, "the staging read of tile " + std::to_string(index) + " covers " + std::to_string(tile.stagedReadBytes) +
+                       " bytes (Stage13Groups), the outfeed sends " + std::to_string(bytes) + " (OutfeedLines)");
+  }
+  if (const auto hole = tile.narrowSram.firstUnwritten(at, bytes)) {
+    refuse(packet, "the outfeed reads narrow bytes [" + std::to_string(at) + ", " + std::to_string(at + bytes) + ") of tile " +
+                       std::to_string(index) + " (Stage13NarrowAt16); byte " + std::to_string(*hole) +
+                       " was not written in this run");
+  }
+  const std::span<const uint8_t> sent = tile.narrowSram.read(at, bytes);
+  outQueue_.insert(outQueue_.end(), sent.begin(), sent.end());
 }
 
 std::vector<uint8_t> LleRung::windowTail(unsigned /*window*/, uint32_t windowLength, uint32_t streamedBytes,

@@ -14,22 +14,34 @@
 //   0x01 compute         per masked tile: the 64-lane MAC over K = 4 x (limit + 1) activation bytes
 //                        (stream bytes [0, K) gathered from the compute tiles that hold them,
 //                        see the staging row below) against the parameter prefix and weights (wide memory,
-//                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h)
-//   0x27 + 0x10          the outfeed drains the next 0x10's tile: its 64 results, in tile order
+//                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h); the 64
+//                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt
+//   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64: the next pop
+//                        to such a tile lands there too (addressed_memory.h)
+//   0x13                 arms the narrow-memory read at Stage13NarrowAt16 x 16 that the tile's next
+//                        outfeed sends carry
+//   0x27 + 0x10          the outfeed sends the 0x27's bytes (OutfeedLines) from the 0x10's tile, read
+//                        at its 0x13 address (refused when no packet of the run wrote them): compute
+//                        results or popped bytes, in the order of the 0x10s
 //   0x19                 the tile keeps the NLU table
-//   0x11, 0x13, 0x14, 0x10 (staging), 0x1a, 0x24
+//   0x11, 0x10 (staging), 0x1a, 0x24, and the rest of 0x13/0x14
 //                        data movement inside and between tile memories, and fences: pinned by the
 //                        envelope and modelled as no-ops: their net effect in the supported templates
 //                        is that every compute tile sees the whole activation vector, which the
 //                        compute takes from the tile whose narrow memory holds it (the abstraction
 //                        of docs/isa.md §7 "contiguous, in order", stated in docs/design-notes.md).
+//                        The column-group strides of the Dense distribution 0x14s are not decoded:
+//                        there the addressed image holds the whole pop at the landing address, which
+//                        nothing in those templates reads (their outfeeds send the compute results).
 // Parameter caching: wide memory survives runs until reset().
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/chip/datapath_rung.h"
@@ -61,6 +73,7 @@ class LleRung final : public models::DatapathRung {
     bool input = false;
     uint64_t offset = 0;
     uint64_t length = 0;  // stream bytes (PopBeatsHigh/Low)
+    std::vector<std::pair<unsigned, uint64_t>> sramWrites;  // (tile, narrow address) armed by a 0x14
   };
 
   struct InfeedCheck {
@@ -72,7 +85,9 @@ class LleRung final : public models::DatapathRung {
   };
 
   void infeed(const models::DecodedPacket& packet);
-  void checkOutfeedLines(const models::DecodedPacket& packet) const;
+  [[nodiscard]] uint64_t outfeedBytes(const models::DecodedPacket& packet) const;  // checks the two decoded forms
+  void stageWrite(const models::DecodedPacket& packet);
+  void stageRead(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);
   void resolvePops(const models::RunStreams& streams);
@@ -86,7 +101,7 @@ class LleRung final : public models::DatapathRung {
   bool infeedIsInput_ = false;
   std::vector<PendingPop> pendingPops_;
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
-  unsigned outfeedArmed_ = 0;    // 0x27 packets waiting for their tile's 0x10
+  std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
   size_t outRead_ = 0;
   uint64_t macs_ = 0;

@@ -1,6 +1,6 @@
-// The functional state of one tile as the low-level datapath sees it: narrow memory (activations),
-// wide memory (parameters), the last NLU table, and the 64 lane results of its last compute
-// packet waiting for the drain. Plain C++: the SystemC Tile modules (models/chip/tile.h) account
+// The functional state of one tile as the low-level datapath sees it: narrow memory (activations:
+// the stream mirror the compute gathers from, and the memory as the staging packets and the
+// compute address it), wide memory (parameters), the last NLU table. Plain C++: the SystemC Tile modules (models/chip/tile.h) account
 // for time, this holds the numbers (docs/design-notes.md, "functional tile state").
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <span>
 #include <vector>
 
+#include "models/lle/addressed_memory.h"
 #include "models/lle/nlu_table.h"
 
 namespace coralsim::lle {
@@ -55,10 +56,16 @@ class TileMemory {
 };
 
 struct TileState {
-  TileMemory narrow;
+  TileMemory narrow;  // the stream mirror the compute gathers its activations from (design note 18)
   TileMemory wide;
   std::optional<NluTable> nlu;
-  std::vector<uint8_t> results;  // lane outputs of the last compute packet, not yet drained
+  // Narrow memory as the staging packets address it (addressed_memory.h), and the staging DMAs
+  // armed on this tile: where the next data popped to it lands (0x14), and where the next
+  // outfeed send reads (0x13), with the bytes its group loop covers (0: a single line).
+  AddressedMemory narrowSram;
+  std::optional<uint64_t> stagedWriteAt;
+  std::optional<uint64_t> stagedReadAt;
+  uint64_t stagedReadBytes = 0;
 };
 
 }  // namespace coralsim::lle

@@ -70,6 +70,8 @@ class PacketFactory {
 };
 
 constexpr uint32_t kGroups = 8;  // K = 32 input bytes
+// Where the compute writes its 64 lane results (ComputeOutputAt): an address no template uses.
+constexpr uint64_t kOutputAt = 4096;
 constexpr uint8_t kZpIn = 120, kZpOut = 129;
 
 struct Dense {
@@ -126,6 +128,14 @@ class LleRungTest : public ::testing::Test {
   }
   // The outfeed of one tile's 64 result bytes: a line loop of 8 lines.
   DecodedPacket outfeed() { return f.make(0x27, {{LleField::OutfeedLines, 64 / 8 - 1}}); }
+  // The staging read of `bytes` at narrow address `at` (a multiple of 16) on `tiles`.
+  DecodedPacket readAt(uint16_t tiles, uint64_t at, uint64_t bytes) {
+    const uint64_t groups = bytes / 4 - 1;
+    return f.make(0x13, {{LleField::Dma13Mask, tiles}, {LleField::Stage13NarrowAt16, at / 16},
+                         {LleField::Stage13Groups, groups},
+                         {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
+                         {LleField::Stage13LoopOn, 1}});
+  }
   // The infeed of K bytes of input (8-byte lines) or of the whole parameter stream.
   DecodedPacket infeed(bool input) {
     const uint64_t lines = 4 * kGroups / 8;
@@ -143,7 +153,7 @@ class LleRungTest : public ::testing::Test {
                          {LleField::ComputeKWrap37, -limit}, {LleField::ComputeKWrap29, -limit},
                          {LleField::ComputeKWrapW7, -limit},
                          {LleField::ComputeK4W7, limit}, {LleField::ComputeK4W10, limit},
-                         {LleField::ComputeNW4, 4 * (limit + 1)}, {LleField::ComputeZpIn, kZpIn},
+                         {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeZpIn, kZpIn},
                          {LleField::ComputeZpOut, kZpOut}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
                          {LleField::ComputeClampHi, std::bit_cast<uint32_t>(126.0f)},
                          {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-129.0f)}});
@@ -161,6 +171,7 @@ class LleRungTest : public ::testing::Test {
     rung.packet(pop(true, tiles), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
     rung.packet(compute(tiles), streams, 0);
+    rung.packet(readAt(tiles, kOutputAt, 64), streams, 0);  // the results, as Dense's 0x13/all after its compute
     for (unsigned t = 0; t < 16; ++t) {
       if (!(tiles & (1u << t))) continue;
       rung.packet(outfeed(), streams, 0);
@@ -356,6 +367,7 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   rung.packet(pop(true, 0x1), streams, 0);
   rung.packet(odd, streams, 0);
   rung.packet(compute(0x1), streams, 0);
+  rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
   rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
@@ -454,6 +466,7 @@ TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
   rung.packet(popAt(true, 1, 4, 0x2, 16), streams, 0);  // second half at 16 bytes: ring 8 x 16 / 32
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(compute(0x3), streams, 0);
+  rung.packet(readAt(0x3, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
   rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
@@ -575,6 +588,114 @@ TEST_F(LleRungTest, RefusesADrainFromSeveralTilesAtOnce) {
   rung.packet(compute(0x3), streams, 0);
   rung.packet(outfeed(), streams, 0);
   EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x3}}), streams, 0), ChipFault);
+}
+
+}  // namespace
+}  // namespace coralsim::lle
+
+namespace coralsim::lle {
+namespace {
+
+// A copy through narrow memory at decoded addresses ("xray" §B, the shape of edgetpuxray sub1):
+// a 0x14 arms tile 2's write at Stage14NarrowAt64 x 64, the input pop lands there, a 0x13 reads at
+// Stage13NarrowAt16 x 16, and the outfeed sends what it reads. Addresses no corpus program uses
+// (5 x 64 = 320, read back as 20 x 16) give the input bytes back; a read one 16-byte unit off
+// reads bytes nobody wrote and is refused, naming the field; the 0x13's group loop must cover
+// the outfeed's bytes. Before the addressed memory the drain refused a tile without a compute.
+TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddressed) {
+  constexpr uint16_t kTile = 0x4;
+  const auto writeAt = [&](uint64_t at64) {
+    return f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, 0},
+                         {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0}, {LleField::Stage14WrapC, 0},
+                         {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0}, {LleField::Stage14LoopOn, 0}});
+  };
+  const auto stageRead = [&](uint64_t at16, uint64_t groups, uint64_t on) {
+    return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt16, at16},
+                         {LleField::Stage13Groups, groups},
+                         {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
+                         {LleField::Stage13LoopOn, on}});
+  };
+  const auto copy = [&](uint64_t write64, uint64_t read16, uint64_t groups, uint64_t on) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(writeAt(write64), streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(stageRead(read16, groups, on), streams, 0);
+    const uint64_t lines = streams.input.size() / 8;
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, lines - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  const uint64_t groups = streams.input.size() / 4 - 1;
+  EXPECT_EQ(copy(5, 20, groups, 1), streams.input);
+  EXPECT_EQ(copy(5, 20, 0, 0), streams.input);  // a read without its group loop: the outfeed's length
+  try {
+    copy(5, 21, groups, 1);
+    ADD_FAILURE() << "a read 16 bytes past the written range was served";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("the outfeed reads narrow bytes [336, 368) of tile 2 (Stage13NarrowAt16); byte 352 "
+                                         "was not written in this run"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(copy(5, 20, groups - 1, 1), ChipFault);  // the read covers 4 bytes fewer than the outfeed sends
+  // A new run does not serve the previous run's bytes: without the 0x14 the pop lands nowhere addressed.
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(stageRead(20, groups, 1), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
+  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0), ChipFault);
+}
+
+// The compute's lane results land at ComputeOutputAt ("xray" §C: Dense 256 / 1024, matmul_256
+// 256..448, the element-wise programs 768 — not K): a read there sends them, a read 64 bytes
+// further reads bytes nobody wrote and is refused. Before the decode the rung required the field
+// to equal K = 4 x (limit + 1) = 32 here and refused 4096.
+TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
+  parameterCachingRun(0x1);
+  const auto run = [&](uint64_t readFrom) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(compute(0x1), streams, 0);
+    rung.packet(readAt(0x1, readFrom, 64), streams, 0);
+    rung.packet(outfeed(), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  const std::vector<uint8_t> out = run(kOutputAt);
+  ASSERT_EQ(out.size(), 64u);
+  for (unsigned c = 0; c < 64; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "lane " << c;
+  EXPECT_THROW(run(kOutputAt + 64), ChipFault);
+}
+
+// The outfeed's decoded length must match the staging read it sends: a compute's 64 lane results,
+// read back by a 64-byte 0x13, go out with a 64-byte line loop (8 lines); a 32-byte one (4 lines)
+// is refused instead of truncating.
+TEST_F(LleRungTest, TheOutfeedLengthMustMatchTheStagingReadItSends) {
+  parameterCachingRun(0x1);
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(pop(true, 0x1), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(compute(0x1), streams, 0);
+  rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 32 / 8 - 1}}), streams, 0);
+  try {
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}}), streams, 0);
+    ADD_FAILURE() << "a 32-byte outfeed of a 64-byte read was accepted";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("covers 64 bytes (Stage13Groups), the outfeed sends 32"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -1,0 +1,122 @@
+// The raw edgetpuxray programs (issue #12 target (a)) on the lle rung, against the expected bytes
+// of ../shared/golden/edgetpuxray_expected.json (test vectors derived from TFLite semantics and the
+// programs' own packets; we did not write them). Per program with test vectors: either the rung
+// runs it fully and every output byte is within the file's tolerance (±1 LSB) and the output is
+// exactly the expected size, or the rung refuses it cleanly, naming opcode and PC. The table it
+// prints (stop point, or bytes exact / max |d|) is the figure docs/decoding-log.md quotes.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "driver/model/model_loader.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
+#include "hosting/in_process_transport.h"
+#include "sim/device.h"
+#include "tests/support/corpus.h"
+#include "tests/support/json_reader.h"
+
+namespace coralsim::driver {
+namespace {
+
+namespace fs = std::filesystem;
+using coralsim::testing::JsonValue;
+
+constexpr int kToleranceLsb = 1;  // edgetpuxray_expected.json "conventions.tolerance"
+
+std::vector<uint8_t> bytesOf(const JsonValue& array) {
+  std::vector<uint8_t> out;
+  for (const JsonValue& v : array.items) out.push_back(static_cast<uint8_t>(std::stoi(v.text)));
+  return out;
+}
+
+// "...opcode 0x14 (tile.dma14) at PC 0x002b (word 0x...): word 4 = 8000...: bits 109:108 have no
+// decoded meaning ..." -> "0x14 @ PC 0x002b: word 4: bits 109:108 have no decoded meaning ..."
+std::string stopText(const std::string& error) {
+  const size_t op = error.find("opcode 0x");
+  const size_t pc = error.find("PC 0x");
+  if (op == std::string::npos || pc == std::string::npos) return error.substr(0, 160);
+  std::string why = error.substr(error.find("): ", pc) + 3);
+  if (const size_t value = why.find(" = "); value != std::string::npos && why.compare(0, 5, "word ") == 0) {
+    why.erase(value, why.find(": ", value) - value);  // drop the word's hex value
+  }
+  why = why.substr(0, std::min(why.find(" (models/"), why.find("] [")));  // drop the envelope file and the device's notes
+  return error.substr(op + 7, 4) + " @ " + error.substr(pc, 9) + ": " + why;
+}
+
+TEST(LleEdgetpuxray, ProgramsRunBitExactOrStopCleanly) {
+  const auto golden = coralsim::testing::goldenDir();
+  const auto corpus = coralsim::testing::corpusDir();
+  if (!golden || !corpus || !fs::exists(*golden / "edgetpuxray_expected.json")) {
+    GTEST_SKIP() << "\n*** SKIPPED: edgetpuxray_expected.json or the corpus not found (set CORALSIM_GOLDEN, "
+                    "CORALSIM_CORPUS). ***\n";
+  }
+  std::ifstream in(*golden / "edgetpuxray_expected.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const JsonValue doc = coralsim::testing::parseJson(text.str());
+  size_t programs = 0, full = 0;
+  for (const JsonValue& entry : doc.find("programs")->items) {
+    const JsonValue* vectors = entry.find("test_vectors");
+    if (!vectors || vectors->items.empty()) continue;  // nothing derivable to compare with
+    const fs::path path = *corpus / entry.find("program")->text;
+    if (!fs::exists(path)) continue;
+    ++programs;
+    const ModelFile model = loadModelFile(path);
+    const RunPlan plan = planRun(model);
+    sim::DeviceOptions options;
+    options.chip.mode = models::ExecutionMode::kLle;
+    sim::Device device(options);
+    size_t exact = 0, compared = 0;
+    int maxDiff = 0;
+    std::string stop;
+    {
+      InProcessTransport transport(device);
+      Runner runner(transport, RunnerOptions{});
+      runner.open();
+      for (const JsonValue& v : vectors->items) {
+        const std::vector<uint8_t> input = bytesOf(*v.find("input"));
+        const std::vector<uint8_t> want = bytesOf(*v.find("expected_output"));
+        const RunResult r = runner.run(plan, {input});
+        if (!r.ok()) {
+          stop = stopText(*r.error);
+          // A clean refusal of the rung (at the chunk check or while running), never another fault.
+          EXPECT_TRUE(r.error->find("lle:") != std::string::npos || r.error->find("not modelled") != std::string::npos)
+              << path << ": " << *r.error;
+          break;
+        }
+        ASSERT_EQ(r.outputs.size(), 1u) << path;
+        const std::vector<uint8_t>& got = r.outputs[0].bytes;
+        EXPECT_EQ(got.size(), want.size()) << path << ": output size";
+        for (size_t i = 0; i < std::min(got.size(), want.size()); ++i) {
+          const int d = std::abs(int{got[i]} - int{want[i]});
+          exact += d == 0;
+          maxDiff = std::max(maxDiff, d);
+        }
+        compared += want.size();
+      }
+      runner.close();
+    }
+    if (stop.empty()) {
+      ++full;
+      EXPECT_LE(maxDiff, kToleranceLsb) << path;
+      std::printf("%-22s FULL  %zu / %zu bytes exact, max |d| %d\n", path.filename().string().c_str(), exact, compared,
+                  maxDiff);
+    } else {
+      std::printf("%-22s stops %s\n", path.filename().string().c_str(), stop.c_str());
+    }
+    std::fflush(stdout);
+  }
+  std::printf("\n%zu edgetpuxray programs with test vectors, %zu fully on the lle rung\n", programs, full);
+  EXPECT_GT(programs, 0u);
+}
+
+}  // namespace
+}  // namespace coralsim::driver

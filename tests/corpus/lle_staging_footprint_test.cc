@@ -1,0 +1,92 @@
+// The units of the staging addresses (docs/decoding-log.md "xray" §B) against the compiler's own
+// record of how much narrow memory each executable uses (`used_narrow_memory_bytes_per_tile`,
+// which the decoding did not use): every 0x14 write (Stage14NarrowAt64 x 64 + the 4-byte groups of
+// its loop) and every 0x13 read (Stage13NarrowAt16 x 16 + its groups) of every compiled program
+// must end inside that footprint. The test also shows it can fail: with the units doubled, some
+// executables' staging would leave their footprint.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "driver/model/model_file.h"
+#include "driver/model/model_loader.h"
+#include "models/lle/lle_fields.h"
+#include "models/scalar/decoded_program.h"
+#include "tests/support/corpus.h"
+#include "traces/sha256.h"
+
+namespace coralsim::driver {
+namespace {
+
+using lle::LleField;
+using lle::readField;
+
+struct StagingEnds {
+  uint64_t write = 0, read = 0;                // with the decoded units
+  uint64_t writeDoubled = 0, readDoubled = 0;  // with twice the units
+  bool any = false;
+};
+
+StagingEnds stagingEnds(const Executable& e) {
+  StagingEnds ends;
+  for (const auto& bitstream : e.bitstreams) {
+    const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+    for (const models::DecodedPacket& p : program->packets()) {
+      const auto op = static_cast<uint8_t>(p.opcode);
+      if (op == 0x14) {
+        const uint64_t at = readField(p.words, LleField::Stage14NarrowAt64);
+        const uint64_t bytes = 4 * (readField(p.words, LleField::Stage14Groups) + 1);
+        ends.write = std::max(ends.write, at * 64 + bytes);
+        ends.writeDoubled = std::max(ends.writeDoubled, at * 128 + bytes);
+        ends.any = true;
+      } else if (op == 0x13) {
+        const uint64_t at = readField(p.words, LleField::Stage13NarrowAt16);
+        const uint64_t bytes = 4 * (readField(p.words, LleField::Stage13Groups) + 1);
+        ends.read = std::max(ends.read, at * 16 + bytes);
+        ends.readDoubled = std::max(ends.readDoubled, at * 32 + bytes);
+        ends.any = true;
+      }
+    }
+  }
+  return ends;
+}
+
+TEST(LleCorpus, StagingAddressesStayInsideTheCompilersNarrowFootprint) {
+  CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
+  std::set<std::string> seen;
+  size_t executables = 0, writesAtFootprint = 0, readsAtFootprint = 0, beyondWhenDoubled = 0;
+  for (const auto& path : coralsim::testing::corpusFiles("_edgetpu.tflite")) {
+    const std::vector<uint8_t> bytes = coralsim::testing::readFile(path);
+    if (!seen.insert(traces::Sha256::hex(bytes)).second) continue;
+    std::optional<ModelFile> model;
+    try {
+      model.emplace(loadModelFromMemory(bytes, path.string()));
+    } catch (const std::exception&) {
+      continue;  // loader problems are the loader tests' business
+    }
+    for (const Executable* e : allExecutables(*model)) {
+      const StagingEnds ends = stagingEnds(*e);
+      if (!ends.any) continue;
+      const auto footprint = static_cast<uint64_t>(e->usedNarrowMemoryBytesPerTile);
+      ++executables;
+      EXPECT_LE(ends.write, footprint) << path << ": a 0x14 writes beyond the recorded narrow footprint";
+      EXPECT_LE(ends.read, footprint) << path << ": a 0x13 reads beyond the recorded narrow footprint";
+      writesAtFootprint += ends.write == footprint;
+      readsAtFootprint += ends.read == footprint;
+      beyondWhenDoubled += ends.writeDoubled > footprint || ends.readDoubled > footprint;
+    }
+  }
+  std::printf("%zu executables with staging packets: the last 0x14 write ends at the footprint in %zu, the last 0x13 "
+              "read in %zu; with doubled units %zu would leave it\n",
+              executables, writesAtFootprint, readsAtFootprint, beyondWhenDoubled);
+  ASSERT_GT(executables, 0u);
+  EXPECT_GT(readsAtFootprint, 0u) << "the decoded units never meet a footprint exactly";
+  EXPECT_GT(beyondWhenDoubled, 0u) << "the check could not tell the units from twice the units";
+}
+
+}  // namespace
+}  // namespace coralsim::driver
