@@ -16,12 +16,12 @@ namespace {
 RunTiming runTimingOf(const sim::RunDeviceTime& t) {
   RunTiming out;
   out.usbSpeed = t.speed == usb::UsbSpeed::kSuper ? "super" : "high";
-  out.clockHz = static_cast<double>(t.clockHz);
+  out.clock = t.clock;
   out.computeCycles = t.computeCycles;
-  out.computeSeconds = t.computeSeconds;
-  out.usbSeconds = t.usbSeconds;
-  out.idleSeconds = t.idleSeconds;
-  out.totalSeconds = t.totalSeconds;
+  out.computeTime = t.computeTime;
+  out.usbTime = t.usbTime;
+  out.idleTime = t.idleTime;
+  out.totalTime = t.totalTime;
   out.controlTransfers = t.traffic.controlTransfers;
   out.bulkOutTransfers = t.traffic.bulkOutTransfers;
   out.bulkOutBytes = t.traffic.bulkOutBytes;

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "models/timing_model.h"
+#include "units/units.h"
 
 namespace coralsim::hle {
 class ProgramRegistry;  // models/hle/program_registry.h
@@ -48,32 +49,32 @@ enum class RequantRounding {
 struct ChipConfig {
   // 500 MHz is the full-clock runtime (libedgetpu1-max); 250 MHz the reduced-clock "std" one
   // (scu_ctrl_3 rg_gcb_clkdiv, docs/usb-protocol.md §5.2).
-  uint64_t clockHz = 500'000'000;
+  units::Frequency clockHz = 500'000'000;
 
   // 4 x 4 tiles (beagle_chip_structures.h: number_x_tiles = number_y_tiles = 4).
   unsigned tilesX = 4;
   unsigned tilesY = 4;
   // narrow_memory_capacity = 196608 bytes per tile (docs/isa.md §1).
-  uint32_t narrowMemoryBytesPerTile = 196'608;
+  units::Bytes narrowMemoryBytesPerTile = 196'608;
   // Wide (parameter) memory per tile is not published. The compiler caches up to ~8 MB of weights
   // on chip (larger models become STAND_ALONE, docs/usb-protocol.md §6.2): 16 x 512 KiB. [choice]
   // Since supported by the corpus: the parameter receives (0x11) fill 256-byte rows up to row 2048
   // and never beyond (docs/decoding-log.md "decode4" §A).
-  uint32_t wideMemoryBytesPerTile = 512 * 1024;
+  units::Bytes wideMemoryBytesPerTile = 512 * 1024;
   // Programs address scalar memory up to word 0xfff (docs/isa.md §3.1): at least 4096 words.
   uint32_t scalarMemoryWords = 4096;
 
   // Host data the bridge buffers ahead of the program before it NAKs, per record class
   // (measured stall points, docs/usb-protocol.md §3.2: ~28 KiB tag 0, ~32 KiB tag 1, ~48 KiB tag 2).
-  uint32_t instructionBufferBytes = 28 * 1024;
-  uint32_t inputBufferBytes = 32 * 1024;
-  uint32_t parameterBufferBytes = 48 * 1024;
+  units::Bytes instructionBufferBytes = 28 * 1024;
+  units::Bytes inputBufferBytes = 32 * 1024;
+  units::Bytes parameterBufferBytes = 48 * 1024;
 
   // Every constant of the cycle-approximate cost models, with its evidence (models/timing_model.h).
   TimingModel timing;
 
   // A runaway program is stopped after this many cycles and reported as a fatal hardware error.
-  uint64_t cycleLimit = 4'000'000'000;
+  units::Cycles cycleLimit = 4'000'000'000;
 
   ExecutionMode mode = ExecutionMode::kAuto;
   // Rounding of the lle rung's requantisation epilogue (see RequantRounding).

@@ -13,27 +13,18 @@
 #pragma once
 
 #include <cstdint>
+#include <variant>
+
+#include "units/units.h"
 
 namespace coralsim::models {
 
-// Typed quantities (gem5 style) for the cost functions: a cycle count and a byte count do not mix
-// by accident.
-struct Cycles {
-  uint64_t value = 0;
-  friend constexpr Cycles operator+(Cycles a, Cycles b) { return Cycles{a.value + b.value}; }
-  friend constexpr bool operator==(Cycles, Cycles) = default;
-  friend constexpr auto operator<=>(Cycles, Cycles) = default;
-};
-struct Bytes {
-  uint64_t value = 0;
-  friend constexpr bool operator==(Bytes, Bytes) = default;
-};
-
-// ceil(bytes / rate) cycles for a transfer at `bytesPerCycle` (0 bytes cost 0 cycles).
-[[nodiscard]] constexpr Cycles transferCycles(Bytes bytes, uint64_t bytesPerCycle) {
-  const uint64_t rate = bytesPerCycle == 0 ? 1 : bytesPerCycle;
-  return Cycles{(bytes.value + rate - 1) / rate};
-}
+// The cost models count in typed units (units/units.h): a cycle count, a byte count and a bus
+// width do not mix by accident. models:: code names them unqualified.
+using units::Bytes;
+using units::BytesPerCycle;
+using units::Cycles;
+using units::transferCycles;
 
 // Scalar-core issue costs. They sit in the core's inner loop (models/scalar/scalar_engine.cc), so
 // they are compile-time constants rather than fields: one 128-bit instruction word is fetched per
@@ -70,16 +61,16 @@ struct TimingModel {
   // 3 x 3 convolutions: k_w0 + 1 = 72 = 3 x 3 x 32 / 4), the tap loop is somewhere in the packet's
   // undecoded TTU words and not counted: iwatake's 10-layer 7 x 7 convolution's packets stand for
   // 306 M of its 7,476 M MACs (`coralsim profile`, docs/timing.md).
-  uint64_t macCyclesPerIteration = 8;  // [calibrated]
+  Cycles macCyclesPerIteration = 8;  // [calibrated]
   // Fixed cost of a compute packet besides its loops: TTU set-up, pipeline fill and drain, the
   // requantisation epilogue. [calibrated: 300 of the grid 0..30000, fitted with 1 cycle per MAC
   // iteration; with 8, 300 and 0 give 7.8 % and 7.7 % on the latencies (docs/timing.md)]
-  uint64_t computePacketCycles = 300;
+  Cycles computePacketCycles = 300;
 
   // ---- NLU (0x19) ------------------------------------------------------------------------------
   // Loading the 13-word polynomial table into the tile's NLU: one word per cycle [choice]; using
   // it costs nothing extra (it runs in the compute epilogue the 0x01 packet already pays).
-  uint64_t nluTableCycles = 13;
+  Cycles nluTableCycles = 13;
 
   // ---- tile DMA engines and ring/mesh transfers ------------------------------------------------
   // 0x10-0x18 move data between narrow/wide memories, the ring bus and the mesh. Their byte
@@ -87,7 +78,7 @@ struct TimingModel {
   // [calibrated: 0 of the grid 0..3000 — on the published latencies the DMA engines never set the
   // pace (they overlap the MAC array between fences); kept as a knob for when their byte counts
   // are decoded]
-  uint64_t tileDmaPacketCycles = 0;
+  Cycles tileDmaPacketCycles = 0;
   // Tile and scalar fences (0x1a, 0x24) cost their issue only; a tile fence makes the tile wait
   // until every unit of the tile is idle (models/chip/tile.h).
 
@@ -95,20 +86,25 @@ struct TimingModel {
   // Host bytes requested by a descriptor land on chip over the ring bus at one 128-bit word per
   // cycle [choice: the ring's width is the instruction word's; docs/isa.md §4.1 0x26 offsets are
   // in 16-byte units].
-  uint64_t infeedBytesPerCycle = 16;
+  BytesPerCycle infeedBytesPerCycle = 16;
 
   // ---- outfeed (tag 3 windows towards EP 0x81) -------------------------------------------------
   // Output bytes leave the tiles over the ring bus towards the USB bridge, one 128-bit word per
   // cycle [choice, same width as the infeed]; the final HALT waits until the last byte has left.
-  uint64_t outfeedBytesPerCycle = 16;
+  BytesPerCycle outfeedBytesPerCycle = 16;
 };
 
 // The table of TimingModel's fields, declared once: `coralsim run --timing-constant NAME=VALUE`
 // and scripts/calibrate-timing.py address them by these names.
 struct TimingConstant {
   const char* name;
-  uint64_t TimingModel::*field;
+  std::variant<Cycles TimingModel::*, BytesPerCycle TimingModel::*> field;  // in its own unit
   const char* evidence;
+
+  // Sets the constant to `value`, a number in the constant's unit (cycles, bytes per cycle).
+  void set(TimingModel& timing, uint64_t value) const {
+    std::visit([&](auto member) { timing.*member = value; }, field);
+  }
 };
 inline constexpr TimingConstant kTimingConstants[] = {
     {"mac_cycles_per_iteration", &TimingModel::macCyclesPerIteration, "calibrated"},

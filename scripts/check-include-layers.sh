@@ -3,7 +3,10 @@
 #   - no loop between folders: each folder and sub-folder of the product code is one node (sim/cli
 #     is a layer above sim/), except that each file directly in models/ is its own node (beagle.*
 #     is the top that wires the chip; chip_config.h and timing_model.h sit under the blocks);
-#   - driver/ and usbip/ include nothing from sim/ or models/ (docs/ARCHITECTURE.md §2).
+#   - driver/ and usbip/ include nothing from sim/ or models/ (docs/ARCHITECTURE.md §2);
+#   - sim/'s own files (the device side; not its front ends sim/cli, sim/hle_host, sim/profile)
+#     include nothing from driver/, usbip/ or hosting/: what joins the two sides lives in hosting/;
+#   - units/ and usb/, the bottom layers, include nothing of the project but units/.
 # Prints every arrow with its count (-v) and, on failure, the arrows that close the loop or break
 # the rule. Exit 0 when the graph is layered, 1 otherwise.
 #
@@ -19,7 +22,7 @@ fi
 root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 cd "$root"
 
-product_folders=(models driver usbip sim usb traces hosting libedgetpu)
+product_folders=(models driver usbip sim usb units traces hosting libedgetpu)
 
 # "FILE<TAB>INCLUDED PATH" for every project include ("folder/..." form) of the product code.
 includes() {
@@ -66,7 +69,21 @@ if [[ -n "$forbidden" ]]; then
   status=1
 fi
 
+# Further one-way rules: "FROM-regex TO-regex why" per line.
+rules='^sim$ ^(driver|usbip|hosting)(/|$) sim/ (the device side) must not include the host side: joins live in hosting/
+^units$ . units/ is the bottom layer: it includes nothing of the project
+^usb$ ^(models|driver|usbip|sim|traces|hosting|libedgetpu)(/|$) usb/ (the seam) includes nothing of the project but units/'
+while read -r from to why; do
+  broken=$(awk -v from="$from" -v to="$to" '$2 ~ from && $3 ~ to' <<<"$edges")
+  if [[ -n "$broken" ]]; then
+    echo "$why (count from to):" >&2
+    echo "$broken" >&2
+    status=1
+  fi
+done <<<"$rules"
+
 if ((status == 0)); then
-  echo "include layers: no folder loop; driver/ and usbip/ include nothing from sim/ or models/"
+  echo "include layers: no folder loop; driver/ and usbip/ include nothing from sim/ or models/;" \
+    "sim/ nothing from the host side; units/ and usb/ nothing above them"
 fi
 exit "$status"

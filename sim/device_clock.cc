@@ -9,13 +9,15 @@ namespace {
 
 constexpr double kPicosecondsPerSecond = 1e12;
 
-uint64_t picoseconds(double seconds) { return static_cast<uint64_t>(std::llround(seconds * kPicosecondsPerSecond)); }
+uint64_t picoseconds(units::Duration time) {
+  return static_cast<uint64_t>(std::llround(time.value() * kPicosecondsPerSecond));
+}
 
 }  // namespace
 
-void DeviceClock::configure(const UsbLinkParameters& link, uint64_t clockHz) {
+void DeviceClock::configure(const UsbLinkParameters& link, units::Frequency clock) {
   link_ = link;
-  clockHz_ = clockHz == 0 ? 1 : clockHz;
+  clock_ = clock == 0 ? 1 : clock;
   total_ = UsbTraffic{};
   turnarounds_ = 0;
   runs_.clear();
@@ -23,9 +25,9 @@ void DeviceClock::configure(const UsbLinkParameters& link, uint64_t clockHz) {
 
 uint64_t DeviceClock::picosecondsAt(const UsbTraffic& traffic, uint64_t turnarounds, uint64_t chipCycle) const {
   // Each part is rounded on its own, from exact counts, so equal counts give equal stamps.
-  const uint64_t compute = picoseconds(static_cast<double>(chipCycle) / static_cast<double>(clockHz_));
-  const uint64_t link = picoseconds(usbTransferSeconds(traffic, link_));
-  const uint64_t idle = picoseconds(static_cast<double>(turnarounds) * link_.hostTurnaroundSeconds);
+  const uint64_t compute = picoseconds(units::Cycles(chipCycle) / clock_);
+  const uint64_t link = picoseconds(usbTransferTime(traffic, link_));
+  const uint64_t idle = picoseconds(turnarounds * link_.hostTurnaroundTime);
   return compute + link + idle;
 }
 
@@ -43,7 +45,7 @@ DeviceClock::RunCharges& DeviceClock::chargesOf(uint64_t run) {
   return charges;
 }
 
-void DeviceClock::chargeRecordHeader(uint64_t run, uint64_t payloadBytes) {
+void DeviceClock::chargeRecordHeader(uint64_t run, units::Bytes payloadBytes) {
   // UsbTraffic::addOutRecord counts the header and the payload's transfers; the payload's bytes
   // are charged as they arrive (chargeRecordPayload), so take them back out here.
   UsbTraffic record;
@@ -55,12 +57,12 @@ void DeviceClock::chargeRecordHeader(uint64_t run, uint64_t payloadBytes) {
   }
 }
 
-void DeviceClock::chargeRecordPayload(uint64_t run, uint64_t bytes) {
+void DeviceClock::chargeRecordPayload(uint64_t run, units::Bytes bytes) {
   chargesOf(run).traffic.bulkOutBytes += bytes;
   total_.bulkOutBytes += bytes;
 }
 
-DeviceClock::OutputStart DeviceClock::chargeOutputDma(uint64_t run, uint64_t bytes, uint64_t chipCycle) {
+DeviceClock::OutputStart DeviceClock::chargeOutputDma(uint64_t run, units::Bytes bytes, uint64_t chipCycle) {
   RunCharges& charges = chargesOf(run);
   const OutputStart start{total_, turnarounds_, chipCycle};
   charges.traffic.addOutputDma(bytes, link_);
@@ -68,7 +70,7 @@ DeviceClock::OutputStart DeviceClock::chargeOutputDma(uint64_t run, uint64_t byt
   return start;
 }
 
-usb::SimulatedInstant DeviceClock::outputProgress(const OutputStart& start, uint64_t bytesThrough) const {
+usb::SimulatedInstant DeviceClock::outputProgress(const OutputStart& start, units::Bytes bytesThrough) const {
   UsbTraffic through = start.before;
   through.addOutputDma(bytesThrough, link_);
   return {picosecondsAt(through, start.turnarounds, start.chipCycle), start.chipCycle};
@@ -79,20 +81,20 @@ void DeviceClock::chargeEvent(uint64_t run) {
   total_.addEvent();
 }
 
-RunDeviceTime DeviceClock::runTime(uint64_t run, uint64_t computeCycles) const {
+RunDeviceTime DeviceClock::runTime(uint64_t run, units::Cycles computeCycles) const {
   RunDeviceTime t;
   t.speed = link_.speed;
-  t.clockHz = clockHz_;
+  t.clock = clock_;
   t.computeCycles = computeCycles;
   if (run < runs_.size()) {
     t.traffic = runs_[run].traffic;
     t.hostTurnarounds = runs_[run].hostTurnarounds;
   }
   // The order and types of these operations are the ones the figures were calibrated with.
-  t.computeSeconds = static_cast<double>(computeCycles) / static_cast<double>(clockHz_);
-  t.usbSeconds = usbTransferSeconds(t.traffic, link_);
-  t.idleSeconds = static_cast<double>(t.hostTurnarounds) * link_.hostTurnaroundSeconds;
-  t.totalSeconds = t.computeSeconds + t.usbSeconds + t.idleSeconds;
+  t.computeTime = computeCycles / clock_;
+  t.usbTime = usbTransferTime(t.traffic, link_);
+  t.idleTime = t.hostTurnarounds * link_.hostTurnaroundTime;
+  t.totalTime = t.computeTime + t.usbTime + t.idleTime;
   return t;
 }
 

@@ -7,8 +7,8 @@
 // model the published latencies were calibrated with (docs/timing.md): libedgetpu's single-EP
 // flow sends, waits for the completion, then reads, so nothing overlaps:
 //   compute = chip cycles / clock       the chip's modelled work (models/chip/cost_model.h)
-//   link    = usbTransferSeconds(every transfer charged so far)   the link model's formula
-//   idle    = host turnarounds so far x hostTurnaroundSeconds: one per executable run, charged
+//   link    = usbTransferTime(every transfer charged so far)   the link model's formula
+//   idle    = host turnarounds so far x hostTurnaroundTime: one per executable run, charged
 //             with the run's first transfer (the device waits while the host sets up the request
 //             and handles the previous completion)
 //
@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "sim/usb_link_model.h"
+#include "units/units.h"
 #include "usb/usb_types.h"
 
 namespace coralsim::sim {
@@ -39,31 +40,31 @@ namespace coralsim::sim {
 // The device time of one executable run: what `coralsim run --timing` prints for it.
 struct RunDeviceTime {
   usb::UsbSpeed speed = usb::UsbSpeed::kSuper;
-  uint64_t clockHz = 0;
-  uint64_t computeCycles = 0;
+  units::Frequency clock;
+  units::Cycles computeCycles;
   UsbTraffic traffic;  // the transfers charged to the run
   uint64_t hostTurnarounds = 0;
-  double computeSeconds = 0;  // computeCycles / clockHz
-  double usbSeconds = 0;      // usbTransferSeconds(traffic)
-  double idleSeconds = 0;     // hostTurnarounds x hostTurnaroundSeconds
-  double totalSeconds = 0;    // compute + usb + idle
+  units::Duration computeTime;  // computeCycles at clock
+  units::Duration usbTime;      // usbTransferTime(traffic)
+  units::Duration idleTime;     // hostTurnarounds x hostTurnaroundTime
+  units::Duration totalTime;    // compute + usb + idle
 };
 
 class DeviceClock {
  public:
   // Link table and chip clock; forgets every charge (power-on).
-  void configure(const UsbLinkParameters& link, uint64_t clockHz);
+  void configure(const UsbLinkParameters& link, units::Frequency clock);
 
   [[nodiscard]] const UsbLinkParameters& link() const { return link_; }
-  [[nodiscard]] uint64_t clockHz() const { return clockHz_; }
+  [[nodiscard]] units::Frequency clock() const { return clock_; }
 
   // Device time now, the chip being at `chipCycle`.
   [[nodiscard]] usb::SimulatedInstant now(uint64_t chipCycle) const;
 
   // A bulk-OUT record of `payloadBytes` starts (its header was parsed): header bytes and transfers.
-  void chargeRecordHeader(uint64_t run, uint64_t payloadBytes);
+  void chargeRecordHeader(uint64_t run, units::Bytes payloadBytes);
   // `bytes` of the current record's payload were accepted.
-  void chargeRecordPayload(uint64_t run, uint64_t bytes);
+  void chargeRecordPayload(uint64_t run, units::Bytes bytes);
 
   // Where an output DMA starts on the link; its URBs are stamped from it (outputProgress).
   struct OutputStart {
@@ -72,15 +73,15 @@ class DeviceClock {
     uint64_t chipCycle = 0;
   };
   // An output DMA of `bytes` leaves the chip at `chipCycle`: charged whole, now.
-  [[nodiscard]] OutputStart chargeOutputDma(uint64_t run, uint64_t bytes, uint64_t chipCycle);
+  [[nodiscard]] OutputStart chargeOutputDma(uint64_t run, units::Bytes bytes, uint64_t chipCycle);
   // When the first `bytesThrough` bytes of the DMA that started at `start` have crossed the link.
-  [[nodiscard]] usb::SimulatedInstant outputProgress(const OutputStart& start, uint64_t bytesThrough) const;
+  [[nodiscard]] usb::SimulatedInstant outputProgress(const OutputStart& start, units::Bytes bytesThrough) const;
 
   // One 16-byte event leaves on EP 0x82.
   void chargeEvent(uint64_t run);
 
   // The device time of run `run`, whose chip cycles are `computeCycles` (the chip's run log knows them).
-  [[nodiscard]] RunDeviceTime runTime(uint64_t run, uint64_t computeCycles) const;
+  [[nodiscard]] RunDeviceTime runTime(uint64_t run, units::Cycles computeCycles) const;
 
  private:
   struct RunCharges {
@@ -92,7 +93,7 @@ class DeviceClock {
   [[nodiscard]] uint64_t picosecondsAt(const UsbTraffic& traffic, uint64_t turnarounds, uint64_t chipCycle) const;
 
   UsbLinkParameters link_ = usbLinkParameters(usb::UsbSpeed::kSuper);
-  uint64_t clockHz_ = 500'000'000;
+  units::Frequency clock_ = 500'000'000;
   UsbTraffic total_;
   uint64_t turnarounds_ = 0;
   std::vector<RunCharges> runs_;  // by run index (ChipClockIf::runsBegun)

@@ -39,17 +39,10 @@ usb::UrbResult stall() {
   return r;
 }
 
-const DfuRequestInfo* findRequest(uint8_t bRequest) {
-  for (const DfuRequestInfo& info : kDfuRequests) {
-    if (info.bRequest == bRequest) return &info;
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 std::string_view DfuStateMachine::requestName(uint8_t bRequest) {
-  const DfuRequestInfo* info = findRequest(bRequest);
+  const DfuRequestInfo* info = usb::findDfuRequest(bRequest);
   return info ? info->name : std::string_view{};
 }
 
@@ -72,7 +65,7 @@ std::optional<usb::UrbResult> DfuStateMachine::handle(const usb::ControlSetup& s
       (setup.bmRequestType & kRecipientMask) != kRecipientInterface || setup.wIndex != kDfuInterface) {
     return std::nullopt;
   }
-  const DfuRequestInfo* info = findRequest(setup.bRequest);
+  const DfuRequestInfo* info = usb::findDfuRequest(setup.bRequest);
   if (info == nullptr) return stallWithError(DfuStatus::kErrStalledPkt);
   // The direction must be the request's own: a GETSTATUS sent host-to-device is not one.
   if (setup.bmRequestType != info->bmRequestType) return stallWithError(DfuStatus::kErrStalledPkt);

@@ -21,54 +21,18 @@
 #include <vector>
 
 #include "sim/usb_descriptors.h"
+#include "usb/dfu_protocol.h"
 #include "usb/usb_types.h"
 
 namespace coralsim::sim {
 
-// The DFU class requests (DFU 1.1 §3), declared once: dispatch, names and tests use this table.
-struct DfuRequestInfo {
-  uint8_t bRequest;
-  uint8_t bmRequestType;  // class, interface recipient; 0x21 host-to-device, 0xA1 device-to-host
-  std::string_view name;
-};
-namespace dfu_request {
-inline constexpr uint8_t kDetach = 0;
-inline constexpr uint8_t kDnload = 1;
-inline constexpr uint8_t kUpload = 2;
-inline constexpr uint8_t kGetStatus = 3;
-inline constexpr uint8_t kClrStatus = 4;
-inline constexpr uint8_t kGetState = 5;
-inline constexpr uint8_t kAbort = 6;
-}  // namespace dfu_request
-inline constexpr DfuRequestInfo kDfuRequests[] = {
-    {dfu_request::kDetach, 0x21, "DFU_DETACH"},       {dfu_request::kDnload, 0x21, "DFU_DNLOAD"},
-    {dfu_request::kUpload, 0xA1, "DFU_UPLOAD"},       {dfu_request::kGetStatus, 0xA1, "DFU_GETSTATUS"},
-    {dfu_request::kClrStatus, 0x21, "DFU_CLRSTATUS"}, {dfu_request::kGetState, 0xA1, "DFU_GETSTATE"},
-    {dfu_request::kAbort, 0x21, "DFU_ABORT"},
-};
-
-// bState values (DFU 1.1 §6.1.2).
-enum class DfuState : uint8_t {
-  kAppIdle = 0,
-  kAppDetach = 1,
-  kIdle = 2,
-  kDnloadSync = 3,
-  kDnBusy = 4,
-  kDnloadIdle = 5,
-  kManifestSync = 6,
-  kManifest = 7,
-  kManifestWaitReset = 8,
-  kUploadIdle = 9,
-  kError = 10,
-};
-
-// bStatus values (DFU 1.1 §6.1.2) this engine reports.
-enum class DfuStatus : uint8_t {
-  kOk = 0x00,
-  kErrAddress = 0x08,     // a block beyond the image region
-  kErrNotDone = 0x09,     // end of image without any data
-  kErrStalledPkt = 0x0F,  // a request the current state does not allow
-};
+// The DFU vocabulary (request codes and table, bState, bStatus) is the seam's, declared once in
+// usb/dfu_protocol.h and spoken by the host's download too; sim:: names it unqualified.
+namespace dfu_request = usb::dfu_request;
+using usb::DfuRequestInfo;
+using usb::DfuState;
+using usb::DfuStatus;
+using usb::kDfuRequests;
 
 // A completed download.
 struct FirmwareImage {
@@ -84,7 +48,7 @@ class DfuStateMachine {
   // libedgetpu's images are 10,783 and 12,117 bytes].
   static constexpr size_t kRegionBytes = 32 * 1024;
   static constexpr uint32_t kPollTimeoutMs = 1;
-  static constexpr size_t kStatusBytes = 6;
+  static constexpr size_t kStatusBytes = usb::kDfuStatusBytes;
 
   DfuStateMachine() = default;
 

@@ -29,8 +29,14 @@ constexpr usb::CoralUsbId kBootloaderId = usb::coralUsbId(usb::CoralPersonality:
 constexpr PersonalityValues kRuntimeValues{kRuntimeId.vendorId, kRuntimeId.productId, 0x0100, 0xFF, 0xFF, 0xFF,
                                            true, false};  // [hw]
 // bcdDevice of the bootloader is unknown [choice]; VID/PID and FE/01/02 are [hw].
-constexpr PersonalityValues kBootloaderValues{kBootloaderId.vendorId, kBootloaderId.productId, 0x0100, 0xFE, 0x01,
-                                              0x02, false, true};
+constexpr PersonalityValues kBootloaderValues{kBootloaderId.vendorId,
+                                              kBootloaderId.productId,
+                                              0x0100,
+                                              usb::kDfuInterfaceClass,
+                                              usb::kDfuInterfaceSubClass,
+                                              0x02,
+                                              false,
+                                              true};
 
 // What differs between the speeds.
 struct SpeedValues {

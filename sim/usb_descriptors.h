@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "usb/coral_usb_ids.h"
+#include "usb/dfu_protocol.h"
 #include "usb/usb_types.h"
 
 namespace coralsim::sim {
@@ -28,12 +29,12 @@ inline constexpr uint8_t kEndpoint = 5;
 inline constexpr uint8_t kDeviceQualifier = 6;
 inline constexpr uint8_t kBos = 0x0F;
 inline constexpr uint8_t kDeviceCapability = 0x10;
-inline constexpr uint8_t kDfuFunctional = 0x21;
+inline constexpr uint8_t kDfuFunctional = usb::kDfuFunctionalDescriptorType;
 inline constexpr uint8_t kSsEndpointCompanion = 0x30;
 }  // namespace descriptor_type
 
-// DFU block size (wTransferSize), confirmed on hardware (§1.3): libedgetpu sends 256-byte blocks.
-inline constexpr uint16_t kDfuTransferSize = 256;
+// DFU block size (wTransferSize): the Coral bootloader's (usb/dfu_protocol.h).
+inline constexpr uint16_t kDfuTransferSize = usb::kCoralDfuTransferSize;
 
 // ---- descriptor structs, generated from usb_descriptors.def ----
 

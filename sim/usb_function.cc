@@ -50,11 +50,11 @@ UsbFunction::UsbFunction(const sc_core::sc_module_name& name)
   SC_THREAD(outPump);
 }
 
-void UsbFunction::configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, usb::CoralPersonality initial, uint64_t clockHz) {
+void UsbFunction::configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, usb::CoralPersonality initial, units::Frequency clock) {
   speed_ = speed;
   zlpAfterAlignedTail_ = zlpAfterAlignedTail;
   personality_ = UsbPersonality(speed, initial);
-  clock_.configure(usbLinkParameters(speed), clockHz);
+  clock_.configure(usbLinkParameters(speed), clock);
 }
 
 uint64_t UsbFunction::chargedRun() const {

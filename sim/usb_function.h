@@ -93,8 +93,8 @@ class UsbFunction : public sc_core::sc_module,
   explicit UsbFunction(const sc_core::sc_module_name& name);
 
   // Link configuration, power-on personality and the device clock (the link model of `speed`, the
-  // chip clock `clockHz`), applied when a Device leases the slot.
-  void configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, usb::CoralPersonality initial, uint64_t clockHz);
+  // chip clock `clock`), applied when a Device leases the slot.
+  void configure(usb::UsbSpeed speed, bool zlpAfterAlignedTail, usb::CoralPersonality initial, units::Frequency clock);
   [[nodiscard]] usb::UsbSpeed speed() const { return speed_; }
   [[nodiscard]] const UsbPersonality& personality() const { return personality_; }
   // The device clock: device time now, and what each executable run was charged.

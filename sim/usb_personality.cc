@@ -146,7 +146,7 @@ ControlOutcome UsbPersonality::standardRequest(const usb::ControlSetup& setup) {
 ControlOutcome UsbPersonality::classRequest(const usb::ControlSetup& setup, std::span<const uint8_t> outData) {
   if (personality() == usb::CoralPersonality::kRuntime) {
     // Runtime: only DFU_DETACH to interface 0 (libedgetpu with Usb.AlwaysDfu) — arm the switch.
-    if (setup.bmRequestType == 0x21 && setup.bRequest == dfu_request::kDetach && setup.wIndex == 0) {
+    if (setup.bmRequestType == usb::kDfuHostToDevice && setup.bRequest == dfu_request::kDetach && setup.wIndex == 0) {
       armed_ = usb::CoralPersonality::kBootloader;
       return ackOutcome();
     }

@@ -57,7 +57,7 @@ void TimelineWriter::write(std::ostream& out) const {
 
   // Microseconds as a decimal with nanosecond digits, from integers: deterministic text.
   auto micros = [this](uint64_t cycles) {
-    const uint64_t nanos = cycles / clockHz_ * 1'000'000'000u + (cycles % clockHz_) * 1'000'000'000u / clockHz_;
+    const uint64_t nanos = units::wholeNanoseconds(cycles, clock_);
     char buf[40];
     std::snprintf(buf, sizeof buf, "%" PRIu64 ".%03" PRIu64, nanos / 1000, nanos % 1000);
     return std::string(buf);

@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "traces/trace_event.h"
+#include "units/units.h"
 
 namespace coralsim::traces {
 
 class TimelineWriter final : public TraceSink {
  public:
-  explicit TimelineWriter(uint64_t clockHz) : clockHz_(clockHz == 0 ? 1 : clockHz) {}
+  explicit TimelineWriter(units::Frequency clock) : clock_(clock) {}
 
   void record(const TraceEvent& event) override { events_.push_back(event); }
   [[nodiscard]] size_t eventCount() const { return events_.size(); }
@@ -24,7 +25,7 @@ class TimelineWriter final : public TraceSink {
   void write(std::ostream& out) const;
 
  private:
-  uint64_t clockHz_;
+  units::Frequency clock_;
   std::vector<TraceEvent> events_;
 };
 

@@ -17,17 +17,17 @@ std::string typeName(ExecutableType t) {
 void writeTimingJson(traces::JsonWriter& w, const RunTiming& t) {
   w.beginObject();
   w.field("usb_speed", t.usbSpeed);
-  w.field("clock_hz", t.clockHz);
-  w.field("total_ms", t.totalSeconds * 1e3);
-  w.field("usb_ms", t.usbSeconds * 1e3);
-  w.field("compute_ms", t.computeSeconds * 1e3);
-  w.field("idle_ms", t.idleSeconds * 1e3);
-  w.field("compute_cycles", t.computeCycles);
+  w.field("clock_hz", static_cast<double>(t.clock.value()));
+  w.field("total_ms", t.totalTime.value() * 1e3);
+  w.field("usb_ms", t.usbTime.value() * 1e3);
+  w.field("compute_ms", t.computeTime.value() * 1e3);
+  w.field("idle_ms", t.idleTime.value() * 1e3);
+  w.field("compute_cycles", t.computeCycles.value());
   w.field("control_transfers", t.controlTransfers);
   w.field("bulk_out_transfers", t.bulkOutTransfers);
-  w.field("bulk_out_bytes", t.bulkOutBytes);
+  w.field("bulk_out_bytes", t.bulkOutBytes.value());
   w.field("bulk_in_transfers", t.bulkInTransfers);
-  w.field("bulk_in_bytes", t.bulkInBytes);
+  w.field("bulk_in_bytes", t.bulkInBytes.value());
   w.field("host_turnarounds", t.hostTurnarounds);
   w.endObject();
 }
@@ -53,16 +53,17 @@ std::string tagName(uint8_t tag) {
 
 // "1.234 ms = USB 0.500 ms + compute 0.634 ms (317,000 cycles at 500 MHz) + idle 0.100 ms"
 std::string describeTiming(const RunTiming& t) {
-  auto ms = [](double seconds) {
+  auto ms = [](units::Duration time) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3f ms", seconds * 1e3);
+    std::snprintf(buffer, sizeof buffer, "%.3f ms", time.value() * 1e3);
     return std::string(buffer);
   };
-  return ms(t.totalSeconds) + " = USB " + ms(t.usbSeconds) + " (" + t.usbSpeed + " speed, " +
-         std::to_string(t.bulkOutTransfers) + " OUT transfers / " + std::to_string(t.bulkOutBytes) + " bytes, " +
-         std::to_string(t.bulkInTransfers) + " IN transfers / " + std::to_string(t.bulkInBytes) + " bytes) + compute " +
-         ms(t.computeSeconds) + " (" + std::to_string(t.computeCycles) + " cycles at " +
-         std::to_string(static_cast<uint64_t>(t.clockHz / 1e6)) + " MHz) + idle " + ms(t.idleSeconds);
+  return ms(t.totalTime) + " = USB " + ms(t.usbTime) + " (" + t.usbSpeed + " speed, " +
+         std::to_string(t.bulkOutTransfers) + " OUT transfers / " + std::to_string(t.bulkOutBytes.value()) +
+         " bytes, " + std::to_string(t.bulkInTransfers) + " IN transfers / " + std::to_string(t.bulkInBytes.value()) +
+         " bytes) + compute " + ms(t.computeTime) + " (" + std::to_string(t.computeCycles.value()) + " cycles at " +
+         std::to_string(static_cast<uint64_t>(static_cast<double>(t.clock.value()) / 1e6)) + " MHz) + idle " +
+         ms(t.idleTime);
 }
 
 std::string describeTarget(const ObservedDescriptor& d) {

@@ -23,13 +23,13 @@ std::optional<RunTiming> inferenceTiming(const std::vector<ExecutableRunRecord>&
     if (!sum) {
       sum.emplace();
       sum->usbSpeed = t.usbSpeed;
-      sum->clockHz = t.clockHz;
+      sum->clock = t.clock;
     }
     sum->computeCycles += t.computeCycles;
-    sum->computeSeconds += t.computeSeconds;
-    sum->usbSeconds += t.usbSeconds;
-    sum->idleSeconds += t.idleSeconds;
-    sum->totalSeconds += t.totalSeconds;
+    sum->computeTime += t.computeTime;
+    sum->usbTime += t.usbTime;
+    sum->idleTime += t.idleTime;
+    sum->totalTime += t.totalTime;
     sum->controlTransfers += t.controlTransfers;
     sum->bulkOutTransfers += t.bulkOutTransfers;
     sum->bulkOutBytes += t.bulkOutBytes;

@@ -1,11 +1,11 @@
 #include "driver/transport/dfu_download.h"
 
 #include <algorithm>
-#include <array>
 #include <fstream>
 #include <thread>
 
 #include "driver/hex_text.h"
+#include "usb/dfu_protocol.h"
 
 namespace coralsim::driver {
 namespace {
@@ -16,46 +16,20 @@ constexpr uint8_t kGetDescriptor = 6;
 constexpr uint8_t kDescriptorDevice = 1;
 constexpr uint8_t kDescriptorConfiguration = 2;
 constexpr uint8_t kDescriptorInterface = 4;
-constexpr uint8_t kDescriptorDfuFunctional = 0x21;
 constexpr uint16_t kDeviceDescriptorBytes = 18;
 // libedgetpu asks for 9 + 512 bytes of configuration; the bootloader's is 27.
 constexpr uint16_t kConfigurationRequestBytes = 521;
 
-constexpr uint8_t kClassHostToDevice = 0x21;
-constexpr uint8_t kClassDeviceToHost = 0xA1;
-constexpr uint8_t kDfuDetach = 0;
 constexpr uint16_t kDetachTimeoutMs = 100;  // what libedgetpu sends
-constexpr uint8_t kDfuDnload = 1;
-constexpr uint8_t kDfuUpload = 2;
-constexpr uint8_t kDfuGetStatus = 3;
-constexpr uint16_t kDfuStatusBytes = 6;
-
-constexpr uint8_t kDfuInterfaceClass = 0xFE;
-constexpr uint8_t kDfuInterfaceSubClass = 0x01;
-
-// DFU 1.1 bState values this code acts on.
-constexpr uint8_t kStateIdle = 2;
-constexpr uint8_t kStateDnloadSync = 3;
-constexpr uint8_t kStateDnBusy = 4;
-constexpr uint8_t kStateDnloadIdle = 5;
-constexpr uint8_t kStateManifestSync = 6;
-constexpr uint8_t kStateManifest = 7;
-constexpr uint8_t kStateManifestWaitReset = 8;
-
-constexpr uint16_t kCoralTransferSize = 256;  // confirmed on hardware (§1.3)
+using usb::DfuState;
 constexpr uint16_t kMaxTransferSize = 4096;
 constexpr size_t kMaxBlocks = 65536;          // wValue is the 16-bit block number
 constexpr size_t kMaxUploadBytes = 1 << 20;   // verification never reads more than this
 constexpr size_t kMaxFirmwareFileBytes = 16 << 20;
 constexpr uint32_t kMaxPollStepMs = 1000;
 
-constexpr std::array<const char*, 11> kStateNames = {
-    "appIDLE",          "appDETACH",   "dfuIDLE",       "dfuDNLOAD-SYNC",
-    "dfuDNBUSY",        "dfuDNLOAD-IDLE", "dfuMANIFEST-SYNC", "dfuMANIFEST",
-    "dfuMANIFEST-WAIT-RESET", "dfuUPLOAD-IDLE", "dfuERROR"};
-constexpr std::array<const char*, 16> kStatusNames = {
-    "OK",      "errTARGET", "errFILE",     "errWRITE",    "errERASE", "errCHECK_ERASED", "errPROG", "errVERIFY",
-    "errADDRESS", "errNOTDONE", "errFIRMWARE", "errVENDOR", "errUSBR", "errPOR",          "errUNKNOWN", "errSTALLEDPKT"};
+// The device reports `state` (its bState byte).
+bool isIn(const DfuStatusReport& report, DfuState state) { return report.state == static_cast<uint8_t>(state); }
 
 uint16_t le16(std::span<const uint8_t> b, size_t at) { return static_cast<uint16_t>(b[at] | b[at + 1] << 8); }
 
@@ -89,10 +63,10 @@ auto step(Transport& t, const std::string& what, F&& f) {
 // GETSTATUS until the device leaves the transient states in `waitOut`, each time after its
 // bwPollTimeout (capped), within `budget`.
 DfuStatusReport settle(Transport& t, uint8_t interfaceNumber, const std::string& what,
-                       std::initializer_list<uint8_t> waitOut, std::chrono::milliseconds budget) {
+                       std::initializer_list<DfuState> waitOut, std::chrono::milliseconds budget) {
   const auto deadline = std::chrono::steady_clock::now() + budget;
   DfuStatusReport s = step(t, what + ", DFU_GETSTATUS", [&] { return dfuGetStatus(t, interfaceNumber); });
-  while (std::find(waitOut.begin(), waitOut.end(), s.state) != waitOut.end()) {
+  while (std::find(waitOut.begin(), waitOut.end(), static_cast<DfuState>(s.state)) != waitOut.end()) {
     if (std::chrono::steady_clock::now() >= deadline) {
       throw DfuError(where(t, what) + "device still in " + dfuStateName(s.state) + " after " +
                      std::to_string(budget.count()) + " ms");
@@ -106,12 +80,14 @@ DfuStatusReport settle(Transport& t, uint8_t interfaceNumber, const std::string&
 }  // namespace
 
 std::string dfuStateName(uint8_t state) {
-  if (state < kStateNames.size()) return std::string(kStateNames[state]) + " (" + std::to_string(state) + ")";
+  const std::string_view name = usb::dfuStateName(state);
+  if (!name.empty()) return std::string(name) + " (" + std::to_string(state) + ")";
   return "unknown state " + std::to_string(state);
 }
 
 std::string dfuStatusName(uint8_t status) {
-  if (status < kStatusNames.size()) return kStatusNames[status];
+  const std::string_view name = usb::dfuStatusName(status);
+  if (!name.empty()) return std::string(name);
   return "unknown status " + hexText(status, 2);
 }
 
@@ -155,11 +131,11 @@ DfuInterface parseDfuInterface(std::span<const uint8_t> config) {
       candidate.reset();
       // An interface with no endpoints, class FE subclass 01 (the protocol is not checked, as
       // libedgetpu does not).
-      if (config[at + 4] == 0 && config[at + 5] == kDfuInterfaceClass && config[at + 6] == kDfuInterfaceSubClass) {
+      if (config[at + 4] == 0 && config[at + 5] == usb::kDfuInterfaceClass && config[at + 6] == usb::kDfuInterfaceSubClass) {
         candidate = DfuInterface{};
         candidate->interfaceNumber = config[at + 2];
       }
-    } else if (type == kDescriptorDfuFunctional && candidate && length >= 7) {
+    } else if (type == usb::kDfuFunctionalDescriptorType && candidate && length >= 7) {
       candidate->attributes = config[at + 2];
       candidate->detachTimeoutMs = le16(config, at + 3);
       candidate->transferSize = le16(config, at + 5);
@@ -188,8 +164,8 @@ DfuInterface readDfuInterface(Transport& transport) {
 
 DfuStatusReport dfuGetStatus(Transport& transport, uint8_t interfaceNumber) {
   const std::vector<uint8_t> b =
-      transport.control(dfuRequest(kClassDeviceToHost, kDfuGetStatus, 0, interfaceNumber, kDfuStatusBytes), {});
-  if (b.size() != kDfuStatusBytes) {
+      transport.control(dfuRequest(usb::kDfuDeviceToHost, usb::dfu_request::kGetStatus, 0, interfaceNumber, usb::kDfuStatusBytes), {});
+  if (b.size() != usb::kDfuStatusBytes) {
     throw TransportError(transport.name(), "DFU_GETSTATUS",
                          "device returned " + std::to_string(b.size()) + " bytes, expected 6");
   }
@@ -220,7 +196,7 @@ DfuDownloadResult downloadFirmware(Transport& t, std::span<const uint8_t> image,
   const DfuInterface dfu = step(t, "GET_DESCRIPTOR(CONFIGURATION)", [&] { return readDfuInterface(t); });
   result.interfaceNumber = dfu.interfaceNumber;
   result.transferSize = dfu.transferSize >= 1 && dfu.transferSize <= kMaxTransferSize ? dfu.transferSize
-                                                                                     : kCoralTransferSize;
+                                                                                     : usb::kCoralDfuTransferSize;
   log("DFU interface " + std::to_string(dfu.interfaceNumber) + ", wTransferSize " + std::to_string(dfu.transferSize) +
       ", bmAttributes " + hexText(dfu.attributes, 2) + "; sending " + std::to_string(image.size()) + " bytes in " +
       std::to_string(result.transferSize) + "-byte blocks");
@@ -236,12 +212,12 @@ DfuDownloadResult downloadFirmware(Transport& t, std::span<const uint8_t> image,
     const std::string what = "block " + std::to_string(block) + " (bytes " + std::to_string(offset) + ".." +
                              std::to_string(offset + data.size()) + ")";
     step(t, what + ", DFU_DNLOAD", [&] {
-      return t.control(dfuRequest(kClassHostToDevice, kDfuDnload, static_cast<uint16_t>(block), dfu.interfaceNumber,
+      return t.control(dfuRequest(usb::kDfuHostToDevice, usb::dfu_request::kDnload, static_cast<uint16_t>(block), dfu.interfaceNumber,
                                   static_cast<uint16_t>(data.size())),
                        data);
     });
-    const DfuStatusReport s = settle(t, dfu.interfaceNumber, what, {kStateDnloadSync, kStateDnBusy}, options.busyTimeout);
-    if (s.status != 0 || s.state != kStateDnloadIdle) {
+    const DfuStatusReport s = settle(t, dfu.interfaceNumber, what, {DfuState::kDnloadSync, DfuState::kDnBusy}, options.busyTimeout);
+    if (s.status != 0 || !isIn(s, DfuState::kDnloadIdle)) {
       throw DfuError(where(t, what) + "expected status OK, state dfuDNLOAD-IDLE (5); device says " + describeStatus(s));
     }
     ++result.dataBlocks;
@@ -251,21 +227,21 @@ DfuDownloadResult downloadFirmware(Transport& t, std::span<const uint8_t> image,
 
   const std::string endWhat = "end of image (zero-length block " + std::to_string(blocks) + ")";
   step(t, endWhat + ", DFU_DNLOAD", [&] {
-    return t.control(dfuRequest(kClassHostToDevice, kDfuDnload, static_cast<uint16_t>(blocks), dfu.interfaceNumber, 0), {});
+    return t.control(dfuRequest(usb::kDfuHostToDevice, usb::dfu_request::kDnload, static_cast<uint16_t>(blocks), dfu.interfaceNumber, 0), {});
   });
   const DfuStatusReport end =
-      settle(t, dfu.interfaceNumber, endWhat, {kStateManifestSync, kStateManifest}, options.busyTimeout);
-  if (end.status != 0 || (end.state != kStateIdle && end.state != kStateManifestWaitReset)) {
+      settle(t, dfu.interfaceNumber, endWhat, {DfuState::kManifestSync, DfuState::kManifest}, options.busyTimeout);
+  if (end.status != 0 || (!isIn(end, DfuState::kIdle) && !isIn(end, DfuState::kManifestWaitReset))) {
     throw DfuError(where(t, endWhat) + "expected status OK, state dfuIDLE (2); device says " + describeStatus(end) +
-                   (end.state == kStateDnloadIdle ? " (the device did not take the zero-length block as the end)" : ""));
+                   (isIn(end, DfuState::kDnloadIdle) ? " (the device did not take the zero-length block as the end)" : ""));
   }
 
-  if (options.verify && end.state == kStateIdle) {
+  if (options.verify && isIn(end, DfuState::kIdle)) {
     std::vector<uint8_t> readBack;
     for (uint16_t block = 0;; ++block) {
       const std::string what = "verification, DFU_UPLOAD block " + std::to_string(block);
       const std::vector<uint8_t> got = step(t, what, [&] {
-        return t.control(dfuRequest(kClassDeviceToHost, kDfuUpload, block, dfu.interfaceNumber, result.transferSize), {});
+        return t.control(dfuRequest(usb::kDfuDeviceToHost, usb::dfu_request::kUpload, block, dfu.interfaceNumber, result.transferSize), {});
       });
       readBack.insert(readBack.end(), got.begin(), got.end());
       if (got.size() < result.transferSize) break;
@@ -314,7 +290,7 @@ void detachToBootloader(Transport& t, std::chrono::milliseconds reenumerationTim
     throw DfuError(where(t, "identity") + "device is " + usb::vidPidText(before.vendorId, before.productId) + ", not a Coral");
   }
   step(t, "DFU_DETACH", [&] {
-    return t.control(dfuRequest(kClassHostToDevice, kDfuDetach, kDetachTimeoutMs, 0, 0), {});
+    return t.control(dfuRequest(usb::kDfuHostToDevice, usb::dfu_request::kDetach, kDetachTimeoutMs, 0, 0), {});
   });
   step(t, "USB port reset after DFU_DETACH", [&] {
     t.resetDevice(reenumerationTimeout);

@@ -41,15 +41,15 @@ void InfeedChannel::request(uint32_t length, uint64_t cycle) {
   outstanding_ += length - take;
   if (take > 0) spaceEvent_.notify(sc_core::SC_ZERO_TIME);
   // Cost model (header): requests of one class land in order.
-  readyCycle_ = std::max(readyCycle_, cycle) + infeedCycles(timing_, Bytes{length}).value;
+  readyCycle_ = std::max(readyCycle_, cycle) + infeedCycles(timing_, Bytes{length}).value();
 }
 
 Infeed::Infeed(const sc_core::sc_module_name& name)
     : sc_core::sc_module(name), input_("input", satisfied_), parameters_("parameters", satisfied_) {}
 
-void Infeed::configure(uint32_t inputBytes, uint32_t parameterBytes, const TimingModel& timing) {
-  input_.configure(inputBytes, timing);
-  parameters_.configure(parameterBytes, timing);
+void Infeed::configure(Bytes inputCapacity, Bytes parameterCapacity, const TimingModel& timing) {
+  input_.configure(inputCapacity, timing);
+  parameters_.configure(parameterCapacity, timing);
 }
 
 void Infeed::reset() {

@@ -30,8 +30,8 @@ class InfeedChannel : public sc_core::sc_object, public ByteSinkIf {
  public:
   InfeedChannel(const char* name, sc_core::sc_event& satisfied);
 
-  void configure(uint32_t capacityBytes, const TimingModel& timing) {
-    capacity_ = capacityBytes;
+  void configure(Bytes capacity, const TimingModel& timing) {
+    capacity_ = static_cast<uint32_t>(capacity.value());
     timing_ = timing;
   }
   void reset();
@@ -63,7 +63,7 @@ class Infeed : public sc_core::sc_module, public InfeedIf {
  public:
   explicit Infeed(const sc_core::sc_module_name& name);
 
-  void configure(uint32_t inputBytes, uint32_t parameterBytes, const TimingModel& timing);
+  void configure(Bytes inputCapacity, Bytes parameterCapacity, const TimingModel& timing);
   void reset();
 
   [[nodiscard]] InfeedChannel& channel(InfeedClass cls) { return cls == InfeedClass::kInput ? input_ : parameters_; }

@@ -7,7 +7,7 @@ namespace coralsim::models {
 
 InstructionQueue::InstructionQueue(const sc_core::sc_module_name& name) : sc_core::sc_module(name) {}
 
-void InstructionQueue::configure(uint32_t bufferBytes) { bufferBytes_ = bufferBytes; }
+void InstructionQueue::configure(units::Bytes buffer) { bufferBytes_ = static_cast<uint32_t>(buffer.value()); }
 
 void InstructionQueue::reset() {
   chunks_.clear();

@@ -17,6 +17,7 @@
 
 #include "models/chip/block_interfaces.h"
 #include "models/chip/chip_ports.h"
+#include "units/units.h"
 
 namespace coralsim::models {
 
@@ -24,7 +25,7 @@ class InstructionQueue : public sc_core::sc_module, public ByteSinkIf, public In
  public:
   explicit InstructionQueue(const sc_core::sc_module_name& name);
 
-  void configure(uint32_t bufferBytes);
+  void configure(units::Bytes buffer);
   // Drops every chunk, complete or not (GCB reset).
   void reset();
 

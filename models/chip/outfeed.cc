@@ -61,7 +61,7 @@ void Outfeed::emit(uint64_t cycle) {
   dma.bytes.insert(dma.bytes.end(), tail.begin(), tail.end());
   dma.notComputedBytes = window_->length - dma.bytes.size();
   // Cost model (header): windows leave in order over the ring bus.
-  readyCycle_ = std::max(readyCycle_, cycle) + outfeedCycles(timing_, Bytes{window_->length}).value;
+  readyCycle_ = std::max(readyCycle_, cycle) + outfeedCycles(timing_, Bytes{window_->length}).value();
   window_.reset();
   outputBytes_ += dma.size();
   notComputedBytes_ += dma.notComputedBytes;

@@ -16,8 +16,8 @@ namespace {
 // The engine, its callbacks and exception unwinding run on this thread's own stack.
 constexpr size_t kStackBytes = 1u << 20;
 
-sc_core::sc_time clockPeriod(uint64_t clockHz) {
-  return sc_core::sc_time(1.0 / static_cast<double>(clockHz == 0 ? 1 : clockHz), sc_core::SC_SEC);
+sc_core::sc_time clockPeriod(units::Frequency clock) {
+  return sc_core::sc_time(1.0 / static_cast<double>(clock.value() == 0 ? 1 : clock.value()), sc_core::SC_SEC);
 }
 
 // START's body_bits must be (words - 2) x 128 for a record of `words` words (docs/isa.md §2.2).
@@ -258,7 +258,7 @@ void ScalarCore::executeSome() {
     case StopReason::kBudget:
       if (runActive_ && now() - runs_.back().startCycle >= config_.cycleLimit) {
         stopOnFault(FaultKind::kCycleLimit,
-                    "the run exceeded the cycle limit of " + std::to_string(config_.cycleLimit) +
+                    "the run exceeded the cycle limit of " + std::to_string(config_.cycleLimit.value()) +
                         " cycles (runaway program?) at PC " + isa::formatHex(engine_->pc()));
       }
       break;
@@ -341,7 +341,8 @@ void ScalarCore::stopOnFault(FaultKind kind, const std::string& text) {
 uint64_t ScalarCore::budget() const {
   if (!runActive_) return kQuantumCycles;
   const uint64_t used = now() - runs_.back().startCycle;
-  const uint64_t left = used >= config_.cycleLimit ? 1 : config_.cycleLimit - used;
+  const uint64_t limit = config_.cycleLimit.value();
+  const uint64_t left = used >= limit ? 1 : limit - used;
   return std::min(kQuantumCycles, left);
 }
 
@@ -470,7 +471,7 @@ void ScalarCore::registerCsrHooks() {
                                                case csr::scMemoryCapacity:
                                                  return uint64_t{config_.scalarMemoryWords} * 4;
                                                case csr::tileMemoryCapacity:
-                                                 return config_.narrowMemoryBytesPerTile;
+                                                 return config_.narrowMemoryBytesPerTile.value();
                                                default:
                                                  return 0;
                                              }

@@ -56,7 +56,7 @@ std::string TileDispatcher::dispatch(const DecodedPacket& packet, uint64_t cycle
                        packet.tileSequence,
                        cycle,
                        tileUnitOf(packet.opcode),
-                       tilePacketCycles(timing_, packet.opcode, packet.words).value};
+                       tilePacketCycles(timing_, packet.opcode, packet.words).value()};
   for (unsigned t = 0; t < tiles; ++t) {
     if (((mask >> t) & 1u) == 0) continue;
     // The core synchronises before every issue, so each tile has drained its FIFO by now.

@@ -56,9 +56,9 @@ LleRung::LleRung(const models::ChipConfig& config) : config_(config) {
   tiles_.reserve(config.tileCount());
   for (unsigned t = 0; t < config.tileCount(); ++t) {
     TileState tile;
-    tile.narrow = TileMemory(config.narrowMemoryBytesPerTile);
-    tile.wide = TileMemory(config.wideMemoryBytesPerTile);
-    tile.narrowSram = AddressedMemory(config.narrowMemoryBytesPerTile);
+    tile.narrow = TileMemory(static_cast<uint32_t>(config.narrowMemoryBytesPerTile.value()));
+    tile.wide = TileMemory(static_cast<uint32_t>(config.wideMemoryBytesPerTile.value()));
+    tile.narrowSram = AddressedMemory(static_cast<uint32_t>(config.narrowMemoryBytesPerTile.value()));
     tiles_.push_back(std::move(tile));
   }
 }
@@ -288,9 +288,9 @@ void LleRung::receive(const DecodedPacket& packet) {
   }
   const WideReceive r{packet.pc, static_cast<uint32_t>(row - prefixRows),
                       static_cast<uint32_t>(prefixRows + readField(words, LleField::Recv11Rows) + 1)};
-  if ((uint64_t{r.firstRow} + r.rows) * kRowBytes > config_.wideMemoryBytesPerTile) {
+  if ((uint64_t{r.firstRow} + r.rows) * kRowBytes > config_.wideMemoryBytesPerTile.value()) {
     refuse(packet, "rows " + std::to_string(r.firstRow) + " .. " + std::to_string(r.firstRow + r.rows - 1) +
-                       " lie beyond the " + std::to_string(config_.wideMemoryBytesPerTile / kRowBytes) + " rows of wide memory");
+                       " lie beyond the " + std::to_string(config_.wideMemoryBytesPerTile.value() / kRowBytes) + " rows of wide memory");
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (packet.tileMask & (1u << t)) pendingReceives_[t].push_back(r);

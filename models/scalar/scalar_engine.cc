@@ -80,8 +80,8 @@ void ScalarEngine::reset() {
   resumeAtBreakpoint_ = false;
 }
 
-StopReason ScalarEngine::run(uint64_t cycleBudget, ScalarCoreHost& host) {
-  return execute(cycleBudget, host, /*singleStep=*/false);
+StopReason ScalarEngine::run(units::Cycles cycleBudget, ScalarCoreHost& host) {
+  return execute(cycleBudget.value(), host, /*singleStep=*/false);
 }
 
 StopReason ScalarEngine::step(ScalarCoreHost& host) {

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "models/scalar/decoded_program.h"
+#include "units/units.h"
 
 namespace coralsim::models {
 
@@ -98,7 +99,7 @@ class ScalarEngine {
   //   again (no cycles) until the next load();
   // - a fault leaves pc() at the faulting packet, with none of that packet's effects applied;
   // - calling run()/step() with no program loaded is a programming error (std::logic_error).
-  StopReason run(uint64_t cycleBudget, ScalarCoreHost& host);
+  StopReason run(units::Cycles cycleBudget, ScalarCoreHost& host);
   // Executes exactly one packet (one bundle, one loop iteration's bundle, one tile packet, ...),
   // also when the breakpoint sits on it. Returns kBudget, or the HALT's reason.
   StopReason step(ScalarCoreHost& host);

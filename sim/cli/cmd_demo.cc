@@ -324,8 +324,8 @@ bool runCorpusModel(const std::optional<std::string>& explicitModel, const std::
   if (result.timing) {
     char latency[160];
     std::snprintf(latency, sizeof latency, "%.3f ms (USB %.3f ms + compute %.3f ms + idle %.3f ms)",
-                  result.timing->totalSeconds * 1e3, result.timing->usbSeconds * 1e3,
-                  result.timing->computeSeconds * 1e3, result.timing->idleSeconds * 1e3);
+                  result.timing->totalTime.value() * 1e3, result.timing->usbTime.value() * 1e3,
+                  result.timing->computeTime.value() * 1e3, result.timing->idleTime.value() * 1e3);
     std::cout << "predicted device latency per inference (timing model, parameters cached): " << latency << "\n";
   }
   const bool computed = !result.outputs.empty() &&

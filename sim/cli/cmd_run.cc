@@ -119,7 +119,7 @@ void setTimingConstant(models::TimingModel& timing, const std::string& text) {
     if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || value.size() > 12) {
       throw UsageError("--timing-constant " + name + " expects a whole number, got '" + value + "'");
     }
-    timing.*c.field = std::stoull(value);
+    c.set(timing, std::stoull(value));
     return;
   }
   throw UsageError("--timing-constant expects NAME=N with NAME one of " + known + ", got '" + text + "'");

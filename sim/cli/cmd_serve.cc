@@ -110,7 +110,7 @@ std::string deviceSummary(const std::string& busId, const sim::Device& device) {
     line += "; device ms";
     for (const sim::RunDeviceTime& t : device.runTimes()) {
       char ms[32];
-      std::snprintf(ms, sizeof ms, " %.3f", t.totalSeconds * 1e3);
+      std::snprintf(ms, sizeof ms, " %.3f", t.totalTime.value() * 1e3);
       line += ms;
     }
     line += "; rungs";

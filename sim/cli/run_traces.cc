@@ -60,11 +60,11 @@ RunTraces::RunTraces(const Args& args)
 }
 
 void RunTraces::configure(sim::DeviceOptions& options) {
-  clockHz_ = options.chip.clockHz;
+  clock_ = options.chip.clockHz;
   if (!timelinePath_ && !instructionsPath_) return;
   tracer_ = std::make_shared<traces::Tracer>();
   if (timelinePath_) {
-    timeline_ = std::make_unique<traces::TimelineWriter>(clockHz_);
+    timeline_ = std::make_unique<traces::TimelineWriter>(clock_);
     tracer_->addEventSink(timeline_.get());
   }
   if (instructionsPath_) {

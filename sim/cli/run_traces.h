@@ -16,6 +16,7 @@
 #include "traces/timeline_writer.h"
 #include "traces/trace_event.h"
 #include "traces/usb_log.h"
+#include "units/units.h"
 
 namespace coralsim::cli {
 
@@ -44,7 +45,7 @@ class RunTraces {
   std::unique_ptr<traces::InstructionTraceWriter> instructions_;
   traces::UsbLog usbLog_;
   std::unique_ptr<driver::RecordingTransport> recorder_;
-  uint64_t clockHz_ = 500'000'000;
+  units::Frequency clock_ = 500'000'000;
 };
 
 }  // namespace coralsim::cli

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "traces/trace_event.h"
+#include "units/units.h"
 
 namespace coralsim::sim {
 
@@ -39,8 +40,9 @@ class ComputePacketLog final : public traces::TraceSink {
  public:
   // TimingModel::computePacketCycles and macCyclesPerIteration of the simulated chip: a compute
   // span lasts fixed + perIteration x iterations (models/chip/cost_model.h).
-  ComputePacketLog(uint64_t fixedPacketCycles, uint64_t cyclesPerIteration)
-      : fixed_(fixedPacketCycles), perIteration_(cyclesPerIteration == 0 ? 1 : cyclesPerIteration) {}
+  ComputePacketLog(units::Cycles fixedPacketCycles, units::Cycles cyclesPerIteration)
+      : fixed_(fixedPacketCycles.value()),
+        perIteration_(cyclesPerIteration == 0 ? 1 : cyclesPerIteration.value()) {}
 
   void record(const traces::TraceEvent& event) override;
 

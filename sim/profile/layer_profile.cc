@@ -73,7 +73,7 @@ LayerProfile profileModel(const std::filesystem::path& modelPath, const ProfileO
   tracer->addEventSink(log.get());
   if (options.timeline != nullptr) tracer->addEventSink(options.timeline);
   deviceOptions.chip.tracer = tracer;
-  p.clockHz = deviceOptions.chip.clockHz;
+  p.clockHz = deviceOptions.chip.clockHz.value();
   Device device(deviceOptions);
   driver::InProcessTransport transport(device);
   driver::Runner runner(transport, driver::RunnerOptions{.deviceTime = true});
@@ -145,8 +145,8 @@ void writeProfileText(std::ostream& out, const LayerProfile& p) {
   out << line;
   if (p.timing) {
     std::snprintf(line, sizeof line, "; predicted device time %.3f ms at USB %s (compute %.3f + usb %.3f + idle %.3f)",
-                  p.timing->totalSeconds * 1e3, p.timing->usbSpeed == "high" ? "2" : "3",
-                  p.timing->computeSeconds * 1e3, p.timing->usbSeconds * 1e3, p.timing->idleSeconds * 1e3);
+                  p.timing->totalTime.value() * 1e3, p.timing->usbSpeed == "high" ? "2" : "3",
+                  p.timing->computeTime.value() * 1e3, p.timing->usbTime.value() * 1e3, p.timing->idleTime.value() * 1e3);
     out << line;
   }
   out << "\n";
@@ -213,9 +213,9 @@ void writeProfileJson(std::ostream& out, const LayerProfile& p, int indent) {
   w.field("chip_cycles", p.inferenceCycles).field("clock_hz", p.clockHz);
   if (p.timing) {
     w.key("timing").beginObject();
-    w.field("usb_speed", p.timing->usbSpeed).field("total_seconds", p.timing->totalSeconds);
-    w.field("compute_seconds", p.timing->computeSeconds).field("usb_seconds", p.timing->usbSeconds);
-    w.field("idle_seconds", p.timing->idleSeconds);
+    w.field("usb_speed", p.timing->usbSpeed).field("total_seconds", p.timing->totalTime.value());
+    w.field("compute_seconds", p.timing->computeTime.value()).field("usb_seconds", p.timing->usbTime.value());
+    w.field("idle_seconds", p.timing->idleTime.value());
     w.endObject();
   }
   w.field("compute_packets", static_cast<uint64_t>(p.packets.size())).field("packet_cycles", p.packetCycles);

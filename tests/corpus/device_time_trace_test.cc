@@ -81,23 +81,23 @@ std::string checkStamps(const traces::UsbLog& log, const sim::UsbLinkParameters&
     if (*t.cycle < previousCycle) return where + ": chip cycle before the previous bulk transfer's";
     const double linkUs = *t.timeUs - previousUs - static_cast<double>(*t.cycle - previousCycle) / clockHz * 1e6;
     const double bytesUs = static_cast<double>(t.length) /
-                           (t.in() ? link.bulkInBytesPerSecond : link.bulkOutBytesPerSecond) * 1e6;
+                           (t.in() ? link.bulkInRate.value() : link.bulkOutRate.value()) * 1e6;
     bool fits = false;
     if (t.endpoint == usb::endpoint::kEventIn) {
-      fits = std::abs(linkUs - bytesUs - link.inTransferSeconds * 1e6) <= kSlackUs;
+      fits = std::abs(linkUs - bytesUs - link.inTransferTime.value() * 1e6) <= kSlackUs;
     } else if (t.endpoint == usb::endpoint::kOutputIn) {
       // The URBs the model charges for this transfer's bytes: where the transfer starts inside its
       // DMA is not in the log, so ceil(length / URB size) or one fewer.
-      const uint64_t most = pieces(t.length, link.inUrbBytes);
+      const uint64_t most = pieces(t.length, link.inUrbBytes.value());
       for (uint64_t urbs = most == 0 ? 0 : most - 1; urbs <= most; ++urbs) {
-        fits = fits || std::abs(linkUs - bytesUs - static_cast<double>(urbs) * link.inTransferSeconds * 1e6) <= kSlackUs;
+        fits = fits || std::abs(linkUs - bytesUs - static_cast<double>(urbs) * link.inTransferTime.value() * 1e6) <= kSlackUs;
       }
     } else if (!t.records.empty() && t.length == usb::kRecordHeaderBytes) {
       // A record header: its transfers (header + payload pieces), and the host's turnaround when
       // it opens an executable run.
-      const double transfersUs = static_cast<double>(1 + pieces(t.records.front().size, link.outPieceBytes)) * link.outTransferSeconds * 1e6;
+      const double transfersUs = static_cast<double>(1 + pieces(t.records.front().size, link.outPieceBytes.value())) * link.outTransferTime.value() * 1e6;
       const double base = bytesUs + transfersUs;
-      fits = std::abs(linkUs - base) <= kSlackUs || std::abs(linkUs - base - link.hostTurnaroundSeconds * 1e6) <= kSlackUs;
+      fits = std::abs(linkUs - base) <= kSlackUs || std::abs(linkUs - base - link.hostTurnaroundTime.value() * 1e6) <= kSlackUs;
     } else {
       fits = std::abs(linkUs - bytesUs) <= kSlackUs;  // record payload
     }
@@ -114,7 +114,7 @@ std::string checkStamps(const traces::UsbLog& log, const sim::UsbLinkParameters&
 TEST(DeviceTimeTrace, BulkStampsAreMonotoneIdenticalAndFollowTheLinkModel) {
   const auto corpus = testing::corpusDir();
   CORALSIM_REQUIRE_CORPUS(corpus);
-  const double clockHz = static_cast<double>(sim::DeviceOptions{}.chip.clockHz);
+  const double clockHz = static_cast<double>(sim::DeviceOptions{}.chip.clockHz.value());
   size_t sessions = 0;
   size_t transfers = 0;
   for (const auto& [model, speedName] : referenceModels()) {

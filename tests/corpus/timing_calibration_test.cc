@@ -63,7 +63,7 @@ double predictMs(const std::filesystem::path& modelPath, const std::string& usb)
   runner.close();
   if (!result.ok()) throw std::runtime_error(modelPath.string() + ": " + *result.error);
   if (!result.timing) throw std::runtime_error(modelPath.string() + ": the device reported no time");
-  return result.timing->totalSeconds * 1e3;
+  return result.timing->totalTime.value() * 1e3;
 }
 
 TEST(TimingCalibration, PublishedLatenciesArePredictedWithinTheStatedBounds) {

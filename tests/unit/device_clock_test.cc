@@ -11,14 +11,14 @@ namespace {
 UsbLinkParameters simpleLink() {
   UsbLinkParameters link;
   link.speed = usb::UsbSpeed::kSuper;
-  link.bulkOutBytesPerSecond = 1e6;
-  link.bulkInBytesPerSecond = 1e6;
-  link.outTransferSeconds = 1e-6;
-  link.inTransferSeconds = 2e-6;
-  link.controlTransferSeconds = 0;
+  link.bulkOutRate = 1e6;
+  link.bulkInRate = 1e6;
+  link.outTransferTime = 1e-6;
+  link.inTransferTime = 2e-6;
+  link.controlTransferTime = 0;
   link.outPieceBytes = 1 << 20;
   link.inUrbBytes = 1024;
-  link.hostTurnaroundSeconds = 100e-6;
+  link.hostTurnaroundTime = 100e-6;
   return link;
 }
 
@@ -52,12 +52,12 @@ TEST(DeviceClock, ARunsFiguresFollowTheLinkModel) {
   EXPECT_EQ(t.traffic.bulkInBytes, 1516u);
   EXPECT_EQ(t.traffic.controlTransfers, 0u);
   EXPECT_EQ(t.hostTurnarounds, 1u);
-  EXPECT_NEAR(t.usbSeconds, 4.542e-3, 1e-12);
-  EXPECT_NEAR(t.computeSeconds, 1e-3, 1e-15);
-  EXPECT_NEAR(t.idleSeconds, 100e-6, 1e-15);
-  EXPECT_EQ(t.totalSeconds, t.computeSeconds + t.usbSeconds + t.idleSeconds);
+  EXPECT_NEAR(t.usbTime.value(), 4.542e-3, 1e-12);
+  EXPECT_NEAR(t.computeTime.value(), 1e-3, 1e-15);
+  EXPECT_NEAR(t.idleTime.value(), 100e-6, 1e-15);
+  EXPECT_EQ(t.totalTime.value(), t.computeTime.value() + t.usbTime.value() + t.idleTime.value());
   EXPECT_EQ(t.speed, usb::UsbSpeed::kSuper);
-  EXPECT_EQ(t.clockHz, kClockHz);
+  EXPECT_EQ(t.clock, kClockHz);
 }
 
 TEST(DeviceClock, StampsAreComputePlusLinkPlusIdle) {
@@ -97,9 +97,9 @@ TEST(DeviceClock, EachRunHasItsOwnChargesAndOneTurnaround) {
   EXPECT_EQ(first.hostTurnarounds, 1u);
   EXPECT_EQ(second.hostTurnarounds, 1u);
   EXPECT_EQ(second.traffic.bulkInTransfers, first.traffic.bulkInTransfers + 1);
-  EXPECT_EQ(clock.runTime(2, 0).totalSeconds, 0.0) << "a run nothing was charged to";
+  EXPECT_EQ(clock.runTime(2, 0).totalTime.value(), 0.0) << "a run nothing was charged to";
   // Device time is the runs' times added up (no cycles here).
-  const double sum = first.totalSeconds + second.totalSeconds;
+  const double sum = first.totalTime.value() + second.totalTime.value();
   EXPECT_NEAR(static_cast<double>(clock.now(0).picoseconds), sum * 1e12, 2.0);
 }
 
@@ -123,9 +123,9 @@ TEST(DeviceClock, HighSpeedTable) {
   // IN: the 1500-byte output in ceil(1500 / 256) = 6 URBs plus the event: 7 transfers, 1516 bytes.
   // usb = 4532 / 36e6 + 7 x 14.86 us = 125.8889 us + 104.02 us = 229.9089 us
   EXPECT_EQ(t.traffic.bulkInTransfers, 7u);
-  EXPECT_NEAR(t.usbSeconds, 229.908889e-6, 1e-12);
-  EXPECT_NEAR(t.computeSeconds, 2e-3, 1e-15);
-  EXPECT_NEAR(t.idleSeconds, 203.1e-6, 1e-15);
+  EXPECT_NEAR(t.usbTime.value(), 229.908889e-6, 1e-12);
+  EXPECT_NEAR(t.computeTime.value(), 2e-3, 1e-15);
+  EXPECT_NEAR(t.idleTime.value(), 203.1e-6, 1e-15);
 }
 
 }  // namespace

@@ -71,8 +71,8 @@ TEST(DeviceTime, TheRunnerReportsTheDevicesOwnFigures) {
   for (size_t i = 0; i < s.result.runs.size(); ++i) {
     const driver::ExecutableRunRecord& run = s.result.runs[i];
     ASSERT_TRUE(run.timing.has_value()) << "run " << i;
-    EXPECT_EQ(run.timing->totalSeconds, s.runTimes[i].totalSeconds) << "run " << i;
-    EXPECT_EQ(run.timing->usbSeconds, s.runTimes[i].usbSeconds) << "run " << i;
+    EXPECT_EQ(run.timing->totalTime.value(), s.runTimes[i].totalTime.value()) << "run " << i;
+    EXPECT_EQ(run.timing->usbTime.value(), s.runTimes[i].usbTime.value()) << "run " << i;
     // The device counts compute from the end of the previous run: what the host saw pass.
     EXPECT_EQ(run.timing->computeCycles, run.cycles.value_or(0)) << "run " << i;
     EXPECT_EQ(run.timing->hostTurnarounds, 1u);
@@ -80,10 +80,10 @@ TEST(DeviceTime, TheRunnerReportsTheDevicesOwnFigures) {
   }
   // One inference: the last iteration's run.
   ASSERT_TRUE(s.result.timing.has_value());
-  EXPECT_EQ(s.result.timing->totalSeconds, s.result.runs[1].timing->totalSeconds);
+  EXPECT_EQ(s.result.timing->totalTime.value(), s.result.runs[1].timing->totalTime.value());
   // Every charge belongs to a run: the device's clock is the runs' times added up.
   double sum = 0;
-  for (const sim::RunDeviceTime& t : s.runTimes) sum += t.totalSeconds;
+  for (const sim::RunDeviceTime& t : s.runTimes) sum += t.totalTime.value();
   EXPECT_NEAR(static_cast<double>(s.deviceTime.picoseconds), sum * 1e12, 10.0);
 }
 
@@ -111,7 +111,7 @@ TEST(DeviceTime, BulkStampsAreIdenticalAcrossRuns) {
   EXPECT_EQ(a.logText, b.logText);
   EXPECT_EQ(a.deviceTime, b.deviceTime);
   ASSERT_TRUE(a.result.timing && b.result.timing);
-  EXPECT_EQ(a.result.timing->totalSeconds, b.result.timing->totalSeconds);  // bit-identical
+  EXPECT_EQ(a.result.timing->totalTime.value(), b.result.timing->totalTime.value());  // bit-identical
 }
 
 // Each bulk transfer's stamp minus the previous one's, less the chip's compute in between, is the
@@ -120,7 +120,7 @@ void expectStampsFollowTheLinkModel(usb::UsbSpeed speed) {
   const Session s = runDemo(speed);
   ASSERT_TRUE(s.result.ok()) << *s.result.error;
   const sim::UsbLinkParameters link = sim::usbLinkParameters(speed);
-  const double clockHz = static_cast<double>(sim::DeviceOptions{}.chip.clockHz);
+  const double clockHz = static_cast<double>(sim::DeviceOptions{}.chip.clockHz.value());
   const std::vector<const traces::UsbTransaction*> bulk = bulkTransfers(s.log);
   ASSERT_EQ(bulk.size(), 6u) << "per run: record header, instruction payload, completion event";
   double previousUs = 0;
@@ -135,13 +135,13 @@ void expectStampsFollowTheLinkModel(usb::UsbSpeed speed) {
     const double linkUs = *t->timeUs - previousUs - computeUs;
     double expectedUs = 0;
     if (t->endpoint == usb::endpoint::kEventIn) {
-      expectedUs = (16.0 / link.bulkInBytesPerSecond + link.inTransferSeconds) * 1e6;
+      expectedUs = (16.0 / link.bulkInRate.value() + link.inTransferTime.value()) * 1e6;
     } else if (!t->records.empty()) {
       ++headers;  // a run's first transfer: the host's turnaround, then the 8 header bytes
-      expectedUs = (link.hostTurnaroundSeconds + static_cast<double>(usb::kRecordHeaderBytes) / link.bulkOutBytesPerSecond +
-                    2 * link.outTransferSeconds) * 1e6;
+      expectedUs = (link.hostTurnaroundTime.value() + static_cast<double>(usb::kRecordHeaderBytes) / link.bulkOutRate.value() +
+                    2 * link.outTransferTime.value()) * 1e6;
     } else {
-      expectedUs = static_cast<double>(t->length) / link.bulkOutBytesPerSecond * 1e6;
+      expectedUs = static_cast<double>(t->length) / link.bulkOutRate.value() * 1e6;
     }
     // t_us is written with nanosecond resolution (truncated): 2 ns of slack per difference.
     EXPECT_NEAR(linkUs, expectedUs, 0.002) << "bulk transfer " << t->seq << " ep " << int{t->endpoint} << ", "

@@ -94,7 +94,7 @@ TEST(TimingCostModel, TilePacketCyclesFollowTheTable) {
 TEST(TimingCostModel, EveryConstantIsInTheTableOnce) {
   TimingModel t;
   for (const TimingConstant& c : kTimingConstants) {
-    t.*c.field = 12345;
+    c.set(t, 12345);
     const std::string evidence = c.evidence;
     EXPECT_TRUE(evidence == "doc" || evidence == "calibrated" || evidence == "choice") << c.name;
   }

@@ -36,31 +36,31 @@ TEST(UsbLinkModel, OutputsAreReadInUrbsOfTheSpeedsChunkSize) {
 
 TEST(UsbLinkModel, SecondsFollowTheFormula) {
   UsbLinkParameters link;
-  link.bulkOutBytesPerSecond = 1e6;
-  link.bulkInBytesPerSecond = 2e6;
-  link.outTransferSeconds = 1e-5;
-  link.inTransferSeconds = 2e-5;
-  link.controlTransferSeconds = 1e-4;
+  link.bulkOutRate = 1e6;
+  link.bulkInRate = 2e6;
+  link.outTransferTime = 1e-5;
+  link.inTransferTime = 2e-5;
+  link.controlTransferTime = 1e-4;
   UsbTraffic t;
   t.bulkOutBytes = 1000;   // 1 ms
   t.bulkInBytes = 1000;    // 0.5 ms
   t.bulkOutTransfers = 3;  // 30 us
   t.bulkInTransfers = 4;   // 80 us
   t.controlTransfers = 2;  // 200 us
-  EXPECT_NEAR(usbTransferSeconds(t, link), 1e-3 + 0.5e-3 + 30e-6 + 80e-6 + 200e-6, 1e-12);
-  EXPECT_EQ(usbTransferSeconds(UsbTraffic{}, link), 0.0);
+  EXPECT_NEAR(usbTransferTime(t, link).value(), 1e-3 + 0.5e-3 + 30e-6 + 80e-6 + 200e-6, 1e-12);
+  EXPECT_EQ(usbTransferTime(UsbTraffic{}, link).value(), 0.0);
 }
 
 TEST(UsbLinkModel, HighSpeedIsSlowerThanSuperSpeed) {
   const UsbLinkParameters super = usbLinkParameters(usb::UsbSpeed::kSuper);
   const UsbLinkParameters high = usbLinkParameters(usb::UsbSpeed::kHigh);
-  EXPECT_GT(super.bulkOutBytesPerSecond, 5 * high.bulkOutBytesPerSecond);  // 5 Gb/s vs 480 Mb/s links
+  EXPECT_GT(super.bulkOutRate, 5 * high.bulkOutRate);  // 5 Gb/s vs 480 Mb/s links
   // The published bounds: USB 3 at least 250 MB/s effective, USB 2 at most its 60 MB/s signalling.
-  EXPECT_GE(super.bulkOutBytesPerSecond, 250e6);
-  EXPECT_LE(high.bulkOutBytesPerSecond, 60e6);
+  EXPECT_GE(super.bulkOutRate, 250e6);
+  EXPECT_LE(high.bulkOutRate, 60e6);
   UsbTraffic t;
   t.addOutRecord(1 << 20, super);
-  EXPECT_GT(usbTransferSeconds(t, high), usbTransferSeconds(t, super));
+  EXPECT_GT(usbTransferTime(t, high), usbTransferTime(t, super));
 }
 
 }  // namespace
