@@ -43,6 +43,13 @@ TEST(LleFields, ComputeKLoopRowsAreSlotsOfTheComputeLoopNests) {
   EXPECT_LE(k1.width, nest37.limitWidth);
   EXPECT_EQ(k7.lsb, nest29.limitLsb(0));
   EXPECT_LE(k7.width, nest29.limitWidth);
+  // The disassembler's K fields (models/isa/packet_fields.def) are the same low parts.
+  const isa::FieldDef* kW1 = isa::findPacketField(isa::Opcode::TileCompute, "k_w1");
+  const isa::FieldDef* kW7 = isa::findPacketField(isa::Opcode::TileCompute, "k_w7");
+  ASSERT_NE(kW1, nullptr);
+  ASSERT_NE(kW7, nullptr);
+  EXPECT_EQ(kW1->lsb, nest37.limitLsb(0));
+  EXPECT_EQ(kW7->lsb, nest29.limitLsb(0));
   const LleFieldDef& wrap37 = fieldDef(LleField::ComputeKWrap37);  // levels 2..6
   EXPECT_EQ(wrap37.lsb, nest37.wrapLsb(2));
   EXPECT_EQ(wrap37.count, nest37.levels - 2u);
