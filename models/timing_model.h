@@ -45,26 +45,21 @@ struct TimingModel {
   // ---- MAC array (compute packets 0x01-0x05) ---------------------------------------------------
   // Each tile's 64 MAC cells can take 4 input bytes per cycle (16 x 64 x 4 = 4096 MAC/cycle, the
   // 4 TOPS of the datasheet at 500 MHz) [doc: docs/isa.md §1]: at that peak one output position
-  // times one 4-byte group of the reduction would cost one cycle. A compute packet's work is the
-  // product of its decoded loop limits (models/chip/cost_model.cc kOuterA / kOuterB): the K
-  // reduction (k_w0 + 1 groups, docs/isa.md §4.2) and the two output-position loops of word 5.
-  // The compiler does not expect the peak: its own estimate (estimated_cycles_64bit) assumes
-  // 630-1,020 MACs per cycle on the MobileNets, PoseNet, DeepLab and iwatake's 7 x 7 convolution,
-  // 15-25 % of it (docs/timing.md §1). 8 cycles per iteration (512 MAC/cycle over 16 tiles):
-  // [calibrated: against the compiler's estimates, not the latencies — of the candidates 1..16
-  // (scripts/estimate-fit.py --sweep) 8 puts the MobileNet/PoseNet/DeepLab/voice executables at
-  // 0.45-1.46x of the estimate (0.07-0.31x at 1 cycle; MobileNet v1 0.25, infeed-bound here, stays
-  // at 2.9x), 2 of 33 executables within 0.8-1.25x (1 at
-  // 1 cycle); tested on the 42 published latencies: mean absolute error 7.8 % and 39 of 42 within
-  // +-30 % (9.8 % and 38 at 1 cycle)].
-  // Known gap: where the compiler does not fold a k x k kernel into K (im2col, as in the RingCanary
-  // 3 x 3 convolutions: k_w0 + 1 = 72 = 3 x 3 x 32 / 4), the tap loop is somewhere in the packet's
-  // undecoded TTU words and not counted: iwatake's 10-layer 7 x 7 convolution's packets stand for
-  // 306 M of its 7,476 M MACs (`coralsim profile`, docs/timing.md).
-  Cycles macCyclesPerIteration = 8;  // [calibrated]
+  // times one 4-byte group of the reduction costs one cycle. A compute packet's work is the product
+  // of the limits of its decoded loop nest (models/isa/compute_loop_nest.def: the K reduction, the
+  // kernel taps, the output positions; docs/decoding-log.md "taps").
+  // 1 cycle per iteration [calibrated: of the candidates 1, 2, 3, 4, 8 (scripts/estimate-fit.py
+  // --sweep, docs/timing.md §1) 1 puts 12 of the 33 executables with a compiler estimate within
+  // 0.8-1.25x of it (median 1.00 over the 21 with >= 1,000 estimated cycles; 2 of 33 at 2 and 0 at
+  // 8), and on the 42 published latencies gives a mean absolute error of 4.1 % with 42 of 42
+  // within +-30 % (8.9-49.8 % at 2-8). It is also the datasheet peak above, so the fit agrees with
+  // the documented array]. Until the tap loop was decoded the packets' work missed the k x k taps
+  // and the depthwise channel loop, and 8 cycles per iteration stood in for them.
+  Cycles macCyclesPerIteration = 1;  // [calibrated]
   // Fixed cost of a compute packet besides its loops: TTU set-up, pipeline fill and drain, the
   // requantisation epilogue. [calibrated: 300 of the grid 0..30000, fitted with 1 cycle per MAC
-  // iteration; with 8, 300 and 0 give 7.8 % and 7.7 % on the latencies (docs/timing.md)]
+  // iteration; with the decoded nest and 1 cycle per iteration, 300 and 0 both give 4.1 % on the
+  // latencies and 12 / 13 of 33 executables within 0.8-1.25x of the estimate (docs/timing.md)]
   Cycles computePacketCycles = 300;
 
   // ---- NLU (0x19) ------------------------------------------------------------------------------

@@ -5,8 +5,9 @@
 //   block                 formula (chip cycles)                                   used by
 //   scalar core           packetIssueCycles (models/timing_model.h)                 scalar_engine.cc
 //   MAC array  0x01-0x05  computePacketCycles + macCyclesPerIteration x             tile.cc
-//                         (k_w0 + 1) x (out_a + 1) x (out_b + 1)
-//                         (the decoded loop limits, computeLoopIterations)
+//                         product over the 7 levels of (limit + 1) of the packet's
+//                         loop nest (models/isa/compute_loop_nest.def, Nest29:
+//                         K groups, kernel taps, output positions; computeLoopIterations)
 //   NLU        0x19       nluTableCycles                                            tile.cc
 //   tile DMA   0x10-0x18  tileDmaPacketCycles (ring 0x11, mesh 0x15-0x18, ...)       tile.cc
 //   tile fence 0x1a       0 (the tile waits for all its units, tile.cc)             tile.cc
@@ -18,9 +19,11 @@
 // 64-channel slice, docs/isa.md §1).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 
+#include "models/isa/compute_loop_nest.h"
 #include "models/isa/opcodes.h"
 #include "models/isa/word128.h"
 #include "models/timing_model.h"
@@ -48,15 +51,16 @@ inline constexpr unsigned kTileUnitCount = static_cast<unsigned>(TileUnit::kFenc
 [[nodiscard]] TileUnit tileUnitOf(isa::Opcode opcode);
 
 // The loop limits of a compute packet that set its MAC work ("count - 1" values, like every TTU
-// limit); all 0 for other packets or a packet too short to hold them.
+// limit): the seven levels of its Nest29 loop nest (models/isa/compute_loop_nest.def) — level 0
+// the K reduction in 4-byte groups, then the kernel taps and the output positions per tile (a
+// 7 x 7 convolution of 32 channels on 32 x 32 positions: 7, 6, 6, 0, 31, 31, 0). All 0 for other
+// packets; fields past the end of a short packet read 0.
 struct ComputeLoops {
-  uint64_t reduction = 0;  // k_w0: the K reduction in 4-byte groups (docs/isa.md §4.2)
-  uint64_t outerA = 0;     // word 5 bits 8..17: output positions (W/4 per tile in the RingCanary
-                           // width variants 128 -> 31, 176 -> 43; 28 x 28 = 784 -> 783 in MobileNet v2)
-  uint64_t outerB = 0;     // word 5 bits 45..54: the second output loop (0 when flattened)
+  std::array<uint64_t, isa::kComputeNestLevels> limits{};
 };
 [[nodiscard]] ComputeLoops computeLoops(isa::Opcode opcode, std::span<const isa::Word128> words);
-// (reduction + 1) x (outerA + 1) x (outerB + 1): reduction steps x output positions per tile.
+// The product of (limit + 1) over the levels: the 4-byte groups x taps x output positions one tile
+// steps through.
 [[nodiscard]] uint64_t computeLoopIterations(const ComputeLoops& loops);
 
 // Cycles a tile unit is busy with the packet (table above).

@@ -8,8 +8,9 @@
 // layers that have MACs (both axes normalised to 1), and each packet goes to the layer whose
 // interval holds the packet's midpoint. A layer is `mac-aligned` when its packets' share of all
 // packet work is within 0.8-1.25x of its share of the array MACs; otherwise `uncertain`, with the
-// ratio. Known limit: the k x k tap loops are not decoded (models/timing_model.h), so a packet's
-// work misses them and early MobileNet layers come out uncertain (docs/timing.md). Layers
+// ratio. Known limit: a packet's work is its decoded loop nest (taps included), but how many MAC
+// cells an iteration fills is not decoded (depthwise layers fill part of them), so early MobileNet
+// layers come out uncertain (docs/timing.md). Layers
 // without MACs (pooling, add, concatenation, ...) get no packet: their work is not visible as
 // compute packets on this model (`no compute packet`). Layers left on the CPU are `cpu`.
 #pragma once

@@ -159,8 +159,9 @@ void writeProfileText(std::ostream& out, const LayerProfile& p) {
                 p.twinMacs ? static_cast<double>(p.packetMacs) / static_cast<double>(p.twinMacs) : 0.0);
   out << line;
   if (p.twinMacs == 0 || p.packetMacs * 2 < p.twinMacs || p.packetMacs > 2 * p.twinMacs) {
-    out << "warning: the packets' MACs and the twin's differ by more than 2x: undecoded tap loops (k x k "
-           "convolutions), or a twin that is not this model's; the mapping below is doubtful\n";
+    out << "warning: the packets' MACs and the twin's differ by more than 2x: layers that fill part of the MAC "
+           "array (fewer than 64 output channels, depthwise layers with one MAC per iteration), or a twin that is "
+           "not this model's; the mapping below is doubtful\n";
   }
   std::snprintf(line, sizeof line, "parameters: %llu bytes cached on chip, %llu bytes streamed every inference\n",
                 static_cast<unsigned long long>(p.cachedParameterBytes),

@@ -3,7 +3,8 @@
 //   (a) strict segmentation: START (length rule), body, HALT, drain NOPs, END;
 //   (b) tile sequence numbers contiguous across the chunks of one executable, starting at 0;
 //   (c) disassemble -> assemble reproduces every word bit-exactly.
-// A second test compares packet boundaries and every scalar-bundle field with the shared Python
+// A third test checks the compute packets' two loop nests (models/isa/compute_loop_nest.def)
+// against each other. A second test compares packet boundaries and every scalar-bundle field with the shared Python
 // tools (tools/isa/seg.py + isa.py + tfl.py), an oracle we did not write.
 #include <gtest/gtest.h>
 
@@ -14,6 +15,7 @@
 
 #include "driver/model/model_loader.h"
 #include "models/isa/assembler.h"
+#include "models/isa/compute_loop_nest.h"
 #include "models/isa/disassembler.h"
 #include "models/isa/packet_fields.h"
 #include "models/isa/scalar_bundle.h"
@@ -245,6 +247,52 @@ for path in sys.argv[2:]:
                     hb = mix(hb, v)
         print('BS\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d' % (path, e, c, len(ws), len(out), -1 if bad is None else bad, hp, hb))
 )PY";
+
+// The two loop nests of a compute packet factor the same work differently (taps and positions in
+// x and y, or flat), so their products of (limit + 1) agree: a wrong slot position, width or pitch
+// in compute_loop_nest.def breaks the agreement (docs/decoding-log.md "taps": 11,384 of the 11,393
+// 0x01 packets of the distinct corpus files; 0x02 / 0x03 carry only Nest29).
+TEST(IsaCorpus, TheComputePacketsTwoLoopNestsGiveTheSameWork) {
+  CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
+  auto work = [](ComputeNest nest, std::span<const Word128> words) {
+    uint64_t product = 1;
+    for (const uint64_t limit : readComputeNestLimits(nest, words)) product *= limit + 1;
+    return product;
+  };
+  std::set<uint64_t> seen;  // bitstreams by content: copies of a model count once
+  size_t computes = 0, agree = 0, withTaps = 0;
+  for (const auto& file : corpusPrograms()) {
+    std::vector<ExecutableChunks> exes;
+    try {
+      exes = loadExecutables(file);
+    } catch (const std::exception&) {
+      continue;  // reported by the first test
+    }
+    for (const ExecutableChunks& exe : exes) {
+      for (const Bitstream& b : exe) {
+        uint64_t h = kFnvBasis;
+        for (const Word128& w : b.words) h = mix(mix(h, w.lo), w.hi);
+        if (!seen.insert(h).second) continue;
+        const LenientSegmentation segmentation = segmentLenient(b.words);
+        for (const Packet& p : segmentation.program.packets) {
+          if (p.op != Opcode::TileCompute || p.wordIndex + 17 > b.words.size()) continue;
+          const std::span<const Word128> words(b.words.data() + p.wordIndex, 17);
+          ++computes;
+          const uint64_t flat = work(ComputeNest::Nest29, words);
+          if (work(ComputeNest::Nest37, words) == flat) ++agree;
+          // A tap level: Nest29 has more work than its K level and one position level.
+          const auto limits = readComputeNestLimits(ComputeNest::Nest29, words);
+          if (limits[1] > 0 && limits[2] > 0) ++withTaps;
+        }
+      }
+    }
+  }
+  std::cout << "  compute packets 0x01: " << computes << ", both nests agree in " << agree << ", "
+            << withTaps << " with two levels above K\n";
+  ASSERT_GT(computes, 1000u) << "the corpus lost its compute packets";
+  EXPECT_GT(withTaps, 100u);
+  EXPECT_GE(static_cast<double>(agree), 0.995 * static_cast<double>(computes));
+}
 
 TEST(IsaCorpus, PacketsAndBundleFieldsMatchTheReferenceTools) {
   CORALSIM_REQUIRE_CORPUS(testing::corpusDir());

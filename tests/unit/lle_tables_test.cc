@@ -6,6 +6,7 @@
 #include <array>
 #include <map>
 
+#include "models/isa/compute_loop_nest.h"
 #include "models/isa/packet_fields.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
@@ -28,6 +29,40 @@ TEST(LleFields, TileMaskAndSequenceRowsAgreeWithThePacketFieldTable) {
     ++checked;
   }
   EXPECT_EQ(checked, 14u);  // 7 tile opcodes x (mask, seq)
+}
+
+// The K-loop rows of the compute packet are slots of the loop nests declared in
+// models/isa/compute_loop_nest.def (the cost model's table): each K limit is the low part of level
+// 0's limit, each wrap row is the wrap of one level, at the nest's pitch and width.
+TEST(LleFields, ComputeKLoopRowsAreSlotsOfTheComputeLoopNests) {
+  const isa::ComputeNestDef& nest37 = isa::computeNestDef(isa::ComputeNest::Nest37);
+  const isa::ComputeNestDef& nest29 = isa::computeNestDef(isa::ComputeNest::Nest29);
+  const LleFieldDef& k1 = fieldDef(LleField::ComputeK4W1);
+  const LleFieldDef& k7 = fieldDef(LleField::ComputeK4W7);
+  EXPECT_EQ(k1.lsb, nest37.limitLsb(0));
+  EXPECT_LE(k1.width, nest37.limitWidth);
+  EXPECT_EQ(k7.lsb, nest29.limitLsb(0));
+  EXPECT_LE(k7.width, nest29.limitWidth);
+  // The disassembler's K fields (models/isa/packet_fields.def) are the same low parts.
+  const isa::FieldDef* kW1 = isa::findPacketField(isa::Opcode::TileCompute, "k_w1");
+  const isa::FieldDef* kW7 = isa::findPacketField(isa::Opcode::TileCompute, "k_w7");
+  ASSERT_NE(kW1, nullptr);
+  ASSERT_NE(kW7, nullptr);
+  EXPECT_EQ(kW1->lsb, nest37.limitLsb(0));
+  EXPECT_EQ(kW7->lsb, nest29.limitLsb(0));
+  const LleFieldDef& wrap37 = fieldDef(LleField::ComputeKWrap37);  // levels 2..6
+  EXPECT_EQ(wrap37.lsb, nest37.wrapLsb(2));
+  EXPECT_EQ(wrap37.count, nest37.levels - 2u);
+  EXPECT_EQ(wrap37.stride, nest37.pitch);
+  EXPECT_EQ(wrap37.width, nest37.wrapWidth);
+  const LleFieldDef& wrapW7 = fieldDef(LleField::ComputeKWrapW7);  // level 0
+  EXPECT_EQ(wrapW7.lsb, nest29.wrapLsb(0));
+  EXPECT_EQ(wrapW7.width, nest29.wrapWidth);
+  const LleFieldDef& wrap29 = fieldDef(LleField::ComputeKWrap29);  // levels 1..6
+  EXPECT_EQ(wrap29.lsb, nest29.wrapLsb(1));
+  EXPECT_EQ(wrap29.count, nest29.levels - 1u);
+  EXPECT_EQ(wrap29.stride, nest29.pitch);
+  EXPECT_EQ(wrap29.width, nest29.wrapWidth);
 }
 
 TEST(LleFields, EveryFieldFitsItsPacketAndNoTwoFieldsOverlap) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/chip/cost_model.h"
+#include "models/isa/field.h"
 #include "models/isa/opcodes.h"
 #include "models/timing_model.h"
 
@@ -14,14 +15,15 @@ namespace {
 
 constexpr isa::Opcode op(uint8_t value) { return static_cast<isa::Opcode>(value); }
 
-// A compute packet (17 words) with k_w0 (word 0 bits 62..69) and the two output loops of word 5
-// (bits 8..17 and 45..54) set.
-std::vector<isa::Word128> computePacket(uint64_t k, uint64_t outA, uint64_t outB) {
+// A compute packet (17 words) whose Nest29 loop nest (models/isa/compute_loop_nest.def) has the
+// given limits. The positions are written out by hand (level j's 14-bit limit at packet bit
+// 7 x 128 + 90 + 29 j; level 1 straddles words 7 and 8), not taken from the table under test.
+std::vector<isa::Word128> computePacket(const std::array<uint64_t, 7>& limits) {
   std::vector<isa::Word128> words(17);
   words[0].setBits(6, 6, 0x01);
-  words[0].setBits(62, 8, k);
-  words[5].setBits(8, 10, outA);
-  words[5].setBits(45, 10, outB);
+  for (unsigned level = 0; level < limits.size(); ++level) {
+    isa::writePacketBits(words, 7 * 128 + 90 + 29 * level, 14, limits[level]);
+  }
   return words;
 }
 
@@ -59,18 +61,30 @@ TEST(TimingCostModel, UnitsOfTilePackets) {
   EXPECT_EQ(tileUnitOf(op(0x1a)), TileUnit::kFence);
 }
 
-TEST(TimingCostModel, ComputeLoopsAreReadFromTheirFields) {
-  const auto words = computePacket(7, 31, 31);
+TEST(TimingCostModel, ComputeLoopsAreTheSevenLevelsOfTheNest) {
+  // iwatake's 7 x 7 convolution layer: 8 K groups (32 channels), 7 x 7 taps, 32 x 32 positions.
+  const auto words = computePacket({7, 6, 6, 0, 31, 31, 0});
   const ComputeLoops loops = computeLoops(op(0x01), words);
-  EXPECT_EQ(loops.reduction, 7u);
-  EXPECT_EQ(loops.outerA, 31u);
-  EXPECT_EQ(loops.outerB, 31u);
-  EXPECT_EQ(computeLoopIterations(loops), 8u * 32u * 32u);
+  EXPECT_EQ(loops.limits, (std::array<uint64_t, 7>{7, 6, 6, 0, 31, 31, 0}));
+  EXPECT_EQ(computeLoopIterations(loops), 8u * 7u * 7u * 32u * 32u);
+  // The compute variants carry the same nest.
+  EXPECT_EQ(computeLoopIterations(computeLoops(op(0x02), words)), 401408u);
   // Not a compute packet: no loops.
   EXPECT_EQ(computeLoopIterations(computeLoops(op(0x10), words)), 1u);
-  // A truncated packet reads 0 for the fields it does not hold.
-  const std::vector<isa::Word128> shortPacket(words.begin(), words.begin() + 3);
-  EXPECT_EQ(computeLoops(op(0x01), shortPacket).outerA, 0u);
+  // A truncated packet reads 0 for the levels it does not hold (level 0 is in word 7).
+  const std::vector<isa::Word128> shortPacket(words.begin(), words.begin() + 7);
+  EXPECT_EQ(computeLoopIterations(computeLoops(op(0x01), shortPacket)), 1u);
+}
+
+TEST(TimingCostModel, NestLimitsAreFourteenBitsAndTheFlagBitsAreNotPartOfThem) {
+  // A 40 x 40 single-channel convolution on 256 x 256: 1600 taps (wider than the 8-bit K fields),
+  // 4096 positions per tile.
+  auto words = computePacket({1599, 4095, 0, 0, 0, 0, 0});
+  EXPECT_EQ(computeLoopIterations(computeLoops(op(0x01), words)), 1600u * 4096u);
+  // The two bits above each limit (bits 14, 15 of the slot) are flags, not limit bits.
+  isa::writePacketBits(words, 7 * 128 + 90 + 14, 2, 3);
+  isa::writePacketBits(words, 7 * 128 + 90 + 29 * 2 + 14, 2, 2);
+  EXPECT_EQ(computeLoopIterations(computeLoops(op(0x01), words)), 1600u * 4096u);
 }
 
 TEST(TimingCostModel, TilePacketCyclesFollowTheTable) {
@@ -79,10 +93,10 @@ TEST(TimingCostModel, TilePacketCyclesFollowTheTable) {
   t.macCyclesPerIteration = 2;
   t.nluTableCycles = 13;
   t.tileDmaPacketCycles = 40;
-  // MAC: 100 + 2 x (7 + 1) x (31 + 1) x (31 + 1) = 100 + 2 x 8192 = 16484.
-  EXPECT_EQ(tilePacketCycles(t, op(0x01), computePacket(7, 31, 31)), Cycles{16484});
-  // MobileNet v2-like flattened loop: 100 + 2 x (2 + 1) x (783 + 1) x 1 = 4804.
-  EXPECT_EQ(tilePacketCycles(t, op(0x01), computePacket(2, 783, 0)), Cycles{4804});
+  // MAC: 100 + 2 x (7 + 1) x (6 + 1) x (6 + 1) x (31 + 1) x (31 + 1) = 100 + 2 x 401408 = 802916.
+  EXPECT_EQ(tilePacketCycles(t, op(0x01), computePacket({7, 6, 6, 0, 31, 31, 0})), Cycles{802916});
+  // MobileNet v2-like flattened loop: 100 + 2 x (2 + 1) x (783 + 1) = 4804.
+  EXPECT_EQ(tilePacketCycles(t, op(0x01), computePacket({2, 783, 0, 0, 0, 0, 0})), Cycles{4804});
   const std::vector<isa::Word128> nlu(13);
   EXPECT_EQ(tilePacketCycles(t, op(0x19), nlu), Cycles{13});
   const std::vector<isa::Word128> dma(6);
