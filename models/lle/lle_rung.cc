@@ -330,17 +330,19 @@ void LleRung::pop(const DecodedPacket& packet) {
     refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
                        " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
   }
-  // Whole rows only: a pop that fills part of each row (PopRowQuarters < 3) leaves which lanes
-  // it fills undecoded (corpus: parameter pops only; every input pop fills whole rows).
+  // A parameter pop may fill the first 1..4 64-byte quarters of each row (lanes 0 .. 16 x quarters - 1,
+  // docs/decoding-log.md "rows"); every input pop of the corpus fills whole rows, so a part-row input
+  // pop is not decoded.
   const uint64_t quarters = readField(words, LleField::PopRowQuarters) + 1;
-  if (quarters != 4) {
-    refuse(packet, "the pop fills " + std::to_string(quarters) +
-                       " of the 4 64-byte quarters of each row (PopRowQuarters): which lanes is not decoded");
+  if (quarters != 4 && input) {
+    refuse(packet, "an input pop fills " + std::to_string(quarters) +
+                       " of the 4 64-byte quarters of each row (PopRowQuarters): part rows are decoded for parameter pops only");
   }
-  PendingPop pending{tiles, input, offset, ringBytes / ringPerByte, {}, {}};
+  PendingPop pending{tiles, input, offset, ringBytes / ringPerByte, {}, {}, quarters * 64};
   // A staging write armed on a destination tile (0x14) receives this pop at its narrow address.
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t)) || !tiles_[t].stagedWriteAt) continue;
+    if (quarters != 4) refuse(packet, "a part-row pop (PopRowQuarters) into a staging write (0x14) is not decoded");
     pending.sramWrites.emplace_back(t, *tiles_[t].stagedWriteAt);
     tiles_[t].stagedWriteAt.reset();
   }
@@ -349,7 +351,8 @@ void LleRung::pop(const DecodedPacket& packet) {
 }
 
 void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {
-  // Each destination tile's next receive says where the bytes go: whole rows from its first row on.
+  // Each destination tile's next receive says where the bytes go: its rows from the first on, each
+  // row taking the pop's bytes per row (PopRowQuarters) at its lane 0.
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(pop.tiles & (1u << t))) continue;
     if (pendingReceives_[t].empty()) {
@@ -359,10 +362,10 @@ void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {
     const WideReceive r = pendingReceives_[t].front();
     pendingReceives_[t].pop_front();
     // The pop fills the receive's rows; its last row may be a part row.
-    if (pop.length > uint64_t{r.rows} * kRowBytes || pop.length <= (uint64_t{r.rows} - 1) * kRowBytes) {
+    if (pop.length > uint64_t{r.rows} * pop.bytesPerRow || pop.length <= (uint64_t{r.rows} - 1) * pop.bytesPerRow) {
       refuse(packet, "a pop of " + std::to_string(pop.length) + " bytes into tile " + std::to_string(t) + " does not fill the " +
                          std::to_string(r.rows) + " rows of its receive at PC 0x" +
-                         isa::formatAddress(r.pc));
+                         isa::formatAddress(r.pc) + " at " + std::to_string(pop.bytesPerRow) + " bytes per row");
     }
     pop.wideAddress[t] = uint64_t{r.firstRow} * kRowBytes;
   }
@@ -382,7 +385,11 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
       if (p.input) {
         tiles_[t].narrow.write(p.offset, from);
       } else {
-        tiles_[t].wide.write(p.wideAddress[t], from);
+        // Whole rows in one write; a part-row pop row by row, leaving the upper lanes of each row as they were.
+        const uint64_t perWrite = p.bytesPerRow == kRowBytes ? std::max<uint64_t>(from.size(), 1) : p.bytesPerRow;
+        for (uint64_t done = 0, row = 0; done < from.size(); done += perWrite, ++row) {
+          tiles_[t].wide.write(p.wideAddress[t] + row * kRowBytes, from.subspan(done, std::min(perWrite, from.size() - done)));
+        }
       }
     }
     for (const auto& [t, address] : p.sramWrites) {

@@ -86,6 +86,9 @@ class LleRung final : public models::DatapathRung {
     uint64_t length = 0;  // stream bytes (PopBeatsHigh/Low)
     std::vector<std::pair<unsigned, uint64_t>> sramWrites;  // (tile, narrow address) armed by a 0x14
     std::array<uint64_t, 16> wideAddress{};  // parameters: per destination tile, where its receive puts them
+    // Parameters: stream bytes per 256-byte destination row, from its first lane on (PopRowQuarters:
+    // 64, 128, 192 or 256); each row takes the next that many stream bytes.
+    uint64_t bytesPerRow = 0;
   };
 
   struct InfeedCheck {

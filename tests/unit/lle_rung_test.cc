@@ -350,15 +350,60 @@ TEST_F(LleRungTest, AParameterPopFillsTheRowsOfItsTilesReceivePrefixFirst) {
   };
   // No receive in the destination tile (tile 1 here).
   EXPECT_NE(refusal(receiveAt(0x1, 2, rows - 2, 2), pop(false, 0x2)).find("without a receive"), std::string::npos);
-  // Half rows (32 lanes of 4 bytes): which lanes is not decoded.
+  // Half rows (32 lanes of 4 bytes) carry half as many bytes per row: Dense's 10 rows take 1,280.
   EXPECT_NE(refusal(denseReceive(0x1), popAt(false, 0, 0, 0x1, streams.params.size(), {{LleField::PopRowQuarters, 1}}))
-                .find("fills 2 of the 4"),
+                .find("does not fill the 10 rows"),
             std::string::npos);
   // More bytes than the receive's rows.
   EXPECT_NE(refusal(receiveAt(0x1, 2, 4, 2), pop(false, 0x1)).find("does not fill the 6 rows"), std::string::npos);
   // A prefix that is not just below the row loop.
   EXPECT_NE(refusal(receiveAt(0x1, 40, 8, 2, {{LleField::Recv11PrefixAt64, 0}}), pop(false, 0x1))
                 .find("not whole rows just below Recv11Row 40"),
+            std::string::npos);
+}
+
+// A part-row pop (PopRowQuarters < 3, docs/decoding-log.md "rows"): each row of the receive takes the
+// next 64 x quarters stream bytes at its lane 0 (the compiler's layout for a layer of < 64 channels:
+// channel c at bytes 4c..4c+3 of a row of 16 x quarters lanes, padded with zeros), and the upper lanes
+// keep what they held. The length must match rows x bytes per row; an input pop fills whole rows.
+TEST_F(LleRungTest, APartRowPopFillsTheFirstQuartersOfEachRowInStreamOrder) {
+  for (uint64_t quarters : {1u, 2u, 3u}) {
+    const uint64_t perRow = 64 * quarters, rows = 3;
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(receiveAt(0x1, 10, rows), streams, 0);
+    rung.packet(popAt(false, 0, 0, 0x1, rows * perRow, {{LleField::PopRowQuarters, quarters - 1}}), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+    const TileMemory& wide = rung.tile(0).wide;
+    for (uint64_t r = 0; r < rows; ++r) {
+      ASSERT_TRUE(wide.holds((10 + r) * 256, perRow)) << quarters << " quarters, row " << r << ": " << wide.describe();
+      EXPECT_TRUE(std::equal(streams.params.begin() + static_cast<std::ptrdiff_t>(r * perRow),
+                             streams.params.begin() + static_cast<std::ptrdiff_t>((r + 1) * perRow), wide.at((10 + r) * 256)))
+          << quarters << " quarters, row " << r;
+      EXPECT_EQ(wide.runFrom((10 + r) * 256), perRow) << quarters << " quarters: lanes above the pop's are not written";
+    }
+  }
+  const auto refusal = [&](bool input, const DecodedPacket& receive, const DecodedPacket& pop) {
+    rung.beginRun();
+    rung.packet(infeed(input), streams, 0);
+    try {
+      rung.packet(receive, streams, 0);
+      rung.packet(pop, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  // Three half rows are 384 bytes: 512 overfill them, 256 leave the third empty.
+  for (uint64_t bytes : {512u, 256u}) {
+    EXPECT_NE(refusal(false, receiveAt(0x1, 10, 3), popAt(false, 0, 0, 0x1, bytes, {{LleField::PopRowQuarters, 1}}))
+                  .find("does not fill the 3 rows of its receive at PC 0x"),
+              std::string::npos)
+        << bytes;
+  }
+  EXPECT_NE(refusal(true, f.make(0x24, {}), popAt(true, 0, 0, 0x1, 32, {{LleField::PopRowQuarters, 1}}))
+                .find("an input pop fills 2 of the 4"),
             std::string::npos);
 }
 
