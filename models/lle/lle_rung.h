@@ -100,6 +100,7 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t outfeedBytes(const models::DecodedPacket& packet) const;  // checks the two decoded forms
   void stageWrite(const models::DecodedPacket& packet);
   void stageRead(const models::DecodedPacket& packet);
+  void writeImmediate(const models::DecodedPacket& packet);
   void receive(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);
