@@ -160,6 +160,9 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     case 0x13:
       stageRead(packet);
       break;
+    case 0x17:
+      writeImmediate(packet);
+      break;
     case 0x19:
       for (unsigned t = 0; t < tiles_.size(); ++t) {
         if (packet.tileMask & (1u << t)) tiles_[t].nlu = NluTable::fromPacket(words);
@@ -229,6 +232,29 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   const uint64_t address = readField(packet.words, LleField::Stage14NarrowAt64) * 64;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (packet.tileMask & (1u << t)) tiles_[t].stagedWriteAt = address;
+  }
+}
+
+// The immediate form of 0x17 (docs/decoding-log.md "op17"): limit + 1 copies of the 32-bit value,
+// 4 bytes apart, from narrow byte 4 x Fill17At4 of every tile of the mask. The other forms move
+// data from a source that is not decoded: refused, naming the bit that tells them apart.
+void LleRung::writeImmediate(const DecodedPacket& packet) {
+  if (readField(packet.words, LleField::Fill17Immediate) == 0) {
+    refuse(packet, "Fill17Immediate (word 5 bit 87) is 0: a tile transfer whose source is not decoded");
+  }
+  const uint64_t address = readField(packet.words, LleField::Fill17At4) * 4;
+  const uint64_t writes = readField(packet.words, LleField::Fill17Limit) + 1;
+  const auto value = static_cast<uint32_t>(readField(packet.words, LleField::Fill17Value));
+  std::vector<uint8_t> bytes(4 * writes);
+  for (uint64_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(value >> (8 * (i % 4)));
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    if (!tiles_[t].narrowSram.write(address, bytes)) {
+      refuse(packet, "the immediate write of " + std::to_string(bytes.size()) + " bytes at narrow address " +
+                         std::to_string(address) + " (Fill17At4, Fill17Limit) leaves the " +
+                         std::to_string(tiles_[t].narrowSram.capacity()) + "-byte narrow memory of tile " +
+                         std::to_string(t));
+    }
   }
 }
 

@@ -26,6 +26,8 @@
 //   0x27 + 0x10          the outfeed sends the 0x27's bytes (OutfeedLines) from the 0x10's tile, read
 //                        at its 0x13 address (refused when no packet of the run wrote them): compute
 //                        results or popped bytes, in the order of the 0x10s
+//   0x17 (immediate)     writes Fill17Value, limit + 1 times 4 bytes apart, at narrow byte 4 x
+//                        Fill17At4 of its tiles (docs/decoding-log.md "op17"); other 0x17 forms refused
 //   0x19                 the tile keeps the NLU table
 //   0x11 (other format), 0x10 (staging), 0x1a, 0x24, and the rest of 0x13/0x14
 //                        data movement inside and between tile memories, and fences: pinned by the
@@ -103,6 +105,7 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t outfeedBytes(const models::DecodedPacket& packet) const;  // checks the two decoded forms
   void stageWrite(const models::DecodedPacket& packet);
   void stageRead(const models::DecodedPacket& packet);
+  void writeImmediate(const models::DecodedPacket& packet);
   void receive(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);

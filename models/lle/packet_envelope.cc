@@ -39,7 +39,7 @@ const char* envelopeFile(EnvelopeSet set) {
   return set == EnvelopeSet::kDecodeSet ? "models/lle/lle_envelope_decode_set.def" : "models/lle/lle_envelope.def";
 }
 
-constexpr uint8_t kAccepted[] = {0x01, 0x10, 0x11, 0x13, 0x14, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27};
+constexpr uint8_t kAccepted[] = {0x01, 0x10, 0x11, 0x13, 0x14, 0x17, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27};
 constexpr unsigned kMaxWords = 17;
 
 // Sets the bits of every element of `f` in `masks` (one Word128 per packet word).

@@ -909,5 +909,52 @@ TEST_F(LleRungTest, TheOutfeedLengthMustMatchTheStagingReadItSends) {
   }
 }
 
+// The immediate form of 0x17 (docs/decoding-log.md "op17"): the execution-only prologue's four
+// writes of 1 << 8k at Fill17At4 = base + k put the 4 x 4 int8 identity in narrow memory, and a
+// looped write of 0 follows it; a 0x13 read at 4 x base sends those 16 + 8 bytes back. Addresses no
+// corpus program uses (base 20 = byte 80 on tile 1). A wrap that is not -limit, a transfer without
+// the immediate bit and a write past narrow memory are refused, naming the field. Before the decode
+// the rung refused every 0x17 ("does not model this opcode").
+TEST_F(LleRungTest, TheImmediateWritePutsItsValueAtTheDecodedNarrowAddress) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 20;
+  const auto write = [&](uint64_t at4, uint64_t value, uint64_t limit,
+                         const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
+    std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::Dma17Mask, kTile},   {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+        {LleField::Fill17At4, at4},     {LleField::Fill17Limit, limit},
+        {LleField::Fill17Wrap, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
+        {LleField::Fill17Step, limit > 0 ? 1 : 0}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    return f.make(0x17, fields);
+  };
+  rung.beginRun();
+  for (uint64_t k = 0; k < 4; ++k) rung.packet(write(kBase + k, uint64_t{1} << (8 * k), 0), streams, 0);
+  rung.packet(write(kBase + 4, 0, 1), streams, 0);  // two 4-byte writes of 0
+  rung.packet(readAt(kTile, 4 * kBase, 24), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 24 / 8 - 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  const std::vector<uint8_t> out = rung.windowTail(0, 24, 0, streams);
+  rung.endRun();
+  std::vector<uint8_t> expected(24, 0);
+  for (unsigned k = 0; k < 4; ++k) expected[4 * k + k] = 1;
+  EXPECT_EQ(out, expected);
+
+  const auto refusal = [&](const DecodedPacket& p) {
+    try {
+      rung.beginRun();
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal(write(kBase, 0, 3, {{LleField::Fill17Wrap, static_cast<uint64_t>(-4)}})).find("Fill17Wrap"),
+            std::string::npos);
+  EXPECT_NE(refusal(write(kBase, 0, 3, {{LleField::Fill17Step, 2}})).find("Fill17Step"), std::string::npos);
+  EXPECT_NE(refusal(write(kBase, 0, 0, {{LleField::Fill17Immediate, 0}})).find("Fill17Immediate"), std::string::npos);
+  EXPECT_NE(refusal(write(0xffff, 0, 15)).find("leaves the"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace coralsim::lle

@@ -28,7 +28,7 @@ TEST(LleFields, TileMaskAndSequenceRowsAgreeWithThePacketFieldTable) {
     EXPECT_EQ(isaField->width, f.width) << f.name;
     ++checked;
   }
-  EXPECT_EQ(checked, 14u);  // 7 tile opcodes x (mask, seq)
+  EXPECT_EQ(checked, 16u);  // 8 tile opcodes x (mask, seq)
 }
 
 // The K-loop rows of the compute packet are slots of the loop nests declared in
@@ -135,7 +135,7 @@ TEST(LleEnvelope, HoldsOnlyAcceptedOpcodesWithTheDecodedBitsCleared) {
     }
   }
   // The opcode field itself is never decoded: word 0 of every accepted opcode pins it.
-  for (uint8_t op : {0x01, 0x10, 0x11, 0x13, 0x14, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27}) {
+  for (uint8_t op : {0x01, 0x10, 0x11, 0x13, 0x14, 0x17, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27}) {
     if (op == 0x19) continue;  // no supported template uses the NLU: no envelope rows yet
     EXPECT_TRUE(acceptedOpcode(op));
     EXPECT_EQ(envelopeValue(op, 0).bits(6, 6), op) << int(op);
