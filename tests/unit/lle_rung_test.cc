@@ -956,5 +956,50 @@ TEST_F(LleRungTest, TheImmediateWritePutsItsValueAtTheDecodedNarrowAddress) {
   EXPECT_NE(refusal(write(0xffff, 0, 15)).find("leaves the"), std::string::npos);
 }
 
+// The read's second level ("read13" §A): with w3 bit 101 (Stage13RepeatOn) a 0x13 carries a limit at
+// w2 bit 114 and three wraps -limit; the programs' first 0x13 (the identity read) has limit 1. A level
+// that runs once reads as before (the prologue's identity comes back); a repeated read passes the
+// envelope and relations but its send is refused, naming the field (where the repeat goes is not
+// decoded); a wrap that is not -limit is refused by element. Before the decode bit 101 was pinned
+// clear by the envelope, so every such 0x13 was refused.
+TEST_F(LleRungTest, TheReadsSecondLevelIsDecodedAndARepeatedReadIsNotServed) {
+  static constexpr uint16_t kTile = 0x2;
+  static constexpr uint64_t kAt = 80;
+  const auto read = [&](uint64_t repeats, int64_t wrap) {
+    return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt16, kAt / 16},
+                         {LleField::Stage13Groups, 3}, {LleField::Stage13Wrap, static_cast<uint64_t>(-3)},
+                         {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1},
+                         {LleField::Stage13Repeats, repeats}, {LleField::Stage13RepeatWrap, static_cast<uint64_t>(wrap)}});
+  };
+  const auto run = [&](const DecodedPacket& stage) {
+    rung.beginRun();
+    for (uint64_t k = 0; k < 4; ++k) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, uint64_t{1} << (8 * k)}, {LleField::Fill17At4, kAt / 4 + k}}),
+                  streams, 0);
+    }
+    rung.packet(stage, streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, 16, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> identity(16, 0);
+  for (unsigned k = 0; k < 4; ++k) identity[4 * k + k] = 1;
+  EXPECT_EQ(run(read(0, 0)), identity);
+
+  EXPECT_EQ(checkEnvelope(read(1, -1)), "");  // the identity read's level: limit 1, wraps -1
+  EXPECT_EQ(checkEnvelope(read(298, -298)), "");  // a size no corpus 0x13 has
+  try {
+    run(read(1, -1));
+    ADD_FAILURE() << "a repeated read was served";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("repeats 2 times (Stage13Repeats)"), std::string::npos) << e.what();
+  }
+  EXPECT_NE(checkEnvelope(read(1, -2)).find("Stage13RepeatWrap[0] (word 3 bits 18:2) = -2"), std::string::npos)
+      << checkEnvelope(read(1, -2));
+}
+
 }  // namespace
 }  // namespace coralsim::lle
