@@ -261,7 +261,7 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
 }
 
 void LleRung::stageRead(const DecodedPacket& packet) {
-  const uint64_t address = readField(packet.words, LleField::Stage13NarrowAt16) * 16;
+  const uint64_t address = readField(packet.words, LleField::Stage13NarrowAt4) * 4;
   const bool loop = readField(packet.words, LleField::Stage13LoopOn) != 0;
   // The group loop covers 4-byte groups; without it the read is one line (the outfeed says how long).
   const uint64_t bytes = loop ? 4 * (readField(packet.words, LleField::Stage13Groups) + 1) : 0;
@@ -535,7 +535,7 @@ void LleRung::drain(const DecodedPacket& packet) {
   }
   if (const auto hole = tile.narrowSram.firstUnwritten(at, bytes)) {
     refuse(packet, "the outfeed reads narrow bytes [" + std::to_string(at) + ", " + std::to_string(at + bytes) + ") of tile " +
-                       std::to_string(index) + " (Stage13NarrowAt16); byte " + std::to_string(*hole) +
+                       std::to_string(index) + " (Stage13NarrowAt4); byte " + std::to_string(*hole) +
                        " was not written in this run");
   }
   const std::span<const uint8_t> sent = tile.narrowSram.read(at, bytes);
