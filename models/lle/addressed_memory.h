@@ -1,6 +1,6 @@
 // A tile memory addressed the way the tile DMA packets address it: bytes at absolute addresses,
 // and which of them some packet wrote in this run. The staging packets move data through it at
-// their decoded addresses (0x14 Stage14NarrowAt64 writes, 0x13 Stage13NarrowAt16 reads;
+// their decoded addresses (0x14 Stage14NarrowAt64 writes, 0x13 Stage13NarrowAt4 reads;
 // docs/decoding-log.md "xray"), so a wrongly decoded address reads bytes nobody wrote — refused —
 // or the wrong bytes, instead of being absorbed by a placement rule. Plain C++ (no SystemC).
 #pragma once

@@ -8,6 +8,7 @@
 
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
 #include "models/lle/packet_envelope.h"
@@ -80,6 +81,7 @@ void LleRung::beginRun() {
     t.stagedWriteAt.reset();
     t.stagedReadAt.reset();
     t.stagedReadBytes = 0;
+    t.stagedReadRepeats = 0;
   }
   infeedConfigured_ = false;
   infeedIsInput_ = false;
@@ -259,14 +261,17 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
 }
 
 void LleRung::stageRead(const DecodedPacket& packet) {
-  const uint64_t address = readField(packet.words, LleField::Stage13NarrowAt16) * 16;
+  const uint64_t address = readField(packet.words, LleField::Stage13NarrowAt4) * 4;
   const bool loop = readField(packet.words, LleField::Stage13LoopOn) != 0;
   // The group loop covers 4-byte groups; without it the read is one line (the outfeed says how long).
   const uint64_t bytes = loop ? 4 * (readField(packet.words, LleField::Stage13Groups) + 1) : 0;
+  const uint64_t repeats =
+      fieldPresent(LleField::Stage13Repeats, packet.words) ? readField(packet.words, LleField::Stage13Repeats) : 0;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedReadAt = address;
     tiles_[t].stagedReadBytes = bytes;
+    tiles_[t].stagedReadRepeats = repeats;
   }
 }
 
@@ -519,13 +524,18 @@ void LleRung::drain(const DecodedPacket& packet) {
   // lane results (ComputeOutputAt) or bytes a pop wrote there (Stage14NarrowAt64).
   if (!tile.stagedReadAt) refuse(packet, "outfeed drain from a tile with no staging read (0x13) armed");
   const uint64_t at = *tile.stagedReadAt;
+  if (tile.stagedReadRepeats != 0) {
+    refuse(packet, "the staging read of tile " + std::to_string(index) + " repeats " +
+                       std::to_string(tile.stagedReadRepeats + 1) +
+                       " times (Stage13Repeats); where a repeated read goes is not decoded");
+  }
   if (tile.stagedReadBytes != 0 && tile.stagedReadBytes != bytes) {
     refuse(packet, "the staging read of tile " + std::to_string(index) + " covers " + std::to_string(tile.stagedReadBytes) +
                        " bytes (Stage13Groups), the outfeed sends " + std::to_string(bytes) + " (OutfeedLines)");
   }
   if (const auto hole = tile.narrowSram.firstUnwritten(at, bytes)) {
     refuse(packet, "the outfeed reads narrow bytes [" + std::to_string(at) + ", " + std::to_string(at + bytes) + ") of tile " +
-                       std::to_string(index) + " (Stage13NarrowAt16); byte " + std::to_string(*hole) +
+                       std::to_string(index) + " (Stage13NarrowAt4); byte " + std::to_string(*hole) +
                        " was not written in this run");
   }
   const std::span<const uint8_t> sent = tile.narrowSram.read(at, bytes);

@@ -21,8 +21,9 @@
 //                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt
 //   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64: the next pop
 //                        to such a tile lands there too (addressed_memory.h)
-//   0x13                 arms the narrow-memory read at Stage13NarrowAt16 x 16 that the tile's next
-//                        outfeed sends carry
+//   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 that the tile's next
+//                        outfeed sends carry; a read whose second level repeats (Stage13Repeats > 0)
+//                        is not sent (where the repeat goes is not decoded, "read13" §A)
 //   0x27 + 0x10          the outfeed sends the 0x27's bytes (OutfeedLines) from the 0x10's tile, read
 //                        at its 0x13 address (refused when no packet of the run wrote them): compute
 //                        results or popped bytes, in the order of the 0x10s

@@ -105,6 +105,9 @@ struct TileState {
   std::optional<uint64_t> stagedWriteAt;
   std::optional<uint64_t> stagedReadAt;
   uint64_t stagedReadBytes = 0;
+  // The read's second-level limit (Stage13Repeats; 0 when absent): where a repeated read goes is not
+  // decoded, so an outfeed refuses to send one.
+  uint64_t stagedReadRepeats = 0;
 };
 
 }  // namespace coralsim::lle

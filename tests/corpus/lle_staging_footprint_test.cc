@@ -1,7 +1,7 @@
 // The units of the staging addresses (docs/decoding-log.md "xray" §B) against the compiler's own
 // record of how much narrow memory each executable uses (`used_narrow_memory_bytes_per_tile`,
 // which the decoding did not use): every 0x14 write (Stage14NarrowAt64 x 64 + the 4-byte groups of
-// its loop) and every 0x13 read (Stage13NarrowAt16 x 16 + its groups) of every compiled program
+// its loop) and every 0x13 read (Stage13NarrowAt4 x 4 + its groups) of every compiled program
 // must end inside that footprint. The test also shows it can fail: with the units doubled, some
 // executables' staging would leave their footprint.
 #include <gtest/gtest.h>
@@ -44,10 +44,10 @@ StagingEnds stagingEnds(const Executable& e) {
         ends.writeDoubled = std::max(ends.writeDoubled, at * 128 + bytes);
         ends.any = true;
       } else if (op == 0x13) {
-        const uint64_t at = readField(p.words, LleField::Stage13NarrowAt16);
+        const uint64_t at = readField(p.words, LleField::Stage13NarrowAt4);
         const uint64_t bytes = 4 * (readField(p.words, LleField::Stage13Groups) + 1);
-        ends.read = std::max(ends.read, at * 16 + bytes);
-        ends.readDoubled = std::max(ends.readDoubled, at * 32 + bytes);
+        ends.read = std::max(ends.read, at * 4 + bytes);
+        ends.readDoubled = std::max(ends.readDoubled, at * 8 + bytes);
         ends.any = true;
       }
     }

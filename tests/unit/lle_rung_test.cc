@@ -154,7 +154,7 @@ class LleRungTest : public ::testing::Test {
   // The staging read of `bytes` at narrow address `at` (a multiple of 16) on `tiles`.
   DecodedPacket readAt(uint16_t tiles, uint64_t at, uint64_t bytes) {
     const uint64_t groups = bytes / 4 - 1;
-    return f.make(0x13, {{LleField::Dma13Mask, tiles}, {LleField::Stage13NarrowAt16, at / 16},
+    return f.make(0x13, {{LleField::Dma13Mask, tiles}, {LleField::Stage13NarrowAt4, at / 4},
                          {LleField::Stage13Groups, groups},
                          {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
                          {LleField::Stage13LoopOn, 1}});
@@ -809,7 +809,7 @@ namespace {
 
 // A copy through narrow memory at decoded addresses ("xray" §B, the shape of edgetpuxray sub1):
 // a 0x14 arms tile 2's write at Stage14NarrowAt64 x 64, the input pop lands there, a 0x13 reads at
-// Stage13NarrowAt16 x 16, and the outfeed sends what it reads. Addresses no corpus program uses
+// Stage13NarrowAt4 x 4, and the outfeed sends what it reads. Addresses no corpus program uses
 // (5 x 64 = 320, read back as 20 x 16) give the input bytes back; a read one 16-byte unit off
 // reads bytes nobody wrote and is refused, naming the field; the 0x13's group loop must cover
 // the outfeed's bytes. Before the addressed memory the drain refused a tile without a compute.
@@ -821,7 +821,7 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
                          {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0}, {LleField::Stage14LoopOn, 0}});
   };
   const auto stageRead = [&](uint64_t at16, uint64_t groups, uint64_t on) {
-    return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt16, at16},
+    return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, at16 * 4},
                          {LleField::Stage13Groups, groups},
                          {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
                          {LleField::Stage13LoopOn, on}});
@@ -847,7 +847,7 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
     copy(5, 21, groups, 1);
     ADD_FAILURE() << "a read 16 bytes past the written range was served";
   } catch (const ChipFault& e) {
-    EXPECT_NE(std::string(e.what()).find("the outfeed reads narrow bytes [336, 368) of tile 2 (Stage13NarrowAt16); byte 352 "
+    EXPECT_NE(std::string(e.what()).find("the outfeed reads narrow bytes [336, 368) of tile 2 (Stage13NarrowAt4); byte 352 "
                                          "was not written in this run"),
               std::string::npos)
         << e.what();
@@ -954,6 +954,52 @@ TEST_F(LleRungTest, TheImmediateWritePutsItsValueAtTheDecodedNarrowAddress) {
   EXPECT_NE(refusal(write(kBase, 0, 3, {{LleField::Fill17Step, 2}})).find("Fill17Step"), std::string::npos);
   EXPECT_NE(refusal(write(kBase, 0, 0, {{LleField::Fill17Immediate, 0}})).find("Fill17Immediate"), std::string::npos);
   EXPECT_NE(refusal(write(0xffff, 0, 15)).find("leaves the"), std::string::npos);
+}
+
+// The read's second level ("read13" §A): with w3 bit 101 (Stage13RepeatOn) a 0x13 carries a limit at
+// w2 bit 114 and three wraps -limit; the programs' first 0x13 (the identity read) has limit 1. A level
+// that runs once reads as before (the prologue's identity comes back); a repeated read passes the
+// envelope and relations but its send is refused, naming the field (where the repeat goes is not
+// decoded); a wrap that is not -limit is refused by element. The identity sits at byte 84, which
+// the 16-byte reading of the read address could not name (23 corpus bitstreams read their identity
+// at such an address). Before the decode bit 101 and w0[63:62] were pinned clear by the envelope.
+TEST_F(LleRungTest, TheIdentityReadIsAddressedIn4ByteUnitsAndARepeatedReadIsNotServed) {
+  static constexpr uint16_t kTile = 0x2;
+  static constexpr uint64_t kAt = 84;  // not a multiple of 16: Stage13NarrowAt4's low bits w0[63:62] = 1 ("read13" §C)
+  const auto read = [&](uint64_t repeats, int64_t wrap) {
+    return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt / 4},
+                         {LleField::Stage13Groups, 3}, {LleField::Stage13Wrap, static_cast<uint64_t>(-3)},
+                         {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1},
+                         {LleField::Stage13Repeats, repeats}, {LleField::Stage13RepeatWrap, static_cast<uint64_t>(wrap)}});
+  };
+  const auto run = [&](const DecodedPacket& stage) {
+    rung.beginRun();
+    for (uint64_t k = 0; k < 4; ++k) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, uint64_t{1} << (8 * k)}, {LleField::Fill17At4, kAt / 4 + k}}),
+                  streams, 0);
+    }
+    rung.packet(stage, streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, 16, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> identity(16, 0);
+  for (unsigned k = 0; k < 4; ++k) identity[4 * k + k] = 1;
+  EXPECT_EQ(run(read(0, 0)), identity);
+
+  EXPECT_EQ(checkEnvelope(read(1, -1)), "");  // the identity read's level: limit 1, wraps -1
+  EXPECT_EQ(checkEnvelope(read(298, -298)), "");  // a size no corpus 0x13 has
+  try {
+    run(read(1, -1));
+    ADD_FAILURE() << "a repeated read was served";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("repeats 2 times (Stage13Repeats)"), std::string::npos) << e.what();
+  }
+  EXPECT_NE(checkEnvelope(read(1, -2)).find("Stage13RepeatWrap[0] (word 3 bits 18:2) = -2"), std::string::npos)
+      << checkEnvelope(read(1, -2));
 }
 
 }  // namespace
