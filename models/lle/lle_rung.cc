@@ -9,6 +9,7 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
 #include "models/lle/field_relations.h"
+#include "models/lle/fill_nest.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
 #include "models/lle/packet_envelope.h"
@@ -237,26 +238,30 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   }
 }
 
-// The immediate form of 0x17 (docs/decoding-log.md "op17"): limit + 1 copies of the 32-bit value,
-// 4 bytes apart, from narrow byte 4 x Fill17At4 of every tile of the mask. The other forms move
-// data from a source that is not decoded: refused, naming the bit that tells them apart.
+// The immediate form of 0x17 (docs/decoding-log.md "op17", "fill17b"): the 32-bit value at every
+// 4-byte unit of the packet's write nest (fill_nest.h), in the narrow memory of every tile of the
+// mask. The other forms move data from a source that is not decoded: refused, naming the bit that
+// tells them apart.
 void LleRung::writeImmediate(const DecodedPacket& packet) {
   if (readField(packet.words, LleField::Fill17Immediate) == 0) {
     refuse(packet, "Fill17Immediate (word 5 bit 87) is 0: a tile transfer whose source is not decoded");
   }
-  const uint64_t address = readField(packet.words, LleField::Fill17At4) * 4;
-  const uint64_t writes = readField(packet.words, LleField::Fill17Limit) + 1;
+  const FillNest nest = FillNest::fromPacket(packet.words);
   const auto value = static_cast<uint32_t>(readField(packet.words, LleField::Fill17Value));
-  std::vector<uint8_t> bytes(4 * writes);
-  for (uint64_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(value >> (8 * (i % 4)));
+  const std::array<uint8_t, 4> bytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
+                                        static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
-    if (!tiles_[t].narrowSram.write(address, bytes)) {
-      refuse(packet, "the immediate write of " + std::to_string(bytes.size()) + " bytes at narrow address " +
-                         std::to_string(address) + " (Fill17At4, Fill17Limit) leaves the " +
-                         std::to_string(tiles_[t].narrowSram.capacity()) + "-byte narrow memory of tile " +
-                         std::to_string(t));
+    AddressedMemory& narrow = tiles_[t].narrowSram;
+    // More writes than narrow memory has units cannot be a fill; it also bounds the strides (fill_nest.h).
+    const uint64_t units = narrow.capacity() / 4;
+    if (nest.writes() > units || nest.lowestUnit() < 0 || static_cast<uint64_t>(nest.highestUnit()) >= units) {
+      refuse(packet, "the immediate write nest from narrow unit " + std::to_string(nest.firstUnit) + " (" +
+                         std::to_string(nest.writes()) + " writes of 4 bytes; Fill17At4, Fill17Limit, Fill17Carry, "
+                         "Fill17Step) leaves the " + std::to_string(narrow.capacity()) +
+                         "-byte narrow memory of tile " + std::to_string(t));
     }
+    nest.forEachUnit([&](int64_t unit) { (void)narrow.write(static_cast<uint64_t>(unit) * 4, bytes); });
   }
 }
 

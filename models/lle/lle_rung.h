@@ -27,8 +27,9 @@
 //   0x27 + 0x10          the outfeed sends the 0x27's bytes (OutfeedLines) from the 0x10's tile, read
 //                        at its 0x13 address (refused when no packet of the run wrote them): compute
 //                        results or popped bytes, in the order of the 0x10s
-//   0x17 (immediate)     writes Fill17Value, limit + 1 times 4 bytes apart, at narrow byte 4 x
-//                        Fill17At4 of its tiles (docs/decoding-log.md "op17"); other 0x17 forms refused
+//   0x17 (immediate)     writes Fill17Value at every narrow 4-byte unit of its four-level nest from
+//                        4 x Fill17At4 on its tiles (fill_nest.h; docs/decoding-log.md "op17",
+//                        "fill17b"); other 0x17 forms refused
 //   0x19                 the tile keeps the NLU table
 //   0x11 (other format), 0x10 (staging), 0x1a, 0x24, and the rest of 0x13/0x14
 //                        data movement inside and between tile memories, and fences: pinned by the

@@ -56,6 +56,15 @@ class PacketFactory {
     if (p.tilePacket) p.tileMask = static_cast<uint16_t>(words[0].bits(12, 16));
     return p;
   }
+  // Element `element` only of a repeated field of a packet made here (make sets every element).
+  void setElement(const DecodedPacket& p, LleField field, unsigned element, uint64_t value) {
+    auto& words = wordsOf(p);
+    const LleFieldDef& f = fieldDef(field);
+    const uint32_t lsb = f.lsb + element * f.stride;
+    const unsigned low = std::min<unsigned>(f.width, 128 - lsb % 128);
+    words[lsb / 128].setBits(lsb % 128, low, value);
+    if (low < f.width) words[lsb / 128 + 1].setBits(0, f.width - low, value >> low);
+  }
   // The words a packet made here views (to flip single bits in tests).
   std::vector<isa::Word128>& wordsOf(const DecodedPacket& p) {
     for (auto& w : storage_) {
@@ -912,9 +921,9 @@ TEST_F(LleRungTest, TheOutfeedLengthMustMatchTheStagingReadItSends) {
 // The immediate form of 0x17 (docs/decoding-log.md "op17"): the execution-only prologue's four
 // writes of 1 << 8k at Fill17At4 = base + k put the 4 x 4 int8 identity in narrow memory, and a
 // looped write of 0 follows it; a 0x13 read at 4 x base sends those 16 + 8 bytes back. Addresses no
-// corpus program uses (base 20 = byte 80 on tile 1). A wrap that is not -limit, a transfer without
-// the immediate bit and a write past narrow memory are refused, naming the field. Before the decode
-// the rung refused every 0x17 ("does not model this opcode").
+// corpus program uses (base 20 = byte 80 on tile 1). A transfer without the immediate bit and a
+// write past narrow memory are refused, naming the field. Before the decode the rung refused every
+// 0x17 ("does not model this opcode").
 TEST_F(LleRungTest, TheImmediateWritePutsItsValueAtTheDecodedNarrowAddress) {
   constexpr uint16_t kTile = 0x2;
   constexpr uint64_t kBase = 20;
@@ -922,11 +931,13 @@ TEST_F(LleRungTest, TheImmediateWritePutsItsValueAtTheDecodedNarrowAddress) {
                          const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
     std::vector<std::pair<LleField, uint64_t>> fields = {
         {LleField::Dma17Mask, kTile},   {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
-        {LleField::Fill17At4, at4},     {LleField::Fill17Limit, limit},
-        {LleField::Fill17Wrap, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
+        {LleField::Fill17At4, at4},
+        {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
         {LleField::Fill17Step, limit > 0 ? 1 : 0}};
     fields.insert(fields.end(), extra.begin(), extra.end());
-    return f.make(0x17, fields);
+    DecodedPacket p = f.make(0x17, fields);
+    f.setElement(p, LleField::Fill17Limit, 0, limit);  // the op17 form: level 0 counts
+    return p;
   };
   rung.beginRun();
   for (uint64_t k = 0; k < 4; ++k) rung.packet(write(kBase + k, uint64_t{1} << (8 * k), 0), streams, 0);
@@ -949,9 +960,6 @@ TEST_F(LleRungTest, TheImmediateWritePutsItsValueAtTheDecodedNarrowAddress) {
     }
     return std::string("accepted");
   };
-  EXPECT_NE(refusal(write(kBase, 0, 3, {{LleField::Fill17Wrap, static_cast<uint64_t>(-4)}})).find("Fill17Wrap"),
-            std::string::npos);
-  EXPECT_NE(refusal(write(kBase, 0, 3, {{LleField::Fill17Step, 2}})).find("Fill17Step"), std::string::npos);
   EXPECT_NE(refusal(write(kBase, 0, 0, {{LleField::Fill17Immediate, 0}})).find("Fill17Immediate"), std::string::npos);
   EXPECT_NE(refusal(write(0xffff, 0, 15)).find("leaves the"), std::string::npos);
 }
@@ -1000,6 +1008,56 @@ TEST_F(LleRungTest, TheIdentityReadIsAddressedIn4ByteUnitsAndARepeatedReadIsNotS
   }
   EXPECT_NE(checkEnvelope(read(1, -2)).find("Stage13RepeatWrap[0] (word 3 bits 18:2) = -2"), std::string::npos)
       << checkEnvelope(read(1, -2));
+
+// The strided level of the 0x17 nest (docs/decoding-log.md "fill17b"): the iwatake pad columns
+// write a zero point at level 2 only (limits 0, 0, L, 0), Carry[1] = the row pitch P and Carry[2] =
+// 1 - L x P; the step (15 there) is never applied because level 0 does not count. Here P = 8 units,
+// L = 2 on a zero-filled run of 24 units: 0x80 at units 0, 8 and 16, zero elsewhere. A nest that
+// walks below unit 0 (Carry[1] = -P from base 4) is refused naming the nest fields. Before the decode
+// the rung refused this packet ("Fill17Wrap[0] ... = 1 is not -1 x Fill17Limit = 0").
+TEST_F(LleRungTest, TheImmediateWriteNestCoversAStridedColumn) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 20;
+  constexpr uint64_t kUnits = 24;
+  constexpr int64_t kPitch = 8;
+  constexpr uint64_t kRows = 3;
+  const auto column = [&](uint64_t at4, int64_t pitch) {
+    const std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::Dma17Mask, kTile},   {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 0x80808080},
+        {LleField::Fill17At4, at4},     {LleField::Fill17Step, 15}};
+    DecodedPacket p = f.make(0x17, fields);
+    f.setElement(p, LleField::Fill17Limit, 2, kRows - 1);
+    f.setElement(p, LleField::Fill17Carry, 0, 1);
+    f.setElement(p, LleField::Fill17Carry, 1, static_cast<uint64_t>(pitch));
+    f.setElement(p, LleField::Fill17Carry, 2, static_cast<uint64_t>(1 - static_cast<int64_t>(kRows - 1) * pitch));
+    return p;
+  };
+  const std::vector<std::pair<LleField, uint64_t>> zeros = {
+      {LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17At4, kBase},
+      {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))}, {LleField::Fill17Step, 1}};
+  DecodedPacket zeroFill = f.make(0x17, zeros);
+  f.setElement(zeroFill, LleField::Fill17Limit, 0, kUnits - 1);
+  rung.beginRun();
+  rung.packet(zeroFill, streams, 0);
+  rung.packet(column(kBase, kPitch), streams, 0);
+  rung.packet(readAt(kTile, 4 * kBase, 4 * kUnits), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  const std::vector<uint8_t> out = rung.windowTail(0, 4 * kUnits, 0, streams);
+  rung.endRun();
+  std::vector<uint8_t> expected(4 * kUnits, 0);
+  for (uint64_t row = 0; row < kRows; ++row) {
+    for (unsigned b = 0; b < 4; ++b) expected[4 * row * kPitch + b] = 0x80;
+  }
+  EXPECT_EQ(out, expected);
+
+  try {
+    rung.beginRun();
+    rung.packet(column(4, -kPitch), streams, 0);
+    ADD_FAILURE() << "a nest walking below narrow unit 0 was accepted";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("Fill17Carry"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
