@@ -1008,6 +1008,7 @@ TEST_F(LleRungTest, TheIdentityReadIsAddressedIn4ByteUnitsAndARepeatedReadIsNotS
   }
   EXPECT_NE(checkEnvelope(read(1, -2)).find("Stage13RepeatWrap[0] (word 3 bits 18:2) = -2"), std::string::npos)
       << checkEnvelope(read(1, -2));
+}
 
 // The strided level of the 0x17 nest (docs/decoding-log.md "fill17b"): the iwatake pad columns
 // write a zero point at level 2 only (limits 0, 0, L, 0), Carry[1] = the row pitch P and Carry[2] =
