@@ -12,9 +12,7 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 #include <string>
 
 #include "driver/model/model_loader.h"
@@ -25,7 +23,7 @@
 #include "hosting/in_process_transport.h"
 #include "sim/device.h"
 #include "tests/support/corpus.h"
-#include "tests/support/json_reader.h"
+#include "tests/support/timing_references.h"
 #include "traces/usb_log.h"
 #include "usb/record_header.h"
 
@@ -34,14 +32,8 @@ namespace {
 
 // (corpus path, speed) of every published latency.
 std::set<std::pair<std::string, std::string>> referenceModels() {
-  const std::filesystem::path path = std::filesystem::path(CORALSIM_SOURCE_DIR) / "scripts" / "timing-references.json";
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::stringstream text;
-  text << in.rdbuf();
-  const testing::JsonValue root = testing::parseJson(text.str());
   std::set<std::pair<std::string, std::string>> out;
-  for (const testing::JsonValue& r : root.find("references")->items) out.insert({r.find("model")->text, r.find("usb")->text});
+  for (const testing::TimingReference& r : testing::loadTimingReferences()) out.insert({r.model, r.usb});
   return out;
 }
 

@@ -8,8 +8,6 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "hosting/in_process_transport.h"
@@ -19,36 +17,10 @@
 #include "driver/run/runner.h"
 #include "sim/device.h"
 #include "tests/support/corpus.h"
-#include "tests/support/json_reader.h"
+#include "tests/support/timing_references.h"
 
 namespace coralsim {
 namespace {
-
-struct Reference {
-  std::string model;
-  std::string usb;
-  double ms = 0;
-};
-
-std::vector<Reference> loadReferences() {
-  const std::filesystem::path path = std::filesystem::path(CORALSIM_SOURCE_DIR) / "scripts" / "timing-references.json";
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::stringstream text;
-  text << in.rdbuf();
-  const testing::JsonValue root = testing::parseJson(text.str());
-  const testing::JsonValue* refs = root.find("references");
-  if (refs == nullptr) throw std::runtime_error(path.string() + ": no 'references'");
-  std::vector<Reference> out;
-  for (const testing::JsonValue& r : refs->items) {
-    const testing::JsonValue* model = r.find("model");
-    const testing::JsonValue* usb = r.find("usb");
-    const testing::JsonValue* ms = r.find("ms");
-    if (model == nullptr || usb == nullptr || ms == nullptr) throw std::runtime_error(path.string() + ": incomplete reference");
-    out.push_back({model->text, usb->text, ms->asDouble()});
-  }
-  return out;
-}
 
 double predictMs(const std::filesystem::path& modelPath, const std::string& usb) {
   const driver::ModelFile model = driver::loadModelFile(modelPath.string());
@@ -69,11 +41,11 @@ double predictMs(const std::filesystem::path& modelPath, const std::string& usb)
 TEST(TimingCalibration, PublishedLatenciesArePredictedWithinTheStatedBounds) {
   const auto corpus = testing::corpusDir();
   CORALSIM_REQUIRE_CORPUS(corpus);
-  const std::vector<Reference> refs = loadReferences();
+  const std::vector<testing::TimingReference> refs = testing::loadTimingReferences();
   ASSERT_GE(refs.size(), 20u) << "the calibration set shrank";
   double sumAbs = 0;
   size_t within = 0;
-  for (const Reference& r : refs) {
+  for (const testing::TimingReference& r : refs) {
     const std::filesystem::path path = *corpus / r.model;
     ASSERT_TRUE(std::filesystem::is_regular_file(path)) << "calibration model missing from the corpus: " << path;
     ASSERT_TRUE(r.usb == "super" || r.usb == "high") << r.model << ": usb '" << r.usb << "'";
