@@ -30,13 +30,19 @@ struct Session {
   std::vector<sim::RunDeviceTime> runTimes;
 };
 
-Session runDemo(usb::UsbSpeed speed) {
+// The project's own demo program (models/isa/demo), as a raw-bitstream model file.
+driver::ModelFile demoModel() {
   driver::ModelFile holder;
   holder.kind = driver::ModelKind::RawBitstream;
   holder.path = std::string(isa::demoProgramName());
   driver::InstructionBitstream chunk;
   chunk.bytes = isa::bytesFromWords(isa::assemble(isa::demoProgramText(), isa::demoProgramName()).words);
   holder.rawBitstream = chunk;
+  return holder;
+}
+
+Session runDemo(usb::UsbSpeed speed) {
+  const driver::ModelFile holder = demoModel();
   sim::DeviceOptions options;
   options.speed = speed;
   sim::Device device(options);
@@ -88,12 +94,7 @@ TEST(DeviceTime, TheRunnerReportsTheDevicesOwnFigures) {
 }
 
 TEST(DeviceTime, WithoutTheOptionTheRunnerLeavesTimingOut) {
-  driver::ModelFile holder;
-  holder.kind = driver::ModelKind::RawBitstream;
-  holder.path = std::string(isa::demoProgramName());
-  driver::InstructionBitstream chunk;
-  chunk.bytes = isa::bytesFromWords(isa::assemble(isa::demoProgramText(), isa::demoProgramName()).words);
-  holder.rawBitstream = chunk;
+  const driver::ModelFile holder = demoModel();
   sim::Device device;
   driver::InProcessTransport transport(device);
   driver::Runner runner(transport);

@@ -160,7 +160,7 @@ class LleRungTest : public ::testing::Test {
   }
   // The outfeed of one tile's 64 result bytes: a line loop of 8 lines.
   DecodedPacket outfeed() { return f.make(0x27, {{LleField::OutfeedLines, 64 / 8 - 1}}); }
-  // The staging read of `bytes` at narrow address `at` (a multiple of 16) on `tiles`.
+  // The staging read of `bytes` at narrow address `at` (a multiple of 4) on `tiles`.
   DecodedPacket readAt(uint16_t tiles, uint64_t at, uint64_t bytes) {
     const uint64_t groups = bytes / 4 - 1;
     return f.make(0x13, {{LleField::Dma13Mask, tiles}, {LleField::Stage13NarrowAt4, at / 4},
@@ -181,6 +181,18 @@ class LleRungTest : public ::testing::Test {
                          {LleField::InfeedLineWrapHigh, input ? 0xf : 0},
                          {LleField::InfeedWraps64K, input ? 0 : bytes >> 16},
                          {LleField::InfeedFirstBeats, input ? 0 : -(std::min<uint64_t>(bytes / 64, 2048) - 1)}});
+  }
+  // Runs an infeed of the given class, then `receive` and `pop`; the refusal text, or "" if both pass.
+  std::string popRefusal(bool input, const DecodedPacket& receive, const DecodedPacket& pop) {
+    rung.beginRun();
+    rung.packet(infeed(input), streams, 0);
+    try {
+      rung.packet(receive, streams, 0);
+      rung.packet(pop, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string();
   }
   DecodedPacket compute(uint16_t tiles, uint64_t limit = kGroups - 1) {
     return f.make(0x01, {{LleField::ComputeMask, tiles}, {LleField::ComputeK4W0, limit}, {LleField::ComputeK4W1, limit},
@@ -346,27 +358,16 @@ TEST_F(LleRungTest, AParameterPopFillsTheRowsOfItsTilesReceivePrefixFirst) {
   } catch (const ChipFault& e) {
     EXPECT_NE(std::string(e.what()).find("holds 2560 bytes at 9728"), std::string::npos) << e.what();
   }
-  const auto refusal = [&](const DecodedPacket& receive, const DecodedPacket& pop) {
-    rung.beginRun();
-    rung.packet(infeed(false), streams, 0);
-    try {
-      rung.packet(receive, streams, 0);
-      rung.packet(pop, streams, 0);
-    } catch (const ChipFault& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
   // No receive in the destination tile (tile 1 here).
-  EXPECT_NE(refusal(receiveAt(0x1, 2, rows - 2, 2), pop(false, 0x2)).find("without a receive"), std::string::npos);
+  EXPECT_NE(popRefusal(false, receiveAt(0x1, 2, rows - 2, 2), pop(false, 0x2)).find("without a receive"), std::string::npos);
   // Half rows (32 lanes of 4 bytes) carry half as many bytes per row: Dense's 10 rows take 1,280.
-  EXPECT_NE(refusal(denseReceive(0x1), popAt(false, 0, 0, 0x1, streams.params.size(), {{LleField::PopRowQuarters, 1}}))
+  EXPECT_NE(popRefusal(false, denseReceive(0x1), popAt(false, 0, 0, 0x1, streams.params.size(), {{LleField::PopRowQuarters, 1}}))
                 .find("does not fill the 10 rows"),
             std::string::npos);
   // More bytes than the receive's rows.
-  EXPECT_NE(refusal(receiveAt(0x1, 2, 4, 2), pop(false, 0x1)).find("does not fill the 6 rows"), std::string::npos);
+  EXPECT_NE(popRefusal(false, receiveAt(0x1, 2, 4, 2), pop(false, 0x1)).find("does not fill the 6 rows"), std::string::npos);
   // A prefix that is not just below the row loop.
-  EXPECT_NE(refusal(receiveAt(0x1, 40, 8, 2, {{LleField::Recv11PrefixAt64, 0}}), pop(false, 0x1))
+  EXPECT_NE(popRefusal(false, receiveAt(0x1, 40, 8, 2, {{LleField::Recv11PrefixAt64, 0}}), pop(false, 0x1))
                 .find("not whole rows just below Recv11Row 40"),
             std::string::npos);
 }
@@ -393,25 +394,14 @@ TEST_F(LleRungTest, APartRowPopFillsTheFirstQuartersOfEachRowInStreamOrder) {
       EXPECT_EQ(wide.runFrom((10 + r) * 256), perRow) << quarters << " quarters: lanes above the pop's are not written";
     }
   }
-  const auto refusal = [&](bool input, const DecodedPacket& receive, const DecodedPacket& pop) {
-    rung.beginRun();
-    rung.packet(infeed(input), streams, 0);
-    try {
-      rung.packet(receive, streams, 0);
-      rung.packet(pop, streams, 0);
-    } catch (const ChipFault& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
   // Three half rows are 384 bytes: 512 overfill them, 256 leave the third empty.
   for (uint64_t bytes : {512u, 256u}) {
-    EXPECT_NE(refusal(false, receiveAt(0x1, 10, 3), popAt(false, 0, 0, 0x1, bytes, {{LleField::PopRowQuarters, 1}}))
+    EXPECT_NE(popRefusal(false, receiveAt(0x1, 10, 3), popAt(false, 0, 0, 0x1, bytes, {{LleField::PopRowQuarters, 1}}))
                   .find("does not fill the 3 rows of its receive at PC 0x"),
               std::string::npos)
         << bytes;
   }
-  EXPECT_NE(refusal(true, f.make(0x24, {}), popAt(true, 0, 0, 0x1, 32, {{LleField::PopRowQuarters, 1}}))
+  EXPECT_NE(popRefusal(true, f.make(0x24, {}), popAt(true, 0, 0, 0x1, 32, {{LleField::PopRowQuarters, 1}}))
                 .find("an input pop fills 2 of the 4"),
             std::string::npos);
 }
