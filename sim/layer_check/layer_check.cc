@@ -10,6 +10,7 @@
 #include "driver/run/runner.h"
 #include "hosting/in_process_transport.h"
 #include "models/hle/graph_executor.h"
+#include "models/hle/kernel_context.h"
 #include "sim/device.h"
 #include "sim/hle_host/hle_graph.h"
 #include "sim/hle_host/twin_discovery.h"
@@ -96,7 +97,7 @@ std::vector<std::vector<uint8_t>> runTwin(const hle::Graph& graph, const std::ve
 
 LayerVerdict verdictOf(const LayerCheckRow& row) {
   if (row.layer.onCpu) return LayerVerdict::kOnCpu;
-  if (row.packets.empty()) return LayerVerdict::kNoComputePacket;
+  if (row.packets.empty()) return row.layer.macs == 0 ? LayerVerdict::kNoComputePacket : LayerVerdict::kNoPacketMapped;
   if (row.packetsRun == 0) return LayerVerdict::kNotReached;
   if (row.comparison.slicesBeyond > 0) return LayerVerdict::kDoesNotFit;
   if (row.comparison.beyondTolerance > 0) return LayerVerdict::kDiffers;
@@ -104,6 +105,20 @@ LayerVerdict verdictOf(const LayerCheckRow& row) {
     return LayerVerdict::kPartlyComputed;
   }
   return row.comparison.differing > 0 ? LayerVerdict::kWithinTolerance : LayerVerdict::kMatched;
+}
+
+// The driver reports a device fault as "... [device: TEXT] [hib_error_status ...] ...": TEXT is the
+// rung's refusal. The whole error when it has no such part.
+std::string deviceRefusalIn(const std::string& error) {
+  const std::string marker = "[device: ";
+  const size_t begin = error.find(marker);
+  if (begin == std::string::npos) return error;
+  int depth = 1;
+  for (size_t i = begin + marker.size(); i < error.size(); ++i) {
+    depth += error[i] == '[' ? 1 : error[i] == ']' ? -1 : 0;
+    if (depth == 0) return error.substr(begin + marker.size(), i - begin - marker.size());
+  }
+  return error;
 }
 
 }  // namespace
@@ -117,6 +132,7 @@ const char* layerVerdictName(LayerVerdict verdict) {
     case LayerVerdict::kNotReached: return "not reached";
     case LayerVerdict::kDoesNotFit: return "does not fit";
     case LayerVerdict::kNoComputePacket: return "no compute packet";
+    case LayerVerdict::kNoPacketMapped: return "no packet mapped";
     case LayerVerdict::kOnCpu: return "cpu";
   }
   return "?";
@@ -159,7 +175,10 @@ LayerCheckReport checkLayers(const driver::ModelFile& compiled, const std::files
   report.computePackets = programPackets.size();
   report.lleComputePackets = lle.packets.size();
   report.lleCompleted = !lle.error.has_value();
-  if (lle.error) report.stop = *lle.error;
+  if (lle.error) {
+    report.stop = *lle.error;
+    report.refusal = deviceRefusalIn(report.stop);
+  }
   if (lle.packets.size() > programPackets.size()) {
     throw std::runtime_error(modelPath.string() + ": the lle run executed " + std::to_string(lle.packets.size()) +
                              " compute packets, the mapping run " + std::to_string(programPackets.size()));
@@ -196,6 +215,7 @@ LayerCheckReport checkLayers(const driver::ModelFile& compiled, const std::files
     row.tensor.name = t.name;
     row.tensor.shape = t.shape;
     row.tensor.int8 = t.type == hle::ElementType::Int8;
+    row.comparison.elements = hle::elementCount(t.shape);
     if (!row.layer.onCpu && row.packetsRun > 0) {
       row.tensor.bytes = values.at(static_cast<size_t>(output));
       const std::vector<size_t> ran(row.packets.begin(), row.packets.begin() + static_cast<std::ptrdiff_t>(row.packetsRun));

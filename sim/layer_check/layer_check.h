@@ -38,7 +38,8 @@ enum class LayerVerdict {
                      // (lle stopped inside the layer, or fewer lanes than elements)
   kNotReached,       // lle stopped before its first compute packet
   kDoesNotFit,       // its packets wrote more lane slices than the tensor has: mapping or layout wrong
-  kNoComputePacket,  // no compute packet mapped to it (ops without MACs: quantize, pooling, ...)
+  kNoComputePacket,  // an op without MACs (quantize, pooling, add, ...): no compute packet of its own
+  kNoPacketMapped,   // an op with MACs that the mapping gave no compute packet (see its `mapping`)
   kOnCpu,            // the compiler left it on the CPU
 };
 [[nodiscard]] const char* layerVerdictName(LayerVerdict verdict);  // "matched", "differs", ...
@@ -63,7 +64,8 @@ struct LayerCheckReport {
   size_t computePackets = 0;         // compute packets of the inference (the mapping run)
   size_t lleComputePackets = 0;      // of them, executed by the lle rung
   bool lleCompleted = false;         // the lle run finished without a refusal
-  std::string stop;                  // otherwise: the refusal (opcode, PC, word, field)
+  std::string stop;                  // otherwise: the run's error, the device's refusal inside it
+  std::string refusal;               // the device's part of `stop` (opcode, PC, word, field), or `stop`
   std::vector<LayerCheckRow> rows;   // every twin layer, operator order
   std::optional<size_t> firstDiffering;  // index into rows of the first kDiffers layer
 

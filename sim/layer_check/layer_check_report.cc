@@ -53,7 +53,7 @@ void writeLayerCheckText(std::ostream& out, const LayerCheckReport& r) {
         << " compute packets\n";
   } else {
     out << "lle: stopped after " << r.lleComputePackets << " of the inference's " << r.computePackets
-        << " compute packets: " << r.stop << "\n";
+        << " compute packets: " << r.refusal << "\n";
   }
   out << "mapping: compute packets to layers by cumulative MAC work (as `coralsim profile`); lanes laid on the\n"
          "layer's first output, 64 channels per tile, tiles ascending (sim/layer_check/lane_layout.h)\n\n";
@@ -108,9 +108,9 @@ void writeLayerCheckJson(std::ostream& out, const LayerCheckReport& r, int inden
   w.field("lle_compute_packets", static_cast<uint64_t>(r.lleComputePackets));
   w.field("lle_completed", r.lleCompleted);
   if (r.lleCompleted) {
-    w.key("stop").null();
+    w.key("stop").null().key("refusal").null();
   } else {
-    w.field("stop", r.stop);
+    w.field("stop", r.stop).field("refusal", r.refusal);
   }
   w.field("mismatch", r.mismatch());
   if (r.firstDiffering) {
