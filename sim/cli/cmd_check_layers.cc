@@ -18,7 +18,7 @@ const std::vector<OptionSpec> kOptions = {
     {"--hle", true, "auto|TWIN", "the CPU twin: auto (default) = X.tflite beside X_edgetpu.tflite"},
     {"--input", true, "FILE", "one per model input, in TFLite encoding (int8 as int8)"},
     {"--random", true, "SEED", "seeded random inputs (the default, seed 1)"},
-    {"--rounding", true, "R", "the lle epilogue's rounding: fp32-half-even (default), fp32-half-away, tflite-fixed-point"},
+    {"--rounding", true, "R", "the lle epilogue's rounding: tflite-fixed-point (default: the twin's), fp32-half-even, fp32-half-away"},
     {"--tolerance", true, "LSB", "a byte within LSB of the twin's is no difference (default 0; see above)"},
     {"--json", false, "", "print one JSON object instead of the table"},
     {"--pretty", false, "", "with --json: indent the JSON"},
@@ -40,9 +40,10 @@ void printHelp() {
                "'within tolerance', 'partly computed', 'does not fit' (more lanes than the tensor has),\n"
                "'not reached' (lle stopped before it; the refusal naming opcode, PC, word and field is\n"
                "printed), 'no compute packet' (ops without MACs), 'cpu'. Deterministic.\n\n"
-               "The twin rounds its requantisation as TFLite's fixed point; the lle epilogue as --rounding says\n"
-               "(default fp32-half-even, the device evidence). The two differ by 1 LSB where a product lies near\n"
-               ".5: compare with --rounding tflite-fixed-point for bit equality, or --tolerance 1.\n\n"
+               "The twin rounds its requantisation as TFLite's fixed point, and so does the lle epilogue here by\n"
+               "default (`run --mode lle` uses fp32-half-even, the device evidence). fp32 rounding differs from\n"
+               "the twin's by 1 LSB where a product lies near .5: check the shipped rounding with\n"
+               "--rounding fp32-half-even --tolerance 1.\n\n"
                "options:\n"
             << describeOptions(kOptions)
             << "\nexit status: 0 no layer differs (also when lle stopped early: see 'not reached'), 1 a layer\n"

@@ -77,7 +77,9 @@ struct LayerCheckOptions {
   // One per model input, TFLite encoding (driver::planRun order); default: driver::randomInputs(seed).
   std::optional<std::vector<std::vector<uint8_t>>> inputs;
   uint64_t seed = 1;
-  models::RequantRounding rounding = models::RequantRounding::kFp32HalfEven;
+  // The lle epilogue's rounding. Default: the twin's (TFLite's fixed point), so that a difference
+  // is a decoding matter, not the open rounding question (docs/isa.md Q1; see the README).
+  models::RequantRounding rounding = models::RequantRounding::kTfliteFixedPoint;
   unsigned tolerance = 0;  // LSB a byte may differ by and still not count as a difference
 };
 

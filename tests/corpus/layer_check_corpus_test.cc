@@ -3,8 +3,9 @@
 // oracle is the twin run on the hle kernels (bit-exact against TFLite 2.9 on the golden models),
 // not the lle code.
 //
-// 1. A model the lle rung runs fully: no layer differs with the twin's rounding
-//    (--rounding tflite-fixed-point), every MAC layer with packets is compared whole.
+// 1. A model the lle rung runs fully: no layer differs with the twin's rounding (the checker's
+//    default), every MAC layer with packets is compared whole; with the rung's shipped rounding
+//    (fp32 half-even) none differs by more than 1 LSB.
 // 2. A model where lle stops: the stop names opcode and PC, no layer differs, and every layer with
 //    packets past the stop is "not reached".
 // 3. A wrong decode is caught: one weight byte of the parameter stream flipped (the first 64-lane
@@ -49,7 +50,6 @@ const std::vector<Checked>& checkedCorpus() {
       const driver::ModelFile model = driver::loadModelFile(path);
       LayerCheckOptions options;
       options.seed = kSeed;
-      options.rounding = models::RequantRounding::kTfliteFixedPoint;
       try {
         out.push_back({path, checkLayers(model, path, options)});
       } catch (const std::exception& e) {
@@ -80,6 +80,13 @@ TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
       }
     }
     EXPECT_GT(compared, 0u) << c.path << ": ran fully on lle but no layer was compared";
+    // The shipped rounding: within 1 LSB of the twin (docs/decoding-log.md "Requantisation rounding").
+    LayerCheckOptions shipped;
+    shipped.seed = kSeed;
+    shipped.rounding = models::RequantRounding::kFp32HalfEven;
+    shipped.tolerance = 1;
+    const LayerCheckReport fp32 = checkLayers(driver::loadModelFile(c.path), c.path, shipped);
+    EXPECT_FALSE(fp32.mismatch()) << c.path;
     std::printf("  %-50s lle ran fully: %zu compute packets, %zu elements matched\n", c.path.filename().string().c_str(),
                 c.report.lleComputePackets, compared);
   }
@@ -145,7 +152,6 @@ TEST(LayerCheckCorpus, AFlippedWeightByteIsTheFirstDifferenceAtItsChannel) {
     inputs[0][0] = 255;
     LayerCheckOptions options;
     options.inputs = inputs;
-    options.rounding = models::RequantRounding::kTfliteFixedPoint;
     const LayerCheckReport clean = checkLayers(model, c.path, options);
     ASSERT_FALSE(clean.mismatch()) << c.path;
     const std::vector<uint8_t>& twin = clean.rows.at(layer->layer.index).tensor.bytes;
