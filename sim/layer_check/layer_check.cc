@@ -1,5 +1,6 @@
 #include "sim/layer_check/layer_check.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -223,6 +224,8 @@ LayerCheckReport checkLayers(const driver::ModelFile& compiled, const std::files
     }
     row.verdict = verdictOf(row);
     if (row.verdict == LayerVerdict::kDiffers && !report.firstDiffering) report.firstDiffering = report.rows.size();
+    const bool ownsNextPacket = std::ranges::find(row.packets, lle.packets.size()) != row.packets.end();
+    if (!report.lleCompleted && ownsNextPacket) report.stoppedAt = report.rows.size();
     report.rows.push_back(std::move(row));
   }
   return report;

@@ -68,6 +68,9 @@ struct LayerCheckReport {
   std::string refusal;               // the device's part of `stop` (opcode, PC, word, field), or `stop`
   std::vector<LayerCheckRow> rows;   // every twin layer, operator order
   std::optional<size_t> firstDiffering;  // index into rows of the first kDiffers layer
+  // When lle stopped: index into rows of the layer that owns the next compute packet it did not
+  // execute (the stop lies in or before that layer); none when no packet was left unexecuted.
+  std::optional<size_t> stoppedAt;
 
   [[nodiscard]] bool mismatch() const { return firstDiffering.has_value(); }
 };

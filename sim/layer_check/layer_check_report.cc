@@ -53,7 +53,13 @@ void writeLayerCheckText(std::ostream& out, const LayerCheckReport& r) {
         << " compute packets\n";
   } else {
     out << "lle: stopped after " << r.lleComputePackets << " of the inference's " << r.computePackets
-        << " compute packets: " << r.refusal << "\n";
+        << " compute packets";
+    if (r.stoppedAt) {
+      const LayerCheckRow& row = r.rows[*r.stoppedAt];
+      out << ", in or before layer " << row.layer.index << " " << row.layer.op << " (its compute packet "
+          << r.lleComputePackets << " was not executed)";
+    }
+    out << ": " << r.refusal << "\n";
   }
   out << "mapping: compute packets to layers by cumulative MAC work (as `coralsim profile`); lanes laid on the\n"
          "layer's first output, 64 channels per tile, tiles ascending (sim/layer_check/lane_layout.h)\n\n";
@@ -117,6 +123,11 @@ void writeLayerCheckJson(std::ostream& out, const LayerCheckReport& r, int inden
     w.field("first_differing_layer", static_cast<uint64_t>(r.rows[*r.firstDiffering].layer.index));
   } else {
     w.key("first_differing_layer").null();
+  }
+  if (r.stoppedAt) {
+    w.field("stopped_at_layer", static_cast<uint64_t>(r.rows[*r.stoppedAt].layer.index));
+  } else {
+    w.key("stopped_at_layer").null();
   }
   w.key("layers").beginArray();
   for (const LayerCheckRow& row : r.rows) {

@@ -13,6 +13,7 @@
 //    reported as the first difference, at channel c of tile-slice 0, with both values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -95,13 +96,20 @@ TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
 
 TEST(LayerCheckCorpus, ModelsWhereLleStopsReportTheStopAndTheLayersNotReached) {
   CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
-  size_t stopped = 0, withNotReached = 0;
+  size_t stopped = 0, withNotReached = 0, placed = 0;
   for (const Checked& c : checkedCorpus()) {
     if (c.report.lleCompleted) continue;
     ++stopped;
     EXPECT_FALSE(c.report.mismatch()) << c.path << ": " << c.report.refusal;
     EXPECT_NE(c.report.refusal.find("opcode 0x"), std::string::npos) << c.path << ": " << c.report.refusal;
     EXPECT_NE(c.report.refusal.find("PC 0x"), std::string::npos) << c.path << ": " << c.report.refusal;
+    // The stop is placed at the layer owning the first packet lle did not execute, when one is mapped.
+    if (c.report.stoppedAt) {
+      ++placed;
+      const LayerCheckRow& at = c.report.rows.at(*c.report.stoppedAt);
+      EXPECT_NE(std::ranges::find(at.packets, c.report.lleComputePackets), at.packets.end()) << c.path;
+      EXPECT_LT(at.packetsRun, at.packets.size()) << c.path;
+    }
     size_t notReached = 0;
     for (const LayerCheckRow& row : c.report.rows) {
       if (row.packets.empty() || row.layer.onCpu) continue;
@@ -118,6 +126,7 @@ TEST(LayerCheckCorpus, ModelsWhereLleStopsReportTheStopAndTheLayersNotReached) {
   EXPECT_GE(stopped, kMinStopped);
   // (A model whose layers have no MACs, a PAD alone, maps its packets to no layer.)
   EXPECT_GE(withNotReached, kMinStopped);
+  EXPECT_GE(placed, kMinStopped);
 }
 
 // A 64-lane parameter block of a fully connected layer with K inputs: f32 scale[64], u32 slot[64],
