@@ -1,6 +1,7 @@
 // `coralsim check-layers MODEL [--hle auto|TWIN] [--input FILE ... | --random SEED] [--rounding R]
 // [--tolerance LSB] [--json [--pretty]]`: the lle rung checked by the CPU twin, layer by layer
 // (sim/layer_check/layer_check.h).
+#include <filesystem>
 #include <iostream>
 
 #include "driver/model/model_loader.h"
@@ -15,7 +16,7 @@ namespace coralsim::cli {
 namespace {
 
 const std::vector<OptionSpec> kOptions = {
-    {"--hle", true, "auto|TWIN", "the CPU twin: auto (default) = X.tflite beside X_edgetpu.tflite"},
+    {"--hle", true, "auto|TWIN", "the CPU twin: auto (default) = X.tflite beside X_edgetpu.tflite; also MODEL=TWIN as in run"},
     {"--input", true, "FILE", "one per model input, in TFLite encoding (int8 as int8)"},
     {"--random", true, "SEED", "seeded random inputs (the default, seed 1)"},
     {"--rounding", true, "R", "the lle epilogue's rounding: tflite-fixed-point (default: the twin's), fp32-half-even, fp32-half-away"},
@@ -61,7 +62,17 @@ int runCheckLayers(const CommandArgs& argv) {
   const std::string& modelPath = args.onlyFile("MODEL");
   args.requireJsonForPretty();
   sim::LayerCheckOptions options;
-  if (const auto twin = args.value("--hle"); twin && *twin != "auto") options.twin = *twin;
+  if (const auto twin = args.value("--hle"); twin && *twin != "auto") {
+    // Also the `run --hle COMPILED=CPU` form, whose COMPILED must be MODEL.
+    const size_t eq = twin->find('=');
+    if (eq != std::string::npos) {
+      std::error_code ec;
+      if (!std::filesystem::equivalent(twin->substr(0, eq), modelPath, ec)) {
+        throw UsageError("--hle " + *twin + ": COMPILED is not MODEL " + modelPath);
+      }
+    }
+    options.twin = eq == std::string::npos ? *twin : twin->substr(eq + 1);
+  }
   if (const auto rounding = args.value("--rounding"); rounding && !models::parseRequantRounding(*rounding, options.rounding)) {
     throw UsageError("--rounding: unknown rounding '" + *rounding + "'");
   }
