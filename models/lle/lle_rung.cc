@@ -83,6 +83,8 @@ void LleRung::beginRun() {
     t.stagedReadAt.reset();
     t.stagedReadBytes = 0;
     t.stagedReadRepeats = 0;
+    t.keptRead.reset();
+    t.keptReadRepeats = 0;
   }
   infeedConfigured_ = false;
   infeedIsInput_ = false;
@@ -268,15 +270,56 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
 void LleRung::stageRead(const DecodedPacket& packet) {
   const uint64_t address = readField(packet.words, LleField::Stage13NarrowAt4) * 4;
   const bool loop = readField(packet.words, LleField::Stage13LoopOn) != 0;
-  // The group loop covers 4-byte groups; without it the read is one line (the outfeed says how long).
-  const uint64_t bytes = loop ? 4 * (readField(packet.words, LleField::Stage13Groups) + 1) : 0;
+  const uint64_t groups = readField(packet.words, LleField::Stage13Groups);
   const uint64_t repeats =
       fieldPresent(LleField::Stage13Repeats, packet.words) ? readField(packet.words, LleField::Stage13Repeats) : 0;
+  // Where the bytes go (lle_fields.def Stage13Route): sent (both bits set) or kept for the tile's
+  // next compute (both clear); the mixed forms are not decoded.
+  const uint64_t route105 = readField(packet.words, LleField::Stage13Route, 0);
+  const uint64_t route107 = readField(packet.words, LleField::Stage13Route, 1);
+  if (route105 != route107) {
+    refuse(packet, "Stage13Route (word 3 bits 107, 105) = " + std::to_string(route107) + ", " + std::to_string(route105) +
+                       ": a read that is neither sent (1, 1) nor kept for the tile's compute (0, 0) is not decoded");
+  }
+  if (route105 == 0) {
+    keepRead(packet, address, 4 * (groups + 1), repeats);
+    return;
+  }
+  // The group loop covers 4-byte groups; without it the read is one line (the outfeed says how long).
+  const uint64_t bytes = loop ? 4 * (groups + 1) : 0;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedReadAt = address;
     tiles_[t].stagedReadBytes = bytes;
     tiles_[t].stagedReadRepeats = repeats;
+    tiles_[t].keptRead.reset();
+  }
+}
+
+// A read kept in the tile (Stage13Route 0, 0): the group loop's bytes (one 4-byte group when the
+// loop is off, its limit being 0 then) are taken from narrow memory now, as the packet runs, so a
+// later write there does not change them; they wait for the tile's next compute. The send path is
+// disarmed: the tile's next outfeed has no read to carry.
+void LleRung::keepRead(const DecodedPacket& packet, uint64_t address, uint64_t bytes, uint64_t repeats) {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    if (address > tile.narrowSram.capacity() || bytes > tile.narrowSram.capacity() - address) {
+      refuse(packet, "the kept read of narrow bytes [" + std::to_string(address) + ", " + std::to_string(address + bytes) +
+                         ") (Stage13NarrowAt4, Stage13Groups) leaves the " + std::to_string(tile.narrowSram.capacity()) +
+                         "-byte narrow memory of tile " + std::to_string(t));
+    }
+    if (const auto hole = tile.narrowSram.firstUnwritten(address, bytes)) {
+      refuse(packet, "the kept read of narrow bytes [" + std::to_string(address) + ", " + std::to_string(address + bytes) +
+                         ") of tile " + std::to_string(t) + " (Stage13NarrowAt4, Stage13Groups); byte " +
+                         std::to_string(*hole) + " was not written in this run");
+    }
+    const std::span<const uint8_t> read = tile.narrowSram.read(address, bytes);
+    tile.keptRead.emplace(read.begin(), read.end());
+    tile.keptReadRepeats = repeats;
+    tile.stagedReadAt.reset();
+    tile.stagedReadBytes = 0;
+    tile.stagedReadRepeats = 0;
   }
 }
 
@@ -486,6 +529,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
+    if (tile.keptRead) {
+      refuse(packet, "tile " + std::to_string(t) + " holds " + std::to_string(tile.keptRead->size()) +
+                         " bytes a 0x13 kept for its compute (Stage13Route 0, 0; repeated " +
+                         std::to_string(tile.keptReadRepeats + 1) +
+                         " times): whether the compute takes them as weights or activations is not decoded");
+    }
     if (tile.narrow.empty()) {
       refuse(packet, "tile " + std::to_string(t) + " computes but received no activations in this run");
     }
@@ -527,6 +576,10 @@ void LleRung::drain(const DecodedPacket& packet) {
   const TileState& tile = tiles_[index];
   // The send carries what the tile's staging read (0x13) addresses in narrow memory: a compute's
   // lane results (ComputeOutputAt) or bytes a pop wrote there (Stage14NarrowAt64).
+  if (tile.keptRead) {
+    refuse(packet, "outfeed drain from tile " + std::to_string(index) +
+                       " whose last 0x13 kept its bytes for the tile's compute (Stage13Route 0, 0): a kept read is not sent");
+  }
   if (!tile.stagedReadAt) refuse(packet, "outfeed drain from a tile with no staging read (0x13) armed");
   const uint64_t at = *tile.stagedReadAt;
   if (tile.stagedReadRepeats != 0) {

@@ -23,7 +23,11 @@
 //                        to such a tile lands there too (addressed_memory.h)
 //   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 that the tile's next
 //                        outfeed sends carry; a read whose second level repeats (Stage13Repeats > 0)
-//                        is not sent (where the repeat goes is not decoded, "read13" §A)
+//                        is not sent (where the repeat goes is not decoded, "read13" §A). That is
+//                        the sent form (Stage13Route 1, 1); the kept form (0, 0: the prologue's
+//                        identity reads) copies its bytes out of narrow memory for the tile's next
+//                        compute, which is refused while it holds them (how it takes them is not
+//                        decoded, "form13"); the mixed forms are refused
 //   0x27 + 0x10          the outfeed sends the 0x27's bytes (OutfeedLines) from the 0x10's tile, read
 //                        at its 0x13 address (refused when no packet of the run wrote them): compute
 //                        results or popped bytes, in the order of the 0x10s
@@ -107,6 +111,7 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t outfeedBytes(const models::DecodedPacket& packet) const;  // checks the two decoded forms
   void stageWrite(const models::DecodedPacket& packet);
   void stageRead(const models::DecodedPacket& packet);
+  void keepRead(const models::DecodedPacket& packet, uint64_t address, uint64_t bytes, uint64_t repeats);
   void writeImmediate(const models::DecodedPacket& packet);
   void receive(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);

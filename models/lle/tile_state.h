@@ -108,6 +108,12 @@ struct TileState {
   // The read's second-level limit (Stage13Repeats; 0 when absent): where a repeated read goes is not
   // decoded, so an outfeed refuses to send one.
   uint64_t stagedReadRepeats = 0;
+  // A read kept in the tile (Stage13Route both clear, docs/decoding-log.md "form13"): the bytes it
+  // read from narrow memory, one pass of its group loop, for the tile's next compute, and how many
+  // times its second level repeats that pass. How the compute takes them (weights or activations)
+  // is not decoded, so a compute on a tile holding them is refused; an outfeed never sends them.
+  std::optional<std::vector<uint8_t>> keptRead;
+  uint64_t keptReadRepeats = 0;
 };
 
 }  // namespace coralsim::lle

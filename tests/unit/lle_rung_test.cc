@@ -166,7 +166,7 @@ class LleRungTest : public ::testing::Test {
     return f.make(0x13, {{LleField::Dma13Mask, tiles}, {LleField::Stage13NarrowAt4, at / 4},
                          {LleField::Stage13Groups, groups},
                          {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
-                         {LleField::Stage13LoopOn, 1}});
+                         {LleField::Stage13LoopOn, 1}, {LleField::Stage13Route, 1}});  // sent, as Dense's
   }
   // The infeed of K bytes of input (8-byte lines) or of the whole parameter stream.
   DecodedPacket infeed(bool input) {
@@ -823,7 +823,7 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
     return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, at16 * 4},
                          {LleField::Stage13Groups, groups},
                          {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
-                         {LleField::Stage13LoopOn, on}});
+                         {LleField::Stage13LoopOn, on}, {LleField::Stage13Route, 1}});
   };
   const auto copy = [&](uint64_t write64, uint64_t read16, uint64_t groups, uint64_t on) {
     rung.beginRun();
@@ -967,7 +967,7 @@ TEST_F(LleRungTest, TheIdentityReadIsAddressedIn4ByteUnitsAndARepeatedReadIsNotS
   const auto read = [&](uint64_t repeats, int64_t wrap) {
     return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt / 4},
                          {LleField::Stage13Groups, 3}, {LleField::Stage13Wrap, static_cast<uint64_t>(-3)},
-                         {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1},
+                         {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1}, {LleField::Stage13Route, 1},
                          {LleField::Stage13Repeats, repeats}, {LleField::Stage13RepeatWrap, static_cast<uint64_t>(wrap)}});
   };
   const auto run = [&](const DecodedPacket& stage) {
