@@ -504,6 +504,15 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   if (!std::isfinite(mult) || std::isnan(hi) || std::isnan(lo) || lo > hi) {
     refuse(packet, "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)");
   }
+  // A read kept for this compute (Stage13Route 0, 0: the prologue identity reads) is one of its
+  // operands, but which one (weights or activations) and in what layout is not decoded.
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !tiles_[t].keptRead) continue;
+    refuse(packet, "tile " + std::to_string(t) + " holds " + std::to_string(tiles_[t].keptRead->size()) +
+                       " bytes a 0x13 kept for its compute (Stage13Route 0, 0; read " +
+                       std::to_string(tiles_[t].keptReadRepeats + 1) +
+                       " times): whether the compute takes them as weights or activations is not decoded");
+  }
   const uint32_t inputBytes = 4 * groups;
   const uint32_t paramBytes = kWeightOffset + groups * kGroupStride;
   // The activations: the ring/mesh staging between the pop and the compute (0x14/0x11/0x10/0x13,
@@ -529,12 +538,6 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
-    if (tile.keptRead) {
-      refuse(packet, "tile " + std::to_string(t) + " holds " + std::to_string(tile.keptRead->size()) +
-                         " bytes a 0x13 kept for its compute (Stage13Route 0, 0; repeated " +
-                         std::to_string(tile.keptReadRepeats + 1) +
-                         " times): whether the compute takes them as weights or activations is not decoded");
-    }
     if (tile.narrow.empty()) {
       refuse(packet, "tile " + std::to_string(t) + " computes but received no activations in this run");
     }

@@ -1051,5 +1051,75 @@ TEST_F(LleRungTest, TheImmediateWriteNestCoversAStridedColumn) {
   }
 }
 
+// Where a 0x13's bytes go (docs/decoding-log.md "form13"): with Stage13Route (w3 bits 105, 107) both
+// clear, as in the prologue identity reads, the read is kept in the tile for its next compute. The
+// bytes come out of the addressed narrow memory when the packet runs: here the identity written by
+// four immediate 0x17s and five zero units after it, at narrow unit 37 (a base and a length, 36
+// bytes, that no corpus program uses), with a second level repeated three times (limit 2). A write
+// to the same bytes after the read does not change what was kept. The kept bytes are not sent (an
+// outfeed from the tile is refused), a compute on the tile is refused naming the field (how it takes
+// them is not decoded), a read reaching one unit past the written bytes is refused naming the byte,
+// and the mixed routes are refused naming Stage13Route. On main the route bits were pinned set by
+// the envelope (the identity reads stopped there: "word 3 ... bits 107, 105").
+TEST_F(LleRungTest, AReadKeptForTheComputeTakesItsBytesFromNarrowMemoryWhenItRuns) {
+  static constexpr uint16_t kTile = 0x4;
+  static constexpr uint64_t kBase = 37;  // narrow unit (4 bytes)
+  static constexpr uint64_t kUnits = 9;  // the identity (4 units) and 5 zero units
+  const auto fill = [&](uint64_t at4, uint64_t value, uint64_t limit) {
+    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                                    {LleField::Fill17At4, at4},
+                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
+                                    {LleField::Fill17Step, limit > 0 ? 1 : 0}});
+    f.setElement(p, LleField::Fill17Limit, 0, limit);
+    return p;
+  };
+  const auto keptRead = [&](uint64_t at4, uint64_t units, uint64_t route105, uint64_t route107) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, at4},
+                                    {LleField::Stage13Groups, units - 1},
+                                    {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(units - 1))},
+                                    {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1}, {LleField::Stage13Repeats, 2},
+                                    {LleField::Stage13RepeatWrap, static_cast<uint64_t>(-2)}});
+    f.setElement(p, LleField::Stage13Route, 0, route105);
+    f.setElement(p, LleField::Stage13Route, 1, route107);
+    return p;
+  };
+  const auto prologue = [&] {
+    rung.beginRun();
+    for (uint64_t k = 0; k < 4; ++k) rung.packet(fill(kBase + k, uint64_t{1} << (8 * k), 0), streams, 0);
+    rung.packet(fill(kBase + 4, 0, kUnits - 5), streams, 0);
+  };
+  const auto refusal = [&](const std::vector<DecodedPacket>& after) {
+    try {
+      prologue();
+      for (const DecodedPacket& p : after) rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+
+  prologue();
+  rung.packet(keptRead(kBase, kUnits, 0, 0), streams, 0);
+  rung.packet(fill(kBase, 0x7f7f7f7f, 3), streams, 0);  // overwrites the identity after the read
+  std::vector<uint8_t> expected(4 * kUnits, 0);
+  for (unsigned k = 0; k < 4; ++k) expected[4 * k + k] = 1;
+  ASSERT_TRUE(rung.tile(2).keptRead.has_value());
+  EXPECT_EQ(*rung.tile(2).keptRead, expected);
+  EXPECT_EQ(rung.tile(2).keptReadRepeats, 2u);
+  EXPECT_FALSE(rung.tile(1).keptRead.has_value());  // not on the mask
+  rung.endRun();
+
+  EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
+                     f.make(0x10, {{LleField::Dma10Mask, kTile}})})
+                .find("a kept read is not sent"),
+            std::string::npos);
+  EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)}).find("Stage13Route 0, 0"), std::string::npos)
+      << refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)});
+  const std::string past = refusal({keptRead(kBase + 1, kUnits, 0, 0)});
+  EXPECT_NE(past.find("byte " + std::to_string(4 * (kBase + kUnits)) + " was not written"), std::string::npos) << past;
+  EXPECT_NE(refusal({keptRead(kBase, kUnits, 1, 0)}).find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos);
+  EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 1)}).find("Stage13Route (word 3 bits 107, 105) = 1, 0"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace coralsim::lle
