@@ -54,6 +54,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "models/chip/datapath_rung.h"
@@ -111,7 +112,16 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t outfeedBytes(const models::DecodedPacket& packet) const;  // checks the two decoded forms
   void stageWrite(const models::DecodedPacket& packet);
   void stageRead(const models::DecodedPacket& packet);
-  void keepRead(const models::DecodedPacket& packet, uint64_t address, uint64_t bytes, uint64_t repeats);
+  // The groups a 0x13 reads: from narrow byte `address`, `groups` groups of 4 bytes, `stride` 4-byte
+  // units apart (its one counting level, read_nest.h).
+  struct StagedNest {
+    uint64_t address = 0;
+    uint64_t groups = 0;
+    int64_t stride = 1;
+  };
+  void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats);
+  [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
+                                                                          const StagedNest& reach);
   void writeImmediate(const models::DecodedPacket& packet);
   void receive(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);
