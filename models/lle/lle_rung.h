@@ -21,8 +21,8 @@
 //                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt
 //   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64: the next pop
 //                        to such a tile lands there too (addressed_memory.h)
-//   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 that the tile's next
-//                        outfeed sends carry; a read whose second level repeats (Stage13Repeats > 0)
+//   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 (along its nest, one
+//                        counting level, read_nest.h) that the tile's next outfeed sends carry; a read whose second level repeats (Stage13Repeats > 0)
 //                        is not sent (where the repeat goes is not decoded, "read13" §A). That is
 //                        the sent form (Stage13Route 1, 1); the kept form (0, 0: the prologue's
 //                        identity reads) copies its bytes out of narrow memory for the tile's next
