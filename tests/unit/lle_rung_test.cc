@@ -131,6 +131,12 @@ class LleRungTest : public ::testing::Test {
         {LleField::PopRowQuarters, 3},
         {LleField::PopBeatsLow, (beats - 1) % 1024}, {LleField::PopBeatsHigh, (beats - 1) / 1024},
         {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}};
+    // PopRingNeg16Sign: the sign of the (possibly overridden) length for inputs, 0 for parameters.
+    uint64_t neg16 = -(ringBytes / 16 - 1);
+    for (const auto& [field, value] : extra) {
+      if (field == LleField::PopRingNeg16) neg16 = value;
+    }
+    fields.emplace_back(LleField::PopRingNeg16Sign, input && neg16 % 4096 != 0 ? 0xf : 0);
     fields.insert(fields.end(), extra.begin(), extra.end());
     return f.make(0x26, fields);
   }
@@ -817,7 +823,8 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
   const auto writeAt = [&](uint64_t at64) {
     return f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, 0},
                          {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0}, {LleField::Stage14WrapC, 0},
-                         {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0}, {LleField::Stage14LoopOn, 0}});
+                         {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0}, {LleField::Stage14LoopOn, 0},
+                         {LleField::Stage14SelectW4, 2}, {LleField::Stage14SelectW5, 2}});
   };
   const auto stageRead = [&](uint64_t at16, uint64_t groups, uint64_t on) {
     return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, at16 * 4},
