@@ -378,13 +378,13 @@ void LleRung::pop(const DecodedPacket& packet) {
     refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
                        " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
   }
-  // The four bits above (lle_fields.def PopRingNeg16Sign, docs/decoding-log.md "xraypair" §B): the
-  // length's sign in input pops, 0 in parameter pops; the other values some input pops carry are not decoded.
+  // The four bits above (lle_fields.def PopRingNeg16Sign, docs/decoding-log.md "xraypair" §B): in input
+  // pops PopRingNeg16 sign-extended to 16 bits, 0 in parameter pops; other values are not decoded.
   const uint64_t sign = readField(words, LleField::PopRingNeg16Sign);
-  const uint64_t wantSign = input && neg16 != 0 ? 0xf : 0;
+  const uint64_t wantSign = input && readSigned(words, LleField::PopRingNeg16) < 0 ? 0xf : 0;
   if (sign != wantSign) {
     refuse(packet, "PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not " + std::to_string(wantSign) +
-                       (input ? " (the sign of the input pop's length PopRingNeg16)" : " (parameter pops)") +
+                       (input ? " (the sign extension of the input pop's PopRingNeg16)" : " (parameter pops)") +
                        "; its other values are not decoded");
   }
   // A parameter pop may fill the first 1..4 64-byte quarters of each row (lanes 0 .. 16 x quarters - 1,

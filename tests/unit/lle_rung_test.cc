@@ -131,12 +131,12 @@ class LleRungTest : public ::testing::Test {
         {LleField::PopRowQuarters, 3},
         {LleField::PopBeatsLow, (beats - 1) % 1024}, {LleField::PopBeatsHigh, (beats - 1) / 1024},
         {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}};
-    // PopRingNeg16Sign: the sign of the (possibly overridden) length for inputs, 0 for parameters.
+    // PopRingNeg16Sign: the (possibly overridden) 12-bit length sign-extended, for inputs; 0 for parameters.
     uint64_t neg16 = -(ringBytes / 16 - 1);
     for (const auto& [field, value] : extra) {
       if (field == LleField::PopRingNeg16) neg16 = value;
     }
-    fields.emplace_back(LleField::PopRingNeg16Sign, input && neg16 % 4096 != 0 ? 0xf : 0);
+    fields.emplace_back(LleField::PopRingNeg16Sign, input && (neg16 & 0x800) != 0 ? 0xf : 0);
     fields.insert(fields.end(), extra.begin(), extra.end());
     return f.make(0x26, fields);
   }
@@ -1107,10 +1107,11 @@ TEST_F(LleRungTest, TheStagingSelectsLeaveAContiguousWriteWhereItsAddressSays) {
 }
 
 // The four bits above an input pop's second length field (docs/decoding-log.md "xraypair" §B) are
-// its sign as a 16-bit number: 0xf for a multi-beat pop (here 40 beats = 320 input bytes, a size no
-// corpus input pop has), 0 for a one-beat pop that carries 0; the bytes arrive either way. Any other
-// value (the 319 convolution input pops carry 1..14), 0 under a negative length, or a set sign in a
-// parameter pop is refused naming PopRingNeg16Sign.
+// that 12-bit field sign-extended: 0xf for a pop of 40 beats (320 input bytes, a size no corpus input
+// pop has: -159), 0 for a one-beat pop that carries 0 and for one of 600 beats (4,800 bytes: -2399 is
+// +1697 in 12 bits); the bytes arrive either way. Any other value (the 319 convolution input pops
+// carry 1..14), a sign that disagrees with the field, or a set sign in a parameter pop is refused
+// naming PopRingNeg16Sign.
 TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
   constexpr uint16_t kTile = 0x1;
   constexpr uint64_t kAt64 = 3;
@@ -1139,6 +1140,8 @@ TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
   };
   EXPECT_EQ(copy(320, {{LleField::PopRingNeg16Sign, 0xf}}), streams.input);
   EXPECT_EQ(copy(8, {{LleField::PopRingNeg16, 0}, {LleField::PopRingNeg16Sign, 0}}), streams.input);
+  EXPECT_EQ(copy(4800, {{LleField::PopRingNeg16Sign, 0}}), streams.input);
+  EXPECT_THROW(copy(4800, {{LleField::PopRingNeg16Sign, 0xf}}), ChipFault);
   for (const uint64_t sign : {uint64_t{0}, uint64_t{6}, uint64_t{14}}) {
     try {
       copy(320, {{LleField::PopRingNeg16Sign, sign}});
