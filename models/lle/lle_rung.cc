@@ -232,6 +232,18 @@ uint64_t LleRung::outfeedBytes(const DecodedPacket& packet) const {
 }
 
 void LleRung::stageWrite(const DecodedPacket& packet) {
+  // The two one-hot selects (lle_fields.def Stage14SelectW4/W5, docs/decoding-log.md "xraypair" §A):
+  // not decoded; the rung's hypothesis is that they leave a contiguous write where its address says.
+  // It covers one flag in w4 and at most one in w5; the rest is refused, not guessed.
+  const uint64_t selectW4 = readField(packet.words, LleField::Stage14SelectW4);
+  const uint64_t selectW5 = readField(packet.words, LleField::Stage14SelectW5);
+  if (selectW4 != 1 && selectW4 != 2) {
+    refuse(packet, "Stage14SelectW4 (word 4 bits 109:108) = " + std::to_string(selectW4) +
+                       ": only one set flag (1 or 2) is covered by the rung's hypothesis (what the select means is not decoded)");
+  }
+  if (selectW5 == 3) {
+    refuse(packet, "Stage14SelectW5 (word 5 bits 23:22) = 3: both flags set, never seen; what the select means is not decoded");
+  }
   const uint64_t address = readField(packet.words, LleField::Stage14NarrowAt64) * 64;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (packet.tileMask & (1u << t)) tiles_[t].stagedWriteAt = address;
@@ -371,6 +383,15 @@ void LleRung::pop(const DecodedPacket& packet) {
   if (neg16 != (4096 - (ringBytes / 16 - 1) % 4096) % 4096 && !oneBeatZero) {
     refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
                        " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
+  }
+  // The four bits above (lle_fields.def PopRingNeg16Sign, docs/decoding-log.md "xraypair" §B): in input
+  // pops PopRingNeg16 sign-extended to 16 bits, 0 in parameter pops; other values are not decoded.
+  const uint64_t sign = readField(words, LleField::PopRingNeg16Sign);
+  const uint64_t wantSign = input && readSigned(words, LleField::PopRingNeg16) < 0 ? 0xf : 0;
+  if (sign != wantSign) {
+    refuse(packet, "PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not " + std::to_string(wantSign) +
+                       (input ? " (the sign extension of the input pop's PopRingNeg16)" : " (parameter pops)") +
+                       "; its other values are not decoded");
   }
   // A parameter pop may fill the first 1..4 64-byte quarters of each row (lanes 0 .. 16 x quarters - 1,
   // docs/decoding-log.md "rows"); every input pop of the corpus fills whole rows, so a part-row input

@@ -131,6 +131,12 @@ class LleRungTest : public ::testing::Test {
         {LleField::PopRowQuarters, 3},
         {LleField::PopBeatsLow, (beats - 1) % 1024}, {LleField::PopBeatsHigh, (beats - 1) / 1024},
         {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}};
+    // PopRingNeg16Sign: the (possibly overridden) 12-bit length sign-extended, for inputs; 0 for parameters.
+    uint64_t neg16 = -(ringBytes / 16 - 1);
+    for (const auto& [field, value] : extra) {
+      if (field == LleField::PopRingNeg16) neg16 = value;
+    }
+    fields.emplace_back(LleField::PopRingNeg16Sign, input && (neg16 & 0x800) != 0 ? 0xf : 0);
     fields.insert(fields.end(), extra.begin(), extra.end());
     return f.make(0x26, fields);
   }
@@ -910,7 +916,8 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
   const auto writeAt = [&](uint64_t at64) {
     return f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, 0},
                          {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0}, {LleField::Stage14WrapC, 0},
-                         {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0}, {LleField::Stage14LoopOn, 0}});
+                         {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0}, {LleField::Stage14LoopOn, 0},
+                         {LleField::Stage14SelectW4, 2}, {LleField::Stage14SelectW5, 2}});
   };
   const auto stageRead = [&](uint64_t at16, uint64_t groups, uint64_t on) {
     return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, at16 * 4},
@@ -1142,6 +1149,108 @@ TEST_F(LleRungTest, TheImmediateWriteNestCoversAStridedColumn) {
   } catch (const ChipFault& e) {
     EXPECT_NE(std::string(e.what()).find("Fill17Carry"), std::string::npos) << e.what();
   }
+}
+
+// The 0x14 select pair (docs/decoding-log.md "xraypair" §A): its meaning is not decoded; the rung's
+// hypothesis is that one flag in w4 and at most one in w5 leave a contiguous write where
+// Stage14NarrowAt64 says. Every covered pair, including (2, 1), which no corpus 0x14 carries, and
+// (1, 2), which no accepted program carries, copies a 24-byte input at 7 x 64 = 448 (an address no
+// corpus 0x14 uses) and reads back the same bytes; no flag in w4, or both flags of either half, is
+// refused naming the field. On main the envelope pins the pair to the templates' values: (2, 2)
+// (every edgetpuxray 0x14) was refused.
+TEST_F(LleRungTest, TheStagingSelectsLeaveAContiguousWriteWhereItsAddressSays) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kAt64 = 7;
+  streams.input.resize(24);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0xa0 + 7 * i);
+  const auto copy = [&](uint64_t selectW4, uint64_t selectW5) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
+                              {LleField::Stage14Groups, 0}, {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0},
+                              {LleField::Stage14WrapC, 0}, {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0},
+                              {LleField::Stage14LoopOn, 0}, {LleField::Stage14SelectW4, selectW4},
+                              {LleField::Stage14SelectW5, selectW5}}),
+                streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 64 / 4},
+                              {LleField::Stage13LoopOn, 0}}),
+                streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  for (const auto& [w4, w5] : std::vector<std::pair<uint64_t, uint64_t>>{{2, 2}, {1, 1}, {1, 0}, {2, 0}, {1, 2}, {2, 1}}) {
+    EXPECT_EQ(copy(w4, w5), streams.input) << "selects (" << w4 << ", " << w5 << ")";
+  }
+  const auto refusal = [&](uint64_t w4, uint64_t w5) -> std::string {
+    try {
+      copy(w4, w5);
+    } catch (const ChipFault& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_NE(refusal(0, 2).find("Stage14SelectW4 (word 4 bits 109:108) = 0"), std::string::npos) << refusal(0, 2);
+  EXPECT_NE(refusal(3, 0).find("Stage14SelectW4 (word 4 bits 109:108) = 3"), std::string::npos) << refusal(3, 0);
+  EXPECT_NE(refusal(2, 3).find("Stage14SelectW5 (word 5 bits 23:22) = 3"), std::string::npos) << refusal(2, 3);
+}
+
+// The four bits above an input pop's second length field (docs/decoding-log.md "xraypair" §B) are
+// that 12-bit field sign-extended: 0xf for a pop of 40 beats (320 input bytes, a size no corpus input
+// pop has: -159), 0 for a one-beat pop that carries 0 and for one of 600 beats (4,800 bytes: -2399 is
+// +1697 in 12 bits); the bytes arrive either way. Any other value (the 319 convolution input pops
+// carry 1..14), a sign that disagrees with the field, or a set sign in a parameter pop is refused
+// naming PopRingNeg16Sign.
+TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kAt64 = 3;
+  const auto copy = [&](size_t bytes, std::vector<std::pair<LleField, uint64_t>> extra) {
+    streams.input.resize(bytes);
+    for (size_t i = 0; i < bytes; ++i) streams.input[i] = static_cast<uint8_t>(31 * i + 5);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
+                              {LleField::Stage14Groups, 0}, {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0},
+                              {LleField::Stage14WrapC, 0}, {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0},
+                              {LleField::Stage14LoopOn, 0}, {LleField::Stage14SelectW4, 2},
+                              {LleField::Stage14SelectW5, 2}}),
+                streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, bytes, extra), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
+                              {LleField::Stage13LoopOn, 0}}),
+                streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}, {LleField::OutfeedSingleLine, bytes == 8}}), streams,
+                0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  EXPECT_EQ(copy(320, {{LleField::PopRingNeg16Sign, 0xf}}), streams.input);
+  EXPECT_EQ(copy(8, {{LleField::PopRingNeg16, 0}, {LleField::PopRingNeg16Sign, 0}}), streams.input);
+  EXPECT_EQ(copy(4800, {{LleField::PopRingNeg16Sign, 0}}), streams.input);
+  EXPECT_THROW(copy(4800, {{LleField::PopRingNeg16Sign, 0xf}}), ChipFault);
+  for (const uint64_t sign : {uint64_t{0}, uint64_t{6}, uint64_t{14}}) {
+    try {
+      copy(320, {{LleField::PopRingNeg16Sign, sign}});
+      ADD_FAILURE() << "an input pop of 40 beats with PopRingNeg16Sign " << sign << " was accepted";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not 15"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  const auto parameterPop = [&](uint64_t sign) {
+    return popRefusal(false, receiveAt(0x1, 4, 1), popAt(false, 0, 0, 0x1, 256, {{LleField::PopRingNeg16Sign, sign}}));
+  };
+  EXPECT_EQ(parameterPop(0), "");
+  EXPECT_NE(parameterPop(0xf).find("PopRingNeg16Sign (word 1 bits 90:87) = 15 is not 0 (parameter pops)"), std::string::npos)
+      << parameterPop(0xf);
 }
 
 }  // namespace
