@@ -9,7 +9,8 @@
 //   - the output bytes the client read over USB equal, byte for byte and in size, the output of
 //     the same program and input run in process (`coralsim run --json --output`) on the same rung
 //     (both sides --mode auto; the server's summary must name the same rung and cycles per run);
-//   - the output is exactly the expected vector's size;
+//   - the output is exactly the expected vector's size, and the events the client answered (tag,
+//     address, length) are the descriptors of the in-process run;
 //   - where the in-process run says the program ran fully on the lle rung (rung "lle", output
 //     computed), the bytes equal edgetpuxray_expected.json's within its ±1 LSB tolerance.
 // Plus the DFU: the server received the corpus firmware image and the guest kernel re-enumerated
@@ -57,6 +58,7 @@ struct Case {
   std::string rung;
   bool computed = false;
   std::string cycles;
+  std::string descriptors;  // "tag address length" per descriptor the device announced
   std::vector<uint8_t> local;
 };
 
@@ -77,6 +79,15 @@ std::vector<uint8_t> unhex(const std::string& text) {
   std::vector<uint8_t> out;
   for (size_t i = 0; i + 1 < text.size(); i += 2) out.push_back(static_cast<uint8_t>(std::stoi(text.substr(i, 2), nullptr, 16)));
   return out;
+}
+
+// A list of {"tag", "address", "length"} objects as one comparable line.
+std::string descriptorText(const JsonValue& list) {
+  std::string s;
+  for (const JsonValue& d : list.items) {
+    s += d.find("tag")->text + " " + d.find("address")->text + " " + d.find("length")->text + "; ";
+  }
+  return s;
 }
 
 std::vector<std::string> words(const std::string& text) {
@@ -112,8 +123,11 @@ TEST(QemuPyusbE2E, EdgetpuxrayProgramsThroughVhciAndPyusb) {
     fs::copy_file(program, guest.data() / program.filename(), fs::copy_options::overwrite_existing);
     ++programs;
     for (size_t i = 0; i < vectors->items.size(); ++i) {
-      Case c{program, program.stem().string() + "." + std::to_string(i) + ".in",
-             bytesOf(*vectors->items[i].find("input")), bytesOf(*vectors->items[i].find("expected_output")), {}, false, {}, {}};
+      Case c;
+      c.program = program;
+      c.inputName = program.stem().string() + "." + std::to_string(i) + ".in";
+      c.input = bytesOf(*vectors->items[i].find("input"));
+      c.expected = bytesOf(*vectors->items[i].find("expected_output"));
       writeBytes(guest.data() / c.inputName, c.input);
       args.insert(args.end(), {"--run", program.filename().string(), c.inputName});
       cases.push_back(std::move(c));
@@ -140,6 +154,7 @@ TEST(QemuPyusbE2E, EdgetpuxrayProgramsThroughVhciAndPyusb) {
     ASSERT_TRUE(runs && runs->items.size() == 1 && outputs && outputs->items.size() == 1) << *text;
     c.rung = runs->items[0].find("rung")->text;
     c.cycles = runs->items[0].find("cycles")->text;
+    c.descriptors = descriptorText(*runs->items[0].find("descriptors"));
     c.computed = outputs->items[0].find("computed")->boolean;
     c.local = readFile(localOut);
   }
@@ -178,23 +193,26 @@ TEST(QemuPyusbE2E, EdgetpuxrayProgramsThroughVhciAndPyusb) {
       ADD_FAILURE() << where << ": the pyusb client: " << error->text;
       continue;
     }
+    EXPECT_EQ(descriptorText(*r.find("events")), c.descriptors) << where << ": events on EP 0x82 vs. in process";
     const std::vector<uint8_t> got = unhex(r.find("output")->text);
     EXPECT_EQ(got.size(), c.expected.size()) << where << ": output size vs. the expected vector";
     EXPECT_EQ(hex(got), hex(c.local)) << where << ": over USB/IP (pyusb) vs. in process, rung " << c.rung;
     bytesCompared += std::min(got.size(), c.local.size());
     if (c.rung == "lle" && c.computed) {
       ++lleCases;
+      int maxDiff = 0;
       for (size_t b = 0; b < std::min(got.size(), c.expected.size()); ++b) {
         const int d = std::abs(int{got[b]} - int{c.expected[b]});
         lleExact += d == 0;
-        lleMaxDiff = std::max(lleMaxDiff, d);
+        maxDiff = std::max(maxDiff, d);
       }
       lleBytes += c.expected.size();
-      EXPECT_LE(lleMaxDiff, kToleranceLsb) << where << ": lle output vs. edgetpuxray_expected.json\n  got      "
+      lleMaxDiff = std::max(lleMaxDiff, maxDiff);
+      EXPECT_LE(maxDiff, kToleranceLsb) << where << ": lle output vs. edgetpuxray_expected.json\n  got      "
                                            << hex(got) << "\n  expected " << hex(c.expected);
     }
   }
-  std::printf("[ pyusb ] %zu runs of %zu programs over USB/IP: %zu output bytes equal to the in-process run's; rungs:",
+  std::printf("[ pyusb ] %zu runs of %zu programs over USB/IP: %zu output bytes compared with the in-process run's; rungs:",
               cases.size(), programs, bytesCompared);
   for (const std::string rung : {"lle", "hle", "protocol"}) {
     std::printf(" %s %zu", rung.c_str(), static_cast<size_t>(std::count(localRungs.begin(), localRungs.end(), rung)));
