@@ -173,7 +173,9 @@ print(client.find_libusb(None) or "")
 PY
 )" || die "the pyusb client does not import under $PYTHON"
   LIBUSB="$(echo "$probe" | tail -n 1)"
-  [ -n "$LIBUSB" ] && [ -e "$LIBUSB" ] || die "the pyusb client found no libusb-1.0 (package libusb-1.0-0)"
+  if [ -z "$LIBUSB" ] || [ ! -e "$LIBUSB" ]; then
+    die "the pyusb client found no libusb-1.0 (package libusb-1.0-0)"
+  fi
   install_with_libraries "$PYTHON" /usr/bin/python3
   modules=0
   while read -r path; do
