@@ -237,6 +237,18 @@ uint64_t LleRung::outfeedBytes(const DecodedPacket& packet) const {
 }
 
 void LleRung::stageWrite(const DecodedPacket& packet) {
+  // The two one-hot selects (lle_fields.def Stage14SelectW4/W5, docs/decoding-log.md "xraypair" §A):
+  // not decoded; the rung's hypothesis is that they leave a contiguous write where its address says.
+  // It covers one flag in w4 and at most one in w5; the rest is refused, not guessed.
+  const uint64_t selectW4 = readField(packet.words, LleField::Stage14SelectW4);
+  const uint64_t selectW5 = readField(packet.words, LleField::Stage14SelectW5);
+  if (selectW4 != 1 && selectW4 != 2) {
+    refuse(packet, "Stage14SelectW4 (word 4 bits 109:108) = " + std::to_string(selectW4) +
+                       ": only one set flag (1 or 2) is covered by the rung's hypothesis (what the select means is not decoded)");
+  }
+  if (selectW5 == 3) {
+    refuse(packet, "Stage14SelectW5 (word 5 bits 23:22) = 3: both flags set, never seen; what the select means is not decoded");
+  }
   const uint64_t address = readField(packet.words, LleField::Stage14NarrowAt64) * 64;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (packet.tileMask & (1u << t)) tiles_[t].stagedWriteAt = address;
@@ -364,7 +376,11 @@ void LleRung::checkInfeedSize(const models::RunStreams& streams) {
   const uint64_t bytes = streams.parameterBytes().size();
   const uint64_t wantWraps = bytes >> 16;
   const int64_t wantBeats = -(static_cast<int64_t>(std::min<uint64_t>(bytes / 64, 2048)) - 1);
-  if (c.wraps != wantWraps || c.beats != wantBeats) {
+  // The oldest compiles (min_runtime_version 10) leave the first fill unstated: 0 in all 8 of their
+  // parameter-caching programs with more than one beat of stream, never in a later one
+  // (docs/decoding-log.md "recv11" §E). A size check only: it moves no data.
+  const bool firstFillUnstated = c.beats == 0;
+  if (c.wraps != wantWraps || (c.beats != wantBeats && !firstFillUnstated)) {
     throw ChipFault(FaultKind::kUnsupported,
                     "lle: opcode 0x25 at " + models::describePacketLocation(c.pc, c.word0) + ": InfeedWraps64K = " +
                         std::to_string(c.wraps) + ", InfeedFirstBeats = " + std::to_string(c.beats) + " do not describe the " +
@@ -375,8 +391,9 @@ void LleRung::checkInfeedSize(const models::RunStreams& streams) {
 
 void LleRung::receive(const DecodedPacket& packet) {
   const auto words = packet.words;
-  // The other format's fields are not decoded (lle_fields.def Recv11Wide): pinned, no effect here.
-  if (readField(words, LleField::Recv11Wide) == 0) return;
+  // The execution-only form's fields are not decoded (lle_fields.def Recv11ExecutionForm): pinned, no
+  // rows queued. Bit 61 (Recv11NewerForm) does not change where the rows go ("recv11" §A).
+  if (readField(words, LleField::Recv11ExecutionForm) != 0) return;
   const uint64_t row = readField(words, LleField::Recv11Row);
   uint64_t prefixRows = 0;
   if (readField(words, LleField::Recv11PrefixOn) != 0) {
@@ -430,14 +447,24 @@ void LleRung::pop(const DecodedPacket& packet) {
   }
   // The length, in 64-byte ring beats; an input byte takes 8 ring bytes (see PopBuffer32).
   const uint64_t beats = (readField(words, LleField::PopBeatsHigh) << 10 | readField(words, LleField::PopBeatsLow)) + 1;
-  const uint64_t ringBytes = beats * 64;
   const uint64_t ringPerByte = units64 ? 1 : 8;
   const auto neg16 = static_cast<uint64_t>(readSigned(words, LleField::PopRingNeg16)) % 4096;
-  // A one-beat pop runs its beat loop once and carries 0 (lle_fields.def PopRingNeg16).
+  // A one-beat pop runs its beat loop once and carries 0 (lle_fields.def PopRingNeg16); its ring loop
+  // then counts the beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
   const bool oneBeatZero = beats == 1 && neg16 == 0;
+  const uint64_t ringBytes = (oneBeatZero ? readField(words, LleField::PopRingLimit) + 1 : beats) * 64;
   if (neg16 != (4096 - (ringBytes / 16 - 1) % 4096) % 4096 && !oneBeatZero) {
     refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
                        " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
+  }
+  // The four bits above (lle_fields.def PopRingNeg16Sign, docs/decoding-log.md "xraypair" §B): in input
+  // pops PopRingNeg16 sign-extended to 16 bits, 0 in parameter pops; other values are not decoded.
+  const uint64_t sign = readField(words, LleField::PopRingNeg16Sign);
+  const uint64_t wantSign = input && readSigned(words, LleField::PopRingNeg16) < 0 ? 0xf : 0;
+  if (sign != wantSign) {
+    refuse(packet, "PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not " + std::to_string(wantSign) +
+                       (input ? " (the sign extension of the input pop's PopRingNeg16)" : " (parameter pops)") +
+                       "; its other values are not decoded");
   }
   // A parameter pop may fill the first 1..4 64-byte quarters of each row (lanes 0 .. 16 x quarters - 1,
   // docs/decoding-log.md "rows"); every input pop of the corpus fills whole rows, so a part-row input
@@ -466,7 +493,7 @@ void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {
     if (!(pop.tiles & (1u << t))) continue;
     if (pendingReceives_[t].empty()) {
       refuse(packet, "parameter pop into tile " + std::to_string(t) +
-                         " without a receive (0x11 with bit 61 set) before it: where the bytes go is not decoded");
+                         " without a receive (a parameter-caching 0x11) before it: where the bytes go is not decoded");
     }
     const WideReceive r = pendingReceives_[t].front();
     pendingReceives_[t].pop_front();

@@ -20,7 +20,9 @@
 //                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h); the 64
 //                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt
 //   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64: the next pop
-//                        to such a tile lands there too (addressed_memory.h)
+//                        to such a tile lands there too (addressed_memory.h); its two selects
+//                        (Stage14SelectW4/W5, meaning not decoded) must be ones the hypothesis of
+//                        docs/decoding-log.md "xraypair" §A covers, else refused
 //   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 (along its nest, one
 //                        counting level, read_nest.h) that the tile's next outfeed sends carry; a read whose second level repeats (Stage13Repeats > 0)
 //                        is not sent (where the repeat goes is not decoded, "read13" §A). That is

@@ -131,16 +131,22 @@ class LleRungTest : public ::testing::Test {
         {LleField::PopRowQuarters, 3},
         {LleField::PopBeatsLow, (beats - 1) % 1024}, {LleField::PopBeatsHigh, (beats - 1) / 1024},
         {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}};
+    // PopRingNeg16Sign: the (possibly overridden) 12-bit length sign-extended, for inputs; 0 for parameters.
+    uint64_t neg16 = -(ringBytes / 16 - 1);
+    for (const auto& [field, value] : extra) {
+      if (field == LleField::PopRingNeg16) neg16 = value;
+    }
+    fields.emplace_back(LleField::PopRingNeg16Sign, input && (neg16 & 0x800) != 0 ? 0xf : 0);
     fields.insert(fields.end(), extra.begin(), extra.end());
     return f.make(0x26, fields);
   }
-  // A parameter receive (0x11, bit 61 set) into `tiles`: `prefixRows` rows just below `row`, then a
+  // A parameter receive (0x11, the newer compiles' form: bit 61 set) into `tiles`: `prefixRows` rows just below `row`, then a
   // row loop of `rows` rows from `row` (docs/decoding-log.md "decode4" §A).
   DecodedPacket receiveAt(uint16_t tiles, uint64_t row, uint64_t rows, uint64_t prefixRows = 0,
                           const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
     const uint64_t limit = rows - 1;
     std::vector<std::pair<LleField, uint64_t>> fields = {
-        {LleField::Dma11Mask, tiles},        {LleField::Recv11Wide, 1},
+        {LleField::Dma11Mask, tiles},        {LleField::Recv11NewerForm, 1},
         {LleField::Recv11Row, row},          {LleField::Recv11Rows, limit},
         {LleField::Recv11Wrap, -limit},      {LleField::Recv11RowStep, limit > 0 ? 1 : 0}};
     if (prefixRows > 0) {
@@ -318,8 +324,8 @@ TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThat
 // The parameter receive's row loop ("decode4" §A): a 16-bit limit at w0[110:95] and three 17-bit
 // wraps -limit at a 33-bit pitch. Odd row counts (127, 1979) are the decisive case: "decode1" read
 // the limit one bit higher (lines of 512 bytes), which cannot express them. Any row count passes;
-// a wrap or a row step that says another stride is refused naming it; in the other receive format
-// (bit 61 clear) the same bits are not decoded and stay pinned by the envelope.
+// a wrap or a row step that says another stride is refused naming it; in the execution-only receive
+// form (w2 bit 122 set) the same bits are not decoded and stay pinned by the envelope.
 TEST_F(LleRungTest, TheParameterReceiveRowLoopTakesAnyRowCountAndTheOtherFormatKeepsItsBitsPinned) {
   for (uint64_t rows : {1u, 64u, 127u, 258u, 1979u}) {
     EXPECT_EQ(checkEnvelope(receiveAt(0x1, 5, rows)), "") << rows;
@@ -331,7 +337,7 @@ TEST_F(LleRungTest, TheParameterReceiveRowLoopTakesAnyRowCountAndTheOtherFormatK
   const DecodedPacket strided = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11RowStep, 2}});
   EXPECT_NE(checkEnvelope(strided).find("Recv11RowStep (word 1 bits 98:82) = 2"), std::string::npos)
       << checkEnvelope(strided);
-  const DecodedPacket otherFormat = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11Wide, 0}});
+  const DecodedPacket otherFormat = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11ExecutionForm, 1}});
   const std::string pinned = checkEnvelope(otherFormat);
   EXPECT_NE(pinned.find("word 0"), std::string::npos) << pinned;
   EXPECT_NE(pinned.find("have no decoded meaning"), std::string::npos) << pinned;
@@ -369,6 +375,86 @@ TEST_F(LleRungTest, AParameterPopFillsTheRowsOfItsTilesReceivePrefixFirst) {
   // A prefix that is not just below the row loop.
   EXPECT_NE(popRefusal(false, receiveAt(0x1, 40, 8, 2, {{LleField::Recv11PrefixAt64, 0}}), pop(false, 0x1))
                 .find("not whole rows just below Recv11Row 40"),
+            std::string::npos);
+}
+
+// The older compiles' receive (bit 61 clear, docs/decoding-log.md "recv11" §A/§B) writes the same rows
+// as the newer one: a pop lands at its first row, prefix just below, rows back to back. Its prefix form
+// carries Recv11Wrap[0] = 1 and Recv11RowStep = 3; read as a row stride, the step would put row k of the
+// slice at row 41 + 3k - 1 — the test would find other bytes there. Rows no corpus program uses (1500,
+// a 5-row loop) land where their fields say; other values of the older form's pinned pair are refused.
+TEST_F(LleRungTest, AnOlderCompilesReceiveWritesTheRowsOfTheNewerFormWhateverBit61Says) {
+  const uint64_t rows = streams.params.size() / 256;  // 10
+  const auto olderPrefix = [&](uint64_t row, uint64_t loopRows,
+                               std::vector<std::pair<LleField, uint64_t>> extra = {}) {
+    std::vector<std::pair<LleField, uint64_t>> fields = {{LleField::Recv11NewerForm, 0}, {LleField::Recv11OlderPrefix, 1},
+                                                         {LleField::Recv11RowStep, 3}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    DecodedPacket packet = receiveAt(0x1, row, loopRows, 1, fields);
+    f.setElement(packet, LleField::Recv11Wrap, 0, 1);
+    return packet;
+  };
+  for (const uint64_t row : {41u, 1500u}) {
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(olderPrefix(row, rows - 1), streams, 0);
+    rung.packet(pop(false, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+    const TileMemory& wide = rung.tile(0).wide;
+    ASSERT_TRUE(wide.holds((row - 1) * 256, streams.params.size())) << row << ": " << wide.describe();
+    EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.end(), wide.at((row - 1) * 256))) << row;
+  }
+  // Without a prefix (the iwatake form: one row, step 1 with limit 0; and a 5-row loop at row 7).
+  for (const auto& [row, loopRows] : {std::pair<uint64_t, uint64_t>{0, 1}, {7, 5}}) {
+    const uint64_t bytes = loopRows * 256;
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(receiveAt(0x1, row, loopRows, 0, {{LleField::Recv11NewerForm, 0}, {LleField::Recv11RowStep, 1}}), streams, 0);
+    rung.packet(popAt(false, 0, 0, 0x1, bytes), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+    const TileMemory& wide = rung.tile(0).wide;
+    ASSERT_TRUE(wide.holds(row * 256, bytes)) << row << ": " << wide.describe();
+    EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.begin() + static_cast<std::ptrdiff_t>(bytes), wide.at(row * 256)))
+        << row;
+  }
+  const std::string step = checkEnvelope(olderPrefix(41, 9, {{LleField::Recv11RowStep, 2}}));
+  EXPECT_NE(step.find("Recv11RowStep (word 1 bits 98:82) = 2 while Recv11OlderPrefix = 1"), std::string::npos) << step;
+  DecodedPacket wrapped = olderPrefix(41, 9);
+  f.setElement(wrapped, LleField::Recv11Wrap, 0, static_cast<uint64_t>(-8));
+  const std::string wrap = checkEnvelope(wrapped);
+  EXPECT_NE(wrap.find("Recv11Wrap[0] (word 0 bits 127:111) = -8 while Recv11OlderPrefix = 1"), std::string::npos) << wrap;
+  // The older prefix form without a prefix is not a form the corpus has.
+  const std::string bare = checkEnvelope(receiveAt(0x1, 41, 9, 0, {{LleField::Recv11OlderPrefix, 1}}));
+  EXPECT_NE(bare.find("Recv11OlderPrefix"), std::string::npos) << bare;
+}
+
+// A one-beat pop (beat fields 0, PopRingNeg16 0) counts its beats in its ring loop ("recv11" §C): the
+// older compiles' pops and the 64 x 64 LibrEdgeTPU trackers. 7 rows (a length no corpus pop has) fill
+// 7 rows of the receive; with the ring limit one beat short the pop no longer fills them.
+TEST_F(LleRungTest, AOneBeatPopTakesItsLengthFromItsRingLoop) {
+  const auto oneBeat = [&](uint64_t bytes) {
+    const uint64_t limit = bytes / 64 - 1;
+    return popAt(false, 0, 0, 0x1, 64,
+                 {{LleField::PopRingLimit, limit},
+                  {LleField::PopRingWrapA, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
+                  {LleField::PopRingWrapB, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
+                  {LleField::PopRingNeg16, 0}});
+  };
+  const uint64_t bytes = 7 * 256;
+  ASSERT_EQ(checkEnvelope(oneBeat(bytes)), "");
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(receiveAt(0x1, 3, 7), streams, 0);
+  rung.packet(oneBeat(bytes), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.endRun();
+  const TileMemory& wide = rung.tile(0).wide;
+  ASSERT_TRUE(wide.holds(3 * 256, bytes)) << wide.describe();
+  EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.begin() + static_cast<std::ptrdiff_t>(bytes), wide.at(3 * 256)));
+  EXPECT_EQ(wide.runFrom(3 * 256), bytes);
+  EXPECT_NE(popRefusal(false, receiveAt(0x1, 3, 7), oneBeat(6 * 256)).find("a pop of 1536 bytes into tile 0 does not fill the 7 rows"),
             std::string::npos);
 }
 
@@ -635,6 +721,19 @@ TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
     EXPECT_NE(std::string(e.what()).find("InfeedWraps64K = 3, InfeedFirstBeats = -2047"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("expected 0, -147"), std::string::npos) << e.what();
   }
+  // The oldest compiles leave the first fill unstated (InfeedFirstBeats 0, "recv11" §E): accepted;
+  // another wrong value is still refused.
+  for (const auto& [beats, accepted] : {std::pair<int64_t, bool>{0, true}, {-146, false}}) {
+    const DecodedPacket unstated = infeed(false);  // 9472 bytes: 148 beats
+    f.setElement(unstated, LleField::InfeedFirstBeats, 0, static_cast<uint64_t>(beats));
+    rung.beginRun();
+    rung.packet(unstated, streams, 0);
+    if (accepted) {
+      EXPECT_NO_THROW(rung.packet(f.make(0x24, {}), streams, 0)) << beats;
+    } else {
+      EXPECT_THROW(rung.packet(f.make(0x24, {}), streams, 0), ChipFault) << beats;
+    }
+  }
   // Inputs: the two fields are decoded for parameters only and must be 0.
   DecodedPacket input = infeed(true);
   std::vector<isa::Word128> words(input.words.begin(), input.words.end());
@@ -817,7 +916,8 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
   const auto writeAt = [&](uint64_t at64) {
     return f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, 0},
                          {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0}, {LleField::Stage14WrapC, 0},
-                         {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0}, {LleField::Stage14LoopOn, 0}});
+                         {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0}, {LleField::Stage14LoopOn, 0},
+                         {LleField::Stage14SelectW4, 2}, {LleField::Stage14SelectW5, 2}});
   };
   const auto stageRead = [&](uint64_t at16, uint64_t groups, uint64_t on) {
     return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, at16 * 4},
@@ -1178,6 +1278,108 @@ TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
   EXPECT_NE(refusal(read(1, 1, 1)).find("several levels of the read's nest count"), std::string::npos) << refusal(read(1, 1, 1));
   EXPECT_NE(refusal(read(1, 0, 0)).find("Stage13OuterLimit[0] = 3 while Stage13OuterOn[0]"), std::string::npos)
       << refusal(read(1, 0, 0));
+}
+
+// The 0x14 select pair (docs/decoding-log.md "xraypair" §A): its meaning is not decoded; the rung's
+// hypothesis is that one flag in w4 and at most one in w5 leave a contiguous write where
+// Stage14NarrowAt64 says. Every covered pair, including (2, 1), which no corpus 0x14 carries, and
+// (1, 2), which no accepted program carries, copies a 24-byte input at 7 x 64 = 448 (an address no
+// corpus 0x14 uses) and reads back the same bytes; no flag in w4, or both flags of either half, is
+// refused naming the field. On main the envelope pins the pair to the templates' values: (2, 2)
+// (every edgetpuxray 0x14) was refused.
+TEST_F(LleRungTest, TheStagingSelectsLeaveAContiguousWriteWhereItsAddressSays) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kAt64 = 7;
+  streams.input.resize(24);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0xa0 + 7 * i);
+  const auto copy = [&](uint64_t selectW4, uint64_t selectW5) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
+                              {LleField::Stage14Groups, 0}, {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0},
+                              {LleField::Stage14WrapC, 0}, {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0},
+                              {LleField::Stage14LoopOn, 0}, {LleField::Stage14SelectW4, selectW4},
+                              {LleField::Stage14SelectW5, selectW5}}),
+                streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 64 / 4},
+                              {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
+                streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  for (const auto& [w4, w5] : std::vector<std::pair<uint64_t, uint64_t>>{{2, 2}, {1, 1}, {1, 0}, {2, 0}, {1, 2}, {2, 1}}) {
+    EXPECT_EQ(copy(w4, w5), streams.input) << "selects (" << w4 << ", " << w5 << ")";
+  }
+  const auto refusal = [&](uint64_t w4, uint64_t w5) -> std::string {
+    try {
+      copy(w4, w5);
+    } catch (const ChipFault& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_NE(refusal(0, 2).find("Stage14SelectW4 (word 4 bits 109:108) = 0"), std::string::npos) << refusal(0, 2);
+  EXPECT_NE(refusal(3, 0).find("Stage14SelectW4 (word 4 bits 109:108) = 3"), std::string::npos) << refusal(3, 0);
+  EXPECT_NE(refusal(2, 3).find("Stage14SelectW5 (word 5 bits 23:22) = 3"), std::string::npos) << refusal(2, 3);
+}
+
+// The four bits above an input pop's second length field (docs/decoding-log.md "xraypair" §B) are
+// that 12-bit field sign-extended: 0xf for a pop of 40 beats (320 input bytes, a size no corpus input
+// pop has: -159), 0 for a one-beat pop that carries 0 and for one of 600 beats (4,800 bytes: -2399 is
+// +1697 in 12 bits); the bytes arrive either way. Any other value (the 319 convolution input pops
+// carry 1..14), a sign that disagrees with the field, or a set sign in a parameter pop is refused
+// naming PopRingNeg16Sign.
+TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kAt64 = 3;
+  const auto copy = [&](size_t bytes, std::vector<std::pair<LleField, uint64_t>> extra) {
+    streams.input.resize(bytes);
+    for (size_t i = 0; i < bytes; ++i) streams.input[i] = static_cast<uint8_t>(31 * i + 5);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
+                              {LleField::Stage14Groups, 0}, {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0},
+                              {LleField::Stage14WrapC, 0}, {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0},
+                              {LleField::Stage14LoopOn, 0}, {LleField::Stage14SelectW4, 2},
+                              {LleField::Stage14SelectW5, 2}}),
+                streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, bytes, extra), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
+                              {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
+                streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}, {LleField::OutfeedSingleLine, bytes == 8}}), streams,
+                0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  EXPECT_EQ(copy(320, {{LleField::PopRingNeg16Sign, 0xf}}), streams.input);
+  EXPECT_EQ(copy(8, {{LleField::PopRingNeg16, 0}, {LleField::PopRingNeg16Sign, 0}}), streams.input);
+  EXPECT_EQ(copy(4800, {{LleField::PopRingNeg16Sign, 0}}), streams.input);
+  EXPECT_THROW(copy(4800, {{LleField::PopRingNeg16Sign, 0xf}}), ChipFault);
+  for (const uint64_t sign : {uint64_t{0}, uint64_t{6}, uint64_t{14}}) {
+    try {
+      copy(320, {{LleField::PopRingNeg16Sign, sign}});
+      ADD_FAILURE() << "an input pop of 40 beats with PopRingNeg16Sign " << sign << " was accepted";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not 15"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  const auto parameterPop = [&](uint64_t sign) {
+    return popRefusal(false, receiveAt(0x1, 4, 1), popAt(false, 0, 0, 0x1, 256, {{LleField::PopRingNeg16Sign, sign}}));
+  };
+  EXPECT_EQ(parameterPop(0), "");
+  EXPECT_NE(parameterPop(0xf).find("PopRingNeg16Sign (word 1 bits 90:87) = 15 is not 0 (parameter pops)"), std::string::npos)
+      << parameterPop(0xf);
 }
 
 }  // namespace
