@@ -86,8 +86,10 @@ void LleRung::beginRun() {
     t.stagedReadBytes = 0;
     t.stagedReadRepeats = 0;
     t.stagedReadStride = 1;
+    t.stagedReadChannel = 0;
     t.keptRead.reset();
     t.keptReadRepeats = 0;
+    t.keptReadChannel = 0;
   }
   infeedConfigured_ = false;
   infeedIsInput_ = false;
@@ -302,6 +304,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                        "): the level-0 step of such nests is not decoded (docs/decoding-log.md \"form13\" §C)");
   }
   const StagedNest reach{address, nest.limits[*level] + 1, nest.strides[*level]};
+  const uint64_t channel = readField(words, LleField::Stage13Channel);
   const uint64_t repeats =
       fieldPresent(LleField::Stage13Repeats, words) ? readField(words, LleField::Stage13Repeats) : 0;
   // Where the bytes go (lle_fields.def Stage13Route): sent (both bits set) or kept for the tile's
@@ -313,7 +316,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                        ": a read that is neither sent (1, 1) nor kept for the tile's compute (0, 0) is not decoded");
   }
   if (route105 == 0) {
-    keepRead(packet, reach, repeats);
+    keepRead(packet, reach, repeats, channel);
     return;
   }
   // The nest covers 4-byte groups; with no level running the read is one line (the outfeed says how long).
@@ -323,6 +326,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadAt = address;
     tiles_[t].stagedReadBytes = runs ? 4 * reach.groups : 0;
     tiles_[t].stagedReadStride = reach.stride;
+    tiles_[t].stagedReadChannel = channel;
     tiles_[t].stagedReadRepeats = repeats;
     tiles_[t].keptRead.reset();
   }
@@ -346,7 +350,7 @@ std::variant<std::vector<uint8_t>, uint64_t> LleRung::gather(const AddressedMemo
 // A read kept in the tile (Stage13Route 0, 0): the nest's bytes are taken from narrow memory now, as
 // the packet runs, so a later write there does not change them; they wait for the tile's next
 // compute. The send path is disarmed: the tile's next outfeed has no read to carry.
-void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uint64_t repeats) {
+void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel) {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
@@ -359,6 +363,7 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     }
     tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
     tile.keptReadRepeats = repeats;
+    tile.keptReadChannel = channel;
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
     tile.stagedReadRepeats = 0;
@@ -566,8 +571,8 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t)) || !tiles_[t].keptRead) continue;
     refuse(packet, "tile " + std::to_string(t) + " holds " + std::to_string(tiles_[t].keptRead->size()) +
-                       " bytes a 0x13 kept for its compute (Stage13Route 0, 0; read " +
-                       std::to_string(tiles_[t].keptReadRepeats + 1) +
+                       " bytes a 0x13 kept for its compute (Stage13Route 0, 0; stream " +
+                       std::to_string(tiles_[t].keptReadChannel) + "; read " + std::to_string(tiles_[t].keptReadRepeats + 1) +
                        " times): whether the compute takes them as weights or activations is not decoded");
   }
   const uint32_t inputBytes = 4 * groups;
@@ -642,6 +647,12 @@ void LleRung::drain(const DecodedPacket& packet) {
   }
   if (!tile.stagedReadAt) refuse(packet, "outfeed drain from a tile with no staging read (0x13) armed");
   const uint64_t at = *tile.stagedReadAt;
+  // The send takes the stream its tag names (lle_fields.def Dma10Channel / Stage13Channel).
+  if (const uint64_t channel = readField(packet.words, LleField::Dma10Channel); channel != tile.stagedReadChannel) {
+    refuse(packet, "the send takes stream " + std::to_string(channel) + " (Dma10Channel, word 0 bits 73:62); the staging read of tile " +
+                       std::to_string(index) + " entered stream " + std::to_string(tile.stagedReadChannel) +
+                       " (Stage13Channel, word 2 bits 92:81)");
+  }
   if (tile.stagedReadRepeats != 0) {
     refuse(packet, "the staging read of tile " + std::to_string(index) + " repeats " +
                        std::to_string(tile.stagedReadRepeats + 1) +

@@ -1382,5 +1382,41 @@ TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
       << parameterPop(0xf);
 }
 
+// The stream tag (docs/decoding-log.md "form13" §D): a read's Stage13Channel and its send's
+// Dma10Channel name the same stream. A read of 16 immediate bytes into stream 1234 (a tag no corpus
+// packet has) is served by a send that names 1234; a send naming 1233 is refused, naming both fields.
+// On main both fields were pinned by the envelope (Dense's 2074 / 2078).
+TEST_F(LleRungTest, ASendTakesTheStreamItsTagNames) {
+  static constexpr uint16_t kTile = 0x10;
+  static constexpr uint64_t kUnit = 9;
+  const auto run = [&](uint64_t sendChannel) {
+    rung.beginRun();
+    for (uint64_t k = 0; k < 4; ++k) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x11111111u * static_cast<uint32_t>(k + 1)}, {LleField::Fill17At4, kUnit + k}}),
+                  streams, 0);
+    }
+    DecodedPacket read = readAt(kTile, 4 * kUnit, 16);
+    f.setElement(read, LleField::Stage13Channel, 0, 1234);
+    rung.packet(read, streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10Channel, sendChannel}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, 16, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> expected;
+  for (uint8_t k = 1; k <= 4; ++k) expected.insert(expected.end(), 4, static_cast<uint8_t>(0x11 * k));
+  EXPECT_EQ(run(1234), expected);
+  try {
+    run(1233);
+    ADD_FAILURE() << "a send took another stream's bytes";
+  } catch (const ChipFault& e) {
+    const std::string why = e.what();
+    EXPECT_NE(why.find("stream 1233 (Dma10Channel"), std::string::npos) << why;
+    EXPECT_NE(why.find("stream 1234 (Stage13Channel"), std::string::npos) << why;
+  }
+}
+
 }  // namespace
 }  // namespace coralsim::lle
