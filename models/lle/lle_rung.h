@@ -29,7 +29,8 @@
 //                        the sent form (Stage13Route 1, 1); the kept form (0, 0: the prologue's
 //                        identity reads) copies its bytes out of narrow memory for the tile's next
 //                        compute, which is refused while it holds them (how it takes them is not
-//                        decoded, "form13"); the mixed forms are refused
+//                        decoded, "form13"); the mixed forms are refused. The read's stream tag
+//                        (Stage13Channel) must be the one its send names (Dma10Channel)
 //   0x27 + 0x10          the outfeed sends the 0x27's bytes (OutfeedLines) from the 0x10's tile, read
 //                        at its 0x13 address (refused when no packet of the run wrote them): compute
 //                        results or popped bytes, in the order of the 0x10s
