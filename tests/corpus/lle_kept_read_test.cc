@@ -3,7 +3,7 @@
 // rows of this form come from a decode set of three programs (scripts/gen_lle_envelope.py --opcode
 // 0x13); every other program is held out. The test prints the figures the log quotes and checks the
 // two sides: some held-out kept reads pass on decoded fields, and the bits still pinned by value
-// (w2[92:81], not decoded) stop others, naming word and bits.
+// (w4, w6 and w2 bit 97 of the kept form, not decoded) stop others, naming word and bits.
 #include <gtest/gtest.h>
 
 #include <cstdio>
