@@ -2,8 +2,8 @@
 """Writes an envelope table: for every packet opcode the low-level datapath accepts, the values each
 word takes in the given models once the bits the rung decodes (models/lle/lle_fields.def) are
 cleared: what is left are the bits of unknown meaning, and any other value of them is refused.
-A field of one packet format only (CORAL_LLE_FORMAT in lle_relations.def) is cleared only in the
-packets of that format; in the others its bits are kept and pinned.
+A field of one packet format only (CORAL_LLE_FORMAT / CORAL_LLE_FORMAT_UNLESS in lle_relations.def) is
+cleared only in the packets of that format; in the others its bits are kept and pinned.
 
 Two tables are generated (review the diff of both after decoding a field; they should only shrink):
   models/lle/lle_envelope.def            from dense_256 AND dense_1024 (SHIPPED: the rung uses it)
@@ -11,10 +11,12 @@ Two tables are generated (review the diff of both after decoding a field; they s
       must get through on decoded fields; tests/corpus LleCorpus.HeldOutDense1024*)
 A bit that differs between the two tables is pinned by the two templates' values, not by meaning.
 
-Usage: gen_lle_envelope.py SHARED_TOOLS_ISA_DIR OUT.def MODEL_edgetpu.tflite... [--opcode 0xOP PROGRAM...]
-An opcode that the templates do not use (0x17) takes its rows from the programs after --opcode
-(*_edgetpu.tflite or raw *.coral), which add rows for that opcode only, and only from packets of its
-decoded form (REQUIRED: the 1-bit field that must be set; the rung refuses the others, naming it).
+Usage: gen_lle_envelope.py SHARED_TOOLS_ISA_DIR OUT.def MODEL_edgetpu.tflite... [--opcode 0xOP PROGRAM...]...
+An opcode that the templates do not use (0x17), or a form of one that they do not use (the kept
+0x13 read), takes its rows from the programs after --opcode (*_edgetpu.tflite or raw *.coral), which
+add rows for that opcode only, and only from packets of its decoded form (REQUIRED: the 1-bit field
+that must be set; KEPT_FORM: the field whose every element must be 0; the rung refuses the others,
+naming it). --opcode may be given once per opcode.
 Reading the models uses the shared reference parsers (tfl.py, seg.py) as libraries; nothing of them
 is copied. Re-run it after decoding a field and review the diff of the .def (it should only shrink).
 """
@@ -27,10 +29,14 @@ LENGTH = {0x01: 17, 0x10: 4, 0x11: 4, 0x13: 7, 0x14: 7, 0x17: 6, 0x19: 13, 0x1a:
           0x27: 2}
 # Opcodes whose packets enter an envelope only in their decoded form: the 1-bit field that says so.
 REQUIRED = {0x17: "Fill17Immediate"}
+# Opcodes whose extra programs add rows only from packets where every element of this field is 0:
+# the 0x13 read kept for the tile's compute (lle_fields.def Stage13Route); its sent form is the
+# templates'.
+KEPT_FORM = {0x13: "Stage13Route"}
 ROW = re.compile(r"CORAL_LLE_FIELD\(\s*(\w+)\s*,\s*(0x[0-9a-f]+)\s*,\s*(\d+)\s*,\s*([^,]+),\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,")
 
 
-FORMAT = re.compile(r"^CORAL_LLE_FORMAT\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
+FORMAT = re.compile(r"^CORAL_LLE_FORMAT(_UNLESS)?\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
 
 
 def field_rows(def_path):
@@ -63,12 +69,12 @@ def ignore_masks(fields, formats):
 def packet_mask(op, packet, fields, formats, masks):
     """The bits decoded in this packet: every format's, plus the format fields present in it."""
     mask = masks[op]
-    for name, condition in formats.items():
+    for name, (condition, when) in formats.items():
         row = fields[name]
         if row[0] != op:
             continue
         cond = fields[condition]
-        if (packet >> cond[1]) & 1:
+        if ((packet >> cond[1]) & 1) == when:
             mask |= field_bits(row)
     return mask
 
@@ -87,10 +93,10 @@ def bitstreams(path, tfl):
 
 def main():
     args = sys.argv[1:]
-    extra_op, extra = None, []
-    if "--opcode" in args:
-        at = args.index("--opcode")
-        extra_op, extra = int(args[at + 1], 16), args[at + 2:]
+    groups = []  # (opcode, programs) per --opcode
+    while "--opcode" in args:
+        at = len(args) - 1 - args[::-1].index("--opcode")
+        groups.insert(0, (int(args[at + 1], 16), args[at + 2:]))
         args = args[:at]
     tools, out_path, models = args[0], args[1], args[2:]
     sys.path.insert(0, tools)
@@ -98,10 +104,12 @@ def main():
     import tfl  # noqa: E402
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     fields = field_rows(os.path.join(root, "models", "lle", "lle_fields.def"))
-    formats = {f: c for c, f in FORMAT.findall(open(os.path.join(root, "models", "lle", "lle_relations.def")).read())}
+    # {field: (condition, the condition's value where the field exists)}: CORAL_LLE_FORMAT 1, _UNLESS 0.
+    formats = {f: (c, 0 if unless else 1)
+               for unless, c, f in FORMAT.findall(open(os.path.join(root, "models", "lle", "lle_relations.def")).read())}
     masks = ignore_masks(fields, formats)
     seen = {}
-    sources = [(path, None) for path in models] + [(path, extra_op) for path in extra]
+    sources = [(path, None) for path in models] + [(path, op) for op, paths in groups for path in paths]
     for path, only in sources:
         for data in bitstreams(path, tfl):
             words = seg.words(data)
@@ -114,6 +122,8 @@ def main():
                     packet |= words[index + k] << (128 * k)
                 if op in REQUIRED and not (packet >> fields[REQUIRED[op]][1]) & 1:
                     continue
+                if only is not None and op in KEPT_FORM and packet & field_bits(fields[KEPT_FORM[op]]):
+                    continue
                 mask = packet_mask(op, packet, fields, formats, masks)
                 for k in range(length):
                     value = words[index + k] & ~(mask >> (128 * k)) & ((1 << 128) - 1)
@@ -121,8 +131,8 @@ def main():
     with open(out_path, "w") as out:
         out.write("// GENERATED by scripts/gen_lle_envelope.py from: " +
                   ", ".join(os.path.basename(m) for m in models) +
-                  ("; opcode 0x%02x also from: %s" % (extra_op, ", ".join(os.path.basename(m) for m in extra))
-                   if extra else "") + "\n")
+                  "".join("; opcode 0x%02x also from: %s" % (op, ", ".join(os.path.basename(m) for m in paths))
+                          for op, paths in groups) + "\n")
         out.write("// Per accepted opcode and word: a value the word may take once the bits of lle_fields.def are\n"
                   "// cleared (the supported templates' values). Do not edit by hand; regenerate and review.\n")
         out.write("// CORAL_LLE_ENVELOPE(opcode, word, hi64, lo64)\n")

@@ -14,6 +14,7 @@ packages=(
   python3                                         # corpus cross-checks run the shared reference tools
   clang                                           # libFuzzer builds of the fuzz targets
   qemu-system-x86 busybox-static usbip            # e2e: Debian's kernel in QEMU attaches `coralsim serve`
+  python3-usb                                     # e2e: the unmodified pyusb client in that guest
 )
 
 missing=()

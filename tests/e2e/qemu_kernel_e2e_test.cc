@@ -16,7 +16,6 @@
 // be obtained: CI installs them (scripts/install-deps.sh) and reaches the Debian archive.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -25,12 +24,11 @@
 #include <set>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "driver/model/model_loader.h"
 #include "driver/run/run_plan.h"
-#include "tests/e2e/child_process.h"
+#include "tests/e2e/qemu_guest.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
 #include "tests/support/run_command.h"
@@ -40,57 +38,8 @@ namespace coralsim::testing {
 namespace {
 
 namespace fs = std::filesystem;
-using namespace std::chrono_literals;
-
-constexpr auto kGuestBuildTimeout = 300s;  // a cold build downloads the 70 MB kernel package
-constexpr auto kServerStartTimeout = 15s;
-constexpr auto kGuestTimeout = 150s;       // boot ~3-5 s, attach, DFU, run, detach: ~15 s typical
 constexpr uint64_t kInputSeed = 0xC0A1'2024;
 constexpr int kIterations = 2;  // the second one finds the parameters cached on the device
-
-const fs::path kSourceDir = CORALSIM_SOURCE_DIR;
-const fs::path kBinaryDir = CORALSIM_BINARY_DIR;
-
-std::string readText(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-std::string tail(const std::string& text, size_t lines = 60) {
-  size_t pos = text.size();
-  for (size_t n = 0; n <= lines && pos > 0; ++n) {
-    pos = text.rfind('\n', pos - 1);
-    if (pos == std::string::npos) return text;
-  }
-  return text.substr(pos + 1);
-}
-
-void writeBytes(const fs::path& p, const std::vector<uint8_t>& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw std::runtime_error(p.string() + ": write failed");
-}
-
-// Lines of `text` starting with `prefix`, with the prefix removed.
-std::vector<std::string> linesAfter(const std::string& text, const std::string& prefix) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.rfind(prefix, 0) == 0) out.push_back(line.substr(prefix.size()));
-  }
-  return out;
-}
-
-// The text between the marker lines, or nullopt.
-std::optional<std::string> between(const std::string& text, const std::string& begin, const std::string& end) {
-  const auto b = text.find(begin + "\n");
-  if (b == std::string::npos) return std::nullopt;
-  const auto start = b + begin.size() + 1;
-  const auto e = text.find("\n" + end, start - 1);
-  if (e == std::string::npos) return std::nullopt;
-  return text.substr(start, e >= start ? e - start : 0);
-}
 
 // Differences between two JSON values, ignoring object keys in `ignored` at any depth.
 void diffJson(const JsonValue& want, const JsonValue& got, const std::string& path, const std::set<std::string>& ignored,
@@ -135,11 +84,6 @@ void diffJson(const JsonValue& want, const JsonValue& got, const std::string& pa
   }
 }
 
-struct GuestFiles {
-  fs::path kernel;
-  fs::path initramfs;
-};
-
 // The USB/IP import's speed decides everything speed-dependent on both sides: SuperSpeed (the
 // kernel's first request after a reset asks for 8 bytes, 1024-byte bulk packets, outfeed chunks
 // of 0x80 × 8) or high speed (64 bytes, 512-byte packets, 0x20 × 8).
@@ -157,29 +101,12 @@ TEST_P(QemuKernelE2E, DfuDownloadThenCorpusModelThroughVhciAndLibusb) {
       GTEST_SKIP() << "\n*** SKIPPED: " << p << " is not in the corpus (set CORALSIM_CORPUS). ***\n";
     }
   }
-  const auto qemu = findProgram("qemu-system-x86_64");
-  ASSERT_TRUE(qemu) << "qemu-system-x86_64 not found: scripts/install-deps.sh installs qemu-system-x86";
-  for (const char* tool : {"busybox", "usbip", "apt-get", "dpkg-deb", "gzip"}) {
-    ASSERT_TRUE(findProgram(tool)) << tool << " not found: run scripts/install-deps.sh";
-  }
-  const fs::path coralsim = kBinaryDir / "coralsim";
-  const fs::path coralsimUsb = kBinaryDir / "coralsim-usb";
-  ASSERT_TRUE(fs::exists(coralsim) && fs::exists(coralsimUsb)) << "build the coralsim and coralsim-usb targets first";
-
-  const fs::path work = kBinaryDir / ("tests/e2e/qemu-run-" + speed);
-  const fs::path guestDir = kBinaryDir / ("tests/e2e/qemu-guest-" + speed);
-  fs::remove_all(work);
-  fs::create_directories(work / "data");
-  const auto started = std::chrono::steady_clock::now();
+  QemuGuest guest(speed);
+  ASSERT_NO_FATAL_FAILURE(guest.requireHostTools());
+  const fs::path coralsim = fs::path(CORALSIM_BINARY_DIR) / "coralsim";
 
   // ---- 1. the guest: kernel (apt-get download, cached), initramfs with coralsim-usb ----
-  const fs::path buildLog = work / "build_guest.log";
-  const auto built = runLogged({"bash", (kSourceDir / "tests/e2e/qemu/build_guest.sh").string(), guestDir.string(),
-                                coralsimUsb.string()},
-                               buildLog, kGuestBuildTimeout);
-  ASSERT_TRUE(built && *built == 0) << "building the QEMU guest (kernel package, initramfs) failed:\n" << readText(buildLog);
-  GuestFiles guest{fs::exists(guestDir / "vmlinux") ? guestDir / "vmlinux" : guestDir / "vmlinuz",
-                   guestDir / "initramfs.cpio.gz"};
+  ASSERT_NO_FATAL_FAILURE(guest.build({}));
 
   // ---- 2. per-run data: model, seeded input, firmware (copied from the corpus into the build tree) ----
   const driver::RunPlan plan = driver::planRun(driver::loadModelFile(model.string()));
@@ -191,65 +118,24 @@ TEST_P(QemuKernelE2E, DfuDownloadThenCorpusModelThroughVhciAndLibusb) {
     std::vector<uint8_t> bytes(plan.inputs[i].sizeBytes);
     for (auto& b : bytes) b = static_cast<uint8_t>(random());
     const std::string name = "input" + std::to_string(i) + ".bin";
-    writeBytes(work / "data" / name, bytes);
+    writeBytes(guest.data() / name, bytes);
     runArgs.insert(runArgs.end(), {"--input", name});
-    inProcessInputs.insert(inProcessInputs.end(), {"--input", (work / "data" / name).string()});
+    inProcessInputs.insert(inProcessInputs.end(), {"--input", (guest.data() / name).string()});
   }
   runArgs.insert(runArgs.end(), {"--service", "events", "--iterations", std::to_string(kIterations), "--json",
                                  "--output", "out.bin", "--wait-ms", "10000", "--timeout-ms", "20000"});
-  fs::copy_file(model, work / "data/model.tflite");
-  fs::copy_file(firmware, work / "data/firmware.bin");
+  fs::copy_file(model, guest.data() / "model.tflite");
+  fs::copy_file(firmware, guest.data() / "firmware.bin");
   {
-    std::ofstream args(work / "data/run.args");
+    std::ofstream args(guest.data() / "run.args");
     for (const auto& a : runArgs) args << a << '\n';
   }
-  const fs::path packLog = work / "pack.log";
-  const auto packed = runLogged({"sh", "-c",
-                                 "cd '" + work.string() + "' && find data | busybox cpio -o -H newc 2>/dev/null | gzip -1 > "
-                                 "data.cpio.gz && cat '" + guest.initramfs.string() + "' data.cpio.gz > run.cpio.gz"},
-                                packLog, 60s);
-  ASSERT_TRUE(packed && *packed == 0) << "packing the data archive failed:\n" << readText(packLog);
 
-  // ---- 3. the server, in the bootloader personality, on a free loopback port ----
-  const fs::path serverLog = work / "server.log";
-  ChildProcess server({coralsim.string(), "serve", "--listen", "127.0.0.1:0", "--bootloader", "--speed", speed},
-                      serverLog);
-  std::string port;
-  const std::regex listening(R"( on 127\.0\.0\.1:([0-9]+),)");
-  for (auto until = std::chrono::steady_clock::now() + kServerStartTimeout; port.empty();) {
-    std::smatch m;
-    const std::string text = readText(serverLog);
-    if (std::regex_search(text, m, listening)) {
-      port = m[1];
-    } else {
-      ASSERT_TRUE(server.running()) << "coralsim serve exited:\n" << text;
-      ASSERT_TRUE(std::chrono::steady_clock::now() < until) << "coralsim serve did not start listening:\n" << text;
-      std::this_thread::sleep_for(50ms);
-    }
-  }
-
-  // ---- 4. the guest ----
-  const fs::path guestLog = work / "guest.log";
-  const fs::path qemuLog = work / "qemu.log";
-  ChildProcess vm({qemu->string(), "-accel", "tcg", "-m", "512", "-smp", "1", "-nodefaults", "-display", "none",
-                   "-no-reboot", "-serial", "file:" + guestLog.string(), "-kernel", guest.kernel.string(), "-initrd",
-                   (work / "run.cpio.gz").string(), "-append",
-                   "console=ttyS0 panic=-1 loglevel=3 coralsim.port=" + port, "-netdev", "user,id=n0", "-device",
-                   "virtio-net-pci,netdev=n0,romfile="},
-                  qemuLog);
-  const auto vmStatus = vm.wait(kGuestTimeout);
-  if (!vmStatus) vm.stop(1s);
-  const int serverStatus = server.stop(10s);
-  const auto wall = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
-  std::string guestText = readText(guestLog);
-  std::erase(guestText, '\r');  // the guest's serial console ends lines with CR LF
-  const std::string serverText = readText(serverLog);
-  std::cout << "[ e2e ] wall time " << wall.count() << " ms (guest build included); logs in " << work << "\n";
-  for (const auto& line : linesAfter(guestText, "E2E ")) std::cout << "[ guest ] " << line << "\n";
-  ASSERT_TRUE(vmStatus) << "QEMU did not finish within " << kGuestTimeout.count() << " s; guest log:\n" << tail(guestText);
-  ASSERT_EQ(*vmStatus, 0) << "QEMU failed:\n" << readText(qemuLog);
-  EXPECT_EQ(serverStatus, 0) << serverText;
-  ASSERT_EQ(linesAfter(guestText, "E2E-FAIL: ").size(), 0u) << "guest set-up failed:\n" << tail(guestText, 100);
+  // ---- 3./4. the server in the bootloader personality, the guest ----
+  GuestSession session;
+  ASSERT_NO_FATAL_FAILURE(guest.boot({"--speed", speed}, session));
+  const std::string& guestText = session.guestLog;
+  const std::string& serverText = session.serverLog;
   const auto rc = linesAfter(guestText, "E2E-RESULT rc=");
   ASSERT_EQ(rc.size(), 1u) << "the guest never ran coralsim-usb:\n" << tail(guestText, 100);
   ASSERT_EQ(rc[0], "0") << "coralsim-usb failed in the guest:\n" << tail(guestText, 100) << "\nserver:\n" << serverText;

@@ -131,16 +131,22 @@ class LleRungTest : public ::testing::Test {
         {LleField::PopRowQuarters, 3},
         {LleField::PopBeatsLow, (beats - 1) % 1024}, {LleField::PopBeatsHigh, (beats - 1) / 1024},
         {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}};
+    // PopRingNeg16Sign: the (possibly overridden) 12-bit length sign-extended, for inputs; 0 for parameters.
+    uint64_t neg16 = -(ringBytes / 16 - 1);
+    for (const auto& [field, value] : extra) {
+      if (field == LleField::PopRingNeg16) neg16 = value;
+    }
+    fields.emplace_back(LleField::PopRingNeg16Sign, input && (neg16 & 0x800) != 0 ? 0xf : 0);
     fields.insert(fields.end(), extra.begin(), extra.end());
     return f.make(0x26, fields);
   }
-  // A parameter receive (0x11, bit 61 set) into `tiles`: `prefixRows` rows just below `row`, then a
+  // A parameter receive (0x11, the newer compiles' form: bit 61 set) into `tiles`: `prefixRows` rows just below `row`, then a
   // row loop of `rows` rows from `row` (docs/decoding-log.md "decode4" §A).
   DecodedPacket receiveAt(uint16_t tiles, uint64_t row, uint64_t rows, uint64_t prefixRows = 0,
                           const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
     const uint64_t limit = rows - 1;
     std::vector<std::pair<LleField, uint64_t>> fields = {
-        {LleField::Dma11Mask, tiles},        {LleField::Recv11Wide, 1},
+        {LleField::Dma11Mask, tiles},        {LleField::Recv11NewerForm, 1},
         {LleField::Recv11Row, row},          {LleField::Recv11Rows, limit},
         {LleField::Recv11Wrap, -limit},      {LleField::Recv11RowStep, limit > 0 ? 1 : 0}};
     if (prefixRows > 0) {
@@ -166,7 +172,7 @@ class LleRungTest : public ::testing::Test {
     return f.make(0x13, {{LleField::Dma13Mask, tiles}, {LleField::Stage13NarrowAt4, at / 4},
                          {LleField::Stage13Groups, groups},
                          {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
-                         {LleField::Stage13LoopOn, 1}});
+                         {LleField::Stage13LoopOn, 1}, {LleField::Stage13Route, 1}});  // sent, as Dense's
   }
   // The infeed of K bytes of input (8-byte lines) or of the whole parameter stream.
   DecodedPacket infeed(bool input) {
@@ -318,8 +324,8 @@ TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThat
 // The parameter receive's row loop ("decode4" §A): a 16-bit limit at w0[110:95] and three 17-bit
 // wraps -limit at a 33-bit pitch. Odd row counts (127, 1979) are the decisive case: "decode1" read
 // the limit one bit higher (lines of 512 bytes), which cannot express them. Any row count passes;
-// a wrap or a row step that says another stride is refused naming it; in the other receive format
-// (bit 61 clear) the same bits are not decoded and stay pinned by the envelope.
+// a wrap or a row step that says another stride is refused naming it; in the execution-only receive
+// form (w2 bit 122 set) the same bits are not decoded and stay pinned by the envelope.
 TEST_F(LleRungTest, TheParameterReceiveRowLoopTakesAnyRowCountAndTheOtherFormatKeepsItsBitsPinned) {
   for (uint64_t rows : {1u, 64u, 127u, 258u, 1979u}) {
     EXPECT_EQ(checkEnvelope(receiveAt(0x1, 5, rows)), "") << rows;
@@ -331,7 +337,7 @@ TEST_F(LleRungTest, TheParameterReceiveRowLoopTakesAnyRowCountAndTheOtherFormatK
   const DecodedPacket strided = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11RowStep, 2}});
   EXPECT_NE(checkEnvelope(strided).find("Recv11RowStep (word 1 bits 98:82) = 2"), std::string::npos)
       << checkEnvelope(strided);
-  const DecodedPacket otherFormat = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11Wide, 0}});
+  const DecodedPacket otherFormat = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11ExecutionForm, 1}});
   const std::string pinned = checkEnvelope(otherFormat);
   EXPECT_NE(pinned.find("word 0"), std::string::npos) << pinned;
   EXPECT_NE(pinned.find("have no decoded meaning"), std::string::npos) << pinned;
@@ -369,6 +375,86 @@ TEST_F(LleRungTest, AParameterPopFillsTheRowsOfItsTilesReceivePrefixFirst) {
   // A prefix that is not just below the row loop.
   EXPECT_NE(popRefusal(false, receiveAt(0x1, 40, 8, 2, {{LleField::Recv11PrefixAt64, 0}}), pop(false, 0x1))
                 .find("not whole rows just below Recv11Row 40"),
+            std::string::npos);
+}
+
+// The older compiles' receive (bit 61 clear, docs/decoding-log.md "recv11" §A/§B) writes the same rows
+// as the newer one: a pop lands at its first row, prefix just below, rows back to back. Its prefix form
+// carries Recv11Wrap[0] = 1 and Recv11RowStep = 3; read as a row stride, the step would put row k of the
+// slice at row 41 + 3k - 1 — the test would find other bytes there. Rows no corpus program uses (1500,
+// a 5-row loop) land where their fields say; other values of the older form's pinned pair are refused.
+TEST_F(LleRungTest, AnOlderCompilesReceiveWritesTheRowsOfTheNewerFormWhateverBit61Says) {
+  const uint64_t rows = streams.params.size() / 256;  // 10
+  const auto olderPrefix = [&](uint64_t row, uint64_t loopRows,
+                               std::vector<std::pair<LleField, uint64_t>> extra = {}) {
+    std::vector<std::pair<LleField, uint64_t>> fields = {{LleField::Recv11NewerForm, 0}, {LleField::Recv11OlderPrefix, 1},
+                                                         {LleField::Recv11RowStep, 3}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    DecodedPacket packet = receiveAt(0x1, row, loopRows, 1, fields);
+    f.setElement(packet, LleField::Recv11Wrap, 0, 1);
+    return packet;
+  };
+  for (const uint64_t row : {41u, 1500u}) {
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(olderPrefix(row, rows - 1), streams, 0);
+    rung.packet(pop(false, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+    const TileMemory& wide = rung.tile(0).wide;
+    ASSERT_TRUE(wide.holds((row - 1) * 256, streams.params.size())) << row << ": " << wide.describe();
+    EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.end(), wide.at((row - 1) * 256))) << row;
+  }
+  // Without a prefix (the iwatake form: one row, step 1 with limit 0; and a 5-row loop at row 7).
+  for (const auto& [row, loopRows] : {std::pair<uint64_t, uint64_t>{0, 1}, {7, 5}}) {
+    const uint64_t bytes = loopRows * 256;
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(receiveAt(0x1, row, loopRows, 0, {{LleField::Recv11NewerForm, 0}, {LleField::Recv11RowStep, 1}}), streams, 0);
+    rung.packet(popAt(false, 0, 0, 0x1, bytes), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+    const TileMemory& wide = rung.tile(0).wide;
+    ASSERT_TRUE(wide.holds(row * 256, bytes)) << row << ": " << wide.describe();
+    EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.begin() + static_cast<std::ptrdiff_t>(bytes), wide.at(row * 256)))
+        << row;
+  }
+  const std::string step = checkEnvelope(olderPrefix(41, 9, {{LleField::Recv11RowStep, 2}}));
+  EXPECT_NE(step.find("Recv11RowStep (word 1 bits 98:82) = 2 while Recv11OlderPrefix = 1"), std::string::npos) << step;
+  DecodedPacket wrapped = olderPrefix(41, 9);
+  f.setElement(wrapped, LleField::Recv11Wrap, 0, static_cast<uint64_t>(-8));
+  const std::string wrap = checkEnvelope(wrapped);
+  EXPECT_NE(wrap.find("Recv11Wrap[0] (word 0 bits 127:111) = -8 while Recv11OlderPrefix = 1"), std::string::npos) << wrap;
+  // The older prefix form without a prefix is not a form the corpus has.
+  const std::string bare = checkEnvelope(receiveAt(0x1, 41, 9, 0, {{LleField::Recv11OlderPrefix, 1}}));
+  EXPECT_NE(bare.find("Recv11OlderPrefix"), std::string::npos) << bare;
+}
+
+// A one-beat pop (beat fields 0, PopRingNeg16 0) counts its beats in its ring loop ("recv11" §C): the
+// older compiles' pops and the 64 x 64 LibrEdgeTPU trackers. 7 rows (a length no corpus pop has) fill
+// 7 rows of the receive; with the ring limit one beat short the pop no longer fills them.
+TEST_F(LleRungTest, AOneBeatPopTakesItsLengthFromItsRingLoop) {
+  const auto oneBeat = [&](uint64_t bytes) {
+    const uint64_t limit = bytes / 64 - 1;
+    return popAt(false, 0, 0, 0x1, 64,
+                 {{LleField::PopRingLimit, limit},
+                  {LleField::PopRingWrapA, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
+                  {LleField::PopRingWrapB, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
+                  {LleField::PopRingNeg16, 0}});
+  };
+  const uint64_t bytes = 7 * 256;
+  ASSERT_EQ(checkEnvelope(oneBeat(bytes)), "");
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(receiveAt(0x1, 3, 7), streams, 0);
+  rung.packet(oneBeat(bytes), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.endRun();
+  const TileMemory& wide = rung.tile(0).wide;
+  ASSERT_TRUE(wide.holds(3 * 256, bytes)) << wide.describe();
+  EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.begin() + static_cast<std::ptrdiff_t>(bytes), wide.at(3 * 256)));
+  EXPECT_EQ(wide.runFrom(3 * 256), bytes);
+  EXPECT_NE(popRefusal(false, receiveAt(0x1, 3, 7), oneBeat(6 * 256)).find("a pop of 1536 bytes into tile 0 does not fill the 7 rows"),
             std::string::npos);
 }
 
@@ -635,6 +721,19 @@ TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
     EXPECT_NE(std::string(e.what()).find("InfeedWraps64K = 3, InfeedFirstBeats = -2047"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("expected 0, -147"), std::string::npos) << e.what();
   }
+  // The oldest compiles leave the first fill unstated (InfeedFirstBeats 0, "recv11" §E): accepted;
+  // another wrong value is still refused.
+  for (const auto& [beats, accepted] : {std::pair<int64_t, bool>{0, true}, {-146, false}}) {
+    const DecodedPacket unstated = infeed(false);  // 9472 bytes: 148 beats
+    f.setElement(unstated, LleField::InfeedFirstBeats, 0, static_cast<uint64_t>(beats));
+    rung.beginRun();
+    rung.packet(unstated, streams, 0);
+    if (accepted) {
+      EXPECT_NO_THROW(rung.packet(f.make(0x24, {}), streams, 0)) << beats;
+    } else {
+      EXPECT_THROW(rung.packet(f.make(0x24, {}), streams, 0), ChipFault) << beats;
+    }
+  }
   // Inputs: the two fields are decoded for parameters only and must be 0.
   DecodedPacket input = infeed(true);
   std::vector<isa::Word128> words(input.words.begin(), input.words.end());
@@ -741,10 +840,12 @@ TEST_F(LleRungTest, TheOutfeedTakesALineLoopOfAnyLengthOrASingleLine) {
   EXPECT_THROW(rung.packet(out(7, 1), streams, 0), ChipFault);
 }
 
-// The 0x13 group loop (decode3 §E): any limit whose five wraps are -limit (or 64 - limit) passes,
-// the single-line form (limit 0, wraps 0, enable clear) passes, a wrap that is neither is refused
-// naming its element, and a limit without the enable bit is refused.
-TEST_F(LleRungTest, TheSecondStagingGroupLoopTakesAnySizeWhoseWrapsFollowItsLimit) {
+// The 0x13 group loop (decode3 §E): any limit passes, the single-line form (limit 0, wraps 0, enable
+// clear) passes, and a limit without the enable bit is refused. Since "form13" §C the five wraps are
+// the address changes applied when the next level of the read's nest counts (read_nest.h), so with
+// only level 0 counting none of them applies and any value passes (before, a wrap other than -limit
+// or 64 - limit was refused by a relation; element 4 straddles words 1 and 2).
+TEST_F(LleRungTest, TheSecondStagingGroupLoopTakesAnySizeAndItsWrapsApplyOnlyWhenTheNextLevelCounts) {
   const auto stage = [&](uint64_t limit, int64_t wrap, uint64_t on) {
     return f.make(0x13, {{LleField::Dma13Mask, 1}, {LleField::Stage13Groups, limit},
                          {LleField::Stage13Wrap, static_cast<uint64_t>(wrap)}, {LleField::Stage13LoopOn, on}});
@@ -752,14 +853,12 @@ TEST_F(LleRungTest, TheSecondStagingGroupLoopTakesAnySizeWhoseWrapsFollowItsLimi
   EXPECT_EQ(checkEnvelope(stage(98, -98, 1)), "");
   EXPECT_EQ(checkEnvelope(stage(98, 64 - 98, 1)), "");
   EXPECT_EQ(checkEnvelope(stage(0, 0, 0)), "");  // sub1's 0x13
-  EXPECT_NE(checkEnvelope(stage(98, -97, 1)).find("Stage13Wrap[0] (word 0 bits 127:111) = -97"), std::string::npos)
-      << checkEnvelope(stage(98, -97, 1));
+  EXPECT_EQ(checkEnvelope(stage(98, -97, 1)), "");
   DecodedPacket lastOff = f.make(0x13, {{LleField::Dma13Mask, 1}, {LleField::Stage13Groups, 98},
                                         {LleField::Stage13Wrap, static_cast<uint64_t>(-98)}, {LleField::Stage13LoopOn, 1}});
-  // Element 4 straddles words 1 and 2: its top bits are w2[3:0]; flip its lowest bit (w1 bit 115).
   std::vector<isa::Word128>& words = f.wordsOf(lastOff);
   words[1].setBits(115, 1, 1 ^ words[1].bits(115, 1));
-  EXPECT_NE(checkEnvelope(lastOff).find("Stage13Wrap[4]"), std::string::npos) << checkEnvelope(lastOff);
+  EXPECT_EQ(checkEnvelope(lastOff), "");
   EXPECT_NE(checkEnvelope(stage(98, -98, 0)).find("Stage13Groups"), std::string::npos);
 }
 
@@ -817,13 +916,14 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
   const auto writeAt = [&](uint64_t at64) {
     return f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, 0},
                          {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0}, {LleField::Stage14WrapC, 0},
-                         {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0}, {LleField::Stage14LoopOn, 0}});
+                         {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0}, {LleField::Stage14LoopOn, 0},
+                         {LleField::Stage14SelectW4, 2}, {LleField::Stage14SelectW5, 2}});
   };
   const auto stageRead = [&](uint64_t at16, uint64_t groups, uint64_t on) {
     return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, at16 * 4},
                          {LleField::Stage13Groups, groups},
                          {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
-                         {LleField::Stage13LoopOn, on}});
+                         {LleField::Stage13LoopOn, on}, {LleField::Stage13Route, 1}});
   };
   const auto copy = [&](uint64_t write64, uint64_t read16, uint64_t groups, uint64_t on) {
     rung.beginRun();
@@ -967,7 +1067,7 @@ TEST_F(LleRungTest, TheIdentityReadIsAddressedIn4ByteUnitsAndARepeatedReadIsNotS
   const auto read = [&](uint64_t repeats, int64_t wrap) {
     return f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt / 4},
                          {LleField::Stage13Groups, 3}, {LleField::Stage13Wrap, static_cast<uint64_t>(-3)},
-                         {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1},
+                         {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1}, {LleField::Stage13Route, 1},
                          {LleField::Stage13Repeats, repeats}, {LleField::Stage13RepeatWrap, static_cast<uint64_t>(wrap)}});
   };
   const auto run = [&](const DecodedPacket& stage) {
@@ -1048,6 +1148,273 @@ TEST_F(LleRungTest, TheImmediateWriteNestCoversAStridedColumn) {
     ADD_FAILURE() << "a nest walking below narrow unit 0 was accepted";
   } catch (const ChipFault& e) {
     EXPECT_NE(std::string(e.what()).find("Fill17Carry"), std::string::npos) << e.what();
+  }
+}
+
+// Where a 0x13's bytes go (docs/decoding-log.md "form13"): with Stage13Route (w3 bits 105, 107) both
+// clear, as in the prologue identity reads, the read is kept in the tile for its next compute. The
+// bytes come out of the addressed narrow memory when the packet runs: here the identity written by
+// four immediate 0x17s and five zero units after it, at narrow unit 37 (a base and a length, 36
+// bytes, that no corpus program uses), with a second level repeated three times (limit 2). A write
+// to the same bytes after the read does not change what was kept. The kept bytes are not sent (an
+// outfeed from the tile is refused), a compute on the tile is refused naming the field (how it takes
+// them is not decoded), a read reaching one unit past the written bytes is refused naming the byte,
+// and the mixed routes are refused naming Stage13Route. On main the route bits were pinned set by
+// the envelope (the identity reads stopped there: "word 3 ... bits 107, 105").
+TEST_F(LleRungTest, AReadKeptForTheComputeTakesItsBytesFromNarrowMemoryWhenItRuns) {
+  static constexpr uint16_t kTile = 0x4;
+  static constexpr uint64_t kBase = 37;  // narrow unit (4 bytes)
+  static constexpr uint64_t kUnits = 9;  // the identity (4 units) and 5 zero units
+  const auto fill = [&](uint64_t at4, uint64_t value, uint64_t limit) {
+    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                                    {LleField::Fill17At4, at4},
+                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
+                                    {LleField::Fill17Step, limit > 0 ? 1 : 0}});
+    f.setElement(p, LleField::Fill17Limit, 0, limit);
+    return p;
+  };
+  const auto keptRead = [&](uint64_t at4, uint64_t units, uint64_t route105, uint64_t route107) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, at4},
+                                    {LleField::Stage13Groups, units - 1},
+                                    {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(units - 1))},
+                                    {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1}, {LleField::Stage13Repeats, 2},
+                                    {LleField::Stage13RepeatWrap, static_cast<uint64_t>(-2)}});
+    f.setElement(p, LleField::Stage13Route, 0, route105);
+    f.setElement(p, LleField::Stage13Route, 1, route107);
+    return p;
+  };
+  const auto prologue = [&] {
+    rung.beginRun();
+    for (uint64_t k = 0; k < 4; ++k) rung.packet(fill(kBase + k, uint64_t{1} << (8 * k), 0), streams, 0);
+    rung.packet(fill(kBase + 4, 0, kUnits - 5), streams, 0);
+  };
+  const auto refusal = [&](const std::vector<DecodedPacket>& after) {
+    try {
+      prologue();
+      for (const DecodedPacket& p : after) rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+
+  prologue();
+  rung.packet(keptRead(kBase, kUnits, 0, 0), streams, 0);
+  rung.packet(fill(kBase, 0x7f7f7f7f, 3), streams, 0);  // overwrites the identity after the read
+  std::vector<uint8_t> expected(4 * kUnits, 0);
+  for (unsigned k = 0; k < 4; ++k) expected[4 * k + k] = 1;
+  ASSERT_TRUE(rung.tile(2).keptRead.has_value());
+  EXPECT_EQ(*rung.tile(2).keptRead, expected);
+  EXPECT_EQ(rung.tile(2).keptReadRepeats, 2u);
+  EXPECT_FALSE(rung.tile(1).keptRead.has_value());  // not on the mask
+  rung.endRun();
+
+  EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
+                     f.make(0x10, {{LleField::Dma10Mask, kTile}})})
+                .find("a kept read is not sent"),
+            std::string::npos);
+  EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)}).find("Stage13Route 0, 0"), std::string::npos)
+      << refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)});
+  const std::string past = refusal({keptRead(kBase + 1, kUnits, 0, 0)});
+  EXPECT_NE(past.find("byte " + std::to_string(4 * (kBase + kUnits)) + " was not written"), std::string::npos) << past;
+  EXPECT_NE(refusal({keptRead(kBase, kUnits, 1, 0)}).find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos);
+  EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 1)}).find("Stage13Route (word 3 bits 107, 105) = 1, 0"), std::string::npos);
+}
+
+// The read's nest (docs/decoding-log.md "form13" §C, read_nest.h): level 1 counts with level 0 off,
+// as in the iwatake identity reads (limits 0, 67; Stage13Wrap[0] = 1), here with 4 groups 3 units
+// apart (a stride no corpus read has): the outfeed sends units 0, 3, 6, 9 from the read's address in
+// that order, and the kept form takes the same bytes for the compute. Two counting levels are
+// refused (their level-0 step is not decoded), and so is a level-1 limit whose enable is clear. On
+// main this read was refused ("Stage13Wrap[0] ... = 3 is not -1 x Stage13Groups = 0"; w1[15:0] and
+// w2 bits 21..24 were pinned by the envelope).
+TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
+  static constexpr uint16_t kTile = 0x8;
+  static constexpr uint64_t kBase = 50;  // narrow unit
+  static constexpr uint64_t kReadGroups = 4;
+  static constexpr int64_t kStride = 3;
+  const auto read = [&](uint64_t route, uint64_t level0Limit, uint64_t outerOn) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kBase},
+                                    {LleField::Stage13Groups, level0Limit}, {LleField::Stage13LoopOn, level0Limit != 0},
+                                    {LleField::Stage13Wrap, static_cast<uint64_t>(kStride)}, {LleField::Stage13OuterLimit, 0},
+                                    {LleField::Stage13OuterOn, 0}, {LleField::Stage13Route, route}});
+    f.setElement(p, LleField::Stage13OuterLimit, 0, kReadGroups - 1);
+    f.setElement(p, LleField::Stage13OuterOn, 0, outerOn);
+    return p;
+  };
+  const auto fill = [&] {
+    rung.beginRun();
+    for (uint64_t u = 0; u < kReadGroups * kStride; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x01010101u * static_cast<uint32_t>(u + 1)}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t g = 0; g < kReadGroups; ++g) expected.insert(expected.end(), 4, static_cast<uint8_t>(g * kStride + 1));
+
+  fill();
+  rung.packet(read(1, 0, 1), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kReadGroups / 8 - 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  EXPECT_EQ(rung.windowTail(0, 4 * kReadGroups, 0, streams), expected);
+  rung.endRun();
+
+  fill();
+  rung.packet(read(0, 0, 1), streams, 0);
+  ASSERT_TRUE(rung.tile(3).keptRead.has_value());
+  EXPECT_EQ(*rung.tile(3).keptRead, expected);
+  rung.endRun();
+
+  const auto refusal = [&](const DecodedPacket& p) {
+    try {
+      fill();
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal(read(1, 1, 1)).find("several levels of the read's nest count"), std::string::npos) << refusal(read(1, 1, 1));
+  EXPECT_NE(refusal(read(1, 0, 0)).find("Stage13OuterLimit[0] = 3 while Stage13OuterOn[0]"), std::string::npos)
+      << refusal(read(1, 0, 0));
+}
+
+// The 0x14 select pair (docs/decoding-log.md "xraypair" §A): its meaning is not decoded; the rung's
+// hypothesis is that one flag in w4 and at most one in w5 leave a contiguous write where
+// Stage14NarrowAt64 says. Every covered pair, including (2, 1), which no corpus 0x14 carries, and
+// (1, 2), which no accepted program carries, copies a 24-byte input at 7 x 64 = 448 (an address no
+// corpus 0x14 uses) and reads back the same bytes; no flag in w4, or both flags of either half, is
+// refused naming the field. On main the envelope pins the pair to the templates' values: (2, 2)
+// (every edgetpuxray 0x14) was refused.
+TEST_F(LleRungTest, TheStagingSelectsLeaveAContiguousWriteWhereItsAddressSays) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kAt64 = 7;
+  streams.input.resize(24);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0xa0 + 7 * i);
+  const auto copy = [&](uint64_t selectW4, uint64_t selectW5) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
+                              {LleField::Stage14Groups, 0}, {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0},
+                              {LleField::Stage14WrapC, 0}, {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0},
+                              {LleField::Stage14LoopOn, 0}, {LleField::Stage14SelectW4, selectW4},
+                              {LleField::Stage14SelectW5, selectW5}}),
+                streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 64 / 4},
+                              {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
+                streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  for (const auto& [w4, w5] : std::vector<std::pair<uint64_t, uint64_t>>{{2, 2}, {1, 1}, {1, 0}, {2, 0}, {1, 2}, {2, 1}}) {
+    EXPECT_EQ(copy(w4, w5), streams.input) << "selects (" << w4 << ", " << w5 << ")";
+  }
+  const auto refusal = [&](uint64_t w4, uint64_t w5) -> std::string {
+    try {
+      copy(w4, w5);
+    } catch (const ChipFault& e) {
+      return e.what();
+    }
+    return "accepted";
+  };
+  EXPECT_NE(refusal(0, 2).find("Stage14SelectW4 (word 4 bits 109:108) = 0"), std::string::npos) << refusal(0, 2);
+  EXPECT_NE(refusal(3, 0).find("Stage14SelectW4 (word 4 bits 109:108) = 3"), std::string::npos) << refusal(3, 0);
+  EXPECT_NE(refusal(2, 3).find("Stage14SelectW5 (word 5 bits 23:22) = 3"), std::string::npos) << refusal(2, 3);
+}
+
+// The four bits above an input pop's second length field (docs/decoding-log.md "xraypair" §B) are
+// that 12-bit field sign-extended: 0xf for a pop of 40 beats (320 input bytes, a size no corpus input
+// pop has: -159), 0 for a one-beat pop that carries 0 and for one of 600 beats (4,800 bytes: -2399 is
+// +1697 in 12 bits); the bytes arrive either way. Any other value (the 319 convolution input pops
+// carry 1..14), a sign that disagrees with the field, or a set sign in a parameter pop is refused
+// naming PopRingNeg16Sign.
+TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kAt64 = 3;
+  const auto copy = [&](size_t bytes, std::vector<std::pair<LleField, uint64_t>> extra) {
+    streams.input.resize(bytes);
+    for (size_t i = 0; i < bytes; ++i) streams.input[i] = static_cast<uint8_t>(31 * i + 5);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
+                              {LleField::Stage14Groups, 0}, {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0},
+                              {LleField::Stage14WrapC, 0}, {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0},
+                              {LleField::Stage14LoopOn, 0}, {LleField::Stage14SelectW4, 2},
+                              {LleField::Stage14SelectW5, 2}}),
+                streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, bytes, extra), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
+                              {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
+                streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}, {LleField::OutfeedSingleLine, bytes == 8}}), streams,
+                0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  EXPECT_EQ(copy(320, {{LleField::PopRingNeg16Sign, 0xf}}), streams.input);
+  EXPECT_EQ(copy(8, {{LleField::PopRingNeg16, 0}, {LleField::PopRingNeg16Sign, 0}}), streams.input);
+  EXPECT_EQ(copy(4800, {{LleField::PopRingNeg16Sign, 0}}), streams.input);
+  EXPECT_THROW(copy(4800, {{LleField::PopRingNeg16Sign, 0xf}}), ChipFault);
+  for (const uint64_t sign : {uint64_t{0}, uint64_t{6}, uint64_t{14}}) {
+    try {
+      copy(320, {{LleField::PopRingNeg16Sign, sign}});
+      ADD_FAILURE() << "an input pop of 40 beats with PopRingNeg16Sign " << sign << " was accepted";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not 15"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  const auto parameterPop = [&](uint64_t sign) {
+    return popRefusal(false, receiveAt(0x1, 4, 1), popAt(false, 0, 0, 0x1, 256, {{LleField::PopRingNeg16Sign, sign}}));
+  };
+  EXPECT_EQ(parameterPop(0), "");
+  EXPECT_NE(parameterPop(0xf).find("PopRingNeg16Sign (word 1 bits 90:87) = 15 is not 0 (parameter pops)"), std::string::npos)
+      << parameterPop(0xf);
+}
+
+// The stream tag (docs/decoding-log.md "form13" §D): a read's Stage13Channel and its send's
+// Dma10Channel name the same stream. A read of 16 immediate bytes into stream 1234 (a tag no corpus
+// packet has) is served by a send that names 1234; a send naming 1233 is refused, naming both fields.
+// On main both fields were pinned by the envelope (Dense's 2074 / 2078).
+TEST_F(LleRungTest, ASendTakesTheStreamItsTagNames) {
+  static constexpr uint16_t kTile = 0x10;
+  static constexpr uint64_t kUnit = 9;
+  const auto run = [&](uint64_t sendChannel) {
+    rung.beginRun();
+    for (uint64_t k = 0; k < 4; ++k) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x11111111u * static_cast<uint32_t>(k + 1)}, {LleField::Fill17At4, kUnit + k}}),
+                  streams, 0);
+    }
+    DecodedPacket read = readAt(kTile, 4 * kUnit, 16);
+    f.setElement(read, LleField::Stage13Channel, 0, 1234);
+    rung.packet(read, streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10Channel, sendChannel}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, 16, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> expected;
+  for (uint8_t k = 1; k <= 4; ++k) expected.insert(expected.end(), 4, static_cast<uint8_t>(0x11 * k));
+  EXPECT_EQ(run(1234), expected);
+  try {
+    run(1233);
+    ADD_FAILURE() << "a send took another stream's bytes";
+  } catch (const ChipFault& e) {
+    const std::string why = e.what();
+    EXPECT_NE(why.find("stream 1233 (Dma10Channel"), std::string::npos) << why;
+    EXPECT_NE(why.find("stream 1234 (Stage13Channel"), std::string::npos) << why;
   }
 }
 

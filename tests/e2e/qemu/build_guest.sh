@@ -6,23 +6,29 @@
 #                          OUT/vmlinuz as a fallback when the ELF cannot be extracted
 #   OUT/initramfs.cpio.gz  busybox, the kernel modules vhci-hcd and virtio-net need (dependency
 #                          order from modules.dep), usbip, coralsim-usb with the shared libraries
-#                          they load, and tests/e2e/qemu/guest_init.sh as /init
+#                          they load, and tests/e2e/qemu/guest_init.sh as /init; with a pyusb
+#                          client also Debian's python3 (only the modules the client imports, with
+#                          their shared libraries), pyusb (python3-usb), libusb-1.0 and the client
+#                          as /pyusb/CLIENT
 #
 # The kernel package is fetched with `apt-get download` into OUT/../debs and unpacked, never
 # installed; it is kept, so later runs work offline. The test appends its per-run data (model,
 # input, firmware) as a second cpio archive, which the kernel unpacks over the first. The kernel
 # cache (OUT/../qemu-cache) is shared and locked; each OUT directory belongs to one test.
 #
-# usage: build_guest.sh OUT_DIR CORALSIM_USB_BINARY
+# usage: build_guest.sh OUT_DIR CORALSIM_USB_BINARY [PYUSB_CLIENT]
 # env:   CORALSIM_E2E_KERNEL_PACKAGE  kernel package name (default: what linux-image-amd64 depends on)
+#        CORALSIM_E2E_PYTHON          the interpreter whose pyusb goes into the guest (default
+#                                     /usr/bin/python3: Debian's, where python3-usb installs)
 # exit:  0 built; 1 a tool or package is missing / the kernel cannot be obtained (message on stderr)
 set -euo pipefail
 
 die() { echo "build_guest: $*" >&2; exit 1; }
 
-[ $# -eq 2 ] || die "usage: build_guest.sh OUT_DIR CORALSIM_USB_BINARY"
+[ $# -eq 2 ] || [ $# -eq 3 ] || die "usage: build_guest.sh OUT_DIR CORALSIM_USB_BINARY [PYUSB_CLIENT]"
 OUT="$1"
 TOOL="$2"
+CLIENT="${3:-}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 CACHE="$(dirname "$OUT")/qemu-cache"
 mkdir -p "$OUT" "$CACHE"
@@ -34,6 +40,13 @@ done
 BUSYBOX="$(command -v busybox)"
 USBIP="$(command -v usbip || echo /usr/sbin/usbip)"
 [ -x "$TOOL" ] || die "$TOOL: not an executable (build the coralsim-usb target)"
+PYTHON="${CORALSIM_E2E_PYTHON:-/usr/bin/python3}"
+if [ -n "$CLIENT" ]; then
+  [ -f "$CLIENT" ] || die "$CLIENT: no such pyusb client"
+  [ -x "$PYTHON" ] || die "$PYTHON not found: run scripts/install-deps.sh (package python3)"
+  "$PYTHON" -I -c "import usb.core, usb.backend.libusb1" 2>/dev/null ||
+    die "$PYTHON cannot import pyusb: run scripts/install-deps.sh (package python3-usb)"
+fi
 
 # ---- kernel: download once, unpack once (several tests may build guests at the same time) -----
 exec 9> "$CACHE/.lock"
@@ -141,6 +154,45 @@ install_with_libraries() {
 install_with_libraries "$USBIP" /usr/sbin/usbip
 install_with_libraries "$TOOL" /usr/bin/coralsim-usb strip
 [ -e "$ROOT/lib64/ld-linux-x86-64.so.2" ] || die "the dynamic loader was not collected from ldd"
+
+# ---- the pyusb client: python3 with just the modules it imports --------------------------------
+if [ -n "$CLIENT" ]; then
+  # Import the client as a module (its main() does not run) with the flags the guest uses, and list
+  # every file the interpreter loaded: sources, their compiled caches (the guest would otherwise
+  # compile each one under TCG), extension modules. The last line is the libusb pyusb would load.
+  probe="$("$PYTHON" -I - "$CLIENT" <<'PY'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("client", sys.argv[1])
+client = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(client)
+for module in list(sys.modules.values()):
+    for path in (getattr(module, "__file__", None), getattr(module, "__cached__", None)):
+        if path and path.startswith("/"):
+            print(path)
+print(client.find_libusb(None) or "")
+PY
+)" || die "the pyusb client does not import under $PYTHON"
+  LIBUSB="$(echo "$probe" | tail -n 1)"
+  if [ -z "$LIBUSB" ] || [ ! -e "$LIBUSB" ]; then
+    die "the pyusb client found no libusb-1.0 (package libusb-1.0-0)"
+  fi
+  install_with_libraries "$PYTHON" /usr/bin/python3
+  modules=0
+  while read -r path; do
+    [ -e "$path" ] || continue  # a compiled cache that was never written
+    mkdir -p "$ROOT$(dirname "$path")"
+    case "$path" in
+      *.so) install_with_libraries "$path" "$path" ;;
+      *) cp -pL "$path" "$ROOT$path" ;;  # -p keeps the mtime each compiled cache is checked against
+    esac
+    modules=$((modules + 1))
+  done < <(echo "$probe" | sed '$d' | sort -u)
+  mkdir -p "$ROOT$(dirname "$LIBUSB")"
+  install_with_libraries "$LIBUSB" "$LIBUSB"
+  mkdir -p "$ROOT/pyusb"
+  cp "$CLIENT" "$ROOT/pyusb/$(basename "$CLIENT")"
+  echo "build_guest: python3 $("$PYTHON" -c 'import platform; print(platform.python_version())') with $modules module files, pyusb $("$PYTHON" -I -c 'import usb; print(usb.__version__)'), $LIBUSB"
+fi
 
 cp "$HERE/guest_init.sh" "$ROOT/init"
 chmod 755 "$ROOT/init"

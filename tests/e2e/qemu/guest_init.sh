@@ -2,13 +2,15 @@
 # /init of the QEMU guest of the real-kernel end-to-end test (tests/e2e/README.md). Runs as PID 1
 # under busybox: loads vhci-hcd and virtio-net, brings the network up (QEMU user networking: the
 # host's loopback is 10.0.2.2), attaches the emulated Coral that `coralsim serve` exports with the
-# kernel's own USB/IP client, runs coralsim-usb on it with the arguments in /data/run.args, and
-# reports on the serial console for the host side of the test:
+# kernel's own USB/IP client, runs a client on it, and reports on the serial console for the host
+# side of the test. The client is coralsim-usb with the arguments in /data/run.args, or, when the
+# test wrote /data/pyusb.args instead, the pyusb client /pyusb/run_coral_program.py with those.
 #
 #   E2E <step> <uptime>       progress
-#   E2E-JSON-BEGIN / -END     coralsim-usb's standard output (the run JSON) between these lines
+#   E2E-JSON-BEGIN / -END     the client's standard output (JSON) between these lines
+#   E2E-STDERR <line>         the client's standard error
 #   E2E-OUTPUT <sha256> <f>   busybox's SHA-256 of each output file coralsim-usb wrote
-#   E2E-RESULT rc=<N>         coralsim-usb's exit status (absent: the guest never got that far)
+#   E2E-RESULT rc=<N>         the client's exit status (absent: the guest never got that far)
 #   E2E-KERNEL <dmesg line>   the kernel's enumerations, disconnects, "device firmware changed"
 #   E2E-FAIL: <why>           a set-up step failed (followed by the end of dmesg)
 #
@@ -79,12 +81,17 @@ step "enumerated $coral"
 
 cd /data || fail "no /data"
 # shellcheck disable=SC2046 # one argument per line, no spaces inside (written by the test)
-coralsim-usb run $(cat /data/run.args) > /tmp/run.json
+if [ -f /data/pyusb.args ]; then
+  python3 -I /pyusb/run_coral_program.py $(cat /data/pyusb.args) > /tmp/run.json 2> /tmp/run.err
+else
+  coralsim-usb run $(cat /data/run.args) > /tmp/run.json 2> /tmp/run.err
+fi
 rc=$?
 step "ran"
 echo "E2E-JSON-BEGIN"
 cat /tmp/run.json
 echo "E2E-JSON-END"
+sed 's/^/E2E-STDERR /' /tmp/run.err
 for f in /data/out.bin*; do
   [ -e "$f" ] && echo "E2E-OUTPUT $(sha256sum "$f")"
 done
