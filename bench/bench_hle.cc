@@ -28,15 +28,12 @@
 #include <string>
 #include <vector>
 
-#include <sys/resource.h>
-#include <time.h>
-
+#include "bench/tflite_reference.h"
 #include "driver/model/model_loader.h"
 #include "models/hle/graph_executor.h"
 #include "sim/hle_host/hle_graph.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
-#include "tests/support/run_command.h"
 
 namespace fs = std::filesystem;
 
@@ -101,62 +98,14 @@ std::vector<TwinModel> findTwins() {
   return found;
 }
 
-std::optional<fs::path> tfliteRunner() {
-  if (const char* env = std::getenv("CORALSIM_TFLITE_RUNNER"); env && *env) {
-    return fs::exists(env) ? std::optional<fs::path>(env) : std::nullopt;
-  }
-  const auto tools = coralsim::testing::toolsDir();
-  if (!tools) return std::nullopt;
-  const fs::path p = *tools / "tflite-ref" / "bin" / "run_tflite_2_9";
-  return fs::exists(p) ? std::optional<fs::path>(p) : std::nullopt;
-}
-
-struct TfliteTiming {
-  double invokeMs = 0;  // the runner's own wall-clock mean over the runs
-  double cpuMs = 0;     // CPU time per Invoke(): (CPU of a K+1-run spawn - CPU of a 1-run spawn) / K
-};
-
-// Runs the runner once and returns its JSON stdout (empty on failure); `cpuSeconds` = the child's
-// CPU seconds (user + system, from the kernel's accounting of waited-for children).
-std::string spawn(const std::vector<std::string>& argv, double& cpuSeconds) {
-  rusage before{}, after{};
-  getrusage(RUSAGE_CHILDREN, &before);
-  const auto out = coralsim::testing::runCommand(argv);
-  getrusage(RUSAGE_CHILDREN, &after);
-  const auto seconds = [](const rusage& r) {
-    return static_cast<double>(r.ru_utime.tv_sec + r.ru_stime.tv_sec) + static_cast<double>(r.ru_utime.tv_usec + r.ru_stime.tv_usec) * 1e-6;
-  };
-  cpuSeconds = seconds(after) - seconds(before);
-  return out.value_or(std::string());
-}
-
-// TFLite's Invoke() time for `m`: the runner's wall-clock mean over `runs`, and the CPU time per
-// run with the model loading cancelled out by a second, single-run spawn. CPU time is what stays
-// comparable on a shared, loaded machine.
-std::optional<TfliteTiming> tfliteTiming(const fs::path& runner, const TwinModel& m, int runs) {
-  std::vector<std::string> argv{runner.string(), m.twin.string()};
+// TFLite's Invoke() time for `m` on its golden input files.
+std::optional<coralsim::bench::TfliteTiming> tfliteTiming(const fs::path& runner, const TwinModel& m, int runs) {
+  std::vector<std::string> inputArgs;
   for (size_t i = 0; i < m.inputFiles.size(); ++i) {
-    argv.push_back("--in");
-    argv.push_back(std::to_string(i) + "=" + m.inputFiles[i].string());
+    inputArgs.push_back("--in");
+    inputArgs.push_back(std::to_string(i) + "=" + m.inputFiles[i].string());
   }
-  argv.push_back("--runs");
-  double cpuOne = 0, cpuMany = 0;
-  argv.push_back("1");
-  if (spawn(argv, cpuOne).empty()) return std::nullopt;
-  argv.back() = std::to_string(runs + 1);
-  const std::string out = spawn(argv, cpuMany);
-  const auto key = out.find("\"invoke_ms\":");
-  if (key == std::string::npos) return std::nullopt;
-  TfliteTiming t;
-  t.invokeMs = std::strtod(out.c_str() + key + 12, nullptr);
-  t.cpuMs = (cpuMany - cpuOne) * 1e3 / runs;
-  return t;
-}
-
-double processCpuSeconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+  return coralsim::bench::timeTflite(runner, m.twin, inputArgs, runs);
 }
 
 void BM_HleWholeModel(benchmark::State& state, const TwinModel* m, std::optional<fs::path> runner) {
@@ -164,17 +113,17 @@ void BM_HleWholeModel(benchmark::State& state, const TwinModel* m, std::optional
   const coralsim::hle::Graph graph = coralsim::sim::hleGraphFromTflite(*model.tflite);
   coralsim::hle::GraphExecutor executor(graph);
   // TFLite first, in the same process lifetime, so both see the same machine state.
-  std::optional<TfliteTiming> tflite;
+  std::optional<coralsim::bench::TfliteTiming> tflite;
   if (runner) tflite = tfliteTiming(*runner, *m, 20);
   const auto start = std::chrono::steady_clock::now();
-  const double cpuStart = processCpuSeconds();
+  const double cpuStart = coralsim::bench::processCpuSeconds();
   for (auto _ : state) {
     auto outputs = executor.runGraph(m->inputs);
     benchmark::DoNotOptimize(outputs);
   }
   const double iterations = static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
   const double hleMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / iterations;
-  const double hleCpuMs = (processCpuSeconds() - cpuStart) * 1e3 / iterations;
+  const double hleCpuMs = (coralsim::bench::processCpuSeconds() - cpuStart) * 1e3 / iterations;
   state.counters["hle_ms"] = hleMs;
   state.counters["hle_cpu_ms"] = hleCpuMs;
   if (tflite && tflite->invokeMs > 0 && tflite->cpuMs > 0) {
@@ -193,16 +142,11 @@ void BM_HleWholeModel(benchmark::State& state, const TwinModel* m, std::optional
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   static const std::vector<TwinModel> twins = findTwins();
-  const auto runner = tfliteRunner();
+  const auto runner = coralsim::bench::tfliteRunner();
   if (twins.empty()) {
     std::fprintf(stderr, "\n*** bench_hle: no MobileNet v1 twins found (set CORALSIM_GOLDEN / CORALSIM_CORPUS) ***\n\n");
   }
-  if (!runner) {
-    std::fprintf(stderr,
-                 "\n*** bench_hle: TFLite reference runner not found; HLE times only. Build it with "
-                 "../shared/tools/tflite-ref/setup.sh (in a writable copy) and set CORALSIM_TFLITE_RUNNER "
-                 "to its bin/run_tflite_2_9. ***\n\n");
-  }
+  if (!runner) coralsim::bench::warnTfliteRunnerMissing("bench_hle");
   for (const TwinModel& m : twins) {
     benchmark::RegisterBenchmark(("BM_HleWholeModel/" + m.name).c_str(), BM_HleWholeModel, &m, runner)
         ->Unit(benchmark::kMillisecond)

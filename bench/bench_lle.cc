@@ -8,14 +8,24 @@
 //                             W[c][i]: what straightforward code gets (report lle / baseline)
 //   BM_Dense1024_Inference    one whole Dense-1024 inference through the device in lle mode (Runner
 //                             + InProcessTransport + sim::Device; parameters cached by a warm-up
-//                             run, so each iteration is the execution-only run); wall time per
-//                             inference. Skipped without the corpus.
+//                             run, so each iteration is the execution-only run): the largest
+//                             corpus model that runs wholly on lle. Counters: lle_ms and lle_cpu_ms
+//                             per inference, MAC_per_s (the model's 1,048,576 MACs over lle_ms),
+//                             and CPU TFLite 2.9 on its uncompiled twin in the same run
+//                             (tflite_ms, tflite_cpu_ms; ratio = lle_ms / tflite_ms, cpu_ratio the
+//                             same in CPU time, which stays comparable on a loaded machine).
+//                             TFLite 2.9 gives this twin's per-channel FULLY_CONNECTED a constant
+//                             output (../shared/tools/tflite-ref/README.md), but it still runs the
+//                             1024x1024 int8 product, so its time is a fair baseline. Skipped
+//                             without the corpus; TFLite part skipped loudly without the runner.
 //
 // Host peak: vector bytes per instruction x 2 vector MAC pipes x clock, where an int8 MAC
 // instruction does one MAC per vector byte (vpdpbusd with AVX-512 VNNI or AVX-VNNI; pmaddubsw-class
 // otherwise). An upper bound, not a promise: it ignores loads and port limits.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,6 +36,7 @@
 #include <vector>
 
 #include "bench/bench_corpus.h"
+#include "bench/tflite_reference.h"
 #include "hosting/in_process_transport.h"
 #include "driver/model/model_loader.h"
 #include "driver/run/random_inputs.h"
@@ -149,6 +160,13 @@ void BM_Dense1024_Inference(benchmark::State& state) {
     state.SkipWithError(warm.error->c_str());
     return;
   }
+  // TFLite first, in the same process lifetime, so both see the same machine state.
+  std::optional<bench::TfliteTiming> tflite;
+  const auto tfliteBinary = bench::tfliteRunner();
+  const auto twin = bench::findCorpusModel("dense_1024.tflite");
+  if (tfliteBinary && twin) tflite = bench::timeTflite(*tfliteBinary, *twin, {"--in-fill", "0=128"}, 200);
+  const auto start = std::chrono::steady_clock::now();
+  const double cpuStart = bench::processCpuSeconds();
   for (auto _ : state) {
     const driver::RunResult r = runner.run(plan, inputs);
     if (!r.ok() || r.runs.empty() || r.runs.back().rung != std::optional<std::string>("lle")) {
@@ -156,14 +174,33 @@ void BM_Dense1024_Inference(benchmark::State& state) {
       break;
     }
   }
+  const double iterations = static_cast<double>(std::max<benchmark::IterationCount>(state.iterations(), 1));
+  const double lleMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / iterations;
+  const double lleCpuMs = (bench::processCpuSeconds() - cpuStart) * 1e3 / iterations;
   runner.close();
+  constexpr double kMacsPerInference = 1024.0 * 1024.0;
   state.SetItemsProcessed(state.iterations());
-  state.counters["MAC_per_inference"] = benchmark::Counter(1024.0 * 1024.0);
+  state.counters["MAC_per_inference"] = benchmark::Counter(kMacsPerInference);
+  state.counters["lle_ms"] = lleMs;
+  state.counters["lle_cpu_ms"] = lleCpuMs;
+  state.counters["MAC_per_s"] = benchmark::Counter(kMacsPerInference / (lleMs * 1e-3));
+  if (tflite && tflite->invokeMs > 0 && tflite->cpuMs > 0) {
+    state.counters["tflite_ms"] = tflite->invokeMs;
+    state.counters["tflite_cpu_ms"] = tflite->cpuMs;
+    state.counters["ratio"] = lleMs / tflite->invokeMs;
+    state.counters["cpu_ratio"] = lleCpuMs / tflite->cpuMs;
+    state.SetLabel("vs TFLite 2.9 on the twin, 1 thread, same run");
+  } else {
+    state.SetLabel(!tfliteBinary ? "TFLite runner not found: comparison skipped"
+                           : !twin ? "dense_1024.tflite (twin) not found: comparison skipped"
+                                   : "TFLite runner FAILED: comparison skipped");
+  }
 }
 
 BENCHMARK_CAPTURE(BM_LleMac, portable, lle::MacPath::kPortable);
 BENCHMARK_CAPTURE(BM_LleMac, avx512_vnni, lle::MacPath::kAvx512Vnni);
 BENCHMARK(BM_Baseline_PlainDot);
 BENCHMARK(BM_Dense1024_Inference)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 
 }  // namespace

@@ -2,8 +2,8 @@
 """Writes an envelope table: for every packet opcode the low-level datapath accepts, the values each
 word takes in the given models once the bits the rung decodes (models/lle/lle_fields.def) are
 cleared: what is left are the bits of unknown meaning, and any other value of them is refused.
-A field of one packet format only (CORAL_LLE_FORMAT in lle_relations.def) is cleared only in the
-packets of that format; in the others its bits are kept and pinned.
+A field of one packet format only (CORAL_LLE_FORMAT / CORAL_LLE_FORMAT_UNLESS in lle_relations.def) is
+cleared only in the packets of that format; in the others its bits are kept and pinned.
 
 Two tables are generated (review the diff of both after decoding a field; they should only shrink):
   models/lle/lle_envelope.def            from dense_256 AND dense_1024 (SHIPPED: the rung uses it)
@@ -30,7 +30,7 @@ REQUIRED = {0x17: "Fill17Immediate"}
 ROW = re.compile(r"CORAL_LLE_FIELD\(\s*(\w+)\s*,\s*(0x[0-9a-f]+)\s*,\s*(\d+)\s*,\s*([^,]+),\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,")
 
 
-FORMAT = re.compile(r"^CORAL_LLE_FORMAT\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
+FORMAT = re.compile(r"^CORAL_LLE_FORMAT(_UNLESS)?\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
 
 
 def field_rows(def_path):
@@ -63,12 +63,12 @@ def ignore_masks(fields, formats):
 def packet_mask(op, packet, fields, formats, masks):
     """The bits decoded in this packet: every format's, plus the format fields present in it."""
     mask = masks[op]
-    for name, condition in formats.items():
+    for name, (condition, when) in formats.items():
         row = fields[name]
         if row[0] != op:
             continue
         cond = fields[condition]
-        if (packet >> cond[1]) & 1:
+        if ((packet >> cond[1]) & 1) == when:
             mask |= field_bits(row)
     return mask
 
@@ -98,7 +98,9 @@ def main():
     import tfl  # noqa: E402
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     fields = field_rows(os.path.join(root, "models", "lle", "lle_fields.def"))
-    formats = {f: c for c, f in FORMAT.findall(open(os.path.join(root, "models", "lle", "lle_relations.def")).read())}
+    # {field: (condition, the condition's value where the field exists)}: CORAL_LLE_FORMAT 1, _UNLESS 0.
+    formats = {f: (c, 0 if unless else 1)
+               for unless, c, f in FORMAT.findall(open(os.path.join(root, "models", "lle", "lle_relations.def")).read())}
     masks = ignore_masks(fields, formats)
     seen = {}
     sources = [(path, None) for path in models] + [(path, extra_op) for path in extra]

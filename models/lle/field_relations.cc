@@ -7,16 +7,21 @@ namespace {
 
 const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION(f, b, m, a) \
-  FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt},
+  FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt},
 #define CORAL_LLE_RELATION_IF(c, f, b, m, a) \
-  FieldRelation{LleField::f, LleField::b, m, a, LleField::c, false, 1, std::nullopt},
-#define CORAL_LLE_ONLY_IF(c, f) FieldRelation{LleField::f, LleField::f, 1, 0, LleField::c, true, 1, std::nullopt},
+  FieldRelation{LleField::f, LleField::b, m, a, LleField::c, false, 1, std::nullopt, std::nullopt},
+#define CORAL_LLE_ONLY_IF(c, f) \
+  FieldRelation{LleField::f, LleField::f, 1, 0, LleField::c, true, 1, std::nullopt, std::nullopt},
 #define CORAL_LLE_RELATION_SCALED(f, s, b, m, a) \
-  FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, s, std::nullopt},
+  FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, s, std::nullopt, std::nullopt},
 #define CORAL_LLE_RELATION_OR(f, b, m, a, a2) \
-  FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, a2},
+  FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, a2, std::nullopt},
+#define CORAL_LLE_FIXED_IF(c, f, e, v) FieldRelation{LleField::f, LleField::f, 0, v, LleField::c, false, 1, std::nullopt, e},
 #define CORAL_LLE_FORMAT(c, f)
+#define CORAL_LLE_FORMAT_UNLESS(c, f)
 #include "models/lle/lle_relations.def"
+#undef CORAL_LLE_FORMAT_UNLESS
+#undef CORAL_LLE_FIXED_IF
 #undef CORAL_LLE_FORMAT
 #undef CORAL_LLE_RELATION_OR
 #undef CORAL_LLE_RELATION_SCALED
@@ -31,8 +36,12 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_ONLY_IF(c, f)
 #define CORAL_LLE_RELATION_SCALED(f, s, b, m, a)
 #define CORAL_LLE_RELATION_OR(f, b, m, a, a2)
-#define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f},
+#define CORAL_LLE_FIXED_IF(c, f, e, v)
+#define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
+#define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #include "models/lle/lle_relations.def"
+#undef CORAL_LLE_FORMAT_UNLESS
+#undef CORAL_LLE_FIXED_IF
 #undef CORAL_LLE_FORMAT
 #undef CORAL_LLE_RELATION_OR
 #undef CORAL_LLE_RELATION_SCALED
@@ -51,6 +60,14 @@ std::string describe(LleField field, unsigned element) {
          std::to_string(lsb % 128) + ")";
 }
 
+// Whether a CORAL_LLE_FIXED_IF row pins element `element` of `field` in this packet.
+bool fixedHere(LleField field, unsigned element, std::span<const isa::Word128> words) {
+  for (const FieldRelation& r : kRelations) {
+    if (r.fixedElement && r.field == field && *r.fixedElement == element && readField(words, *r.condition) != 0) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::span<const FieldRelation> fieldRelations() { return kRelations; }
@@ -59,7 +76,7 @@ std::span<const FieldFormat> fieldFormats() { return kFormats; }
 
 bool fieldPresent(LleField field, std::span<const isa::Word128> words) {
   for (const FieldFormat& f : kFormats) {
-    if (f.field == field && readField(words, f.condition) == 0) return false;
+    if (f.field == field && (readField(words, f.condition) == 0) != f.whenClear) return false;
   }
   return true;
 }
@@ -69,8 +86,19 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     const LleFieldDef& f = fieldDef(r.field);
     if (f.opcode != opcode) continue;
     if (!fieldPresent(r.field, words) || !fieldPresent(r.base, words)) continue;  // the other format
+    if (r.fixedElement) {
+      if (readField(words, *r.condition) == 0) continue;
+      const int64_t value = readSigned(words, r.field, *r.fixedElement);
+      if (value != r.addend) {
+        return describe(r.field, *r.fixedElement) + " = " + std::to_string(value) + " while " +
+               std::string(fieldDef(*r.condition).name) + " = 1: that form is decoded only with the value " +
+               std::to_string(r.addend);
+      }
+      continue;
+    }
     const bool applies = !r.condition || readField(words, *r.condition) != 0;
     for (unsigned e = 0; e < f.count; ++e) {
+      if (fixedHere(r.field, e, words)) continue;  // checked by its CORAL_LLE_FIXED_IF row
       const int64_t value = readSigned(words, r.field, e);
       if (!applies) {
         if (value != 0) {

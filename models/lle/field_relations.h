@@ -20,14 +20,19 @@ struct FieldRelation {
   bool zeroUnlessOnly = false;        // CORAL_LLE_ONLY_IF: no relation, only the zero rule
   int64_t scale = 1;                  // CORAL_LLE_RELATION_SCALED: scale x field == multiplier x base + addend
   std::optional<int64_t> altAddend;   // CORAL_LLE_RELATION_OR: the addend may also be this one
+  // CORAL_LLE_FIXED_IF: where `condition` is 1, element `fixedElement` of `field` must read `addend`,
+  // and the field's other relations skip that element.
+  std::optional<unsigned> fixedElement;
 };
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();
 
-// CORAL_LLE_FORMAT rows: `field` exists only where the 1-bit `condition` field is 1.
+// CORAL_LLE_FORMAT rows: `field` exists only where the 1-bit `condition` field is 1
+// (CORAL_LLE_FORMAT_UNLESS: where it is 0).
 struct FieldFormat {
   LleField condition;
   LleField field;
+  bool whenClear = false;
 };
 
 [[nodiscard]] std::span<const FieldFormat> fieldFormats();

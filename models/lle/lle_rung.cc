@@ -291,7 +291,11 @@ void LleRung::checkInfeedSize(const models::RunStreams& streams) {
   const uint64_t bytes = streams.parameterBytes().size();
   const uint64_t wantWraps = bytes >> 16;
   const int64_t wantBeats = -(static_cast<int64_t>(std::min<uint64_t>(bytes / 64, 2048)) - 1);
-  if (c.wraps != wantWraps || c.beats != wantBeats) {
+  // The oldest compiles (min_runtime_version 10) leave the first fill unstated: 0 in all 8 of their
+  // parameter-caching programs with more than one beat of stream, never in a later one
+  // (docs/decoding-log.md "recv11" §E). A size check only: it moves no data.
+  const bool firstFillUnstated = c.beats == 0;
+  if (c.wraps != wantWraps || (c.beats != wantBeats && !firstFillUnstated)) {
     throw ChipFault(FaultKind::kUnsupported,
                     "lle: opcode 0x25 at " + models::describePacketLocation(c.pc, c.word0) + ": InfeedWraps64K = " +
                         std::to_string(c.wraps) + ", InfeedFirstBeats = " + std::to_string(c.beats) + " do not describe the " +
@@ -302,8 +306,9 @@ void LleRung::checkInfeedSize(const models::RunStreams& streams) {
 
 void LleRung::receive(const DecodedPacket& packet) {
   const auto words = packet.words;
-  // The other format's fields are not decoded (lle_fields.def Recv11Wide): pinned, no effect here.
-  if (readField(words, LleField::Recv11Wide) == 0) return;
+  // The execution-only form's fields are not decoded (lle_fields.def Recv11ExecutionForm): pinned, no
+  // rows queued. Bit 61 (Recv11NewerForm) does not change where the rows go ("recv11" §A).
+  if (readField(words, LleField::Recv11ExecutionForm) != 0) return;
   const uint64_t row = readField(words, LleField::Recv11Row);
   uint64_t prefixRows = 0;
   if (readField(words, LleField::Recv11PrefixOn) != 0) {
@@ -357,11 +362,12 @@ void LleRung::pop(const DecodedPacket& packet) {
   }
   // The length, in 64-byte ring beats; an input byte takes 8 ring bytes (see PopBuffer32).
   const uint64_t beats = (readField(words, LleField::PopBeatsHigh) << 10 | readField(words, LleField::PopBeatsLow)) + 1;
-  const uint64_t ringBytes = beats * 64;
   const uint64_t ringPerByte = units64 ? 1 : 8;
   const auto neg16 = static_cast<uint64_t>(readSigned(words, LleField::PopRingNeg16)) % 4096;
-  // A one-beat pop runs its beat loop once and carries 0 (lle_fields.def PopRingNeg16).
+  // A one-beat pop runs its beat loop once and carries 0 (lle_fields.def PopRingNeg16); its ring loop
+  // then counts the beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
   const bool oneBeatZero = beats == 1 && neg16 == 0;
+  const uint64_t ringBytes = (oneBeatZero ? readField(words, LleField::PopRingLimit) + 1 : beats) * 64;
   if (neg16 != (4096 - (ringBytes / 16 - 1) % 4096) % 4096 && !oneBeatZero) {
     refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
                        " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
@@ -393,7 +399,7 @@ void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {
     if (!(pop.tiles & (1u << t))) continue;
     if (pendingReceives_[t].empty()) {
       refuse(packet, "parameter pop into tile " + std::to_string(t) +
-                         " without a receive (0x11 with bit 61 set) before it: where the bytes go is not decoded");
+                         " without a receive (a parameter-caching 0x11) before it: where the bytes go is not decoded");
     }
     const WideReceive r = pendingReceives_[t].front();
     pendingReceives_[t].pop_front();

@@ -134,13 +134,13 @@ class LleRungTest : public ::testing::Test {
     fields.insert(fields.end(), extra.begin(), extra.end());
     return f.make(0x26, fields);
   }
-  // A parameter receive (0x11, bit 61 set) into `tiles`: `prefixRows` rows just below `row`, then a
+  // A parameter receive (0x11, the newer compiles' form: bit 61 set) into `tiles`: `prefixRows` rows just below `row`, then a
   // row loop of `rows` rows from `row` (docs/decoding-log.md "decode4" §A).
   DecodedPacket receiveAt(uint16_t tiles, uint64_t row, uint64_t rows, uint64_t prefixRows = 0,
                           const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
     const uint64_t limit = rows - 1;
     std::vector<std::pair<LleField, uint64_t>> fields = {
-        {LleField::Dma11Mask, tiles},        {LleField::Recv11Wide, 1},
+        {LleField::Dma11Mask, tiles},        {LleField::Recv11NewerForm, 1},
         {LleField::Recv11Row, row},          {LleField::Recv11Rows, limit},
         {LleField::Recv11Wrap, -limit},      {LleField::Recv11RowStep, limit > 0 ? 1 : 0}};
     if (prefixRows > 0) {
@@ -318,8 +318,8 @@ TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThat
 // The parameter receive's row loop ("decode4" §A): a 16-bit limit at w0[110:95] and three 17-bit
 // wraps -limit at a 33-bit pitch. Odd row counts (127, 1979) are the decisive case: "decode1" read
 // the limit one bit higher (lines of 512 bytes), which cannot express them. Any row count passes;
-// a wrap or a row step that says another stride is refused naming it; in the other receive format
-// (bit 61 clear) the same bits are not decoded and stay pinned by the envelope.
+// a wrap or a row step that says another stride is refused naming it; in the execution-only receive
+// form (w2 bit 122 set) the same bits are not decoded and stay pinned by the envelope.
 TEST_F(LleRungTest, TheParameterReceiveRowLoopTakesAnyRowCountAndTheOtherFormatKeepsItsBitsPinned) {
   for (uint64_t rows : {1u, 64u, 127u, 258u, 1979u}) {
     EXPECT_EQ(checkEnvelope(receiveAt(0x1, 5, rows)), "") << rows;
@@ -331,7 +331,7 @@ TEST_F(LleRungTest, TheParameterReceiveRowLoopTakesAnyRowCountAndTheOtherFormatK
   const DecodedPacket strided = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11RowStep, 2}});
   EXPECT_NE(checkEnvelope(strided).find("Recv11RowStep (word 1 bits 98:82) = 2"), std::string::npos)
       << checkEnvelope(strided);
-  const DecodedPacket otherFormat = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11Wide, 0}});
+  const DecodedPacket otherFormat = receiveAt(0x1, 5, 127, 0, {{LleField::Recv11ExecutionForm, 1}});
   const std::string pinned = checkEnvelope(otherFormat);
   EXPECT_NE(pinned.find("word 0"), std::string::npos) << pinned;
   EXPECT_NE(pinned.find("have no decoded meaning"), std::string::npos) << pinned;
@@ -369,6 +369,86 @@ TEST_F(LleRungTest, AParameterPopFillsTheRowsOfItsTilesReceivePrefixFirst) {
   // A prefix that is not just below the row loop.
   EXPECT_NE(popRefusal(false, receiveAt(0x1, 40, 8, 2, {{LleField::Recv11PrefixAt64, 0}}), pop(false, 0x1))
                 .find("not whole rows just below Recv11Row 40"),
+            std::string::npos);
+}
+
+// The older compiles' receive (bit 61 clear, docs/decoding-log.md "recv11" §A/§B) writes the same rows
+// as the newer one: a pop lands at its first row, prefix just below, rows back to back. Its prefix form
+// carries Recv11Wrap[0] = 1 and Recv11RowStep = 3; read as a row stride, the step would put row k of the
+// slice at row 41 + 3k - 1 — the test would find other bytes there. Rows no corpus program uses (1500,
+// a 5-row loop) land where their fields say; other values of the older form's pinned pair are refused.
+TEST_F(LleRungTest, AnOlderCompilesReceiveWritesTheRowsOfTheNewerFormWhateverBit61Says) {
+  const uint64_t rows = streams.params.size() / 256;  // 10
+  const auto olderPrefix = [&](uint64_t row, uint64_t loopRows,
+                               std::vector<std::pair<LleField, uint64_t>> extra = {}) {
+    std::vector<std::pair<LleField, uint64_t>> fields = {{LleField::Recv11NewerForm, 0}, {LleField::Recv11OlderPrefix, 1},
+                                                         {LleField::Recv11RowStep, 3}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    DecodedPacket packet = receiveAt(0x1, row, loopRows, 1, fields);
+    f.setElement(packet, LleField::Recv11Wrap, 0, 1);
+    return packet;
+  };
+  for (const uint64_t row : {41u, 1500u}) {
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(olderPrefix(row, rows - 1), streams, 0);
+    rung.packet(pop(false, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+    const TileMemory& wide = rung.tile(0).wide;
+    ASSERT_TRUE(wide.holds((row - 1) * 256, streams.params.size())) << row << ": " << wide.describe();
+    EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.end(), wide.at((row - 1) * 256))) << row;
+  }
+  // Without a prefix (the iwatake form: one row, step 1 with limit 0; and a 5-row loop at row 7).
+  for (const auto& [row, loopRows] : {std::pair<uint64_t, uint64_t>{0, 1}, {7, 5}}) {
+    const uint64_t bytes = loopRows * 256;
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(receiveAt(0x1, row, loopRows, 0, {{LleField::Recv11NewerForm, 0}, {LleField::Recv11RowStep, 1}}), streams, 0);
+    rung.packet(popAt(false, 0, 0, 0x1, bytes), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+    const TileMemory& wide = rung.tile(0).wide;
+    ASSERT_TRUE(wide.holds(row * 256, bytes)) << row << ": " << wide.describe();
+    EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.begin() + static_cast<std::ptrdiff_t>(bytes), wide.at(row * 256)))
+        << row;
+  }
+  const std::string step = checkEnvelope(olderPrefix(41, 9, {{LleField::Recv11RowStep, 2}}));
+  EXPECT_NE(step.find("Recv11RowStep (word 1 bits 98:82) = 2 while Recv11OlderPrefix = 1"), std::string::npos) << step;
+  DecodedPacket wrapped = olderPrefix(41, 9);
+  f.setElement(wrapped, LleField::Recv11Wrap, 0, static_cast<uint64_t>(-8));
+  const std::string wrap = checkEnvelope(wrapped);
+  EXPECT_NE(wrap.find("Recv11Wrap[0] (word 0 bits 127:111) = -8 while Recv11OlderPrefix = 1"), std::string::npos) << wrap;
+  // The older prefix form without a prefix is not a form the corpus has.
+  const std::string bare = checkEnvelope(receiveAt(0x1, 41, 9, 0, {{LleField::Recv11OlderPrefix, 1}}));
+  EXPECT_NE(bare.find("Recv11OlderPrefix"), std::string::npos) << bare;
+}
+
+// A one-beat pop (beat fields 0, PopRingNeg16 0) counts its beats in its ring loop ("recv11" §C): the
+// older compiles' pops and the 64 x 64 LibrEdgeTPU trackers. 7 rows (a length no corpus pop has) fill
+// 7 rows of the receive; with the ring limit one beat short the pop no longer fills them.
+TEST_F(LleRungTest, AOneBeatPopTakesItsLengthFromItsRingLoop) {
+  const auto oneBeat = [&](uint64_t bytes) {
+    const uint64_t limit = bytes / 64 - 1;
+    return popAt(false, 0, 0, 0x1, 64,
+                 {{LleField::PopRingLimit, limit},
+                  {LleField::PopRingWrapA, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
+                  {LleField::PopRingWrapB, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
+                  {LleField::PopRingNeg16, 0}});
+  };
+  const uint64_t bytes = 7 * 256;
+  ASSERT_EQ(checkEnvelope(oneBeat(bytes)), "");
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(receiveAt(0x1, 3, 7), streams, 0);
+  rung.packet(oneBeat(bytes), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.endRun();
+  const TileMemory& wide = rung.tile(0).wide;
+  ASSERT_TRUE(wide.holds(3 * 256, bytes)) << wide.describe();
+  EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.begin() + static_cast<std::ptrdiff_t>(bytes), wide.at(3 * 256)));
+  EXPECT_EQ(wide.runFrom(3 * 256), bytes);
+  EXPECT_NE(popRefusal(false, receiveAt(0x1, 3, 7), oneBeat(6 * 256)).find("a pop of 1536 bytes into tile 0 does not fill the 7 rows"),
             std::string::npos);
 }
 
@@ -634,6 +714,19 @@ TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
   } catch (const ChipFault& e) {
     EXPECT_NE(std::string(e.what()).find("InfeedWraps64K = 3, InfeedFirstBeats = -2047"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("expected 0, -147"), std::string::npos) << e.what();
+  }
+  // The oldest compiles leave the first fill unstated (InfeedFirstBeats 0, "recv11" §E): accepted;
+  // another wrong value is still refused.
+  for (const auto& [beats, accepted] : {std::pair<int64_t, bool>{0, true}, {-146, false}}) {
+    const DecodedPacket unstated = infeed(false);  // 9472 bytes: 148 beats
+    f.setElement(unstated, LleField::InfeedFirstBeats, 0, static_cast<uint64_t>(beats));
+    rung.beginRun();
+    rung.packet(unstated, streams, 0);
+    if (accepted) {
+      EXPECT_NO_THROW(rung.packet(f.make(0x24, {}), streams, 0)) << beats;
+    } else {
+      EXPECT_THROW(rung.packet(f.make(0x24, {}), streams, 0), ChipFault) << beats;
+    }
   }
   // Inputs: the two fields are decoded for parameters only and must be 0.
   DecodedPacket input = infeed(true);
