@@ -31,7 +31,8 @@ struct TileTransferUnitDef {
   uint8_t opcode;
   uint32_t unitBytes;     // bytes of one innermost iteration
   TileMemory memory;
-  uint32_t formatBit;     // absolute bit that must be set for the loops to mean a size, or always
+  uint32_t formatBit;     // absolute bit whose value selects the format the loops mean a size in, or always
+  uint8_t formatValue;    // the value formatBit has in that format
   Confidence confidence;
   std::string_view meaning;
   std::string_view evidence;
@@ -53,9 +54,9 @@ struct TileTransferLoopDef {
 };
 
 inline constexpr TileTransferUnitDef kTileTransferUnits[] = {
-#define CORAL_TILE_TRANSFER_UNIT(op, unitBytes, memory, formatWord, formatBit, conf, meaning, evidence) \
-  TileTransferUnitDef{op, unitBytes, TileMemory::memory, tileTransferBit(formatWord, formatBit), Confidence::conf, \
-                      meaning, evidence},
+#define CORAL_TILE_TRANSFER_UNIT(op, unitBytes, memory, formatWord, formatBit, formatValue, conf, meaning, evidence) \
+  TileTransferUnitDef{op,         unitBytes,  TileMemory::memory, tileTransferBit(formatWord, formatBit), formatValue, \
+                      Confidence::conf, meaning, evidence},
 #define CORAL_TILE_TRANSFER_LOOP(...)
 #include "models/isa/tile_transfer_loops.def"
 #undef CORAL_TILE_TRANSFER_LOOP
@@ -89,12 +90,14 @@ struct TileTransfer {
 };
 
 // The bytes the packet moves, when its opcode and format have a decoded size; nullopt otherwise
-// (undecoded opcodes 0x10, 0x12, 0x15, 0x16, 0x18; a 0x11 without bit 61; a 0x17 that is not the
+// (undecoded opcodes 0x10, 0x12, 0x15, 0x16, 0x18; an execution-only 0x11; a 0x17 that is not the
 // immediate form). Bits past the end of `words` read as 0.
 [[nodiscard]] inline std::optional<TileTransfer> readTileTransfer(uint8_t opcode, std::span<const Word128> words) {
   for (const TileTransferUnitDef& unit : kTileTransferUnits) {
     if (unit.opcode != opcode) continue;
-    if (unit.formatBit != kTileTransferAlways && readPacketBits(words, unit.formatBit, 1) == 0) return std::nullopt;
+    if (unit.formatBit != kTileTransferAlways && readPacketBits(words, unit.formatBit, 1) != unit.formatValue) {
+      return std::nullopt;
+    }
     uint64_t units = 1;
     for (const TileTransferLoopDef& loop : kTileTransferLoops) {
       if (loop.opcode != opcode) continue;

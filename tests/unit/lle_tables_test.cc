@@ -91,7 +91,8 @@ TEST(LleFields, TileTransferLoopsAreTheLleRungsFields) {
     EXPECT_EQ(l.limitWidth, f.width) << l.name;
   };
   sameLimit(loop("Recv11Rows"), LleField::Recv11Rows);
-  EXPECT_EQ(unit(0x11).formatBit, fieldDef(LleField::Recv11Wide).lsb);
+  EXPECT_EQ(unit(0x11).formatBit, fieldDef(LleField::Recv11ExecutionForm).lsb);
+  EXPECT_EQ(unit(0x11).formatValue, 0u) << "the row loop is the form with Recv11ExecutionForm clear";
   sameLimit(loop("Read13Groups"), LleField::Stage13Groups);
   sameLimit(loop("Read13Repeats"), LleField::Stage13Repeats);
   EXPECT_EQ(loop("Read13Repeats").gateBit, fieldDef(LleField::Stage13RepeatOn).lsb);
@@ -114,6 +115,7 @@ TEST(LleFields, TileTransferLoopsAreTheLleRungsFields) {
   EXPECT_EQ(loop("Fill17Levels").levels, fill.count);
   EXPECT_EQ(loop("Fill17Levels").pitch, fill.stride);
   EXPECT_EQ(unit(0x17).formatBit, fieldDef(LleField::Fill17Immediate).lsb);
+  EXPECT_EQ(unit(0x17).formatValue, 1u);
 }
 
 TEST(LleFields, EveryFieldFitsItsPacketAndNoTwoFieldsOverlap) {

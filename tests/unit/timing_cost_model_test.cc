@@ -131,12 +131,13 @@ TEST(TimingCostModel, TileDmaPacketsCostTheirDecodedBytes) {
   EXPECT_EQ(tileTransferOf(op(0x14), write14)->bytes, 256u);
   EXPECT_EQ(tileTransferOf(op(0x14), write14)->memory, isa::TileMemory::Narrow);
   EXPECT_EQ(tilePacketCycles(t, op(0x14), write14), Cycles{10 + 4});
-  // 0x11 receive of 40 rows into wide memory, only in the bit-61 format.
+  // 0x11 receive of 40 rows into wide memory, only in the parameter form (w2 bit 122 clear).
   std::vector<isa::Word128> receive11(4);
   isa::writePacketBits(receive11, 95, 16, 39);
+  isa::writePacketBits(receive11, 2 * 128 + 122, 1, 1);  // the execution-only form: no decoded size
   EXPECT_FALSE(tileTransferOf(op(0x11), receive11).has_value());
   EXPECT_EQ(tilePacketCycles(t, op(0x11), receive11), Cycles{10});
-  isa::writePacketBits(receive11, 61, 1, 1);
+  isa::writePacketBits(receive11, 2 * 128 + 122, 1, 0);
   EXPECT_EQ(tileTransferOf(op(0x11), receive11)->bytes, 40u * 256u);
   EXPECT_EQ(tileTransferOf(op(0x11), receive11)->memory, isa::TileMemory::Wide);
   EXPECT_EQ(tilePacketCycles(t, op(0x11), receive11), Cycles{10 + 40});
