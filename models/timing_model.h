@@ -83,7 +83,9 @@ struct TimingModel {
   // narrow_bytes_per_cycle=..., docs/timing.md §1 "Tile DMA packets from their loops") 32 puts the
   // most executables within 0.8-1.25x of the compiler's estimate (14 of 33; 12 at 64-256, 11 at 16,
   // 6 at 4-8), and is chosen on every leave-one-family-out fold (14 of 33 held out in band); tested
-  // on the 42 published latencies: MAE 3.9 % (4.1 % at 256, 9.7 % at 1), 42 of 42 within +-30 %].
+  // on the 42 published latencies: MAE 3.8 % (4.0 % at 256, 9.6 % at 1), 42 of 42 within +-30 %.
+  // The effect comes from the repeated 0x13 reads alone (Read13Repeats, corpus-fitted): without
+  // them no width from 8 to 64 changes either oracle].
   BytesPerCycle narrowBytesPerCycle = 32;
   // Wide memory (0x11 receive rows): one 256-byte row per cycle, the row the MAC array reads its
   // weights in (64 lanes x 4 bytes, docs/isa.md §5.1) [choice; the rows arrive over the infeed at
