@@ -21,6 +21,7 @@ RunTiming runTimingOf(const sim::RunDeviceTime& t) {
   out.computeTime = t.computeTime;
   out.usbTime = t.usbTime;
   out.idleTime = t.idleTime;
+  out.overlapTime = t.overlapTime;
   out.totalTime = t.totalTime;
   out.controlTransfers = t.traffic.controlTransfers;
   out.bulkOutTransfers = t.traffic.bulkOutTransfers;

@@ -17,7 +17,11 @@ see tests/corpus/compute_estimate_test.cc), e.g.
 
 Python 3 standard library only.
 
-usage: scripts/estimate-fit.py ORACLE.txt [--sweep] [--coralsim build/coralsim] [--corpus ../shared/corpus]
+  3. With --choose NAME=V1,V2,...: picks one timing constant from the grid leave-one-family-out on
+     the estimates (each family counted at the value chosen on the others).
+
+usage: scripts/estimate-fit.py ORACLE.txt [--sweep [--candidates M,C:...]] [--choose NAME=V1,...]
+                               [--fixed NAME=VALUE]... [--coralsim build/coralsim] [--corpus ../shared/corpus]
 """
 
 import argparse
@@ -113,15 +117,17 @@ def run(coralsim, path, usb, constants):
     return result
 
 
-def sweep(rows, coralsim, corpus, candidates):
+def sweep(rows, coralsim, corpus, candidates, fixed):
     refs = json.load(open(os.path.join(HERE, "timing-references.json")))["references"]
     with_estimate = [r for r in rows if r["estimate"] > 0]
     print("## MAC cost candidates\n")
     print("| mac_cycles_per_iteration | compute_packet_cycles | executables within 0.8-1.25x of the estimate "
           "| of them with >= 1000 estimated cycles | median ratio (>= 1000) | latency MAE | within +-30 % |")
     print("|---|---|---|---|---|---|---|")
-    for mac, fixed in candidates:
-        constants = {"mac_cycles_per_iteration": mac, "compute_packet_cycles": fixed}
+    if fixed:
+        print("(every candidate with %s)\n" % ", ".join("%s=%d" % kv for kv in sorted(fixed.items())))
+    for mac, packet in candidates:
+        constants = dict(fixed, mac_cycles_per_iteration=mac, compute_packet_cycles=packet)
         ratios = []
         cache = {}
         for r in with_estimate:
@@ -142,9 +148,44 @@ def sweep(rows, coralsim, corpus, candidates):
         mae = sum(abs(e) for e in errors) / len(errors)
         within = sum(1 for e in errors if abs(e) <= 0.30)
         print("| %d | %d | %d of %d | %d of %d | %.3f | %.1f %% | %d of %d |" % (
-            mac, fixed, inside, len(ratios), inside_big, len(big), big[len(big) // 2], mae * 100, within, len(errors)))
+            mac, packet, inside, len(ratios), inside_big, len(big), big[len(big) // 2], mae * 100, within, len(errors)))
         sys.stdout.flush()
     print()
+
+
+def choose(rows, coralsim, corpus, name, grid, fixed):
+    """Leave-one-family-out choice of one timing constant on the compiler's estimates: for each
+    family, the grid value with the most executables within 0.8-1.25x among the other families
+    (ties: the smaller median |log ratio|), then the held-out family counted at that value."""
+    rows = [r for r in rows if r["estimate"] > 0]
+    ratio = {}
+    for value in grid:
+        cache = {}
+        for i, r in enumerate(rows):
+            if r["path"] not in cache:
+                cache[r["path"]] = run(coralsim, os.path.join(corpus, r["path"]), "super", dict(fixed, **{name: value}))
+            runs = [x for x in cache[r["path"]]["runs"] if x["executable"] == r["executable"]]
+            ratio[(value, i)] = runs[-1]["cycles"] / r["estimate"]
+    inside = lambda x: 0.8 <= x <= 1.25
+    print("## %s, chosen leave-one-family-out on the estimates\n" % name)
+    print("| value | executables within 0.8-1.25x |\n|---|---|")
+    for value in grid:
+        print("| %d | %d of %d |" % (value, sum(inside(ratio[(value, i)]) for i in range(len(rows))), len(rows)))
+    print("\n| held-out family | chosen on the others | held out within 0.8-1.25x |\n|---|---|---|")
+    total = 0
+    for family in sorted(set(r["family"] for r in rows)):
+        others = [i for i, r in enumerate(rows) if r["family"] != family]
+        held = [i for i, r in enumerate(rows) if r["family"] == family]
+
+        def score(value):
+            logs = sorted(abs(math.log(ratio[(value, i)])) for i in others)
+            return (sum(inside(ratio[(value, i)]) for i in others), -logs[len(logs) // 2])
+
+        best = max(grid, key=score)
+        n = sum(inside(ratio[(best, i)]) for i in held)
+        total += n
+        print("| %s | %d | %d of %d |" % (family, best, n, len(held)))
+    print("\nleave-one-family-out: %d of %d executables within 0.8-1.25x\n" % (total, len(rows)))
 
 
 def main():
@@ -152,16 +193,25 @@ def main():
     parser.add_argument("oracle")
     parser.add_argument("--sweep", action="store_true")
     parser.add_argument("--candidates", help="MAC,FIXED pairs to sweep, e.g. 1,300:4,0 (default: the built-in list)")
+    parser.add_argument("--fixed", action="append", default=[], metavar="NAME=VALUE",
+                        help="another timing constant set for every candidate (repeatable), e.g. narrow_bytes_per_cycle=16")
+    parser.add_argument("--choose", metavar="NAME=V1,V2,...",
+                        help="choose one timing constant from a grid, leave-one-family-out on the estimates")
     parser.add_argument("--coralsim", default=os.path.join(ROOT, "build", "coralsim"))
     parser.add_argument("--corpus", default=os.environ.get("CORALSIM_CORPUS", os.path.join(ROOT, "..", "shared", "corpus")))
     args = parser.parse_args()
     rows = read_rows(args.oracle)
+    fixed = {name: int(value) for name, value in (item.split("=", 1) for item in args.fixed)}
+    if args.choose:
+        name, grid = args.choose.split("=", 1)
+        choose(rows, args.coralsim, args.corpus, name, [int(v) for v in grid.split(",")], fixed)
+        return
     single_feature_fits(rows)
     if args.sweep:
         candidates = SWEEP
         if args.candidates:
             candidates = [tuple(int(v) for v in pair.split(",")) for pair in args.candidates.split(":")]
-        sweep(rows, args.coralsim, args.corpus, candidates)
+        sweep(rows, args.coralsim, args.corpus, candidates, fixed)
 
 
 if __name__ == "__main__":

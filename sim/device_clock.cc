@@ -1,5 +1,6 @@
 #include "sim/device_clock.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "usb/record_header.h"
@@ -57,8 +58,10 @@ void DeviceClock::chargeRecordHeader(uint64_t run, units::Bytes payloadBytes) {
   }
 }
 
-void DeviceClock::chargeRecordPayload(uint64_t run, units::Bytes bytes) {
-  chargesOf(run).traffic.bulkOutBytes += bytes;
+void DeviceClock::chargeRecordPayload(uint64_t run, units::Bytes bytes, usb::RecordTag tag) {
+  RunCharges& charges = chargesOf(run);
+  charges.traffic.bulkOutBytes += bytes;
+  if (tag == usb::RecordTag::kParameters) charges.parameterBytes += bytes;
   total_.bulkOutBytes += bytes;
 }
 
@@ -89,12 +92,15 @@ RunDeviceTime DeviceClock::runTime(uint64_t run, units::Cycles computeCycles) co
   if (run < runs_.size()) {
     t.traffic = runs_[run].traffic;
     t.hostTurnarounds = runs_[run].hostTurnarounds;
+    t.parameterBytes = runs_[run].parameterBytes;
   }
   // The order and types of these operations are the ones the figures were calibrated with.
   t.computeTime = computeCycles / clock_;
   t.usbTime = usbTransferTime(t.traffic, link_);
   t.idleTime = t.hostTurnarounds * link_.hostTurnaroundTime;
-  t.totalTime = t.computeTime + t.usbTime + t.idleTime;
+  // The chip works while the run's parameters stream in (header): the shorter of the two is hidden.
+  t.overlapTime = std::min(t.computeTime, t.parameterBytes / link_.bulkOutRate);
+  t.totalTime = t.computeTime + t.usbTime + t.idleTime - t.overlapTime;
   return t;
 }
 

@@ -11,6 +11,16 @@
 //   idle    = host turnarounds so far x hostTurnaroundTime: one per executable run, charged
 //             with the run's first transfer (the device waits while the host sets up the request
 //             and handles the previous completion)
+// with one exception, in a run's figures (runTime): the chip's work overlaps the parameters a run
+// streams (tag-2 records of an executable that carries its parameters every inference), so
+//   overlap = min(compute, parameter bytes of the run / bulkOutRate)
+// is taken off the run's total. Evidence (docs/timing.md §5, scripts/capture-gaps.py on the
+// corpus usbmon captures): in iwatake's model_dense_2x2x3x100x300 sessions the output arrives
+// 15-17 us after the last parameter byte is accepted (5 inferences), and in the 7 x 7 x 300
+// convolution's the 1 MiB parameter URBs complete every ~17 ms, the chip's pace, not the link's.
+// The input is not overlapped: the compiled programs pop the whole input before their compute
+// (MobileNet v1: output 1.50-1.53 ms after the input was accepted at link rate). The stamps
+// (now, outputProgress) stay on the sequential model.
 //
 // What is charged (UsbFunction calls these on the simulation thread, at points that depend only on
 // the program, the data and the order of transfers — so the stamps do too):
@@ -33,6 +43,7 @@
 
 #include "sim/usb_link_model.h"
 #include "units/units.h"
+#include "usb/record_header.h"
 #include "usb/usb_types.h"
 
 namespace coralsim::sim {
@@ -47,7 +58,9 @@ struct RunDeviceTime {
   units::Duration computeTime;  // computeCycles at clock
   units::Duration usbTime;      // usbTransferTime(traffic)
   units::Duration idleTime;     // hostTurnarounds x hostTurnaroundTime
-  units::Duration totalTime;    // compute + usb + idle
+  units::Duration overlapTime;  // min(compute, parameterBytes / bulkOutRate): compute under the parameter stream
+  units::Bytes parameterBytes;  // tag-2 payload bytes charged to the run
+  units::Duration totalTime;    // compute + usb + idle - overlap
 };
 
 class DeviceClock {
@@ -63,8 +76,9 @@ class DeviceClock {
 
   // A bulk-OUT record of `payloadBytes` starts (its header was parsed): header bytes and transfers.
   void chargeRecordHeader(uint64_t run, units::Bytes payloadBytes);
-  // `bytes` of the current record's payload were accepted.
-  void chargeRecordPayload(uint64_t run, units::Bytes bytes);
+  // `bytes` of the current record's payload were accepted; `tag` is the record's (parameters are
+  // counted apart: the chip's work overlaps them).
+  void chargeRecordPayload(uint64_t run, units::Bytes bytes, usb::RecordTag tag);
 
   // Where an output DMA starts on the link; its URBs are stamped from it (outputProgress).
   struct OutputStart {
@@ -87,6 +101,7 @@ class DeviceClock {
   struct RunCharges {
     UsbTraffic traffic;
     uint64_t hostTurnarounds = 0;
+    units::Bytes parameterBytes;
   };
   // The run's charges; its host turnaround is charged the first time it is asked for.
   RunCharges& chargesOf(uint64_t run);

@@ -168,7 +168,7 @@ void UsbFunction::outPump() {
     const size_t accepted = sink != nullptr ? sink->tryWrite(rest.first(n)) : n;
     urb.consumed += accepted;
     payloadLeft_ -= accepted;
-    if (accepted != 0) clock_.chargeRecordPayload(chargedRun(), accepted);
+    if (accepted != 0) clock_.chargeRecordPayload(chargedRun(), accepted, static_cast<usb::RecordTag>(recordTag_));
     if (payloadLeft_ == 0) {
       headerFill_ = 0;
       discardRecord_ = false;

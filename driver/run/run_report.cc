@@ -22,6 +22,7 @@ void writeTimingJson(traces::JsonWriter& w, const RunTiming& t) {
   w.field("usb_ms", t.usbTime.value() * 1e3);
   w.field("compute_ms", t.computeTime.value() * 1e3);
   w.field("idle_ms", t.idleTime.value() * 1e3);
+  w.field("overlap_ms", t.overlapTime.value() * 1e3);
   w.field("compute_cycles", t.computeCycles.value());
   w.field("control_transfers", t.controlTransfers);
   w.field("bulk_out_transfers", t.bulkOutTransfers);
@@ -63,7 +64,7 @@ std::string describeTiming(const RunTiming& t) {
          " bytes, " + std::to_string(t.bulkInTransfers) + " IN transfers / " + std::to_string(t.bulkInBytes.value()) +
          " bytes) + compute " + ms(t.computeTime) + " (" + std::to_string(t.computeCycles.value()) + " cycles at " +
          std::to_string(static_cast<uint64_t>(static_cast<double>(t.clock.value()) / 1e6)) + " MHz) + idle " +
-         ms(t.idleTime);
+         ms(t.idleTime) + (t.overlapTime.value() > 0 ? " - overlap " + ms(t.overlapTime) : "");
 }
 
 std::string describeTarget(const ObservedDescriptor& d) {

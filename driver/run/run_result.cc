@@ -29,6 +29,7 @@ std::optional<RunTiming> inferenceTiming(const std::vector<ExecutableRunRecord>&
     sum->computeTime += t.computeTime;
     sum->usbTime += t.usbTime;
     sum->idleTime += t.idleTime;
+    sum->overlapTime += t.overlapTime;
     sum->totalTime += t.totalTime;
     sum->controlTransfers += t.controlTransfers;
     sum->bulkOutTransfers += t.bulkOutTransfers;

@@ -20,7 +20,8 @@ struct RunTiming {
   units::Duration computeTime;      // computeCycles at clock
   units::Duration usbTime;          // the link model's time for the transfers below
   units::Duration idleTime;         // host turnarounds: the device waits, nothing moves
-  units::Duration totalTime;        // compute + usb + idle
+  units::Duration overlapTime;      // compute hidden under the run's parameter stream
+  units::Duration totalTime;        // compute + usb + idle - overlap
   uint64_t controlTransfers = 0;
   uint64_t bulkOutTransfers = 0;
   units::Bytes bulkOutBytes;        // record headers included

@@ -30,6 +30,11 @@ uint64_t computeLoopIterations(const ComputeLoops& loops) {
   return iterations;
 }
 
+std::optional<isa::TileTransfer> tileTransferOf(isa::Opcode opcode, std::span<const isa::Word128> words) {
+  if (tileUnitOf(opcode) < TileUnit::kDma10 || tileUnitOf(opcode) > TileUnit::kDma18) return std::nullopt;
+  return isa::readTileTransfer(static_cast<uint8_t>(opcode), words);
+}
+
 Cycles tilePacketCycles(const TimingModel& timing, isa::Opcode opcode, std::span<const isa::Word128> words) {
   switch (tileUnitOf(opcode)) {
     case TileUnit::kMac:
@@ -40,8 +45,13 @@ Cycles tilePacketCycles(const TimingModel& timing, isa::Opcode opcode, std::span
       return Cycles{timing.nluTableCycles};
     case TileUnit::kFence:
       return Cycles{0};
-    default:  // the DMA engines
-      return Cycles{timing.tileDmaPacketCycles};
+    default: {  // the DMA engines: tileDmaPacketCycles + ceil(bytes / bandwidth of the memory)
+      const std::optional<isa::TileTransfer> transfer = tileTransferOf(opcode, words);
+      if (!transfer) return Cycles{timing.tileDmaPacketCycles};
+      const BytesPerCycle bandwidth =
+          transfer->memory == isa::TileMemory::Wide ? timing.wideBytesPerCycle : timing.narrowBytesPerCycle;
+      return Cycles{timing.tileDmaPacketCycles} + transferCycles(Bytes{transfer->bytes}, bandwidth);
+    }
   }
 }
 

@@ -9,7 +9,12 @@
 //                         loop nest (models/isa/compute_loop_nest.def, Nest29:
 //                         K groups, kernel taps, output positions; computeLoopIterations)
 //   NLU        0x19       nluTableCycles                                            tile.cc
-//   tile DMA   0x10-0x18  tileDmaPacketCycles (ring 0x11, mesh 0x15-0x18, ...)       tile.cc
+//   tile DMA   0x10-0x18  tileDmaPacketCycles + ceil(bytes / bandwidth of its         tile.cc
+//                         memory): bytes = unit x product of (limit + 1) of its decoded
+//                         loops (models/isa/tile_transfer_loops.def, tileTransferOf);
+//                         narrowBytesPerCycle for 0x13 / 0x14 / 0x17, wideBytesPerCycle
+//                         for 0x11 rows; 0 bytes where the size is not decoded (0x10,
+//                         0x12, mesh 0x15 / 0x16 / 0x18, other formats)
 //   tile fence 0x1a       0 (the tile waits for all its units, tile.cc)             tile.cc
 //   infeed                ceil(bytes / infeedBytesPerCycle) per descriptor          infeed.cc
 //   outfeed               ceil(bytes / outfeedBytesPerCycle) per output window      outfeed.cc
@@ -21,10 +26,12 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 #include "models/isa/compute_loop_nest.h"
 #include "models/isa/opcodes.h"
+#include "models/isa/tile_transfer_loops.h"
 #include "models/isa/word128.h"
 #include "models/timing_model.h"
 
@@ -62,6 +69,10 @@ struct ComputeLoops {
 // The product of (limit + 1) over the levels: the 4-byte groups x taps x output positions one tile
 // steps through.
 [[nodiscard]] uint64_t computeLoopIterations(const ComputeLoops& loops);
+
+// The bytes a tile DMA packet moves in its tile's memory (per tile of its mask), when its size is
+// decoded (models/isa/tile_transfer_loops.def); nullopt for other packets and undecoded forms.
+[[nodiscard]] std::optional<isa::TileTransfer> tileTransferOf(isa::Opcode opcode, std::span<const isa::Word128> words);
 
 // Cycles a tile unit is busy with the packet (table above).
 [[nodiscard]] Cycles tilePacketCycles(const TimingModel& timing, isa::Opcode opcode,

@@ -8,10 +8,14 @@
 //     between, is the link model's time for that transfer (sim/usb_link_model.cc): bytes / rate,
 //     plus the per-URB cost for IN transfers, plus one host turnaround on a run's first transfer.
 // The figures are the device's own; the check recomputes them from the log with the link table.
+// And per run, the parameters it streams (tag-2 bytes the device charged) are its executable's
+// parameters, and the compute they hide is min(compute, those bytes / the bulk-OUT rate).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 
@@ -128,6 +132,52 @@ TEST(DeviceTimeTrace, BulkStampsAreMonotoneIdenticalAndFollowTheLinkModel) {
   }
   std::printf("  %zu sessions, %zu bulk transfers: stamps monotone, identical across two runs, each the link model's time\n",
               sessions, transfers);
+}
+
+// A run that streams parameters hides its compute under them (sim/device_clock.h, docs/timing.md
+// §5): the device counts as streamed exactly the executable's parameter bytes, and takes off
+// min(compute, bytes / rate). At least one reference streams parameters every inference (found by
+// that property, not by name), so the rule is exercised in a steady-state run.
+TEST(DeviceTimeTrace, RunsHideTheirComputeUnderTheParametersTheyStream) {
+  const auto corpus = testing::corpusDir();
+  CORALSIM_REQUIRE_CORPUS(corpus);
+  size_t steadyRunsWithOverlap = 0;
+  for (const auto& [model, speedName] : referenceModels()) {
+    const std::filesystem::path path = *corpus / model;
+    const usb::UsbSpeed speed = speedName == "high" ? usb::UsbSpeed::kHigh : usb::UsbSpeed::kSuper;
+    const driver::ModelFile file = driver::loadModelFile(path.string());
+    const driver::RunPlan plan = driver::planRun(file);
+    std::map<std::string, uint64_t> parameterBytes;  // by executable label
+    for (const driver::PlanUnit& unit : plan.units) {
+      if (unit.parameterCaching) parameterBytes[unit.parameterCaching->label] = unit.parameterCaching->executable->parameters.size();
+      for (const driver::PlannedExecutable& p : unit.programs) parameterBytes[p.label] = p.executable->parameters.size();
+    }
+    sim::DeviceOptions options;
+    options.speed = speed;
+    sim::Device device(options);
+    driver::InProcessTransport transport(device);
+    driver::Runner runner(transport, driver::RunnerOptions{.deviceTime = true});
+    runner.open();
+    const driver::RunResult result = runner.run(plan, driver::randomInputs(plan, 1), 2);
+    runner.close();
+    ASSERT_TRUE(result.ok()) << model << ": " << *result.error;
+    const std::vector<sim::RunDeviceTime> times = device.runTimes();
+    ASSERT_EQ(times.size(), result.runs.size()) << model;
+    const sim::UsbLinkParameters link = sim::usbLinkParameters(speed);
+    for (size_t i = 0; i < times.size(); ++i) {
+      const sim::RunDeviceTime& t = times[i];
+      const std::string what = path.filename().string() + " run " + std::to_string(i);
+      ASSERT_TRUE(parameterBytes.contains(result.runs[i].executable)) << what;
+      EXPECT_EQ(t.parameterBytes.value(), parameterBytes[result.runs[i].executable]) << what;
+      const double hidden = std::min(t.computeTime.value(), static_cast<double>(t.parameterBytes.value()) / link.bulkOutRate.value());
+      EXPECT_NEAR(t.overlapTime.value(), hidden, 1e-12) << what;
+      EXPECT_NEAR(t.totalTime.value(), t.computeTime.value() + t.usbTime.value() + t.idleTime.value() - hidden, 1e-12) << what;
+      const bool steady = result.runs[i].iteration == 1 && result.runs[i].type != driver::ExecutableType::ParameterCaching;
+      if (steady && t.overlapTime.value() > 0) ++steadyRunsWithOverlap;
+    }
+  }
+  EXPECT_GT(steadyRunsWithOverlap, 0u) << "no reference streams parameters every inference: the overlap is untested";
+  std::printf("  %zu steady-state runs hide compute under their parameter stream\n", steadyRunsWithOverlap);
 }
 
 }  // namespace

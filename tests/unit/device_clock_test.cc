@@ -29,10 +29,10 @@ constexpr uint64_t kPs = 1'000'000;  // picoseconds per microsecond
 // bytes (accepted in two parts), a 1,500-byte output DMA, the completion event.
 void chargeSampleRun(DeviceClock& clock, uint64_t run) {
   clock.chargeRecordHeader(run, 1000);
-  clock.chargeRecordPayload(run, 1000);
+  clock.chargeRecordPayload(run, 1000, usb::RecordTag::kInstructions);
   clock.chargeRecordHeader(run, 2000);
-  clock.chargeRecordPayload(run, 1200);
-  clock.chargeRecordPayload(run, 800);
+  clock.chargeRecordPayload(run, 1200, usb::RecordTag::kInputActivations);
+  clock.chargeRecordPayload(run, 800, usb::RecordTag::kInputActivations);
   (void)clock.chargeOutputDma(run, 1500, 0);
   clock.chargeEvent(run);
 }
@@ -55,9 +55,29 @@ TEST(DeviceClock, ARunsFiguresFollowTheLinkModel) {
   EXPECT_NEAR(t.usbTime.value(), 4.542e-3, 1e-12);
   EXPECT_NEAR(t.computeTime.value(), 1e-3, 1e-15);
   EXPECT_NEAR(t.idleTime.value(), 100e-6, 1e-15);
+  EXPECT_EQ(t.overlapTime.value(), 0.0) << "no parameters streamed: nothing overlaps";
   EXPECT_EQ(t.totalTime.value(), t.computeTime.value() + t.usbTime.value() + t.idleTime.value());
   EXPECT_EQ(t.speed, usb::UsbSpeed::kSuper);
   EXPECT_EQ(t.clock, kClockHz);
+}
+
+// A run that streams its parameters (an executable that carries them every inference): the chip's
+// work overlaps them, so the shorter of compute and the parameters' link time is taken off.
+TEST(DeviceClock, ComputeOverlapsTheParametersARunStreams) {
+  DeviceClock clock;
+  clock.configure(simpleLink(), kClockHz);
+  chargeSampleRun(clock, 0);
+  clock.chargeRecordHeader(0, 3000);
+  clock.chargeRecordPayload(0, 3000, usb::RecordTag::kParameters);  // 3 ms at 1 MB/s
+  // usb = the sample run's 4.542 ms + 3008 bytes (3.008 ms) + 2 transfers (2 us) = 7.552 ms.
+  const RunDeviceTime shortCompute = clock.runTime(0, 500'000);  // 1 ms of compute: all hidden
+  EXPECT_EQ(shortCompute.parameterBytes, 3000u);
+  EXPECT_NEAR(shortCompute.usbTime.value(), 7.552e-3, 1e-12);
+  EXPECT_NEAR(shortCompute.overlapTime.value(), 1e-3, 1e-15);
+  EXPECT_NEAR(shortCompute.totalTime.value(), 7.552e-3 + 100e-6, 1e-12);
+  const RunDeviceTime longCompute = clock.runTime(0, 2'500'000);  // 5 ms: 3 ms of it hidden
+  EXPECT_NEAR(longCompute.overlapTime.value(), 3e-3, 1e-15);
+  EXPECT_NEAR(longCompute.totalTime.value(), 5e-3 + 7.552e-3 + 100e-6 - 3e-3, 1e-12);
 }
 
 TEST(DeviceClock, StampsAreComputePlusLinkPlusIdle) {
@@ -69,7 +89,7 @@ TEST(DeviceClock, StampsAreComputePlusLinkPlusIdle) {
   // 1 MB/s) and the record's two transfers (2 x 1 us).
   clock.chargeRecordHeader(0, 1000);
   EXPECT_EQ(clock.now(0).picoseconds, (100 + 8 + 2) * kPs);
-  clock.chargeRecordPayload(0, 1000);  // 1 ms
+  clock.chargeRecordPayload(0, 1000, usb::RecordTag::kInstructions);  // 1 ms
   EXPECT_EQ(clock.now(0).picoseconds, (100 + 8 + 2 + 1000) * kPs);
   EXPECT_EQ(clock.now(1000).chipCycle, 1000u);
   EXPECT_EQ(clock.now(1000).picoseconds, (100 + 8 + 2 + 1000 + 2) * kPs);

@@ -8,6 +8,7 @@
 
 #include "models/isa/compute_loop_nest.h"
 #include "models/isa/packet_fields.h"
+#include "models/isa/tile_transfer_loops.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
@@ -63,6 +64,58 @@ TEST(LleFields, ComputeKLoopRowsAreSlotsOfTheComputeLoopNests) {
   EXPECT_EQ(wrap29.count, nest29.levels - 1u);
   EXPECT_EQ(wrap29.stride, nest29.pitch);
   EXPECT_EQ(wrap29.width, nest29.wrapWidth);
+}
+
+// The size rows of the tile DMA packets (models/isa/tile_transfer_loops.def, the cost model's
+// table) repeat lle fields: each loop's level 0 is the lle limit, the formats and gates are the
+// lle bits, and the levels above sit between the lle wraps at the same pitch.
+TEST(LleFields, TileTransferLoopsAreTheLleRungsFields) {
+  auto loop = [](std::string_view name) -> const isa::TileTransferLoopDef& {
+    for (const isa::TileTransferLoopDef& l : isa::kTileTransferLoops) {
+      if (l.name == name) return l;
+    }
+    ADD_FAILURE() << name << " is not a transfer loop";
+    return isa::kTileTransferLoops[0];
+  };
+  auto unit = [](uint8_t opcode) -> const isa::TileTransferUnitDef& {
+    for (const isa::TileTransferUnitDef& u : isa::kTileTransferUnits) {
+      if (u.opcode == opcode) return u;
+    }
+    ADD_FAILURE() << "no unit row for opcode " << int{opcode};
+    return isa::kTileTransferUnits[0];
+  };
+  auto sameLimit = [](const isa::TileTransferLoopDef& l, LleField field) {
+    const LleFieldDef& f = fieldDef(field);
+    EXPECT_EQ(l.opcode, f.opcode) << l.name;
+    EXPECT_EQ(l.lsb, f.lsb) << l.name;
+    EXPECT_EQ(l.limitWidth, f.width) << l.name;
+  };
+  sameLimit(loop("Recv11Rows"), LleField::Recv11Rows);
+  EXPECT_EQ(unit(0x11).formatBit, fieldDef(LleField::Recv11ExecutionForm).lsb);
+  EXPECT_EQ(unit(0x11).formatValue, 0u) << "the row loop is the form with Recv11ExecutionForm clear";
+  sameLimit(loop("Read13Groups"), LleField::Stage13Groups);
+  sameLimit(loop("Read13Repeats"), LleField::Stage13Repeats);
+  EXPECT_EQ(loop("Read13Repeats").gateBit, fieldDef(LleField::Stage13RepeatOn).lsb);
+  // 0x13: each level's 17-bit wrap (lle Stage13Wrap, five elements) follows its 16-bit limit.
+  const LleFieldDef& wrap13 = fieldDef(LleField::Stage13Wrap);
+  EXPECT_EQ(wrap13.count, loop("Read13Groups").levels);
+  for (unsigned level = 0; level < wrap13.count; ++level) {
+    EXPECT_EQ(loop("Read13Groups").limitLsb(level) + loop("Read13Groups").limitWidth, wrap13.lsb + level * wrap13.stride);
+  }
+  sameLimit(loop("Write14Groups"), LleField::Stage14Groups);
+  const LleField wraps14[] = {LleField::Stage14WrapA, LleField::Stage14WrapB, LleField::Stage14WrapD,
+                              LleField::Stage14WrapE};
+  ASSERT_EQ(std::size(wraps14), loop("Write14Groups").levels);
+  for (unsigned level = 0; level < std::size(wraps14); ++level) {
+    EXPECT_EQ(loop("Write14Groups").limitLsb(level) + loop("Write14Groups").limitWidth, fieldDef(wraps14[level]).lsb)
+        << "level " << level;
+  }
+  const LleFieldDef& fill = fieldDef(LleField::Fill17Limit);
+  sameLimit(loop("Fill17Levels"), LleField::Fill17Limit);
+  EXPECT_EQ(loop("Fill17Levels").levels, fill.count);
+  EXPECT_EQ(loop("Fill17Levels").pitch, fill.stride);
+  EXPECT_EQ(unit(0x17).formatBit, fieldDef(LleField::Fill17Immediate).lsb);
+  EXPECT_EQ(unit(0x17).formatValue, 1u);
 }
 
 TEST(LleFields, EveryFieldFitsItsPacketAndNoTwoFieldsOverlap) {

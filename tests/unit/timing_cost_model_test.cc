@@ -100,9 +100,60 @@ TEST(TimingCostModel, TilePacketCyclesFollowTheTable) {
   const std::vector<isa::Word128> nlu(13);
   EXPECT_EQ(tilePacketCycles(t, op(0x19), nlu), Cycles{13});
   const std::vector<isa::Word128> dma(6);
-  EXPECT_EQ(tilePacketCycles(t, op(0x15), dma), Cycles{40});
+  EXPECT_EQ(tilePacketCycles(t, op(0x15), dma), Cycles{40});  // a mesh packet: size not decoded
   const std::vector<isa::Word128> fence(1);
   EXPECT_EQ(tilePacketCycles(t, op(0x1a), fence), Cycles{0});
+}
+
+// Tile DMA packets whose size is decoded (models/isa/tile_transfer_loops.def) pay their bytes over
+// their memory's bandwidth; positions written out by hand from docs/decoding-log.md.
+TEST(TimingCostModel, TileDmaPacketsCostTheirDecodedBytes) {
+  TimingModel t;
+  t.tileDmaPacketCycles = 10;
+  t.narrowBytesPerCycle = 64;
+  t.wideBytesPerCycle = 256;
+  // 0x13 read: group loop limit 67 at w0 bit 95 (272 bytes, the identity read), a second level at
+  // w2 bit 114 (limit 1: read twice) that counts only with w3 bit 101.
+  std::vector<isa::Word128> read13(7);
+  isa::writePacketBits(read13, 95, 16, 67);
+  isa::writePacketBits(read13, 2 * 128 + 114, 16, 1);
+  EXPECT_EQ(tileTransferOf(op(0x13), read13)->bytes, 272u);
+  EXPECT_EQ(tilePacketCycles(t, op(0x13), read13), Cycles{10 + 5});  // ceil(272 / 64)
+  isa::writePacketBits(read13, 3 * 128 + 101, 1, 1);
+  EXPECT_EQ(tileTransferOf(op(0x13), read13)->bytes, 544u);
+  // Level 1 of the group loop (w1 bit 0 = packet bit 128, 33 bits above level 0): 68 x 3 groups.
+  isa::writePacketBits(read13, 128, 16, 2);
+  EXPECT_EQ(tileTransferOf(op(0x13), read13)->bytes, 4u * 68u * 3u * 2u);
+  // 0x14 write: levels at w2 bits 44 and 77: (31 + 1) x (1 + 1) x 4 bytes.
+  std::vector<isa::Word128> write14(7);
+  isa::writePacketBits(write14, 2 * 128 + 44, 16, 31);
+  isa::writePacketBits(write14, 2 * 128 + 77, 16, 1);
+  EXPECT_EQ(tileTransferOf(op(0x14), write14)->bytes, 256u);
+  EXPECT_EQ(tileTransferOf(op(0x14), write14)->memory, isa::TileMemory::Narrow);
+  EXPECT_EQ(tilePacketCycles(t, op(0x14), write14), Cycles{10 + 4});
+  // 0x11 receive of 40 rows into wide memory, only in the parameter form (w2 bit 122 clear).
+  std::vector<isa::Word128> receive11(4);
+  isa::writePacketBits(receive11, 95, 16, 39);
+  isa::writePacketBits(receive11, 2 * 128 + 122, 1, 1);  // the execution-only form: no decoded size
+  EXPECT_FALSE(tileTransferOf(op(0x11), receive11).has_value());
+  EXPECT_EQ(tilePacketCycles(t, op(0x11), receive11), Cycles{10});
+  isa::writePacketBits(receive11, 2 * 128 + 122, 1, 0);
+  EXPECT_EQ(tileTransferOf(op(0x11), receive11)->bytes, 40u * 256u);
+  EXPECT_EQ(tileTransferOf(op(0x11), receive11)->memory, isa::TileMemory::Wide);
+  EXPECT_EQ(tilePacketCycles(t, op(0x11), receive11), Cycles{10 + 40});
+  // 0x17: the immediate form (w5 bit 87) writes (limit + 1) units of 4 bytes per level (w2 bit 44,
+  // pitch 33); the other form has no decoded size.
+  std::vector<isa::Word128> fill17(6);
+  isa::writePacketBits(fill17, 2 * 128 + 44 + 33, 16, 63);  // level 1: 64 units
+  EXPECT_FALSE(tileTransferOf(op(0x17), fill17).has_value());
+  isa::writePacketBits(fill17, 5 * 128 + 87, 1, 1);
+  EXPECT_EQ(tileTransferOf(op(0x17), fill17)->bytes, 256u);
+  // Not a DMA packet, or an undecoded one: no size.
+  EXPECT_FALSE(tileTransferOf(op(0x01), read13).has_value());
+  EXPECT_FALSE(tileTransferOf(op(0x10), read13).has_value());
+  // All limits at their maximum: the size saturates instead of wrapping round to a small one.
+  std::vector<isa::Word128> huge(7, isa::Word128{~0ull, ~0ull});
+  EXPECT_GT(tileTransferOf(op(0x13), huge)->bytes, uint64_t{1} << 60);
 }
 
 TEST(TimingCostModel, EveryConstantIsInTheTableOnce) {
@@ -118,6 +169,8 @@ TEST(TimingCostModel, EveryConstantIsInTheTableOnce) {
   EXPECT_EQ(t.tileDmaPacketCycles, 12345u);
   EXPECT_EQ(t.infeedBytesPerCycle, 12345u);
   EXPECT_EQ(t.outfeedBytesPerCycle, 12345u);
+  EXPECT_EQ(t.narrowBytesPerCycle, 12345u);
+  EXPECT_EQ(t.wideBytesPerCycle, 12345u);
 }
 
 }  // namespace
