@@ -572,7 +572,6 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                          std::to_string(readField(words, repeat)) + " differs from ComputeK4W0 = " + std::to_string(limit));
     }
   }
-  refuseComputeOverPositions(packet);
   const auto groups = static_cast<uint32_t>(limit + 1);
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   const auto zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
@@ -593,6 +592,8 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        std::to_string(tiles_[t].keptReadChannel) + "; read " + std::to_string(tiles_[t].keptReadRepeats + 1) +
                        " times): whether the compute takes them as weights or activations is not decoded");
   }
+  // From here on the compute is the single-position form (Dense): one K reduction into 64 lanes.
+  refuseComputeOverPositions(packet);
   const uint32_t inputBytes = 4 * groups;
   const uint32_t paramBytes = kWeightOffset + groups * kGroupStride;
   // The activations: the ring/mesh staging between the pop and the compute (0x14/0x11/0x10/0x13,
