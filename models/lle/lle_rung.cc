@@ -546,6 +546,23 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
   pendingPops_.clear();
 }
 
+// The loops above K (ComputeLimitW0, the w0 nest's levels 1-3; docs/decoding-log.md "convcompute"
+// §A) step the compute over output positions and rows: the convolutions' identity and tap computes.
+// Their counts are decoded; where each position reads its input and writes its lanes (the output
+// nest of w5, §B) is not executed yet, so a compute over more than one position is refused by name.
+void LleRung::refuseComputeOverPositions(const DecodedPacket& packet) const {
+  const LleFieldDef& def = fieldDef(LleField::ComputeLimitW0);
+  for (unsigned level = 0; level < def.count; ++level) {
+    const uint64_t limit = readField(packet.words, LleField::ComputeLimitW0, level);
+    if (limit == 0) continue;
+    const unsigned bit = def.lsb + level * def.stride;  // word 0: the absolute bit is the bit of w0
+    refuse(packet, "ComputeLimitW0[" + std::to_string(level) + "] (word 0 bits " + std::to_string(bit + def.width - 1) + ":" +
+                       std::to_string(bit) + ") = " + std::to_string(limit) + ": the compute runs over " +
+                       std::to_string(limit + 1) + " output positions at level " + std::to_string(level + 1) +
+                       " of its loop nest; only a single-position compute is executed");
+  }
+}
+
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
   resolvePops(streams);
   const auto words = packet.words;
@@ -576,6 +593,8 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        std::to_string(tiles_[t].keptReadChannel) + "; read " + std::to_string(tiles_[t].keptReadRepeats + 1) +
                        " times): whether the compute takes them as weights or activations is not decoded");
   }
+  // From here on the compute is the single-position form (Dense): one K reduction into 64 lanes.
+  refuseComputeOverPositions(packet);
   const uint32_t inputBytes = 4 * groups;
   const uint32_t paramBytes = kWeightOffset + groups * kGroupStride;
   // The activations: the ring/mesh staging between the pop and the compute (0x14/0x11/0x10/0x13,

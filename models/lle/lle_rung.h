@@ -132,6 +132,7 @@ class LleRung final : public models::DatapathRung {
   void placeParameters(const models::DecodedPacket& packet, PendingPop& pop);
   void resolvePops(const models::RunStreams& streams);
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
+  void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
   void drain(const models::DecodedPacket& packet);
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
 

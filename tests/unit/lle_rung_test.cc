@@ -1418,5 +1418,38 @@ TEST_F(LleRungTest, ASendTakesTheStreamItsTagNames) {
   }
 }
 
+// The w0 loop nest of the compute (ComputeLimitW0, docs/decoding-log.md "convcompute" §A): its levels
+// 1-3 are decoded loop counts, so a compute over several output positions passes the envelope with
+// counts no corpus program has, and is refused by the rung naming the level, word and bits (the
+// output-position addressing is not executed). With every level 0 the Dense compute is unchanged.
+TEST_F(LleRungTest, AComputeOverSeveralPositionsNamesItsLoopLevelInsteadOfRawBits) {
+  const auto attempt = [&](unsigned level, uint64_t limit) -> std::string {
+    parameterCachingRun(0x1);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const DecodedPacket positions = compute(0x1);
+    f.setElement(positions, LleField::ComputeLimitW0, level, limit);
+    EXPECT_EQ(checkEnvelope(positions), "") << "level " << level + 1 << " limit " << limit;
+    std::string why;
+    try {
+      rung.packet(positions, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  };
+  EXPECT_EQ(attempt(0, 0), "");  // the single-position (Dense) compute runs as before
+  const std::string rows = attempt(2, 9'999);
+  EXPECT_NE(rows.find("ComputeLimitW0[2] (word 0 bits 117:104) = 9999"), std::string::npos) << rows;
+  EXPECT_NE(rows.find("10000 output positions at level 3"), std::string::npos) << rows;
+  const std::string columns = attempt(0, 5);
+  EXPECT_NE(columns.find("ComputeLimitW0[0] (word 0 bits 89:76) = 5"), std::string::npos) << columns;
+  const std::string middle = attempt(1, 16'383);  // the widest value of a 14-bit level
+  EXPECT_NE(middle.find("ComputeLimitW0[1] (word 0 bits 103:90) = 16383"), std::string::npos) << middle;
+}
+
 }  // namespace
 }  // namespace coralsim::lle
