@@ -1367,7 +1367,7 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
     rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
     rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
-                              {LleField::Stage13LoopOn, 0}}),
+                              {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
                 streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
     rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
