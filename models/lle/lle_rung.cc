@@ -398,7 +398,9 @@ void LleRung::checkInfeedSize(const models::RunStreams& streams) {
 void LleRung::receive(const DecodedPacket& packet) {
   const auto words = packet.words;
   // The execution-only form's fields are not decoded (lle_fields.def Recv11ExecutionForm): pinned, no
-  // rows queued. Bit 61 (Recv11NewerForm) does not change where the rows go ("recv11" §A).
+  // rows queued; its two flags are don't-care for the bytes (Recv11ExecFlagA/B, "recvexec"), and in its
+  // pop-fed single-transfer form its bits are the same whatever the pop's length (the div2 sweep, 64 to
+  // 512 bytes) and the 0x14 before it addresses the bytes. Bit 61 (Recv11NewerForm) does not change where the rows go ("recv11" §A).
   if (readField(words, LleField::Recv11ExecutionForm) != 0) return;
   const uint64_t row = readField(words, LleField::Recv11Row);
   uint64_t prefixRows = 0;

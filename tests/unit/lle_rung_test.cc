@@ -1328,6 +1328,64 @@ TEST_F(LleRungTest, TheStagingSelectsLeaveAContiguousWriteWhereItsAddressSays) {
   EXPECT_NE(refusal(2, 3).find("Stage14SelectW5 (word 5 bits 23:22) = 3"), std::string::npos) << refusal(2, 3);
 }
 
+// The execution-only receive's two flags (docs/decoding-log.md "recvexec"; lle_fields.def
+// Recv11ExecFlagA/B): the x86-64 and aarch64 compiles of one program differ in them and nowhere else
+// in their input path, so they are don't-care for the bytes. A pop-fed copy (0x14 address, the
+// receive, a 40-byte input pop — a length no edgetpuxray pop has — read back through a 0x13 and the
+// outfeed) returns the same bytes under all four flag pairs, at 5 x 64 = 320, an address no 0x14 of
+// the corpus uses with this receive; w2 bit 88, the echo of bit 80, must equal it.
+TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr uint64_t kAt64 = 5;
+  streams.input.resize(40);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x31 + 11 * i);
+  const auto copy = [&](uint64_t flagA, uint64_t flagB, uint64_t echo) {
+    // The receive as the edgetpuxray programs carry it (bits of unknown meaning at the values the
+    // envelope pins: w0 bits 66:63, 73, 78; w1 bit 88; w2 bits 123, 112, 105:96, 86, 84:83, 79).
+    DecodedPacket receive = f.make(0x11, {{LleField::Dma11Mask, kTile}, {LleField::Recv11ExecutionForm, 1},
+                                          {LleField::Recv11ExecFlagA, flagA}, {LleField::Recv11ExecFlagB, flagB},
+                                          {LleField::Recv11ExecFlagBEcho, echo}});
+    auto& words = f.wordsOf(receive);
+    words[0].setBits(61, 17, 0x103c);  // bits 77:61: 66:63 and 73 set
+    words[0].setBits(78, 1, 1);
+    words[1].setBits(88, 1, 1);
+    words[2].setBits(79, 1, 1);
+    words[2].setBits(83, 2, 3);
+    words[2].setBits(86, 1, 1);
+    words[2].setBits(96, 10, 0x3ff);
+    words[2].setBits(112, 1, 1);
+    words[2].setBits(123, 1, 1);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
+                              {LleField::Stage14Groups, 0}, {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0},
+                              {LleField::Stage14WrapC, 0}, {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0},
+                              {LleField::Stage14LoopOn, 0}, {LleField::Stage14SelectW4, 2},
+                              {LleField::Stage14SelectW5, 2}}),
+                streams, 0);
+    rung.packet(receive, streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
+                              {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
+                streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  for (const auto& [a, b] : std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}, {0, 1}, {1, 0}, {1, 1}}) {
+    EXPECT_EQ(copy(a, b, b), streams.input) << "flags (" << a << ", " << b << ")";
+  }
+  try {
+    copy(1, 0, 1);
+    ADD_FAILURE() << "a receive whose w2 bit 88 differs from bit 80 was accepted";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("Recv11ExecFlagBEcho"), std::string::npos) << e.what();
+  }
+}
+
 // The four bits above an input pop's second length field (docs/decoding-log.md "xraypair" §B) are
 // that 12-bit field sign-extended: 0xf for a pop of 40 beats (320 input bytes, a size no corpus input
 // pop has: -159), 0 for a one-beat pop that carries 0 and for one of 600 beats (4,800 bytes: -2399 is
