@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <variant>
+#include <vector>
 
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
@@ -263,6 +264,20 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
         first + nest.highestUnit() >= static_cast<int64_t>(capacityUnits)) {
       refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) from Stage14NarrowAt64 x 64 = " +
                          std::to_string(address) + " leaves the " + std::to_string(capacityUnits * 4) + "-byte narrow memory");
+    }
+    // A level that comes back to units already written (stride 0 in 2,057 corpus 0x14s: e.g. the iwatake
+    // stride sweep's 16 input rows through one row's units) is a window whose earlier passes something
+    // consumes while the write runs; that consumer is not decoded, so the rung does not keep the last pass.
+    std::vector<bool> seen(static_cast<uint64_t>(nest.highestUnit() - nest.lowestUnit()) + 1, false);
+    bool revisits = false;
+    nest.forEachUnit([&](int64_t unit) {
+      const auto at = static_cast<uint64_t>(unit - nest.lowestUnit());
+      revisits = revisits || seen[at];
+      seen[at] = true;
+    });
+    if (revisits) {
+      refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) writes some units more than "
+                     "once: what consumes the earlier passes (a streaming window) is not decoded");
     }
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {

@@ -21,7 +21,8 @@
 //                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt
 //   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64: the next pop
 //                        to such a tile lands there too (addressed_memory.h), unit by unit along the
-//                        write's five-level nest when an outer level counts (write_nest.h); its two selects
+//                        write's five-level nest when an outer level counts (write_nest.h; a nest
+//                        writing a unit twice is refused: the window's consumer is not decoded); its two selects
 //                        (Stage14SelectW4/W5, meaning not decoded) must be ones the hypothesis of
 //                        docs/decoding-log.md "xraypair" §A covers, else refused
 //   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 (along its nest, one
