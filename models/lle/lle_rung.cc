@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <variant>
+#include <vector>
 
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
@@ -16,6 +17,7 @@
 #include "models/lle/mac_array.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/read_nest.h"
+#include "models/lle/write_nest.h"
 #include "models/lle/requantizer.h"
 
 namespace coralsim::lle {
@@ -253,8 +255,36 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     refuse(packet, "Stage14SelectW5 (word 5 bits 23:22) = 3: both flags set, never seen; what the select means is not decoded");
   }
   const uint64_t address = readField(packet.words, LleField::Stage14NarrowAt64) * 64;
+  // The write's nest (write_nest.h, docs/decoding-log.md "write14"): it must stay inside narrow
+  // memory; more units than narrow memory holds cannot be one write (and bounds the strides).
+  const WriteNest nest = WriteNest::fromPacket(packet.words);
+  if (!nest.contiguous()) {
+    const uint64_t capacityUnits = tiles_.empty() ? 0 : tiles_.front().narrowSram.capacity() / 4;
+    const int64_t first = static_cast<int64_t>(address / 4);
+    if (nest.units() > capacityUnits || first + nest.lowestUnit() < 0 ||
+        first + nest.highestUnit() >= static_cast<int64_t>(capacityUnits)) {
+      refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) from Stage14NarrowAt64 x 64 = " +
+                         std::to_string(address) + " leaves the " + std::to_string(capacityUnits * 4) + "-byte narrow memory");
+    }
+    // A level that comes back to units already written (stride 0 in 2,057 corpus 0x14s: e.g. the iwatake
+    // stride sweep's 16 input rows through one row's units) is a window whose earlier passes something
+    // consumes while the write runs; that consumer is not decoded, so the rung does not keep the last pass.
+    std::vector<bool> seen(static_cast<uint64_t>(nest.highestUnit() - nest.lowestUnit()) + 1, false);
+    bool revisits = false;
+    nest.forEachUnit([&](int64_t unit) {
+      const auto at = static_cast<uint64_t>(unit - nest.lowestUnit());
+      revisits = revisits || seen[at];
+      seen[at] = true;
+    });
+    if (revisits) {
+      refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) writes some units more than "
+                     "once: what consumes the earlier passes (a streaming window) is not decoded");
+    }
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if (packet.tileMask & (1u << t)) tiles_[t].stagedWriteAt = address;
+    if (!(packet.tileMask & (1u << t))) continue;
+    tiles_[t].stagedWriteAt = address;
+    tiles_[t].stagedWriteNest = nest;
   }
 }
 
@@ -487,7 +517,16 @@ void LleRung::pop(const DecodedPacket& packet) {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t)) || !tiles_[t].stagedWriteAt) continue;
     if (quarters != 4) refuse(packet, "a part-row pop (PopRowQuarters) into a staging write (0x14) is not decoded");
-    pending.sramWrites.emplace_back(t, *tiles_[t].stagedWriteAt);
+    // A nest with a counting outer level places each of the pop's 4-byte units; which stream bytes a
+    // tile keeps when the two lengths differ (the 0x14's source side, w4) is not decoded. A contiguous
+    // nest keeps the rung's placement of the whole pop from the address ("xray" §B).
+    const WriteNest& nest = tiles_[t].stagedWriteNest;
+    if (!nest.contiguous() && pending.length != 4 * nest.units()) {
+      refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
+                         "'s staging write nest of " + std::to_string(4 * nest.units()) +
+                         " bytes (Stage14Groups, Stage14OuterLimit): which bytes the tile keeps is not decoded");
+    }
+    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest});
     tiles_[t].stagedWriteAt.reset();
   }
   if (!input) placeParameters(packet, pending);
@@ -536,7 +575,17 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
         }
       }
     }
-    for (const auto& [t, address] : p.sramWrites) {
+    for (const auto& [t, address, nest] : p.sramWrites) {
+      if (!nest.contiguous()) {
+        // Unit k of the nest takes the pop's bytes [4k, 4k + 4); stageWrite bounded the units.
+        uint64_t k = 0;
+        nest.forEachUnit([&](int64_t unit) {
+          const uint64_t at = address + static_cast<uint64_t>(unit) * 4;
+          if (4 * k < from.size()) tiles_[t].narrowSram.write(at, from.subspan(4 * k, std::min<uint64_t>(4, from.size() - 4 * k)));
+          ++k;
+        });
+        continue;
+      }
       if (!tiles_[t].narrowSram.write(address, from)) {
         throw ChipFault(FaultKind::kUnsupported, "lle: a pop of " + std::to_string(from.size()) + " bytes to tile " +
                                                      std::to_string(t) + " staged at narrow address " +

@@ -20,7 +20,9 @@
 //                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h); the 64
 //                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt
 //   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64: the next pop
-//                        to such a tile lands there too (addressed_memory.h); its two selects
+//                        to such a tile lands there too (addressed_memory.h), unit by unit along the
+//                        write's five-level nest when an outer level counts (write_nest.h; a nest
+//                        writing a unit twice is refused: the window's consumer is not decoded); its two selects
 //                        (Stage14SelectW4/W5, meaning not decoded) must be ones the hypothesis of
 //                        docs/decoding-log.md "xraypair" §A covers, else refused
 //   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 (along its nest, one
@@ -96,7 +98,12 @@ class LleRung final : public models::DatapathRung {
     bool input = false;
     uint64_t offset = 0;
     uint64_t length = 0;  // stream bytes (PopBeatsHigh/Low)
-    std::vector<std::pair<unsigned, uint64_t>> sramWrites;  // (tile, narrow address) armed by a 0x14
+    struct SramWrite {
+      unsigned tile = 0;
+      uint64_t address = 0;  // narrow bytes, Stage14NarrowAt64 x 64
+      WriteNest nest;        // the units the bytes land on from there, in order
+    };
+    std::vector<SramWrite> sramWrites;  // armed by a 0x14 on the pop's tiles
     std::array<uint64_t, 16> wideAddress{};  // parameters: per destination tile, where its receive puts them
     // Parameters: stream bytes per 256-byte destination row, from its first lane on (PopRowQuarters:
     // 64, 128, 192 or 256); each row takes the next that many stream bytes.

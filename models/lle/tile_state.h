@@ -15,6 +15,7 @@
 
 #include "models/lle/addressed_memory.h"
 #include "models/lle/nlu_table.h"
+#include "models/lle/write_nest.h"
 
 namespace coralsim::lle {
 
@@ -103,6 +104,7 @@ struct TileState {
   // outfeed send reads (0x13), with the bytes its group loop covers (0: a single line).
   AddressedMemory narrowSram;
   std::optional<uint64_t> stagedWriteAt;
+  WriteNest stagedWriteNest;  // the units the popped bytes land on from stagedWriteAt (write_nest.h)
   std::optional<uint64_t> stagedReadAt;
   uint64_t stagedReadBytes = 0;
   // The read's second-level limit (Stage13Repeats; 0 when absent): where a repeated read goes is not

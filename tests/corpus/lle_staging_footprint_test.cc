@@ -3,7 +3,7 @@
 // which the decoding did not use): every 0x14 write (Stage14NarrowAt64 x 64 + the 4-byte groups of
 // its loop) and every 0x13 read (Stage13NarrowAt4 x 4 + its groups) of every compiled program
 // must end inside that footprint. The test also shows it can fail: with the units doubled, some
-// executables' staging would leave their footprint.
+// executables' staging would leave their footprint. The 0x14 write's nest is checked the same way.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include "driver/model/model_file.h"
 #include "driver/model/model_loader.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/write_nest.h"
 #include "models/scalar/decoded_program.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
@@ -86,6 +87,58 @@ TEST(LleCorpus, StagingAddressesStayInsideTheCompilersNarrowFootprint) {
   ASSERT_GT(executables, 0u);
   EXPECT_GT(readsAtFootprint, 0u) << "the decoded units never meet a footprint exactly";
   EXPECT_GT(beyondWhenDoubled, 0u) << "the check could not tell the units from twice the units";
+}
+
+// The 0x14 write's nest (docs/decoding-log.md "write14" §B): every write whose outer levels count,
+// read as the rung's odometer (write_nest.h), stays inside [0, footprint); laid end to end (the units
+// one after another), some would leave it, and with the carries read as plain strides some would
+// reach below address 0 — so the check can reject the two other readings.
+TEST(LleCorpus, StagingWriteNestsStayInsideTheCompilersNarrowFootprint) {
+  CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
+  std::set<std::string> seen;
+  size_t nests = 0, endToEndBeyond = 0, plainStridesBelowZero = 0;
+  for (const auto& path : coralsim::testing::corpusFiles("_edgetpu.tflite")) {
+    const std::vector<uint8_t> bytes = coralsim::testing::readFile(path);
+    if (!seen.insert(traces::Sha256::hex(bytes)).second) continue;
+    std::optional<ModelFile> model;
+    try {
+      model.emplace(loadModelFromMemory(bytes, path.string()));
+    } catch (const std::exception&) {
+      continue;  // loader problems are the loader tests' business
+    }
+    for (const Executable* e : allExecutables(*model)) {
+      const auto footprint = static_cast<int64_t>(e->usedNarrowMemoryBytesPerTile);
+      for (const auto& bitstream : e->bitstreams) {
+        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+        for (const models::DecodedPacket& p : program->packets()) {
+          if (static_cast<uint8_t>(p.opcode) != 0x14) continue;
+          const lle::WriteNest nest = lle::WriteNest::fromPacket(p.words);
+          if (nest.contiguous()) continue;
+          ++nests;
+          const auto at = static_cast<int64_t>(readField(p.words, LleField::Stage14NarrowAt64) * 64);
+          EXPECT_GE(at + 4 * nest.lowestUnit(), 0) << path << ": a 0x14 nest reaches below address 0";
+          EXPECT_LE(at + 4 * (nest.highestUnit() + 1), footprint) << path << ": a 0x14 nest ends beyond the footprint";
+          endToEndBeyond += at + 4 * static_cast<int64_t>(nest.units()) > footprint;
+          int64_t lowest = 0;  // the carries as strides of their own levels
+          for (unsigned i = 1; i < lle::WriteNest::kLevels; ++i) {
+            const int64_t plain = nest.strides[i] - [&] {
+              int64_t walk = 0;
+              for (unsigned j = 0; j < i; ++j) walk += static_cast<int64_t>(nest.limits[j]) * nest.strides[j];
+              return walk;
+            }();
+            lowest += std::min<int64_t>(0, static_cast<int64_t>(nest.limits[i]) * plain);
+          }
+          plainStridesBelowZero += at + 4 * lowest < 0;
+        }
+      }
+    }
+  }
+  std::printf("%zu 0x14 nests with a counting outer level, all inside their footprint; end to end %zu would leave it, "
+              "with plain strides %zu would reach below 0\n",
+              nests, endToEndBeyond, plainStridesBelowZero);
+  ASSERT_GT(nests, 0u);
+  EXPECT_GT(endToEndBeyond, 0u) << "the check could not tell the odometer from the units laid end to end";
+  EXPECT_GT(plainStridesBelowZero, 0u) << "the check could not tell the odometer from plain strides";
 }
 
 }  // namespace

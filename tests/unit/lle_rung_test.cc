@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -676,29 +678,98 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
 
 // The 0x14 group loop (decode2 §D, decode3 §A): a staging packet for a size no corpus program has
 // (392 bytes: limit 98, an EVEN limit, which decode2's 16-bit line wrap -(limit + 1) / 2 cannot
-// express) passes when its five wraps follow the limit; the first wrap may also carry the next
-// level's 64-byte step (64 - limit), the fourth and fifth (17 bits at w2 bit 126 and w3 bit 31)
-// the opposite step (-limit - 64); a wrap that is neither is refused naming it, and a limit
-// without the loop's enable bit is refused.
-TEST_F(LleRungTest, TheStagingGroupLoopTakesAnySizeWhoseWrapsFollowItsLimit) {
-  const auto stage = [&](uint64_t limit, int64_t wrapA, int64_t wrapDE, uint64_t on) {
+// express) passes. Since "write14" WrapA, B, D, E are the carries of the write's outer levels
+// (write_nest.h), applied only when those levels count: any value passes while they do not (the
+// corpus's -limit, 64 - limit, -limit - 64 and values it never has); WrapC (after the last level)
+// still follows the limit, and a limit without the loop's enable bit is refused.
+TEST_F(LleRungTest, TheStagingGroupLoopTakesAnySizeAndItsCarriesApplyOnlyWhenAnOuterLevelCounts) {
+  const auto stage = [&](uint64_t limit, int64_t wrapA, int64_t wrapDE, uint64_t on, int64_t wrapC) {
     const auto neg = static_cast<uint64_t>(-static_cast<int64_t>(limit));
     return f.make(0x14, {{LleField::Dma14Mask, 1}, {LleField::Stage14Groups, limit},
                          {LleField::Stage14WrapA, static_cast<uint64_t>(wrapA)}, {LleField::Stage14WrapB, neg},
-                         {LleField::Stage14WrapC, neg}, {LleField::Stage14WrapD, static_cast<uint64_t>(wrapDE)},
+                         {LleField::Stage14WrapC, static_cast<uint64_t>(wrapC)}, {LleField::Stage14WrapD, static_cast<uint64_t>(wrapDE)},
                          {LleField::Stage14WrapE, static_cast<uint64_t>(wrapDE)}, {LleField::Stage14LoopOn, on}});
   };
-  EXPECT_EQ(checkEnvelope(stage(98, -98, -98, 1)), "");
-  EXPECT_EQ(checkEnvelope(stage(99, -99, -99, 1)), "");
-  EXPECT_EQ(checkEnvelope(stage(98, 64 - 98, -98, 1)), "");
-  EXPECT_EQ(checkEnvelope(stage(98, -98, -98 - 64, 1)), "");
-  EXPECT_EQ(checkEnvelope(stage(0, 0, 0, 0)), "");  // the single-line edgetpuxray form (bit 126 clear)
-  const std::string off = checkEnvelope(stage(98, -98, -99, 1));
-  EXPECT_NE(off.find("Stage14WrapD (word 2 bits 142:126) = -99 is not -1 x Stage14Groups = -98 or -162"), std::string::npos)
-      << off;
-  EXPECT_NE(checkEnvelope(stage(98, -98, -98 + 64, 1)).find("Stage14WrapD"), std::string::npos);
-  EXPECT_NE(checkEnvelope(stage(98, -97, -98, 1)).find("Stage14WrapA"), std::string::npos);
-  EXPECT_NE(checkEnvelope(stage(98, -98, -98, 0)).find("Stage14Groups"), std::string::npos);
+  EXPECT_EQ(checkEnvelope(stage(98, -98, -98, 1, -98)), "");
+  EXPECT_EQ(checkEnvelope(stage(99, -99, -99, 1, -99)), "");
+  EXPECT_EQ(checkEnvelope(stage(98, 64 - 98, -98, 1, -98)), "");
+  EXPECT_EQ(checkEnvelope(stage(98, -98, -98 - 64, 1, -98)), "");
+  EXPECT_EQ(checkEnvelope(stage(0, 0, 0, 0, 0)), "");  // the single-line edgetpuxray form (bit 126 clear)
+  EXPECT_EQ(checkEnvelope(stage(98, -98, -99, 1, -98)), "");  // carries of levels that do not count
+  EXPECT_EQ(checkEnvelope(stage(98, -97, -98 + 64, 1, -98)), "");
+  EXPECT_NE(checkEnvelope(stage(98, -98, -98, 1, -97)).find("Stage14WrapC"), std::string::npos);
+  EXPECT_NE(checkEnvelope(stage(98, -98, -98, 0, -98)).find("Stage14Groups"), std::string::npos);
+}
+
+// The 0x14 write's nest ("write14"): the popped bytes land unit by unit along the odometer, so a wrong
+// limit or carry gives wrong bytes. Values no corpus 0x14 has: level 1 counting 4 times with carry 5
+// (stride 6 units) from 3 x 64; levels 1 and 2 counting with carries 3 and 7 (strides 3 and 10: the
+// odometer composes them). A pop whose length is not the nest's, a nest that writes a unit twice (the
+// corpus's padding form) and one reaching below address 0 are refused naming the fields.
+TEST_F(LleRungTest, AStagingWriteNestPlacesThePoppedBytesAlongItsLevels) {
+  constexpr uint16_t kTile = 0x8;
+  constexpr unsigned kTileIndex = 3;
+  const auto write = [&](uint64_t at64, std::vector<uint64_t> limits, std::vector<int64_t> carries) {
+    DecodedPacket p = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, at64},
+                                    {LleField::Stage14Groups, limits[0]}, {LleField::Stage14LoopOn, limits[0] != 0},
+                                    {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(limits[0]))},
+                                    {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
+    for (unsigned i = 1; i < limits.size(); ++i) f.setElement(p, LleField::Stage14OuterLimit, i - 1, limits[i]);
+    const std::array<LleField, 4> carry = {LleField::Stage14WrapA, LleField::Stage14WrapB, LleField::Stage14WrapD,
+                                           LleField::Stage14WrapE};
+    for (unsigned i = 0; i < carries.size(); ++i) f.setElement(p, carry[i], 0, static_cast<uint64_t>(carries[i]));
+    return p;
+  };
+  // Runs the write and a pop of `bytes` input bytes; the tile's narrow memory after the fence.
+  const auto run = [&](const DecodedPacket& staging, uint64_t bytes) -> const AddressedMemory& {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(staging, streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, bytes), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    return rung.tile(kTileIndex).narrowSram;
+  };
+  const auto bytesAt = [](const AddressedMemory& m, uint64_t at, uint64_t n) {
+    EXPECT_FALSE(m.firstUnwritten(at, n).has_value()) << "byte " << *m.firstUnwritten(at, n) << " unwritten";
+    const auto s = m.read(at, n);
+    return std::vector<uint8_t>(s.begin(), s.end());
+  };
+  const auto input = [&](uint64_t from, uint64_t n) {
+    return std::vector<uint8_t>(streams.input.begin() + static_cast<std::ptrdiff_t>(from),
+                                streams.input.begin() + static_cast<std::ptrdiff_t>(from + n));
+  };
+  {  // level 1: 4 counts of 2 units, stride 1 + 5 = 6 units
+    const AddressedMemory& m = run(write(3, {1, 3}, {5}), 32);
+    for (uint64_t c = 0; c < 4; ++c) EXPECT_EQ(bytesAt(m, 192 + 24 * c, 8), input(8 * c, 8)) << "level-1 count " << c;
+    EXPECT_EQ(m.firstUnwritten(192 + 8, 16), std::optional<uint64_t>(192 + 8));  // the gap the stride leaves
+    rung.endRun();
+  }
+  {  // levels 1 and 2: strides 3 and 7 + 1 x 3 = 10 units
+    const AddressedMemory& m = run(write(5, {0, 1, 1}, {3, 7}), 16);
+    const std::array<uint64_t, 4> units = {0, 3, 10, 13};
+    for (uint64_t k = 0; k < 4; ++k) EXPECT_EQ(bytesAt(m, 320 + 4 * units[k], 4), input(4 * k, 4)) << "unit " << units[k];
+    EXPECT_TRUE(m.firstUnwritten(320 + 4, 8).has_value());
+    rung.endRun();
+  }
+  const auto refusal = [&](const DecodedPacket& staging, uint64_t bytes) {
+    try {
+      run(staging, bytes);
+    } catch (const ChipFault& e) {
+      rung.endRun();
+      return std::string(e.what());
+    }
+    rung.endRun();
+    return std::string();
+  };
+  const std::string shortPop = refusal(write(3, {1, 3}, {5}), 16);
+  EXPECT_NE(shortPop.find("nest of 32 bytes (Stage14Groups, Stage14OuterLimit)"), std::string::npos) << shortPop;
+  // The corpus's own form, limits (1, 1) with carries -1: level 1 has stride 0 and writes units 0, 1
+  // twice; what consumes the first pass is not decoded, so the rung refuses rather than keep the last.
+  const std::string twice = refusal(write(7, {1, 1}, {-1, -1, -1, -1}), 16);
+  EXPECT_NE(twice.find("writes some units more than once"), std::string::npos) << twice;
+  const std::string below = refusal(write(1, {1, 3}, {-40}), 32);
+  EXPECT_NE(below.find("Stage14OuterLimit"), std::string::npos) << below;
+  EXPECT_NE(below.find("leaves the"), std::string::npos) << below;
 }
 
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
