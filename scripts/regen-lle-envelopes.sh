@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Regenerates the lle rung's two value envelopes from their decode sets (docs/decoding-log.md,
+# "form13" §B and "op17"): the shipped one (models/lle/lle_envelope.def: both Dense templates) and
+# the hold-out one (models/lle/lle_envelope_decode_set.def: Dense-256 alone). 0x17 rows come from
+# two raw programs (the templates have no 0x17), 0x13 rows of the kept form from a convolution decode
+# set. Run it after any change to models/lle/lle_fields.def, lle_relations.def or the generator;
+# `git diff models/lle/lle_envelope*.def` then shows what the change unpinned.
+# Needs $CORALSIM_CORPUS (default ../shared/corpus) and $CORALSIM_TOOLS (default ../shared/tools).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+C="${CORALSIM_CORPUS:-../shared/corpus}"
+TOOLS="${CORALSIM_TOOLS:-../shared/tools}"
+[ -d "$C" ] || { echo "regen-lle-envelopes: corpus not found at $C (set CORALSIM_CORPUS)" >&2; exit 2; }
+[ -d "$TOOLS/isa" ] || { echo "regen-lle-envelopes: $TOOLS/isa not found (set CORALSIM_TOOLS)" >&2; exit 2; }
+T="$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/templates"
+X="$C/geohot+edgetpuxray/programs"
+R="$C/rubensrech+Coral-TPU/elementary-ops/models"
+P="$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_6512/p32/anchor"
+fill17=(--opcode 0x17 "$X/div2_8.coral" "$X/div2_20.coral")
+kept13=(--opcode 0x13 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite"
+        "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
+        "$C/iwatake2222+EdgeTPU_Analysis/InOut/model_padding/model_padding_128x128x3_edgetpu.tflite")
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}"
