@@ -30,6 +30,8 @@ constexpr uint32_t kWeightOffset = kLanes * 8;
 // The slot value of per-channel int8 layers without bias: the weight offset 128 (w_zp + 128).
 // Other values (an int32 bias, docs/isa.md §5.3 / Q3) are refused until Q3 is settled.
 constexpr uint32_t kWeightOffsetSlot = 128;
+// The element-wise form's weight block: 4 lanes x one 4-byte group (the prologue's 4 x 4 identity).
+constexpr uint64_t kElementWiseBlockBytes = kGroupBytes * kGroupBytes;
 // The infeed ring: PopBuffer32 counts 4096 units of 32 bytes (lle_fields.def).
 constexpr uint64_t kInfeedRingBytes = 4096 * 32;
 // A tile-memory row as the 0x11 receive counts it: 64 lanes x 4 bytes (lle_fields.def Recv11Row).
@@ -471,11 +473,38 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   resolvePops(streams);
   const auto words = packet.words;
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
-  for (LleField repeat : {LleField::ComputeK4W1, LleField::ComputeK4W7, LleField::ComputeK4W10}) {
-    if (readField(words, repeat) != limit) {
-      refuse(packet, std::string("K-loop limit ") + std::string(fieldDef(repeat).name) + " = " +
-                         std::to_string(readField(words, repeat)) + " differs from ComputeK4W0 = " + std::to_string(limit));
+  // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
+  // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).
+  const uint64_t positions = readField(words, LleField::ComputePositions) + 1;
+  const uint64_t iterations = (limit + 1) * positions;
+  const std::pair<LleField, uint64_t> repeats[] = {{LleField::ComputeK4W1, limit},
+                                                   {LleField::ComputeK4W7, iterations - 1},
+                                                   {LleField::ComputeK4W10, iterations - 1}};
+  for (const auto& [repeat, want] : repeats) {
+    if (readField(words, repeat) != want) {
+      refuse(packet, std::string("loop limit ") + std::string(fieldDef(repeat).name) + " = " +
+                         std::to_string(readField(words, repeat)) + " is not " + std::to_string(want) +
+                         " (ComputeK4W0 = " + std::to_string(limit) + ", ComputePositions = " + std::to_string(positions - 1) + ")");
     }
+  }
+  if ((readField(words, LleField::ComputePositionLoopOn) != 0) != (positions > 1)) {
+    refuse(packet, "ComputePositionLoopOn (word 11 bit 111) = " + std::to_string(readField(words, LleField::ComputePositionLoopOn)) +
+                       " with " + std::to_string(positions) + " positions (set exactly where there is more than one)");
+  }
+  if (positions > 1 && limit != 0) {
+    refuse(packet, "a position loop (ComputePositions = " + std::to_string(positions - 1) + ") over K groups (ComputeK4W0 = " +
+                       std::to_string(limit) + "): only one group per position is decoded");
+  }
+  if (limit == 0) {
+    // One 4-byte group per output. With a weight block staged by a 16-byte read (the prologue's
+    // identity, docs/decoding-log.md "eltwise" §B) this is the element-wise form.
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].stagedReadAt && tiles_[t].stagedReadBytes == kElementWiseBlockBytes) {
+        computeElementWise(packet, positions);
+        return;
+      }
+    }
+    if (positions > 1) refuse(packet, "a position loop without a 16-byte weight block staged by a 0x13 read on its tiles");
   }
   const auto groups = static_cast<uint32_t>(limit + 1);
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
@@ -539,6 +568,70 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     // One byte per lane at the decoded output address; the outfeed sends them from there (0x13).
     if (!tile.narrowSram.write(outputAt, results)) {
       refuse(packet, "the lane results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
+                         " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
+    }
+  }
+}
+
+void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions) {
+  const auto words = packet.words;
+  const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
+  const auto zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
+  const auto zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
+  if (zpIn > 255 || zpOut > 255) refuse(packet, "zero point above 255");
+  const float mult = readF32(words, LleField::ComputeMult);
+  const float hi = readF32(words, LleField::ComputeClampHi);
+  const float lo = readF32(words, LleField::ComputeClampLo);
+  if (!std::isfinite(mult) || std::isnan(hi) || std::isnan(lo) || lo > hi) {
+    refuse(packet, "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)");
+  }
+  // The positions' 4-byte groups, in stream order (gathered like the Dense vector, design note 18).
+  const uint64_t inputBytes = kGroupBytes * positions;
+  std::vector<uint8_t> x(inputBytes);
+  for (uint64_t pos = 0; pos < inputBytes;) {
+    const TileMemory* holder = nullptr;
+    for (unsigned t = 0; t < tiles_.size() && !holder; ++t) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].narrow.holds(pos, 1)) holder = &tiles_[t].narrow;
+    }
+    if (!holder) {
+      refuse(packet, "no tile of the compute holds activation byte " + std::to_string(pos) + " of the " +
+                         std::to_string(inputBytes) + " its " + std::to_string(positions) + " positions read");
+    }
+    const uint64_t run = std::min<uint64_t>(holder->runFrom(pos), inputBytes - pos);
+    std::memcpy(x.data() + pos, holder->at(pos), run);
+    pos += run;
+  }
+  // No parameter row comes with this form: the per-tensor multiplier is the whole scale (docs/isa.md
+  // §4.2 "the whole s_in s_w / s_out for per-tensor layers"), so each lane's scale is 1.
+  const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    if (!tile.stagedReadAt || tile.stagedReadBytes != kElementWiseBlockBytes) {
+      refuse(packet, "tile " + std::to_string(t) + " of the element-wise compute has no 16-byte weight block staged (0x13)");
+    }
+    if (const auto hole = tile.narrowSram.firstUnwritten(*tile.stagedReadAt, kElementWiseBlockBytes)) {
+      refuse(packet, "the weight block of tile " + std::to_string(t) + " (Stage13NarrowAt4) holds unwritten byte " +
+                         std::to_string(*hole));
+    }
+    // Lane c's weights are bytes 4c .. 4c + 3 of the block, int8 (the prologue's identity is 1 on
+    // its diagonal, 0 elsewhere: no weight offset, unlike Dense's 128). Which index of the block
+    // is the lane and which the input byte is not decoded: the identity is symmetric.
+    const std::span<const uint8_t> block = tile.narrowSram.read(*tile.stagedReadAt, kElementWiseBlockBytes);
+    std::vector<uint8_t> results(inputBytes);
+    for (uint64_t p = 0; p < positions; ++p) {
+      for (unsigned c = 0; c < kGroupBytes; ++c) {
+        int32_t acc = 0;
+        for (unsigned k = 0; k < kGroupBytes; ++k) {
+          acc += (int32_t{x[kGroupBytes * p + k]} - zpIn) * int32_t{static_cast<int8_t>(block[kGroupBytes * c + k])};
+        }
+        results[kGroupBytes * p + c] = requant(acc);
+      }
+    }
+    macs_ += uint64_t{kGroupBytes} * inputBytes;
+    // Four lanes per position, one after the other from the decoded output address.
+    if (!tile.narrowSram.write(outputAt, results)) {
+      refuse(packet, "the results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
                          " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
     }
   }

@@ -116,6 +116,9 @@ class LleRung final : public models::DatapathRung {
   void placeParameters(const models::DecodedPacket& packet, PendingPop& pop);
   void resolvePops(const models::RunStreams& streams);
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
+  // The position loop of one 4-byte group per output with a 4 x 4 weight block (docs/decoding-log.md
+  // "eltwise" §B): the raw element-wise programs.
+  void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
   void drain(const models::DecodedPacket& packet);
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
 
