@@ -12,11 +12,11 @@ Two tables are generated (review the diff of both after decoding a field; they s
 A bit that differs between the two tables is pinned by the two templates' values, not by meaning.
 
 Usage: gen_lle_envelope.py SHARED_TOOLS_ISA_DIR OUT.def MODEL_edgetpu.tflite... [--opcode 0xOP PROGRAM...]...
-An opcode that the templates do not use (0x17), or a form of one that they do not use (the
-element-wise 0x01, docs/decoding-log.md "eltwise"), takes rows from the programs after --opcode
-(*_edgetpu.tflite or raw *.coral; the group may be repeated, one opcode per group), which add rows
-for that opcode only, and only from packets of its
-decoded form (REQUIRED: the 1-bit field that must be set; the rung refuses the others, naming it).
+An opcode that the templates do not use (0x17), or a form of one that they do not use (the kept
+0x13 read), takes its rows from the programs after --opcode (*_edgetpu.tflite or raw *.coral), which
+add rows for that opcode only, and only from packets of its decoded form (REQUIRED: the 1-bit field
+that must be set; KEPT_FORM: the field whose every element must be 0; the rung refuses the others,
+naming it). --opcode may be given once per opcode.
 Reading the models uses the shared reference parsers (tfl.py, seg.py) as libraries; nothing of them
 is copied. Re-run it after decoding a field and review the diff of the .def (it should only shrink).
 """
@@ -29,6 +29,10 @@ LENGTH = {0x01: 17, 0x10: 4, 0x11: 4, 0x13: 7, 0x14: 7, 0x17: 6, 0x19: 13, 0x1a:
           0x27: 2}
 # Opcodes whose packets enter an envelope only in their decoded form: the 1-bit field that says so.
 REQUIRED = {0x17: "Fill17Immediate"}
+# Opcodes whose extra programs add rows only from packets where every element of this field is 0:
+# the 0x13 read kept for the tile's compute (lle_fields.def Stage13Route); its sent form is the
+# templates'.
+KEPT_FORM = {0x13: "Stage13Route"}
 ROW = re.compile(r"CORAL_LLE_FIELD\(\s*(\w+)\s*,\s*(0x[0-9a-f]+)\s*,\s*(\d+)\s*,\s*([^,]+),\s*(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*,")
 
 
@@ -89,8 +93,7 @@ def bitstreams(path, tfl):
 
 def main():
     args = sys.argv[1:]
-    # Each "--opcode 0xOP PROGRAM..." group adds rows for one opcode (the group ends at the next --opcode).
-    groups = []
+    groups = []  # (opcode, programs) per --opcode
     while "--opcode" in args:
         at = len(args) - 1 - args[::-1].index("--opcode")
         groups.insert(0, (int(args[at + 1], 16), args[at + 2:]))
@@ -118,6 +121,8 @@ def main():
                 for k in range(length):
                     packet |= words[index + k] << (128 * k)
                 if op in REQUIRED and not (packet >> fields[REQUIRED[op]][1]) & 1:
+                    continue
+                if only is not None and op in KEPT_FORM and packet & field_bits(fields[KEPT_FORM[op]]):
                     continue
                 mask = packet_mask(op, packet, fields, formats, masks)
                 for k in range(length):

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <variant>
 
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
@@ -13,6 +14,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
 #include "models/lle/packet_envelope.h"
+#include "models/lle/read_nest.h"
 #include "models/lle/requantizer.h"
 
 namespace coralsim::lle {
@@ -85,6 +87,11 @@ void LleRung::beginRun() {
     t.stagedReadAt.reset();
     t.stagedReadBytes = 0;
     t.stagedReadRepeats = 0;
+    t.stagedReadStride = 1;
+    t.stagedReadChannel = 0;
+    t.keptRead.reset();
+    t.keptReadRepeats = 0;
+    t.keptReadChannel = 0;
   }
   infeedConfigured_ = false;
   infeedIsInput_ = false;
@@ -280,17 +287,88 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
 }
 
 void LleRung::stageRead(const DecodedPacket& packet) {
-  const uint64_t address = readField(packet.words, LleField::Stage13NarrowAt4) * 4;
-  const bool loop = readField(packet.words, LleField::Stage13LoopOn) != 0;
-  // The group loop covers 4-byte groups; without it the read is one line (the outfeed says how long).
-  const uint64_t bytes = loop ? 4 * (readField(packet.words, LleField::Stage13Groups) + 1) : 0;
+  const auto words = packet.words;
+  const uint64_t address = readField(words, LleField::Stage13NarrowAt4) * 4;
+  const bool loop = readField(words, LleField::Stage13LoopOn) != 0;
+  // The read's nest (read_nest.h): levels 1..4 run where their enable is set.
+  for (unsigned i = 0; i + 1 < ReadNest::kLevels; ++i) {
+    if (readField(words, LleField::Stage13OuterLimit, i) != 0 && readField(words, LleField::Stage13OuterOn, i) == 0) {
+      refuse(packet, "Stage13OuterLimit[" + std::to_string(i) + "] = " +
+                         std::to_string(readField(words, LleField::Stage13OuterLimit, i)) + " while Stage13OuterOn[" +
+                         std::to_string(i) + "] (word 2 bit " + std::to_string(21 + i) + ") = 0: a level that does not run has limit 0");
+    }
+  }
+  const ReadNest nest = ReadNest::fromPacket(words);
+  const std::optional<unsigned> level = nest.countingLevel();
+  if (!level) {
+    refuse(packet, "several levels of the read's nest count (Stage13Groups, Stage13OuterLimit: level set 0x" +
+                       isa::formatHex(nest.countingLevels()) +
+                       "): the level-0 step of such nests is not decoded (docs/decoding-log.md \"form13\" §C)");
+  }
+  const StagedNest reach{address, nest.limits[*level] + 1, nest.strides[*level]};
+  const uint64_t channel = readField(words, LleField::Stage13Channel);
   const uint64_t repeats =
-      fieldPresent(LleField::Stage13Repeats, packet.words) ? readField(packet.words, LleField::Stage13Repeats) : 0;
+      fieldPresent(LleField::Stage13Repeats, words) ? readField(words, LleField::Stage13Repeats) : 0;
+  // Where the bytes go (lle_fields.def Stage13Route): sent (both bits set) or kept for the tile's
+  // next compute (both clear); the mixed forms are not decoded.
+  const uint64_t route105 = readField(words, LleField::Stage13Route, 0);
+  const uint64_t route107 = readField(words, LleField::Stage13Route, 1);
+  if (route105 != route107) {
+    refuse(packet, "Stage13Route (word 3 bits 107, 105) = " + std::to_string(route107) + ", " + std::to_string(route105) +
+                       ": a read that is neither sent (1, 1) nor kept for the tile's compute (0, 0) is not decoded");
+  }
+  if (route105 == 0) {
+    keepRead(packet, reach, repeats, channel);
+    return;
+  }
+  // The nest covers 4-byte groups; with no level running the read is one line (the outfeed says how long).
+  const bool runs = loop || *level != 0;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedReadAt = address;
-    tiles_[t].stagedReadBytes = bytes;
+    tiles_[t].stagedReadBytes = runs ? 4 * reach.groups : 0;
+    tiles_[t].stagedReadStride = reach.stride;
+    tiles_[t].stagedReadChannel = channel;
     tiles_[t].stagedReadRepeats = repeats;
+    tiles_[t].keptRead.reset();
+  }
+}
+
+// The bytes of `reach` (4 bytes per group, `stride` units apart) from a tile's narrow memory, or the
+// first byte this run did not write (the caller refuses, naming it).
+std::variant<std::vector<uint8_t>, uint64_t> LleRung::gather(const AddressedMemory& narrow, const StagedNest& reach) {
+  std::vector<uint8_t> bytes;
+  bytes.reserve(4 * reach.groups);
+  for (uint64_t g = 0; g < reach.groups; ++g) {
+    const int64_t at = static_cast<int64_t>(reach.address) + 4 * static_cast<int64_t>(g) * reach.stride;
+    if (at < 0 || static_cast<uint64_t>(at) + 4 > narrow.capacity()) return at < 0 ? uint64_t{0} : static_cast<uint64_t>(at);
+    if (const auto hole = narrow.firstUnwritten(static_cast<uint64_t>(at), 4)) return *hole;
+    const std::span<const uint8_t> group = narrow.read(static_cast<uint64_t>(at), 4);
+    bytes.insert(bytes.end(), group.begin(), group.end());
+  }
+  return bytes;
+}
+
+// A read kept in the tile (Stage13Route 0, 0): the nest's bytes are taken from narrow memory now, as
+// the packet runs, so a later write there does not change them; they wait for the tile's next
+// compute. The send path is disarmed: the tile's next outfeed has no read to carry.
+void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel) {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    auto bytes = gather(tile.narrowSram, reach);
+    if (const uint64_t* hole = std::get_if<uint64_t>(&bytes)) {
+      refuse(packet, "the kept read of " + std::to_string(reach.groups) + " groups of 4 bytes from narrow byte " +
+                         std::to_string(reach.address) + ", " + std::to_string(reach.stride) + " units apart, of tile " +
+                         std::to_string(t) + " (Stage13NarrowAt4, Stage13Groups, Stage13OuterLimit, Stage13Wrap); byte " +
+                         std::to_string(*hole) + " was not written in this run or lies outside narrow memory");
+    }
+    tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
+    tile.keptReadRepeats = repeats;
+    tile.keptReadChannel = channel;
+    tile.stagedReadAt.reset();
+    tile.stagedReadBytes = 0;
+    tile.stagedReadRepeats = 0;
   }
 }
 
@@ -496,15 +574,16 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        std::to_string(limit) + "): only one group per position is decoded");
   }
   if (limit == 0) {
-    // One 4-byte group per output. With a weight block staged by a 16-byte read (the prologue's
-    // identity, docs/decoding-log.md "eltwise" §B) this is the element-wise form.
+    // One 4-byte group per output. With a 16-byte block kept for it by a 0x13 (the prologue's
+    // identity, docs/decoding-log.md "eltwise" §B) this is the element-wise form: the block is the
+    // weights.
     for (unsigned t = 0; t < tiles_.size(); ++t) {
-      if ((packet.tileMask & (1u << t)) && tiles_[t].stagedReadAt && tiles_[t].stagedReadBytes == kElementWiseBlockBytes) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].keptRead && tiles_[t].keptRead->size() == kElementWiseBlockBytes) {
         computeElementWise(packet, positions);
         return;
       }
     }
-    if (positions > 1) refuse(packet, "a position loop without a 16-byte weight block staged by a 0x13 read on its tiles");
+    if (positions > 1) refuse(packet, "a position loop without a 16-byte weight block kept by a 0x13 read on its tiles");
   }
   const auto groups = static_cast<uint32_t>(limit + 1);
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
@@ -516,6 +595,15 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   const float lo = readF32(words, LleField::ComputeClampLo);
   if (!std::isfinite(mult) || std::isnan(hi) || std::isnan(lo) || lo > hi) {
     refuse(packet, "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)");
+  }
+  // A read kept for this compute (Stage13Route 0, 0: the prologue identity reads) is one of its
+  // operands, but which one (weights or activations) and in what layout is not decoded.
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !tiles_[t].keptRead) continue;
+    refuse(packet, "tile " + std::to_string(t) + " holds " + std::to_string(tiles_[t].keptRead->size()) +
+                       " bytes a 0x13 kept for its compute (Stage13Route 0, 0; stream " +
+                       std::to_string(tiles_[t].keptReadChannel) + "; read " + std::to_string(tiles_[t].keptReadRepeats + 1) +
+                       " times): whether the compute takes them as weights or activations is not decoded");
   }
   const uint32_t inputBytes = 4 * groups;
   const uint32_t paramBytes = kWeightOffset + groups * kGroupStride;
@@ -607,17 +695,16 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
-    if (!tile.stagedReadAt || tile.stagedReadBytes != kElementWiseBlockBytes) {
-      refuse(packet, "tile " + std::to_string(t) + " of the element-wise compute has no 16-byte weight block staged (0x13)");
-    }
-    if (const auto hole = tile.narrowSram.firstUnwritten(*tile.stagedReadAt, kElementWiseBlockBytes)) {
-      refuse(packet, "the weight block of tile " + std::to_string(t) + " (Stage13NarrowAt4) holds unwritten byte " +
-                         std::to_string(*hole));
+    if (!tile.keptRead || tile.keptRead->size() != kElementWiseBlockBytes) {
+      refuse(packet, "tile " + std::to_string(t) + " of the element-wise compute holds no 16-byte weight block kept by a 0x13");
     }
     // Lane c's weights are bytes 4c .. 4c + 3 of the block, int8 (the prologue's identity is 1 on
     // its diagonal, 0 elsewhere: no weight offset, unlike Dense's 128). Which index of the block
-    // is the lane and which the input byte is not decoded: the identity is symmetric.
-    const std::span<const uint8_t> block = tile.narrowSram.read(*tile.stagedReadAt, kElementWiseBlockBytes);
+    // is the lane and which the input byte is not decoded: the identity is symmetric. The read's
+    // second level (keptReadRepeats: the raw programs read the block twice) passes over the same
+    // bytes again; what a second pass adds is not decoded and not modelled.
+    const std::vector<uint8_t> block = std::move(*tile.keptRead);
+    tile.keptRead.reset();  // the compute consumes it
     std::vector<uint8_t> results(inputBytes);
     for (uint64_t p = 0; p < positions; ++p) {
       for (unsigned c = 0; c < kGroupBytes; ++c) {
@@ -647,8 +734,18 @@ void LleRung::drain(const DecodedPacket& packet) {
   const TileState& tile = tiles_[index];
   // The send carries what the tile's staging read (0x13) addresses in narrow memory: a compute's
   // lane results (ComputeOutputAt) or bytes a pop wrote there (Stage14NarrowAt64).
+  if (tile.keptRead) {
+    refuse(packet, "outfeed drain from tile " + std::to_string(index) +
+                       " whose last 0x13 kept its bytes for the tile's compute (Stage13Route 0, 0): a kept read is not sent");
+  }
   if (!tile.stagedReadAt) refuse(packet, "outfeed drain from a tile with no staging read (0x13) armed");
   const uint64_t at = *tile.stagedReadAt;
+  // The send takes the stream its tag names (lle_fields.def Dma10Channel / Stage13Channel).
+  if (const uint64_t channel = readField(packet.words, LleField::Dma10Channel); channel != tile.stagedReadChannel) {
+    refuse(packet, "the send takes stream " + std::to_string(channel) + " (Dma10Channel, word 0 bits 73:62); the staging read of tile " +
+                       std::to_string(index) + " entered stream " + std::to_string(tile.stagedReadChannel) +
+                       " (Stage13Channel, word 2 bits 92:81)");
+  }
   if (tile.stagedReadRepeats != 0) {
     refuse(packet, "the staging read of tile " + std::to_string(index) + " repeats " +
                        std::to_string(tile.stagedReadRepeats + 1) +
@@ -658,13 +755,15 @@ void LleRung::drain(const DecodedPacket& packet) {
     refuse(packet, "the staging read of tile " + std::to_string(index) + " covers " + std::to_string(tile.stagedReadBytes) +
                        " bytes (Stage13Groups), the outfeed sends " + std::to_string(bytes) + " (OutfeedLines)");
   }
-  if (const auto hole = tile.narrowSram.firstUnwritten(at, bytes)) {
+  // The nest's groups in order (stride 1: the contiguous bytes [at, at + bytes)).
+  const auto sent = gather(tile.narrowSram, StagedNest{at, bytes / 4, tile.stagedReadStride});
+  if (const uint64_t* hole = std::get_if<uint64_t>(&sent)) {
     refuse(packet, "the outfeed reads narrow bytes [" + std::to_string(at) + ", " + std::to_string(at + bytes) + ") of tile " +
                        std::to_string(index) + " (Stage13NarrowAt4); byte " + std::to_string(*hole) +
                        " was not written in this run");
   }
-  const std::span<const uint8_t> sent = tile.narrowSram.read(at, bytes);
-  outQueue_.insert(outQueue_.end(), sent.begin(), sent.end());
+  const auto& out = std::get<std::vector<uint8_t>>(sent);
+  outQueue_.insert(outQueue_.end(), out.begin(), out.end());
 }
 
 std::vector<uint8_t> LleRung::windowTail(unsigned /*window*/, uint32_t windowLength, uint32_t streamedBytes,

@@ -23,9 +23,14 @@
 //                        to such a tile lands there too (addressed_memory.h); its two selects
 //                        (Stage14SelectW4/W5, meaning not decoded) must be ones the hypothesis of
 //                        docs/decoding-log.md "xraypair" §A covers, else refused
-//   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 that the tile's next
-//                        outfeed sends carry; a read whose second level repeats (Stage13Repeats > 0)
-//                        is not sent (where the repeat goes is not decoded, "read13" §A)
+//   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 (along its nest, one
+//                        counting level, read_nest.h) that the tile's next outfeed sends carry; a read whose second level repeats (Stage13Repeats > 0)
+//                        is not sent (where the repeat goes is not decoded, "read13" §A). That is
+//                        the sent form (Stage13Route 1, 1); the kept form (0, 0: the prologue's
+//                        identity reads) copies its bytes out of narrow memory for the tile's next
+//                        compute, which is refused while it holds them (how it takes them is not
+//                        decoded, "form13"); the mixed forms are refused. The read's stream tag
+//                        (Stage13Channel) must be the one its send names (Dma10Channel)
 //   0x27 + 0x10          the outfeed sends the 0x27's bytes (OutfeedLines) from the 0x10's tile, read
 //                        at its 0x13 address (refused when no packet of the run wrote them): compute
 //                        results or popped bytes, in the order of the 0x10s
@@ -52,6 +57,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "models/chip/datapath_rung.h"
@@ -109,6 +115,16 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t outfeedBytes(const models::DecodedPacket& packet) const;  // checks the two decoded forms
   void stageWrite(const models::DecodedPacket& packet);
   void stageRead(const models::DecodedPacket& packet);
+  // The groups a 0x13 reads: from narrow byte `address`, `groups` groups of 4 bytes, `stride` 4-byte
+  // units apart (its one counting level, read_nest.h).
+  struct StagedNest {
+    uint64_t address = 0;
+    uint64_t groups = 0;
+    int64_t stride = 1;
+  };
+  void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel);
+  [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
+                                                                          const StagedNest& reach);
   void writeImmediate(const models::DecodedPacket& packet);
   void receive(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);

@@ -108,6 +108,17 @@ struct TileState {
   // The read's second-level limit (Stage13Repeats; 0 when absent): where a repeated read goes is not
   // decoded, so an outfeed refuses to send one.
   uint64_t stagedReadRepeats = 0;
+  // The stream the armed read's bytes entered (Stage13Channel): the send that takes them names it.
+  uint64_t stagedReadChannel = 0;
+  // 4-byte units between the read's groups (its counting level's stride, read_nest.h; 1 for level 0).
+  int64_t stagedReadStride = 1;
+  // A read kept in the tile (Stage13Route both clear, docs/decoding-log.md "form13"): the bytes it
+  // read from narrow memory, one pass of its group loop, for the tile's next compute, and how many
+  // times its second level repeats that pass. How the compute takes them (weights or activations)
+  // is not decoded, so a compute on a tile holding them is refused; an outfeed never sends them.
+  std::optional<std::vector<uint8_t>> keptRead;
+  uint64_t keptReadRepeats = 0;
+  uint64_t keptReadChannel = 0;  // its Stage13Channel: the consuming compute names it (w7[74:63], not decoded)
 };
 
 }  // namespace coralsim::lle
