@@ -97,13 +97,17 @@ void LleRung::beginRun() {
   infeedIsInput_ = false;
   pendingInfeedCheck_.reset();
   pendingPops_.clear();
+  deferredComputes_.clear();
   for (auto& receives : pendingReceives_) receives.clear();
   outfeedArmed_.clear();
   outQueue_.clear();
   outRead_ = 0;
 }
 
-void LleRung::endRun() { pendingPops_.clear(); }
+void LleRung::endRun() {
+  pendingPops_.clear();
+  deferredComputes_.clear();
+}
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
   std::shared_ptr<const models::DecodedProgram> own;  // only off-device: the core passes its decode
@@ -144,6 +148,17 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
   }
   if (packet.tilePacket && (packet.tileMask >> config_.tileCount()) != 0) {
     refuse(packet, "tile mask " + isa::formatHex(packet.tileMask) + " addresses tiles this chip does not have");
+  }
+  // A compute issued before its input pop's bytes arrived waits for them (the tile's queue holds
+  // it; docs/decoding-log.md "eltwise" §D). Tile syncs and the scalar fence may pass it; a packet
+  // that moves tile data may not, so it is refused while the bytes are still missing.
+  if (!deferredComputes_.empty()) {
+    if (inputPopsDelivered(streams)) {
+      runDeferredComputes(streams);
+    } else if (op != 0x1a && op != 0x24) {
+      refuse(packet, "the compute at PC 0x" + isa::formatAddress(deferredComputes_.front().packet.pc) +
+                         " still waits for input bytes its pops name, and this packet would move tile data before it");
+    }
   }
   const auto words = packet.words;
   switch (op) {
@@ -547,7 +562,28 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
   pendingPops_.clear();
 }
 
+bool LleRung::inputPopsDelivered(const models::RunStreams& streams) const {
+  return std::ranges::all_of(pendingPops_, [&](const PendingPop& p) {
+    return !p.input || p.offset + p.length <= streams.inputBytes().size();
+  });
+}
+
+void LleRung::runDeferredComputes(const models::RunStreams& streams) {
+  while (!deferredComputes_.empty()) {
+    DeferredCompute waiting = std::move(deferredComputes_.front());
+    deferredComputes_.pop_front();
+    waiting.packet.words = waiting.words;
+    compute(waiting.packet, streams);
+  }
+}
+
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
+  if (!inputPopsDelivered(streams) || !deferredComputes_.empty()) {
+    DeferredCompute& waiting = deferredComputes_.emplace_back();
+    waiting.words.assign(packet.words.begin(), packet.words.end());
+    waiting.packet = packet;
+    return;
+  }
   resolvePops(streams);
   const auto words = packet.words;
   const uint64_t limit = readField(words, LleField::ComputeK4W0);

@@ -1517,5 +1517,69 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheStagedBloc
   EXPECT_NE(refusal(eltwise(6), false).find("without a 16-byte weight block kept"), std::string::npos);
 }
 
+// A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the
+// host sends the input; docs/decoding-log.md "eltwise" §D) waits for them: here the stream is empty
+// when the compute issues, fills before the scalar fence, and the results are those of the bytes.
+// While the bytes are missing a tile sync passes the waiting compute, a read of its output does not
+// (refused, naming the compute's PC). Before the change the compute read no bytes and was refused
+// ("no tile of the compute holds activation byte 0").
+TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kBlockAt = 64;
+  const std::vector<uint8_t> input = streams.input;
+  const auto eltwise = f.make(0x01, {{LleField::ComputeMask, kTile},
+                                     {LleField::ComputePositions, 1},
+                                     {LleField::ComputePositionsW0, 1},
+                                     {LleField::ComputePositionStep37, 2},
+                                     {LleField::ComputePositionsW4, 2},
+                                     {LleField::ComputeOutPositions, 1},
+                                     {LleField::ComputePositionLoopOn, 1},
+                                     {LleField::ComputeOutWrap, static_cast<uint64_t>(-1)},
+                                     {LleField::ComputeK4W0, 0}, {LleField::ComputeK4W1, 0},
+                                     {LleField::ComputeK4W7, 1}, {LleField::ComputeK4W10, 1},
+                                     {LleField::ComputeKWrap37, static_cast<uint64_t>(-1)},
+                                     {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+                                     {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeZpIn, 0},
+                                     {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
+                                     {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)},
+                                     {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)}});
+  const auto upToCompute = [&] {
+    rung.beginRun();
+    for (uint64_t c = 0; c < 4; ++c) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, uint64_t{1} << (8 * c)}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
+                  streams, 0);
+    }
+    DecodedPacket keep = readAt(kTile, kBlockAt, 16);
+    f.setElement(keep, LleField::Stage13Route, 0, 0);
+    f.setElement(keep, LleField::Stage13Route, 1, 0);
+    rung.packet(keep, streams, 0);
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, kTile), streams, 0);
+    rung.packet(eltwise, streams, 0);  // the input has not arrived
+    rung.packet(f.make(0x1a, {}), streams, 0);
+  };
+  streams.input.clear();
+  upToCompute();
+  streams.input = input;  // the host's bytes arrive; the core's fence waited for them
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedSingleLine, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  const std::vector<uint8_t> out = rung.windowTail(0, 8, 0, streams);
+  rung.endRun();
+  EXPECT_EQ(out, std::vector<uint8_t>(input.begin(), input.begin() + 8));  // the identity block, multiplier 1
+
+  streams.input.clear();
+  try {
+    upToCompute();
+    rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
+    ADD_FAILURE() << "a read passed a compute that still waits for its input";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("still waits for input bytes"), std::string::npos) << e.what();
+  }
+  streams.input = input;
+}
+
 }  // namespace
 }  // namespace coralsim::lle
