@@ -18,6 +18,10 @@ namespace coralsim::traces {
 class Tracer;  // traces/trace_event.h
 }  // namespace coralsim::traces
 
+namespace coralsim::lle {
+class ComputeObserver;  // models/lle/compute_observer.h
+}  // namespace coralsim::lle
+
 namespace coralsim::models {
 
 // The datapath ladder (docs/ARCHITECTURE.md §3). The control plane always runs exactly.
@@ -87,6 +91,10 @@ struct ChipConfig {
   // Where the chip reports trace events and executed instructions (timeline, instruction trace,
   // VCD); null = tracing off, which costs a null check per packet. Owned by the caller.
   std::shared_ptr<const traces::Tracer> tracer;
+
+  // Told what every compute packet the lle rung executes writes to tile memory (the layer checker,
+  // sim/layer_check/); null = nobody listens. Owned by the caller.
+  std::shared_ptr<lle::ComputeObserver> lleComputeObserver;
 
   [[nodiscard]] unsigned tileCount() const { return tilesX * tilesY; }
 };

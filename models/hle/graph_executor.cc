@@ -38,6 +38,14 @@ std::optional<std::string_view> supportedKernelName(int32_t builtinCode) {
 
 std::vector<std::vector<uint8_t>> GraphExecutor::run(const std::vector<TensorBytes>& inputs,
                                                      const std::vector<int32_t>& outputs) {
+  std::vector<std::vector<uint8_t>> values = runKeepingTensors(inputs, outputs);
+  std::vector<std::vector<uint8_t>> result;
+  for (int32_t t : outputs) result.push_back(values[static_cast<size_t>(t)]);  // copies: an output may be listed twice
+  return result;
+}
+
+std::vector<std::vector<uint8_t>> GraphExecutor::runKeepingTensors(const std::vector<TensorBytes>& inputs,
+                                                                   const std::vector<int32_t>& outputs) {
   const size_t tensorCount = graph_.tensors.size();
   auto checkIndex = [&](int32_t t, const std::string& role) {
     if (t < 0 || static_cast<size_t>(t) >= tensorCount) {
@@ -101,9 +109,7 @@ std::vector<std::vector<uint8_t>> GraphExecutor::run(const std::vector<TensorByt
     KernelContext ctx(graph_, graph_.ops[op], op, values);
     findKernel(graph_.ops[op].builtinCode)->run(ctx);
   }
-  std::vector<std::vector<uint8_t>> result;
-  for (int32_t t : outputs) result.push_back(values[static_cast<size_t>(t)]);
-  return result;
+  return values;
 }
 
 std::vector<std::vector<uint8_t>> GraphExecutor::runGraph(const std::vector<std::vector<uint8_t>>& inputs) {

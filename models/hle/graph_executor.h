@@ -27,6 +27,12 @@ class GraphExecutor {
   // HleError naming the op (unsupported op, bad shapes) or the tensor (not fed, wrong size).
   std::vector<std::vector<uint8_t>> run(const std::vector<TensorBytes>& inputs, const std::vector<int32_t>& outputs);
 
+  // The same, returning every tensor's bytes by tensor index: the fed ones, the constants and
+  // each intermediate tensor the run computed (the layer checker compares them with what the lle
+  // rung wrote to tile memory, sim/layer_check/); tensors the run did not need stay empty.
+  std::vector<std::vector<uint8_t>> runKeepingTensors(const std::vector<TensorBytes>& inputs,
+                                                      const std::vector<int32_t>& outputs);
+
   // The whole graph: `inputs` in the order of graph.inputs, returns graph.outputs.
   std::vector<std::vector<uint8_t>> runGraph(const std::vector<std::vector<uint8_t>>& inputs);
 

@@ -9,6 +9,7 @@
 
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
+#include "models/lle/compute_observer.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/lle_fields.h"
@@ -694,6 +695,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
       refuse(packet, "the lane results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
                          " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
     }
+    if (config_.lleComputeObserver) config_.lleComputeObserver->computed(packet, t, outputAt, results);
   }
 }
 

@@ -16,5 +16,6 @@ int runServe(const CommandArgs& args);
 int runTraceDiff(const CommandArgs& args);
 int runTraceImport(const CommandArgs& args);
 int runProfile(const CommandArgs& args);
+int runCheckLayers(const CommandArgs& args);
 
 }  // namespace coralsim::cli

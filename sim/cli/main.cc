@@ -25,6 +25,8 @@ constexpr Command kCommands[] = {
      coralsim::cli::runTraceImport},
     {"profile", "per-layer profile of one inference: compute packets mapped to the CPU twin's layers",
      coralsim::cli::runProfile},
+    {"check-layers", "run a compiled model on the lle rung and compare every layer's tile memory with the CPU twin",
+     coralsim::cli::runCheckLayers},
 };
 
 constexpr coralsim::cli::Program kProgram{

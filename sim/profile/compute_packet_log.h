@@ -20,7 +20,7 @@ struct ComputePacket {
   uint64_t issueCycle = 0;  // when the scalar core issued it
   uint32_t pc = 0;          // word index in its instruction chunk
   std::string mnemonic;     // tile.compute, tile.compute02, ...
-  uint32_t tiles = 0;       // tiles that executed it (its tile mask)
+  uint32_t tiles = 0;       // how many tiles executed it (the tiles of its mask)
   uint64_t start = 0;       // first tile start .. last tile end (chip cycles)
   uint64_t end = 0;
   uint64_t cycles = 0;      // the cost model's cycles for one tile (the tiles run it in parallel)

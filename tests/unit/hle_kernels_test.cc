@@ -281,6 +281,26 @@ TEST(HleExecutor, RunsOnlyTheSubgraphBetweenFedAndWantedTensors) {
   EXPECT_THROW(ex.run({{mid, {1, 2}}}, {end}), hle::HleError);  // wrong size
 }
 
+TEST(HleExecutor, KeepsEveryIntermediateTensorTheRunComputed) {
+  // in -> MUL by itself -> mid -> RESHAPE -> end; `unused` is produced by an op the run does not need.
+  GraphBuilder b;
+  const int32_t in = b.tensor({2}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t mid = b.tensor({2}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t end = b.tensor({2}, ElementType::UInt8, {1.0F}, {0});
+  const int32_t unused = b.tensor({2}, ElementType::UInt8, {1.0F}, {0});
+  b.op(kMul, "MUL", {in, in}, {mid});
+  b.op(kReshape, "RESHAPE", {mid}, {end});
+  b.op(kReshape, "RESHAPE", {in}, {unused});
+  hle::GraphExecutor ex(b.g);
+  const auto values = ex.runKeepingTensors({{in, {3, 5}}}, {end});
+  ASSERT_EQ(values.size(), b.g.tensors.size());
+  EXPECT_EQ(values.at(static_cast<size_t>(in)), std::vector<uint8_t>({3, 5}));
+  EXPECT_EQ(values.at(static_cast<size_t>(mid)), std::vector<uint8_t>({9, 25}));  // the intermediate
+  EXPECT_EQ(values.at(static_cast<size_t>(end)), std::vector<uint8_t>({9, 25}));
+  EXPECT_TRUE(values.at(static_cast<size_t>(unused)).empty());
+  EXPECT_EQ(ex.run({{in, {3, 5}}}, {end, end}), (std::vector<std::vector<uint8_t>>{{9, 25}, {9, 25}}));
+}
+
 TEST(HleExecutor, BadShapesAreErrorsNotCrashes) {
   GraphBuilder b;
   const int32_t in = b.tensor({1, 2, 2, 1}, ElementType::UInt8, {1.0F}, {0});

@@ -1,0 +1,62 @@
+// Compares what a layer's compute packets wrote to tile memory (compute_capture.h) with the CPU
+// twin's tensor for that layer, element by element, through the lane layout (lane_layout.h).
+//
+// Both sides in the device's encoding: the tiles hold uint8 (an int8 tensor's byte XOR 0x80, the
+// wire convention of the hle rung and libedgetpu), so an int8 twin byte is flipped before the
+// comparison and every value reported is the device byte.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/layer_check/compute_capture.h"
+
+namespace coralsim::sim {
+
+// The twin's computed tensor of one layer (its first output), in TFLite encoding.
+struct TwinTensor {
+  int32_t index = -1;            // tensor index in the twin's subgraph 0
+  std::string name;
+  std::vector<int32_t> shape;
+  bool int8 = false;             // INT8 (flipped to the device's uint8 for the comparison)
+  std::vector<uint8_t> bytes;    // one byte per element
+};
+
+struct LaneDifference {
+  size_t element = 0;                 // flat index in the tensor
+  std::vector<int32_t> coordinates;   // its row-major coordinates
+  size_t packet = 0;                  // index of the compute packet in the run (issue order)
+  uint32_t pc = 0;
+  unsigned tile = 0;
+  unsigned lane = 0;
+  uint64_t narrowAddress = 0;         // the byte's address in the tile's narrow memory
+  uint8_t lle = 0;                    // the tile's byte
+  uint8_t twin = 0;                   // the twin's byte, device encoding
+};
+
+struct TensorComparison {
+  size_t elements = 0;        // in the twin's tensor
+  size_t compared = 0;        // elements a lane of the layer's packets landed on
+  size_t differing = 0;       // |lle - twin| > 0
+  size_t beyondTolerance = 0; // |lle - twin| > the tolerance
+  unsigned maxAbsDiff = 0;
+  size_t slicesBeyond = 0;    // lane slices past the tensor's end: the packets do not fit the layout
+  // The element with the lowest index among those beyond the tolerance, or, when none is, among
+  // the differing ones.
+  std::optional<LaneDifference> first;
+};
+
+// `layerPackets`: indices into `packets` of the layer's compute packets, in issue order.
+// `tolerance`: a difference of at most this many LSB counts in `differing`, not in
+// `beyondTolerance` (the twin rounds as TFLite's fixed point, the lle epilogue as
+// ChipConfig::requantRounding says: they may differ by 1 where a product lies near .5).
+// Throws std::invalid_argument for a twin tensor whose byte count is not its element count (a
+// type the comparison does not cover: int16, int32, float).
+[[nodiscard]] TensorComparison compareWithTwin(const TwinTensor& twin, std::span<const CapturedCompute> packets,
+                                               std::span<const size_t> layerPackets, unsigned tolerance = 0);
+
+}  // namespace coralsim::sim

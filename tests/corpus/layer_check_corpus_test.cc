@@ -1,0 +1,208 @@
+// `coralsim check-layers` (sim/layer_check/layer_check.h) over the corpus: every compiled model
+// with its CPU twin beside it (X.tflite beside X_edgetpu.tflite) is checked layer by layer. The
+// oracle is the twin run on the hle kernels (bit-exact against TFLite 2.9 on the golden models),
+// not the lle code.
+//
+// 1. A model the lle rung runs fully: no layer differs with the twin's rounding (the checker's
+//    default), every MAC layer with packets is compared whole; with the rung's shipped rounding
+//    (fp32 half-even) none differs by more than 1 LSB.
+// 2. A model where lle stops: the stop names opcode and PC, no layer differs, and every layer with
+//    packets past the stop is "not reached".
+// 3. A wrong decode is caught: one weight byte of the parameter stream flipped (the first 64-lane
+//    block's weight for lane c, input byte 0: docs/isa.md §5.1, models/lle/mac_array.h) must be
+//    reported as the first difference, at channel c of tile-slice 0, with both values.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "driver/model/model_loader.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
+#include "sim/hle_host/twin_discovery.h"
+#include "sim/layer_check/layer_check.h"
+#include "tests/support/corpus.h"
+
+namespace coralsim::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint64_t kSeed = 20240605;
+// Measured (2026-11): the two LibrEdgeTPU Dense templates run fully on lle; the other compiled
+// models with a twin beside them stop before their first compute packet.
+constexpr size_t kMinFullyChecked = 2;
+constexpr size_t kMinStopped = 1;
+
+struct Checked {
+  fs::path path;
+  LayerCheckReport report;
+};
+
+// Every compiled model of the corpus with its twin beside it, checked with the twin's rounding.
+const std::vector<Checked>& checkedCorpus() {
+  static const std::vector<Checked> checked = [] {
+    std::vector<Checked> out;
+    for (const fs::path& path : testing::corpusFiles("_edgetpu.tflite")) {
+      if (!findTwinBeside(path).found) continue;
+      const driver::ModelFile model = driver::loadModelFile(path);
+      LayerCheckOptions options;
+      options.seed = kSeed;
+      try {
+        out.push_back({path, checkLayers(model, path, options)});
+      } catch (const std::exception& e) {
+        // A twin the hle kernels cannot run, or a mapping run that fails: the checker says so;
+        // what it must get right is measured on the models it can check.
+        std::printf("  not checked: %s: %s\n", path.filename().string().c_str(), e.what());
+      }
+    }
+    return out;
+  }();
+  return checked;
+}
+
+TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
+  CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
+  size_t full = 0;
+  for (const Checked& c : checkedCorpus()) {
+    if (!c.report.lleCompleted) continue;
+    ++full;
+    EXPECT_FALSE(c.report.mismatch()) << c.path;
+    size_t compared = 0;
+    for (const LayerCheckRow& row : c.report.rows) {
+      EXPECT_NE(row.verdict, LayerVerdict::kDiffers) << c.path << " layer " << row.layer.index;
+      EXPECT_NE(row.verdict, LayerVerdict::kDoesNotFit) << c.path << " layer " << row.layer.index;
+      if (row.verdict == LayerVerdict::kMatched) {
+        EXPECT_EQ(row.comparison.compared, row.comparison.elements) << c.path;
+        compared += row.comparison.compared;
+      }
+    }
+    EXPECT_GT(compared, 0u) << c.path << ": ran fully on lle but no layer was compared";
+    // The shipped rounding: within 1 LSB of the twin (docs/decoding-log.md "Requantisation rounding").
+    LayerCheckOptions shipped;
+    shipped.seed = kSeed;
+    shipped.rounding = models::RequantRounding::kFp32HalfEven;
+    shipped.tolerance = 1;
+    const LayerCheckReport fp32 = checkLayers(driver::loadModelFile(c.path), c.path, shipped);
+    EXPECT_FALSE(fp32.mismatch()) << c.path;
+    std::printf("  %-50s lle ran fully: %zu compute packets, %zu elements matched\n", c.path.filename().string().c_str(),
+                c.report.lleComputePackets, compared);
+  }
+  EXPECT_GE(full, kMinFullyChecked);
+}
+
+TEST(LayerCheckCorpus, ModelsWhereLleStopsReportTheStopAndTheLayersNotReached) {
+  CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
+  size_t stopped = 0, withNotReached = 0, placed = 0;
+  for (const Checked& c : checkedCorpus()) {
+    if (c.report.lleCompleted) continue;
+    ++stopped;
+    EXPECT_FALSE(c.report.mismatch()) << c.path << ": " << c.report.refusal;
+    EXPECT_NE(c.report.refusal.find("opcode 0x"), std::string::npos) << c.path << ": " << c.report.refusal;
+    EXPECT_NE(c.report.refusal.find("PC 0x"), std::string::npos) << c.path << ": " << c.report.refusal;
+    // The stop is placed at the layer owning the first packet lle did not execute, when one is mapped.
+    if (c.report.stoppedAt) {
+      ++placed;
+      const LayerCheckRow& at = c.report.rows.at(*c.report.stoppedAt);
+      EXPECT_NE(std::ranges::find(at.packets, c.report.lleComputePackets), at.packets.end()) << c.path;
+      EXPECT_LT(at.packetsRun, at.packets.size()) << c.path;
+    }
+    size_t notReached = 0;
+    for (const LayerCheckRow& row : c.report.rows) {
+      if (row.packets.empty() || row.layer.onCpu) continue;
+      if (row.packets.front() >= c.report.lleComputePackets) {
+        EXPECT_EQ(row.verdict, LayerVerdict::kNotReached) << c.path << " layer " << row.layer.index;
+        ++notReached;
+      }
+    }
+    withNotReached += notReached > 0 ? 1 : 0;
+    std::printf("  %-50s lle stopped after %zu of %zu compute packets, %zu layers not reached: %.80s\n",
+                c.path.filename().string().c_str(), c.report.lleComputePackets, c.report.computePackets, notReached,
+                c.report.refusal.c_str());
+  }
+  EXPECT_GE(stopped, kMinStopped);
+  // (A model whose layers have no MACs, a PAD alone, maps its packets to no layer.)
+  EXPECT_GE(withNotReached, kMinStopped);
+  EXPECT_GE(placed, kMinStopped);
+}
+
+// A 64-lane parameter block of a fully connected layer with K inputs: f32 scale[64], u32 slot[64],
+// then the weights, byte (lane c, input i) at (i / 4) x 256 + c x 4 + i % 4 (docs/isa.md §5.1,
+// models/lle/mac_array.h); the blocks follow each other in the parameter stream, one per tile.
+constexpr size_t kBlockPrefix = 64 * 8;
+size_t weightByte(size_t block, size_t inputs, unsigned lane) {
+  return block * (kBlockPrefix + 64 * inputs) + kBlockPrefix + 4 * size_t{lane};
+}
+
+TEST(LayerCheckCorpus, AFlippedWeightByteIsTheFirstDifferenceAtItsChannel) {
+  CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
+  size_t caught = 0;
+  for (const Checked& c : checkedCorpus()) {
+    if (!c.report.lleCompleted) continue;
+    // A fully connected layer of one position (the parameter layout above) that the check compared whole.
+    const LayerCheckRow* layer = nullptr;
+    for (const LayerCheckRow& row : c.report.rows) {
+      if (row.verdict == LayerVerdict::kMatched && row.layer.op == "FULLY_CONNECTED" &&
+          row.layer.filterShape.size() == 2 && row.comparison.elements == size_t(row.tensor.shape.back())) {
+        layer = &row;
+        break;
+      }
+    }
+    if (!layer) continue;
+    // Input byte 0 far from the input zero point, so the flip moves the accumulator by 128 x ~128,
+    // and a lane whose twin value is far from both clamps, so the change cannot be clamped away.
+    driver::ModelFile model = driver::loadModelFile(c.path);
+    const driver::RunPlan plan = driver::planRun(model);
+    std::vector<std::vector<uint8_t>> inputs = driver::randomInputs(plan, kSeed);
+    ASSERT_FALSE(inputs.empty());
+    inputs[0][0] = 255;
+    LayerCheckOptions options;
+    options.inputs = inputs;
+    const LayerCheckReport clean = checkLayers(model, c.path, options);
+    ASSERT_FALSE(clean.mismatch()) << c.path;
+    const std::vector<uint8_t>& twin = clean.rows.at(layer->layer.index).tensor.bytes;
+    const uint8_t flip = layer->tensor.int8 ? 0x80 : 0;
+    // The second block (the second tile's channels) where there is one, from lane 17 on: a lane
+    // and a slice other than the first, so the layout is tested, not just element 0.
+    const size_t block = twin.size() > 64 ? 1 : 0;
+    unsigned lane = 64;
+    for (unsigned k = 0; k < 64 && lane == 64; ++k) {
+      const unsigned l = (17 + k) % 64;
+      const int v = twin.at(64 * block + l) ^ flip;
+      if (v >= 64 && v < 192) lane = l;
+    }
+    ASSERT_LT(lane, 64u) << c.path << ": no mid-range lane in the slice";
+    const auto layerInputs = static_cast<size_t>(layer->layer.filterShape[1]);
+    driver::Executable* parameters = nullptr;
+    for (auto& package : model.edgeTpuOps.at(0).packages) {
+      for (auto& e : package.executables) {
+        if (!e.parameters.empty() && !parameters) parameters = &e;
+      }
+    }
+    ASSERT_NE(parameters, nullptr) << c.path;
+    parameters->parameters.at(weightByte(block, layerInputs, lane)) ^= 0x80;
+
+    const LayerCheckReport wrong = checkLayers(model, c.path, options);
+    ASSERT_TRUE(wrong.mismatch()) << c.path << ": a flipped weight byte went unnoticed";
+    const LayerCheckRow& row = wrong.rows.at(*wrong.firstDiffering);
+    EXPECT_EQ(row.layer.index, layer->layer.index) << c.path;
+    ASSERT_TRUE(row.comparison.first);
+    const LaneDifference& d = *row.comparison.first;
+    EXPECT_EQ(d.element, 64 * block + lane) << c.path;
+    EXPECT_EQ(d.lane, lane) << c.path;
+    EXPECT_EQ(d.packet, row.packets.front()) << c.path;
+    EXPECT_EQ(d.twin, twin.at(64 * block + lane) ^ flip) << c.path;
+    EXPECT_NE(d.lle, d.twin) << c.path;
+    EXPECT_EQ(row.comparison.beyondTolerance, 1u) << c.path << ": one weight changes one output";
+    std::printf("  %-50s weight of block %zu lane %u flipped: first difference layer %zu element %zu tile %u lane %u, lle %u twin %u\n",
+                c.path.filename().string().c_str(), block, lane, row.layer.index, d.element, d.tile, d.lane, d.lle, d.twin);
+    ++caught;
+  }
+  EXPECT_GE(caught, kMinFullyChecked);
+}
+
+}  // namespace
+}  // namespace coralsim::sim

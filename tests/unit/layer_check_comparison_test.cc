@@ -1,0 +1,129 @@
+// The layer checker's pure parts (sim/layer_check/): the lane layout (64 channels per tile, tiles
+// ascending, positions after channel blocks, padding lanes ignored), the comparison of captured
+// lanes with a twin tensor (int8 flipped to the device's uint8, the first difference is the lowest
+// element beyond the tolerance), and the capture's grouping of per-tile calls into packets.
+#include <gtest/gtest.h>
+
+#include <array>
+
+#include "sim/layer_check/compute_capture.h"
+#include "sim/layer_check/lane_layout.h"
+#include "sim/layer_check/tensor_comparison.h"
+
+namespace coralsim::sim {
+namespace {
+
+TEST(LaneLayout, OnePositionTakesItsChannelsFromConsecutiveTiles) {
+  const std::vector<int32_t> dense256 = {1, 256};
+  EXPECT_EQ(placeLane(dense256, 0, 0).element, 0u);
+  EXPECT_EQ(placeLane(dense256, 1, 5).element, 69u);
+  EXPECT_EQ(placeLane(dense256, 3, 63).element, 255u);
+  EXPECT_EQ(placeLane(dense256, 4, 0).kind, LanePlace::Kind::kBeyond);
+}
+
+TEST(LaneLayout, ChannelsBeyondTheTensorArePaddingAndPositionsFollowChannelBlocks) {
+  const std::vector<int32_t> shape = {1, 2, 2, 100};  // 4 positions, 2 slices each (100 = 64 + 36)
+  EXPECT_EQ(placeLane(shape, 0, 63).element, 63u);
+  EXPECT_EQ(placeLane(shape, 1, 35).element, 99u);
+  EXPECT_EQ(placeLane(shape, 1, 36).kind, LanePlace::Kind::kPadding);
+  EXPECT_EQ(placeLane(shape, 2, 0).element, 100u);  // position 1, channel 0
+  EXPECT_EQ(placeLane(shape, 7, 10).element, 374u);
+  EXPECT_EQ(placeLane(shape, 8, 0).kind, LanePlace::Kind::kBeyond);
+  EXPECT_EQ(coordinatesOf(shape, 374), (std::vector<int32_t>{0, 1, 1, 74}));
+}
+
+CapturedCompute packetOf(uint32_t pc, std::vector<unsigned> tiles, const std::vector<uint8_t>& values, size_t first) {
+  CapturedCompute c;
+  c.pc = pc;
+  c.narrowAddress = 0x400;
+  c.tiles = tiles;
+  for (size_t i = 0; i < tiles.size(); ++i) {
+    c.lanes.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(first + 64 * i),
+                         values.begin() + static_cast<std::ptrdiff_t>(first + 64 * (i + 1)));
+  }
+  return c;
+}
+
+TEST(TensorComparison, EqualLanesMatchAndInt8IsComparedAsTheDeviceHoldsIt) {
+  TwinTensor twin{7, "fc", {1, 128}, true, {}};
+  std::vector<uint8_t> device(128);
+  for (size_t i = 0; i < 128; ++i) {
+    twin.bytes.push_back(static_cast<uint8_t>(i * 3));
+    device[i] = static_cast<uint8_t>(i * 3) ^ 0x80;
+  }
+  const std::vector<CapturedCompute> packets = {packetOf(0x10, {0, 1}, device, 0)};
+  const std::vector<size_t> layer = {0};
+  const TensorComparison c = compareWithTwin(twin, packets, layer);
+  EXPECT_EQ(c.elements, 128u);
+  EXPECT_EQ(c.compared, 128u);
+  EXPECT_EQ(c.differing, 0u);
+  EXPECT_FALSE(c.first);
+  twin.int8 = false;  // the same bytes read as uint8: every element differs by 128
+  EXPECT_EQ(compareWithTwin(twin, packets, layer).beyondTolerance, 128u);
+}
+
+TEST(TensorComparison, FirstDifferenceNamesElementPacketTileLaneAndBothValues) {
+  TwinTensor twin{3, "out", {1, 256}, false, std::vector<uint8_t>(256, 100)};
+  std::vector<uint8_t> device(256, 100);
+  device[200] = 101;  // within a tolerance of 1
+  device[150] = 90;   // tile 2 (second packet's first tile), lane 22
+  const std::vector<CapturedCompute> packets = {packetOf(0x10, {0, 1}, device, 0),
+                                                packetOf(0x20, {4, 9}, device, 128)};
+  const std::vector<size_t> layer = {0, 1};
+  const TensorComparison exact = compareWithTwin(twin, packets, layer);
+  EXPECT_EQ(exact.differing, 2u);
+  EXPECT_EQ(exact.beyondTolerance, 2u);
+  EXPECT_EQ(exact.maxAbsDiff, 10u);
+  ASSERT_TRUE(exact.first);
+  EXPECT_EQ(exact.first->element, 150u);
+  EXPECT_EQ(exact.first->packet, 1u);
+  EXPECT_EQ(exact.first->pc, 0x20u);
+  EXPECT_EQ(exact.first->tile, 4u);
+  EXPECT_EQ(exact.first->lane, 22u);
+  EXPECT_EQ(exact.first->narrowAddress, 0x400u + 22);
+  EXPECT_EQ(exact.first->lle, 90);
+  EXPECT_EQ(exact.first->twin, 100);
+
+  device[150] = 100;  // only the +1 left: within tolerance 1, still reported as the first difference
+  const std::vector<CapturedCompute> nearly = {packetOf(0x10, {0, 1}, device, 0), packetOf(0x20, {4, 9}, device, 128)};
+  const TensorComparison tolerant = compareWithTwin(twin, nearly, layer, 1);
+  EXPECT_EQ(tolerant.differing, 1u);
+  EXPECT_EQ(tolerant.beyondTolerance, 0u);
+  ASSERT_TRUE(tolerant.first);
+  EXPECT_EQ(tolerant.first->element, 200u);
+}
+
+TEST(TensorComparison, APartLayerComparesWhatItsPacketsCoveredAndExtraSlicesAreCounted) {
+  const TwinTensor twin{1, "t", {1, 64}, false, std::vector<uint8_t>(64, 9)};
+  const std::vector<uint8_t> device(128, 9);
+  const std::vector<CapturedCompute> packets = {packetOf(0, {0, 1}, device, 0)};
+  const std::vector<size_t> layer = {0};
+  const TensorComparison c = compareWithTwin(twin, packets, layer);
+  EXPECT_EQ(c.compared, 64u);
+  EXPECT_EQ(c.slicesBeyond, 1u);
+  const TwinTensor wide{1, "int32", {1, 4}, false, std::vector<uint8_t>(16)};
+  EXPECT_THROW((void)compareWithTwin(wide, packets, layer), std::invalid_argument);
+}
+
+TEST(ComputeCapture, GroupsTheTilesOfEachExecutionIntoOnePacket) {
+  models::DecodedPacket a;
+  a.pc = 0x30;
+  models::DecodedPacket b;
+  b.pc = 0x40;
+  const std::array<uint8_t, 64> lanes{};
+  ComputeCapture capture;
+  capture.computed(a, 0, 64, lanes);
+  capture.computed(a, 3, 64, lanes);
+  capture.computed(a, 0, 64, lanes);  // the same packet again (a loop): a new execution
+  capture.computed(b, 5, 128, lanes);
+  const auto packets = capture.packets();
+  ASSERT_EQ(packets.size(), 3u);
+  EXPECT_EQ(packets[0].tiles, (std::vector<unsigned>{0, 3}));
+  EXPECT_EQ(packets[1].tiles, (std::vector<unsigned>{0}));
+  EXPECT_EQ(packets[2].pc, 0x40u);
+  EXPECT_EQ(packets[2].narrowAddress, 128u);
+  EXPECT_EQ(packets[2].lanes.at(0).size(), 64u);
+}
+
+}  // namespace
+}  // namespace coralsim::sim
