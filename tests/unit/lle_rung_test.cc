@@ -1428,7 +1428,7 @@ TEST_F(LleRungTest, ASendTakesTheStreamItsTagNames) {
 // computes one group. Refused, naming the field: a repeat of P that disagrees (ComputePositionsW4,
 // an output wrap), the loop flag clear with 6 positions, and a position loop with no 16-byte block
 // kept. Before the decode the rung refused the packet ("ComputeK4W7 = 5 differs from ComputeK4W0 = 0").
-TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheStagedBlock) {
+TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock) {
   constexpr uint16_t kTile = 0x4;
   constexpr uint64_t kBlockAt = 96;
   constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
