@@ -35,6 +35,8 @@ constexpr uint32_t kWeightOffset = kLanes * 8;
 // The slot value of per-channel int8 layers without bias: the weight offset 128 (w_zp + 128).
 // Other values (an int32 bias, docs/isa.md §5.3 / Q3) are refused until Q3 is settled.
 constexpr uint32_t kWeightOffsetSlot = 128;
+// The element-wise form's weight block: 4 lanes x one 4-byte group (the prologue's 4 x 4 identity).
+constexpr uint64_t kElementWiseBlockBytes = kGroupBytes * kGroupBytes;
 // The infeed ring: PopBuffer32 counts 4096 units of 32 bytes (lle_fields.def).
 constexpr uint64_t kInfeedRingBytes = 4096 * 32;
 // A tile-memory row as the 0x11 receive counts it: 64 lanes x 4 bytes (lle_fields.def Recv11Row).
@@ -98,13 +100,17 @@ void LleRung::beginRun() {
   infeedIsInput_ = false;
   pendingInfeedCheck_.reset();
   pendingPops_.clear();
+  deferredComputes_.clear();
   for (auto& receives : pendingReceives_) receives.clear();
   outfeedArmed_.clear();
   outQueue_.clear();
   outRead_ = 0;
 }
 
-void LleRung::endRun() { pendingPops_.clear(); }
+void LleRung::endRun() {
+  pendingPops_.clear();
+  deferredComputes_.clear();
+}
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
   std::shared_ptr<const models::DecodedProgram> own;  // only off-device: the core passes its decode
@@ -145,6 +151,17 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
   }
   if (packet.tilePacket && (packet.tileMask >> config_.tileCount()) != 0) {
     refuse(packet, "tile mask " + isa::formatHex(packet.tileMask) + " addresses tiles this chip does not have");
+  }
+  // A compute issued before its input pop's bytes arrived waits for them (the tile's queue holds
+  // it; docs/decoding-log.md "eltwise" §D). Tile syncs and the scalar fence may pass it; a packet
+  // that moves tile data may not, so it is refused while the bytes are still missing.
+  if (!deferredComputes_.empty()) {
+    if (inputPopsDelivered(streams)) {
+      runDeferredComputes(streams);
+    } else if (op != 0x1a && op != 0x24) {
+      refuse(packet, "the compute at PC 0x" + isa::formatAddress(deferredComputes_.front().packet.pc) +
+                         " still waits for input bytes its pops name, and this packet would move tile data before it");
+    }
   }
   const auto words = packet.words;
   switch (op) {
@@ -614,15 +631,64 @@ void LleRung::refuseComputeOverPositions(const DecodedPacket& packet) const {
   }
 }
 
+bool LleRung::inputPopsDelivered(const models::RunStreams& streams) const {
+  return std::ranges::all_of(pendingPops_, [&](const PendingPop& p) {
+    return !p.input || p.offset + p.length <= streams.inputBytes().size();
+  });
+}
+
+void LleRung::runDeferredComputes(const models::RunStreams& streams) {
+  while (!deferredComputes_.empty()) {
+    DeferredCompute waiting = std::move(deferredComputes_.front());
+    deferredComputes_.pop_front();
+    waiting.packet.words = waiting.words;
+    compute(waiting.packet, streams);
+  }
+}
+
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
+  if (!inputPopsDelivered(streams) || !deferredComputes_.empty()) {
+    DeferredCompute& waiting = deferredComputes_.emplace_back();
+    waiting.words.assign(packet.words.begin(), packet.words.end());
+    waiting.packet = packet;
+    return;
+  }
   resolvePops(streams);
   const auto words = packet.words;
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
-  for (LleField repeat : {LleField::ComputeK4W1, LleField::ComputeK4W7, LleField::ComputeK4W10}) {
-    if (readField(words, repeat) != limit) {
-      refuse(packet, std::string("K-loop limit ") + std::string(fieldDef(repeat).name) + " = " +
-                         std::to_string(readField(words, repeat)) + " differs from ComputeK4W0 = " + std::to_string(limit));
+  // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
+  // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).
+  const uint64_t positions = readField(words, LleField::ComputePositions) + 1;
+  const uint64_t iterations = (limit + 1) * positions;
+  const std::pair<LleField, uint64_t> repeats[] = {{LleField::ComputeK4W1, limit},
+                                                   {LleField::ComputeK4W7, iterations - 1},
+                                                   {LleField::ComputeK4W10, iterations - 1}};
+  for (const auto& [repeat, want] : repeats) {
+    if (readField(words, repeat) != want) {
+      refuse(packet, std::string("loop limit ") + std::string(fieldDef(repeat).name) + " = " +
+                         std::to_string(readField(words, repeat)) + " is not " + std::to_string(want) +
+                         " (ComputeK4W0 = " + std::to_string(limit) + ", ComputePositions = " + std::to_string(positions - 1) + ")");
     }
+  }
+  if ((readField(words, LleField::ComputePositionLoopOn) != 0) != (positions > 1)) {
+    refuse(packet, "ComputePositionLoopOn (word 11 bit 111) = " + std::to_string(readField(words, LleField::ComputePositionLoopOn)) +
+                       " with " + std::to_string(positions) + " positions (set exactly where there is more than one)");
+  }
+  if (positions > 1 && limit != 0) {
+    refuse(packet, "a position loop (ComputePositions = " + std::to_string(positions - 1) + ") over K groups (ComputeK4W0 = " +
+                       std::to_string(limit) + "): only one group per position is decoded");
+  }
+  if (limit == 0) {
+    // One 4-byte group per output. With a 16-byte block kept for it by a 0x13 (the prologue's
+    // identity, docs/decoding-log.md "eltwise" §B) this is the element-wise form: the block is the
+    // weights.
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].keptRead && tiles_[t].keptRead->size() == kElementWiseBlockBytes) {
+        computeElementWise(packet, positions);
+        return;
+      }
+    }
+    if (positions > 1) refuse(packet, "a position loop without a 16-byte weight block kept by a 0x13 read on its tiles");
   }
   const auto groups = static_cast<uint32_t>(limit + 1);
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
@@ -700,6 +766,78 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                          " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
     }
     if (config_.lleComputeObserver) config_.lleComputeObserver->computed(packet, t, outputAt, results);
+  }
+}
+
+void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions) {
+  const auto words = packet.words;
+  // The w0 nest counts the same positions at its level 1 and nothing above ("eltwise" §B,
+  // "convcompute" §A): a packet that says otherwise is another form.
+  for (unsigned level = 0; level < fieldDef(LleField::ComputeLimitW0).count; ++level) {
+    const uint64_t want = level == 0 ? positions - 1 : 0;
+    if (const uint64_t got = readField(words, LleField::ComputeLimitW0, level); got != want) {
+      refuse(packet, "ComputeLimitW0[" + std::to_string(level) + "] = " + std::to_string(got) + " in the element-wise form over " +
+                         std::to_string(positions) + " positions (want " + std::to_string(want) + ")");
+    }
+  }
+  const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
+  const auto zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
+  const auto zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
+  if (zpIn > 255 || zpOut > 255) refuse(packet, "zero point above 255");
+  const float mult = readF32(words, LleField::ComputeMult);
+  const float hi = readF32(words, LleField::ComputeClampHi);
+  const float lo = readF32(words, LleField::ComputeClampLo);
+  if (!std::isfinite(mult) || std::isnan(hi) || std::isnan(lo) || lo > hi) {
+    refuse(packet, "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)");
+  }
+  // The positions' 4-byte groups, in stream order (gathered like the Dense vector, design note 18).
+  const uint64_t inputBytes = kGroupBytes * positions;
+  std::vector<uint8_t> x(inputBytes);
+  for (uint64_t pos = 0; pos < inputBytes;) {
+    const TileMemory* holder = nullptr;
+    for (unsigned t = 0; t < tiles_.size() && !holder; ++t) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].narrow.holds(pos, 1)) holder = &tiles_[t].narrow;
+    }
+    if (!holder) {
+      refuse(packet, "no tile of the compute holds activation byte " + std::to_string(pos) + " of the " +
+                         std::to_string(inputBytes) + " its " + std::to_string(positions) + " positions read");
+    }
+    const uint64_t run = std::min<uint64_t>(holder->runFrom(pos), inputBytes - pos);
+    std::memcpy(x.data() + pos, holder->at(pos), run);
+    pos += run;
+  }
+  // No parameter row comes with this form: the per-tensor multiplier is the whole scale (docs/isa.md
+  // §4.2 "the whole s_in s_w / s_out for per-tensor layers"), so each lane's scale is 1.
+  const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    if (!tile.keptRead || tile.keptRead->size() != kElementWiseBlockBytes) {
+      refuse(packet, "tile " + std::to_string(t) + " of the element-wise compute holds no 16-byte weight block kept by a 0x13");
+    }
+    // Lane c's weights are bytes 4c .. 4c + 3 of the block, int8 (the prologue's identity is 1 on
+    // its diagonal, 0 elsewhere: no weight offset, unlike Dense's 128). Which index of the block
+    // is the lane and which the input byte is not decoded: the identity is symmetric. The read's
+    // second level (keptReadRepeats: the raw programs read the block twice) passes over the same
+    // bytes again; what a second pass adds is not decoded and not modelled.
+    const std::vector<uint8_t> block = std::move(*tile.keptRead);
+    tile.keptRead.reset();  // the compute consumes it
+    std::vector<uint8_t> results(inputBytes);
+    for (uint64_t p = 0; p < positions; ++p) {
+      for (unsigned c = 0; c < kGroupBytes; ++c) {
+        int32_t acc = 0;
+        for (unsigned k = 0; k < kGroupBytes; ++k) {
+          acc += (int32_t{x[kGroupBytes * p + k]} - zpIn) * int32_t{static_cast<int8_t>(block[kGroupBytes * c + k])};
+        }
+        results[kGroupBytes * p + c] = requant(acc);
+      }
+    }
+    macs_ += uint64_t{kGroupBytes} * inputBytes;
+    // Four lanes per position, one after the other from the decoded output address.
+    if (!tile.narrowSram.write(outputAt, results)) {
+      refuse(packet, "the results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
+                         " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
+    }
   }
 }
 

@@ -110,6 +110,12 @@ class LleRung final : public models::DatapathRung {
     uint64_t bytesPerRow = 0;
   };
 
+  // A compute that waits for its input pop's bytes (its own copy of the packet's words).
+  struct DeferredCompute {
+    std::vector<isa::Word128> words;
+    models::DecodedPacket packet;
+  };
+
   struct InfeedCheck {
     uint32_t pc = 0;
     isa::Word128 word0;
@@ -140,6 +146,11 @@ class LleRung final : public models::DatapathRung {
   void resolvePops(const models::RunStreams& streams);
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
+  [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;
+  void runDeferredComputes(const models::RunStreams& streams);
+  // The position loop of one 4-byte group per output with a 4 x 4 weight block (docs/decoding-log.md
+  // "eltwise" §B): the raw element-wise programs.
+  void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
   void drain(const models::DecodedPacket& packet);
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
 
@@ -148,6 +159,7 @@ class LleRung final : public models::DatapathRung {
   bool infeedConfigured_ = false;
   bool infeedIsInput_ = false;
   std::vector<PendingPop> pendingPops_;
+  std::deque<DeferredCompute> deferredComputes_;  // in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10

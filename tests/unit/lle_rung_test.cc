@@ -1580,5 +1580,170 @@ TEST_F(LleRungTest, AComputeOverSeveralPositionsNamesItsLoopLevelInsteadOfRawBit
   EXPECT_NE(middle.find("ComputeLimitW0[1] (word 0 bits 103:90) = 16383"), std::string::npos) << middle;
 }
 
+// The element-wise form of the compute (docs/decoding-log.md "eltwise" §B): one 4-byte group per
+// output (K limits 0) over P positions (ComputePositions; Nest29's level 0 and its w10 repeat count
+// the P iterations, five more fields repeat P - 1 or P), weighted by the 4 x 4 int8 block the 0x13
+// before it reads (the prologue's identity in the raw programs), the per-tensor multiplier the
+// whole scale. Here P = 6 (24 bytes; no corpus program has 6 positions), a diagonal block 1, 2, -1,
+// 3 on tile 2 at narrow byte 96, zero points 3 / 10, multiplier 0.75 and clamps [-10, 200]: each
+// output byte is clamp(round(0.75 (x - 3) d[c])) + 10, lane c = byte c of its group. A P = 1 packet
+// computes one group. Refused, naming the field: a repeat of P that disagrees (ComputePositionsW4,
+// an output wrap), the loop flag clear with 6 positions, and a position loop with no 16-byte block
+// kept. Before the decode the rung refused the packet ("ComputeK4W7 = 5 differs from ComputeK4W0 = 0").
+TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr uint64_t kBlockAt = 96;
+  constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
+  const int8_t diagonal[4] = {1, 2, -1, 3};
+  const auto eltwise = [&](uint64_t positions, const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
+    const uint64_t p1 = positions - 1;
+    std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::ComputeMask, kTile},           {LleField::ComputeK4W0, 0},
+        {LleField::ComputeK4W1, 0},               {LleField::ComputeK4W7, p1},
+        {LleField::ComputeK4W10, p1},             {LleField::ComputeKWrap37, -p1},
+        {LleField::ComputeKWrap29, 0},            {LleField::ComputeKWrapW7, 0},
+        {LleField::ComputePositions, p1},
+        {LleField::ComputePositionStep37, positions}, {LleField::ComputePositionsW4, positions},
+        {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, positions > 1},
+        {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
+        {LleField::ComputeZpIn, kEltZpIn},        {LleField::ComputeZpOut, kEltZpOut},
+        {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
+        {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+        {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    const DecodedPacket packet = f.make(0x01, fields);
+    f.setElement(packet, LleField::ComputeLimitW0, 0, p1);  // the w0 nest's level 1: the same positions
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute, uint64_t outBytes, bool stageBlock = true, bool markAfterGroup = false) {
+    rung.beginRun();
+    if (markAfterGroup) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + 1}}),
+                  streams, 0);
+    }
+    for (uint64_t c = 0; c < 4; ++c) {
+      const uint64_t value = uint64_t{static_cast<uint8_t>(diagonal[c])} << (8 * c);
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, value}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
+                  streams, 0);
+    }
+    if (stageBlock) {  // kept for the compute: Stage13Route both clear, as the prologue's identity read
+      DecodedPacket keep = readAt(kTile, kBlockAt, 16);
+      f.setElement(keep, LleField::Stage13Route, 0, 0);
+      f.setElement(keep, LleField::Stage13Route, 1, 0);
+      rung.packet(keep, streams, 0);
+    }
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, kTile), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(compute, streams, 0);
+    rung.packet(readAt(kTile, kOutputAt, outBytes), streams, 0);
+    // One 8-byte line is the outfeed's single-line form; more are a line loop.
+    rung.packet(outBytes == 8 ? f.make(0x27, {{LleField::OutfeedSingleLine, 1}})
+                              : f.make(0x27, {{LleField::OutfeedLines, outBytes / 8 - 1}}),
+                streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(outBytes), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  const auto expected = [&](uint64_t i) {
+    const int32_t acc = (streams.input[i] - kEltZpIn) * diagonal[i % 4];
+    return static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.75f, -10.0f, 200.0f)) + kEltZpOut);
+  };
+  const std::vector<uint8_t> out = run(eltwise(6), 24);
+  ASSERT_EQ(out.size(), 24u);
+  for (uint64_t i = 0; i < 24; ++i) EXPECT_EQ(out[i], expected(i)) << "byte " << i;
+  // One position computes one group: the 8-byte read sends it and the 4 bytes after it, which the
+  // compute leaves as they were (here a 0x17 wrote 0x5a there before).
+  const std::vector<uint8_t> one = run(eltwise(1), 8, true, true);
+  ASSERT_EQ(one.size(), 8u);
+  for (uint64_t i = 0; i < 4; ++i) EXPECT_EQ(one[i], expected(i)) << "byte " << i;
+  for (uint64_t i = 4; i < 8; ++i) EXPECT_EQ(one[i], 0x5a) << "byte " << i;
+
+  const auto refusal = [&](const DecodedPacket& compute, bool stageBlock = true) {
+    try {
+      run(compute, 24, stageBlock);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionsW4, 7}})).find("ComputePositionsW4"), std::string::npos);
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeOutWrap, -4}})).find("ComputeOutWrap"), std::string::npos);
+  // With the flag clear the output wraps have no decoded meaning (the envelope pins them), and a
+  // loop of 6 positions without the flag is refused by the rung.
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}})).find("word 5 = "), std::string::npos);
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}, {LleField::ComputeOutWrap, 0}})).find("ComputePositionLoopOn"),
+            std::string::npos);
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeK4W10, 6}})).find("ComputeK4W10 = 6 is not 5"), std::string::npos);
+  EXPECT_NE(refusal(eltwise(6), false).find("without a 16-byte weight block kept"), std::string::npos);
+}
+
+// A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the
+// host sends the input; docs/decoding-log.md "eltwise" §D) waits for them: here the stream is empty
+// when the compute issues, fills before the scalar fence, and the results are those of the bytes.
+// While the bytes are missing a tile sync passes the waiting compute, a read of its output does not
+// (refused, naming the compute's PC). Before the change the compute read no bytes and was refused
+// ("no tile of the compute holds activation byte 0").
+TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kBlockAt = 64;
+  const std::vector<uint8_t> input = streams.input;
+  const auto eltwise = f.make(0x01, {{LleField::ComputeMask, kTile},
+                                     {LleField::ComputePositions, 1},
+                                     {LleField::ComputePositionStep37, 2},
+                                     {LleField::ComputePositionsW4, 2},
+                                     {LleField::ComputeOutPositions, 1},
+                                     {LleField::ComputePositionLoopOn, 1},
+                                     {LleField::ComputeOutWrap, static_cast<uint64_t>(-1)},
+                                     {LleField::ComputeK4W0, 0}, {LleField::ComputeK4W1, 0},
+                                     {LleField::ComputeK4W7, 1}, {LleField::ComputeK4W10, 1},
+                                     {LleField::ComputeKWrap37, static_cast<uint64_t>(-1)},
+                                     {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+                                     {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeZpIn, 0},
+                                     {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
+                                     {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)},
+                                     {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)}});
+  f.setElement(eltwise, LleField::ComputeLimitW0, 0, 1);  // the w0 nest's level 1: two positions
+  const auto upToCompute = [&] {
+    rung.beginRun();
+    for (uint64_t c = 0; c < 4; ++c) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, uint64_t{1} << (8 * c)}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
+                  streams, 0);
+    }
+    DecodedPacket keep = readAt(kTile, kBlockAt, 16);
+    f.setElement(keep, LleField::Stage13Route, 0, 0);
+    f.setElement(keep, LleField::Stage13Route, 1, 0);
+    rung.packet(keep, streams, 0);
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, kTile), streams, 0);
+    rung.packet(eltwise, streams, 0);  // the input has not arrived
+    rung.packet(f.make(0x1a, {}), streams, 0);
+  };
+  streams.input.clear();
+  upToCompute();
+  streams.input = input;  // the host's bytes arrive; the core's fence waited for them
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedSingleLine, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  const std::vector<uint8_t> out = rung.windowTail(0, 8, 0, streams);
+  rung.endRun();
+  EXPECT_EQ(out, std::vector<uint8_t>(input.begin(), input.begin() + 8));  // the identity block, multiplier 1
+
+  streams.input.clear();
+  try {
+    upToCompute();
+    rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
+    ADD_FAILURE() << "a read passed a compute that still waits for its input";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("still waits for input bytes"), std::string::npos) << e.what();
+  }
+  streams.input = input;
+}
+
 }  // namespace
 }  // namespace coralsim::lle
