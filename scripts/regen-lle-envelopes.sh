@@ -3,7 +3,8 @@
 # "form13" §B and "op17"): the shipped one (models/lle/lle_envelope.def: both Dense templates) and
 # the hold-out one (models/lle/lle_envelope_decode_set.def: Dense-256 alone). 0x17 rows come from
 # two raw programs (the templates have no 0x17), 0x13 rows of the kept form from a convolution decode
-# set. Run it after any change to models/lle/lle_fields.def, lle_relations.def or the generator;
+# set, 0x01 rows of the element-wise form from three raw programs ("eltwise"). Run it after any
+# change to models/lle/lle_fields.def, lle_relations.def or the generator;
 # `git diff models/lle/lle_envelope*.def` then shows what the change unpinned.
 # Needs $CORALSIM_CORPUS (default ../shared/corpus) and $CORALSIM_TOOLS (default ../shared/tools).
 set -euo pipefail
@@ -17,8 +18,10 @@ X="$C/geohot+edgetpuxray/programs"
 R="$C/rubensrech+Coral-TPU/elementary-ops/models"
 P="$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_6512/p32/anchor"
 fill17=(--opcode 0x17 "$X/div2_8.coral" "$X/div2_20.coral")
+# The element-wise compute form ("eltwise"): the templates' computes are Dense only.
+compute01=(--opcode 0x01 "$X/div2_8.coral" "$X/div2_20.coral" "$X/add1.coral")
 kept13=(--opcode 0x13 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite"
         "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
         "$C/iwatake2222+EdgeTPU_Analysis/InOut/model_padding/model_padding_128x128x3_edgetpu.tflite")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}"
