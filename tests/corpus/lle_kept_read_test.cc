@@ -20,30 +20,24 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
+namespace fs = std::filesystem;
 using lle::readField;
 
 TEST(LleCorpus, KeptReadsPassTheEnvelopeOnDecodedFieldsOrNameTheBitsThatStopThem) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
-  std::set<std::string> seen;
   size_t kept = 0, passing = 0, firstKept = 0, firstPassing = 0;
   std::map<std::string, size_t> stoppedBy;  // "word K" of the first refusal
-  for (const auto& path : coralsim::testing::corpusFiles("_edgetpu.tflite")) {
-    const std::vector<uint8_t> bytes = coralsim::testing::readFile(path);
-    if (!seen.insert(traces::Sha256::hex(bytes)).second) continue;
-    std::optional<ModelFile> model;
-    try {
-      model.emplace(loadModelFromMemory(bytes, path.string()));
-    } catch (const std::exception&) {
-      continue;  // loader problems are the loader tests' business
-    }
-    for (const Executable* e : allExecutables(*model)) {
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
+    for (const Executable* e : allExecutables(model)) {
       for (const auto& bitstream : e->bitstreams) {
         const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
         bool first = true;
@@ -66,7 +60,7 @@ TEST(LleCorpus, KeptReadsPassTheEnvelopeOnDecodedFieldsOrNameTheBitsThatStopThem
         }
       }
     }
-  }
+  });
   std::printf("kept 0x13 reads (Stage13Route 0, 0): %zu, inside the shipped envelope %zu; first 0x13 of a bitstream "
               "%zu, inside %zu\n",
               kept, passing, firstKept, firstPassing);
@@ -108,18 +102,9 @@ TEST(LleCorpus, TheComputesW0NestCountsTheLoopsOfItsOtherTwoNests) {
     }
     return false;
   };
-  std::set<std::string> seen;
   size_t computes = 0, agree = 0, agreeShifted = 0, positions = 0;
-  for (const auto& path : coralsim::testing::corpusFiles("_edgetpu.tflite")) {
-    const std::vector<uint8_t> bytes = coralsim::testing::readFile(path);
-    if (!seen.insert(traces::Sha256::hex(bytes)).second) continue;
-    std::optional<ModelFile> model;
-    try {
-      model.emplace(loadModelFromMemory(bytes, path.string()));
-    } catch (const std::exception&) {
-      continue;
-    }
-    for (const Executable* e : allExecutables(*model)) {
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path&, const ModelFile& model) {
+    for (const Executable* e : allExecutables(model)) {
       for (const auto& bitstream : e->bitstreams) {
         const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
         for (const models::DecodedPacket& p : program->packets()) {
@@ -132,7 +117,7 @@ TEST(LleCorpus, TheComputesW0NestCountsTheLoopsOfItsOtherTwoNests) {
         }
       }
     }
-  }
+  });
   std::printf("compute packets 0x01: %zu; the w0 nest counts the loops of Nest29 or Nest37 in %zu (read one bit "
               "higher: %zu); over more than one position: %zu\n",
               computes, agree, agreeShifted, positions);

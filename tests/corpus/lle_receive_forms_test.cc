@@ -22,13 +22,16 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
+namespace fs = std::filesystem;
 using lle::readField;
 
 struct FormCounts {
@@ -41,16 +44,8 @@ TEST(LleCorpus, ParameterReceivesAndPopsPassOnDecodedFieldsWhicheverBit61Says) {
   std::map<uint64_t, FormCounts> byBit61;
   size_t pops = 0, oneBeatPops = 0, refusedPops = 0, mixedExecutables = 0;
   std::map<std::pair<int32_t, uint64_t>, size_t> generation;  // (min_runtime_version, bit 61) -> executables
-  for (const auto& path : coralsim::testing::corpusFiles("_edgetpu.tflite")) {
-    const std::vector<uint8_t> bytes = coralsim::testing::readFile(path);
-    if (!seen.insert(traces::Sha256::hex(bytes)).second) continue;
-    std::optional<ModelFile> model;
-    try {
-      model.emplace(loadModelFromMemory(bytes, path.string()));
-    } catch (const std::exception&) {
-      continue;  // loader problems are the loader tests' business
-    }
-    for (const EdgeTpuCustomOp& op : model->edgeTpuOps) {
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
+    for (const EdgeTpuCustomOp& op : model.edgeTpuOps) {
       for (const Package& package : op.packages) {
         for (const Executable& e : package.executables) {
           if (e.type != ExecutableType::ParameterCaching) continue;
@@ -83,7 +78,7 @@ TEST(LleCorpus, ParameterReceivesAndPopsPassOnDecodedFieldsWhicheverBit61Says) {
         }
       }
     }
-  }
+  });
   for (const auto& [form, c] : byBit61) {
     std::printf("parameter receives with bit 61 = %llu: %zu, refused %zu\n", static_cast<unsigned long long>(form),
                 c.receives, c.refused);
@@ -143,16 +138,8 @@ TEST(LleCorpus, ExecutionOnlyReceivesPassWhateverTheirFlagsSay) {
     const ModelFile model = loadModelFromMemory(bytes, path.string());
     if (model.rawBitstream) check(model.rawBitstream->bytes, path.string());
   }
-  for (const auto& path : coralsim::testing::corpusFiles("_edgetpu.tflite")) {
-    const std::vector<uint8_t> bytes = coralsim::testing::readFile(path);
-    if (!seen.insert(traces::Sha256::hex(bytes)).second) continue;
-    std::optional<ModelFile> model;
-    try {
-      model.emplace(loadModelFromMemory(bytes, path.string()));
-    } catch (const std::exception&) {
-      continue;  // loader problems are the loader tests' business
-    }
-    for (const EdgeTpuCustomOp& op : model->edgeTpuOps) {
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
+    for (const EdgeTpuCustomOp& op : model.edgeTpuOps) {
       for (const Package& package : op.packages) {
         for (const Executable& e : package.executables) {
           if (e.type == ExecutableType::ParameterCaching) continue;
@@ -160,7 +147,7 @@ TEST(LleCorpus, ExecutionOnlyReceivesPassWhateverTheirFlagsSay) {
         }
       }
     }
-  }
+  });
   size_t receives = 0, refused = 0;
   for (const auto& [flags, c] : byFlags) {
     std::printf("execution-only receives with Recv11ExecFlagA = %llu, Recv11ExecFlagB = %llu: %zu, refused %zu\n",

@@ -17,13 +17,16 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/write_nest.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
+namespace fs = std::filesystem;
 using lle::readField;
 
 struct StagingEnds {
@@ -58,18 +61,9 @@ StagingEnds stagingEnds(const Executable& e) {
 
 TEST(LleCorpus, StagingAddressesStayInsideTheCompilersNarrowFootprint) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
-  std::set<std::string> seen;
   size_t executables = 0, writesAtFootprint = 0, readsAtFootprint = 0, beyondWhenDoubled = 0;
-  for (const auto& path : coralsim::testing::corpusFiles("_edgetpu.tflite")) {
-    const std::vector<uint8_t> bytes = coralsim::testing::readFile(path);
-    if (!seen.insert(traces::Sha256::hex(bytes)).second) continue;
-    std::optional<ModelFile> model;
-    try {
-      model.emplace(loadModelFromMemory(bytes, path.string()));
-    } catch (const std::exception&) {
-      continue;  // loader problems are the loader tests' business
-    }
-    for (const Executable* e : allExecutables(*model)) {
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
+    for (const Executable* e : allExecutables(model)) {
       const StagingEnds ends = stagingEnds(*e);
       if (!ends.any) continue;
       const auto footprint = static_cast<uint64_t>(e->usedNarrowMemoryBytesPerTile);
@@ -80,7 +74,7 @@ TEST(LleCorpus, StagingAddressesStayInsideTheCompilersNarrowFootprint) {
       readsAtFootprint += ends.read == footprint;
       beyondWhenDoubled += ends.writeDoubled > footprint || ends.readDoubled > footprint;
     }
-  }
+  });
   std::printf("%zu executables with staging packets: the last 0x14 write ends at the footprint in %zu, the last 0x13 "
               "read in %zu; with doubled units %zu would leave it\n",
               executables, writesAtFootprint, readsAtFootprint, beyondWhenDoubled);
@@ -95,18 +89,9 @@ TEST(LleCorpus, StagingAddressesStayInsideTheCompilersNarrowFootprint) {
 // reach below address 0 — so the check can reject the two other readings.
 TEST(LleCorpus, StagingWriteNestsStayInsideTheCompilersNarrowFootprint) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
-  std::set<std::string> seen;
   size_t nests = 0, endToEndBeyond = 0, plainStridesBelowZero = 0;
-  for (const auto& path : coralsim::testing::corpusFiles("_edgetpu.tflite")) {
-    const std::vector<uint8_t> bytes = coralsim::testing::readFile(path);
-    if (!seen.insert(traces::Sha256::hex(bytes)).second) continue;
-    std::optional<ModelFile> model;
-    try {
-      model.emplace(loadModelFromMemory(bytes, path.string()));
-    } catch (const std::exception&) {
-      continue;  // loader problems are the loader tests' business
-    }
-    for (const Executable* e : allExecutables(*model)) {
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
+    for (const Executable* e : allExecutables(model)) {
       const auto footprint = static_cast<int64_t>(e->usedNarrowMemoryBytesPerTile);
       for (const auto& bitstream : e->bitstreams) {
         const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
@@ -132,7 +117,7 @@ TEST(LleCorpus, StagingWriteNestsStayInsideTheCompilersNarrowFootprint) {
         }
       }
     }
-  }
+  });
   std::printf("%zu 0x14 nests with a counting outer level, all inside their footprint; end to end %zu would leave it, "
               "with plain strides %zu would reach below 0\n",
               nests, endToEndBeyond, plainStridesBelowZero);

@@ -18,13 +18,16 @@
 #include "driver/model/model_loader.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
+namespace fs = std::filesystem;
 using lle::readField;
 
 enum class Carrier { kInputPop, kParameterPop, kRingSend, kCompute, kMeshTransfer, kNextStagingWrite, kNone };
@@ -64,49 +67,38 @@ Carrier nextCarrier(std::span<const models::DecodedPacket> packets, size_t at) {
 
 TEST(LleCorpus, TheStagingSelectsAreOneHotAndGoWithWhatFeedsTheWrite) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
-  std::set<std::string> seen;
   std::map<std::pair<uint64_t, uint64_t>, std::map<Carrier, size_t>> table;
   size_t writes = 0;
-  for (const std::string suffix : {"_edgetpu.tflite", ".coral"}) {
-    for (const auto& path : coralsim::testing::corpusFiles(suffix)) {
-      const std::vector<uint8_t> bytes = coralsim::testing::readFile(path);
-      if (!seen.insert(traces::Sha256::hex(bytes)).second) continue;
-      std::optional<ModelFile> model;
-      try {
-        model.emplace(loadModelFile(path));
-      } catch (const std::exception&) {
-        continue;  // loader problems are the loader tests' business
-      }
-      std::vector<const InstructionBitstream*> bitstreams;  // compiled executables' chunks, or the raw program
-      for (const Executable* e : allExecutables(*model)) {
-        for (const auto& bitstream : e->bitstreams) bitstreams.push_back(&bitstream);
-      }
-      if (model->rawBitstream) bitstreams.push_back(&*model->rawBitstream);
-      for (const InstructionBitstream* bitstream : bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream->bytes);
-        const std::span<const models::DecodedPacket> packets = program->packets();
-        for (size_t i = 0; i < packets.size(); ++i) {
-          const models::DecodedPacket& p = packets[i];
-          if (p.action != models::PacketAction::kIssue || static_cast<uint8_t>(p.opcode) != 0x14) continue;
-          const uint64_t w4 = readField(p.words, LleField::Stage14SelectW4);
-          const uint64_t w5 = readField(p.words, LleField::Stage14SelectW5);
-          const Carrier next = nextCarrier(packets, i);
-          ++writes;
-          ++table[{w4, w5}][next];
-          EXPECT_NE(w4, 3u) << path << " PC " << p.pc << ": both flags of Stage14SelectW4";
-          EXPECT_NE(w5, 3u) << path << " PC " << p.pc << ": both flags of Stage14SelectW5";
-          if (w5 != 0) {
-            EXPECT_TRUE(next == Carrier::kInputPop || next == Carrier::kCompute)
-                << path << " PC " << p.pc << ": a 0x14 with a w5 flag followed by " << carrierName(next);
-          }
-          if (w4 == 1 && w5 == 0) {
-            EXPECT_EQ(next, Carrier::kRingSend) << path << " PC " << p.pc << ": a (1, 0) 0x14 followed by "
-                                                << carrierName(next);
-          }
+  forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
+    std::vector<const InstructionBitstream*> bitstreams;  // compiled executables' chunks, or the raw program
+    for (const Executable* e : allExecutables(model)) {
+      for (const auto& bitstream : e->bitstreams) bitstreams.push_back(&bitstream);
+    }
+    if (model.rawBitstream) bitstreams.push_back(&*model.rawBitstream);
+    for (const InstructionBitstream* bitstream : bitstreams) {
+      const auto program = models::DecodedProgram::fromBytes(bitstream->bytes);
+      const std::span<const models::DecodedPacket> packets = program->packets();
+      for (size_t i = 0; i < packets.size(); ++i) {
+        const models::DecodedPacket& p = packets[i];
+        if (p.action != models::PacketAction::kIssue || static_cast<uint8_t>(p.opcode) != 0x14) continue;
+        const uint64_t w4 = readField(p.words, LleField::Stage14SelectW4);
+        const uint64_t w5 = readField(p.words, LleField::Stage14SelectW5);
+        const Carrier next = nextCarrier(packets, i);
+        ++writes;
+        ++table[{w4, w5}][next];
+        EXPECT_NE(w4, 3u) << path << " PC " << p.pc << ": both flags of Stage14SelectW4";
+        EXPECT_NE(w5, 3u) << path << " PC " << p.pc << ": both flags of Stage14SelectW5";
+        if (w5 != 0) {
+          EXPECT_TRUE(next == Carrier::kInputPop || next == Carrier::kCompute)
+              << path << " PC " << p.pc << ": a 0x14 with a w5 flag followed by " << carrierName(next);
+        }
+        if (w4 == 1 && w5 == 0) {
+          EXPECT_EQ(next, Carrier::kRingSend) << path << " PC " << p.pc << ": a (1, 0) 0x14 followed by "
+                                              << carrierName(next);
         }
       }
     }
-  }
+  });
   std::printf("%zu 0x14s; (Stage14SelectW4, Stage14SelectW5): what next carries data into their tiles\n", writes);
   for (const auto& [pair, carriers] : table) {
     std::printf("  (%llu, %llu):", static_cast<unsigned long long>(pair.first), static_cast<unsigned long long>(pair.second));

@@ -16,13 +16,16 @@
 #include "driver/model/model_loader.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
+namespace fs = std::filesystem;
 using lle::readField;
 
 struct Pairs {
@@ -69,28 +72,17 @@ void countPairs(std::span<const models::DecodedPacket> packets, Pairs& pairs) {
 
 TEST(LleCorpus, ReadsAndTheirConsumersNameTheSameStream) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
-  std::set<std::string> seen;
   Pairs pairs;
-  for (const std::string suffix : {"_edgetpu.tflite", ".coral"}) {
-    for (const auto& path : coralsim::testing::corpusFiles(suffix)) {
-      const std::vector<uint8_t> bytes = coralsim::testing::readFile(path);
-      if (!seen.insert(traces::Sha256::hex(bytes)).second) continue;
-      std::optional<ModelFile> model;
-      try {
-        model.emplace(loadModelFile(path));
-      } catch (const std::exception&) {
-        continue;  // loader problems are the loader tests' business
-      }
-      std::vector<const InstructionBitstream*> bitstreams;  // compiled executables' chunks, or the raw program
-      for (const Executable* e : allExecutables(*model)) {
-        for (const auto& bitstream : e->bitstreams) bitstreams.push_back(&bitstream);
-      }
-      if (model->rawBitstream) bitstreams.push_back(&*model->rawBitstream);
-      for (const InstructionBitstream* bitstream : bitstreams) {
-        countPairs(models::DecodedProgram::fromBytes(bitstream->bytes)->packets(), pairs);
-      }
+  forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path&, const ModelFile& model) {
+    std::vector<const InstructionBitstream*> bitstreams;  // compiled executables' chunks, or the raw program
+    for (const Executable* e : allExecutables(model)) {
+      for (const auto& bitstream : e->bitstreams) bitstreams.push_back(&bitstream);
     }
-  }
+    if (model.rawBitstream) bitstreams.push_back(&*model.rawBitstream);
+    for (const InstructionBitstream* bitstream : bitstreams) {
+      countPairs(models::DecodedProgram::fromBytes(bitstream->bytes)->packets(), pairs);
+    }
+  });
   std::printf("sent reads with an earlier 0x10 on their tiles: %zu, same tag %zu (read one bit higher: %zu)\n"
               "kept reads directly followed by a compute: %zu, same tag as its w7[74:63] %zu (one bit higher: %zu)\n",
               pairs.sent, pairs.sentAgree, pairs.sentAgreeShifted, pairs.kept, pairs.keptAgree, pairs.keptAgreeShifted);
