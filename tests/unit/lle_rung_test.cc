@@ -17,6 +17,7 @@
 #include "models/isa/assembler.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
+#include "models/lle/output_nest.h"
 #include "models/lle/packet_envelope.h"
 
 namespace coralsim::lle {
@@ -1743,6 +1744,48 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
     EXPECT_NE(std::string(e.what()).find("still waits for input bytes"), std::string::npos) << e.what();
   }
   streams.input = input;
+}
+
+}  // namespace
+}  // namespace coralsim::lle
+
+namespace coralsim::lle {
+namespace {
+
+// The output nest of a compute packet (models/isa/compute_loop_nest.def Output37, docs/decoding-log.md
+// "gridcopy"): with the carry of the position level G - T + 1 the positions land row by row in the
+// interior of a G-wide grid. A 5-wide block of 4 rows into a 9-wide grid (K = 5, pad 2) and a
+// counting level 1 — sizes and a shape no corpus program has.
+TEST(OutputNestTest, TheCarriesWalkTheInteriorOfAPaddedGridRowByRow) {
+  const isa::ComputeNestDef& def = isa::computeNestDef(isa::ComputeNest::Output37);
+  std::vector<isa::Word128> words(17);
+  const auto slot = [&](unsigned level, uint64_t limit, int64_t carry) {
+    isa::writePacketBits(words, def.limitLsb(level), def.limitWidth, limit);
+    isa::writePacketBits(words, def.wrapLsb(level), def.wrapWidth, static_cast<uint64_t>(carry) & ((uint64_t{1} << def.wrapWidth) - 1));
+  };
+  constexpr uint64_t kT = 5, kRows = 4, kG = 9, kPad = 2;
+  slot(0, kT - 1, kG - kT + 1);
+  slot(1, 0, kG - kT + 1);   // a level that runs once: the row level above it takes the same carry
+  slot(2, kRows - 1, 1234);  // the carry of the last counting level is never applied
+  slot(3, 0, -4321);
+  const OutputNest nest = OutputNest::fromPacket(words, kPad * kG + kPad);
+  EXPECT_EQ(nest.positions(), kT * kRows);
+  std::vector<int64_t> units;
+  nest.forEachUnit([&](int64_t unit) { units.push_back(unit); });
+  ASSERT_EQ(units.size(), kT * kRows);
+  for (uint64_t r = 0; r < kRows; ++r) {
+    for (uint64_t c = 0; c < kT; ++c) {
+      EXPECT_EQ(units[r * kT + c], static_cast<int64_t>((kPad + r) * kG + kPad + c)) << "row " << r << " column " << c;
+    }
+  }
+  // A negative carry at a counting level 1: 3 positions, then back 7 units: strides 1 and 2 - 7 = -5.
+  std::fill(words.begin(), words.end(), isa::Word128{});
+  slot(0, 2, -7);
+  slot(1, 1, 100);
+  const OutputNest back = OutputNest::fromPacket(words, 50);
+  std::vector<int64_t> walked;
+  back.forEachUnit([&](int64_t unit) { walked.push_back(unit); });
+  EXPECT_EQ(walked, (std::vector<int64_t>{50, 51, 52, 45, 46, 47}));
 }
 
 }  // namespace
