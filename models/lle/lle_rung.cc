@@ -313,6 +313,14 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
   if (readField(packet.words, LleField::Fill17Immediate) == 0) {
     refuse(packet, "Fill17Immediate (word 5 bit 87) is 0: a tile transfer whose source is not decoded");
   }
+  // Fill17Flags (docs/decoding-log.md "fill17c"): not decoded; the values seen leave the bytes where
+  // the nest says (the aarch64 compiles' 5 against the x86-64 compiles' 3). Bits 94/95 without bit 93
+  // were never seen: refused.
+  const uint64_t flags = readField(packet.words, LleField::Fill17Flags);
+  if (flags != 0 && (flags & 1) == 0) {
+    refuse(packet, "Fill17Flags (word 3 bits 95:93) = " + std::to_string(flags) +
+                       ": bit 94 or 95 without bit 93, never seen; what the flags select is not decoded");
+  }
   const FillNest nest = FillNest::fromPacket(packet.words);
   const auto value = static_cast<uint32_t>(readField(packet.words, LleField::Fill17Value));
   const std::array<uint8_t, 4> bytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
