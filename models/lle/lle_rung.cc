@@ -277,23 +277,14 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   const WriteNest nest = WriteNest::fromPacket(packet.words);
   if (!nest.contiguous()) {
     const uint64_t capacityUnits = tiles_.empty() ? 0 : tiles_.front().narrowSram.capacity() / 4;
-    const int64_t first = static_cast<int64_t>(address / 4);
-    if (nest.units() > capacityUnits || first + nest.lowestUnit() < 0 ||
-        first + nest.highestUnit() >= static_cast<int64_t>(capacityUnits)) {
+    if (!nest.staysInside(capacityUnits, static_cast<int64_t>(address / 4))) {
       refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) from Stage14NarrowAt64 x 64 = " +
                          std::to_string(address) + " leaves the " + std::to_string(capacityUnits * 4) + "-byte narrow memory");
     }
     // A level that comes back to units already written (stride 0 in 2,057 corpus 0x14s: e.g. the iwatake
     // stride sweep's 16 input rows through one row's units) is a window whose earlier passes something
     // consumes while the write runs; that consumer is not decoded, so the rung does not keep the last pass.
-    std::vector<bool> seen(static_cast<uint64_t>(nest.highestUnit() - nest.lowestUnit()) + 1, false);
-    bool revisits = false;
-    nest.forEachUnit([&](int64_t unit) {
-      const auto at = static_cast<uint64_t>(unit - nest.lowestUnit());
-      revisits = revisits || seen[at];
-      seen[at] = true;
-    });
-    if (revisits) {
+    if (nest.revisitsAUnit()) {
       refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) writes some units more than "
                      "once: what consumes the earlier passes (a streaming window) is not decoded");
     }
@@ -328,11 +319,11 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     AddressedMemory& narrow = tiles_[t].narrowSram;
-    // More writes than narrow memory has units cannot be a fill; it also bounds the strides (fill_nest.h).
+    // More writes than narrow memory has units cannot be a fill; it also bounds the strides (loop_nest.h).
     const uint64_t units = narrow.capacity() / 4;
-    if (nest.writes() > units || nest.lowestUnit() < 0 || static_cast<uint64_t>(nest.highestUnit()) >= units) {
+    if (!nest.staysInside(units)) {
       refuse(packet, "the immediate write nest from narrow unit " + std::to_string(nest.firstUnit) + " (" +
-                         std::to_string(nest.writes()) + " writes of 4 bytes; Fill17At4, Fill17Limit, Fill17Carry, "
+                         std::to_string(nest.units()) + " writes of 4 bytes; Fill17At4, Fill17Limit, Fill17Carry, "
                          "Fill17Step) leaves the " + std::to_string(narrow.capacity()) +
                          "-byte narrow memory of tile " + std::to_string(t));
     }

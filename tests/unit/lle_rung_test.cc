@@ -1816,7 +1816,7 @@ TEST(OutputNestTest, TheCarriesWalkTheInteriorOfAPaddedGridRowByRow) {
   slot(2, kRows - 1, 1234);  // the carry of the last counting level is never applied
   slot(3, 0, -4321);
   const OutputNest nest = OutputNest::fromPacket(words, kPad * kG + kPad);
-  EXPECT_EQ(nest.positions(), kT * kRows);
+  EXPECT_EQ(nest.units(), kT * kRows);
   std::vector<int64_t> units;
   nest.forEachUnit([&](int64_t unit) { units.push_back(unit); });
   ASSERT_EQ(units.size(), kT * kRows);
