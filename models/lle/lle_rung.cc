@@ -49,6 +49,12 @@ constexpr uint64_t kPrefixUnits8PerRow = kRowBytes / 8;
 constexpr uint64_t kParameterLineStep = 256;
 constexpr uint64_t kInputLineStep = 4096;
 
+// The values of a 0x13's Stage13Flags (w6[35:32]) seen in the corpus: none, one of bits 33 / 34 / 35
+// alone, or bit 34 with 32 or 33 (docs/decoding-log.md "keptread2"). What they select is not decoded.
+bool isSeenStage13Flags(uint64_t flags) {
+  return flags == 0 || flags == 0x2 || flags == 0x4 || flags == 0x5 || flags == 0x6 || flags == 0x8;
+}
+
 std::string tileList(uint16_t mask) {
   std::string text;
   for (unsigned t = 0; t < 16; ++t) {
@@ -351,6 +357,13 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                        "): the level-0 step of such nests is not decoded (docs/decoding-log.md \"form13\" §C)");
   }
   const StagedNest reach{address, nest.limits[*level] + 1, nest.strides[*level]};
+  // Stage13Flags (docs/decoding-log.md "keptread2"): not decoded; the values seen leave the read's
+  // bytes as the nest says (the aarch64 compiles' 4 against the x86-64 compiles' 2). Others refused.
+  const uint64_t flags = readField(words, LleField::Stage13Flags);
+  if (!isSeenStage13Flags(flags)) {
+    refuse(packet, "Stage13Flags (word 6 bits 35:32) = " + std::to_string(flags) +
+                       ": never seen (0, 2, 4, 5, 6, 8 are); what the flags select is not decoded");
+  }
   const uint64_t channel = readField(words, LleField::Stage13Channel);
   const uint64_t repeats =
       fieldPresent(LleField::Stage13Repeats, words) ? readField(words, LleField::Stage13Repeats) : 0;
