@@ -271,7 +271,8 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   if (selectW5 == 3) {
     refuse(packet, "Stage14SelectW5 (word 5 bits 23:22) = 3: both flags set, never seen; what the select means is not decoded");
   }
-  const uint64_t address = readField(packet.words, LleField::Stage14NarrowAt64) * 64;
+  const uint64_t address =
+      readField(packet.words, LleField::Stage14NarrowAt64) * 64 + readField(packet.words, LleField::Stage14NarrowUnit) * 4;
   // The write's nest (write_nest.h, docs/decoding-log.md "write14"): it must stay inside narrow
   // memory; more units than narrow memory holds cannot be one write (and bounds the strides).
   const WriteNest nest = WriteNest::fromPacket(packet.words);
@@ -280,7 +281,8 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     const int64_t first = static_cast<int64_t>(address / 4);
     if (nest.units() > capacityUnits || first + nest.lowestUnit() < 0 ||
         first + nest.highestUnit() >= static_cast<int64_t>(capacityUnits)) {
-      refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) from Stage14NarrowAt64 x 64 = " +
+      refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) from Stage14NarrowAt64 x 64 + "
+                     "4 x Stage14NarrowUnit = " +
                          std::to_string(address) + " leaves the " + std::to_string(capacityUnits * 4) + "-byte narrow memory");
     }
     // A level that comes back to units already written (stride 0 in 2,057 corpus 0x14s: e.g. the iwatake

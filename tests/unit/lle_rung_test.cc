@@ -773,6 +773,31 @@ TEST_F(LleRungTest, AStagingWriteNestPlacesThePoppedBytesAlongItsLevels) {
   EXPECT_NE(below.find("leaves the"), std::string::npos) << below;
 }
 
+// Stage14NarrowUnit ("identform" §B): the 0x14's address is w2[26:11] in 4-byte units, the unit inside
+// the 64-byte row of Stage14NarrowAt64 included (the convolutions' input pops land at 4 G^2, not
+// 64-aligned). A write at row 2, unit 7 (byte 156; no corpus 0x14 has row 2 with unit 7): the pop's
+// 16 bytes are bytes 156 ... 171, and bytes 128 ... 155 stay unwritten.
+TEST_F(LleRungTest, AStagingWriteStartsAtTheFourByteUnitInsideItsRow) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr unsigned kTileIndex = 2;
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, 2}, {LleField::Stage14NarrowUnit, 7},
+                            {LleField::Stage14Groups, 3}, {LleField::Stage14LoopOn, 1},
+                            {LleField::Stage14WrapC, static_cast<uint64_t>(-3)}, {LleField::Stage14SelectW4, 1},
+                            {LleField::Stage14SelectW5, 1}}),
+              streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, 16), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  const AddressedMemory& m = rung.tile(kTileIndex).narrowSram;
+  ASSERT_FALSE(m.firstUnwritten(156, 16).has_value());
+  const auto bytes = m.read(156, 16);
+  EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()),
+            std::vector<uint8_t>(streams.input.begin(), streams.input.begin() + 16));
+  EXPECT_EQ(m.firstUnwritten(128, 28), std::optional<uint64_t>(128));
+  rung.endRun();
+}
+
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
   // 3 x 65536 + 640 bytes: 3 whole 64 KiB units, 2048 beats fill the first 128 KiB.
   streams.params.assign(3 * 65536 + 640, 0);
