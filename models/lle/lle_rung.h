@@ -149,7 +149,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;
   void runDeferredComputes(const models::RunStreams& streams);
   // The position loop of one 4-byte group per output with a 4 x 4 weight block (docs/decoding-log.md
-  // "eltwise" §B): the raw element-wise programs.
+  // "eltwise" §B): the raw element-wise programs. Its input is each tile's narrow memory at
+  // ComputeInputAt4 x 4 ("identform" §B).
   void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
   void drain(const models::DecodedPacket& packet);
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
