@@ -11,7 +11,8 @@ Prints four tables:
      of a 0x14 write on one of the compute's tiles (w2[26:11], and w2[26:15] x 16 as a control), an
      earlier / later compute's output address / 4 on its tiles, or nothing;
   C. the 0x14 w2[14:11] values (the 4-byte unit inside the 64-byte row of Stage14NarrowAt64) and w2[10:0];
-  D. the identity form's Nest37 wraps against W = C x T (C = K limit + 1, T = Nest37 level-1 limit + 1).
+  D. the identity form's Nest37 wraps against W = C x T (C = K limit + 1, T = Nest37 level-1 limit + 1);
+  E. 0x01 w1[83:81] against w1[119:118] (the bits that still stop the identity computes).
 Packets are read as one little-endian bit string (bit = 128 x word + bit). Programs: as scan_lle_fields.py.
 """
 import os
@@ -124,6 +125,10 @@ def main():
     print("D. identity form (w1[83:81] = 1), Nest37 wraps against W = (K + 1) x T:")
     for key in sorted(table):
         print("   %-20s %-40s %6d" % (key[0], key[1], table[key]))
+
+    # E. the two small fields next to the input address.
+    table = Counter((bits(v, 1, 81, 3), bits(v, 1, 118, 2)) for v in computes)
+    print("E. 0x01 (w1[83:81], w1[119:118]): %s" % sorted(table.items(), key=lambda item: -item[1]))
 
 
 if __name__ == "__main__":
