@@ -49,6 +49,12 @@ constexpr uint64_t kPrefixUnits8PerRow = kRowBytes / 8;
 constexpr uint64_t kParameterLineStep = 256;
 constexpr uint64_t kInputLineStep = 4096;
 
+// The values of a 0x13's Stage13Flags (w6[35:32]) seen in the corpus: none, one of bits 33 / 34 / 35
+// alone, or bit 34 with 32 or 33 (docs/decoding-log.md "keptread2"). What they select is not decoded.
+bool isSeenStage13Flags(uint64_t flags) {
+  return flags == 0 || flags == 0x2 || flags == 0x4 || flags == 0x5 || flags == 0x6 || flags == 0x8;
+}
+
 std::string tileList(uint16_t mask) {
   std::string text;
   for (unsigned t = 0; t < 16; ++t) {
@@ -278,9 +284,7 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   const WriteNest nest = WriteNest::fromPacket(packet.words);
   if (!nest.contiguous()) {
     const uint64_t capacityUnits = tiles_.empty() ? 0 : tiles_.front().narrowSram.capacity() / 4;
-    const int64_t first = static_cast<int64_t>(address / 4);
-    if (nest.units() > capacityUnits || first + nest.lowestUnit() < 0 ||
-        first + nest.highestUnit() >= static_cast<int64_t>(capacityUnits)) {
+    if (!nest.staysInside(capacityUnits, static_cast<int64_t>(address / 4))) {
       refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) from Stage14NarrowAt64 x 64 + "
                      "4 x Stage14NarrowUnit = " +
                          std::to_string(address) + " leaves the " + std::to_string(capacityUnits * 4) + "-byte narrow memory");
@@ -288,14 +292,7 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     // A level that comes back to units already written (stride 0 in 2,057 corpus 0x14s: e.g. the iwatake
     // stride sweep's 16 input rows through one row's units) is a window whose earlier passes something
     // consumes while the write runs; that consumer is not decoded, so the rung does not keep the last pass.
-    std::vector<bool> seen(static_cast<uint64_t>(nest.highestUnit() - nest.lowestUnit()) + 1, false);
-    bool revisits = false;
-    nest.forEachUnit([&](int64_t unit) {
-      const auto at = static_cast<uint64_t>(unit - nest.lowestUnit());
-      revisits = revisits || seen[at];
-      seen[at] = true;
-    });
-    if (revisits) {
+    if (nest.revisitsAUnit()) {
       refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) writes some units more than "
                      "once: what consumes the earlier passes (a streaming window) is not decoded");
     }
@@ -330,11 +327,11 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     AddressedMemory& narrow = tiles_[t].narrowSram;
-    // More writes than narrow memory has units cannot be a fill; it also bounds the strides (fill_nest.h).
+    // More writes than narrow memory has units cannot be a fill; it also bounds the strides (loop_nest.h).
     const uint64_t units = narrow.capacity() / 4;
-    if (nest.writes() > units || nest.lowestUnit() < 0 || static_cast<uint64_t>(nest.highestUnit()) >= units) {
+    if (!nest.staysInside(units)) {
       refuse(packet, "the immediate write nest from narrow unit " + std::to_string(nest.firstUnit) + " (" +
-                         std::to_string(nest.writes()) + " writes of 4 bytes; Fill17At4, Fill17Limit, Fill17Carry, "
+                         std::to_string(nest.units()) + " writes of 4 bytes; Fill17At4, Fill17Limit, Fill17Carry, "
                          "Fill17Step) leaves the " + std::to_string(narrow.capacity()) +
                          "-byte narrow memory of tile " + std::to_string(t));
     }
@@ -362,6 +359,13 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                        "): the level-0 step of such nests is not decoded (docs/decoding-log.md \"form13\" §C)");
   }
   const StagedNest reach{address, nest.limits[*level] + 1, nest.strides[*level]};
+  // Stage13Flags (docs/decoding-log.md "keptread2"): not decoded; the values seen leave the read's
+  // bytes as the nest says (the aarch64 compiles' 4 against the x86-64 compiles' 2). Others refused.
+  const uint64_t flags = readField(words, LleField::Stage13Flags);
+  if (!isSeenStage13Flags(flags)) {
+    refuse(packet, "Stage13Flags (word 6 bits 35:32) = " + std::to_string(flags) +
+                       ": never seen (0, 2, 4, 5, 6, 8 are); what the flags select is not decoded");
+  }
   const uint64_t channel = readField(words, LleField::Stage13Channel);
   const uint64_t repeats =
       fieldPresent(LleField::Stage13Repeats, words) ? readField(words, LleField::Stage13Repeats) : 0;

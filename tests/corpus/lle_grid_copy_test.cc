@@ -54,7 +54,7 @@ std::vector<int64_t> outputUnits(const models::DecodedPacket& p) {
   std::vector<int64_t> units;
   if (at % 4 != 0) return units;
   const lle::OutputNest nest = lle::OutputNest::fromPacket(p.words, static_cast<int64_t>(at / 4));
-  if (nest.positions() > (1u << 20)) return units;
+  if (nest.units() > (1u << 20)) return units;
   nest.forEachUnit([&](int64_t unit) { units.push_back(unit); });
   return units;
 }
