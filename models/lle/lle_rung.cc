@@ -277,14 +277,16 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   if (selectW5 == 3) {
     refuse(packet, "Stage14SelectW5 (word 5 bits 23:22) = 3: both flags set, never seen; what the select means is not decoded");
   }
-  const uint64_t address = readField(packet.words, LleField::Stage14NarrowAt64) * 64;
+  const uint64_t address =
+      readField(packet.words, LleField::Stage14NarrowAt64) * 64 + readField(packet.words, LleField::Stage14NarrowUnit) * 4;
   // The write's nest (write_nest.h, docs/decoding-log.md "write14"): it must stay inside narrow
   // memory; more units than narrow memory holds cannot be one write (and bounds the strides).
   const WriteNest nest = WriteNest::fromPacket(packet.words);
   if (!nest.contiguous()) {
     const uint64_t capacityUnits = tiles_.empty() ? 0 : tiles_.front().narrowSram.capacity() / 4;
     if (!nest.staysInside(capacityUnits, static_cast<int64_t>(address / 4))) {
-      refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) from Stage14NarrowAt64 x 64 = " +
+      refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) from Stage14NarrowAt64 x 64 + "
+                     "4 x Stage14NarrowUnit = " +
                          std::to_string(address) + " leaves the " + std::to_string(capacityUnits * 4) + "-byte narrow memory");
     }
     // A level that comes back to units already written (stride 0 in 2,057 corpus 0x14s: e.g. the iwatake
@@ -724,6 +726,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   }
   // From here on the compute is the single-position form (Dense): one K reduction into 64 lanes.
   refuseComputeOverPositions(packet);
+  // The Dense gather below takes stream bytes [0, K), where both templates' staging steps put the
+  // vector (narrow 0, docs/decoding-log.md "identform" §B); an input elsewhere is not what it models.
+  if (const uint64_t inputAt4 = readField(words, LleField::ComputeInputAt4); inputAt4 != 0) {
+    refuse(packet, "ComputeInputAt4 (word 1 bits 80:65) = " + std::to_string(inputAt4) +
+                       ": the single-position compute's activations are gathered from narrow address 0 only");
+  }
   const uint32_t inputBytes = 4 * groups;
   const uint32_t paramBytes = kWeightOffset + groups * kGroupStride;
   // The activations: the ring/mesh staging between the pop and the compute (0x14/0x11/0x10/0x13,
@@ -802,22 +810,10 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   if (!std::isfinite(mult) || std::isnan(hi) || std::isnan(lo) || lo > hi) {
     refuse(packet, "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)");
   }
-  // The positions' 4-byte groups, in stream order (gathered like the Dense vector, design note 18).
+  // The positions' 4-byte groups: each tile's narrow memory from the decoded input address
+  // (ComputeInputAt4 x 4, docs/decoding-log.md "identform" §B), the bytes this run wrote there.
+  const uint64_t inputAt = readField(words, LleField::ComputeInputAt4) * 4;
   const uint64_t inputBytes = kGroupBytes * positions;
-  std::vector<uint8_t> x(inputBytes);
-  for (uint64_t pos = 0; pos < inputBytes;) {
-    const TileMemory* holder = nullptr;
-    for (unsigned t = 0; t < tiles_.size() && !holder; ++t) {
-      if ((packet.tileMask & (1u << t)) && tiles_[t].narrow.holds(pos, 1)) holder = &tiles_[t].narrow;
-    }
-    if (!holder) {
-      refuse(packet, "no tile of the compute holds activation byte " + std::to_string(pos) + " of the " +
-                         std::to_string(inputBytes) + " its " + std::to_string(positions) + " positions read");
-    }
-    const uint64_t run = std::min<uint64_t>(holder->runFrom(pos), inputBytes - pos);
-    std::memcpy(x.data() + pos, holder->at(pos), run);
-    pos += run;
-  }
   // No parameter row comes with this form: the per-tensor multiplier is the whole scale (docs/isa.md
   // §4.2 "the whole s_in s_w / s_out for per-tensor layers"), so each lane's scale is 1.
   const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
@@ -832,6 +828,13 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
     // is the lane and which the input byte is not decoded: the identity is symmetric. The read's
     // second level (keptReadRepeats: the raw programs read the block twice) passes over the same
     // bytes again; what a second pass adds is not decoded and not modelled.
+    if (const auto missing = tile.narrowSram.firstUnwritten(inputAt, inputBytes)) {
+      refuse(packet, "tile " + std::to_string(t) + " holds no input byte at narrow address " + std::to_string(*missing) + " of the " +
+                         std::to_string(inputBytes) + " its " + std::to_string(positions) + " positions read from ComputeInputAt4 x 4 = " +
+                         std::to_string(inputAt));
+    }
+    const auto input = tile.narrowSram.read(inputAt, inputBytes);
+    const std::vector<uint8_t> x(input.begin(), input.end());
     const std::vector<uint8_t> block = std::move(*tile.keptRead);
     tile.keptRead.reset();  // the compute consumes it
     std::vector<uint8_t> results(inputBytes);

@@ -19,7 +19,7 @@
 //                        see the staging row below) against the parameter prefix and weights (wide memory,
 //                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h); the 64
 //                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt
-//   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64: the next pop
+//   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit: the next pop
 //                        to such a tile lands there too (addressed_memory.h), unit by unit along the
 //                        write's five-level nest when an outer level counts (write_nest.h; a nest
 //                        writing a unit twice is refused: the window's consumer is not decoded); its two selects
@@ -100,7 +100,7 @@ class LleRung final : public models::DatapathRung {
     uint64_t length = 0;  // stream bytes (PopBeatsHigh/Low)
     struct SramWrite {
       unsigned tile = 0;
-      uint64_t address = 0;  // narrow bytes, Stage14NarrowAt64 x 64
+      uint64_t address = 0;  // narrow bytes, Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit
       WriteNest nest;        // the units the bytes land on from there, in order
     };
     std::vector<SramWrite> sramWrites;  // armed by a 0x14 on the pop's tiles
@@ -149,7 +149,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;
   void runDeferredComputes(const models::RunStreams& streams);
   // The position loop of one 4-byte group per output with a 4 x 4 weight block (docs/decoding-log.md
-  // "eltwise" §B): the raw element-wise programs.
+  // "eltwise" §B): the raw element-wise programs. Its input is each tile's narrow memory at
+  // ComputeInputAt4 x 4 ("identform" §B).
   void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
   void drain(const models::DecodedPacket& packet);
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;

@@ -1,7 +1,7 @@
 // The units of the staging addresses (docs/decoding-log.md "xray" §B) against the compiler's own
 // record of how much narrow memory each executable uses (`used_narrow_memory_bytes_per_tile`,
-// which the decoding did not use): every 0x14 write (Stage14NarrowAt64 x 64 + the 4-byte groups of
-// its loop) and every 0x13 read (Stage13NarrowAt4 x 4 + its groups) of every compiled program
+// which the decoding did not use): every 0x14 write (Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit +
+// the 4-byte groups of its loop) and every 0x13 read (Stage13NarrowAt4 x 4 + its groups) of every compiled program
 // must end inside that footprint. The test also shows it can fail: with the units doubled, some
 // executables' staging would leave their footprint. The 0x14 write's nest is checked the same way.
 #include <gtest/gtest.h>
@@ -43,9 +43,10 @@ StagingEnds stagingEnds(const Executable& e) {
       const auto op = static_cast<uint8_t>(p.opcode);
       if (op == 0x14) {
         const uint64_t at = readField(p.words, LleField::Stage14NarrowAt64);
+        const uint64_t unit = readField(p.words, LleField::Stage14NarrowUnit);  // "identform" §B
         const uint64_t bytes = 4 * (readField(p.words, LleField::Stage14Groups) + 1);
-        ends.write = std::max(ends.write, at * 64 + bytes);
-        ends.writeDoubled = std::max(ends.writeDoubled, at * 128 + bytes);
+        ends.write = std::max(ends.write, at * 64 + unit * 4 + bytes);
+        ends.writeDoubled = std::max(ends.writeDoubled, at * 128 + unit * 8 + bytes);
         ends.any = true;
       } else if (op == 0x13) {
         const uint64_t at = readField(p.words, LleField::Stage13NarrowAt4);
@@ -100,7 +101,8 @@ TEST(LleCorpus, StagingWriteNestsStayInsideTheCompilersNarrowFootprint) {
           const lle::WriteNest nest = lle::WriteNest::fromPacket(p.words);
           if (nest.contiguous()) continue;
           ++nests;
-          const auto at = static_cast<int64_t>(readField(p.words, LleField::Stage14NarrowAt64) * 64);
+          const auto at = static_cast<int64_t>(readField(p.words, LleField::Stage14NarrowAt64) * 64 +
+                                               readField(p.words, LleField::Stage14NarrowUnit) * 4);
           EXPECT_GE(at + 4 * nest.lowestUnit(), 0) << path << ": a 0x14 nest reaches below address 0";
           EXPECT_LE(at + 4 * (nest.highestUnit() + 1), footprint) << path << ": a 0x14 nest ends beyond the footprint";
           endToEndBeyond += at + 4 * static_cast<int64_t>(nest.units()) > footprint;

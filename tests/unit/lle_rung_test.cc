@@ -167,6 +167,15 @@ class LleRungTest : public ::testing::Test {
   DecodedPacket pop(bool input, uint16_t tiles) {
     return popAt(input, 0, 0, tiles, input ? streams.input.size() : streams.params.size());
   }
+  // A contiguous staging write (0x14) of `bytes` at narrow byte `at` (a multiple of 4) on `tiles`: the
+  // next pop to those tiles lands there (row Stage14NarrowAt64, unit Stage14NarrowUnit).
+  DecodedPacket stageAt(uint16_t tiles, uint64_t at, uint64_t bytes) {
+    const uint64_t groups = bytes / 4 - 1;
+    return f.make(0x14, {{LleField::Dma14Mask, tiles}, {LleField::Stage14NarrowAt64, at / 64},
+                         {LleField::Stage14NarrowUnit, at % 64 / 4}, {LleField::Stage14Groups, groups},
+                         {LleField::Stage14LoopOn, groups != 0}, {LleField::Stage14WrapC, static_cast<uint64_t>(-groups)},
+                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
+  }
   // The outfeed of one tile's 64 result bytes: a line loop of 8 lines.
   DecodedPacket outfeed() { return f.make(0x27, {{LleField::OutfeedLines, 64 / 8 - 1}}); }
   // The staging read of `bytes` at narrow address `at` (a multiple of 4) on `tiles`.
@@ -771,6 +780,31 @@ TEST_F(LleRungTest, AStagingWriteNestPlacesThePoppedBytesAlongItsLevels) {
   const std::string below = refusal(write(1, {1, 3}, {-40}), 32);
   EXPECT_NE(below.find("Stage14OuterLimit"), std::string::npos) << below;
   EXPECT_NE(below.find("leaves the"), std::string::npos) << below;
+}
+
+// Stage14NarrowUnit ("identform" §B): the 0x14's address is w2[26:11] in 4-byte units, the unit inside
+// the 64-byte row of Stage14NarrowAt64 included (the convolutions' input pops land at 4 G^2, not
+// 64-aligned). A write at row 2, unit 7 (byte 156; no corpus 0x14 has row 2 with unit 7): the pop's
+// 16 bytes are bytes 156 ... 171, and bytes 128 ... 155 stay unwritten.
+TEST_F(LleRungTest, AStagingWriteStartsAtTheFourByteUnitInsideItsRow) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr unsigned kTileIndex = 2;
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, 2}, {LleField::Stage14NarrowUnit, 7},
+                            {LleField::Stage14Groups, 3}, {LleField::Stage14LoopOn, 1},
+                            {LleField::Stage14WrapC, static_cast<uint64_t>(-3)}, {LleField::Stage14SelectW4, 1},
+                            {LleField::Stage14SelectW5, 1}}),
+              streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, 16), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  const AddressedMemory& m = rung.tile(kTileIndex).narrowSram;
+  ASSERT_FALSE(m.firstUnwritten(156, 16).has_value());
+  const auto bytes = m.read(156, 16);
+  EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()),
+            std::vector<uint8_t>(streams.input.begin(), streams.input.begin() + 16));
+  EXPECT_EQ(m.firstUnwritten(128, 28), std::optional<uint64_t>(128));
+  rung.endRun();
 }
 
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
@@ -1706,6 +1740,7 @@ TEST_F(LleRungTest, AComputeOverSeveralPositionsNamesItsLoopLevelInsteadOfRawBit
 TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock) {
   constexpr uint16_t kTile = 0x4;
   constexpr uint64_t kBlockAt = 96;
+  constexpr uint64_t kInputAt = 200;  // where the input pop's 0x14 puts the stream (row 3, unit 2)
   constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
   const int8_t diagonal[4] = {1, 2, -1, 3};
   const auto eltwise = [&](uint64_t positions, const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
@@ -1719,6 +1754,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
         {LleField::ComputePositionStep37, positions}, {LleField::ComputePositionsW4, positions},
         {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, positions > 1},
         {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
+        {LleField::ComputeInputAt4, kInputAt / 4},
         {LleField::ComputeZpIn, kEltZpIn},        {LleField::ComputeZpOut, kEltZpOut},
         {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
@@ -1748,6 +1784,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
       rung.packet(keep, streams, 0);
     }
     rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(kTile, kInputAt, streams.input.size()), streams, 0);
     rung.packet(pop(true, kTile), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
     rung.packet(compute, streams, 0);
@@ -1792,6 +1829,11 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
             std::string::npos);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeK4W10, 6}})).find("ComputeK4W10 = 6 is not 5"), std::string::npos);
   EXPECT_NE(refusal(eltwise(6), false).find("without a 16-byte weight block kept"), std::string::npos);
+  // The input is read at ComputeInputAt4 x 4 ("identform" §B): one unit lower the first byte
+  // there was never written, and the compute is refused naming the field.
+  const std::string lower = refusal(eltwise(6, {{LleField::ComputeInputAt4, kInputAt / 4 - 1}}));
+  EXPECT_NE(lower.find("no input byte at narrow address 196"), std::string::npos) << lower;
+  EXPECT_NE(lower.find("ComputeInputAt4"), std::string::npos) << lower;
 }
 
 // A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the
@@ -1815,7 +1857,8 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
                                      {LleField::ComputeK4W7, 1}, {LleField::ComputeK4W10, 1},
                                      {LleField::ComputeKWrap37, static_cast<uint64_t>(-1)},
                                      {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
-                                     {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeZpIn, 0},
+                                     {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeInputAt4, 400 / 4},
+                                     {LleField::ComputeZpIn, 0},
                                      {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
                                      {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)},
                                      {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)}});
@@ -1832,7 +1875,8 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
     f.setElement(keep, LleField::Stage13Route, 1, 0);
     rung.packet(keep, streams, 0);
     rung.packet(infeed(true), streams, 0);
-    rung.packet(pop(true, kTile), streams, 0);
+    rung.packet(stageAt(kTile, 400, input.size()), streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, input.size()), streams, 0);
     rung.packet(eltwise, streams, 0);  // the input has not arrived
     rung.packet(f.make(0x1a, {}), streams, 0);
   };
