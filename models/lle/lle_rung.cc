@@ -660,6 +660,23 @@ void LleRung::runDeferredComputes(const models::RunStreams& streams) {
   }
 }
 
+// The epilogue fields both compute forms share (docs/isa.md §4.2), with the ranges the requantiser
+// models: zero points of one byte, a finite multiplier, ordered clamps.
+LleRung::ComputeEpilogue LleRung::readEpilogue(const DecodedPacket& packet) const {
+  const auto words = packet.words;
+  ComputeEpilogue e;
+  e.zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
+  e.zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
+  if (e.zpIn > 255 || e.zpOut > 255) refuse(packet, "zero point above 255");
+  e.mult = readF32(words, LleField::ComputeMult);
+  e.hi = readF32(words, LleField::ComputeClampHi);
+  e.lo = readF32(words, LleField::ComputeClampLo);
+  if (!std::isfinite(e.mult) || std::isnan(e.hi) || std::isnan(e.lo) || e.lo > e.hi) {
+    refuse(packet, "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)");
+  }
+  return e;
+}
+
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
   if (!inputPopsDelivered(streams) || !deferredComputes_.empty()) {
     DeferredCompute& waiting = deferredComputes_.emplace_back();
@@ -706,15 +723,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   }
   const auto groups = static_cast<uint32_t>(limit + 1);
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
-  const auto zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
-  const auto zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
-  if (zpIn > 255 || zpOut > 255) refuse(packet, "zero point above 255");
-  const float mult = readF32(words, LleField::ComputeMult);
-  const float hi = readF32(words, LleField::ComputeClampHi);
-  const float lo = readF32(words, LleField::ComputeClampLo);
-  if (!std::isfinite(mult) || std::isnan(hi) || std::isnan(lo) || lo > hi) {
-    refuse(packet, "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)");
-  }
+  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
   // A read kept for this compute (Stage13Route 0, 0: the prologue identity reads) is one of its
   // operands, but which one (weights or activations) and in what layout is not decoded.
   for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -801,15 +810,7 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
     }
   }
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
-  const auto zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
-  const auto zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
-  if (zpIn > 255 || zpOut > 255) refuse(packet, "zero point above 255");
-  const float mult = readF32(words, LleField::ComputeMult);
-  const float hi = readF32(words, LleField::ComputeClampHi);
-  const float lo = readF32(words, LleField::ComputeClampLo);
-  if (!std::isfinite(mult) || std::isnan(hi) || std::isnan(lo) || lo > hi) {
-    refuse(packet, "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)");
-  }
+  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
   // The positions' 4-byte groups: each tile's narrow memory from the decoded input address
   // (ComputeInputAt4 x 4, docs/decoding-log.md "identform" §B), the bytes this run wrote there.
   const uint64_t inputAt = readField(words, LleField::ComputeInputAt4) * 4;

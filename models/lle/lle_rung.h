@@ -144,6 +144,14 @@ class LleRung final : public models::DatapathRung {
   void pop(const models::DecodedPacket& packet);
   void placeParameters(const models::DecodedPacket& packet, PendingPop& pop);
   void resolvePops(const models::RunStreams& streams);
+  struct ComputeEpilogue {
+    int32_t zpIn = 0;
+    int32_t zpOut = 0;
+    float mult = 0;
+    float lo = 0;
+    float hi = 0;
+  };
+  [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet) const;
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
   [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;
