@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -200,6 +201,16 @@ class LleRungTest : public ::testing::Test {
                          {LleField::InfeedWraps64K, input ? 0 : bytes >> 16},
                          {LleField::InfeedFirstBeats, input ? 0 : -(std::min<uint64_t>(bytes / 64, 2048) - 1)}});
   }
+  // `action` must be refused: a ChipFault whose text contains `expected`; `accepted` says what was
+  // wrongly let through otherwise.
+  static void expectRefusal(const std::function<void()>& action, const std::string& expected, const std::string& accepted) {
+    try {
+      action();
+      ADD_FAILURE() << accepted;
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
   // Runs an infeed of the given class, then `receive` and `pop`; the refusal text, or "" if both pass.
   std::string popRefusal(bool input, const DecodedPacket& receive, const DecodedPacket& pop) {
     rung.beginRun();
@@ -370,12 +381,11 @@ TEST_F(LleRungTest, AParameterPopFillsTheRowsOfItsTilesReceivePrefixFirst) {
   const TileMemory& wide = rung.tile(0).wide;
   ASSERT_TRUE(wide.holds(38 * 256, streams.params.size()));
   EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.end(), wide.at(38 * 256)));
-  try {
-    executionRun(0x1);
-    ADD_FAILURE() << "the compute found parameters at address 0";
-  } catch (const ChipFault& e) {
-    EXPECT_NE(std::string(e.what()).find("holds 2560 bytes at 9728"), std::string::npos) << e.what();
-  }
+  expectRefusal(
+      [&] {
+        executionRun(0x1);
+      },
+      "holds 2560 bytes at 9728", "the compute found parameters at address 0");
   // No receive in the destination tile (tile 1 here).
   EXPECT_NE(popRefusal(false, receiveAt(0x1, 2, rows - 2, 2), pop(false, 0x2)).find("without a receive"), std::string::npos);
   // Half rows (32 lanes of 4 bytes) carry half as many bytes per row: Dense's 10 rows take 1,280.
@@ -869,12 +879,11 @@ TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
   rung.packet(infeed(true), streams, 0);
   rung.packet(popAt(true, 0, 0, 0x1, 16), streams, 0);  // the first half of the 32 input bytes only
   rung.packet(f.make(0x24, {}), streams, 0);
-  try {
-    rung.packet(compute(0x3), streams, 0);
-    ADD_FAILURE() << "compute over undelivered bytes was accepted";
-  } catch (const ChipFault& e) {
-    EXPECT_NE(std::string(e.what()).find("activation byte 16 of the 32"), std::string::npos) << e.what();
-  }
+  expectRefusal(
+      [&] {
+        rung.packet(compute(0x3), streams, 0);
+      },
+      "activation byte 16 of the 32", "compute over undelivered bytes was accepted");
   rung.beginRun();
   rung.packet(infeed(true), streams, 0);
   rung.packet(popAt(true, 0, 0, 0x1, 16), streams, 0);
@@ -1105,13 +1114,11 @@ TEST_F(LleRungTest, TheOutfeedLengthMustMatchTheStagingReadItSends) {
   rung.packet(compute(0x1), streams, 0);
   rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, 32 / 8 - 1}}), streams, 0);
-  try {
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}}), streams, 0);
-    ADD_FAILURE() << "a 32-byte outfeed of a 64-byte read was accepted";
-  } catch (const ChipFault& e) {
-    EXPECT_NE(std::string(e.what()).find("covers 64 bytes (Stage13Groups), the outfeed sends 32"), std::string::npos)
-        << e.what();
-  }
+  expectRefusal(
+      [&] {
+        rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}}), streams, 0);
+      },
+      "covers 64 bytes (Stage13Groups), the outfeed sends 32", "a 32-byte outfeed of a 64-byte read was accepted");
 }
 
 // The immediate form of 0x17 (docs/decoding-log.md "op17"): the execution-only prologue's four
@@ -1196,12 +1203,11 @@ TEST_F(LleRungTest, TheIdentityReadIsAddressedIn4ByteUnitsAndARepeatedReadIsNotS
 
   EXPECT_EQ(checkEnvelope(read(1, -1)), "");  // the identity read's level: limit 1, wraps -1
   EXPECT_EQ(checkEnvelope(read(298, -298)), "");  // a size no corpus 0x13 has
-  try {
-    run(read(1, -1));
-    ADD_FAILURE() << "a repeated read was served";
-  } catch (const ChipFault& e) {
-    EXPECT_NE(std::string(e.what()).find("repeats 2 times (Stage13Repeats)"), std::string::npos) << e.what();
-  }
+  expectRefusal(
+      [&] {
+        run(read(1, -1));
+      },
+      "repeats 2 times (Stage13Repeats)", "a repeated read was served");
   EXPECT_NE(checkEnvelope(read(1, -2)).find("Stage13RepeatWrap[0] (word 3 bits 18:2) = -2"), std::string::npos)
       << checkEnvelope(read(1, -2));
 }
@@ -1248,13 +1254,12 @@ TEST_F(LleRungTest, TheImmediateWriteNestCoversAStridedColumn) {
   }
   EXPECT_EQ(out, expected);
 
-  try {
-    rung.beginRun();
-    rung.packet(column(4, -kPitch), streams, 0);
-    ADD_FAILURE() << "a nest walking below narrow unit 0 was accepted";
-  } catch (const ChipFault& e) {
-    EXPECT_NE(std::string(e.what()).find("Fill17Carry"), std::string::npos) << e.what();
-  }
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        rung.packet(column(4, -kPitch), streams, 0);
+      },
+      "Fill17Carry", "a nest walking below narrow unit 0 was accepted");
 }
 
 // The three flags after 0x17's nest (lle_fields.def Fill17Flags, docs/decoding-log.md "fill17c"): not
@@ -1294,13 +1299,12 @@ TEST_F(LleRungTest, TheWriteFlagsAfterTheNestLeaveTheBytesWhereTheNestSays) {
     EXPECT_EQ(run(flags), expected) << "flags " << flags;
   }
   for (const uint64_t flags : {2, 4, 6}) {
-    try {
-      run(flags);
-      ADD_FAILURE() << "flags " << flags << " (bit 94 or 95 without 93) were accepted";
-    } catch (const ChipFault& e) {
-      EXPECT_NE(std::string(e.what()).find("Fill17Flags (word 3 bits 95:93) = " + std::to_string(flags)), std::string::npos)
-          << e.what();
-    }
+    expectRefusal(
+        [&] {
+          run(flags);
+        },
+        "Fill17Flags (word 3 bits 95:93) = " + std::to_string(flags),
+        "flags " + std::to_string(flags) + " (bit 94 or 95 without 93) were accepted");
   }
 }
 
@@ -1429,13 +1433,12 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
     EXPECT_EQ(sent(flags), expected) << "sent, flags " << flags;
   }
   for (const uint64_t flags : {1, 3, 7, 9, 10, 11, 12, 13, 14, 15}) {
-    try {
-      kept(flags);
-      ADD_FAILURE() << "flags " << flags << " (never seen) were accepted";
-    } catch (const ChipFault& e) {
-      EXPECT_NE(std::string(e.what()).find("Stage13Flags (word 6 bits 35:32) = " + std::to_string(flags)), std::string::npos)
-          << e.what();
-    }
+    expectRefusal(
+        [&] {
+          kept(flags);
+        },
+        "Stage13Flags (word 6 bits 35:32) = " + std::to_string(flags),
+        "flags " + std::to_string(flags) + " (never seen) were accepted");
   }
 }
 
@@ -1596,12 +1599,11 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
   for (const auto& [a, b] : std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}, {0, 1}, {1, 0}, {1, 1}}) {
     EXPECT_EQ(copy(a, b, b), streams.input) << "flags (" << a << ", " << b << ")";
   }
-  try {
-    copy(1, 0, 1);
-    ADD_FAILURE() << "a receive whose w2 bit 88 differs from bit 80 was accepted";
-  } catch (const ChipFault& e) {
-    EXPECT_NE(std::string(e.what()).find("Recv11ExecFlagBEcho"), std::string::npos) << e.what();
-  }
+  expectRefusal(
+      [&] {
+        copy(1, 0, 1);
+      },
+      "Recv11ExecFlagBEcho", "a receive whose w2 bit 88 differs from bit 80 was accepted");
 }
 
 // The four bits above an input pop's second length field (docs/decoding-log.md "xraypair" §B) are
@@ -1892,13 +1894,12 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
   EXPECT_EQ(out, std::vector<uint8_t>(input.begin(), input.begin() + 8));  // the identity block, multiplier 1
 
   streams.input.clear();
-  try {
-    upToCompute();
-    rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
-    ADD_FAILURE() << "a read passed a compute that still waits for its input";
-  } catch (const ChipFault& e) {
-    EXPECT_NE(std::string(e.what()).find("still waits for input bytes"), std::string::npos) << e.what();
-  }
+  expectRefusal(
+      [&] {
+        upToCompute();
+        rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
+      },
+      "still waits for input bytes", "a read passed a compute that still waits for its input");
   streams.input = input;
 }
 
