@@ -1,6 +1,9 @@
 #include "sim/hle_host/twin_discovery.h"
 
+#include <stdexcept>
 #include <system_error>
+
+#include "driver/model/model_loader.h"
 
 namespace coralsim::sim {
 
@@ -18,6 +21,22 @@ TwinSearch findTwinBeside(const std::filesystem::path& compiled) {
   search.description = search.found ? "found " + search.candidate.string() + " beside the compiled model"
                                     : "none: " + search.candidate.string() + " does not exist";
   return search;
+}
+
+LoadedTwin loadTwin(const std::filesystem::path& compiled, const std::optional<std::filesystem::path>& given) {
+  LoadedTwin twin;
+  if (given) {
+    twin.path = *given;
+    twin.note = "given with --hle";
+  } else {
+    const TwinSearch search = findTwinBeside(compiled);
+    if (!search.found) throw std::runtime_error(compiled.string() + ": no CPU twin: " + search.description);
+    twin.path = search.candidate;
+    twin.note = search.description;
+  }
+  twin.model = driver::loadModelFile(twin.path);
+  if (!twin.model.tflite) throw std::runtime_error(twin.path.string() + ": the CPU twin is not a TFLite model");
+  return twin;
 }
 
 }  // namespace coralsim::sim

@@ -3,7 +3,10 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
+
+#include "driver/model/model_file.h"
 
 namespace coralsim::sim {
 
@@ -14,5 +17,15 @@ struct TwinSearch {
 };
 
 [[nodiscard]] TwinSearch findTwinBeside(const std::filesystem::path& compiled);
+
+// The CPU twin a tool works with (`profile`, `check-layers`): `given` (their --hle TWIN), else the
+// one the naming rule finds beside `compiled`; loaded, with a note of where it came from. Throws
+// std::runtime_error naming the file when there is none or it is not a TFLite model.
+struct LoadedTwin {
+  std::filesystem::path path;
+  std::string note;  // "given with --hle", or findTwinBeside's description
+  driver::ModelFile model;
+};
+[[nodiscard]] LoadedTwin loadTwin(const std::filesystem::path& compiled, const std::optional<std::filesystem::path>& given);
 
 }  // namespace coralsim::sim

@@ -148,19 +148,10 @@ LayerCheckReport checkLayers(const driver::ModelFile& compiled, const std::files
   if (!compiled.tflite || compiled.edgeTpuOps.empty()) {
     throw std::runtime_error(modelPath.string() + ": not a compiled Edge TPU TFLite model (no edgetpu custom op)");
   }
-  std::filesystem::path twinPath;
-  if (options.twin) {
-    twinPath = *options.twin;
-    report.twinNote = "given with --hle";
-  } else {
-    const TwinSearch search = findTwinBeside(modelPath);
-    if (!search.found) throw std::runtime_error(modelPath.string() + ": no CPU twin: " + search.description);
-    twinPath = search.candidate;
-    report.twinNote = search.description;
-  }
-  report.twin = twinPath.string();
-  const driver::ModelFile twin = driver::loadModelFile(twinPath);
-  if (!twin.tflite) throw std::runtime_error(twinPath.string() + ": the CPU twin is not a TFLite model");
+  const LoadedTwin loaded = loadTwin(modelPath, options.twin);
+  report.twinNote = loaded.note;
+  report.twin = loaded.path.string();
+  const driver::ModelFile& twin = loaded.model;
 
   const driver::RunPlan plan = driver::planRun(compiled);
   const std::vector<std::vector<uint8_t>> inputs = options.inputs ? *options.inputs : driver::randomInputs(plan, options.seed);
@@ -201,7 +192,7 @@ LayerCheckReport checkLayers(const driver::ModelFile& compiled, const std::files
     }
   }
   const std::vector<std::vector<uint8_t>> values =
-      wanted.empty() ? std::vector<std::vector<uint8_t>>{} : runTwin(graph, inputs, wanted, twinPath.string());
+      wanted.empty() ? std::vector<std::vector<uint8_t>>{} : runTwin(graph, inputs, wanted, loaded.path.string());
 
   for (size_t i = 0; i < layers.size(); ++i) {
     LayerCheckRow row;

@@ -46,19 +46,10 @@ LayerProfile profileModel(const std::filesystem::path& modelPath, const ProfileO
   if (!model.tflite || model.edgeTpuOps.empty()) {
     throw std::runtime_error(modelPath.string() + ": not a compiled Edge TPU TFLite model (no edgetpu custom op)");
   }
-  std::filesystem::path twinPath;
-  if (options.twin) {
-    twinPath = *options.twin;
-    p.twinNote = "given with --hle";
-  } else {
-    const TwinSearch search = findTwinBeside(modelPath);
-    if (!search.found) throw std::runtime_error(modelPath.string() + ": no CPU twin: " + search.description);
-    twinPath = search.candidate;
-    p.twinNote = search.description;
-  }
-  p.twin = twinPath.string();
-  const driver::ModelFile twin = driver::loadModelFile(twinPath);
-  if (!twin.tflite) throw std::runtime_error(twinPath.string() + ": the CPU twin is not a TFLite model");
+  const LoadedTwin loaded = loadTwin(modelPath, options.twin);
+  p.twinNote = loaded.note;
+  p.twin = loaded.path.string();
+  const driver::ModelFile& twin = loaded.model;
 
   const driver::RunPlan plan = driver::planRun(model);
   for (const driver::PlanUnit& u : plan.units) {
