@@ -20,10 +20,11 @@ import sys
 FIELD = re.compile(r"w(\d+)\[(\d+):(\d+)\]$")
 
 
-def programs(corpus):
+def executables(corpus):
+    """(corpus-relative path, package index, executable index, executable) of every compiled model
+    the shared reference parser reads, in path order; a file it cannot read is named on stderr and
+    skipped. The one corpus walk of the scan scripts."""
     import tfl  # noqa: E402  (shared reference tools, on sys.path)
-    for path in sorted(glob.glob(os.path.join(corpus, "**", "*.coral"), recursive=True)):
-        yield os.path.relpath(path, corpus), "coral", open(path, "rb").read()
     for path in sorted(glob.glob(os.path.join(corpus, "**", "*_edgetpu.tflite"), recursive=True)):
         try:
             _, packages = tfl.load(path)
@@ -31,10 +32,22 @@ def programs(corpus):
             print("# skipped %s: %s" % (path, error), file=sys.stderr)
             continue
         for p, package in enumerate(packages):
-            for exe in package["executables"]:
-                for c, bitstream in enumerate(exe["bitstreams"]):
-                    label = "%s#p%d#c%d" % (os.path.relpath(path, corpus), p, c)
-                    yield label, str(exe["type"]), bitstream["bitstream"]
+            for e, exe in enumerate(package["executables"]):
+                yield os.path.relpath(path, corpus), p, e, exe
+
+
+def raw_programs(corpus):
+    """(corpus-relative path, bytes) of every raw .coral program, in path order."""
+    for path in sorted(glob.glob(os.path.join(corpus, "**", "*.coral"), recursive=True)):
+        yield os.path.relpath(path, corpus), open(path, "rb").read()
+
+
+def programs(corpus):
+    for label, data in raw_programs(corpus):
+        yield label, "coral", data
+    for relpath, p, _, exe in executables(corpus):
+        for c, bitstream in enumerate(exe["bitstreams"]):
+            yield "%s#p%d#c%d" % (relpath, p, c), str(exe["type"]), bitstream["bitstream"]
 
 
 def main():

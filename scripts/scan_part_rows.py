@@ -19,7 +19,6 @@ Usage: scan_part_rows.py SHARED_TOOLS_ISA_DIR CORPUS_DIR [--decide SUBSTRING ...
 The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of them is copied.
 """
 import collections
-import glob
 import os
 import struct
 import sys
@@ -33,41 +32,35 @@ def joined_pops(tools, corpus):
     """(program, quarters, pop words, receive words, receive rows incl. prefix, pop bytes, stream bytes,
     (executable, tile, first row incl. prefix))."""
     sys.path.insert(0, tools)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import seg  # noqa: E402
-    import tfl  # noqa: E402
-    for path in sorted(glob.glob(os.path.join(corpus, "**", "*_edgetpu.tflite"), recursive=True)):
-        try:
-            _, packages = tfl.load(path)
-        except Exception as error:  # a file the reference parser cannot read: say so, go on
-            print("# skipped %s: %s" % (path, error), file=sys.stderr)
+    import scan_lle_fields  # noqa: E402
+    for relpath, p, e, exe in scan_lle_fields.executables(corpus):
+        if exe["type"] != "PARAMETER_CACHING":
             continue
-        for package in packages:
-            for e, exe in enumerate(package["executables"]):
-                if exe["type"] != "PARAMETER_CACHING":
-                    continue
-                for c, bitstream in enumerate(exe["bitstreams"]):
-                    words = seg.words(bitstream["bitstream"])
-                    packets, _ = seg.segment(words)
-                    pending = collections.defaultdict(list)
-                    for index, op, length in packets:
-                        packet = words[index:index + length]
-                        if op == 0x11 and bits(packet[0], 61, 1):
-                            for t in range(16):
-                                if bits(packet[0], 12 + t, 1):
-                                    pending[t].append(packet)
-                        elif op == 0x26 and not bits(packet[0], 12, 1):
-                            beats = (bits(packet[0], 96, 8) << 10 | bits(packet[1], 55, 10)) + 1
-                            offset = (bits(packet[2], 64, 16) - 1) * 64
-                            for t in range(16):
-                                if not bits(packet[3], 25 + t, 1) or not pending[t]:
-                                    continue
-                                receive = pending[t].pop(0)
-                                prefix = bits(receive[2], 57, 7) // 32 if bits(receive[2], 11, 1) else 0
-                                rows = bits(receive[0], 95, 16) + 1 + prefix
-                                first = bits(receive[0], 62, 11) - prefix
-                                yield (os.path.relpath(path, corpus), bits(packet[3], 54, 2) + 1, packet, receive, rows,
-                                       beats * 64, exe["parameters"][offset:offset + beats * 64],
-                                       (id(package), e, c, t, first))
+        for c, bitstream in enumerate(exe["bitstreams"]):
+            words = seg.words(bitstream["bitstream"])
+            packets, _ = seg.segment(words)
+            pending = collections.defaultdict(list)
+            for index, op, length in packets:
+                packet = words[index:index + length]
+                if op == 0x11 and bits(packet[0], 61, 1):
+                    for t in range(16):
+                        if bits(packet[0], 12 + t, 1):
+                            pending[t].append(packet)
+                elif op == 0x26 and not bits(packet[0], 12, 1):
+                    beats = (bits(packet[0], 96, 8) << 10 | bits(packet[1], 55, 10)) + 1
+                    offset = (bits(packet[2], 64, 16) - 1) * 64
+                    for t in range(16):
+                        if not bits(packet[3], 25 + t, 1) or not pending[t]:
+                            continue
+                        receive = pending[t].pop(0)
+                        prefix = bits(receive[2], 57, 7) // 32 if bits(receive[2], 11, 1) else 0
+                        rows = bits(receive[0], 95, 16) + 1 + prefix
+                        first = bits(receive[0], 62, 11) - prefix
+                        yield (relpath, bits(packet[3], 54, 2) + 1, packet, receive, rows,
+                               beats * 64, exe["parameters"][offset:offset + beats * 64],
+                               ((relpath, p), e, c, t, first))
 
 
 def leading_scales(data):

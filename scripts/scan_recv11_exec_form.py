@@ -19,7 +19,6 @@ Usage: scan_recv11_exec_form.py SHARED_TOOLS_ISA_DIR CORPUS_DIR [--decide SUBSTR
 The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of them is copied.
 """
 import collections
-import glob
 import os
 import sys
 
@@ -46,27 +45,21 @@ def packet_int(words):
 def programs(tools, corpus):
     """(label, [(pc, opcode, packet as one integer)]) for every non-parameter-caching bitstream."""
     sys.path.insert(0, tools)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import seg  # noqa: E402
-    import tfl  # noqa: E402
+    import scan_lle_fields  # noqa: E402
 
     def packets(bitstream):
         words = seg.words(bitstream)
         found, _ = seg.segment(words)
         return [(i, op, packet_int(words[i:i + n])) for i, op, n in found]
-    for path in sorted(glob.glob(os.path.join(corpus, "**", "*.coral"), recursive=True)):
-        yield os.path.relpath(path, corpus), packets(open(path, "rb").read())
-    for path in sorted(glob.glob(os.path.join(corpus, "**", "*_edgetpu.tflite"), recursive=True)):
-        try:
-            _, packages = tfl.load(path)
-        except Exception as error:  # a file the reference parser cannot read: say so, go on
-            print("# skipped %s: %s" % (path, error), file=sys.stderr)
+    for label, data in scan_lle_fields.raw_programs(corpus):
+        yield label, packets(data)
+    for relpath, p, e, exe in scan_lle_fields.executables(corpus):
+        if exe["type"] == "PARAMETER_CACHING":
             continue
-        for p, package in enumerate(packages):
-            for e, exe in enumerate(package["executables"]):
-                if exe["type"] == "PARAMETER_CACHING":
-                    continue
-                for c, bitstream in enumerate(exe["bitstreams"]):
-                    yield "%s#p%d#e%d#c%d" % (os.path.relpath(path, corpus), p, e, c), packets(bitstream["bitstream"])
+        for c, bitstream in enumerate(exe["bitstreams"]):
+            yield "%s#p%d#e%d#c%d" % (relpath, p, e, c), packets(bitstream["bitstream"])
 
 
 def tiles(op, packet):

@@ -20,7 +20,6 @@ Usage: scan_recv11_forms.py SHARED_TOOLS_ISA_DIR CORPUS_DIR [--decide SUBSTRING 
 The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of them is copied.
 """
 import collections
-import glob
 import os
 import sys
 
@@ -68,23 +67,17 @@ def pop_bytes(words):
 
 def executables(tools, corpus):
     sys.path.insert(0, tools)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import seg  # noqa: E402
-    import tfl  # noqa: E402
-    for path in sorted(glob.glob(os.path.join(corpus, "**", "*_edgetpu.tflite"), recursive=True)):
-        try:
-            _, packages = tfl.load(path)
-        except Exception as error:  # a file the reference parser cannot read: say so, go on
-            print("# skipped %s: %s" % (path, error), file=sys.stderr)
+    import scan_lle_fields  # noqa: E402
+    for relpath, p, e, exe in scan_lle_fields.executables(corpus):
+        if exe["type"] != "PARAMETER_CACHING":
             continue
-        for p, package in enumerate(packages):
-            for e, exe in enumerate(package["executables"]):
-                if exe["type"] != "PARAMETER_CACHING":
-                    continue
-                for c, bitstream in enumerate(exe["bitstreams"]):
-                    words = seg.words(bitstream["bitstream"])
-                    packets, _ = seg.segment(words)
-                    yield ("%s#p%d#e%d#c%d" % (os.path.relpath(path, corpus), p, e, c), exe["parameters"],
-                           [(op, words[i:i + n]) for i, op, n in packets])
+        for c, bitstream in enumerate(exe["bitstreams"]):
+            words = seg.words(bitstream["bitstream"])
+            packets, _ = seg.segment(words)
+            yield ("%s#p%d#e%d#c%d" % (relpath, p, e, c), exe["parameters"],
+                   [(op, words[i:i + n]) for i, op, n in packets])
 
 
 def main():
