@@ -473,8 +473,12 @@ void LleRung::receive(const DecodedPacket& packet) {
     const uint64_t at64 = readField(words, LleField::Recv11PrefixAt64);
     const uint64_t last64 = readField(words, LleField::Recv11PrefixLast64);
     const uint64_t span8 = readField(words, LleField::Recv11PrefixSpan8);
+    // Recv11PrefixLast64 names the last prefix row, or (older compiles, "dense2" §A) the row after it,
+    // Recv11Row: the rows written are the same either way (Bytes8 and the pop's length say one row).
+    const uint64_t lastRow64 = at64 + kPrefixUnits64PerRow * (prefixRows - 1);
+    const bool lastNamesAPrefixBound = last64 == lastRow64 || last64 == lastRow64 + kPrefixUnits64PerRow;
     if (bytes8 == 0 || bytes8 % kPrefixUnits8PerRow != 0 || prefixRows > row ||
-        at64 != kPrefixUnits64PerRow * (row - prefixRows) || last64 != at64 + kPrefixUnits64PerRow * (prefixRows - 1) ||
+        at64 != kPrefixUnits64PerRow * (row - prefixRows) || !lastNamesAPrefixBound ||
         span8 != kPrefixUnits8PerRow * (prefixRows - 1)) {
       refuse(packet, "the receive prefix (Recv11PrefixBytes8 " + std::to_string(bytes8) + ", Recv11PrefixAt64 " +
                          std::to_string(at64) + ", Recv11PrefixLast64 " + std::to_string(last64) + ", Recv11PrefixSpan8 " +

@@ -452,6 +452,37 @@ TEST_F(LleRungTest, AnOlderCompilesReceiveWritesTheRowsOfTheNewerFormWhateverBit
   EXPECT_NE(bare.find("Recv11OlderPrefix"), std::string::npos) << bare;
 }
 
+// The prefix's upper bound, Recv11PrefixLast64 (docs/decoding-log.md "dense2" §A): the last prefix row
+// in 161 corpus receives, the row after it (Recv11Row) in iwatake model_dense's 158. Both write the same
+// rows: one prefix row (Recv11PrefixBytes8 32) just below the loop, and the pop is one row longer than
+// the loop in all 319. A receive at row 700 with a 9-row loop (no corpus receive has that pair) takes the
+// 10-row slice at rows 699..708 under either bound; a bound two rows on is refused naming the fields.
+TEST_F(LleRungTest, ThePrefixBoundMayNameTheLastPrefixRowOrTheRowAfterItWithTheSameRowsWritten) {
+  const uint64_t rows = streams.params.size() / 256;  // 10: one prefix row and a 9-row loop
+  const uint64_t row = 700;
+  const auto olderPrefix = [&](uint64_t last64) {
+    DecodedPacket packet = receiveAt(0x1, row, rows - 1, 1,
+                                     {{LleField::Recv11NewerForm, 0}, {LleField::Recv11OlderPrefix, 1},
+                                      {LleField::Recv11RowStep, 3}, {LleField::Recv11PrefixLast64, last64}});
+    f.setElement(packet, LleField::Recv11Wrap, 0, 1);
+    return packet;
+  };
+  for (const uint64_t last64 : {4 * (row - 1), 4 * row}) {
+    ASSERT_EQ(checkEnvelope(olderPrefix(last64)), "") << last64;
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(olderPrefix(last64), streams, 0);
+    rung.packet(pop(false, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+    const TileMemory& wide = rung.tile(0).wide;
+    ASSERT_TRUE(wide.holds((row - 1) * 256, streams.params.size())) << last64 << ": " << wide.describe();
+    EXPECT_TRUE(std::equal(streams.params.begin(), streams.params.end(), wide.at((row - 1) * 256))) << last64;
+    EXPECT_EQ(wide.runFrom((row - 1) * 256), streams.params.size()) << last64;
+  }
+  EXPECT_NE(popRefusal(false, olderPrefix(4 * (row + 1)), pop(false, 0x1)).find("Recv11PrefixLast64 2804"), std::string::npos);
+}
+
 // A one-beat pop (beat fields 0, PopRingNeg16 0) counts its beats in its ring loop ("recv11" §C): the
 // older compiles' pops and the 64 x 64 LibrEdgeTPU trackers. 7 rows (a length no corpus pop has) fill
 // 7 rows of the receive; with the ring limit one beat short the pop no longer fills them.
