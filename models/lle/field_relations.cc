@@ -17,10 +17,13 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION_OR(f, b, m, a, a2) \
   FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, a2, std::nullopt},
 #define CORAL_LLE_FIXED_IF(c, f, e, v) FieldRelation{LleField::f, LleField::f, 0, v, LleField::c, false, 1, std::nullopt, e},
+#define CORAL_LLE_RELATION_COUNT(f, b, o, m, a) \
+  FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, LleField::o},
 #define CORAL_LLE_FORMAT(c, f)
 #define CORAL_LLE_FORMAT_UNLESS(c, f)
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_FORMAT_UNLESS
+#undef CORAL_LLE_RELATION_COUNT
 #undef CORAL_LLE_FIXED_IF
 #undef CORAL_LLE_FORMAT
 #undef CORAL_LLE_RELATION_OR
@@ -37,10 +40,12 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_SCALED(f, s, b, m, a)
 #define CORAL_LLE_RELATION_OR(f, b, m, a, a2)
 #define CORAL_LLE_FIXED_IF(c, f, e, v)
+#define CORAL_LLE_RELATION_COUNT(f, b, o, m, a)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_FORMAT_UNLESS
+#undef CORAL_LLE_RELATION_COUNT
 #undef CORAL_LLE_FIXED_IF
 #undef CORAL_LLE_FORMAT
 #undef CORAL_LLE_RELATION_OR
@@ -69,6 +74,12 @@ bool fixedHere(LleField field, unsigned element, std::span<const isa::Word128> w
 }
 
 }  // namespace
+
+uint64_t nestIterations(std::span<const isa::Word128> words, LleField level0, LleField outerLevels) {
+  uint64_t count = readField(words, level0) + 1;
+  for (unsigned e = 0; e < fieldDef(outerLevels).count; ++e) count *= readField(words, outerLevels, e) + 1;
+  return count;
+}
 
 std::span<const FieldRelation> fieldRelations() { return kRelations; }
 
@@ -108,7 +119,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
         continue;
       }
       if (r.zeroUnlessOnly) continue;
-      const uint64_t limit = readField(words, r.base);
+      const uint64_t limit = r.outerLevels ? nestIterations(words, r.base, *r.outerLevels) - 1 : readField(words, r.base);
       const int64_t expected = r.multiplier * static_cast<int64_t>(limit) + r.addend;
       const int64_t scaled = r.scale * value;
       // A loop that runs once (limit 0) never applies its wrap: the compiler writes it as 0 as

@@ -23,9 +23,15 @@ struct FieldRelation {
   // CORAL_LLE_FIXED_IF: where `condition` is 1, element `fixedElement` of `field` must read `addend`,
   // and the field's other relations skip that element.
   std::optional<unsigned> fixedElement;
+  // CORAL_LLE_RELATION_COUNT: `base` is level 0 of a loop nest whose levels above it are the elements
+  // of this field; the relation reads the nest's iteration count less one in place of `base`.
+  std::optional<LleField> outerLevels = std::nullopt;
 };
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();
+
+// The iteration count of a loop nest: (level0 + 1) x (outerLevels[0] + 1) x ... (limits are count - 1).
+[[nodiscard]] uint64_t nestIterations(std::span<const isa::Word128> words, LleField level0, LleField outerLevels);
 
 // CORAL_LLE_FORMAT rows: `field` exists only where the 1-bit `condition` field is 1
 // (CORAL_LLE_FORMAT_UNLESS: where it is 0).

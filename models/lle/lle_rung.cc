@@ -109,6 +109,7 @@ void LleRung::beginRun() {
   deferredComputes_.clear();
   for (auto& receives : pendingReceives_) receives.clear();
   outfeedArmed_.clear();
+  sendsWaiting_.clear();
   outQueue_.clear();
   outRead_ = 0;
 }
@@ -185,10 +186,10 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
       resolvePops(streams);
       break;
     case 0x27:
-      outfeedArmed_.push_back(outfeedBytes(packet));
+      armOutfeed(packet);
       break;
     case 0x10:
-      if (!outfeedArmed_.empty()) drain(packet);
+      send(packet);
       break;
     case 0x14:
       stageWrite(packet);
@@ -632,6 +633,12 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
   pendingPops_.clear();
 }
 
+bool LleRung::countsAtOneLevel(std::span<const isa::Word128> words, LleField level0, LleField outerLevels, uint64_t iterations) {
+  unsigned counting = readField(words, level0) != 0 ? 1 : 0;
+  for (unsigned e = 0; e < fieldDef(outerLevels).count; ++e) counting += readField(words, outerLevels, e) != 0 ? 1 : 0;
+  return counting <= 1 && nestIterations(words, level0, outerLevels) == iterations;
+}
+
 // The loops above K (ComputeLimitW0, the w0 nest's levels 1-3; docs/decoding-log.md "convcompute"
 // §A) step the compute over output positions and rows: the convolutions' identity and tap computes.
 // Their counts are decoded; where each position reads its input and writes its lanes (the output
@@ -695,14 +702,21 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).
   const uint64_t positions = readField(words, LleField::ComputePositions) + 1;
   const uint64_t iterations = (limit + 1) * positions;
-  const std::pair<LleField, uint64_t> repeats[] = {{LleField::ComputeK4W1, limit},
-                                                   {LleField::ComputeK4W7, iterations - 1},
-                                                   {LleField::ComputeK4W10, iterations - 1}};
-  for (const auto& [repeat, want] : repeats) {
-    if (readField(words, repeat) != want) {
-      refuse(packet, std::string("loop limit ") + std::string(fieldDef(repeat).name) + " = " +
-                         std::to_string(readField(words, repeat)) + " is not " + std::to_string(want) +
-                         " (ComputeK4W0 = " + std::to_string(limit) + ", ComputePositions = " + std::to_string(positions - 1) + ")");
+  if (readField(words, LleField::ComputeK4W1) != limit) {
+    refuse(packet, "loop limit ComputeK4W1 = " + std::to_string(readField(words, LleField::ComputeK4W1)) + " is not " +
+                       std::to_string(limit) + " (ComputeK4W0)");
+  }
+  // Nest29 and the w10 nest count all the iterations at one of their levels 0-2: level 0 in Dense and
+  // the x86-64 compiles, level 2 in the aarch64 ones (docs/decoding-log.md "dense2" §B).
+  const std::pair<LleField, LleField> nests[] = {{LleField::ComputeK4W7, LleField::ComputeLimit29},
+                                                 {LleField::ComputeK4W10, LleField::ComputeLimitW10}};
+  for (const auto& [level0, outer] : nests) {
+    if (!countsAtOneLevel(words, level0, outer, iterations)) {
+      std::string levels = std::to_string(readField(words, level0));
+      for (unsigned e = 0; e < fieldDef(outer).count; ++e) levels += ", " + std::to_string(readField(words, outer, e));
+      refuse(packet, "loop limits " + std::string(fieldDef(level0).name) + ", " + std::string(fieldDef(outer).name) + " = " +
+                         levels + " do not count " + std::to_string(iterations) + " iterations at one level (ComputeK4W0 = " +
+                         std::to_string(limit) + ", ComputePositions = " + std::to_string(positions - 1) + ")");
     }
   }
   if ((readField(words, LleField::ComputePositionLoopOn) != 0) != (positions > 1)) {
@@ -804,14 +818,22 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
 
 void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions) {
   const auto words = packet.words;
-  // The w0 nest counts the same positions at its level 1 and nothing above ("eltwise" §B,
-  // "convcompute" §A): a packet that says otherwise is another form.
-  for (unsigned level = 0; level < fieldDef(LleField::ComputeLimitW0).count; ++level) {
-    const uint64_t want = level == 0 ? positions - 1 : 0;
-    if (const uint64_t got = readField(words, LleField::ComputeLimitW0, level); got != want) {
-      refuse(packet, "ComputeLimitW0[" + std::to_string(level) + "] = " + std::to_string(got) + " in the element-wise form over " +
-                         std::to_string(positions) + " positions (want " + std::to_string(want) + ")");
+  // The w0 nest counts the same positions at one of its levels 1-3 and runs the others once ("eltwise"
+  // §B, "convcompute" §A; level 1 in the x86-64 compiles, level 2 in the aarch64 ones, "dense2" §B): a
+  // packet that says otherwise is another form.
+  const LleFieldDef& w0Nest = fieldDef(LleField::ComputeLimitW0);
+  unsigned counting = 0;
+  for (unsigned level = 0; level < w0Nest.count; ++level) {
+    if (const uint64_t got = readField(words, LleField::ComputeLimitW0, level); got != 0) {
+      if (got != positions - 1 || ++counting > 1) {
+        refuse(packet, "ComputeLimitW0[" + std::to_string(level) + "] = " + std::to_string(got) + " in the element-wise form over " +
+                           std::to_string(positions) + " positions (want " + std::to_string(positions - 1) +
+                           " at one level, 0 at the others)");
+      }
     }
+  }
+  if (positions > 1 && counting == 0) {
+    refuse(packet, "no level of ComputeLimitW0 counts the " + std::to_string(positions) + " positions of the element-wise form");
   }
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
@@ -861,9 +883,47 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   }
 }
 
-void LleRung::drain(const DecodedPacket& packet) {
-  const uint64_t bytes = outfeedArmed_.front();
-  outfeedArmed_.pop_front();
+// A host-bound send (Dma10ToOutfeed, docs/decoding-log.md "dense2" §C) may come before the outfeed
+// (0x27) that takes its bytes, as in the aarch64 compiles and 327 other corpus pairs: its bytes wait,
+// in order, for the next 0x27. With an outfeed armed, the next send drains it (the x86-64 compiles,
+// Dense); a send that is not host-bound with no outfeed armed is a ring send between tiles, whose
+// net effect the rung models elsewhere (design note 18).
+void LleRung::send(const DecodedPacket& packet) {
+  if (!outfeedArmed_.empty()) {
+    const uint64_t bytes = outfeedArmed_.front();
+    outfeedArmed_.pop_front();
+    const auto out = sendBytes(packet, bytes);
+    outQueue_.insert(outQueue_.end(), out.begin(), out.end());
+    return;
+  }
+  if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) return;
+  if (!std::has_single_bit(packet.tileMask)) {
+    refuse(packet, "host-bound send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
+  }
+  const TileState& tile = tiles_[static_cast<unsigned>(std::countr_zero(packet.tileMask))];
+  if (tile.stagedReadBytes == 0) {
+    refuse(packet, "a host-bound send (Dma10ToOutfeed) before its outfeed from a one-line read: its length is the outfeed's, "
+                   "not known yet");
+  }
+  sendsWaiting_.push_back(sendBytes(packet, tile.stagedReadBytes));
+}
+
+void LleRung::armOutfeed(const DecodedPacket& packet) {
+  const uint64_t bytes = outfeedBytes(packet);
+  if (sendsWaiting_.empty()) {
+    outfeedArmed_.push_back(bytes);
+    return;
+  }
+  std::vector<uint8_t> waiting = std::move(sendsWaiting_.front());
+  sendsWaiting_.pop_front();
+  if (waiting.size() != bytes) {
+    refuse(packet, "the outfeed sends " + std::to_string(bytes) + " bytes (OutfeedLines), the host-bound send before it carried " +
+                       std::to_string(waiting.size()));
+  }
+  outQueue_.insert(outQueue_.end(), waiting.begin(), waiting.end());
+}
+
+std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t bytes) const {
   if (!std::has_single_bit(packet.tileMask)) {
     refuse(packet, "outfeed drain from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }
@@ -899,8 +959,7 @@ void LleRung::drain(const DecodedPacket& packet) {
                        std::to_string(index) + " (Stage13NarrowAt4); byte " + std::to_string(*hole) +
                        " was not written in this run");
   }
-  const auto& out = std::get<std::vector<uint8_t>>(sent);
-  outQueue_.insert(outQueue_.end(), out.begin(), out.end());
+  return std::get<std::vector<uint8_t>>(sent);
 }
 
 std::vector<uint8_t> LleRung::windowTail(unsigned /*window*/, uint32_t windowLength, uint32_t streamedBytes,

@@ -154,13 +154,19 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet) const;
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
+  // Whether a loop nest (level 0 and the levels above it) counts `iterations` at one level at most,
+  // running the others once.
+  static bool countsAtOneLevel(std::span<const isa::Word128> words, LleField level0, LleField outerLevels, uint64_t iterations);
   [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;
   void runDeferredComputes(const models::RunStreams& streams);
   // The position loop of one 4-byte group per output with a 4 x 4 weight block (docs/decoding-log.md
   // "eltwise" §B): the raw element-wise programs. Its input is each tile's narrow memory at
   // ComputeInputAt4 x 4 ("identform" §B).
   void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
-  void drain(const models::DecodedPacket& packet);
+  // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.
+  [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes) const;
+  void send(const models::DecodedPacket& packet);
+  void armOutfeed(const models::DecodedPacket& packet);
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
 
   models::ChipConfig config_;
@@ -172,6 +178,7 @@ class LleRung final : public models::DatapathRung {
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10
+  std::deque<std::vector<uint8_t>> sendsWaiting_;  // host-bound 0x10s issued before their 0x27
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
   size_t outRead_ = 0;
   uint64_t macs_ = 0;
