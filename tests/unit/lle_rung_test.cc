@@ -1057,6 +1057,45 @@ namespace {
 // (5 x 64 = 320, read back as 20 x 16) give the input bytes back; a read one 16-byte unit off
 // reads bytes nobody wrote and is refused, naming the field; the 0x13's group loop must cover
 // the outfeed's bytes. Before the addressed memory the drain refused a tile without a compute.
+// A host-bound send (Dma10ToOutfeed, 0x10 w3 bit 99; docs/decoding-log.md "dense2" §C) may come before
+// the outfeed (0x27) that takes its bytes, as in the aarch64 compiles: the bytes wait, in send order,
+// for the next 0x27s. Two tiles' staged copies (narrow 328 on tile 2, 200 on tile 3: addresses no
+// corpus copy uses) sent before their outfeeds come out in send order; a send that is not host-bound
+// (a ring send between tiles) before the outfeed sends nothing to the host; a send whose read is 8
+// bytes shorter than the outfeed is refused naming both lengths.
+TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
+  const uint64_t bytes = streams.input.size();
+  const auto sendFirst = [&](uint64_t readBytes, bool hostBound) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(0x4, 328, bytes), streams, 0);
+    rung.packet(stageAt(0x8, 200, bytes), streams, 0);
+    rung.packet(pop(true, 0xc), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    // Tile 3 first, then tile 2: the host gets them in that order.
+    rung.packet(readAt(0x8, 200 + bytes - readBytes, readBytes), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x8}, {LleField::Dma10ToOutfeed, hostBound}}), streams, 0);
+    rung.packet(readAt(0x4, 328, bytes), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, hostBound}}), streams, 0);
+    for (int k = 0; k < 2; ++k) rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(2 * bytes), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> twice(streams.input);
+  twice.insert(twice.end(), streams.input.begin(), streams.input.end());
+  EXPECT_EQ(sendFirst(bytes, true), twice);
+  EXPECT_TRUE(sendFirst(bytes, false).empty());
+  try {
+    sendFirst(bytes - 8, true);
+    ADD_FAILURE() << "an outfeed longer than the send before it was served";
+  } catch (const ChipFault& e) {
+    const std::string want = "the outfeed sends " + std::to_string(bytes) + " bytes (OutfeedLines), the host-bound send before it carried " +
+                             std::to_string(bytes - 8);
+    EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+  }
+}
+
 TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddressed) {
   constexpr uint16_t kTile = 0x4;
   const auto writeAt = [&](uint64_t at64) {
@@ -1844,6 +1883,31 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   ASSERT_EQ(one.size(), 8u);
   for (uint64_t i = 0; i < 4; ++i) EXPECT_EQ(one[i], expected(i)) << "byte " << i;
   for (uint64_t i = 4; i < 8; ++i) EXPECT_EQ(one[i], 0x5a) << "byte " << i;
+  // The aarch64 compiles count the positions at level 2 of the three nests ("dense2" §B): Nest29 and
+  // the w10 nest at level 2 (ComputeLimit29[1], ComputeLimitW10[1]) with level 0 run once, the w0 nest
+  // at its level 2 (ComputeLimitW0[1]). The same 6 positions give the same 24 bytes; split over two
+  // levels (2 x 3) the count is right but the order is not decoded, and the rung refuses it.
+  const auto atLevel2 = [&](uint64_t positions, uint64_t nest29Level0) {
+    const uint64_t p1 = positions - 1;
+    DecodedPacket packet = eltwise(positions, {{LleField::ComputeK4W7, nest29Level0}, {LleField::ComputeK4W10, 0}});
+    f.setElement(packet, LleField::ComputeLimit29, 1, (p1 + 1) / (nest29Level0 + 1) - 1);
+    f.setElement(packet, LleField::ComputeLimitW10, 1, p1);
+    f.setElement(packet, LleField::ComputeLimitW0, 0, 0);
+    f.setElement(packet, LleField::ComputeLimitW0, 1, p1);
+    return packet;
+  };
+  EXPECT_EQ(checkEnvelope(atLevel2(6, 0)), "");
+  EXPECT_EQ(run(atLevel2(6, 0), 24), out);
+  EXPECT_EQ(checkEnvelope(atLevel2(6, 1)), "");  // 2 x 3: the Nest37 wraps see 6 iterations either way
+  const std::string split = [&] {
+    try {
+      run(atLevel2(6, 1), 24);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  }();
+  EXPECT_NE(split.find("ComputeK4W7, ComputeLimit29 = 1, 0, 2 do not count 6 iterations at one level"), std::string::npos) << split;
 
   const auto refusal = [&](const DecodedPacket& compute, bool stageBlock = true) {
     try {
