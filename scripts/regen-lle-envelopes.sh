@@ -18,7 +18,9 @@ X="$C/geohot+edgetpuxray/programs"
 R="$C/rubensrech+Coral-TPU/elementary-ops/models"
 P="$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_6512/p32/anchor"
 fill17=(--opcode 0x17 "$X/div2_8.coral" "$X/div2_20.coral")
-# The element-wise compute form ("eltwise"): the templates' computes are Dense only.
+# The element-wise compute form ("eltwise"): the templates' computes are Dense only. div2_8_aarch64
+# adds the aarch64 compiles' flag bits of the compute and of the kept identity read (values, not
+# meanings: docs/decoding-log.md "dense2" §B); div2_10_aarch64 is held out.
 compute01=(--opcode 0x01 "$X/div2_8.coral" "$X/div2_20.coral" "$X/add1.coral" "$X/div2_8_aarch64.coral")
 kept13=(--opcode 0x13 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite"
         "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
