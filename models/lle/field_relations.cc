@@ -134,7 +134,10 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
       };
       const bool alternative = r.altAddend && same(expected - r.addend + *r.altAddend);
       if (!same(expected) && !alternative && !unusedWrap) {
-        std::string want = std::to_string(r.multiplier) + " x " + std::string(fieldDef(r.base).name) +
+        const std::string base = r.outerLevels ? "(iterations of " + std::string(fieldDef(r.base).name) + " and " +
+                                                     std::string(fieldDef(*r.outerLevels).name) + " - 1)"
+                                               : std::string(fieldDef(r.base).name);
+        std::string want = std::to_string(r.multiplier) + " x " + base +
                            (r.addend ? " + " + std::to_string(r.addend) : std::string()) + " = " + std::to_string(expected);
         if (r.altAddend) want += " or " + std::to_string(expected - r.addend + *r.altAddend);
         return describe(r.field, e) + " = " + std::to_string(value) + (r.scale != 1 ? " (x " + std::to_string(r.scale) + ")" : "") +

@@ -179,6 +179,37 @@ TEST(LleRelations, RelateFieldsOfOnePacketUnderAOneBitCondition) {
   }
 }
 
+// CORAL_LLE_RELATION_COUNT (docs/decoding-log.md "dense2" §B): the compute's Nest37 wraps follow
+// Nest29's whole iteration count, whichever of its levels 0-2 counts: 35 iterations at level 2 (a
+// count no corpus compute has) take wraps -34; at level 1 x level 2 (5 x 7) too; -35 is refused
+// naming the nest.
+TEST(LleRelations, ANestWrapFollowsTheIterationCountOfEveryLevel) {
+  std::array<isa::Word128, 17> words{};
+  const auto set = [&](LleField field, unsigned element, int64_t value) {
+    const LleFieldDef& f = fieldDef(field);
+    const uint32_t lsb = f.lsb + element * f.stride;
+    const uint64_t raw = static_cast<uint64_t>(value) & ((uint64_t{1} << f.width) - 1);
+    for (uint32_t b = 0; b < f.width; ++b) words[(lsb + b) / 128].setBits((lsb + b) % 128, 1, (raw >> b) & 1);
+  };
+  const auto wraps = [&](int64_t value) {
+    for (unsigned e = 0; e < fieldDef(LleField::ComputeKWrap37).count; ++e) set(LleField::ComputeKWrap37, e, value);
+  };
+  const auto relations = [&] { return checkFieldRelations(0x01, words); };
+  set(LleField::ComputeLimit29, 1, 34);
+  wraps(-34);
+  const std::string level2 = relations();
+  EXPECT_EQ(level2.find("ComputeKWrap37"), std::string::npos) << level2;
+  set(LleField::ComputeLimit29, 0, 4);
+  set(LleField::ComputeLimit29, 1, 6);
+  const std::string split = relations();
+  EXPECT_EQ(split.find("ComputeKWrap37"), std::string::npos) << split;
+  wraps(-35);
+  const std::string off = relations();
+  EXPECT_NE(off.find("ComputeKWrap37[0] (word 2 bits 82:66) = -35 is not -1 x (iterations of ComputeK4W7 and ComputeLimit29 - 1) = -34"),
+            std::string::npos)
+      << off;
+}
+
 TEST(LleRelations, SignedReadsAreTwosComplementOfTheFieldWidth) {
   std::array<isa::Word128, 4> words{};
   const LleFieldDef& f = fieldDef(LleField::PopRingNeg16);  // 12 bits at word 1 bit 75
