@@ -780,6 +780,9 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     pos += run;
   }
   const uint8_t* activations = gathered.data();
+  // The lanes written: the layer's output channels on the tile, in groups of 4 (ComputeLanes4,
+  // docs/decoding-log.md "dense2" §D); the others are neither checked nor written.
+  const unsigned lanes = 4 * static_cast<unsigned>(readField(words, LleField::ComputeLanes4) + 1);
   int32_t acc[kLanes];
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
@@ -795,7 +798,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     macGroups(activations, zpIn, wide + kWeightOffset, groups, acc);
     macs_ += uint64_t{kLanes} * inputBytes;
     uint8_t results[kLanes];
-    for (unsigned c = 0; c < kLanes; ++c) {
+    for (unsigned c = 0; c < lanes; ++c) {
       uint32_t slot = 0;
       std::memcpy(&slot, wide + kSlotOffset + 4 * c, 4);
       if (slot != kWeightOffsetSlot) {
@@ -808,11 +811,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
       results[c] = requant(acc[c]);
     }
     // One byte per lane at the decoded output address; the outfeed sends them from there (0x13).
-    if (!tile.narrowSram.write(outputAt, results)) {
+    const std::span<const uint8_t> written(results, lanes);
+    if (!tile.narrowSram.write(outputAt, written)) {
       refuse(packet, "the lane results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
                          " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
     }
-    if (config_.lleComputeObserver) config_.lleComputeObserver->computed(packet, t, outputAt, results);
+    if (config_.lleComputeObserver) config_.lleComputeObserver->computed(packet, t, outputAt, written);
   }
 }
 
@@ -834,6 +838,10 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   }
   if (positions > 1 && counting == 0) {
     refuse(packet, "no level of ComputeLimitW0 counts the " + std::to_string(positions) + " positions of the element-wise form");
+  }
+  if (const uint64_t lanes4 = readField(words, LleField::ComputeLanes4); lanes4 != 0) {
+    refuse(packet, "ComputeLanes4 (word 4 bits 102:99) = " + std::to_string(lanes4) +
+                       " in the element-wise form, whose positions write 4 lanes each (0 in every corpus one)");
   }
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);

@@ -85,6 +85,8 @@ class PacketFactory {
 constexpr uint32_t kGroups = 8;  // K = 32 input bytes
 // Where the compute writes its 64 lane results (ComputeOutputAt): an address no template uses.
 constexpr uint64_t kOutputAt = 4096;
+// Dense writes all 64 lanes of a tile: 16 groups of 4 (ComputeLanes4 = 15, docs/decoding-log.md "dense2" §D).
+constexpr uint64_t kDenseLanes4 = 15;
 constexpr uint8_t kZpIn = 120, kZpOut = 129;
 
 struct Dense {
@@ -229,6 +231,7 @@ class LleRungTest : public ::testing::Test {
                          {LleField::ComputeKWrapW7, -limit},
                          {LleField::ComputeK4W7, limit}, {LleField::ComputeK4W10, limit},
                          {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeZpIn, kZpIn},
+                         {LleField::ComputeLanes4, kDenseLanes4}, {LleField::ComputeOutWrap, -kDenseLanes4},
                          {LleField::ComputeZpOut, kZpOut}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
                          {LleField::ComputeClampHi, std::bit_cast<uint32_t>(126.0f)},
                          {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-129.0f)}});
@@ -1172,6 +1175,48 @@ TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
   EXPECT_THROW(run(kOutputAt + 64), ChipFault);
 }
 
+// A compute writes 4 x (ComputeLanes4 + 1) lanes (docs/decoding-log.md "dense2" §D): the layer's output
+// channels on the tile, 64 in Dense, 36 on model_dense's second tile, 8 in dense_1_8_mul. With 24
+// lanes (ComputeLanes4 5, output wraps -5) the first 24 bytes at the output address are the Dense
+// results and the 40 after them keep what a 0x17 wrote there before; the wraps of the 64-lane form
+// (-15) with 24 lanes are refused naming the relation. Before the decode the rung wrote 64 lanes
+// whatever the field said (and the envelope pinned the field to Dense's 15).
+TEST_F(LleRungTest, AComputeWritesTheLanesItsLaneFieldCounts) {
+  parameterCachingRun(0x1);
+  const auto run = [&](uint64_t lanes4, int64_t outWrap) {
+    rung.beginRun();
+    for (uint64_t unit = 0; unit < 16; ++unit) {  // 0xa5a5a5a5 over the 64 result bytes
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, 0x1}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0xa5a5a5a5}, {LleField::Fill17At4, kOutputAt / 4 + unit}}),
+                  streams, 0);
+    }
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    DecodedPacket narrow = compute(0x1);
+    f.setElement(narrow, LleField::ComputeLanes4, 0, lanes4);
+    for (unsigned e = 0; e < fieldDef(LleField::ComputeOutWrap).count; ++e) {
+      f.setElement(narrow, LleField::ComputeOutWrap, e, static_cast<uint64_t>(outWrap));
+    }
+    rung.packet(narrow, streams, 0);
+    rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
+    rung.packet(outfeed(), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  const std::vector<uint8_t> out = run(5, -5);
+  ASSERT_EQ(out.size(), 64u);
+  for (unsigned c = 0; c < 24; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "lane " << c;
+  for (unsigned c = 24; c < 64; ++c) EXPECT_EQ(out[c], 0xa5) << "lane " << c << " (not written)";
+  expectRefusal(
+      [&] {
+        run(5, -15);
+      },
+      "ComputeOutWrap[0] (word 5 bits 81:65) = -15 is not -1 x ComputeLanes4 = -5", "64-lane output wraps with 24 lanes were accepted");
+}
+
 // The outfeed's decoded length must match the staging read it sends: a compute's 64 lane results,
 // read back by a 64-byte 0x13, go out with a 64-byte line loop (8 lines); a 32-byte one (4 lines)
 // is refused instead of truncating.
@@ -1919,9 +1964,10 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   };
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionsW4, 7}})).find("ComputePositionsW4"), std::string::npos);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeOutWrap, -4}})).find("ComputeOutWrap"), std::string::npos);
-  // With the flag clear the output wraps have no decoded meaning (the envelope pins them), and a
-  // loop of 6 positions without the flag is refused by the rung.
-  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}})).find("word 5 = "), std::string::npos);
+  // With the flag clear the output wraps follow the lane groups instead ("dense2" §D: -ComputeLanes4,
+  // 0 here), and a loop of 6 positions without the flag is refused by the rung.
+  const std::string flagClear = refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}}));
+  EXPECT_NE(flagClear.find("ComputeOutWrap[0] (word 5 bits 81:65) = -5 is not -1 x ComputeLanes4 = 0"), std::string::npos) << flagClear;
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}, {LleField::ComputeOutWrap, 0}})).find("ComputePositionLoopOn"),
             std::string::npos);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeK4W10, 6}})).find("ComputeK4W10, ComputeLimitW10 = 6, 0, 0 do not count 6 iterations"),
