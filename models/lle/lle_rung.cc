@@ -583,15 +583,15 @@ void LleRung::pop(const DecodedPacket& packet) {
     const WriteNest& nest = tiles_[t].stagedWriteNest;
     const uint64_t skip = tiles_[t].stagedWriteSkipUnits;
     const bool wholePop = nest.contiguous() && skip == 0;
+    if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units()) {
+      refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
+                         "'s staging write nest of " + std::to_string(4 * nest.units()) +
+                         " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is not decoded");
+    }
     if (!wholePop && 4 * (skip + nest.units()) > pending.length) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
                          "Stage14OuterLimit) after " + std::to_string(4 * skip) + " (Stage14SourceSkip), runs past the pop's end");
-    }
-    if (!wholePop && !nest.contiguous() && skip == 0 && pending.length != 4 * nest.units()) {
-      refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
-                         "'s staging write nest of " + std::to_string(4 * nest.units()) +
-                         " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is not decoded");
     }
     pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest, wholePop ? 0 : skip});
     tiles_[t].stagedWriteAt.reset();
