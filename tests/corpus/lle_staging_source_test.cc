@@ -2,12 +2,13 @@
 // program: the address pair the rung checks beside the skip (Stage14SourceBase = the write's address
 // modulo 2^14, Stage14SourceEnd = Base + Skip) holds in every 0x14 with Stage14SourceOn, so the rung's
 // refusals never hit a compiled program; the same checks one unit off would fail, so they can. And
-// the skips partition the pop: in the distributions whose tile groups follow one another (a run of
-// 0x14s on disjoint tiles, the first without a skip), tile group k skips the units of the groups
-// before it (Dense) — counted, with the runs that skip by another rule (the stride sweep's quarter
-// rows, the padding form) counted apart.
+// where the skips partition the pop: the distributions (a run of 0x14s on disjoint tiles, the first
+// without a skip) whose tile group k skips exactly the units of the groups before it (Dense) are
+// counted, the runs that skip by another rule (add_128_128, the stride sweep's quarter rows, the
+// padding form) apart.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <vector>
