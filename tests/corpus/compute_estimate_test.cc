@@ -62,11 +62,28 @@ std::string familyOf(const std::string& fileName) {
   return family.empty() ? stem : family;
 }
 
+// The cycles covered by at least one of the packets' [start, end) spans.
+uint64_t busyCyclesOf(std::vector<sim::ComputePacket> packets) {
+  std::sort(packets.begin(), packets.end(),
+            [](const sim::ComputePacket& a, const sim::ComputePacket& b) { return a.start < b.start; });
+  uint64_t busy = 0, coveredUntil = 0;
+  for (const sim::ComputePacket& p : packets) {
+    const uint64_t from = std::max(p.start, coveredUntil);
+    if (p.end > from) busy += p.end - from;
+    coveredUntil = std::max(coveredUntil, p.end);
+  }
+  return busy;
+}
+
 struct Row {
   std::string family, model, path, executable, type;  // path: relative to the corpus
   int64_t estimate = 0;
   uint64_t cycles = 0, parameterBytes = 0, instructionBytes = 0, inputBytes = 0, outputBytes = 0;
   uint64_t tilePackets = 0, iterations = 0;
+  // Cycles during which at least one tile's MAC array runs a compute packet (the union of the
+  // packets' spans): the run without the time it spends only issuing, waiting for the infeed or
+  // draining the outfeed.
+  uint64_t computeBusyCycles = 0;
   int64_t twinMacs = -1;  // MACs of the CPU twin's layers the compiler put on the Edge TPU; -1 without a twin
 };
 
@@ -130,10 +147,12 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
         if (t.kind == driver::BufferKind::Input) row.inputBytes += t.sentBytes;
         row.outputBytes += t.receivedBytes;
       }
-      for (const sim::ComputePacket& c : counter->packetsIn(counter->runs()[i])) {
+      const std::vector<sim::ComputePacket> packets = counter->packetsIn(counter->runs()[i]);
+      for (const sim::ComputePacket& c : packets) {
         row.tilePackets += c.tiles;
         row.iterations += c.iterations;
       }
+      row.computeBusyCycles = busyCyclesOf(packets);
       rows.push_back(row);
     }
     // The twin's MACs go to the model's non-caching run with the most cycles, where the compute is.
@@ -172,7 +191,7 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
   ASSERT_GT(rows.size(), 0u);
 
   std::printf("row\tfamily\tmodel\tpath\texecutable\ttype\testimate\tcycles\tratio\tparameter_bytes\tinstruction_bytes\t"
-              "input_bytes\toutput_bytes\tmac_tile_packets\tmac_iterations\ttwin_macs\n");
+              "input_bytes\toutput_bytes\tmac_tile_packets\tmac_iterations\ttwin_macs\tcompute_busy_cycles\n");
   struct FamilyStats {
     std::vector<double> ratios;
   };
@@ -187,12 +206,13 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
       if (ratio >= 0.8 && ratio <= 1.25) ++inBand;
       families[r.family + (r.type == "PARAMETER_CACHING" ? " (caching)" : "")].ratios.push_back(ratio);
     }
-    std::printf("row\t%s\t%s\t%s\t%s\t%s\t%lld\t%llu\t%.4f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\n", r.family.c_str(),
+    std::printf("row\t%s\t%s\t%s\t%s\t%s\t%lld\t%llu\t%.4f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\t%llu\n", r.family.c_str(),
                 r.model.c_str(), r.path.c_str(), r.executable.c_str(), r.type.c_str(), static_cast<long long>(r.estimate),
                 static_cast<unsigned long long>(r.cycles), ratio, static_cast<unsigned long long>(r.parameterBytes),
                 static_cast<unsigned long long>(r.instructionBytes), static_cast<unsigned long long>(r.inputBytes),
                 static_cast<unsigned long long>(r.outputBytes), static_cast<unsigned long long>(r.tilePackets),
-                static_cast<unsigned long long>(r.iterations), static_cast<long long>(r.twinMacs));
+                static_cast<unsigned long long>(r.iterations), static_cast<long long>(r.twinMacs),
+                static_cast<unsigned long long>(r.computeBusyCycles));
   }
   std::printf("\n%-44s %4s %10s %10s %10s\n", "family (executables with an estimate)", "n", "min", "median", "max");
   for (auto& [name, stats] : families) {
