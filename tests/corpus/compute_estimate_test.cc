@@ -7,9 +7,14 @@
 // elsewhere in the corpus), and the ratio ours / estimate summarised per model family. docs/timing.md keeps
 // the table and what it says about the estimate.
 //
-// What it asserts is only what is true of a complete table: every executable ran to completion on
-// the simulator and has a row, and every executable that carries an estimate gets a finite ratio.
-// It does not assert that the ratios are near 1 — they are not yet (docs/timing.md).
+// What it asserts: the table is complete (every executable ran to completion on the simulator and
+// has a row, every executable that carries an estimate gets a finite ratio, no run's compute spans
+// cover more cycles than the run), and, where the estimate counts real MAC work (>= 1,000
+// estimated cycles), that our cycles follow it: the median ratio lies within 0.8-1.25x and at least
+// half of those executables do (both fail at 2 cycles per MAC-loop iteration: median 2.0, 2 of
+// 21). Below 1,000 the estimate is the compiler's 16-cycle floor for a one-position layer, which
+// does not count what those programs run (docs/timing.md §1, "What the estimate counts, per
+// family"), so no bound is asserted there.
 //
 // The row format ("row\t" + tab-separated fields) is what scripts/estimate-fit.py reads.
 #include <gtest/gtest.h>
@@ -153,6 +158,7 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
         row.iterations += c.iterations;
       }
       row.computeBusyCycles = busyCyclesOf(packets);
+      EXPECT_LE(row.computeBusyCycles, row.cycles) << path << ": " << run.executable << ": compute spans outside the run";
       rows.push_back(row);
     }
     // The twin's MACs go to the model's non-caching run with the most cycles, where the compute is.
@@ -197,13 +203,18 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
   };
   std::map<std::string, FamilyStats> families;
   size_t withEstimate = 0, inBand = 0;
+  // Executables whose estimate counts real MAC work: at or above the floor region.
+  constexpr int64_t kRealWorkEstimate = 1000;
+  std::vector<double> realWorkRatios;
+  const auto withinBand = [](double ratio) { return ratio >= 0.8 && ratio <= 1.25; };
   for (const Row& r : rows) {
     double ratio = 0;
     if (r.estimate > 0) {
       ratio = static_cast<double>(r.cycles) / static_cast<double>(r.estimate);
       EXPECT_TRUE(std::isfinite(ratio) && ratio > 0) << r.model << ": " << r.executable;
       ++withEstimate;
-      if (ratio >= 0.8 && ratio <= 1.25) ++inBand;
+      if (withinBand(ratio)) ++inBand;
+      if (r.estimate >= kRealWorkEstimate) realWorkRatios.push_back(ratio);
       families[r.family + (r.type == "PARAMETER_CACHING" ? " (caching)" : "")].ratios.push_back(ratio);
     }
     std::printf("row\t%s\t%s\t%s\t%s\t%s\t%lld\t%llu\t%.4f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\t%llu\n", r.family.c_str(),
@@ -223,6 +234,14 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
   std::printf("%zu executables of %zu distinct models, %zu with an estimate, %zu of them within 0.8-1.25x\n",
               rows.size(), seen.size(), withEstimate, inBand);
   EXPECT_GT(withEstimate, 0u) << "no corpus executable carries an estimate: the reader lost the field";
+  ASSERT_FALSE(realWorkRatios.empty()) << "no executable with >= " << kRealWorkEstimate << " estimated cycles";
+  std::sort(realWorkRatios.begin(), realWorkRatios.end());
+  const double median = realWorkRatios[realWorkRatios.size() / 2];
+  const auto realWorkInBand = static_cast<size_t>(std::count_if(realWorkRatios.begin(), realWorkRatios.end(), withinBand));
+  std::printf("%zu with >= %lld estimated cycles: median ratio %.3f, %zu within 0.8-1.25x\n", realWorkRatios.size(),
+              static_cast<long long>(kRealWorkEstimate), median, realWorkInBand);
+  EXPECT_TRUE(withinBand(median)) << "median ours / estimate " << median << " over the executables with real MAC work";
+  EXPECT_GE(2 * realWorkInBand, realWorkRatios.size()) << "fewer than half of the executables with real MAC work in band";
 }
 
 }  // namespace
