@@ -4,8 +4,9 @@
 // 64-bit one is 0). It prints one row per executable, with the quantities the estimate could count
 // (parameter, instruction, input and output bytes; compute packets and MAC-loop iterations the
 // tiles executed; the MACs of the CPU twin X.tflite found beside X_edgetpu.tflite or, by name,
-// elsewhere in the corpus), and the ratio ours / estimate summarised per model family. docs/timing.md keeps
-// the table and what it says about the estimate.
+// elsewhere in the corpus; the cycles the run's compute packets cover; the compiler's single-layer
+// formula over the twin's layers), and the ratio ours / estimate summarised per model family.
+// docs/timing.md §1 keeps the table and what it says about the estimate.
 //
 // What it asserts: the table is complete (every executable ran to completion on the simulator and
 // has a row, every executable that carries an estimate gets a finite ratio, no run's compute spans
@@ -80,6 +81,38 @@ uint64_t busyCyclesOf(std::vector<sim::ComputePacket> packets) {
   return busy;
 }
 
+// The compiler's estimate as docs/timing.md §1 ("What the estimate counts, per family") writes it
+// for one layer, summed over the twin's Edge TPU layers with MACs:
+//     ceil(OH x OW / 16) x max(16, KH x KW x ceil(IC / 2)) x ceil(OC / 64)
+// (a depthwise layer with IC = 1, a fully connected one with one position and a 1 x 1 kernel).
+// It reproduces every single-layer estimate of the corpus; printed beside the networks' estimates
+// to show how far it is from them.
+int64_t singleLayerFormula(const std::vector<sim::TwinLayer>& layers) {
+  const auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  int64_t cycles = 0;
+  for (const sim::TwinLayer& l : layers) {
+    if (l.onCpu || l.macs == 0 || l.filterShape.empty() || l.outputShape.empty()) continue;
+    const std::vector<int32_t>& f = l.filterShape;
+    const std::vector<int32_t>& o = l.outputShape;
+    int64_t positions = 1, taps = 1, inputChannels = 1, outputChannels = f[0];
+    if (o.size() == 4) positions = int64_t{o[1]} * o[2];
+    if (l.op == "CONV_2D" && f.size() == 4) {
+      taps = int64_t{f[1]} * f[2];
+      inputChannels = f[3];
+    } else if (l.op == "DEPTHWISE_CONV_2D" && f.size() == 4) {
+      taps = int64_t{f[1]} * f[2];
+      outputChannels = f[3];
+    } else if (l.op == "FULLY_CONNECTED" && f.size() == 2) {
+      inputChannels = f[1];
+    } else {
+      continue;
+    }
+    cycles += ceilDiv(positions, 16) * std::max<int64_t>(16, taps * ceilDiv(inputChannels, 2)) *
+              ceilDiv(outputChannels, 64);
+  }
+  return cycles;
+}
+
 struct Row {
   std::string family, model, path, executable, type;  // path: relative to the corpus
   int64_t estimate = 0;
@@ -90,6 +123,7 @@ struct Row {
   // draining the outfeed.
   uint64_t computeBusyCycles = 0;
   int64_t twinMacs = -1;  // MACs of the CPU twin's layers the compiler put on the Edge TPU; -1 without a twin
+  int64_t formula = -1;   // singleLayerFormula over those layers; -1 without a twin
 };
 
 TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
@@ -186,9 +220,11 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
         const driver::ModelFile twinModel = driver::loadModelFile(*twinPath);
         if (twinModel.tflite) {
           computeRow->twinMacs = 0;
-          for (const sim::TwinLayer& l : sim::twinLayers(*twinModel.tflite, model)) {
+          const std::vector<sim::TwinLayer> layers = sim::twinLayers(*twinModel.tflite, model);
+          for (const sim::TwinLayer& l : layers) {
             if (!l.onCpu) computeRow->twinMacs += static_cast<int64_t>(l.macs);
           }
+          computeRow->formula = singleLayerFormula(layers);
         }
       }
     }
@@ -197,7 +233,7 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
   ASSERT_GT(rows.size(), 0u);
 
   std::printf("row\tfamily\tmodel\tpath\texecutable\ttype\testimate\tcycles\tratio\tparameter_bytes\tinstruction_bytes\t"
-              "input_bytes\toutput_bytes\tmac_tile_packets\tmac_iterations\ttwin_macs\tcompute_busy_cycles\n");
+              "input_bytes\toutput_bytes\tmac_tile_packets\tmac_iterations\ttwin_macs\tcompute_busy_cycles\tsingle_layer_formula\n");
   struct FamilyStats {
     std::vector<double> ratios;
   };
@@ -217,13 +253,13 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
       if (r.estimate >= kRealWorkEstimate) realWorkRatios.push_back(ratio);
       families[r.family + (r.type == "PARAMETER_CACHING" ? " (caching)" : "")].ratios.push_back(ratio);
     }
-    std::printf("row\t%s\t%s\t%s\t%s\t%s\t%lld\t%llu\t%.4f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\t%llu\n", r.family.c_str(),
+    std::printf("row\t%s\t%s\t%s\t%s\t%s\t%lld\t%llu\t%.4f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\t%llu\t%lld\n", r.family.c_str(),
                 r.model.c_str(), r.path.c_str(), r.executable.c_str(), r.type.c_str(), static_cast<long long>(r.estimate),
                 static_cast<unsigned long long>(r.cycles), ratio, static_cast<unsigned long long>(r.parameterBytes),
                 static_cast<unsigned long long>(r.instructionBytes), static_cast<unsigned long long>(r.inputBytes),
                 static_cast<unsigned long long>(r.outputBytes), static_cast<unsigned long long>(r.tilePackets),
                 static_cast<unsigned long long>(r.iterations), static_cast<long long>(r.twinMacs),
-                static_cast<unsigned long long>(r.computeBusyCycles));
+                static_cast<unsigned long long>(r.computeBusyCycles), static_cast<long long>(r.formula));
   }
   std::printf("\n%-44s %4s %10s %10s %10s\n", "family (executables with an estimate)", "n", "min", "median", "max");
   for (auto& [name, stats] : families) {
