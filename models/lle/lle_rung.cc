@@ -323,11 +323,13 @@ uint64_t LleRung::sourceSkipUnits(const DecodedPacket& packet, uint64_t address)
                        ": what another base means is not decoded");
   }
   if (end != (base + skip) % modulus) {
-    refuse(packet, "Stage14SourceEnd (word 4 bits 79:66) = " + std::to_string(end) + " is not Stage14SourceBase + Stage14SourceSkip = " +
-                       std::to_string((base + skip) % modulus) + ": what another end means is not decoded");
+    refuse(packet, "Stage14SourceEnd (word 4 bits 79:66) = " + std::to_string(end) +
+                       " is not Stage14SourceBase + Stage14SourceSkip = " + std::to_string((base + skip) % modulus) +
+                       ": what another end means is not decoded");
   }
   if (readField(packet.words, LleField::Stage14LoopOn) == 0) {
-    refuse(packet, "Stage14SourceOn with the group loop off (Stage14LoopOn clear): a single-line write that skips part of its pop, never seen");
+    refuse(packet, "Stage14SourceOn with the group loop off (Stage14LoopOn clear): a single-line write that skips part of "
+                   "its pop, never seen");
   }
   return skip + 1;
 }
@@ -586,14 +588,15 @@ void LleRung::pop(const DecodedPacket& packet) {
     if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units()) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write nest of " + std::to_string(4 * nest.units()) +
-                         " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is not decoded");
+                         " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is "
+                         "not decoded");
     }
     if (!wholePop && 4 * (skip + nest.units()) > pending.length) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
                          "Stage14OuterLimit) after " + std::to_string(4 * skip) + " (Stage14SourceSkip), runs past the pop's end");
     }
-    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest, wholePop ? 0 : skip});
+    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest, skip});
     tiles_[t].stagedWriteAt.reset();
   }
   if (!input) placeParameters(packet, pending);
