@@ -937,12 +937,13 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   }
 }
 
-// A host-bound send (Dma10ToOutfeed, docs/decoding-log.md "dense2" §C) may come before the outfeed
-// (0x27) that takes its bytes, as in the aarch64 compiles and 327 other corpus pairs: its bytes wait,
-// in order, for the next 0x27. With an outfeed armed, the next send drains it (the x86-64 compiles,
-// Dense); a send that is not host-bound with no outfeed armed is a ring send between tiles, whose
-// net effect the rung models elsewhere (design note 18).
+// A host-bound send (Dma10ToOutfeed, docs/decoding-log.md "dense2" §C) drains the outfeed (0x27) armed
+// before it (the x86-64 compiles, Dense), or comes first, as in the aarch64 compiles and 327 other
+// corpus pairs: then its bytes wait, in order, for the next 0x27. A send that is not host-bound is a
+// ring send between tiles, whose net effect the rung models elsewhere (design note 18): it sends
+// nothing to the host.
 void LleRung::send(const DecodedPacket& packet) {
+  if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) return;
   if (!outfeedArmed_.empty()) {
     const uint64_t bytes = outfeedArmed_.front();
     outfeedArmed_.pop_front();
@@ -950,7 +951,6 @@ void LleRung::send(const DecodedPacket& packet) {
     outQueue_.insert(outQueue_.end(), out.begin(), out.end());
     return;
   }
-  if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) return;
   if (!std::has_single_bit(packet.tileMask)) {
     refuse(packet, "host-bound send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }

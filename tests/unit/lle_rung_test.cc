@@ -254,7 +254,7 @@ class LleRungTest : public ::testing::Test {
     for (unsigned t = 0; t < 16; ++t) {
       if (!(tiles & (1u << t))) continue;
       rung.packet(outfeed(), streams, 0);
-      rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1u << t}}), streams, 0);
+      rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1u << t}}), streams, 0);
     }
     std::vector<uint8_t> out = rung.windowTail(0, 64 * std::popcount(tiles), 0, streams);
     rung.endRun();
@@ -720,7 +720,7 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   rung.packet(compute(0x1), streams, 0);
   rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
   rung.endRun();
   DecodedPacket stray = f.make(0x24, {});
@@ -1007,7 +1007,7 @@ TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
   rung.packet(compute(0x3), streams, 0);
   rung.packet(readAt(0x3, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
   ASSERT_EQ(out.size(), 64u);
   for (unsigned c = 0; c < 64; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << c;
@@ -1126,7 +1126,7 @@ TEST_F(LleRungTest, RefusesADrainFromSeveralTilesAtOnce) {
   rung.packet(pop(true, 0x3), streams, 0);
   rung.packet(compute(0x3), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x3}}), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 0x3}}), streams, 0), ChipFault);
 }
 
 }  // namespace
@@ -1145,8 +1145,8 @@ namespace {
 // the outfeed (0x27) that takes its bytes, as in the aarch64 compiles: the bytes wait, in send order,
 // for the next 0x27s. Two tiles' staged copies (narrow 328 on tile 2, 200 on tile 3: addresses no
 // corpus copy uses) sent before their outfeeds come out in send order; a send that is not host-bound
-// (a ring send between tiles) before the outfeed sends nothing to the host; a send whose read is 8
-// bytes shorter than the outfeed is refused naming both lengths.
+// (a ring send between tiles) sends nothing to the host, before or after the outfeed; a send whose
+// read is 8 bytes shorter than the outfeed is refused naming both lengths.
 TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
   const uint64_t bytes = streams.input.size();
   const auto sendFirst = [&](uint64_t readBytes, bool hostBound) {
@@ -1170,6 +1170,19 @@ TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
   twice.insert(twice.end(), streams.input.begin(), streams.input.end());
   EXPECT_EQ(sendFirst(bytes, true), twice);
   EXPECT_TRUE(sendFirst(bytes, false).empty());
+  // With the outfeed armed first, a ring send does not drain it; the host-bound send after it does.
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(stageAt(0x4, 328, bytes), streams, 0);
+  rung.packet(pop(true, 0x4), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(readAt(0x4, 328, bytes), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 0}}), streams, 0);
+  EXPECT_TRUE(rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams).empty());
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
+  EXPECT_EQ(rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams), streams.input);
+  rung.endRun();
   try {
     sendFirst(bytes - 8, true);
     ADD_FAILURE() << "an outfeed longer than the send before it was served";
@@ -1203,7 +1216,7 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
     rung.packet(stageRead(read16, groups, on), streams, 0);
     const uint64_t lines = streams.input.size() / 8;
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, lines - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
     rung.endRun();
     return out;
@@ -1228,7 +1241,7 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(stageRead(20, groups, 1), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
-  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0), ChipFault);
 }
 
 // The compute's lane results land at ComputeOutputAt ("xray" §C: Dense 256 / 1024, matmul_256
@@ -1245,7 +1258,7 @@ TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
     rung.packet(compute(0x1), streams, 0);
     rung.packet(readAt(0x1, readFrom, 64), streams, 0);
     rung.packet(outfeed(), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 0x1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
     rung.endRun();
     return out;
@@ -1282,7 +1295,7 @@ TEST_F(LleRungTest, AComputeWritesTheLanesItsLaneFieldCounts) {
     rung.packet(narrow, streams, 0);
     rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
     rung.packet(outfeed(), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 0x1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
     rung.endRun();
     return out;
@@ -1312,7 +1325,7 @@ TEST_F(LleRungTest, TheOutfeedLengthMustMatchTheStagingReadItSends) {
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, 32 / 8 - 1}}), streams, 0);
   expectRefusal(
       [&] {
-        rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}}), streams, 0);
+        rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 0x1}}), streams, 0);
       },
       "covers 64 bytes (Stage13Groups), the outfeed sends 32", "a 32-byte outfeed of a 64-byte read was accepted");
 }
@@ -1343,7 +1356,7 @@ TEST_F(LleRungTest, TheImmediateWritePutsItsValueAtTheDecodedNarrowAddress) {
   rung.packet(write(kBase + 4, 0, 1), streams, 0);  // two 4-byte writes of 0
   rung.packet(readAt(kTile, 4 * kBase, 24), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, 24 / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 24, 0, streams);
   rung.endRun();
   std::vector<uint8_t> expected(24, 0);
@@ -1388,7 +1401,7 @@ TEST_F(LleRungTest, TheIdentityReadIsAddressedIn4ByteUnitsAndARepeatedReadIsNotS
     }
     rung.packet(stage, streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 16, 0, streams);
     rung.endRun();
     return out;
@@ -1441,7 +1454,7 @@ TEST_F(LleRungTest, TheImmediateWriteNestCoversAStridedColumn) {
   rung.packet(column(kBase, kPitch), streams, 0);
   rung.packet(readAt(kTile, 4 * kBase, 4 * kUnits), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 4 * kUnits, 0, streams);
   rung.endRun();
   std::vector<uint8_t> expected(4 * kUnits, 0);
@@ -1483,7 +1496,7 @@ TEST_F(LleRungTest, TheWriteFlagsAfterTheNestLeaveTheBytesWhereTheNestSays) {
     rung.packet(fill(flags), streams, 0);
     rung.packet(readAt(kTile, 4 * kBase, 4 * kUnits), streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 4 * kUnits, 0, streams);
     rung.endRun();
     return out;
@@ -1563,7 +1576,7 @@ TEST_F(LleRungTest, AReadKeptForTheComputeTakesItsBytesFromNarrowMemoryWhenItRun
   rung.endRun();
 
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
-                     f.make(0x10, {{LleField::Dma10Mask, kTile}})})
+                     f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}})})
                 .find("a kept read is not sent"),
             std::string::npos);
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)}).find("Stage13Route 0, 0"), std::string::npos)
@@ -1615,7 +1628,7 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
     rung.packet(fill(), streams, 0);
     rung.packet(read(1, flags), streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 4 * kUnits, 0, streams);
     rung.endRun();
     return out;
@@ -1673,7 +1686,7 @@ TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
   fill();
   rung.packet(read(1, 0, 1), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kReadGroups / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, 4 * kReadGroups, 0, streams), expected);
   rung.endRun();
 
@@ -1724,7 +1737,7 @@ TEST_F(LleRungTest, TheStagingSelectsLeaveAContiguousWriteWhereItsAddressSays) {
                               {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
                 streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
     rung.endRun();
     return out;
@@ -1787,7 +1800,7 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
                               {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
                 streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
     rung.endRun();
     return out;
@@ -1829,7 +1842,7 @@ TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
                 streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}, {LleField::OutfeedSingleLine, bytes == 8}}), streams,
                 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
     rung.endRun();
     return out;
@@ -1874,7 +1887,7 @@ TEST_F(LleRungTest, ASendTakesTheStreamItsTagNames) {
     f.setElement(read, LleField::Stage13Channel, 0, 1234);
     rung.packet(read, streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10Channel, sendChannel}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}, {LleField::Dma10Channel, sendChannel}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 16, 0, streams);
     rung.endRun();
     return out;
@@ -1991,7 +2004,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
     rung.packet(outBytes == 8 ? f.make(0x27, {{LleField::OutfeedSingleLine, 1}})
                               : f.make(0x27, {{LleField::OutfeedLines, outBytes / 8 - 1}}),
                 streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(outBytes), 0, streams);
     rung.endRun();
     return out;
@@ -2111,7 +2124,7 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedSingleLine, 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 8, 0, streams);
   rung.endRun();
   EXPECT_EQ(out, std::vector<uint8_t>(input.begin(), input.begin() + 8));  // the identity block, multiplier 1
