@@ -11,7 +11,11 @@ Dense-256 and rubensrech add_128_128) and the held-out rest, reported per corpus
      0x11's layout (w0[73:62] tag, bit 78, level-0 limit w0[110:95], wraps -limit, w1[98:88] = limit
      + 1, w1[85:82] step) — whether they look like a receive's loop where no receive follows;
   3. the 12-bit tag w0[73:62] of a 0x14 followed by a compute, looked up as the w0[73:62] of any later
-     0x10 / 0x11 / mesh packet and the 0x13 stream tag (w2[92:81]) on its tiles.
+     0x10 / 0x11 / mesh packet and the 0x13 stream tag (w2[92:81]) on its tiles;
+  4. the paired 0x14s whose w0 differs from the 0x11's (the LibrEdgeTPU bright templates' run of one
+     0x14 per tile): whether tag = the 0x11's tag + rank x (limit + 1), rank = the place of the 0x14's
+     tile among the 0x11's tiles and limit its own level-0 limit w0[110:95], with its wraps -limit and
+     w1 holding at most the step (w1[85:82]): a slice of the receive's run, one per tile.
 
 Usage: scan_stage14_partner.py SHARED_TOOLS_ISA_DIR CORPUS_DIR [--decide SUBSTRING ...]
 The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of them is copied.
@@ -71,6 +75,7 @@ def main():
     unpaired_next = collections.Counter()     # (set, next opcode)
     unpaired_reading = collections.Counter()  # (next opcode, reading)
     tag_found = collections.Counter()
+    ranked = collections.Counter()
     examples = collections.defaultdict(list)
     for label, _, data in programs(corpus):
         which = "decide" if any(d in label for d in decide) else "held out"
@@ -95,6 +100,18 @@ def main():
                 same0 = words[i] & COPY_W0 == words[j] & COPY_W0
                 same1 = words[i + 1] == words[j + 1]
                 outcome = "paired: w0 %s, w1 %s" % ("equal" if same0 else "differs", "equal" if same1 else "differs")
+                if not same0:
+                    partner_tiles = [t for t in range(16) if mask_of(words, j) >> t & 1]
+                    mine = [t for t in range(16) if mask_of(words, i) >> t & 1]
+                    rank = partner_tiles.index(mine[0]) if len(mine) == 1 and mine[0] in partner_tiles else None
+                    p = words[i] | (words[i + 1] << 128)
+                    limit = bits(p, 95, 16)
+                    wraps_ok = all(signed(bits(p, 111 + 33 * k, 17), 17) == -limit for k in range(1))
+                    w1_rest = words[i + 1] & ~(0xF << 82) & ~(((1 << 17) - 1) << 16) & ~(((1 << 17) - 1) << 49)
+                    fits = (rank is not None and wraps_ok and w1_rest == 0
+                            and bits(words[i], 62, 12) == bits(words[j], 62, 12) + rank * (limit + 1))
+                    key = "tag = partner + rank x (limit + 1) [limit %d]" % limit if fits else "other"
+                    ranked[(which, family(label), key)] += 1
                 if not (same0 and same1):
                     examples[outcome].append("%s 0x%04x/0x%04x" % (label[:80], i, j))
             elif receives:
@@ -140,6 +157,9 @@ def main():
     print("3. tag w0[73:62] (>= 16) of a 0x14 before a compute, found later on its tiles as")
     for key, count in tag_found.most_common():
         print("  %-20s %6d" % (key, count))
+    print("4. paired 0x14s whose w0[127:62] differs from the 0x11's")
+    for key, count in sorted(ranked.items()):
+        print("  %-8s %-40s %-46s %6d" % (key + (count,)))
 
 
 if __name__ == "__main__":
