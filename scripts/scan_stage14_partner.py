@@ -5,7 +5,8 @@
 packet is a 0x11. Split into a decide set (programs whose path contains one of --decide; default:
 Dense-256 and rubensrech add_128_128) and the held-out rest, reported per corpus family. Reports:
 
-  1. per 0x14: "every tile's next packet is one 0x11" (the rung's pairing rule), "some tiles only",
+  1. per 0x14: "every tile's next packet is a 0x11" (the rung's pairing rule; one 0x11 or one per group
+     of its tiles), "some tiles only",
      "no 0x11 next"; for the paired, whether w0[127:62] and w1 equal the 0x11's;
   2. the unpaired 0x14s by the opcode that comes next on their tiles, and the same bits read in the
      0x11's layout (w0[73:62] tag, bit 78, level-0 limit w0[110:95], wraps -limit, w1[98:88] = limit
@@ -76,6 +77,7 @@ def main():
     unpaired_reading = collections.Counter()  # (next opcode, reading)
     tag_found = collections.Counter()
     ranked = collections.Counter()
+    several = collections.Counter()  # paired with more than one 0x11 (one per group of its tiles)
     examples = collections.defaultdict(list)
     for label, _, data in programs(corpus):
         which = "decide" if any(d in label for d in decide) else "held out"
@@ -92,14 +94,18 @@ def main():
                         nexts[t] = (j, op2)
                 if len(nexts) == bin(mask_of(words, i)).count("1"):
                     break
-            receives = {pc for pc, op2 in nexts.values() if op2 == 0x11}
+            receives = sorted({pc for pc, op2 in nexts.values() if op2 == 0x11})
             if not nexts:
                 outcome = "nothing after it on its tiles"
-            elif len(receives) == 1 and all(op2 == 0x11 for _, op2 in nexts.values()):
-                j = receives.pop()
-                same0 = words[i] & COPY_W0 == words[j] & COPY_W0
-                same1 = words[i + 1] == words[j + 1]
+            elif all(op2 == 0x11 for _, op2 in nexts.values()):
+                # Every tile's next packet is a 0x11 (one, or one per group of its tiles): compared
+                # with each, as the rung does.
+                same0 = all(words[i] & COPY_W0 == words[j] & COPY_W0 for j in receives)
+                same1 = all(words[i + 1] == words[j + 1] for j in receives)
+                j = receives[0]
                 outcome = "paired: w0 %s, w1 %s" % ("equal" if same0 else "differs", "equal" if same1 else "differs")
+                if len(receives) > 1:
+                    several[(which, outcome)] += 1
                 if not same0:
                     partner_tiles = [t for t in range(16) if mask_of(words, j) >> t & 1]
                     mine = [t for t in range(16) if mask_of(words, i) >> t & 1]
@@ -137,7 +143,7 @@ def main():
                     tag_found[hit] += 1
             pairing[(which, family(label), outcome)] += 1
 
-    print("1. the pairing rule (every tile's next packet is one 0x11 whose w0[127:62], w1 the 0x14 copies)")
+    print("1. the pairing rule (every tile's next packet is a 0x11 whose w0[127:62], w1 the 0x14 copies)")
     for which in ("decide", "held out"):
         totals = collections.Counter()
         for (w, fam, outcome), count in sorted(pairing.items()):
@@ -146,6 +152,8 @@ def main():
                 totals[outcome] += count
         for outcome, count in sorted(totals.items()):
             print("  %-8s %-40s %-34s %6d" % (which, "TOTAL", outcome, count))
+    for (which, outcome), count in sorted(several.items()):
+        print("  %-8s %-40s %-34s %6d" % (which, "of them with several 0x11s", outcome, count))
     for outcome, lines in sorted(examples.items()):
         print("  examples, %s (%d): %s" % (outcome, len(lines), "; ".join(lines[:6])))
     print("2. unpaired 0x14s by the next opcode on their tiles")
