@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "models/isa/opcodes.h"
 #include "models/lle/lle_fields.h"
 
 namespace coralsim::lle {
@@ -79,7 +80,9 @@ std::string PartnerCopyWatch::comparePartner(const Awaiting& copy, const models:
     differences += d;
   }
   if (differences.empty()) return "";
-  return "opcode " + hexByte(copy.opcode) + " at " + models::describePacketLocation(copy.pc, copy.words[0]) +
+  return "opcode " + hexByte(copy.opcode) + " (" +
+         std::string(isa::opcodeInfo(static_cast<isa::Opcode>(copy.opcode)).mnemonic) + ") at " +
+         models::describePacketLocation(copy.pc, copy.words[0]) +
          ": its copy of the " + hexByte(partnerOpcode(copy.opcode)) + " next on its tiles (at " +
          models::describePacketLocation(partner.pc, partner.words[0]) + ") disagrees: " + differences +
          " (docs/decoding-log.md \"pair14\")";
