@@ -16,7 +16,9 @@ Dense-256 and rubensrech add_128_128) and the held-out rest, reported per corpus
   4. the paired 0x14s whose w0 differs from the 0x11's (the LibrEdgeTPU bright templates' run of one
      0x14 per tile): whether tag = the 0x11's tag + rank x (limit + 1), rank = the place of the 0x14's
      tile among the 0x11's tiles and limit its own level-0 limit w0[110:95], with its wraps -limit and
-     w1 holding at most the step (w1[85:82]): a slice of the receive's run, one per tile.
+     w1 holding at most the step (w1[85:82]): a slice of the receive's run, one per tile;
+  5. the whole w0[127:62] of a 0x14 followed by a compute, found in which other packets of its
+     bitstream (opcode, before / after it, on a shared tile or not).
 
 Usage: scan_stage14_partner.py SHARED_TOOLS_ISA_DIR CORPUS_DIR [--decide SUBSTRING ...]
 The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of them is copied.
@@ -77,6 +79,7 @@ def main():
     unpaired_reading = collections.Counter()  # (next opcode, reading)
     tag_found = collections.Counter()
     ranked = collections.Counter()
+    recurring = collections.Counter()  # 5.
     several = collections.Counter()  # paired with more than one 0x11 (one per group of its tiles)
     examples = collections.defaultdict(list)
     for label, _, data in programs(corpus):
@@ -128,6 +131,15 @@ def main():
                 outcome = "unpaired"
                 unpaired_next[(which, "0x%02x" % first[1])] += 1
                 unpaired_reading[("0x%02x" % first[1],) + receive_reading(words, i)] += 1
+                if first[1] == 0x01:
+                    hits = set()
+                    for j, op3, _ in packets:
+                        if j != i and words[j] & COPY_W0 == words[i] & COPY_W0:
+                            shared = op3 < TILE_PACKETS_MAX and mask_of(words, j) & mask_of(words, i)
+                            hits.add("0x%02x %s, %s" % (op3, "before" if j < i else "after",
+                                                        "shared tile" if shared else "other tiles"))
+                    for hit in hits or {"nowhere"}:
+                        recurring[hit] += 1
                 if first[1] == 0x01 and bits(words[i], 62, 12) >= 16:
                     tag = bits(words[i], 62, 12)
                     hit = "none"
@@ -168,6 +180,9 @@ def main():
     print("4. paired 0x14s whose w0[127:62] differs from the 0x11's")
     for key, count in sorted(ranked.items()):
         print("  %-8s %-40s %-46s %6d" % (key + (count,)))
+    print("5. w0[127:62] of a 0x14 before a compute, found again in (one 0x14 may count in several rows)")
+    for key, count in recurring.most_common():
+        print("  %-32s %6d" % (key, count))
 
 
 if __name__ == "__main__":
