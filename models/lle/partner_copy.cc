@@ -46,25 +46,30 @@ bool bitAt(std::span<const isa::Word128> words, uint32_t bit) {
   return bit / 128 < words.size() && words[bit / 128].bits(bit % 128, 1) != 0;
 }
 
-// "Stage14PartnerW0 (word 0 bits 127:62) differs in bits 73:70, 65" or "" when every bit agrees.
+// "Stage14PartnerW0 (word 0 bits 127:62) differs in bits 73:70, 65" or "" when every bit agrees. A
+// copy field's elements lie back to back (lle_partner_copies.def), so it is one range of bits.
 std::string fieldDifference(const LleFieldDef& f, std::span<const isa::Word128> mine,
                             std::span<const isa::Word128> theirs) {
+  const int first = static_cast<int>(f.lsb);
+  const int last = static_cast<int>(f.lsb + (f.count - 1u) * f.stride + f.width) - 1;
+  const auto differs = [&](int b) {
+    return bitAt(mine, static_cast<uint32_t>(b)) != bitAt(theirs, static_cast<uint32_t>(b));
+  };
   std::string runs;
-  const uint32_t word = f.lsb / 128;
-  for (int b = static_cast<int>(f.lsb + f.width) - 1; b >= static_cast<int>(f.lsb);) {
-    if (bitAt(mine, static_cast<uint32_t>(b)) == bitAt(theirs, static_cast<uint32_t>(b))) {
+  for (int b = last; b >= first;) {
+    if (!differs(b)) {
       --b;
       continue;
     }
     const int hi = b;
-    while (b >= static_cast<int>(f.lsb) && bitAt(mine, static_cast<uint32_t>(b)) != bitAt(theirs, static_cast<uint32_t>(b))) --b;
+    while (b >= first && differs(b)) --b;
     if (!runs.empty()) runs += ", ";
     runs += std::to_string(hi % 128);
     if (b + 1 != hi) runs += ":" + std::to_string((b + 1) % 128);
   }
   if (runs.empty()) return "";
-  return std::string(f.name) + " (word " + std::to_string(word) + " bits " + std::to_string((f.lsb + f.width - 1) % 128) +
-         ":" + std::to_string(f.lsb % 128) + ") differs in bits " + runs;
+  return std::string(f.name) + " (word " + std::to_string(first / 128) + " bits " + std::to_string(last % 128) + ":" +
+         std::to_string(first % 128) + ") differs in bits " + runs;
 }
 
 }  // namespace
