@@ -16,6 +16,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
 #include "models/lle/packet_envelope.h"
+#include "models/lle/partner_copy.h"
 #include "models/lle/read_nest.h"
 #include "models/lle/write_nest.h"
 #include "models/lle/requantizer.h"
@@ -102,6 +103,7 @@ void LleRung::beginRun() {
     t.keptReadRepeats = 0;
     t.keptReadChannel = 0;
   }
+  partners_.clear();
   infeedConfigured_ = false;
   infeedIsInput_ = false;
   pendingInfeedCheck_.reset();
@@ -128,18 +130,19 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     }
     decoded = own.get();
   }
+  PartnerCopyWatch partners;  // a 0x14 copying its 0x11 is checked against it (docs/decoding-log.md "pair14")
   for (const DecodedPacket& p : decoded->packets()) {
     if (p.action != models::PacketAction::kIssue) continue;
     const auto op = static_cast<uint8_t>(p.opcode);
     if (op >= 0x21 && op <= 0x23) continue;
-    std::string why = checkEnvelope(p);
+    std::string why = partners.observe(p, checkEnvelope(p));
     if (!why.empty()) return why;
     if (p.tilePacket && (p.tileMask >> config_.tileCount()) != 0) {
       return "tile packet at " + models::describePacketLocation(p.pc, p.words[0]) + " addresses tiles beyond the " +
              std::to_string(config_.tileCount()) + " of this chip";
     }
   }
-  return "";
+  return partners.finish();
 }
 
 void LleRung::refuse(const DecodedPacket& packet, const std::string& why) const {
@@ -152,7 +155,7 @@ void LleRung::refuse(const DecodedPacket& packet, const std::string& why) const 
 void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& streams, uint64_t /*cycle*/) {
   const auto op = static_cast<uint8_t>(packet.opcode);
   if (op >= 0x21 && op <= 0x23) return;  // halt, branch, loop: the scalar core's business
-  if (const std::string why = checkEnvelope(packet); !why.empty()) {
+  if (const std::string why = partners_.observe(packet, checkEnvelope(packet)); !why.empty()) {
     throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
   }
   if (packet.tilePacket && (packet.tileMask >> config_.tileCount()) != 0) {

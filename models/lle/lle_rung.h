@@ -63,6 +63,7 @@
 #include <vector>
 
 #include "models/chip/datapath_rung.h"
+#include "models/lle/partner_copy.h"
 #include "models/lle/tile_state.h"
 
 namespace coralsim::lle {
@@ -174,6 +175,7 @@ class LleRung final : public models::DatapathRung {
   std::deque<DeferredCompute> deferredComputes_;  // in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
+  PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
   size_t outRead_ = 0;

@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <random>
@@ -1982,6 +1983,93 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
       },
       "still waits for input bytes", "a read passed a compute that still waits for its input");
   streams.input = input;
+}
+
+// docs/decoding-log.md "pair14": a 0x14's w0[127:62] and w1 are a copy of the 0x11 receive next on
+// its tiles. A write whose copy lies outside the 0x14 envelope runs when that receive carries the
+// same bits (the receive's own envelope pins them: here w1 = count 4, step 1, a receive value no
+// corpus 0x14 carries), on two tiles with their own write, a 40-byte input at narrow 704 — neither a
+// corpus size nor address. A receive with other bits, a compute first on one tile, or no receive
+// before the chunk ends refuse it, naming the field or the tile.
+TEST_F(LleRungTest, AStagingWriteRunsOnlyWhenTheReceiveNextOnItsTilesCarriesTheBitsItCopies) {
+  constexpr uint16_t kTiles = 0x6;
+  constexpr uint64_t kAt = 704;
+  streams.input.resize(40);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x17 + 13 * i);
+  // The execution-only receive (as TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes builds it), with
+  // w1[98:82] = count 4, step 1.
+  const auto receiveWith = [&](uint16_t tiles, uint64_t count, uint64_t step) {
+    DecodedPacket receive = f.make(0x11, {{LleField::Dma11Mask, tiles}, {LleField::Recv11ExecutionForm, 1},
+                                          {LleField::Recv11ExecFlagA, 1}, {LleField::Recv11ExecFlagB, 1},
+                                          {LleField::Recv11ExecFlagBEcho, 1}});
+    auto& words = f.wordsOf(receive);
+    words[0].setBits(61, 17, 0x103c);
+    words[0].setBits(78, 1, 1);
+    words[1].setBits(88, 11, count);
+    words[1].setBits(82, 4, step);
+    words[2].setBits(79, 1, 1);
+    words[2].setBits(83, 2, 3);
+    words[2].setBits(86, 1, 1);
+    words[2].setBits(96, 10, 0x3ff);
+    words[2].setBits(112, 1, 1);
+    words[2].setBits(123, 1, 1);
+    return receive;
+  };
+  const DecodedPacket partner = receiveWith(kTiles, 4, 1);
+  ASSERT_EQ(checkEnvelope(partner), "");
+  // One write per tile, each copying the receive's w0[127:62] and w1.
+  const auto writeOn = [&](uint16_t tile) {
+    DecodedPacket write = stageAt(tile, kAt, streams.input.size());
+    auto& words = f.wordsOf(write);
+    words[0].setBits(62, 64, partner.words[0].bits(62, 64));
+    words[0].setBits(126, 2, partner.words[0].bits(126, 2));
+    words[1] = partner.words[1];
+    return write;
+  };
+  const DecodedPacket write1 = writeOn(0x2), write2 = writeOn(0x4);
+  ASSERT_NE(checkEnvelope(write1).find("word 1"), std::string::npos) << checkEnvelope(write1);
+
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(write1, streams, 0);
+  rung.packet(write2, streams, 0);
+  rung.packet(partner, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTiles, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  for (const unsigned t : {1u, 2u}) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    ASSERT_FALSE(m.firstUnwritten(kAt, streams.input.size()).has_value()) << "tile " << t;
+    const auto bytes = m.read(kAt, streams.input.size());
+    EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()), streams.input) << "tile " << t;
+  }
+  rung.endRun();
+
+  const auto run = [&](const std::vector<DecodedPacket>& packets) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    for (const DecodedPacket& p : packets) rung.packet(p, streams, 0);
+    rung.endRun();
+  };
+  expectRefusal([&] { run({write1, write2, receiveWith(kTiles, 1, 0)}); },
+                "Stage14PartnerW1 (word 1 bits 127:0) differs in bits 90, 88, 82",
+                "a write whose receive carries another count was accepted");
+  expectRefusal([&] { run({write1, write2, receiveWith(0x2, 4, 1), compute(0x4)}); },
+                "need a 0x11 next on tile 2, where opcode 0x01", "a write followed by a compute on its tile was accepted");
+  // The whole chunk: a write with no receive after it (between the program's start and end).
+  std::string text = "program {\n  tile.dma14";
+  for (size_t k = 0; k < write1.words.size(); ++k) {
+    const uint64_t opcodeBits = k == 0 ? uint64_t{0x3f} << 6 : 0;  // the mnemonic sets them
+    char word[64];
+    std::snprintf(word, sizeof word, " w%zu=0x%016llx%016llx", k, static_cast<unsigned long long>(write1.words[k].hi),
+                  static_cast<unsigned long long>(write1.words[k].lo & ~opcodeBits));
+    text += word;
+  }
+  const auto chunk = isa::assemble(text + "\n}\n").words;
+  std::vector<uint8_t> bytes(chunk.size() * 16);
+  for (size_t i = 0; i < chunk.size(); ++i) chunk[i].toBytes(&bytes[16 * i]);
+  const std::string why = rung.acceptChunk(bytes);
+  EXPECT_NE(why.find("none comes before the chunk ends"), std::string::npos) << why;
+  EXPECT_NE(why.find("word 1 = "), std::string::npos) << why;  // the envelope's refusal of the copied w1 comes first
 }
 
 }  // namespace
