@@ -131,7 +131,7 @@ def popcount(x):
 
 def predict(computes, params, layer, image, channels):
     conv = [c for c in computes if c.w0[0] > 0 and c.in_at4 == 0][0]
-    ident = [c for c in computes if c.w0[0] == 0 and c.pc < conv.pc]
+    ident = [c for c in computes if c.pc < conv.pc]  # the identity computes: the grid copies before it
     R = conv.w0[0] + 1
     # the grid: G is the address step of the tap-row level (the level after the tap-column level)
     G = strides(conv.n37)[1]
