@@ -20,9 +20,10 @@ What the model reads from the packets (fields, not program names):
       Output37 (w5 bit 8): output address in 4-byte units from ComputeOutputAt (w4 bit 62, bytes);
     iteration n of the three walks belongs together; every R = w0 level 0 + 1 iterations one output;
   - lanes = 4 x (w4[102:99] + 1) (the output cells a weight group feeds);
-  - the parameter prefix kind w16[46:45]: bit 46 a f32 scale per lane, bit 45 an int32 bias per lane
-    (2: scale + u32 weight offset, Dense / RingCanary; 1: bias only; 0: none); the weights follow the
-    prefix arrays (4 x lanes bytes each);
+  - the parameter prefix kind w16[46:45]: bit 46 a f32 scale and a u32 weight offset per lane, bit 45
+    an int32 bias per lane, in the order scale, bias, offset (2: Dense / RingCanary; 1: bias only;
+    3: all three; 0: none); the weights follow the prefix arrays (4 x lanes bytes each); without bit 46
+    the weight offset is the packet's weight zero point w14[70:62];
   - requantisation: zp_in w14[86:78], multiplier w15[60:29], clamps w15[92:61] / w15[124:93], zp_out
     w16[37:29] (docs/isa.md §4.2), in float32, clamp then round half to even.
   - the padded grid: G = the stride of Nest37's tap-row level; the first identity compute's output
@@ -96,6 +97,7 @@ class Compute:
         self.lanes = 4 * (bits(v, 4, 99, 4) + 1)
         self.prefix = bits(v, 16, 45, 2)
         self.zp_in = bits(v, 14, 78, 9)
+        self.zp_w = bits(v, 14, 62, 9)
         self.mult = f32(bits(v, 15, 29, 32))
         self.hi = f32(bits(v, 15, 61, 32))
         self.lo = f32(bits(v, 15, 93, 32))
@@ -125,12 +127,12 @@ def load(tools, path):
     return computes, bytes(params), layer
 
 
-def popcount(x):
-    return bin(x).count("1")
-
-
 def predict(computes, params, layer, image, channels):
-    conv = [c for c in computes if c.w0[0] > 0 and c.in_at4 == 0][0]
+    convs = [c for c in computes if c.w0[0] > 0 and c.in_at4 == 0]
+    if not convs:
+        raise ValueError("no convolution compute reads its grid from narrow unit 0 (ComputeInputAt4 = 0): "
+                         "another tiling (the 1024^2 programs' computes read at 17664, 21760, ...)")
+    conv = convs[0]
     ident = [c for c in computes if c.pc < conv.pc]  # the identity computes: the grid copies before it
     R = conv.w0[0] + 1
     # the grid: G is the address step of the tap-row level (the level after the tap-column level)
@@ -150,20 +152,19 @@ def predict(computes, params, layer, image, channels):
     # parameters: prefix arrays, then weight groups of 4 x lanes bytes
     lanes = conv.lanes
     P = np.frombuffer(params, dtype=np.uint8)
-    arrays = 2 if conv.prefix & 2 else popcount(conv.prefix)
+    arrays = (2 if conv.prefix & 2 else 0) + (conv.prefix & 1)
     wbase = arrays * 4 * lanes
+    A = 4 * lanes
     scale = np.ones(lanes, dtype=np.float32)
     bias = np.zeros(lanes, dtype=np.int64)
-    w_off = np.zeros(lanes, dtype=np.int64)
+    w_off = np.full(lanes, conv.zp_w, dtype=np.int64)
     if conv.prefix & 2:
-        scale = np.frombuffer(params[:4 * lanes], dtype="<f4").astype(np.float32)
-        second = np.frombuffer(params[4 * lanes:8 * lanes], dtype="<i4").astype(np.int64)
-        if conv.prefix & 1:
-            bias = second
-        else:
-            w_off = second
-    elif conv.prefix & 1:
-        bias = np.frombuffer(params[:4 * lanes], dtype="<i4").astype(np.int64)
+        scale = np.frombuffer(params[:A], dtype="<f4").astype(np.float32)
+        at = 2 * A if conv.prefix & 1 else A
+        w_off = np.frombuffer(params[at:at + A], dtype="<i4").astype(np.int64)
+    if conv.prefix & 1:
+        at = A if conv.prefix & 2 else 0
+        bias = np.frombuffer(params[at:at + A], dtype="<i4").astype(np.int64)
     groups = (len(P) - wbase) // (4 * lanes)
     W = P[wbase:wbase + groups * 4 * lanes].reshape(groups, lanes, 4).astype(np.int64) - w_off[None, :, None]
     # per tile: the block, the grid, the MACs
@@ -209,7 +210,7 @@ def predict(computes, params, layer, image, channels):
             t = L["y_to_tile"][y] + L["x_to_tile"][x]
             o = L["tile_byte_offset"][t] + L["y_local_offset"][y] * L["x_local_row_size"][x] + L["x_local_byte_offset"][x]
             out[(y * X + x) * Z:(y * X + x + 1) * Z] = stream[o:o + Z]
-    return bytes(out), dict(R=R, G=G, p=p, T=T, lanes=lanes, prefix=conv.prefix, wbase=wbase, Q=Q,
+    return bytes(out), dict(R=R, G=G, p=p, T=T, lanes=lanes, prefix=conv.prefix, wbase=wbase, Q=Q, zp_w=conv.zp_w,
                             mult=conv.mult, zp_in=conv.zp_in, zp_out=conv.zp_out, lo=conv.lo, hi=conv.hi)
 
 

@@ -54,6 +54,7 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   conv.lanes = 4 * (static_cast<unsigned>(readField(words, LleField::ComputeLaneGroups)) + 1);
   conv.prefix = static_cast<unsigned>(readField(words, LleField::ComputeParamPrefix));
   conv.zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
+  conv.zpWeight = static_cast<int32_t>(readField(words, LleField::ComputeZpWeight));
   conv.zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
   conv.mult = readF32(words, LleField::ComputeMult);
   conv.clampHi = readF32(words, LleField::ComputeClampHi);
@@ -62,9 +63,9 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
 }
 
 uint64_t ConvCompute::prefixBytes() const {
-  // With the scale the second array is always there (the weight offset, or the bias); without it
-  // the bias alone.
-  const unsigned arrays = (prefix & 2) ? 2 : (prefix & 1);
+  // The scale comes with the weight offset (Dense, RingCanary: 2 arrays); the bias is one more
+  // (depthwise: 1; posenet / bodypix 324: scale, bias, offset = 3).
+  const unsigned arrays = ((prefix & 2) ? 2 : 0) + (prefix & 1);
   return arrays * groupBytes();
 }
 
@@ -81,7 +82,11 @@ std::string ConvCompute::unsupported() const {
     return "Output37 (w5 bit 8) counts " + std::to_string(outputs()) + " outputs, which do not divide the " +
            std::to_string(iterations()) + " iterations";
   }
-  if (zpIn > 255 || zpOut > 255) return "zero point above 255 (ComputeZpIn / ComputeZpOut)";
+  if (zpIn > 255 || zpOut > 255 || zpWeight > 255) return "zero point above 255 (ComputeZpIn / ComputeZpWeight / ComputeZpOut)";
+  if ((prefix & 2) && zpWeight != 0) {
+    return "ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(zpWeight) +
+           " with a per-lane weight offset in the prefix (ComputeParamPrefix bit 1): how the two combine is not decoded (no corpus compute has both)";
+  }
   if (!std::isfinite(mult) || std::isnan(clampHi) || std::isnan(clampLo) || clampLo > clampHi) {
     return "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)";
   }
@@ -111,15 +116,17 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   const unsigned lanes = conv.lanes;
   std::vector<float> scale(lanes, 1.0f);
   std::vector<int32_t> bias(lanes, 0);
-  std::vector<int32_t> weightOffset(lanes, 0);
+  std::vector<int32_t> weightOffset(lanes, conv.zpWeight);
+  // Array order: scale, bias, weight offset (the arrays present, each 4 x lanes bytes).
+  const uint64_t array = conv.groupBytes();
+  const uint64_t biasAt = (conv.prefix & 2) ? array : 0;
+  const uint64_t offsetAt = (conv.prefix & 1) ? 2 * array : array;
   for (unsigned c = 0; c < lanes; ++c) {
-    const uint64_t second = conv.groupBytes() + 4 * c;
     if (conv.prefix & 2) {
       scale[c] = std::bit_cast<float>(static_cast<uint32_t>(readLane32(wide, 4 * c)));
-      (conv.prefix & 1 ? bias : weightOffset)[c] = readLane32(wide, second);
-    } else if (conv.prefix & 1) {
-      bias[c] = readLane32(wide, 4 * c);
+      weightOffset[c] = readLane32(wide, offsetAt + 4 * c);
     }
+    if (conv.prefix & 1) bias[c] = readLane32(wide, biasAt + 4 * c);
   }
   std::vector<Requantizer> requant;
   requant.reserve(lanes);

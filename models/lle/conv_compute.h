@@ -10,8 +10,9 @@
 //            results in its bytes.
 // The iterations over the outputs are the reduction: acc[c] = sum over it of
 // sum_i (x[i] - ComputeZpIn) (w[c][i] - offset[c]) + bias[c], then the epilogue (requantizer.h) with
-// the lane's f32 scale when the prefix has one. The prefix (ComputeParamPrefix) holds per lane a f32
-// scale (bit 1) and an int32 bias (bit 0), or with the scale alone the u32 weight offset (Dense).
+// the lane's f32 scale when the prefix has one. The prefix (ComputeParamPrefix) holds per lane, in
+// this order, a f32 scale (bit 1), an int32 bias (bit 0) and a u32 weight offset (bit 1, 128 in every
+// program with it); without bit 1 the offset is the packet's ComputeZpWeight (per-tensor layers).
 // Plain C++ over the rung's memories, so it can be unit-tested without a program.
 #pragma once
 
@@ -34,6 +35,7 @@ struct ConvCompute {
   unsigned lanes = 0;       // 4 x (ComputeLaneGroups + 1)
   unsigned prefix = 0;      // ComputeParamPrefix
   int32_t zpIn = 0;
+  int32_t zpWeight = 0;  // ComputeZpWeight: the offset where the prefix has no per-lane one
   int32_t zpOut = 0;
   float mult = 0;
   float clampLo = 0;

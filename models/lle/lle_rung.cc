@@ -645,16 +645,17 @@ void LleRung::refuseComputeOverPositions(const DecodedPacket& packet) const {
   }
 }
 
-// The lanes a weight group feeds and the parameter prefix (docs/decoding-log.md "convmac" §A) are
+// The lanes a weight group feeds, the parameter prefix and the weight zero point (docs/decoding-log.md "convmac" §A) are
 // read by the convolution compute (conv_compute.h); the Dense and element-wise paths model one
 // value of each and refuse the others by name.
 void LleRung::refuseOtherLanesOrPrefix(const DecodedPacket& packet, uint64_t laneGroups, uint64_t prefix, const char* form) const {
   const uint64_t gotLanes = readField(packet.words, LleField::ComputeLaneGroups);
   const uint64_t gotPrefix = readField(packet.words, LleField::ComputeParamPrefix);
-  if (gotLanes != laneGroups || gotPrefix != prefix) {
+  const uint64_t gotZpWeight = readField(packet.words, LleField::ComputeZpWeight);
+  if (gotLanes != laneGroups || gotPrefix != prefix || gotZpWeight != 0) {
     refuse(packet, "ComputeLaneGroups (word 4 bits 102:99) = " + std::to_string(gotLanes) + ", ComputeParamPrefix (word 16 bits 46:45) = " +
-                       std::to_string(gotPrefix) + ": the " + form + " models " + std::to_string(laneGroups) + " and " +
-                       std::to_string(prefix));
+                       std::to_string(gotPrefix) + ", ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(gotZpWeight) + ": the " +
+                       form + " models " + std::to_string(laneGroups) + ", " + std::to_string(prefix) + " and 0");
   }
 }
 

@@ -45,6 +45,7 @@ struct Packet {
 
 struct Epilogue {
   int32_t zpIn = 3, zpOut = 11;
+  int32_t zpWeight = 77;  // used where the prefix has no per-lane offset (bit 1 clear)
   float mult = 0.0003f, lo = -10.0f, hi = 200.0f;
 };
 
@@ -67,6 +68,7 @@ Packet convPacket(unsigned prefix, const Epilogue& e) {
   p.field(LleField::ComputeLaneGroups, kLanes / 4 - 1);
   p.field(LleField::ComputeParamPrefix, prefix);
   p.field(LleField::ComputeZpIn, static_cast<uint64_t>(e.zpIn));
+  if (!(prefix & 2)) p.field(LleField::ComputeZpWeight, static_cast<uint64_t>(e.zpWeight));
   p.field(LleField::ComputeZpOut, static_cast<uint64_t>(e.zpOut));
   p.f32(LleField::ComputeMult, e.mult);
   p.f32(LleField::ComputeClampLo, e.lo);
@@ -82,7 +84,7 @@ uint8_t lcg(uint32_t& s) {
 struct Fixture {
   std::array<float, kLanes> scale{0.5f, 0.25f, 1.0f, 2.0f};
   std::array<int32_t, kLanes> bias{-700, 1000, 0, 30};
-  std::array<uint32_t, kLanes> offset{128, 128, 128, 128};
+  std::array<uint32_t, kLanes> offset{128, 100, 131, 7};  // per lane, unlike any corpus blob
   std::vector<uint8_t> grid;     // kG x (kOutH + kKh - 1) units of 4 bytes
   std::vector<uint8_t> weights;  // kTaps groups of 4 x lanes bytes: (lane c, byte i) at 4c + i
   AddressedMemory narrow{4096};
@@ -106,16 +108,9 @@ struct Fixture {
         out.insert(out.end(), b, b + 4);
       }
     };
-    if (prefix & 2) {
-      array(scale);
-      if (prefix & 1) {
-        array(bias);
-      } else {
-        array(offset);
-      }
-    } else if (prefix & 1) {
-      array(bias);
-    }
+    if (prefix & 2) array(scale);
+    if (prefix & 1) array(bias);
+    if (prefix & 2) array(offset);
     out.insert(out.end(), weights.begin(), weights.end());
     return out;
   }
@@ -123,7 +118,7 @@ struct Fixture {
   // The convolution written from the layout: output (y, x) lane c.
   uint8_t expected(unsigned prefix, const Epilogue& e, unsigned y, unsigned x, unsigned c) const {
     int64_t acc = (prefix & 1) ? bias[c] : 0;
-    const int32_t off = (prefix == 2) ? static_cast<int32_t>(offset[c]) : 0;
+    const int32_t off = (prefix & 2) ? static_cast<int32_t>(offset[c]) : e.zpWeight;
     for (unsigned ky = 0; ky < kKh; ++ky) {
       for (unsigned kx = 0; kx < kKw; ++kx) {
         const unsigned unit = (y + ky) * kG + x + kx;
@@ -186,6 +181,10 @@ TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
   Packet odd = convPacket(0, e);
   odd.slot(isa::ComputeNest::Output37, 0, 4, -3);
   EXPECT_NE(ConvCompute::fromPacket(odd.words).unsupported().find("Output37"), std::string::npos);
+  // A weight zero point next to a per-lane offset: no corpus compute has both.
+  Packet both = convPacket(2, e);
+  both.field(LleField::ComputeZpWeight, 5);
+  EXPECT_NE(ConvCompute::fromPacket(both.words).unsupported().find("ComputeZpWeight"), std::string::npos);
   // A grid byte nobody wrote: refused naming its address, not read as 0.
   Packet late = convPacket(0, e);
   late.field(LleField::ComputeInputAt4, kInputAt4 - 1);

@@ -1103,12 +1103,13 @@ TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
   EXPECT_THROW(run(kOutputAt + 64), ChipFault);
 }
 
-// The Dense path models 64 lanes over a f32 scale + u32 weight-offset prefix (docs/decoding-log.md
-// "convmac" §A): a compute that says 32 lanes or a bias prefix is refused naming the fields, not run
-// as Dense.
+// The Dense path models 64 lanes over a f32 scale + u32 weight-offset prefix and no per-tensor weight
+// zero point (docs/decoding-log.md "convmac" §A): a compute that says 32 lanes, a bias prefix or a
+// weight zero point is refused naming the fields, not run as Dense.
 TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
   parameterCachingRun(0x1);
-  for (const auto& [field, value] : {std::pair{LleField::ComputeLaneGroups, uint64_t{7}}, std::pair{LleField::ComputeParamPrefix, uint64_t{3}}}) {
+  for (const auto& [field, value] : {std::pair{LleField::ComputeLaneGroups, uint64_t{7}}, std::pair{LleField::ComputeParamPrefix, uint64_t{3}},
+                                     std::pair{LleField::ComputeZpWeight, uint64_t{157}}}) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     rung.packet(pop(true, 0x1), streams, 0);
