@@ -82,6 +82,18 @@ std::string ConvCompute::unsupported() const {
     return "Output37 (w5 bit 8) counts " + std::to_string(outputs()) + " outputs, which do not divide the " +
            std::to_string(iterations()) + " iterations";
   }
+  // The reduction must be the innermost iterations of the weight nest (its levels up to the first
+  // counting one that does not move the weights): RingCanary's multi-channel convolutions loop their
+  // K groups outside the positions, with a weight level of stride 0 -- not decoded.
+  uint64_t innerWeights = 1;
+  for (unsigned i = 0; i < ComputeLoopNest::kLevels; ++i) {
+    if (weights.limits[i] != 0 && weights.strides[i] == 0) break;
+    innerWeights *= weights.limits[i] + 1;
+  }
+  if (innerWeights != reduction()) {
+    return "the reduction (" + std::to_string(reduction()) + " iterations an output) is not the inner " + std::to_string(innerWeights) +
+           " iterations of the weight nest (Nest29): an accumulation across outer loops is not decoded";
+  }
   if (zpIn > 255 || zpOut > 255 || zpWeight > 255) return "zero point above 255 (ComputeZpIn / ComputeZpWeight / ComputeZpOut)";
   if ((prefix & 2) && zpWeight != 0) {
     return "ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(zpWeight) +

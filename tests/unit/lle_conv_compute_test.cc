@@ -181,6 +181,14 @@ TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
   Packet odd = convPacket(0, e);
   odd.slot(isa::ComputeNest::Output37, 0, 4, -3);
   EXPECT_NE(ConvCompute::fromPacket(odd.words).unsupported().find("Output37"), std::string::npos);
+  // A reduction that is not the weight nest's inner loop (the taps counted at level 0 as 3, their rows
+  // at an outer level): refused, not accumulated over the wrong iterations.
+  Packet outer = convPacket(0, e);
+  outer.slot(isa::ComputeNest::Nest29, 0, kKw - 1, -static_cast<int64_t>(kKw - 1));
+  outer.slot(isa::ComputeNest::Nest29, 1, kOutputs - 1, 0);
+  outer.slot(isa::ComputeNest::Nest29, 2, kKh - 1, 77);
+  EXPECT_NE(ConvCompute::fromPacket(outer.words).unsupported().find("not the inner 3 iterations"), std::string::npos)
+      << ConvCompute::fromPacket(outer.words).unsupported();
   // A weight zero point next to a per-lane offset: no corpus compute has both.
   Packet both = convPacket(2, e);
   both.field(LleField::ComputeZpWeight, 5);
