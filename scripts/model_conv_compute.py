@@ -18,7 +18,8 @@ What the model reads from the packets (fields, not program names):
       Nest37 (w1 bit 100): input address in 4-byte units of the padded grid (taps x, taps y, positions);
       Nest29 (w7 bit 90):  weight address in 4 x lanes-byte units (one group of 4 input bytes x lanes);
       Output37 (w5 bit 8): output address in 4-byte units from ComputeOutputAt (w4 bit 62, bytes);
-    iteration n of the three walks belongs together; every R = w0 level 0 + 1 iterations one output;
+    iteration n of the three walks belongs together; every R = iterations / outputs iterations one
+    output (equal to w0 level 0 + 1 in these programs, checked);
   - lanes = 4 x (w4[102:99] + 1) (the output cells a weight group feeds);
   - the parameter prefix kind w16[46:45]: bit 46 a f32 scale and a u32 weight offset per lane, bit 45
     an int32 bias per lane, in the order scale, bias, offset (2: Dense / RingCanary; 1: bias only;
@@ -134,7 +135,8 @@ def predict(computes, params, layer, image, channels):
                          "another tiling (the 1024^2 programs' computes read at 17664, 21760, ...)")
     conv = convs[0]
     ident = [c for c in computes if c.pc < conv.pc]  # the identity computes: the grid copies before it
-    R = conv.w0[0] + 1
+    R = count(conv.n37) // count(conv.o37)  # iterations per output (= w0 level 0 + 1 here)
+    assert R == conv.w0[0] + 1 and count(conv.n37) % count(conv.o37) == 0
     # the grid: G is the address step of the tap-row level (the level after the tap-column level)
     G = strides(conv.n37)[1]
     first = ident[0]
