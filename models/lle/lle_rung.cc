@@ -694,6 +694,20 @@ void LleRung::refuseComputeOverPositions(const DecodedPacket& packet) const {
   }
 }
 
+// The lanes a weight group feeds, the parameter prefix and the weight zero point (docs/decoding-log.md "convmac" §A) are
+// read by the convolution compute (conv_compute.h); the Dense and element-wise paths model one
+// value of each and refuse the others by name.
+void LleRung::refuseOtherLanesOrPrefix(const DecodedPacket& packet, uint64_t laneGroups, uint64_t prefix, const char* form) const {
+  const uint64_t gotLanes = readField(packet.words, LleField::ComputeLaneGroups);
+  const uint64_t gotPrefix = readField(packet.words, LleField::ComputeParamPrefix);
+  const uint64_t gotZpWeight = readField(packet.words, LleField::ComputeZpWeight);
+  if (gotLanes != laneGroups || gotPrefix != prefix || gotZpWeight != 0) {
+    refuse(packet, "ComputeLaneGroups (word 4 bits 102:99) = " + std::to_string(gotLanes) + ", ComputeParamPrefix (word 16 bits 46:45) = " +
+                       std::to_string(gotPrefix) + ", ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(gotZpWeight) + ": the " +
+                       form + " models " + std::to_string(laneGroups) + ", " + std::to_string(prefix) + " and 0");
+  }
+}
+
 bool LleRung::inputPopsDelivered(const models::RunStreams& streams) const {
   return std::ranges::all_of(pendingPops_, [&](const PendingPop& p) {
     return !p.input || p.offset + p.length <= streams.inputBytes().size();
@@ -784,6 +798,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   }
   // From here on the compute is the single-position form (Dense): one K reduction into 64 lanes.
   refuseComputeOverPositions(packet);
+  refuseOtherLanesOrPrefix(packet, kLanes / 4 - 1, 2, "single-position (Dense) compute: 64 lanes, f32 scale and u32 weight offset");
   // The Dense gather below takes stream bytes [0, K), where both templates' staging steps put the
   // vector (narrow 0, docs/decoding-log.md "identform" §B); an input elsewhere is not what it models.
   if (const uint64_t inputAt4 = readField(words, LleField::ComputeInputAt4); inputAt4 != 0) {
@@ -858,6 +873,7 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
                          std::to_string(positions) + " positions (want " + std::to_string(want) + ")");
     }
   }
+  refuseOtherLanesOrPrefix(packet, 0, 0, "element-wise compute: 4 lanes, no parameter prefix");
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
   // The positions' 4-byte groups: each tile's narrow memory from the decoded input address

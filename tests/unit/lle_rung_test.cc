@@ -232,7 +232,8 @@ class LleRungTest : public ::testing::Test {
                          {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeZpIn, kZpIn},
                          {LleField::ComputeZpOut, kZpOut}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
                          {LleField::ComputeClampHi, std::bit_cast<uint32_t>(126.0f)},
-                         {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-129.0f)}});
+                         {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-129.0f)},
+                         {LleField::ComputeLaneGroups, 15}, {LleField::ComputeParamPrefix, 2}});
   }
   void parameterCachingRun(uint16_t tiles) {
     rung.beginRun();
@@ -1182,6 +1183,31 @@ TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
   ASSERT_EQ(out.size(), 64u);
   for (unsigned c = 0; c < 64; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "lane " << c;
   EXPECT_THROW(run(kOutputAt + 64), ChipFault);
+}
+
+// The Dense path models 64 lanes over a f32 scale + u32 weight-offset prefix and no per-tensor weight
+// zero point (docs/decoding-log.md "convmac" §A): a compute that says 32 lanes, a bias prefix or a
+// weight zero point is refused naming the fields, not run as Dense.
+TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
+  parameterCachingRun(0x1);
+  for (const auto& [field, value] : {std::pair{LleField::ComputeLaneGroups, uint64_t{7}}, std::pair{LleField::ComputeParamPrefix, uint64_t{3}},
+                                     std::pair{LleField::ComputeZpWeight, uint64_t{157}}}) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    DecodedPacket other = compute(0x1);
+    f.setElement(other, field, 0, value);
+    try {
+      rung.packet(other, streams, 0);
+      ADD_FAILURE() << fieldDef(field).name << " = " << value << " ran as Dense";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("ComputeLaneGroups (word 4 bits 102:99) = " + std::string(value == 7 ? "7" : "15")),
+                std::string::npos)
+          << e.what();
+    }
+    rung.endRun();
+  }
 }
 
 // The outfeed's decoded length must match the staging read it sends: a compute's 64 lane results,
