@@ -660,6 +660,20 @@ void LleRung::runDeferredComputes(const models::RunStreams& streams) {
   }
 }
 
+// The size of one input element (docs/decoding-log.md "identcopy" §A): ComputeInputBytes is
+// one-hot and ComputeInputBytesCode names the same size (1 -> 1, 2 -> 2, 4 -> 0). The other pairs of
+// the corpus ((0, 0), (1, 0)) are not decoded: refused, naming both fields.
+uint64_t LleRung::inputElementBytes(const DecodedPacket& packet) const {
+  const uint64_t bytes = readField(packet.words, LleField::ComputeInputBytes);
+  const uint64_t code = readField(packet.words, LleField::ComputeInputBytesCode);
+  const bool oneHot = bytes == 1 || bytes == 2 || bytes == 4;
+  if (!oneHot || code != (bytes == 4 ? 0 : bytes)) {
+    refuse(packet, "ComputeInputBytes (word 1 bits 83:81) = " + std::to_string(bytes) + " with ComputeInputBytesCode (word 1 bits 119:118) = " +
+                       std::to_string(code) + ": not one of the decoded element sizes (1, 1), (2, 2), (4, 0)");
+  }
+  return bytes;
+}
+
 // The epilogue fields both compute forms share (docs/isa.md §4.2), with the ranges the requantiser
 // models: zero points of one byte, a finite multiplier, ordered clamps.
 LleRung::ComputeEpilogue LleRung::readEpilogue(const DecodedPacket& packet) const {
@@ -686,6 +700,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   }
   resolvePops(streams);
   const auto words = packet.words;
+  // The forms executed here read 4-byte input elements (a K group, an element-wise group); the
+  // convolutions' identity computes read 1-byte pixels and the bilinear templates 2-byte elements.
+  if (const uint64_t bytes = inputElementBytes(packet); bytes != kGroupBytes) {
+    refuse(packet, "ComputeInputBytes (word 1 bits 83:81) = " + std::to_string(bytes) + ": " + std::to_string(bytes) +
+                       "-byte input elements; only 4-byte elements (K groups) are executed");
+  }
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
   // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).

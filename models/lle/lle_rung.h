@@ -152,6 +152,7 @@ class LleRung final : public models::DatapathRung {
     float hi = 0;
   };
   [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet) const;
+  [[nodiscard]] uint64_t inputElementBytes(const models::DecodedPacket& packet) const;  // 1, 2 or 4, else refused
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
   [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;

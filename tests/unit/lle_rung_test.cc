@@ -229,6 +229,7 @@ class LleRungTest : public ::testing::Test {
                          {LleField::ComputeKWrapW7, -limit},
                          {LleField::ComputeK4W7, limit}, {LleField::ComputeK4W10, limit},
                          {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeZpIn, kZpIn},
+                         {LleField::ComputeInputBytes, 4},
                          {LleField::ComputeZpOut, kZpOut}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
                          {LleField::ComputeClampHi, std::bit_cast<uint32_t>(126.0f)},
                          {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-129.0f)}});
@@ -1756,7 +1757,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
         {LleField::ComputePositionStep37, positions}, {LleField::ComputePositionsW4, positions},
         {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, positions > 1},
         {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
-        {LleField::ComputeInputAt4, kInputAt / 4},
+        {LleField::ComputeInputAt4, kInputAt / 4}, {LleField::ComputeInputBytes, 4},
         {LleField::ComputeZpIn, kEltZpIn},        {LleField::ComputeZpOut, kEltZpOut},
         {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
@@ -1860,7 +1861,7 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
                                      {LleField::ComputeKWrap37, static_cast<uint64_t>(-1)},
                                      {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
                                      {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeInputAt4, 400 / 4},
-                                     {LleField::ComputeZpIn, 0},
+                                     {LleField::ComputeInputBytes, 4}, {LleField::ComputeZpIn, 0},
                                      {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
                                      {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)},
                                      {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)}});
