@@ -161,6 +161,14 @@ class LleRung final : public models::DatapathRung {
   // "eltwise" §B): the raw element-wise programs. Its input is each tile's narrow memory at
   // ComputeInputAt4 x 4 ("identform" §B).
   void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
+  // The identity copy of one-byte input elements from a staging window into the padded grid
+  // (docs/decoding-log.md "identcopy"), and the flow around it: a compute issued before its window
+  // is filled waits (windowReaders_), the fence and the next compute run it once the pop has filled it.
+  void computeIdentityCopy(const models::DecodedPacket& packet);
+  [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, uint64_t unit);
+  [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
+  void runWindowReaders();
+  void refuseWhileAWindowReaderWaits(const models::DecodedPacket& packet) const;
   void drain(const models::DecodedPacket& packet);
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
 
@@ -170,6 +178,7 @@ class LleRung final : public models::DatapathRung {
   bool infeedIsInput_ = false;
   std::vector<PendingPop> pendingPops_;
   std::deque<DeferredCompute> deferredComputes_;  // in program order
+  std::deque<DeferredCompute> windowReaders_;     // one-byte-element computes waiting for their window, in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10

@@ -784,10 +784,16 @@ TEST_F(LleRungTest, AStagingWriteNestPlacesThePoppedBytesAlongItsLevels) {
   };
   const std::string shortPop = refusal(write(3, {1, 3}, {5}), 16);
   EXPECT_NE(shortPop.find("nest of 32 bytes (Stage14Groups, Stage14OuterLimit)"), std::string::npos) << shortPop;
-  // The corpus's own form, limits (1, 1) with carries -1: level 1 has stride 0 and writes units 0, 1
-  // twice; what consumes the first pass is not decoded, so the rung refuses rather than keep the last.
-  const std::string twice = refusal(write(7, {1, 1}, {-1, -1, -1, -1}), 16);
-  EXPECT_NE(twice.find("writes some units more than once"), std::string::npos) << twice;
+  // The corpus's own form, limits (1, 1) with carries -1, is a staging window (level 1 has stride 0:
+  // units 0, 1 twice; "identcopy" §B), kept for the one-byte-element computes that read its passes:
+  // narrow memory holds the last pass. Two outer levels coming back (strides 0 and -1) are not a window.
+  {
+    const AddressedMemory& m = run(write(7, {1, 1}, {-1, -1, -1, -1}), 16);
+    EXPECT_EQ(bytesAt(m, 448, 8), input(8, 8));
+    rung.endRun();
+  }
+  const std::string twice = refusal(write(7, {1, 1, 1}, {-1, -2}), 32);
+  EXPECT_NE(twice.find("writes some units more than once, and not as a window"), std::string::npos) << twice;
   const std::string below = refusal(write(1, {1, 3}, {-40}), 32);
   EXPECT_NE(below.find("Stage14OuterLimit"), std::string::npos) << below;
   EXPECT_NE(below.find("leaves the"), std::string::npos) << below;
@@ -1947,4 +1953,162 @@ TEST(OutputNestTest, TheCarriesWalkTheInteriorOfAPaddedGridRowByRow) {
 }
 
 }  // namespace
+// The identity copy of one-byte input elements (docs/decoding-log.md "identcopy"): a compute with
+// ComputeInputBytes = 1 (code 1) issued before the staging window its ComputeInputAt4 names waits; the
+// 0x14 window (3 units a pass, 4 passes: level 1 of stride 0; no corpus window has that shape) fills
+// at the fence, and then row r of the compute takes the first T = 5 bytes of pass r. Each position's
+// group (the element, then three zero bytes) is weighted by the kept 16-byte block (column 0 = 1, 2,
+// -1, 3; the 5s elsewhere must add nothing), requantised (multiplier 0.5, clamps [-7, 200], zero point
+// 7) and its four lanes go to the next unit of the output nest. A second compute names the window
+// two windows further on (a ring address, as every rubensrech convolution's second identity compute)
+// and takes the last pass; a third finds no pass left. While the first waits, a staging read is
+// refused. Before the change the window was refused ("writes some units more than once") and so was
+// the element size (ComputeInputBytes = 1).
+TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr unsigned kTileIndex = 1;
+  constexpr uint64_t kBlockAt = 64;
+  constexpr uint64_t kWindowAt = 148;  // narrow unit 37: row 2, unit 5
+  constexpr uint64_t kUnits = 3, kPasses = 4, kColumns = 5;
+  constexpr uint8_t kZpOut = 7;
+  const int8_t column0[4] = {1, 2, -1, 3};
+  streams.input.resize(4 * kUnits * kPasses);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(37 * i + 11);
+  const auto identity = [&](uint64_t rows, uint64_t inputUnit, uint64_t outputAt) {
+    const uint64_t n = kColumns * rows - 1;  // the output nest's position level (level 1) counts them all
+    DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, kTile}, {LleField::ComputeK4W0, 0}, {LleField::ComputeK4W1, 0},
+                                    {LleField::ComputeK4W7, n}, {LleField::ComputeK4W10, n},
+                                    {LleField::ComputeKWrap37, -n}, {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+                                    {LleField::ComputePositions, n}, {LleField::ComputePositionStep37, n + 1},
+                                    {LleField::ComputePositionsW4, n + 1}, {LleField::ComputeOutPositions, n},
+                                    {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeOutWrap, -n},
+                                    {LleField::ComputeOutputAt, outputAt}, {LleField::ComputeInputAt4, inputUnit},
+                                    {LleField::ComputeInputBytes, 1}, {LleField::ComputeInputBytesCode, 1},
+                                    {LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, kZpOut},
+                                    {LleField::ComputeMult, std::bit_cast<uint32_t>(0.5f)},
+                                    {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+                                    {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-7.0f)}});
+    f.setElement(p, LleField::ComputeLimitW0, 0, kColumns - 1);  // positions: level 1 of the w0 nest
+    f.setElement(p, LleField::ComputeLimitW0, 1, 0);
+    f.setElement(p, LleField::ComputeLimitW0, 2, rows - 1);  // rows: level 3
+    EXPECT_EQ(checkEnvelope(p), "");
+    return p;
+  };
+  const auto keepBlock = [&] {
+    for (uint64_t c = 0; c < 4; ++c) {
+      const uint64_t value = 0x05050500u | uint64_t{static_cast<uint8_t>(column0[c])};
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, value}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
+                  streams, 0);
+    }
+    DecodedPacket keep = readAt(kTile, kBlockAt, 16);
+    f.setElement(keep, LleField::Stage13Route, 0, 0);
+    f.setElement(keep, LleField::Stage13Route, 1, 0);
+    rung.packet(keep, streams, 0);
+  };
+  DecodedPacket window = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWindowAt / 64},
+                                       {LleField::Stage14NarrowUnit, kWindowAt % 64 / 4}, {LleField::Stage14Groups, kUnits - 1},
+                                       {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, -(kUnits - 1)},
+                                       {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
+  f.setElement(window, LleField::Stage14OuterLimit, 0, kPasses - 1);
+  f.setElement(window, LleField::Stage14WrapA, 0, -(kUnits - 1));  // level 1's stride 0: the same units each pass
+  const auto expected = [&](uint64_t inputByte, unsigned lane) {
+    const float product = 0.5f * static_cast<float>(streams.input[inputByte] * column0[lane]);
+    return static_cast<uint8_t>(std::nearbyint(std::clamp(product, -7.0f, 200.0f)) + kZpOut);
+  };
+  const auto lanesAt = [&](uint64_t at) {
+    const AddressedMemory& m = rung.tile(kTileIndex).narrowSram;
+    EXPECT_FALSE(m.firstUnwritten(at, 4).has_value()) << "narrow " << at;
+    const auto bytes = m.read(at, 4);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  };
+
+  rung.beginRun();
+  keepBlock();
+  rung.packet(identity(3, kWindowAt / 4, 512), streams, 0);  // issued before its window: it waits
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512, 4).has_value());  // not yet run
+  rung.packet(f.make(0x24, {}), streams, 0);  // the pop fills the window: the compute runs
+  for (uint64_t r = 0; r < 3; ++r) {
+    for (uint64_t x = 0; x < kColumns; ++x) {
+      const std::vector<uint8_t> lanes = lanesAt(512 + 4 * (kColumns * r + x));
+      for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * r + x, c)) << "row " << r << " column " << x << " lane " << c;
+    }
+  }
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512 + 4 * 15, 4).has_value());  // 15 positions, no more
+  // The second compute: a ring address two windows on, the last pass; a new block kept for it.
+  keepBlock();
+  rung.packet(identity(1, kWindowAt / 4 + 2 * kUnits, 1024), streams, 0);
+  for (uint64_t x = 0; x < kColumns; ++x) {
+    const std::vector<uint8_t> lanes = lanesAt(1024 + 4 * x);
+    for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * 3 + x, c)) << "last pass, column " << x << " lane " << c;
+  }
+  keepBlock();
+  const std::string exhausted = [&] {
+    try {
+      rung.packet(identity(1, kWindowAt / 4, 2048), streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  }();
+  EXPECT_NE(exhausted.find("holds 4 passes, 4 already read; this compute reads 1 more"), std::string::npos) << exhausted;
+  rung.endRun();
+
+  // A compute whose input address does not name the window keeps waiting; a read of narrow memory
+  // after it is refused, naming the waiting compute.
+  rung.beginRun();
+  keepBlock();
+  const DecodedPacket astray = identity(3, kWindowAt / 4 + 1, 512);
+  rung.packet(astray, streams, 0);
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512, 4).has_value());
+  const std::string waiting = [&] {
+    try {
+      rung.packet(readAt(kTile, 512, 64), streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  }();
+  EXPECT_NE(waiting.find("still waits for the staging window its ComputeInputAt4 names"), std::string::npos) << waiting;
+  rung.endRun();
+}
+
+// The input element size pair (ComputeInputBytes, ComputeInputBytesCode; "identcopy" §A): the forms
+// the corpus shows undecoded, (0, 0) and (1, 0), and a 2-byte element (the bilinear templates') are
+// refused naming the fields, not raw bits.
+TEST_F(LleRungTest, AComputeNamesItsInputElementSize) {
+  const auto attempt = [&](uint64_t bytes, uint64_t code) {
+    parameterCachingRun(0x1);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const DecodedPacket packet = compute(0x1);
+    f.setElement(packet, LleField::ComputeInputBytes, 0, bytes);
+    f.setElement(packet, LleField::ComputeInputBytesCode, 0, code);
+    EXPECT_EQ(checkEnvelope(packet), "");
+    std::string why;
+    try {
+      rung.packet(packet, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  };
+  EXPECT_EQ(attempt(4, 0), "");  // Dense: 4-byte K groups
+  EXPECT_NE(attempt(0, 0).find("ComputeInputBytes (word 1 bits 83:81) = 0 with ComputeInputBytesCode (word 1 bits 119:118) = 0"),
+            std::string::npos);
+  EXPECT_NE(attempt(1, 0).find("not one of the decoded element sizes"), std::string::npos);
+  EXPECT_NE(attempt(4, 2).find("ComputeInputBytesCode (word 1 bits 119:118) = 2"), std::string::npos);
+  EXPECT_NE(attempt(2, 2).find("ComputeInputBytes (word 1 bits 83:81) = 2: 2-byte input elements"), std::string::npos);
+}
+
 }  // namespace coralsim::lle

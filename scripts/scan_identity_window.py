@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""The counts of docs/decoding-log.md "identcopy": the input element size of a compute, and where the
+one-byte-element (identity) computes read their input: inside a window, a 0x14 staging write whose
+nest comes back to the same units (an outer level of stride 0) on the compute's tiles.
+
+Usage: scan_identity_window.py SHARED_TOOLS_ISA_DIR CORPUS_DIR
+
+Prints:
+  A. 0x01 (w1[83:81], w1[119:118]) pairs (ComputeInputBytes, ComputeInputBytesCode);
+  B. for every compute with w1[83:81] = 1, where w1[80:65] (ComputeInputAt4) points among the windows
+     on its tiles: the window's first unit ("base"), base + k x the window's units ("ring"), none of
+     them ("miss"), or no window on its tiles; the same for w1[80:65] + 1 and - 1 (controls);
+  C. the rubensrech convolution sweep, one line per identity compute: T (w0 level 1 + 1), rows (w0
+     level 3 + 1), the window's units and passes, the input's offset from the base in units and in
+     windows, and the rows of all identity computes that read the window against its passes.
+The 0x14 nest is read as models/lle/write_nest.h reads it (limits Stage14Groups / Stage14OuterLimit,
+carries Stage14WrapA/B/D/E, docs/decoding-log.md "write14"), its address as w2[26:11] in 4-byte units
+("identform" §B). Packets are one little-endian bit string (bit = 128 x word + bit). Programs: as
+scan_lle_fields.py.
+"""
+import os
+import sys
+from collections import Counter, defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+
+def bits(v, word, bit, width, signed=False):
+    x = (v >> (128 * word + bit)) & ((1 << width) - 1)
+    return x - (1 << width) if signed and x >> (width - 1) else x
+
+
+def window_of(v):
+    """(first unit, units per pass, passes) of a 0x14 whose nest revisits its units, else None."""
+    limits = [bits(v, 2, 44, 16)] + [bits(v, 2, 77 + 33 * i, 16) for i in range(4)]
+    carries = [bits(v, 2, 60, 17, True), bits(v, 2, 93, 17, True), bits(v, 2, 126, 17, True), bits(v, 3, 31, 17, True)]
+    strides = [1]
+    for i in range(1, 5):
+        strides.append(carries[i - 1] + sum(limits[j] * strides[j] for j in range(i)))
+    for level in range(1, 5):
+        if limits[level] > 0 and strides[level] == 0 and all(limits[j] == 0 for j in range(1, level)):
+            return bits(v, 2, 11, 16), limits[0] + 1, limits[level] + 1
+    return None
+
+
+def place(address, windows):
+    if not windows:
+        return "no window"
+    if any(address == base for base, _, _ in windows):
+        return "base"
+    if any(address > base and (address - base) % units == 0 for base, units, _ in windows):
+        return "ring"
+    return "miss"
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    sys.path.insert(0, sys.argv[1])
+    import seg  # noqa: E402  (shared reference tools)
+    import scan_lle_fields  # noqa: E402
+    pairs = Counter()
+    found = {key: Counter() for key in ("w1[80:65]", "w1[80:65] + 1", "w1[80:65] - 1")}
+    by_k = defaultdict(Counter)
+    sweep = []
+    for label, _, data in scan_lle_fields.programs(sys.argv[2]):
+        words = seg.words(data)
+        packets, _ = seg.segment(words)
+        seq = []
+        for index, op, length in packets:
+            if op in (0x01, 0x14):
+                v = 0
+                for k in range(length):
+                    v |= words[index + k] << (128 * k)
+                seq.append((index, op, v, (words[index] >> 12) & 0xFFFF))
+        windows = [(m, window_of(v)) for _, op, v, m in seq if op == 0x14 and window_of(v)]
+        readers = defaultdict(int)  # (window's tiles, window) -> rows of the identity computes reading it
+        for pc, op, v, mask in seq:
+            if op != 0x01:
+                continue
+            pairs[(bits(v, 1, 81, 3), bits(v, 1, 118, 2))] += 1
+            if bits(v, 1, 81, 3) != 1:
+                continue
+            mine = [w for m, w in windows if m & mask]
+            mine_masks = [(m, w) for m, w in windows if m & mask]
+            at = bits(v, 1, 65, 16)
+            for key, address in (("w1[80:65]", at), ("w1[80:65] + 1", at + 1), ("w1[80:65] - 1", at - 1)):
+                found[key][place(address, mine)] += 1
+            by_k[bits(v, 0, 62, 8)][place(at, mine)] += 1
+            rows = bits(v, 0, 104, 14) + 1
+            hit = [w for w in mine if at >= w[0] and (at - w[0]) % w[1] == 0]
+            # Every window of the same base on its tiles is read (one 0x14 per tile column, same nest).
+            for m, w in mine_masks:
+                if hit and w == hit[0]:
+                    readers[(m, w)] += rows * (bits(v, 0, 90, 14) + 1)
+            if "conv_2d_1_" in label and hit and "#p0#" in label:
+                sweep.append([label, pc, bits(v, 0, 76, 14) + 1, rows, hit[0], at, mask])
+        for row in sweep:
+            if row[0] == label and len(row) == 7:
+                row.append(sorted({(readers[(m, w)], w[2]) for m, w in windows if m & row[6] and w == row[4]}))
+    print("A. 0x01 (w1[83:81], w1[119:118]): %s" % sorted(pairs.items(), key=lambda item: -item[1]))
+    for key, counts in found.items():
+        print("B. %-14s of the %d computes with w1[83:81] = 1: %s" % (key, sum(counts.values()), dict(counts)))
+    for k in sorted(by_k):
+        print("   K limit %d (%d channel groups): %s" % (k, k + 1, dict(by_k[k])))
+    print("C. program | PC | T | rows | window (base, units, passes) | input - base (units, windows) | "
+          "(rows read by all the program's identity computes from such a window on these tiles, its passes)")
+    for label, pc, t, rows, (base, units, passes), at, _, total in sweep:
+        print("   %s | 0x%04x | %d | %d | %d, %d, %d | %d, %d | %s" % (
+            os.path.basename(label.split("#")[0]), pc, t, rows, base, units, passes, at - base, (at - base) // units, total))
+
+
+if __name__ == "__main__":
+    main()
