@@ -18,11 +18,15 @@
 //                        (stream bytes [0, K) gathered from the compute tiles that hold them,
 //                        see the staging row below) against the parameter prefix and weights (wide memory,
 //                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h); the 64
-//                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt
+//                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt.
+//                        One-byte input elements (ComputeInputBytes = 1): the identity copy of a staging
+//                        window's passes, row by row, along the output nest (docs/decoding-log.md
+//                        "identcopy"); a compute issued before its window is filled waits for it
 //   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit: the next pop
 //                        to such a tile lands there too (addressed_memory.h), unit by unit along the
-//                        write's five-level nest when an outer level counts (write_nest.h; a nest
-//                        writing a unit twice is refused: the window's consumer is not decoded); its two selects
+//                        write's five-level nest when an outer level counts (write_nest.h; a window,
+//                        one outer level of stride 0, keeps every pass for the one-byte-element
+//                        computes, staging_window.h; other nests writing a unit twice are refused); its two selects
 //                        (Stage14SelectW4/W5, meaning not decoded) must be ones the hypothesis of
 //                        docs/decoding-log.md "xraypair" §A covers, else refused
 //   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 (along its nest, one
