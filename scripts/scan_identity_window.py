@@ -14,12 +14,14 @@ Prints:
      level 3 + 1), the window's units and passes, the input's offset from the base in units and in
      windows, and the rows of all identity computes that read the window against its passes;
   D. the identity copy executed on a random image (seed 7) for the single-channel rubensrech
-     convolutions, as models/lle executes it: each tile's window takes the next input pop to the tile
-     pass by pass, the tile's one-byte computes take the passes in program order (row r: the first T
-     bytes of the next pass; ComputeInputAt4 must name the window: its base or base + k windows), and
+     convolutions (and the 3-channel depthwise sweep), as models/lle executes it: each tile's window takes the next input pop to the tile
+     pass by pass, the tile's one-byte computes take the passes in program order (row r: the first C T
+     bytes of the next pass, C = K limit + 1 one-byte channels a position; ComputeInputAt4 must name the
+     window: its base or base + k windows), and
      position x of row r goes to the r T + x-th unit of the output nest (Output37, from ComputeOutputAt /
      4). Checked against the geometry of the convolution that follows (K from its Nest37 level 0, G = T
-     + K - 1, p = (K - 1) / 2): grid unit (p + r) G + p + x of a tile must hold image pixel (row0 + r, x),
+     + K - 1, p = (K - 1) / 2): grid unit (p + r) G + p + x of a tile must hold image pixel (row0 + r, x)
+     (its C channels),
      row0 = the pop's offset / the image width. Only tiles whose window 0x14 has w4[95:0] = 0 (the
      first tile column: the other columns' 0x14s carry a source offset in w4 that is not decoded).
 The 0x14 nest is read as models/lle/write_nest.h reads it (limits Stage14Groups / Stage14OuterLimit,
@@ -79,6 +81,7 @@ def execute_identity_copy(label, seq, seed=7):
     rng = random.Random(seed)
     image = bytes(rng.randrange(256) for _ in range(length))
     conv = next((v for _, op, v, _ in seq if op == 0x01 and bits(v, 1, 81, 3) == 4 and bits(v, 1, 100, 18) > 0), None)
+    channels = 1
     if conv is None:
         return None
     k = bits(conv, 1, 100, 18) + 1
@@ -105,7 +108,8 @@ def execute_identity_copy(label, seq, seed=7):
         # The computes wait for their windows (issued before the 0x14 that fills them) and take
         # the passes in program order.
         for pc, op, v, mask in seq:
-            if (mask >> tile) & 1 and op == 0x01 and bits(v, 1, 81, 3) == 1 and bits(v, 0, 62, 8) == 0:
+            if (mask >> tile) & 1 and op == 0x01 and bits(v, 1, 81, 3) == 1 and bits(v, 0, 62, 8) <= 3:
+                channels = bits(v, 0, 62, 8) + 1  # the K loop over one-byte channels of a position
                 at = bits(v, 1, 65, 16)
                 named = [w for w in windows if at >= w[0] and (at - w[0]) % w[1] == 0]
                 if not named:
@@ -116,7 +120,8 @@ def execute_identity_copy(label, seq, seed=7):
                 units = output_units(v, bits(v, 4, 62, 18) // 4)
                 for n, unit in enumerate(units[:columns * rows]):
                     r, x = w[4] + n // columns, n % columns
-                    grid[unit] = (w, r, x, w[3][r][x] if r < len(w[3]) and x < len(w[3][r]) else None)
+                    pixel = w[3][r][channels * x:channels * (x + 1)] if r < len(w[3]) else b""
+                    grid[unit] = (w, r, x, pixel if len(pixel) == channels else None)
                 w[4] += rows
         if not grid or not all(w[6] for w, _, _, _ in grid.values()):
             continue
@@ -128,7 +133,8 @@ def execute_identity_copy(label, seq, seed=7):
                 for x in range(t_width):
                     got = grid.get((pad + r) * g + pad + x, (None, 0, 0, None))[3]
                     checked += 1
-                    want = image[w[5] + r * width + x] if w[5] + r * width + x < len(image) else None
+                    at = w[5] + r * width + channels * x
+                    want = image[at:at + channels] if at + channels <= len(image) else None
                     wrong += got != want or want is None
     return len(tiles_checked), checked, wrong, "K %d" % k
 
@@ -186,7 +192,7 @@ def main():
                     readers[(m, w)] += rows * (bits(v, 0, 90, 14) + 1)
             if "/conv_2d_1_" in label and hit and "#p0#" in label:
                 sweep.append([label, pc, bits(v, 0, 76, 14) + 1, rows, hit[0], at, mask])
-        if "/conv_2d_1_" in label and "#p0#" in label:
+        if ("/conv_2d_1_" in label or "/depthwise_conv_2d_1_" in label) and "#p0#" in label:
             executed.append((label, execute_identity_copy(label, seq)))
         for row in sweep:
             if row[0] == label and len(row) == 7:

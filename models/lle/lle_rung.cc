@@ -951,16 +951,19 @@ void LleRung::refuseWhileAWindowReaderWaits(const DecodedPacket& packet) const {
 }
 
 // The identity copy (docs/decoding-log.md "identcopy"): T x R positions (the w0 nest's levels 1 and 3,
-// ComputeLimitW0[0] and [2]), one 1-byte element each. Row r takes the first T bytes of the window's
-// next pass; the position's 4-byte group (the element, then three bytes the zero point 0 fills) is
-// weighted by the 16-byte block a kept 0x13 holds (the prologue's 4 x 4 identity), requantised with
+// ComputeLimitW0[0] and [2]) of C one-byte channels each (the K loop). Row r takes the first C T bytes
+// of the window's next pass; the position's 4-byte group (its channels, then bytes the zero point 0
+// fills) is weighted by the block a kept 0x13 holds (the prologue's 4 x 4 identity), requantised with
 // scale 1 and the packet's epilogue, and its four lanes go to the next unit of the output nest
 // (output_nest.h; the interior of the convolution's padded grid, "gridcopy").
 void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
   const auto words = packet.words;
-  if (const uint64_t k = readField(words, LleField::ComputeK4W0); k != 0) {
-    refuse(packet, "ComputeK4W0 = " + std::to_string(k) + " with 1-byte elements (ComputeInputBytes = 1): " + std::to_string(k + 1) +
-                       " channel groups a position (the depthwise identity computes) are not executed");
+  // The K loop runs over a position's one-byte channels (C = ComputeK4W0 + 1: 1 in the convolutions, 3
+  // in the depthwise sweep), which fill the position's 4-byte group from byte 0.
+  const uint64_t channels = readField(words, LleField::ComputeK4W0) + 1;
+  if (channels > kGroupBytes) {
+    refuse(packet, "ComputeK4W0 = " + std::to_string(channels - 1) + " with 1-byte elements (ComputeInputBytes = 1): " +
+                       std::to_string(channels) + " channels a position do not fit one 4-byte group");
   }
   const uint64_t columns = readField(words, LleField::ComputeLimitW0, 0) + 1;
   const uint64_t rows = readField(words, LleField::ComputeLimitW0, 2) + 1;
@@ -986,8 +989,15 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
-    if (!tile.keptRead || tile.keptRead->size() != kElementWiseBlockBytes) {
-      refuse(packet, "tile " + std::to_string(t) + " of the one-byte-element compute holds no 16-byte weight block kept by a 0x13");
+    // The kept block: the 4 x 4 block, alone (16 bytes) or followed by 64 zero units (272 bytes: the
+    // convolutions' prologue reads 68 units); the zeros would weight lanes the 4-byte unit does not hold.
+    const bool blockAlone = tile.keptRead && tile.keptRead->size() == kElementWiseBlockBytes;
+    const bool blockAndZeros = tile.keptRead && tile.keptRead->size() == kElementWiseBlockBytes + kLanes * kGroupBytes &&
+                               std::all_of(tile.keptRead->begin() + kElementWiseBlockBytes, tile.keptRead->end(),
+                                           [](uint8_t b) { return b == 0; });
+    if (!blockAlone && !blockAndZeros) {
+      refuse(packet, "tile " + std::to_string(t) + " of the one-byte-element compute holds no kept 16-byte block (alone, or followed by " +
+                         "256 zero bytes) from a 0x13");
     }
     if (!out.staysInside(tile.narrowSram.capacity() / 4)) {
       refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " leaves the " +
@@ -1000,27 +1010,29 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
                          std::to_string(window.passesRead) + " already read; this compute reads " + std::to_string(rows) + " more");
     }
     for (uint64_t r = 0; r < rows; ++r) {
-      if (window.passBytes[window.passesRead + r].size() < columns) {
+      if (window.passBytes[window.passesRead + r].size() < channels * columns) {
         refuse(packet, "tile " + std::to_string(t) + ": pass " + std::to_string(window.passesRead + r) + " of the staging window holds " +
                            std::to_string(window.passBytes[window.passesRead + r].size()) + " bytes, the row reads " +
-                           std::to_string(columns));
+                           std::to_string(channels * columns));
       }
     }
     const std::vector<uint8_t> block = std::move(*tile.keptRead);
     tile.keptRead.reset();  // the compute consumes it
     uint64_t position = 0;
     out.forEachUnit([&](int64_t unit) {
-      const uint8_t element = window.passBytes[window.passesRead + position / columns][position % columns];
+      const uint8_t* elements = window.passBytes[window.passesRead + position / columns].data() + channels * (position % columns);
       std::array<uint8_t, kGroupBytes> lanes{};
       for (unsigned c = 0; c < kGroupBytes; ++c) {
-        // Only byte 0 of the group is the element; bytes 1-3 are zero (zero point 0) and add nothing.
-        lanes[c] = requant(int32_t{element} * int32_t{static_cast<int8_t>(block[kGroupBytes * c])});
+        // Channel g is byte g of the group; the bytes past the channels are zero (zero point 0) and add nothing.
+        int32_t acc = 0;
+        for (unsigned g = 0; g < channels; ++g) acc += int32_t{elements[g]} * int32_t{static_cast<int8_t>(block[kGroupBytes * c + g])};
+        lanes[c] = requant(acc);
       }
       (void)tile.narrowSram.write(static_cast<uint64_t>(unit) * 4, lanes);  // staysInside() bounded it
       ++position;
     });
     window.passesRead += rows;
-    macs_ += uint64_t{kGroupBytes} * kGroupBytes * columns * rows;
+    macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
   }
 }
 

@@ -1961,9 +1961,11 @@ TEST(OutputNestTest, TheCarriesWalkTheInteriorOfAPaddedGridRowByRow) {
 // -1, 3; the 5s elsewhere must add nothing), requantised (multiplier 0.5, clamps [-7, 200], zero point
 // 7) and its four lanes go to the next unit of the output nest. A second compute names the window
 // two windows further on (a ring address, as every rubensrech convolution's second identity compute)
-// and takes the last pass; a third finds no pass left. While the first waits, a staging read is
-// refused. Before the change the window was refused ("writes some units more than once") and so was
-// the element size (ComputeInputBytes = 1).
+// and takes the last pass; a third finds no pass left. Three one-byte channels a position (K limit 2,
+// the depthwise identity computes) fill a group's bytes 0-2, with the block kept as 16 + 256 zero
+// bytes (the convolutions' prologue read). While the first waits, a staging read is refused. Before
+// the change the window was refused ("writes some units more than once") and so was the element size
+// (ComputeInputBytes = 1).
 TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   constexpr uint16_t kTile = 0x2;
   constexpr unsigned kTileIndex = 1;
@@ -1972,13 +1974,16 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   constexpr uint64_t kUnits = 3, kPasses = 4, kColumns = 5;
   constexpr uint8_t kZpOut = 7;
   const int8_t column0[4] = {1, 2, -1, 3};
+  std::array<uint32_t, 4> column0Block{};  // lane c: weight column0[c] on byte 0, 5s on the bytes no channel fills
+  for (unsigned c = 0; c < 4; ++c) column0Block[c] = 0x05050500u | static_cast<uint8_t>(column0[c]);
   streams.input.resize(4 * kUnits * kPasses);
   for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(37 * i + 11);
-  const auto identity = [&](uint64_t rows, uint64_t inputUnit, uint64_t outputAt) {
-    const uint64_t n = kColumns * rows - 1;  // the output nest's position level (level 1) counts them all
-    DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, kTile}, {LleField::ComputeK4W0, 0}, {LleField::ComputeK4W1, 0},
+  const auto identity = [&](uint64_t rows, uint64_t inputUnit, uint64_t outputAt, uint64_t channels, uint64_t columns) {
+    const uint64_t n = columns * rows - 1;  // the output nest's position level (level 1) counts them all
+    const uint64_t k = channels - 1;         // the K loop: a position's one-byte channels
+    DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, kTile}, {LleField::ComputeK4W0, k}, {LleField::ComputeK4W1, k},
                                     {LleField::ComputeK4W7, n}, {LleField::ComputeK4W10, n},
-                                    {LleField::ComputeKWrap37, -n}, {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+                                    {LleField::ComputeKWrap37, -n}, {LleField::ComputeKWrap29, -k}, {LleField::ComputeKWrapW7, -k},
                                     {LleField::ComputePositions, n}, {LleField::ComputePositionStep37, n + 1},
                                     {LleField::ComputePositionsW4, n + 1}, {LleField::ComputeOutPositions, n},
                                     {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeOutWrap, -n},
@@ -1988,20 +1993,28 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
                                     {LleField::ComputeMult, std::bit_cast<uint32_t>(0.5f)},
                                     {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
                                     {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-7.0f)}});
-    f.setElement(p, LleField::ComputeLimitW0, 0, kColumns - 1);  // positions: level 1 of the w0 nest
+    f.setElement(p, LleField::ComputeLimitW0, 0, columns - 1);  // positions: level 1 of the w0 nest
     f.setElement(p, LleField::ComputeLimitW0, 1, 0);
     f.setElement(p, LleField::ComputeLimitW0, 2, rows - 1);  // rows: level 3
     EXPECT_EQ(checkEnvelope(p), "");
     return p;
   };
-  const auto keepBlock = [&] {
+  // The block's lane c is unit c (byte g: the weight of channel g); `zeros` appends 64 zero units and
+  // keeps all 68, as the convolutions' prologue does.
+  const auto keepBlock = [&](const std::array<uint32_t, 4>& units, bool zeros = false) {
     for (uint64_t c = 0; c < 4; ++c) {
-      const uint64_t value = 0x05050500u | uint64_t{static_cast<uint8_t>(column0[c])};
       rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
-                                {LleField::Fill17Value, value}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
+                                {LleField::Fill17Value, units[c]}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
                   streams, 0);
     }
-    DecodedPacket keep = readAt(kTile, kBlockAt, 16);
+    if (zeros) {
+      DecodedPacket fill = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 0},
+                                         {LleField::Fill17At4, kBlockAt / 4 + 4}, {LleField::Fill17Step, 1}});
+      f.setElement(fill, LleField::Fill17Limit, 0, 63);
+      for (unsigned i = 0; i < 3; ++i) f.setElement(fill, LleField::Fill17Carry, i, static_cast<uint64_t>(-63));
+      rung.packet(fill, streams, 0);
+    }
+    DecodedPacket keep = readAt(kTile, kBlockAt, zeros ? 272 : 16);
     f.setElement(keep, LleField::Stage13Route, 0, 0);
     f.setElement(keep, LleField::Stage13Route, 1, 0);
     rung.packet(keep, streams, 0);
@@ -2013,7 +2026,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   f.setElement(window, LleField::Stage14OuterLimit, 0, kPasses - 1);
   f.setElement(window, LleField::Stage14WrapA, 0, -(kUnits - 1));  // level 1's stride 0: the same units each pass
   const auto expected = [&](uint64_t inputByte, unsigned lane) {
-    const float product = 0.5f * static_cast<float>(streams.input[inputByte] * column0[lane]);
+    const float product = 0.5f * static_cast<float>(streams.input[inputByte] * column0[lane]);  // one channel
     return static_cast<uint8_t>(std::nearbyint(std::clamp(product, -7.0f, 200.0f)) + kZpOut);
   };
   const auto lanesAt = [&](uint64_t at) {
@@ -2024,8 +2037,8 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   };
 
   rung.beginRun();
-  keepBlock();
-  rung.packet(identity(3, kWindowAt / 4, 512), streams, 0);  // issued before its window: it waits
+  keepBlock(column0Block);
+  rung.packet(identity(3, kWindowAt / 4, 512, 1, kColumns), streams, 0);  // issued before its window: it waits
   rung.packet(infeed(true), streams, 0);
   rung.packet(window, streams, 0);
   rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
@@ -2039,16 +2052,16 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   }
   EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512 + 4 * 15, 4).has_value());  // 15 positions, no more
   // The second compute: a ring address two windows on, the last pass; a new block kept for it.
-  keepBlock();
-  rung.packet(identity(1, kWindowAt / 4 + 2 * kUnits, 1024), streams, 0);
+  keepBlock(column0Block);
+  rung.packet(identity(1, kWindowAt / 4 + 2 * kUnits, 1024, 1, kColumns), streams, 0);
   for (uint64_t x = 0; x < kColumns; ++x) {
     const std::vector<uint8_t> lanes = lanesAt(1024 + 4 * x);
     for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * 3 + x, c)) << "last pass, column " << x << " lane " << c;
   }
-  keepBlock();
+  keepBlock(column0Block);
   const std::string exhausted = [&] {
     try {
-      rung.packet(identity(1, kWindowAt / 4, 2048), streams, 0);
+      rung.packet(identity(1, kWindowAt / 4, 2048, 1, kColumns), streams, 0);
     } catch (const ChipFault& e) {
       return std::string(e.what());
     }
@@ -2057,11 +2070,39 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   EXPECT_NE(exhausted.find("holds 4 passes, 4 already read; this compute reads 1 more"), std::string::npos) << exhausted;
   rung.endRun();
 
+  // Three one-byte channels a position (ComputeK4W0 = 2, the depthwise identity computes): position x
+  // of row r is bytes 3x .. 3x + 2 of pass r, channel g the group's byte g; lane c = sum_g x_g b[c][g].
+  // The block is kept with 64 zero units after it (272 bytes, the convolutions' prologue read).
+  const std::array<int8_t, 16> mix = {1, 0, 2, 9, 0, 1, -1, 9, 3, -2, 1, 9, 0, 0, 1, 9};  // byte 3 (9) has no channel
+  std::array<uint32_t, 4> mixBlock{};
+  for (unsigned c = 0; c < 4; ++c) {
+    for (unsigned g = 0; g < 4; ++g) mixBlock[c] |= uint32_t{static_cast<uint8_t>(mix[4 * c + g])} << (8 * g);
+  }
+  rung.beginRun();
+  keepBlock(mixBlock, true);
+  rung.packet(identity(2, kWindowAt / 4, 768, 3, 4), streams, 0);
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  for (uint64_t r = 0; r < 2; ++r) {
+    for (uint64_t x = 0; x < 4; ++x) {
+      const std::vector<uint8_t> lanes = lanesAt(768 + 4 * (4 * r + x));
+      for (unsigned c = 0; c < 4; ++c) {
+        int32_t acc = 0;
+        for (unsigned g = 0; g < 3; ++g) acc += streams.input[4 * kUnits * r + 3 * x + g] * mix[4 * c + g];
+        const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(0.5f * static_cast<float>(acc), -7.0f, 200.0f)) + kZpOut);
+        EXPECT_EQ(lanes[c], want) << "3 channels: row " << r << " column " << x << " lane " << c;
+      }
+    }
+  }
+  rung.endRun();
+
   // A compute whose input address does not name the window keeps waiting; a read of narrow memory
   // after it is refused, naming the waiting compute.
   rung.beginRun();
-  keepBlock();
-  const DecodedPacket astray = identity(3, kWindowAt / 4 + 1, 512);
+  keepBlock(column0Block);
+  const DecodedPacket astray = identity(3, kWindowAt / 4 + 1, 512, 1, kColumns);
   rung.packet(astray, streams, 0);
   rung.packet(infeed(true), streams, 0);
   rung.packet(window, streams, 0);
