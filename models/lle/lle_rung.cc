@@ -13,6 +13,7 @@
 #include "models/lle/compute_observer.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/fill_nest.h"
+#include "models/lle/identity_copy.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
 #include "models/lle/packet_envelope.h"
@@ -1018,19 +1019,7 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     }
     const std::vector<uint8_t> block = std::move(*tile.keptRead);
     tile.keptRead.reset();  // the compute consumes it
-    uint64_t position = 0;
-    out.forEachUnit([&](int64_t unit) {
-      const uint8_t* elements = window.passBytes[window.passesRead + position / columns].data() + channels * (position % columns);
-      std::array<uint8_t, kGroupBytes> lanes{};
-      for (unsigned c = 0; c < kGroupBytes; ++c) {
-        // Channel g is byte g of the group; the bytes past the channels are zero (zero point 0) and add nothing.
-        int32_t acc = 0;
-        for (unsigned g = 0; g < channels; ++g) acc += int32_t{elements[g]} * int32_t{static_cast<int8_t>(block[kGroupBytes * c + g])};
-        lanes[c] = requant(acc);
-      }
-      (void)tile.narrowSram.write(static_cast<uint64_t>(unit) * 4, lanes);  // staysInside() bounded it
-      ++position;
-    });
+    IdentityCopy{columns, rows, channels}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
   }
