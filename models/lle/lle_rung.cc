@@ -298,10 +298,9 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     }
     // A level that comes back to units already written (stride 0 in 2,057 corpus 0x14s: e.g. the iwatake
     // stride sweep's 16 input rows through one row's units) is a window whose earlier passes something
-    // consumes while the write runs; that consumer is not decoded, so the rung does not keep the last pass.
-    // The one such shape that is read, a window (staging_window.h: level 0 over its units, one outer
-    // level of stride 0), keeps its passes for the one-byte-element computes that drain it
-    // (docs/decoding-log.md "identcopy" §B); other revisiting nests are refused.
+    // consumes while the write runs. The shape whose consumer is decoded, a window (staging_window.h:
+    // level 0 over its units, one outer level of stride 0), keeps its passes for the one-byte-element
+    // computes that drain it (docs/decoding-log.md "identcopy" §B); other revisiting nests are refused.
     if (nest.revisitsAUnit() && !StagingWindow::of(nest, address)) {
       refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) writes some units more than "
                      "once, and not as a window (level 0 over its units, one outer level of stride 0): what consumes the "
