@@ -7,7 +7,8 @@ see tests/corpus/compute_estimate_test.cc), e.g.
     build/tests/corpus/corpus_compute_estimate > oracle.txt
 
   1. Single-feature fits, estimate = a * feature^b in log space, for each candidate quantity
-     (twin MACs, MAC-loop iterations, simulated cycles, parameter/instruction/input/output bytes),
+     (the compiler's single-layer formula over the twin's layers, twin MACs, MAC-loop iterations,
+     simulated cycles, the cycles the compute packets cover, parameter/instruction/input/output bytes),
      tested leave-one-family-out: each family is predicted by a fit made without it. Prints the
      median and worst factor between prediction and estimate.
   2. With --sweep: re-runs coralsim with candidate values of the MAC cost (`--timing-constant
@@ -33,8 +34,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-FEATURES = ["twin_macs", "mac_iterations", "cycles", "parameter_bytes", "instruction_bytes", "input_bytes",
-            "output_bytes"]
+FEATURES = ["single_layer_formula", "twin_macs", "mac_iterations", "cycles", "compute_busy_cycles", "parameter_bytes",
+            "instruction_bytes", "input_bytes", "output_bytes"]
 SWEEP = [(1, 300), (2, 300), (4, 300), (4, 0), (6, 0), (8, 0), (8, 300), (12, 0), (16, 0)]
 
 

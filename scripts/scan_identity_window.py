@@ -21,9 +21,10 @@ Prints:
      position x of row r goes to the r T + x-th unit of the output nest (Output37, from ComputeOutputAt /
      4). Checked against the geometry of the convolution that follows (K from its Nest37 level 0, G = T
      + K - 1, p = (K - 1) / 2): grid unit (p + r) G + p + x of a tile must hold image pixel (row0 + r, x)
-     (its C channels),
-     row0 = the pop's offset / the image width. Only tiles whose window 0x14 has w4[95:0] = 0 (the
-     first tile column: the other columns' 0x14s carry a source offset in w4 that is not decoded).
+     (its C channels), a tile keeping the pop's bytes after its 0x14's source skip (w4 bit 30 /
+     w4[63:50], Stage14SourceOn / Stage14SourceSkip, "src14").
+     row0 = the pop's offset / the image width, column offset = the tile's rank among the pop's
+     destination tiles x T (independent of the skip).
 The 0x14 nest is read as models/lle/write_nest.h reads it (limits Stage14Groups / Stage14OuterLimit,
 carries Stage14WrapA/B/D/E, docs/decoding-log.md "write14"), its address as w2[26:11] in 4-byte units
 ("identform" §B). Packets are one little-endian bit string (bit = 128 x word + bit). Programs: as
@@ -68,7 +69,7 @@ def output_units(v, first):
     return units
 
 
-def execute_identity_copy(label, seq, seed=7):
+def execute_identity_copy(label, seq, seed=7):  # noqa: C901 (one walk per tile, as the rung)
     """Section D for one program: (tiles checked, pixels checked, pixels wrong, note)."""
     import random
     pops = [(pc, v) for pc, op, v, _ in seq if op == 0x26 and bits(v, 0, 12, 1) == 1]
@@ -96,14 +97,18 @@ def execute_identity_copy(label, seq, seed=7):
             if not (mask >> tile) & 1 and op != 0x26:
                 continue
             if op == 0x14:
-                armed = (window_of(v), bits(v, 4, 0, 96) == 0)
+                # Stage14SourceOn (w4 bit 30) / Stage14SourceSkip (w4[63:50]): the units of the pop the
+                # tile lets pass before its write ("src14").
+                armed = (window_of(v), bits(v, 4, 50, 14) + 1 if bits(v, 4, 30, 1) else 0)
             elif op == 0x26 and bits(v, 0, 12, 1) == 1 and (bits(v, 3, 25, 16) >> tile) & 1:
                 if armed and armed[0]:
                     base, units, passes = armed[0]
                     offset = (bits(v, 2, 64, 16) - 1) * 8
-                    data = image[offset:offset + 4 * units * passes]
+                    data = image[offset + 4 * armed[1]:offset + 4 * units * passes]
+                    # The tile's column: its rank among the pop's destination tiles (independent of the skip).
+                    column = bin(bits(v, 3, 25, 16) & ((1 << tile) - 1)).count("1")
                     windows.append([base, units, passes, [data[4 * units * i:4 * units * (i + 1)] for i in range(passes)], 0,
-                                    offset, armed[1]])
+                                    offset, column])
                 armed = None
         # The computes wait for their windows (issued before the 0x14 that fills them) and take
         # the passes in program order.
@@ -123,7 +128,7 @@ def execute_identity_copy(label, seq, seed=7):
                     pixel = w[3][r][channels * x:channels * (x + 1)] if r < len(w[3]) else b""
                     grid[unit] = (w, r, x, pixel if len(pixel) == channels else None)
                 w[4] += rows
-        if not grid or not all(w[6] for w, _, _, _ in grid.values()):
+        if not grid:
             continue
         g, pad = t_width + k - 1, (k - 1) // 2
         tiles_checked.add(tile)
@@ -133,7 +138,7 @@ def execute_identity_copy(label, seq, seed=7):
                 for x in range(t_width):
                     got = grid.get((pad + r) * g + pad + x, (None, 0, 0, None))[3]
                     checked += 1
-                    at = w[5] + r * width + channels * x
+                    at = w[5] + r * width + channels * (t_width * w[6] + x)
                     want = image[at:at + channels] if at + channels <= len(image) else None
                     wrong += got != want or want is None
     return len(tiles_checked), checked, wrong, "K %d" % k
@@ -208,7 +213,7 @@ def main():
         print("   %s | 0x%04x | %d | %d | %d, %d, %d | %d, %d | %s" % (
             os.path.basename(label.split("#")[0]), pc, t, rows, base, units, passes, at - base, (at - base) // units, total))
 
-    print("D. program | tiles checked (first tile column) | grid pixels checked | wrong | the convolution's K")
+    print("D. program | tiles checked | grid positions checked | wrong | the convolution's K")
     for label, result in executed:
         print("   %s | %s" % (os.path.basename(label.split("#")[0]), " | ".join(str(x) for x in result) if result else "no input pop"))
 

@@ -58,6 +58,7 @@ usb::UrbResult Device::control(const usb::ControlSetup& setup, std::span<const u
 
 uint64_t Device::submitOut(uint8_t endpoint, std::vector<uint8_t> data, Completion done) {
   const uint64_t id = impl_->kernel->newUrbId();
+  impl_->slot->usb.urbArbiter().expect(id);
   impl_->kernel->submitOut(*impl_->slot, impl_->generation, id, endpoint, std::move(data), std::move(done));
   return id;
 }
@@ -66,6 +67,7 @@ uint64_t Device::submitIn(uint8_t endpoint, uint32_t length, Completion done) {
   const uint64_t id = impl_->kernel->newUrbId();
   DeviceSlot* slot = impl_->slot;
   const uint64_t generation = impl_->generation;
+  slot->usb.urbArbiter().expect(id);
   impl_->kernel->post([slot, generation, id, endpoint, length, done = std::move(done)]() mutable {
     if (slot->generation == generation) slot->usb.submitIn(id, endpoint, length, std::move(done));
   });
@@ -73,8 +75,19 @@ uint64_t Device::submitIn(uint8_t endpoint, uint32_t length, Completion done) {
 }
 
 bool Device::cancel(uint64_t urbId) {
+  // Decided at once by the arbiter (a real host controller does not wait for the chip either);
+  // the device's queues let go of the URB at the next time slice, and skip it if they reach it
+  // first (sim/urb_arbiter.h).
+  DeviceSlot* slot = impl_->slot;
+  if (!slot->usb.urbArbiter().withdraw(urbId)) return false;
   SimulationKernel* kernel = impl_->kernel;
-  return impl_->onSlot([&](DeviceSlot& s) { return kernel->cancelDeferred(s, urbId) || s.usb.cancel(urbId); }, false);
+  const uint64_t generation = impl_->generation;
+  kernel->post([kernel, slot, generation, urbId] {
+    if (slot->generation != generation) return;  // the lease ended: its URBs are gone already
+    if (!kernel->cancelDeferred(*slot, urbId)) (void)slot->usb.cancel(urbId);
+    slot->usb.urbArbiter().forget(urbId);
+  });
+  return true;
 }
 
 void Device::busReset() {

@@ -10,8 +10,9 @@
 // URB and returns its id; the completion callback runs later on the simulator thread, never on the
 // caller's, and never under a lock the caller holds. Bulk OUT data is applied to the simulation
 // only while the simulation is idle (every SystemC process waiting on host data); control
-// transfers, IN submissions and cancels are applied between time slices, so a debugger's halt
-// reaches a running program (sim/simulation_kernel.h). The chip counts cycles only for modelled
+// transfers and IN submissions are applied between time slices, so a debugger's halt reaches a
+// running program (sim/simulation_kernel.h). A cancel is answered at once, even while a long
+// computation holds the simulation thread (sim/urb_arbiter.h). The chip counts cycles only for modelled
 // work, never for waiting on the host, so every cycle count depends only on the program, the data
 // and the order of transfers, not on wall-clock timing.
 #pragma once
@@ -72,8 +73,9 @@ class Device final : public usb::UsbDevice {
   uint64_t submitOut(uint8_t endpoint, std::vector<uint8_t> data, Completion done) override;
   // Bulk/interrupt IN (EP 0x81, 0x82, 0x83) of at most `length` bytes.
   uint64_t submitIn(uint8_t endpoint, uint32_t length, Completion done) override;
-  // Unlinks a pending URB. Returns true if it was still pending: its callback will never run.
-  // Returns false if it had already completed (or never existed).
+  // Unlinks a pending URB without waiting for the simulation thread. Returns true if the device
+  // had not taken it yet: its callback will never run and no data goes into it. Returns false if
+  // the device had taken it (its callback has run or is about to) or it never existed.
   bool cancel(uint64_t urbId) override;
 
   // A USB bus reset as the host sees it (re-enumeration): flushes the bridge, keeps CSRs; a

@@ -280,7 +280,7 @@ void SimulationKernel::flushDeferred(const DeviceSlot& slot, std::optional<usb::
   for (DeferredOut& out : removed) {
     usb::UrbResult r;
     r.status = *status;
-    out.slot->usb.queueCompletion(std::move(out.done), std::move(r));
+    out.slot->usb.queueCompletion(out.urbId, std::move(out.done), std::move(r));
   }
 }
 

@@ -97,11 +97,11 @@ usb::UrbResult UsbFunction::csrRequest(const usb::ControlSetup& setup, std::span
 void UsbFunction::submitOut(uint64_t id, uint8_t endpoint, std::vector<uint8_t> data, Completion done) {
   if (endpoint != usb::endpoint::kBulkOut || personality_.personality() != usb::CoralPersonality::kRuntime) {
     // Multi-EP raw streams (EP 0x02/0x03, multi_bo_ep = 1) are not modelled.
-    complete(std::move(done), status(usb::UrbStatus::kStall));
+    complete(id, std::move(done), status(usb::UrbStatus::kStall));
     return;
   }
   if (outUrbs_.size() >= kMaxPendingUrbsPerEndpoint) {
-    complete(std::move(done), status(usb::UrbStatus::kInvalid));
+    complete(id, std::move(done), status(usb::UrbStatus::kInvalid));
     return;
   }
   outUrbs_.push_back(OutUrb{id, std::move(data), 0, std::move(done)});
@@ -131,11 +131,15 @@ void UsbFunction::outPump() {
       continue;
     }
     OutUrb& urb = outUrbs_.front();
+    if (arbiter_.withdrawn(urb.id)) {  // its host gave up on it: the rest of its bytes stay unsent
+      outUrbs_.pop_front();
+      continue;
+    }
     if (urb.consumed == urb.data.size()) {
       usb::UrbResult r;
       r.actualLength = static_cast<uint32_t>(urb.data.size());
       r.simulated = now();
-      complete(std::move(urb.done), std::move(r));
+      complete(urb.id, std::move(urb.done), std::move(r));
       outUrbs_.pop_front();
       continue;
     }
@@ -191,11 +195,11 @@ std::deque<UsbFunction::InUrb>* UsbFunction::inQueue(uint8_t endpoint) {
 void UsbFunction::submitIn(uint64_t id, uint8_t endpoint, uint32_t length, Completion done) {
   std::deque<InUrb>* queue = personality_.personality() == usb::CoralPersonality::kRuntime ? inQueue(endpoint) : nullptr;
   if (queue == nullptr) {
-    complete(std::move(done), status(usb::UrbStatus::kStall));
+    complete(id, std::move(done), status(usb::UrbStatus::kStall));
     return;
   }
   if (length > kMaxInUrbBytes || queue->size() >= kMaxPendingUrbsPerEndpoint) {
-    complete(std::move(done), status(usb::UrbStatus::kInvalid));
+    complete(id, std::move(done), status(usb::UrbStatus::kInvalid));
     return;
   }
   queue->push_back(InUrb{id, length, {}, std::move(done)});
@@ -215,7 +219,7 @@ void UsbFunction::pushOutput(models::OutputDma dma) {
 
 void UsbFunction::serviceOutputs() {
   const uint64_t maxPacket = bulkMaxPacket(speed_);
-  while (!outputUrbs_.empty() && !outputs_.empty()) {
+  while (dropWithdrawnFront(outputUrbs_) && !outputs_.empty()) {
     InUrb& urb = outputUrbs_.front();
     bool done = false;
     usb::SimulatedInstant lastByteAt;  // when the URB's last byte crossed the link
@@ -247,7 +251,7 @@ void UsbFunction::serviceOutputs() {
     if (!done) break;  // partly filled: waits for more output
     usb::UrbResult r = inResult(std::move(urb.data));
     r.simulated = lastByteAt;
-    complete(std::move(urb.done), std::move(r));
+    complete(urb.id, std::move(urb.done), std::move(r));
     outputUrbs_.pop_front();
   }
 }
@@ -262,13 +266,13 @@ void UsbFunction::pushEvent(const models::Descriptor& d) {
 }
 
 void UsbFunction::serviceEvents() {
-  while (!eventUrbs_.empty() && !events_.empty()) {
+  while (dropWithdrawnFront(eventUrbs_) && !events_.empty()) {
     InUrb& urb = eventUrbs_.front();
     const QueuedEvent& event = events_.front();
     std::vector<uint8_t> data(event.packet.begin(), event.packet.begin() + std::min<size_t>(urb.length, usb::kEventPacketBytes));
     usb::UrbResult r = inResult(std::move(data));
     r.simulated = event.at;
-    complete(std::move(urb.done), std::move(r));
+    complete(urb.id, std::move(urb.done), std::move(r));
     eventUrbs_.pop_front();
     events_.pop_front();
   }
@@ -280,11 +284,11 @@ void UsbFunction::pushInterrupt(uint32_t bits) {
 }
 
 void UsbFunction::serviceInterrupts() {
-  while (!interruptUrbs_.empty() && !interrupts_.empty()) {
+  while (dropWithdrawnFront(interruptUrbs_) && !interrupts_.empty()) {
     InUrb& urb = interruptUrbs_.front();
     const auto packet = usb::encodeInterruptPacket(interrupts_.front());
     std::vector<uint8_t> data(packet.begin(), packet.begin() + std::min<size_t>(urb.length, usb::kInterruptPacketBytes));
-    complete(std::move(urb.done), inResult(std::move(data)));
+    complete(urb.id, std::move(urb.done), inResult(std::move(data)));
     interruptUrbs_.pop_front();
     interrupts_.pop_front();
   }
@@ -298,7 +302,7 @@ void UsbFunction::flushBridge() {
   for (OutUrb& urb : outUrbs_) {
     usb::UrbResult r;
     r.actualLength = static_cast<uint32_t>(urb.data.size());
-    complete(std::move(urb.done), std::move(r));
+    complete(urb.id, std::move(urb.done), std::move(r));
   }
   outUrbs_.clear();
   outputs_.clear();
@@ -315,10 +319,10 @@ void UsbFunction::busReset() {
 }
 
 void UsbFunction::resetBridge() {
-  for (OutUrb& urb : outUrbs_) complete(std::move(urb.done), status(usb::UrbStatus::kShutdown));
+  for (OutUrb& urb : outUrbs_) complete(urb.id, std::move(urb.done), status(usb::UrbStatus::kShutdown));
   outUrbs_.clear();
   for (std::deque<InUrb>* queue : {&outputUrbs_, &eventUrbs_, &interruptUrbs_}) {
-    for (InUrb& urb : *queue) complete(std::move(urb.done), status(usb::UrbStatus::kShutdown));
+    for (InUrb& urb : *queue) complete(urb.id, std::move(urb.done), status(usb::UrbStatus::kShutdown));
     queue->clear();
   }
   flushBridge();
@@ -331,6 +335,7 @@ void UsbFunction::detach() {
   interruptUrbs_.clear();
   flushBridge();
   completions_.clear();
+  arbiter_.clear();
 }
 
 bool UsbFunction::cancel(uint64_t id) {
@@ -351,8 +356,13 @@ bool UsbFunction::cancel(uint64_t id) {
   return false;
 }
 
-void UsbFunction::complete(Completion done, usb::UrbResult result) {
-  if (done) completions_.push_back(CompletedUrb{std::move(done), std::move(result)});
+void UsbFunction::complete(uint64_t id, Completion done, usb::UrbResult result) {
+  if (done && arbiter_.claim(id)) completions_.push_back(CompletedUrb{std::move(done), std::move(result)});
+}
+
+bool UsbFunction::dropWithdrawnFront(std::deque<InUrb>& queue) {
+  while (!queue.empty() && arbiter_.withdrawn(queue.front().id)) queue.pop_front();
+  return !queue.empty();
 }
 
 std::vector<UsbFunction::CompletedUrb> UsbFunction::takeCompletions() {

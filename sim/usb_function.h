@@ -29,8 +29,10 @@
 // gcbb_credit0 pulse) and on a bus reset; events and outputs are otherwise kept until read.
 //
 // Threading: every method runs on the simulation kernel's thread — the host-side ones while the
-// simulation is paused (sim/simulation_kernel.h). Completions are collected, not called: the
-// kernel delivers them after sc_start() returns.
+// simulation is paused (sim/simulation_kernel.h) — except urbArbiter(), which any thread may use:
+// a host withdraws a URB there at once (sim/urb_arbiter.h); the function drops withdrawn URBs
+// from its queues when it reaches them and claims each URB as it completes it. Completions are collected, not
+// called: the kernel delivers them after sc_start() returns.
 #pragma once
 
 #include <array>
@@ -46,6 +48,7 @@
 #include "models/chip/chip_ports.h"
 #include "models/csr/csr_access_if.h"
 #include "sim/device_clock.h"
+#include "sim/urb_arbiter.h"
 #include "sim/usb_descriptors.h"
 #include "sim/usb_personality.h"
 #include "usb/event_packet.h"
@@ -107,6 +110,8 @@ class UsbFunction : public sc_core::sc_module,
   void submitIn(uint64_t id, uint8_t endpoint, uint32_t length, Completion done);
   // Removes a pending URB without completing it. False when it is not pending here.
   bool cancel(uint64_t id);
+  // Where hosts announce and withdraw URBs without waiting for the kernel thread (thread-safe).
+  [[nodiscard]] UrbArbiter& urbArbiter() { return arbiter_; }
   // Bus reset: every pending URB completes with kShutdown, the bridge is flushed; CSRs stay. A
   // personality switch armed by a DFU download or DFU_DETACH takes effect.
   void busReset();
@@ -114,7 +119,9 @@ class UsbFunction : public sc_core::sc_module,
   void detach();
   // Queues a completion for a URB that never reached this function (bus reset of a submission
   // the kernel had not applied yet).
-  void queueCompletion(Completion done, usb::UrbResult result) { complete(std::move(done), std::move(result)); }
+  void queueCompletion(uint64_t id, Completion done, usb::UrbResult result) {
+    complete(id, std::move(done), std::move(result));
+  }
   // Completions produced since the last call, in order.
   [[nodiscard]] std::vector<CompletedUrb> takeCompletions();
   [[nodiscard]] size_t pendingUrbCount() const;
@@ -159,7 +166,10 @@ class UsbFunction : public sc_core::sc_module,
   // The executable run a transfer happening now belongs to: the one in progress, else the next.
   [[nodiscard]] uint64_t chargedRun() const;
   void resetParser();
-  void complete(Completion done, usb::UrbResult result);
+  // Queues the completion of URB `id` unless a host withdrew it (then it is dropped unseen).
+  void complete(uint64_t id, Completion done, usb::UrbResult result);
+  // Drops the withdrawn URBs at the front of `queue`; true when a live URB is left in front.
+  bool dropWithdrawnFront(std::deque<InUrb>& queue);
   void serviceOutputs();
   void serviceEvents();
   void serviceInterrupts();
@@ -192,6 +202,7 @@ class UsbFunction : public sc_core::sc_module,
 
   std::vector<CompletedUrb> completions_;
   DeviceClock clock_;
+  UrbArbiter arbiter_;
 };
 
 }  // namespace coralsim::sim

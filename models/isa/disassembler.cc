@@ -61,6 +61,11 @@ std::vector<std::string> disassembleLines(std::span<const Word128> words, const 
       if (options.comments && p.op == Opcode::Branch) line += branchComment(words[p.wordIndex], p.wordIndex);
     }
     lines.push_back(std::move(line));
+    if (options.packetNotes && !p.raw) {
+      for (const std::string& note : options.packetNotes(words.subspan(p.wordIndex, p.length))) {
+        lines.push_back("//   " + note);
+      }
+    }
   }
   if (options.comments) {
     for (const SegmentError& e : seg.errors) {

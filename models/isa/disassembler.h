@@ -4,6 +4,7 @@
 // lines. Everything printed reassembles to the same words (assembler.h).
 #pragma once
 
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@ namespace coralsim::isa {
 struct DisassemblyOptions {
   bool comments = true;   // "// -> 0af3" after branches, reasons after .word lines, frame errors
   FrameRules frameRules;  // rules for the frame problems reported as comments
+  // Extra comment lines after each packet ("//   " + line), e.g. the datapath's field table read
+  // out (`coralsim disasm --fields`); the ISA layer does not know those tables.
+  std::function<std::vector<std::string>(std::span<const Word128> packet)> packetNotes;
 };
 
 // The text of one packet (no address, no comment). `words` holds exactly that packet's words; a

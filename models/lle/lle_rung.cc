@@ -307,11 +307,41 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
                      "earlier passes is not decoded");
     }
   }
+  const uint64_t skipUnits = sourceSkipUnits(packet, address);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedWriteAt = address;
     tiles_[t].stagedWriteNest = nest;
+    tiles_[t].stagedWriteSkipUnits = skipUnits;
   }
+}
+
+// The write's source side (lle_fields.def Stage14Source*, docs/decoding-log.md "src14"): every tile of
+// a distribution sees the whole pop, and one whose write has Stage14SourceOn lets the first
+// Stage14SourceSkip + 1 units pass. The address pair beside the skip (Base = the write's address,
+// End = Base + Skip, both modulo 2^14) is redundant where it holds; where it does not, it says
+// something not decoded (matmul_256's Base is tile 0's address), so the rung refuses.
+uint64_t LleRung::sourceSkipUnits(const DecodedPacket& packet, uint64_t address) const {
+  if (readField(packet.words, LleField::Stage14SourceOn) == 0) return 0;
+  const uint64_t base = readField(packet.words, LleField::Stage14SourceBase);
+  const uint64_t skip = readField(packet.words, LleField::Stage14SourceSkip);
+  const uint64_t end = readField(packet.words, LleField::Stage14SourceEnd);
+  const uint64_t modulus = uint64_t{1} << fieldDef(LleField::Stage14SourceBase).width;
+  if (base != (address / 4) % modulus) {
+    refuse(packet, "Stage14SourceBase (word 4 bits 47:34) = " + std::to_string(base) + " is not the write's address " +
+                       std::to_string(address / 4) + " (4-byte units) modulo " + std::to_string(modulus) +
+                       ": what another base means is not decoded");
+  }
+  if (end != (base + skip) % modulus) {
+    refuse(packet, "Stage14SourceEnd (word 4 bits 79:66) = " + std::to_string(end) +
+                       " is not Stage14SourceBase + Stage14SourceSkip = " + std::to_string((base + skip) % modulus) +
+                       ": what another end means is not decoded");
+  }
+  if (readField(packet.words, LleField::Stage14LoopOn) == 0) {
+    refuse(packet, "Stage14SourceOn with the group loop off (Stage14LoopOn clear): a single-line write that skips part of "
+                   "its pop, never seen");
+  }
+  return skip + 1;
 }
 
 // The immediate form of 0x17 (docs/decoding-log.md "op17", "fill17b"): the 32-bit value at every
@@ -559,16 +589,25 @@ void LleRung::pop(const DecodedPacket& packet) {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t)) || !tiles_[t].stagedWriteAt) continue;
     if (quarters != 4) refuse(packet, "a part-row pop (PopRowQuarters) into a staging write (0x14) is not decoded");
-    // A nest with a counting outer level places each of the pop's 4-byte units; which stream bytes a
-    // tile keeps when the two lengths differ (the 0x14's source side, w4) is not decoded. A contiguous
-    // nest keeps the rung's placement of the whole pop from the address ("xray" §B).
+    // The tile keeps the nest's units of the pop after the units its source side lets pass
+    // (docs/decoding-log.md "src14"): Dense's column group k is the pop's bytes [64k, 64k + 64). A
+    // contiguous write without a skip keeps the rung's placement of the whole pop from the address
+    // ("xray" §B: the single-line writes of the raw programs, whose group loop does not run).
     const WriteNest& nest = tiles_[t].stagedWriteNest;
-    if (!nest.contiguous() && pending.length != 4 * nest.units()) {
+    const uint64_t skip = tiles_[t].stagedWriteSkipUnits;
+    const bool wholePop = nest.contiguous() && skip == 0;
+    if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units()) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write nest of " + std::to_string(4 * nest.units()) +
-                         " bytes (Stage14Groups, Stage14OuterLimit): which bytes the tile keeps is not decoded");
+                         " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is "
+                         "not decoded");
     }
-    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest});
+    if (!wholePop && 4 * (skip + nest.units()) > pending.length) {
+      refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
+                         "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
+                         "Stage14OuterLimit) after " + std::to_string(4 * skip) + " (Stage14SourceSkip), runs past the pop's end");
+    }
+    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest, skip});
     tiles_[t].stagedWriteAt.reset();
   }
   if (!input) placeParameters(packet, pending);
@@ -617,19 +656,27 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
         }
       }
     }
-    for (const auto& [t, address, nest] : p.sramWrites) {
-      // A window keeps each pass for its readers; narrow memory keeps the last (what the units hold
-      // when the write has run).
+    for (const auto& [t, address, nest, skipUnits] : p.sramWrites) {
+      // The part of the pop the tile keeps: after the units its source side lets pass ("src14").
+      const std::span<const uint8_t> part = from.subspan(std::min<uint64_t>(4 * skipUnits, from.size()));
+      // A window keeps each pass of its part for its readers; narrow memory keeps the last (what the
+      // units hold when the write has run).
       if (auto window = nest.revisitsAUnit() ? StagingWindow::of(nest, address) : std::nullopt) {
-        window->fill(from);
+        window->fill(part);
         tiles_[t].windows.push_back(std::move(*window));
       }
-      if (!nest.contiguous()) {
-        // Unit k of the nest takes the pop's bytes [4k, 4k + 4); stageWrite bounded the units.
+      if (!nest.contiguous() || skipUnits != 0) {
+        // Unit k of the nest takes the pop's bytes [4 (skip + k), 4 (skip + k) + 4); stageWrite bounded
+        // the units, pop() the skip.
         uint64_t k = 0;
         nest.forEachUnit([&](int64_t unit) {
           const uint64_t at = address + static_cast<uint64_t>(unit) * 4;
-          if (4 * k < from.size()) tiles_[t].narrowSram.write(at, from.subspan(4 * k, std::min<uint64_t>(4, from.size() - 4 * k)));
+          if (4 * k < part.size() &&
+              !tiles_[t].narrowSram.write(at, part.subspan(4 * k, std::min<uint64_t>(4, part.size() - 4 * k)))) {
+            throw ChipFault(FaultKind::kUnsupported, "lle: a staging write to tile " + std::to_string(t) + " at narrow address " +
+                                                         std::to_string(at) + " leaves its " +
+                                                         std::to_string(tiles_[t].narrowSram.capacity()) + "-byte narrow memory");
+          }
           ++k;
         });
         continue;

@@ -106,6 +106,7 @@ class LleRung final : public models::DatapathRung {
       unsigned tile = 0;
       uint64_t address = 0;  // narrow bytes, Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit
       WriteNest nest;        // the units the bytes land on from there, in order
+      uint64_t skipUnits = 0;  // the pop's units this tile lets pass first (Stage14SourceSkip + 1, or 0)
     };
     std::vector<SramWrite> sramWrites;  // armed by a 0x14 on the pop's tiles
     std::array<uint64_t, 16> wideAddress{};  // parameters: per destination tile, where its receive puts them
@@ -131,6 +132,8 @@ class LleRung final : public models::DatapathRung {
   void infeed(const models::DecodedPacket& packet);
   [[nodiscard]] uint64_t outfeedBytes(const models::DecodedPacket& packet) const;  // checks the two decoded forms
   void stageWrite(const models::DecodedPacket& packet);
+  // The pop's units the write lets pass before it keeps any (Stage14Source*; refuses a pair it does not decode).
+  [[nodiscard]] uint64_t sourceSkipUnits(const models::DecodedPacket& packet, uint64_t address) const;
   void stageRead(const models::DecodedPacket& packet);
   // The groups a 0x13 reads: from narrow byte `address`, `groups` groups of 4 bytes, `stride` 4-byte
   // units apart (its one counting level, read_nest.h).

@@ -40,9 +40,8 @@ struct StagingWindow {
     return std::nullopt;
   }
 
-  // The pop's bytes, pass by pass (unit k of the nest takes bytes [4k, 4k + 4)). The 0x14s of the
-  // convolutions' other tile columns carry a source offset in w4 that is not decoded (the envelope pins
-  // w4 to the templates' 0): where one applies, the tile keeps other bytes than these.
+  // The part of the pop the tile keeps (after its source skip, Stage14SourceSkip), pass by pass: unit
+  // k of the nest takes bytes [4k, 4k + 4). A last pass the part does not fill stays short.
   void fill(std::span<const uint8_t> popped) {
     passBytes.clear();
     const uint64_t passLength = 4 * units;

@@ -106,6 +106,9 @@ struct TileState {
   AddressedMemory narrowSram;
   std::optional<uint64_t> stagedWriteAt;
   WriteNest stagedWriteNest;  // the units the popped bytes land on from stagedWriteAt (write_nest.h)
+  // The units of the pop the write lets pass before it keeps any (Stage14SourceSkip + 1 with
+  // Stage14SourceOn, else 0; docs/decoding-log.md "src14").
+  uint64_t stagedWriteSkipUnits = 0;
   std::optional<uint64_t> stagedReadAt;
   uint64_t stagedReadBytes = 0;
   // The read's second-level limit (Stage13Repeats; 0 when absent): where a repeated read goes is not

@@ -13,6 +13,7 @@
 #include "driver/model/model_loader.h"
 #include "models/isa/disassembler.h"
 #include "models/isa/segmenter.h"
+#include "models/lle/field_listing.h"
 #include "sim/cli/args.h"
 #include "sim/cli/commands.h"
 
@@ -24,13 +25,14 @@ const std::vector<OptionSpec> kOptions = {
     {"--chunk", true, "N", "only instruction chunk N of each listed executable"},
     {"--raw", false, "", "read the file as a raw instruction stream whatever its name"},
     {"--no-comments", false, "", "leave out headers, branch targets and reasons after .word lines"},
+    {"--fields", false, "", "after each tile packet, its fields as the lle rung decodes them and the set bits no decoded field covers"},
     {"--output", true, "FILE", "write the listing to FILE instead of stdout"},
     {"-o", true, "FILE", "same as --output"},
     {"--help", false, "", "show this help"},
 };
 
 void printHelp() {
-  std::cout << "usage: coralsim disasm MODEL|PROGRAM [--exe N] [--chunk N] [--raw] [-o FILE]\n\n"
+  std::cout << "usage: coralsim disasm MODEL|PROGRAM [--exe N] [--chunk N] [--raw] [--fields] [-o FILE]\n\n"
                "Disassembles the instruction bitstreams of MODEL (a compiled *_edgetpu.tflite, a bare\n"
                "DarwiNN package or executable) or of PROGRAM (a raw *.coral instruction stream), one line\n"
                "per packet: 'ADDR: text', ADDR being the word index in hex (16-byte words). Scalar bundles\n"
@@ -40,6 +42,11 @@ void printHelp() {
                "stored in the file, before linking.\n\n"
                "Each chunk's frame (START length, HALT, drain NOPs, END) and the tile sequence numbers\n"
                "across the chunks of an executable are checked; problems go to stderr.\n\n"
+               "--fields adds two comment lines after each tile packet the lle rung has a field table\n"
+               "for (models/lle/lle_fields.def, docs/decoding-log.md): 'fields: Name=value ...' (the\n"
+               "elements of a repeated field joined by commas; fields of another packet form left out) and\n"
+               "'not decoded: wK[hi:lo] ...', the bits set in this packet that no decoded field covers.\n"
+               "The listing still reassembles with 'coralsim asm' (comments are ignored).\n\n"
                "options:\n"
             << describeOptions(kOptions)
             << "\nexit status: 0 success, 1 unreadable input or a frame/sequence problem, 2 usage error\n";
@@ -123,6 +130,21 @@ int runDisasm(const CommandArgs& argv) {
 
   isa::DisassemblyOptions options;
   options.comments = comments;
+  if (args.has("--fields")) {
+    options.packetNotes = [](std::span<const isa::Word128> packet) {
+      const lle::PacketFieldListing listing = lle::listPacketFields(packet);
+      std::vector<std::string> notes;
+      if (listing.fields.empty()) return notes;
+      std::string fields = "fields:";
+      for (const std::string& f : listing.fields) fields += " " + f;
+      notes.push_back(std::move(fields));
+      std::string rest = "not decoded:";
+      for (const std::string& r : listing.undecodedBits) rest += " " + r;
+      if (listing.undecodedBits.empty()) rest += " (no bit set outside the decoded fields)";
+      notes.push_back(std::move(rest));
+      return notes;
+    };
+  }
   int status = 0;
   for (size_t e = 0; e < executables.size(); ++e) {
     if (exeFilter && e != *exeFilter) continue;

@@ -4,12 +4,18 @@
 // 64-bit one is 0). It prints one row per executable, with the quantities the estimate could count
 // (parameter, instruction, input and output bytes; compute packets and MAC-loop iterations the
 // tiles executed; the MACs of the CPU twin X.tflite found beside X_edgetpu.tflite or, by name,
-// elsewhere in the corpus), and the ratio ours / estimate summarised per model family. docs/timing.md keeps
-// the table and what it says about the estimate.
+// elsewhere in the corpus; the cycles the run's compute packets cover; the compiler's single-layer
+// formula over the twin's layers), and the ratio ours / estimate summarised per model family.
+// docs/timing.md §1 keeps the table and what it says about the estimate.
 //
-// What it asserts is only what is true of a complete table: every executable ran to completion on
-// the simulator and has a row, and every executable that carries an estimate gets a finite ratio.
-// It does not assert that the ratios are near 1 — they are not yet (docs/timing.md).
+// What it asserts: the table is complete (every executable ran to completion on the simulator and
+// has a row, every executable that carries an estimate gets a finite ratio, no run's compute spans
+// cover more cycles than the run), and, where the estimate counts real MAC work (>= 1,000
+// estimated cycles), that our cycles follow it: the median ratio lies within 0.8-1.25x and at least
+// half of those executables do (both fail at 2 cycles per MAC-loop iteration: median 2.0, 2 of
+// 21). Below 1,000 the estimate is the compiler's 16-cycle floor for a one-position layer, which
+// does not count what those programs run (docs/timing.md §1, "What the estimate counts, per
+// family"), so no bound is asserted there.
 //
 // The row format ("row\t" + tab-separated fields) is what scripts/estimate-fit.py reads.
 #include <gtest/gtest.h>
@@ -62,12 +68,62 @@ std::string familyOf(const std::string& fileName) {
   return family.empty() ? stem : family;
 }
 
+// The cycles covered by at least one of the packets' [start, end) spans.
+uint64_t busyCyclesOf(std::vector<sim::ComputePacket> packets) {
+  std::sort(packets.begin(), packets.end(),
+            [](const sim::ComputePacket& a, const sim::ComputePacket& b) { return a.start < b.start; });
+  uint64_t busy = 0, coveredUntil = 0;
+  for (const sim::ComputePacket& p : packets) {
+    const uint64_t from = std::max(p.start, coveredUntil);
+    if (p.end > from) busy += p.end - from;
+    coveredUntil = std::max(coveredUntil, p.end);
+  }
+  return busy;
+}
+
+// The compiler's estimate as docs/timing.md §1 ("What the estimate counts, per family") writes it
+// for one layer, summed over the twin's Edge TPU layers with MACs:
+//     ceil(OH x OW / 16) x max(16, KH x KW x ceil(IC / 2)) x ceil(OC / 64)
+// (a depthwise layer with IC = 1, a fully connected one with one position and a 1 x 1 kernel).
+// It reproduces every single-layer estimate of the corpus; printed beside the networks' estimates
+// to show how far it is from them.
+int64_t singleLayerFormula(const std::vector<sim::TwinLayer>& layers) {
+  const auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  int64_t cycles = 0;
+  for (const sim::TwinLayer& l : layers) {
+    if (l.onCpu || l.macs == 0 || l.filterShape.empty() || l.outputShape.empty()) continue;
+    const std::vector<int32_t>& f = l.filterShape;
+    const std::vector<int32_t>& o = l.outputShape;
+    int64_t positions = 1, taps = 1, inputChannels = 1, outputChannels = f[0];
+    if (o.size() == 4) positions = int64_t{o[1]} * o[2];
+    if (l.op == "CONV_2D" && f.size() == 4) {
+      taps = int64_t{f[1]} * f[2];
+      inputChannels = f[3];
+    } else if (l.op == "DEPTHWISE_CONV_2D" && f.size() == 4) {
+      taps = int64_t{f[1]} * f[2];
+      outputChannels = f[3];
+    } else if (l.op == "FULLY_CONNECTED" && f.size() == 2) {
+      inputChannels = f[1];
+    } else {
+      continue;
+    }
+    cycles += ceilDiv(positions, 16) * std::max<int64_t>(16, taps * ceilDiv(inputChannels, 2)) *
+              ceilDiv(outputChannels, 64);
+  }
+  return cycles;
+}
+
 struct Row {
   std::string family, model, path, executable, type;  // path: relative to the corpus
   int64_t estimate = 0;
   uint64_t cycles = 0, parameterBytes = 0, instructionBytes = 0, inputBytes = 0, outputBytes = 0;
   uint64_t tilePackets = 0, iterations = 0;
+  // Cycles during which at least one tile's MAC array runs a compute packet (the union of the
+  // packets' spans): the run without the time it spends only issuing, waiting for the infeed or
+  // draining the outfeed.
+  uint64_t computeBusyCycles = 0;
   int64_t twinMacs = -1;  // MACs of the CPU twin's layers the compiler put on the Edge TPU; -1 without a twin
+  int64_t formula = -1;   // singleLayerFormula over those layers; -1 without a twin
 };
 
 TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
@@ -130,10 +186,13 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
         if (t.kind == driver::BufferKind::Input) row.inputBytes += t.sentBytes;
         row.outputBytes += t.receivedBytes;
       }
-      for (const sim::ComputePacket& c : counter->packetsIn(counter->runs()[i])) {
+      const std::vector<sim::ComputePacket> packets = counter->packetsIn(counter->runs()[i]);
+      for (const sim::ComputePacket& c : packets) {
         row.tilePackets += c.tiles;
         row.iterations += c.iterations;
       }
+      row.computeBusyCycles = busyCyclesOf(packets);
+      EXPECT_LE(row.computeBusyCycles, row.cycles) << path << ": " << run.executable << ": compute spans outside the run";
       rows.push_back(row);
     }
     // The twin's MACs go to the model's non-caching run with the most cycles, where the compute is.
@@ -161,9 +220,11 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
         const driver::ModelFile twinModel = driver::loadModelFile(*twinPath);
         if (twinModel.tflite) {
           computeRow->twinMacs = 0;
-          for (const sim::TwinLayer& l : sim::twinLayers(*twinModel.tflite, model)) {
+          const std::vector<sim::TwinLayer> layers = sim::twinLayers(*twinModel.tflite, model);
+          for (const sim::TwinLayer& l : layers) {
             if (!l.onCpu) computeRow->twinMacs += static_cast<int64_t>(l.macs);
           }
+          computeRow->formula = singleLayerFormula(layers);
         }
       }
     }
@@ -172,27 +233,33 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
   ASSERT_GT(rows.size(), 0u);
 
   std::printf("row\tfamily\tmodel\tpath\texecutable\ttype\testimate\tcycles\tratio\tparameter_bytes\tinstruction_bytes\t"
-              "input_bytes\toutput_bytes\tmac_tile_packets\tmac_iterations\ttwin_macs\n");
+              "input_bytes\toutput_bytes\tmac_tile_packets\tmac_iterations\ttwin_macs\tcompute_busy_cycles\tsingle_layer_formula\n");
   struct FamilyStats {
     std::vector<double> ratios;
   };
   std::map<std::string, FamilyStats> families;
   size_t withEstimate = 0, inBand = 0;
+  // Executables whose estimate counts real MAC work: at or above the floor region.
+  constexpr int64_t kRealWorkEstimate = 1000;
+  std::vector<double> realWorkRatios;
+  const auto withinBand = [](double ratio) { return ratio >= 0.8 && ratio <= 1.25; };
   for (const Row& r : rows) {
     double ratio = 0;
     if (r.estimate > 0) {
       ratio = static_cast<double>(r.cycles) / static_cast<double>(r.estimate);
       EXPECT_TRUE(std::isfinite(ratio) && ratio > 0) << r.model << ": " << r.executable;
       ++withEstimate;
-      if (ratio >= 0.8 && ratio <= 1.25) ++inBand;
+      if (withinBand(ratio)) ++inBand;
+      if (r.estimate >= kRealWorkEstimate) realWorkRatios.push_back(ratio);
       families[r.family + (r.type == "PARAMETER_CACHING" ? " (caching)" : "")].ratios.push_back(ratio);
     }
-    std::printf("row\t%s\t%s\t%s\t%s\t%s\t%lld\t%llu\t%.4f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\n", r.family.c_str(),
+    std::printf("row\t%s\t%s\t%s\t%s\t%s\t%lld\t%llu\t%.4f\t%llu\t%llu\t%llu\t%llu\t%llu\t%llu\t%lld\t%llu\t%lld\n", r.family.c_str(),
                 r.model.c_str(), r.path.c_str(), r.executable.c_str(), r.type.c_str(), static_cast<long long>(r.estimate),
                 static_cast<unsigned long long>(r.cycles), ratio, static_cast<unsigned long long>(r.parameterBytes),
                 static_cast<unsigned long long>(r.instructionBytes), static_cast<unsigned long long>(r.inputBytes),
                 static_cast<unsigned long long>(r.outputBytes), static_cast<unsigned long long>(r.tilePackets),
-                static_cast<unsigned long long>(r.iterations), static_cast<long long>(r.twinMacs));
+                static_cast<unsigned long long>(r.iterations), static_cast<long long>(r.twinMacs),
+                static_cast<unsigned long long>(r.computeBusyCycles), static_cast<long long>(r.formula));
   }
   std::printf("\n%-44s %4s %10s %10s %10s\n", "family (executables with an estimate)", "n", "min", "median", "max");
   for (auto& [name, stats] : families) {
@@ -203,6 +270,14 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
   std::printf("%zu executables of %zu distinct models, %zu with an estimate, %zu of them within 0.8-1.25x\n",
               rows.size(), seen.size(), withEstimate, inBand);
   EXPECT_GT(withEstimate, 0u) << "no corpus executable carries an estimate: the reader lost the field";
+  ASSERT_FALSE(realWorkRatios.empty()) << "no executable with >= " << kRealWorkEstimate << " estimated cycles";
+  std::sort(realWorkRatios.begin(), realWorkRatios.end());
+  const double median = realWorkRatios[realWorkRatios.size() / 2];
+  const auto realWorkInBand = static_cast<size_t>(std::count_if(realWorkRatios.begin(), realWorkRatios.end(), withinBand));
+  std::printf("%zu with >= %lld estimated cycles: median ratio %.3f, %zu within 0.8-1.25x\n", realWorkRatios.size(),
+              static_cast<long long>(kRealWorkEstimate), median, realWorkInBand);
+  EXPECT_TRUE(withinBand(median)) << "median ours / estimate " << median << " over the executables with real MAC work";
+  EXPECT_GE(2 * realWorkInBand, realWorkRatios.size()) << "fewer than half of the executables with real MAC work in band";
 }
 
 }  // namespace

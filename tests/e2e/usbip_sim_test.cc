@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iostream>
 #include <sstream>
 
@@ -19,6 +20,7 @@
 #include "driver/run/runner.h"
 #include "driver/transport/usbip_client_transport.h"
 #include "sim/device.h"
+#include "sim/simulation_kernel.h"
 #include "sim/hle_host/program_loader.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
@@ -73,6 +75,39 @@ TEST_F(UsbipSimTest, EnumerationRequestsOverTheWire) {
   EXPECT_EQ(get(0x0100, 18).size(), 18u);
   EXPECT_EQ(get(0x0200, 0xFFFF).size(), 96u);
   EXPECT_EQ(get(0x0F00, 0xFF).size(), 22u);
+}
+
+TEST_F(UsbipSimTest, AnUnlinkIsAnsweredWhileALongComputationHoldsTheSimulationThread) {
+  // A served device computing a large model holds the simulation thread for seconds; the unlink a
+  // client sends when its transfer times out must be answered at once, as a real device's host
+  // controller does (before: no answer until the computation returned, and the client dropped the
+  // connection).
+  UsbipClient c("127.0.0.1", server_->port(), "1-1");
+  const uint32_t events = c.submitIn(0x82, 16);
+  ASSERT_FALSE(c.wait(events, std::chrono::milliseconds(200)));  // pending on the device
+  std::promise<void> entered;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  sim::SimulationKernel::instance().post([&entered, released] {
+    entered.set_value();
+    released.wait();
+  });
+  entered.get_future().wait();
+  std::optional<UsbipClient::UnlinkOutcome> outcome;
+  std::string error;
+  try {
+    outcome = c.unlink(events, std::chrono::seconds(5));
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  release.set_value();
+  ASSERT_TRUE(outcome) << "no RET_UNLINK while the simulation thread was busy: " << error;
+  EXPECT_EQ(outcome->status, -ECONNRESET);
+  EXPECT_FALSE(outcome->completed);
+  // The connection is still in service.
+  auto r = c.wait(c.submitControl({0x80, 6, 0x0100, 0, 18}), std::chrono::seconds(10));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->transferBuffer.size(), 18u);
 }
 
 TEST_F(UsbipSimTest, OpenAndCloseSequencesMatchInProcess) {

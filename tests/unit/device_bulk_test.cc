@@ -2,7 +2,10 @@
 // under every split, backpressure, cancel, EP 0x81 chunking, EP 0x82 filtering, EP 0x83, resets.
 #include <gtest/gtest.h>
 
+#include <future>
 #include <random>
+
+#include "sim/simulation_kernel.h"
 
 #include "tests/unit/device_harness.h"
 
@@ -184,6 +187,35 @@ TEST(DeviceBulk, CancelSemantics) {
   EXPECT_FALSE(h.device.cancel(next.id));
   EXPECT_FALSE(h.device.cancel(987654321));
   EXPECT_EQ(next.wait->completions(), 1);
+}
+
+TEST(DeviceBulk, CancelIsAnsweredWhileALongComputationHoldsTheSimulationThread) {
+  // A datapath computation runs on the simulation thread for as long as it takes (seconds for a
+  // large CPU twin under a sanitizer); a USB/IP client's unlink must not wait for it, as a real
+  // host controller's does not (design notes, debt 25).
+  DeviceHarness h;
+  h.openLikeLibedgetpu();
+  PendingUrb idle = h.submitIn(0x82, 16);
+  (void)h.device.cycles();  // a synchronous call: the submission above has reached the USB function
+  std::promise<void> entered;
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  sim::SimulationKernel::instance().post([&entered, released] {
+    entered.set_value();
+    released.wait();
+  });
+  entered.get_future().wait();
+  auto cancel = std::async(std::launch::async, [&] { return h.device.cancel(idle.id); });
+  const bool answered = cancel.wait_for(5s) == std::future_status::ready;
+  release.set_value();
+  ASSERT_TRUE(answered) << "cancel waited for the busy simulation thread";
+  EXPECT_TRUE(cancel.get());
+  // The withdrawn URB takes nothing: the next event goes to the URB submitted after it.
+  PendingUrb next = h.submitIn(0x82, 16);
+  h.sendProgram("program {\n s1 = mov 0x4\n desc[3] = s1\n push\n}\n");
+  ASSERT_TRUE(next.wait->waitFor(10s));
+  EXPECT_EQ(decodeEvent(next.wait->result().data).tag, 4);
+  EXPECT_EQ(idle.wait->completions(), 0);
 }
 
 TEST(DeviceBulk, CancelPendingOutTransfer) {

@@ -824,6 +824,87 @@ TEST_F(LleRungTest, AStagingWriteStartsAtTheFourByteUnitInsideItsRow) {
   rung.endRun();
 }
 
+// The 0x14's source side (docs/decoding-log.md "src14"): every tile of a distribution sees the whole pop;
+// a write with Stage14SourceOn lets the first Stage14SourceSkip + 1 units pass and keeps the next ones
+// (Dense's column group k: skip 16k units). Values no corpus 0x14 has: two tiles of one 64-byte pop
+// skipping 3 and 10 units into 16-byte writes at rows 4 and 6; a skip into a nest with a counting outer
+// level (carry 3: units 0, 1, 4, 5). The address pair beside the skip is checked: a base other than the
+// write's address, an end other than base + skip, and a part running past the pop are refused by name.
+TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
+  streams.input.resize(64);  // a 64-byte input pop, every byte different
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(3 * i + 1);
+  const auto write = [&](uint16_t mask, uint64_t at64, uint64_t groups, uint64_t skipUnits, int64_t baseError = 0,
+                         int64_t endError = 0) {
+    const uint64_t base = at64 * 16 + static_cast<uint64_t>(baseError);
+    return f.make(0x14, {{LleField::Dma14Mask, mask}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, groups},
+                         {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
+                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
+                         {LleField::Stage14SourceBase, base}, {LleField::Stage14SourceSkip, skipUnits - 1},
+                         {LleField::Stage14SourceEnd, base + skipUnits - 1 + static_cast<uint64_t>(endError)}});
+  };
+  const auto input = [&](uint64_t from, uint64_t n) {
+    return std::vector<uint8_t>(streams.input.begin() + static_cast<std::ptrdiff_t>(from),
+                                streams.input.begin() + static_cast<std::ptrdiff_t>(from + n));
+  };
+  const auto bytesAt = [](const AddressedMemory& m, uint64_t at, uint64_t n) {
+    EXPECT_FALSE(m.firstUnwritten(at, n).has_value()) << "byte " << *m.firstUnwritten(at, n) << " unwritten";
+    const auto s = m.read(at, n);
+    return std::vector<uint8_t>(s.begin(), s.end());
+  };
+  EXPECT_EQ(checkEnvelope(write(0x2, 4, 3, 3)), "");
+  {  // one pop to tiles 1 and 2; each keeps its 16 bytes after its skip
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(write(0x2, 4, 3, 3), streams, 0);
+    rung.packet(write(0x4, 6, 3, 10), streams, 0);
+    rung.packet(popAt(true, 0, 0, 0x6, 64), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    EXPECT_EQ(bytesAt(rung.tile(1).narrowSram, 256, 16), input(12, 16));
+    EXPECT_EQ(bytesAt(rung.tile(2).narrowSram, 384, 16), input(40, 16));
+    EXPECT_TRUE(rung.tile(1).narrowSram.firstUnwritten(256 + 16, 4).has_value());  // nothing after its part
+    rung.endRun();
+  }
+  {  // a skip of 4 units into a nest: groups of 2 units, level 1 twice with carry 3 (units 0, 1, 4, 5)
+    DecodedPacket nest = write(0x8, 2, 1, 4);
+    f.setElement(nest, LleField::Stage14OuterLimit, 0, 1);
+    f.setElement(nest, LleField::Stage14WrapA, 0, 3);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(nest, streams, 0);
+    rung.packet(popAt(true, 0, 0, 0x8, 48), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& m = rung.tile(3).narrowSram;
+    EXPECT_EQ(bytesAt(m, 128, 8), input(16, 8));
+    EXPECT_EQ(bytesAt(m, 128 + 16, 8), input(24, 8));
+    EXPECT_EQ(m.firstUnwritten(128 + 8, 8), std::optional<uint64_t>(128 + 8));
+    rung.endRun();
+  }
+  const auto refusal = [&](const DecodedPacket& staging, uint64_t bytes) {
+    try {
+      rung.beginRun();
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(staging, streams, 0);
+      rung.packet(popAt(true, 0, 0, 0x2, bytes), streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+    } catch (const ChipFault& e) {
+      rung.endRun();
+      return std::string(e.what());
+    }
+    rung.endRun();
+    return std::string();
+  };
+  const std::string base = refusal(write(0x2, 4, 3, 3, 16), 64);
+  EXPECT_NE(base.find("Stage14SourceBase"), std::string::npos) << base;
+  const std::string end = refusal(write(0x2, 4, 3, 3, 0, 1), 64);
+  EXPECT_NE(end.find("Stage14SourceEnd"), std::string::npos) << end;
+  const std::string past = refusal(write(0x2, 4, 3, 5), 32);
+  EXPECT_NE(past.find("runs past the pop's end"), std::string::npos) << past;
+  // Without Stage14SourceOn the address pair and the skip must be 0 (lle_relations.def ONLY_IF rows).
+  DecodedPacket off = write(0x2, 4, 3, 3);
+  f.setElement(off, LleField::Stage14SourceOn, 0, 0);
+  EXPECT_NE(checkEnvelope(off).find("Stage14Source"), std::string::npos) << checkEnvelope(off);
+}
+
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
   // 3 x 65536 + 640 bytes: 3 whole 64 KiB units, 2048 beats fill the first 128 KiB.
   streams.params.assign(3 * 65536 + 640, 0);
