@@ -2042,7 +2042,8 @@ TEST(OutputNestTest, TheCarriesWalkTheInteriorOfAPaddedGridRowByRow) {
 // -1, 3; the 5s elsewhere must add nothing), requantised (multiplier 0.5, clamps [-7, 200], zero point
 // 7) and its four lanes go to the next unit of the output nest. A second compute names the window
 // two windows further on (a ring address, as every rubensrech convolution's second identity compute)
-// and takes the last pass; a third finds no pass left. Three one-byte channels a position (K limit 2,
+// and takes the last pass; a third finds no pass left. A window whose 0x14 skips 2 units of the pop
+// keeps the part after them. Three one-byte channels a position (K limit 2,
 // the depthwise identity computes) fill a group's bytes 0-2, with the block kept as 16 + 256 zero
 // bytes (the convolutions' prologue read). While the first waits, a staging read is refused. Before
 // the change the window was refused ("writes some units more than once") and so was the element size
@@ -2178,6 +2179,38 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     }
   }
   rung.endRun();
+
+  // A tile whose window skips 2 units of the pop (Stage14SourceOn, "src14": a tile column's offset) keeps
+  // the part after them: row r takes bytes 8 + 12 r .. of the pop. The pop is 8 bytes longer than the
+  // window, as pop() requires of a skipping write.
+  {
+    const std::vector<uint8_t> saved = streams.input;
+    streams.input.resize(4 * kUnits * kPasses + 8);
+    for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(29 * i + 5);
+    DecodedPacket skipping = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWindowAt / 64},
+                             {LleField::Stage14NarrowUnit, kWindowAt % 64 / 4}, {LleField::Stage14Groups, kUnits - 1},
+                             {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, -(kUnits - 1)},
+                             {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
+                             {LleField::Stage14SourceBase, kWindowAt / 4}, {LleField::Stage14SourceSkip, 1},
+                             {LleField::Stage14SourceEnd, kWindowAt / 4 + 1}});
+    f.setElement(skipping, LleField::Stage14OuterLimit, 0, kPasses - 1);
+    f.setElement(skipping, LleField::Stage14WrapA, 0, -(kUnits - 1));
+    rung.beginRun();
+    keepBlock(column0Block);
+    rung.packet(identity(4, kWindowAt / 4, 512, 1, kColumns), streams, 0);
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(skipping, streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    for (uint64_t r = 0; r < 4; ++r) {
+      for (uint64_t x = 0; x < kColumns; ++x) {
+        const std::vector<uint8_t> lanes = lanesAt(512 + 4 * (kColumns * r + x));
+        for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(8 + 4 * kUnits * r + x, c)) << "skip: row " << r << " column " << x;
+      }
+    }
+    rung.endRun();
+    streams.input = saved;
+  }
 
   // A compute whose input address does not name the window keeps waiting; a read of narrow memory
   // after it is refused, naming the waiting compute.
