@@ -13,11 +13,14 @@
 #include "models/lle/compute_observer.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/fill_nest.h"
+#include "models/lle/identity_copy.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/partner_copy.h"
+#include "models/lle/output_nest.h"
 #include "models/lle/read_nest.h"
+#include "models/lle/staging_window.h"
 #include "models/lle/write_nest.h"
 #include "models/lle/requantizer.h"
 
@@ -102,8 +105,10 @@ void LleRung::beginRun() {
     t.keptRead.reset();
     t.keptReadRepeats = 0;
     t.keptReadChannel = 0;
+    t.windows.clear();
   }
   partners_.clear();
+  windowReaders_.clear();
   infeedConfigured_ = false;
   infeedIsInput_ = false;
   pendingInfeedCheck_.reset();
@@ -118,6 +123,7 @@ void LleRung::beginRun() {
 void LleRung::endRun() {
   pendingPops_.clear();
   deferredComputes_.clear();
+  windowReaders_.clear();
 }
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
@@ -186,6 +192,7 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     case 0x24:  // the scalar fence: the core waited for the infeed, so the popped bytes are here
       checkInfeedSize(streams);
       resolvePops(streams);
+      runWindowReaders();
       break;
     case 0x27:
       outfeedArmed_.push_back(outfeedBytes(packet));
@@ -294,10 +301,13 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     }
     // A level that comes back to units already written (stride 0 in 2,057 corpus 0x14s: e.g. the iwatake
     // stride sweep's 16 input rows through one row's units) is a window whose earlier passes something
-    // consumes while the write runs; that consumer is not decoded, so the rung does not keep the last pass.
-    if (nest.revisitsAUnit()) {
+    // consumes while the write runs. The shape whose consumer is decoded, a window (staging_window.h:
+    // level 0 over its units, one outer level of stride 0), keeps its passes for the one-byte-element
+    // computes that drain it (docs/decoding-log.md "identcopy" §B); other revisiting nests are refused.
+    if (nest.revisitsAUnit() && !StagingWindow::of(nest, address)) {
       refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) writes some units more than "
-                     "once: what consumes the earlier passes (a streaming window) is not decoded");
+                     "once, and not as a window (level 0 over its units, one outer level of stride 0): what consumes the "
+                     "earlier passes is not decoded");
     }
   }
   const uint64_t skipUnits = sourceSkipUnits(packet, address);
@@ -373,6 +383,7 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
 }
 
 void LleRung::stageRead(const DecodedPacket& packet) {
+  refuseWhileAWindowReaderWaits(packet);
   const auto words = packet.words;
   const uint64_t address = readField(words, LleField::Stage13NarrowAt4) * 4;
   const bool loop = readField(words, LleField::Stage13LoopOn) != 0;
@@ -649,10 +660,17 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
       }
     }
     for (const auto& [t, address, nest, skipUnits] : p.sramWrites) {
+      // The part of the pop the tile keeps: after the units its source side lets pass ("src14").
+      const std::span<const uint8_t> part = from.subspan(std::min<uint64_t>(4 * skipUnits, from.size()));
+      // A window keeps each pass of its part for its readers; narrow memory keeps the last (what the
+      // units hold when the write has run).
+      if (auto window = nest.revisitsAUnit() ? StagingWindow::of(nest, address) : std::nullopt) {
+        window->fill(part);
+        tiles_[t].windows.push_back(std::move(*window));
+      }
       if (!nest.contiguous() || skipUnits != 0) {
         // Unit k of the nest takes the pop's bytes [4 (skip + k), 4 (skip + k) + 4); stageWrite bounded
         // the units, pop() the skip.
-        const std::span<const uint8_t> part = from.subspan(std::min<uint64_t>(4 * skipUnits, from.size()));
         uint64_t k = 0;
         nest.forEachUnit([&](int64_t unit) {
           const uint64_t at = address + static_cast<uint64_t>(unit) * 4;
@@ -723,6 +741,20 @@ void LleRung::runDeferredComputes(const models::RunStreams& streams) {
   }
 }
 
+// The size of one input element (docs/decoding-log.md "identcopy" §A): ComputeInputBytes is
+// one-hot and ComputeInputBytesCode names the same size (1 -> 1, 2 -> 2, 4 -> 0). The other pairs of
+// the corpus ((0, 0), (1, 0)) are not decoded: refused, naming both fields.
+uint64_t LleRung::inputElementBytes(const DecodedPacket& packet) const {
+  const uint64_t bytes = readField(packet.words, LleField::ComputeInputBytes);
+  const uint64_t code = readField(packet.words, LleField::ComputeInputBytesCode);
+  const bool oneHot = bytes == 1 || bytes == 2 || bytes == 4;
+  if (!oneHot || code != (bytes == 4 ? 0 : bytes)) {
+    refuse(packet, "ComputeInputBytes (word 1 bits 83:81) = " + std::to_string(bytes) + " with ComputeInputBytesCode (word 1 bits 119:118) = " +
+                       std::to_string(code) + ": not one of the decoded element sizes (1, 1), (2, 2), (4, 0)");
+  }
+  return bytes;
+}
+
 // The epilogue fields both compute forms share (docs/isa.md §4.2), with the ranges the requantiser
 // models: zero points of one byte, a finite multiplier, ordered clamps.
 LleRung::ComputeEpilogue LleRung::readEpilogue(const DecodedPacket& packet) const {
@@ -748,7 +780,29 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     return;
   }
   resolvePops(streams);
+  runWindowReaders();
   const auto words = packet.words;
+  // One-byte input elements: the convolutions' identity computes, which copy their tile's block of
+  // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
+  // issued before its window is filled waits for it, as do the ones after it (program order).
+  const uint64_t elementBytes = inputElementBytes(packet);
+  if (elementBytes == 1) {
+    if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
+      DeferredCompute& waiting = windowReaders_.emplace_back();
+      waiting.words.assign(packet.words.begin(), packet.words.end());
+      waiting.packet = packet;
+      return;
+    }
+    computeIdentityCopy(packet);
+    return;
+  }
+  // The other forms executed here read 4-byte input elements (a K group, an element-wise group); the
+  // bilinear templates' 2-byte elements are not executed.
+  if (elementBytes != kGroupBytes) {
+    refuse(packet, "ComputeInputBytes (word 1 bits 83:81) = " + std::to_string(elementBytes) + ": " + std::to_string(elementBytes) +
+                       "-byte input elements; only 1-byte (identity copy) and 4-byte elements (K groups) are executed");
+  }
+  refuseWhileAWindowReaderWaits(packet);
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
   // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).
@@ -922,7 +976,122 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   }
 }
 
+// The staging window on `tile` that `unit` names (staging_window.h), the latest first; null when none.
+StagingWindow* LleRung::windowNamedBy(unsigned tile, uint64_t unit) {
+  auto& windows = tiles_[tile].windows;
+  for (auto w = windows.rbegin(); w != windows.rend(); ++w) {
+    if (w->isNamedBy(unit)) return &*w;
+  }
+  return nullptr;
+}
+
+// True when every tile of a one-byte-element compute has a filled window its input address names.
+bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
+  const uint64_t unit = readField(packet.words, LleField::ComputeInputAt4);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    const StagingWindow* window = windowNamedBy(t, unit);
+    if (!window || !window->filled()) return false;
+  }
+  return true;
+}
+
+void LleRung::runWindowReaders() {
+  while (!windowReaders_.empty()) {
+    windowReaders_.front().packet.words = windowReaders_.front().words;
+    if (!identityWindowFilled(windowReaders_.front().packet)) return;
+    DeferredCompute reader = std::move(windowReaders_.front());
+    windowReaders_.pop_front();
+    reader.packet.words = reader.words;
+    computeIdentityCopy(reader.packet);
+  }
+}
+
+// While a one-byte-element compute waits for its window, a packet that reads what it will write
+// (another compute, a staging read, an outfeed send) would read the grid before the copy: refused.
+void LleRung::refuseWhileAWindowReaderWaits(const DecodedPacket& packet) const {
+  if (windowReaders_.empty()) return;
+  refuse(packet, "the compute at PC 0x" + isa::formatAddress(windowReaders_.front().packet.pc) +
+                     " (one-byte input elements) still waits for the staging window its ComputeInputAt4 names, and this packet "
+                     "would read narrow memory before it");
+}
+
+// The identity copy (docs/decoding-log.md "identcopy"): T x R positions (the w0 nest's levels 1 and 3,
+// ComputeLimitW0[0] and [2]) of C one-byte channels each (the K loop). Row r takes the first C T bytes
+// of the window's next pass; the position's 4-byte group (its channels, then bytes the zero point 0
+// fills) is weighted by the block a kept 0x13 holds (the prologue's 4 x 4 identity), requantised with
+// scale 1 and the packet's epilogue, and its four lanes go to the next unit of the output nest
+// (output_nest.h; the interior of the convolution's padded grid, "gridcopy").
+void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
+  const auto words = packet.words;
+  // The K loop runs over a position's one-byte channels (C = ComputeK4W0 + 1: 1 in the convolutions, 3
+  // in the depthwise sweep), which fill the position's 4-byte group from byte 0.
+  const uint64_t channels = readField(words, LleField::ComputeK4W0) + 1;
+  if (channels > kGroupBytes) {
+    refuse(packet, "ComputeK4W0 = " + std::to_string(channels - 1) + " with 1-byte elements (ComputeInputBytes = 1): " +
+                       std::to_string(channels) + " channels a position do not fit one 4-byte group");
+  }
+  const uint64_t columns = readField(words, LleField::ComputeLimitW0, 0) + 1;
+  const uint64_t rows = readField(words, LleField::ComputeLimitW0, 2) + 1;
+  if (const uint64_t middle = readField(words, LleField::ComputeLimitW0, 1); middle != 0) {
+    refuse(packet, "ComputeLimitW0[1] = " + std::to_string(middle) +
+                       " in a one-byte-element compute: its positions are level 1 and its rows level 3 of the w0 nest");
+  }
+  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
+  if (zpIn != 0) {
+    refuse(packet, "ComputeZpIn = " + std::to_string(zpIn) +
+                       " with 1-byte elements: what fills the other three bytes of a position's 4-byte group is not decoded "
+                       "(the corpus's identity computes have zero points 0)");
+  }
+  const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
+  const uint64_t inputUnit = readField(words, LleField::ComputeInputAt4);
+  const OutputNest out = OutputNest::fromPacket(words, static_cast<int64_t>(outputAt / 4));
+  if (outputAt % 4 != 0 || out.units() != columns * rows) {
+    refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " covers " +
+                       std::to_string(out.units()) + " 4-byte units; the compute has " + std::to_string(columns) + " x " +
+                       std::to_string(rows) + " positions (ComputeLimitW0[0], [2])");
+  }
+  const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    // The kept block: the 4 x 4 block, alone (16 bytes) or followed by 64 zero units (272 bytes: the
+    // convolutions' prologue reads 68 units); the zeros would weight lanes the 4-byte unit does not hold.
+    const bool blockAlone = tile.keptRead && tile.keptRead->size() == kElementWiseBlockBytes;
+    const bool blockAndZeros = tile.keptRead && tile.keptRead->size() == kElementWiseBlockBytes + kLanes * kGroupBytes &&
+                               std::all_of(tile.keptRead->begin() + kElementWiseBlockBytes, tile.keptRead->end(),
+                                           [](uint8_t b) { return b == 0; });
+    if (!blockAlone && !blockAndZeros) {
+      refuse(packet, "tile " + std::to_string(t) + " of the one-byte-element compute holds no kept 16-byte block (alone, or followed by " +
+                         "256 zero bytes) from a 0x13");
+    }
+    if (!out.staysInside(tile.narrowSram.capacity() / 4)) {
+      refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " leaves the " +
+                         std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
+    }
+    StagingWindow& window = *windowNamedBy(t, inputUnit);  // identityWindowFilled() found it
+    if (window.passesRead + rows > window.passBytes.size()) {
+      refuse(packet, "tile " + std::to_string(t) + ": the staging window at unit " + std::to_string(window.firstUnit) + " (" +
+                         std::to_string(window.units) + " units) holds " + std::to_string(window.passBytes.size()) + " passes, " +
+                         std::to_string(window.passesRead) + " already read; this compute reads " + std::to_string(rows) + " more");
+    }
+    for (uint64_t r = 0; r < rows; ++r) {
+      if (window.passBytes[window.passesRead + r].size() < channels * columns) {
+        refuse(packet, "tile " + std::to_string(t) + ": pass " + std::to_string(window.passesRead + r) + " of the staging window holds " +
+                           std::to_string(window.passBytes[window.passesRead + r].size()) + " bytes, the row reads " +
+                           std::to_string(channels * columns));
+      }
+    }
+    const std::vector<uint8_t> block = std::move(*tile.keptRead);
+    tile.keptRead.reset();  // the compute consumes it
+    IdentityCopy{columns, rows, channels}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
+    window.passesRead += rows;
+    macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
+  }
+}
+
 void LleRung::drain(const DecodedPacket& packet) {
+  refuseWhileAWindowReaderWaits(packet);
   const uint64_t bytes = outfeedArmed_.front();
   outfeedArmed_.pop_front();
   if (!std::has_single_bit(packet.tileMask)) {

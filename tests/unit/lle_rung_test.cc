@@ -230,6 +230,7 @@ class LleRungTest : public ::testing::Test {
                          {LleField::ComputeKWrapW7, -limit},
                          {LleField::ComputeK4W7, limit}, {LleField::ComputeK4W10, limit},
                          {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeZpIn, kZpIn},
+                         {LleField::ComputeInputBytes, 4},
                          {LleField::ComputeZpOut, kZpOut}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
                          {LleField::ComputeClampHi, std::bit_cast<uint32_t>(126.0f)},
                          {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-129.0f)},
@@ -785,10 +786,16 @@ TEST_F(LleRungTest, AStagingWriteNestPlacesThePoppedBytesAlongItsLevels) {
   };
   const std::string shortPop = refusal(write(3, {1, 3}, {5}), 16);
   EXPECT_NE(shortPop.find("nest of 32 bytes (Stage14Groups, Stage14OuterLimit)"), std::string::npos) << shortPop;
-  // The corpus's own form, limits (1, 1) with carries -1: level 1 has stride 0 and writes units 0, 1
-  // twice; what consumes the first pass is not decoded, so the rung refuses rather than keep the last.
-  const std::string twice = refusal(write(7, {1, 1}, {-1, -1, -1, -1}), 16);
-  EXPECT_NE(twice.find("writes some units more than once"), std::string::npos) << twice;
+  // The corpus's own form, limits (1, 1) with carries -1, is a staging window (level 1 has stride 0:
+  // units 0, 1 twice; "identcopy" §B), kept for the one-byte-element computes that read its passes:
+  // narrow memory holds the last pass. Two outer levels coming back (strides 0 and -1) are not a window.
+  {
+    const AddressedMemory& m = run(write(7, {1, 1}, {-1, -1, -1, -1}), 16);
+    EXPECT_EQ(bytesAt(m, 448, 8), input(8, 8));
+    rung.endRun();
+  }
+  const std::string twice = refusal(write(7, {1, 1, 1}, {-1, -2}), 32);
+  EXPECT_NE(twice.find("writes some units more than once, and not as a window"), std::string::npos) << twice;
   const std::string below = refusal(write(1, {1, 3}, {-40}), 32);
   EXPECT_NE(below.find("Stage14OuterLimit"), std::string::npos) << below;
   EXPECT_NE(below.find("leaves the"), std::string::npos) << below;
@@ -1864,7 +1871,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
         {LleField::ComputePositionStep37, positions}, {LleField::ComputePositionsW4, positions},
         {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, positions > 1},
         {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
-        {LleField::ComputeInputAt4, kInputAt / 4},
+        {LleField::ComputeInputAt4, kInputAt / 4}, {LleField::ComputeInputBytes, 4},
         {LleField::ComputeZpIn, kEltZpIn},        {LleField::ComputeZpOut, kEltZpOut},
         {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
@@ -1968,7 +1975,7 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
                                      {LleField::ComputeKWrap37, static_cast<uint64_t>(-1)},
                                      {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
                                      {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeInputAt4, 400 / 4},
-                                     {LleField::ComputeZpIn, 0},
+                                     {LleField::ComputeInputBytes, 4}, {LleField::ComputeZpIn, 0},
                                      {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
                                      {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)},
                                      {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)}});
@@ -2141,4 +2148,236 @@ TEST(OutputNestTest, TheCarriesWalkTheInteriorOfAPaddedGridRowByRow) {
 }
 
 }  // namespace
+// The identity copy of one-byte input elements (docs/decoding-log.md "identcopy"): a compute with
+// ComputeInputBytes = 1 (code 1) issued before the staging window its ComputeInputAt4 names waits; the
+// 0x14 window (3 units a pass, 4 passes: level 1 of stride 0; no corpus window has that shape) fills
+// at the fence, and then row r of the compute takes the first T = 5 bytes of pass r. Each position's
+// group (the element, then three zero bytes) is weighted by the kept 16-byte block (column 0 = 1, 2,
+// -1, 3; the 5s elsewhere must add nothing), requantised (multiplier 0.5, clamps [-7, 200], zero point
+// 7) and its four lanes go to the next unit of the output nest. A second compute names the window
+// two windows further on (a ring address, as every rubensrech convolution's second identity compute)
+// and takes the last pass; a third finds no pass left. A window whose 0x14 skips 2 units of the pop
+// keeps the part after them. Three one-byte channels a position (K limit 2,
+// the depthwise identity computes) fill a group's bytes 0-2, with the block kept as 16 + 256 zero
+// bytes (the convolutions' prologue read). While the first waits, a staging read is refused. Before
+// the change the window was refused ("writes some units more than once") and so was the element size
+// (ComputeInputBytes = 1).
+TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr unsigned kTileIndex = 1;
+  constexpr uint64_t kBlockAt = 64;
+  constexpr uint64_t kWindowAt = 148;  // narrow unit 37: row 2, unit 5
+  constexpr uint64_t kUnits = 3, kPasses = 4, kColumns = 5;
+  constexpr uint8_t kZpOut = 7;
+  const int8_t column0[4] = {1, 2, -1, 3};
+  std::array<uint32_t, 4> column0Block{};  // lane c: weight column0[c] on byte 0, 5s on the bytes no channel fills
+  for (unsigned c = 0; c < 4; ++c) column0Block[c] = 0x05050500u | static_cast<uint8_t>(column0[c]);
+  streams.input.resize(4 * kUnits * kPasses);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(37 * i + 11);
+  const auto identity = [&](uint64_t rows, uint64_t inputUnit, uint64_t outputAt, uint64_t channels, uint64_t columns) {
+    const uint64_t n = columns * rows - 1;  // the output nest's position level (level 1) counts them all
+    const uint64_t k = channels - 1;         // the K loop: a position's one-byte channels
+    DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, kTile}, {LleField::ComputeK4W0, k}, {LleField::ComputeK4W1, k},
+                                    {LleField::ComputeK4W7, n}, {LleField::ComputeK4W10, n},
+                                    {LleField::ComputeKWrap37, -n}, {LleField::ComputeKWrap29, -k}, {LleField::ComputeKWrapW7, -k},
+                                    {LleField::ComputePositions, n}, {LleField::ComputePositionStep37, n + 1},
+                                    {LleField::ComputePositionsW4, n + 1}, {LleField::ComputeOutPositions, n},
+                                    {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeOutWrap, -n},
+                                    {LleField::ComputeOutputAt, outputAt}, {LleField::ComputeInputAt4, inputUnit},
+                                    {LleField::ComputeInputBytes, 1}, {LleField::ComputeInputBytesCode, 1},
+                                    {LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, kZpOut},
+                                    {LleField::ComputeMult, std::bit_cast<uint32_t>(0.5f)},
+                                    {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+                                    {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-7.0f)}});
+    f.setElement(p, LleField::ComputeLimitW0, 0, columns - 1);  // positions: level 1 of the w0 nest
+    f.setElement(p, LleField::ComputeLimitW0, 1, 0);
+    f.setElement(p, LleField::ComputeLimitW0, 2, rows - 1);  // rows: level 3
+    EXPECT_EQ(checkEnvelope(p), "");
+    return p;
+  };
+  // The block's lane c is unit c (byte g: the weight of channel g); `zeros` appends 64 zero units and
+  // keeps all 68, as the convolutions' prologue does.
+  const auto keepBlock = [&](const std::array<uint32_t, 4>& units, bool zeros = false) {
+    for (uint64_t c = 0; c < 4; ++c) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, units[c]}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
+                  streams, 0);
+    }
+    if (zeros) {
+      DecodedPacket fill = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 0},
+                                         {LleField::Fill17At4, kBlockAt / 4 + 4}, {LleField::Fill17Step, 1}});
+      f.setElement(fill, LleField::Fill17Limit, 0, 63);
+      for (unsigned i = 0; i < 3; ++i) f.setElement(fill, LleField::Fill17Carry, i, static_cast<uint64_t>(-63));
+      rung.packet(fill, streams, 0);
+    }
+    DecodedPacket keep = readAt(kTile, kBlockAt, zeros ? 272 : 16);
+    f.setElement(keep, LleField::Stage13Route, 0, 0);
+    f.setElement(keep, LleField::Stage13Route, 1, 0);
+    rung.packet(keep, streams, 0);
+  };
+  DecodedPacket window = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWindowAt / 64},
+                                       {LleField::Stage14NarrowUnit, kWindowAt % 64 / 4}, {LleField::Stage14Groups, kUnits - 1},
+                                       {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, -(kUnits - 1)},
+                                       {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
+  f.setElement(window, LleField::Stage14OuterLimit, 0, kPasses - 1);
+  f.setElement(window, LleField::Stage14WrapA, 0, -(kUnits - 1));  // level 1's stride 0: the same units each pass
+  const auto expected = [&](uint64_t inputByte, unsigned lane) {
+    const float product = 0.5f * static_cast<float>(streams.input[inputByte] * column0[lane]);  // one channel
+    return static_cast<uint8_t>(std::nearbyint(std::clamp(product, -7.0f, 200.0f)) + kZpOut);
+  };
+  const auto lanesAt = [&](uint64_t at) {
+    const AddressedMemory& m = rung.tile(kTileIndex).narrowSram;
+    EXPECT_FALSE(m.firstUnwritten(at, 4).has_value()) << "narrow " << at;
+    const auto bytes = m.read(at, 4);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  };
+
+  rung.beginRun();
+  keepBlock(column0Block);
+  rung.packet(identity(3, kWindowAt / 4, 512, 1, kColumns), streams, 0);  // issued before its window: it waits
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512, 4).has_value());  // not yet run
+  rung.packet(f.make(0x24, {}), streams, 0);  // the pop fills the window: the compute runs
+  for (uint64_t r = 0; r < 3; ++r) {
+    for (uint64_t x = 0; x < kColumns; ++x) {
+      const std::vector<uint8_t> lanes = lanesAt(512 + 4 * (kColumns * r + x));
+      for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * r + x, c)) << "row " << r << " column " << x << " lane " << c;
+    }
+  }
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512 + 4 * 15, 4).has_value());  // 15 positions, no more
+  // The second compute: a ring address two windows on, the last pass; a new block kept for it.
+  keepBlock(column0Block);
+  rung.packet(identity(1, kWindowAt / 4 + 2 * kUnits, 1024, 1, kColumns), streams, 0);
+  for (uint64_t x = 0; x < kColumns; ++x) {
+    const std::vector<uint8_t> lanes = lanesAt(1024 + 4 * x);
+    for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * 3 + x, c)) << "last pass, column " << x << " lane " << c;
+  }
+  keepBlock(column0Block);
+  const std::string exhausted = [&] {
+    try {
+      rung.packet(identity(1, kWindowAt / 4, 2048, 1, kColumns), streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  }();
+  EXPECT_NE(exhausted.find("holds 4 passes, 4 already read; this compute reads 1 more"), std::string::npos) << exhausted;
+  rung.endRun();
+
+  // Three one-byte channels a position (ComputeK4W0 = 2, the depthwise identity computes): position x
+  // of row r is bytes 3x .. 3x + 2 of pass r, channel g the group's byte g; lane c = sum_g x_g b[c][g].
+  // The block is kept with 64 zero units after it (272 bytes, the convolutions' prologue read).
+  const std::array<int8_t, 16> mix = {1, 0, 2, 9, 0, 1, -1, 9, 3, -2, 1, 9, 0, 0, 1, 9};  // byte 3 (9) has no channel
+  std::array<uint32_t, 4> mixBlock{};
+  for (unsigned c = 0; c < 4; ++c) {
+    for (unsigned g = 0; g < 4; ++g) mixBlock[c] |= uint32_t{static_cast<uint8_t>(mix[4 * c + g])} << (8 * g);
+  }
+  rung.beginRun();
+  keepBlock(mixBlock, true);
+  rung.packet(identity(2, kWindowAt / 4, 768, 3, 4), streams, 0);
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  for (uint64_t r = 0; r < 2; ++r) {
+    for (uint64_t x = 0; x < 4; ++x) {
+      const std::vector<uint8_t> lanes = lanesAt(768 + 4 * (4 * r + x));
+      for (unsigned c = 0; c < 4; ++c) {
+        int32_t acc = 0;
+        for (unsigned g = 0; g < 3; ++g) acc += streams.input[4 * kUnits * r + 3 * x + g] * mix[4 * c + g];
+        const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(0.5f * static_cast<float>(acc), -7.0f, 200.0f)) + kZpOut);
+        EXPECT_EQ(lanes[c], want) << "3 channels: row " << r << " column " << x << " lane " << c;
+      }
+    }
+  }
+  rung.endRun();
+
+  // A tile whose window skips 2 units of the pop (Stage14SourceOn, "src14": a tile column's offset) keeps
+  // the part after them: row r takes bytes 8 + 12 r .. of the pop. The pop is 8 bytes longer than the
+  // window, as pop() requires of a skipping write.
+  {
+    const std::vector<uint8_t> saved = streams.input;
+    streams.input.resize(4 * kUnits * kPasses + 8);
+    for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(29 * i + 5);
+    DecodedPacket skipping = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWindowAt / 64},
+                             {LleField::Stage14NarrowUnit, kWindowAt % 64 / 4}, {LleField::Stage14Groups, kUnits - 1},
+                             {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, -(kUnits - 1)},
+                             {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
+                             {LleField::Stage14SourceBase, kWindowAt / 4}, {LleField::Stage14SourceSkip, 1},
+                             {LleField::Stage14SourceEnd, kWindowAt / 4 + 1}});
+    f.setElement(skipping, LleField::Stage14OuterLimit, 0, kPasses - 1);
+    f.setElement(skipping, LleField::Stage14WrapA, 0, -(kUnits - 1));
+    rung.beginRun();
+    keepBlock(column0Block);
+    rung.packet(identity(4, kWindowAt / 4, 512, 1, kColumns), streams, 0);
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(skipping, streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    for (uint64_t r = 0; r < 4; ++r) {
+      for (uint64_t x = 0; x < kColumns; ++x) {
+        const std::vector<uint8_t> lanes = lanesAt(512 + 4 * (kColumns * r + x));
+        for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(8 + 4 * kUnits * r + x, c)) << "skip: row " << r << " column " << x;
+      }
+    }
+    rung.endRun();
+    streams.input = saved;
+  }
+
+  // A compute whose input address does not name the window keeps waiting; a read of narrow memory
+  // after it is refused, naming the waiting compute.
+  rung.beginRun();
+  keepBlock(column0Block);
+  const DecodedPacket astray = identity(3, kWindowAt / 4 + 1, 512, 1, kColumns);
+  rung.packet(astray, streams, 0);
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512, 4).has_value());
+  const std::string waiting = [&] {
+    try {
+      rung.packet(readAt(kTile, 512, 64), streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  }();
+  EXPECT_NE(waiting.find("still waits for the staging window its ComputeInputAt4 names"), std::string::npos) << waiting;
+  rung.endRun();
+}
+
+// The input element size pair (ComputeInputBytes, ComputeInputBytesCode; "identcopy" §A): the forms
+// the corpus shows undecoded, (0, 0) and (1, 0), and a 2-byte element (the bilinear templates') are
+// refused naming the fields, not raw bits.
+TEST_F(LleRungTest, AComputeNamesItsInputElementSize) {
+  const auto attempt = [&](uint64_t bytes, uint64_t code) {
+    parameterCachingRun(0x1);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const DecodedPacket packet = compute(0x1);
+    f.setElement(packet, LleField::ComputeInputBytes, 0, bytes);
+    f.setElement(packet, LleField::ComputeInputBytesCode, 0, code);
+    EXPECT_EQ(checkEnvelope(packet), "");
+    std::string why;
+    try {
+      rung.packet(packet, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  };
+  EXPECT_EQ(attempt(4, 0), "");  // Dense: 4-byte K groups
+  EXPECT_NE(attempt(0, 0).find("ComputeInputBytes (word 1 bits 83:81) = 0 with ComputeInputBytesCode (word 1 bits 119:118) = 0"),
+            std::string::npos);
+  EXPECT_NE(attempt(1, 0).find("not one of the decoded element sizes"), std::string::npos);
+  EXPECT_NE(attempt(4, 2).find("ComputeInputBytesCode (word 1 bits 119:118) = 2"), std::string::npos);
+  EXPECT_NE(attempt(2, 2).find("ComputeInputBytes (word 1 bits 83:81) = 2: 2-byte input elements"), std::string::npos);
+}
+
 }  // namespace coralsim::lle
