@@ -19,14 +19,11 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_FIXED_IF(c, f, e, v) FieldRelation{LleField::f, LleField::f, 0, v, LleField::c, false, 1, std::nullopt, e},
 #define CORAL_LLE_RELATION_COUNT(f, b, o, m, a) \
   FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, LleField::o},
-#define CORAL_LLE_RELATION_WHEN(c, v, f, b, m, a) \
-  FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, std::nullopt, LleField::c, v},
 #define CORAL_LLE_FORMAT(c, f)
 #define CORAL_LLE_FORMAT_UNLESS(c, f)
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_FORMAT_UNLESS
 #undef CORAL_LLE_RELATION_COUNT
-#undef CORAL_LLE_RELATION_WHEN
 #undef CORAL_LLE_FIXED_IF
 #undef CORAL_LLE_FORMAT
 #undef CORAL_LLE_RELATION_OR
@@ -44,13 +41,11 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_OR(f, b, m, a, a2)
 #define CORAL_LLE_FIXED_IF(c, f, e, v)
 #define CORAL_LLE_RELATION_COUNT(f, b, o, m, a)
-#define CORAL_LLE_RELATION_WHEN(c, v, f, b, m, a)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_FORMAT_UNLESS
 #undef CORAL_LLE_RELATION_COUNT
-#undef CORAL_LLE_RELATION_WHEN
 #undef CORAL_LLE_FIXED_IF
 #undef CORAL_LLE_FORMAT
 #undef CORAL_LLE_RELATION_OR
@@ -102,7 +97,6 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     const LleFieldDef& f = fieldDef(r.field);
     if (f.opcode != opcode) continue;
     if (!fieldPresent(r.field, words) || !fieldPresent(r.base, words)) continue;  // the other format
-    if (r.branch && readField(words, *r.branch) != r.branchValue) continue;       // another row's branch
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

@@ -26,9 +26,6 @@ struct FieldRelation {
   // CORAL_LLE_RELATION_COUNT: `base` is level 0 of a loop nest whose levels above it are the elements
   // of this field; the relation reads the nest's iteration count less one in place of `base`.
   std::optional<LleField> outerLevels = std::nullopt;
-  // CORAL_LLE_RELATION_WHEN: the relation applies only where this 1-bit field reads `branchValue`.
-  std::optional<LleField> branch = std::nullopt;
-  uint64_t branchValue = 0;
 };
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();

@@ -18,11 +18,15 @@
 //                        (stream bytes [0, K) gathered from the compute tiles that hold them,
 //                        see the staging row below) against the parameter prefix and weights (wide memory,
 //                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h); the 64
-//                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt
+//                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt.
+//                        One-byte input elements (ComputeInputBytes = 1): the identity copy of a staging
+//                        window's passes, row by row, along the output nest (docs/decoding-log.md
+//                        "identcopy"); a compute issued before its window is filled waits for it
 //   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit: the next pop
 //                        to such a tile lands there too (addressed_memory.h), unit by unit along the
-//                        write's five-level nest when an outer level counts (write_nest.h; a nest
-//                        writing a unit twice is refused: the window's consumer is not decoded); its two selects
+//                        write's five-level nest when an outer level counts (write_nest.h; a window,
+//                        one outer level of stride 0, keeps every pass for the one-byte-element
+//                        computes, staging_window.h; other nests writing a unit twice are refused); its two selects
 //                        (Stage14SelectW4/W5, meaning not decoded) must be ones the hypothesis of
 //                        docs/decoding-log.md "xraypair" §A covers, else refused
 //   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 (along its nest, one
@@ -63,6 +67,7 @@
 #include <vector>
 
 #include "models/chip/datapath_rung.h"
+#include "models/lle/partner_copy.h"
 #include "models/lle/tile_state.h"
 
 namespace coralsim::lle {
@@ -155,11 +160,13 @@ class LleRung final : public models::DatapathRung {
     float hi = 0;
   };
   [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet) const;
+  [[nodiscard]] uint64_t inputElementBytes(const models::DecodedPacket& packet) const;  // 1, 2 or 4, else refused
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
   // Whether a loop nest (level 0 and the levels above it) counts `iterations` at one level at most,
   // running the others once.
   static bool countsAtOneLevel(std::span<const isa::Word128> words, LleField level0, LleField outerLevels, uint64_t iterations);
+  void refuseOtherLanesOrPrefix(const models::DecodedPacket& packet, uint64_t laneGroups, uint64_t prefix, const char* form) const;
   [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;
   void runDeferredComputes(const models::RunStreams& streams);
   // The position loop of one 4-byte group per output with a 4 x 4 weight block (docs/decoding-log.md
@@ -170,6 +177,14 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
   void armOutfeed(const models::DecodedPacket& packet);
+  // The identity copy of one-byte input elements from a staging window into the padded grid
+  // (docs/decoding-log.md "identcopy"), and the flow around it: a compute issued before its window
+  // is filled waits (windowReaders_), the fence and the next compute run it once the pop has filled it.
+  void computeIdentityCopy(const models::DecodedPacket& packet);
+  [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, uint64_t unit);
+  [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
+  void runWindowReaders();
+  void refuseWhileAWindowReaderWaits(const models::DecodedPacket& packet) const;
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
 
   models::ChipConfig config_;
@@ -178,8 +193,10 @@ class LleRung final : public models::DatapathRung {
   bool infeedIsInput_ = false;
   std::vector<PendingPop> pendingPops_;
   std::deque<DeferredCompute> deferredComputes_;  // in program order
+  std::deque<DeferredCompute> windowReaders_;     // one-byte-element computes waiting for their window, in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
+  PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10
   std::deque<std::vector<uint8_t>> sendsWaiting_;  // host-bound 0x10s issued before their 0x27
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window

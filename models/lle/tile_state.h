@@ -15,6 +15,7 @@
 
 #include "models/lle/addressed_memory.h"
 #include "models/lle/nlu_table.h"
+#include "models/lle/staging_window.h"
 #include "models/lle/write_nest.h"
 
 namespace coralsim::lle {
@@ -124,6 +125,9 @@ struct TileState {
   std::optional<std::vector<uint8_t>> keptRead;
   uint64_t keptReadRepeats = 0;
   uint64_t keptReadChannel = 0;  // its Stage13Channel: the consuming compute names it (w7[74:63], not decoded)
+  // The staging windows this run's 0x14s opened on the tile (staging_window.h), in program order: the
+  // one-byte-element computes read their passes.
+  std::vector<StagingWindow> windows;
 };
 
 }  // namespace coralsim::lle
