@@ -4,8 +4,10 @@ what function each table approximates, which compute packets apply it, and how f
 lands from the CPU twin's op. Reproducible over the whole corpus; nothing is keyed on a file name
 except the hold-out split (--decide).
 
-Usage: scan_nlu_apply.py SHARED_TOOLS_ISA_DIR CORPUS_DIR TFLITE_REF_DIR [--decide SUBSTRING...]
+Usage: scan_nlu_apply.py SHARED_TOOLS_ISA_DIR CORPUS_DIR TFLITE_REF_DIR [--runner RUN_TFLITE] [--decide SUBSTRING...]
   TFLITE_REF_DIR is shared/tools/tflite-ref (its tflite_fb.py reads the CPU twins).
+  --runner: tflite-ref's bin/run_tflite_2_9 (built by its setup.sh): E then also compares against the
+  twin's SOFTMAX run alone by the CPU interpreter (a single-op copy of the twin, tflite_fb.single_op_model).
   --decide: programs whose label contains one of the substrings form the decode set, the rest are
   held out (default: the 64x64 tracker templates and the stand-alone MobileNet v1 0.25).
 
@@ -18,7 +20,8 @@ Prints:
      the w15[28:0] mode bits against the table on the compute's tiles;
   D. the table-applying computes' multiplier and clamps against the twin's softmax input scale;
   E. the softmax of each twin computed with the exp table in place of exp (normalisation exact),
-     against a float model of TFLite's softmax kernel on seeded random inputs: bytes exact, max |d|.
+     against a float model of TFLite's softmax kernel on seeded random inputs, and with --runner against
+     the interpreter's bytes for the same inputs: bytes exact, max |d|.
 Packets are read as one little-endian bit string (bit = 128 x word + bit). Programs: as
 scan_lle_fields.py. Python 3 stdlib only.
 """
@@ -130,9 +133,33 @@ def table_softmax(q, s_in, beta, s_out, zp_out, lo, hi, table, clamp_lo):
     return [min(hi, max(lo, round(v / total / s_out) + zp_out)) for v in e]
 
 
+def run_softmax(runner, corpus, twin, q, dtype):
+    """The twin's SOFTMAX alone, run by the CPU interpreter on the quantised input q (a list of ints)."""
+    import subprocess
+    import tempfile
+    import tflite_fb  # noqa: E402
+    data = open(os.path.join(corpus, twin.replace("_edgetpu.tflite", ".tflite")), "rb").read()
+    index = next(i for i, op in enumerate(tflite_fb.parse(data)["subgraphs"][0]["operators"]) if op["op"] == "SOFTMAX")
+    single, _ = tflite_fb.single_op_model(data, index)
+    fmt = "b" if dtype == "int8" else "B"
+    with tempfile.TemporaryDirectory() as tmp:
+        model, given = os.path.join(tmp, "m.tflite"), os.path.join(tmp, "in.bin")
+        open(model, "wb").write(single)
+        open(given, "wb").write(struct.pack("<%d%s" % (len(q), fmt), *q))
+        subprocess.run([runner, model, "--in", "0=" + given, "--out-prefix", os.path.join(tmp, "o")], check=True,
+                       stdout=subprocess.DEVNULL)
+        out = open(os.path.join(tmp, "o.out0.bin"), "rb").read()
+    return list(struct.unpack("<%d%s" % (len(out), fmt), out))
+
+
 def main():
     args = [a for a in sys.argv[1:]]
     decide = DEFAULT_DECIDE
+    runner = None
+    if "--runner" in args:
+        i = args.index("--runner")
+        runner = args[i + 1]
+        del args[i:i + 2]
     if "--decide" in args:
         i = args.index("--decide")
         decide = args[i + 1:]
@@ -264,6 +291,7 @@ def main():
             n = shape[-1]
             lo, hi = (-128, 127) if dtype == "int8" else (0, 255)
             exact = total = worst = 0
+            run_exact = run_worst = model_vs_run = 0
             for trial in range(20):
                 spread = rng.choice([8, 32, 128, 255])
                 base = rng.randint(lo, hi - spread)
@@ -273,7 +301,15 @@ def main():
                 exact += sum(a == b for a, b in zip(ref, got))
                 total += n
                 worst = max(worst, max(abs(a - b) for a, b in zip(ref, got)))
-            print("  %s: %d x %d outputs, %.3f %% exact, max |d| %d" % (twin, 20, n, 100.0 * exact / total, worst))
+                if runner:
+                    interp = run_softmax(runner, corpus, twin, q, dtype)
+                    run_exact += sum(a == b for a, b in zip(interp, got))
+                    run_worst = max(run_worst, max(abs(a - b) for a, b in zip(interp, got)))
+                    model_vs_run = max(model_vs_run, max(abs(a - b) for a, b in zip(interp, ref)))
+            print("  %s: %d x %d outputs, %.3f %% exact, max |d| %d against the float model" % (twin, 20, n, 100.0 * exact / total, worst))
+            if runner:
+                print("      against the interpreter: %.3f %% exact, max |d| %d (float model vs interpreter: max |d| %d)" % (
+                    100.0 * run_exact / total, run_worst, model_vs_run))
 
 
 if __name__ == "__main__":
