@@ -16,6 +16,7 @@
 #include "models/lle/identity_copy.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
+#include "models/lle/nlu_apply.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/partner_copy.h"
 #include "models/lle/output_nest.h"
@@ -871,6 +872,10 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // From here on the compute is the single-position form (Dense): one K reduction into 64 lanes.
   refuseComputeOverPositions(packet);
   refuseOtherLanesOrPrefix(packet, kLanes / 4 - 1, 2, "single-position (Dense) compute: 64 lanes, f32 scale and u32 weight offset");
+  if (readField(words, LleField::ComputeNluApply) != 0) {
+    refuse(packet, "ComputeNluApply (word 15 bit 26) in the single-position form: the NLU table is applied in the element-wise form "
+                   "only (where the single-position form's 16-bit results go is not decoded)");
+  }
   // The Dense gather below takes stream bytes [0, K), where both templates' staging steps put the
   // vector (narrow 0, docs/decoding-log.md "identform" §B); an input elsewhere is not what it models.
   if (const uint64_t inputAt4 = readField(words, LleField::ComputeInputAt4); inputAt4 != 0) {
@@ -963,11 +968,23 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   // No parameter row comes with this form: the per-tensor multiplier is the whole scale (docs/isa.md
   // §4.2 "the whole s_in s_w / s_out for per-tensor layers"), so each lane's scale is 1.
   const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
+  // With ComputeNluApply the clamped value is the tile's table's x and each result is 16 bits
+  // (docs/decoding-log.md "nlu"); the corpus's table computes all carry output zero point 0.
+  const bool nlu = readField(words, LleField::ComputeNluApply) != 0;
+  const NluApplication applyTable(1.0f, mult, lo, hi);
+  if (nlu && zpOut != 0) {
+    refuse(packet, "ComputeNluApply with output zero point " + std::to_string(zpOut) +
+                       " (ComputeZpOut): how a zero point enters a table's 16-bit result is not decoded");
+  }
+  const uint64_t resultBytes = nlu ? NluApplication::kResultBytes : 1;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
     if (!tile.keptRead || tile.keptRead->size() != kElementWiseBlockBytes) {
       refuse(packet, "tile " + std::to_string(t) + " of the element-wise compute holds no 16-byte weight block kept by a 0x13");
+    }
+    if (nlu && !tile.nlu) {
+      refuse(packet, "tile " + std::to_string(t) + " applies an NLU table (ComputeNluApply) but no 0x19 loaded one since reset");
     }
     // Lane c's weights are bytes 4c .. 4c + 3 of the block, int8 (the prologue's identity is 1 on
     // its diagonal, 0 elsewhere: no weight offset, unlike Dense's 128). Which index of the block
@@ -983,18 +1000,27 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
     const std::vector<uint8_t> x(input.begin(), input.end());
     const std::vector<uint8_t> block = std::move(*tile.keptRead);
     tile.keptRead.reset();  // the compute consumes it
-    std::vector<uint8_t> results(inputBytes);
+    std::vector<uint8_t> results(inputBytes * resultBytes);
     for (uint64_t p = 0; p < positions; ++p) {
       for (unsigned c = 0; c < kGroupBytes; ++c) {
         int32_t acc = 0;
         for (unsigned k = 0; k < kGroupBytes; ++k) {
           acc += (int32_t{x[kGroupBytes * p + k]} - zpIn) * int32_t{static_cast<int8_t>(block[kGroupBytes * c + k])};
         }
-        results[kGroupBytes * p + c] = requant(acc);
+        const uint64_t at = (kGroupBytes * p + c) * resultBytes;
+        if (nlu) {
+          // Little-endian, as every multi-byte value of the packets (the order is not decoded).
+          const uint16_t value = applyTable(*tile.nlu, acc);
+          results[at] = static_cast<uint8_t>(value);
+          results[at + 1] = static_cast<uint8_t>(value >> 8);
+        } else {
+          results[at] = requant(acc);
+        }
       }
     }
     macs_ += uint64_t{kGroupBytes} * inputBytes;
-    // Four lanes per position, one after the other from the decoded output address.
+    // Four lanes per position, one after the other from the decoded output address (2 bytes each
+    // through a table).
     if (!tile.narrowSram.write(outputAt, results)) {
       refuse(packet, "the results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
                          " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");

@@ -1,7 +1,7 @@
 // The non-linear unit's table (packet 0x19, docs/isa.md §4.4): a piecewise quartic polynomial,
 // 8 segments x 5 float32 coefficients and 7 breakpoints. A tile keeps the last table it was sent.
-// Which compute mode applies it is not decoded yet, so the rung loads and keeps tables but no
-// supported compute packet evaluates one (the envelope pins the mode bits).
+// An element-wise compute with ComputeNluApply evaluates it (nlu_apply.h); the corpus's two tables
+// are 65535 e^x and 65536 / sqrt(2x) (docs/decoding-log.md "nlu" §B).
 #pragma once
 
 #include <array>

@@ -8,6 +8,7 @@
 
 #include "models/isa/packet_fields.h"
 #include "models/lle/mac_array.h"
+#include "models/lle/nlu_apply.h"
 #include "models/lle/nlu_table.h"
 
 namespace coralsim::lle {
@@ -63,6 +64,28 @@ TEST(LleNlu, DecodesTheTableAtTheIsaFieldPositionsAndEvaluatesPerSegment) {
   EXPECT_EQ(t.segmentOf(3.0f), 7u);
   EXPECT_FLOAT_EQ(t.evaluate(2.5f), 6.0f + 1.25f);
   EXPECT_FLOAT_EQ(t.evaluate(-10.0f), 0.0f - 5.0f);
+}
+
+// The application (ComputeNluApply, docs/decoding-log.md "nlu" §D): acc x scale x mult clamped in
+// float32 is the table's x (not rounded first), the value is rounded half-even and saturated to 16 bits.
+TEST(LleNlu, AnApplicationClampsTheScaledAccumulatorIntoTheTableAndSaturatesToSixteenBits) {
+  NluTable t;
+  // Segment s: y = 1000 s + 0.5 + 10 x; the last segment jumps above 16 bits, the first below 0.
+  for (unsigned s = 0; s < 8; ++s) t.coef[s] = {1000.0f * static_cast<float>(s) + 0.5f, 10.0f, 0.0f, 0.0f, 0.0f};
+  t.coef[0][0] = -500.0f;
+  t.coef[7][0] = 80000.0f;
+  for (unsigned b = 0; b < 7; ++b) t.breakpoints[b] = static_cast<float>(b) - 3.0f;
+  const NluApplication apply(0.5f, 0.25f, -3.5f, 2.75f);  // x = acc / 8, clamped to [-3.5, 2.75]
+  EXPECT_EQ(apply.input(3), 0.375f);          // not rounded to 0 before the table
+  EXPECT_EQ(apply(t, 3), 4004u);              // segment 4: 4000.5 + 3.75 = 4004.25
+  EXPECT_EQ(apply(t, -4), 2996u);             // x = -0.5, segment 3: 3000.5 - 5 = 2995.5 -> 2996 (half-even)
+  EXPECT_EQ(apply.input(1000), 2.75f);        // clamped above: segment 6, 6000.5 + 27.5 = 6028
+  EXPECT_EQ(apply(t, 1000), 6028u);
+  EXPECT_EQ(apply.input(-1000), -3.5f);       // clamped below: segment 0, -500 - 35 -> 0
+  EXPECT_EQ(apply(t, -1000), 0u);
+  const NluApplication wide(1.0f, 1.0f, -10.0f, 10.0f);
+  EXPECT_EQ(wide(t, 5), 65535u);              // segment 7: 80050.5 saturates
+  EXPECT_EQ(wide(t, -2), 1980u);              // x = -2 opens segment 2: 2000.5 - 20 = 1980.5 -> 1980 (half-even)
 }
 
 }  // namespace

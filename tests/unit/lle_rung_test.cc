@@ -12,6 +12,7 @@
 #include <cstring>
 #include <optional>
 #include <random>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
@@ -2060,6 +2061,117 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   const std::string lower = refusal(eltwise(6, {{LleField::ComputeInputAt4, kInputAt / 4 - 1}}));
   EXPECT_NE(lower.find("no input byte at narrow address 196"), std::string::npos) << lower;
   EXPECT_NE(lower.find("ComputeInputAt4"), std::string::npos) << lower;
+}
+
+// ComputeNluApply (0x01 w15 bit 26, docs/decoding-log.md "nlu"): the element-wise compute's clamped
+// value goes through the tile's table and each result takes 2 bytes. A table, multiplier, clamps and
+// position count no corpus program has (the corpus has two tables, exp and 1/sqrt, and applies only
+// exp, with clamps [-13.04, 0]): eight quadratics with distinct constants over breakpoints -3 … 3,
+// 3 positions, multiplier 3/128, clamps [-2.5, 3.5]; segment 7 saturates at 65535. Before the
+// change the compute was refused (w15 bit 26 pinned by the envelope: "bits 26 have no decoded meaning").
+TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTableIntoTwoBytes) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBlockAt = 96;
+  constexpr uint64_t kInputAt = 200;
+  constexpr uint64_t kPositions = 3;
+  constexpr uint8_t kNluZpIn = 3;
+  constexpr float kMult = 0.0234375f, kLo = -2.5f, kHi = 3.5f;
+  const int8_t diagonal[4] = {1, 2, -1, 3};
+  std::array<std::array<float, 5>, 8> coef{};
+  for (unsigned seg = 0; seg < 8; ++seg) coef[seg] = {1000.0f * static_cast<float>(seg) + 7.5f, 100.0f, 0.5f, 0.0f, 0.0f};
+  coef[7][0] = 70000.0f;
+  const float breaks[7] = {-3, -2, -1, 0, 1, 2, 3};
+  DecodedPacket table = f.make(0x19, {{LleField::NluMask, kTile}});
+  for (unsigned seg = 0; seg < 8; ++seg) {
+    for (unsigned k = 0; k < 5; ++k) f.setElement(table, LleField::NluCoef, 5 * seg + k, std::bit_cast<uint32_t>(coef[seg][k]));
+  }
+  for (unsigned b = 0; b < 7; ++b) f.setElement(table, LleField::NluBreak, b, std::bit_cast<uint32_t>(breaks[b]));
+  const auto compute = [&](const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
+    const uint64_t p1 = kPositions - 1;
+    std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::ComputeMask, kTile},           {LleField::ComputeK4W0, 0},
+        {LleField::ComputeK4W1, 0},               {LleField::ComputeK4W7, p1},
+        {LleField::ComputeK4W10, p1},             {LleField::ComputeKWrap37, -p1},
+        {LleField::ComputeKWrap29, 0},            {LleField::ComputeKWrapW7, 0},
+        {LleField::ComputePositions, p1},
+        {LleField::ComputePositionStep37, kPositions}, {LleField::ComputePositionsW4, kPositions},
+        {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, 1},
+        {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
+        {LleField::ComputeInputAt4, kInputAt / 4},
+        {LleField::ComputeZpIn, kNluZpIn},           {LleField::ComputeZpOut, 0},
+        {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
+        {LleField::ComputeClampHi, std::bit_cast<uint32_t>(kHi)},
+        {LleField::ComputeClampLo, std::bit_cast<uint32_t>(kLo)},
+        {LleField::ComputeNluApply, 1}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    const DecodedPacket packet = f.make(0x01, fields);
+    f.setElement(packet, LleField::ComputeLimitW0, 0, p1);
+    return packet;
+  };
+  constexpr uint64_t kOutBytes = 2 * 4 * kPositions;
+  const auto run = [&](const DecodedPacket& packet, bool loadTable = true) {
+    rung.beginRun();
+    if (loadTable) rung.packet(table, streams, 0);
+    for (uint64_t c = 0; c < 4; ++c) {
+      const uint64_t value = uint64_t{static_cast<uint8_t>(diagonal[c])} << (8 * c);
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, value}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
+                  streams, 0);
+    }
+    DecodedPacket keep = readAt(kTile, kBlockAt, 16);
+    f.setElement(keep, LleField::Stage13Route, 0, 0);
+    f.setElement(keep, LleField::Stage13Route, 1, 0);
+    rung.packet(keep, streams, 0);
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(kTile, kInputAt, streams.input.size()), streams, 0);
+    rung.packet(pop(true, kTile), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(packet, streams, 0);
+    rung.packet(readAt(kTile, kOutputAt, kOutBytes), streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, kOutBytes / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(kOutBytes), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  // The expectation, written out: x = clamp(acc x 3/128), its segment's quadratic, rounded half-even
+  // and saturated to 16 bits, low byte first.
+  const auto inputOf = [&](uint64_t i) {
+    const int32_t acc = (streams.input[i] - kNluZpIn) * diagonal[i % 4];
+    return std::clamp(static_cast<float>(acc) * kMult, kLo, kHi);
+  };
+  const auto segmentOf = [&](float x) {
+    unsigned seg = 0;
+    while (seg < 7 && x >= breaks[seg]) ++seg;
+    return seg;
+  };
+  const auto expected = [&](uint64_t i) {
+    const float x = inputOf(i);
+    const auto& c = coef[segmentOf(x)];
+    const float y = (((c[4] * x + c[3]) * x + c[2]) * x + c[1]) * x + c[0];
+    return static_cast<uint16_t>(std::clamp(std::nearbyint(y), 0.0f, 65535.0f));
+  };
+  const std::vector<uint8_t> out = run(compute());
+  ASSERT_EQ(out.size(), kOutBytes);
+  std::set<unsigned> segments;
+  for (uint64_t i = 0; i < 4 * kPositions; ++i) {
+    EXPECT_EQ(out[2 * i] | (out[2 * i + 1] << 8), expected(i)) << "result " << i;
+    segments.insert(segmentOf(inputOf(i)));
+  }
+  EXPECT_GE(segments.size(), 3u) << "the inputs should reach several segments";
+
+  const auto refusal = [&](const DecodedPacket& packet, bool loadTable = true) {
+    try {
+      run(packet, loadTable);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  // A tile keeps its table across runs until reset (power-on / GCB reset), then has none.
+  rung.reset();
+  EXPECT_NE(refusal(compute(), false).find("no 0x19 loaded one"), std::string::npos);
+  EXPECT_NE(refusal(compute({{LleField::ComputeZpOut, 5}})).find("ComputeZpOut"), std::string::npos);
 }
 
 // A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the
