@@ -2097,7 +2097,7 @@ TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTabl
         {LleField::ComputePositionStep37, kPositions}, {LleField::ComputePositionsW4, kPositions},
         {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, 1},
         {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
-        {LleField::ComputeInputAt4, kInputAt / 4},
+        {LleField::ComputeInputAt4, kInputAt / 4}, {LleField::ComputeInputBytes, 4},
         {LleField::ComputeZpIn, kNluZpIn},           {LleField::ComputeZpOut, 0},
         {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(kHi)},
@@ -2129,7 +2129,7 @@ TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTabl
     rung.packet(packet, streams, 0);
     rung.packet(readAt(kTile, kOutputAt, kOutBytes), streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, kOutBytes / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(kOutBytes), 0, streams);
     rung.endRun();
     return out;
