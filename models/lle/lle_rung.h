@@ -160,6 +160,9 @@ class LleRung final : public models::DatapathRung {
   // "eltwise" §B): the raw element-wise programs. Its input is each tile's narrow memory at
   // ComputeInputAt4 x 4 ("identform" §B).
   void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
+  // A 0x10 send: to the outfeed it drains the armed 0x27 (drain); between tiles it is not modelled
+  // (its beats and destinations stay pinned by the envelope, docs/decoding-log.md "ringmesh" §A).
+  void send(const models::DecodedPacket& packet);
   void drain(const models::DecodedPacket& packet);
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
 

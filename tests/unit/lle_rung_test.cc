@@ -251,7 +251,7 @@ class LleRungTest : public ::testing::Test {
     for (unsigned t = 0; t < 16; ++t) {
       if (!(tiles & (1u << t))) continue;
       rung.packet(outfeed(), streams, 0);
-      rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1u << t}}), streams, 0);
+      rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1u << t}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
     }
     std::vector<uint8_t> out = rung.windowTail(0, 64 * std::popcount(tiles), 0, streams);
     rung.endRun();
@@ -686,7 +686,7 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   rung.packet(compute(0x1), streams, 0);
   rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
   rung.endRun();
   DecodedPacket stray = f.make(0x24, {});
@@ -892,7 +892,7 @@ TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
   rung.packet(compute(0x3), streams, 0);
   rung.packet(readAt(0x3, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 1}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
   ASSERT_EQ(out.size(), 64u);
   for (unsigned c = 0; c < 64; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << c;
@@ -1011,7 +1011,7 @@ TEST_F(LleRungTest, RefusesADrainFromSeveralTilesAtOnce) {
   rung.packet(pop(true, 0x3), streams, 0);
   rung.packet(compute(0x3), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x3}}), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x3}, {LleField::Dma10ToOutfeed, 1}}), streams, 0), ChipFault);
 }
 
 }  // namespace
@@ -1049,7 +1049,7 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
     rung.packet(stageRead(read16, groups, on), streams, 0);
     const uint64_t lines = streams.input.size() / 8;
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, lines - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
     rung.endRun();
     return out;
@@ -1074,7 +1074,7 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(stageRead(20, groups, 1), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
-  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0), ChipFault);
 }
 
 // The compute's lane results land at ComputeOutputAt ("xray" §C: Dense 256 / 1024, matmul_256
@@ -1091,7 +1091,7 @@ TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
     rung.packet(compute(0x1), streams, 0);
     rung.packet(readAt(0x1, readFrom, 64), streams, 0);
     rung.packet(outfeed(), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
     rung.endRun();
     return out;
@@ -1116,7 +1116,7 @@ TEST_F(LleRungTest, TheOutfeedLengthMustMatchTheStagingReadItSends) {
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, 32 / 8 - 1}}), streams, 0);
   expectRefusal(
       [&] {
-        rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}}), streams, 0);
+        rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x1}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
       },
       "covers 64 bytes (Stage13Groups), the outfeed sends 32", "a 32-byte outfeed of a 64-byte read was accepted");
 }
@@ -1147,7 +1147,7 @@ TEST_F(LleRungTest, TheImmediateWritePutsItsValueAtTheDecodedNarrowAddress) {
   rung.packet(write(kBase + 4, 0, 1), streams, 0);  // two 4-byte writes of 0
   rung.packet(readAt(kTile, 4 * kBase, 24), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, 24 / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 24, 0, streams);
   rung.endRun();
   std::vector<uint8_t> expected(24, 0);
@@ -1192,7 +1192,7 @@ TEST_F(LleRungTest, TheIdentityReadIsAddressedIn4ByteUnitsAndARepeatedReadIsNotS
     }
     rung.packet(stage, streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 16, 0, streams);
     rung.endRun();
     return out;
@@ -1245,7 +1245,7 @@ TEST_F(LleRungTest, TheImmediateWriteNestCoversAStridedColumn) {
   rung.packet(column(kBase, kPitch), streams, 0);
   rung.packet(readAt(kTile, 4 * kBase, 4 * kUnits), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 4 * kUnits, 0, streams);
   rung.endRun();
   std::vector<uint8_t> expected(4 * kUnits, 0);
@@ -1287,7 +1287,7 @@ TEST_F(LleRungTest, TheWriteFlagsAfterTheNestLeaveTheBytesWhereTheNestSays) {
     rung.packet(fill(flags), streams, 0);
     rung.packet(readAt(kTile, 4 * kBase, 4 * kUnits), streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 4 * kUnits, 0, streams);
     rung.endRun();
     return out;
@@ -1367,7 +1367,7 @@ TEST_F(LleRungTest, AReadKeptForTheComputeTakesItsBytesFromNarrowMemoryWhenItRun
   rung.endRun();
 
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
-                     f.make(0x10, {{LleField::Dma10Mask, kTile}})})
+                     f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}})})
                 .find("a kept read is not sent"),
             std::string::npos);
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)}).find("Stage13Route 0, 0"), std::string::npos)
@@ -1419,7 +1419,7 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
     rung.packet(fill(), streams, 0);
     rung.packet(read(1, flags), streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 4 * kUnits, 0, streams);
     rung.endRun();
     return out;
@@ -1477,7 +1477,7 @@ TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
   fill();
   rung.packet(read(1, 0, 1), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kReadGroups / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, 4 * kReadGroups, 0, streams), expected);
   rung.endRun();
 
@@ -1528,7 +1528,7 @@ TEST_F(LleRungTest, TheStagingSelectsLeaveAContiguousWriteWhereItsAddressSays) {
                               {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
                 streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
     rung.endRun();
     return out;
@@ -1591,7 +1591,7 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
                               {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
                 streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
     rung.endRun();
     return out;
@@ -1633,7 +1633,9 @@ TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
                 streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}, {LleField::OutfeedSingleLine, bytes == 8}}), streams,
                 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}});
+    f.setElement(send, LleField::Dma10Beats, 0, (bytes + 255) / 256 - 1);  // the send's 256-byte beats
+    rung.packet(send, streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
     rung.endRun();
     return out;
@@ -1678,7 +1680,7 @@ TEST_F(LleRungTest, ASendTakesTheStreamItsTagNames) {
     f.setElement(read, LleField::Stage13Channel, 0, 1234);
     rung.packet(read, streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10Channel, sendChannel}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Channel, sendChannel}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 16, 0, streams);
     rung.endRun();
     return out;
@@ -1694,6 +1696,59 @@ TEST_F(LleRungTest, ASendTakesTheStreamItsTagNames) {
     EXPECT_NE(why.find("stream 1233 (Dma10Channel"), std::string::npos) << why;
     EXPECT_NE(why.find("stream 1234 (Stage13Channel"), std::string::npos) << why;
   }
+}
+
+// The send's beats and destination (docs/decoding-log.md "ringmesh" §A-§B): an outfeed send carries
+// its stream in 256-byte beats counted by a five-level nest, ceil(bytes / 256) of them. A 600-byte read
+// (150 units from narrow unit 23 of tile 5) needs 3 beats: counted at level 2 (no corpus send counts
+// there) or at level 0, the send drains the 600 bytes; 2 or 4 beats are refused naming Dma10Beats, an
+// outfeed send that also names tiles is refused naming Dma10ToTiles, and the outfeed bit decides
+// whether a send drains the armed 0x27. On main the beat nest and the outfeed bit were pinned by the
+// envelope (Dense's 0 and 1) and every send after a 0x27 drained it, whatever its destination.
+TEST_F(LleRungTest, AnOutfeedSendCarriesItsStreamInBeatsOf256Bytes) {
+  static constexpr uint16_t kTile = 0x20;
+  static constexpr uint64_t kBase = 23;
+  static constexpr uint64_t kUnits = 150;
+  static constexpr uint64_t kBytes = 4 * kUnits;
+  const auto send = [&](unsigned level, uint64_t limit, uint64_t toOutfeed = 1, uint64_t toTiles = 0) {
+    DecodedPacket p = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, toOutfeed},
+                                    {LleField::Dma10ToTiles, toTiles}});
+    f.setElement(p, LleField::Dma10Beats, level, limit);
+    return p;
+  };
+  const auto run = [&](const DecodedPacket& sendPacket, bool armOutfeed = true) {
+    rung.beginRun();
+    DecodedPacket fill = f.make(0x17, {{LleField::Dma17Mask, kTile},
+                                       {LleField::Fill17Immediate, 1},
+                                       {LleField::Fill17Value, 0x6b2f01d9},
+                                       {LleField::Fill17At4, kBase},
+                                       {LleField::Fill17Step, 1},
+                                       {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))}});
+    f.setElement(fill, LleField::Fill17Limit, 0, kUnits - 1);
+    rung.packet(fill, streams, 0);
+    rung.packet(readAt(kTile, 4 * kBase, kBytes), streams, 0);
+    if (armOutfeed) rung.packet(f.make(0x27, {{LleField::OutfeedLines, kBytes / 8 - 1}}), streams, 0);
+    rung.packet(sendPacket, streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, kBytes, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t k = 0; k < kUnits; ++k) expected.insert(expected.end(), {0xd9, 0x01, 0x2f, 0x6b});
+  for (const unsigned level : {2u, 0u}) {
+    EXPECT_EQ(checkEnvelope(send(level, 2)), "") << "level " << level;
+    EXPECT_EQ(run(send(level, 2)), expected) << "3 beats at level " << level;
+  }
+  expectRefusal([&] { run(send(2, 1)); }, "counts 2 beats of 256 bytes (Dma10Beats", "2 beats drained 600 bytes");
+  expectRefusal([&] { run(send(0, 3)); }, "counts at least 4 beats of 256 bytes (Dma10Beats", "4 beats drained 600 bytes");
+  expectRefusal([&] { run(send(2, 2, 1, 0x0101)); }, "also goes to tiles 0,8 (Dma10ToTiles", "an outfeed send to tiles was accepted");
+  // A send to tiles keeps its beats pinned (they are fields of the outfeed form only), and with
+  // Dense's values it does not drain an armed outfeed.
+  EXPECT_NE(checkEnvelope(send(2, 2, 0)), "");
+  expectRefusal([&] { run(send(0, 0, 0)); }, "Dma10ToOutfeed clear; tiles none) while an outfeed (0x27) waits",
+                "a send to tiles drained the outfeed");
+  expectRefusal([&] { run(send(2, 2), false); }, "a send to the outfeed (Dma10ToOutfeed, word 3 bit 99) with no outfeed",
+                "an outfeed send without a 0x27 was accepted");
 }
 
 // The w0 loop nest of the compute (ComputeLimitW0, docs/decoding-log.md "convcompute" §A): its levels
@@ -1795,7 +1850,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
     rung.packet(outBytes == 8 ? f.make(0x27, {{LleField::OutfeedSingleLine, 1}})
                               : f.make(0x27, {{LleField::OutfeedLines, outBytes / 8 - 1}}),
                 streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(outBytes), 0, streams);
     rung.endRun();
     return out;
@@ -1888,7 +1943,7 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedSingleLine, 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 8, 0, streams);
   rung.endRun();
   EXPECT_EQ(out, std::vector<uint8_t>(input.begin(), input.begin() + 8));  // the identity block, multiplier 1
