@@ -37,6 +37,9 @@ ROW = re.compile(r"CORAL_LLE_FIELD\(\s*(\w+)\s*,\s*(0x[0-9a-f]+)\s*,\s*(\d+)\s*,
 
 
 FORMAT = re.compile(r"^CORAL_LLE_FORMAT(_UNLESS)?\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
+# Fields decoded only as a copy of a partner packet (lle_partner_copies.def): pinned when no partner
+# agrees, so the rows keep their values (the rung sets them aside only with a partner).
+PARTNER_COPY = re.compile(r"^CORAL_LLE_PARTNER_COPY\(\s*(\w+)\s*,", re.M)
 
 
 def field_rows(def_path):
@@ -109,6 +112,8 @@ def main():
     # {field: (condition, the condition's value where the field exists)}: CORAL_LLE_FORMAT 1, _UNLESS 0.
     formats = {f: (c, 0 if unless else 1)
                for unless, c, f in FORMAT.findall(open(os.path.join(root, "models", "lle", "lle_relations.def")).read())}
+    copies = PARTNER_COPY.findall(open(os.path.join(root, "models", "lle", "lle_partner_copies.def")).read())
+    fields = {name: row for name, row in fields.items() if name not in copies}
     masks = ignore_masks(fields, formats)
     seen = {}
     sources = [(path, None) for path in models] + [(path, op) for op, paths in groups for path in paths]

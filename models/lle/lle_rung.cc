@@ -13,10 +13,14 @@
 #include "models/lle/compute_observer.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/fill_nest.h"
+#include "models/lle/identity_copy.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
 #include "models/lle/packet_envelope.h"
+#include "models/lle/partner_copy.h"
+#include "models/lle/output_nest.h"
 #include "models/lle/read_nest.h"
+#include "models/lle/staging_window.h"
 #include "models/lle/write_nest.h"
 #include "models/lle/requantizer.h"
 
@@ -104,7 +108,10 @@ void LleRung::beginRun() {
     t.keptRead.reset();
     t.keptReadRepeats = 0;
     t.keptReadChannel = 0;
+    t.windows.clear();
   }
+  partners_.clear();
+  windowReaders_.clear();
   infeedConfigured_ = false;
   infeedIsInput_ = false;
   pendingInfeedCheck_.reset();
@@ -119,6 +126,7 @@ void LleRung::beginRun() {
 void LleRung::endRun() {
   pendingPops_.clear();
   deferredComputes_.clear();
+  windowReaders_.clear();
 }
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
@@ -131,18 +139,19 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     }
     decoded = own.get();
   }
+  PartnerCopyWatch partners;  // a 0x14 copying its 0x11 is checked against it (docs/decoding-log.md "pair14")
   for (const DecodedPacket& p : decoded->packets()) {
     if (p.action != models::PacketAction::kIssue) continue;
     const auto op = static_cast<uint8_t>(p.opcode);
     if (op >= 0x21 && op <= 0x23) continue;
-    std::string why = checkEnvelope(p);
+    std::string why = partners.observe(p, checkEnvelope(p));
     if (!why.empty()) return why;
     if (p.tilePacket && (p.tileMask >> config_.tileCount()) != 0) {
       return "tile packet at " + models::describePacketLocation(p.pc, p.words[0]) + " addresses tiles beyond the " +
              std::to_string(config_.tileCount()) + " of this chip";
     }
   }
-  return "";
+  return partners.finish();
 }
 
 void LleRung::refuse(const DecodedPacket& packet, const std::string& why) const {
@@ -155,7 +164,7 @@ void LleRung::refuse(const DecodedPacket& packet, const std::string& why) const 
 void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& streams, uint64_t /*cycle*/) {
   const auto op = static_cast<uint8_t>(packet.opcode);
   if (op >= 0x21 && op <= 0x23) return;  // halt, branch, loop: the scalar core's business
-  if (const std::string why = checkEnvelope(packet); !why.empty()) {
+  if (const std::string why = partners_.observe(packet, checkEnvelope(packet)); !why.empty()) {
     throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
   }
   if (packet.tilePacket && (packet.tileMask >> config_.tileCount()) != 0) {
@@ -186,6 +195,7 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     case 0x24:  // the scalar fence: the core waited for the infeed, so the popped bytes are here
       checkInfeedSize(streams);
       resolvePops(streams);
+      runWindowReaders();
       break;
     case 0x27:
       outfeedArmed_.push_back(outfeedBytes(packet));
@@ -294,17 +304,50 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     }
     // A level that comes back to units already written (stride 0 in 2,057 corpus 0x14s: e.g. the iwatake
     // stride sweep's 16 input rows through one row's units) is a window whose earlier passes something
-    // consumes while the write runs; that consumer is not decoded, so the rung does not keep the last pass.
-    if (nest.revisitsAUnit()) {
+    // consumes while the write runs. The shape whose consumer is decoded, a window (staging_window.h:
+    // level 0 over its units, one outer level of stride 0), keeps its passes for the one-byte-element
+    // computes that drain it (docs/decoding-log.md "identcopy" §B); other revisiting nests are refused.
+    if (nest.revisitsAUnit() && !StagingWindow::of(nest, address)) {
       refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) writes some units more than "
-                     "once: what consumes the earlier passes (a streaming window) is not decoded");
+                     "once, and not as a window (level 0 over its units, one outer level of stride 0): what consumes the "
+                     "earlier passes is not decoded");
     }
   }
+  const uint64_t skipUnits = sourceSkipUnits(packet, address);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedWriteAt = address;
     tiles_[t].stagedWriteNest = nest;
+    tiles_[t].stagedWriteSkipUnits = skipUnits;
   }
+}
+
+// The write's source side (lle_fields.def Stage14Source*, docs/decoding-log.md "src14"): every tile of
+// a distribution sees the whole pop, and one whose write has Stage14SourceOn lets the first
+// Stage14SourceSkip + 1 units pass. The address pair beside the skip (Base = the write's address,
+// End = Base + Skip, both modulo 2^14) is redundant where it holds; where it does not, it says
+// something not decoded (matmul_256's Base is tile 0's address), so the rung refuses.
+uint64_t LleRung::sourceSkipUnits(const DecodedPacket& packet, uint64_t address) const {
+  if (readField(packet.words, LleField::Stage14SourceOn) == 0) return 0;
+  const uint64_t base = readField(packet.words, LleField::Stage14SourceBase);
+  const uint64_t skip = readField(packet.words, LleField::Stage14SourceSkip);
+  const uint64_t end = readField(packet.words, LleField::Stage14SourceEnd);
+  const uint64_t modulus = uint64_t{1} << fieldDef(LleField::Stage14SourceBase).width;
+  if (base != (address / 4) % modulus) {
+    refuse(packet, "Stage14SourceBase (word 4 bits 47:34) = " + std::to_string(base) + " is not the write's address " +
+                       std::to_string(address / 4) + " (4-byte units) modulo " + std::to_string(modulus) +
+                       ": what another base means is not decoded");
+  }
+  if (end != (base + skip) % modulus) {
+    refuse(packet, "Stage14SourceEnd (word 4 bits 79:66) = " + std::to_string(end) +
+                       " is not Stage14SourceBase + Stage14SourceSkip = " + std::to_string((base + skip) % modulus) +
+                       ": what another end means is not decoded");
+  }
+  if (readField(packet.words, LleField::Stage14LoopOn) == 0) {
+    refuse(packet, "Stage14SourceOn with the group loop off (Stage14LoopOn clear): a single-line write that skips part of "
+                   "its pop, never seen");
+  }
+  return skip + 1;
 }
 
 // The immediate form of 0x17 (docs/decoding-log.md "op17", "fill17b"): the 32-bit value at every
@@ -343,6 +386,7 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
 }
 
 void LleRung::stageRead(const DecodedPacket& packet) {
+  refuseWhileAWindowReaderWaits(packet);
   const auto words = packet.words;
   const uint64_t address = readField(words, LleField::Stage13NarrowAt4) * 4;
   const bool loop = readField(words, LleField::Stage13LoopOn) != 0;
@@ -551,16 +595,25 @@ void LleRung::pop(const DecodedPacket& packet) {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t)) || !tiles_[t].stagedWriteAt) continue;
     if (quarters != 4) refuse(packet, "a part-row pop (PopRowQuarters) into a staging write (0x14) is not decoded");
-    // A nest with a counting outer level places each of the pop's 4-byte units; which stream bytes a
-    // tile keeps when the two lengths differ (the 0x14's source side, w4) is not decoded. A contiguous
-    // nest keeps the rung's placement of the whole pop from the address ("xray" §B).
+    // The tile keeps the nest's units of the pop after the units its source side lets pass
+    // (docs/decoding-log.md "src14"): Dense's column group k is the pop's bytes [64k, 64k + 64). A
+    // contiguous write without a skip keeps the rung's placement of the whole pop from the address
+    // ("xray" §B: the single-line writes of the raw programs, whose group loop does not run).
     const WriteNest& nest = tiles_[t].stagedWriteNest;
-    if (!nest.contiguous() && pending.length != 4 * nest.units()) {
+    const uint64_t skip = tiles_[t].stagedWriteSkipUnits;
+    const bool wholePop = nest.contiguous() && skip == 0;
+    if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units()) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write nest of " + std::to_string(4 * nest.units()) +
-                         " bytes (Stage14Groups, Stage14OuterLimit): which bytes the tile keeps is not decoded");
+                         " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is "
+                         "not decoded");
     }
-    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest});
+    if (!wholePop && 4 * (skip + nest.units()) > pending.length) {
+      refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
+                         "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
+                         "Stage14OuterLimit) after " + std::to_string(4 * skip) + " (Stage14SourceSkip), runs past the pop's end");
+    }
+    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest, skip});
     tiles_[t].stagedWriteAt.reset();
   }
   if (!input) placeParameters(packet, pending);
@@ -609,13 +662,27 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
         }
       }
     }
-    for (const auto& [t, address, nest] : p.sramWrites) {
-      if (!nest.contiguous()) {
-        // Unit k of the nest takes the pop's bytes [4k, 4k + 4); stageWrite bounded the units.
+    for (const auto& [t, address, nest, skipUnits] : p.sramWrites) {
+      // The part of the pop the tile keeps: after the units its source side lets pass ("src14").
+      const std::span<const uint8_t> part = from.subspan(std::min<uint64_t>(4 * skipUnits, from.size()));
+      // A window keeps each pass of its part for its readers; narrow memory keeps the last (what the
+      // units hold when the write has run).
+      if (auto window = nest.revisitsAUnit() ? StagingWindow::of(nest, address) : std::nullopt) {
+        window->fill(part);
+        tiles_[t].windows.push_back(std::move(*window));
+      }
+      if (!nest.contiguous() || skipUnits != 0) {
+        // Unit k of the nest takes the pop's bytes [4 (skip + k), 4 (skip + k) + 4); stageWrite bounded
+        // the units, pop() the skip.
         uint64_t k = 0;
         nest.forEachUnit([&](int64_t unit) {
           const uint64_t at = address + static_cast<uint64_t>(unit) * 4;
-          if (4 * k < from.size()) tiles_[t].narrowSram.write(at, from.subspan(4 * k, std::min<uint64_t>(4, from.size() - 4 * k)));
+          if (4 * k < part.size() &&
+              !tiles_[t].narrowSram.write(at, part.subspan(4 * k, std::min<uint64_t>(4, part.size() - 4 * k)))) {
+            throw ChipFault(FaultKind::kUnsupported, "lle: a staging write to tile " + std::to_string(t) + " at narrow address " +
+                                                         std::to_string(at) + " leaves its " +
+                                                         std::to_string(tiles_[t].narrowSram.capacity()) + "-byte narrow memory");
+          }
           ++k;
         });
         continue;
@@ -648,6 +715,20 @@ void LleRung::refuseComputeOverPositions(const DecodedPacket& packet) const {
   }
 }
 
+// The lanes a weight group feeds, the parameter prefix and the weight zero point (docs/decoding-log.md "convmac" §A) are
+// read by the convolution compute (conv_compute.h); the Dense and element-wise paths model one
+// value of each and refuse the others by name.
+void LleRung::refuseOtherLanesOrPrefix(const DecodedPacket& packet, uint64_t laneGroups, uint64_t prefix, const char* form) const {
+  const uint64_t gotLanes = readField(packet.words, LleField::ComputeLaneGroups);
+  const uint64_t gotPrefix = readField(packet.words, LleField::ComputeParamPrefix);
+  const uint64_t gotZpWeight = readField(packet.words, LleField::ComputeZpWeight);
+  if (gotLanes != laneGroups || gotPrefix != prefix || gotZpWeight != 0) {
+    refuse(packet, "ComputeLaneGroups (word 4 bits 102:99) = " + std::to_string(gotLanes) + ", ComputeParamPrefix (word 16 bits 46:45) = " +
+                       std::to_string(gotPrefix) + ", ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(gotZpWeight) + ": the " +
+                       form + " models " + std::to_string(laneGroups) + ", " + std::to_string(prefix) + " and 0");
+  }
+}
+
 bool LleRung::inputPopsDelivered(const models::RunStreams& streams) const {
   return std::ranges::all_of(pendingPops_, [&](const PendingPop& p) {
     return !p.input || p.offset + p.length <= streams.inputBytes().size();
@@ -661,6 +742,20 @@ void LleRung::runDeferredComputes(const models::RunStreams& streams) {
     waiting.packet.words = waiting.words;
     compute(waiting.packet, streams);
   }
+}
+
+// The size of one input element (docs/decoding-log.md "identcopy" §A): ComputeInputBytes is
+// one-hot and ComputeInputBytesCode names the same size (1 -> 1, 2 -> 2, 4 -> 0). The other pairs of
+// the corpus ((0, 0), (1, 0)) are not decoded: refused, naming both fields.
+uint64_t LleRung::inputElementBytes(const DecodedPacket& packet) const {
+  const uint64_t bytes = readField(packet.words, LleField::ComputeInputBytes);
+  const uint64_t code = readField(packet.words, LleField::ComputeInputBytesCode);
+  const bool oneHot = bytes == 1 || bytes == 2 || bytes == 4;
+  if (!oneHot || code != (bytes == 4 ? 0 : bytes)) {
+    refuse(packet, "ComputeInputBytes (word 1 bits 83:81) = " + std::to_string(bytes) + " with ComputeInputBytesCode (word 1 bits 119:118) = " +
+                       std::to_string(code) + ": not one of the decoded element sizes (1, 1), (2, 2), (4, 0)");
+  }
+  return bytes;
 }
 
 // The epilogue fields both compute forms share (docs/isa.md §4.2), with the ranges the requantiser
@@ -688,7 +783,29 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     return;
   }
   resolvePops(streams);
+  runWindowReaders();
   const auto words = packet.words;
+  // One-byte input elements: the convolutions' identity computes, which copy their tile's block of
+  // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
+  // issued before its window is filled waits for it, as do the ones after it (program order).
+  const uint64_t elementBytes = inputElementBytes(packet);
+  if (elementBytes == 1) {
+    if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
+      DeferredCompute& waiting = windowReaders_.emplace_back();
+      waiting.words.assign(packet.words.begin(), packet.words.end());
+      waiting.packet = packet;
+      return;
+    }
+    computeIdentityCopy(packet);
+    return;
+  }
+  // The other forms executed here read 4-byte input elements (a K group, an element-wise group); the
+  // bilinear templates' 2-byte elements are not executed.
+  if (elementBytes != kGroupBytes) {
+    refuse(packet, "ComputeInputBytes (word 1 bits 83:81) = " + std::to_string(elementBytes) + ": " + std::to_string(elementBytes) +
+                       "-byte input elements; only 1-byte (identity copy) and 4-byte elements (K groups) are executed");
+  }
+  refuseWhileAWindowReaderWaits(packet);
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
   // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).
@@ -738,6 +855,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   }
   // From here on the compute is the single-position form (Dense): one K reduction into 64 lanes.
   refuseComputeOverPositions(packet);
+  refuseOtherLanesOrPrefix(packet, kLanes / 4 - 1, 2, "single-position (Dense) compute: 64 lanes, f32 scale and u32 weight offset");
   // The Dense gather below takes stream bytes [0, K), where both templates' staging steps put the
   // vector (narrow 0, docs/decoding-log.md "identform" §B); an input elsewhere is not what it models.
   if (const uint64_t inputAt4 = readField(words, LleField::ComputeInputAt4); inputAt4 != 0) {
@@ -812,6 +930,7 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
                          std::to_string(positions) + " positions (want " + std::to_string(want) + ")");
     }
   }
+  refuseOtherLanesOrPrefix(packet, 0, 0, "element-wise compute: 4 lanes, no parameter prefix");
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
   // The positions' 4-byte groups: each tile's narrow memory from the decoded input address
@@ -860,6 +979,120 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   }
 }
 
+// The staging window on `tile` that `unit` names (staging_window.h), the latest first; null when none.
+StagingWindow* LleRung::windowNamedBy(unsigned tile, uint64_t unit) {
+  auto& windows = tiles_[tile].windows;
+  for (auto w = windows.rbegin(); w != windows.rend(); ++w) {
+    if (w->isNamedBy(unit)) return &*w;
+  }
+  return nullptr;
+}
+
+// True when every tile of a one-byte-element compute has a filled window its input address names.
+bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
+  const uint64_t unit = readField(packet.words, LleField::ComputeInputAt4);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    const StagingWindow* window = windowNamedBy(t, unit);
+    if (!window || !window->filled()) return false;
+  }
+  return true;
+}
+
+void LleRung::runWindowReaders() {
+  while (!windowReaders_.empty()) {
+    windowReaders_.front().packet.words = windowReaders_.front().words;
+    if (!identityWindowFilled(windowReaders_.front().packet)) return;
+    DeferredCompute reader = std::move(windowReaders_.front());
+    windowReaders_.pop_front();
+    reader.packet.words = reader.words;
+    computeIdentityCopy(reader.packet);
+  }
+}
+
+// While a one-byte-element compute waits for its window, a packet that reads what it will write
+// (another compute, a staging read, an outfeed send) would read the grid before the copy: refused.
+void LleRung::refuseWhileAWindowReaderWaits(const DecodedPacket& packet) const {
+  if (windowReaders_.empty()) return;
+  refuse(packet, "the compute at PC 0x" + isa::formatAddress(windowReaders_.front().packet.pc) +
+                     " (one-byte input elements) still waits for the staging window its ComputeInputAt4 names, and this packet "
+                     "would read narrow memory before it");
+}
+
+// The identity copy (docs/decoding-log.md "identcopy"): T x R positions (the w0 nest's levels 1 and 3,
+// ComputeLimitW0[0] and [2]) of C one-byte channels each (the K loop). Row r takes the first C T bytes
+// of the window's next pass; the position's 4-byte group (its channels, then bytes the zero point 0
+// fills) is weighted by the block a kept 0x13 holds (the prologue's 4 x 4 identity), requantised with
+// scale 1 and the packet's epilogue, and its four lanes go to the next unit of the output nest
+// (output_nest.h; the interior of the convolution's padded grid, "gridcopy").
+void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
+  const auto words = packet.words;
+  // The K loop runs over a position's one-byte channels (C = ComputeK4W0 + 1: 1 in the convolutions, 3
+  // in the depthwise sweep), which fill the position's 4-byte group from byte 0.
+  const uint64_t channels = readField(words, LleField::ComputeK4W0) + 1;
+  if (channels > kGroupBytes) {
+    refuse(packet, "ComputeK4W0 = " + std::to_string(channels - 1) + " with 1-byte elements (ComputeInputBytes = 1): " +
+                       std::to_string(channels) + " channels a position do not fit one 4-byte group");
+  }
+  const uint64_t columns = readField(words, LleField::ComputeLimitW0, 0) + 1;
+  const uint64_t rows = readField(words, LleField::ComputeLimitW0, 2) + 1;
+  if (const uint64_t middle = readField(words, LleField::ComputeLimitW0, 1); middle != 0) {
+    refuse(packet, "ComputeLimitW0[1] = " + std::to_string(middle) +
+                       " in a one-byte-element compute: its positions are level 1 and its rows level 3 of the w0 nest");
+  }
+  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
+  if (zpIn != 0) {
+    refuse(packet, "ComputeZpIn = " + std::to_string(zpIn) +
+                       " with 1-byte elements: what fills the other three bytes of a position's 4-byte group is not decoded "
+                       "(the corpus's identity computes have zero points 0)");
+  }
+  const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
+  const uint64_t inputUnit = readField(words, LleField::ComputeInputAt4);
+  const OutputNest out = OutputNest::fromPacket(words, static_cast<int64_t>(outputAt / 4));
+  if (outputAt % 4 != 0 || out.units() != columns * rows) {
+    refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " covers " +
+                       std::to_string(out.units()) + " 4-byte units; the compute has " + std::to_string(columns) + " x " +
+                       std::to_string(rows) + " positions (ComputeLimitW0[0], [2])");
+  }
+  const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    // The kept block: the 4 x 4 block, alone (16 bytes) or followed by 64 zero units (272 bytes: the
+    // convolutions' prologue reads 68 units); the zeros would weight lanes the 4-byte unit does not hold.
+    const bool blockAlone = tile.keptRead && tile.keptRead->size() == kElementWiseBlockBytes;
+    const bool blockAndZeros = tile.keptRead && tile.keptRead->size() == kElementWiseBlockBytes + kLanes * kGroupBytes &&
+                               std::all_of(tile.keptRead->begin() + kElementWiseBlockBytes, tile.keptRead->end(),
+                                           [](uint8_t b) { return b == 0; });
+    if (!blockAlone && !blockAndZeros) {
+      refuse(packet, "tile " + std::to_string(t) + " of the one-byte-element compute holds no kept 16-byte block (alone, or followed by " +
+                         "256 zero bytes) from a 0x13");
+    }
+    if (!out.staysInside(tile.narrowSram.capacity() / 4)) {
+      refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " leaves the " +
+                         std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
+    }
+    StagingWindow& window = *windowNamedBy(t, inputUnit);  // identityWindowFilled() found it
+    if (window.passesRead + rows > window.passBytes.size()) {
+      refuse(packet, "tile " + std::to_string(t) + ": the staging window at unit " + std::to_string(window.firstUnit) + " (" +
+                         std::to_string(window.units) + " units) holds " + std::to_string(window.passBytes.size()) + " passes, " +
+                         std::to_string(window.passesRead) + " already read; this compute reads " + std::to_string(rows) + " more");
+    }
+    for (uint64_t r = 0; r < rows; ++r) {
+      if (window.passBytes[window.passesRead + r].size() < channels * columns) {
+        refuse(packet, "tile " + std::to_string(t) + ": pass " + std::to_string(window.passesRead + r) + " of the staging window holds " +
+                           std::to_string(window.passBytes[window.passesRead + r].size()) + " bytes, the row reads " +
+                           std::to_string(channels * columns));
+      }
+    }
+    const std::vector<uint8_t> block = std::move(*tile.keptRead);
+    tile.keptRead.reset();  // the compute consumes it
+    IdentityCopy{columns, rows, channels}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
+    window.passesRead += rows;
+    macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
+  }
+}
+
 void LleRung::send(const DecodedPacket& packet) {
   const bool toOutfeed = readField(packet.words, LleField::Dma10ToOutfeed) != 0;
   if (toOutfeed && outfeedArmed_.empty()) {
@@ -874,6 +1107,7 @@ void LleRung::send(const DecodedPacket& packet) {
 }
 
 void LleRung::drain(const DecodedPacket& packet) {
+  refuseWhileAWindowReaderWaits(packet);
   const uint64_t bytes = outfeedArmed_.front();
   outfeedArmed_.pop_front();
   if (const uint64_t tiles = readField(packet.words, LleField::Dma10ToTiles); tiles != 0) {

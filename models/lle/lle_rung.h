@@ -18,11 +18,15 @@
 //                        (stream bytes [0, K) gathered from the compute tiles that hold them,
 //                        see the staging row below) against the parameter prefix and weights (wide memory,
 //                        docs/isa.md §5.1), then the requantisation epilogue (requantizer.h); the 64
-//                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt
+//                        result bytes go to the tile's addressed narrow memory at ComputeOutputAt.
+//                        One-byte input elements (ComputeInputBytes = 1): the identity copy of a staging
+//                        window's passes, row by row, along the output nest (docs/decoding-log.md
+//                        "identcopy"); a compute issued before its window is filled waits for it
 //   0x14                 arms a narrow-memory write on its tiles at Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit: the next pop
 //                        to such a tile lands there too (addressed_memory.h), unit by unit along the
-//                        write's five-level nest when an outer level counts (write_nest.h; a nest
-//                        writing a unit twice is refused: the window's consumer is not decoded); its two selects
+//                        write's five-level nest when an outer level counts (write_nest.h; a window,
+//                        one outer level of stride 0, keeps every pass for the one-byte-element
+//                        computes, staging_window.h; other nests writing a unit twice are refused); its two selects
 //                        (Stage14SelectW4/W5, meaning not decoded) must be ones the hypothesis of
 //                        docs/decoding-log.md "xraypair" §A covers, else refused
 //   0x13                 arms the narrow-memory read at Stage13NarrowAt4 x 4 (along its nest, one
@@ -63,6 +67,7 @@
 #include <vector>
 
 #include "models/chip/datapath_rung.h"
+#include "models/lle/partner_copy.h"
 #include "models/lle/tile_state.h"
 
 namespace coralsim::lle {
@@ -102,6 +107,7 @@ class LleRung final : public models::DatapathRung {
       unsigned tile = 0;
       uint64_t address = 0;  // narrow bytes, Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit
       WriteNest nest;        // the units the bytes land on from there, in order
+      uint64_t skipUnits = 0;  // the pop's units this tile lets pass first (Stage14SourceSkip + 1, or 0)
     };
     std::vector<SramWrite> sramWrites;  // armed by a 0x14 on the pop's tiles
     std::array<uint64_t, 16> wideAddress{};  // parameters: per destination tile, where its receive puts them
@@ -127,6 +133,8 @@ class LleRung final : public models::DatapathRung {
   void infeed(const models::DecodedPacket& packet);
   [[nodiscard]] uint64_t outfeedBytes(const models::DecodedPacket& packet) const;  // checks the two decoded forms
   void stageWrite(const models::DecodedPacket& packet);
+  // The pop's units the write lets pass before it keeps any (Stage14Source*; refuses a pair it does not decode).
+  [[nodiscard]] uint64_t sourceSkipUnits(const models::DecodedPacket& packet, uint64_t address) const;
   void stageRead(const models::DecodedPacket& packet);
   // The groups a 0x13 reads: from narrow byte `address`, `groups` groups of 4 bytes, `stride` 4-byte
   // units apart (its one counting level, read_nest.h).
@@ -152,14 +160,24 @@ class LleRung final : public models::DatapathRung {
     float hi = 0;
   };
   [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet) const;
+  [[nodiscard]] uint64_t inputElementBytes(const models::DecodedPacket& packet) const;  // 1, 2 or 4, else refused
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
+  void refuseOtherLanesOrPrefix(const models::DecodedPacket& packet, uint64_t laneGroups, uint64_t prefix, const char* form) const;
   [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;
   void runDeferredComputes(const models::RunStreams& streams);
   // The position loop of one 4-byte group per output with a 4 x 4 weight block (docs/decoding-log.md
   // "eltwise" §B): the raw element-wise programs. Its input is each tile's narrow memory at
   // ComputeInputAt4 x 4 ("identform" §B).
   void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
+  // The identity copy of one-byte input elements from a staging window into the padded grid
+  // (docs/decoding-log.md "identcopy"), and the flow around it: a compute issued before its window
+  // is filled waits (windowReaders_), the fence and the next compute run it once the pop has filled it.
+  void computeIdentityCopy(const models::DecodedPacket& packet);
+  [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, uint64_t unit);
+  [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
+  void runWindowReaders();
+  void refuseWhileAWindowReaderWaits(const models::DecodedPacket& packet) const;
   // A 0x10 send: to the outfeed it drains the armed 0x27 (drain); between tiles it is not modelled
   // (its beats and destinations stay pinned by the envelope, docs/decoding-log.md "ringmesh" §A).
   void send(const models::DecodedPacket& packet);
@@ -172,8 +190,10 @@ class LleRung final : public models::DatapathRung {
   bool infeedIsInput_ = false;
   std::vector<PendingPop> pendingPops_;
   std::deque<DeferredCompute> deferredComputes_;  // in program order
+  std::deque<DeferredCompute> windowReaders_;     // one-byte-element computes waiting for their window, in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
+  PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
   size_t outRead_ = 0;

@@ -55,6 +55,16 @@ bool formatDependent(LleField field) {
   return std::ranges::any_of(fieldFormats(), [&](const FieldFormat& f) { return f.field == field; });
 }
 
+// Fields decoded only as a copy of a partner packet (lle_partner_copies.def): pinned unless the
+// caller compares them with the partner.
+constexpr LleField kPartnerCopies[] = {
+#define CORAL_LLE_PARTNER_COPY(field, partner) LleField::field,
+#include "models/lle/lle_partner_copies.def"
+#undef CORAL_LLE_PARTNER_COPY
+};
+
+bool partnerCopy(LleField field) { return std::ranges::find(kPartnerCopies, field) != std::end(kPartnerCopies); }
+
 // Per opcode and word: the bits decoded in every packet of the opcode (union of the
 // lle_fields.def rows without a CORAL_LLE_FORMAT condition).
 struct DecodedMasks {
@@ -62,7 +72,7 @@ struct DecodedMasks {
 
   DecodedMasks() {
     for (size_t i = 0; i < std::size(kLleFields); ++i) {
-      if (formatDependent(static_cast<LleField>(i))) continue;
+      if (formatDependent(static_cast<LleField>(i)) || partnerCopy(static_cast<LleField>(i))) continue;
       addFieldBits(kLleFields[i], masks[kLleFields[i].opcode & 63]);
     }
   }
@@ -112,7 +122,7 @@ isa::Word128 envelopeValue(uint8_t opcode, unsigned word) {
   return {};
 }
 
-std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set) {
+std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set, PartnerBits partnerBits) {
   const uint8_t op = static_cast<uint8_t>(packet.opcode);
   const std::string where = "opcode 0x" + [&] {
     char t[8];
@@ -131,15 +141,27 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set) 
       addFieldBits(def, std::span(masks).first(std::min<size_t>(packet.words.size(), kMaxWords)));
     }
   }
+  // The partner-copy bits set aside: cleared in the packet and in the rows, which keep the
+  // templates' values of them (pinned, the other mode).
+  std::array<isa::Word128, kMaxWords> setAside{};
+  if (partnerBits == PartnerBits::kComparedWithPartner) {
+    for (const LleField field : kPartnerCopies) {
+      const LleFieldDef& def = fieldDef(field);
+      if (def.opcode == op) addFieldBits(def, std::span(setAside).first(std::min<size_t>(packet.words.size(), kMaxWords)));
+    }
+    for (unsigned k = 0; k < kMaxWords; ++k) masks[k] = isa::Word128{masks[k].lo | setAside[k].lo, masks[k].hi | setAside[k].hi};
+  }
   for (unsigned k = 0; k < packet.words.size(); ++k) {
     const isa::Word128 mask = k < kMaxWords ? masks[k] : isa::Word128{};
+    const isa::Word128 aside = k < kMaxWords ? setAside[k] : isa::Word128{};
     const isa::Word128 value{packet.words[k].lo & ~mask.lo, packet.words[k].hi & ~mask.hi};
     bool found = false;
     const EnvelopeRow* nearest = nullptr;
     int nearestDistance = 129;
     for (const EnvelopeRow& row : envelopeRows(set)) {
       if (row.opcode != op || row.word != k) continue;
-      const int distance = std::popcount(row.value.lo ^ value.lo) + std::popcount(row.value.hi ^ value.hi);
+      const isa::Word128 pinned{row.value.lo & ~aside.lo, row.value.hi & ~aside.hi};
+      const int distance = std::popcount(pinned.lo ^ value.lo) + std::popcount(pinned.hi ^ value.hi);
       if (distance == 0) {
         found = true;
         break;
@@ -150,7 +172,8 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set) 
       }
     }
     if (!found) {
-      const isa::Word128 diff = nearest ? isa::Word128{nearest->value.lo ^ value.lo, nearest->value.hi ^ value.hi} : value;
+      const isa::Word128 diff =
+          nearest ? isa::Word128{(nearest->value.lo & ~aside.lo) ^ value.lo, (nearest->value.hi & ~aside.hi) ^ value.hi} : value;
       return where + ": word " + std::to_string(k) + " = " + hex128(packet.words[k]) + ": bits " + bitRuns(diff) +
              " have no decoded meaning and differ from the envelope (" + envelopeFile(set) + ")";
     }

@@ -22,9 +22,18 @@ enum class EnvelopeSet {
   kDecodeSet,  // Dense-256's values only (the Dense-1024 hold-out experiment)
 };
 
+// How the envelope treats fields that copy a partner packet (lle_partner_copies.def): pinned like
+// any undecoded bit, or set aside because the caller compares them with the partner
+// (partner_copy.h; docs/decoding-log.md "pair14").
+enum class PartnerBits {
+  kPinned,
+  kComparedWithPartner,
+};
+
 // "" when `packet` lies inside the envelope; otherwise why not.
 [[nodiscard]] std::string checkEnvelope(const models::DecodedPacket& packet,
-                                        EnvelopeSet set = EnvelopeSet::kShipped);
+                                        EnvelopeSet set = EnvelopeSet::kShipped,
+                                        PartnerBits partnerBits = PartnerBits::kPinned);
 
 // The bits of word `word` of opcode `opcode` the rung decodes in every packet (cleared before the
 // envelope check). Fields of one packet format only (CORAL_LLE_FORMAT) are added per packet.

@@ -15,6 +15,7 @@
 
 #include "models/lle/addressed_memory.h"
 #include "models/lle/nlu_table.h"
+#include "models/lle/staging_window.h"
 #include "models/lle/write_nest.h"
 
 namespace coralsim::lle {
@@ -105,6 +106,9 @@ struct TileState {
   AddressedMemory narrowSram;
   std::optional<uint64_t> stagedWriteAt;
   WriteNest stagedWriteNest;  // the units the popped bytes land on from stagedWriteAt (write_nest.h)
+  // The units of the pop the write lets pass before it keeps any (Stage14SourceSkip + 1 with
+  // Stage14SourceOn, else 0; docs/decoding-log.md "src14").
+  uint64_t stagedWriteSkipUnits = 0;
   std::optional<uint64_t> stagedReadAt;
   uint64_t stagedReadBytes = 0;
   // The read's second-level limit (Stage13Repeats; 0 when absent): where a repeated read goes is not
@@ -121,6 +125,9 @@ struct TileState {
   std::optional<std::vector<uint8_t>> keptRead;
   uint64_t keptReadRepeats = 0;
   uint64_t keptReadChannel = 0;  // its Stage13Channel: the consuming compute names it (w7[74:63], not decoded)
+  // The staging windows this run's 0x14s opened on the tile (staging_window.h), in program order: the
+  // one-byte-element computes read their passes.
+  std::vector<StagingWindow> windows;
 };
 
 }  // namespace coralsim::lle

@@ -1,7 +1,9 @@
 #pragma once
 // The address nest of a 0x14 staging write (docs/decoding-log.md "write14"): the odometer of
 // loop_nest.h in narrow 4-byte units, relative to Stage14NarrowAt64 x 64, level 0 stepping one unit;
-// the k-th unit takes the popped bytes [4k, 4k + 4). Level 0's limit is Stage14Groups, levels 1..4
+// the k-th unit takes the popped bytes [4k, 4k + 4) after the units the write's source side skips
+// (Stage14SourceSkip + 1 with Stage14SourceOn, docs/decoding-log.md "src14").
+// Level 0's limit is Stage14Groups, levels 1..4
 // take Stage14OuterLimit (16-bit slots at the 33-bit pitch between the carries; no enable bits: the
 // 0x14 has none, unlike 0x13), and the carry of level i is the 17-bit field just below its limit
 // (Stage14WrapA, WrapB, WrapD, WrapE for levels 1..4). Read this way none of the corpus's 2,453 0x14s

@@ -8,6 +8,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <optional>
 #include <random>
@@ -229,9 +230,11 @@ class LleRungTest : public ::testing::Test {
                          {LleField::ComputeKWrapW7, -limit},
                          {LleField::ComputeK4W7, limit}, {LleField::ComputeK4W10, limit},
                          {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeZpIn, kZpIn},
+                         {LleField::ComputeInputBytes, 4},
                          {LleField::ComputeZpOut, kZpOut}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
                          {LleField::ComputeClampHi, std::bit_cast<uint32_t>(126.0f)},
-                         {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-129.0f)}});
+                         {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-129.0f)},
+                         {LleField::ComputeLaneGroups, 15}, {LleField::ComputeParamPrefix, 2}});
   }
   void parameterCachingRun(uint16_t tiles) {
     rung.beginRun();
@@ -783,10 +786,16 @@ TEST_F(LleRungTest, AStagingWriteNestPlacesThePoppedBytesAlongItsLevels) {
   };
   const std::string shortPop = refusal(write(3, {1, 3}, {5}), 16);
   EXPECT_NE(shortPop.find("nest of 32 bytes (Stage14Groups, Stage14OuterLimit)"), std::string::npos) << shortPop;
-  // The corpus's own form, limits (1, 1) with carries -1: level 1 has stride 0 and writes units 0, 1
-  // twice; what consumes the first pass is not decoded, so the rung refuses rather than keep the last.
-  const std::string twice = refusal(write(7, {1, 1}, {-1, -1, -1, -1}), 16);
-  EXPECT_NE(twice.find("writes some units more than once"), std::string::npos) << twice;
+  // The corpus's own form, limits (1, 1) with carries -1, is a staging window (level 1 has stride 0:
+  // units 0, 1 twice; "identcopy" §B), kept for the one-byte-element computes that read its passes:
+  // narrow memory holds the last pass. Two outer levels coming back (strides 0 and -1) are not a window.
+  {
+    const AddressedMemory& m = run(write(7, {1, 1}, {-1, -1, -1, -1}), 16);
+    EXPECT_EQ(bytesAt(m, 448, 8), input(8, 8));
+    rung.endRun();
+  }
+  const std::string twice = refusal(write(7, {1, 1, 1}, {-1, -2}), 32);
+  EXPECT_NE(twice.find("writes some units more than once, and not as a window"), std::string::npos) << twice;
   const std::string below = refusal(write(1, {1, 3}, {-40}), 32);
   EXPECT_NE(below.find("Stage14OuterLimit"), std::string::npos) << below;
   EXPECT_NE(below.find("leaves the"), std::string::npos) << below;
@@ -815,6 +824,87 @@ TEST_F(LleRungTest, AStagingWriteStartsAtTheFourByteUnitInsideItsRow) {
             std::vector<uint8_t>(streams.input.begin(), streams.input.begin() + 16));
   EXPECT_EQ(m.firstUnwritten(128, 28), std::optional<uint64_t>(128));
   rung.endRun();
+}
+
+// The 0x14's source side (docs/decoding-log.md "src14"): every tile of a distribution sees the whole pop;
+// a write with Stage14SourceOn lets the first Stage14SourceSkip + 1 units pass and keeps the next ones
+// (Dense's column group k: skip 16k units). Values no corpus 0x14 has: two tiles of one 64-byte pop
+// skipping 3 and 10 units into 16-byte writes at rows 4 and 6; a skip into a nest with a counting outer
+// level (carry 3: units 0, 1, 4, 5). The address pair beside the skip is checked: a base other than the
+// write's address, an end other than base + skip, and a part running past the pop are refused by name.
+TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
+  streams.input.resize(64);  // a 64-byte input pop, every byte different
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(3 * i + 1);
+  const auto write = [&](uint16_t mask, uint64_t at64, uint64_t groups, uint64_t skipUnits, int64_t baseError = 0,
+                         int64_t endError = 0) {
+    const uint64_t base = at64 * 16 + static_cast<uint64_t>(baseError);
+    return f.make(0x14, {{LleField::Dma14Mask, mask}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, groups},
+                         {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
+                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
+                         {LleField::Stage14SourceBase, base}, {LleField::Stage14SourceSkip, skipUnits - 1},
+                         {LleField::Stage14SourceEnd, base + skipUnits - 1 + static_cast<uint64_t>(endError)}});
+  };
+  const auto input = [&](uint64_t from, uint64_t n) {
+    return std::vector<uint8_t>(streams.input.begin() + static_cast<std::ptrdiff_t>(from),
+                                streams.input.begin() + static_cast<std::ptrdiff_t>(from + n));
+  };
+  const auto bytesAt = [](const AddressedMemory& m, uint64_t at, uint64_t n) {
+    EXPECT_FALSE(m.firstUnwritten(at, n).has_value()) << "byte " << *m.firstUnwritten(at, n) << " unwritten";
+    const auto s = m.read(at, n);
+    return std::vector<uint8_t>(s.begin(), s.end());
+  };
+  EXPECT_EQ(checkEnvelope(write(0x2, 4, 3, 3)), "");
+  {  // one pop to tiles 1 and 2; each keeps its 16 bytes after its skip
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(write(0x2, 4, 3, 3), streams, 0);
+    rung.packet(write(0x4, 6, 3, 10), streams, 0);
+    rung.packet(popAt(true, 0, 0, 0x6, 64), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    EXPECT_EQ(bytesAt(rung.tile(1).narrowSram, 256, 16), input(12, 16));
+    EXPECT_EQ(bytesAt(rung.tile(2).narrowSram, 384, 16), input(40, 16));
+    EXPECT_TRUE(rung.tile(1).narrowSram.firstUnwritten(256 + 16, 4).has_value());  // nothing after its part
+    rung.endRun();
+  }
+  {  // a skip of 4 units into a nest: groups of 2 units, level 1 twice with carry 3 (units 0, 1, 4, 5)
+    DecodedPacket nest = write(0x8, 2, 1, 4);
+    f.setElement(nest, LleField::Stage14OuterLimit, 0, 1);
+    f.setElement(nest, LleField::Stage14WrapA, 0, 3);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(nest, streams, 0);
+    rung.packet(popAt(true, 0, 0, 0x8, 48), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& m = rung.tile(3).narrowSram;
+    EXPECT_EQ(bytesAt(m, 128, 8), input(16, 8));
+    EXPECT_EQ(bytesAt(m, 128 + 16, 8), input(24, 8));
+    EXPECT_EQ(m.firstUnwritten(128 + 8, 8), std::optional<uint64_t>(128 + 8));
+    rung.endRun();
+  }
+  const auto refusal = [&](const DecodedPacket& staging, uint64_t bytes) {
+    try {
+      rung.beginRun();
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(staging, streams, 0);
+      rung.packet(popAt(true, 0, 0, 0x2, bytes), streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+    } catch (const ChipFault& e) {
+      rung.endRun();
+      return std::string(e.what());
+    }
+    rung.endRun();
+    return std::string();
+  };
+  const std::string base = refusal(write(0x2, 4, 3, 3, 16), 64);
+  EXPECT_NE(base.find("Stage14SourceBase"), std::string::npos) << base;
+  const std::string end = refusal(write(0x2, 4, 3, 3, 0, 1), 64);
+  EXPECT_NE(end.find("Stage14SourceEnd"), std::string::npos) << end;
+  const std::string past = refusal(write(0x2, 4, 3, 5), 32);
+  EXPECT_NE(past.find("runs past the pop's end"), std::string::npos) << past;
+  // Without Stage14SourceOn the address pair and the skip must be 0 (lle_relations.def ONLY_IF rows).
+  DecodedPacket off = write(0x2, 4, 3, 3);
+  f.setElement(off, LleField::Stage14SourceOn, 0, 0);
+  EXPECT_NE(checkEnvelope(off).find("Stage14Source"), std::string::npos) << checkEnvelope(off);
 }
 
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
@@ -1100,6 +1190,31 @@ TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
   ASSERT_EQ(out.size(), 64u);
   for (unsigned c = 0; c < 64; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "lane " << c;
   EXPECT_THROW(run(kOutputAt + 64), ChipFault);
+}
+
+// The Dense path models 64 lanes over a f32 scale + u32 weight-offset prefix and no per-tensor weight
+// zero point (docs/decoding-log.md "convmac" §A): a compute that says 32 lanes, a bias prefix or a
+// weight zero point is refused naming the fields, not run as Dense.
+TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
+  parameterCachingRun(0x1);
+  for (const auto& [field, value] : {std::pair{LleField::ComputeLaneGroups, uint64_t{7}}, std::pair{LleField::ComputeParamPrefix, uint64_t{3}},
+                                     std::pair{LleField::ComputeZpWeight, uint64_t{157}}}) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    DecodedPacket other = compute(0x1);
+    f.setElement(other, field, 0, value);
+    try {
+      rung.packet(other, streams, 0);
+      ADD_FAILURE() << fieldDef(field).name << " = " << value << " ran as Dense";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("ComputeLaneGroups (word 4 bits 102:99) = " + std::string(value == 7 ? "7" : "15")),
+                std::string::npos)
+          << e.what();
+    }
+    rung.endRun();
+  }
 }
 
 // The outfeed's decoded length must match the staging read it sends: a compute's 64 lane results,
@@ -1811,7 +1926,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
         {LleField::ComputePositionStep37, positions}, {LleField::ComputePositionsW4, positions},
         {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, positions > 1},
         {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
-        {LleField::ComputeInputAt4, kInputAt / 4},
+        {LleField::ComputeInputAt4, kInputAt / 4}, {LleField::ComputeInputBytes, 4},
         {LleField::ComputeZpIn, kEltZpIn},        {LleField::ComputeZpOut, kEltZpOut},
         {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
@@ -1915,7 +2030,7 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
                                      {LleField::ComputeKWrap37, static_cast<uint64_t>(-1)},
                                      {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
                                      {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeInputAt4, 400 / 4},
-                                     {LleField::ComputeZpIn, 0},
+                                     {LleField::ComputeInputBytes, 4}, {LleField::ComputeZpIn, 0},
                                      {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
                                      {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)},
                                      {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)}});
@@ -1956,6 +2071,93 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
       },
       "still waits for input bytes", "a read passed a compute that still waits for its input");
   streams.input = input;
+}
+
+// docs/decoding-log.md "pair14": a 0x14's w0[127:62] and w1 are a copy of the 0x11 receive next on
+// its tiles. A write whose copy lies outside the 0x14 envelope runs when that receive carries the
+// same bits (the receive's own envelope pins them: here w1 = count 4, step 1, a receive value no
+// corpus 0x14 carries), on two tiles with their own write, a 40-byte input at narrow 704 — neither a
+// corpus size nor address. A receive with other bits, a compute first on one tile, or no receive
+// before the chunk ends refuse it, naming the field or the tile.
+TEST_F(LleRungTest, AStagingWriteRunsOnlyWhenTheReceiveNextOnItsTilesCarriesTheBitsItCopies) {
+  constexpr uint16_t kTiles = 0x6;
+  constexpr uint64_t kAt = 704;
+  streams.input.resize(40);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x17 + 13 * i);
+  // The execution-only receive (as TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes builds it), with
+  // w1[98:82] = count 4, step 1.
+  const auto receiveWith = [&](uint16_t tiles, uint64_t count, uint64_t step) {
+    DecodedPacket receive = f.make(0x11, {{LleField::Dma11Mask, tiles}, {LleField::Recv11ExecutionForm, 1},
+                                          {LleField::Recv11ExecFlagA, 1}, {LleField::Recv11ExecFlagB, 1},
+                                          {LleField::Recv11ExecFlagBEcho, 1}});
+    auto& words = f.wordsOf(receive);
+    words[0].setBits(61, 17, 0x103c);
+    words[0].setBits(78, 1, 1);
+    words[1].setBits(88, 11, count);
+    words[1].setBits(82, 4, step);
+    words[2].setBits(79, 1, 1);
+    words[2].setBits(83, 2, 3);
+    words[2].setBits(86, 1, 1);
+    words[2].setBits(96, 10, 0x3ff);
+    words[2].setBits(112, 1, 1);
+    words[2].setBits(123, 1, 1);
+    return receive;
+  };
+  const DecodedPacket partner = receiveWith(kTiles, 4, 1);
+  ASSERT_EQ(checkEnvelope(partner), "");
+  // One write per tile, each copying the receive's w0[127:62] and w1.
+  const auto writeOn = [&](uint16_t tile) {
+    DecodedPacket write = stageAt(tile, kAt, streams.input.size());
+    auto& words = f.wordsOf(write);
+    words[0].setBits(62, 64, partner.words[0].bits(62, 64));
+    words[0].setBits(126, 2, partner.words[0].bits(126, 2));
+    words[1] = partner.words[1];
+    return write;
+  };
+  const DecodedPacket write1 = writeOn(0x2), write2 = writeOn(0x4);
+  ASSERT_NE(checkEnvelope(write1).find("word 1"), std::string::npos) << checkEnvelope(write1);
+
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(write1, streams, 0);
+  rung.packet(write2, streams, 0);
+  rung.packet(partner, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTiles, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  for (const unsigned t : {1u, 2u}) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    ASSERT_FALSE(m.firstUnwritten(kAt, streams.input.size()).has_value()) << "tile " << t;
+    const auto bytes = m.read(kAt, streams.input.size());
+    EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()), streams.input) << "tile " << t;
+  }
+  rung.endRun();
+
+  const auto run = [&](const std::vector<DecodedPacket>& packets) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    for (const DecodedPacket& p : packets) rung.packet(p, streams, 0);
+    rung.endRun();
+  };
+  expectRefusal([&] { run({write1, write2, receiveWith(kTiles, 1, 0)}); },
+                "Stage14PartnerW1 (word 1 bits 127:0) differs in bits 90, 88, 82",
+                "a write whose receive carries another count was accepted");
+  expectRefusal([&] { run({write1, write2, receiveWith(0x2, 4, 1), compute(0x4)}); },
+                "need a 0x11 next on tile 2, where opcode 0x01", "a write followed by a compute on its tile was accepted");
+  // The whole chunk: a write with no receive after it (between the program's start and end).
+  std::string text = "program {\n  tile.dma14";
+  for (size_t k = 0; k < write1.words.size(); ++k) {
+    const uint64_t opcodeBits = k == 0 ? uint64_t{0x3f} << 6 : 0;  // the mnemonic sets them
+    char word[64];
+    std::snprintf(word, sizeof word, " w%zu=0x%016llx%016llx", k, static_cast<unsigned long long>(write1.words[k].hi),
+                  static_cast<unsigned long long>(write1.words[k].lo & ~opcodeBits));
+    text += word;
+  }
+  const auto chunk = isa::assemble(text + "\n}\n").words;
+  std::vector<uint8_t> bytes(chunk.size() * 16);
+  for (size_t i = 0; i < chunk.size(); ++i) chunk[i].toBytes(&bytes[16 * i]);
+  const std::string why = rung.acceptChunk(bytes);
+  EXPECT_NE(why.find("none comes before the chunk ends"), std::string::npos) << why;
+  EXPECT_NE(why.find("word 1 = "), std::string::npos) << why;  // the envelope's refusal of the copied w1 comes first
 }
 
 }  // namespace
@@ -2001,4 +2203,236 @@ TEST(OutputNestTest, TheCarriesWalkTheInteriorOfAPaddedGridRowByRow) {
 }
 
 }  // namespace
+// The identity copy of one-byte input elements (docs/decoding-log.md "identcopy"): a compute with
+// ComputeInputBytes = 1 (code 1) issued before the staging window its ComputeInputAt4 names waits; the
+// 0x14 window (3 units a pass, 4 passes: level 1 of stride 0; no corpus window has that shape) fills
+// at the fence, and then row r of the compute takes the first T = 5 bytes of pass r. Each position's
+// group (the element, then three zero bytes) is weighted by the kept 16-byte block (column 0 = 1, 2,
+// -1, 3; the 5s elsewhere must add nothing), requantised (multiplier 0.5, clamps [-7, 200], zero point
+// 7) and its four lanes go to the next unit of the output nest. A second compute names the window
+// two windows further on (a ring address, as every rubensrech convolution's second identity compute)
+// and takes the last pass; a third finds no pass left. A window whose 0x14 skips 2 units of the pop
+// keeps the part after them. Three one-byte channels a position (K limit 2,
+// the depthwise identity computes) fill a group's bytes 0-2, with the block kept as 16 + 256 zero
+// bytes (the convolutions' prologue read). While the first waits, a staging read is refused. Before
+// the change the window was refused ("writes some units more than once") and so was the element size
+// (ComputeInputBytes = 1).
+TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr unsigned kTileIndex = 1;
+  constexpr uint64_t kBlockAt = 64;
+  constexpr uint64_t kWindowAt = 148;  // narrow unit 37: row 2, unit 5
+  constexpr uint64_t kUnits = 3, kPasses = 4, kColumns = 5;
+  constexpr uint8_t kZpOut = 7;
+  const int8_t column0[4] = {1, 2, -1, 3};
+  std::array<uint32_t, 4> column0Block{};  // lane c: weight column0[c] on byte 0, 5s on the bytes no channel fills
+  for (unsigned c = 0; c < 4; ++c) column0Block[c] = 0x05050500u | static_cast<uint8_t>(column0[c]);
+  streams.input.resize(4 * kUnits * kPasses);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(37 * i + 11);
+  const auto identity = [&](uint64_t rows, uint64_t inputUnit, uint64_t outputAt, uint64_t channels, uint64_t columns) {
+    const uint64_t n = columns * rows - 1;  // the output nest's position level (level 1) counts them all
+    const uint64_t k = channels - 1;         // the K loop: a position's one-byte channels
+    DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, kTile}, {LleField::ComputeK4W0, k}, {LleField::ComputeK4W1, k},
+                                    {LleField::ComputeK4W7, n}, {LleField::ComputeK4W10, n},
+                                    {LleField::ComputeKWrap37, -n}, {LleField::ComputeKWrap29, -k}, {LleField::ComputeKWrapW7, -k},
+                                    {LleField::ComputePositions, n}, {LleField::ComputePositionStep37, n + 1},
+                                    {LleField::ComputePositionsW4, n + 1}, {LleField::ComputeOutPositions, n},
+                                    {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeOutWrap, -n},
+                                    {LleField::ComputeOutputAt, outputAt}, {LleField::ComputeInputAt4, inputUnit},
+                                    {LleField::ComputeInputBytes, 1}, {LleField::ComputeInputBytesCode, 1},
+                                    {LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, kZpOut},
+                                    {LleField::ComputeMult, std::bit_cast<uint32_t>(0.5f)},
+                                    {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+                                    {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-7.0f)}});
+    f.setElement(p, LleField::ComputeLimitW0, 0, columns - 1);  // positions: level 1 of the w0 nest
+    f.setElement(p, LleField::ComputeLimitW0, 1, 0);
+    f.setElement(p, LleField::ComputeLimitW0, 2, rows - 1);  // rows: level 3
+    EXPECT_EQ(checkEnvelope(p), "");
+    return p;
+  };
+  // The block's lane c is unit c (byte g: the weight of channel g); `zeros` appends 64 zero units and
+  // keeps all 68, as the convolutions' prologue does.
+  const auto keepBlock = [&](const std::array<uint32_t, 4>& units, bool zeros = false) {
+    for (uint64_t c = 0; c < 4; ++c) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, units[c]}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
+                  streams, 0);
+    }
+    if (zeros) {
+      DecodedPacket fill = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 0},
+                                         {LleField::Fill17At4, kBlockAt / 4 + 4}, {LleField::Fill17Step, 1}});
+      f.setElement(fill, LleField::Fill17Limit, 0, 63);
+      for (unsigned i = 0; i < 3; ++i) f.setElement(fill, LleField::Fill17Carry, i, static_cast<uint64_t>(-63));
+      rung.packet(fill, streams, 0);
+    }
+    DecodedPacket keep = readAt(kTile, kBlockAt, zeros ? 272 : 16);
+    f.setElement(keep, LleField::Stage13Route, 0, 0);
+    f.setElement(keep, LleField::Stage13Route, 1, 0);
+    rung.packet(keep, streams, 0);
+  };
+  DecodedPacket window = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWindowAt / 64},
+                                       {LleField::Stage14NarrowUnit, kWindowAt % 64 / 4}, {LleField::Stage14Groups, kUnits - 1},
+                                       {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, -(kUnits - 1)},
+                                       {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
+  f.setElement(window, LleField::Stage14OuterLimit, 0, kPasses - 1);
+  f.setElement(window, LleField::Stage14WrapA, 0, -(kUnits - 1));  // level 1's stride 0: the same units each pass
+  const auto expected = [&](uint64_t inputByte, unsigned lane) {
+    const float product = 0.5f * static_cast<float>(streams.input[inputByte] * column0[lane]);  // one channel
+    return static_cast<uint8_t>(std::nearbyint(std::clamp(product, -7.0f, 200.0f)) + kZpOut);
+  };
+  const auto lanesAt = [&](uint64_t at) {
+    const AddressedMemory& m = rung.tile(kTileIndex).narrowSram;
+    EXPECT_FALSE(m.firstUnwritten(at, 4).has_value()) << "narrow " << at;
+    const auto bytes = m.read(at, 4);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  };
+
+  rung.beginRun();
+  keepBlock(column0Block);
+  rung.packet(identity(3, kWindowAt / 4, 512, 1, kColumns), streams, 0);  // issued before its window: it waits
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512, 4).has_value());  // not yet run
+  rung.packet(f.make(0x24, {}), streams, 0);  // the pop fills the window: the compute runs
+  for (uint64_t r = 0; r < 3; ++r) {
+    for (uint64_t x = 0; x < kColumns; ++x) {
+      const std::vector<uint8_t> lanes = lanesAt(512 + 4 * (kColumns * r + x));
+      for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * r + x, c)) << "row " << r << " column " << x << " lane " << c;
+    }
+  }
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512 + 4 * 15, 4).has_value());  // 15 positions, no more
+  // The second compute: a ring address two windows on, the last pass; a new block kept for it.
+  keepBlock(column0Block);
+  rung.packet(identity(1, kWindowAt / 4 + 2 * kUnits, 1024, 1, kColumns), streams, 0);
+  for (uint64_t x = 0; x < kColumns; ++x) {
+    const std::vector<uint8_t> lanes = lanesAt(1024 + 4 * x);
+    for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * 3 + x, c)) << "last pass, column " << x << " lane " << c;
+  }
+  keepBlock(column0Block);
+  const std::string exhausted = [&] {
+    try {
+      rung.packet(identity(1, kWindowAt / 4, 2048, 1, kColumns), streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  }();
+  EXPECT_NE(exhausted.find("holds 4 passes, 4 already read; this compute reads 1 more"), std::string::npos) << exhausted;
+  rung.endRun();
+
+  // Three one-byte channels a position (ComputeK4W0 = 2, the depthwise identity computes): position x
+  // of row r is bytes 3x .. 3x + 2 of pass r, channel g the group's byte g; lane c = sum_g x_g b[c][g].
+  // The block is kept with 64 zero units after it (272 bytes, the convolutions' prologue read).
+  const std::array<int8_t, 16> mix = {1, 0, 2, 9, 0, 1, -1, 9, 3, -2, 1, 9, 0, 0, 1, 9};  // byte 3 (9) has no channel
+  std::array<uint32_t, 4> mixBlock{};
+  for (unsigned c = 0; c < 4; ++c) {
+    for (unsigned g = 0; g < 4; ++g) mixBlock[c] |= uint32_t{static_cast<uint8_t>(mix[4 * c + g])} << (8 * g);
+  }
+  rung.beginRun();
+  keepBlock(mixBlock, true);
+  rung.packet(identity(2, kWindowAt / 4, 768, 3, 4), streams, 0);
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  for (uint64_t r = 0; r < 2; ++r) {
+    for (uint64_t x = 0; x < 4; ++x) {
+      const std::vector<uint8_t> lanes = lanesAt(768 + 4 * (4 * r + x));
+      for (unsigned c = 0; c < 4; ++c) {
+        int32_t acc = 0;
+        for (unsigned g = 0; g < 3; ++g) acc += streams.input[4 * kUnits * r + 3 * x + g] * mix[4 * c + g];
+        const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(0.5f * static_cast<float>(acc), -7.0f, 200.0f)) + kZpOut);
+        EXPECT_EQ(lanes[c], want) << "3 channels: row " << r << " column " << x << " lane " << c;
+      }
+    }
+  }
+  rung.endRun();
+
+  // A tile whose window skips 2 units of the pop (Stage14SourceOn, "src14": a tile column's offset) keeps
+  // the part after them: row r takes bytes 8 + 12 r .. of the pop. The pop is 8 bytes longer than the
+  // window, as pop() requires of a skipping write.
+  {
+    const std::vector<uint8_t> saved = streams.input;
+    streams.input.resize(4 * kUnits * kPasses + 8);
+    for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(29 * i + 5);
+    DecodedPacket skipping = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWindowAt / 64},
+                             {LleField::Stage14NarrowUnit, kWindowAt % 64 / 4}, {LleField::Stage14Groups, kUnits - 1},
+                             {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, -(kUnits - 1)},
+                             {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
+                             {LleField::Stage14SourceBase, kWindowAt / 4}, {LleField::Stage14SourceSkip, 1},
+                             {LleField::Stage14SourceEnd, kWindowAt / 4 + 1}});
+    f.setElement(skipping, LleField::Stage14OuterLimit, 0, kPasses - 1);
+    f.setElement(skipping, LleField::Stage14WrapA, 0, -(kUnits - 1));
+    rung.beginRun();
+    keepBlock(column0Block);
+    rung.packet(identity(4, kWindowAt / 4, 512, 1, kColumns), streams, 0);
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(skipping, streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    for (uint64_t r = 0; r < 4; ++r) {
+      for (uint64_t x = 0; x < kColumns; ++x) {
+        const std::vector<uint8_t> lanes = lanesAt(512 + 4 * (kColumns * r + x));
+        for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(8 + 4 * kUnits * r + x, c)) << "skip: row " << r << " column " << x;
+      }
+    }
+    rung.endRun();
+    streams.input = saved;
+  }
+
+  // A compute whose input address does not name the window keeps waiting; a read of narrow memory
+  // after it is refused, naming the waiting compute.
+  rung.beginRun();
+  keepBlock(column0Block);
+  const DecodedPacket astray = identity(3, kWindowAt / 4 + 1, 512, 1, kColumns);
+  rung.packet(astray, streams, 0);
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512, 4).has_value());
+  const std::string waiting = [&] {
+    try {
+      rung.packet(readAt(kTile, 512, 64), streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  }();
+  EXPECT_NE(waiting.find("still waits for the staging window its ComputeInputAt4 names"), std::string::npos) << waiting;
+  rung.endRun();
+}
+
+// The input element size pair (ComputeInputBytes, ComputeInputBytesCode; "identcopy" §A): the forms
+// the corpus shows undecoded, (0, 0) and (1, 0), and a 2-byte element (the bilinear templates') are
+// refused naming the fields, not raw bits.
+TEST_F(LleRungTest, AComputeNamesItsInputElementSize) {
+  const auto attempt = [&](uint64_t bytes, uint64_t code) {
+    parameterCachingRun(0x1);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const DecodedPacket packet = compute(0x1);
+    f.setElement(packet, LleField::ComputeInputBytes, 0, bytes);
+    f.setElement(packet, LleField::ComputeInputBytesCode, 0, code);
+    EXPECT_EQ(checkEnvelope(packet), "");
+    std::string why;
+    try {
+      rung.packet(packet, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  };
+  EXPECT_EQ(attempt(4, 0), "");  // Dense: 4-byte K groups
+  EXPECT_NE(attempt(0, 0).find("ComputeInputBytes (word 1 bits 83:81) = 0 with ComputeInputBytesCode (word 1 bits 119:118) = 0"),
+            std::string::npos);
+  EXPECT_NE(attempt(1, 0).find("not one of the decoded element sizes"), std::string::npos);
+  EXPECT_NE(attempt(4, 2).find("ComputeInputBytesCode (word 1 bits 119:118) = 2"), std::string::npos);
+  EXPECT_NE(attempt(2, 2).find("ComputeInputBytes (word 1 bits 83:81) = 2: 2-byte input elements"), std::string::npos);
+}
+
 }  // namespace coralsim::lle

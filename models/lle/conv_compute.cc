@@ -1,0 +1,180 @@
+#include "models/lle/conv_compute.h"
+
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "models/lle/lle_fields.h"
+#include "models/lle/requantizer.h"
+
+namespace coralsim::lle {
+namespace {
+
+constexpr unsigned kUnitBytes = 4;  // a nest unit: one grid position, 4 input bytes / 4 output lanes
+
+// Steps a nest one iteration at a time (the odometer of LoopNest::forEachUnit, incrementally: the
+// reduction runs to 6.5 M iterations a tile in the 40 x 40 convolutions).
+class NestCursor {
+ public:
+  explicit NestCursor(const ComputeLoopNest& nest) : nest_(nest), unit_(nest.firstUnit) {}
+  [[nodiscard]] int64_t unit() const { return unit_; }
+  void next() {
+    unsigned level = 0;
+    while (level < ComputeLoopNest::kLevels && count_[level] == nest_.limits[level]) {
+      unit_ -= static_cast<int64_t>(count_[level]) * nest_.strides[level];
+      count_[level++] = 0;
+    }
+    if (level == ComputeLoopNest::kLevels) return;  // past the end: back at the first unit
+    ++count_[level];
+    unit_ += nest_.strides[level];
+  }
+
+ private:
+  const ComputeLoopNest& nest_;
+  std::array<uint64_t, ComputeLoopNest::kLevels> count_{};
+  int64_t unit_;
+};
+
+int32_t readLane32(std::span<const uint8_t> wide, uint64_t at) {
+  uint32_t v = 0;
+  std::memcpy(&v, wide.data() + at, 4);
+  return static_cast<int32_t>(v);
+}
+
+}  // namespace
+
+ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
+  ConvCompute conv;
+  conv.input = computeNestFromPacket(isa::ComputeNest::Nest37, words,
+                                     static_cast<int64_t>(readField(words, LleField::ComputeInputAt4)));
+  conv.weights = computeNestFromPacket(isa::ComputeNest::Nest29, words, 0);
+  conv.output = OutputNest::fromPacket(words, static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes));
+  conv.lanes = 4 * (static_cast<unsigned>(readField(words, LleField::ComputeLaneGroups)) + 1);
+  conv.prefix = static_cast<unsigned>(readField(words, LleField::ComputeParamPrefix));
+  conv.zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
+  conv.zpWeight = static_cast<int32_t>(readField(words, LleField::ComputeZpWeight));
+  conv.zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
+  conv.mult = readF32(words, LleField::ComputeMult);
+  conv.clampHi = readF32(words, LleField::ComputeClampHi);
+  conv.clampLo = readF32(words, LleField::ComputeClampLo);
+  return conv;
+}
+
+uint64_t ConvCompute::prefixBytes() const {
+  // The scale comes with the weight offset (Dense, RingCanary: 2 arrays); the bias is one more
+  // (depthwise: 1; posenet / bodypix 324: scale, bias, offset = 3).
+  const unsigned arrays = ((prefix & 2) ? 2 : 0) + (prefix & 1);
+  return arrays * groupBytes();
+}
+
+std::string ConvCompute::unsupported() const {
+  if (lanes != kUnitBytes) {
+    return "ComputeLaneGroups (word 4 bits 102:99) = " + std::to_string(lanes / 4 - 1) + " (" + std::to_string(lanes) +
+           " lanes): an output unit holds 4 lanes; where the results of a wider position go is not decoded";
+  }
+  if (weights.units() != iterations()) {
+    return "Nest29 (the weight nest, w7 bit 90) counts " + std::to_string(weights.units()) + " iterations, Nest37 (the input nest) " +
+           std::to_string(iterations());
+  }
+  if (outputs() == 0 || iterations() % outputs() != 0) {
+    return "Output37 (w5 bit 8) counts " + std::to_string(outputs()) + " outputs, which do not divide the " +
+           std::to_string(iterations()) + " iterations";
+  }
+  // The reduction must be the innermost iterations of the weight nest (its levels up to the first
+  // counting one that does not move the weights): RingCanary's multi-channel convolutions loop their
+  // K groups outside the positions, with a weight level of stride 0 -- not decoded.
+  uint64_t innerWeights = 1;
+  for (unsigned i = 0; i < ComputeLoopNest::kLevels; ++i) {
+    if (weights.limits[i] != 0 && weights.strides[i] == 0) break;
+    innerWeights *= weights.limits[i] + 1;
+  }
+  if (innerWeights != reduction()) {
+    return "the reduction (" + std::to_string(reduction()) + " iterations an output) is not the inner " + std::to_string(innerWeights) +
+           " iterations of the weight nest (Nest29): an accumulation across outer loops is not decoded";
+  }
+  if (zpIn > 255 || zpOut > 255 || zpWeight > 255) return "zero point above 255 (ComputeZpIn / ComputeZpWeight / ComputeZpOut)";
+  if ((prefix & 2) && zpWeight != 0) {
+    return "ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(zpWeight) +
+           " with a per-lane weight offset in the prefix (ComputeParamPrefix bit 1): how the two combine is not decoded (no corpus compute has both)";
+  }
+  if (!std::isfinite(mult) || std::isnan(clampHi) || std::isnan(clampLo) || clampLo > clampHi) {
+    return "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)";
+  }
+  if (weights.lowestUnit() < 0) return "Nest29 reaches weight group " + std::to_string(weights.lowestUnit()) + ", before the first";
+  return "";
+}
+
+std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std::span<const uint8_t> wide,
+                           models::RequantRounding rounding, uint64_t& macs) {
+  if (std::string why = conv.unsupported(); !why.empty()) return why;
+  const uint64_t capacityUnits = narrow.capacity() / kUnitBytes;
+  if (!conv.input.staysInside(capacityUnits) || !conv.output.staysInside(capacityUnits)) {
+    return "the input (Nest37 from ComputeInputAt4) or output (Output37 from ComputeOutputAt) nest leaves the " +
+           std::to_string(narrow.capacity()) + "-byte narrow memory";
+  }
+  const uint64_t firstInput = static_cast<uint64_t>(conv.input.lowestUnit()) * kUnitBytes;
+  const uint64_t inputSpan = (static_cast<uint64_t>(conv.input.highestUnit()) + 1) * kUnitBytes - firstInput;
+  if (const auto missing = narrow.firstUnwritten(firstInput, inputSpan)) {
+    return "no input byte at narrow address " + std::to_string(*missing) + " of the " + std::to_string(inputSpan) +
+           " the input nest (Nest37) reaches from " + std::to_string(firstInput);
+  }
+  const uint64_t weightEnd = conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1) * conv.groupBytes();
+  if (wide.size() < weightEnd) {
+    return "the weight nest (Nest29) reads wide bytes up to " + std::to_string(weightEnd) + "; the tile holds " +
+           std::to_string(wide.size());
+  }
+  const unsigned lanes = conv.lanes;
+  std::vector<float> scale(lanes, 1.0f);
+  std::vector<int32_t> bias(lanes, 0);
+  std::vector<int32_t> weightOffset(lanes, conv.zpWeight);
+  // Array order: scale, bias, weight offset (the arrays present, each 4 x lanes bytes).
+  const uint64_t array = conv.groupBytes();
+  const uint64_t biasAt = (conv.prefix & 2) ? array : 0;
+  const uint64_t offsetAt = (conv.prefix & 1) ? 2 * array : array;
+  for (unsigned c = 0; c < lanes; ++c) {
+    if (conv.prefix & 2) {
+      scale[c] = std::bit_cast<float>(static_cast<uint32_t>(readLane32(wide, 4 * c)));
+      weightOffset[c] = readLane32(wide, offsetAt + 4 * c);
+    }
+    if (conv.prefix & 1) bias[c] = readLane32(wide, biasAt + 4 * c);
+  }
+  std::vector<Requantizer> requant;
+  requant.reserve(lanes);
+  for (unsigned c = 0; c < lanes; ++c) requant.emplace_back(scale[c], conv.mult, conv.clampLo, conv.clampHi, conv.zpOut, rounding);
+  // Copies: the output may land inside the span the input reaches (it does not in the corpus).
+  const auto inputSpanBytes = narrow.read(firstInput, inputSpan);
+  const std::vector<uint8_t> input(inputSpanBytes.begin(), inputSpanBytes.end());
+  const uint8_t* weights = wide.data() + conv.prefixBytes();
+  const uint64_t reduction = conv.reduction();
+  NestCursor in(conv.input);
+  NestCursor w(conv.weights);
+  NestCursor out(conv.output);
+  std::array<int32_t, kUnitBytes> acc{};
+  std::array<uint8_t, kUnitBytes> results{};
+  for (uint64_t o = 0; o < conv.outputs(); ++o, out.next()) {
+    for (unsigned c = 0; c < lanes; ++c) acc[c] = bias[c];
+    for (uint64_t r = 0; r < reduction; ++r, in.next(), w.next()) {
+      const uint8_t* x = input.data() + (static_cast<uint64_t>(in.unit()) * kUnitBytes - firstInput);
+      const uint8_t* g = weights + static_cast<uint64_t>(w.unit()) * conv.groupBytes();
+      for (unsigned c = 0; c < lanes; ++c) {
+        int32_t sum = 0;
+        for (unsigned i = 0; i < kUnitBytes; ++i) {
+          sum += (int32_t{x[i]} - conv.zpIn) * (int32_t{g[kUnitBytes * c + i]} - weightOffset[c]);
+        }
+        acc[c] += sum;
+      }
+    }
+    for (unsigned c = 0; c < lanes; ++c) {
+      results[c] = requant[c](acc[c]);
+    }
+    if (!narrow.write(static_cast<uint64_t>(out.unit()) * kUnitBytes, results)) {
+      return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
+    }
+  }
+  macs += conv.iterations() * lanes * kUnitBytes;
+  return "";
+}
+
+}  // namespace coralsim::lle

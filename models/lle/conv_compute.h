@@ -1,0 +1,65 @@
+// The convolution compute (docs/decoding-log.md "convmac"): the compute packet that follows the
+// identity computes of a convolution, whose taps read the zero-padded grid those copied the input
+// into. Three loop nests of the packet walk together, iteration n of each belonging to the same MAC
+// step (models/isa/compute_loop_nest.def; the carry convention of loop_nest.h):
+//   Nest37   (w1 bit 100) the input: a 4-byte unit of narrow memory from ComputeInputAt4 (one grid
+//            position: 4 input bytes) -- tap column, tap row, position column, position row;
+//   Nest29   (w7 bit 90)  the weights: a group of 4 x lanes bytes after the parameter prefix in wide
+//            memory, byte (lane c, input byte i) at 4 c + i;
+//   Output37 (w5 bit 8)   the output: one 4-byte unit from ComputeOutputAt per output, the lanes'
+//            results in its bytes.
+// The iterations over the outputs are the reduction: acc[c] = sum over it of
+// sum_i (x[i] - ComputeZpIn) (w[c][i] - offset[c]) + bias[c], then the epilogue (requantizer.h) with
+// the lane's f32 scale when the prefix has one. The prefix (ComputeParamPrefix) holds per lane, in
+// this order, a f32 scale (bit 1), an int32 bias (bit 0) and a u32 weight offset (bit 1, 128 in every
+// program with it); without bit 1 the offset is the packet's ComputeZpWeight (per-tensor layers).
+// Plain C++ over the rung's memories, so it can be unit-tested without a program.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "models/chip_config.h"
+#include "models/isa/word128.h"
+#include "models/lle/addressed_memory.h"
+#include "models/lle/compute_nest.h"
+#include "models/lle/output_nest.h"
+
+namespace coralsim::lle {
+
+struct ConvCompute {
+  ComputeLoopNest input;    // narrow 4-byte units (absolute: ComputeInputAt4 is the first)
+  ComputeLoopNest weights;  // weight groups, counted from the end of the prefix
+  OutputNest output;        // narrow 4-byte units (absolute: ComputeOutputAt / 4 is the first)
+  unsigned lanes = 0;       // 4 x (ComputeLaneGroups + 1)
+  unsigned prefix = 0;      // ComputeParamPrefix
+  int32_t zpIn = 0;
+  int32_t zpWeight = 0;  // ComputeZpWeight: the offset where the prefix has no per-lane one
+  int32_t zpOut = 0;
+  float mult = 0;
+  float clampLo = 0;
+  float clampHi = 0;
+
+  [[nodiscard]] static ConvCompute fromPacket(std::span<const isa::Word128> words);
+
+  // Iterations (one 4-byte input unit x one weight group each), outputs, iterations per output.
+  [[nodiscard]] uint64_t iterations() const { return input.units(); }
+  [[nodiscard]] uint64_t outputs() const { return output.units(); }
+  [[nodiscard]] uint64_t reduction() const { return outputs() == 0 ? 0 : iterations() / outputs(); }
+  [[nodiscard]] uint64_t groupBytes() const { return 4ull * lanes; }
+  // Bytes of the prefix arrays in front of the first weight group (4 x lanes each).
+  [[nodiscard]] uint64_t prefixBytes() const;
+
+  // Why the kernel cannot run this packet (naming the field), or "" when it can.
+  [[nodiscard]] std::string unsupported() const;
+};
+
+// Runs `conv` on one tile: the input units from `narrow` (every byte of the span the input nest
+// reaches must have been written in this run), the prefix and weights from `wide` (the tile's
+// parameter bytes from address 0), the results written into `narrow` along the output nest.
+// Returns "" or why it cannot (a missing byte, memory left); `macs` grows by the MACs done.
+[[nodiscard]] std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std::span<const uint8_t> wide,
+                                         models::RequantRounding rounding, uint64_t& macs);
+
+}  // namespace coralsim::lle

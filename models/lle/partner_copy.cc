@@ -1,0 +1,143 @@
+#include "models/lle/partner_copy.h"
+
+#include <cstdio>
+
+#include "models/isa/opcodes.h"
+#include "models/lle/lle_fields.h"
+
+namespace coralsim::lle {
+
+namespace {
+
+struct PartnerCopy {
+  LleField field;
+  uint8_t partner;
+};
+
+constexpr PartnerCopy kPartnerCopies[] = {
+#define CORAL_LLE_PARTNER_COPY(field, partner) PartnerCopy{LleField::field, partner},
+#include "models/lle/lle_partner_copies.def"
+#undef CORAL_LLE_PARTNER_COPY
+};
+
+constexpr uint8_t kSync = 0x1a;  // a tile fence: orders, moves no data, so it does not break a pairing
+
+std::string hexByte(uint8_t value) {
+  char text[8];
+  std::snprintf(text, sizeof text, "0x%02x", value);
+  return text;
+}
+
+bool copiesAPartner(uint8_t opcode) {
+  for (const PartnerCopy& c : kPartnerCopies) {
+    if (fieldDef(c.field).opcode == opcode) return true;
+  }
+  return false;
+}
+
+uint8_t partnerOpcode(uint8_t opcode) {
+  for (const PartnerCopy& c : kPartnerCopies) {
+    if (fieldDef(c.field).opcode == opcode) return c.partner;
+  }
+  return 0;
+}
+
+bool bitAt(std::span<const isa::Word128> words, uint32_t bit) {
+  return bit / 128 < words.size() && words[bit / 128].bits(bit % 128, 1) != 0;
+}
+
+// "Stage14PartnerW0 (word 0 bits 127:62) differs in bits 73:70, 65" or "" when every bit agrees. A
+// copy field's elements lie back to back (lle_partner_copies.def), so it is one range of bits.
+std::string fieldDifference(const LleFieldDef& f, std::span<const isa::Word128> mine,
+                            std::span<const isa::Word128> theirs) {
+  const int first = static_cast<int>(f.lsb);
+  const int last = static_cast<int>(f.lsb + (f.count - 1u) * f.stride + f.width) - 1;
+  const auto differs = [&](int b) {
+    return bitAt(mine, static_cast<uint32_t>(b)) != bitAt(theirs, static_cast<uint32_t>(b));
+  };
+  std::string runs;
+  for (int b = last; b >= first;) {
+    if (!differs(b)) {
+      --b;
+      continue;
+    }
+    const int hi = b;
+    while (b >= first && differs(b)) --b;
+    if (!runs.empty()) runs += ", ";
+    runs += std::to_string(hi % 128);
+    if (b + 1 != hi) runs += ":" + std::to_string((b + 1) % 128);
+  }
+  if (runs.empty()) return "";
+  return std::string(f.name) + " (word " + std::to_string(first / 128) + " bits " + std::to_string(last % 128) + ":" +
+         std::to_string(first % 128) + ") differs in bits " + runs;
+}
+
+}  // namespace
+
+std::string PartnerCopyWatch::comparePartner(const Awaiting& copy, const models::DecodedPacket& partner) {
+  std::string differences;
+  for (const PartnerCopy& c : kPartnerCopies) {
+    const LleFieldDef& f = fieldDef(c.field);
+    if (f.opcode != copy.opcode) continue;
+    const std::string d = fieldDifference(f, copy.words, partner.words);
+    if (d.empty()) continue;
+    if (!differences.empty()) differences += "; ";
+    differences += d;
+  }
+  if (differences.empty()) return "";
+  return "opcode " + hexByte(copy.opcode) + " (" +
+         std::string(isa::opcodeInfo(static_cast<isa::Opcode>(copy.opcode)).mnemonic) + ") at " +
+         models::describePacketLocation(copy.pc, copy.words[0]) +
+         ": its copy of the " + hexByte(partnerOpcode(copy.opcode)) + " next on its tiles (at " +
+         models::describePacketLocation(partner.pc, partner.words[0]) + ") disagrees: " + differences +
+         " (docs/decoding-log.md \"pair14\")";
+}
+
+std::string PartnerCopyWatch::observe(const models::DecodedPacket& packet, const std::string& pinnedRefusal,
+                                      EnvelopeSet set) {
+  const auto op = static_cast<uint8_t>(packet.opcode);
+  if (packet.tilePacket && op != kSync) {
+    for (unsigned t = 0; t < kTiles; ++t) {
+      if (!(packet.tileMask & (1u << t)) || !awaiting_[t]) continue;
+      const Awaiting copy = std::move(*awaiting_[t]);
+      awaiting_[t].reset();
+      if (op != partnerOpcode(copy.opcode)) {
+        return copy.pinnedRefusal + "; read as a copy of its partner's, they need a " + hexByte(partnerOpcode(copy.opcode)) +
+               " next on tile " + std::to_string(t) + ", where opcode " + hexByte(op) + " at " +
+               models::describePacketLocation(packet.pc, packet.words[0]) + " comes (docs/decoding-log.md \"pair14\")";
+      }
+      if (std::string why = comparePartner(copy, packet); !why.empty()) return why;
+    }
+  }
+  if (pinnedRefusal.empty()) return "";
+  if (!packet.tilePacket || !copiesAPartner(op)) return pinnedRefusal;
+  if (const std::string rest = checkEnvelope(packet, set, PartnerBits::kComparedWithPartner); !rest.empty()) {
+    // Refused either way; say what stays undecoded once the copied bits are set aside, when that differs.
+    if (rest == pinnedRefusal) return pinnedRefusal;
+    const auto at = rest.find(": word ");
+    return pinnedRefusal + "; with its copy of a partner " + hexByte(partnerOpcode(op)) + " set aside, still" +
+           (at == std::string::npos ? ": " + rest : rest.substr(at + 1));
+  }
+  for (unsigned t = 0; t < kTiles; ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    awaiting_[t] = Awaiting{packet.pc, op, std::vector<isa::Word128>(packet.words.begin(), packet.words.end()), pinnedRefusal};
+  }
+  return "";
+}
+
+std::string PartnerCopyWatch::finish() const {
+  for (unsigned t = 0; t < kTiles; ++t) {
+    if (awaiting_[t]) {
+      return awaiting_[t]->pinnedRefusal + "; read as a copy of its partner's, they need a " +
+             hexByte(partnerOpcode(awaiting_[t]->opcode)) + " next on tile " + std::to_string(t) +
+             ", and none comes before the chunk ends (docs/decoding-log.md \"pair14\")";
+    }
+  }
+  return "";
+}
+
+void PartnerCopyWatch::clear() {
+  for (auto& a : awaiting_) a.reset();
+}
+
+}  // namespace coralsim::lle

@@ -1,0 +1,48 @@
+// The pairing of a packet that copies another's fields (lle_partner_copies.def; the 0x14 staging
+// write's w0[127:62] / w1 copy the 0x11 receive next on its tiles, docs/decoding-log.md "pair14").
+// A 0x14 whose copied bits differ from the envelope is accepted only for its partner: it waits, per
+// tile, for the next packet on that tile, which must be the partner opcode with the same bits.
+// Anything else there (a compute, another 0x14, the end of the chunk) refuses it with the envelope's
+// own refusal and what came instead; a partner with other bits refuses it naming the field. A 0x14
+// inside the envelope needs no partner (the copied bits are the templates' values).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/isa/word128.h"
+#include "models/lle/packet_envelope.h"
+#include "models/scalar/decoded_program.h"
+
+namespace coralsim::lle {
+
+class PartnerCopyWatch {
+ public:
+  static constexpr unsigned kTiles = 16;
+
+  // Called for every issued packet in program order with `pinnedRefusal` = checkEnvelope(packet, set)
+  // (the check with the copied bits pinned). "" when the packet may run; otherwise the refusal.
+  [[nodiscard]] std::string observe(const models::DecodedPacket& packet, const std::string& pinnedRefusal,
+                                    EnvelopeSet set = EnvelopeSet::kShipped);
+  // The refusal of a packet still waiting for its partner when the chunk ends ("" when none waits).
+  [[nodiscard]] std::string finish() const;
+  void clear();
+
+  [[nodiscard]] bool waiting(unsigned tile) const { return awaiting_.at(tile).has_value(); }
+
+ private:
+  struct Awaiting {
+    uint32_t pc = 0;
+    uint8_t opcode = 0;
+    std::vector<isa::Word128> words;  // the copying packet's own copy
+    std::string pinnedRefusal;        // what the envelope said with the copied bits pinned
+  };
+
+  [[nodiscard]] static std::string comparePartner(const Awaiting& copy, const models::DecodedPacket& partner);
+
+  std::array<std::optional<Awaiting>, kTiles> awaiting_;
+};
+
+}  // namespace coralsim::lle

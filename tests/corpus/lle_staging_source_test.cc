@@ -1,0 +1,101 @@
+// The 0x14 staging write's source side (docs/decoding-log.md "src14" §B, §C) over every compiled corpus
+// program: the address pair the rung checks beside the skip (Stage14SourceBase = the write's address
+// modulo 2^14, Stage14SourceEnd = Base + Skip) holds in every 0x14 with Stage14SourceOn, so the rung's
+// refusals never hit a compiled program; the same checks one unit off would fail, so they can. And
+// where the skips partition the pop: the distributions (a run of 0x14s on disjoint tiles, the first
+// without a skip) whose tile group k skips exactly the units of the groups before it (Dense) are
+// counted, the runs that skip by another rule (add_128_128, the stride sweep's quarter rows, the
+// padding form) apart.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <vector>
+
+#include "driver/model/model_file.h"
+#include "models/lle/lle_fields.h"
+#include "models/scalar/decoded_program.h"
+#include "tests/corpus/distinct_corpus_models.h"
+#include "tests/support/corpus.h"
+
+namespace coralsim::driver {
+namespace {
+
+using coralsim::testing::forEachDistinctCorpusModel;
+using lle::LleField;
+using lle::readField;
+namespace fs = std::filesystem;
+
+uint64_t writeUnits(const models::DecodedPacket& p) {
+  return readField(p.words, LleField::Stage14NarrowAt64) * 16 + readField(p.words, LleField::Stage14NarrowUnit);
+}
+
+// Runs of consecutive 0x14s (no other tile packet between them) on pairwise disjoint tiles.
+std::vector<std::vector<const models::DecodedPacket*>> distributions(const models::DecodedProgram& program) {
+  std::vector<std::vector<const models::DecodedPacket*>> runs(1);
+  uint16_t tiles = 0;
+  for (const models::DecodedPacket& p : program.packets()) {
+    if (!p.tilePacket) continue;
+    const bool joins = static_cast<uint8_t>(p.opcode) == 0x14 && (p.tileMask & tiles) == 0;
+    if (!joins && !runs.back().empty()) {
+      runs.emplace_back();
+      tiles = 0;
+    }
+    if (static_cast<uint8_t>(p.opcode) != 0x14) continue;
+    runs.back().push_back(&p);
+    tiles |= p.tileMask;
+  }
+  return runs;
+}
+
+TEST(LleCorpus, StagingSourceSkipsKeepTheirAddressPairAndFollowTheTileGroupsBeforeThem) {
+  CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
+  const uint64_t modulus = uint64_t{1} << lle::fieldDef(LleField::Stage14SourceBase).width;
+  size_t skipping = 0, baseOneOff = 0, endOneOff = 0, partitions = 0, otherRuns = 0;
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
+    for (const Executable* e : allExecutables(model)) {
+      for (const auto& bitstream : e->bitstreams) {
+        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+        for (const auto& run : distributions(*program)) {
+          for (const models::DecodedPacket* p : run) {
+            if (readField(p->words, LleField::Stage14SourceOn) == 0) continue;
+            ++skipping;
+            const uint64_t base = readField(p->words, LleField::Stage14SourceBase);
+            const uint64_t skip = readField(p->words, LleField::Stage14SourceSkip);
+            const uint64_t end = readField(p->words, LleField::Stage14SourceEnd);
+            EXPECT_EQ(base, writeUnits(*p) % modulus) << path << " 0x14 @ " << p->pc << ": Stage14SourceBase";
+            EXPECT_EQ(end, (base + skip) % modulus) << path << " 0x14 @ " << p->pc << ": Stage14SourceEnd";
+            baseOneOff += base == (writeUnits(*p) + 1) % modulus;
+            endOneOff += end == (base + skip + 1) % modulus;
+          }
+          if (run.size() < 2 || readField(run.front()->words, LleField::Stage14SourceOn) != 0) continue;
+          bool follows = true;
+          uint64_t before = 0;  // units the earlier tile groups keep
+          for (const models::DecodedPacket* p : run) {
+            const bool on = readField(p->words, LleField::Stage14SourceOn) != 0;
+            const uint64_t skipped = on ? readField(p->words, LleField::Stage14SourceSkip) + 1 : 0;
+            follows = follows && (p == run.front() || on) && skipped == before;
+            before += readField(p->words, LleField::Stage14Groups) + 1;
+          }
+          if (!std::any_of(run.begin() + 1, run.end(), [](const models::DecodedPacket* p) {
+                return readField(p->words, LleField::Stage14SourceOn) != 0;
+              })) {
+            continue;
+          }
+          ++(follows ? partitions : otherRuns);
+        }
+      }
+    }
+  });
+  std::printf("%zu 0x14s with Stage14SourceOn: the address pair holds in all (one unit off: base %zu, end %zu); "
+              "%zu distributions whose tile groups skip the units of the groups before them, %zu by another rule\n",
+              skipping, baseOneOff, endOneOff, partitions, otherRuns);
+  ASSERT_GT(skipping, 0u);
+  EXPECT_LT(baseOneOff, skipping) << "the base check could not tell the write's address from the next unit";
+  EXPECT_LT(endOneOff, skipping) << "the end check could not tell Base + Skip from the next unit";
+  EXPECT_GT(partitions, 0u) << "no distribution whose skips follow its tile groups (Dense's column groups)";
+}
+
+}  // namespace
+}  // namespace coralsim::driver

@@ -1,0 +1,213 @@
+// The convolution compute (models/lle/conv_compute.h, docs/decoding-log.md "convmac") on synthetic
+// packets: a 2 x 3 kernel (no corpus convolution is non-square) over a 7-wide grid at an input
+// address no corpus compute has, every prefix kind, weights that differ per lane and per input byte
+// (so a transposed group or a misplaced prefix changes the result), checked against a direct
+// convolution written here from the layout, not from the kernel.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <set>
+#include <vector>
+
+#include "models/isa/compute_loop_nest.h"
+#include "models/isa/word128.h"
+#include "models/lle/addressed_memory.h"
+#include "models/lle/conv_compute.h"
+#include "models/lle/lle_fields.h"
+
+namespace coralsim::lle {
+namespace {
+
+constexpr unsigned kKh = 2, kKw = 3;         // kernel rows, columns
+constexpr unsigned kOutW = 3, kOutH = 2;     // output positions per row, rows
+constexpr int64_t kG = 7;                    // grid width (units)
+constexpr int64_t kInputAt4 = 5;             // ComputeInputAt4: the grid starts at unit 5
+constexpr uint64_t kOutputAt = 1000;         // ComputeOutputAt (bytes)
+constexpr unsigned kLanes = 4;
+constexpr unsigned kTaps = kKh * kKw;
+constexpr unsigned kOutputs = kOutW * kOutH;
+
+struct Packet {
+  std::vector<isa::Word128> words = std::vector<isa::Word128>(17);
+  void field(LleField f, uint64_t v) { isa::writePacketBits(words, fieldDef(f).lsb, fieldDef(f).width, v); }
+  void f32(LleField f, float v) { field(f, std::bit_cast<uint32_t>(v)); }
+  void slot(isa::ComputeNest nest, unsigned level, uint64_t limit, int64_t carry) {
+    const isa::ComputeNestDef& def = isa::computeNestDef(nest);
+    isa::writePacketBits(words, def.limitLsb(level), def.limitWidth, limit);
+    isa::writePacketBits(words, def.wrapLsb(level), def.wrapWidth, static_cast<uint64_t>(carry) & ((uint64_t{1} << def.wrapWidth) - 1));
+  }
+};
+
+struct Epilogue {
+  int32_t zpIn = 3, zpOut = 11;
+  int32_t zpWeight = 77;  // used where the prefix has no per-lane offset (bit 1 clear)
+  float mult = 0.0003f, lo = -10.0f, hi = 200.0f;
+};
+
+// The convolution packet: Nest37 tap column, tap row, (a level that runs once), position column,
+// position row, with carries from the strides 1, G, 1, G; Nest29 the taps then back to tap 0 for
+// every position; Output37 the outputs one after the other.
+Packet convPacket(unsigned prefix, const Epilogue& e) {
+  Packet p;
+  using N = isa::ComputeNest;
+  p.slot(N::Nest37, 0, kKw - 1, kG - (kKw - 1));                                     // -> stride G
+  p.slot(N::Nest37, 1, kKh - 1, 1 - ((kKw - 1) + (kKh - 1) * kG));                    // level 2 runs once
+  p.slot(N::Nest37, 2, 0, 1 - ((kKw - 1) + (kKh - 1) * kG));                          // -> stride 1
+  p.slot(N::Nest37, 3, kOutW - 1, kG - ((kKw - 1) + (kKh - 1) * kG + (kOutW - 1)));   // -> stride G
+  p.slot(N::Nest37, 4, kOutH - 1, -999);                                              // never applied
+  p.slot(N::Nest29, 0, kTaps - 1, -static_cast<int64_t>(kTaps - 1));                   // -> stride 0
+  p.slot(N::Nest29, 1, kOutputs - 1, 77);
+  p.slot(N::Output37, 0, kOutputs - 1, -3);
+  p.field(LleField::ComputeInputAt4, kInputAt4);
+  p.field(LleField::ComputeOutputAt, kOutputAt);
+  p.field(LleField::ComputeLaneGroups, kLanes / 4 - 1);
+  p.field(LleField::ComputeParamPrefix, prefix);
+  p.field(LleField::ComputeZpIn, static_cast<uint64_t>(e.zpIn));
+  if (!(prefix & 2)) p.field(LleField::ComputeZpWeight, static_cast<uint64_t>(e.zpWeight));
+  p.field(LleField::ComputeZpOut, static_cast<uint64_t>(e.zpOut));
+  p.f32(LleField::ComputeMult, e.mult);
+  p.f32(LleField::ComputeClampLo, e.lo);
+  p.f32(LleField::ComputeClampHi, e.hi);
+  return p;
+}
+
+uint8_t lcg(uint32_t& s) {
+  s = 1664525u * s + 1013904223u;
+  return static_cast<uint8_t>(s >> 24);
+}
+
+struct Fixture {
+  std::array<float, kLanes> scale{0.5f, 0.25f, 1.0f, 2.0f};
+  std::array<int32_t, kLanes> bias{-700, 1000, 0, 30};
+  std::array<uint32_t, kLanes> offset{128, 100, 131, 7};  // per lane, unlike any corpus blob
+  std::vector<uint8_t> grid;     // kG x (kOutH + kKh - 1) units of 4 bytes
+  std::vector<uint8_t> weights;  // kTaps groups of 4 x lanes bytes: (lane c, byte i) at 4c + i
+  AddressedMemory narrow{4096};
+
+  Fixture() {
+    uint32_t s = 12345;
+    grid.resize(4 * kG * (kOutH + kKh - 1));
+    for (uint8_t& b : grid) b = lcg(s);
+    weights.resize(kTaps * 4 * kLanes);
+    for (uint8_t& b : weights) b = lcg(s);
+    EXPECT_TRUE(narrow.write(4 * kInputAt4, grid));
+  }
+
+  // The parameter bytes of a prefix kind: its arrays (4 x lanes bytes each), then the weights.
+  std::vector<uint8_t> wide(unsigned prefix) const {
+    std::vector<uint8_t> out;
+    const auto array = [&](auto values) {
+      for (auto v : values) {
+        uint8_t b[4];
+        std::memcpy(b, &v, 4);
+        out.insert(out.end(), b, b + 4);
+      }
+    };
+    if (prefix & 2) array(scale);
+    if (prefix & 1) array(bias);
+    if (prefix & 2) array(offset);
+    out.insert(out.end(), weights.begin(), weights.end());
+    return out;
+  }
+
+  // The convolution written from the layout: output (y, x) lane c.
+  uint8_t expected(unsigned prefix, const Epilogue& e, unsigned y, unsigned x, unsigned c) const {
+    int64_t acc = (prefix & 1) ? bias[c] : 0;
+    const int32_t off = (prefix & 2) ? static_cast<int32_t>(offset[c]) : e.zpWeight;
+    for (unsigned ky = 0; ky < kKh; ++ky) {
+      for (unsigned kx = 0; kx < kKw; ++kx) {
+        const unsigned unit = (y + ky) * kG + x + kx;
+        const unsigned tap = ky * kKw + kx;
+        for (unsigned i = 0; i < 4; ++i) {
+          acc += (int32_t{grid[4 * unit + i]} - e.zpIn) * (int32_t{weights[tap * 4 * kLanes + 4 * c + i]} - off);
+        }
+      }
+    }
+    const float s = (prefix & 2) ? scale[c] : 1.0f;
+    const float v = std::clamp(static_cast<float>(acc) * s * e.mult, e.lo, e.hi);
+    return static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
+  }
+};
+
+TEST(LleConvCompute, TheThreeNestsWalkTapsGridAndOutputsTogetherForEveryPrefixKind) {
+  const Epilogue e;
+  for (unsigned prefix = 0; prefix < 4; ++prefix) {
+    Fixture f;
+    const ConvCompute conv = ConvCompute::fromPacket(convPacket(prefix, e).words);
+    EXPECT_EQ(conv.unsupported(), "");
+    EXPECT_EQ(conv.reduction(), kTaps);
+    EXPECT_EQ(conv.outputs(), kOutputs);
+    const std::vector<uint8_t> wide = f.wide(prefix);
+    uint64_t macs = 0;
+    ASSERT_EQ(runConvCompute(conv, f.narrow, wide, models::RequantRounding::kFp32HalfEven, macs), "") << "prefix " << prefix;
+    EXPECT_EQ(macs, uint64_t{kOutputs} * kTaps * kLanes * 4);
+    ASSERT_FALSE(f.narrow.firstUnwritten(kOutputAt, 4 * kOutputs).has_value());
+    const auto out = f.narrow.read(kOutputAt, 4 * kOutputs);
+    unsigned differing = 0;
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        for (unsigned c = 0; c < kLanes; ++c) {
+          const uint8_t want = f.expected(prefix, e, y, x, c);
+          const uint8_t got = out[4 * (y * kOutW + x) + c];
+          differing += got != want;
+          EXPECT_EQ(int{got}, int{want}) << "prefix " << prefix << " output (" << y << ", " << x << ") lane " << c;
+        }
+      }
+    }
+    EXPECT_EQ(differing, 0u);
+    // The results span more than the clamps' ends: the check is not of constants.
+    EXPECT_GT(std::set<uint8_t>(out.begin(), out.end()).size(), 6u) << "prefix " << prefix;
+  }
+}
+
+TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
+  const Epilogue e;
+  Fixture f;
+  uint64_t macs = 0;
+  // More than 4 lanes: where a wider position's results go is not decoded.
+  Packet wide = convPacket(0, e);
+  wide.field(LleField::ComputeLaneGroups, 1);
+  EXPECT_NE(ConvCompute::fromPacket(wide.words).unsupported().find("ComputeLaneGroups"), std::string::npos);
+  // A weight nest that counts other iterations than the input nest.
+  Packet skew = convPacket(0, e);
+  skew.slot(isa::ComputeNest::Nest29, 1, kOutputs, 77);
+  EXPECT_NE(ConvCompute::fromPacket(skew.words).unsupported().find("Nest29"), std::string::npos);
+  // Outputs that do not divide the iterations.
+  Packet odd = convPacket(0, e);
+  odd.slot(isa::ComputeNest::Output37, 0, 4, -3);
+  EXPECT_NE(ConvCompute::fromPacket(odd.words).unsupported().find("Output37"), std::string::npos);
+  // A reduction that is not the weight nest's inner loop (the taps counted at level 0 as 3, their rows
+  // at an outer level): refused, not accumulated over the wrong iterations.
+  Packet outer = convPacket(0, e);
+  outer.slot(isa::ComputeNest::Nest29, 0, kKw - 1, -static_cast<int64_t>(kKw - 1));
+  outer.slot(isa::ComputeNest::Nest29, 1, kOutputs - 1, 0);
+  outer.slot(isa::ComputeNest::Nest29, 2, kKh - 1, 77);
+  EXPECT_NE(ConvCompute::fromPacket(outer.words).unsupported().find("not the inner 3 iterations"), std::string::npos)
+      << ConvCompute::fromPacket(outer.words).unsupported();
+  // A weight zero point next to a per-lane offset: no corpus compute has both.
+  Packet both = convPacket(2, e);
+  both.field(LleField::ComputeZpWeight, 5);
+  EXPECT_NE(ConvCompute::fromPacket(both.words).unsupported().find("ComputeZpWeight"), std::string::npos);
+  // A grid byte nobody wrote: refused naming its address, not read as 0.
+  Packet late = convPacket(0, e);
+  late.field(LleField::ComputeInputAt4, kInputAt4 - 1);
+  const std::string why = runConvCompute(ConvCompute::fromPacket(late.words), f.narrow, f.wide(0),
+                                         models::RequantRounding::kFp32HalfEven, macs);
+  EXPECT_NE(why.find("no input byte at narrow address " + std::to_string(4 * (kInputAt4 - 1))), std::string::npos) << why;
+  // Too few parameter bytes for the prefix and the weights the nest reaches.
+  const std::vector<uint8_t> full = f.wide(3);
+  const std::vector<uint8_t> shortWide(full.begin(), full.end() - 1);
+  EXPECT_NE(runConvCompute(ConvCompute::fromPacket(convPacket(3, e).words), f.narrow, shortWide,
+                           models::RequantRounding::kFp32HalfEven, macs)
+                .find("Nest29"),
+            std::string::npos);
+  EXPECT_EQ(macs, 0u);
+}
+
+}  // namespace
+}  // namespace coralsim::lle

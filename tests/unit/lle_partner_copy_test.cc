@@ -1,0 +1,122 @@
+// PartnerCopyWatch (models/lle/partner_copy.h; docs/decoding-log.md "pair14"): a 0x14 whose
+// w0[127:62] / w1 lie outside the envelope waits, per tile, for the next packet on that tile, which
+// must be a 0x11 with the same bits. The copied values here (tag 1234, a 37-iteration loop, a w1
+// pattern) are none a corpus program carries: the watch judges only the pairing; whether the 0x11's
+// own bits mean anything is its envelope's business (the rung's test covers that).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "models/lle/lle_fields.h"
+#include "models/lle/packet_envelope.h"
+#include "models/lle/partner_copy.h"
+
+namespace coralsim::lle {
+namespace {
+
+using models::DecodedPacket;
+
+class PartnerCopyWatchTest : public ::testing::Test {
+ protected:
+  // A packet of `op` on `mask` with envelope words, w0[127:62] and w1 taken from `copied` when given.
+  DecodedPacket make(uint8_t op, uint16_t mask, const std::vector<isa::Word128>* copied = nullptr) {
+    const unsigned length = isa::packetLength(static_cast<isa::Opcode>(op));
+    auto& words = storage_.emplace_back(length);
+    for (unsigned k = 0; k < length; ++k) words[k] = envelopeValue(op, k);
+    if (op < 0x20 && op != 0x1a) words[0].setBits(12, 16, mask);
+    if (copied) {
+      words[0].setBits(62, 64, (*copied)[0].bits(62, 64));
+      words[0].setBits(126, 2, (*copied)[0].bits(126, 2));
+      words[1] = (*copied)[1];
+    }
+    DecodedPacket p;
+    p.pc = pc_++;
+    p.opcode = static_cast<isa::Opcode>(op);
+    p.length = static_cast<uint8_t>(length);
+    p.words = words;
+    p.tilePacket = op < 0x20;
+    p.tileMask = p.tilePacket ? static_cast<uint16_t>(words[0].bits(12, 16)) : 0;
+    return p;
+  }
+  // Copied bits no corpus 0x11 has: tag 1234 at w0[73:62], bit 78, a level-0 limit of 36 with its
+  // three wraps -36, and in w1 a count of 37 at bits 98:88 and step 1 at 85:82.
+  static std::vector<isa::Word128> copiedBits() {
+    std::vector<isa::Word128> w(2);
+    w[0].setBits(62, 12, 1234);
+    w[0].setBits(78, 1, 1);
+    w[0].setBits(95, 16, 36);
+    w[0].setBits(111, 17, static_cast<uint64_t>(-36) & 0x1ffff);
+    w[1].setBits(16, 17, static_cast<uint64_t>(-36) & 0x1ffff);
+    w[1].setBits(49, 17, static_cast<uint64_t>(-36) & 0x1ffff);
+    w[1].setBits(88, 11, 37);
+    w[1].setBits(82, 4, 1);
+    return w;
+  }
+  static constexpr const char* kPinned = "the envelope's refusal";
+
+  std::vector<std::vector<isa::Word128>> storage_;
+  uint32_t pc_ = 0x40;
+};
+
+TEST_F(PartnerCopyWatchTest, AWriteOutsideTheEnvelopeWaitsPerTileForTheReceiveWhoseBitsItCopies) {
+  const std::vector<isa::Word128> copied = copiedBits();
+  PartnerCopyWatch watch;
+  // Two writes, tiles 1 and 2, then a fence (moves no data), then one receive on both.
+  const DecodedPacket first = make(0x14, 0x2, &copied);
+  const DecodedPacket second = make(0x14, 0x4, &copied);
+  ASSERT_NE(checkEnvelope(first), "");
+  ASSERT_EQ(checkEnvelope(first, EnvelopeSet::kShipped, PartnerBits::kComparedWithPartner), "");
+  EXPECT_EQ(watch.observe(first, checkEnvelope(first)), "");
+  EXPECT_EQ(watch.observe(second, checkEnvelope(second)), "");
+  EXPECT_TRUE(watch.waiting(1));
+  EXPECT_TRUE(watch.waiting(2));
+  EXPECT_FALSE(watch.waiting(0));
+  EXPECT_NE(watch.finish().find("none comes before the chunk ends"), std::string::npos) << watch.finish();
+  EXPECT_EQ(watch.observe(make(0x1a, 0xffff), ""), "");
+  EXPECT_EQ(watch.observe(make(0x11, 0x6, &copied), ""), "");
+  EXPECT_FALSE(watch.waiting(1));
+  EXPECT_FALSE(watch.waiting(2));
+  EXPECT_EQ(watch.finish(), "");
+}
+
+TEST_F(PartnerCopyWatchTest, AReceiveWithOtherBitsOrAnotherPacketFirstRefusesTheWrite) {
+  const std::vector<isa::Word128> copied = copiedBits();
+  {
+    PartnerCopyWatch watch;
+    const DecodedPacket write = make(0x14, 0x8, &copied);
+    ASSERT_EQ(watch.observe(write, kPinned), "");
+    std::vector<isa::Word128> other = copied;
+    other[0].setBits(95, 16, 35);  // the loop one shorter
+    other[1].setBits(88, 11, 36);
+    const std::string why = watch.observe(make(0x11, 0x8, &other), "");
+    EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 97:95"), std::string::npos) << why;
+    EXPECT_NE(why.find("Stage14PartnerW1 (word 1 bits 127:0) differs in bits 88"), std::string::npos) << why;
+    EXPECT_NE(why.find("PC 0x"), std::string::npos) << why;
+  }
+  {
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(make(0x14, 0x3, &copied), kPinned), "");
+    EXPECT_EQ(watch.observe(make(0x11, 0x1, &copied), ""), "");  // tile 0 paired
+    const std::string why = watch.observe(make(0x01, 0x2), "");  // tile 1 gets a compute first
+    EXPECT_NE(why.find(kPinned), std::string::npos) << why;
+    EXPECT_NE(why.find("need a 0x11 next on tile 1, where opcode 0x01"), std::string::npos) << why;
+  }
+  {
+    // The pairing gives the receive's bits no meaning: its own envelope's refusal stands.
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(make(0x14, 0x1, &copied), kPinned), "");
+    EXPECT_EQ(watch.observe(make(0x11, 0x1, &copied), "the receive's own refusal"), "the receive's own refusal");
+  }
+  {
+    // A write inside the envelope needs no partner: its copied bits are the templates' values.
+    PartnerCopyWatch watch;
+    const DecodedPacket plain = make(0x14, 0x1);
+    ASSERT_EQ(checkEnvelope(plain), "");
+    EXPECT_EQ(watch.observe(plain, checkEnvelope(plain)), "");
+    EXPECT_FALSE(watch.waiting(0));
+  }
+}
+
+}  // namespace
+}  // namespace coralsim::lle
