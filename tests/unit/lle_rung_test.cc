@@ -262,6 +262,49 @@ class LleRungTest : public ::testing::Test {
     return out;
   }
 
+  // The element-wise program around `compute` on `tile`: the 4 x 4 weight block `diagonal` written
+  // by four 0x17 immediates at `blockAt` and kept for the compute by a 0x13 (unless !keepBlock), the
+  // input popped to `inputAt`, the compute, and `outBytes` read back from kOutputAt to the host (one
+  // 8-byte line in the outfeed's single-line form). The packets of `before` run first.
+  struct ElementWiseProgram {
+    uint16_t tile = 0;
+    uint64_t blockAt = 0;
+    uint64_t inputAt = 0;
+    std::array<int8_t, 4> diagonal{};
+    uint64_t outBytes = 0;
+    bool keepBlock = true;
+    std::vector<DecodedPacket> before;
+  };
+  std::vector<uint8_t> runElementWise(const ElementWiseProgram& p, const DecodedPacket& compute) {
+    rung.beginRun();
+    for (const DecodedPacket& packet : p.before) rung.packet(packet, streams, 0);
+    for (uint64_t c = 0; c < 4; ++c) {
+      const uint64_t value = uint64_t{static_cast<uint8_t>(p.diagonal[c])} << (8 * c);
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, p.tile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, value}, {LleField::Fill17At4, p.blockAt / 4 + c}}),
+                  streams, 0);
+    }
+    if (p.keepBlock) {  // kept for the compute: Stage13Route both clear, as the prologue's identity read
+      DecodedPacket keep = readAt(p.tile, p.blockAt, 16);
+      f.setElement(keep, LleField::Stage13Route, 0, 0);
+      f.setElement(keep, LleField::Stage13Route, 1, 0);
+      rung.packet(keep, streams, 0);
+    }
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(p.tile, p.inputAt, streams.input.size()), streams, 0);
+    rung.packet(pop(true, p.tile), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(compute, streams, 0);
+    rung.packet(readAt(p.tile, kOutputAt, p.outBytes), streams, 0);
+    rung.packet(p.outBytes == 8 ? f.make(0x27, {{LleField::OutfeedSingleLine, 1}})
+                                : f.make(0x27, {{LleField::OutfeedLines, p.outBytes / 8 - 1}}),
+                streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, p.tile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(p.outBytes), 0, streams);
+    rung.endRun();
+    return out;
+  }
+
   models::ChipConfig config;
   LleRung rung;
   PacketFactory f;
@@ -2028,38 +2071,12 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
     return packet;
   };
   const auto run = [&](const DecodedPacket& compute, uint64_t outBytes, bool stageBlock = true, bool markAfterGroup = false) {
-    rung.beginRun();
+    ElementWiseProgram p{kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, outBytes, stageBlock, {}};
     if (markAfterGroup) {
-      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
-                                {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + 1}}),
-                  streams, 0);
+      p.before.push_back(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                       {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + 1}}));
     }
-    for (uint64_t c = 0; c < 4; ++c) {
-      const uint64_t value = uint64_t{static_cast<uint8_t>(diagonal[c])} << (8 * c);
-      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
-                                {LleField::Fill17Value, value}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
-                  streams, 0);
-    }
-    if (stageBlock) {  // kept for the compute: Stage13Route both clear, as the prologue's identity read
-      DecodedPacket keep = readAt(kTile, kBlockAt, 16);
-      f.setElement(keep, LleField::Stage13Route, 0, 0);
-      f.setElement(keep, LleField::Stage13Route, 1, 0);
-      rung.packet(keep, streams, 0);
-    }
-    rung.packet(infeed(true), streams, 0);
-    rung.packet(stageAt(kTile, kInputAt, streams.input.size()), streams, 0);
-    rung.packet(pop(true, kTile), streams, 0);
-    rung.packet(f.make(0x24, {}), streams, 0);
-    rung.packet(compute, streams, 0);
-    rung.packet(readAt(kTile, kOutputAt, outBytes), streams, 0);
-    // One 8-byte line is the outfeed's single-line form; more are a line loop.
-    rung.packet(outBytes == 8 ? f.make(0x27, {{LleField::OutfeedSingleLine, 1}})
-                              : f.make(0x27, {{LleField::OutfeedLines, outBytes / 8 - 1}}),
-                streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
-    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(outBytes), 0, streams);
-    rung.endRun();
-    return out;
+    return runElementWise(p, compute);
   };
   const auto expected = [&](uint64_t i) {
     const int32_t acc = (streams.input[i] - kEltZpIn) * diagonal[i % 4];
@@ -2172,29 +2189,9 @@ TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTabl
   };
   constexpr uint64_t kOutBytes = 2 * 4 * kPositions;
   const auto run = [&](const DecodedPacket& packet, bool loadTable = true) {
-    rung.beginRun();
-    if (loadTable) rung.packet(table, streams, 0);
-    for (uint64_t c = 0; c < 4; ++c) {
-      const uint64_t value = uint64_t{static_cast<uint8_t>(diagonal[c])} << (8 * c);
-      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
-                                {LleField::Fill17Value, value}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
-                  streams, 0);
-    }
-    DecodedPacket keep = readAt(kTile, kBlockAt, 16);
-    f.setElement(keep, LleField::Stage13Route, 0, 0);
-    f.setElement(keep, LleField::Stage13Route, 1, 0);
-    rung.packet(keep, streams, 0);
-    rung.packet(infeed(true), streams, 0);
-    rung.packet(stageAt(kTile, kInputAt, streams.input.size()), streams, 0);
-    rung.packet(pop(true, kTile), streams, 0);
-    rung.packet(f.make(0x24, {}), streams, 0);
-    rung.packet(packet, streams, 0);
-    rung.packet(readAt(kTile, kOutputAt, kOutBytes), streams, 0);
-    rung.packet(f.make(0x27, {{LleField::OutfeedLines, kOutBytes / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
-    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(kOutBytes), 0, streams);
-    rung.endRun();
-    return out;
+    ElementWiseProgram p{kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, kOutBytes, true, {}};
+    if (loadTable) p.before.push_back(table);
+    return runElementWise(p, packet);
   };
   // The expectation, written out: x = clamp(acc x 3/128), its segment's quadratic, rounded half-even
   // and saturated to 16 bits, low byte first.
