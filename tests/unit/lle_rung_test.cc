@@ -262,6 +262,26 @@ class LleRungTest : public ::testing::Test {
     return out;
   }
 
+  // The execution-only receive as the edgetpuxray programs carry it: its flags, and the bits of
+  // unknown meaning at the values the envelope pins (w0 bits 66:63, 73, 78; w1 bit 88; w2 bits 123,
+  // 112, 105:96, 86, 84:83, 79). The caller may rewrite w1 (pair14's copy tests).
+  DecodedPacket executionOnlyReceive(uint16_t tiles, uint64_t flagA = 1, uint64_t flagB = 1, uint64_t echo = 1) {
+    DecodedPacket receive = f.make(0x11, {{LleField::Dma11Mask, tiles}, {LleField::Recv11ExecutionForm, 1},
+                                          {LleField::Recv11ExecFlagA, flagA}, {LleField::Recv11ExecFlagB, flagB},
+                                          {LleField::Recv11ExecFlagBEcho, echo}});
+    auto& words = f.wordsOf(receive);
+    words[0].setBits(61, 17, 0x103c);  // bits 77:61: 66:63 and 73 set
+    words[0].setBits(78, 1, 1);
+    words[1].setBits(88, 1, 1);
+    words[2].setBits(79, 1, 1);
+    words[2].setBits(83, 2, 3);
+    words[2].setBits(86, 1, 1);
+    words[2].setBits(96, 10, 0x3ff);
+    words[2].setBits(112, 1, 1);
+    words[2].setBits(123, 1, 1);
+    return receive;
+  }
+
   // The element-wise program around `compute` on `tile`: the 4 x 4 weight block `diagonal` written
   // by four 0x17 immediates at `blockAt` and kept for the compute by a 0x13 (unless !keepBlock), the
   // input popped to `inputAt`, the compute, and `outBytes` read back from kOutputAt to the host (one
@@ -1803,21 +1823,7 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
   streams.input.resize(40);
   for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x31 + 11 * i);
   const auto copy = [&](uint64_t flagA, uint64_t flagB, uint64_t echo) {
-    // The receive as the edgetpuxray programs carry it (bits of unknown meaning at the values the
-    // envelope pins: w0 bits 66:63, 73, 78; w1 bit 88; w2 bits 123, 112, 105:96, 86, 84:83, 79).
-    DecodedPacket receive = f.make(0x11, {{LleField::Dma11Mask, kTile}, {LleField::Recv11ExecutionForm, 1},
-                                          {LleField::Recv11ExecFlagA, flagA}, {LleField::Recv11ExecFlagB, flagB},
-                                          {LleField::Recv11ExecFlagBEcho, echo}});
-    auto& words = f.wordsOf(receive);
-    words[0].setBits(61, 17, 0x103c);  // bits 77:61: 66:63 and 73 set
-    words[0].setBits(78, 1, 1);
-    words[1].setBits(88, 1, 1);
-    words[2].setBits(79, 1, 1);
-    words[2].setBits(83, 2, 3);
-    words[2].setBits(86, 1, 1);
-    words[2].setBits(96, 10, 0x3ff);
-    words[2].setBits(112, 1, 1);
-    words[2].setBits(123, 1, 1);
+    const DecodedPacket receive = executionOnlyReceive(kTile, flagA, flagB, echo);
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
@@ -2312,20 +2318,10 @@ TEST_F(LleRungTest, AStagingWriteRunsOnlyWhenTheReceiveNextOnItsTilesCarriesTheB
   // The execution-only receive (as TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes builds it), with
   // w1[98:82] = count 4, step 1.
   const auto receiveWith = [&](uint16_t tiles, uint64_t count, uint64_t step) {
-    DecodedPacket receive = f.make(0x11, {{LleField::Dma11Mask, tiles}, {LleField::Recv11ExecutionForm, 1},
-                                          {LleField::Recv11ExecFlagA, 1}, {LleField::Recv11ExecFlagB, 1},
-                                          {LleField::Recv11ExecFlagBEcho, 1}});
+    DecodedPacket receive = executionOnlyReceive(tiles);
     auto& words = f.wordsOf(receive);
-    words[0].setBits(61, 17, 0x103c);
-    words[0].setBits(78, 1, 1);
     words[1].setBits(88, 11, count);
     words[1].setBits(82, 4, step);
-    words[2].setBits(79, 1, 1);
-    words[2].setBits(83, 2, 3);
-    words[2].setBits(86, 1, 1);
-    words[2].setBits(96, 10, 0x3ff);
-    words[2].setBits(112, 1, 1);
-    words[2].setBits(123, 1, 1);
     return receive;
   };
   const DecodedPacket partner = receiveWith(kTiles, 4, 1);
