@@ -71,9 +71,9 @@ struct TimingModel {
   // 0x10-0x18 move data between narrow/wide memories, the ring bus and the mesh. A packet costs
   //     tileDmaPacketCycles + ceil(bytes moved / bandwidth of its memory)
   // where the bytes come from its decoded loop fields (models/isa/tile_transfer_loops.def: 0x11
-  // receive rows, 0x13 read groups, 0x14 write groups, 0x17 immediate fill nest); the packets whose
-  // size is not decoded (0x10 send, 0x12, mesh 0x15/0x16/0x18, a 0x11 without bit 61, a 0x17 that
-  // is not immediate) pay the fixed part only.
+  // receive rows, 0x13 read groups, 0x14 write groups, 0x17 immediate fill nest, 0x10 send beats,
+  // mesh 0x15/0x16/0x18 received units); the packets whose size is not decoded (0x12, a 0x11
+  // without bit 61, a 0x17 that is not immediate) pay the fixed part only.
   // Fixed part [calibrated: 0 of the grid 0..3000 — on the published latencies the DMA engines
   // never set the pace (they overlap the MAC array between fences); refitted with the byte costs
   // below in place (docs/timing.md §1, "Tile DMA packets from their loops"), still 0].
@@ -91,6 +91,10 @@ struct TimingModel {
   // weights in (64 lanes x 4 bytes, docs/isa.md §5.1) [choice; the rows arrive over the infeed at
   // infeedBytesPerCycle, which is slower, so this never sets the pace].
   BytesPerCycle wideBytesPerCycle = 256;
+  // The ring bus (0x10 sends, 256-byte beats, docs/decoding-log.md "ringmesh" §A): one 128-bit word
+  // per cycle [choice: the width the infeed and outfeed take over the same ring; see docs/timing.md
+  // §1 "Ring and mesh transfers" for the sweep].
+  BytesPerCycle ringBytesPerCycle = 16;
   // Tile and scalar fences (0x1a, 0x24) cost their issue only; a tile fence makes the tile wait
   // until every unit of the tile is idle (models/chip/tile.h).
 
@@ -125,6 +129,7 @@ inline constexpr TimingConstant kTimingConstants[] = {
     {"tile_dma_packet_cycles", &TimingModel::tileDmaPacketCycles, "calibrated"},
     {"narrow_bytes_per_cycle", &TimingModel::narrowBytesPerCycle, "calibrated"},
     {"wide_bytes_per_cycle", &TimingModel::wideBytesPerCycle, "choice"},
+    {"ring_bytes_per_cycle", &TimingModel::ringBytesPerCycle, "choice"},
     {"infeed_bytes_per_cycle", &TimingModel::infeedBytesPerCycle, "choice"},
     {"outfeed_bytes_per_cycle", &TimingModel::outfeedBytesPerCycle, "choice"},
 };

@@ -61,10 +61,12 @@ def field_bits(row):
 
 
 def ignore_masks(fields, formats):
-    """Per opcode, the packet-wide bit mask decoded in every packet (fields without a format)."""
+    """Per opcode, the packet-wide bit mask decoded in every packet (fields without a format). Fields
+    of opcodes the rung does not accept (the mesh packets, declared for the cost model) have no
+    envelope."""
     masks = {op: 0 for op in ACCEPTED}
     for name, row in fields.items():
-        if name not in formats:
+        if name not in formats and row[0] in masks:
             masks[row[0]] |= field_bits(row)
     return masks
 

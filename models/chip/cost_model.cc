@@ -48,8 +48,9 @@ Cycles tilePacketCycles(const TimingModel& timing, isa::Opcode opcode, std::span
     default: {  // the DMA engines: tileDmaPacketCycles + ceil(bytes / bandwidth of the memory)
       const std::optional<isa::TileTransfer> transfer = tileTransferOf(opcode, words);
       if (!transfer) return Cycles{timing.tileDmaPacketCycles};
-      const BytesPerCycle bandwidth =
-          transfer->memory == isa::TileMemory::Wide ? timing.wideBytesPerCycle : timing.narrowBytesPerCycle;
+      const BytesPerCycle bandwidth = transfer->memory == isa::TileMemory::Wide   ? timing.wideBytesPerCycle
+                                      : transfer->memory == isa::TileMemory::Ring ? timing.ringBytesPerCycle
+                                                                                  : timing.narrowBytesPerCycle;
       return Cycles{timing.tileDmaPacketCycles} + transferCycles(Bytes{transfer->bytes}, bandwidth);
     }
   }

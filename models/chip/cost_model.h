@@ -12,9 +12,10 @@
 //   tile DMA   0x10-0x18  tileDmaPacketCycles + ceil(bytes / bandwidth of its         tile.cc
 //                         memory): bytes = unit x product of (limit + 1) of its decoded
 //                         loops (models/isa/tile_transfer_loops.def, tileTransferOf);
-//                         narrowBytesPerCycle for 0x13 / 0x14 / 0x17, wideBytesPerCycle
-//                         for 0x11 rows; 0 bytes where the size is not decoded (0x10,
-//                         0x12, mesh 0x15 / 0x16 / 0x18, other formats)
+//                         narrowBytesPerCycle for 0x13 / 0x14 / 0x17 and the mesh
+//                         0x15 / 0x16 / 0x18 (received bytes), wideBytesPerCycle for
+//                         0x11 rows, ringBytesPerCycle for 0x10 beats; 0 bytes where the
+//                         size is not decoded (0x12, other formats)
 //   tile fence 0x1a       0 (the tile waits for all its units, tile.cc)             tile.cc
 //   infeed                ceil(bytes / infeedBytesPerCycle) per descriptor          infeed.cc
 //   outfeed               ceil(bytes / outfeedBytesPerCycle) per output window      outfeed.cc

@@ -18,6 +18,7 @@ namespace coralsim::isa {
 enum class TileMemory : uint8_t {
   Narrow,  // activations, 192 KiB per tile
   Wide,    // parameters, 256-byte rows
+  Ring,    // the ring bus between the tiles and the outfeed: 0x10 sends, in 256-byte beats
 };
 
 // "No bit": a gate or format condition that always holds.
@@ -90,8 +91,8 @@ struct TileTransfer {
 };
 
 // The bytes the packet moves, when its opcode and format have a decoded size; nullopt otherwise
-// (undecoded opcodes 0x10, 0x12, 0x15, 0x16, 0x18; an execution-only 0x11; a 0x17 that is not the
-// immediate form). Bits past the end of `words` read as 0.
+// (undecoded opcode 0x12; an execution-only 0x11; a 0x17 that is not the immediate form). Bits past
+// the end of `words` read as 0.
 [[nodiscard]] inline std::optional<TileTransfer> readTileTransfer(uint8_t opcode, std::span<const Word128> words) {
   for (const TileTransferUnitDef& unit : kTileTransferUnits) {
     if (unit.opcode != opcode) continue;

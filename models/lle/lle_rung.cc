@@ -54,6 +54,9 @@ constexpr uint64_t kPrefixUnits8PerRow = kRowBytes / 8;
 // of the corpus).
 constexpr uint64_t kParameterLineStep = 256;
 constexpr uint64_t kInputLineStep = 4096;
+// A ring beat: what one iteration of a 0x10 send's nest carries, the last beat of a stream partly
+// (lle_fields.def Dma10Beats: beats = ceil(the read's bytes / 256) in 4,427 / 4,523 corpus sends).
+constexpr uint64_t kRingBeatBytes = 256;
 
 // The values of a 0x13's Stage13Flags (w6[35:32]) seen in the corpus: none, one of bits 33 / 34 / 35
 // alone, or bit 34 with 32 or 33 (docs/decoding-log.md "keptread2"). What they select is not decoded.
@@ -1247,6 +1250,23 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
 
 std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t bytes) const {
   refuseWhileAWindowReaderWaits(packet);
+  if (const uint64_t tiles = readField(packet.words, LleField::Dma10ToTiles); tiles != 0) {
+    refuse(packet, "the outfeed send also goes to tiles " + tileList(static_cast<uint16_t>(tiles)) +
+                       " (Dma10ToTiles, word 3 bits 98:83): deliveries between tiles are not modelled");
+  }
+  // The send carries its stream in 256-byte beats: as many as the bytes need, no more, no fewer
+  // (docs/decoding-log.md "ringmesh" §A). The product stops growing once it passes the bytes'
+  // beats: five 16-bit limits could overflow.
+  const uint64_t want = (bytes + kRingBeatBytes - 1) / kRingBeatBytes;
+  uint64_t beats = 1;
+  for (unsigned level = 0; level < fieldDef(LleField::Dma10Beats).count && beats <= want; ++level) {
+    beats *= readField(packet.words, LleField::Dma10Beats, level) + 1;
+  }
+  if (beats != want) {
+    refuse(packet, "the send's nest counts " + std::string(beats > want ? "at least " : "") + std::to_string(beats) + " beats of " +
+                       std::to_string(kRingBeatBytes) + " bytes (Dma10Beats, word 0 bits 110:95 and word 1 bits 0, 33, 66, 99); the outfeed drains " +
+                       std::to_string(bytes) + " bytes = " + std::to_string(want) + " beats");
+  }
   if (!std::has_single_bit(packet.tileMask)) {
     refuse(packet, "outfeed drain from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }

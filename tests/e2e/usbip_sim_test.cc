@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <future>
 #include <iostream>
 #include <sstream>
 
@@ -20,10 +19,10 @@
 #include "driver/run/runner.h"
 #include "driver/transport/usbip_client_transport.h"
 #include "sim/device.h"
-#include "sim/simulation_kernel.h"
 #include "sim/hle_host/program_loader.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
+#include "tests/support/simulation_thread_hold.h"
 #include "usbip/client.h"
 #include "usbip/server.h"
 #include "hosting/sim_exported_device.h"
@@ -85,14 +84,7 @@ TEST_F(UsbipSimTest, AnUnlinkIsAnsweredWhileALongComputationHoldsTheSimulationTh
   UsbipClient c("127.0.0.1", server_->port(), "1-1");
   const uint32_t events = c.submitIn(0x82, 16);
   ASSERT_FALSE(c.wait(events, std::chrono::milliseconds(200)));  // pending on the device
-  std::promise<void> entered;
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  sim::SimulationKernel::instance().post([&entered, released] {
-    entered.set_value();
-    released.wait();
-  });
-  entered.get_future().wait();
+  coralsim::testing::SimulationThreadHold hold;
   std::optional<UsbipClient::UnlinkOutcome> outcome;
   std::string error;
   try {
@@ -100,7 +92,7 @@ TEST_F(UsbipSimTest, AnUnlinkIsAnsweredWhileALongComputationHoldsTheSimulationTh
   } catch (const std::exception& e) {
     error = e.what();
   }
-  release.set_value();
+  hold.release();
   ASSERT_TRUE(outcome) << "no RET_UNLINK while the simulation thread was busy: " << error;
   EXPECT_EQ(outcome->status, -ECONNRESET);
   EXPECT_FALSE(outcome->completed);

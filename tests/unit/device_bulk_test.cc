@@ -5,7 +5,7 @@
 #include <future>
 #include <random>
 
-#include "sim/simulation_kernel.h"
+#include "tests/support/simulation_thread_hold.h"
 
 #include "tests/unit/device_harness.h"
 
@@ -197,17 +197,10 @@ TEST(DeviceBulk, CancelIsAnsweredWhileALongComputationHoldsTheSimulationThread) 
   h.openLikeLibedgetpu();
   PendingUrb idle = h.submitIn(0x82, 16);
   (void)h.device.cycles();  // a synchronous call: the submission above has reached the USB function
-  std::promise<void> entered;
-  std::promise<void> release;
-  std::shared_future<void> released = release.get_future().share();
-  sim::SimulationKernel::instance().post([&entered, released] {
-    entered.set_value();
-    released.wait();
-  });
-  entered.get_future().wait();
+  coralsim::testing::SimulationThreadHold hold;
   auto cancel = std::async(std::launch::async, [&] { return h.device.cancel(idle.id); });
   const bool answered = cancel.wait_for(5s) == std::future_status::ready;
-  release.set_value();
+  hold.release();
   ASSERT_TRUE(answered) << "cancel waited for the busy simulation thread";
   EXPECT_TRUE(cancel.get());
   // The withdrawn URB takes nothing: the next event goes to the URB submitted after it.

@@ -1832,7 +1832,9 @@ TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
                 streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}, {LleField::OutfeedSingleLine, bytes == 8}}), streams,
                 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}});
+    f.setElement(send, LleField::Dma10Beats, 0, (bytes + 255) / 256 - 1);  // the send's 256-byte beats
+    rung.packet(send, streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
     rung.endRun();
     return out;
@@ -1893,6 +1895,66 @@ TEST_F(LleRungTest, ASendTakesTheStreamItsTagNames) {
     EXPECT_NE(why.find("stream 1233 (Dma10Channel"), std::string::npos) << why;
     EXPECT_NE(why.find("stream 1234 (Stage13Channel"), std::string::npos) << why;
   }
+}
+
+// The send's beats and destination (docs/decoding-log.md "ringmesh" §A-§B): an outfeed send carries
+// its stream in 256-byte beats counted by a five-level nest, ceil(bytes / 256) of them. A 600-byte read
+// (150 units from narrow unit 23 of tile 5) needs 3 beats: counted at level 2 (no corpus send counts
+// there) or at level 0, the send drains the 600 bytes; 2 or 4 beats are refused naming Dma10Beats, an
+// outfeed send that also names tiles is refused naming Dma10ToTiles, and the outfeed bit decides
+// whether a send drains the 0x27 (armed before it or after it). On main the beat nest and the outfeed bit were pinned by the
+// envelope (Dense's 0 and 1) and every send after a 0x27 drained it, whatever its destination.
+TEST_F(LleRungTest, AnOutfeedSendCarriesItsStreamInBeatsOf256Bytes) {
+  static constexpr uint16_t kTile = 0x20;
+  static constexpr uint64_t kBase = 23;
+  static constexpr uint64_t kUnits = 150;
+  static constexpr uint64_t kBytes = 4 * kUnits;
+  const auto send = [&](unsigned level, uint64_t limit, uint64_t toOutfeed = 1, uint64_t toTiles = 0) {
+    DecodedPacket p = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, toOutfeed},
+                                    {LleField::Dma10ToTiles, toTiles}});
+    f.setElement(p, LleField::Dma10Beats, level, limit);
+    return p;
+  };
+  // `order`: the 0x27 armed before the send (the x86-64 compiles) or after it (the aarch64 ones);
+  // `tileSendFirst`: a send to tiles between the 0x27 and the host-bound send.
+  enum class Order { kArmFirst, kSendFirst };
+  const auto run = [&](const DecodedPacket& sendPacket, Order order = Order::kArmFirst, bool tileSendFirst = false) {
+    rung.beginRun();
+    DecodedPacket fill = f.make(0x17, {{LleField::Dma17Mask, kTile},
+                                       {LleField::Fill17Immediate, 1},
+                                       {LleField::Fill17Value, 0x6b2f01d9},
+                                       {LleField::Fill17At4, kBase},
+                                       {LleField::Fill17Step, 1},
+                                       {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))}});
+    f.setElement(fill, LleField::Fill17Limit, 0, kUnits - 1);
+    rung.packet(fill, streams, 0);
+    rung.packet(readAt(kTile, 4 * kBase, kBytes), streams, 0);
+    const DecodedPacket outfeed = f.make(0x27, {{LleField::OutfeedLines, kBytes / 8 - 1}});
+    if (order == Order::kArmFirst) rung.packet(outfeed, streams, 0);
+    if (tileSendFirst) rung.packet(send(0, 0, 0), streams, 0);
+    rung.packet(sendPacket, streams, 0);
+    if (order == Order::kSendFirst) rung.packet(outfeed, streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, kBytes, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t k = 0; k < kUnits; ++k) expected.insert(expected.end(), {0xd9, 0x01, 0x2f, 0x6b});
+  for (const unsigned level : {2u, 0u}) {
+    EXPECT_EQ(checkEnvelope(send(level, 2)), "") << "level " << level;
+    EXPECT_EQ(run(send(level, 2)), expected) << "3 beats at level " << level;
+  }
+  expectRefusal([&] { run(send(2, 1)); }, "counts 2 beats of 256 bytes (Dma10Beats", "2 beats drained 600 bytes");
+  expectRefusal([&] { run(send(0, 3)); }, "counts at least 4 beats of 256 bytes (Dma10Beats", "4 beats drained 600 bytes");
+  expectRefusal([&] { run(send(2, 2, 1, 0x0101)); }, "also goes to tiles 0,8 (Dma10ToTiles", "an outfeed send to tiles was accepted");
+  // A send to tiles keeps its beats pinned (they are fields of the outfeed form only), and with
+  // Dense's values it does not drain an armed outfeed: the host-bound send after it does. A
+  // host-bound send before its 0x27 waits for it ("dense2" §C): the same bytes.
+  EXPECT_NE(checkEnvelope(send(2, 2, 0)), "");
+  EXPECT_EQ(run(send(2, 2), Order::kArmFirst, true), expected) << "a send to tiles drained the outfeed";
+  EXPECT_EQ(run(send(2, 2), Order::kSendFirst), expected) << "a send before its outfeed";
+  expectRefusal([&] { run(send(2, 1), Order::kSendFirst); }, "counts 2 beats of 256 bytes (Dma10Beats",
+                "a waiting send's beats went unchecked");
 }
 
 // The w0 loop nest of the compute (ComputeLimitW0, docs/decoding-log.md "convcompute" §A): its levels

@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "models/isa/compute_loop_nest.h"
@@ -119,6 +120,26 @@ TEST(LleFields, TileTransferLoopsAreTheLleRungsFields) {
   EXPECT_EQ(loop("Fill17Levels").pitch, fill.stride);
   EXPECT_EQ(unit(0x17).formatBit, fieldDef(LleField::Fill17Immediate).lsb);
   EXPECT_EQ(unit(0x17).formatValue, 1u);
+  // The 0x10 send's beat nest (lle Dma10Beats, all five levels) and the mesh packets' receive nests
+  // (lle MeshNNRecvLimit, gated by MeshNNRecvOn), laid out as 0x17's write nest.
+  const LleFieldDef& beats = fieldDef(LleField::Dma10Beats);
+  sameLimit(loop("Send10Beats"), LleField::Dma10Beats);
+  EXPECT_EQ(loop("Send10Beats").levels, beats.count);
+  EXPECT_EQ(loop("Send10Beats").pitch, beats.stride);
+  EXPECT_EQ(loop("Send10Beats").gateBit, isa::kTileTransferAlways);
+  EXPECT_EQ(unit(0x10).memory, isa::TileMemory::Ring);
+  const std::tuple<std::string_view, LleField, LleField> mesh[] = {
+      {"Mesh15Receive", LleField::Mesh15RecvLimit, LleField::Mesh15RecvOn},
+      {"Mesh16Receive", LleField::Mesh16RecvLimit, LleField::Mesh16RecvOn},
+      {"Mesh18Receive", LleField::Mesh18RecvLimit, LleField::Mesh18RecvOn}};
+  for (const auto& [name, limit, on] : mesh) {
+    sameLimit(loop(name), limit);
+    EXPECT_EQ(loop(name).levels, fieldDef(limit).count) << name;
+    EXPECT_EQ(loop(name).pitch, fieldDef(limit).stride) << name;
+    EXPECT_EQ(loop(name).gateBit, fieldDef(on).lsb) << name;
+    EXPECT_EQ(fieldDef(limit).lsb, fill.lsb) << name << ": the receive nest sits where 0x17's write nest does";
+    EXPECT_EQ(unit(fieldDef(limit).opcode).unitBytes, 4u) << name;
+  }
 }
 
 // Which form of a CORAL_LLE_FORMAT condition a field exists in (nullopt: every packet).

@@ -99,10 +99,39 @@ TEST(TimingCostModel, TilePacketCyclesFollowTheTable) {
   EXPECT_EQ(tilePacketCycles(t, op(0x01), computePacket({2, 783, 0, 0, 0, 0, 0})), Cycles{4804});
   const std::vector<isa::Word128> nlu(13);
   EXPECT_EQ(tilePacketCycles(t, op(0x19), nlu), Cycles{13});
-  const std::vector<isa::Word128> dma(6);
-  EXPECT_EQ(tilePacketCycles(t, op(0x15), dma), Cycles{40});  // a mesh packet: size not decoded
+  const std::vector<isa::Word128> dma(4);
+  EXPECT_EQ(tilePacketCycles(t, op(0x12), dma), Cycles{40});  // 0x12: size not decoded
   const std::vector<isa::Word128> fence(1);
   EXPECT_EQ(tilePacketCycles(t, op(0x1a), fence), Cycles{0});
+}
+
+// The ring and mesh transfers (docs/decoding-log.md "ringmesh"): a 0x10 send pays its 256-byte beats
+// over the ring's bandwidth (five levels from w0 bit 95 at a 33-bit pitch, in either destination form);
+// a mesh packet its received 4-byte units over narrow memory (w2 bit 44, pitch 33, when w2 bit 27 is
+// set), one unit when it only sends. Positions written out by hand from lle_fields.def.
+TEST(TimingCostModel, RingSendsPayTheirBeatsAndMeshPacketsTheirReceivedUnits) {
+  TimingModel t;
+  t.tileDmaPacketCycles = 10;
+  t.narrowBytesPerCycle = 64;
+  t.ringBytesPerCycle = 16;
+  std::vector<isa::Word128> send10(4);
+  isa::writePacketBits(send10, 128, 16, 47);  // level 1: RingCanary 12 x 128 x 128's drain, 48 beats
+  EXPECT_EQ(tileTransferOf(op(0x10), send10)->bytes, 48u * 256u);
+  EXPECT_EQ(tileTransferOf(op(0x10), send10)->memory, isa::TileMemory::Ring);
+  EXPECT_EQ(tilePacketCycles(t, op(0x10), send10), Cycles{10 + 48 * 256 / 16});
+  isa::writePacketBits(send10, 95 + 4 * 33, 16, 2);  // level 4: x 3
+  EXPECT_EQ(tileTransferOf(op(0x10), send10)->bytes, 3u * 48u * 256u);
+  for (const uint8_t mesh : {uint8_t{0x15}, uint8_t{0x16}, uint8_t{0x18}}) {
+    std::vector<isa::Word128> packet(6);
+    isa::writePacketBits(packet, 95, 16, 63);  // the send side: not charged here
+    isa::writePacketBits(packet, 2 * 128 + 44, 16, 63);
+    isa::writePacketBits(packet, 2 * 128 + 44 + 33, 16, 18);  // a 64 x 19 halo strip
+    EXPECT_EQ(tileTransferOf(op(mesh), packet)->bytes, 4u) << int{mesh} << ": no receive, one unit";
+    isa::writePacketBits(packet, 2 * 128 + 27, 1, 1);
+    EXPECT_EQ(tileTransferOf(op(mesh), packet)->bytes, 4u * 64u * 19u) << int{mesh};
+    EXPECT_EQ(tileTransferOf(op(mesh), packet)->memory, isa::TileMemory::Narrow);
+    EXPECT_EQ(tilePacketCycles(t, op(mesh), packet), Cycles{10 + 4 * 64 * 19 / 64});
+  }
 }
 
 // Tile DMA packets whose size is decoded (models/isa/tile_transfer_loops.def) pay their bytes over
@@ -150,7 +179,7 @@ TEST(TimingCostModel, TileDmaPacketsCostTheirDecodedBytes) {
   EXPECT_EQ(tileTransferOf(op(0x17), fill17)->bytes, 256u);
   // Not a DMA packet, or an undecoded one: no size.
   EXPECT_FALSE(tileTransferOf(op(0x01), read13).has_value());
-  EXPECT_FALSE(tileTransferOf(op(0x10), read13).has_value());
+  EXPECT_FALSE(tileTransferOf(op(0x12), read13).has_value());
   // All limits at their maximum: the size saturates instead of wrapping round to a small one.
   std::vector<isa::Word128> huge(7, isa::Word128{~0ull, ~0ull});
   EXPECT_GT(tileTransferOf(op(0x13), huge)->bytes, uint64_t{1} << 60);
@@ -171,6 +200,7 @@ TEST(TimingCostModel, EveryConstantIsInTheTableOnce) {
   EXPECT_EQ(t.outfeedBytesPerCycle, 12345u);
   EXPECT_EQ(t.narrowBytesPerCycle, 12345u);
   EXPECT_EQ(t.wideBytesPerCycle, 12345u);
+  EXPECT_EQ(t.ringBytesPerCycle, 12345u);
 }
 
 }  // namespace
