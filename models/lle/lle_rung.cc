@@ -615,7 +615,12 @@ void LleRung::pop(const DecodedPacket& packet) {
                          " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is "
                          "not decoded");
     }
-    if (!wholePop && 4 * (skip + nest.units()) > pending.length) {
+    // A window's last pass may run past the pop's end (conv 32² tile column 3: 6 + 64 units of a
+    // 64-unit pop, docs/decoding-log.md "convwire" §C): the pass stays short, a compute that reads past
+    // its bytes is refused, and the units the write reaches past the end count as unwritten. Other
+    // skipping writes must find their part inside the pop.
+    const bool window = StagingWindow::of(nest, *tiles_[t].stagedWriteAt).has_value();
+    if (!wholePop && !window && 4 * (skip + nest.units()) > pending.length) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
                          "Stage14OuterLimit) after " + std::to_string(4 * skip) + " (Stage14SourceSkip), runs past the pop's end");
@@ -684,8 +689,9 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
         uint64_t k = 0;
         nest.forEachUnit([&](int64_t unit) {
           const uint64_t at = address + static_cast<uint64_t>(unit) * 4;
-          if (4 * k < part.size() &&
-              !tiles_[t].narrowSram.write(at, part.subspan(4 * k, std::min<uint64_t>(4, part.size() - 4 * k)))) {
+          if (4 * k >= part.size()) {
+            tiles_[t].narrowSram.forget(at, 4);  // a window's pass past the pop's end: what the unit holds is not decoded
+          } else if (!tiles_[t].narrowSram.write(at, part.subspan(4 * k, std::min<uint64_t>(4, part.size() - 4 * k)))) {
             throw ChipFault(FaultKind::kUnsupported, "lle: a staging write to tile " + std::to_string(t) + " at narrow address " +
                                                          std::to_string(at) + " leaves its " +
                                                          std::to_string(tiles_[t].narrowSram.capacity()) + "-byte narrow memory");

@@ -2629,7 +2629,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
 
   // A tile whose window skips 2 units of the pop (Stage14SourceOn, "src14": a tile column's offset) keeps
   // the part after them: row r takes bytes 8 + 12 r .. of the pop. The pop is 8 bytes longer than the
-  // window, as pop() requires of a skipping write.
+  // window (a pop only as long as the window follows).
   {
     const std::vector<uint8_t> saved = streams.input;
     streams.input.resize(4 * kUnits * kPasses + 8);
@@ -2656,6 +2656,38 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
       }
     }
     rung.endRun();
+
+    // The same window with a pop only as long as the window ("convwire" §C): the last pass runs 8
+    // bytes past the pop's end. Passes 0-2 are whole and three rows read them; pass 3 keeps 4 bytes,
+    // the window's other two units of it count as unwritten, and a fourth row (5 bytes) is refused.
+    streams.input.resize(4 * kUnits * kPasses);
+    const auto shortPop = [&](uint64_t rows) {
+      rung.beginRun();
+      keepBlock(column0Block);
+      rung.packet(identity(rows, kWindowAt / 4, 512, 1, kColumns), streams, 0);
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(skipping, streams, 0);
+      rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+    };
+    shortPop(3);
+    for (uint64_t r = 0; r < 3; ++r) {
+      for (uint64_t x = 0; x < kColumns; ++x) {
+        const std::vector<uint8_t> lanes = lanesAt(512 + 4 * (kColumns * r + x));
+        for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(8 + 4 * kUnits * r + x, c)) << "short pop: row " << r << " column " << x;
+      }
+    }
+    const AddressedMemory& narrow = rung.tile(kTileIndex).narrowSram;
+    EXPECT_FALSE(narrow.firstUnwritten(kWindowAt, 4).has_value());         // pass 3's first unit: pop bytes 44..47
+    EXPECT_EQ(narrow.read(kWindowAt, 4)[0], streams.input[44]);
+    EXPECT_EQ(narrow.firstUnwritten(kWindowAt, 12), kWindowAt + 4);        // its other units: past the pop's end
+    rung.endRun();
+    try {
+      shortPop(4);
+      ADD_FAILURE() << "a row past the short last pass was accepted";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("pass 3 of the staging window holds 4 bytes, the row reads 5"), std::string::npos) << e.what();
+    }
     streams.input = saved;
   }
 
