@@ -44,6 +44,12 @@ class AddressedMemory {
     return std::span<const uint8_t>(bytes_).subspan(address, length);
   }
 
+  // [address, address + length) no longer holds bytes this run knows (a write whose data is not
+  // decoded reached them): a later read is refused as if nobody had written them.
+  void forget(uint64_t address, uint64_t length) {
+    for (uint64_t a = address; a < address + length && a < written_.size(); ++a) written_[a] = false;
+  }
+
   // A new run: the bytes stay (real memories keep them) but count as unwritten, so a read that
   // this run's packets did not feed is refused rather than served stale data.
   void forgetWrites() { std::fill(written_.begin(), written_.end(), false); }

@@ -19,10 +19,18 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_FIXED_IF(c, f, e, v) FieldRelation{LleField::f, LleField::f, 0, v, LleField::c, false, 1, std::nullopt, e},
 #define CORAL_LLE_RELATION_COUNT(f, b, o, m, a) \
   FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, LleField::o},
+#define CORAL_LLE_RELATION_EXCEPT(f, b, m, a, x, v)                                                           \
+  FieldRelation{LleField::f, LleField::b, m,         a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                std::nullopt, LleField::x, v},
+#define CORAL_LLE_RELATION_COUNT_EXCEPT(f, b, o, m, a, x, v)                                                    \
+  FieldRelation{LleField::f, LleField::b, m,         a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                LleField::o, LleField::x, v},
 #define CORAL_LLE_FORMAT(c, f)
 #define CORAL_LLE_FORMAT_UNLESS(c, f)
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_FORMAT_UNLESS
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT
+#undef CORAL_LLE_RELATION_EXCEPT
 #undef CORAL_LLE_RELATION_COUNT
 #undef CORAL_LLE_FIXED_IF
 #undef CORAL_LLE_FORMAT
@@ -41,10 +49,14 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_OR(f, b, m, a, a2)
 #define CORAL_LLE_FIXED_IF(c, f, e, v)
 #define CORAL_LLE_RELATION_COUNT(f, b, o, m, a)
+#define CORAL_LLE_RELATION_COUNT_EXCEPT(f, b, o, m, a, x, v)
+#define CORAL_LLE_RELATION_EXCEPT(f, b, m, a, x, v)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_FORMAT_UNLESS
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT
+#undef CORAL_LLE_RELATION_EXCEPT
 #undef CORAL_LLE_RELATION_COUNT
 #undef CORAL_LLE_FIXED_IF
 #undef CORAL_LLE_FORMAT
@@ -97,6 +109,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     const LleFieldDef& f = fieldDef(r.field);
     if (f.opcode != opcode) continue;
     if (!fieldPresent(r.field, words) || !fieldPresent(r.base, words)) continue;  // the other format
+    if (r.exceptField && readField(words, *r.exceptField) == r.exceptValue) continue;  // that form checks its own walk
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

@@ -26,6 +26,10 @@ struct FieldRelation {
   // CORAL_LLE_RELATION_COUNT: `base` is level 0 of a loop nest whose levels above it are the elements
   // of this field; the relation reads the nest's iteration count less one in place of `base`.
   std::optional<LleField> outerLevels = std::nullopt;
+  // CORAL_LLE_RELATION_COUNT_EXCEPT: the relation does not apply where `exceptField` reads
+  // `exceptValue` (a form whose executor checks the field against its own walk).
+  std::optional<LleField> exceptField = std::nullopt;
+  uint64_t exceptValue = 0;
 };
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();

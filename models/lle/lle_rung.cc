@@ -12,6 +12,7 @@
 #include "models/isa/number_text.h"
 #include "models/lle/compute_observer.h"
 #include "models/lle/field_relations.h"
+#include "models/lle/input_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
 #include "models/lle/lle_fields.h"
@@ -614,7 +615,12 @@ void LleRung::pop(const DecodedPacket& packet) {
                          " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is "
                          "not decoded");
     }
-    if (!wholePop && 4 * (skip + nest.units()) > pending.length) {
+    // A window's last pass may run past the pop's end (conv 32² tile column 3: 6 + 64 units of a
+    // 64-unit pop, docs/decoding-log.md "convwire" §C): the pass stays short, a compute that reads past
+    // its bytes is refused, and the units the write reaches past the end count as unwritten. Other
+    // skipping writes must find their part inside the pop.
+    const bool window = StagingWindow::of(nest, *tiles_[t].stagedWriteAt).has_value();
+    if (!wholePop && !window && 4 * (skip + nest.units()) > pending.length) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
                          "Stage14OuterLimit) after " + std::to_string(4 * skip) + " (Stage14SourceSkip), runs past the pop's end");
@@ -683,8 +689,9 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
         uint64_t k = 0;
         nest.forEachUnit([&](int64_t unit) {
           const uint64_t at = address + static_cast<uint64_t>(unit) * 4;
-          if (4 * k < part.size() &&
-              !tiles_[t].narrowSram.write(at, part.subspan(4 * k, std::min<uint64_t>(4, part.size() - 4 * k)))) {
+          if (4 * k >= part.size()) {
+            tiles_[t].narrowSram.forget(at, 4);  // a window's pass past the pop's end: what the unit holds is not decoded
+          } else if (!tiles_[t].narrowSram.write(at, part.subspan(4 * k, std::min<uint64_t>(4, part.size() - 4 * k)))) {
             throw ChipFault(FaultKind::kUnsupported, "lle: a staging write to tile " + std::to_string(t) + " at narrow address " +
                                                          std::to_string(at) + " leaves its " +
                                                          std::to_string(tiles_[t].narrowSram.capacity()) + "-byte narrow memory");
@@ -802,6 +809,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // issued before its window is filled waits for it, as do the ones after it (program order).
   const uint64_t elementBytes = inputElementBytes(packet);
   if (elementBytes == 1) {
+    refuseOtherIdentityWalk(packet);
     if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
       DeferredCompute& waiting = windowReaders_.emplace_back();
       waiting.words.assign(packet.words.begin(), packet.words.end());
@@ -822,6 +830,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
   // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).
   const uint64_t positions = readField(words, LleField::ComputePositions) + 1;
+  refuseOtherGroupWalk(packet, positions);
   const uint64_t iterations = (limit + 1) * positions;
   if (readField(words, LleField::ComputeK4W1) != limit) {
     refuse(packet, "loop limit ComputeK4W1 = " + std::to_string(readField(words, LleField::ComputeK4W1)) + " is not " +
@@ -1142,6 +1151,66 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     IdentityCopy{columns, rows, channels}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
+  }
+}
+
+// The identity copy's input walk (Nest37 in bytes, docs/decoding-log.md "convwire" §A): C one-byte
+// channels (level 0), the row's T positions C bytes apart (level 1), level 2 once, and R rows that
+// all start where the first did (level 3 stride 0: each reads the staging window's next pass, which
+// the window brings to the same units). Any other walk reads other bytes: refused at issue, naming
+// the levels.
+void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
+  const uint64_t channels = readField(packet.words, LleField::ComputeK4W0) + 1;
+  const uint64_t columns = readField(packet.words, LleField::ComputeLimitW0, 0) + 1;
+  const uint64_t rows = readField(packet.words, LleField::ComputeLimitW0, 2) + 1;
+  const InputByteWalk walk = InputByteWalk::fromPacket(packet.words, 1);
+  const bool same = walk.limits[0] == channels - 1 && walk.limits[1] == columns - 1 && walk.limits[2] == 0 &&
+                    walk.limits[3] == rows - 1 && (columns == 1 || walk.strideBytes[1] == static_cast<int64_t>(channels)) &&
+                    (rows == 1 || walk.strideBytes[3] == 0);
+  if (same) return;
+  std::string levels;
+  for (unsigned i = 0; i < InputByteWalk::kLevels; ++i) {
+    levels += (i ? ", " : "") + std::string("(") + std::to_string(walk.limits[i]) + ", " + std::to_string(walk.strideBytes[i]) + ")";
+  }
+  refuse(packet, "the input nest (Nest37 in bytes: ComputeK4W1, ComputeNest37Limit1, ComputePositions, ComputeNest37Limit3; carries "
+                 "ComputePositionStep37 / ComputeInputBytesCode, ComputeNest37Carry1, ComputeKWrap37[0] / ComputeNest37CarryLow[0]) "
+                 "walks (limit, stride in bytes) " + levels + "; the identity copy of " + std::to_string(rows) + " rows of " +
+                 std::to_string(columns) + " positions of " + std::to_string(channels) +
+                 " one-byte channels (ComputeK4W0, ComputeLimitW0[0], [2]) walks (C - 1, 1), (T - 1, C), (0, -), (R - 1, 0)");
+}
+
+// The 4-byte forms (Dense, element-wise) walk Nest37 in 4-byte units at levels 0 and 2 (K groups,
+// positions one unit apart); a level-1 or level-3 loop or a carry that is not a whole unit is a walk
+// they do not execute (docs/decoding-log.md "convwire" §A): refused, naming the field.
+void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positions) const {
+  const auto words = packet.words;
+  for (const LleField field : {LleField::ComputeNest37Limit1, LleField::ComputeNest37Limit3}) {
+    if (const uint64_t limit = readField(words, field); limit != 0) {
+      refuse(packet, std::string(fieldDef(field).name) + " = " + std::to_string(limit) +
+                         " with 4-byte input elements: a loop the Dense and element-wise forms do not run");
+    }
+  }
+  for (unsigned e = 0; e < fieldDef(LleField::ComputeNest37CarryLow).count; ++e) {
+    if (const uint64_t low = readField(words, LleField::ComputeNest37CarryLow, e); low != 0) {
+      refuse(packet, "ComputeNest37CarryLow[" + std::to_string(e) + "] = " + std::to_string(low) +
+                         " with 4-byte input elements: a carry that is not a whole 4-byte group");
+    }
+  }
+  for (const LleField field : {LleField::ComputeOut37Limit0, LleField::ComputeOut37Limit2}) {
+    if (const uint64_t limit = readField(words, field); limit != 0) {
+      refuse(packet, std::string(fieldDef(field).name) + " = " + std::to_string(limit) +
+                         " with 4-byte input elements: the Dense and element-wise forms write one unit per position");
+    }
+  }
+  if (const int64_t carry = readSigned(words, LleField::ComputeOut37Carry0); positions > 1 && carry != 1) {
+    refuse(packet, "ComputeOut37Carry0 (word 5 bits 44:28) = " + std::to_string(carry) + " over " + std::to_string(positions) +
+                       " positions: the element-wise form writes them one 4-byte unit apart");
+  }
+  const InputByteWalk walk = InputByteWalk::fromPacket(words, kGroupBytes);
+  if (positions > 1 && walk.strideBytes[2] != kGroupBytes) {
+    refuse(packet, "the element-wise positions (ComputePositions = " + std::to_string(positions - 1) + ") step " +
+                       std::to_string(walk.strideBytes[2]) + " bytes (ComputeNest37Carry1 = " +
+                       std::to_string(readSigned(words, LleField::ComputeNest37Carry1)) + "); one 4-byte group is decoded");
   }
 }
 

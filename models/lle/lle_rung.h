@@ -180,6 +180,8 @@ class LleRung final : public models::DatapathRung {
   // The identity copy of one-byte input elements from a staging window into the padded grid
   // (docs/decoding-log.md "identcopy"), and the flow around it: a compute issued before its window
   // is filled waits (windowReaders_), the fence and the next compute run it once the pop has filled it.
+  void refuseOtherIdentityWalk(const models::DecodedPacket& packet) const;
+  void refuseOtherGroupWalk(const models::DecodedPacket& packet, uint64_t positions) const;
   void computeIdentityCopy(const models::DecodedPacket& packet);
   [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, uint64_t unit);
   [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);

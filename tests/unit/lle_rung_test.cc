@@ -2067,6 +2067,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
         {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, positions > 1},
         {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
         {LleField::ComputeInputAt4, kInputAt / 4}, {LleField::ComputeInputBytes, 4},
+        {LleField::ComputeNest37Carry1, 4},       {LleField::ComputeOut37Carry0, 1},
         {LleField::ComputeZpIn, kEltZpIn},        {LleField::ComputeZpOut, kEltZpOut},
         {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
@@ -2146,6 +2147,20 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   const std::string lower = refusal(eltwise(6, {{LleField::ComputeInputAt4, kInputAt / 4 - 1}}));
   EXPECT_NE(lower.find("no input byte at narrow address 196"), std::string::npos) << lower;
   EXPECT_NE(lower.find("ComputeInputAt4"), std::string::npos) << lower;
+  // Nest37 and the output nest walk whole 4-byte units in this form ("convwire" §A): another level,
+  // a carry with byte bits, positions not one unit apart are walks it does not run, refused by name.
+  const std::pair<LleField, uint64_t> otherWalks[][1] = {{{LleField::ComputeNest37Limit1, 1}},
+                                                        {{LleField::ComputeNest37Limit3, 2}},
+                                                        {{LleField::ComputeNest37CarryLow, 1}},
+                                                        {{LleField::ComputeOut37Limit0, 1}},
+                                                        {{LleField::ComputeOut37Limit2, 1}},
+                                                        {{LleField::ComputeOut37Carry0, 2}}};
+  for (const auto& walk : otherWalks) {
+    const std::string why = refusal(eltwise(6, {walk[0]}));
+    EXPECT_NE(why.find(fieldDef(walk[0].first).name), std::string::npos) << why;
+  }
+  const std::string apart = refusal(eltwise(6, {{LleField::ComputeNest37Carry1, 8}}));
+  EXPECT_NE(apart.find("positions (ComputePositions = 5) step 8 bytes"), std::string::npos) << apart;
 }
 
 // ComputeNluApply (0x01 w15 bit 26, docs/decoding-log.md "nlu"): the element-wise compute's clamped
@@ -2183,6 +2198,7 @@ TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTabl
         {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, 1},
         {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
         {LleField::ComputeInputAt4, kInputAt / 4}, {LleField::ComputeInputBytes, 4},
+        {LleField::ComputeNest37Carry1, 4},       {LleField::ComputeOut37Carry0, 1},
         {LleField::ComputeZpIn, kNluZpIn},           {LleField::ComputeZpOut, 0},
         {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(kHi)},
@@ -2262,6 +2278,7 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
                                      {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
                                      {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeInputAt4, 400 / 4},
                                      {LleField::ComputeInputBytes, 4}, {LleField::ComputeZpIn, 0},
+                                     {LleField::ComputeNest37Carry1, 4}, {LleField::ComputeOut37Carry0, 1},
                                      {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
                                      {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)},
                                      {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)}});
@@ -2450,15 +2467,24 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   for (unsigned c = 0; c < 4; ++c) column0Block[c] = 0x05050500u | static_cast<uint8_t>(column0[c]);
   streams.input.resize(4 * kUnits * kPasses);
   for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(37 * i + 11);
+  // The corpus's shape of the walks ("convwire" §A): Nest37 in bytes -- C channels (level 0, one byte
+  // each), the row's T positions C bytes apart (level 1: slot 0's carry 1 byte, ComputeInputBytesCode
+  // its low bits), the R rows at level 3 with stride 0 (slot 2's carry -(C T - 1) bytes: the high bits
+  // in ComputeKWrap37[0], the low two in ComputeNest37CarryLow[0]); the output nest T positions at
+  // level 0 and the rows at level 2, each row right after the last (carries 1).
   const auto identity = [&](uint64_t rows, uint64_t inputUnit, uint64_t outputAt, uint64_t channels, uint64_t columns) {
-    const uint64_t n = columns * rows - 1;  // the output nest's position level (level 1) counts them all
+    const uint64_t n = columns * rows - 1;  // Nest29 / w10 count all the positions
     const uint64_t k = channels - 1;         // the K loop: a position's one-byte channels
+    const auto rowCarry = -static_cast<int64_t>(channels * columns - 1);
     DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, kTile}, {LleField::ComputeK4W0, k}, {LleField::ComputeK4W1, k},
                                     {LleField::ComputeK4W7, n}, {LleField::ComputeK4W10, n},
-                                    {LleField::ComputeKWrap37, -n}, {LleField::ComputeKWrap29, -k}, {LleField::ComputeKWrapW7, -k},
-                                    {LleField::ComputePositions, n}, {LleField::ComputePositionStep37, n + 1},
-                                    {LleField::ComputePositionsW4, n + 1}, {LleField::ComputeOutPositions, n},
-                                    {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeOutWrap, -n},
+                                    {LleField::ComputeKWrap37, 0}, {LleField::ComputeKWrap29, -k}, {LleField::ComputeKWrapW7, -k},
+                                    {LleField::ComputePositions, 0}, {LleField::ComputePositionStep37, 0},
+                                    {LleField::ComputeNest37Limit1, columns - 1}, {LleField::ComputeNest37Limit3, rows - 1},
+                                    {LleField::ComputePositionsW4, 1}, {LleField::ComputeOutPositions, 0},
+                                    {LleField::ComputeOut37Limit0, columns - 1}, {LleField::ComputeOut37Carry0, 1},
+                                    {LleField::ComputeOut37Limit2, rows - 1},
+                                    {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeOutWrap, 0},
                                     {LleField::ComputeOutputAt, outputAt}, {LleField::ComputeInputAt4, inputUnit},
                                     {LleField::ComputeInputBytes, 1}, {LleField::ComputeInputBytesCode, 1},
                                     {LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, kZpOut},
@@ -2468,6 +2494,9 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     f.setElement(p, LleField::ComputeLimitW0, 0, columns - 1);  // positions: level 1 of the w0 nest
     f.setElement(p, LleField::ComputeLimitW0, 1, 0);
     f.setElement(p, LleField::ComputeLimitW0, 2, rows - 1);  // rows: level 3
+    f.setElement(p, LleField::ComputeKWrap37, 0, static_cast<uint64_t>(rowCarry >> 2));
+    f.setElement(p, LleField::ComputeNest37CarryLow, 0, static_cast<uint64_t>(rowCarry & 3));
+    f.setElement(p, LleField::ComputeOutWrap, 0, 1);
     EXPECT_EQ(checkEnvelope(p), "");
     return p;
   };
@@ -2507,6 +2536,27 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     const auto bytes = m.read(at, 4);
     return std::vector<uint8_t>(bytes.begin(), bytes.end());
   };
+
+  // The input walk is Nest37 in bytes ("convwire" §A). Rows whose slot-2 carry lands 4 bytes on
+  // (the window's next unit), positions 5 bytes apart, or a level-3 count that is not the copy's rows
+  // read other bytes than the copy: refused at issue, naming the nest.
+  const auto walkRefusal = [&](LleField field, unsigned element, uint64_t value) {
+    DecodedPacket p = identity(3, kWindowAt / 4, 512, 1, kColumns);
+    f.setElement(p, field, element, value);
+    rung.beginRun();
+    try {
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  for (const auto& [field, value] : std::initializer_list<std::pair<LleField, uint64_t>>{
+           {LleField::ComputeKWrap37, 0}, {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Limit3, 5}}) {
+    const std::string why = walkRefusal(field, 0, value);
+    EXPECT_NE(why.find("the input nest (Nest37 in bytes"), std::string::npos) << fieldDef(field).name << ": " << why;
+  }
+  EXPECT_NE(walkRefusal(LleField::ComputeKWrap37, 0, 0).find("(2, 4)"), std::string::npos);  // level 3: rows 4 bytes apart
 
   rung.beginRun();
   keepBlock(column0Block);
@@ -2572,7 +2622,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
 
   // A tile whose window skips 2 units of the pop (Stage14SourceOn, "src14": a tile column's offset) keeps
   // the part after them: row r takes bytes 8 + 12 r .. of the pop. The pop is 8 bytes longer than the
-  // window, as pop() requires of a skipping write.
+  // window (a pop only as long as the window follows).
   {
     const std::vector<uint8_t> saved = streams.input;
     streams.input.resize(4 * kUnits * kPasses + 8);
@@ -2599,6 +2649,38 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
       }
     }
     rung.endRun();
+
+    // The same window with a pop only as long as the window ("convwire" §C): the last pass runs 8
+    // bytes past the pop's end. Passes 0-2 are whole and three rows read them; pass 3 keeps 4 bytes,
+    // the window's other two units of it count as unwritten, and a fourth row (5 bytes) is refused.
+    streams.input.resize(4 * kUnits * kPasses);
+    const auto shortPop = [&](uint64_t rows) {
+      rung.beginRun();
+      keepBlock(column0Block);
+      rung.packet(identity(rows, kWindowAt / 4, 512, 1, kColumns), streams, 0);
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(skipping, streams, 0);
+      rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+    };
+    shortPop(3);
+    for (uint64_t r = 0; r < 3; ++r) {
+      for (uint64_t x = 0; x < kColumns; ++x) {
+        const std::vector<uint8_t> lanes = lanesAt(512 + 4 * (kColumns * r + x));
+        for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(8 + 4 * kUnits * r + x, c)) << "short pop: row " << r << " column " << x;
+      }
+    }
+    const AddressedMemory& narrow = rung.tile(kTileIndex).narrowSram;
+    EXPECT_FALSE(narrow.firstUnwritten(kWindowAt, 4).has_value());         // pass 3's first unit: pop bytes 44..47
+    EXPECT_EQ(narrow.read(kWindowAt, 4)[0], streams.input[44]);
+    EXPECT_EQ(narrow.firstUnwritten(kWindowAt, 12), kWindowAt + 4);        // its other units: past the pop's end
+    rung.endRun();
+    try {
+      shortPop(4);
+      ADD_FAILURE() << "a row past the short last pass was accepted";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("pass 3 of the staging window holds 4 bytes, the row reads 5"), std::string::npos) << e.what();
+    }
     streams.input = saved;
   }
 
