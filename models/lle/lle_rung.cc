@@ -1167,7 +1167,10 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
   const bool same = walk.limits[0] == channels - 1 && walk.limits[1] == columns - 1 && walk.limits[2] == 0 &&
                     walk.limits[3] == rows - 1 && (columns == 1 || walk.strideBytes[1] == static_cast<int64_t>(channels)) &&
                     (rows == 1 || walk.strideBytes[3] == 0);
-  if (same) return;
+  if (same) {
+    refuseARowPastTheInputRing(packet, channels * columns);
+    return;
+  }
   std::string levels;
   for (unsigned i = 0; i < InputByteWalk::kLevels; ++i) {
     levels += (i ? ", " : "") + std::string("(") + std::to_string(walk.limits[i]) + ", " + std::to_string(walk.strideBytes[i]) + ")";
@@ -1177,6 +1180,18 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
                  "walks (limit, stride in bytes) " + levels + "; the identity copy of " + std::to_string(rows) + " rows of " +
                  std::to_string(columns) + " positions of " + std::to_string(channels) +
                  " one-byte channels (ComputeK4W0, ComputeLimitW0[0], [2]) walks (C - 1, 1), (T - 1, C), (0, -), (R - 1, 0)");
+}
+
+// The input ring (docs/decoding-log.md "convwire2" §A): where ComputeInputRingOn is set the input
+// addresses presumably wrap in a ring of ComputeInputRingBytes bytes. An identity copy's row reads its
+// first C x T bytes (every row the same, level 3 stride 0), so the wrap moves no byte while the row
+// fits: a row that would reach past the ring's end is refused, as it would wrap where the rung reads on.
+void LleRung::refuseARowPastTheInputRing(const DecodedPacket& packet, uint64_t rowBytes) const {
+  if (readField(packet.words, LleField::ComputeInputRingOn) == 0) return;
+  if (const uint64_t ring = readField(packet.words, LleField::ComputeInputRingBytes); rowBytes > ring) {
+    refuse(packet, "the identity copy's row reads " + std::to_string(rowBytes) + " bytes of an input ring of " + std::to_string(ring) +
+                       " (ComputeInputRingBytes, word 4 bits 18:3): the wrap past the ring's end is not executed");
+  }
 }
 
 // The 4-byte forms (Dense, element-wise) walk Nest37 in 4-byte units at levels 0 and 2 (K groups,
@@ -1205,6 +1220,14 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
   if (const int64_t carry = readSigned(words, LleField::ComputeOut37Carry0); positions > 1 && carry != 1) {
     refuse(packet, "ComputeOut37Carry0 (word 5 bits 44:28) = " + std::to_string(carry) + " over " + std::to_string(positions) +
                        " positions: the element-wise form writes them one 4-byte unit apart");
+  }
+  // No Dense or element-wise compute the rung executes has an input ring or the one-byte walk's flag
+  // ("convwire2" §A: the RingCanary convolutions and add_128_128 have the ring, not executed).
+  for (const LleField field : {LleField::ComputeInputRingOn, LleField::ComputeInputRingBytes, LleField::ComputeByteWalkFlag}) {
+    if (const uint64_t value = readField(words, field); value != 0) {
+      refuse(packet, std::string(fieldDef(field).name) + " = " + std::to_string(value) +
+                         " with 4-byte input elements: an input ring the Dense and element-wise forms do not execute");
+    }
   }
   const InputByteWalk walk = InputByteWalk::fromPacket(words, kGroupBytes);
   if (positions > 1 && walk.strideBytes[2] != kGroupBytes) {

@@ -182,6 +182,7 @@ class LleRung final : public models::DatapathRung {
   // is filled waits (windowReaders_), the fence and the next compute run it once the pop has filled it.
   void refuseOtherIdentityWalk(const models::DecodedPacket& packet) const;
   void refuseOtherGroupWalk(const models::DecodedPacket& packet, uint64_t positions) const;
+  void refuseARowPastTheInputRing(const models::DecodedPacket& packet, uint64_t rowBytes) const;
   void computeIdentityCopy(const models::DecodedPacket& packet);
   [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, uint64_t unit);
   [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);

@@ -2154,7 +2154,11 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
                                                         {{LleField::ComputeNest37CarryLow, 1}},
                                                         {{LleField::ComputeOut37Limit0, 1}},
                                                         {{LleField::ComputeOut37Limit2, 1}},
-                                                        {{LleField::ComputeOut37Carry0, 2}}};
+                                                        {{LleField::ComputeOut37Carry0, 2}},
+                                                        // the input ring and the one-byte walk's flag ("convwire2" §A)
+                                                        {{LleField::ComputeInputRingOn, 1}},
+                                                        {{LleField::ComputeInputRingBytes, 96}},
+                                                        {{LleField::ComputeByteWalkFlag, 1}}};
   for (const auto& walk : otherWalks) {
     const std::string why = refusal(eltwise(6, {walk[0]}));
     EXPECT_NE(why.find(fieldDef(walk[0].first).name), std::string::npos) << why;
@@ -2487,6 +2491,10 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
                                     {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeOutWrap, 0},
                                     {LleField::ComputeOutputAt, outputAt}, {LleField::ComputeInputAt4, inputUnit},
                                     {LleField::ComputeInputBytes, 1}, {LleField::ComputeInputBytesCode, 1},
+                                    // the corpus's input ring and flag ("convwire2" §A), the ring exactly one row
+                                    // (the corpus's are at least 512 bytes)
+                                    {LleField::ComputeInputRingOn, 1}, {LleField::ComputeInputRingBytes, channels * columns},
+                                    {LleField::ComputeByteWalkFlag, 1},
                                     {LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, kZpOut},
                                     {LleField::ComputeMult, std::bit_cast<uint32_t>(0.5f)},
                                     {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
@@ -2557,6 +2565,9 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     EXPECT_NE(why.find("the input nest (Nest37 in bytes"), std::string::npos) << fieldDef(field).name << ": " << why;
   }
   EXPECT_NE(walkRefusal(LleField::ComputeKWrap37, 0, 0).find("(2, 4)"), std::string::npos);  // level 3: rows 4 bytes apart
+  // A row one byte longer than the input ring would wrap in it ("convwire2" §A): refused, naming it.
+  const std::string pastRing = walkRefusal(LleField::ComputeInputRingBytes, 0, kColumns - 1);
+  EXPECT_NE(pastRing.find("reads 5 bytes of an input ring of 4 (ComputeInputRingBytes"), std::string::npos) << pastRing;
 
   rung.beginRun();
   keepBlock(column0Block);
