@@ -22,11 +22,16 @@ fill17=(--opcode 0x17 "$X/div2_8.coral" "$X/div2_20.coral")
 # adds the aarch64 compiles' flag bits of the compute and of the kept identity read (values, not
 # meanings: docs/decoding-log.md "dense2" §B); div2_10_aarch64 is held out.
 compute01=(--opcode 0x01 "$X/div2_8.coral" "$X/div2_20.coral" "$X/add1.coral" "$X/div2_8_aarch64.coral")
+# The convolutions' identity computes (one-byte input elements, docs/decoding-log.md "convwire2" §B):
+# their bits of unknown meaning pinned to the size sweep's decode set (conv 32^2 3x3, 64^2 3x3,
+# 256^2 40x40); 32^2 6x6, 500^2, 512^2, 1024^2 and the depthwise programs are held out.
+identity01=(--opcode 0x01:ComputeInputBytes=1 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite"
+            "$R/conv_2d_1_64_64_1_3_3_1_1_quant_edgetpu.tflite" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite")
 # The NLU table load (docs/decoding-log.md "nlu"): one tracker template's two tables; the other 20
 # programs with a 0x19 are held out.
 nlu19=(--opcode 0x19 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
 kept13=(--opcode 0x13 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite"
         "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
         "$C/iwatake2222+EdgeTPU_Analysis/InOut/model_padding/model_padding_128x128x3_edgetpu.tflite" "$X/div2_8_aarch64.coral")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${nlu19[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${nlu19[@]}"

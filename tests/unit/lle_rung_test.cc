@@ -2565,6 +2565,18 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     EXPECT_NE(why.find("the input nest (Nest37 in bytes"), std::string::npos) << fieldDef(field).name << ": " << why;
   }
   EXPECT_NE(walkRefusal(LleField::ComputeKWrap37, 0, 0).find("(2, 4)"), std::string::npos);  // level 3: rows 4 bytes apart
+  // The identity computes' image positions ("convwire2" §C) are fields only with the one-byte walk's
+  // flag: values no corpus compute has (a 5-byte image row, mark 7) pass the envelope with it, and
+  // without it the same bits are pinned, refused naming word 12.
+  {
+    DecodedPacket marked = identity(3, kWindowAt / 4, 512, 1, kColumns);
+    f.setElement(marked, LleField::ComputeImageRowBytes, 0, kColumns);
+    f.setElement(marked, LleField::ComputeImageMark, 0, 7);
+    EXPECT_EQ(checkEnvelope(marked), "");
+    f.setElement(marked, LleField::ComputeByteWalkFlag, 0, 0);
+    const std::string pinned = checkEnvelope(marked);
+    EXPECT_NE(pinned.find("word 12"), std::string::npos) << pinned;
+  }
   // A row one byte longer than the input ring would wrap in it ("convwire2" §A): refused, naming it.
   const std::string pastRing = walkRefusal(LleField::ComputeInputRingBytes, 0, kColumns - 1);
   EXPECT_NE(pastRing.find("reads 5 bytes of an input ring of 4 (ComputeInputRingBytes"), std::string::npos) << pastRing;
