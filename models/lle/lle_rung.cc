@@ -369,9 +369,6 @@ uint64_t LleRung::sourceRowUnits(const DecodedPacket& packet, uint64_t skipUnits
   const uint64_t second = readField(packet.words, LleField::Stage14SourceRowSkip);
   const uint64_t groups = readField(packet.words, LleField::Stage14Groups);
   const uint64_t modulus = uint64_t{1} << fieldDef(LleField::Stage14SourceRowSkip).width;
-  if (form != 1) {
-    refuse(packet, "Stage14SourceRowForm (word 4 bits 13:11) = " + std::to_string(form) + ": only 0 and 1 are decoded");
-  }
   if ((rest + second) % modulus != groups) {
     refuse(packet, "Stage14SourceRowRest (word 3 bit 123, 16 bits) + Stage14SourceRowSkip (word 4 bits 29:14) = " +
                        std::to_string(rest) + " + " + std::to_string(second) + " is not Stage14Groups = " + std::to_string(groups) +

@@ -1079,8 +1079,6 @@ TEST_F(LleRungTest, ARowFormWriteKeepsTheRowAfterItsSkipAndLeavesTheSecondPartUn
   };
   const std::string sum = refusal(write(0x2, 4, 5, 2, 3, 3));  // 3 + 3 is not one group of 6
   EXPECT_NE(sum.find("is not Stage14Groups = 5"), std::string::npos) << sum;
-  const std::string form = refusal(write(0x2, 4, 5, 2, 3, 2, 2));
-  EXPECT_NE(form.find("Stage14SourceRowForm (word 4 bits 13:11) = 2"), std::string::npos) << form;
   const std::string padding = refusal(write(0x2, 4, 1, 0, 59, static_cast<uint64_t>(-58) & 0xffff, 1, 0));
   EXPECT_NE(padding.find("without Stage14SourceOn (the padding form)"), std::string::npos) << padding;
   const std::string other = refusal(write(0x2, 4, 5, 2, 2, 3));  // one group, but not the row after the skip
