@@ -317,11 +317,13 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     }
   }
   const uint64_t skipUnits = sourceSkipUnits(packet, address);
+  const uint64_t rowUnits = sourceRowUnits(packet, skipUnits);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedWriteAt = address;
     tiles_[t].stagedWriteNest = nest;
     tiles_[t].stagedWriteSkipUnits = skipUnits;
+    tiles_[t].stagedWriteRowUnits = rowUnits;
   }
 }
 
@@ -351,6 +353,35 @@ uint64_t LleRung::sourceSkipUnits(const DecodedPacket& packet, uint64_t address)
                    "its pop, never seen");
   }
   return skip + 1;
+}
+
+// The row form of the source side (lle_fields.def Stage14SourceRow*, docs/decoding-log.md "rowform"
+// §A): each group of the write is kept in two parts, RowRest + 1 units and RowSkip more, the two adding
+// up to the group (checked). The decoded case is the row after the skip: SourceOn, and the first part
+// the units of the group the skip leaves (RowRest = Stage14Groups - Stage14SourceSkip - 1). Those units
+// are the pop's, as for any skipping write; what the second part holds (the row's first units again, or
+// the next row's) is not decoded, so the rung keeps only the first part and counts the rest as unwritten.
+// Returns the units of each group the tile keeps (0: the whole group, no row form).
+uint64_t LleRung::sourceRowUnits(const DecodedPacket& packet, uint64_t skipUnits) const {
+  const uint64_t form = readField(packet.words, LleField::Stage14SourceRowForm);
+  if (form == 0) return 0;
+  const uint64_t rest = readField(packet.words, LleField::Stage14SourceRowRest);
+  const uint64_t second = readField(packet.words, LleField::Stage14SourceRowSkip);
+  const uint64_t groups = readField(packet.words, LleField::Stage14Groups);
+  const uint64_t modulus = uint64_t{1} << fieldDef(LleField::Stage14SourceRowSkip).width;
+  if ((rest + second) % modulus != groups) {
+    refuse(packet, "Stage14SourceRowRest (word 3 bit 123, 16 bits) + Stage14SourceRowSkip (word 4 bits 29:14) = " +
+                       std::to_string(rest) + " + " + std::to_string(second) + " is not Stage14Groups = " + std::to_string(groups) +
+                       " (mod 2^16): parts that are not one group are not decoded");
+  }
+  if (skipUnits == 0 || rest + skipUnits != groups) {
+    refuse(packet, "Stage14SourceRowRest (word 3 bit 123, 16 bits) = " + std::to_string(rest) +
+                       (skipUnits == 0 ? std::string(" without Stage14SourceOn (the padding form)")
+                                       : " is not Stage14Groups - Stage14SourceSkip - 1 = " +
+                                             std::to_string(static_cast<int64_t>(groups) - static_cast<int64_t>(skipUnits))) +
+                       ": which units such a first part keeps is not decoded");
+  }
+  return rest + 1;
 }
 
 // The immediate form of 0x17 (docs/decoding-log.md "op17", "fill17b"): the 32-bit value at every
@@ -625,7 +656,7 @@ void LleRung::pop(const DecodedPacket& packet) {
                          "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
                          "Stage14OuterLimit) after " + std::to_string(4 * skip) + " (Stage14SourceSkip), runs past the pop's end");
     }
-    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest, skip});
+    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest, skip, tiles_[t].stagedWriteRowUnits});
     tiles_[t].stagedWriteAt.reset();
   }
   if (!input) placeParameters(packet, pending);
@@ -674,23 +705,26 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
         }
       }
     }
-    for (const auto& [t, address, nest, skipUnits] : p.sramWrites) {
+    for (const auto& [t, address, nest, skipUnits, rowUnits] : p.sramWrites) {
       // The part of the pop the tile keeps: after the units its source side lets pass ("src14").
       const std::span<const uint8_t> part = from.subspan(std::min<uint64_t>(4 * skipUnits, from.size()));
       // A window keeps each pass of its part for its readers; narrow memory keeps the last (what the
       // units hold when the write has run).
       if (auto window = nest.revisitsAUnit() ? StagingWindow::of(nest, address) : std::nullopt) {
-        window->fill(part);
+        window->fill(part, rowUnits);
         tiles_[t].windows.push_back(std::move(*window));
       }
       if (!nest.contiguous() || skipUnits != 0) {
         // Unit k of the nest takes the pop's bytes [4 (skip + k), 4 (skip + k) + 4); stageWrite bounded
         // the units, pop() the skip.
+        // In the row form only the first rowUnits units of each group (level 0) are decoded.
+        const uint64_t groupUnits = nest.limits[0] + 1;
         uint64_t k = 0;
         nest.forEachUnit([&](int64_t unit) {
           const uint64_t at = address + static_cast<uint64_t>(unit) * 4;
-          if (4 * k >= part.size()) {
-            tiles_[t].narrowSram.forget(at, 4);  // a window's pass past the pop's end: what the unit holds is not decoded
+          if (4 * k >= part.size() || (rowUnits != 0 && k % groupUnits >= rowUnits)) {
+            // A window's pass past the pop's end, or a row form's second part: what the unit holds is not decoded.
+            tiles_[t].narrowSram.forget(at, 4);
           } else if (!tiles_[t].narrowSram.write(at, part.subspan(4 * k, std::min<uint64_t>(4, part.size() - 4 * k)))) {
             throw ChipFault(FaultKind::kUnsupported, "lle: a staging write to tile " + std::to_string(t) + " at narrow address " +
                                                          std::to_string(at) + " leaves its " +

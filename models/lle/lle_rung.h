@@ -108,6 +108,7 @@ class LleRung final : public models::DatapathRung {
       uint64_t address = 0;  // narrow bytes, Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit
       WriteNest nest;        // the units the bytes land on from there, in order
       uint64_t skipUnits = 0;  // the pop's units this tile lets pass first (Stage14SourceSkip + 1, or 0)
+      uint64_t rowUnits = 0;   // the row form: units of each group kept (Stage14SourceRowRest + 1), 0 = all
     };
     std::vector<SramWrite> sramWrites;  // armed by a 0x14 on the pop's tiles
     std::array<uint64_t, 16> wideAddress{};  // parameters: per destination tile, where its receive puts them
@@ -135,6 +136,8 @@ class LleRung final : public models::DatapathRung {
   void stageWrite(const models::DecodedPacket& packet);
   // The pop's units the write lets pass before it keeps any (Stage14Source*; refuses a pair it does not decode).
   [[nodiscard]] uint64_t sourceSkipUnits(const models::DecodedPacket& packet, uint64_t address) const;
+  // The units of each group the write keeps in the row form (Stage14SourceRow*; 0 = the whole group).
+  [[nodiscard]] uint64_t sourceRowUnits(const models::DecodedPacket& packet, uint64_t skipUnits) const;
   void stageRead(const models::DecodedPacket& packet);
   // The groups a 0x13 reads: from narrow byte `address`, `groups` groups of 4 bytes, `stride` 4-byte
   // units apart (its one counting level, read_nest.h).

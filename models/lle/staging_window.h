@@ -9,6 +9,7 @@
 // at that unit plus a whole number of windows (a ring over the window's units: the second identity
 // compute of every rubensrech convolution, 29 of the corpus's 73 single-channel identity computes).
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -41,12 +42,15 @@ struct StagingWindow {
   }
 
   // The part of the pop the tile keeps (after its source skip, Stage14SourceSkip), pass by pass: unit
-  // k of the nest takes bytes [4k, 4k + 4). A last pass the part does not fill stays short.
-  void fill(std::span<const uint8_t> popped) {
+  // k of the nest takes bytes [4k, 4k + 4). A last pass the part does not fill stays short, and so does
+  // every pass of a row-form write (`rowUnits` != 0, docs/decoding-log.md "rowform"): only its first
+  // rowUnits units are decoded.
+  void fill(std::span<const uint8_t> popped, uint64_t rowUnits = 0) {
     passBytes.clear();
     const uint64_t passLength = 4 * units;
+    const uint64_t kept = rowUnits != 0 ? std::min(passLength, 4 * rowUnits) : passLength;
     for (uint64_t p = 0; p < passes && p * passLength < popped.size(); ++p) {
-      const auto pass = popped.subspan(p * passLength, std::min<uint64_t>(passLength, popped.size() - p * passLength));
+      const auto pass = popped.subspan(p * passLength, std::min<uint64_t>(kept, popped.size() - p * passLength));
       passBytes.emplace_back(pass.begin(), pass.end());
     }
   }

@@ -109,6 +109,9 @@ struct TileState {
   // The units of the pop the write lets pass before it keeps any (Stage14SourceSkip + 1 with
   // Stage14SourceOn, else 0; docs/decoding-log.md "src14").
   uint64_t stagedWriteSkipUnits = 0;
+  // The row form (Stage14SourceRowRest + 1, else 0 = the whole group): the units of each group of the
+  // write that hold the pop's bytes; the others count as unwritten (docs/decoding-log.md "rowform").
+  uint64_t stagedWriteRowUnits = 0;
   std::optional<uint64_t> stagedReadAt;
   uint64_t stagedReadBytes = 0;
   // The read's second-level limit (Stage13Repeats; 0 when absent): where a repeated read goes is not

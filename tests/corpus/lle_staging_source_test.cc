@@ -97,5 +97,43 @@ TEST(LleCorpus, StagingSourceSkipsKeepTheirAddressPairAndFollowTheTileGroupsBefo
   EXPECT_GT(partitions, 0u) << "no distribution whose skips follow its tile groups (Dense's column groups)";
 }
 
+// The row form ("rowform" §A): its two parts add up to the group (RowRest + RowSkip = Stage14Groups mod
+// 2^16) in every compiled 0x14 that has it, so the rung's sum check never refuses a compiled program;
+// one unit off, it holds in none. The first part is the row after the skip (RowRest = Groups - Skip - 1,
+// the case the rung executes) in some of them and not in all (the decoders and the padding form, refused
+// by name).
+TEST(LleCorpus, StagingRowFormPartsAddUpToTheGroupAndTheFirstIsTheRowAfterTheSkipInSome) {
+  CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
+  const uint64_t modulus = uint64_t{1} << lle::fieldDef(LleField::Stage14SourceRowSkip).width;
+  size_t rowForm = 0, sumOneOff = 0, rowAfterSkip = 0, withoutSourceOn = 0;
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
+    for (const Executable* e : allExecutables(model)) {
+      for (const auto& bitstream : e->bitstreams) {
+        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+        for (const models::DecodedPacket& p : program->packets()) {
+          if (static_cast<uint8_t>(p.opcode) != 0x14 || readField(p.words, LleField::Stage14SourceRowForm) == 0) continue;
+          ++rowForm;
+          const uint64_t rest = readField(p.words, LleField::Stage14SourceRowRest);
+          const uint64_t second = readField(p.words, LleField::Stage14SourceRowSkip);
+          const uint64_t groups = readField(p.words, LleField::Stage14Groups);
+          EXPECT_EQ((rest + second) % modulus, groups) << path << " 0x14 @ " << p.pc << ": RowRest + RowSkip";
+          sumOneOff += (rest + second + 1) % modulus == groups;
+          if (readField(p.words, LleField::Stage14SourceOn) == 0) {
+            ++withoutSourceOn;
+            continue;
+          }
+          rowAfterSkip += rest + readField(p.words, LleField::Stage14SourceSkip) + 1 == groups;
+        }
+      }
+    }
+  });
+  std::printf("%zu 0x14s with Stage14SourceRowForm: RowRest + RowSkip = Stage14Groups in all (one unit off: %zu); "
+              "the row after the skip in %zu, another first part in %zu with SourceOn, %zu without it\n",
+              rowForm, sumOneOff, rowAfterSkip, rowForm - withoutSourceOn - rowAfterSkip, withoutSourceOn);
+  ASSERT_GT(rowForm, 0u);
+  EXPECT_LT(sumOneOff, rowForm) << "the sum check could not tell the group from one unit more";
+  EXPECT_GT(rowAfterSkip, 0u) << "no row-form write whose first part is the row after its skip";
+}
+
 }  // namespace
 }  // namespace coralsim::driver

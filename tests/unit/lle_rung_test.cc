@@ -1002,6 +1002,91 @@ TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
   EXPECT_NE(checkEnvelope(off).find("Stage14Source"), std::string::npos) << checkEnvelope(off);
 }
 
+// The row form of the 0x14's source side (docs/decoding-log.md "rowform" §A): Stage14SourceRowForm
+// splits each group into Stage14SourceRowRest + 1 units and Stage14SourceRowSkip more (the two adding up
+// to Stage14Groups). With SourceOn and the first part the units of the group after the skip, those are
+// the pop's units after the skip; what the second part holds is not decoded, so its units count as
+// unwritten and a window's passes keep only the first part. Values no corpus 0x14 has: a 6-unit write
+// skipping 2 units, a 4-unit window of 3 passes skipping 1; the forms the rung does not decode are
+// refused by name.
+TEST_F(LleRungTest, ARowFormWriteKeepsTheRowAfterItsSkipAndLeavesTheSecondPartUnwritten) {
+  streams.input.resize(64);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(5 * i + 3);
+  const auto write = [&](uint16_t mask, uint64_t at64, uint64_t groups, uint64_t skipUnits, uint64_t rest, uint64_t second,
+                         uint64_t form = 1, uint64_t sourceOn = 1) {
+    const uint64_t base = at64 * 16;
+    return f.make(0x14, {{LleField::Dma14Mask, mask}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, groups},
+                         {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
+                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, sourceOn},
+                         {LleField::Stage14SourceBase, sourceOn * base}, {LleField::Stage14SourceSkip, sourceOn * (skipUnits - 1)},
+                         {LleField::Stage14SourceEnd, sourceOn * (base + skipUnits - 1)},
+                         {LleField::Stage14SourceRowForm, form}, {LleField::Stage14SourceRowRest, rest},
+                         {LleField::Stage14SourceRowSkip, second}});
+  };
+  const auto input = [&](uint64_t from, uint64_t n) {
+    return std::vector<uint8_t>(streams.input.begin() + static_cast<std::ptrdiff_t>(from),
+                                streams.input.begin() + static_cast<std::ptrdiff_t>(from + n));
+  };
+  // Groups of 6 units skipping 2: the first part is 4 units (RowRest 3), the second 2 (RowSkip 2).
+  const DecodedPacket row = write(0x2, 4, 5, 2, 3, 2);
+  EXPECT_EQ(checkEnvelope(row), "");
+  {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(row, streams, 0);
+    rung.packet(popAt(true, 0, 0, 0x2, 64), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& m = rung.tile(1).narrowSram;
+    ASSERT_FALSE(m.firstUnwritten(256, 16).has_value());
+    const auto kept = m.read(256, 16);
+    EXPECT_EQ(std::vector<uint8_t>(kept.begin(), kept.end()), input(8, 16));
+    EXPECT_EQ(m.firstUnwritten(256 + 16, 8), std::optional<uint64_t>(256 + 16));  // the second part: not decoded
+    rung.endRun();
+  }
+  {  // a window: 4 units a pass (Stage14Groups 3), 3 passes of stride 0, skip 1 unit: RowRest 2, RowSkip 1
+    DecodedPacket window = write(0x4, 6, 3, 1, 2, 1);
+    f.setElement(window, LleField::Stage14OuterLimit, 0, 2);
+    f.setElement(window, LleField::Stage14WrapA, 0, static_cast<uint64_t>(-3));
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(window, streams, 0);
+    rung.packet(popAt(true, 0, 0, 0x4, 64), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const auto& windows = rung.tile(2).windows;
+    ASSERT_EQ(windows.size(), 1u);
+    ASSERT_EQ(windows[0].passBytes.size(), 3u);
+    for (uint64_t p = 0; p < 3; ++p) EXPECT_EQ(windows[0].passBytes[p], input(4 + 16 * p, 12)) << "pass " << p;
+    const AddressedMemory& m = rung.tile(2).narrowSram;
+    ASSERT_FALSE(m.firstUnwritten(384, 12).has_value());
+    const auto last = m.read(384, 12);
+    EXPECT_EQ(std::vector<uint8_t>(last.begin(), last.end()), input(36, 12));  // narrow memory: the last pass
+    EXPECT_EQ(m.firstUnwritten(384 + 12, 4), std::optional<uint64_t>(384 + 12));
+    rung.endRun();
+  }
+  const auto refusal = [&](const DecodedPacket& staging) {
+    try {
+      rung.beginRun();
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(staging, streams, 0);
+      rung.packet(popAt(true, 0, 0, 0x2, 64), streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+    } catch (const ChipFault& e) {
+      rung.endRun();
+      return std::string(e.what());
+    }
+    rung.endRun();
+    return std::string("accepted");
+  };
+  const std::string sum = refusal(write(0x2, 4, 5, 2, 3, 3));  // 3 + 3 is not one group of 6
+  EXPECT_NE(sum.find("is not Stage14Groups = 5"), std::string::npos) << sum;
+  const std::string padding = refusal(write(0x2, 4, 1, 0, 59, static_cast<uint64_t>(-58) & 0xffff, 1, 0));
+  EXPECT_NE(padding.find("without Stage14SourceOn (the padding form)"), std::string::npos) << padding;
+  const std::string other = refusal(write(0x2, 4, 5, 2, 2, 3));  // one group, but not the row after the skip
+  EXPECT_NE(other.find("is not Stage14Groups - Stage14SourceSkip - 1 = 3"), std::string::npos) << other;
+  // The two parts are 0 without the row form (lle_relations.def ONLY_IF rows).
+  EXPECT_NE(checkEnvelope(write(0x2, 4, 5, 2, 3, 2, 0)), "");
+}
+
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
   // 3 x 65536 + 640 bytes: 3 whole 64 KiB units, 2048 beats fill the first 128 KiB.
   streams.params.assign(3 * 65536 + 640, 0);
