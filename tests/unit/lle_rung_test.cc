@@ -936,6 +936,7 @@ TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
     return f.make(0x14, {{LleField::Dma14Mask, mask}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, groups},
                          {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
                          {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
+                         {LleField::Stage14SourceCompileMark, 1},
                          {LleField::Stage14SourceBase, base}, {LleField::Stage14SourceSkip, skipUnits - 1},
                          {LleField::Stage14SourceEnd, base + skipUnits - 1 + static_cast<uint64_t>(endError)}});
   };
@@ -1000,6 +1001,31 @@ TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
   DecodedPacket off = write(0x2, 4, 3, 3);
   f.setElement(off, LleField::Stage14SourceOn, 0, 0);
   EXPECT_NE(checkEnvelope(off).find("Stage14Source"), std::string::npos) << checkEnvelope(off);
+  // The compile mark beside SourceOn (docs/decoding-log.md "conv3" §B): either one-hot value keeps the
+  // same units; none or both were never seen and are refused; without SourceOn it must be 0.
+  {
+    DecodedPacket other = write(0x2, 4, 3, 3);
+    f.setElement(other, LleField::Stage14SourceCompileMark, 0, 2);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(other, streams, 0);
+    rung.packet(popAt(true, 0, 0, 0x2, 64), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    EXPECT_EQ(bytesAt(rung.tile(1).narrowSram, 256, 16), input(12, 16));
+    rung.endRun();
+  }
+  for (const uint64_t mark : {0u, 3u}) {
+    DecodedPacket unseen = write(0x2, 4, 3, 3);
+    f.setElement(unseen, LleField::Stage14SourceCompileMark, 0, mark);
+    const std::string why = refusal(unseen, 64);
+    EXPECT_NE(why.find("Stage14SourceCompileMark (word 4 bits 32:31) = " + std::to_string(mark)), std::string::npos) << why;
+  }
+  DecodedPacket markOff = write(0x2, 4, 3, 3);
+  for (const LleField source : {LleField::Stage14SourceOn, LleField::Stage14SourceBase, LleField::Stage14SourceSkip,
+                                LleField::Stage14SourceEnd}) {
+    f.setElement(markOff, source, 0, 0);
+  }
+  EXPECT_NE(checkEnvelope(markOff).find("Stage14SourceCompileMark"), std::string::npos) << checkEnvelope(markOff);
 }
 
 // The row form of the 0x14's source side (docs/decoding-log.md "rowform" §A): Stage14SourceRowForm
@@ -1018,6 +1044,7 @@ TEST_F(LleRungTest, ARowFormWriteKeepsTheRowAfterItsSkipAndLeavesTheSecondPartUn
     return f.make(0x14, {{LleField::Dma14Mask, mask}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, groups},
                          {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
                          {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, sourceOn},
+                         {LleField::Stage14SourceCompileMark, sourceOn * 2},
                          {LleField::Stage14SourceBase, sourceOn * base}, {LleField::Stage14SourceSkip, sourceOn * (skipUnits - 1)},
                          {LleField::Stage14SourceEnd, sourceOn * (base + skipUnits - 1)},
                          {LleField::Stage14SourceRowForm, form}, {LleField::Stage14SourceRowRest, rest},
@@ -2739,6 +2766,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
                              {LleField::Stage14NarrowUnit, kWindowAt % 64 / 4}, {LleField::Stage14Groups, kUnits - 1},
                              {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, -(kUnits - 1)},
                              {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
+                             {LleField::Stage14SourceCompileMark, 2},
                              {LleField::Stage14SourceBase, kWindowAt / 4}, {LleField::Stage14SourceSkip, 1},
                              {LleField::Stage14SourceEnd, kWindowAt / 4 + 1}});
     f.setElement(skipping, LleField::Stage14OuterLimit, 0, kPasses - 1);
