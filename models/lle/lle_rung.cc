@@ -223,7 +223,7 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     case 0x01:
       compute(packet, streams);
       break;
-    default:  // 0x1a: pinned by the envelope, no functional effect here
+    default:  // 0x1a: a tile fence; its fields are don't-care when every packet runs to completion in order
       break;
   }
 }

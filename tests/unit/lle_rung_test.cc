@@ -377,16 +377,23 @@ TEST_F(LleRungTest, RefusesInconsistentLoopLimitsAndUnmodelledParameterSlots) {
 }
 
 TEST_F(LleRungTest, RefusesPacketsOutsideTheEnvelopeNamingOpcodeAndPc) {
-  // A bare tile.sync: its undecoded payload bits are zero, unlike every template's.
   const auto program = isa::assemble("program {\n  tile.dma15 mask=0x1\n}\n");
   std::vector<uint8_t> bytes(program.words.size() * 16);
   for (size_t i = 0; i < program.words.size(); ++i) program.words[i].toBytes(&bytes[16 * i]);
   const std::string why = rung.acceptChunk(bytes);
   EXPECT_NE(why.find("opcode 0x15"), std::string::npos) << why;
   EXPECT_NE(why.find("PC 0x"), std::string::npos) << why;
-  const auto sync = isa::assemble("program {\n  tile.sync mask=0x1\n}\n");
+  // A bare tile.sync passes (its payload fields are declared don't-care, "sync1a"); one with bit 108
+  // set, 0 in every corpus fence, is refused naming the word.
+  auto sync = isa::assemble("program {\n  tile.sync mask=0x1\n}\n");
   bytes.assign(sync.words.size() * 16, 0);
   for (size_t i = 0; i < sync.words.size(); ++i) sync.words[i].toBytes(&bytes[16 * i]);
+  EXPECT_EQ(rung.acceptChunk(bytes), "");
+  for (size_t i = 0; i < sync.words.size(); ++i) {
+    if (sync.words[i].bits(6, 6) != 0x1a) continue;
+    sync.words[i].setBits(108, 1, 1);
+    sync.words[i].toBytes(&bytes[16 * i]);
+  }
   const std::string syncWhy = rung.acceptChunk(bytes);
   EXPECT_NE(syncWhy.find("no decoded meaning"), std::string::npos) << syncWhy;
   EXPECT_NE(syncWhy.find("word 0"), std::string::npos) << syncWhy;
@@ -792,6 +799,39 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   words[1].setBits(0, 1, 1);
   stray.words = words;
   EXPECT_NE(checkEnvelope(stray).find("word 1"), std::string::npos) << checkEnvelope(stray);
+}
+
+// The tile fence's fields (0x1a Sync*, docs/decoding-log.md "sync1a") are don't-care: a fence with
+// a flag set, count, engine set and high bits no corpus fence has orders but moves no data, so the
+// outputs do not change; bits 42 and 108 (0 in every corpus fence) are still refused.
+TEST_F(LleRungTest, ATileFenceWithAnyFlagsCountAndEnginesOrdersButMovesNoData) {
+  parameterCachingRun(0x1);
+  const std::vector<uint8_t> plain = executionRun(0x1);
+  const DecodedPacket odd =
+      f.make(0x1a, {{LleField::SyncMask, 0x1}, {LleField::SyncFlags, 0x5a5a5}, {LleField::SyncFlagMode, 1},
+                    {LleField::SyncCount, 0xbeef}, {LleField::SyncUnits, 0x155}, {LleField::SyncCondHigh, 0xf00d},
+                    {LleField::SyncFlag107, 1}, {LleField::SyncFlag109, 1}});
+  EXPECT_EQ(checkEnvelope(odd), "");
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(pop(true, 0x1), streams, 0);
+  rung.packet(odd, streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(odd, streams, 0);
+  rung.packet(compute(0x1), streams, 0);
+  rung.packet(odd, streams, 0);
+  rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
+  rung.packet(outfeed(), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
+  EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
+  rung.endRun();
+  for (const unsigned pinnedBit : {42u, 108u}) {
+    DecodedPacket stray = f.make(0x1a, {{LleField::SyncMask, 0x1}});
+    std::vector<isa::Word128> words(stray.words.begin(), stray.words.end());
+    words[0].setBits(pinnedBit, 1, 1);
+    stray.words = words;
+    EXPECT_NE(checkEnvelope(stray).find("word 0"), std::string::npos) << pinnedBit << ": " << checkEnvelope(stray);
+  }
 }
 
 // The 0x14 group loop (decode2 §D, decode3 §A): a staging packet for a size no corpus program has
