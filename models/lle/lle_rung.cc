@@ -374,9 +374,14 @@ uint64_t LleRung::sourceRowUnits(const DecodedPacket& packet, uint64_t skipUnits
                        std::to_string(rest) + " + " + std::to_string(second) + " is not Stage14Groups = " + std::to_string(groups) +
                        " (mod 2^16): parts that are not one group are not decoded");
   }
+  // The padding form ("padform" §A): a first part longer than the group (RowRest 57 ... 60 for a
+  // 2-unit group, the second part negative mod 2^16) leaves nothing to the second part; the tile keeps
+  // the whole group, with or without a skip. What the exact RowRest counts beyond the group is not
+  // decoded; no byte depends on it.
+  if (rest >= groups) return 0;
   if (skipUnits == 0 || rest + skipUnits != groups) {
     refuse(packet, "Stage14SourceRowRest (word 3 bit 123, 16 bits) = " + std::to_string(rest) +
-                       (skipUnits == 0 ? std::string(" without Stage14SourceOn (the padding form)")
+                       (skipUnits == 0 ? std::string(" without Stage14SourceOn")
                                        : " is not Stage14Groups - Stage14SourceSkip - 1 = " +
                                              std::to_string(static_cast<int64_t>(groups) - static_cast<int64_t>(skipUnits))) +
                        ": which units such a first part keeps is not decoded");
@@ -859,6 +864,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     refuse(packet, "ComputeInputBytes (word 1 bits 83:81) = " + std::to_string(elementBytes) + ": " + std::to_string(elementBytes) +
                        "-byte input elements; only 1-byte (identity copy) and 4-byte elements (K groups) are executed");
   }
+  if (const uint64_t firstByte = readField(words, LleField::ComputeInputByte); firstByte != 0) {
+    refuse(packet, "ComputeInputByte (word 1 bits 64:63) = " + std::to_string(firstByte) +
+                       " with 4-byte input elements: an input that starts inside a K group is not decoded (only the one-byte "
+                       "identity computes set it)");
+  }
   refuseWhileAWindowReaderWaits(packet);
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
@@ -1143,6 +1153,9 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
   }
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   const uint64_t inputUnit = readField(words, LleField::ComputeInputAt4);
+  // The input's byte address is w1[80:63]: the unit ComputeInputAt4 names, from its byte
+  // ComputeInputByte ("padform" §B); each row of the copy starts that far into its pass.
+  const uint64_t firstByte = readField(words, LleField::ComputeInputByte);
   const OutputNest out = OutputNest::fromPacket(words, static_cast<int64_t>(outputAt / 4));
   if (outputAt % 4 != 0 || out.units() != columns * rows) {
     refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " covers " +
@@ -1174,15 +1187,15 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
                          std::to_string(window.passesRead) + " already read; this compute reads " + std::to_string(rows) + " more");
     }
     for (uint64_t r = 0; r < rows; ++r) {
-      if (window.passBytes[window.passesRead + r].size() < channels * columns) {
+      if (window.passBytes[window.passesRead + r].size() < firstByte + channels * columns) {
         refuse(packet, "tile " + std::to_string(t) + ": pass " + std::to_string(window.passesRead + r) + " of the staging window holds " +
                            std::to_string(window.passBytes[window.passesRead + r].size()) + " bytes, the row reads " +
-                           std::to_string(channels * columns));
+                           std::to_string(channels * columns) + " from its byte " + std::to_string(firstByte));
       }
     }
     const std::vector<uint8_t> block = std::move(*tile.keptRead);
     tile.keptRead.reset();  // the compute consumes it
-    IdentityCopy{columns, rows, channels}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
+    IdentityCopy{columns, rows, channels, firstByte}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
   }
@@ -1202,7 +1215,7 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
                     walk.limits[3] == rows - 1 && (columns == 1 || walk.strideBytes[1] == static_cast<int64_t>(channels)) &&
                     (rows == 1 || walk.strideBytes[3] == 0);
   if (same) {
-    refuseARowPastTheInputRing(packet, channels * columns);
+    refuseARowPastTheInputRing(packet, readField(packet.words, LleField::ComputeInputByte) + channels * columns);
     return;
   }
   std::string levels;
