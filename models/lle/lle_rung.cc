@@ -1214,6 +1214,18 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
   const bool same = walk.limits[0] == channels - 1 && walk.limits[1] == columns - 1 && walk.limits[2] == 0 &&
                     walk.limits[3] == rows - 1 && (columns == 1 || walk.strideBytes[1] == static_cast<int64_t>(channels)) &&
                     (rows == 1 || walk.strideBytes[3] == 0);
+  // The K loop's wraps (ComputeKWrap29, ComputeKWrapW7): -1 in the one-byte computes of the corpus
+  // whatever the channel count, or 0 with one channel (the loop runs once, the relation's value);
+  // what another value would do to the copy is not decoded ("padform" §C).
+  for (unsigned level = 0; level <= fieldDef(LleField::ComputeKWrap29).count; ++level) {
+    const bool w7 = level == fieldDef(LleField::ComputeKWrap29).count;
+    const int64_t wrap = w7 ? readSigned(packet.words, LleField::ComputeKWrapW7, 0) : readSigned(packet.words, LleField::ComputeKWrap29, level);
+    if (wrap != -1 && !(wrap == 0 && channels == 1)) {
+      refuse(packet, (w7 ? std::string("ComputeKWrapW7") : "ComputeKWrap29[" + std::to_string(level) + "]") + " = " +
+                         std::to_string(wrap) + " in a one-byte-element compute of " + std::to_string(channels) +
+                         " channels: the identity copy knows -1 (or 0 with one channel); another K-loop wrap is not decoded");
+    }
+  }
   if (same) {
     refuseARowPastTheInputRing(packet, readField(packet.words, LleField::ComputeInputByte) + channels * columns);
     return;
