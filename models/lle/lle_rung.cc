@@ -1215,15 +1215,15 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
                     walk.limits[3] == rows - 1 && (columns == 1 || walk.strideBytes[1] == static_cast<int64_t>(channels)) &&
                     (rows == 1 || walk.strideBytes[3] == 0);
   // The K loop's wraps (ComputeKWrap29, ComputeKWrapW7): -1 in the one-byte computes of the corpus
-  // whatever the channel count, or 0 with one channel (the loop runs once, the relation's value);
-  // what another value would do to the copy is not decoded ("padform" §C).
+  // whatever the channel count, or -(C - 1), the Dense relation's value (0 with one channel); the
+  // copy reads a position's C bytes either way. What another value would do is not decoded ("padform" §C).
   for (unsigned level = 0; level <= fieldDef(LleField::ComputeKWrap29).count; ++level) {
     const bool w7 = level == fieldDef(LleField::ComputeKWrap29).count;
     const int64_t wrap = w7 ? readSigned(packet.words, LleField::ComputeKWrapW7, 0) : readSigned(packet.words, LleField::ComputeKWrap29, level);
-    if (wrap != -1 && !(wrap == 0 && channels == 1)) {
+    if (wrap != -1 && wrap != -static_cast<int64_t>(channels - 1)) {
       refuse(packet, (w7 ? std::string("ComputeKWrapW7") : "ComputeKWrap29[" + std::to_string(level) + "]") + " = " +
                          std::to_string(wrap) + " in a one-byte-element compute of " + std::to_string(channels) +
-                         " channels: the identity copy knows -1 (or 0 with one channel); another K-loop wrap is not decoded");
+                         " channels: the identity copy knows -1 and -(C - 1); another K-loop wrap is not decoded");
     }
   }
   if (same) {

@@ -1079,8 +1079,10 @@ TEST_F(LleRungTest, ARowFormWriteKeepsTheRowAfterItsSkipAndLeavesTheSecondPartUn
   };
   const std::string sum = refusal(write(0x2, 4, 5, 2, 3, 3));  // 3 + 3 is not one group of 6
   EXPECT_NE(sum.find("is not Stage14Groups = 5"), std::string::npos) << sum;
-  const std::string padding = refusal(write(0x2, 4, 1, 0, 59, static_cast<uint64_t>(-58) & 0xffff, 1, 0));
-  EXPECT_NE(padding.find("without Stage14SourceOn (the padding form)"), std::string::npos) << padding;
+  // RowForm without SourceOn and a first part inside the group: refused (the padding form's first
+  // part covers its group, "padform").
+  const std::string noSource = refusal(write(0x2, 4, 5, 0, 3, 2, 1, 0));
+  EXPECT_NE(noSource.find("without Stage14SourceOn"), std::string::npos) << noSource;
   const std::string other = refusal(write(0x2, 4, 5, 2, 2, 3));  // one group, but not the row after the skip
   EXPECT_NE(other.find("is not Stage14Groups - Stage14SourceSkip - 1 = 3"), std::string::npos) << other;
   // The two parts are 0 without the row form (lle_relations.def ONLY_IF rows).
@@ -2789,6 +2791,89 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     } catch (const ChipFault& e) {
       EXPECT_NE(std::string(e.what()).find("pass 3 of the staging window holds 4 bytes, the row reads 5"), std::string::npos) << e.what();
     }
+    streams.input = saved;
+  }
+
+  // The padding form ("padform"): a row-form window whose first part is longer than its group
+  // (RowRest 9 for 3 units, RowSkip -6 mod 2^16; the corpus's are 57 ... 60 for 2 units), with and
+  // without a skip, keeps whole passes; a three-channel compute starting at byte 2 of its unit
+  // (ComputeInputByte, w1[64:63]: the corpus's 1 ... 3) reads pass bytes 2 .. 2 + 3T - 1, and its K
+  // wraps may read -1 (the corpus's one-byte computes). Before the change the window was refused ("the
+  // padding form") and the copy started at byte 0.
+  {
+    const std::vector<uint8_t> saved = streams.input;
+    for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(23 * i + 1);
+    const auto paddingWindow = [&](uint64_t skipUnits) {
+      DecodedPacket w = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWindowAt / 64},
+                                      {LleField::Stage14NarrowUnit, kWindowAt % 64 / 4}, {LleField::Stage14Groups, kUnits - 1},
+                                      {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, -(kUnits - 1)},
+                                      {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1},
+                                      {LleField::Stage14SourceRowForm, 1}, {LleField::Stage14SourceRowRest, 9},
+                                      {LleField::Stage14SourceRowSkip, (kUnits - 1 - 9) & 0xffff}});
+      if (skipUnits != 0) {
+        f.setElement(w, LleField::Stage14SourceOn, 0, 1);
+        f.setElement(w, LleField::Stage14SourceBase, 0, kWindowAt / 4);
+        f.setElement(w, LleField::Stage14SourceSkip, 0, skipUnits - 1);
+        f.setElement(w, LleField::Stage14SourceEnd, 0, kWindowAt / 4 + skipUnits - 1);
+      }
+      f.setElement(w, LleField::Stage14OuterLimit, 0, 1);  // two passes
+      f.setElement(w, LleField::Stage14WrapA, 0, -(kUnits - 1));
+      return w;
+    };
+    for (const uint64_t skipUnits : {uint64_t{0}, uint64_t{1}}) {
+      DecodedPacket copy = identity(2, kWindowAt / 4, 768, 3, 3);
+      f.setElement(copy, LleField::ComputeInputByte, 0, 2);
+      f.setElement(copy, LleField::ComputeInputRingBytes, 0, 12);
+      for (unsigned level = 0; level < fieldDef(LleField::ComputeKWrap29).count; ++level) {
+        f.setElement(copy, LleField::ComputeKWrap29, level, static_cast<uint64_t>(-1));
+      }
+      f.setElement(copy, LleField::ComputeKWrapW7, 0, static_cast<uint64_t>(-1));
+      rung.beginRun();
+      keepBlock(mixBlock, true);
+      rung.packet(copy, streams, 0);
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(paddingWindow(skipUnits), streams, 0);
+      // Without a skip the pop is the window's 24 bytes (a longer one is refused, "src14").
+      rung.packet(popAt(true, 0, 0, kTile, skipUnits == 0 ? 8 * kUnits : streams.input.size()), streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+      for (uint64_t r = 0; r < 2; ++r) {
+        for (uint64_t x = 0; x < 3; ++x) {
+          const std::vector<uint8_t> lanes = lanesAt(768 + 4 * (3 * r + x));
+          for (unsigned c = 0; c < 4; ++c) {
+            int32_t acc = 0;
+            for (unsigned g = 0; g < 3; ++g) acc += streams.input[4 * (skipUnits + kUnits * r) + 2 + 3 * x + g] * mix[4 * c + g];
+            const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(0.5f * static_cast<float>(acc), -7.0f, 200.0f)) + kZpOut);
+            EXPECT_EQ(lanes[c], want) << "padding form, skip " << skipUnits << ": row " << r << " column " << x << " lane " << c;
+          }
+        }
+      }
+      rung.endRun();
+    }
+    // Byte 3 with 4 x 3 channels reads 3 bytes past a 12-byte pass: refused; a K wrap
+    // of -2 with three channels is the Dense relation's (accepted above), -3 neither.
+    const auto refusedCopy = [&](LleField field, uint64_t value) {
+      DecodedPacket copy = identity(1, kWindowAt / 4, 768, 3, 4);
+      f.setElement(copy, LleField::ComputeInputRingBytes, 0, 16);
+      f.setElement(copy, field, 0, value);
+      rung.beginRun();
+      try {
+        keepBlock(mixBlock, true);
+        rung.packet(copy, streams, 0);
+        rung.packet(infeed(true), streams, 0);
+        rung.packet(paddingWindow(0), streams, 0);
+        rung.packet(popAt(true, 0, 0, kTile, 8 * kUnits), streams, 0);
+        rung.packet(f.make(0x24, {}), streams, 0);
+      } catch (const ChipFault& e) {
+        rung.endRun();
+        return std::string(e.what());
+      }
+      rung.endRun();
+      return std::string("accepted");
+    };
+    const std::string pastPass = refusedCopy(LleField::ComputeInputByte, 3);
+    EXPECT_NE(pastPass.find("holds 12 bytes, the row reads 12 from its byte 3"), std::string::npos) << pastPass;
+    const std::string wrap = refusedCopy(LleField::ComputeKWrap29, static_cast<uint64_t>(-3));
+    EXPECT_NE(wrap.find("ComputeKWrap29[0] = -3"), std::string::npos) << wrap;
     streams.input = saved;
   }
 
