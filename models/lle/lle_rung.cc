@@ -15,6 +15,7 @@
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
+#include "models/lle/loop_nest.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
 #include "models/lle/nlu_apply.h"
@@ -215,6 +216,11 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     case 0x17:
       writeImmediate(packet);
       break;
+    case 0x15:
+    case 0x16:
+    case 0x18:
+      meshFill(packet);
+      break;
     case 0x19:
       for (unsigned t = 0; t < tiles_.size(); ++t) {
         if (packet.tileMask & (1u << t)) tiles_[t].nlu = NluTable::fromPacket(words);
@@ -387,6 +393,57 @@ uint64_t LleRung::sourceRowUnits(const DecodedPacket& packet, uint64_t skipUnits
                        ": which units such a first part keeps is not decoded");
   }
   return rest + 1;
+}
+
+// The mesh packets' fill-only form (docs/decoding-log.md "ringmesh" §C, "padform" §E): no send, and
+// a receive that writes the immediate MeshNNFillValue at every 4-byte unit of its nest (0x17's
+// odometer from MeshNNRecvAt4: limits, carries) in the tiles of the mask -- the iwatake padding
+// programs' zero-point quadrants. The sends and the receives of mesh data are not executed, and
+// neither is a nest whose level 0 counts (its step slot, w3[47:31], is not decoded here): refused.
+void LleRung::meshFill(const DecodedPacket& packet) {
+  struct MeshFields {
+    uint8_t opcode;
+    LleField sendOn, recvOn, fill, at4, limit, carry, value;
+  };
+  static constexpr MeshFields kMesh[] = {
+      {0x15, LleField::Mesh15SendOn, LleField::Mesh15RecvOn, LleField::Mesh15Fill, LleField::Mesh15RecvAt4, LleField::Mesh15RecvLimit,
+       LleField::Mesh15RecvCarry, LleField::Mesh15FillValue},
+      {0x16, LleField::Mesh16SendOn, LleField::Mesh16RecvOn, LleField::Mesh16Fill, LleField::Mesh16RecvAt4, LleField::Mesh16RecvLimit,
+       LleField::Mesh16RecvCarry, LleField::Mesh16FillValue},
+      {0x18, LleField::Mesh18SendOn, LleField::Mesh18RecvOn, LleField::Mesh18Fill, LleField::Mesh18RecvAt4, LleField::Mesh18RecvLimit,
+       LleField::Mesh18RecvCarry, LleField::Mesh18FillValue},
+  };
+  const auto op = static_cast<uint8_t>(packet.opcode);
+  const MeshFields& m = *std::ranges::find(kMesh, op, &MeshFields::opcode);
+  const auto words = packet.words;
+  if (readField(words, m.sendOn) != 0) {
+    refuse(packet, std::string(fieldDef(m.sendOn).name) + " is set: a mesh send to a neighbour tile is not executed");
+  }
+  if (readField(words, m.recvOn) == 0 || readField(words, m.fill) == 0) {
+    refuse(packet, std::string(fieldDef(m.recvOn).name) + " / " + std::string(fieldDef(m.fill).name) +
+                       ": only the fill-only receive (both set) is executed; a receive of mesh data is not");
+  }
+  std::array<uint64_t, 4> limits{};
+  std::array<int64_t, 3> carries{};
+  for (unsigned i = 0; i < 4; ++i) limits[i] = readField(words, m.limit, i);
+  for (unsigned i = 0; i < 3; ++i) carries[i] = readSigned(words, m.carry, i);
+  if (limits[0] != 0) {
+    refuse(packet, std::string(fieldDef(m.limit).name) + "[0] = " + std::to_string(limits[0]) +
+                       ": a fill whose level 0 counts steps by a slot (w3[47:31]) not decoded for the mesh packets");
+  }
+  const auto nest = LoopNest<4>::fromCarries(static_cast<int64_t>(readField(words, m.at4)), limits, 1, carries);
+  const auto value = static_cast<uint32_t>(readField(words, m.value));
+  const std::array<uint8_t, 4> bytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
+                                        static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    AddressedMemory& narrow = tiles_[t].narrowSram;
+    if (!nest.staysInside(narrow.capacity() / 4)) {
+      refuse(packet, "the fill's receive nest from narrow unit " + std::to_string(nest.firstUnit) + " (" + std::to_string(nest.units()) +
+                         " units) leaves the " + std::to_string(narrow.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
+    }
+    nest.forEachUnit([&](int64_t unit) { (void)narrow.write(static_cast<uint64_t>(unit) * 4, bytes); });
+  }
 }
 
 // The immediate form of 0x17 (docs/decoding-log.md "op17", "fill17b"): the 32-bit value at every

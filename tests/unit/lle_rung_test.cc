@@ -2931,4 +2931,56 @@ TEST_F(LleRungTest, AComputeNamesItsInputElementSize) {
   EXPECT_NE(attempt(2, 2).find("ComputeInputBytes (word 1 bits 83:81) = 2: 2-byte input elements"), std::string::npos);
 }
 
+
+// The mesh packets' fill-only form ("padform" §E): a 0x16 whose receive has the fill flag and no send
+// writes its 32-bit value at every unit of the receive nest (0x17's odometer), in every tile of the
+// mask -- here 3 x 2 units (level 1 counts 3 units 5 apart, level 2 twice 40 on; no corpus fill has
+// this nest or value). A send, a receive of mesh data and a counting level 0 are refused by name.
+// Before the change the opcodes were outside the rung ("does not model this opcode").
+TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
+  const auto fill = [&](uint64_t sendOn, uint64_t fillOn, uint64_t level0) {
+    DecodedPacket p = f.make(0x16, {{LleField::Mesh16RecvOn, 1}, {LleField::Mesh16Fill, fillOn}, {LleField::Mesh16SendOn, sendOn},
+                                    {LleField::Mesh16RecvAt4, 7}, {LleField::Mesh16FillValue, 0x11223344}});
+    p.tileMask = 0x0006;
+    f.setElement(p, LleField::Mesh16RecvLimit, 0, level0);
+    f.setElement(p, LleField::Mesh16RecvLimit, 1, 2);
+    f.setElement(p, LleField::Mesh16RecvLimit, 2, 1);
+    f.setElement(p, LleField::Mesh16RecvLimit, 3, 0);
+    f.setElement(p, LleField::Mesh16RecvCarry, 0, 5);                          // level 1: stride 5
+    f.setElement(p, LleField::Mesh16RecvCarry, 1, static_cast<uint64_t>(30));  // level 2: 30 + 2 x 5 = 40
+    f.setElement(p, LleField::Mesh16RecvCarry, 2, 0);
+    return p;
+  };
+  const DecodedPacket ok = fill(0, 1, 0);
+  EXPECT_EQ(checkEnvelope(ok), "");
+  rung.beginRun();
+  rung.packet(ok, streams, 0);
+  for (const unsigned t : {1u, 2u}) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    for (const uint64_t unit : {7u, 12u, 17u, 47u, 52u, 57u}) {
+      ASSERT_FALSE(m.firstUnwritten(4 * unit, 4).has_value()) << "tile " << t << " unit " << unit;
+      const auto bytes = m.read(4 * unit, 4);
+      EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()), (std::vector<uint8_t>{0x44, 0x33, 0x22, 0x11})) << unit;
+    }
+    EXPECT_TRUE(m.firstUnwritten(4 * 8, 4).has_value());   // between the level-1 units
+    EXPECT_TRUE(m.firstUnwritten(4 * 22, 4).has_value());  // after level 1's third unit
+  }
+  EXPECT_TRUE(rung.tile(0).narrowSram.firstUnwritten(4 * 7, 4).has_value());  // not in the mask
+  rung.endRun();
+  const auto refusal = [&](const DecodedPacket& p) {
+    rung.beginRun();
+    try {
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      rung.endRun();
+      return std::string(e.what());
+    }
+    rung.endRun();
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal(fill(1, 1, 0)).find("Mesh16SendOn is set"), std::string::npos);
+  EXPECT_NE(refusal(fill(0, 0, 0)).find("only the fill-only receive"), std::string::npos);
+  EXPECT_NE(refusal(fill(0, 1, 3)).find("Mesh16RecvLimit[0] = 3"), std::string::npos);
+}
+
 }  // namespace coralsim::lle
