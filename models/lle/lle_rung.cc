@@ -229,7 +229,7 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     case 0x01:
       compute(packet, streams);
       break;
-    default:  // 0x1a: pinned by the envelope, no functional effect here
+    default:  // 0x1a: a tile fence; its fields are don't-care when every packet runs to completion in order
       break;
   }
 }
@@ -353,6 +353,12 @@ uint64_t LleRung::sourceSkipUnits(const DecodedPacket& packet, uint64_t address)
     refuse(packet, "Stage14SourceEnd (word 4 bits 79:66) = " + std::to_string(end) +
                        " is not Stage14SourceBase + Stage14SourceSkip = " + std::to_string((base + skip) % modulus) +
                        ": what another end means is not decoded");
+  }
+  // The compile mark beside SourceOn (lle_fields.def Stage14SourceCompileMark): one of two bits in every
+  // skipping write of the corpus, no effect shown on the units kept; none or both never seen.
+  if (const uint64_t mark = readField(packet.words, LleField::Stage14SourceCompileMark); mark != 1 && mark != 2) {
+    refuse(packet, "Stage14SourceCompileMark (word 4 bits 32:31) = " + std::to_string(mark) +
+                       " with Stage14SourceOn: only the one-hot values 1 and 2 are seen; what another means is not decoded");
   }
   if (readField(packet.words, LleField::Stage14LoopOn) == 0) {
     refuse(packet, "Stage14SourceOn with the group loop off (Stage14LoopOn clear): a single-line write that skips part of "

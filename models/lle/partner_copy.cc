@@ -1,6 +1,8 @@
 #include "models/lle/partner_copy.h"
 
 #include <cstdio>
+#include <span>
+#include <vector>
 
 #include "models/isa/opcodes.h"
 #include "models/lle/lle_fields.h"
@@ -18,6 +20,18 @@ constexpr PartnerCopy kPartnerCopies[] = {
 #define CORAL_LLE_PARTNER_COPY(field, partner) PartnerCopy{LleField::field, partner},
 #include "models/lle/lle_partner_copies.def"
 #undef CORAL_LLE_PARTNER_COPY
+};
+
+// A partner loop that runs once: its step is never applied, so the copy may hold 0 or 1 there.
+struct IdleStep {
+  LleField step;
+  LleField limit;
+};
+
+constexpr IdleStep kIdleSteps[] = {
+#define CORAL_LLE_PARTNER_IDLE_STEP(step, limit) IdleStep{LleField::step, LleField::limit},
+#include "models/lle/lle_partner_idle_steps.def"
+#undef CORAL_LLE_PARTNER_IDLE_STEP
 };
 
 constexpr uint8_t kSync = 0x1a;  // a tile fence: orders, moves no data, so it does not break a pairing
@@ -72,14 +86,30 @@ std::string fieldDifference(const LleFieldDef& f, std::span<const isa::Word128> 
          std::to_string(first % 128) + ") differs in bits " + runs;
 }
 
+// The partner's words as the copy is compared with them: each idle step (a loop of limit 0) whose
+// value differs from the copy's only in its lowest bit takes the copy's value.
+std::vector<isa::Word128> partnerAsCompared(std::span<const isa::Word128> copy, const models::DecodedPacket& partner) {
+  std::vector<isa::Word128> words(partner.words.begin(), partner.words.end());
+  for (const IdleStep& s : kIdleSteps) {
+    const LleFieldDef& step = fieldDef(s.step);
+    if (step.opcode != static_cast<uint8_t>(partner.opcode) || readField(words, s.limit) != 0) continue;
+    if (step.lsb / 128 >= copy.size() || step.lsb / 128 >= words.size()) continue;
+    const uint64_t mine = readField(copy, s.step);
+    if ((mine ^ readField(words, s.step)) != 1) continue;
+    words[step.lsb / 128].setBits(step.lsb % 128, 1, mine & 1u);
+  }
+  return words;
+}
+
 }  // namespace
 
 std::string PartnerCopyWatch::comparePartner(const Awaiting& copy, const models::DecodedPacket& partner) {
   std::string differences;
+  const std::vector<isa::Word128> theirs = partnerAsCompared(copy.words, partner);
   for (const PartnerCopy& c : kPartnerCopies) {
     const LleFieldDef& f = fieldDef(c.field);
     if (f.opcode != copy.opcode) continue;
-    const std::string d = fieldDifference(f, copy.words, partner.words);
+    const std::string d = fieldDifference(f, copy.words, theirs);
     if (d.empty()) continue;
     if (!differences.empty()) differences += "; ";
     differences += d;

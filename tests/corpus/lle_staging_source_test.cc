@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -133,6 +135,42 @@ TEST(LleCorpus, StagingRowFormPartsAddUpToTheGroupAndTheFirstIsTheRowAfterTheSki
   ASSERT_GT(rowForm, 0u);
   EXPECT_LT(sumOneOff, rowForm) << "the sum check could not tell the group from one unit more";
   EXPECT_GT(rowAfterSkip, 0u) << "no row-form write whose first part is the row after its skip";
+}
+
+// The compile mark beside SourceOn ("conv3" §B): 0 in every compiled 0x14 without SourceOn and one of
+// the two one-hot values with it, so the rung's mark check never refuses a compiled program; one value
+// per model (the mark follows the compile, not the layer), and both values occur.
+TEST(LleCorpus, StagingSourceCompileMarkIsOneHotWithSourceOnAndOneValuePerModel) {
+  CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
+  size_t withSourceOn = 0, mixedModels = 0;
+  std::array<size_t, 4> byValue{};
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
+    uint64_t seen = 0;  // bit v set: a skipping write of this model holds mark v
+    for (const Executable* e : allExecutables(model)) {
+      for (const auto& bitstream : e->bitstreams) {
+        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+        for (const models::DecodedPacket& p : program->packets()) {
+          if (static_cast<uint8_t>(p.opcode) != 0x14) continue;
+          const uint64_t mark = readField(p.words, LleField::Stage14SourceCompileMark);
+          if (readField(p.words, LleField::Stage14SourceOn) == 0) {
+            EXPECT_EQ(mark, 0u) << path << " 0x14 @ " << p.pc << ": a mark without SourceOn";
+            continue;
+          }
+          ++withSourceOn;
+          ++byValue[mark];
+          EXPECT_TRUE(mark == 1 || mark == 2) << path << " 0x14 @ " << p.pc << ": mark " << mark;
+          seen |= uint64_t{1} << mark;
+        }
+      }
+    }
+    mixedModels += std::popcount(seen) > 1;
+  });
+  std::printf("%zu 0x14s with Stage14SourceOn: compile mark 1 in %zu, 2 in %zu, other %zu; models with both: %zu\n",
+              withSourceOn, byValue[1], byValue[2], byValue[0] + byValue[3], mixedModels);
+  ASSERT_GT(withSourceOn, 0u);
+  EXPECT_GT(byValue[1], 0u);
+  EXPECT_GT(byValue[2], 0u);
+  EXPECT_EQ(mixedModels, 0u) << "a model holding both marks: the mark would not follow the compile";
 }
 
 }  // namespace

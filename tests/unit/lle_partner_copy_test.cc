@@ -118,5 +118,44 @@ TEST_F(PartnerCopyWatchTest, AReceiveWithOtherBitsOrAnotherPacketFirstRefusesThe
   }
 }
 
+// A receive whose row loop runs once (limit 0) never applies its step, so a copy holding step 1 where
+// the receive holds 0 agrees (lle_partner_idle_steps.def; docs/decoding-log.md "conv3"). Values no
+// corpus pair has: tag 1234, a one-row loop, step 1 in the write and 0 in the receive; step 2, or a
+// loop that counts, still refuse.
+TEST_F(PartnerCopyWatchTest, AReceiveRunningItsLoopOnceMayHoldTheOtherStepThanItsCopy) {
+  std::vector<isa::Word128> copied(2);
+  copied[0].setBits(62, 12, 1234);
+  copied[0].setBits(78, 1, 1);
+  copied[1].setBits(88, 11, 1);
+  copied[1].setBits(82, 4, 1);
+  std::vector<isa::Word128> stepZero = copied;
+  stepZero[1].setBits(82, 4, 0);
+  {
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(make(0x14, 0x10, &copied), kPinned), "");
+    EXPECT_EQ(watch.observe(make(0x11, 0x10, &stepZero), ""), "");
+  }
+  {
+    std::vector<isa::Word128> stepTwo = copied;
+    stepTwo[1].setBits(82, 4, 2);
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(make(0x14, 0x10, &copied), kPinned), "");
+    const std::string why = watch.observe(make(0x11, 0x10, &stepTwo), "");
+    EXPECT_NE(why.find("Stage14PartnerW1 (word 1 bits 127:0) differs in bits 83:82"), std::string::npos) << why;
+  }
+  {
+    // The same step difference in a loop of 2 rows: the step is applied, the copy must agree.
+    std::vector<isa::Word128> counting = copied;
+    counting[0].setBits(95, 16, 1);
+    counting[0].setBits(111, 17, static_cast<uint64_t>(-1) & 0x1ffff);
+    std::vector<isa::Word128> countingStepZero = counting;
+    countingStepZero[1].setBits(82, 4, 0);
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(make(0x14, 0x10, &counting), kPinned), "");
+    const std::string why = watch.observe(make(0x11, 0x10, &countingStepZero), "");
+    EXPECT_NE(why.find("Stage14PartnerW1 (word 1 bits 127:0) differs in bits 82"), std::string::npos) << why;
+  }
+}
+
 }  // namespace
 }  // namespace coralsim::lle

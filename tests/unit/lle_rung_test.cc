@@ -377,16 +377,23 @@ TEST_F(LleRungTest, RefusesInconsistentLoopLimitsAndUnmodelledParameterSlots) {
 }
 
 TEST_F(LleRungTest, RefusesPacketsOutsideTheEnvelopeNamingOpcodeAndPc) {
-  // A bare tile.sync: its undecoded payload bits are zero, unlike every template's.
   const auto program = isa::assemble("program {\n  tile.dma15 mask=0x1\n}\n");
   std::vector<uint8_t> bytes(program.words.size() * 16);
   for (size_t i = 0; i < program.words.size(); ++i) program.words[i].toBytes(&bytes[16 * i]);
   const std::string why = rung.acceptChunk(bytes);
   EXPECT_NE(why.find("opcode 0x15"), std::string::npos) << why;
   EXPECT_NE(why.find("PC 0x"), std::string::npos) << why;
-  const auto sync = isa::assemble("program {\n  tile.sync mask=0x1\n}\n");
+  // A bare tile.sync passes (its payload fields are declared don't-care, "sync1a"); one with bit 108
+  // set, 0 in every corpus fence, is refused naming the word.
+  auto sync = isa::assemble("program {\n  tile.sync mask=0x1\n}\n");
   bytes.assign(sync.words.size() * 16, 0);
   for (size_t i = 0; i < sync.words.size(); ++i) sync.words[i].toBytes(&bytes[16 * i]);
+  EXPECT_EQ(rung.acceptChunk(bytes), "");
+  for (size_t i = 0; i < sync.words.size(); ++i) {
+    if (sync.words[i].bits(6, 6) != 0x1a) continue;
+    sync.words[i].setBits(108, 1, 1);
+    sync.words[i].toBytes(&bytes[16 * i]);
+  }
   const std::string syncWhy = rung.acceptChunk(bytes);
   EXPECT_NE(syncWhy.find("no decoded meaning"), std::string::npos) << syncWhy;
   EXPECT_NE(syncWhy.find("word 0"), std::string::npos) << syncWhy;
@@ -794,6 +801,39 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   EXPECT_NE(checkEnvelope(stray).find("word 1"), std::string::npos) << checkEnvelope(stray);
 }
 
+// The tile fence's fields (0x1a Sync*, docs/decoding-log.md "sync1a") are don't-care: a fence with
+// a flag set, count, engine set and high bits no corpus fence has orders but moves no data, so the
+// outputs do not change; bits 42 and 108 (0 in every corpus fence) are still refused.
+TEST_F(LleRungTest, ATileFenceWithAnyFlagsCountAndEnginesOrdersButMovesNoData) {
+  parameterCachingRun(0x1);
+  const std::vector<uint8_t> plain = executionRun(0x1);
+  const DecodedPacket odd =
+      f.make(0x1a, {{LleField::SyncMask, 0x1}, {LleField::SyncFlags, 0x5a5a5}, {LleField::SyncFlagMode, 1},
+                    {LleField::SyncCount, 0xbeef}, {LleField::SyncUnits, 0x155}, {LleField::SyncCondHigh, 0xf00d},
+                    {LleField::SyncFlag107, 1}, {LleField::SyncFlag109, 1}});
+  EXPECT_EQ(checkEnvelope(odd), "");
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(pop(true, 0x1), streams, 0);
+  rung.packet(odd, streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(odd, streams, 0);
+  rung.packet(compute(0x1), streams, 0);
+  rung.packet(odd, streams, 0);
+  rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
+  rung.packet(outfeed(), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
+  EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
+  rung.endRun();
+  for (const unsigned pinnedBit : {42u, 108u}) {
+    DecodedPacket stray = f.make(0x1a, {{LleField::SyncMask, 0x1}});
+    std::vector<isa::Word128> words(stray.words.begin(), stray.words.end());
+    words[0].setBits(pinnedBit, 1, 1);
+    stray.words = words;
+    EXPECT_NE(checkEnvelope(stray).find("word 0"), std::string::npos) << pinnedBit << ": " << checkEnvelope(stray);
+  }
+}
+
 // The 0x14 group loop (decode2 §D, decode3 §A): a staging packet for a size no corpus program has
 // (392 bytes: limit 98, an EVEN limit, which decode2's 16-bit line wrap -(limit + 1) / 2 cannot
 // express) passes. Since "write14" WrapA, B, D, E are the carries of the write's outer levels
@@ -936,6 +976,7 @@ TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
     return f.make(0x14, {{LleField::Dma14Mask, mask}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, groups},
                          {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
                          {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
+                         {LleField::Stage14SourceCompileMark, 1},
                          {LleField::Stage14SourceBase, base}, {LleField::Stage14SourceSkip, skipUnits - 1},
                          {LleField::Stage14SourceEnd, base + skipUnits - 1 + static_cast<uint64_t>(endError)}});
   };
@@ -1000,6 +1041,31 @@ TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
   DecodedPacket off = write(0x2, 4, 3, 3);
   f.setElement(off, LleField::Stage14SourceOn, 0, 0);
   EXPECT_NE(checkEnvelope(off).find("Stage14Source"), std::string::npos) << checkEnvelope(off);
+  // The compile mark beside SourceOn (docs/decoding-log.md "conv3" §B): either one-hot value keeps the
+  // same units; none or both were never seen and are refused; without SourceOn it must be 0.
+  {
+    DecodedPacket other = write(0x2, 4, 3, 3);
+    f.setElement(other, LleField::Stage14SourceCompileMark, 0, 2);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(other, streams, 0);
+    rung.packet(popAt(true, 0, 0, 0x2, 64), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    EXPECT_EQ(bytesAt(rung.tile(1).narrowSram, 256, 16), input(12, 16));
+    rung.endRun();
+  }
+  for (const uint64_t mark : {0u, 3u}) {
+    DecodedPacket unseen = write(0x2, 4, 3, 3);
+    f.setElement(unseen, LleField::Stage14SourceCompileMark, 0, mark);
+    const std::string why = refusal(unseen, 64);
+    EXPECT_NE(why.find("Stage14SourceCompileMark (word 4 bits 32:31) = " + std::to_string(mark)), std::string::npos) << why;
+  }
+  DecodedPacket markOff = write(0x2, 4, 3, 3);
+  for (const LleField source : {LleField::Stage14SourceOn, LleField::Stage14SourceBase, LleField::Stage14SourceSkip,
+                                LleField::Stage14SourceEnd}) {
+    f.setElement(markOff, source, 0, 0);
+  }
+  EXPECT_NE(checkEnvelope(markOff).find("Stage14SourceCompileMark"), std::string::npos) << checkEnvelope(markOff);
 }
 
 // The row form of the 0x14's source side (docs/decoding-log.md "rowform" §A): Stage14SourceRowForm
@@ -1018,6 +1084,7 @@ TEST_F(LleRungTest, ARowFormWriteKeepsTheRowAfterItsSkipAndLeavesTheSecondPartUn
     return f.make(0x14, {{LleField::Dma14Mask, mask}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, groups},
                          {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
                          {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, sourceOn},
+                         {LleField::Stage14SourceCompileMark, sourceOn * 2},
                          {LleField::Stage14SourceBase, sourceOn * base}, {LleField::Stage14SourceSkip, sourceOn * (skipUnits - 1)},
                          {LleField::Stage14SourceEnd, sourceOn * (base + skipUnits - 1)},
                          {LleField::Stage14SourceRowForm, form}, {LleField::Stage14SourceRowRest, rest},
@@ -2741,6 +2808,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
                              {LleField::Stage14NarrowUnit, kWindowAt % 64 / 4}, {LleField::Stage14Groups, kUnits - 1},
                              {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, -(kUnits - 1)},
                              {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
+                             {LleField::Stage14SourceCompileMark, 2},
                              {LleField::Stage14SourceBase, kWindowAt / 4}, {LleField::Stage14SourceSkip, 1},
                              {LleField::Stage14SourceEnd, kWindowAt / 4 + 1}});
     f.setElement(skipping, LleField::Stage14OuterLimit, 0, kPasses - 1);
@@ -2815,6 +2883,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
         f.setElement(w, LleField::Stage14SourceBase, 0, kWindowAt / 4);
         f.setElement(w, LleField::Stage14SourceSkip, 0, skipUnits - 1);
         f.setElement(w, LleField::Stage14SourceEnd, 0, kWindowAt / 4 + skipUnits - 1);
+        f.setElement(w, LleField::Stage14SourceCompileMark, 0, 2);  // the padding programs' value
       }
       f.setElement(w, LleField::Stage14OuterLimit, 0, 1);  // two passes
       f.setElement(w, LleField::Stage14WrapA, 0, -(kUnits - 1));
