@@ -27,11 +27,23 @@ compute01=(--opcode 0x01 "$X/div2_8.coral" "$X/div2_20.coral" "$X/add1.coral" "$
 # 256^2 40x40); 32^2 6x6, 500^2, 512^2, 1024^2 and the depthwise programs are held out.
 identity01=(--opcode 0x01:ComputeInputBytes=1 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite"
             "$R/conv_2d_1_64_64_1_3_3_1_1_quant_edgetpu.tflite" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite")
+# The iwatake padding form of the 0x14 (docs/decoding-log.md "padform"): its row-form tiles' bits of
+# unknown meaning (w6[103:102] = 3, w3 bits 112 / 97, w4 bit 32, ...) pinned to the padding sweep's
+# decode set (64^2, 128^2, 256^2), and so are those of the execution-only 0x11 receives after them (w1
+# bit 82, w0 bit 73, ...); 2^2, 128x64, 128x256, 256x128 and padding_stride are held out. Their
+# identity computes (three one-byte channels a pixel) join the convolutions' decode set.
+I="$C/iwatake2222+EdgeTPU_Analysis/InOut/model_padding"
+padding=("$I/model_padding_64x64x3_edgetpu.tflite" "$I/model_padding_128x128x3_edgetpu.tflite" "$I/model_padding_256x256x3_edgetpu.tflite")
+padding14=(--opcode 0x14:Stage14SourceRowForm=1 "${padding[@]}")
+padding11=(--opcode 0x11:Recv11ExecutionForm=1 "${padding[@]}")
+# Their mesh packets' fill-only form (a receive that writes the zero point, no send): "padform" §E.
+mesh=(--opcode 0x15 "${padding[@]}" --opcode 0x16 "${padding[@]}" --opcode 0x18 "${padding[@]}")
+identity01+=("${padding[@]}")
 # The NLU table load (docs/decoding-log.md "nlu"): one tracker template's two tables; the other 20
 # programs with a 0x19 are held out.
 nlu19=(--opcode 0x19 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
 kept13=(--opcode 0x13 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite"
         "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
         "$C/iwatake2222+EdgeTPU_Analysis/InOut/model_padding/model_padding_128x128x3_edgetpu.tflite" "$X/div2_8_aarch64.coral")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${nlu19[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${padding14[@]}" "${padding11[@]}" "${mesh[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${padding14[@]}" "${padding11[@]}" "${mesh[@]}" "${nlu19[@]}"

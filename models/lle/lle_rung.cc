@@ -15,6 +15,7 @@
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
+#include "models/lle/loop_nest.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
 #include "models/lle/nlu_apply.h"
@@ -215,6 +216,11 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     case 0x17:
       writeImmediate(packet);
       break;
+    case 0x15:
+    case 0x16:
+    case 0x18:
+      meshFill(packet);
+      break;
     case 0x19:
       for (unsigned t = 0; t < tiles_.size(); ++t) {
         if (packet.tileMask & (1u << t)) tiles_[t].nlu = NluTable::fromPacket(words);
@@ -380,14 +386,70 @@ uint64_t LleRung::sourceRowUnits(const DecodedPacket& packet, uint64_t skipUnits
                        std::to_string(rest) + " + " + std::to_string(second) + " is not Stage14Groups = " + std::to_string(groups) +
                        " (mod 2^16): parts that are not one group are not decoded");
   }
+  // The padding form ("padform" §A): a first part longer than the group (RowRest 57 ... 60 for a
+  // 2-unit group, the second part negative mod 2^16) leaves nothing to the second part; the tile keeps
+  // the whole group, with or without a skip. What the exact RowRest counts beyond the group is not
+  // decoded; no byte depends on it.
+  if (rest >= groups) return 0;
   if (skipUnits == 0 || rest + skipUnits != groups) {
     refuse(packet, "Stage14SourceRowRest (word 3 bit 123, 16 bits) = " + std::to_string(rest) +
-                       (skipUnits == 0 ? std::string(" without Stage14SourceOn (the padding form)")
+                       (skipUnits == 0 ? std::string(" without Stage14SourceOn")
                                        : " is not Stage14Groups - Stage14SourceSkip - 1 = " +
                                              std::to_string(static_cast<int64_t>(groups) - static_cast<int64_t>(skipUnits))) +
                        ": which units such a first part keeps is not decoded");
   }
   return rest + 1;
+}
+
+// The mesh packets' fill-only form (docs/decoding-log.md "ringmesh" §C, "padform" §E): no send, and
+// a receive that writes the immediate MeshNNFillValue at every 4-byte unit of its nest (0x17's
+// odometer from MeshNNRecvAt4: limits, carries) in the tiles of the mask -- the iwatake padding
+// programs' zero-point quadrants. The sends and the receives of mesh data are not executed, and
+// neither is a nest whose level 0 counts (its step slot, w3[47:31], is not decoded here): refused.
+void LleRung::meshFill(const DecodedPacket& packet) {
+  struct MeshFields {
+    uint8_t opcode;
+    LleField sendOn, recvOn, fill, at4, limit, carry, value;
+  };
+  static constexpr MeshFields kMesh[] = {
+      {0x15, LleField::Mesh15SendOn, LleField::Mesh15RecvOn, LleField::Mesh15Fill, LleField::Mesh15RecvAt4, LleField::Mesh15RecvLimit,
+       LleField::Mesh15RecvCarry, LleField::Mesh15FillValue},
+      {0x16, LleField::Mesh16SendOn, LleField::Mesh16RecvOn, LleField::Mesh16Fill, LleField::Mesh16RecvAt4, LleField::Mesh16RecvLimit,
+       LleField::Mesh16RecvCarry, LleField::Mesh16FillValue},
+      {0x18, LleField::Mesh18SendOn, LleField::Mesh18RecvOn, LleField::Mesh18Fill, LleField::Mesh18RecvAt4, LleField::Mesh18RecvLimit,
+       LleField::Mesh18RecvCarry, LleField::Mesh18FillValue},
+  };
+  const auto op = static_cast<uint8_t>(packet.opcode);
+  const MeshFields& m = *std::ranges::find(kMesh, op, &MeshFields::opcode);
+  const auto words = packet.words;
+  if (readField(words, m.sendOn) != 0) {
+    refuse(packet, std::string(fieldDef(m.sendOn).name) + " is set: a mesh send to a neighbour tile is not executed");
+  }
+  if (readField(words, m.recvOn) == 0 || readField(words, m.fill) == 0) {
+    refuse(packet, std::string(fieldDef(m.recvOn).name) + " / " + std::string(fieldDef(m.fill).name) +
+                       ": only the fill-only receive (both set) is executed; a receive of mesh data is not");
+  }
+  std::array<uint64_t, 4> limits{};
+  std::array<int64_t, 3> carries{};
+  for (unsigned i = 0; i < 4; ++i) limits[i] = readField(words, m.limit, i);
+  for (unsigned i = 0; i < 3; ++i) carries[i] = readSigned(words, m.carry, i);
+  if (limits[0] != 0) {
+    refuse(packet, std::string(fieldDef(m.limit).name) + "[0] = " + std::to_string(limits[0]) +
+                       ": a fill whose level 0 counts steps by a slot (w3[47:31]) not decoded for the mesh packets");
+  }
+  const auto nest = LoopNest<4>::fromCarries(static_cast<int64_t>(readField(words, m.at4)), limits, 1, carries);
+  const auto value = static_cast<uint32_t>(readField(words, m.value));
+  const std::array<uint8_t, 4> bytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
+                                        static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    AddressedMemory& narrow = tiles_[t].narrowSram;
+    if (!nest.staysInside(narrow.capacity() / 4)) {
+      refuse(packet, "the fill's receive nest from narrow unit " + std::to_string(nest.firstUnit) + " (" + std::to_string(nest.units()) +
+                         " units) leaves the " + std::to_string(narrow.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
+    }
+    nest.forEachUnit([&](int64_t unit) { (void)narrow.write(static_cast<uint64_t>(unit) * 4, bytes); });
+  }
 }
 
 // The immediate form of 0x17 (docs/decoding-log.md "op17", "fill17b"): the 32-bit value at every
@@ -865,6 +927,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     refuse(packet, "ComputeInputBytes (word 1 bits 83:81) = " + std::to_string(elementBytes) + ": " + std::to_string(elementBytes) +
                        "-byte input elements; only 1-byte (identity copy) and 4-byte elements (K groups) are executed");
   }
+  if (const uint64_t firstByte = readField(words, LleField::ComputeInputByte); firstByte != 0) {
+    refuse(packet, "ComputeInputByte (word 1 bits 64:63) = " + std::to_string(firstByte) +
+                       " with 4-byte input elements: an input that starts inside a K group is not decoded (only the one-byte "
+                       "identity computes set it)");
+  }
   refuseWhileAWindowReaderWaits(packet);
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
@@ -1149,6 +1216,9 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
   }
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   const uint64_t inputUnit = readField(words, LleField::ComputeInputAt4);
+  // The input's byte address is w1[80:63]: the unit ComputeInputAt4 names, from its byte
+  // ComputeInputByte ("padform" §B); each row of the copy starts that far into its pass.
+  const uint64_t firstByte = readField(words, LleField::ComputeInputByte);
   const OutputNest out = OutputNest::fromPacket(words, static_cast<int64_t>(outputAt / 4));
   if (outputAt % 4 != 0 || out.units() != columns * rows) {
     refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " covers " +
@@ -1180,15 +1250,15 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
                          std::to_string(window.passesRead) + " already read; this compute reads " + std::to_string(rows) + " more");
     }
     for (uint64_t r = 0; r < rows; ++r) {
-      if (window.passBytes[window.passesRead + r].size() < channels * columns) {
+      if (window.passBytes[window.passesRead + r].size() < firstByte + channels * columns) {
         refuse(packet, "tile " + std::to_string(t) + ": pass " + std::to_string(window.passesRead + r) + " of the staging window holds " +
                            std::to_string(window.passBytes[window.passesRead + r].size()) + " bytes, the row reads " +
-                           std::to_string(channels * columns));
+                           std::to_string(channels * columns) + " from its byte " + std::to_string(firstByte));
       }
     }
     const std::vector<uint8_t> block = std::move(*tile.keptRead);
     tile.keptRead.reset();  // the compute consumes it
-    IdentityCopy{columns, rows, channels}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
+    IdentityCopy{columns, rows, channels, firstByte}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
   }
@@ -1207,8 +1277,20 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
   const bool same = walk.limits[0] == channels - 1 && walk.limits[1] == columns - 1 && walk.limits[2] == 0 &&
                     walk.limits[3] == rows - 1 && (columns == 1 || walk.strideBytes[1] == static_cast<int64_t>(channels)) &&
                     (rows == 1 || walk.strideBytes[3] == 0);
+  // The K loop's wraps (ComputeKWrap29, ComputeKWrapW7): -1 in the one-byte computes of the corpus
+  // whatever the channel count, or -(C - 1), the Dense relation's value (0 with one channel); the
+  // copy reads a position's C bytes either way. What another value would do is not decoded ("padform" §C).
+  for (unsigned level = 0; level <= fieldDef(LleField::ComputeKWrap29).count; ++level) {
+    const bool w7 = level == fieldDef(LleField::ComputeKWrap29).count;
+    const int64_t wrap = w7 ? readSigned(packet.words, LleField::ComputeKWrapW7, 0) : readSigned(packet.words, LleField::ComputeKWrap29, level);
+    if (wrap != -1 && wrap != -static_cast<int64_t>(channels - 1)) {
+      refuse(packet, (w7 ? std::string("ComputeKWrapW7") : "ComputeKWrap29[" + std::to_string(level) + "]") + " = " +
+                         std::to_string(wrap) + " in a one-byte-element compute of " + std::to_string(channels) +
+                         " channels: the identity copy knows -1 and -(C - 1); another K-loop wrap is not decoded");
+    }
+  }
   if (same) {
-    refuseARowPastTheInputRing(packet, channels * columns);
+    refuseARowPastTheInputRing(packet, readField(packet.words, LleField::ComputeInputByte) + channels * columns);
     return;
   }
   std::string levels;

@@ -1146,8 +1146,10 @@ TEST_F(LleRungTest, ARowFormWriteKeepsTheRowAfterItsSkipAndLeavesTheSecondPartUn
   };
   const std::string sum = refusal(write(0x2, 4, 5, 2, 3, 3));  // 3 + 3 is not one group of 6
   EXPECT_NE(sum.find("is not Stage14Groups = 5"), std::string::npos) << sum;
-  const std::string padding = refusal(write(0x2, 4, 1, 0, 59, static_cast<uint64_t>(-58) & 0xffff, 1, 0));
-  EXPECT_NE(padding.find("without Stage14SourceOn (the padding form)"), std::string::npos) << padding;
+  // RowForm without SourceOn and a first part inside the group: refused (the padding form's first
+  // part covers its group, "padform").
+  const std::string noSource = refusal(write(0x2, 4, 5, 0, 3, 2, 1, 0));
+  EXPECT_NE(noSource.find("without Stage14SourceOn"), std::string::npos) << noSource;
   const std::string other = refusal(write(0x2, 4, 5, 2, 2, 3));  // one group, but not the row after the skip
   EXPECT_NE(other.find("is not Stage14Groups - Stage14SourceSkip - 1 = 3"), std::string::npos) << other;
   // The two parts are 0 without the row form (lle_relations.def ONLY_IF rows).
@@ -2860,6 +2862,90 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     streams.input = saved;
   }
 
+  // The padding form ("padform"): a row-form window whose first part is longer than its group
+  // (RowRest 9 for 3 units, RowSkip -6 mod 2^16; the corpus's are 57 ... 60 for 2 units), with and
+  // without a skip, keeps whole passes; a three-channel compute starting at byte 2 of its unit
+  // (ComputeInputByte, w1[64:63]: the corpus's 1 ... 3) reads pass bytes 2 .. 2 + 3T - 1, and its K
+  // wraps may read -1 (the corpus's one-byte computes). Before the change the window was refused ("the
+  // padding form") and the copy started at byte 0.
+  {
+    const std::vector<uint8_t> saved = streams.input;
+    for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(23 * i + 1);
+    const auto paddingWindow = [&](uint64_t skipUnits) {
+      DecodedPacket w = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWindowAt / 64},
+                                      {LleField::Stage14NarrowUnit, kWindowAt % 64 / 4}, {LleField::Stage14Groups, kUnits - 1},
+                                      {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, -(kUnits - 1)},
+                                      {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1},
+                                      {LleField::Stage14SourceRowForm, 1}, {LleField::Stage14SourceRowRest, 9},
+                                      {LleField::Stage14SourceRowSkip, (kUnits - 1 - 9) & 0xffff}});
+      if (skipUnits != 0) {
+        f.setElement(w, LleField::Stage14SourceOn, 0, 1);
+        f.setElement(w, LleField::Stage14SourceBase, 0, kWindowAt / 4);
+        f.setElement(w, LleField::Stage14SourceSkip, 0, skipUnits - 1);
+        f.setElement(w, LleField::Stage14SourceEnd, 0, kWindowAt / 4 + skipUnits - 1);
+        f.setElement(w, LleField::Stage14SourceCompileMark, 0, 2);  // the padding programs' value
+      }
+      f.setElement(w, LleField::Stage14OuterLimit, 0, 1);  // two passes
+      f.setElement(w, LleField::Stage14WrapA, 0, -(kUnits - 1));
+      return w;
+    };
+    for (const uint64_t skipUnits : {uint64_t{0}, uint64_t{1}}) {
+      DecodedPacket copy = identity(2, kWindowAt / 4, 768, 3, 3);
+      f.setElement(copy, LleField::ComputeInputByte, 0, 2);
+      f.setElement(copy, LleField::ComputeInputRingBytes, 0, 12);
+      for (unsigned level = 0; level < fieldDef(LleField::ComputeKWrap29).count; ++level) {
+        f.setElement(copy, LleField::ComputeKWrap29, level, static_cast<uint64_t>(-1));
+      }
+      f.setElement(copy, LleField::ComputeKWrapW7, 0, static_cast<uint64_t>(-1));
+      rung.beginRun();
+      keepBlock(mixBlock, true);
+      rung.packet(copy, streams, 0);
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(paddingWindow(skipUnits), streams, 0);
+      // Without a skip the pop is the window's 24 bytes (a longer one is refused, "src14").
+      rung.packet(popAt(true, 0, 0, kTile, skipUnits == 0 ? 8 * kUnits : streams.input.size()), streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+      for (uint64_t r = 0; r < 2; ++r) {
+        for (uint64_t x = 0; x < 3; ++x) {
+          const std::vector<uint8_t> lanes = lanesAt(768 + 4 * (3 * r + x));
+          for (unsigned c = 0; c < 4; ++c) {
+            int32_t acc = 0;
+            for (unsigned g = 0; g < 3; ++g) acc += streams.input[4 * (skipUnits + kUnits * r) + 2 + 3 * x + g] * mix[4 * c + g];
+            const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(0.5f * static_cast<float>(acc), -7.0f, 200.0f)) + kZpOut);
+            EXPECT_EQ(lanes[c], want) << "padding form, skip " << skipUnits << ": row " << r << " column " << x << " lane " << c;
+          }
+        }
+      }
+      rung.endRun();
+    }
+    // Byte 3 with 4 x 3 channels reads 3 bytes past a 12-byte pass: refused; a K wrap
+    // of -2 with three channels is the Dense relation's (accepted above), -3 neither.
+    const auto refusedCopy = [&](LleField field, uint64_t value) {
+      DecodedPacket copy = identity(1, kWindowAt / 4, 768, 3, 4);
+      f.setElement(copy, LleField::ComputeInputRingBytes, 0, 16);
+      f.setElement(copy, field, 0, value);
+      rung.beginRun();
+      try {
+        keepBlock(mixBlock, true);
+        rung.packet(copy, streams, 0);
+        rung.packet(infeed(true), streams, 0);
+        rung.packet(paddingWindow(0), streams, 0);
+        rung.packet(popAt(true, 0, 0, kTile, 8 * kUnits), streams, 0);
+        rung.packet(f.make(0x24, {}), streams, 0);
+      } catch (const ChipFault& e) {
+        rung.endRun();
+        return std::string(e.what());
+      }
+      rung.endRun();
+      return std::string("accepted");
+    };
+    const std::string pastPass = refusedCopy(LleField::ComputeInputByte, 3);
+    EXPECT_NE(pastPass.find("holds 12 bytes, the row reads 12 from its byte 3"), std::string::npos) << pastPass;
+    const std::string wrap = refusedCopy(LleField::ComputeKWrap29, static_cast<uint64_t>(-3));
+    EXPECT_NE(wrap.find("ComputeKWrap29[0] = -3"), std::string::npos) << wrap;
+    streams.input = saved;
+  }
+
   // A compute whose input address does not name the window keeps waiting; a read of narrow memory
   // after it is refused, naming the waiting compute.
   rung.beginRun();
@@ -2912,6 +2998,58 @@ TEST_F(LleRungTest, AComputeNamesItsInputElementSize) {
   EXPECT_NE(attempt(1, 0).find("not one of the decoded element sizes"), std::string::npos);
   EXPECT_NE(attempt(4, 2).find("ComputeInputBytesCode (word 1 bits 119:118) = 2"), std::string::npos);
   EXPECT_NE(attempt(2, 2).find("ComputeInputBytes (word 1 bits 83:81) = 2: 2-byte input elements"), std::string::npos);
+}
+
+
+// The mesh packets' fill-only form ("padform" §E): a 0x16 whose receive has the fill flag and no send
+// writes its 32-bit value at every unit of the receive nest (0x17's odometer), in every tile of the
+// mask -- here 3 x 2 units (level 1 counts 3 units 5 apart, level 2 twice 40 on; no corpus fill has
+// this nest or value). A send, a receive of mesh data and a counting level 0 are refused by name.
+// Before the change the opcodes were outside the rung ("does not model this opcode").
+TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
+  const auto fill = [&](uint64_t sendOn, uint64_t fillOn, uint64_t level0) {
+    DecodedPacket p = f.make(0x16, {{LleField::Mesh16RecvOn, 1}, {LleField::Mesh16Fill, fillOn}, {LleField::Mesh16SendOn, sendOn},
+                                    {LleField::Mesh16RecvAt4, 7}, {LleField::Mesh16FillValue, 0x11223344}});
+    p.tileMask = 0x0006;
+    f.setElement(p, LleField::Mesh16RecvLimit, 0, level0);
+    f.setElement(p, LleField::Mesh16RecvLimit, 1, 2);
+    f.setElement(p, LleField::Mesh16RecvLimit, 2, 1);
+    f.setElement(p, LleField::Mesh16RecvLimit, 3, 0);
+    f.setElement(p, LleField::Mesh16RecvCarry, 0, 5);                          // level 1: stride 5
+    f.setElement(p, LleField::Mesh16RecvCarry, 1, static_cast<uint64_t>(30));  // level 2: 30 + 2 x 5 = 40
+    f.setElement(p, LleField::Mesh16RecvCarry, 2, 0);
+    return p;
+  };
+  const DecodedPacket ok = fill(0, 1, 0);
+  EXPECT_EQ(checkEnvelope(ok), "");
+  rung.beginRun();
+  rung.packet(ok, streams, 0);
+  for (const unsigned t : {1u, 2u}) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    for (const uint64_t unit : {7u, 12u, 17u, 47u, 52u, 57u}) {
+      ASSERT_FALSE(m.firstUnwritten(4 * unit, 4).has_value()) << "tile " << t << " unit " << unit;
+      const auto bytes = m.read(4 * unit, 4);
+      EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()), (std::vector<uint8_t>{0x44, 0x33, 0x22, 0x11})) << unit;
+    }
+    EXPECT_TRUE(m.firstUnwritten(4 * 8, 4).has_value());   // between the level-1 units
+    EXPECT_TRUE(m.firstUnwritten(4 * 22, 4).has_value());  // after level 1's third unit
+  }
+  EXPECT_TRUE(rung.tile(0).narrowSram.firstUnwritten(4 * 7, 4).has_value());  // not in the mask
+  rung.endRun();
+  const auto refusal = [&](const DecodedPacket& p) {
+    rung.beginRun();
+    try {
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      rung.endRun();
+      return std::string(e.what());
+    }
+    rung.endRun();
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal(fill(1, 1, 0)).find("Mesh16SendOn is set"), std::string::npos);
+  EXPECT_NE(refusal(fill(0, 0, 0)).find("only the fill-only receive"), std::string::npos);
+  EXPECT_NE(refusal(fill(0, 1, 3)).find("Mesh16RecvLimit[0] = 3"), std::string::npos);
 }
 
 }  // namespace coralsim::lle
