@@ -282,6 +282,29 @@ class LleRungTest : public ::testing::Test {
     return receive;
   }
 
+  // An element-wise compute on `tile` (the form of the raw edgetpuxray programs, "eltwise"): `positions`
+  // 4-byte groups read at narrow `inputAt`, results at kOutputAt. `fields` add the epilogue and may
+  // override these rows (a later row of one field wins).
+  DecodedPacket elementWiseCompute(uint16_t tile, uint64_t positions, uint64_t inputAt,
+                                   const std::vector<std::pair<LleField, uint64_t>>& fields) {
+    const uint64_t p1 = positions - 1;
+    std::vector<std::pair<LleField, uint64_t>> rows = {
+        {LleField::ComputeMask, tile},            {LleField::ComputeK4W0, 0},
+        {LleField::ComputeK4W1, 0},               {LleField::ComputeK4W7, p1},
+        {LleField::ComputeK4W10, p1},             {LleField::ComputeKWrap37, -p1},
+        {LleField::ComputeKWrap29, 0},            {LleField::ComputeKWrapW7, 0},
+        {LleField::ComputePositions, p1},
+        {LleField::ComputePositionStep37, positions}, {LleField::ComputePositionsW4, positions},
+        {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, positions > 1},
+        {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
+        {LleField::ComputeInputAt4, inputAt / 4}, {LleField::ComputeInputBytes, 4},
+        {LleField::ComputeNest37Carry1, 4},       {LleField::ComputeOut37Carry0, 1}};
+    rows.insert(rows.end(), fields.begin(), fields.end());
+    const DecodedPacket packet = f.make(0x01, rows);
+    f.setElement(packet, LleField::ComputeLimitW0, 0, p1);  // the w0 nest's level 1: the same positions
+    return packet;
+  }
+
   // The element-wise program around `compute` on `tile`: the 4 x 4 weight block `diagonal` written
   // by four 0x17 immediates at `blockAt` and kept for the compute by a 0x13 (unless !keepBlock), the
   // input popped to `inputAt`, the compute, and `outBytes` read back from kOutputAt to the host (one
@@ -2210,26 +2233,13 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
   const int8_t diagonal[4] = {1, 2, -1, 3};
   const auto eltwise = [&](uint64_t positions, const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
-    const uint64_t p1 = positions - 1;
     std::vector<std::pair<LleField, uint64_t>> fields = {
-        {LleField::ComputeMask, kTile},           {LleField::ComputeK4W0, 0},
-        {LleField::ComputeK4W1, 0},               {LleField::ComputeK4W7, p1},
-        {LleField::ComputeK4W10, p1},             {LleField::ComputeKWrap37, -p1},
-        {LleField::ComputeKWrap29, 0},            {LleField::ComputeKWrapW7, 0},
-        {LleField::ComputePositions, p1},
-        {LleField::ComputePositionStep37, positions}, {LleField::ComputePositionsW4, positions},
-        {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, positions > 1},
-        {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
-        {LleField::ComputeInputAt4, kInputAt / 4}, {LleField::ComputeInputBytes, 4},
-        {LleField::ComputeNest37Carry1, 4},       {LleField::ComputeOut37Carry0, 1},
-        {LleField::ComputeZpIn, kEltZpIn},        {LleField::ComputeZpOut, kEltZpOut},
+        {LleField::ComputeZpIn, kEltZpIn}, {LleField::ComputeZpOut, kEltZpOut},
         {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
         {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)}};
     fields.insert(fields.end(), extra.begin(), extra.end());
-    const DecodedPacket packet = f.make(0x01, fields);
-    f.setElement(packet, LleField::ComputeLimitW0, 0, p1);  // the w0 nest's level 1: the same positions
-    return packet;
+    return elementWiseCompute(kTile, positions, kInputAt, fields);
   };
   const auto run = [&](const DecodedPacket& compute, uint64_t outBytes, bool stageBlock = true, bool markAfterGroup = false) {
     ElementWiseProgram p{kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, outBytes, stageBlock, {}};
@@ -2345,27 +2355,14 @@ TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTabl
   }
   for (unsigned b = 0; b < 7; ++b) f.setElement(table, LleField::NluBreak, b, std::bit_cast<uint32_t>(breaks[b]));
   const auto compute = [&](const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
-    const uint64_t p1 = kPositions - 1;
     std::vector<std::pair<LleField, uint64_t>> fields = {
-        {LleField::ComputeMask, kTile},           {LleField::ComputeK4W0, 0},
-        {LleField::ComputeK4W1, 0},               {LleField::ComputeK4W7, p1},
-        {LleField::ComputeK4W10, p1},             {LleField::ComputeKWrap37, -p1},
-        {LleField::ComputeKWrap29, 0},            {LleField::ComputeKWrapW7, 0},
-        {LleField::ComputePositions, p1},
-        {LleField::ComputePositionStep37, kPositions}, {LleField::ComputePositionsW4, kPositions},
-        {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, 1},
-        {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
-        {LleField::ComputeInputAt4, kInputAt / 4}, {LleField::ComputeInputBytes, 4},
-        {LleField::ComputeNest37Carry1, 4},       {LleField::ComputeOut37Carry0, 1},
-        {LleField::ComputeZpIn, kNluZpIn},           {LleField::ComputeZpOut, 0},
+        {LleField::ComputeZpIn, kNluZpIn}, {LleField::ComputeZpOut, 0},
         {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(kHi)},
         {LleField::ComputeClampLo, std::bit_cast<uint32_t>(kLo)},
         {LleField::ComputeNluApply, 1}};
     fields.insert(fields.end(), extra.begin(), extra.end());
-    const DecodedPacket packet = f.make(0x01, fields);
-    f.setElement(packet, LleField::ComputeLimitW0, 0, p1);
-    return packet;
+    return elementWiseCompute(kTile, kPositions, kInputAt, fields);
   };
   constexpr uint64_t kOutBytes = 2 * 4 * kPositions;
   const auto run = [&](const DecodedPacket& packet, bool loadTable = true) {
