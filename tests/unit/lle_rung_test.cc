@@ -282,6 +282,14 @@ class LleRungTest : public ::testing::Test {
     return receive;
   }
 
+  // Arms an outfeed of `bytes` (a line loop) and drains it with a host-bound send from `tile`: the
+  // bytes the host receives.
+  std::vector<uint8_t> sendToHost(uint16_t tile, uint64_t bytes) {
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, tile}}), streams, 0);
+    return rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
+  }
+
   // An element-wise compute on `tile` (the form of the raw edgetpuxray programs, "eltwise"): `positions`
   // 4-byte groups read at narrow `inputAt`, results at kOutputAt. `fields` add the epilogue and may
   // override these rows (a later row of one field wins).
@@ -1585,9 +1593,7 @@ TEST_F(LleRungTest, TheImmediateWritePutsItsValueAtTheDecodedNarrowAddress) {
   for (uint64_t k = 0; k < 4; ++k) rung.packet(write(kBase + k, uint64_t{1} << (8 * k), 0), streams, 0);
   rung.packet(write(kBase + 4, 0, 1), streams, 0);  // two 4-byte writes of 0
   rung.packet(readAt(kTile, 4 * kBase, 24), streams, 0);
-  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 24 / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
-  const std::vector<uint8_t> out = rung.windowTail(0, 24, 0, streams);
+  const std::vector<uint8_t> out = sendToHost(kTile, 24);
   rung.endRun();
   std::vector<uint8_t> expected(24, 0);
   for (unsigned k = 0; k < 4; ++k) expected[4 * k + k] = 1;
@@ -1630,9 +1636,7 @@ TEST_F(LleRungTest, TheIdentityReadIsAddressedIn4ByteUnitsAndARepeatedReadIsNotS
                   streams, 0);
     }
     rung.packet(stage, streams, 0);
-    rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
-    std::vector<uint8_t> out = rung.windowTail(0, 16, 0, streams);
+    std::vector<uint8_t> out = sendToHost(kTile, 16);
     rung.endRun();
     return out;
   };
@@ -1683,9 +1687,7 @@ TEST_F(LleRungTest, TheImmediateWriteNestCoversAStridedColumn) {
   rung.packet(zeroFill, streams, 0);
   rung.packet(column(kBase, kPitch), streams, 0);
   rung.packet(readAt(kTile, 4 * kBase, 4 * kUnits), streams, 0);
-  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
-  const std::vector<uint8_t> out = rung.windowTail(0, 4 * kUnits, 0, streams);
+  const std::vector<uint8_t> out = sendToHost(kTile, 4 * kUnits);
   rung.endRun();
   std::vector<uint8_t> expected(4 * kUnits, 0);
   for (uint64_t row = 0; row < kRows; ++row) {
@@ -1725,9 +1727,7 @@ TEST_F(LleRungTest, TheWriteFlagsAfterTheNestLeaveTheBytesWhereTheNestSays) {
     rung.beginRun();
     rung.packet(fill(flags), streams, 0);
     rung.packet(readAt(kTile, 4 * kBase, 4 * kUnits), streams, 0);
-    rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
-    std::vector<uint8_t> out = rung.windowTail(0, 4 * kUnits, 0, streams);
+    std::vector<uint8_t> out = sendToHost(kTile, 4 * kUnits);
     rung.endRun();
     return out;
   };
@@ -1857,9 +1857,7 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
     rung.beginRun();
     rung.packet(fill(), streams, 0);
     rung.packet(read(1, flags), streams, 0);
-    rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
-    std::vector<uint8_t> out = rung.windowTail(0, 4 * kUnits, 0, streams);
+    std::vector<uint8_t> out = sendToHost(kTile, 4 * kUnits);
     rung.endRun();
     return out;
   };
@@ -1915,9 +1913,7 @@ TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
 
   fill();
   rung.packet(read(1, 0, 1), streams, 0);
-  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kReadGroups / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
-  EXPECT_EQ(rung.windowTail(0, 4 * kReadGroups, 0, streams), expected);
+  EXPECT_EQ(sendToHost(kTile, 4 * kReadGroups), expected);
   rung.endRun();
 
   fill();
@@ -1966,9 +1962,7 @@ TEST_F(LleRungTest, TheStagingSelectsLeaveAContiguousWriteWhereItsAddressSays) {
     rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 64 / 4},
                               {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
                 streams, 0);
-    rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
-    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
+    std::vector<uint8_t> out = sendToHost(kTile, streams.input.size());
     rung.endRun();
     return out;
   };
@@ -2015,9 +2009,7 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
     rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
                               {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
                 streams, 0);
-    rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
-    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
+    std::vector<uint8_t> out = sendToHost(kTile, streams.input.size());
     rung.endRun();
     return out;
   };
