@@ -53,12 +53,8 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   conv.output = OutputNest::fromPacket(words, static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes));
   conv.lanes = 4 * (static_cast<unsigned>(readField(words, LleField::ComputeLaneGroups)) + 1);
   conv.prefix = static_cast<unsigned>(readField(words, LleField::ComputeParamPrefix));
-  conv.zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
   conv.zpWeight = static_cast<int32_t>(readField(words, LleField::ComputeZpWeight));
-  conv.zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
-  conv.mult = readF32(words, LleField::ComputeMult);
-  conv.clampHi = readF32(words, LleField::ComputeClampHi);
-  conv.clampLo = readF32(words, LleField::ComputeClampLo);
+  conv.epilogue = readComputeEpilogue(words);
   return conv;
 }
 
@@ -94,13 +90,11 @@ std::string ConvCompute::unsupported() const {
     return "the reduction (" + std::to_string(reduction()) + " iterations an output) is not the inner " + std::to_string(innerWeights) +
            " iterations of the weight nest (Nest29): an accumulation across outer loops is not decoded";
   }
-  if (zpIn > 255 || zpOut > 255 || zpWeight > 255) return "zero point above 255 (ComputeZpIn / ComputeZpWeight / ComputeZpOut)";
+  if (zpWeight > 255) return "zero point above 255 (ComputeZpWeight)";
+  if (std::string problem = epilogueProblem(epilogue); !problem.empty()) return problem;
   if ((prefix & 2) && zpWeight != 0) {
     return "ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(zpWeight) +
            " with a per-lane weight offset in the prefix (ComputeParamPrefix bit 1): how the two combine is not decoded (no corpus compute has both)";
-  }
-  if (!std::isfinite(mult) || std::isnan(clampHi) || std::isnan(clampLo) || clampLo > clampHi) {
-    return "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)";
   }
   if (weights.lowestUnit() < 0) return "Nest29 reaches weight group " + std::to_string(weights.lowestUnit()) + ", before the first";
   return "";
@@ -142,7 +136,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   }
   std::vector<Requantizer> requant;
   requant.reserve(lanes);
-  for (unsigned c = 0; c < lanes; ++c) requant.emplace_back(scale[c], conv.mult, conv.clampLo, conv.clampHi, conv.zpOut, rounding);
+  for (unsigned c = 0; c < lanes; ++c) requant.emplace_back(scale[c], conv.epilogue.mult, conv.epilogue.lo, conv.epilogue.hi, conv.epilogue.zpOut, rounding);
   // Copies: the output may land inside the span the input reaches (it does not in the corpus).
   const auto inputSpanBytes = narrow.read(firstInput, inputSpan);
   const std::vector<uint8_t> input(inputSpanBytes.begin(), inputSpanBytes.end());
@@ -161,7 +155,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
       for (unsigned c = 0; c < lanes; ++c) {
         int32_t sum = 0;
         for (unsigned i = 0; i < kUnitBytes; ++i) {
-          sum += (int32_t{x[i]} - conv.zpIn) * (int32_t{g[kUnitBytes * c + i]} - weightOffset[c]);
+          sum += (int32_t{x[i]} - conv.epilogue.zpIn) * (int32_t{g[kUnitBytes * c + i]} - weightOffset[c]);
         }
         acc[c] += sum;
       }

@@ -23,6 +23,7 @@
 #include "models/chip_config.h"
 #include "models/isa/word128.h"
 #include "models/lle/addressed_memory.h"
+#include "models/lle/compute_epilogue.h"
 #include "models/lle/compute_nest.h"
 #include "models/lle/output_nest.h"
 
@@ -34,12 +35,8 @@ struct ConvCompute {
   OutputNest output;        // narrow 4-byte units (absolute: ComputeOutputAt / 4 is the first)
   unsigned lanes = 0;       // 4 x (ComputeLaneGroups + 1)
   unsigned prefix = 0;      // ComputeParamPrefix
-  int32_t zpIn = 0;
   int32_t zpWeight = 0;  // ComputeZpWeight: the offset where the prefix has no per-lane one
-  int32_t zpOut = 0;
-  float mult = 0;
-  float clampLo = 0;
-  float clampHi = 0;
+  ComputeEpilogue epilogue;  // input and output zero points, multiplier, clamps
 
   [[nodiscard]] static ConvCompute fromPacket(std::span<const isa::Word128> words);
 

@@ -881,18 +881,9 @@ uint64_t LleRung::inputElementBytes(const DecodedPacket& packet) const {
 
 // The epilogue fields both compute forms share (docs/isa.md §4.2), with the ranges the requantiser
 // models: zero points of one byte, a finite multiplier, ordered clamps.
-LleRung::ComputeEpilogue LleRung::readEpilogue(const DecodedPacket& packet) const {
-  const auto words = packet.words;
-  ComputeEpilogue e;
-  e.zpIn = static_cast<int32_t>(readField(words, LleField::ComputeZpIn));
-  e.zpOut = static_cast<int32_t>(readField(words, LleField::ComputeZpOut));
-  if (e.zpIn > 255 || e.zpOut > 255) refuse(packet, "zero point above 255");
-  e.mult = readF32(words, LleField::ComputeMult);
-  e.hi = readF32(words, LleField::ComputeClampHi);
-  e.lo = readF32(words, LleField::ComputeClampLo);
-  if (!std::isfinite(e.mult) || std::isnan(e.hi) || std::isnan(e.lo) || e.lo > e.hi) {
-    refuse(packet, "multiplier or clamps outside what the epilogue models (finite multiplier, ordered clamps)");
-  }
+ComputeEpilogue LleRung::readEpilogue(const DecodedPacket& packet) const {
+  const ComputeEpilogue e = readComputeEpilogue(packet.words);
+  if (const std::string problem = epilogueProblem(e); !problem.empty()) refuse(packet, problem);
   return e;
 }
 

@@ -67,6 +67,7 @@
 #include <vector>
 
 #include "models/chip/datapath_rung.h"
+#include "models/lle/compute_epilogue.h"
 #include "models/lle/partner_copy.h"
 #include "models/lle/tile_state.h"
 
@@ -156,13 +157,7 @@ class LleRung final : public models::DatapathRung {
   void pop(const models::DecodedPacket& packet);
   void placeParameters(const models::DecodedPacket& packet, PendingPop& pop);
   void resolvePops(const models::RunStreams& streams);
-  struct ComputeEpilogue {
-    int32_t zpIn = 0;
-    int32_t zpOut = 0;
-    float mult = 0;
-    float lo = 0;
-    float hi = 0;
-  };
+  // The epilogue (compute_epilogue.h), refused naming the packet when the requantiser cannot model it.
   [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet) const;
   [[nodiscard]] uint64_t inputElementBytes(const models::DecodedPacket& packet) const;  // 1, 2 or 4, else refused
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
