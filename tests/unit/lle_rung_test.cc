@@ -1533,7 +1533,9 @@ TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
 // weight zero point is refused naming the fields, not run as Dense.
 TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
   parameterCachingRun(0x1);
-  for (const auto& [field, value] : {std::pair{LleField::ComputeLaneGroups, uint64_t{7}}, std::pair{LleField::ComputeParamPrefix, uint64_t{3}},
+  // 31: 128 lanes, the fifth bit of the field (w4 bit 103, "ringconv" §B) -- refused by name, not as a raw bit.
+  for (const auto& [field, value] : {std::pair{LleField::ComputeLaneGroups, uint64_t{7}}, std::pair{LleField::ComputeLaneGroups, uint64_t{31}},
+                                     std::pair{LleField::ComputeParamPrefix, uint64_t{3}},
                                      std::pair{LleField::ComputeZpWeight, uint64_t{157}}}) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
@@ -1545,7 +1547,8 @@ TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
       rung.packet(other, streams, 0);
       ADD_FAILURE() << fieldDef(field).name << " = " << value << " ran as Dense";
     } catch (const ChipFault& e) {
-      EXPECT_NE(std::string(e.what()).find("ComputeLaneGroups (word 4 bits 102:99) = " + std::string(value == 7 ? "7" : "15")),
+      const bool lanes = field == LleField::ComputeLaneGroups;
+      EXPECT_NE(std::string(e.what()).find("ComputeLaneGroups (word 4 bits 103:99) = " + (lanes ? std::to_string(value) : std::string("15"))),
                 std::string::npos)
           << e.what();
     }
