@@ -1257,11 +1257,6 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
   }
 }
 
-// The identity copy's input walk (Nest37 in bytes, docs/decoding-log.md "convwire" §A): C one-byte
-// channels (level 0), the row's T positions C bytes apart (level 1), level 2 once, and R rows that
-// all start where the first did (level 3 stride 0: each reads the staging window's next pass, which
-// the window brings to the same units). Any other walk reads other bytes: refused at issue, naming
-// the levels.
 // ComputeInputLevelMoves has a bit per Nest37 level: set where the level moves the input address,
 // clear where it reads the same input again (docs/decoding-log.md "ringconv" §A). Only the levels that
 // count are checked -- a level run once moves nothing whatever its bit says; levels 4-6 are pinned to
@@ -1282,6 +1277,11 @@ void LleRung::refuseInputLevelMovesDisagreeingWithTheWalk(const DecodedPacket& p
   }
 }
 
+// The identity copy's input walk (Nest37 in bytes, docs/decoding-log.md "convwire" §A): C one-byte
+// channels (level 0), the row's T positions C bytes apart (level 1), level 2 once, and R rows that
+// all start where the first did (level 3 stride 0: each reads the staging window's next pass, which
+// the window brings to the same units). Any other walk reads other bytes: refused at issue, naming
+// the levels.
 void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
   const uint64_t channels = readField(packet.words, LleField::ComputeK4W0) + 1;
   const uint64_t columns = readField(packet.words, LleField::ComputeLimitW0, 0) + 1;
