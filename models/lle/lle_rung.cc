@@ -689,7 +689,7 @@ void LleRung::pop(const DecodedPacket& packet) {
     refuse(packet, "destination tile mask " + isa::formatHex(tiles) + " is empty or names tiles this chip does not have");
   }
   // The length, in 64-byte ring beats; an input byte takes 8 ring bytes (see PopBuffer32).
-  const uint64_t beats = (readField(words, LleField::PopBeatsHigh) << 10 | readField(words, LleField::PopBeatsLow)) + 1;
+  const uint64_t beats = popBeats(packet);
   const uint64_t ringPerByte = units64 ? 1 : 8;
   const auto neg16 = static_cast<uint64_t>(readSigned(words, LleField::PopRingNeg16)) % 4096;
   // A one-beat pop runs its beat loop once and carries 0 (lle_fields.def PopRingNeg16); its ring loop
@@ -750,6 +750,22 @@ void LleRung::pop(const DecodedPacket& packet) {
   }
   if (!input) placeParameters(packet, pending);
   pendingPops_.push_back(std::move(pending));
+}
+
+// The pop's length in 64-byte ring beats: PopBeatsHigh x 1024 + PopBeatsLow + 1, and 1,024 more in an
+// input pop with PopBeats1024 (docs/decoding-log.md "add128" §D). With PopBeatsHigh as well, which
+// count the bit extends is not decoded (every such corpus pop is in a looped program): refused.
+uint64_t LleRung::popBeats(const DecodedPacket& packet) const {
+  const uint64_t high = readField(packet.words, LleField::PopBeatsHigh);
+  const bool extra1024 = readField(packet.words, LleField::PopBeats1024) != 0;
+  if (extra1024 && readField(packet.words, LleField::PopIsInput) == 0) {
+    refuse(packet, "PopBeats1024 (word 1 bit 65) in a parameter pop: never seen, not decoded");
+  }
+  if (extra1024 && high != 0) {
+    refuse(packet, "PopBeats1024 (word 1 bit 65) with PopBeatsHigh = " + std::to_string(high) +
+                       ": how the two counts combine is not decoded");
+  }
+  return (high << 10 | readField(packet.words, LleField::PopBeatsLow)) + 1 + (extra1024 ? 1024 : 0);
 }
 
 void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {

@@ -2100,6 +2100,40 @@ TEST_F(LleRungTest, AStagingWritesRowCountIsThePopsRowsThroughItsFirstGroup) {
   EXPECT_NE(checkEnvelope(write(0, 2)).find("Stage14SourceRows"), std::string::npos) << checkEnvelope(write(0, 2));
 }
 
+// w1 bit 65 above PopBeatsLow (docs/decoding-log.md "add128" §D): 1,024 beats more in an input pop. An
+// input of 8,512 bytes (1,064 beats, no corpus input's size) popped with PopBeatsLow 39 and the bit lands
+// whole; the bit with PopBeatsHigh, or in a parameter pop, is refused by name.
+TEST_F(LleRungTest, AnInputPopsBitAboveItsBeatsAddsAThousandTwentyFourBeats) {
+  constexpr uint16_t kTile = 0x8;
+  constexpr uint64_t kAt = 1024;
+  streams.input.resize(8512);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(i * 29 + i / 251);
+  const auto place = [&](uint64_t high) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(kTile, kAt, streams.input.size()), streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size(),
+                      {{LleField::PopBeatsHigh, high}, {LleField::PopBeatsLow, 1064 - 1 - 1024}, {LleField::PopBeats1024, 1}}),
+                streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& m = rung.tile(3).narrowSram;
+    EXPECT_FALSE(m.firstUnwritten(kAt, streams.input.size()).has_value()) << "byte " << *m.firstUnwritten(kAt, streams.input.size());
+    const auto bytes = m.read(kAt, streams.input.size());
+    std::vector<uint8_t> kept(bytes.begin(), bytes.end());
+    rung.endRun();
+    return kept;
+  };
+  EXPECT_EQ(place(0), streams.input);
+  expectRefusal([&] { place(1); }, "PopBeats1024 (word 1 bit 65) with PopBeatsHigh = 1", "the bit with PopBeatsHigh was accepted");
+  streams.params.assign(256, 0x5a);
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(receiveAt(0x1, 4, 1), streams, 0);
+  expectRefusal([&] { rung.packet(popAt(false, 0, 0, 0x1, 256, {{LleField::PopBeats1024, 1}}), streams, 0); },
+                "PopBeats1024 (word 1 bit 65) in a parameter pop", "the bit in a parameter pop was accepted");
+  rung.endRun();
+}
+
 // The four bits above an input pop's second length field (docs/decoding-log.md "xraypair" §B) are
 // that 12-bit field sign-extended: 0xf for a pop of 40 beats (320 input bytes, a size no corpus input
 // pop has: -159), 0 for a one-beat pop that carries 0 and for one of 600 beats (4,800 bytes: -2399 is
