@@ -2408,6 +2408,11 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   };
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionsW4, 7}})).find("ComputePositionsW4"), std::string::npos);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeOutWrap, -4}})).find("ComputeOutWrap"), std::string::npos);
+  // ComputeInputLevelMoves ("ringconv" §A): the positions (Nest37 level 2, 4 bytes apart) are the one
+  // counting level; its bit alone runs the same bytes, its bit clear is refused naming level 2.
+  EXPECT_EQ(run(eltwise(6, {{LleField::ComputeInputLevelMoves, 0b0000100}}), 24), out);
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeInputLevelMoves, 0b1111011}})).find("= 123 says level 2 does not move the input"),
+            std::string::npos);
   // With the flag clear the output wraps have no decoded meaning (the envelope pins them), and a
   // loop of 6 positions without the flag is refused by the rung.
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}})).find("word 5 = "), std::string::npos);
