@@ -881,7 +881,7 @@ void LleRung::refuseOtherLanesOrPrefix(const DecodedPacket& packet, uint64_t lan
   const uint64_t gotPrefix = readField(packet.words, LleField::ComputeParamPrefix);
   const uint64_t gotZpWeight = readField(packet.words, LleField::ComputeZpWeight);
   if (gotLanes != laneGroups || gotPrefix != prefix || gotZpWeight != 0) {
-    refuse(packet, "ComputeLaneGroups (word 4 bits 102:99) = " + std::to_string(gotLanes) + ", ComputeParamPrefix (word 16 bits 46:45) = " +
+    refuse(packet, "ComputeLaneGroups (word 4 bits 103:99) = " + std::to_string(gotLanes) + ", ComputeParamPrefix (word 16 bits 46:45) = " +
                        std::to_string(gotPrefix) + ", ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(gotZpWeight) + ": the " +
                        form + " models " + std::to_string(laneGroups) + ", " + std::to_string(prefix) + " and 0");
   }
@@ -940,6 +940,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   const uint64_t elementBytes = inputElementBytes(packet);
   if (elementBytes == 1) {
     refuseOtherIdentityWalk(packet);
+    refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
     if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
       DeferredCompute& waiting = windowReaders_.emplace_back();
       waiting.words.assign(packet.words.begin(), packet.words.end());
@@ -966,6 +967,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).
   const uint64_t positions = readField(words, LleField::ComputePositions) + 1;
   refuseOtherGroupWalk(packet, positions);
+  refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
   const uint64_t iterations = (limit + 1) * positions;
   if (readField(words, LleField::ComputeK4W1) != limit) {
     refuse(packet, "loop limit ComputeK4W1 = " + std::to_string(readField(words, LleField::ComputeK4W1)) + " is not " +
@@ -1289,6 +1291,26 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     IdentityCopy{columns, rows, channels, firstByte}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
+  }
+}
+
+// ComputeInputLevelMoves has a bit per Nest37 level: set where the level moves the input address,
+// clear where it reads the same input again (docs/decoding-log.md "ringconv" §A). Only the levels that
+// count are checked -- a level run once moves nothing whatever its bit says; levels 4-6 are pinned to
+// limit 0 by the envelope. A disagreement would leave the bytes to depend on whether the bit gates the
+// address or only describes it, which is not decoded: refused, naming the level.
+void LleRung::refuseInputLevelMovesDisagreeingWithTheWalk(const DecodedPacket& packet, uint64_t elementBytes) const {
+  const uint64_t moves = readField(packet.words, LleField::ComputeInputLevelMoves);
+  const InputByteWalk walk = InputByteWalk::fromPacket(packet.words, elementBytes);
+  for (unsigned level = 0; level < InputByteWalk::kLevels; ++level) {
+    if (walk.limits[level] == 0) continue;
+    const bool bit = ((moves >> level) & 1) != 0;
+    if (bit != (walk.strideBytes[level] != 0)) {
+      refuse(packet, "ComputeInputLevelMoves (word 3 bits 127:121) = " + std::to_string(moves) + " says level " + std::to_string(level) +
+                         (bit ? " moves" : " does not move") + " the input, but the input nest's level " + std::to_string(level) +
+                         " (limit " + std::to_string(walk.limits[level]) + ") steps " + std::to_string(walk.strideBytes[level]) +
+                         " bytes: which one the hardware follows is not decoded");
+    }
   }
 }
 

@@ -87,6 +87,9 @@ class PacketFactory {
 constexpr uint32_t kGroups = 8;  // K = 32 input bytes
 // Where the compute writes its 64 lane results (ComputeOutputAt): an address no template uses.
 constexpr uint64_t kOutputAt = 4096;
+// ComputeInputLevelMoves of the Dense templates, the element-wise programs and the identity computes
+// of the decode sets: levels 0-2 move the input (the identity copies' rows, level 3, do not).
+constexpr uint64_t kInputLevelMoves = 0b0000111;
 constexpr uint8_t kZpIn = 120, kZpOut = 129;
 
 struct Dense {
@@ -226,7 +229,7 @@ class LleRungTest : public ::testing::Test {
     return std::string();
   }
   DecodedPacket compute(uint16_t tiles, uint64_t limit = kGroups - 1) {
-    return f.make(0x01, {{LleField::ComputeMask, tiles}, {LleField::ComputeK4W0, limit}, {LleField::ComputeK4W1, limit},
+    return f.make(0x01, {{LleField::ComputeInputLevelMoves, kInputLevelMoves}, {LleField::ComputeMask, tiles}, {LleField::ComputeK4W0, limit}, {LleField::ComputeK4W1, limit},
                          {LleField::ComputeKWrap37, -limit}, {LleField::ComputeKWrap29, -limit},
                          {LleField::ComputeKWrapW7, -limit},
                          {LleField::ComputeK4W7, limit}, {LleField::ComputeK4W10, limit},
@@ -297,6 +300,7 @@ class LleRungTest : public ::testing::Test {
                                    const std::vector<std::pair<LleField, uint64_t>>& fields) {
     const uint64_t p1 = positions - 1;
     std::vector<std::pair<LleField, uint64_t>> rows = {
+        {LleField::ComputeInputLevelMoves, kInputLevelMoves},
         {LleField::ComputeMask, tile},            {LleField::ComputeK4W0, 0},
         {LleField::ComputeK4W1, 0},               {LleField::ComputeK4W7, p1},
         {LleField::ComputeK4W10, p1},             {LleField::ComputeKWrap37, -p1},
@@ -1529,7 +1533,9 @@ TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
 // weight zero point is refused naming the fields, not run as Dense.
 TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
   parameterCachingRun(0x1);
-  for (const auto& [field, value] : {std::pair{LleField::ComputeLaneGroups, uint64_t{7}}, std::pair{LleField::ComputeParamPrefix, uint64_t{3}},
+  // 31: 128 lanes, the fifth bit of the field (w4 bit 103, "ringconv" §B) -- refused by name, not as a raw bit.
+  for (const auto& [field, value] : {std::pair{LleField::ComputeLaneGroups, uint64_t{7}}, std::pair{LleField::ComputeLaneGroups, uint64_t{31}},
+                                     std::pair{LleField::ComputeParamPrefix, uint64_t{3}},
                                      std::pair{LleField::ComputeZpWeight, uint64_t{157}}}) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
@@ -1541,7 +1547,8 @@ TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
       rung.packet(other, streams, 0);
       ADD_FAILURE() << fieldDef(field).name << " = " << value << " ran as Dense";
     } catch (const ChipFault& e) {
-      EXPECT_NE(std::string(e.what()).find("ComputeLaneGroups (word 4 bits 102:99) = " + std::string(value == 7 ? "7" : "15")),
+      const bool lanes = field == LleField::ComputeLaneGroups;
+      EXPECT_NE(std::string(e.what()).find("ComputeLaneGroups (word 4 bits 103:99) = " + (lanes ? std::to_string(value) : std::string("15"))),
                 std::string::npos)
           << e.what();
     }
@@ -2401,6 +2408,11 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   };
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionsW4, 7}})).find("ComputePositionsW4"), std::string::npos);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeOutWrap, -4}})).find("ComputeOutWrap"), std::string::npos);
+  // ComputeInputLevelMoves ("ringconv" §A): the positions (Nest37 level 2, 4 bytes apart) are the one
+  // counting level; its bit alone runs the same bytes, its bit clear is refused naming level 2.
+  EXPECT_EQ(run(eltwise(6, {{LleField::ComputeInputLevelMoves, 0b0000100}}), 24), out);
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeInputLevelMoves, 0b1111011}})).find("= 123 says level 2 does not move the input"),
+            std::string::npos);
   // With the flag clear the output wraps have no decoded meaning (the envelope pins them), and a
   // loop of 6 positions without the flag is refused by the rung.
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}})).find("word 5 = "), std::string::npos);
@@ -2523,7 +2535,7 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
   constexpr uint16_t kTile = 0x1;
   constexpr uint64_t kBlockAt = 64;
   const std::vector<uint8_t> input = streams.input;
-  const auto eltwise = f.make(0x01, {{LleField::ComputeMask, kTile},
+  const auto eltwise = f.make(0x01, {{LleField::ComputeInputLevelMoves, kInputLevelMoves}, {LleField::ComputeMask, kTile},
                                      {LleField::ComputePositions, 1},
                                      {LleField::ComputePositionStep37, 2},
                                      {LleField::ComputePositionsW4, 2},
@@ -2734,7 +2746,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     const uint64_t n = columns * rows - 1;  // Nest29 / w10 count all the positions
     const uint64_t k = channels - 1;         // the K loop: a position's one-byte channels
     const auto rowCarry = -static_cast<int64_t>(channels * columns - 1);
-    DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, kTile}, {LleField::ComputeK4W0, k}, {LleField::ComputeK4W1, k},
+    DecodedPacket p = f.make(0x01, {{LleField::ComputeInputLevelMoves, kInputLevelMoves}, {LleField::ComputeMask, kTile}, {LleField::ComputeK4W0, k}, {LleField::ComputeK4W1, k},
                                     {LleField::ComputeK4W7, n}, {LleField::ComputeK4W10, n},
                                     {LleField::ComputeKWrap37, 0}, {LleField::ComputeKWrap29, -k}, {LleField::ComputeKWrapW7, -k},
                                     {LleField::ComputePositions, 0}, {LleField::ComputePositionStep37, 0},
@@ -3100,6 +3112,37 @@ TEST_F(LleRungTest, AComputeNamesItsInputElementSize) {
   EXPECT_NE(attempt(2, 2).find("ComputeInputBytes (word 1 bits 83:81) = 2: 2-byte input elements"), std::string::npos);
 }
 
+
+// ComputeInputLevelMoves ("ringconv" §A): a bit per input-nest level, set where the level moves the
+// input. A Dense compute counts only level 0 (4-byte steps): it runs with any bits for levels 1-6
+// (0b0000001 and 0b1111111: no corpus Dense compute has either, the envelope pinned 0b0000111 before)
+// and is refused, naming the field and the level, when level 0's bit is clear.
+TEST_F(LleRungTest, TheInputLevelBitsMustAgreeWithTheLevelsThatCount) {
+  const auto attempt = [&](uint64_t moves) {
+    parameterCachingRun(0x1);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const DecodedPacket packet = compute(0x1);
+    f.setElement(packet, LleField::ComputeInputLevelMoves, 0, moves);
+    EXPECT_EQ(checkEnvelope(packet), "");
+    std::string why;
+    try {
+      rung.packet(packet, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  };
+  EXPECT_EQ(attempt(0b0000001), "");
+  EXPECT_EQ(attempt(0b1111111), "");
+  const std::string refused = attempt(0b0000110);
+  EXPECT_NE(refused.find("ComputeInputLevelMoves (word 3 bits 127:121) = 6 says level 0 does not move the input"), std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("(limit " + std::to_string(kGroups - 1) + ") steps 4 bytes"), std::string::npos) << refused;
+}
 
 // The mesh packets' fill-only form ("padform" §E): a 0x16 whose receive has the fill flag and no send
 // writes its 32-bit value at every unit of the receive nest (0x17's odometer), in every tile of the
