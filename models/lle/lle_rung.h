@@ -180,6 +180,7 @@ class LleRung final : public models::DatapathRung {
   // (docs/decoding-log.md "identcopy"), and the flow around it: a compute issued before its window
   // is filled waits (windowReaders_), the fence and the next compute run it once the pop has filled it.
   void refuseOtherIdentityWalk(const models::DecodedPacket& packet) const;
+  void refuseAnotherStream(const models::DecodedPacket& packet, unsigned tile) const;
   void refuseOtherGroupWalk(const models::DecodedPacket& packet, uint64_t positions) const;
   void refuseARowPastTheInputRing(const models::DecodedPacket& packet, uint64_t rowBytes) const;
   void computeIdentityCopy(const models::DecodedPacket& packet);
