@@ -904,6 +904,10 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   const uint64_t elementBytes = inputElementBytes(packet);
   if (elementBytes == 1) {
     refuseOtherIdentityWalk(packet);
+    // The stream it takes is known at issue: the read kept on its tiles (checked again when it runs).
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].keptRead) refuseAnotherStream(packet, t);
+    }
     if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
       DeferredCompute& waiting = windowReaders_.emplace_back();
       waiting.words.assign(packet.words.begin(), packet.words.end());
