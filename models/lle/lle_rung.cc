@@ -1254,8 +1254,9 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
                            std::to_string(channels * columns) + " from its byte " + std::to_string(firstByte));
       }
     }
-    const std::vector<uint8_t> block = std::move(*tile.keptRead);
-    tile.keptRead.reset();  // the compute consumes it
+    // The block stays in its stream for the layer's next copy: the later identity computes of a layer
+    // name the same tag and have no read of their own (docs/decoding-log.md "w7ident" §C, Next (3)).
+    const std::vector<uint8_t> block = *tile.keptRead;
     IdentityCopy{columns, rows, channels, firstByte}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytes} * channels * columns * rows;

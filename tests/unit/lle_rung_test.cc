@@ -2756,14 +2756,25 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     }
   }
   EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512 + 4 * 15, 4).has_value());  // 15 positions, no more
-  // The second compute: a ring address two windows on, the last pass; a new block kept for it.
-  keepBlock(column0Block);
+  // The second compute: a ring address two windows on, the last pass. Like the corpus's later copies
+  // of a layer ("w7ident" §C) it has no read of its own: it names stream 2078 and takes the block the
+  // first copy left there. Named another stream, it would be refused (checked at issue).
+  {
+    DecodedPacket elsewhere = identity(1, kWindowAt / 4 + 2 * kUnits, 1024, 1, kColumns);
+    f.setElement(elsewhere, LleField::ComputeStreamTag, 0, kBlockStream - 4);
+    try {
+      rung.packet(elsewhere, streams, 0);
+      ADD_FAILURE() << "a copy naming stream 2074 took the block kept in 2078";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("= 2074 but tile 1 holds the read kept in stream 2078"), std::string::npos) << e.what();
+    }
+  }
   rung.packet(identity(1, kWindowAt / 4 + 2 * kUnits, 1024, 1, kColumns), streams, 0);
   for (uint64_t x = 0; x < kColumns; ++x) {
     const std::vector<uint8_t> lanes = lanesAt(1024 + 4 * x);
     for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * 3 + x, c)) << "last pass, column " << x << " lane " << c;
   }
-  keepBlock(column0Block);
+  EXPECT_TRUE(rung.tile(kTileIndex).keptRead.has_value());  // still in its stream
   const std::string exhausted = [&] {
     try {
       rung.packet(identity(1, kWindowAt / 4, 2048, 1, kColumns), streams, 0);
