@@ -325,12 +325,33 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   }
   const uint64_t skipUnits = sourceSkipUnits(packet, address);
   const uint64_t rowUnits = sourceRowUnits(packet, skipUnits);
+  refuseOtherSourceRows(packet, skipUnits);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedWriteAt = address;
     tiles_[t].stagedWriteNest = nest;
     tiles_[t].stagedWriteSkipUnits = skipUnits;
     tiles_[t].stagedWriteRowUnits = rowUnits;
+  }
+}
+
+// The source side's row count (lle_fields.def Stage14SourceRows, docs/decoding-log.md "add128" §B): the
+// pop's units from its first through the end of the tile's first group, in 64-unit rows, at least one.
+// A one-part write's group starts after its skip; a row-form group holds the skip already (RowRest +
+// RowSkip = Stage14Groups). The count moves no byte, so another value is a relation not decoded: refused.
+void LleRung::refuseOtherSourceRows(const DecodedPacket& packet, uint64_t skipUnits) const {
+  if (readField(packet.words, LleField::Stage14SourceRowsOn) == 0) return;
+  constexpr uint64_t kUnitsPerRow = 64;  // 256-byte rows of 4-byte units
+  const bool rowForm = readField(packet.words, LleField::Stage14SourceRowForm) != 0;
+  const uint64_t groupUnits = readField(packet.words, LleField::Stage14Groups) + 1;
+  const uint64_t spanned = groupUnits + (rowForm ? 0 : skipUnits);
+  const uint64_t want = std::max<uint64_t>(1, spanned / kUnitsPerRow);
+  const uint64_t rows = readField(packet.words, LleField::Stage14SourceRows);
+  if (rows != want) {
+    refuse(packet, "Stage14SourceRows (word 3 bits 122:112) = " + std::to_string(rows) + " is not the " +
+                       std::to_string(want) + " 64-unit rows of the pop through the end of the tile's first group (" +
+                       std::to_string(spanned) + " units: Stage14Groups + 1" + (rowForm || skipUnits == 0 ? "" : " after the skip") +
+                       "): another count is not decoded");
   }
 }
 
@@ -669,7 +690,7 @@ void LleRung::pop(const DecodedPacket& packet) {
     refuse(packet, "destination tile mask " + isa::formatHex(tiles) + " is empty or names tiles this chip does not have");
   }
   // The length, in 64-byte ring beats; an input byte takes 8 ring bytes (see PopBuffer32).
-  const uint64_t beats = (readField(words, LleField::PopBeatsHigh) << 10 | readField(words, LleField::PopBeatsLow)) + 1;
+  const uint64_t beats = popBeats(packet);
   const uint64_t ringPerByte = units64 ? 1 : 8;
   const auto neg16 = static_cast<uint64_t>(readSigned(words, LleField::PopRingNeg16)) % 4096;
   // A one-beat pop runs its beat loop once and carries 0 (lle_fields.def PopRingNeg16); its ring loop
@@ -730,6 +751,22 @@ void LleRung::pop(const DecodedPacket& packet) {
   }
   if (!input) placeParameters(packet, pending);
   pendingPops_.push_back(std::move(pending));
+}
+
+// The pop's length in 64-byte ring beats: PopBeatsHigh x 1024 + PopBeatsLow + 1, and 1,024 more in an
+// input pop with PopBeats1024 (docs/decoding-log.md "add128" §D). With PopBeatsHigh as well, which
+// count the bit extends is not decoded (every such corpus pop is in a looped program): refused.
+uint64_t LleRung::popBeats(const DecodedPacket& packet) const {
+  const uint64_t high = readField(packet.words, LleField::PopBeatsHigh);
+  const bool extra1024 = readField(packet.words, LleField::PopBeats1024) != 0;
+  if (extra1024 && readField(packet.words, LleField::PopIsInput) == 0) {
+    refuse(packet, "PopBeats1024 (word 1 bit 65) in a parameter pop: never seen, not decoded");
+  }
+  if (extra1024 && high != 0) {
+    refuse(packet, "PopBeats1024 (word 1 bit 65) with PopBeatsHigh = " + std::to_string(high) +
+                       ": how the two counts combine is not decoded");
+  }
+  return (high << 10 | readField(packet.words, LleField::PopBeatsLow)) + 1 + (extra1024 ? 1024 : 0);
 }
 
 void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {

@@ -139,6 +139,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t sourceSkipUnits(const models::DecodedPacket& packet, uint64_t address) const;
   // The units of each group the write keeps in the row form (Stage14SourceRow*; 0 = the whole group).
   [[nodiscard]] uint64_t sourceRowUnits(const models::DecodedPacket& packet, uint64_t skipUnits) const;
+  // Refuses a source-side row count (Stage14SourceRows) other than the rows its group and skip span.
+  void refuseOtherSourceRows(const models::DecodedPacket& packet, uint64_t skipUnits) const;
   void stageRead(const models::DecodedPacket& packet);
   // The groups a 0x13 reads: from narrow byte `address`, `groups` groups of 4 bytes, `stride` 4-byte
   // units apart (its one counting level, read_nest.h).
@@ -155,6 +157,8 @@ class LleRung final : public models::DatapathRung {
   void receive(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);
+  // The pop's length in 64-byte ring beats (PopBeatsHigh/Low, PopBeats1024; refuses the pair it does not decode).
+  [[nodiscard]] uint64_t popBeats(const models::DecodedPacket& packet) const;
   void placeParameters(const models::DecodedPacket& packet, PendingPop& pop);
   void resolvePops(const models::RunStreams& streams);
   // The epilogue (compute_epilogue.h), refused naming the packet when the requantiser cannot model it.
