@@ -13,6 +13,7 @@
 #include "models/lle/compute_observer.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
+#include "models/lle/weight_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
 #include "models/lle/loop_nest.h"
@@ -941,6 +942,10 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   if (elementBytes == 1) {
     refuseOtherIdentityWalk(packet);
     refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
+    // The stream it takes is known at issue: the read kept on its tiles (checked again when it runs).
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].keptRead) refuseAnotherStream(packet, t);
+    }
     if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
       DeferredCompute& waiting = windowReaders_.emplace_back();
       waiting.words.assign(packet.words.begin(), packet.words.end());
@@ -1132,6 +1137,7 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
     if (!tile.keptRead || tile.keptRead->size() != kElementWiseBlockBytes) {
       refuse(packet, "tile " + std::to_string(t) + " of the element-wise compute holds no 16-byte weight block kept by a 0x13");
     }
+    refuseAnotherStream(packet, t);
     if (nlu && !tile.nlu) {
       refuse(packet, "tile " + std::to_string(t) + " applies an NLU table (ComputeNluApply) but no 0x19 loaded one since reset");
     }
@@ -1269,6 +1275,7 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
       refuse(packet, "tile " + std::to_string(t) + " of the one-byte-element compute holds no kept 16-byte block (alone, or followed by " +
                          "256 zero bytes) from a 0x13");
     }
+    refuseAnotherStream(packet, t);
     if (!out.staysInside(tile.narrowSram.capacity() / 4)) {
       refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " leaves the " +
                          std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
@@ -1286,8 +1293,9 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
                            std::to_string(channels * columns) + " from its byte " + std::to_string(firstByte));
       }
     }
-    const std::vector<uint8_t> block = std::move(*tile.keptRead);
-    tile.keptRead.reset();  // the compute consumes it
+    // The block stays in its stream for the layer's next copy: the later identity computes of a layer
+    // name the same tag and have no read of their own (docs/decoding-log.md "w7ident" §C, Next (3)).
+    const std::vector<uint8_t> block = *tile.keptRead;
     IdentityCopy{columns, rows, channels, firstByte}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
@@ -1327,17 +1335,23 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
   const bool same = walk.limits[0] == channels - 1 && walk.limits[1] == columns - 1 && walk.limits[2] == 0 &&
                     walk.limits[3] == rows - 1 && (columns == 1 || walk.strideBytes[1] == static_cast<int64_t>(channels)) &&
                     (rows == 1 || walk.strideBytes[3] == 0);
-  // The K loop's wraps (ComputeKWrap29, ComputeKWrapW7): -1 in the one-byte computes of the corpus
-  // whatever the channel count, or -(C - 1), the Dense relation's value (0 with one channel); the
-  // copy reads a position's C bytes either way. What another value would do is not decoded ("padform" §C).
-  for (unsigned level = 0; level <= fieldDef(LleField::ComputeKWrap29).count; ++level) {
-    const bool w7 = level == fieldDef(LleField::ComputeKWrap29).count;
-    const int64_t wrap = w7 ? readSigned(packet.words, LleField::ComputeKWrapW7, 0) : readSigned(packet.words, LleField::ComputeKWrap29, level);
-    if (wrap != -1 && wrap != -static_cast<int64_t>(channels - 1)) {
-      refuse(packet, (w7 ? std::string("ComputeKWrapW7") : "ComputeKWrap29[" + std::to_string(level) + "]") + " = " +
-                         std::to_string(wrap) + " in a one-byte-element compute of " + std::to_string(channels) +
-                         " channels: the identity copy knows -1 and -(C - 1); another K-loop wrap is not decoded");
-    }
+  // The weight walk (Nest29 in bytes, docs/decoding-log.md "w7ident" §B): the position's C bytes at
+  // level 0, then the same C bytes again for every position (level 1) and row (level 2) -- each slot's
+  // carry -(C - 1) bytes, as in all 534 identity computes of the corpus; the copy weighs every position
+  // by the one kept block. Another walk weighs positions by other bytes: not executed.
+  const WeightByteWalk weights = WeightByteWalk::fromPacket(packet.words);
+  const int64_t back = -static_cast<int64_t>(channels - 1);
+  const bool sameWeights = weights.limits[0] == channels - 1 && weights.limits[1] == columns - 1 && weights.limits[2] == rows - 1 &&
+                           std::all_of(weights.carryBytes.begin(), weights.carryBytes.end(), [back](int64_t c) { return c == back; });
+  if (!sameWeights) {
+    std::string carries;
+    for (const int64_t carry : weights.carryBytes) carries += (carries.empty() ? "" : ", ") + std::to_string(carry);
+    refuse(packet, "the weight nest (Nest29 in bytes: ComputeK4W7, ComputeLimit29[0], [1]; carries ComputeKWrapW7 / ComputeKWrap29 x 4 + "
+                   "ComputeNest29CarryLow) has limits " + std::to_string(weights.limits[0]) + ", " + std::to_string(weights.limits[1]) + ", " +
+                   std::to_string(weights.limits[2]) + " and slot carries (" + carries + ") bytes; the identity copy of " + std::to_string(rows) +
+                   " rows of " + std::to_string(columns) + " positions of " + std::to_string(channels) + " one-byte channels walks limits " +
+                   std::to_string(channels - 1) + ", " + std::to_string(columns - 1) + ", " + std::to_string(rows - 1) + " with every carry " +
+                   std::to_string(back) + " (the same C weight bytes for every position)");
   }
   if (same) {
     refuseARowPastTheInputRing(packet, readField(packet.words, LleField::ComputeInputByte) + channels * columns);
@@ -1352,6 +1366,18 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
                  "walks (limit, stride in bytes) " + levels + "; the identity copy of " + std::to_string(rows) + " rows of " +
                  std::to_string(columns) + " positions of " + std::to_string(channels) +
                  " one-byte channels (ComputeK4W0, ComputeLimitW0[0], [2]) walks (C - 1, 1), (T - 1, C), (0, -), (R - 1, 0)");
+}
+
+// The stream a compute takes its kept operand from (ComputeStreamTag, docs/decoding-log.md "w7ident" §A):
+// the tag its kept read entered (Stage13Channel, "form13" §D). A compute naming another stream takes
+// bytes the rung does not hold (another read's, or a stream not modelled): refused, naming both tags.
+void LleRung::refuseAnotherStream(const DecodedPacket& packet, unsigned tile) const {
+  const uint64_t tag = readField(packet.words, LleField::ComputeStreamTag);
+  if (tag != tiles_[tile].keptReadChannel) {
+    refuse(packet, "ComputeStreamTag (word 7 bits 74:63) = " + std::to_string(tag) + " but tile " + std::to_string(tile) +
+                       " holds the read kept in stream " + std::to_string(tiles_[tile].keptReadChannel) +
+                       " (Stage13Channel): the compute takes another stream's bytes, which the rung does not hold");
+  }
 }
 
 // The input ring (docs/decoding-log.md "convwire2" §A): where ComputeInputRingOn is set the input
@@ -1381,6 +1407,12 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
     if (const uint64_t low = readField(words, LleField::ComputeNest37CarryLow, e); low != 0) {
       refuse(packet, "ComputeNest37CarryLow[" + std::to_string(e) + "] = " + std::to_string(low) +
                          " with 4-byte input elements: a carry that is not a whole 4-byte group");
+    }
+  }
+  for (unsigned e = 0; e < fieldDef(LleField::ComputeNest29CarryLow).count; ++e) {
+    if (const uint64_t low = readField(words, LleField::ComputeNest29CarryLow, e); low != 0) {
+      refuse(packet, "ComputeNest29CarryLow[" + std::to_string(e) + "] = " + std::to_string(low) +
+                         " with 4-byte input elements: a weight carry that is not a whole 4-byte group");
     }
   }
   for (const LleField field : {LleField::ComputeOut37Limit0, LleField::ComputeOut37Limit2}) {

@@ -186,6 +186,7 @@ class LleRung final : public models::DatapathRung {
   void refuseOtherIdentityWalk(const models::DecodedPacket& packet) const;
   // ComputeInputLevelMoves against the input nest's strides (docs/decoding-log.md "ringconv" §A).
   void refuseInputLevelMovesDisagreeingWithTheWalk(const models::DecodedPacket& packet, uint64_t elementBytes) const;
+  void refuseAnotherStream(const models::DecodedPacket& packet, unsigned tile) const;
   void refuseOtherGroupWalk(const models::DecodedPacket& packet, uint64_t positions) const;
   void refuseARowPastTheInputRing(const models::DecodedPacket& packet, uint64_t rowBytes) const;
   void computeIdentityCopy(const models::DecodedPacket& packet);

@@ -127,7 +127,7 @@ struct TileState {
   // is not decoded, so a compute on a tile holding them is refused; an outfeed never sends them.
   std::optional<std::vector<uint8_t>> keptRead;
   uint64_t keptReadRepeats = 0;
-  uint64_t keptReadChannel = 0;  // its Stage13Channel: the consuming compute names it (w7[74:63], not decoded)
+  uint64_t keptReadChannel = 0;  // its Stage13Channel: the consuming compute names it (ComputeStreamTag)
   // The staging windows this run's 0x14s opened on the tile (staging_window.h), in program order: the
   // one-byte-element computes read their passes.
   std::vector<StagingWindow> windows;

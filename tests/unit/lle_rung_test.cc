@@ -2431,6 +2431,8 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   const std::pair<LleField, uint64_t> otherWalks[][1] = {{{LleField::ComputeNest37Limit1, 1}},
                                                         {{LleField::ComputeNest37Limit3, 2}},
                                                         {{LleField::ComputeNest37CarryLow, 1}},
+                                                        // Nest29's byte bits ("w7ident" §B)
+                                                        {{LleField::ComputeNest29CarryLow, 2}},
                                                         {{LleField::ComputeOut37Limit0, 1}},
                                                         {{LleField::ComputeOut37Limit2, 1}},
                                                         {{LleField::ComputeOut37Carry0, 2}},
@@ -2444,6 +2446,11 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   }
   const std::string apart = refusal(eltwise(6, {{LleField::ComputeNest37Carry1, 8}}));
   EXPECT_NE(apart.find("positions (ComputePositions = 5) step 8 bytes"), std::string::npos) << apart;
+  // The compute takes the stream its tag names ("w7ident" §A): the block was kept in stream 0 (the
+  // read's Stage13Channel here); a compute naming stream 5 is refused, naming both.
+  const std::string stream = refusal(eltwise(6, {{LleField::ComputeStreamTag, 5}}));
+  EXPECT_NE(stream.find("ComputeStreamTag (word 7 bits 74:63) = 5 but tile 2 holds the read kept in stream 0"), std::string::npos)
+      << stream;
 }
 
 // ComputeNluApply (0x01 w15 bit 26, docs/decoding-log.md "nlu"): the element-wise compute's clamped
@@ -2732,6 +2739,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   constexpr uint64_t kWindowAt = 148;  // narrow unit 37: row 2, unit 5
   constexpr uint64_t kUnits = 3, kPasses = 4, kColumns = 5;
   constexpr uint8_t kZpOut = 7;
+  constexpr uint64_t kBlockStream = 2078;  // the kept read's Stage13Channel, the computes' ComputeStreamTag
   const int8_t column0[4] = {1, 2, -1, 3};
   std::array<uint32_t, 4> column0Block{};  // lane c: weight column0[c] on byte 0, 5s on the bytes no channel fills
   for (unsigned c = 0; c < 4; ++c) column0Block[c] = 0x05050500u | static_cast<uint8_t>(column0[c]);
@@ -2743,12 +2751,18 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   // in ComputeKWrap37[0], the low two in ComputeNest37CarryLow[0]); the output nest T positions at
   // level 0 and the rows at level 2, each row right after the last (carries 1).
   const auto identity = [&](uint64_t rows, uint64_t inputUnit, uint64_t outputAt, uint64_t channels, uint64_t columns) {
-    const uint64_t n = columns * rows - 1;  // Nest29 / w10 count all the positions
+    const uint64_t n = columns * rows - 1;  // the w10 nest counts all the positions
     const uint64_t k = channels - 1;         // the K loop: a position's one-byte channels
     const auto rowCarry = -static_cast<int64_t>(channels * columns - 1);
+    // Nest29 in bytes ("w7ident" §B): the position's C weight bytes at level 0, the T positions and R
+    // rows at levels 1-2, every slot's carry -(C - 1) bytes (4 x wrap + low bits): the same C bytes again.
+    const auto weightCarry = -static_cast<int64_t>(k);
     DecodedPacket p = f.make(0x01, {{LleField::ComputeInputLevelMoves, kInputLevelMoves}, {LleField::ComputeMask, kTile}, {LleField::ComputeK4W0, k}, {LleField::ComputeK4W1, k},
-                                    {LleField::ComputeK4W7, n}, {LleField::ComputeK4W10, n},
-                                    {LleField::ComputeKWrap37, 0}, {LleField::ComputeKWrap29, -k}, {LleField::ComputeKWrapW7, -k},
+                                    {LleField::ComputeK4W7, k}, {LleField::ComputeK4W10, n},
+                                    {LleField::ComputeKWrap37, 0}, {LleField::ComputeKWrap29, static_cast<uint64_t>(weightCarry >> 2)},
+                                    {LleField::ComputeKWrapW7, static_cast<uint64_t>(weightCarry >> 2)},
+                                    {LleField::ComputeNest29CarryLow, static_cast<uint64_t>(weightCarry & 3)},
+                                    {LleField::ComputeStreamTag, kBlockStream},
                                     {LleField::ComputePositions, 0}, {LleField::ComputePositionStep37, 0},
                                     {LleField::ComputeNest37Limit1, columns - 1}, {LleField::ComputeNest37Limit3, rows - 1},
                                     {LleField::ComputePositionsW4, 1}, {LleField::ComputeOutPositions, 0},
@@ -2768,6 +2782,8 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     f.setElement(p, LleField::ComputeLimitW0, 0, columns - 1);  // positions: level 1 of the w0 nest
     f.setElement(p, LleField::ComputeLimitW0, 1, 0);
     f.setElement(p, LleField::ComputeLimitW0, 2, rows - 1);  // rows: level 3
+    f.setElement(p, LleField::ComputeLimit29, 0, columns - 1);
+    f.setElement(p, LleField::ComputeLimit29, 1, rows - 1);
     f.setElement(p, LleField::ComputeKWrap37, 0, static_cast<uint64_t>(rowCarry >> 2));
     f.setElement(p, LleField::ComputeNest37CarryLow, 0, static_cast<uint64_t>(rowCarry & 3));
     f.setElement(p, LleField::ComputeOutWrap, 0, 1);
@@ -2792,6 +2808,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     DecodedPacket keep = readAt(kTile, kBlockAt, zeros ? 272 : 16);
     f.setElement(keep, LleField::Stage13Route, 0, 0);
     f.setElement(keep, LleField::Stage13Route, 1, 0);
+    f.setElement(keep, LleField::Stage13Channel, 0, kBlockStream);  // the stream the identity computes name
     rung.packet(keep, streams, 0);
   };
   DecodedPacket window = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWindowAt / 64},
@@ -2862,14 +2879,25 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     }
   }
   EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512 + 4 * 15, 4).has_value());  // 15 positions, no more
-  // The second compute: a ring address two windows on, the last pass; a new block kept for it.
-  keepBlock(column0Block);
+  // The second compute: a ring address two windows on, the last pass. Like the corpus's later copies
+  // of a layer ("w7ident" §C) it has no read of its own: it names stream 2078 and takes the block the
+  // first copy left there. Named another stream, it would be refused (checked at issue).
+  {
+    DecodedPacket elsewhere = identity(1, kWindowAt / 4 + 2 * kUnits, 1024, 1, kColumns);
+    f.setElement(elsewhere, LleField::ComputeStreamTag, 0, kBlockStream - 4);
+    try {
+      rung.packet(elsewhere, streams, 0);
+      ADD_FAILURE() << "a copy naming stream 2074 took the block kept in 2078";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("= 2074 but tile 1 holds the read kept in stream 2078"), std::string::npos) << e.what();
+    }
+  }
   rung.packet(identity(1, kWindowAt / 4 + 2 * kUnits, 1024, 1, kColumns), streams, 0);
   for (uint64_t x = 0; x < kColumns; ++x) {
     const std::vector<uint8_t> lanes = lanesAt(1024 + 4 * x);
     for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * 3 + x, c)) << "last pass, column " << x << " lane " << c;
   }
-  keepBlock(column0Block);
+  EXPECT_TRUE(rung.tile(kTileIndex).keptRead.has_value());  // still in its stream
   const std::string exhausted = [&] {
     try {
       rung.packet(identity(1, kWindowAt / 4, 2048, 1, kColumns), streams, 0);
@@ -3005,10 +3033,6 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
       DecodedPacket copy = identity(2, kWindowAt / 4, 768, 3, 3);
       f.setElement(copy, LleField::ComputeInputByte, 0, 2);
       f.setElement(copy, LleField::ComputeInputRingBytes, 0, 12);
-      for (unsigned level = 0; level < fieldDef(LleField::ComputeKWrap29).count; ++level) {
-        f.setElement(copy, LleField::ComputeKWrap29, level, static_cast<uint64_t>(-1));
-      }
-      f.setElement(copy, LleField::ComputeKWrapW7, 0, static_cast<uint64_t>(-1));
       rung.beginRun();
       keepBlock(mixBlock, true);
       rung.packet(copy, streams, 0);
@@ -3053,8 +3077,23 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     };
     const std::string pastPass = refusedCopy(LleField::ComputeInputByte, 3);
     EXPECT_NE(pastPass.find("holds 12 bytes, the row reads 12 from its byte 3"), std::string::npos) << pastPass;
+    // The weight walk ("w7ident" §B): slot 1's wrap -3 (carry 4 x -3 + 2 = -10 bytes), slot 0's low bits
+    // 0 (carry -4: the Dense reading of the wrap as units, which "padform" §C accepted), or a level-1
+    // count that is not the row's positions walk other weight bytes than the copy's: refused, naming
+    // the nest and its carries.
     const std::string wrap = refusedCopy(LleField::ComputeKWrap29, static_cast<uint64_t>(-3));
-    EXPECT_NE(wrap.find("ComputeKWrap29[0] = -3"), std::string::npos) << wrap;
+    EXPECT_NE(wrap.find("the weight nest (Nest29 in bytes"), std::string::npos) << wrap;
+    EXPECT_NE(wrap.find("limits 2, 3, 0 and slot carries (-2, -10, -2, -2, -2, -2, -2) bytes"), std::string::npos) << wrap;
+    const std::string units = refusedCopy(LleField::ComputeNest29CarryLow, 0);
+    EXPECT_NE(units.find("slot carries (-4, -2, -2, -2, -2, -2, -2) bytes"), std::string::npos) << units;
+    const std::string count = refusedCopy(LleField::ComputeLimit29, 2);
+    EXPECT_NE(count.find("limits 2, 2, 0 and slot carries"), std::string::npos) << count;
+    EXPECT_NE(count.find("walks limits 2, 3, 0 with every carry -2"), std::string::npos) << count;
+    // The stream tag ("w7ident" §A): a copy naming another stream than its kept read's is refused, naming both.
+    const std::string stream = refusedCopy(LleField::ComputeStreamTag, kBlockStream + 1);
+    EXPECT_NE(stream.find("ComputeStreamTag (word 7 bits 74:63) = 2079 but tile 1 holds the read kept in stream 2078"),
+              std::string::npos) << stream;
+    EXPECT_EQ(refusedCopy(LleField::ComputeStreamTag, kBlockStream), "accepted");
     streams.input = saved;
   }
 

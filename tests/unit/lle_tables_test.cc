@@ -68,6 +68,13 @@ TEST(LleFields, ComputeKLoopRowsAreSlotsOfTheComputeLoopNests) {
   EXPECT_EQ(wrap29.count, nest29.levels - 1u);
   EXPECT_EQ(wrap29.stride, nest29.pitch);
   EXPECT_EQ(wrap29.width, nest29.wrapWidth);
+  // The byte bits of Nest29's carries ("w7ident" §B) are the slots' two flag bits, all seven levels.
+  const LleFieldDef& low29 = fieldDef(LleField::ComputeNest29CarryLow);
+  EXPECT_EQ(low29.lsb, nest29.limitLsb(0) + nest29.limitWidth);
+  EXPECT_EQ(low29.width, nest29.flagWidth);
+  EXPECT_EQ(low29.count, nest29.levels);
+  EXPECT_EQ(low29.stride, nest29.pitch);
+  EXPECT_EQ(low29.lsb + low29.width, nest29.wrapLsb(0));
 }
 
 // The size rows of the tile DMA packets (models/isa/tile_transfer_loops.def, the cost model's
