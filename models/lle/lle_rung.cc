@@ -111,6 +111,7 @@ void LleRung::beginRun() {
     t.keptRead.reset();
     t.keptReadRepeats = 0;
     t.keptReadChannel = 0;
+    t.keptReadUnwrittenByte.reset();
     t.windows.clear();
   }
   partners_.clear();
@@ -120,6 +121,7 @@ void LleRung::beginRun() {
   pendingInfeedCheck_.reset();
   pendingPops_.clear();
   deferredComputes_.clear();
+  waitingPackets_.clear();
   for (auto& receives : pendingReceives_) receives.clear();
   outfeedArmed_.clear();
   sendsWaiting_.clear();
@@ -130,6 +132,7 @@ void LleRung::beginRun() {
 void LleRung::endRun() {
   pendingPops_.clear();
   deferredComputes_.clear();
+  waitingPackets_.clear();
   windowReaders_.clear();
 }
 
@@ -175,16 +178,41 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     refuse(packet, "tile mask " + isa::formatHex(packet.tileMask) + " addresses tiles this chip does not have");
   }
   // A compute issued before its input pop's bytes arrived waits for them (the tile's queue holds
-  // it; docs/decoding-log.md "eltwise" §D). Tile syncs and the scalar fence may pass it; a packet
-  // that moves tile data may not, so it is refused while the bytes are still missing.
-  if (!deferredComputes_.empty()) {
-    if (inputPopsDelivered(streams)) {
-      runDeferredComputes(streams);
-    } else if (op != 0x1a && op != 0x24) {
-      refuse(packet, "the compute at PC 0x" + isa::formatAddress(deferredComputes_.front().packet.pc) +
-                         " still waits for input bytes its pops name, and this packet would move tile data before it");
-    }
+  // it; docs/decoding-log.md "eltwise" §D), and so does every packet issued after it: the programs
+  // without a scalar fence (0x24) between their pops and what follows (the iwatake padding sweep,
+  // "pad13") issue fills, reads and sends to the same tiles before the host has sent the input.
+  // They run, in program order, once the bytes are there (the next packet, the fence, the outfeed).
+  if (waitsForInput(streams)) {
+    DeferredCompute& waiting = waitingPackets_.emplace_back();
+    waiting.words.assign(packet.words.begin(), packet.words.end());
+    waiting.packet = packet;
+    waiting.packet.words = waiting.words;
+    return;
   }
+  dispatch(packet, streams);
+}
+
+bool LleRung::waitsForInput(const models::RunStreams& streams) {
+  if (deferredComputes_.empty()) return false;
+  if (!inputPopsDelivered(streams)) return true;
+  runDeferredComputes(streams);
+  // Replayed in order; one that finds a compute waiting again (a later pop) waits with the rest.
+  auto waiting = std::move(waitingPackets_);
+  waitingPackets_.clear();
+  for (DeferredCompute& next : waiting) {
+    next.packet.words = next.words;
+    if (!deferredComputes_.empty() && !inputPopsDelivered(streams)) {
+      waitingPackets_.push_back(std::move(next));
+      continue;
+    }
+    runDeferredComputes(streams);
+    dispatch(next.packet, streams);
+  }
+  return !deferredComputes_.empty() && !inputPopsDelivered(streams);
+}
+
+void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& streams) {
+  const auto op = static_cast<uint8_t>(packet.opcode);
   const auto words = packet.words;
   switch (op) {
     case 0x25:
@@ -502,12 +530,19 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   }
   const ReadNest nest = ReadNest::fromPacket(words);
   const std::optional<unsigned> level = nest.countingLevel();
-  if (!level) {
+  if (!level && nest.limits[0] != 0) {
     refuse(packet, "several levels of the read's nest count (Stage13Groups, Stage13OuterLimit: level set 0x" +
                        isa::formatHex(nest.countingLevels()) +
-                       "): the level-0 step of such nests is not decoded (docs/decoding-log.md \"form13\" §C)");
+                       "), level 0 among them: the level-0 step of such nests is not decoded (docs/decoding-log.md \"form13\" §C)");
   }
-  const StagedNest reach{address, nest.limits[*level] + 1, nest.strides[*level]};
+  // Level 0 idle, several outer levels counting: one run of units when they chain ("pad13").
+  const std::optional<ReadNest::Run> run = nest.asOneRun();
+  if (!run) {
+    refuse(packet, "the counting levels of the read's nest (Stage13OuterLimit, Stage13Wrap: level set 0x" +
+                       isa::formatHex(nest.countingLevels()) +
+                       ") do not follow each other into one run of units: gathering such a read is not modelled");
+  }
+  const StagedNest reach{address, run->units, run->stride};
   // Stage13Flags (docs/decoding-log.md "keptread2"): not decoded; the values seen leave the read's
   // bytes as the nest says (the aarch64 compiles' 4 against the x86-64 compiles' 2). Others refused.
   const uint64_t flags = readField(words, LleField::Stage13Flags);
@@ -526,12 +561,35 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     refuse(packet, "Stage13Route (word 3 bits 107, 105) = " + std::to_string(route107) + ", " + std::to_string(route105) +
                        ": a read that is neither sent (1, 1) nor kept for the tile's compute (0, 0) is not decoded");
   }
+  // The stream's beats (lle_fields.def Stage13StreamBeats): a slot of the second nest, decoded for a
+  // sent read only.
+  const uint64_t streamBeats =
+      fieldPresent(LleField::Stage13StreamBeats, words) ? readField(words, LleField::Stage13StreamBeats) : 0;
   if (route105 == 0) {
+    if (streamBeats != 0) {
+      refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) +
+                         " in a read kept for the tile's compute (Stage13Route 0, 0): its meaning there is not decoded");
+    }
     keepRead(packet, reach, repeats, channel);
     return;
   }
   // The nest covers 4-byte groups; with no level running the read is one line (the outfeed says how long).
-  const bool runs = loop || *level != 0;
+  const bool runs = loop || nest.countingLevels() != 0;
+  // A sent read names the beats of 256 bytes its bytes fill ("pad13"): as many as they need. With
+  // Stage13Repeats set as well (four ensemble reads) what the pair counts is not decoded.
+  if (streamBeats != 0) {
+    if (repeats != 0) {
+      refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) + " with Stage13Repeats = " +
+                         std::to_string(repeats) + ": what a sent read's second nest counts with both levels is not decoded");
+    }
+    const uint64_t bytes = runs ? 4 * reach.groups : 0;
+    const uint64_t want = (bytes + kRingBeatBytes - 1) / kRingBeatBytes;
+    if (streamBeats + 1 != want) {
+      refuse(packet, "the read names " + std::to_string(streamBeats + 1) + " beats of " + std::to_string(kRingBeatBytes) +
+                         " bytes (Stage13StreamBeats, word 3 bits 34:19); its nest reads " + std::to_string(bytes) +
+                         " bytes = " + std::to_string(want) + " beats");
+    }
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedReadAt = address;
@@ -540,6 +598,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadChannel = channel;
     tiles_[t].stagedReadRepeats = repeats;
     tiles_[t].keptRead.reset();
+    tiles_[t].keptReadUnwrittenByte.reset();
   }
 }
 
@@ -566,18 +625,33 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
     auto bytes = gather(tile.narrowSram, reach);
-    if (const uint64_t* hole = std::get_if<uint64_t>(&bytes)) {
-      refuse(packet, "the kept read of " + std::to_string(reach.groups) + " groups of 4 bytes from narrow byte " +
-                         std::to_string(reach.address) + ", " + std::to_string(reach.stride) + " units apart, of tile " +
-                         std::to_string(t) + " (Stage13NarrowAt4, Stage13Groups, Stage13OuterLimit, Stage13Wrap); byte " +
-                         std::to_string(*hole) + " was not written in this run or lies outside narrow memory");
-    }
-    tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
-    tile.keptReadRepeats = repeats;
-    tile.keptReadChannel = channel;
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
     tile.stagedReadRepeats = 0;
+    // Bytes this run did not write are refused where they are taken, not here: a tile the program
+    // never computes on may read them (tile_state.h keptReadUnwrittenByte).
+    if (const uint64_t* hole = std::get_if<uint64_t>(&bytes)) {
+      tile.keptRead.reset();
+      tile.keptReadUnwrittenByte = *hole;
+      tile.keptReadRepeats = repeats;
+      tile.keptReadChannel = channel;
+      continue;
+    }
+    tile.keptReadUnwrittenByte.reset();
+    tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
+    tile.keptReadRepeats = repeats;
+    tile.keptReadChannel = channel;
+  }
+}
+
+// A compute or a send that would take bytes a kept read found unwritten (keepRead) is refused, naming them.
+void LleRung::refuseAKeptReadOfUnwrittenBytes(const DecodedPacket& packet) const {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !tiles_[t].keptReadUnwrittenByte) continue;
+    refuse(packet, "tile " + std::to_string(t) + " holds a read kept for its compute (Stage13Route 0, 0; stream " +
+                       std::to_string(tiles_[t].keptReadChannel) + ") over narrow byte " +
+                       std::to_string(*tiles_[t].keptReadUnwrittenByte) +
+                       ", which was not written in this run or lies outside narrow memory");
   }
 }
 
@@ -708,7 +782,11 @@ void LleRung::pop(const DecodedPacket& packet) {
     const WriteNest& nest = tiles_[t].stagedWriteNest;
     const uint64_t skip = tiles_[t].stagedWriteSkipUnits;
     const bool wholePop = nest.contiguous() && skip == 0;
-    if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units()) {
+    // A window whose passes run past the pop's end is the window rule below, with or without a skip:
+    // the padding programs pop their top row (8 bytes) to the windows of tiles 0 and 2, whose two passes
+    // of 8 bytes each ask for 16 (docs/decoding-log.md "pad13").
+    const bool window = StagingWindow::of(nest, *tiles_[t].stagedWriteAt).has_value();
+    if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units() && !(window && pending.length < 4 * nest.units())) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write nest of " + std::to_string(4 * nest.units()) +
                          " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is "
@@ -718,7 +796,6 @@ void LleRung::pop(const DecodedPacket& packet) {
     // 64-unit pop, docs/decoding-log.md "convwire" §C): the pass stays short, a compute that reads past
     // its bytes is refused, and the units the write reaches past the end count as unwritten. Other
     // skipping writes must find their part inside the pop.
-    const bool window = StagingWindow::of(nest, *tiles_[t].stagedWriteAt).has_value();
     if (!wholePop && !window && 4 * (skip + nest.units()) > pending.length) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
@@ -857,11 +934,13 @@ bool LleRung::inputPopsDelivered(const models::RunStreams& streams) const {
 }
 
 void LleRung::runDeferredComputes(const models::RunStreams& streams) {
-  while (!deferredComputes_.empty()) {
-    DeferredCompute waiting = std::move(deferredComputes_.front());
-    deferredComputes_.pop_front();
-    waiting.packet.words = waiting.words;
-    compute(waiting.packet, streams);
+  // Taken out of the queue together, in program order: a compute that finds the queue non-empty
+  // waits behind it, so running them one by one from a queue still holding the others would requeue them.
+  auto waiting = std::move(deferredComputes_);
+  deferredComputes_.clear();
+  for (DeferredCompute& next : waiting) {
+    next.packet.words = next.words;
+    compute(next.packet, streams);
   }
 }
 
@@ -924,6 +1003,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        "identity computes set it)");
   }
   refuseWhileAWindowReaderWaits(packet);
+  refuseAKeptReadOfUnwrittenBytes(packet);
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
   // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).
@@ -1416,6 +1496,7 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
   const TileState& tile = tiles_[index];
   // The send carries what the tile's staging read (0x13) addresses in narrow memory: a compute's
   // lane results (ComputeOutputAt) or bytes a pop wrote there (Stage14NarrowAt64).
+  refuseAKeptReadOfUnwrittenBytes(packet);
   if (tile.keptRead) {
     refuse(packet, "outfeed drain from tile " + std::to_string(index) +
                        " whose last 0x13 kept its bytes for the tile's compute (Stage13Route 0, 0): a kept read is not sent");
@@ -1448,7 +1529,8 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
 }
 
 std::vector<uint8_t> LleRung::windowTail(unsigned /*window*/, uint32_t windowLength, uint32_t streamedBytes,
-                                         const models::RunStreams& /*streams*/) {
+                                         const models::RunStreams& streams) {
+  (void)waitsForInput(streams);  // the packets that waited for the input run now that it is here
   const size_t want = windowLength - streamedBytes;
   const size_t have = outQueue_.size() - outRead_;
   const size_t n = std::min(want, have);

@@ -148,6 +148,7 @@ class LleRung final : public models::DatapathRung {
     int64_t stride = 1;
   };
   void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel);
+  void refuseAKeptReadOfUnwrittenBytes(const models::DecodedPacket& packet) const;
   [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
                                                                           const StagedNest& reach);
   void writeImmediate(const models::DecodedPacket& packet);
@@ -168,6 +169,10 @@ class LleRung final : public models::DatapathRung {
   void refuseOtherLanesOrPrefix(const models::DecodedPacket& packet, uint64_t laneGroups, uint64_t prefix, const char* form) const;
   [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;
   void runDeferredComputes(const models::RunStreams& streams);
+  // True while a compute waits for input bytes (the caller queues its packet); runs the waiting
+  // packets once the bytes are there.
+  bool waitsForInput(const models::RunStreams& streams);
+  void dispatch(const models::DecodedPacket& packet, const models::RunStreams& streams);
   // The position loop of one 4-byte group per output with a 4 x 4 weight block (docs/decoding-log.md
   // "eltwise" §B): the raw element-wise programs. Its input is each tile's narrow memory at
   // ComputeInputAt4 x 4 ("identform" §B).
@@ -195,6 +200,7 @@ class LleRung final : public models::DatapathRung {
   bool infeedIsInput_ = false;
   std::vector<PendingPop> pendingPops_;
   std::deque<DeferredCompute> deferredComputes_;  // in program order
+  std::deque<DeferredCompute> waitingPackets_;    // every packet issued after a waiting compute, in program order
   std::deque<DeferredCompute> windowReaders_;     // one-byte-element computes waiting for their window, in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
