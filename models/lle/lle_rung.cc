@@ -577,14 +577,14 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   const bool runs = loop || nest.countingLevels() != 0;
   // A sent read names the beats of 256 bytes its bytes fill ("pad13"): as many as they need. With
   // Stage13Repeats set as well (four ensemble reads) what the pair counts is not decoded.
-  if (streamBeats != 0) {
-    if (repeats != 0) {
+  if (fieldPresent(LleField::Stage13StreamBeats, words) && (streamBeats != 0 || runs)) {
+    if (repeats != 0 && streamBeats != 0) {
       refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) + " with Stage13Repeats = " +
                          std::to_string(repeats) + ": what a sent read's second nest counts with both levels is not decoded");
     }
     const uint64_t bytes = runs ? 4 * reach.groups : 0;
     const uint64_t want = (bytes + kRingBeatBytes - 1) / kRingBeatBytes;
-    if (streamBeats + 1 != want) {
+    if (repeats == 0 && streamBeats + 1 != want) {
       refuse(packet, "the read names " + std::to_string(streamBeats + 1) + " beats of " + std::to_string(kRingBeatBytes) +
                          " bytes (Stage13StreamBeats, word 3 bits 34:19); its nest reads " + std::to_string(bytes) +
                          " bytes = " + std::to_string(want) + " beats");

@@ -1811,8 +1811,16 @@ TEST_F(LleRungTest, AReadKeptForTheComputeTakesItsBytesFromNarrowMemoryWhenItRun
             std::string::npos);
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)}).find("Stage13Route 0, 0"), std::string::npos)
       << refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)});
-  const std::string past = refusal({keptRead(kBase + 1, kUnits, 0, 0)});
-  EXPECT_NE(past.find("byte " + std::to_string(4 * (kBase + kUnits)) + " was not written"), std::string::npos) << past;
+  // A read reaching one unit past the written bytes is kept as such; what takes it is refused, naming
+  // the byte (docs/decoding-log.md "pad13": the padding programs keep the identity on tiles that never
+  // wrote it and never compute on them).
+  EXPECT_EQ(refusal({keptRead(kBase + 1, kUnits, 0, 0)}), "accepted");
+  const std::string past = refusal({keptRead(kBase + 1, kUnits, 0, 0), compute(kTile)});
+  EXPECT_NE(past.find("over narrow byte " + std::to_string(4 * (kBase + kUnits)) + ", which was not written"), std::string::npos)
+      << past;
+  const std::string pastSent = refusal({keptRead(kBase + 1, kUnits, 0, 0), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
+                                        f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}})});
+  EXPECT_NE(pastSent.find("over narrow byte " + std::to_string(4 * (kBase + kUnits))), std::string::npos) << pastSent;
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 1, 0)}).find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos);
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 1)}).find("Stage13Route (word 3 bits 107, 105) = 1, 0"), std::string::npos);
 }
@@ -1934,6 +1942,73 @@ TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
   EXPECT_NE(refusal(read(1, 1, 1)).find("several levels of the read's nest count"), std::string::npos) << refusal(read(1, 1, 1));
   EXPECT_NE(refusal(read(1, 0, 0)).find("Stage13OuterLimit[0] = 3 while Stage13OuterOn[0]"), std::string::npos)
       << refusal(read(1, 0, 0));
+}
+
+// A sent read whose level 0 does not count and whose outer levels chain (docs/decoding-log.md "pad13":
+// the padding programs' output read, levels 1 and 2 over a quadrant) is sent as one run of units, and
+// names in Stage13StreamBeats (w3[34:19]) the 256-byte beats its bytes fill. Here 10 x 8 units (level 1
+// stride 1, level 2 stride 10: carries 1 and 1) from narrow unit 50 of tile 3 — a nest and a base no
+// corpus read has — are 320 bytes, 2 beats: sent in order with Stage13StreamBeats 1; 0 or 2 refused
+// naming the field; levels that leave a gap (carry 2 at level 2), or level 0 counting beside level 1,
+// refused; the field in a kept read refused. Without the change the chained read was refused
+// ("several levels of the read's nest count") and the field was pinned by the envelope.
+TEST_F(LleRungTest, ASentReadWhoseOuterLevelsChainIsSentAsOneRunInTheBeatsItNames) {
+  static constexpr uint16_t kTile = 0x8;
+  static constexpr uint64_t kBase = 50;
+  static constexpr uint64_t kInner = 10, kOuter = 8;
+  const auto read = [&](uint64_t route, uint64_t beats, uint64_t outerCarry, uint64_t level0Limit) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kBase},
+                                    {LleField::Stage13Groups, level0Limit}, {LleField::Stage13LoopOn, 1},
+                                    {LleField::Stage13Wrap, 1}, {LleField::Stage13OuterLimit, 0}, {LleField::Stage13OuterOn, 0},
+                                    {LleField::Stage13Route, route}, {LleField::Stage13RepeatOn, 1},
+                                    {LleField::Stage13Repeats, 0}, {LleField::Stage13RepeatWrap, 0},
+                                    {LleField::Stage13StreamBeats, beats}});
+    f.setElement(p, LleField::Stage13OuterLimit, 0, kInner - 1);
+    f.setElement(p, LleField::Stage13OuterLimit, 1, kOuter - 1);
+    f.setElement(p, LleField::Stage13OuterOn, 0, 1);
+    f.setElement(p, LleField::Stage13OuterOn, 1, 1);
+    f.setElement(p, LleField::Stage13Wrap, 1, outerCarry);
+    return p;
+  };
+  const auto fill = [&] {
+    rung.beginRun();
+    for (uint64_t u = 0; u < kInner * kOuter + 8; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x01010101u * static_cast<uint32_t>(u + 1)}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t u = 0; u < kInner * kOuter; ++u) expected.insert(expected.end(), 4, static_cast<uint8_t>(u + 1));
+
+  fill();
+  rung.packet(read(1, 1, 1, 0), streams, 0);
+  // The send names the same 2 beats at its level 1, as the padding programs' sends do.
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kInner * kOuter / 8 - 1}}), streams, 0);
+  DecodedPacket send = f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}});
+  f.setElement(send, LleField::Dma10Beats, 1, 1);
+  rung.packet(send, streams, 0);
+  EXPECT_EQ(rung.windowTail(0, 4 * kInner * kOuter, 0, streams), expected);
+  rung.endRun();
+
+  const auto refusal = [&](const DecodedPacket& p) {
+    try {
+      fill();
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  for (uint64_t beats : {uint64_t{0}, uint64_t{2}}) {
+    const std::string why = refusal(read(1, beats, 1, 0));
+    EXPECT_NE(why.find("the read names " + std::to_string(beats + 1) + " beats of 256 bytes (Stage13StreamBeats"), std::string::npos)
+        << why;
+  }
+  EXPECT_NE(refusal(read(1, 1, 2, 0)).find("do not follow each other into one run"), std::string::npos) << refusal(read(1, 1, 2, 0));
+  EXPECT_NE(refusal(read(1, 1, 1, 1)).find("several levels of the read's nest count"), std::string::npos) << refusal(read(1, 1, 1, 1));
+  EXPECT_NE(refusal(read(0, 1, 1, 0)).find("Stage13StreamBeats (word 3 bits 34:19) = 1 in a read kept"), std::string::npos)
+      << refusal(read(0, 1, 1, 0));
 }
 
 // The 0x14 select pair (docs/decoding-log.md "xraypair" §A): its meaning is not decoded; the rung's
@@ -2405,9 +2480,8 @@ TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTabl
 // A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the
 // host sends the input; docs/decoding-log.md "eltwise" §D) waits for them: here the stream is empty
 // when the compute issues, fills before the scalar fence, and the results are those of the bytes.
-// While the bytes are missing a tile sync passes the waiting compute, a read of its output does not
-// (refused, naming the compute's PC). Before the change the compute read no bytes and was refused
-// ("no tile of the compute holds activation byte 0").
+// While the bytes are missing the packets after it wait with it ("pad13", below). Before "eltwise" §D
+// the compute read no bytes and was refused ("no tile of the compute holds activation byte 0").
 TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
   constexpr uint16_t kTile = 0x1;
   constexpr uint64_t kBlockAt = 64;
@@ -2458,14 +2532,20 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
   rung.endRun();
   EXPECT_EQ(out, std::vector<uint8_t>(input.begin(), input.begin() + 8));  // the identity block, multiplier 1
 
+  // Every packet after the waiting compute waits with it and runs, in program order, once the bytes
+  // are there (docs/decoding-log.md "pad13": the padding programs issue their fills, output read and
+  // sends with no fence after their pops). Here the read of the compute's output, the outfeed and its
+  // send are issued before the host's bytes; the outfeed's window finds them computed. Before the
+  // change the read was refused ("still waits for input bytes").
   streams.input.clear();
-  expectRefusal(
-      [&] {
-        upToCompute();
-        rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
-      },
-      "still waits for input bytes", "a read passed a compute that still waits for its input");
+  upToCompute();
+  rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedSingleLine, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
   streams.input = input;
+  const std::vector<uint8_t> late = rung.windowTail(0, 8, 0, streams);
+  rung.endRun();
+  EXPECT_EQ(late, std::vector<uint8_t>(input.begin(), input.begin() + 8));
 }
 
 // docs/decoding-log.md "pair14": a 0x14's w0[127:62] and w1 are a copy of the 0x11 receive next on
