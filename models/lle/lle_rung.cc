@@ -531,14 +531,14 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   const ReadNest nest = ReadNest::fromPacket(words);
   const std::optional<unsigned> level = nest.countingLevel();
   if (!level && nest.limits[0] != 0) {
-    refuse(packet, "several levels of the read's nest count (Stage13Groups, Stage13OuterLimit: level set 0x" +
+    refuse(packet, "several levels of the read's nest count (Stage13Groups, Stage13OuterLimit: level set " +
                        isa::formatHex(nest.countingLevels()) +
                        "), level 0 among them: the level-0 step of such nests is not decoded (docs/decoding-log.md \"form13\" §C)");
   }
   // Level 0 idle, several outer levels counting: one run of units when they chain ("pad13").
   const std::optional<ReadNest::Run> run = nest.asOneRun();
   if (!run) {
-    refuse(packet, "the counting levels of the read's nest (Stage13OuterLimit, Stage13Wrap: level set 0x" +
+    refuse(packet, "the counting levels of the read's nest (Stage13OuterLimit, Stage13Wrap: level set " +
                        isa::formatHex(nest.countingLevels()) +
                        ") do not follow each other into one run of units: gathering such a read is not modelled");
   }
