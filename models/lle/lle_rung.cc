@@ -1448,6 +1448,10 @@ void LleRung::send(const DecodedPacket& packet) {
     refuse(packet, "host-bound send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }
   const TileState& tile = tiles_[static_cast<unsigned>(std::countr_zero(packet.tileMask))];
+  if (tile.keptRead) {  // a kept read's length is the bytes it copied (Dma10ReadForm 0, 0)
+    sendsWaiting_.push_back(sendBytes(packet, tile.keptRead->size()));
+    return;
+  }
   if (tile.stagedReadBytes == 0) {
     refuse(packet, "a host-bound send (Dma10ToOutfeed) before its outfeed from a one-line read: its length is the outfeed's, "
                    "not known yet");
@@ -1470,7 +1474,28 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
   outQueue_.insert(outQueue_.end(), waiting.begin(), waiting.end());
 }
 
-std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t bytes) const {
+// A send of the tile's kept read (Dma10ReadForm 0, 0): its bytes as the 0x13 copied them, in the
+// stream the read entered, once; the send consumes them.
+std::vector<uint8_t> LleRung::sendKeptRead(const DecodedPacket& packet, TileState& tile, unsigned index, uint64_t bytes) const {
+  if (const uint64_t channel = readField(packet.words, LleField::Dma10Channel); channel != tile.keptReadChannel) {
+    refuse(packet, "the send takes stream " + std::to_string(channel) + " (Dma10Channel, word 0 bits 73:62); the kept read of tile " +
+                       std::to_string(index) + " entered stream " + std::to_string(tile.keptReadChannel) +
+                       " (Stage13Channel, word 2 bits 92:81)");
+  }
+  if (tile.keptReadRepeats != 0) {
+    refuse(packet, "the kept read of tile " + std::to_string(index) + " repeats " + std::to_string(tile.keptReadRepeats + 1) +
+                       " times (Stage13Repeats); where a repeated read goes is not decoded");
+  }
+  if (tile.keptRead->size() != bytes) {
+    refuse(packet, "the kept read of tile " + std::to_string(index) + " holds " + std::to_string(tile.keptRead->size()) +
+                       " bytes (Stage13Groups, Stage13OuterLimit), the outfeed sends " + std::to_string(bytes) + " (OutfeedLines)");
+  }
+  std::vector<uint8_t> sent = std::move(*tile.keptRead);
+  tile.keptRead.reset();
+  return sent;
+}
+
+std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t bytes) {
   refuseWhileAWindowReaderWaits(packet);
   if (const uint64_t tiles = readField(packet.words, LleField::Dma10ToTiles); tiles != 0) {
     refuse(packet, "the outfeed send also goes to tiles " + tileList(static_cast<uint16_t>(tiles)) +
@@ -1493,13 +1518,29 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
     refuse(packet, "outfeed drain from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }
   const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
-  const TileState& tile = tiles_[index];
-  // The send carries what the tile's staging read (0x13) addresses in narrow memory: a compute's
-  // lane results (ComputeOutputAt) or bytes a pop wrote there (Stage14NarrowAt64).
+  TileState& tile = tiles_[index];
+  // The send names the form of the read it drains (lle_fields.def Dma10ReadForm, docs/decoding-log.md
+  // "pad13" §D): bits 86 and 88 set for a read with Stage13Route[1] set, clear for one with both route
+  // bits clear — which the rung holds as the tile's kept read.
+  const uint64_t form86 = readField(packet.words, LleField::Dma10ReadForm, 0);
+  const uint64_t form88 = readField(packet.words, LleField::Dma10ReadForm, 1);
+  if (form86 != form88) {
+    refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) = " + std::to_string(form88) + ", " + std::to_string(form86) +
+                       ": the two bits differ in no corpus send; not decoded");
+  }
+  const bool drainsKeptRead = form86 == 0;
   refuseAKeptReadOfUnwrittenBytes(packet);
   if (tile.keptRead) {
-    refuse(packet, "outfeed drain from tile " + std::to_string(index) +
-                       " whose last 0x13 kept its bytes for the tile's compute (Stage13Route 0, 0): a kept read is not sent");
+    if (!drainsKeptRead) {
+      refuse(packet, "outfeed drain from tile " + std::to_string(index) +
+                         " whose last 0x13 kept its bytes (Stage13Route 0, 0), while the send's Dma10ReadForm (word 1 bits 88, 86) = 1, 1 "
+                         "names a read with Stage13Route[1] set");
+    }
+    return sendKeptRead(packet, tile, index, bytes);
+  }
+  if (drainsKeptRead) {
+    refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) = 0, 0 names a read with Stage13Route 0, 0; tile " + std::to_string(index) +
+                       " holds no such read");
   }
   if (!tile.stagedReadAt) refuse(packet, "outfeed drain from a tile with no staging read (0x13) armed");
   const uint64_t at = *tile.stagedReadAt;

@@ -178,7 +178,9 @@ class LleRung final : public models::DatapathRung {
   // ComputeInputAt4 x 4 ("identform" §B).
   void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
   // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.
-  [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes) const;
+  [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes);
+  [[nodiscard]] std::vector<uint8_t> sendKeptRead(const models::DecodedPacket& packet, TileState& tile, unsigned index,
+                                                  uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
   void armOutfeed(const models::DecodedPacket& packet);
   // The identity copy of one-byte input elements from a staging window into the padded grid
