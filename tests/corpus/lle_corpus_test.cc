@@ -376,7 +376,7 @@ TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
 // the output read whose Stage13StreamBeats names the quadrant's beats, four outfeed sends). Every
 // golden case of every golden model of the sweep runs on lle and is compared whole (exact size). The
 // floor reached: 6 of the 7 golden programs fully on lle, every byte exact; the 2 x 2 program stops at
-// its outfeed send (0x10 w1 bits 88, 86). Decode set 64², 128², 256²; held out 128 x 64, 128 x 256,
+// its outfeed send (0x10 w2 bits 93:92, 85:84). Decode set 64², 128², 256²; held out 128 x 64, 128 x 256,
 // 256 x 128, 2 x 2 — reported separately.
 TEST(LleCorpus, ThePaddingSweepRunsFullyOnLleAndEveryByteMatchesGolden) {
   const auto golden = coralsim::testing::goldenDir();
