@@ -112,6 +112,7 @@ void LleRung::beginRun() {
     t.keptRead.reset();
     t.keptReadRepeats = 0;
     t.keptReadChannel = 0;
+    t.keptReadUnwrittenByte.reset();
     t.windows.clear();
   }
   partners_.clear();
@@ -121,6 +122,7 @@ void LleRung::beginRun() {
   pendingInfeedCheck_.reset();
   pendingPops_.clear();
   deferredComputes_.clear();
+  waitingPackets_.clear();
   for (auto& receives : pendingReceives_) receives.clear();
   outfeedArmed_.clear();
   sendsWaiting_.clear();
@@ -131,6 +133,7 @@ void LleRung::beginRun() {
 void LleRung::endRun() {
   pendingPops_.clear();
   deferredComputes_.clear();
+  waitingPackets_.clear();
   windowReaders_.clear();
 }
 
@@ -176,16 +179,41 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     refuse(packet, "tile mask " + isa::formatHex(packet.tileMask) + " addresses tiles this chip does not have");
   }
   // A compute issued before its input pop's bytes arrived waits for them (the tile's queue holds
-  // it; docs/decoding-log.md "eltwise" §D). Tile syncs and the scalar fence may pass it; a packet
-  // that moves tile data may not, so it is refused while the bytes are still missing.
-  if (!deferredComputes_.empty()) {
-    if (inputPopsDelivered(streams)) {
-      runDeferredComputes(streams);
-    } else if (op != 0x1a && op != 0x24) {
-      refuse(packet, "the compute at PC 0x" + isa::formatAddress(deferredComputes_.front().packet.pc) +
-                         " still waits for input bytes its pops name, and this packet would move tile data before it");
-    }
+  // it; docs/decoding-log.md "eltwise" §D), and so does every packet issued after it: the programs
+  // without a scalar fence (0x24) between their pops and what follows (the iwatake padding sweep,
+  // "pad13") issue fills, reads and sends to the same tiles before the host has sent the input.
+  // They run, in program order, once the bytes are there (the next packet, the fence, the outfeed).
+  if (waitsForInput(streams)) {
+    DeferredCompute& waiting = waitingPackets_.emplace_back();
+    waiting.words.assign(packet.words.begin(), packet.words.end());
+    waiting.packet = packet;
+    waiting.packet.words = waiting.words;
+    return;
   }
+  dispatch(packet, streams);
+}
+
+bool LleRung::waitsForInput(const models::RunStreams& streams) {
+  if (deferredComputes_.empty()) return false;
+  if (!inputPopsDelivered(streams)) return true;
+  runDeferredComputes(streams);
+  // Replayed in order; one that finds a compute waiting again (a later pop) waits with the rest.
+  auto waiting = std::move(waitingPackets_);
+  waitingPackets_.clear();
+  for (DeferredCompute& next : waiting) {
+    next.packet.words = next.words;
+    if (!deferredComputes_.empty() && !inputPopsDelivered(streams)) {
+      waitingPackets_.push_back(std::move(next));
+      continue;
+    }
+    runDeferredComputes(streams);
+    dispatch(next.packet, streams);
+  }
+  return !deferredComputes_.empty() && !inputPopsDelivered(streams);
+}
+
+void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& streams) {
+  const auto op = static_cast<uint8_t>(packet.opcode);
   const auto words = packet.words;
   switch (op) {
     case 0x25:
@@ -524,12 +552,19 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   }
   const ReadNest nest = ReadNest::fromPacket(words);
   const std::optional<unsigned> level = nest.countingLevel();
-  if (!level) {
-    refuse(packet, "several levels of the read's nest count (Stage13Groups, Stage13OuterLimit: level set 0x" +
+  if (!level && nest.limits[0] != 0) {
+    refuse(packet, "several levels of the read's nest count (Stage13Groups, Stage13OuterLimit: level set " +
                        isa::formatHex(nest.countingLevels()) +
-                       "): the level-0 step of such nests is not decoded (docs/decoding-log.md \"form13\" §C)");
+                       "), level 0 among them: the level-0 step of such nests is not decoded (docs/decoding-log.md \"form13\" §C)");
   }
-  const StagedNest reach{address, nest.limits[*level] + 1, nest.strides[*level]};
+  // Level 0 idle, several outer levels counting: one run of units when they chain ("pad13").
+  const std::optional<ReadNest::Run> run = nest.asOneRun();
+  if (!run) {
+    refuse(packet, "the counting levels of the read's nest (Stage13OuterLimit, Stage13Wrap: level set " +
+                       isa::formatHex(nest.countingLevels()) +
+                       ") do not follow each other into one run of units: gathering such a read is not modelled");
+  }
+  const StagedNest reach{address, run->units, run->stride};
   // Stage13Flags (docs/decoding-log.md "keptread2"): not decoded; the values seen leave the read's
   // bytes as the nest says (the aarch64 compiles' 4 against the x86-64 compiles' 2). Others refused.
   const uint64_t flags = readField(words, LleField::Stage13Flags);
@@ -548,12 +583,35 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     refuse(packet, "Stage13Route (word 3 bits 107, 105) = " + std::to_string(route107) + ", " + std::to_string(route105) +
                        ": a read that is neither sent (1, 1) nor kept for the tile's compute (0, 0) is not decoded");
   }
+  // The stream's beats (lle_fields.def Stage13StreamBeats): a slot of the second nest, decoded for a
+  // sent read only.
+  const uint64_t streamBeats =
+      fieldPresent(LleField::Stage13StreamBeats, words) ? readField(words, LleField::Stage13StreamBeats) : 0;
   if (route105 == 0) {
+    if (streamBeats != 0) {
+      refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) +
+                         " in a read kept for the tile's compute (Stage13Route 0, 0): its meaning there is not decoded");
+    }
     keepRead(packet, reach, repeats, channel);
     return;
   }
   // The nest covers 4-byte groups; with no level running the read is one line (the outfeed says how long).
-  const bool runs = loop || *level != 0;
+  const bool runs = loop || nest.countingLevels() != 0;
+  // A sent read names the beats of 256 bytes its bytes fill ("pad13"): as many as they need. With
+  // Stage13Repeats set as well (four ensemble reads) what the pair counts is not decoded.
+  if (fieldPresent(LleField::Stage13StreamBeats, words) && (streamBeats != 0 || runs)) {
+    if (repeats != 0 && streamBeats != 0) {
+      refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) + " with Stage13Repeats = " +
+                         std::to_string(repeats) + ": what a sent read's second nest counts with both levels is not decoded");
+    }
+    const uint64_t bytes = runs ? 4 * reach.groups : 0;
+    const uint64_t want = (bytes + kRingBeatBytes - 1) / kRingBeatBytes;
+    if (repeats == 0 && streamBeats + 1 != want) {
+      refuse(packet, "the read names " + std::to_string(streamBeats + 1) + " beats of " + std::to_string(kRingBeatBytes) +
+                         " bytes (Stage13StreamBeats, word 3 bits 34:19); its nest reads " + std::to_string(bytes) +
+                         " bytes = " + std::to_string(want) + " beats");
+    }
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedReadAt = address;
@@ -562,6 +620,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadChannel = channel;
     tiles_[t].stagedReadRepeats = repeats;
     tiles_[t].keptRead.reset();
+    tiles_[t].keptReadUnwrittenByte.reset();
   }
 }
 
@@ -588,18 +647,33 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
     auto bytes = gather(tile.narrowSram, reach);
-    if (const uint64_t* hole = std::get_if<uint64_t>(&bytes)) {
-      refuse(packet, "the kept read of " + std::to_string(reach.groups) + " groups of 4 bytes from narrow byte " +
-                         std::to_string(reach.address) + ", " + std::to_string(reach.stride) + " units apart, of tile " +
-                         std::to_string(t) + " (Stage13NarrowAt4, Stage13Groups, Stage13OuterLimit, Stage13Wrap); byte " +
-                         std::to_string(*hole) + " was not written in this run or lies outside narrow memory");
-    }
-    tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
-    tile.keptReadRepeats = repeats;
-    tile.keptReadChannel = channel;
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
     tile.stagedReadRepeats = 0;
+    // Bytes this run did not write are refused where they are taken, not here: a tile the program
+    // never computes on may read them (tile_state.h keptReadUnwrittenByte).
+    if (const uint64_t* hole = std::get_if<uint64_t>(&bytes)) {
+      tile.keptRead.reset();
+      tile.keptReadUnwrittenByte = *hole;
+      tile.keptReadRepeats = repeats;
+      tile.keptReadChannel = channel;
+      continue;
+    }
+    tile.keptReadUnwrittenByte.reset();
+    tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
+    tile.keptReadRepeats = repeats;
+    tile.keptReadChannel = channel;
+  }
+}
+
+// A compute or a send that would take bytes a kept read found unwritten (keepRead) is refused, naming them.
+void LleRung::refuseAKeptReadOfUnwrittenBytes(const DecodedPacket& packet) const {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !tiles_[t].keptReadUnwrittenByte) continue;
+    refuse(packet, "tile " + std::to_string(t) + " holds a read kept for its compute (Stage13Route 0, 0; stream " +
+                       std::to_string(tiles_[t].keptReadChannel) + ") over narrow byte " +
+                       std::to_string(*tiles_[t].keptReadUnwrittenByte) +
+                       ", which was not written in this run or lies outside narrow memory");
   }
 }
 
@@ -730,7 +804,11 @@ void LleRung::pop(const DecodedPacket& packet) {
     const WriteNest& nest = tiles_[t].stagedWriteNest;
     const uint64_t skip = tiles_[t].stagedWriteSkipUnits;
     const bool wholePop = nest.contiguous() && skip == 0;
-    if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units()) {
+    // A window whose passes run past the pop's end is the window rule below, with or without a skip:
+    // the padding programs pop their top row (8 bytes) to the windows of tiles 0 and 2, whose two passes
+    // of 8 bytes each ask for 16 (docs/decoding-log.md "pad13").
+    const bool window = StagingWindow::of(nest, *tiles_[t].stagedWriteAt).has_value();
+    if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units() && !(window && pending.length < 4 * nest.units())) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write nest of " + std::to_string(4 * nest.units()) +
                          " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is "
@@ -740,7 +818,6 @@ void LleRung::pop(const DecodedPacket& packet) {
     // 64-unit pop, docs/decoding-log.md "convwire" §C): the pass stays short, a compute that reads past
     // its bytes is refused, and the units the write reaches past the end count as unwritten. Other
     // skipping writes must find their part inside the pop.
-    const bool window = StagingWindow::of(nest, *tiles_[t].stagedWriteAt).has_value();
     if (!wholePop && !window && 4 * (skip + nest.units()) > pending.length) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
@@ -895,11 +972,13 @@ bool LleRung::inputPopsDelivered(const models::RunStreams& streams) const {
 }
 
 void LleRung::runDeferredComputes(const models::RunStreams& streams) {
-  while (!deferredComputes_.empty()) {
-    DeferredCompute waiting = std::move(deferredComputes_.front());
-    deferredComputes_.pop_front();
-    waiting.packet.words = waiting.words;
-    compute(waiting.packet, streams);
+  // Taken out of the queue together, in program order: a compute that finds the queue non-empty
+  // waits behind it, so running them one by one from a queue still holding the others would requeue them.
+  auto waiting = std::move(deferredComputes_);
+  deferredComputes_.clear();
+  for (DeferredCompute& next : waiting) {
+    next.packet.words = next.words;
+    compute(next.packet, streams);
   }
 }
 
@@ -967,6 +1046,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        "identity computes set it)");
   }
   refuseWhileAWindowReaderWaits(packet);
+  refuseAKeptReadOfUnwrittenBytes(packet);
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
   // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).
@@ -1459,6 +1539,10 @@ void LleRung::send(const DecodedPacket& packet) {
     refuse(packet, "host-bound send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }
   const TileState& tile = tiles_[static_cast<unsigned>(std::countr_zero(packet.tileMask))];
+  if (tile.keptRead) {  // a kept read's length is the bytes it copied (Dma10ReadForm 0, 0)
+    sendsWaiting_.push_back(sendBytes(packet, tile.keptRead->size()));
+    return;
+  }
   if (tile.stagedReadBytes == 0) {
     refuse(packet, "a host-bound send (Dma10ToOutfeed) before its outfeed from a one-line read: its length is the outfeed's, "
                    "not known yet");
@@ -1481,7 +1565,28 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
   outQueue_.insert(outQueue_.end(), waiting.begin(), waiting.end());
 }
 
-std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t bytes) const {
+// A send of the tile's kept read (Dma10ReadForm 0, 0): its bytes as the 0x13 copied them, in the
+// stream the read entered, once; the send consumes them.
+std::vector<uint8_t> LleRung::sendKeptRead(const DecodedPacket& packet, TileState& tile, unsigned index, uint64_t bytes) const {
+  if (const uint64_t channel = readField(packet.words, LleField::Dma10Channel); channel != tile.keptReadChannel) {
+    refuse(packet, "the send takes stream " + std::to_string(channel) + " (Dma10Channel, word 0 bits 73:62); the kept read of tile " +
+                       std::to_string(index) + " entered stream " + std::to_string(tile.keptReadChannel) +
+                       " (Stage13Channel, word 2 bits 92:81)");
+  }
+  if (tile.keptReadRepeats != 0) {
+    refuse(packet, "the kept read of tile " + std::to_string(index) + " repeats " + std::to_string(tile.keptReadRepeats + 1) +
+                       " times (Stage13Repeats); where a repeated read goes is not decoded");
+  }
+  if (tile.keptRead->size() != bytes) {
+    refuse(packet, "the kept read of tile " + std::to_string(index) + " holds " + std::to_string(tile.keptRead->size()) +
+                       " bytes (Stage13Groups, Stage13OuterLimit), the outfeed sends " + std::to_string(bytes) + " (OutfeedLines)");
+  }
+  std::vector<uint8_t> sent = std::move(*tile.keptRead);
+  tile.keptRead.reset();
+  return sent;
+}
+
+std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t bytes) {
   refuseWhileAWindowReaderWaits(packet);
   if (const uint64_t tiles = readField(packet.words, LleField::Dma10ToTiles); tiles != 0) {
     refuse(packet, "the outfeed send also goes to tiles " + tileList(static_cast<uint16_t>(tiles)) +
@@ -1504,12 +1609,29 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
     refuse(packet, "outfeed drain from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }
   const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
-  const TileState& tile = tiles_[index];
-  // The send carries what the tile's staging read (0x13) addresses in narrow memory: a compute's
-  // lane results (ComputeOutputAt) or bytes a pop wrote there (Stage14NarrowAt64).
+  TileState& tile = tiles_[index];
+  // The send names the form of the read it drains (lle_fields.def Dma10ReadForm, docs/decoding-log.md
+  // "pad13" §D): bits 86 and 88 set for a read with Stage13Route[1] set, clear for one with both route
+  // bits clear — which the rung holds as the tile's kept read.
+  const uint64_t form86 = readField(packet.words, LleField::Dma10ReadForm, 0);
+  const uint64_t form88 = readField(packet.words, LleField::Dma10ReadForm, 1);
+  if (form86 != form88) {
+    refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) = " + std::to_string(form88) + ", " + std::to_string(form86) +
+                       ": the two bits differ in no corpus send; not decoded");
+  }
+  const bool drainsKeptRead = form86 == 0;
+  refuseAKeptReadOfUnwrittenBytes(packet);
   if (tile.keptRead) {
-    refuse(packet, "outfeed drain from tile " + std::to_string(index) +
-                       " whose last 0x13 kept its bytes for the tile's compute (Stage13Route 0, 0): a kept read is not sent");
+    if (!drainsKeptRead) {
+      refuse(packet, "outfeed drain from tile " + std::to_string(index) +
+                         " whose last 0x13 kept its bytes (Stage13Route 0, 0), while the send's Dma10ReadForm (word 1 bits 88, 86) = 1, 1 "
+                         "names a read with Stage13Route[1] set");
+    }
+    return sendKeptRead(packet, tile, index, bytes);
+  }
+  if (drainsKeptRead) {
+    refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) = 0, 0 names a read with Stage13Route 0, 0; tile " + std::to_string(index) +
+                       " holds no such read");
   }
   if (!tile.stagedReadAt) refuse(packet, "outfeed drain from a tile with no staging read (0x13) armed");
   const uint64_t at = *tile.stagedReadAt;
@@ -1539,7 +1661,8 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
 }
 
 std::vector<uint8_t> LleRung::windowTail(unsigned /*window*/, uint32_t windowLength, uint32_t streamedBytes,
-                                         const models::RunStreams& /*streams*/) {
+                                         const models::RunStreams& streams) {
+  (void)waitsForInput(streams);  // the packets that waited for the input run now that it is here
   const size_t want = windowLength - streamedBytes;
   const size_t have = outQueue_.size() - outRead_;
   const size_t n = std::min(want, have);

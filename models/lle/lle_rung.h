@@ -150,6 +150,7 @@ class LleRung final : public models::DatapathRung {
     int64_t stride = 1;
   };
   void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel);
+  void refuseAKeptReadOfUnwrittenBytes(const models::DecodedPacket& packet) const;
   [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
                                                                           const StagedNest& reach);
   void writeImmediate(const models::DecodedPacket& packet);
@@ -172,12 +173,18 @@ class LleRung final : public models::DatapathRung {
   void refuseOtherLanesOrPrefix(const models::DecodedPacket& packet, uint64_t laneGroups, uint64_t prefix, const char* form) const;
   [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;
   void runDeferredComputes(const models::RunStreams& streams);
+  // True while a compute waits for input bytes (the caller queues its packet); runs the waiting
+  // packets once the bytes are there.
+  bool waitsForInput(const models::RunStreams& streams);
+  void dispatch(const models::DecodedPacket& packet, const models::RunStreams& streams);
   // The position loop of one 4-byte group per output with a 4 x 4 weight block (docs/decoding-log.md
   // "eltwise" §B): the raw element-wise programs. Its input is each tile's narrow memory at
   // ComputeInputAt4 x 4 ("identform" §B).
   void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
   // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.
-  [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes) const;
+  [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes);
+  [[nodiscard]] std::vector<uint8_t> sendKeptRead(const models::DecodedPacket& packet, TileState& tile, unsigned index,
+                                                  uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
   void armOutfeed(const models::DecodedPacket& packet);
   // The identity copy of one-byte input elements from a staging window into the padded grid
@@ -202,6 +209,7 @@ class LleRung final : public models::DatapathRung {
   bool infeedIsInput_ = false;
   std::vector<PendingPop> pendingPops_;
   std::deque<DeferredCompute> deferredComputes_;  // in program order
+  std::deque<DeferredCompute> waitingPackets_;    // every packet issued after a waiting compute, in program order
   std::deque<DeferredCompute> windowReaders_;     // one-byte-element computes waiting for their window, in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream

@@ -3,9 +3,11 @@
 // narrow 4-byte units, relative to Stage13NarrowAt4, level 0 stepping one unit. Level 0's limit is
 // Stage13Groups (running where Stage13LoopOn is set), levels 1..4 take Stage13OuterLimit where their
 // enable Stage13OuterOn is set, and Stage13Wrap[i - 1] is the carry when level i counts. The rung
-// reads nests where at most one level counts (countingLevel()): with two counting levels the corpus
+// reads nests where at most one level counts (countingLevel()), and nests whose level 0 does not
+// count and whose counting levels chain into one run of units (asOneRun(); the padding programs'
+// output reads, docs/decoding-log.md "pad13"): with level 0 counting beside another level the corpus
 // has reads that this reading sends below unit 0 (a level-0 step other than one unit, whose field is
-// not decoded), so those are refused.
+// not decoded), so those are refused; with level 0 idle its step never applies.
 
 #include <array>
 #include <cstdint>

@@ -258,7 +258,7 @@ class LleRungTest : public ::testing::Test {
     for (unsigned t = 0; t < 16; ++t) {
       if (!(tiles & (1u << t))) continue;
       rung.packet(outfeed(), streams, 0);
-      rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1u << t}}), streams, 0);
+      rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 1u << t}}), streams, 0);
     }
     std::vector<uint8_t> out = rung.windowTail(0, 64 * std::popcount(tiles), 0, streams);
     rung.endRun();
@@ -289,7 +289,7 @@ class LleRungTest : public ::testing::Test {
   // bytes the host receives.
   std::vector<uint8_t> sendToHost(uint16_t tile, uint64_t bytes) {
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, tile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, tile}}), streams, 0);
     return rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
   }
 
@@ -354,7 +354,7 @@ class LleRungTest : public ::testing::Test {
     rung.packet(p.outBytes == 8 ? f.make(0x27, {{LleField::OutfeedSingleLine, 1}})
                                 : f.make(0x27, {{LleField::OutfeedLines, p.outBytes / 8 - 1}}),
                 streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, p.tile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, p.tile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(p.outBytes), 0, streams);
     rung.endRun();
     return out;
@@ -826,7 +826,7 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   rung.packet(compute(0x1), streams, 0);
   rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
   rung.endRun();
   DecodedPacket stray = f.make(0x24, {});
@@ -857,7 +857,7 @@ TEST_F(LleRungTest, ATileFenceWithAnyFlagsCountAndEnginesOrdersButMovesNoData) {
   rung.packet(odd, streams, 0);
   rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
   rung.endRun();
   for (const unsigned pinnedBit : {42u, 108u}) {
@@ -1266,7 +1266,7 @@ TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
   rung.packet(compute(0x3), streams, 0);
   rung.packet(readAt(0x3, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
   ASSERT_EQ(out.size(), 64u);
   for (unsigned c = 0; c < 64; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << c;
@@ -1385,7 +1385,7 @@ TEST_F(LleRungTest, RefusesADrainFromSeveralTilesAtOnce) {
   rung.packet(pop(true, 0x3), streams, 0);
   rung.packet(compute(0x3), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 0x3}}), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 0x3}}), streams, 0), ChipFault);
 }
 
 }  // namespace
@@ -1417,9 +1417,9 @@ TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
     rung.packet(f.make(0x24, {}), streams, 0);
     // Tile 3 first, then tile 2: the host gets them in that order.
     rung.packet(readAt(0x8, 200 + bytes - readBytes, readBytes), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x8}, {LleField::Dma10ToOutfeed, hostBound}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x8}, {LleField::Dma10ToOutfeed, hostBound}, {LleField::Dma10ReadForm, 1}}), streams, 0);
     rung.packet(readAt(0x4, 328, bytes), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, hostBound}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, hostBound}, {LleField::Dma10ReadForm, 1}}), streams, 0);
     for (int k = 0; k < 2; ++k) rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(2 * bytes), 0, streams);
     rung.endRun();
@@ -1437,9 +1437,9 @@ TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(readAt(0x4, 328, bytes), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 0}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 0}, {LleField::Dma10ReadForm, 1}}), streams, 0);
   EXPECT_TRUE(rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams).empty());
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams), streams.input);
   rung.endRun();
   try {
@@ -1475,7 +1475,7 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
     rung.packet(stageRead(read16, groups, on), streams, 0);
     const uint64_t lines = streams.input.size() / 8;
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, lines - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
     rung.endRun();
     return out;
@@ -1500,7 +1500,7 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(stageRead(20, groups, 1), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
-  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}}), streams, 0), ChipFault);
 }
 
 // The compute's lane results land at ComputeOutputAt ("xray" §C: Dense 256 / 1024, matmul_256
@@ -1517,7 +1517,7 @@ TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
     rung.packet(compute(0x1), streams, 0);
     rung.packet(readAt(0x1, readFrom, 64), streams, 0);
     rung.packet(outfeed(), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 0x1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 0x1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
     rung.endRun();
     return out;
@@ -1570,7 +1570,7 @@ TEST_F(LleRungTest, TheOutfeedLengthMustMatchTheStagingReadItSends) {
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, 32 / 8 - 1}}), streams, 0);
   expectRefusal(
       [&] {
-        rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 0x1}}), streams, 0);
+        rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 0x1}}), streams, 0);
       },
       "covers 64 bytes (Stage13Groups), the outfeed sends 32", "a 32-byte outfeed of a 64-byte read was accepted");
 }
@@ -1813,13 +1813,21 @@ TEST_F(LleRungTest, AReadKeptForTheComputeTakesItsBytesFromNarrowMemoryWhenItRun
   rung.endRun();
 
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
-                     f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}})})
-                .find("a kept read is not sent"),
+                     f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}})})
+                .find("names a read with Stage13Route[1] set"),
             std::string::npos);
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)}).find("Stage13Route 0, 0"), std::string::npos)
       << refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)});
-  const std::string past = refusal({keptRead(kBase + 1, kUnits, 0, 0)});
-  EXPECT_NE(past.find("byte " + std::to_string(4 * (kBase + kUnits)) + " was not written"), std::string::npos) << past;
+  // A read reaching one unit past the written bytes is kept as such; what takes it is refused, naming
+  // the byte (docs/decoding-log.md "pad13": the padding programs keep the identity on tiles that never
+  // wrote it and never compute on them).
+  EXPECT_EQ(refusal({keptRead(kBase + 1, kUnits, 0, 0)}), "accepted");
+  const std::string past = refusal({keptRead(kBase + 1, kUnits, 0, 0), compute(kTile)});
+  EXPECT_NE(past.find("over narrow byte " + std::to_string(4 * (kBase + kUnits)) + ", which was not written"), std::string::npos)
+      << past;
+  const std::string pastSent = refusal({keptRead(kBase + 1, kUnits, 0, 0), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
+                                        f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}})});
+  EXPECT_NE(pastSent.find("over narrow byte " + std::to_string(4 * (kBase + kUnits))), std::string::npos) << pastSent;
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 1, 0)}).find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos);
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 1)}).find("Stage13Route (word 3 bits 107, 105) = 1, 0"), std::string::npos);
 }
@@ -1941,6 +1949,132 @@ TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
   EXPECT_NE(refusal(read(1, 1, 1)).find("several levels of the read's nest count"), std::string::npos) << refusal(read(1, 1, 1));
   EXPECT_NE(refusal(read(1, 0, 0)).find("Stage13OuterLimit[0] = 3 while Stage13OuterOn[0]"), std::string::npos)
       << refusal(read(1, 0, 0));
+}
+
+// The send names the form of the read it drains (lle_fields.def Dma10ReadForm, docs/decoding-log.md
+// "pad13" §D: w1 bits 86 / 88 clear in every corpus send whose read has both route bits clear, as the
+// 2 x 2 padding program's). Here 16 bytes kept from narrow unit 21 of tile 2 (route 0, 0: a base no
+// corpus read has) are sent by a send with both bits clear, once: the tile holds no kept read after it.
+// A send with the bits set on that read, a send with them clear on a sent read, and the bits apart are
+// refused naming the field. Without the change the kept read was refused at the send ("a kept read is
+// not sent") and the bits were pinned set by the envelope.
+TEST_F(LleRungTest, ASendWhoseReadFormIsClearTakesTheTilesKeptRead) {
+  static constexpr uint16_t kTile = 0x4;
+  static constexpr uint64_t kAt = 21 * 4;
+  const auto fill = [&] {
+    rung.beginRun();
+    for (uint64_t u = 0; u < 4; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x0a0b0c00u + u}, {LleField::Fill17At4, kAt / 4 + u}}),
+                  streams, 0);
+    }
+  };
+  const auto kept = [&] {
+    DecodedPacket p = readAt(kTile, kAt, 16);
+    f.setElement(p, LleField::Stage13Route, 0, 0);
+    f.setElement(p, LleField::Stage13Route, 1, 0);
+    return p;
+  };
+  const auto send = [&](uint64_t form86, uint64_t form88) {
+    DecodedPacket p = f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}});
+    f.setElement(p, LleField::Dma10ReadForm, 0, form86);
+    f.setElement(p, LleField::Dma10ReadForm, 1, form88);
+    return p;
+  };
+  std::vector<uint8_t> expected;
+  for (uint8_t u = 0; u < 4; ++u) expected.insert(expected.end(), {u, 0x0c, 0x0b, 0x0a});
+
+  fill();
+  rung.packet(kept(), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
+  rung.packet(send(0, 0), streams, 0);
+  EXPECT_EQ(rung.windowTail(0, 16, 0, streams), expected);
+  EXPECT_FALSE(rung.tile(2).keptRead.has_value());  // the send consumed it
+  rung.endRun();
+
+  const auto refusal = [&](const DecodedPacket& read, const DecodedPacket& drain) {
+    try {
+      fill();
+      rung.packet(read, streams, 0);
+      rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
+      rung.packet(drain, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal(kept(), send(1, 1)).find("names a read with Stage13Route[1] set"), std::string::npos) << refusal(kept(), send(1, 1));
+  EXPECT_NE(refusal(readAt(kTile, kAt, 16), send(0, 0)).find("Dma10ReadForm (word 1 bits 88, 86) = 0, 0 names a read with Stage13Route 0, 0"),
+            std::string::npos)
+      << refusal(readAt(kTile, kAt, 16), send(0, 0));
+  EXPECT_NE(refusal(kept(), send(1, 0)).find("Dma10ReadForm (word 1 bits 88, 86) = 0, 1"), std::string::npos) << refusal(kept(), send(1, 0));
+}
+
+// A sent read whose level 0 does not count and whose outer levels chain (docs/decoding-log.md "pad13":
+// the padding programs' output read, levels 1 and 2 over a quadrant) is sent as one run of units, and
+// names in Stage13StreamBeats (w3[34:19]) the 256-byte beats its bytes fill. Here 10 x 8 units (level 1
+// stride 1, level 2 stride 10: carries 1 and 1) from narrow unit 50 of tile 3 — a nest and a base no
+// corpus read has — are 320 bytes, 2 beats: sent in order with Stage13StreamBeats 1; 0 or 2 refused
+// naming the field; levels that leave a gap (carry 2 at level 2), or level 0 counting beside level 1,
+// refused; the field in a kept read refused. Without the change the chained read was refused
+// ("several levels of the read's nest count") and the field was pinned by the envelope.
+TEST_F(LleRungTest, ASentReadWhoseOuterLevelsChainIsSentAsOneRunInTheBeatsItNames) {
+  static constexpr uint16_t kTile = 0x8;
+  static constexpr uint64_t kBase = 50;
+  static constexpr uint64_t kInner = 10, kOuter = 8;
+  const auto read = [&](uint64_t route, uint64_t beats, uint64_t outerCarry, uint64_t level0Limit) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kBase},
+                                    {LleField::Stage13Groups, level0Limit}, {LleField::Stage13LoopOn, 1},
+                                    {LleField::Stage13Wrap, 1}, {LleField::Stage13OuterLimit, 0}, {LleField::Stage13OuterOn, 0},
+                                    {LleField::Stage13Route, route}, {LleField::Stage13RepeatOn, 1},
+                                    {LleField::Stage13Repeats, 0}, {LleField::Stage13RepeatWrap, 0},
+                                    {LleField::Stage13StreamBeats, beats}});
+    f.setElement(p, LleField::Stage13OuterLimit, 0, kInner - 1);
+    f.setElement(p, LleField::Stage13OuterLimit, 1, kOuter - 1);
+    f.setElement(p, LleField::Stage13OuterOn, 0, 1);
+    f.setElement(p, LleField::Stage13OuterOn, 1, 1);
+    f.setElement(p, LleField::Stage13Wrap, 1, outerCarry);
+    return p;
+  };
+  const auto fill = [&] {
+    rung.beginRun();
+    for (uint64_t u = 0; u < kInner * kOuter + 8; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x01010101u * static_cast<uint32_t>(u + 1)}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t u = 0; u < kInner * kOuter; ++u) expected.insert(expected.end(), 4, static_cast<uint8_t>(u + 1));
+
+  fill();
+  rung.packet(read(1, 1, 1, 0), streams, 0);
+  // The send names the same 2 beats at its level 1, as the padding programs' sends do.
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kInner * kOuter / 8 - 1}}), streams, 0);
+  DecodedPacket send = f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}});
+  f.setElement(send, LleField::Dma10Beats, 1, 1);
+  rung.packet(send, streams, 0);
+  EXPECT_EQ(rung.windowTail(0, 4 * kInner * kOuter, 0, streams), expected);
+  rung.endRun();
+
+  const auto refusal = [&](const DecodedPacket& p) {
+    try {
+      fill();
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  for (uint64_t beats : {uint64_t{0}, uint64_t{2}}) {
+    const std::string why = refusal(read(1, beats, 1, 0));
+    EXPECT_NE(why.find("the read names " + std::to_string(beats + 1) + " beats of 256 bytes (Stage13StreamBeats"), std::string::npos)
+        << why;
+  }
+  EXPECT_NE(refusal(read(1, 1, 2, 0)).find("do not follow each other into one run"), std::string::npos) << refusal(read(1, 1, 2, 0));
+  EXPECT_NE(refusal(read(1, 1, 1, 1)).find("several levels of the read's nest count"), std::string::npos) << refusal(read(1, 1, 1, 1));
+  EXPECT_NE(refusal(read(0, 1, 1, 0)).find("Stage13StreamBeats (word 3 bits 34:19) = 1 in a read kept"), std::string::npos)
+      << refusal(read(0, 1, 1, 0));
 }
 
 // The 0x14 select pair (docs/decoding-log.md "xraypair" §A): its meaning is not decoded; the rung's
@@ -2168,7 +2302,7 @@ TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
                 streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}, {LleField::OutfeedSingleLine, bytes == 8}}), streams,
                 0);
-    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}});
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}});
     f.setElement(send, LleField::Dma10Beats, 0, (bytes + 255) / 256 - 1);  // the send's 256-byte beats
     rung.packet(send, streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
@@ -2215,7 +2349,7 @@ TEST_F(LleRungTest, ASendTakesTheStreamItsTagNames) {
     f.setElement(read, LleField::Stage13Channel, 0, 1234);
     rung.packet(read, streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}, {LleField::Dma10Channel, sendChannel}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}, {LleField::Dma10Channel, sendChannel}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 16, 0, streams);
     rung.endRun();
     return out;
@@ -2246,7 +2380,7 @@ TEST_F(LleRungTest, AnOutfeedSendCarriesItsStreamInBeatsOf256Bytes) {
   static constexpr uint64_t kUnits = 150;
   static constexpr uint64_t kBytes = 4 * kUnits;
   const auto send = [&](unsigned level, uint64_t limit, uint64_t toOutfeed = 1, uint64_t toTiles = 0) {
-    DecodedPacket p = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, toOutfeed},
+    DecodedPacket p = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, toOutfeed}, {LleField::Dma10ReadForm, 1},
                                     {LleField::Dma10ToTiles, toTiles}});
     f.setElement(p, LleField::Dma10Beats, level, limit);
     return p;
@@ -2535,9 +2669,8 @@ TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTabl
 // A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the
 // host sends the input; docs/decoding-log.md "eltwise" §D) waits for them: here the stream is empty
 // when the compute issues, fills before the scalar fence, and the results are those of the bytes.
-// While the bytes are missing a tile sync passes the waiting compute, a read of its output does not
-// (refused, naming the compute's PC). Before the change the compute read no bytes and was refused
-// ("no tile of the compute holds activation byte 0").
+// While the bytes are missing the packets after it wait with it ("pad13", below). Before "eltwise" §D
+// the compute read no bytes and was refused ("no tile of the compute holds activation byte 0").
 TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
   constexpr uint16_t kTile = 0x1;
   constexpr uint64_t kBlockAt = 64;
@@ -2583,19 +2716,25 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedSingleLine, 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 8, 0, streams);
   rung.endRun();
   EXPECT_EQ(out, std::vector<uint8_t>(input.begin(), input.begin() + 8));  // the identity block, multiplier 1
 
+  // Every packet after the waiting compute waits with it and runs, in program order, once the bytes
+  // are there (docs/decoding-log.md "pad13": the padding programs issue their fills, output read and
+  // sends with no fence after their pops). Here the read of the compute's output, the outfeed and its
+  // send are issued before the host's bytes; the outfeed's window finds them computed. Before the
+  // change the read was refused ("still waits for input bytes").
   streams.input.clear();
-  expectRefusal(
-      [&] {
-        upToCompute();
-        rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
-      },
-      "still waits for input bytes", "a read passed a compute that still waits for its input");
+  upToCompute();
+  rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedSingleLine, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
   streams.input = input;
+  const std::vector<uint8_t> late = rung.windowTail(0, 8, 0, streams);
+  rung.endRun();
+  EXPECT_EQ(late, std::vector<uint8_t>(input.begin(), input.begin() + 8));
 }
 
 // docs/decoding-log.md "pair14": a 0x14's w0[127:62] and w1 are a copy of the 0x11 receive next on
