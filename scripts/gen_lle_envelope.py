@@ -40,9 +40,9 @@ ROW = re.compile(r"CORAL_LLE_FIELD\(\s*(\w+)\s*,\s*(0x[0-9a-f]+)\s*,\s*(\d+)\s*,
 
 
 FORMAT = re.compile(r"^CORAL_LLE_FORMAT(_UNLESS)?\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
-# Fields decoded only as a copy of a partner packet (lle_partner_copies.def): pinned when no partner
-# agrees, so the rows keep their values (the rung sets them aside only with a partner).
-PARTNER_COPY = re.compile(r"^CORAL_LLE_PARTNER_COPY\(\s*(\w+)\s*,", re.M)
+# Fields decoded only as a copy of a partner packet, and the copy's named parts (lle_partner_copies.def):
+# pinned when no partner agrees, so the rows keep their values (the rung sets them aside only with a partner).
+PARTNER_COPY = re.compile(r"^CORAL_LLE_PARTNER_COPY(?:_PART)?\(\s*(\w+)\s*[,)]", re.M)
 
 
 def field_rows(def_path):

@@ -55,11 +55,13 @@ bool formatDependent(LleField field) {
   return std::ranges::any_of(fieldFormats(), [&](const FieldFormat& f) { return f.field == field; });
 }
 
-// Fields decoded only as a copy of a partner packet (lle_partner_copies.def): pinned unless the
-// caller compares them with the partner.
+// Fields decoded only as a copy of a partner packet, and the copy's named parts (lle_partner_copies.def):
+// pinned unless the caller compares them with the partner.
 constexpr LleField kPartnerCopies[] = {
 #define CORAL_LLE_PARTNER_COPY(field, partner) LleField::field,
+#define CORAL_LLE_PARTNER_COPY_PART(part) LleField::part,
 #include "models/lle/lle_partner_copies.def"
+#undef CORAL_LLE_PARTNER_COPY_PART
 #undef CORAL_LLE_PARTNER_COPY
 };
 

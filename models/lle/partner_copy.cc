@@ -18,7 +18,9 @@ struct PartnerCopy {
 
 constexpr PartnerCopy kPartnerCopies[] = {
 #define CORAL_LLE_PARTNER_COPY(field, partner) PartnerCopy{LleField::field, partner},
+#define CORAL_LLE_PARTNER_COPY_PART(part)  // a part is compared as a bit of its copy field
 #include "models/lle/lle_partner_copies.def"
+#undef CORAL_LLE_PARTNER_COPY_PART
 #undef CORAL_LLE_PARTNER_COPY
 };
 
@@ -86,10 +88,50 @@ std::string fieldDifference(const LleFieldDef& f, std::span<const isa::Word128> 
          std::to_string(first % 128) + ") differs in bits " + runs;
 }
 
-// The partner's words as the copy is compared with them: each idle step (a loop of limit 0) whose
-// value differs from the copy's only in its lowest bit takes the copy's value.
+void writeField(std::span<isa::Word128> words, LleField field, uint64_t value, unsigned element = 0) {
+  const LleFieldDef& f = fieldDef(field);
+  const uint32_t lsb = f.lsb + element * f.stride;
+  words[lsb / 128].setBits(lsb % 128, f.width, value);
+}
+
+// A receive descriptor without an inner level (Stage14CopyInnerLevel clear) in the one state every such
+// execution-only receive of the corpus holds (734 / 734, docs/decoding-log.md "win14" §A): its one loop,
+// the run, at level 0, and count 1, step 0, flag 0, wraps and the upper levels' limits 0 — bits the form
+// does not use. Only this state is re-read in the other layout; anything else is compared as it stands.
+bool runOnlyDescriptor(std::span<const isa::Word128> words) {
+  if (readField(words, LleField::Stage14CopyInnerLevel) != 0) return false;
+  for (unsigned level = 1; level < fieldDef(LleField::Stage14CopyLimit).count; ++level) {
+    if (readField(words, LleField::Stage14CopyLimit, level) != 0) return false;
+  }
+  for (unsigned level = 0; level < fieldDef(LleField::Stage14CopyWrap).count; ++level) {
+    if (readField(words, LleField::Stage14CopyWrap, level) != 0) return false;
+  }
+  return readField(words, LleField::Stage14CopyCount) == 1 && readField(words, LleField::Stage14CopyStep) == 0 &&
+         readField(words, LleField::Stage14CopyFlag) == 0;
+}
+
+// The run of a receive without an inner level, written in the layout with one (docs/decoding-log.md "win14"):
+// an inner level 0 that runs once (limit 0, its wrap -0, count 1, step 1, flag 1 — the values every such copy
+// holds, 34 / 34) and the run one level up. The number of iterations, (0 + 1) x (run + 1), is the receive's.
+void runOneLevelUp(std::span<isa::Word128> words) {
+  const uint64_t run = readField(words, LleField::Stage14CopyLimit, 0);
+  writeField(words, LleField::Stage14CopyInnerLevel, 1);
+  writeField(words, LleField::Stage14CopyLimit, 0, 0);
+  writeField(words, LleField::Stage14CopyLimit, run, 1);
+  writeField(words, LleField::Stage14CopyCount, 1);
+  writeField(words, LleField::Stage14CopyStep, 1);
+  writeField(words, LleField::Stage14CopyFlag, 1);
+}
+
+// The partner's words as the copy is compared with them: a copy with an inner level (Stage14CopyInnerLevel)
+// of a receive without one sees the receive's run one level up; then each idle step (a loop of limit 0)
+// whose value differs from the copy's only in its lowest bit takes the copy's value.
 std::vector<isa::Word128> partnerAsCompared(std::span<const isa::Word128> copy, const models::DecodedPacket& partner) {
   std::vector<isa::Word128> words(partner.words.begin(), partner.words.end());
+  if (copy.size() > 1 && words.size() > 1 && readField(copy, LleField::Stage14CopyInnerLevel) == 1 &&
+      runOnlyDescriptor(words)) {
+    runOneLevelUp(words);
+  }
   for (const IdleStep& s : kIdleSteps) {
     const LleFieldDef& step = fieldDef(s.step);
     if (step.opcode != static_cast<uint8_t>(partner.opcode) || readField(words, s.limit) != 0) continue;

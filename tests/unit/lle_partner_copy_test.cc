@@ -157,5 +157,60 @@ TEST_F(PartnerCopyWatchTest, AReceiveRunningItsLoopOnceMayHoldTheOtherStepThanIt
   }
 }
 
+// A receive without an inner level (w0 bit 78 clear) holds its one loop, the run, at level 0; a copy with an
+// inner level (bit 78 set) holds the same run one level up, above a level 0 that runs once (count 1, step 1,
+// flag 1) (docs/decoding-log.md "win14"). Values no corpus pair has: tag 1234 and a run of 9 (limit 8; the
+// corpus has 3, 4 and 63). The run held at level 2, another run, or a receive outside the run-only state
+// (count 2) refuse, naming the bits; and a copy without an inner level still compares bit for bit.
+TEST_F(PartnerCopyWatchTest, AWriteWithAnInnerLevelHoldsTheRunOfAReceiveWithoutOneALevelUp) {
+  std::vector<isa::Word128> receive(2);
+  receive[0].setBits(62, 12, 1234);
+  receive[0].setBits(95, 16, 8);  // the run: 9 iterations at level 0
+  receive[1].setBits(88, 11, 1);
+  std::vector<isa::Word128> copy(2);
+  copy[0].setBits(62, 12, 1234);
+  copy[0].setBits(78, 1, 1);
+  copy[1].setBits(0, 16, 8);  // the run at level 1
+  copy[1].setBits(82, 4, 1);
+  copy[1].setBits(86, 1, 1);
+  copy[1].setBits(88, 11, 1);
+  const auto refusal = [&](const std::vector<isa::Word128>& write, const std::vector<isa::Word128>& partner) {
+    PartnerCopyWatch watch;
+    EXPECT_EQ(watch.observe(make(0x14, 0x20, &write), kPinned), "");
+    return watch.observe(make(0x11, 0x20, &partner), "");
+  };
+  EXPECT_EQ(refusal(copy, receive), "");
+  EXPECT_EQ(readField(copy, LleField::Stage14CopyLimit, 1), 8u);
+  {
+    std::vector<isa::Word128> levelTwo = copy;  // the run one level too high
+    levelTwo[1].setBits(0, 16, 0);
+    levelTwo[1].setBits(33, 16, 8);
+    const std::string why = refusal(levelTwo, receive);
+    EXPECT_NE(why.find("Stage14PartnerW1 (word 1 bits 127:0) differs in bits 36, 3"), std::string::npos) << why;
+  }
+  {
+    std::vector<isa::Word128> otherRun = receive;
+    otherRun[0].setBits(95, 16, 9);
+    const std::string why = refusal(copy, otherRun);
+    EXPECT_NE(why.find("Stage14PartnerW1 (word 1 bits 127:0) differs in bits 0 ("), std::string::npos) << why;
+  }
+  {
+    std::vector<isa::Word128> countTwo = receive;  // not the run-only state: compared as it stands
+    countTwo[1].setBits(88, 11, 2);
+    const std::string why = refusal(copy, countTwo);
+    EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 98, 78;"), std::string::npos) << why;
+  }
+  {
+    std::vector<isa::Word128> flagClear = copy;  // a level-1 copy whose flag is 0: never seen
+    flagClear[1].setBits(86, 1, 0);
+    const std::string why = refusal(flagClear, receive);
+    EXPECT_NE(why.find("Stage14PartnerW1 (word 1 bits 127:0) differs in bits 86"), std::string::npos) << why;
+  }
+  // Without an inner level the copy is the receive bit for bit.
+  EXPECT_EQ(refusal(receive, receive), "");
+  const std::string why = refusal(receive, copy);
+  EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 98, 78;"), std::string::npos) << why;
+}
+
 }  // namespace
 }  // namespace coralsim::lle
