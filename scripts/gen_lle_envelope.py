@@ -77,12 +77,11 @@ def ignore_masks(fields, formats):
 def packet_mask(op, packet, fields, formats, masks):
     """The bits decoded in this packet: every format's, plus the format fields present in it."""
     mask = masks[op]
-    for name, (condition, when) in formats.items():
+    for name, conditions in formats.items():
         row = fields[name]
         if row[0] != op:
             continue
-        cond = fields[condition]
-        if ((packet >> cond[1]) & 1) == when:
+        if all(((packet >> fields[condition][1]) & 1) == when for condition, when in conditions):
             mask |= field_bits(row)
     return mask
 
@@ -113,9 +112,11 @@ def main():
     import tfl  # noqa: E402
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     fields = field_rows(os.path.join(root, "models", "lle", "lle_fields.def"))
-    # {field: (condition, the condition's value where the field exists)}: CORAL_LLE_FORMAT 1, _UNLESS 0.
-    formats = {f: (c, 0 if unless else 1)
-               for unless, c, f in FORMAT.findall(open(os.path.join(root, "models", "lle", "lle_relations.def")).read())}
+    # {field: [(condition, the condition's value where the field exists)]}: CORAL_LLE_FORMAT 1, _UNLESS 0;
+    # a field of several rows exists where all of them hold (as field_relations.cc fieldPresent()).
+    formats = {}
+    for unless, c, f in FORMAT.findall(open(os.path.join(root, "models", "lle", "lle_relations.def")).read()):
+        formats.setdefault(f, []).append((c, 0 if unless else 1))
     copies = PARTNER_COPY.findall(open(os.path.join(root, "models", "lle", "lle_partner_copies.def")).read())
     fields = {name: row for name, row in fields.items() if name not in copies}
     masks = ignore_masks(fields, formats)

@@ -13,7 +13,10 @@ set (--decide SUBSTRING ..., default rubensrech conv 64^2) and the held-out rest
      step 1 and flag w1 bit 86 set, everything else equal), with the partner's step / flag / count values;
   3. every partner 0x11 with bit 78 clear in the corpus (paired or not): its count, step, flag, wraps, limits
      above level 0 (the form's invariants);
-  4. every paired 0x14 (every tile's next packet a 0x11): its copied bit 78 against its select w4[109:108] (Stage14SelectW4).
+  4. every paired 0x14 (every tile's next packet a 0x11): its copied bit 78 against its select w4[109:108] (Stage14SelectW4);
+  5. every execution-only 0x11 whose next data carrier is an input pop (0x26 with PopIsInput, PopTiles sharing a
+     tile, before any other 0x11 on those tiles): the receive's iterations (the product of limit + 1 over its
+     four levels) x 256 against the pop's stream bytes (64-byte ring beats x 8), by bit 78.
 
 Usage: scan_stage14_level_copy.py SHARED_TOOLS_ISA_DIR CORPUS_DIR [--decide SUBSTRING ...]
 The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of them is copied.
@@ -78,6 +81,7 @@ def main():
     clear_receives = collections.Counter()
     examples = collections.defaultdict(list)
     select = collections.Counter()
+    runs = collections.Counter()
     for label, _, data in programs(corpus):
         which = "decide" if any(d in label for d in decide) else "held out"
         words = seg.words(data)
@@ -89,6 +93,25 @@ def main():
                 clear_receives[(which, "count %d step %d flag86 %d wraps %s limits123 %s" % (
                     r["count"], r["step"], r["flag86"], "0" if r["wraps"] == (0, 0, 0) else "set",
                     "0" if r["limits123"] == (0, 0, 0) else "set"))] += 1
+        for n, (i, op, _) in enumerate(packets):
+            if op != 0x11 or bits(words[i + 2], 122, 2) != 3:
+                continue
+            mask = bits(words[i], 12, 16)
+            for j, op2, _ in packets[n + 1:]:
+                if op2 == 0x11 and bits(words[j], 12, 16) & mask:
+                    break
+                if op2 == 0x26 and bits(words[j + 3], 25, 16) & mask and bits(words[j], 12, 1):
+                    beats = bits(words[j + 1], 55, 10) + 1024 * bits(words[j], 96, 8) + 1
+                    r = reading(words[i], words[i + 1])
+                    iterations = 1
+                    for limit in (r["limit0"],) + r["limits123"]:
+                        iterations *= limit + 1
+                    runs[(which, "bit 78 %d" % r["run78"], "iterations %s ceil(pop bytes / 256)" % (
+                        "=" if iterations == -(-beats * 8 // 256) else "!="))] += 1
+                    if iterations != -(-beats * 8 // 256):
+                        examples[(which, "run != pop")].append("%s 0x%04x it %d pop %d" % (
+                            label[-50:], i, iterations, beats * 8))
+                    break
         for n, (i, op) in enumerate(tile):
             if op != 0x14:
                 continue
@@ -135,6 +158,9 @@ def main():
     print("4. every paired 0x14: its copied bit 78 and Stage14SelectW4")
     for key, count in sorted(select.items()):
         print("  %-8s %-40s %6d" % (key + (count,)))
+    print("5. execution-only receives fed by an input pop: iterations x 256 against the pop's bytes")
+    for key, count in sorted(runs.items()):
+        print("  %-8s %-10s %-40s %6d" % (key + (count,)))
     for key, lines in sorted(examples.items()):
         print("  examples %s (%d): %s" % (key, len(lines), "; ".join(lines[:8])))
 

@@ -162,7 +162,9 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set, 
     int nearestDistance = 129;
     for (const EnvelopeRow& row : envelopeRows(set)) {
       if (row.opcode != op || row.word != k) continue;
-      const isa::Word128 pinned{row.value.lo & ~aside.lo, row.value.hi & ~aside.hi};
+      // A row keeps the values of the bits undecoded in the packets it came from; where this packet decodes a
+      // field (another form of the opcode, e.g. the receive's execution-only and parameter forms) they pin nothing.
+      const isa::Word128 pinned{row.value.lo & ~aside.lo & ~mask.lo, row.value.hi & ~aside.hi & ~mask.hi};
       const int distance = std::popcount(pinned.lo ^ value.lo) + std::popcount(pinned.hi ^ value.hi);
       if (distance == 0) {
         found = true;

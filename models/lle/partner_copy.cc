@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "models/isa/opcodes.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/write_nest.h"
 
 namespace coralsim::lle {
 
@@ -36,7 +38,8 @@ constexpr IdleStep kIdleSteps[] = {
 #undef CORAL_LLE_PARTNER_IDLE_STEP
 };
 
-constexpr uint8_t kSync = 0x1a;  // a tile fence: orders, moves no data, so it does not break a pairing
+constexpr uint8_t kSync = 0x1a;
+constexpr uint64_t kReceiveRowBytes = 256;  // a receive row: 64 lanes x 4 bytes (as the parameter form's rows)  // a tile fence: orders, moves no data, so it does not break a pairing
 
 std::string hexByte(uint8_t value) {
   char text[8];
@@ -124,12 +127,12 @@ void runOneLevelUp(std::span<isa::Word128> words) {
 }
 
 // The partner's words as the copy is compared with them: a copy with an inner level (Stage14CopyInnerLevel)
-// of a receive without one sees the receive's run one level up; then each idle step (a loop of limit 0)
+// of an execution-only receive without one sees the receive's run one level up; then each idle step (a loop of limit 0)
 // whose value differs from the copy's only in its lowest bit takes the copy's value.
 std::vector<isa::Word128> partnerAsCompared(std::span<const isa::Word128> copy, const models::DecodedPacket& partner) {
   std::vector<isa::Word128> words(partner.words.begin(), partner.words.end());
-  if (copy.size() > 1 && words.size() > 1 && readField(copy, LleField::Stage14CopyInnerLevel) == 1 &&
-      runOnlyDescriptor(words)) {
+  if (copy.size() > 1 && words.size() > 2 && readField(words, LleField::Recv11ExecutionForm) == 1 &&
+      readField(copy, LleField::Stage14CopyInnerLevel) == 1 && runOnlyDescriptor(words)) {
     runOneLevelUp(words);
   }
   for (const IdleStep& s : kIdleSteps) {
@@ -141,6 +144,21 @@ std::vector<isa::Word128> partnerAsCompared(std::span<const isa::Word128> copy, 
     words[step.lsb / 128].setBits(step.lsb % 128, 1, mine & 1u);
   }
   return words;
+}
+
+// A receive without an inner level takes Recv11ExecRun + 1 rows of 256 bytes: what the write copying it
+// puts on each tile, its nest's units x 4 bytes (docs/decoding-log.md "win14" §B). "" when they agree or
+// the partner has another form (its inner level's loops are not decoded: pinned by its envelope).
+std::string runAgainstWrite(std::span<const isa::Word128> write, const models::DecodedPacket& partner) {
+  if (readField(partner.words, LleField::Recv11ExecutionForm) == 0 || !fieldPresent(LleField::Recv11ExecRun, partner.words)) {
+    return "";
+  }
+  const uint64_t rows = readField(partner.words, LleField::Recv11ExecRun) + 1;
+  const uint64_t written = WriteNest::fromPacket(write).units() * 4;
+  if (rows * kReceiveRowBytes == written) return "";
+  return "Recv11ExecRun = " + std::to_string(rows - 1) + " (" + std::to_string(rows) + " rows of " +
+         std::to_string(kReceiveRowBytes) + " bytes) where the write copying it puts " + std::to_string(written) +
+         " bytes on each tile (docs/decoding-log.md \"win14\" §B)";
 }
 
 }  // namespace
@@ -156,7 +174,14 @@ std::string PartnerCopyWatch::comparePartner(const Awaiting& copy, const models:
     if (!differences.empty()) differences += "; ";
     differences += d;
   }
-  if (differences.empty()) return "";
+  if (differences.empty()) {
+    const std::string run = runAgainstWrite(copy.words, partner);
+    if (run.empty()) return "";
+    return "opcode " + hexByte(static_cast<uint8_t>(partner.opcode)) + " (" +
+           std::string(isa::opcodeInfo(partner.opcode).mnemonic) + ") at " +
+           models::describePacketLocation(partner.pc, partner.words[0]) + ": " + run + ", the " + hexByte(copy.opcode) +
+           " at " + models::describePacketLocation(copy.pc, copy.words[0]);
+  }
   return "opcode " + hexByte(copy.opcode) + " (" +
          std::string(isa::opcodeInfo(static_cast<isa::Opcode>(copy.opcode)).mnemonic) + ") at " +
          models::describePacketLocation(copy.pc, copy.words[0]) +

@@ -471,6 +471,26 @@ TEST_F(LleRungTest, TheParameterReceiveRowLoopTakesAnyRowCountAndTheOtherFormatK
   EXPECT_NE(pinned.find("have no decoded meaning"), std::string::npos) << pinned;
 }
 
+// The execution-only receive without an inner level (w0 bit 78 clear, docs/decoding-log.md "win14" §B): its
+// one loop, the run, is decoded (the rows it takes, checked against the write that copies it by the partner
+// watch), so any run passes the envelope; the form's other bits (count 1, wraps 0) stay pinned, and with the
+// inner level set the same bits are the undecoded level-0 loop, pinned. Runs 5 and 1000 are no corpus run.
+TEST_F(LleRungTest, AnExecutionOnlyReceiveWithoutAnInnerLevelTakesAnyRunAndKeepsItsOtherBitsPinned) {
+  for (uint64_t run : {0u, 5u, 1000u}) {
+    DecodedPacket p = executionOnlyReceive(0x1, 0);
+    f.wordsOf(p)[0].setBits(78, 1, 0);
+    f.wordsOf(p)[0].setBits(95, 16, run);
+    EXPECT_EQ(checkEnvelope(p), "") << run;
+    f.wordsOf(p)[1].setBits(88, 11, 2);  // count 2: not the run-only form's value, pinned
+    EXPECT_NE(checkEnvelope(p).find("word 1"), std::string::npos) << checkEnvelope(p);
+    f.wordsOf(p)[1].setBits(88, 11, 1);
+    f.wordsOf(p)[0].setBits(78, 1, 1);  // the inner level: w0[110:95] is its undecoded loop again
+    if (run != 0) {
+      EXPECT_NE(checkEnvelope(p).find("word 0"), std::string::npos) << checkEnvelope(p);
+    }
+  }
+}
+
 // Where parameters land ("decode4" §A): a pop fills the rows of its tile's next receive, prefix
 // first. Dense's receive (prefix rows 0..1, weights from row 2) puts the slice at address 0, which
 // the other tests compute from; a receive at row 40 with a 2-row prefix puts it at row 38, where
