@@ -324,12 +324,33 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   }
   const uint64_t skipUnits = sourceSkipUnits(packet, address);
   const uint64_t rowUnits = sourceRowUnits(packet, skipUnits);
+  refuseOtherSourceRows(packet, skipUnits);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedWriteAt = address;
     tiles_[t].stagedWriteNest = nest;
     tiles_[t].stagedWriteSkipUnits = skipUnits;
     tiles_[t].stagedWriteRowUnits = rowUnits;
+  }
+}
+
+// The source side's row count (lle_fields.def Stage14SourceRows, docs/decoding-log.md "add128" §B): the
+// pop's units from its first through the end of the tile's first group, in 64-unit rows, at least one.
+// A one-part write's group starts after its skip; a row-form group holds the skip already (RowRest +
+// RowSkip = Stage14Groups). The count moves no byte, so another value is a relation not decoded: refused.
+void LleRung::refuseOtherSourceRows(const DecodedPacket& packet, uint64_t skipUnits) const {
+  if (readField(packet.words, LleField::Stage14SourceRowsOn) == 0) return;
+  constexpr uint64_t kUnitsPerRow = 64;  // 256-byte rows of 4-byte units
+  const bool rowForm = readField(packet.words, LleField::Stage14SourceRowForm) != 0;
+  const uint64_t groupUnits = readField(packet.words, LleField::Stage14Groups) + 1;
+  const uint64_t spanned = groupUnits + (rowForm ? 0 : skipUnits);
+  const uint64_t want = std::max<uint64_t>(1, spanned / kUnitsPerRow);
+  const uint64_t rows = readField(packet.words, LleField::Stage14SourceRows);
+  if (rows != want) {
+    refuse(packet, "Stage14SourceRows (word 3 bits 122:112) = " + std::to_string(rows) + " is not the " +
+                       std::to_string(want) + " 64-unit rows of the pop through the end of the tile's first group (" +
+                       std::to_string(spanned) + " units: Stage14Groups + 1" + (rowForm || skipUnits == 0 ? "" : " after the skip") +
+                       "): another count is not decoded");
   }
 }
 

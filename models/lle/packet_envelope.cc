@@ -177,7 +177,9 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set, 
     }
     if (!found) {
       const isa::Word128 diff =
-          nearest ? isa::Word128{(nearest->value.lo & ~aside.lo) ^ value.lo, (nearest->value.hi & ~aside.hi) ^ value.hi} : value;
+          nearest ? isa::Word128{(nearest->value.lo & ~aside.lo & ~mask.lo) ^ value.lo,
+                                 (nearest->value.hi & ~aside.hi & ~mask.hi) ^ value.hi}
+                  : value;
       return where + ": word " + std::to_string(k) + " = " + hex128(packet.words[k]) + ": bits " + bitRuns(diff) +
              " have no decoded meaning and differ from the envelope (" + envelopeFile(set) + ")";
     }

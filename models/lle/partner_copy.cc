@@ -91,6 +91,44 @@ std::string fieldDifference(const LleFieldDef& f, std::span<const isa::Word128> 
          std::to_string(first % 128) + ") differs in bits " + runs;
 }
 
+// Which of the partner's own fields the copied bits `first` .. `last` that differ are ("add128" §A): its
+// fields present in its form ("Recv11ExecRun, Recv11ExecWrap[0]") and, for bits no such field holds,
+// "w0[73:62] of no decoded field". So a refusal says what the disagreement means in the partner.
+std::string partnerFieldsHolding(uint8_t partner, std::span<const isa::Word128> partnerWords, std::span<const isa::Word128> copy,
+                                 uint32_t first, uint32_t last) {
+  std::vector<bool> differs(last + 1, false), named(last + 1, false);
+  for (uint32_t b = first; b <= last; ++b) differs[b] = bitAt(copy, b) != bitAt(partnerWords, b);
+  std::string names;
+  for (size_t i = 0; i < std::size(kLleFields); ++i) {
+    const LleFieldDef& f = kLleFields[i];
+    if (f.opcode != partner || !fieldPresent(static_cast<LleField>(i), partnerWords)) continue;
+    for (unsigned e = 0; e < f.count; ++e) {
+      bool hit = false;
+      for (uint32_t b = f.lsb + e * f.stride; b < f.lsb + e * f.stride + f.width && b <= last; ++b) {
+        if (b < first || !differs[b]) continue;
+        hit = true;
+        named[b] = true;
+      }
+      if (!hit) continue;
+      names += (names.empty() ? "" : ", ") + std::string(f.name) + (f.count > 1 ? "[" + std::to_string(e) + "]" : "");
+    }
+  }
+  std::string rest;
+  for (uint32_t b = last + 1; b-- > first;) {
+    if (!differs[b] || named[b]) continue;
+    uint32_t low = b;
+    while (low > first && differs[low - 1] && !named[low - 1]) --low;
+    rest += (rest.empty() ? "" : ", ") + ("w" + std::to_string(b / 128) + "[" + std::to_string(b % 128)) +
+            (low != b ? ":" + std::to_string(low % 128) : "") + "]";
+    b = low;
+  }
+  if (!rest.empty()) names += (names.empty() ? "" : "; ") + rest + " of no decoded field";
+  return names.empty() ? "" : " (the " + hexByte(partner) + "'s " + names + ")";
+}
+
+// The partner's words as the copy is compared with them: each idle step (a loop of limit 0) whose
+// value differs from the copy's only in its lowest bit takes the copy's value.
+
 void writeField(std::span<isa::Word128> words, LleField field, uint64_t value, unsigned element = 0) {
   const LleFieldDef& f = fieldDef(field);
   const uint32_t lsb = f.lsb + element * f.stride;
@@ -150,7 +188,8 @@ std::vector<isa::Word128> partnerAsCompared(std::span<const isa::Word128> copy, 
 // puts on each tile, its nest's units x 4 bytes (docs/decoding-log.md "win14" §B). "" when they agree or
 // the partner has another form (its inner level's loops are not decoded: pinned by its envelope).
 std::string runAgainstWrite(std::span<const isa::Word128> write, const models::DecodedPacket& partner) {
-  if (readField(partner.words, LleField::Recv11ExecutionForm) == 0 || !fieldPresent(LleField::Recv11ExecRun, partner.words)) {
+  if (readField(partner.words, LleField::Recv11ExecutionForm) == 0 ||
+      readField(partner.words, LleField::Recv11ExecInnerLevel) != 0) {
     return "";
   }
   const uint64_t rows = readField(partner.words, LleField::Recv11ExecRun) + 1;
@@ -172,7 +211,7 @@ std::string PartnerCopyWatch::comparePartner(const Awaiting& copy, const models:
     const std::string d = fieldDifference(f, copy.words, theirs);
     if (d.empty()) continue;
     if (!differences.empty()) differences += "; ";
-    differences += d;
+    differences += d + partnerFieldsHolding(c.partner, theirs, copy.words, f.lsb, f.lsb + (f.count - 1u) * f.stride + f.width - 1);
   }
   if (differences.empty()) {
     const std::string run = runAgainstWrite(copy.words, partner);

@@ -174,6 +174,26 @@ TEST_F(PartnerCopyWatchTest, AReceiveRunningItsLoopOnceMayHoldTheOtherStepThanIt
   }
 }
 
+// The refusal says what the differing copied bits are in the receive ("add128" §A): an execution-only
+// receive whose run is one unit shorter (35 for the copy's 36) and whose tag is one higher differs from
+// the copy in w0 bits 97:95 (Recv11ExecRun) and 62 (the tag, w0[73:62], which no field decodes).
+TEST_F(PartnerCopyWatchTest, ADisagreementNamesTheReceiveFieldsTheDifferingBitsBelongTo) {
+  const std::vector<isa::Word128> copied = copiedBits();
+  std::vector<isa::Word128> other = copied;
+  other[0].setBits(95, 16, 35);
+  other[0].setBits(62, 12, 1235);
+  PartnerCopyWatch watch;
+  const DecodedPacket write = make(0x14, 0x1, &copied);
+  ASSERT_EQ(watch.observe(write, checkEnvelope(write)), "");
+  const DecodedPacket receive = make(0x11, 0x1, &other);
+  storage_.back()[2].setBits(122, 2, 3);  // the execution-only form, whose loop nest is declared
+  const std::string why = watch.observe(receive, "");
+  EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 97:95, 62 (the 0x11's Recv11ExecRun; w0[62] of no "
+                     "decoded field)"),
+            std::string::npos)
+      << why;
+}
+
 // A receive without an inner level (w0 bit 78 clear) holds its one loop, the run, at level 0; a copy with an
 // inner level (bit 78 set) holds the same run one level up, above a level 0 that runs once (count 1, step 1,
 // flag 1) (docs/decoding-log.md "win14"). Values no corpus pair has: tag 1234 and a run of 9 (limit 8; the
@@ -216,7 +236,7 @@ TEST_F(PartnerCopyWatchTest, AWriteWithAnInnerLevelHoldsTheRunOfAReceiveWithoutO
     std::vector<isa::Word128> countTwo = receive;  // not the run-only state: compared as it stands
     countTwo[1].setBits(88, 11, 2);
     const std::string why = refusal(copy, countTwo);
-    EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 98, 78;"), std::string::npos) << why;
+    EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 98, 78 ("), std::string::npos) << why;
   }
   {
     std::vector<isa::Word128> flagClear = copy;  // a level-1 copy whose flag is 0: never seen
@@ -227,7 +247,7 @@ TEST_F(PartnerCopyWatchTest, AWriteWithAnInnerLevelHoldsTheRunOfAReceiveWithoutO
   // Without an inner level the copy is the receive bit for bit.
   EXPECT_EQ(refusal(receive, receive), "");
   const std::string why = refusal(receive, copy);
-  EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 98, 78;"), std::string::npos) << why;
+  EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 98, 78 ("), std::string::npos) << why;
 }
 
 // A receive without an inner level takes Recv11ExecRun + 1 rows of 256 bytes: what the write copying it puts on

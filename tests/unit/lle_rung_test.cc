@@ -2043,6 +2043,83 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
       "Recv11ExecFlagBEcho", "a receive whose w2 bit 88 differs from bit 80 was accepted");
 }
 
+// The execution-only receive's loop nest (docs/decoding-log.md "add128" §A): a level-0 run of
+// Recv11ExecRun + 1 units whose three outer levels (Recv11ExecRepeat) start it again (wraps -Run), step 1.
+// A run of 38 units repeated 3 times is no corpus receive's (add_128_128 runs 64 once); the 0x14 before
+// it still places the pop, so the 40 bytes come back. Wraps or a step that say another walk are refused
+// by name; so is the run held with wraps 0 (conv 64²'s bit-78-clear form, not decoded).
+TEST_F(LleRungTest, AnExecutionOnlyReceiveRunsALoopNestWhoseOuterLevelsStartTheRunAgain) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kAt64 = 6;
+  constexpr int64_t kRun = 37;
+  streams.input.resize(40);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x5b + 7 * i);
+  const auto receiveWith = [&](int64_t wrap0, int64_t wrap1, uint64_t step) {
+    DecodedPacket receive = executionOnlyReceive(kTile);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, kRun);
+    f.setElement(receive, LleField::Recv11ExecRepeat, 0, 2);
+    f.setElement(receive, LleField::Recv11ExecWrap, 0, static_cast<uint64_t>(wrap0));
+    f.setElement(receive, LleField::Recv11ExecWrap, 1, static_cast<uint64_t>(wrap1));
+    f.setElement(receive, LleField::Recv11ExecWrap, 2, static_cast<uint64_t>(-kRun));
+    f.setElement(receive, LleField::Recv11ExecStep, 0, step);
+    return receive;
+  };
+  const DecodedPacket looping = receiveWith(-kRun, -kRun, 1);
+  EXPECT_EQ(checkEnvelope(looping), "");
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(stageAt(kTile, kAt64 * 64, 0), streams, 0);
+  rung.packet(looping, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
+                            {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
+              streams, 0);
+  EXPECT_EQ(sendToHost(kTile, streams.input.size()), streams.input);
+  rung.endRun();
+  EXPECT_NE(checkEnvelope(receiveWith(-kRun, -kRun + 1, 1)).find("Recv11ExecWrap[1] (word 1 bits 32:16) = -36"),
+            std::string::npos)
+      << checkEnvelope(receiveWith(-kRun, -kRun + 1, 1));
+  EXPECT_NE(checkEnvelope(receiveWith(-kRun, -kRun, 2)).find("Recv11ExecStep"), std::string::npos);
+  EXPECT_NE(checkEnvelope(receiveWith(0, 0, 1)).find("Recv11ExecWrap[0]"), std::string::npos);
+}
+
+// The source side's row count (docs/decoding-log.md "add128" §B): the pop's units through the end of
+// the tile's first group in 64-unit rows, at least one. A write of 100 units after a skip of 60 spans
+// 160 units: 2 rows (no corpus 0x14 has that group or skip); 1 or 3 is refused by name, and the count
+// without its bit by the envelope. The bytes kept are the skip's and the group's either way.
+TEST_F(LleRungTest, AStagingWritesRowCountIsThePopsRowsThroughItsFirstGroup) {
+  streams.input.resize(640);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(13 * i + 2);
+  constexpr uint64_t kAt64 = 8, kGroupLimit = 99, kSkip = 60;
+  const auto write = [&](uint64_t rowsOn, uint64_t rows) {
+    return f.make(0x14, {{LleField::Dma14Mask, 0x1}, {LleField::Stage14NarrowAt64, kAt64}, {LleField::Stage14Groups, kGroupLimit},
+                         {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(kGroupLimit))},
+                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
+                         {LleField::Stage14SourceCompileMark, 2}, {LleField::Stage14SourceBase, kAt64 * 16},
+                         {LleField::Stage14SourceSkip, kSkip - 1}, {LleField::Stage14SourceEnd, kAt64 * 16 + kSkip - 1},
+                         {LleField::Stage14SourceRowsOn, rowsOn}, {LleField::Stage14SourceRows, rows}});
+  };
+  const auto run = [&](const DecodedPacket& staging) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(staging, streams, 0);
+    rung.packet(popAt(true, 0, 0, 0x1, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const auto kept = rung.tile(0).narrowSram.read(kAt64 * 64, 4 * (kGroupLimit + 1));
+    std::vector<uint8_t> bytes(kept.begin(), kept.end());
+    rung.endRun();
+    return bytes;
+  };
+  EXPECT_EQ(checkEnvelope(write(1, 2)), "");
+  EXPECT_EQ(run(write(1, 2)), std::vector<uint8_t>(streams.input.begin() + 4 * kSkip, streams.input.begin() + 4 * (kSkip + kGroupLimit + 1)));
+  for (const uint64_t rows : {uint64_t{1}, uint64_t{3}}) {
+    expectRefusal([&] { run(write(1, rows)); }, "Stage14SourceRows (word 3 bits 122:112) = " + std::to_string(rows) + " is not the 2",
+                  "a row count other than the pop's rows through the group was accepted");
+  }
+  EXPECT_NE(checkEnvelope(write(0, 2)).find("Stage14SourceRows"), std::string::npos) << checkEnvelope(write(0, 2));
+}
+
 // The four bits above an input pop's second length field (docs/decoding-log.md "xraypair" §B) are
 // that 12-bit field sign-extended: 0xf for a pop of 40 beats (320 input bytes, a size no corpus input
 // pop has: -159), 0 for a one-beat pop that carries 0 and for one of 600 beats (4,800 bytes: -2399 is
