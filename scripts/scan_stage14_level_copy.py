@@ -16,7 +16,10 @@ set (--decide SUBSTRING ..., default rubensrech conv 64^2) and the held-out rest
   4. every paired 0x14 (every tile's next packet a 0x11): its copied bit 78 against its select w4[109:108] (Stage14SelectW4);
   5. every execution-only 0x11 whose next data carrier is an input pop (0x26 with PopIsInput, PopTiles sharing a
      tile, before any other 0x11 on those tiles): the receive's iterations (the product of limit + 1 over its
-     four levels) x 256 against the pop's stream bytes (64-byte ring beats x 8), by bit 78.
+     four levels) against ceil(the pop's stream bytes / 256) (64-byte ring beats x 8), by bit 78 (a negative
+     result: the pop length reading does not follow the run);
+  6. every paired 0x14: the iterations of its (first) partner's descriptor x 256 against the bytes its own nest
+     writes ((Stage14Groups + 1) x 4 x the product of Stage14OuterLimit + 1), by the partner's bit 78.
 
 Usage: scan_stage14_level_copy.py SHARED_TOOLS_ISA_DIR CORPUS_DIR [--decide SUBSTRING ...]
 The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of them is copied.
@@ -82,6 +85,7 @@ def main():
     examples = collections.defaultdict(list)
     select = collections.Counter()
     runs = collections.Counter()
+    nest_bytes = collections.Counter()
     for label, _, data in programs(corpus):
         which = "decide" if any(d in label for d in decide) else "held out"
         words = seg.words(data)
@@ -126,6 +130,16 @@ def main():
             if not nexts or not all(op2 == 0x11 for _, op2 in nexts.values()):
                 continue
             select[(which, "bit 78 %d, SelectW4 %d" % (bits(words[i], 78, 1), bits(words[i + 4], 108, 2)))] += 1
+            first = reading(words[min(pc for pc, _ in nexts.values())], words[min(pc for pc, _ in nexts.values()) + 1])
+            iterations = 1
+            for limit in (first["limit0"],) + first["limits123"]:
+                iterations *= limit + 1
+            written = (bits(words[i + 2], 44, 16) + 1) * 4
+            for k in range(4):
+                at = 2 * 128 + 77 + 33 * k
+                written *= bits(words[i + at // 128], at % 128, 16) + 1
+            nest_bytes[(which, "partner bit 78 %d" % first["run78"], "iterations x 256 %s nest bytes" % (
+                "=" if iterations * 256 == written else ("<" if iterations * 256 < written else ">")))] += 1
             for j in sorted({pc for pc, _ in nexts.values()}):
                 copy, partner = reading(words[i], words[i + 1]), reading(words[j], words[j + 1])
                 flag = partner["run78"]
@@ -158,9 +172,12 @@ def main():
     print("4. every paired 0x14: its copied bit 78 and Stage14SelectW4")
     for key, count in sorted(select.items()):
         print("  %-8s %-40s %6d" % (key + (count,)))
-    print("5. execution-only receives fed by an input pop: iterations x 256 against the pop's bytes")
+    print("5. execution-only receives fed by an input pop: iterations against ceil(the pop's bytes / 256)")
     for key, count in sorted(runs.items()):
         print("  %-8s %-10s %-40s %6d" % (key + (count,)))
+    print("6. paired 0x14s: the partner's iterations x 256 against the bytes the 0x14's nest writes")
+    for key, count in sorted(nest_bytes.items()):
+        print("  %-8s %-18s %-34s %6d" % (key + (count,)))
     for key, lines in sorted(examples.items()):
         print("  examples %s (%d): %s" % (key, len(lines), "; ".join(lines[:8])))
 
