@@ -688,26 +688,31 @@ void LleRung::pop(const DecodedPacket& packet) {
   if (tiles == 0 || (tiles >> config_.tileCount()) != 0) {
     refuse(packet, "destination tile mask " + isa::formatHex(tiles) + " is empty or names tiles this chip does not have");
   }
-  // The length, in 64-byte ring beats; an input byte takes 8 ring bytes (see PopBuffer32).
-  const uint64_t beats = (readField(words, LleField::PopBeatsHigh) << 10 | readField(words, LleField::PopBeatsLow)) + 1;
+  // The length, in 64-byte ring beats (an input byte takes 8 ring bytes, see PopBuffer32), and again as
+  // -(ring bytes / 16 - 1): in an input pop 20 bits of beats - 1 and the repeat in 16 bits (PopInputBeats,
+  // PopInputRingNeg16; docs/decoding-log.md "win14" §C), in a parameter pop 10 + 8 bits and 12, the four
+  // bits above the repeat 0 (PopBeatsLow / High, PopRingNeg16, PopRingNeg16Sign; "xraypair" §B).
   const uint64_t ringPerByte = units64 ? 1 : 8;
-  const auto neg16 = static_cast<uint64_t>(readSigned(words, LleField::PopRingNeg16)) % 4096;
-  // A one-beat pop runs its beat loop once and carries 0 (lle_fields.def PopRingNeg16); its ring loop
-  // then counts the beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
-  const bool oneBeatZero = beats == 1 && neg16 == 0;
+  const uint64_t beats = (input ? readField(words, LleField::PopInputBeats)
+                                : readField(words, LleField::PopBeatsHigh) << 10 | readField(words, LleField::PopBeatsLow)) +
+                         1;
+  const LleField repeatField = input ? LleField::PopInputRingNeg16 : LleField::PopRingNeg16;
+  const uint64_t repeat = readField(words, repeatField);
+  const uint64_t modulus = uint64_t{1} << fieldDef(repeatField).width;
+  // A one-beat pop runs its beat loop once and carries 0 in the repeat; its ring loop then counts the
+  // beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
+  const bool oneBeatZero = beats == 1 && repeat == 0;
   const uint64_t ringBytes = (oneBeatZero ? readField(words, LleField::PopRingLimit) + 1 : beats) * 64;
-  if (neg16 != (4096 - (ringBytes / 16 - 1) % 4096) % 4096 && !oneBeatZero) {
-    refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
-                       " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
+  if (repeat != (modulus - (ringBytes / 16 - 1) % modulus) % modulus && !oneBeatZero) {
+    const LleFieldDef& f = fieldDef(repeatField);
+    refuse(packet, std::string(f.name) + " (word 1 bits " + std::to_string(f.lsb % 128 + f.width - 1) + ":" +
+                       std::to_string(f.lsb % 128) + ") = " + std::to_string(readSigned(words, repeatField)) +
+                       " does not repeat the length of " + std::to_string(beats) + " beats (" +
+                       (input ? "PopInputBeats" : "PopBeatsHigh/Low") + ")");
   }
-  // The four bits above (lle_fields.def PopRingNeg16Sign, docs/decoding-log.md "xraypair" §B): in input
-  // pops PopRingNeg16 sign-extended to 16 bits, 0 in parameter pops; other values are not decoded.
-  const uint64_t sign = readField(words, LleField::PopRingNeg16Sign);
-  const uint64_t wantSign = input && readSigned(words, LleField::PopRingNeg16) < 0 ? 0xf : 0;
-  if (sign != wantSign) {
-    refuse(packet, "PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not " + std::to_string(wantSign) +
-                       (input ? " (the sign extension of the input pop's PopRingNeg16)" : " (parameter pops)") +
-                       "; its other values are not decoded");
+  if (!input && readField(words, LleField::PopRingNeg16Sign) != 0) {
+    refuse(packet, "PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(readField(words, LleField::PopRingNeg16Sign)) +
+                       " is not 0 (parameter pops); its other values are not decoded");
   }
   // A parameter pop may fill the first 1..4 64-byte quarters of each row (lanes 0 .. 16 x quarters - 1,
   // docs/decoding-log.md "rows"); every input pop of the corpus fills whole rows, so a part-row input

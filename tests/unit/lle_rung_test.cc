@@ -124,7 +124,8 @@ class LleRungTest : public ::testing::Test {
   // A pop of `bytes` stream bytes at stream byte `offset` (a multiple of its unit: 8 bytes for
   // inputs, 64 for parameters; the field is one-based) and ring offset `ring` (32-byte units): the
   // length in 64-byte ring beats (an input byte takes 8 ring bytes) and again as
-  // -(ring bytes / 16 - 1); parameters fill whole rows.
+  // -(ring bytes / 16 - 1) — an input pop's in 20 and 16 bits, a parameter pop's in 10 + 8 and 12
+  // (docs/decoding-log.md "win14" §C); parameters fill whole rows.
   // `extra` fields are set after (and override) the ones above.
   DecodedPacket popAt(bool input, uint64_t offset, uint64_t ring, uint16_t tiles, uint64_t bytes,
                       const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
@@ -134,15 +135,15 @@ class LleRungTest : public ::testing::Test {
         {LleField::PopIsInput, input},       {LleField::PopUnits64, input ? 0 : 1},
         {LleField::PopOffsetPlus1, offset / (input ? 8 : 64) + 1},
         {LleField::PopBuffer32, ring},       {LleField::PopTiles, tiles},
-        {LleField::PopRowQuarters, 3},
-        {LleField::PopBeatsLow, (beats - 1) % 1024}, {LleField::PopBeatsHigh, (beats - 1) / 1024},
-        {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}};
-    // PopRingNeg16Sign: the (possibly overridden) 12-bit length sign-extended, for inputs; 0 for parameters.
-    uint64_t neg16 = -(ringBytes / 16 - 1);
-    for (const auto& [field, value] : extra) {
-      if (field == LleField::PopRingNeg16) neg16 = value;
+        {LleField::PopRowQuarters, 3}};
+    if (input) {
+      fields.insert(fields.end(), {{LleField::PopInputBeats, beats - 1}, {LleField::PopInputRingNeg16, -(ringBytes / 16 - 1)}});
+    } else {
+      fields.insert(fields.end(), {{LleField::PopBeatsLow, (beats - 1) % 1024},
+                                   {LleField::PopBeatsHigh, (beats - 1) / 1024},
+                                   {LleField::PopRingNeg16, -(ringBytes / 16 - 1)},
+                                   {LleField::PopRingNeg16Sign, 0}});
     }
-    fields.emplace_back(LleField::PopRingNeg16Sign, input && (neg16 & 0x800) != 0 ? 0xf : 0);
     fields.insert(fields.end(), extra.begin(), extra.end());
     return f.make(0x26, fields);
   }
@@ -1311,7 +1312,7 @@ TEST_F(LleRungTest, APopReadsARingOfAnySizeAndAOneBeatPopMayCarryZeroAsItsSecond
   EXPECT_NE(checkEnvelope(ringPop(777, -777, -778)).find("PopRingWrapB"), std::string::npos);
   // One beat: 8 input bytes = 64 ring bytes; the second length field 0 (corpus) or -3.
   const auto oneBeat = [&](int64_t neg16) {
-    return popAt(true, 0, 0, 0x1, 8, {{LleField::PopRingNeg16, static_cast<uint64_t>(neg16)}});
+    return popAt(true, 0, 0, 0x1, 8, {{LleField::PopInputRingNeg16, static_cast<uint64_t>(neg16)}});
   };
   rung.beginRun();
   rung.packet(infeed(true), streams, 0);
@@ -1319,7 +1320,7 @@ TEST_F(LleRungTest, APopReadsARingOfAnySizeAndAOneBeatPopMayCarryZeroAsItsSecond
   EXPECT_NO_THROW(rung.packet(oneBeat(-3), streams, 0));
   EXPECT_THROW(rung.packet(oneBeat(-2), streams, 0), ChipFault);
   // Two beats run the loop twice: 0 is refused there.
-  EXPECT_THROW(rung.packet(popAt(true, 0, 0, 0x1, 16, {{LleField::PopRingNeg16, 0}}), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(popAt(true, 0, 0, 0x1, 16, {{LleField::PopInputRingNeg16, 0}}), streams, 0), ChipFault);
 }
 
 // The outfeed's line loop (decode3 §D): any line count (here 1,000 lines; the corpus has 2 to
@@ -2120,13 +2121,14 @@ TEST_F(LleRungTest, AStagingWritesRowCountIsThePopsRowsThroughItsFirstGroup) {
   EXPECT_NE(checkEnvelope(write(0, 2)).find("Stage14SourceRows"), std::string::npos) << checkEnvelope(write(0, 2));
 }
 
-// The four bits above an input pop's second length field (docs/decoding-log.md "xraypair" §B) are
-// that 12-bit field sign-extended: 0xf for a pop of 40 beats (320 input bytes, a size no corpus input
-// pop has: -159), 0 for a one-beat pop that carries 0 and for one of 600 beats (4,800 bytes: -2399 is
-// +1697 in 12 bits); the bytes arrive either way. Any other value (the 319 convolution input pops
-// carry 1..14), a sign that disagrees with the field, or a set sign in a parameter pop is refused
-// naming PopRingNeg16Sign.
-TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
+// An input pop holds its length in 20 bits (PopInputBeats, w1[74:55]) and repeats it in 16
+// (PopInputRingNeg16, w1[90:75]; docs/decoding-log.md "win14" §C; "xraypair" §B read the top four as a
+// sign extension of 12): pops of 40 beats (320 input bytes, -159), 600 (4,800 bytes: -2399, top bits
+// 0xf where the 12-bit reading wanted 0) and 1,500 (12,000 bytes: beats - 1 needs 11 bits; no corpus
+// input pop has these sizes) and a one-beat pop carrying 0 bring their bytes; a repeat that disagrees
+// in its top bits (0xf -> 0 or 6, 14) is refused naming PopInputRingNeg16, and a parameter pop's four
+// bits above its 12-bit repeat must be 0 (PopRingNeg16Sign).
+TEST_F(LleRungTest, AnInputPopHoldsItsLengthInTwentyBitsAndRepeatsItInSixteen) {
   constexpr uint16_t kTile = 0x1;
   constexpr uint64_t kAt64 = 3;
   const auto copy = [&](size_t bytes, std::vector<std::pair<LleField, uint64_t>> extra) {
@@ -2154,18 +2156,20 @@ TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
     rung.endRun();
     return out;
   };
-  EXPECT_EQ(copy(320, {{LleField::PopRingNeg16Sign, 0xf}}), streams.input);
-  EXPECT_EQ(copy(8, {{LleField::PopRingNeg16, 0}, {LleField::PopRingNeg16Sign, 0}}), streams.input);
-  EXPECT_EQ(copy(4800, {{LleField::PopRingNeg16Sign, 0}}), streams.input);
-  EXPECT_THROW(copy(4800, {{LleField::PopRingNeg16Sign, 0xf}}), ChipFault);
-  for (const uint64_t sign : {uint64_t{0}, uint64_t{6}, uint64_t{14}}) {
+  EXPECT_EQ(copy(320, {}), streams.input);
+  EXPECT_EQ(copy(8, {{LleField::PopInputRingNeg16, 0}}), streams.input);
+  EXPECT_EQ(copy(4800, {}), streams.input);
+  EXPECT_EQ(copy(12000, {}), streams.input);
+  const auto topBits = [](uint64_t bytes, uint64_t top) {  // the repeat of `bytes` with its top 4 bits replaced
+    return (((uint64_t{1} << 16) - (bytes * 8 / 16 - 1)) & 0x0fff) | top << 12;
+  };
+  for (const uint64_t top : {uint64_t{0}, uint64_t{6}, uint64_t{14}}) {
     try {
-      copy(320, {{LleField::PopRingNeg16Sign, sign}});
-      ADD_FAILURE() << "an input pop of 40 beats with PopRingNeg16Sign " << sign << " was accepted";
+      copy(4800, {{LleField::PopInputRingNeg16, topBits(4800, top)}});
+      ADD_FAILURE() << "an input pop of 600 beats with the repeat's top bits " << top << " was accepted";
     } catch (const ChipFault& e) {
-      EXPECT_NE(std::string(e.what()).find("PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not 15"),
-                std::string::npos)
-          << e.what();
+      EXPECT_NE(std::string(e.what()).find("PopInputRingNeg16 (word 1 bits 90:75)"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("600 beats (PopInputBeats)"), std::string::npos) << e.what();
     }
   }
   const auto parameterPop = [&](uint64_t sign) {
