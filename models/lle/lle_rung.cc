@@ -44,8 +44,9 @@ constexpr uint32_t kWeightOffset = kLanes * 8;
 constexpr uint32_t kWeightOffsetSlot = 128;
 // The element-wise form's weight block: 4 lanes x one 4-byte group (the prologue's 4 x 4 identity).
 constexpr uint64_t kElementWiseBlockBytes = kGroupBytes * kGroupBytes;
-// The infeed ring: PopBuffer32 counts 4096 units of 32 bytes (lle_fields.def).
-constexpr uint64_t kInfeedRingBytes = 4096 * 32;
+// The infeed rings' offsets count 32-byte units (lle_fields.def PopBuffer32: 4096 of them in the parameter
+// ring, PopInputBuffer32: 32768 in the input ring).
+constexpr uint64_t kRingOffsetUnit = 32;
 // A tile-memory row as the 0x11 receive counts it: 64 lanes x 4 bytes (lle_fields.def Recv11Row).
 constexpr uint64_t kRowBytes = kLanes * 4;
 // Prefix positions of the receive: in 64-byte units (4 per row) and 8-byte units (32 per row).
@@ -679,10 +680,15 @@ void LleRung::pop(const DecodedPacket& packet) {
   if (plus1 == 0) refuse(packet, "PopOffsetPlus1 (word 2 bits 79:64) is 0: the offset is one-based");
   const uint64_t offset = (plus1 - 1) * (units64 ? 64 : 8);
   // The infeed-ring offset is the same position in other units: a cross-check of the decoding.
-  const uint64_t ring = readField(words, LleField::PopBuffer32);
-  if ((ring * 32) % kInfeedRingBytes != (offset * (units64 ? 1 : 8)) % kInfeedRingBytes) {
-    refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (word 0 bits 24:13) does not match the stream offset " +
-                       std::to_string(offset) + " (word 2 bits 79:64, units " + (units64 ? "64" : "8") + ")");
+  const LleField ringField = input ? LleField::PopInputBuffer32 : LleField::PopBuffer32;
+  const uint64_t ring = readField(words, ringField);
+  const LleFieldDef& ringDef = fieldDef(ringField);
+  const uint64_t ringSpan = kRingOffsetUnit << ringDef.width;
+  if ((ring * kRingOffsetUnit) % ringSpan != (offset * (units64 ? 1 : 8)) % ringSpan) {
+    refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (" + std::string(ringDef.name) + ", word 0 bits " +
+                       std::to_string(ringDef.lsb + ringDef.width - 1) + ":" + std::to_string(ringDef.lsb) +
+                       ") does not match the stream offset " + std::to_string(offset) + " (word 2 bits 79:64, units " +
+                       (units64 ? "64" : "8") + ")");
   }
   const auto tiles = static_cast<uint16_t>(readField(words, LleField::PopTiles));
   if (tiles == 0 || (tiles >> config_.tileCount()) != 0) {

@@ -134,7 +134,7 @@ class LleRungTest : public ::testing::Test {
     std::vector<std::pair<LleField, uint64_t>> fields = {
         {LleField::PopIsInput, input},       {LleField::PopUnits64, input ? 0 : 1},
         {LleField::PopOffsetPlus1, offset / (input ? 8 : 64) + 1},
-        {LleField::PopBuffer32, ring},       {LleField::PopTiles, tiles},
+        {input ? LleField::PopInputBuffer32 : LleField::PopBuffer32, ring}, {LleField::PopTiles, tiles},
         {LleField::PopRowQuarters, 3}};
     if (input) {
       fields.insert(fields.end(), {{LleField::PopInputBeats, beats - 1}, {LleField::PopInputRingNeg16, -(ringBytes / 16 - 1)}});
@@ -1260,6 +1260,21 @@ TEST_F(LleRungTest, PopRingOffsetHasTwelveBitsForStreamsBeyond64KiB) {
   };
   EXPECT_NO_THROW(rung.packet(at(0x810), streams, 0));
   EXPECT_THROW(rung.packet(at(0x010), streams, 0), ChipFault);  // the 11-bit reading
+}
+
+// The input ring is 1 MiB and its offset takes 15 bits (PopInputBuffer32, w0[27:13]; docs/decoding-log.md
+// "win14" §D): an input pop at stream byte 20,000 (ring byte 160,000, no corpus offset) names 5,000 = 0x1388,
+// bit 12 set; the 12-bit reading's 0x388 (160,000 mod 128 KiB / 32) is refused naming the field.
+TEST_F(LleRungTest, AnInputPopsRingOffsetHasFifteenBits) {
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  streams.input.resize(20008);
+  EXPECT_NO_THROW(rung.packet(popAt(true, 20000, 0x1388, 1, 8), streams, 0));
+  expectRefusal(
+      [&] {
+        rung.packet(popAt(true, 20000, 0x388, 1, 8), streams, 0);
+      },
+      "PopInputBuffer32, word 0 bits 27:13", "an input pop with the 12-bit ring offset was accepted");
 }
 
 // The pop delivers its decoded length, not the rest of the stream: a compute over more input
