@@ -699,9 +699,7 @@ void LleRung::pop(const DecodedPacket& packet) {
   // PopInputRingNeg16; docs/decoding-log.md "win14" §C), in a parameter pop 10 + 8 bits and 12, the four
   // bits above the repeat 0 (PopBeatsLow / High, PopRingNeg16, PopRingNeg16Sign; "xraypair" §B).
   const uint64_t ringPerByte = units64 ? 1 : 8;
-  const uint64_t beats = (input ? readField(words, LleField::PopInputBeats)
-                                : readField(words, LleField::PopBeatsHigh) << 10 | readField(words, LleField::PopBeatsLow)) +
-                         1;
+  const uint64_t beats = popBeats(packet);
   const LleField repeatField = input ? LleField::PopInputRingNeg16 : LleField::PopRingNeg16;
   const uint64_t repeat = readField(words, repeatField);
   const uint64_t modulus = uint64_t{1} << fieldDef(repeatField).width;
@@ -761,6 +759,14 @@ void LleRung::pop(const DecodedPacket& packet) {
   }
   if (!input) placeParameters(packet, pending);
   pendingPops_.push_back(std::move(pending));
+}
+
+// The pop's length in 64-byte ring beats (docs/decoding-log.md "win14" §C): an input pop's PopInputBeats + 1
+// (20 bits; its bit 10 is what "add128" §D read as PopBeats1024), a parameter pop's PopBeatsHigh x 1024 + PopBeatsLow + 1.
+// An input pop's PopBeatsHigh is not part of its length (pinned by the envelope).
+uint64_t LleRung::popBeats(const DecodedPacket& packet) const {
+  if (readField(packet.words, LleField::PopIsInput) != 0) return readField(packet.words, LleField::PopInputBeats) + 1;
+  return (readField(packet.words, LleField::PopBeatsHigh) << 10 | readField(packet.words, LleField::PopBeatsLow)) + 1;
 }
 
 void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {

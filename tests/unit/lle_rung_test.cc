@@ -2136,6 +2136,44 @@ TEST_F(LleRungTest, AStagingWritesRowCountIsThePopsRowsThroughItsFirstGroup) {
   EXPECT_NE(checkEnvelope(write(0, 2)).find("Stage14SourceRows"), std::string::npos) << checkEnvelope(write(0, 2));
 }
 
+// w1 bit 65 above PopBeatsLow (docs/decoding-log.md "add128" §D): bit 10 of an input pop's 20-bit count
+// (PopInputBeats, "win14" §C). An input of 8,512 bytes (1,064 beats, no corpus input's size: the bit set,
+// PopBeatsLow's bits 39) lands whole; PopBeatsHigh in an input pop (not part of its length) and the bit
+// in a parameter pop (no decoded meaning there) are refused by the envelope.
+TEST_F(LleRungTest, AnInputPopsBitAboveItsBeatsAddsAThousandTwentyFourBeats) {
+  constexpr uint16_t kTile = 0x8;
+  constexpr uint64_t kAt = 1024;
+  streams.input.resize(8512);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(i * 29 + i / 251);
+  const auto place = [&](uint64_t high) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(kTile, kAt, streams.input.size()), streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size(),
+                      {{LleField::PopBeatsHigh, high}}),
+                streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& m = rung.tile(3).narrowSram;
+    EXPECT_FALSE(m.firstUnwritten(kAt, streams.input.size()).has_value()) << "byte " << *m.firstUnwritten(kAt, streams.input.size());
+    const auto bytes = m.read(kAt, streams.input.size());
+    std::vector<uint8_t> kept(bytes.begin(), bytes.end());
+    rung.endRun();
+    return kept;
+  };
+  EXPECT_EQ(place(0), streams.input);
+  ASSERT_EQ(readField(popAt(true, 0, 0, kTile, streams.input.size()).words, LleField::PopInputBeats) >> 10, 1u);
+  expectRefusal([&] { place(1); }, "word 0", "PopBeatsHigh in an input pop was accepted");
+  streams.params.assign(256, 0x5a);
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(receiveAt(0x1, 4, 1), streams, 0);
+  DecodedPacket parameterPop = popAt(false, 0, 0, 0x1, 256);
+  f.wordsOf(parameterPop)[1].setBits(65, 1, 1);
+  expectRefusal([&] { rung.packet(parameterPop, streams, 0); }, "bits 65 have no decoded meaning",
+                "the bit in a parameter pop was accepted");
+  rung.endRun();
+}
+
 // An input pop holds its length in 20 bits (PopInputBeats, w1[74:55]) and repeats it in 16
 // (PopInputRingNeg16, w1[90:75]; docs/decoding-log.md "win14" §C; "xraypair" §B read the top four as a
 // sign extension of 12): pops of 40 beats (320 input bytes, -159), 600 (4,800 bytes: -2399, top bits
