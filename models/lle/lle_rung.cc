@@ -45,8 +45,9 @@ constexpr uint32_t kWeightOffset = kLanes * 8;
 constexpr uint32_t kWeightOffsetSlot = 128;
 // The element-wise form's weight block: 4 lanes x one 4-byte group (the prologue's 4 x 4 identity).
 constexpr uint64_t kElementWiseBlockBytes = kGroupBytes * kGroupBytes;
-// The infeed ring: PopBuffer32 counts 4096 units of 32 bytes (lle_fields.def).
-constexpr uint64_t kInfeedRingBytes = 4096 * 32;
+// The infeed rings' offsets count 32-byte units (lle_fields.def PopBuffer32: 4096 of them in the parameter
+// ring, PopInputBuffer32: 32768 in the input ring).
+constexpr uint64_t kRingOffsetUnit = 32;
 // A tile-memory row as the 0x11 receive counts it: 64 lanes x 4 bytes (lle_fields.def Recv11Row).
 constexpr uint64_t kRowBytes = kLanes * 4;
 // Prefix positions of the receive: in 64-byte units (4 per row) and 8-byte units (32 per row).
@@ -754,35 +755,43 @@ void LleRung::pop(const DecodedPacket& packet) {
   if (plus1 == 0) refuse(packet, "PopOffsetPlus1 (word 2 bits 79:64) is 0: the offset is one-based");
   const uint64_t offset = (plus1 - 1) * (units64 ? 64 : 8);
   // The infeed-ring offset is the same position in other units: a cross-check of the decoding.
-  const uint64_t ring = readField(words, LleField::PopBuffer32);
-  if ((ring * 32) % kInfeedRingBytes != (offset * (units64 ? 1 : 8)) % kInfeedRingBytes) {
-    refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (word 0 bits 24:13) does not match the stream offset " +
-                       std::to_string(offset) + " (word 2 bits 79:64, units " + (units64 ? "64" : "8") + ")");
+  const LleField ringField = input ? LleField::PopInputBuffer32 : LleField::PopBuffer32;
+  const uint64_t ring = readField(words, ringField);
+  const LleFieldDef& ringDef = fieldDef(ringField);
+  const uint64_t ringSpan = kRingOffsetUnit << ringDef.width;
+  if ((ring * kRingOffsetUnit) % ringSpan != (offset * (units64 ? 1 : 8)) % ringSpan) {
+    refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (" + std::string(ringDef.name) + ", word 0 bits " +
+                       std::to_string(ringDef.lsb + ringDef.width - 1) + ":" + std::to_string(ringDef.lsb) +
+                       ") does not match the stream offset " + std::to_string(offset) + " (word 2 bits 79:64, units " +
+                       (units64 ? "64" : "8") + ")");
   }
   const auto tiles = static_cast<uint16_t>(readField(words, LleField::PopTiles));
   if (tiles == 0 || (tiles >> config_.tileCount()) != 0) {
     refuse(packet, "destination tile mask " + isa::formatHex(tiles) + " is empty or names tiles this chip does not have");
   }
-  // The length, in 64-byte ring beats; an input byte takes 8 ring bytes (see PopBuffer32).
-  const uint64_t beats = popBeats(packet);
+  // The length, in 64-byte ring beats (an input byte takes 8 ring bytes, see PopBuffer32), and again as
+  // -(ring bytes / 16 - 1): in an input pop 20 bits of beats - 1 and the repeat in 16 bits (PopInputBeats,
+  // PopInputRingNeg16; docs/decoding-log.md "win14" §C), in a parameter pop 10 + 8 bits and 12, the four
+  // bits above the repeat 0 (PopBeatsLow / High, PopRingNeg16, PopRingNeg16Sign; "xraypair" §B).
   const uint64_t ringPerByte = units64 ? 1 : 8;
-  const auto neg16 = static_cast<uint64_t>(readSigned(words, LleField::PopRingNeg16)) % 4096;
-  // A one-beat pop runs its beat loop once and carries 0 (lle_fields.def PopRingNeg16); its ring loop
-  // then counts the beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
-  const bool oneBeatZero = beats == 1 && neg16 == 0;
+  const uint64_t beats = popBeats(packet);
+  const LleField repeatField = input ? LleField::PopInputRingNeg16 : LleField::PopRingNeg16;
+  const uint64_t repeat = readField(words, repeatField);
+  const uint64_t modulus = uint64_t{1} << fieldDef(repeatField).width;
+  // A one-beat pop runs its beat loop once and carries 0 in the repeat; its ring loop then counts the
+  // beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
+  const bool oneBeatZero = beats == 1 && repeat == 0;
   const uint64_t ringBytes = (oneBeatZero ? readField(words, LleField::PopRingLimit) + 1 : beats) * 64;
-  if (neg16 != (4096 - (ringBytes / 16 - 1) % 4096) % 4096 && !oneBeatZero) {
-    refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
-                       " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
+  if (repeat != (modulus - (ringBytes / 16 - 1) % modulus) % modulus && !oneBeatZero) {
+    const LleFieldDef& f = fieldDef(repeatField);
+    refuse(packet, std::string(f.name) + " (word 1 bits " + std::to_string(f.lsb % 128 + f.width - 1) + ":" +
+                       std::to_string(f.lsb % 128) + ") = " + std::to_string(readSigned(words, repeatField)) +
+                       " does not repeat the length of " + std::to_string(beats) + " beats (" +
+                       (input ? "PopInputBeats" : "PopBeatsHigh/Low") + ")");
   }
-  // The four bits above (lle_fields.def PopRingNeg16Sign, docs/decoding-log.md "xraypair" §B): in input
-  // pops PopRingNeg16 sign-extended to 16 bits, 0 in parameter pops; other values are not decoded.
-  const uint64_t sign = readField(words, LleField::PopRingNeg16Sign);
-  const uint64_t wantSign = input && readSigned(words, LleField::PopRingNeg16) < 0 ? 0xf : 0;
-  if (sign != wantSign) {
-    refuse(packet, "PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not " + std::to_string(wantSign) +
-                       (input ? " (the sign extension of the input pop's PopRingNeg16)" : " (parameter pops)") +
-                       "; its other values are not decoded");
+  if (!input && readField(words, LleField::PopRingNeg16Sign) != 0) {
+    refuse(packet, "PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(readField(words, LleField::PopRingNeg16Sign)) +
+                       " is not 0 (parameter pops); its other values are not decoded");
   }
   // A parameter pop may fill the first 1..4 64-byte quarters of each row (lanes 0 .. 16 x quarters - 1,
   // docs/decoding-log.md "rows"); every input pop of the corpus fills whole rows, so a part-row input
@@ -830,20 +839,12 @@ void LleRung::pop(const DecodedPacket& packet) {
   pendingPops_.push_back(std::move(pending));
 }
 
-// The pop's length in 64-byte ring beats: PopBeatsHigh x 1024 + PopBeatsLow + 1, and 1,024 more in an
-// input pop with PopBeats1024 (docs/decoding-log.md "add128" §D). With PopBeatsHigh as well, which
-// count the bit extends is not decoded (every such corpus pop is in a looped program): refused.
+// The pop's length in 64-byte ring beats (docs/decoding-log.md "win14" §C): an input pop's PopInputBeats + 1
+// (20 bits; its bit 10 is what "add128" §D read as PopBeats1024), a parameter pop's PopBeatsHigh x 1024 + PopBeatsLow + 1.
+// An input pop's PopBeatsHigh is not part of its length (pinned by the envelope).
 uint64_t LleRung::popBeats(const DecodedPacket& packet) const {
-  const uint64_t high = readField(packet.words, LleField::PopBeatsHigh);
-  const bool extra1024 = readField(packet.words, LleField::PopBeats1024) != 0;
-  if (extra1024 && readField(packet.words, LleField::PopIsInput) == 0) {
-    refuse(packet, "PopBeats1024 (word 1 bit 65) in a parameter pop: never seen, not decoded");
-  }
-  if (extra1024 && high != 0) {
-    refuse(packet, "PopBeats1024 (word 1 bit 65) with PopBeatsHigh = " + std::to_string(high) +
-                       ": how the two counts combine is not decoded");
-  }
-  return (high << 10 | readField(packet.words, LleField::PopBeatsLow)) + 1 + (extra1024 ? 1024 : 0);
+  if (readField(packet.words, LleField::PopIsInput) != 0) return readField(packet.words, LleField::PopInputBeats) + 1;
+  return (readField(packet.words, LleField::PopBeatsHigh) << 10 | readField(packet.words, LleField::PopBeatsLow)) + 1;
 }
 
 void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {

@@ -158,7 +158,7 @@ class LleRung final : public models::DatapathRung {
   void receive(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);
-  // The pop's length in 64-byte ring beats (PopBeatsHigh/Low, PopBeats1024; refuses the pair it does not decode).
+  // The pop's length in 64-byte ring beats (an input pop's PopInputBeats, a parameter pop's PopBeatsHigh/Low).
   [[nodiscard]] uint64_t popBeats(const models::DecodedPacket& packet) const;
   void placeParameters(const models::DecodedPacket& packet, PendingPop& pop);
   void resolvePops(const models::RunStreams& streams);

@@ -127,7 +127,8 @@ class LleRungTest : public ::testing::Test {
   // A pop of `bytes` stream bytes at stream byte `offset` (a multiple of its unit: 8 bytes for
   // inputs, 64 for parameters; the field is one-based) and ring offset `ring` (32-byte units): the
   // length in 64-byte ring beats (an input byte takes 8 ring bytes) and again as
-  // -(ring bytes / 16 - 1); parameters fill whole rows.
+  // -(ring bytes / 16 - 1) — an input pop's in 20 and 16 bits, a parameter pop's in 10 + 8 and 12
+  // (docs/decoding-log.md "win14" §C); parameters fill whole rows.
   // `extra` fields are set after (and override) the ones above.
   DecodedPacket popAt(bool input, uint64_t offset, uint64_t ring, uint16_t tiles, uint64_t bytes,
                       const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
@@ -136,16 +137,16 @@ class LleRungTest : public ::testing::Test {
     std::vector<std::pair<LleField, uint64_t>> fields = {
         {LleField::PopIsInput, input},       {LleField::PopUnits64, input ? 0 : 1},
         {LleField::PopOffsetPlus1, offset / (input ? 8 : 64) + 1},
-        {LleField::PopBuffer32, ring},       {LleField::PopTiles, tiles},
-        {LleField::PopRowQuarters, 3},
-        {LleField::PopBeatsLow, (beats - 1) % 1024}, {LleField::PopBeatsHigh, (beats - 1) / 1024},
-        {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}};
-    // PopRingNeg16Sign: the (possibly overridden) 12-bit length sign-extended, for inputs; 0 for parameters.
-    uint64_t neg16 = -(ringBytes / 16 - 1);
-    for (const auto& [field, value] : extra) {
-      if (field == LleField::PopRingNeg16) neg16 = value;
+        {input ? LleField::PopInputBuffer32 : LleField::PopBuffer32, ring}, {LleField::PopTiles, tiles},
+        {LleField::PopRowQuarters, 3}};
+    if (input) {
+      fields.insert(fields.end(), {{LleField::PopInputBeats, beats - 1}, {LleField::PopInputRingNeg16, -(ringBytes / 16 - 1)}});
+    } else {
+      fields.insert(fields.end(), {{LleField::PopBeatsLow, (beats - 1) % 1024},
+                                   {LleField::PopBeatsHigh, (beats - 1) / 1024},
+                                   {LleField::PopRingNeg16, -(ringBytes / 16 - 1)},
+                                   {LleField::PopRingNeg16Sign, 0}});
     }
-    fields.emplace_back(LleField::PopRingNeg16Sign, input && (neg16 & 0x800) != 0 ? 0xf : 0);
     fields.insert(fields.end(), extra.begin(), extra.end());
     return f.make(0x26, fields);
   }
@@ -473,6 +474,26 @@ TEST_F(LleRungTest, TheParameterReceiveRowLoopTakesAnyRowCountAndTheOtherFormatK
   const std::string pinned = checkEnvelope(otherFormat);
   EXPECT_NE(pinned.find("word 0"), std::string::npos) << pinned;
   EXPECT_NE(pinned.find("have no decoded meaning"), std::string::npos) << pinned;
+}
+
+// The execution-only receive without an inner level (w0 bit 78 clear, docs/decoding-log.md "win14" §B): its
+// one loop, the run, is decoded (the rows it takes, checked against the write that copies it by the partner
+// watch), so any run passes the envelope; the form's other bits (count 1, wraps 0) stay pinned, and with the
+// inner level set the same bits are the undecoded level-0 loop, pinned. Runs 5 and 1000 are no corpus run.
+TEST_F(LleRungTest, AnExecutionOnlyReceiveWithoutAnInnerLevelTakesAnyRunAndKeepsItsOtherBitsPinned) {
+  for (uint64_t run : {0u, 5u, 1000u}) {
+    DecodedPacket p = executionOnlyReceive(0x1, 0);
+    f.wordsOf(p)[0].setBits(78, 1, 0);
+    f.wordsOf(p)[0].setBits(95, 16, run);
+    EXPECT_EQ(checkEnvelope(p), "") << run;
+    f.wordsOf(p)[1].setBits(88, 11, 2);  // count 2: not the run-only form's value, pinned
+    EXPECT_NE(checkEnvelope(p).find("word 1"), std::string::npos) << checkEnvelope(p);
+    f.wordsOf(p)[1].setBits(88, 11, 1);
+    f.wordsOf(p)[0].setBits(78, 1, 1);  // the inner level: w0[110:95] is its undecoded loop again
+    if (run != 0) {
+      EXPECT_NE(checkEnvelope(p).find("word 0"), std::string::npos) << checkEnvelope(p);
+    }
+  }
 }
 
 // Where parameters land ("decode4" §A): a pop fills the rows of its tile's next receive, prefix
@@ -1245,6 +1266,21 @@ TEST_F(LleRungTest, PopRingOffsetHasTwelveBitsForStreamsBeyond64KiB) {
   EXPECT_THROW(rung.packet(at(0x010), streams, 0), ChipFault);  // the 11-bit reading
 }
 
+// The input ring is 1 MiB and its offset takes 15 bits (PopInputBuffer32, w0[27:13]; docs/decoding-log.md
+// "win14" §D): an input pop at stream byte 20,000 (ring byte 160,000, no corpus offset) names 5,000 = 0x1388,
+// bit 12 set; the 12-bit reading's 0x388 (160,000 mod 128 KiB / 32) is refused naming the field.
+TEST_F(LleRungTest, AnInputPopsRingOffsetHasFifteenBits) {
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  streams.input.resize(20008);
+  EXPECT_NO_THROW(rung.packet(popAt(true, 20000, 0x1388, 1, 8), streams, 0));
+  expectRefusal(
+      [&] {
+        rung.packet(popAt(true, 20000, 0x388, 1, 8), streams, 0);
+      },
+      "PopInputBuffer32, word 0 bits 27:13", "an input pop with the 12-bit ring offset was accepted");
+}
+
 // The pop delivers its decoded length, not the rest of the stream: a compute over more input
 // bytes than the pops delivered is refused; the same bytes in two pops to two tiles are gathered.
 TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
@@ -1295,7 +1331,7 @@ TEST_F(LleRungTest, APopReadsARingOfAnySizeAndAOneBeatPopMayCarryZeroAsItsSecond
   EXPECT_NE(checkEnvelope(ringPop(777, -777, -778)).find("PopRingWrapB"), std::string::npos);
   // One beat: 8 input bytes = 64 ring bytes; the second length field 0 (corpus) or -3.
   const auto oneBeat = [&](int64_t neg16) {
-    return popAt(true, 0, 0, 0x1, 8, {{LleField::PopRingNeg16, static_cast<uint64_t>(neg16)}});
+    return popAt(true, 0, 0, 0x1, 8, {{LleField::PopInputRingNeg16, static_cast<uint64_t>(neg16)}});
   };
   rung.beginRun();
   rung.packet(infeed(true), streams, 0);
@@ -1303,7 +1339,7 @@ TEST_F(LleRungTest, APopReadsARingOfAnySizeAndAOneBeatPopMayCarryZeroAsItsSecond
   EXPECT_NO_THROW(rung.packet(oneBeat(-3), streams, 0));
   EXPECT_THROW(rung.packet(oneBeat(-2), streams, 0), ChipFault);
   // Two beats run the loop twice: 0 is refused there.
-  EXPECT_THROW(rung.packet(popAt(true, 0, 0, 0x1, 16, {{LleField::PopRingNeg16, 0}}), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(popAt(true, 0, 0, 0x1, 16, {{LleField::PopInputRingNeg16, 0}}), streams, 0), ChipFault);
 }
 
 // The outfeed's line loop (decode3 §D): any line count (here 1,000 lines; the corpus has 2 to
@@ -2241,9 +2277,10 @@ TEST_F(LleRungTest, AStagingWritesRowCountIsThePopsRowsThroughItsFirstGroup) {
   EXPECT_NE(checkEnvelope(write(0, 2)).find("Stage14SourceRows"), std::string::npos) << checkEnvelope(write(0, 2));
 }
 
-// w1 bit 65 above PopBeatsLow (docs/decoding-log.md "add128" §D): 1,024 beats more in an input pop. An
-// input of 8,512 bytes (1,064 beats, no corpus input's size) popped with PopBeatsLow 39 and the bit lands
-// whole; the bit with PopBeatsHigh, or in a parameter pop, is refused by name.
+// w1 bit 65 above PopBeatsLow (docs/decoding-log.md "add128" §D): bit 10 of an input pop's 20-bit count
+// (PopInputBeats, "win14" §C). An input of 8,512 bytes (1,064 beats, no corpus input's size: the bit set,
+// PopBeatsLow's bits 39) lands whole; PopBeatsHigh in an input pop (not part of its length) and the bit
+// in a parameter pop (no decoded meaning there) are refused by the envelope.
 TEST_F(LleRungTest, AnInputPopsBitAboveItsBeatsAddsAThousandTwentyFourBeats) {
   constexpr uint16_t kTile = 0x8;
   constexpr uint64_t kAt = 1024;
@@ -2254,7 +2291,7 @@ TEST_F(LleRungTest, AnInputPopsBitAboveItsBeatsAddsAThousandTwentyFourBeats) {
     rung.packet(infeed(true), streams, 0);
     rung.packet(stageAt(kTile, kAt, streams.input.size()), streams, 0);
     rung.packet(popAt(true, 0, 0, kTile, streams.input.size(),
-                      {{LleField::PopBeatsHigh, high}, {LleField::PopBeatsLow, 1064 - 1 - 1024}, {LleField::PopBeats1024, 1}}),
+                      {{LleField::PopBeatsHigh, high}}),
                 streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
     const AddressedMemory& m = rung.tile(3).narrowSram;
@@ -2265,23 +2302,27 @@ TEST_F(LleRungTest, AnInputPopsBitAboveItsBeatsAddsAThousandTwentyFourBeats) {
     return kept;
   };
   EXPECT_EQ(place(0), streams.input);
-  expectRefusal([&] { place(1); }, "PopBeats1024 (word 1 bit 65) with PopBeatsHigh = 1", "the bit with PopBeatsHigh was accepted");
+  ASSERT_EQ(readField(popAt(true, 0, 0, kTile, streams.input.size()).words, LleField::PopInputBeats) >> 10, 1u);
+  expectRefusal([&] { place(1); }, "word 0", "PopBeatsHigh in an input pop was accepted");
   streams.params.assign(256, 0x5a);
   rung.beginRun();
   rung.packet(infeed(false), streams, 0);
   rung.packet(receiveAt(0x1, 4, 1), streams, 0);
-  expectRefusal([&] { rung.packet(popAt(false, 0, 0, 0x1, 256, {{LleField::PopBeats1024, 1}}), streams, 0); },
-                "PopBeats1024 (word 1 bit 65) in a parameter pop", "the bit in a parameter pop was accepted");
+  DecodedPacket parameterPop = popAt(false, 0, 0, 0x1, 256);
+  f.wordsOf(parameterPop)[1].setBits(65, 1, 1);
+  expectRefusal([&] { rung.packet(parameterPop, streams, 0); }, "bits 65 have no decoded meaning",
+                "the bit in a parameter pop was accepted");
   rung.endRun();
 }
 
-// The four bits above an input pop's second length field (docs/decoding-log.md "xraypair" §B) are
-// that 12-bit field sign-extended: 0xf for a pop of 40 beats (320 input bytes, a size no corpus input
-// pop has: -159), 0 for a one-beat pop that carries 0 and for one of 600 beats (4,800 bytes: -2399 is
-// +1697 in 12 bits); the bytes arrive either way. Any other value (the 319 convolution input pops
-// carry 1..14), a sign that disagrees with the field, or a set sign in a parameter pop is refused
-// naming PopRingNeg16Sign.
-TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
+// An input pop holds its length in 20 bits (PopInputBeats, w1[74:55]) and repeats it in 16
+// (PopInputRingNeg16, w1[90:75]; docs/decoding-log.md "win14" §C; "xraypair" §B read the top four as a
+// sign extension of 12): pops of 40 beats (320 input bytes, -159), 600 (4,800 bytes: -2399, top bits
+// 0xf where the 12-bit reading wanted 0) and 1,500 (12,000 bytes: beats - 1 needs 11 bits; no corpus
+// input pop has these sizes) and a one-beat pop carrying 0 bring their bytes; a repeat that disagrees
+// in its top bits (0xf -> 0 or 6, 14) is refused naming PopInputRingNeg16, and a parameter pop's four
+// bits above its 12-bit repeat must be 0 (PopRingNeg16Sign).
+TEST_F(LleRungTest, AnInputPopHoldsItsLengthInTwentyBitsAndRepeatsItInSixteen) {
   constexpr uint16_t kTile = 0x1;
   constexpr uint64_t kAt64 = 3;
   const auto copy = [&](size_t bytes, std::vector<std::pair<LleField, uint64_t>> extra) {
@@ -2309,18 +2350,20 @@ TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
     rung.endRun();
     return out;
   };
-  EXPECT_EQ(copy(320, {{LleField::PopRingNeg16Sign, 0xf}}), streams.input);
-  EXPECT_EQ(copy(8, {{LleField::PopRingNeg16, 0}, {LleField::PopRingNeg16Sign, 0}}), streams.input);
-  EXPECT_EQ(copy(4800, {{LleField::PopRingNeg16Sign, 0}}), streams.input);
-  EXPECT_THROW(copy(4800, {{LleField::PopRingNeg16Sign, 0xf}}), ChipFault);
-  for (const uint64_t sign : {uint64_t{0}, uint64_t{6}, uint64_t{14}}) {
+  EXPECT_EQ(copy(320, {}), streams.input);
+  EXPECT_EQ(copy(8, {{LleField::PopInputRingNeg16, 0}}), streams.input);
+  EXPECT_EQ(copy(4800, {}), streams.input);
+  EXPECT_EQ(copy(12000, {}), streams.input);
+  const auto topBits = [](uint64_t bytes, uint64_t top) {  // the repeat of `bytes` with its top 4 bits replaced
+    return (((uint64_t{1} << 16) - (bytes * 8 / 16 - 1)) & 0x0fff) | top << 12;
+  };
+  for (const uint64_t top : {uint64_t{0}, uint64_t{6}, uint64_t{14}}) {
     try {
-      copy(320, {{LleField::PopRingNeg16Sign, sign}});
-      ADD_FAILURE() << "an input pop of 40 beats with PopRingNeg16Sign " << sign << " was accepted";
+      copy(4800, {{LleField::PopInputRingNeg16, topBits(4800, top)}});
+      ADD_FAILURE() << "an input pop of 600 beats with the repeat's top bits " << top << " was accepted";
     } catch (const ChipFault& e) {
-      EXPECT_NE(std::string(e.what()).find("PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not 15"),
-                std::string::npos)
-          << e.what();
+      EXPECT_NE(std::string(e.what()).find("PopInputRingNeg16 (word 1 bits 90:75)"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("600 beats (PopInputBeats)"), std::string::npos) << e.what();
     }
   }
   const auto parameterPop = [&](uint64_t sign) {
