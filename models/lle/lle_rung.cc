@@ -1234,6 +1234,12 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
       refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " leaves the " +
                          std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
     }
+    // A step of 0 (the 2-byte bilinear computes carry it, not executed) or carries that come back would
+    // write a unit twice: what the copy then leaves there is not decoded.
+    if (out.revisitsAUnit()) {
+      refuse(packet, "the output nest (w5, Output37; step ComputeOut37Step = " + std::to_string(out.strides[0]) +
+                         ") writes some 4-byte unit twice: not decoded for the identity copy");
+    }
     StagingWindow& window = *windowNamedBy(t, inputUnit);  // identityWindowFilled() found it
     if (window.passesRead + rows > window.passBytes.size()) {
       refuse(packet, "tile " + std::to_string(t) + ": the staging window at unit " + std::to_string(window.firstUnit) + " (" +
