@@ -897,6 +897,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   resolvePops(streams);
   runWindowReaders();
   const auto words = packet.words;
+  // A fifth level of the w0 nest (docs/decoding-log.md "splitcat" §B): model_mat_Add's 128 x 128 rows.
+  // No form executed here loops there; refused by name rather than run as if it ran once.
+  if (const uint64_t level4 = readField(words, LleField::ComputeLimitW0Level4); level4 != 0) {
+    refuse(packet, "ComputeLimitW0Level4 (word 0 bits 127:118) = " + std::to_string(level4) + ": the compute's loop nest repeats " +
+                       std::to_string(level4 + 1) + " times at level 4; no executed form has a fifth level");
+  }
   // One-byte input elements: the convolutions' identity computes, which copy their tile's block of
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).

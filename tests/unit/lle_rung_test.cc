@@ -2206,6 +2206,28 @@ TEST_F(LleRungTest, AComputeOverSeveralPositionsNamesItsLoopLevelInsteadOfRawBit
   EXPECT_NE(columns.find("ComputeLimitW0[0] (word 0 bits 89:76) = 5"), std::string::npos) << columns;
   const std::string middle = attempt(1, 16'383);  // the widest value of a 14-bit level
   EXPECT_NE(middle.find("ComputeLimitW0[1] (word 0 bits 103:90) = 16383"), std::string::npos) << middle;
+  // The nest's level 4 (w0[127:118], docs/decoding-log.md "splitcat" §B; model_mat_Add's 128 rows):
+  // 77, a value no corpus compute has there, passes the envelope and is refused naming the field (before
+  // the decode the envelope refused "word 0 ... bits 124:118").
+  const std::string level4 = [&] {
+    parameterCachingRun(0x1);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    DecodedPacket fifth = compute(0x1);
+    f.setElement(fifth, LleField::ComputeLimitW0Level4, 0, 77);
+    EXPECT_EQ(checkEnvelope(fifth), "");
+    std::string why = "accepted";
+    try {
+      rung.packet(fifth, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  }();
+  EXPECT_NE(level4.find("ComputeLimitW0Level4 (word 0 bits 127:118) = 77"), std::string::npos) << level4;
 }
 
 // The element-wise form of the compute (docs/decoding-log.md "eltwise" §B): one 4-byte group per
@@ -2216,8 +2238,8 @@ TEST_F(LleRungTest, AComputeOverSeveralPositionsNamesItsLoopLevelInsteadOfRawBit
 // 3 on tile 2 at narrow byte 96, zero points 3 / 10, multiplier 0.75 and clamps [-10, 200]: each
 // output byte is clamp(round(0.75 (x - 3) d[c])) + 10, lane c = byte c of its group. A P = 1 packet
 // computes one group. The output nest's level-0 step (ComputeOut37Step, which the compiler sets to P
-// here) is never applied: level 0 runs once, the positions are level 1. Refused, naming the field: an output wrap, the loop flag clear with 6 positions, and a position loop with no 16-byte block
-// kept. Before the decode the rung refused the packet ("ComputeK4W7 = 5 differs from ComputeK4W0 = 0").
+// here) is never applied: level 0 runs once, the positions are level 1. Refused, naming the field: an
+// output wrap, the loop flag clear with 6 positions, and a position loop with no 16-byte block kept. Before the decode the rung refused the packet ("ComputeK4W7 = 5 differs from ComputeK4W0 = 0").
 TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock) {
   constexpr uint16_t kTile = 0x4;
   constexpr uint64_t kBlockAt = 96;
