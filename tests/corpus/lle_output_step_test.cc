@@ -9,9 +9,12 @@
 // 2. The concatenation: in a program where two or more one-byte-element computes (identity copies) on
 //    one tile step more than one unit, the copies on each tile write disjoint units — the inputs' groups side by side in
 //    one position — where a step of 1 makes them overwrite each other.
-// 3. The floor: such a program, run on the lle rung with random inputs, gets past its first stepped
-//    identity computes (main stopped on the first: "ComputePositionsW4 ... is not 1 x ComputePositions
-//    + 1"); the stop is printed.
+// 3. The floor: such a program, run on the lle rung with random inputs, is refused past its first
+//    stepped identity computes (main refused the first: "ComputePositionsW4 ... is not 1 x
+//    ComputePositions + 1"); the stop is printed. The rung checks a chunk's packets (envelope and
+//    relations) before it executes any of them, so this is how far the chunk check gets, not the
+//    execution: split_concat's execution would stop earlier, at its first input pop into a row-form
+//    0x14 window (docs/decoding-log.md "splitcat" §C).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -143,7 +146,7 @@ TEST(LleCorpus, TheOutputNestsLevelZeroStepIsTheStepItsCarriesWereWrittenFor) {
   EXPECT_EQ(concatOverlapsWithStep, 0u);
   EXPECT_EQ(concatOverlapsWithOne, concatPrograms);
 
-  // Part 3: the floor. Each such model runs on lle until a refusal after its first stepped compute.
+  // Part 3: the floor. Each such model's chunk check refuses it only after its first stepped compute.
   for (const fs::path& path : concatModels) {
     const ModelFile model = loadModelFile(path);
     uint64_t firstSteppedPc = UINT64_MAX;
