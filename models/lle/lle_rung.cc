@@ -708,7 +708,11 @@ void LleRung::pop(const DecodedPacket& packet) {
     const WriteNest& nest = tiles_[t].stagedWriteNest;
     const uint64_t skip = tiles_[t].stagedWriteSkipUnits;
     const bool wholePop = nest.contiguous() && skip == 0;
-    if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units()) {
+    // A window's last passes may run past the pop's end, with a skip (below) or without one: split_concat's
+    // tile column 0 (docs/decoding-log.md "splitcat" §C) writes 3 passes of 6 units (one 24-byte image row
+    // each) from a 12-unit pop of two rows; pass 2 stays empty, and its identity computes read passes 0-1.
+    const bool window = StagingWindow::of(nest, *tiles_[t].stagedWriteAt).has_value();
+    if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units() && !(window && pending.length < 4 * nest.units())) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write nest of " + std::to_string(4 * nest.units()) +
                          " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is "
@@ -718,7 +722,6 @@ void LleRung::pop(const DecodedPacket& packet) {
     // 64-unit pop, docs/decoding-log.md "convwire" §C): the pass stays short, a compute that reads past
     // its bytes is refused, and the units the write reaches past the end count as unwritten. Other
     // skipping writes must find their part inside the pop.
-    const bool window = StagingWindow::of(nest, *tiles_[t].stagedWriteAt).has_value();
     if (!wholePop && !window && 4 * (skip + nest.units()) > pending.length) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "

@@ -2937,6 +2937,41 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     streams.input = saved;
   }
 
+  // A window without a skip whose pop is shorter than its passes (docs/decoding-log.md "splitcat" §C:
+  // split_concat's tile column 0 writes 3 passes of 6 units from a 12-unit pop): the passes the pop
+  // fills are whole, the others empty, and the window's units past the pop's end unwritten; two rows read
+  // passes 0-1, a third is refused. Before the change the pop was refused ("without a source skip").
+  {
+    const std::vector<uint8_t> saved = streams.input;
+    streams.input.resize(4 * kUnits * 2);  // two of the window's four passes
+    for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(31 * i + 3);
+    const auto shortWindow = [&](uint64_t rows) {
+      rung.beginRun();
+      keepBlock(column0Block);
+      rung.packet(identity(rows, kWindowAt / 4, 512, 1, kColumns), streams, 0);
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(window, streams, 0);
+      rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+    };
+    shortWindow(2);
+    for (uint64_t r = 0; r < 2; ++r) {
+      for (uint64_t x = 0; x < kColumns; ++x) {
+        const std::vector<uint8_t> lanes = lanesAt(512 + 4 * (kColumns * r + x));
+        for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * r + x, c)) << "short window: row " << r << " column " << x;
+      }
+    }
+    EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(kWindowAt, 4).has_value());  // the last pass: past the pop
+    rung.endRun();
+    try {
+      shortWindow(3);
+      ADD_FAILURE() << "a row past the pop's passes was accepted";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("holds 2 passes, 0 already read; this compute reads 3 more"), std::string::npos) << e.what();
+    }
+    streams.input = saved;
+  }
+
   // The padding form ("padform"): a row-form window whose first part is longer than its group
   // (RowRest 9 for 3 units, RowSkip -6 mod 2^16; the corpus's are 57 ... 60 for 2 units), with and
   // without a skip, keeps whole passes; a three-channel compute starting at byte 2 of its unit
