@@ -815,7 +815,9 @@ void LleRung::pop(const DecodedPacket& packet) {
     const bool wholePop = nest.contiguous() && skip == 0;
     // A window whose passes run past the pop's end is the window rule below, with or without a skip:
     // the padding programs pop their top row (8 bytes) to the windows of tiles 0 and 2, whose two passes
-    // of 8 bytes each ask for 16 (docs/decoding-log.md "pad13").
+    // of 8 bytes each ask for 16 (docs/decoding-log.md "pad13"); split_concat's tile column 0 ("splitcat"
+    // §C) writes 3 passes of 6 units from a 12-unit pop of two rows: pass 2 stays empty, and its identity
+    // computes read passes 0-1.
     const bool window = StagingWindow::of(nest, *tiles_[t].stagedWriteAt).has_value();
     if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units() && !(window && pending.length < 4 * nest.units())) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
@@ -1015,6 +1017,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   resolvePops(streams);
   runWindowReaders();
   const auto words = packet.words;
+  // A fifth level of the w0 nest (docs/decoding-log.md "splitcat" §B): model_mat_Add's 128 x 128 rows.
+  // No form executed here loops there; refused by name rather than run as if it ran once.
+  if (const uint64_t level4 = readField(words, LleField::ComputeLimitW0Level4); level4 != 0) {
+    refuse(packet, "ComputeLimitW0Level4 (word 0 bits 127:118) = " + std::to_string(level4) + ": the compute's loop nest repeats " +
+                       std::to_string(level4 + 1) + " times at level 4; no executed form has a fifth level");
+  }
   // One-byte input elements: the convolutions' identity computes, which copy their tile's block of
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).
@@ -1360,6 +1368,12 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     if (!out.staysInside(tile.narrowSram.capacity() / 4)) {
       refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " leaves the " +
                          std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
+    }
+    // A step of 0 (the 2-byte bilinear computes carry it, not executed) or carries that come back would
+    // write a unit twice: what the copy then leaves there is not decoded.
+    if (out.revisitsAUnit()) {
+      refuse(packet, "the output nest (w5, Output37; step ComputeOut37Step = " + std::to_string(out.strides[0]) +
+                         ") writes some 4-byte unit twice: not decoded for the identity copy");
     }
     StagingWindow& window = *windowNamedBy(t, inputUnit);  // identityWindowFilled() found it
     if (window.passesRead + rows > window.passBytes.size()) {

@@ -307,7 +307,7 @@ class LleRungTest : public ::testing::Test {
         {LleField::ComputeK4W10, p1},             {LleField::ComputeKWrap37, -p1},
         {LleField::ComputeKWrap29, 0},            {LleField::ComputeKWrapW7, 0},
         {LleField::ComputePositions, p1},
-        {LleField::ComputePositionStep37, positions}, {LleField::ComputePositionsW4, positions},
+        {LleField::ComputePositionStep37, positions}, {LleField::ComputeOut37Step, positions},
         {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, positions > 1},
         {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
         {LleField::ComputeInputAt4, inputAt / 4}, {LleField::ComputeInputBytes, 4},
@@ -2501,6 +2501,28 @@ TEST_F(LleRungTest, AComputeOverSeveralPositionsNamesItsLoopLevelInsteadOfRawBit
   EXPECT_NE(columns.find("ComputeLimitW0[0] (word 0 bits 89:76) = 5"), std::string::npos) << columns;
   const std::string middle = attempt(1, 16'383);  // the widest value of a 14-bit level
   EXPECT_NE(middle.find("ComputeLimitW0[1] (word 0 bits 103:90) = 16383"), std::string::npos) << middle;
+  // The nest's level 4 (w0[127:118], docs/decoding-log.md "splitcat" §B; model_mat_Add's 128 rows):
+  // 77, a value no corpus compute has there, passes the envelope and is refused naming the field (before
+  // the decode the envelope refused "word 0 ... bits 124:118").
+  const std::string level4 = [&] {
+    parameterCachingRun(0x1);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    DecodedPacket fifth = compute(0x1);
+    f.setElement(fifth, LleField::ComputeLimitW0Level4, 0, 77);
+    EXPECT_EQ(checkEnvelope(fifth), "");
+    std::string why = "accepted";
+    try {
+      rung.packet(fifth, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  }();
+  EXPECT_NE(level4.find("ComputeLimitW0Level4 (word 0 bits 127:118) = 77"), std::string::npos) << level4;
 }
 
 // The element-wise form of the compute (docs/decoding-log.md "eltwise" §B): one 4-byte group per
@@ -2510,9 +2532,9 @@ TEST_F(LleRungTest, AComputeOverSeveralPositionsNamesItsLoopLevelInsteadOfRawBit
 // whole scale. Here P = 6 (24 bytes; no corpus program has 6 positions), a diagonal block 1, 2, -1,
 // 3 on tile 2 at narrow byte 96, zero points 3 / 10, multiplier 0.75 and clamps [-10, 200]: each
 // output byte is clamp(round(0.75 (x - 3) d[c])) + 10, lane c = byte c of its group. A P = 1 packet
-// computes one group. Refused, naming the field: a repeat of P that disagrees (ComputePositionsW4,
-// an output wrap), the loop flag clear with 6 positions, and a position loop with no 16-byte block
-// kept. Before the decode the rung refused the packet ("ComputeK4W7 = 5 differs from ComputeK4W0 = 0").
+// computes one group. The output nest's level-0 step (ComputeOut37Step, which the compiler sets to P
+// here) is never applied: level 0 runs once, the positions are level 1. Refused, naming the field: an
+// output wrap, the loop flag clear with 6 positions, and a position loop with no 16-byte block kept. Before the decode the rung refused the packet ("ComputeK4W7 = 5 differs from ComputeK4W0 = 0").
 TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock) {
   constexpr uint16_t kTile = 0x4;
   constexpr uint64_t kBlockAt = 96;
@@ -2583,7 +2605,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
     }
     return std::string("accepted");
   };
-  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionsW4, 7}})).find("ComputePositionsW4"), std::string::npos);
+  EXPECT_EQ(run(eltwise(6, {{LleField::ComputeOut37Step, 7}}), 24), out);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeOutWrap, -4}})).find("ComputeOutWrap"), std::string::npos);
   // ComputeInputLevelMoves ("ringconv" §A): the positions (Nest37 level 2, 4 bytes apart) are the one
   // counting level; its bit alone runs the same bytes, its bit clear is refused naming level 2.
@@ -2721,7 +2743,7 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
   const auto eltwise = f.make(0x01, {{LleField::ComputeInputLevelMoves, kInputLevelMoves}, {LleField::ComputeMask, kTile},
                                      {LleField::ComputePositions, 1},
                                      {LleField::ComputePositionStep37, 2},
-                                     {LleField::ComputePositionsW4, 2},
+                                     {LleField::ComputeOut37Step, 2},
                                      {LleField::ComputeOutPositions, 1},
                                      {LleField::ComputePositionLoopOn, 1},
                                      {LleField::ComputeOutWrap, static_cast<uint64_t>(-1)},
@@ -2875,6 +2897,8 @@ TEST(OutputNestTest, TheCarriesWalkTheInteriorOfAPaddedGridRowByRow) {
     isa::writePacketBits(words, def.wrapLsb(level), def.wrapWidth, static_cast<uint64_t>(carry) & ((uint64_t{1} << def.wrapWidth) - 1));
   };
   constexpr uint64_t kT = 5, kRows = 4, kG = 9, kPad = 2;
+  const LleFieldDef& step = fieldDef(LleField::ComputeOut37Step);
+  isa::writePacketBits(words, step.lsb, step.width, 1);  // the positions side by side
   slot(0, kT - 1, kG - kT + 1);
   slot(1, 0, kG - kT + 1);   // a level that runs once: the row level above it takes the same carry
   slot(2, kRows - 1, 1234);  // the carry of the last counting level is never applied
@@ -2891,12 +2915,45 @@ TEST(OutputNestTest, TheCarriesWalkTheInteriorOfAPaddedGridRowByRow) {
   }
   // A negative carry at a counting level 1: 3 positions, then back 7 units: strides 1 and 2 - 7 = -5.
   std::fill(words.begin(), words.end(), isa::Word128{});
+  isa::writePacketBits(words, step.lsb, step.width, 1);
   slot(0, 2, -7);
   slot(1, 1, 100);
   const OutputNest back = OutputNest::fromPacket(words, 50);
   std::vector<int64_t> walked;
   back.forEachUnit([&](int64_t unit) { walked.push_back(unit); });
   EXPECT_EQ(walked, (std::vector<int64_t>{50, 51, 52, 45, 46, 47}));
+}
+
+// The output nest's level-0 step is a field (ComputeOut37Step, w4[127:119]; docs/decoding-log.md
+// "splitcat" §A), the carries added to it as to a step of 1. Step 3 with carry 3 (split_concat's
+// identity computes: 3-unit positions, a row of 2 of them 6 units long) and a transpose as posenet's
+// computes have it -- step 5 over 4 positions, carry -(3 x 5) + 1, so that level 1 steps one unit and
+// the 4 x 5 units are each written once (no corpus compute has these sizes).
+TEST(OutputNestTest, LevelZeroStepsTheStepFieldAndTheCarriesAddToIt) {
+  const isa::ComputeNestDef& def = isa::computeNestDef(isa::ComputeNest::Output37);
+  std::vector<isa::Word128> words(17);
+  const auto slot = [&](unsigned level, uint64_t limit, int64_t carry) {
+    isa::writePacketBits(words, def.limitLsb(level), def.limitWidth, limit);
+    isa::writePacketBits(words, def.wrapLsb(level), def.wrapWidth, static_cast<uint64_t>(carry) & ((uint64_t{1} << def.wrapWidth) - 1));
+  };
+  const auto walk = [&](int64_t first) {
+    std::vector<int64_t> units;
+    OutputNest::fromPacket(words, first).forEachUnit([&](int64_t unit) { units.push_back(unit); });
+    return units;
+  };
+  const LleFieldDef& step = fieldDef(LleField::ComputeOut37Step);
+  isa::writePacketBits(words, step.lsb, step.width, 3);
+  slot(0, 1, 3);
+  slot(1, 1, 0);
+  EXPECT_EQ(walk(0), (std::vector<int64_t>{0, 3, 6, 9}));
+  isa::writePacketBits(words, step.lsb, step.width, 5);
+  slot(0, 3, -(3 * 5) + 1);
+  slot(1, 4, 0);
+  const std::vector<int64_t> transposed = walk(100);
+  ASSERT_EQ(transposed.size(), 20u);
+  for (unsigned y = 0; y < 5; ++y) {
+    for (unsigned x = 0; x < 4; ++x) EXPECT_EQ(transposed[4 * y + x], 100 + 5 * x + y) << "x " << x << " y " << y;
+  }
 }
 
 }  // namespace
@@ -2947,7 +3004,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
                                     {LleField::ComputeStreamTag, kBlockStream},
                                     {LleField::ComputePositions, 0}, {LleField::ComputePositionStep37, 0},
                                     {LleField::ComputeNest37Limit1, columns - 1}, {LleField::ComputeNest37Limit3, rows - 1},
-                                    {LleField::ComputePositionsW4, 1}, {LleField::ComputeOutPositions, 0},
+                                    {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, 0},
                                     {LleField::ComputeOut37Limit0, columns - 1}, {LleField::ComputeOut37Carry0, 1},
                                     {LleField::ComputeOut37Limit2, rows - 1},
                                     {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeOutWrap, 0},
@@ -3119,6 +3176,35 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   }
   rung.endRun();
 
+  // The output nest's level-0 step (ComputeOut37Step, docs/decoding-log.md "splitcat" §A): with a step
+  // of 3 units the copy's positions leave two units between them for the groups of two other inputs
+  // (split_concat's concatenation), and the rows' carry (slot 1's: the rows are level 2, level 1 runs
+  // once) 3 = 3 x 4 - 3 x 3 takes row 1 to unit 12 after the first. 2 rows of 4 one-channel positions: position x of row r at unit 192 + 12 r + 3 x, the
+  // units between them untouched. With a step of 1 (the reading before) they were side by side.
+  {
+    rung.beginRun();
+    keepBlock(column0Block);
+    DecodedPacket stepped = identity(2, kWindowAt / 4, 768, 1, 4);
+    f.setElement(stepped, LleField::ComputeOut37Step, 0, 3);
+    f.setElement(stepped, LleField::ComputeOutWrap, 0, 3);
+    EXPECT_EQ(checkEnvelope(stepped), "");
+    rung.packet(stepped, streams, 0);
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(window, streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& narrow = rung.tile(kTileIndex).narrowSram;
+    for (uint64_t r = 0; r < 2; ++r) {
+      for (uint64_t x = 0; x < 4; ++x) {
+        const uint64_t at = 768 + 4 * (12 * r + 3 * x);
+        const std::vector<uint8_t> lanes = lanesAt(at);
+        for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * r + x, c)) << "step 3: row " << r << " column " << x;
+        EXPECT_TRUE(narrow.firstUnwritten(at + 4, 8).has_value()) << "step 3: the two units after row " << r << " column " << x;
+      }
+    }
+    rung.endRun();
+  }
+
   // A tile whose window skips 2 units of the pop (Stage14SourceOn, "src14": a tile column's offset) keeps
   // the part after them: row r takes bytes 8 + 12 r .. of the pop. The pop is 8 bytes longer than the
   // window (a pop only as long as the window follows).
@@ -3180,6 +3266,41 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
       ADD_FAILURE() << "a row past the short last pass was accepted";
     } catch (const ChipFault& e) {
       EXPECT_NE(std::string(e.what()).find("pass 3 of the staging window holds 4 bytes, the row reads 5"), std::string::npos) << e.what();
+    }
+    streams.input = saved;
+  }
+
+  // A window without a skip whose pop is shorter than its passes (docs/decoding-log.md "splitcat" §C:
+  // split_concat's tile column 0 writes 3 passes of 6 units from a 12-unit pop): the passes the pop
+  // fills are whole, the others empty, and the window's units past the pop's end unwritten; two rows read
+  // passes 0-1, a third is refused. Before the change the pop was refused ("without a source skip").
+  {
+    const std::vector<uint8_t> saved = streams.input;
+    streams.input.resize(4 * kUnits * 2);  // two of the window's four passes
+    for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(31 * i + 3);
+    const auto shortWindow = [&](uint64_t rows) {
+      rung.beginRun();
+      keepBlock(column0Block);
+      rung.packet(identity(rows, kWindowAt / 4, 512, 1, kColumns), streams, 0);
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(window, streams, 0);
+      rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+    };
+    shortWindow(2);
+    for (uint64_t r = 0; r < 2; ++r) {
+      for (uint64_t x = 0; x < kColumns; ++x) {
+        const std::vector<uint8_t> lanes = lanesAt(512 + 4 * (kColumns * r + x));
+        for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * r + x, c)) << "short window: row " << r << " column " << x;
+      }
+    }
+    EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(kWindowAt, 4).has_value());  // the last pass: past the pop
+    rung.endRun();
+    try {
+      shortWindow(3);
+      ADD_FAILURE() << "a row past the pop's passes was accepted";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("holds 2 passes, 0 already read; this compute reads 3 more"), std::string::npos) << e.what();
     }
     streams.input = saved;
   }
