@@ -1437,15 +1437,16 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
   const WeightByteWalk weights = WeightByteWalk::fromPacket(packet.words);
   const int64_t back = -static_cast<int64_t>(channels - 1);
   const bool sameWeights = weights.limits[0] == channels - 1 && weights.limits[1] == columns - 1 && weights.limits[2] == rows - 1 &&
+                           weights.limits[3] == 0 &&
                            std::all_of(weights.carryBytes.begin(), weights.carryBytes.end(), [back](int64_t c) { return c == back; });
   if (!sameWeights) {
     std::string carries;
     for (const int64_t carry : weights.carryBytes) carries += (carries.empty() ? "" : ", ") + std::to_string(carry);
-    refuse(packet, "the weight nest (Nest29 in bytes: ComputeK4W7, ComputeLimit29[0], [1]; carries ComputeKWrapW7 / ComputeKWrap29 x 4 + "
+    refuse(packet, "the weight nest (Nest29 in bytes: ComputeK4W7, ComputeLimit29[0], [1], [2]; carries ComputeKWrapW7 / ComputeKWrap29 x 4 + "
                    "ComputeNest29CarryLow) has limits " + std::to_string(weights.limits[0]) + ", " + std::to_string(weights.limits[1]) + ", " +
-                   std::to_string(weights.limits[2]) + " and slot carries (" + carries + ") bytes; the identity copy of " + std::to_string(rows) +
+                   std::to_string(weights.limits[2]) + ", " + std::to_string(weights.limits[3]) + " and slot carries (" + carries + ") bytes; the identity copy of " + std::to_string(rows) +
                    " rows of " + std::to_string(columns) + " positions of " + std::to_string(channels) + " one-byte channels walks limits " +
-                   std::to_string(channels - 1) + ", " + std::to_string(columns - 1) + ", " + std::to_string(rows - 1) + " with every carry " +
+                   std::to_string(channels - 1) + ", " + std::to_string(columns - 1) + ", " + std::to_string(rows - 1) + ", 0 with every carry " +
                    std::to_string(back) + " (the same C weight bytes for every position)");
   }
   if (same) {

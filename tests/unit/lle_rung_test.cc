@@ -2595,7 +2595,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
     }
     return std::string("accepted");
   }();
-  EXPECT_NE(split.find("ComputeK4W7, ComputeLimit29 = 1, 0, 2 do not count 6 iterations at one level"), std::string::npos) << split;
+  EXPECT_NE(split.find("ComputeK4W7, ComputeLimit29 = 1, 0, 2, 0 do not count 6 iterations at one level"), std::string::npos) << split;
 
   const auto refusal = [&](const DecodedPacket& compute, bool stageBlock = true) {
     try {
@@ -2617,7 +2617,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}})).find("word 5 = "), std::string::npos);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}, {LleField::ComputeOutWrap, 0}})).find("ComputePositionLoopOn"),
             std::string::npos);
-  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeK4W10, 6}})).find("ComputeK4W10, ComputeLimitW10 = 6, 0, 0 do not count 6 iterations"),
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeK4W10, 6}})).find("ComputeK4W10, ComputeLimitW10 = 6, 0, 0, 0 do not count 6 iterations"),
             std::string::npos);
   EXPECT_NE(refusal(eltwise(6), false).find("without a 16-byte weight block kept"), std::string::npos);
   // The input is read at ComputeInputAt4 x 4 ("identform" §B): one unit lower the first byte
@@ -3087,15 +3087,18 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     EXPECT_NE(why.find("the input nest (Nest37 in bytes"), std::string::npos) << fieldDef(field).name << ": " << why;
   }
   EXPECT_NE(walkRefusal(LleField::ComputeKWrap37, 0, 0).find("(2, 4)"), std::string::npos);  // level 3: rows 4 bytes apart
-  // The identity computes' image positions ("convwire2" §C) are fields only with the one-byte walk's
-  // flag: values no corpus compute has (a 5-byte image row, mark 7) pass the envelope with it, and
+  // The identity computes' image positions ("convwire2" §C) are fields only with the input ring: values no corpus compute has (a 5-byte image row, mark 7) pass the envelope with it, and
   // without it the same bits are pinned, refused naming word 12.
   {
     DecodedPacket marked = identity(3, kWindowAt / 4, 512, 1, kColumns);
     f.setElement(marked, LleField::ComputeImageRowBytes, 0, kColumns);
     f.setElement(marked, LleField::ComputeImageMark, 0, 7);
     EXPECT_EQ(checkEnvelope(marked), "");
+    // The ring, not the one-byte walk's flag, makes them fields ("ring4copy" §B: the RingCanary 4-byte
+    // identity computes have the ring without the flag).
     f.setElement(marked, LleField::ComputeByteWalkFlag, 0, 0);
+    EXPECT_EQ(checkEnvelope(marked), "");
+    f.setElement(marked, LleField::ComputeInputRingOn, 0, 0);
     const std::string pinned = checkEnvelope(marked);
     EXPECT_NE(pinned.find("word 12"), std::string::npos) << pinned;
   }
@@ -3359,10 +3362,10 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     }
     // Byte 3 with 4 x 3 channels reads 3 bytes past a 12-byte pass: refused; a K wrap
     // of -2 with three channels is the Dense relation's (accepted above), -3 neither.
-    const auto refusedCopy = [&](LleField field, uint64_t value) {
+    const auto refusedCopy = [&](LleField field, uint64_t value, unsigned element = 0) {
       DecodedPacket copy = identity(1, kWindowAt / 4, 768, 3, 4);
       f.setElement(copy, LleField::ComputeInputRingBytes, 0, 16);
-      f.setElement(copy, field, 0, value);
+      f.setElement(copy, field, element, value);
       rung.beginRun();
       try {
         keepBlock(mixBlock, true);
@@ -3386,12 +3389,16 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     // the nest and its carries.
     const std::string wrap = refusedCopy(LleField::ComputeKWrap29, static_cast<uint64_t>(-3));
     EXPECT_NE(wrap.find("the weight nest (Nest29 in bytes"), std::string::npos) << wrap;
-    EXPECT_NE(wrap.find("limits 2, 3, 0 and slot carries (-2, -10, -2, -2, -2, -2, -2) bytes"), std::string::npos) << wrap;
+    EXPECT_NE(wrap.find("limits 2, 3, 0, 0 and slot carries (-2, -10, -2, -2, -2, -2, -2) bytes"), std::string::npos) << wrap;
     const std::string units = refusedCopy(LleField::ComputeNest29CarryLow, 0);
     EXPECT_NE(units.find("slot carries (-4, -2, -2, -2, -2, -2, -2) bytes"), std::string::npos) << units;
     const std::string count = refusedCopy(LleField::ComputeLimit29, 2);
-    EXPECT_NE(count.find("limits 2, 2, 0 and slot carries"), std::string::npos) << count;
-    EXPECT_NE(count.find("walks limits 2, 3, 0 with every carry -2"), std::string::npos) << count;
+    EXPECT_NE(count.find("limits 2, 2, 0, 0 and slot carries"), std::string::npos) << count;
+    EXPECT_NE(count.find("walks limits 2, 3, 0, 0 with every carry -2"), std::string::npos) << count;
+    // Level 3 of Nest29 (ComputeLimit29[2], w8 bit 49, "ring4copy" §A) counting in a one-byte copy would
+    // weigh the block again over a loop the copy does not have: refused, naming the limit.
+    const std::string level3 = refusedCopy(LleField::ComputeLimit29, 1, 2);
+    EXPECT_NE(level3.find("limits 2, 3, 0, 1 and slot carries"), std::string::npos) << level3;
     // The stream tag ("w7ident" §A): a copy naming another stream than its kept read's is refused, naming both.
     const std::string stream = refusedCopy(LleField::ComputeStreamTag, kBlockStream + 1);
     EXPECT_NE(stream.find("ComputeStreamTag (word 7 bits 74:63) = 2079 but tile 1 holds the read kept in stream 2078"),
