@@ -1071,6 +1071,14 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // the x86-64 compiles, level 2 in the aarch64 ones (docs/decoding-log.md "dense2" §B).
   const std::pair<LleField, LleField> nests[] = {{LleField::ComputeK4W7, LleField::ComputeLimit29},
                                                  {LleField::ComputeK4W10, LleField::ComputeLimitW10}};
+  // Their level 3 (the RingCanary identity copies' rows, docs/decoding-log.md "ring4copy" §A) is a loop
+  // these forms do not have.
+  for (const LleField level3 : {LleField::ComputeLimit29Level3, LleField::ComputeLimitW10Level3}) {
+    if (const uint64_t rowsLimit = readField(words, level3); rowsLimit != 0) {
+      refuse(packet, std::string(fieldDef(level3).name) + " = " + std::to_string(rowsLimit) +
+                         ": a level-3 loop of the weight nests the Dense and element-wise forms do not run");
+    }
+  }
   for (const auto& [level0, outer] : nests) {
     if (!countsAtOneLevel(words, level0, outer, iterations)) {
       std::string levels = std::to_string(readField(words, level0));
@@ -1442,7 +1450,7 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
   if (!sameWeights) {
     std::string carries;
     for (const int64_t carry : weights.carryBytes) carries += (carries.empty() ? "" : ", ") + std::to_string(carry);
-    refuse(packet, "the weight nest (Nest29 in bytes: ComputeK4W7, ComputeLimit29[0], [1], [2]; carries ComputeKWrapW7 / ComputeKWrap29 x 4 + "
+    refuse(packet, "the weight nest (Nest29 in bytes: ComputeK4W7, ComputeLimit29[0], [1], ComputeLimit29Level3; carries ComputeKWrapW7 / ComputeKWrap29 x 4 + "
                    "ComputeNest29CarryLow) has limits " + std::to_string(weights.limits[0]) + ", " + std::to_string(weights.limits[1]) + ", " +
                    std::to_string(weights.limits[2]) + ", " + std::to_string(weights.limits[3]) + " and slot carries (" + carries + ") bytes; the identity copy of " + std::to_string(rows) +
                    " rows of " + std::to_string(columns) + " positions of " + std::to_string(channels) + " one-byte channels walks limits " +

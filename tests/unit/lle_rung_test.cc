@@ -1592,6 +1592,28 @@ TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
   }
 }
 
+// Level 3 of the weight nests (w8 bit 49, w10 bit 96: the RingCanary identity copies' rows,
+// docs/decoding-log.md "ring4copy" §A) is a declared loop the Dense form does not run: refused by name,
+// not as a raw bit of word 8 / 10.
+TEST_F(LleRungTest, TheDenseComputeRefusesALevelThreeWeightLoopByName) {
+  parameterCachingRun(0x1);
+  for (const LleField level3 : {LleField::ComputeLimit29Level3, LleField::ComputeLimitW10Level3}) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    DecodedPacket other = compute(0x1);
+    f.setElement(other, level3, 0, 1);
+    try {
+      rung.packet(other, streams, 0);
+      ADD_FAILURE() << fieldDef(level3).name << " = 1 ran as Dense";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(fieldDef(level3).name) + " = 1: a level-3 loop"), std::string::npos) << e.what();
+    }
+    rung.endRun();
+  }
+}
+
 // The outfeed's decoded length must match the staging read it sends: a compute's 64 lane results,
 // read back by a 64-byte 0x13, go out with a 64-byte line loop (8 lines); a 32-byte one (4 lines)
 // is refused instead of truncating.
@@ -2595,7 +2617,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
     }
     return std::string("accepted");
   }();
-  EXPECT_NE(split.find("ComputeK4W7, ComputeLimit29 = 1, 0, 2, 0 do not count 6 iterations at one level"), std::string::npos) << split;
+  EXPECT_NE(split.find("ComputeK4W7, ComputeLimit29 = 1, 0, 2 do not count 6 iterations at one level"), std::string::npos) << split;
 
   const auto refusal = [&](const DecodedPacket& compute, bool stageBlock = true) {
     try {
@@ -2617,7 +2639,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}})).find("word 5 = "), std::string::npos);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}, {LleField::ComputeOutWrap, 0}})).find("ComputePositionLoopOn"),
             std::string::npos);
-  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeK4W10, 6}})).find("ComputeK4W10, ComputeLimitW10 = 6, 0, 0, 0 do not count 6 iterations"),
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeK4W10, 6}})).find("ComputeK4W10, ComputeLimitW10 = 6, 0, 0 do not count 6 iterations"),
             std::string::npos);
   EXPECT_NE(refusal(eltwise(6), false).find("without a 16-byte weight block kept"), std::string::npos);
   // The input is read at ComputeInputAt4 x 4 ("identform" §B): one unit lower the first byte
@@ -3362,10 +3384,10 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     }
     // Byte 3 with 4 x 3 channels reads 3 bytes past a 12-byte pass: refused; a K wrap
     // of -2 with three channels is the Dense relation's (accepted above), -3 neither.
-    const auto refusedCopy = [&](LleField field, uint64_t value, unsigned element = 0) {
+    const auto refusedCopy = [&](LleField field, uint64_t value) {
       DecodedPacket copy = identity(1, kWindowAt / 4, 768, 3, 4);
       f.setElement(copy, LleField::ComputeInputRingBytes, 0, 16);
-      f.setElement(copy, field, element, value);
+      f.setElement(copy, field, 0, value);
       rung.beginRun();
       try {
         keepBlock(mixBlock, true);
@@ -3395,9 +3417,9 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     const std::string count = refusedCopy(LleField::ComputeLimit29, 2);
     EXPECT_NE(count.find("limits 2, 2, 0, 0 and slot carries"), std::string::npos) << count;
     EXPECT_NE(count.find("walks limits 2, 3, 0, 0 with every carry -2"), std::string::npos) << count;
-    // Level 3 of Nest29 (ComputeLimit29[2], w8 bit 49, "ring4copy" §A) counting in a one-byte copy would
-    // weigh the block again over a loop the copy does not have: refused, naming the limit.
-    const std::string level3 = refusedCopy(LleField::ComputeLimit29, 1, 2);
+    // Level 3 of Nest29 (ComputeLimit29Level3, w8 bit 49, "ring4copy" §A) counting in a one-byte copy
+    // would weigh the block again over a loop the copy does not have: refused, naming the limit.
+    const std::string level3 = refusedCopy(LleField::ComputeLimit29Level3, 1);
     EXPECT_NE(level3.find("limits 2, 3, 0, 1 and slot carries"), std::string::npos) << level3;
     // The stream tag ("w7ident" §A): a copy naming another stream than its kept read's is refused, naming both.
     const std::string stream = refusedCopy(LleField::ComputeStreamTag, kBlockStream + 1);
