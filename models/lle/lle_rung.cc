@@ -1043,6 +1043,23 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     computeIdentityCopy(packet);
     return;
   }
+  // A ring input of 4-byte K groups: the RingCanary convolutions' identity copy (lle_rung_ring_copy.cc),
+  // which waits for its window as the one-byte copy does.
+  if (isRingIdentityCopy(packet)) {
+    refuseOtherRingCopyWalk(packet);
+    refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].keptRead) refuseAnotherStream(packet, t);
+    }
+    if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
+      DeferredCompute& waiting = windowReaders_.emplace_back();
+      waiting.words.assign(packet.words.begin(), packet.words.end());
+      waiting.packet = packet;
+      return;
+    }
+    computeRingIdentityCopy(packet);
+    return;
+  }
   // The other forms executed here read 4-byte input elements (a K group, an element-wise group); the
   // bilinear templates' 2-byte elements are not executed.
   if (elementBytes != kGroupBytes) {
@@ -1307,7 +1324,11 @@ void LleRung::runWindowReaders() {
     DeferredCompute reader = std::move(windowReaders_.front());
     windowReaders_.pop_front();
     reader.packet.words = reader.words;
-    computeIdentityCopy(reader.packet);
+    if (isRingIdentityCopy(reader.packet)) {
+      computeRingIdentityCopy(reader.packet);
+    } else {
+      computeIdentityCopy(reader.packet);
+    }
   }
 }
 
