@@ -54,7 +54,8 @@ void LleRung::refuseOtherRingCopyWalk(const models::DecodedPacket& packet) const
     for (unsigned i = 0; i < InputByteWalk::kLevels; ++i) {
       levels += (i ? ", " : "") + std::string("(") + std::to_string(walk.limits[i]) + ", " + std::to_string(walk.strideBytes[i]) + ")";
     }
-    refuse(packet, "the input nest (Nest37 in bytes) of a ring-input 4-byte compute walks (limit, stride in bytes) " + levels +
+    refuse(packet, "ComputeInputRingOn = 1 with 4-byte elements (the 4-byte identity copy's form): its input nest (Nest37 in bytes) "
+                   "walks (limit, stride in bytes) " + levels +
                        "; the 4-byte identity copy of " + std::to_string(rows) + " rows of " + std::to_string(columns) + " positions of " +
                        std::to_string(groups) + " K groups (ComputeK4W1, ComputeNest37Limit1, ComputePositions) walks (C/4 - 1, 4), (T - 1, C), (R - 1, 0), (0, -)");
   }
