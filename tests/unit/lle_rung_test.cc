@@ -2200,6 +2200,56 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
       "Recv11ExecFlagBEcho", "a receive whose w2 bit 88 differs from bit 80 was accepted");
 }
 
+// The execution-only receive with a prefix (docs/decoding-log.md "stride11" §A): the receives whose
+// stream feeds a compute with a parameter prefix carry w2 bit 11 and the parameter form's span and
+// length, Bytes8 = Span8 + 32 (1,109 / 1,109). The other bits are the stride sweep's form marks (w2
+// bits 84, 86, 112 clear, w2[106:90] all set: pinned, not decoded). Span8 64 / Bytes8 96 is the
+// three-array prefix, which no receive with these marks and this position has; the receive still
+// moves no bytes, so the pop-fed copy comes back whole. A length that is not the span's plus one
+// array is refused by name.
+TEST_F(LleRungTest, AnExecutionOnlyReceivesPrefixEndsOneArrayAfterItsSpan) {
+  constexpr uint16_t kTile = 0x8;
+  constexpr uint64_t kAt64 = 7;
+  streams.input.resize(40);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x17 + 5 * i);
+  const auto receiveWith = [&](uint64_t span8, uint64_t bytes8) {
+    DecodedPacket receive = executionOnlyReceive(kTile);
+    auto& words = f.wordsOf(receive);
+    words[2].setBits(84, 1, 0);
+    words[2].setBits(86, 1, 0);
+    words[2].setBits(112, 1, 0);
+    words[2].setBits(90, 17, 0x1ffff);
+    words[2].setBits(12, 13, 112);  // Recv11PrefixAt64 and Last64: pinned in this form
+    words[2].setBits(44, 13, 116);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, 1);
+    f.setElement(receive, LleField::Recv11PrefixSpan8, 0, span8);
+    f.setElement(receive, LleField::Recv11PrefixBytes8, 0, bytes8);
+    return receive;
+  };
+  EXPECT_EQ(checkEnvelope(receiveWith(1, 33)), "");
+  const DecodedPacket threeArrays = receiveWith(64, 96);
+  EXPECT_EQ(checkEnvelope(threeArrays), "");
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(stageAt(kTile, kAt64 * 64, 0), streams, 0);
+  rung.packet(threeArrays, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
+                            {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
+              streams, 0);
+  EXPECT_EQ(sendToHost(kTile, streams.input.size()), streams.input);
+  rung.endRun();
+  const std::string longer = checkEnvelope(receiveWith(64, 97));
+  EXPECT_NE(longer.find("Recv11PrefixBytes8"), std::string::npos) << longer;
+  const std::string noFlag = checkEnvelope([&] {
+    DecodedPacket receive = receiveWith(0, 32);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, 0);
+    return receive;
+  }());
+  EXPECT_NE(noFlag.find("Recv11PrefixBytes8"), std::string::npos) << noFlag;
+}
+
 // The execution-only receive's loop nest (docs/decoding-log.md "add128" §A): a level-0 run of
 // Recv11ExecRun + 1 units whose three outer levels (Recv11ExecRepeat) start it again (wraps -Run), step 1.
 // A run of 38 units repeated 3 times is no corpus receive's (add_128_128 runs 64 once); the 0x14 before
