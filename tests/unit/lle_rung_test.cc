@@ -1993,8 +1993,9 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
   constexpr uint64_t kAt64 = 5;
   streams.input.resize(40);
   for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x31 + 11 * i);
-  const auto copy = [&](uint64_t flagA, uint64_t flagB, uint64_t echo) {
-    const DecodedPacket receive = executionOnlyReceive(kTile, flagA, flagB, echo);
+  const auto copy = [&](uint64_t flagA, uint64_t flagB, uint64_t echo, uint64_t stream = 2078) {
+    DecodedPacket receive = executionOnlyReceive(kTile, flagA, flagB, echo);
+    f.wordsOf(receive)[0].setBits(fieldDef(LleField::Recv11ExecStream).lsb, 12, stream);
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
@@ -2015,6 +2016,12 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
   };
   for (const auto& [a, b] : std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}, {0, 1}, {1, 0}, {1, 1}}) {
     EXPECT_EQ(copy(a, b, b), streams.input) << "flags (" << a << ", " << b << ")";
+  }
+  // The stream tag w0[73:62] (Recv11ExecStream, docs/decoding-log.md "conv32run" §A) names the transfer
+  // the receive takes; in a serial model it moves no byte: 1234 and 5 (values no corpus receive has)
+  // and the rubensrech conv 32^2 window's 2076 bring the same 40 bytes as Dense's 2078.
+  for (const uint64_t stream : {uint64_t{1234}, uint64_t{5}, uint64_t{2076}}) {
+    EXPECT_EQ(copy(1, 1, 1, stream), streams.input) << "stream tag " << stream;
   }
   expectRefusal(
       [&] {
