@@ -37,7 +37,12 @@ padding=("$I/model_padding_64x64x3_edgetpu.tflite" "$I/model_padding_128x128x3_e
 padding14=(--opcode 0x14:Stage14SourceRowForm=1 "${padding[@]}")
 padding11=(--opcode 0x11:Recv11ExecutionForm=1 "${padding[@]}")
 # Their mesh packets' fill-only form (a receive that writes the zero point, no send): "padform" §E.
-mesh=(--opcode 0x15 "${padding[@]}" --opcode 0x16 "${padding[@]}" --opcode 0x18 "${padding[@]}")
+# The halo exchange of the convolutions' padded grids ("conv32run" §B): conv 32^2 3x3's mesh packets
+# (0x15-0x18, 0x17 included) pin the bits of unknown meaning (w1[98:82] / w3[47:31] = 1, w3[95:93] = 3,
+# 0x16 / 0x18's w4); 32^2 6x6 and the larger sizes are held out.
+conv32="$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite"
+mesh=(--opcode 0x15 "${padding[@]}" "$conv32" --opcode 0x16 "${padding[@]}" "$conv32" --opcode 0x18 "${padding[@]}" "$conv32")
+fill17+=("$conv32")
 identity01+=("${padding[@]}")
 # The NLU table load (docs/decoding-log.md "nlu"): one tracker template's two tables; the other 20
 # programs with a 0x19 are held out.

@@ -18,6 +18,7 @@
 #include "models/lle/loop_nest.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
+#include "models/lle/mesh_sides.h"
 #include "models/lle/nlu_apply.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/partner_copy.h"
@@ -115,6 +116,8 @@ void LleRung::beginRun() {
   }
   partners_.clear();
   windowReaders_.clear();
+  meshSent_ = {};
+  meshArmed_ = {};
   infeedConfigured_ = false;
   infeedIsInput_ = false;
   pendingInfeedCheck_.reset();
@@ -131,6 +134,8 @@ void LleRung::endRun() {
   pendingPops_.clear();
   deferredComputes_.clear();
   windowReaders_.clear();
+  meshSent_ = {};
+  meshArmed_ = {};
 }
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
@@ -214,12 +219,18 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
       stageRead(packet);
       break;
     case 0x17:
-      writeImmediate(packet);
+      // The prologue's immediate writes keep their own path (Fill17Flags checked); a 0x17 that sends,
+      // or receives mesh data, is the mesh packet towards t - 4.
+      if (readField(words, LleField::Mesh17SendStride) == 0 && readField(words, LleField::Fill17Immediate) != 0) {
+        writeImmediate(packet);
+      } else {
+        meshTransfer(packet, streams);
+      }
       break;
     case 0x15:
     case 0x16:
     case 0x18:
-      meshFill(packet);
+      meshTransfer(packet, streams);
       break;
     case 0x19:
       for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -401,54 +412,107 @@ uint64_t LleRung::sourceRowUnits(const DecodedPacket& packet, uint64_t skipUnits
   return rest + 1;
 }
 
-// The mesh packets' fill-only form (docs/decoding-log.md "ringmesh" §C, "padform" §E): no send, and
-// a receive that writes the immediate MeshNNFillValue at every 4-byte unit of its nest (0x17's
-// odometer from MeshNNRecvAt4: limits, carries) in the tiles of the mask -- the iwatake padding
-// programs' zero-point quadrants. The sends and the receives of mesh data are not executed, and
-// neither is a nest whose level 0 counts (its step slot, w3[47:31], is not decoded here): refused.
-void LleRung::meshFill(const DecodedPacket& packet) {
-  struct MeshFields {
-    uint8_t opcode;
-    LleField sendOn, recvOn, fill, at4, limit, carry, value;
-  };
-  static constexpr MeshFields kMesh[] = {
-      {0x15, LleField::Mesh15SendOn, LleField::Mesh15RecvOn, LleField::Mesh15Fill, LleField::Mesh15RecvAt4, LleField::Mesh15RecvLimit,
-       LleField::Mesh15RecvCarry, LleField::Mesh15FillValue},
-      {0x16, LleField::Mesh16SendOn, LleField::Mesh16RecvOn, LleField::Mesh16Fill, LleField::Mesh16RecvAt4, LleField::Mesh16RecvLimit,
-       LleField::Mesh16RecvCarry, LleField::Mesh16FillValue},
-      {0x18, LleField::Mesh18SendOn, LleField::Mesh18RecvOn, LleField::Mesh18Fill, LleField::Mesh18RecvAt4, LleField::Mesh18RecvLimit,
-       LleField::Mesh18RecvCarry, LleField::Mesh18FillValue},
-  };
+// The mesh packets (docs/decoding-log.md "ringmesh" §C, "padform" §E, "conv32run" §B): every tile of
+// the mask sends the units of its send nest to its neighbour (mesh_sides.h), and receives into its
+// receive nest what the neighbour on its other side sends in the same direction -- or, with the fill
+// flag, writes the immediate at every unit (the iwatake padding programs' zero-point quadrants, the
+// zero halo at the image's edge). A send and the receive it feeds are often different packets (conv
+// 32^2: the top row of tiles receives in one 0x17, the row below sends in the next), so each
+// direction keeps, per receiving tile, the bytes sent and the receive nests armed, in program order,
+// and pairs them as they come; a pair whose sizes differ is refused. A send reads what the identity
+// copies wrote, so copies still waiting for their window run first (the pops are in by then).
+void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams& streams) {
   const auto op = static_cast<uint8_t>(packet.opcode);
-  const MeshFields& m = *std::ranges::find(kMesh, op, &MeshFields::opcode);
+  const MeshLayout& m = *meshLayoutOf(op);
   const auto words = packet.words;
-  if (readField(words, m.sendOn) != 0) {
-    refuse(packet, std::string(fieldDef(m.sendOn).name) + " is set: a mesh send to a neighbour tile is not executed");
+  const bool sends = readField(words, m.sendStride) != 0;
+  const bool receives = readField(words, m.recvStride) != 0;
+  const bool fills = readField(words, m.fill) != 0;
+  if (fills && !receives) {
+    refuse(packet, std::string(fieldDef(m.fill).name) + " without " + std::string(fieldDef(m.recvStride).name) +
+                       ": a fill that is not a receive, never seen");
   }
-  if (readField(words, m.recvOn) == 0 || readField(words, m.fill) == 0) {
-    refuse(packet, std::string(fieldDef(m.recvOn).name) + " / " + std::string(fieldDef(m.fill).name) +
-                       ": only the fill-only receive (both set) is executed; a receive of mesh data is not");
+  // 0x17's w3[47:31] (Fill17Step, the immediate form's level-0 step) is 1 in every mesh 0x17 read here
+  // (conv 32^2); what another value does to a mesh receive is not decoded.
+  if (op == 0x17 && readSigned(words, LleField::Fill17Step) != 1) {
+    refuse(packet, "Fill17Step (word 3 bits 47:31) = " + std::to_string(readSigned(words, LleField::Fill17Step)) +
+                       " in the mesh form: only 1 is read (the level-0 stride is Mesh17RecvStride)");
   }
-  std::array<uint64_t, 4> limits{};
-  std::array<int64_t, 3> carries{};
-  for (unsigned i = 0; i < 4; ++i) limits[i] = readField(words, m.limit, i);
-  for (unsigned i = 0; i < 3; ++i) carries[i] = readSigned(words, m.carry, i);
-  if (limits[0] != 0) {
-    refuse(packet, std::string(fieldDef(m.limit).name) + "[0] = " + std::to_string(limits[0]) +
-                       ": a fill whose level 0 counts steps by a slot (w3[47:31]) not decoded for the mesh packets");
+  if (sends && inputPopsDelivered(streams) && deferredComputes_.empty()) {
+    resolvePops(streams);
+    runWindowReaders();
   }
-  const auto nest = LoopNest<4>::fromCarries(static_cast<int64_t>(readField(words, m.at4)), limits, 1, carries);
-  const auto value = static_cast<uint32_t>(readField(words, m.value));
-  const std::array<uint8_t, 4> bytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
-                                        static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
-  for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if (!(packet.tileMask & (1u << t))) continue;
-    AddressedMemory& narrow = tiles_[t].narrowSram;
+  if (sends) refuseWhileAWindowReaderWaits(packet);
+  const auto direction = static_cast<size_t>(&m - kMeshLayouts.data());
+  const LoopNest<4> sendNest = meshNest(words, m.sendAt4, m.sendStride, m.sendLimit, m.sendCarry);
+  const LoopNest<4> recvNest = meshNest(words, m.recvAt4, m.recvStride, m.recvLimit, m.recvCarry);
+  const auto value = static_cast<uint32_t>(readField(words, m.fillValue));
+  const std::array<uint8_t, 4> fillBytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
+                                            static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
+  const auto insideNarrow = [&](const LoopNest<4>& nest, unsigned t, const char* side) {
+    const AddressedMemory& narrow = tiles_[t].narrowSram;
     if (!nest.staysInside(narrow.capacity() / 4)) {
-      refuse(packet, "the fill's receive nest from narrow unit " + std::to_string(nest.firstUnit) + " (" + std::to_string(nest.units()) +
-                         " units) leaves the " + std::to_string(narrow.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
+      refuse(packet, std::string("the mesh ") + side + " nest from narrow unit " + std::to_string(nest.firstUnit) + " (" +
+                         std::to_string(nest.units()) + " units) leaves the " + std::to_string(narrow.capacity()) +
+                         "-byte narrow memory of tile " + std::to_string(t));
     }
-    nest.forEachUnit([&](int64_t unit) { (void)narrow.write(static_cast<uint64_t>(unit) * 4, bytes); });
+  };
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !sends) continue;
+    const int destination = static_cast<int>(t) + m.neighbourOffset;
+    const bool sameRow = m.neighbourOffset == 4 || m.neighbourOffset == -4 || destination / 4 == static_cast<int>(t) / 4;
+    if (destination < 0 || destination >= static_cast<int>(tiles_.size()) || !sameRow) {
+      refuse(packet, std::string(fieldDef(m.sendStride).name) + " on tile " + std::to_string(t) +
+                         ": its neighbour is outside the 4 x 4 tile grid");
+    }
+    insideNarrow(sendNest, t, "send");
+    const AddressedMemory& narrow = tiles_[t].narrowSram;
+    std::vector<uint8_t> bytes;
+    bytes.reserve(sendNest.units() * 4);
+    sendNest.forEachUnit([&](int64_t unit) {
+      const auto address = static_cast<uint64_t>(unit) * 4;
+      if (const auto unwritten = narrow.firstUnwritten(address, 4)) {
+        refuse(packet, "the mesh send of tile " + std::to_string(t) + " reads narrow byte " + std::to_string(*unwritten) +
+                           ", which no packet wrote");
+      }
+      const auto unitBytes = narrow.read(address, 4);
+      bytes.insert(bytes.end(), unitBytes.begin(), unitBytes.end());
+    });
+    meshSent_[direction][static_cast<size_t>(destination)].push_back(std::move(bytes));
+    pairMeshTransfers(packet, direction, static_cast<unsigned>(destination));
+  }
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !receives) continue;
+    insideNarrow(recvNest, t, "receive");
+    if (fills) {
+      AddressedMemory& narrow = tiles_[t].narrowSram;
+      recvNest.forEachUnit([&](int64_t unit) { (void)narrow.write(static_cast<uint64_t>(unit) * 4, fillBytes); });
+      continue;
+    }
+    meshArmed_[direction][t].push_back(recvNest);
+    pairMeshTransfers(packet, direction, t);
+  }
+}
+
+void LleRung::pairMeshTransfers(const DecodedPacket& packet, size_t direction, unsigned tile) {
+  auto& sent = meshSent_[direction][tile];
+  auto& armed = meshArmed_[direction][tile];
+  while (!sent.empty() && !armed.empty()) {
+    const std::vector<uint8_t> bytes = std::move(sent.front());
+    const LoopNest<4> nest = armed.front();
+    sent.pop_front();
+    armed.pop_front();
+    if (bytes.size() != nest.units() * 4) {
+      refuse(packet, "mesh opcode 0x" + isa::formatAddress(kMeshLayouts[direction].opcode) + " into tile " +
+                         std::to_string(tile) + ": the send carries " + std::to_string(bytes.size()) +
+                         " bytes, the receive it pairs with takes " + std::to_string(nest.units() * 4));
+    }
+    AddressedMemory& narrow = tiles_[tile].narrowSram;
+    size_t at = 0;
+    nest.forEachUnit([&](int64_t unit) {
+      (void)narrow.write(static_cast<uint64_t>(unit) * 4, std::span<const uint8_t>(bytes).subspan(at, 4));
+      at += 4;
+    });
   }
 }
 
@@ -467,6 +531,13 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
   if (flags != 0 && (flags & 1) == 0) {
     refuse(packet, "Fill17Flags (word 3 bits 95:93) = " + std::to_string(flags) +
                        ": bit 94 or 95 without bit 93, never seen; what the flags select is not decoded");
+  }
+  // Its level-0 step is Fill17Step; the mesh form's receive stride at w2[43:27] is 1 in every immediate
+  // write the decode set holds, so the two readings agree there -- any other value is refused
+  // (docs/decoding-log.md "conv32run" §B).
+  if (const uint64_t stride = readField(packet.words, LleField::Mesh17RecvStride); stride != 1) {
+    refuse(packet, "Mesh17RecvStride (word 2 bits 43:27) = " + std::to_string(stride) +
+                       " in the immediate form: which of it and Fill17Step steps level 0 is not separated; only 1 is read");
   }
   const FillNest nest = FillNest::fromPacket(packet.words);
   const auto value = static_cast<uint32_t>(readField(packet.words, LleField::Fill17Value));

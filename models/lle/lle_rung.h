@@ -68,6 +68,7 @@
 
 #include "models/chip/datapath_rung.h"
 #include "models/lle/compute_epilogue.h"
+#include "models/lle/loop_nest.h"
 #include "models/lle/partner_copy.h"
 #include "models/lle/tile_state.h"
 
@@ -151,7 +152,10 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
                                                                           const StagedNest& reach);
   void writeImmediate(const models::DecodedPacket& packet);
-  void meshFill(const models::DecodedPacket& packet);
+  void meshTransfer(const models::DecodedPacket& packet, const models::RunStreams& streams);
+  // Pairs the bytes sent towards `tile` in one mesh direction with the receive nests it armed, in
+  // program order, writing each pair into the tile's narrow memory.
+  void pairMeshTransfers(const models::DecodedPacket& packet, size_t direction, unsigned tile);
   void receive(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);
@@ -197,6 +201,9 @@ class LleRung final : public models::DatapathRung {
   std::deque<DeferredCompute> deferredComputes_;  // in program order
   std::deque<DeferredCompute> windowReaders_;     // one-byte-element computes waiting for their window, in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
+  // Mesh transfers not yet paired, per direction (mesh_sides.h kMeshLayouts) and receiving tile.
+  std::array<std::array<std::deque<std::vector<uint8_t>>, 16>, 4> meshSent_;
+  std::array<std::array<std::deque<LoopNest<4>>, 16>, 4> meshArmed_;
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10

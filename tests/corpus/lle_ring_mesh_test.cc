@@ -90,9 +90,9 @@ struct MeshDirection {
   int dx, dy;  // the receiving neighbour of tile t = 4 y + x
 };
 constexpr MeshDirection kMesh[] = {
-    {0x15, LleField::Mesh15SendOn, LleField::Mesh15SendLimit, LleField::Mesh15RecvOn, LleField::Mesh15RecvLimit, LleField::Mesh15Fill, 0, 1},
-    {0x16, LleField::Mesh16SendOn, LleField::Mesh16SendLimit, LleField::Mesh16RecvOn, LleField::Mesh16RecvLimit, LleField::Mesh16Fill, -1, 0},
-    {0x18, LleField::Mesh18SendOn, LleField::Mesh18SendLimit, LleField::Mesh18RecvOn, LleField::Mesh18RecvLimit, LleField::Mesh18Fill, 1, 0},
+    {0x15, LleField::Mesh15SendStride, LleField::Mesh15SendLimit, LleField::Mesh15RecvStride, LleField::Mesh15RecvLimit, LleField::Mesh15Fill, 0, 1},
+    {0x16, LleField::Mesh16SendStride, LleField::Mesh16SendLimit, LleField::Mesh16RecvStride, LleField::Mesh16RecvLimit, LleField::Mesh16Fill, -1, 0},
+    {0x18, LleField::Mesh18SendStride, LleField::Mesh18SendLimit, LleField::Mesh18RecvStride, LleField::Mesh18RecvLimit, LleField::Mesh18Fill, 1, 0},
 };
 
 struct MeshJoins {

@@ -44,6 +44,9 @@ class PacketFactory {
     const unsigned length = isa::packetLength(static_cast<isa::Opcode>(op));
     auto& words = storage_.emplace_back(length);
     for (unsigned k = 0; k < length; ++k) words[k] = envelopeValue(op, k);
+    // Every corpus 0x17 that receives (its immediate writes included) has a receive stride; the
+    // envelope's first row is a send-only 0x17. Callers may override it.
+    if (op == 0x17) words[2].setBits(fieldDef(LleField::Mesh17RecvStride).lsb % 128, 17, 1);
     for (const auto& [field, value] : fields) {
       const LleFieldDef& f = fieldDef(field);
       for (unsigned e = 0; e < f.count; ++e) {
@@ -1608,7 +1611,11 @@ TEST_F(LleRungTest, TheImmediateWritePutsItsValueAtTheDecodedNarrowAddress) {
     }
     return std::string("accepted");
   };
-  EXPECT_NE(refusal(write(kBase, 0, 0, {{LleField::Fill17Immediate, 0}})).find("Fill17Immediate"), std::string::npos);
+  // Without the immediate bit the packet is a mesh receive from tile t + 4 ("conv32run" §B): armed,
+  // it writes nothing until that tile sends.
+  EXPECT_EQ(refusal(write(kBase, 0, 0, {{LleField::Fill17Immediate, 0}, {LleField::Fill17Step, 1}})), "accepted");
+  EXPECT_TRUE(rung.tile(1).narrowSram.firstUnwritten(4 * kBase, 4).has_value());
+  rung.endRun();
   EXPECT_NE(refusal(write(0xffff, 0, 15)).find("leaves the"), std::string::npos);
 }
 
@@ -3004,7 +3011,7 @@ TEST_F(LleRungTest, AComputeNamesItsInputElementSize) {
 // Before the change the opcodes were outside the rung ("does not model this opcode").
 TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
   const auto fill = [&](uint64_t sendOn, uint64_t fillOn, uint64_t level0) {
-    DecodedPacket p = f.make(0x16, {{LleField::Mesh16RecvOn, 1}, {LleField::Mesh16Fill, fillOn}, {LleField::Mesh16SendOn, sendOn},
+    DecodedPacket p = f.make(0x16, {{LleField::Mesh16RecvStride, 1}, {LleField::Mesh16Fill, fillOn}, {LleField::Mesh16SendStride, sendOn},
                                     {LleField::Mesh16RecvAt4, 7}, {LleField::Mesh16FillValue, 0x11223344}});
     p.tileMask = 0x0006;
     f.setElement(p, LleField::Mesh16RecvLimit, 0, level0);
@@ -3043,9 +3050,79 @@ TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
     rung.endRun();
     return std::string("accepted");
   };
-  EXPECT_NE(refusal(fill(1, 1, 0)).find("Mesh16SendOn is set"), std::string::npos);
-  EXPECT_NE(refusal(fill(0, 0, 0)).find("only the fill-only receive"), std::string::npos);
-  EXPECT_NE(refusal(fill(0, 1, 3)).find("Mesh16RecvLimit[0] = 3"), std::string::npos);
+  // Since "conv32run" the other forms run: a send reads its tile's narrow memory (here unit 0, which no
+  // packet wrote: refused), and a fill whose level 0 counts steps by the receive stride.
+  EXPECT_NE(refusal(fill(1, 1, 0)).find("reads narrow byte 0, which no packet wrote"), std::string::npos);
+  EXPECT_EQ(refusal(fill(0, 1, 3)), "accepted");
+}
+
+// The mesh transfers (docs/decoding-log.md "conv32run" §B): a send and the receive it feeds are
+// different packets -- here a 0x18 (tile t sends to t + 1) whose receive on tile 2 is armed first, a
+// column of 3 units 7 apart from unit 50 (the receive stride w2[43:27] = 7, carries -limit x stride),
+// and a later 0x18 in which tile 1 sends its units 3, 4, 5 (stride 1): they land at 50, 57, 64 in that
+// order. No corpus transfer has these addresses or this stride. Read with the old enable bits (w0 bit
+// 78, w2 bit 27), the stride-7 receive would be off and the bytes would not arrive; read with the
+// immediate form's w3[47:31] step, they would land at 50, 51, 52. A send of 2 units into a 3-unit
+// receive is refused, and so is a send off the 4 x 4 grid's edge (tile 3 to "tile 4").
+TEST_F(LleRungTest, AMeshSendLandsInTheReceiveItsNeighbourArmedByTheStrides) {
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
+                streams, 0);
+  };
+  const auto side = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t units, int64_t stride) {
+    f.setElement(p, limit, 0, units - 1);
+    for (unsigned i = 1; i < 4; ++i) f.setElement(p, limit, i, 0);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, static_cast<uint64_t>(-static_cast<int64_t>(units - 1) * stride));
+  };
+  const auto receiveColumn = [&](uint16_t tiles, uint64_t units) {
+    DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, tiles}, {LleField::Mesh18RecvStride, 7}, {LleField::Mesh18RecvAt4, 50},
+                                    {LleField::Mesh18SendStride, 0}, {LleField::Mesh18Fill, 0}});
+    side(p, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, units, 7);
+    return p;
+  };
+  const auto sendRow = [&](uint16_t tiles, uint64_t units) {
+    DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, tiles}, {LleField::Mesh18SendStride, 1}, {LleField::Mesh18SendAt4, 3},
+                                    {LleField::Mesh18RecvStride, 0}, {LleField::Mesh18Fill, 0}});
+    side(p, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry, units, 1);
+    return p;
+  };
+  rung.beginRun();
+  for (unsigned t : {1u, 3u}) {
+    write(t, 3, 0x04030201);
+    write(t, 4, 0x08070605);
+    write(t, 5, 0x0c0b0a09);
+  }
+  rung.packet(receiveColumn(0x0004, 3), streams, 0);
+  EXPECT_TRUE(rung.tile(2).narrowSram.firstUnwritten(4 * 50, 4).has_value()) << "written before its send";
+  rung.packet(sendRow(0x0002, 3), streams, 0);
+  const AddressedMemory& m = rung.tile(2).narrowSram;
+  const std::pair<uint64_t, std::vector<uint8_t>> expected[] = {
+      {50, {1, 2, 3, 4}}, {57, {5, 6, 7, 8}}, {64, {9, 10, 11, 12}}};
+  for (const auto& [unit, bytes] : expected) {
+    ASSERT_FALSE(m.firstUnwritten(4 * unit, 4).has_value()) << "unit " << unit;
+    const auto got = m.read(4 * unit, 4);
+    EXPECT_EQ(std::vector<uint8_t>(got.begin(), got.end()), bytes) << "unit " << unit;
+  }
+  EXPECT_TRUE(m.firstUnwritten(4 * 51, 4).has_value()) << "the column's stride is 7, not 1";
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        for (unsigned u = 3; u < 6; ++u) write(1, u, 0);
+        rung.packet(receiveColumn(0x0004, 3), streams, 0);
+        rung.packet(sendRow(0x0002, 2), streams, 0);
+      },
+      "the send carries 8 bytes, the receive it pairs with takes 12", "a 2-unit send into a 3-unit receive was accepted");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        for (unsigned u = 3; u < 6; ++u) write(3, u, 0);
+        rung.packet(sendRow(0x0008, 3), streams, 0);
+      },
+      "Mesh18SendStride on tile 3: its neighbour is outside the 4 x 4 tile grid", "a send off the grid's edge was accepted");
+  rung.endRun();
 }
 
 }  // namespace coralsim::lle

@@ -129,9 +129,9 @@ TEST(LleFields, TileTransferLoopsAreTheLleRungsFields) {
   EXPECT_EQ(loop("Send10Beats").gateBit, isa::kTileTransferAlways);
   EXPECT_EQ(unit(0x10).memory, isa::TileMemory::Ring);
   const std::tuple<std::string_view, LleField, LleField> mesh[] = {
-      {"Mesh15Receive", LleField::Mesh15RecvLimit, LleField::Mesh15RecvOn},
-      {"Mesh16Receive", LleField::Mesh16RecvLimit, LleField::Mesh16RecvOn},
-      {"Mesh18Receive", LleField::Mesh18RecvLimit, LleField::Mesh18RecvOn}};
+      {"Mesh15Receive", LleField::Mesh15RecvLimit, LleField::Mesh15RecvStride},
+      {"Mesh16Receive", LleField::Mesh16RecvLimit, LleField::Mesh16RecvStride},
+      {"Mesh18Receive", LleField::Mesh18RecvLimit, LleField::Mesh18RecvStride}};
   for (const auto& [name, limit, on] : mesh) {
     sameLimit(loop(name), limit);
     EXPECT_EQ(loop(name).levels, fieldDef(limit).count) << name;
