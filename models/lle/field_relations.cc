@@ -25,10 +25,18 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION_COUNT_EXCEPT(f, b, o, m, a, x, v)                                                    \
   FieldRelation{LleField::f, LleField::b, m,         a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
                 LleField::o, LleField::x, v},
+#define CORAL_LLE_RELATION_EXCEPT_WHERE_SET(f, b, m, a, x, v, y)                                                      \
+  FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                std::nullopt, LleField::x, v, LleField::y},
+#define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)                                              \
+  FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                LleField::o, LleField::x, v, LleField::y},
 #define CORAL_LLE_FORMAT(c, f)
 #define CORAL_LLE_FORMAT_UNLESS(c, f)
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_FORMAT_UNLESS
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET
+#undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT
 #undef CORAL_LLE_RELATION_EXCEPT
 #undef CORAL_LLE_RELATION_COUNT
@@ -51,10 +59,14 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_COUNT(f, b, o, m, a)
 #define CORAL_LLE_RELATION_COUNT_EXCEPT(f, b, o, m, a, x, v)
 #define CORAL_LLE_RELATION_EXCEPT(f, b, m, a, x, v)
+#define CORAL_LLE_RELATION_EXCEPT_WHERE_SET(f, b, m, a, x, v, y)
+#define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_FORMAT_UNLESS
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET
+#undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT
 #undef CORAL_LLE_RELATION_EXCEPT
 #undef CORAL_LLE_RELATION_COUNT
@@ -110,6 +122,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     if (f.opcode != opcode) continue;
     if (!fieldPresent(r.field, words) || !fieldPresent(r.base, words)) continue;  // the other format
     if (r.exceptField && readField(words, *r.exceptField) == r.exceptValue) continue;  // that form checks its own walk
+    if (r.exceptWhereSet && readField(words, *r.exceptWhereSet) != 0) continue;        // so does the convolution
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

@@ -30,6 +30,8 @@ struct FieldRelation {
   // `exceptValue` (a form whose executor checks the field against its own walk).
   std::optional<LleField> exceptField = std::nullopt;
   uint64_t exceptValue = 0;
+  // CORAL_LLE_..._EXCEPT_WHERE_SET: nor where this field is not 0 (the convolution's tap-row level).
+  std::optional<LleField> exceptWhereSet = std::nullopt;
 };
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();

@@ -11,6 +11,7 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
 #include "models/lle/compute_observer.h"
+#include "models/lle/conv_compute.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/fill_nest.h"
@@ -118,6 +119,7 @@ void LleRung::beginRun() {
   windowReaders_.clear();
   meshSent_ = {};
   meshArmed_ = {};
+  weightStreams_ = {};
   infeedConfigured_ = false;
   infeedIsInput_ = false;
   pendingInfeedCheck_.reset();
@@ -136,6 +138,7 @@ void LleRung::endRun() {
   windowReaders_.clear();
   meshSent_ = {};
   meshArmed_ = {};
+  weightStreams_ = {};
 }
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
@@ -573,12 +576,14 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   }
   const ReadNest nest = ReadNest::fromPacket(words);
   const std::optional<unsigned> level = nest.countingLevel();
-  if (!level) {
+  const auto progression = nest.asOneProgression();
+  if (!level && !progression) {
     refuse(packet, "several levels of the read's nest count (Stage13Groups, Stage13OuterLimit: level set 0x" +
-                       isa::formatHex(nest.countingLevels()) +
-                       "): the level-0 step of such nests is not decoded (docs/decoding-log.md \"form13\" §C)");
+                       isa::formatHex(nest.countingLevels()) + ") and do not chain into one progression of groups (Stage13Step, "
+                       "Stage13Wrap): a gather over such a walk is not executed");
   }
-  const StagedNest reach{address, nest.limits[*level] + 1, nest.strides[*level]};
+  const StagedNest reach = level ? StagedNest{address, nest.limits[*level] + 1, nest.strides[*level]}
+                                 : StagedNest{address, progression->first, progression->second};
   // Stage13Flags (docs/decoding-log.md "keptread2"): not decoded; the values seen leave the read's
   // bytes as the nest says (the aarch64 compiles' 4 against the x86-64 compiles' 2). Others refused.
   const uint64_t flags = readField(words, LleField::Stage13Flags);
@@ -602,7 +607,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     return;
   }
   // The nest covers 4-byte groups; with no level running the read is one line (the outfeed says how long).
-  const bool runs = loop || *level != 0;
+  const bool runs = loop || !level || *level != 0;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedReadAt = address;
@@ -682,7 +687,22 @@ void LleRung::receive(const DecodedPacket& packet) {
   // rows queued; its two flags are don't-care for the bytes (Recv11ExecFlagA/B, "recvexec"), and in its
   // pop-fed single-transfer form its bits are the same whatever the pop's length (the div2 sweep, 64 to
   // 512 bytes) and the 0x14 before it addresses the bytes. Bit 61 (Recv11NewerForm) does not change where the rows go ("recv11" §A).
-  if (readField(words, LleField::Recv11ExecutionForm) != 0) return;
+  if (readField(words, LleField::Recv11ExecutionForm) != 0) {
+    // Its loop ("conv32run" §C): a step of 1 where it runs; where it runs once the step is never
+    // applied and reads 0 or 1, as the parameter form's idle step ("conv3" §A). The relations check the
+    // wraps. A receive of more than one transfer on a tile is the stream the tile's next convolution
+    // compute takes its weight groups from; one transfer is the pop-fed copy above.
+    const uint64_t limit = readField(words, LleField::Recv11ExecLimit);
+    if (const uint64_t step = readField(words, LleField::Recv11ExecStep); limit != 0 ? step != 1 : step > 1) {
+      refuse(packet, "Recv11ExecStep (word 1 bits 85:82) = " + std::to_string(step) + " with Recv11ExecLimit " +
+                         std::to_string(limit) + ": only step 1 (0 or 1 for a loop that runs once) is decoded");
+    }
+    if (limit == 0) return;
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if (packet.tileMask & (1u << t)) weightStreams_[t].push_back({packet.pc, limit + 1});
+    }
+    return;
+  }
   const uint64_t row = readField(words, LleField::Recv11Row);
   uint64_t prefixRows = 0;
   if (readField(words, LleField::Recv11PrefixOn) != 0) {
@@ -973,6 +993,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // issued before its window is filled waits for it, as do the ones after it (program order).
   const uint64_t elementBytes = inputElementBytes(packet);
   if (elementBytes == 1) {
+    refuseNest37HighLevels(packet, "the identity copy");
     refuseOtherIdentityWalk(packet);
     if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
       DeferredCompute& waiting = windowReaders_.emplace_back();
@@ -995,6 +1016,14 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        "identity computes set it)");
   }
   refuseWhileAWindowReaderWaits(packet);
+  // A compute whose tiles armed a weight stream (a looping execution-only receive) is the convolution
+  // form ("convmac", "conv32run" §C).
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && !weightStreams_[t].empty()) {
+      computeConvolution(packet);
+      return;
+    }
+  }
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
   // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).
@@ -1229,6 +1258,53 @@ bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
   return true;
 }
 
+// The convolution compute (docs/decoding-log.md "convmac", "conv32run" §C): conv_compute.h's three
+// nests over the tile's narrow memory -- the padded grid the identity copies and the mesh halo wrote --
+// and its weight groups. Every tile of the mask must have armed the weight stream (an execution-only
+// receive of N transfers, program order); N must be the reduction (one weight group a tap). The
+// groups come from the parameter rows the parameter-caching run left in wide memory: the tile's own,
+// or, where only one tile holds them (conv 32^2: the PC receive and pop name tile 0 alone), that
+// tile's, which the stream carries to every tile -- which packet sends them is not decoded (no 0x10
+// or 0x13 carries the compute's stream tag), so a program with several holders is refused.
+void LleRung::computeConvolution(const DecodedPacket& packet) {
+  const ConvCompute conv = ConvCompute::fromPacket(packet.words);
+  if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
+  const uint64_t weightBytes = conv.prefixBytes() + conv.reduction() * conv.groupBytes();
+  const TileState* onlyHolder = nullptr;
+  unsigned holders = 0;
+  for (const TileState& tile : tiles_) {
+    if (tile.wide.holds(0, weightBytes)) {
+      ++holders;
+      onlyHolder = &tile;
+    }
+  }
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    if (weightStreams_[t].empty()) {
+      refuse(packet, "tile " + std::to_string(t) + " of the convolution compute armed no weight stream (a looping "
+                     "execution-only 0x11) while others of its mask did");
+    }
+    const WeightStream stream = weightStreams_[t].front();
+    weightStreams_[t].pop_front();
+    if (stream.transfers != conv.reduction()) {
+      refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
+                         std::to_string(stream.transfers) + " transfers (Recv11ExecLimit + 1), the convolution reduces over " +
+                         std::to_string(conv.reduction()) + " weight groups");
+    }
+    TileState& tile = tiles_[t];
+    const TileState* source = tile.wide.holds(0, weightBytes) ? &tile : (holders == 1 ? onlyHolder : nullptr);
+    if (!source) {
+      refuse(packet, "tile " + std::to_string(t) + ": " + std::to_string(holders) + " tiles hold the " + std::to_string(weightBytes) +
+                         " parameter bytes the convolution reads from wide address 0, this one not; which one the weight stream "
+                         "carries them from is not decoded");
+    }
+    const std::span<const uint8_t> wide(source->wide.at(0), weightBytes);
+    if (const std::string why = runConvCompute(conv, tile.narrowSram, wide, config_.requantRounding, macs_); !why.empty()) {
+      refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
+    }
+  }
+}
+
 void LleRung::runWindowReaders() {
   while (!windowReaders_.empty()) {
     windowReaders_.front().packet.words = windowReaders_.front().words;
@@ -1318,8 +1394,15 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
                            std::to_string(channels * columns) + " from its byte " + std::to_string(firstByte));
       }
     }
-    const std::vector<uint8_t> block = std::move(*tile.keptRead);
-    tile.keptRead.reset();  // the compute consumes it
+    // The compute consumes one pass of the kept read: the convolutions' identity read passes twice
+    // (Stage13Repeats 1, "read13" §A) and serves their two identity computes, the rows before the
+    // tile's last and the last ("identcopy" §B; "conv32run" §C).
+    const std::vector<uint8_t> block = *tile.keptRead;
+    if (tile.keptReadRepeats > 0) {
+      --tile.keptReadRepeats;
+    } else {
+      tile.keptRead.reset();
+    }
     IdentityCopy{columns, rows, channels, firstByte}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
@@ -1378,6 +1461,17 @@ void LleRung::refuseARowPastTheInputRing(const DecodedPacket& packet, uint64_t r
   }
 }
 
+// Nest37's levels 4-6 run only in the convolution form (its position rows, conv_compute.h).
+void LleRung::refuseNest37HighLevels(const DecodedPacket& packet, const char* form) const {
+  for (unsigned e = 0; e < fieldDef(LleField::ComputeNest37LimitHigh).count; ++e) {
+    if (const uint64_t limit = readField(packet.words, LleField::ComputeNest37LimitHigh, e); limit != 0) {
+      refuse(packet, "ComputeNest37LimitHigh[" + std::to_string(e) + "] (Nest37 level " + std::to_string(e + 4) + ") = " +
+                         std::to_string(limit) + ": a loop " + form + " do" + (std::string(form).starts_with("the identity") ? "es" : "") +
+                         " not run");
+    }
+  }
+}
+
 // The 4-byte forms (Dense, element-wise) walk Nest37 in 4-byte units at levels 0 and 2 (K groups,
 // positions one unit apart); a level-1 or level-3 loop or a carry that is not a whole unit is a walk
 // they do not execute (docs/decoding-log.md "convwire" §A): refused, naming the field.
@@ -1389,6 +1483,7 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
                          " with 4-byte input elements: a loop the Dense and element-wise forms do not run");
     }
   }
+  refuseNest37HighLevels(packet, "the Dense and element-wise forms");
   for (unsigned e = 0; e < fieldDef(LleField::ComputeNest37CarryLow).count; ++e) {
     if (const uint64_t low = readField(words, LleField::ComputeNest37CarryLow, e); low != 0) {
       refuse(packet, "ComputeNest37CarryLow[" + std::to_string(e) + "] = " + std::to_string(low) +

@@ -185,11 +185,13 @@ class LleRung final : public models::DatapathRung {
   // is filled waits (windowReaders_), the fence and the next compute run it once the pop has filled it.
   void refuseOtherIdentityWalk(const models::DecodedPacket& packet) const;
   void refuseOtherGroupWalk(const models::DecodedPacket& packet, uint64_t positions) const;
+  void refuseNest37HighLevels(const models::DecodedPacket& packet, const char* form) const;
   void refuseARowPastTheInputRing(const models::DecodedPacket& packet, uint64_t rowBytes) const;
   void computeIdentityCopy(const models::DecodedPacket& packet);
   [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, uint64_t unit);
   [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
   void runWindowReaders();
+  void computeConvolution(const models::DecodedPacket& packet);
   void refuseWhileAWindowReaderWaits(const models::DecodedPacket& packet) const;
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
 
@@ -204,6 +206,12 @@ class LleRung final : public models::DatapathRung {
   // Mesh transfers not yet paired, per direction (mesh_sides.h kMeshLayouts) and receiving tile.
   std::array<std::array<std::deque<std::vector<uint8_t>>, 16>, 4> meshSent_;
   std::array<std::array<std::deque<LoopNest<4>>, 16>, 4> meshArmed_;
+  // Weight streams armed by looping execution-only receives, per tile, for its next convolution compute.
+  struct WeightStream {
+    uint64_t pc;
+    uint64_t transfers;
+  };
+  std::array<std::deque<WeightStream>, 16> weightStreams_;
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10

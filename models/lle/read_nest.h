@@ -1,14 +1,16 @@
 #pragma once
 // The address nest of a 0x13 read (docs/decoding-log.md "form13" §C): the odometer of loop_nest.h in
-// narrow 4-byte units, relative to Stage13NarrowAt4, level 0 stepping one unit. Level 0's limit is
+// narrow 4-byte units, relative to Stage13NarrowAt4, level 0 stepping Stage13Step units ("conv32run"
+// §C; 1 in every read where only one level counts). Level 0's limit is
 // Stage13Groups (running where Stage13LoopOn is set), levels 1..4 take Stage13OuterLimit where their
 // enable Stage13OuterOn is set, and Stage13Wrap[i - 1] is the carry when level i counts. The rung
-// reads nests where at most one level counts (countingLevel()): with two counting levels the corpus
-// has reads that this reading sends below unit 0 (a level-0 step other than one unit, whose field is
-// not decoded), so those are refused.
+// reads nests where at most one level counts (countingLevel()), or whose counting levels chain into one
+// progression (asOneProgression()); other walks are refused.
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <utility>
 #include <span>
 
 #include "models/isa/word128.h"
@@ -26,7 +28,24 @@ struct ReadNest : LoopNest<5> {
       limits[i] = readField(words, LleField::Stage13OuterLimit, i - 1);
       carries[i - 1] = readSigned(words, LleField::Stage13Wrap, i - 1);
     }
-    return {fromCarries(0, limits, 1, carries)};
+    return {fromCarries(0, limits, readSigned(words, LleField::Stage13Step), carries)};
+  }
+  // The nest as one progression of 4-byte groups where its counting levels chain (each counting
+  // level's stride is the walk of the counting levels below it: conv 32²'s output read, 8 groups x 8
+  // rows back to back): {groups, stride}; nullopt otherwise.
+  [[nodiscard]] std::optional<std::pair<uint64_t, int64_t>> asOneProgression() const {
+    uint64_t groups = 1;
+    int64_t stride = 0;
+    for (unsigned i = 0; i < kLevels; ++i) {
+      if (limits[i] == 0) continue;
+      if (groups == 1) {
+        stride = strides[i];
+      } else if (strides[i] != static_cast<int64_t>(groups) * stride) {
+        return std::nullopt;
+      }
+      groups *= limits[i] + 1;
+    }
+    return std::make_pair(groups, stride);
   }
 };
 

@@ -47,6 +47,8 @@ class PacketFactory {
     // Every corpus 0x17 that receives (its immediate writes included) has a receive stride; the
     // envelope's first row is a send-only 0x17. Callers may override it.
     if (op == 0x17) words[2].setBits(fieldDef(LleField::Mesh17RecvStride).lsb % 128, 17, 1);
+    // Every corpus 0x13 steps its level 0 by at least one unit (lle_fields.def Stage13Step).
+    if (op == 0x13) words[0].setBits(fieldDef(LleField::Stage13Step).lsb % 128, 17, 1);
     for (const auto& [field, value] : fields) {
       const LleFieldDef& f = fieldDef(field);
       for (unsigned e = 0; e < f.count; ++e) {
