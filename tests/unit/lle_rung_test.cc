@@ -1945,6 +1945,49 @@ TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
       << refusal(read(1, 0, 0));
 }
 
+// The read's level-0 step (docs/decoding-log.md "conv32run" §C; lle_fields.def Stage13Step, w0[94:78]):
+// two counting levels whose strides chain run as one progression -- here 2 groups 2 units apart at
+// level 0 and 4 rows at level 1 with carry 2 (stride 2 + 1 x 2 = 4): units 0, 2, 4, ..., 14 from the
+// read's address, sent to the host in that order (no corpus read has step 2 with these limits). Read
+// with a level-0 step of one unit, as before, the levels do not chain (strides 1 and 3) and the read
+// is refused; a walk that does not chain (carry 3) is refused naming the step.
+TEST_F(LleRungTest, AReadsLevelZeroStepsByStage13StepAndChainingLevelsRunAsOneProgression) {
+  static constexpr uint16_t kTile = 0x4;
+  static constexpr uint64_t kBase = 30;
+  const auto read = [&](uint64_t step, int64_t carry) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kBase}, {LleField::Stage13Step, step},
+                                    {LleField::Stage13Groups, 1}, {LleField::Stage13LoopOn, 1},
+                                    {LleField::Stage13Wrap, static_cast<uint64_t>(carry)}, {LleField::Stage13OuterLimit, 0},
+                                    {LleField::Stage13OuterOn, 0}, {LleField::Stage13Route, 1}});
+    f.setElement(p, LleField::Stage13OuterLimit, 0, 3);
+    f.setElement(p, LleField::Stage13OuterOn, 0, 1);
+    return p;
+  };
+  const auto fill = [&] {
+    rung.beginRun();
+    for (uint64_t u = 0; u < 16; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x01010101u * static_cast<uint32_t>(u + 1)}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t g = 0; g < 8; ++g) expected.insert(expected.end(), 4, static_cast<uint8_t>(2 * g + 1));
+  fill();
+  rung.packet(read(2, 2), streams, 0);
+  EXPECT_EQ(sendToHost(kTile, expected.size()), expected);
+  rung.endRun();
+  for (const auto& [step, carry] : std::vector<std::pair<uint64_t, int64_t>>{{1, 2}, {2, 3}}) {
+    expectRefusal(
+        [&] {
+          fill();
+          rung.packet(read(step, carry), streams, 0);
+        },
+        "do not chain into one progression of groups (Stage13Step", "a read whose levels do not chain was accepted");
+    rung.endRun();
+  }
+}
+
 // The 0x14 select pair (docs/decoding-log.md "xraypair" §A): its meaning is not decoded; the rung's
 // hypothesis is that one flag in w4 and at most one in w5 leave a contiguous write where
 // Stage14NarrowAt64 says. Every covered pair, including (2, 1), which no corpus 0x14 carries, and
