@@ -18,6 +18,7 @@
 
 #include "models/chip/block_interfaces.h"
 #include "models/isa/assembler.h"
+#include "models/isa/compute_loop_nest.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/lle/output_nest.h"
@@ -1943,6 +1944,121 @@ TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
   EXPECT_NE(refusal(read(1, 1, 1)).find("several levels of the read's nest count"), std::string::npos) << refusal(read(1, 1, 1));
   EXPECT_NE(refusal(read(1, 0, 0)).find("Stage13OuterLimit[0] = 3 while Stage13OuterOn[0]"), std::string::npos)
       << refusal(read(1, 0, 0));
+}
+
+// The convolution form on the rung (docs/decoding-log.md "conv32run" §C): a parameter-caching run puts
+// 6 weight groups (a 2 x 3 kernel, 4 lanes: 16 bytes each) on tile 0 only; the execution-only run
+// writes a 7-wide grid into tiles 0 and 1 (different values), arms the weight stream with a looping
+// execution-only receive (Recv11ExecLimit 5: 6 transfers) and issues the convolution compute on both:
+// each tile's 3 x 2 outputs are the convolution of its own grid with tile 0's weights, at
+// ComputeOutputAt. Sizes no corpus convolution has. Refused: a stream of 5 transfers for 6 taps, and a
+// compute on a tile that armed no stream. Without the rung's convolution path the compute is refused
+// as a Dense one (ComputeNest37Limit1).
+TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamCarries) {
+  constexpr unsigned kKh = 2, kKw = 3, kTaps = kKh * kKw, kOutW = 3, kOutH = 2;
+  constexpr int64_t kG = 7;
+  constexpr uint64_t kInputAt4 = 5, kConvOutputAt = 400;
+  constexpr float kMult = 0.002f;
+  std::mt19937 rng(11);
+  streams.params.assign(3 * 256, 0);
+  for (unsigned i = 0; i < kTaps * 16; ++i) streams.params[i] = static_cast<uint8_t>(rng() % 50);
+  parameterCachingRun(0x1);
+  std::array<std::vector<uint32_t>, 2> grid;
+  for (auto& g : grid) {
+    g.resize(kG * (kOutH + kKh - 1));
+    for (auto& v : g) v = static_cast<uint32_t>(rng());
+  }
+  const auto conv = [&] {
+    DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, 0x3}, {LleField::ComputeK4W0, kTaps - 1}, {LleField::ComputeK4W1, kKw - 1},
+                                    {LleField::ComputeK4W7, kTaps - 1}, {LleField::ComputeKWrap29, -int64_t{kTaps - 1}},
+                                    {LleField::ComputeKWrapW7, -int64_t{kTaps - 1}}, {LleField::ComputePositions, 0},
+                                    {LleField::ComputePositionsW4, 1}, {LleField::ComputeOutPositions, 0},
+                                    {LleField::ComputeInputAt4, kInputAt4}, {LleField::ComputeOutputAt, kConvOutputAt},
+                                    {LleField::ComputeInputBytes, 4}, {LleField::ComputeLaneGroups, 0},
+                                    {LleField::ComputeParamPrefix, 0}, {LleField::ComputeZpWeight, 0}, {LleField::ComputeZpIn, 0},
+                                    {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
+                                    {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)},
+                                    {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}});
+    auto& words = f.wordsOf(p);
+    const auto slot = [&](isa::ComputeNest nest, unsigned level, uint64_t limit, int64_t carry) {
+      const isa::ComputeNestDef& def = isa::computeNestDef(nest);
+      isa::writePacketBits(words, def.limitLsb(level), def.limitWidth, limit);
+      isa::writePacketBits(words, def.wrapLsb(level), def.wrapWidth, static_cast<uint64_t>(carry) & ((uint64_t{1} << def.wrapWidth) - 1));
+    };
+    using N = isa::ComputeNest;
+    slot(N::Nest37, 0, kKw - 1, kG - (kKw - 1));
+    slot(N::Nest37, 1, kKh - 1, 1 - ((kKw - 1) + (kKh - 1) * kG));
+    slot(N::Nest37, 2, 0, 1 - ((kKw - 1) + (kKh - 1) * kG));
+    slot(N::Nest37, 3, kOutW - 1, kG - ((kKw - 1) + (kKh - 1) * kG + (kOutW - 1)));
+    slot(N::Nest37, 4, kOutH - 1, 0);
+    for (unsigned level = 0; level < 6; ++level) slot(N::Nest29, level, level == 0 ? kTaps - 1 : level == 1 ? kOutW * kOutH - 1 : 0,
+                                                      -int64_t{kTaps - 1});
+    slot(N::Output37, 0, kOutW * kOutH - 1, 1);
+    return p;
+  };
+  const auto arm = [&](uint16_t tiles, uint64_t transfers) {
+    DecodedPacket r = executionOnlyReceive(tiles);
+    f.setElement(r, LleField::Recv11ExecLimit, 0, transfers - 1);
+    for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv11ExecWrap, e, static_cast<uint64_t>(-static_cast<int64_t>(transfers - 1)));
+    f.setElement(r, LleField::Recv11ExecStep, 0, 1);
+    rung.packet(r, streams, 0);
+  };
+  const auto writeGrids = [&] {
+    for (unsigned t = 0; t < 2; ++t) {
+      for (size_t u = 0; u < grid[t].size(); ++u) {
+        rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << t}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, grid[t][u]},
+                                  {LleField::Fill17At4, kInputAt4 + u}}),
+                    streams, 0);
+      }
+    }
+  };
+  rung.beginRun();
+  writeGrids();
+  arm(0x3, kTaps);
+  rung.packet(conv(), streams, 0);
+  for (unsigned t = 0; t < 2; ++t) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        const uint64_t at = kConvOutputAt + 4 * (y * kOutW + x);
+        ASSERT_FALSE(m.firstUnwritten(at, 4).has_value()) << "tile " << t << " output " << y << ", " << x;
+        const auto got = m.read(at, 4);
+        for (unsigned c = 0; c < 4; ++c) {
+          int64_t acc = 0;
+          for (unsigned ky = 0; ky < kKh; ++ky) {
+            for (unsigned kx = 0; kx < kKw; ++kx) {
+              const uint32_t unit = grid[t][(y + ky) * kG + x + kx];
+              for (unsigned i = 0; i < 4; ++i) {
+                acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * streams.params[(ky * kKw + kx) * 16 + 4 * c + i];
+              }
+            }
+          }
+          const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
+          EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " output " << y << ", " << x << " lane " << c;
+        }
+      }
+    }
+  }
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        arm(0x3, kTaps - 1);
+        rung.packet(conv(), streams, 0);
+      },
+      "carries 5 transfers (Recv11ExecLimit + 1), the convolution reduces over 6 weight groups",
+      "a weight stream shorter than the taps was accepted");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        arm(0x1, kTaps);
+        rung.packet(conv(), streams, 0);
+      },
+      "tile 1 of the convolution compute armed no weight stream", "a tile without its weight stream computed");
+  rung.endRun();
 }
 
 // The read's level-0 step (docs/decoding-log.md "conv32run" §C; lle_fields.def Stage13Step, w0[94:78]):
