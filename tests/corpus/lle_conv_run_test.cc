@@ -5,8 +5,8 @@
 // then the EXECUTION_ONLY program with the golden case's input, packet by packet in program order. A
 // packet the rung refuses is recorded (opcode, PC) and skipped -- the measurement is what the rung
 // computes from the packets it accepts, not a run: the output window it drains is re-laid into TFLite
-// order with the executable's output layout and compared with the golden custom-op output, whole
-// tensor. Found by structure, no model named. Decode set: conv 32² 3 x 3 (every bit the rung pins for
+// order with the executable's output layout and compared with the golden custom-op output (the
+// preferred fp32-requantisation variant where there is one), whole tensor. Found by structure, no model named. Decode set: conv 32² 3 x 3 (every bit the rung pins for
 // the convolution is from it); everything else found is held out (32² 6 x 6 ...).
 #include <gtest/gtest.h>
 
@@ -117,7 +117,11 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
       Streams streams;
       streams.params = pc->parameters;
       const auto input = coralsim::testing::readFile(entry.path() / text(c.find("tpu_inputs")->items.at(0).find("dev_file")));
-      const auto want = coralsim::testing::readFile(entry.path() / text(c.find("tpu_outputs")->items.at(0).find("dev_file")));
+      // The preferred reference: the fp32-requantisation variant where the golden set has one
+      // (golden/README.md "Which variant"), else the primary.
+      const std::string wantFile = text(c.find("tpu_outputs")->items.at(0).find("dev_file"));
+      const fs::path xnnpack = entry.path() / (wantFile.substr(0, wantFile.size() - 4) + ".xnnpack.bin");
+      const auto want = coralsim::testing::readFile(fs::exists(xnnpack) ? xnnpack : entry.path() / wantFile);
       models::ChipConfig config;
       lle::LleRung rung(config);
       std::vector<std::string> refused;
