@@ -41,9 +41,9 @@ ROW = re.compile(r"CORAL_LLE_FIELD\(\s*(\w+)\s*,\s*(0x[0-9a-f]+)\s*,\s*(\d+)\s*,
 
 
 FORMAT = re.compile(r"^CORAL_LLE_FORMAT(_UNLESS)?\(\s*(\w+)\s*,\s*(\w+)\s*\)", re.M)
-# Fields decoded only as a copy of a partner packet (lle_partner_copies.def): pinned when no partner
-# agrees, so the rows keep their values (the rung sets them aside only with a partner).
-PARTNER_COPY = re.compile(r"^CORAL_LLE_PARTNER_COPY\(\s*(\w+)\s*,", re.M)
+# Fields decoded only as a copy of a partner packet, and the copy's named parts (lle_partner_copies.def):
+# pinned when no partner agrees, so the rows keep their values (the rung sets them aside only with a partner).
+PARTNER_COPY = re.compile(r"^CORAL_LLE_PARTNER_COPY(?:_PART)?\(\s*(\w+)\s*[,)]", re.M)
 
 
 def field_rows(def_path):
@@ -78,12 +78,11 @@ def ignore_masks(fields, formats):
 def packet_mask(op, packet, fields, formats, masks):
     """The bits decoded in this packet: every format's, plus the format fields present in it."""
     mask = masks[op]
-    for name, (condition, when) in formats.items():
+    for name, conditions in formats.items():
         row = fields[name]
         if row[0] != op:
             continue
-        cond = fields[condition]
-        if ((packet >> cond[1]) & 1) == when:
+        if all(((packet >> fields[condition][1]) & 1) == when for condition, when in conditions):
             mask |= field_bits(row)
     return mask
 
@@ -114,9 +113,11 @@ def main():
     import tfl  # noqa: E402
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     fields = field_rows(os.path.join(root, "models", "lle", "lle_fields.def"))
-    # {field: (condition, the condition's value where the field exists)}: CORAL_LLE_FORMAT 1, _UNLESS 0.
-    formats = {f: (c, 0 if unless else 1)
-               for unless, c, f in FORMAT.findall(open(os.path.join(root, "models", "lle", "lle_relations.def")).read())}
+    # {field: [(condition, the condition's value where the field exists)]}: CORAL_LLE_FORMAT 1, _UNLESS 0;
+    # a field of several rows exists where all of them hold (as field_relations.cc fieldPresent()).
+    formats = {}
+    for unless, c, f in FORMAT.findall(open(os.path.join(root, "models", "lle", "lle_relations.def")).read()):
+        formats.setdefault(f, []).append((c, 0 if unless else 1))
     copies = PARTNER_COPY.findall(open(os.path.join(root, "models", "lle", "lle_partner_copies.def")).read())
     fields = {name: row for name, row in fields.items() if name not in copies}
     masks = ignore_masks(fields, formats)

@@ -17,9 +17,9 @@ namespace coralsim::lle {
 using ComputeLoopNest = LoopNest<isa::kComputeNestLevels>;
 
 // `firstUnit` is where the walk starts (the packet's address field for the nest, or 0); level 0
-// steps one unit.
+// steps `step` units (one in the input and weight nests; the output nest's is a field, output_nest.h).
 [[nodiscard]] inline ComputeLoopNest computeNestFromPacket(isa::ComputeNest id, std::span<const isa::Word128> words,
-                                                           int64_t firstUnit) {
+                                                           int64_t firstUnit, int64_t step = 1) {
   const isa::ComputeNestDef& def = isa::computeNestDef(id);
   std::array<int64_t, isa::kComputeNestLevels - 1> carries{};
   const uint64_t sign = uint64_t{1} << (def.wrapWidth - 1);
@@ -27,7 +27,7 @@ using ComputeLoopNest = LoopNest<isa::kComputeNestLevels>;
     const uint64_t raw = isa::readPacketBits(words, def.wrapLsb(i - 1), def.wrapWidth);
     carries[i - 1] = static_cast<int64_t>((raw ^ sign) - sign);  // sign-extended
   }
-  return ComputeLoopNest::fromCarries(firstUnit, isa::readComputeNestLimits(id, words), 1, carries);
+  return ComputeLoopNest::fromCarries(firstUnit, isa::readComputeNestLimits(id, words), step, carries);
 }
 
 }  // namespace coralsim::lle

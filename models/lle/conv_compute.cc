@@ -67,7 +67,7 @@ uint64_t ConvCompute::prefixBytes() const {
 
 std::string ConvCompute::unsupported() const {
   if (lanes != kUnitBytes) {
-    return "ComputeLaneGroups (word 4 bits 102:99) = " + std::to_string(lanes / 4 - 1) + " (" + std::to_string(lanes) +
+    return "ComputeLaneGroups (word 4 bits 103:99) = " + std::to_string(lanes / 4 - 1) + " (" + std::to_string(lanes) +
            " lanes): an output unit holds 4 lanes; where the results of a wider position go is not decoded";
   }
   if (weights.units() != iterations()) {

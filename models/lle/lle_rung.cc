@@ -14,6 +14,7 @@
 #include "models/lle/conv_compute.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
+#include "models/lle/weight_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
 #include "models/lle/loop_nest.h"
@@ -46,8 +47,9 @@ constexpr uint32_t kWeightOffset = kLanes * 8;
 constexpr uint32_t kWeightOffsetSlot = 128;
 // The element-wise form's weight block: 4 lanes x one 4-byte group (the prologue's 4 x 4 identity).
 constexpr uint64_t kElementWiseBlockBytes = kGroupBytes * kGroupBytes;
-// The infeed ring: PopBuffer32 counts 4096 units of 32 bytes (lle_fields.def).
-constexpr uint64_t kInfeedRingBytes = 4096 * 32;
+// The infeed rings' offsets count 32-byte units (lle_fields.def PopBuffer32: 4096 of them in the parameter
+// ring, PopInputBuffer32: 32768 in the input ring).
+constexpr uint64_t kRingOffsetUnit = 32;
 // A tile-memory row as the 0x11 receive counts it: 64 lanes x 4 bytes (lle_fields.def Recv11Row).
 constexpr uint64_t kRowBytes = kLanes * 4;
 // Prefix positions of the receive: in 64-byte units (4 per row) and 8-byte units (32 per row).
@@ -113,6 +115,7 @@ void LleRung::beginRun() {
     t.keptRead.reset();
     t.keptReadRepeats = 0;
     t.keptReadChannel = 0;
+    t.keptReadUnwrittenByte.reset();
     t.windows.clear();
   }
   partners_.clear();
@@ -125,6 +128,7 @@ void LleRung::beginRun() {
   pendingInfeedCheck_.reset();
   pendingPops_.clear();
   deferredComputes_.clear();
+  waitingPackets_.clear();
   for (auto& receives : pendingReceives_) receives.clear();
   outfeedArmed_.clear();
   sendsWaiting_.clear();
@@ -135,6 +139,7 @@ void LleRung::beginRun() {
 void LleRung::endRun() {
   pendingPops_.clear();
   deferredComputes_.clear();
+  waitingPackets_.clear();
   windowReaders_.clear();
   meshSent_ = {};
   meshArmed_ = {};
@@ -183,16 +188,41 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     refuse(packet, "tile mask " + isa::formatHex(packet.tileMask) + " addresses tiles this chip does not have");
   }
   // A compute issued before its input pop's bytes arrived waits for them (the tile's queue holds
-  // it; docs/decoding-log.md "eltwise" §D). Tile syncs and the scalar fence may pass it; a packet
-  // that moves tile data may not, so it is refused while the bytes are still missing.
-  if (!deferredComputes_.empty()) {
-    if (inputPopsDelivered(streams)) {
-      runDeferredComputes(streams);
-    } else if (op != 0x1a && op != 0x24) {
-      refuse(packet, "the compute at PC 0x" + isa::formatAddress(deferredComputes_.front().packet.pc) +
-                         " still waits for input bytes its pops name, and this packet would move tile data before it");
-    }
+  // it; docs/decoding-log.md "eltwise" §D), and so does every packet issued after it: the programs
+  // without a scalar fence (0x24) between their pops and what follows (the iwatake padding sweep,
+  // "pad13") issue fills, reads and sends to the same tiles before the host has sent the input.
+  // They run, in program order, once the bytes are there (the next packet, the fence, the outfeed).
+  if (waitsForInput(streams)) {
+    DeferredCompute& waiting = waitingPackets_.emplace_back();
+    waiting.words.assign(packet.words.begin(), packet.words.end());
+    waiting.packet = packet;
+    waiting.packet.words = waiting.words;
+    return;
   }
+  dispatch(packet, streams);
+}
+
+bool LleRung::waitsForInput(const models::RunStreams& streams) {
+  if (deferredComputes_.empty()) return false;
+  if (!inputPopsDelivered(streams)) return true;
+  runDeferredComputes(streams);
+  // Replayed in order; one that finds a compute waiting again (a later pop) waits with the rest.
+  auto waiting = std::move(waitingPackets_);
+  waitingPackets_.clear();
+  for (DeferredCompute& next : waiting) {
+    next.packet.words = next.words;
+    if (!deferredComputes_.empty() && !inputPopsDelivered(streams)) {
+      waitingPackets_.push_back(std::move(next));
+      continue;
+    }
+    runDeferredComputes(streams);
+    dispatch(next.packet, streams);
+  }
+  return !deferredComputes_.empty() && !inputPopsDelivered(streams);
+}
+
+void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& streams) {
+  const auto op = static_cast<uint8_t>(packet.opcode);
   const auto words = packet.words;
   switch (op) {
     case 0x25:
@@ -338,12 +368,33 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   }
   const uint64_t skipUnits = sourceSkipUnits(packet, address);
   const uint64_t rowUnits = sourceRowUnits(packet, skipUnits);
+  refuseOtherSourceRows(packet, skipUnits);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedWriteAt = address;
     tiles_[t].stagedWriteNest = nest;
     tiles_[t].stagedWriteSkipUnits = skipUnits;
     tiles_[t].stagedWriteRowUnits = rowUnits;
+  }
+}
+
+// The source side's row count (lle_fields.def Stage14SourceRows, docs/decoding-log.md "add128" §B): the
+// pop's units from its first through the end of the tile's first group, in 64-unit rows, at least one.
+// A one-part write's group starts after its skip; a row-form group holds the skip already (RowRest +
+// RowSkip = Stage14Groups). The count moves no byte, so another value is a relation not decoded: refused.
+void LleRung::refuseOtherSourceRows(const DecodedPacket& packet, uint64_t skipUnits) const {
+  if (readField(packet.words, LleField::Stage14SourceRowsOn) == 0) return;
+  constexpr uint64_t kUnitsPerRow = 64;  // 256-byte rows of 4-byte units
+  const bool rowForm = readField(packet.words, LleField::Stage14SourceRowForm) != 0;
+  const uint64_t groupUnits = readField(packet.words, LleField::Stage14Groups) + 1;
+  const uint64_t spanned = groupUnits + (rowForm ? 0 : skipUnits);
+  const uint64_t want = std::max<uint64_t>(1, spanned / kUnitsPerRow);
+  const uint64_t rows = readField(packet.words, LleField::Stage14SourceRows);
+  if (rows != want) {
+    refuse(packet, "Stage14SourceRows (word 3 bits 122:112) = " + std::to_string(rows) + " is not the " +
+                       std::to_string(want) + " 64-unit rows of the pop through the end of the tile's first group (" +
+                       std::to_string(spanned) + " units: Stage14Groups + 1" + (rowForm || skipUnits == 0 ? "" : " after the skip") +
+                       "): another count is not decoded");
   }
 }
 
@@ -575,15 +626,15 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     }
   }
   const ReadNest nest = ReadNest::fromPacket(words);
-  const std::optional<unsigned> level = nest.countingLevel();
-  const auto progression = nest.asOneProgression();
-  if (!level && !progression) {
-    refuse(packet, "several levels of the read's nest count (Stage13Groups, Stage13OuterLimit: level set 0x" +
-                       isa::formatHex(nest.countingLevels()) + ") and do not chain into one progression of groups (Stage13Step, "
-                       "Stage13Wrap): a gather over such a walk is not executed");
+  // One run of units where the counting levels chain (read_nest.h; a single counting level is one).
+  const std::optional<ReadNest::Run> run = nest.asOneRun();
+  if (!run) {
+    refuse(packet, "the counting levels of the read's nest (Stage13Groups, Stage13OuterLimit: level set 0x" +
+                       isa::formatHex(nest.countingLevels()) +
+                       "; Stage13Step, Stage13Wrap) do not follow each other into one run of units: gathering such a read "
+                       "is not modelled");
   }
-  const StagedNest reach = level ? StagedNest{address, nest.limits[*level] + 1, nest.strides[*level]}
-                                 : StagedNest{address, progression->first, progression->second};
+  const StagedNest reach{address, run->units, run->stride};
   // Stage13Flags (docs/decoding-log.md "keptread2"): not decoded; the values seen leave the read's
   // bytes as the nest says (the aarch64 compiles' 4 against the x86-64 compiles' 2). Others refused.
   const uint64_t flags = readField(words, LleField::Stage13Flags);
@@ -602,12 +653,35 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     refuse(packet, "Stage13Route (word 3 bits 107, 105) = " + std::to_string(route107) + ", " + std::to_string(route105) +
                        ": a read that is neither sent (1, 1) nor kept for the tile's compute (0, 0) is not decoded");
   }
+  // The stream's beats (lle_fields.def Stage13StreamBeats): a slot of the second nest, decoded for a
+  // sent read only.
+  const uint64_t streamBeats =
+      fieldPresent(LleField::Stage13StreamBeats, words) ? readField(words, LleField::Stage13StreamBeats) : 0;
   if (route105 == 0) {
+    if (streamBeats != 0) {
+      refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) +
+                         " in a read kept for the tile's compute (Stage13Route 0, 0): its meaning there is not decoded");
+    }
     keepRead(packet, reach, repeats, channel);
     return;
   }
   // The nest covers 4-byte groups; with no level running the read is one line (the outfeed says how long).
-  const bool runs = loop || !level || *level != 0;
+  const bool runs = loop || nest.countingLevels() != 0;
+  // A sent read names the beats of 256 bytes its bytes fill ("pad13"): as many as they need. With
+  // Stage13Repeats set as well (four ensemble reads) what the pair counts is not decoded.
+  if (fieldPresent(LleField::Stage13StreamBeats, words) && (streamBeats != 0 || runs)) {
+    if (repeats != 0 && streamBeats != 0) {
+      refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) + " with Stage13Repeats = " +
+                         std::to_string(repeats) + ": what a sent read's second nest counts with both levels is not decoded");
+    }
+    const uint64_t bytes = runs ? 4 * reach.groups : 0;
+    const uint64_t want = (bytes + kRingBeatBytes - 1) / kRingBeatBytes;
+    if (repeats == 0 && streamBeats + 1 != want) {
+      refuse(packet, "the read names " + std::to_string(streamBeats + 1) + " beats of " + std::to_string(kRingBeatBytes) +
+                         " bytes (Stage13StreamBeats, word 3 bits 34:19); its nest reads " + std::to_string(bytes) +
+                         " bytes = " + std::to_string(want) + " beats");
+    }
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedReadAt = address;
@@ -616,6 +690,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadChannel = channel;
     tiles_[t].stagedReadRepeats = repeats;
     tiles_[t].keptRead.reset();
+    tiles_[t].keptReadUnwrittenByte.reset();
   }
 }
 
@@ -642,18 +717,33 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
     auto bytes = gather(tile.narrowSram, reach);
-    if (const uint64_t* hole = std::get_if<uint64_t>(&bytes)) {
-      refuse(packet, "the kept read of " + std::to_string(reach.groups) + " groups of 4 bytes from narrow byte " +
-                         std::to_string(reach.address) + ", " + std::to_string(reach.stride) + " units apart, of tile " +
-                         std::to_string(t) + " (Stage13NarrowAt4, Stage13Groups, Stage13OuterLimit, Stage13Wrap); byte " +
-                         std::to_string(*hole) + " was not written in this run or lies outside narrow memory");
-    }
-    tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
-    tile.keptReadRepeats = repeats;
-    tile.keptReadChannel = channel;
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
     tile.stagedReadRepeats = 0;
+    // Bytes this run did not write are refused where they are taken, not here: a tile the program
+    // never computes on may read them (tile_state.h keptReadUnwrittenByte).
+    if (const uint64_t* hole = std::get_if<uint64_t>(&bytes)) {
+      tile.keptRead.reset();
+      tile.keptReadUnwrittenByte = *hole;
+      tile.keptReadRepeats = repeats;
+      tile.keptReadChannel = channel;
+      continue;
+    }
+    tile.keptReadUnwrittenByte.reset();
+    tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
+    tile.keptReadRepeats = repeats;
+    tile.keptReadChannel = channel;
+  }
+}
+
+// A compute or a send that would take bytes a kept read found unwritten (keepRead) is refused, naming them.
+void LleRung::refuseAKeptReadOfUnwrittenBytes(const DecodedPacket& packet) const {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !tiles_[t].keptReadUnwrittenByte) continue;
+    refuse(packet, "tile " + std::to_string(t) + " holds a read kept for its compute (Stage13Route 0, 0; stream " +
+                       std::to_string(tiles_[t].keptReadChannel) + ") over narrow byte " +
+                       std::to_string(*tiles_[t].keptReadUnwrittenByte) +
+                       ", which was not written in this run or lies outside narrow memory");
   }
 }
 
@@ -688,18 +778,18 @@ void LleRung::receive(const DecodedPacket& packet) {
   // pop-fed single-transfer form its bits are the same whatever the pop's length (the div2 sweep, 64 to
   // 512 bytes) and the 0x14 before it addresses the bytes. Bit 61 (Recv11NewerForm) does not change where the rows go ("recv11" §A).
   if (readField(words, LleField::Recv11ExecutionForm) != 0) {
-    // Its loop ("conv32run" §C): a step of 1 where it runs; where it runs once the step is never
-    // applied and reads 0 or 1, as the parameter form's idle step ("conv3" §A). The relations check the
-    // wraps. A receive of more than one transfer on a tile is the stream the tile's next convolution
-    // compute takes its weight groups from; one transfer is the pop-fed copy above.
-    const uint64_t limit = readField(words, LleField::Recv11ExecLimit);
-    if (const uint64_t step = readField(words, LleField::Recv11ExecStep); limit != 0 ? step != 1 : step > 1) {
-      refuse(packet, "Recv11ExecStep (word 1 bits 85:82) = " + std::to_string(step) + " with Recv11ExecLimit " +
-                         std::to_string(limit) + ": only step 1 (0 or 1 for a loop that runs once) is decoded");
-    }
-    if (limit == 0) return;
+    // Its loop nest (Recv11ExecRun and its repeats, "add128" §A; the relations check wraps and step)
+    // moves no bytes here: the 0x14 before it places its pop. A receive that runs its inner level more
+    // than once is also, on its tiles, the stream a convolution compute naming its tag takes its weight
+    // groups from ("conv32run" §C: conv 32^2's runs 9 transfers, the compute's 9 taps, on the compute's
+    // tag); the compute checks the tag and the count ("conv32merge" §A).
+    const uint64_t run = readField(words, LleField::Recv11ExecRun);
+    if (readField(words, LleField::Recv11ExecInnerLevel) == 0 || run == 0) return;
+    uint64_t transfers = run + 1;
+    for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv11ExecRepeat, i) + 1;
+    const uint64_t tag = readField(words, LleField::Recv11ExecStream);
     for (unsigned t = 0; t < tiles_.size(); ++t) {
-      if (packet.tileMask & (1u << t)) weightStreams_[t].push_back({packet.pc, limit + 1});
+      if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag};
     }
     return;
   }
@@ -749,35 +839,43 @@ void LleRung::pop(const DecodedPacket& packet) {
   if (plus1 == 0) refuse(packet, "PopOffsetPlus1 (word 2 bits 79:64) is 0: the offset is one-based");
   const uint64_t offset = (plus1 - 1) * (units64 ? 64 : 8);
   // The infeed-ring offset is the same position in other units: a cross-check of the decoding.
-  const uint64_t ring = readField(words, LleField::PopBuffer32);
-  if ((ring * 32) % kInfeedRingBytes != (offset * (units64 ? 1 : 8)) % kInfeedRingBytes) {
-    refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (word 0 bits 24:13) does not match the stream offset " +
-                       std::to_string(offset) + " (word 2 bits 79:64, units " + (units64 ? "64" : "8") + ")");
+  const LleField ringField = input ? LleField::PopInputBuffer32 : LleField::PopBuffer32;
+  const uint64_t ring = readField(words, ringField);
+  const LleFieldDef& ringDef = fieldDef(ringField);
+  const uint64_t ringSpan = kRingOffsetUnit << ringDef.width;
+  if ((ring * kRingOffsetUnit) % ringSpan != (offset * (units64 ? 1 : 8)) % ringSpan) {
+    refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (" + std::string(ringDef.name) + ", word 0 bits " +
+                       std::to_string(ringDef.lsb + ringDef.width - 1) + ":" + std::to_string(ringDef.lsb) +
+                       ") does not match the stream offset " + std::to_string(offset) + " (word 2 bits 79:64, units " +
+                       (units64 ? "64" : "8") + ")");
   }
   const auto tiles = static_cast<uint16_t>(readField(words, LleField::PopTiles));
   if (tiles == 0 || (tiles >> config_.tileCount()) != 0) {
     refuse(packet, "destination tile mask " + isa::formatHex(tiles) + " is empty or names tiles this chip does not have");
   }
-  // The length, in 64-byte ring beats; an input byte takes 8 ring bytes (see PopBuffer32).
-  const uint64_t beats = (readField(words, LleField::PopBeatsHigh) << 10 | readField(words, LleField::PopBeatsLow)) + 1;
+  // The length, in 64-byte ring beats (an input byte takes 8 ring bytes, see PopBuffer32), and again as
+  // -(ring bytes / 16 - 1): in an input pop 20 bits of beats - 1 and the repeat in 16 bits (PopInputBeats,
+  // PopInputRingNeg16; docs/decoding-log.md "win14" §C), in a parameter pop 10 + 8 bits and 12, the four
+  // bits above the repeat 0 (PopBeatsLow / High, PopRingNeg16, PopRingNeg16Sign; "xraypair" §B).
   const uint64_t ringPerByte = units64 ? 1 : 8;
-  const auto neg16 = static_cast<uint64_t>(readSigned(words, LleField::PopRingNeg16)) % 4096;
-  // A one-beat pop runs its beat loop once and carries 0 (lle_fields.def PopRingNeg16); its ring loop
-  // then counts the beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
-  const bool oneBeatZero = beats == 1 && neg16 == 0;
+  const uint64_t beats = popBeats(packet);
+  const LleField repeatField = input ? LleField::PopInputRingNeg16 : LleField::PopRingNeg16;
+  const uint64_t repeat = readField(words, repeatField);
+  const uint64_t modulus = uint64_t{1} << fieldDef(repeatField).width;
+  // A one-beat pop runs its beat loop once and carries 0 in the repeat; its ring loop then counts the
+  // beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
+  const bool oneBeatZero = beats == 1 && repeat == 0;
   const uint64_t ringBytes = (oneBeatZero ? readField(words, LleField::PopRingLimit) + 1 : beats) * 64;
-  if (neg16 != (4096 - (ringBytes / 16 - 1) % 4096) % 4096 && !oneBeatZero) {
-    refuse(packet, "PopRingNeg16 (word 1 bits 86:75) = " + std::to_string(readSigned(words, LleField::PopRingNeg16)) +
-                       " does not repeat the length of " + std::to_string(beats) + " beats (PopBeatsHigh/Low)");
+  if (repeat != (modulus - (ringBytes / 16 - 1) % modulus) % modulus && !oneBeatZero) {
+    const LleFieldDef& f = fieldDef(repeatField);
+    refuse(packet, std::string(f.name) + " (word 1 bits " + std::to_string(f.lsb % 128 + f.width - 1) + ":" +
+                       std::to_string(f.lsb % 128) + ") = " + std::to_string(readSigned(words, repeatField)) +
+                       " does not repeat the length of " + std::to_string(beats) + " beats (" +
+                       (input ? "PopInputBeats" : "PopBeatsHigh/Low") + ")");
   }
-  // The four bits above (lle_fields.def PopRingNeg16Sign, docs/decoding-log.md "xraypair" §B): in input
-  // pops PopRingNeg16 sign-extended to 16 bits, 0 in parameter pops; other values are not decoded.
-  const uint64_t sign = readField(words, LleField::PopRingNeg16Sign);
-  const uint64_t wantSign = input && readSigned(words, LleField::PopRingNeg16) < 0 ? 0xf : 0;
-  if (sign != wantSign) {
-    refuse(packet, "PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not " + std::to_string(wantSign) +
-                       (input ? " (the sign extension of the input pop's PopRingNeg16)" : " (parameter pops)") +
-                       "; its other values are not decoded");
+  if (!input && readField(words, LleField::PopRingNeg16Sign) != 0) {
+    refuse(packet, "PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(readField(words, LleField::PopRingNeg16Sign)) +
+                       " is not 0 (parameter pops); its other values are not decoded");
   }
   // A parameter pop may fill the first 1..4 64-byte quarters of each row (lanes 0 .. 16 x quarters - 1,
   // docs/decoding-log.md "rows"); every input pop of the corpus fills whole rows, so a part-row input
@@ -799,7 +897,13 @@ void LleRung::pop(const DecodedPacket& packet) {
     const WriteNest& nest = tiles_[t].stagedWriteNest;
     const uint64_t skip = tiles_[t].stagedWriteSkipUnits;
     const bool wholePop = nest.contiguous() && skip == 0;
-    if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units()) {
+    // A window whose passes run past the pop's end is the window rule below, with or without a skip:
+    // the padding programs pop their top row (8 bytes) to the windows of tiles 0 and 2, whose two passes
+    // of 8 bytes each ask for 16 (docs/decoding-log.md "pad13"); split_concat's tile column 0 ("splitcat"
+    // §C) writes 3 passes of 6 units from a 12-unit pop of two rows: pass 2 stays empty, and its identity
+    // computes read passes 0-1.
+    const bool window = StagingWindow::of(nest, *tiles_[t].stagedWriteAt).has_value();
+    if (!nest.contiguous() && skip == 0 && pending.length != 4 * nest.units() && !(window && pending.length < 4 * nest.units())) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write nest of " + std::to_string(4 * nest.units()) +
                          " bytes (Stage14Groups, Stage14OuterLimit) without a source skip: which bytes the tile keeps is "
@@ -809,7 +913,6 @@ void LleRung::pop(const DecodedPacket& packet) {
     // 64-unit pop, docs/decoding-log.md "convwire" §C): the pass stays short, a compute that reads past
     // its bytes is refused, and the units the write reaches past the end count as unwritten. Other
     // skipping writes must find their part inside the pop.
-    const bool window = StagingWindow::of(nest, *tiles_[t].stagedWriteAt).has_value();
     if (!wholePop && !window && 4 * (skip + nest.units()) > pending.length) {
       refuse(packet, "a pop of " + std::to_string(pending.length) + " bytes into tile " + std::to_string(t) +
                          "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
@@ -820,6 +923,14 @@ void LleRung::pop(const DecodedPacket& packet) {
   }
   if (!input) placeParameters(packet, pending);
   pendingPops_.push_back(std::move(pending));
+}
+
+// The pop's length in 64-byte ring beats (docs/decoding-log.md "win14" §C): an input pop's PopInputBeats + 1
+// (20 bits; its bit 10 is what "add128" §D read as PopBeats1024), a parameter pop's PopBeatsHigh x 1024 + PopBeatsLow + 1.
+// An input pop's PopBeatsHigh is not part of its length (pinned by the envelope).
+uint64_t LleRung::popBeats(const DecodedPacket& packet) const {
+  if (readField(packet.words, LleField::PopIsInput) != 0) return readField(packet.words, LleField::PopInputBeats) + 1;
+  return (readField(packet.words, LleField::PopBeatsHigh) << 10 | readField(packet.words, LleField::PopBeatsLow)) + 1;
 }
 
 void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {
@@ -935,7 +1046,7 @@ void LleRung::refuseOtherLanesOrPrefix(const DecodedPacket& packet, uint64_t lan
   const uint64_t gotPrefix = readField(packet.words, LleField::ComputeParamPrefix);
   const uint64_t gotZpWeight = readField(packet.words, LleField::ComputeZpWeight);
   if (gotLanes != laneGroups || gotPrefix != prefix || gotZpWeight != 0) {
-    refuse(packet, "ComputeLaneGroups (word 4 bits 102:99) = " + std::to_string(gotLanes) + ", ComputeParamPrefix (word 16 bits 46:45) = " +
+    refuse(packet, "ComputeLaneGroups (word 4 bits 103:99) = " + std::to_string(gotLanes) + ", ComputeParamPrefix (word 16 bits 46:45) = " +
                        std::to_string(gotPrefix) + ", ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(gotZpWeight) + ": the " +
                        form + " models " + std::to_string(laneGroups) + ", " + std::to_string(prefix) + " and 0");
   }
@@ -948,11 +1059,13 @@ bool LleRung::inputPopsDelivered(const models::RunStreams& streams) const {
 }
 
 void LleRung::runDeferredComputes(const models::RunStreams& streams) {
-  while (!deferredComputes_.empty()) {
-    DeferredCompute waiting = std::move(deferredComputes_.front());
-    deferredComputes_.pop_front();
-    waiting.packet.words = waiting.words;
-    compute(waiting.packet, streams);
+  // Taken out of the queue together, in program order: a compute that finds the queue non-empty
+  // waits behind it, so running them one by one from a queue still holding the others would requeue them.
+  auto waiting = std::move(deferredComputes_);
+  deferredComputes_.clear();
+  for (DeferredCompute& next : waiting) {
+    next.packet.words = next.words;
+    compute(next.packet, streams);
   }
 }
 
@@ -988,6 +1101,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   resolvePops(streams);
   runWindowReaders();
   const auto words = packet.words;
+  // A fifth level of the w0 nest (docs/decoding-log.md "splitcat" §B): model_mat_Add's 128 x 128 rows.
+  // No form executed here loops there; refused by name rather than run as if it ran once.
+  if (const uint64_t level4 = readField(words, LleField::ComputeLimitW0Level4); level4 != 0) {
+    refuse(packet, "ComputeLimitW0Level4 (word 0 bits 127:118) = " + std::to_string(level4) + ": the compute's loop nest repeats " +
+                       std::to_string(level4 + 1) + " times at level 4; no executed form has a fifth level");
+  }
   // One-byte input elements: the convolutions' identity computes, which copy their tile's block of
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).
@@ -995,6 +1114,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   if (elementBytes == 1) {
     refuseNest37HighLevels(packet, "the identity copy");
     refuseOtherIdentityWalk(packet);
+    refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
+    // The stream it takes is known at issue: the read kept on its tiles (checked again when it runs).
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].keptRead) refuseAnotherStream(packet, t);
+    }
     if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
       DeferredCompute& waiting = windowReaders_.emplace_back();
       waiting.words.assign(packet.words.begin(), packet.words.end());
@@ -1016,19 +1140,25 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        "identity computes set it)");
   }
   refuseWhileAWindowReaderWaits(packet);
-  // A compute whose tiles armed a weight stream (a looping execution-only receive) is the convolution
-  // form ("convmac", "conv32run" §C).
-  for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if ((packet.tileMask & (1u << t)) && !weightStreams_[t].empty()) {
-      computeConvolution(packet);
-      return;
+  // A tap-row loop at Nest37 level 1 on tiles that armed a weight stream is the convolution form
+  // ("convmac" §B, "conv32run" §C); without a stream the Dense and element-wise forms refuse the loop
+  // (refuseOtherGroupWalk).
+  if (readField(words, LleField::ComputeNest37Limit1) != 0) {
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if ((packet.tileMask & (1u << t)) && weightStreams_[t]) {
+        refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
+        computeConvolution(packet);
+        return;
+      }
     }
   }
+  refuseAKeptReadOfUnwrittenBytes(packet);
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
   // repeat in w10 count all the iterations (docs/decoding-log.md "taps", "eltwise" §B).
   const uint64_t positions = readField(words, LleField::ComputePositions) + 1;
   refuseOtherGroupWalk(packet, positions);
+  refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
   const uint64_t iterations = (limit + 1) * positions;
   if (readField(words, LleField::ComputeK4W1) != limit) {
     refuse(packet, "loop limit ComputeK4W1 = " + std::to_string(readField(words, LleField::ComputeK4W1)) + " is not " +
@@ -1193,6 +1323,7 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
     if (!tile.keptRead || tile.keptRead->size() != kElementWiseBlockBytes) {
       refuse(packet, "tile " + std::to_string(t) + " of the element-wise compute holds no 16-byte weight block kept by a 0x13");
     }
+    refuseAnotherStream(packet, t);
     if (nlu && !tile.nlu) {
       refuse(packet, "tile " + std::to_string(t) + " applies an NLU table (ComputeNluApply) but no 0x19 loaded one since reset");
     }
@@ -1260,8 +1391,9 @@ bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
 
 // The convolution compute (docs/decoding-log.md "convmac", "conv32run" §C): conv_compute.h's three
 // nests over the tile's narrow memory -- the padded grid the identity copies and the mesh halo wrote --
-// and its weight groups. Every tile of the mask must have armed the weight stream (an execution-only
-// receive of N transfers, program order); N must be the reduction (one weight group a tap). The
+// and its weight groups. Every tile of the mask must have armed the weight stream (its last looping
+// execution-only receive, on the compute's stream tag, of N transfers); N must be the reduction (one
+// weight group a tap). The
 // groups come from the parameter rows the parameter-caching run left in wide memory: the tile's own,
 // or, where only one tile holds them (conv 32^2: the PC receive and pop name tile 0 alone), that
 // tile's, which the stream carries to every tile -- which packet sends them is not decoded (no 0x10
@@ -1280,16 +1412,17 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
-    if (weightStreams_[t].empty()) {
-      refuse(packet, "tile " + std::to_string(t) + " of the convolution compute armed no weight stream (a looping "
-                     "execution-only 0x11) while others of its mask did");
+    const uint64_t tag = readField(packet.words, LleField::ComputeStreamTag);
+    if (!weightStreams_[t] || weightStreams_[t]->tag != tag) {
+      refuse(packet, "tile " + std::to_string(t) + " of the convolution compute (ComputeStreamTag " + std::to_string(tag) +
+                         ") armed no weight stream on that tag (a looping execution-only 0x11, Recv11ExecStream)");
     }
-    const WeightStream stream = weightStreams_[t].front();
-    weightStreams_[t].pop_front();
+    const WeightStream stream = *weightStreams_[t];
+    weightStreams_[t].reset();
     if (stream.transfers != conv.reduction()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
-                         std::to_string(stream.transfers) + " transfers (Recv11ExecLimit + 1), the convolution reduces over " +
-                         std::to_string(conv.reduction()) + " weight groups");
+                         std::to_string(stream.transfers) + " transfers (Recv11ExecRun + 1, times its repeats), the convolution "
+                         "reduces over " + std::to_string(conv.reduction()) + " weight groups");
     }
     TileState& tile = tiles_[t];
     const TileState* source = tile.wide.holds(0, weightBytes) ? &tile : (holders == 1 ? onlyHolder : nullptr);
@@ -1377,9 +1510,16 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
       refuse(packet, "tile " + std::to_string(t) + " of the one-byte-element compute holds no kept 16-byte block (alone, or followed by " +
                          "256 zero bytes) from a 0x13");
     }
+    refuseAnotherStream(packet, t);
     if (!out.staysInside(tile.narrowSram.capacity() / 4)) {
       refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " leaves the " +
                          std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
+    }
+    // A step of 0 (the 2-byte bilinear computes carry it, not executed) or carries that come back would
+    // write a unit twice: what the copy then leaves there is not decoded.
+    if (out.revisitsAUnit()) {
+      refuse(packet, "the output nest (w5, Output37; step ComputeOut37Step = " + std::to_string(out.strides[0]) +
+                         ") writes some 4-byte unit twice: not decoded for the identity copy");
     }
     StagingWindow& window = *windowNamedBy(t, inputUnit);  // identityWindowFilled() found it
     if (window.passesRead + rows > window.passBytes.size()) {
@@ -1394,18 +1534,34 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
                            std::to_string(channels * columns) + " from its byte " + std::to_string(firstByte));
       }
     }
-    // The compute consumes one pass of the kept read: the convolutions' identity read passes twice
-    // (Stage13Repeats 1, "read13" §A) and serves their two identity computes, the rows before the
-    // tile's last and the last ("identcopy" §B; "conv32run" §C).
+    // The block stays in its stream for the layer's next copy: the later identity computes of a layer
+    // name the same tag and have no read of their own (docs/decoding-log.md "w7ident" §C, Next (3)).
+    // The convolutions' identity read that passes twice (Stage13Repeats 1) serving their two identity
+    // computes ("conv32run" §C) is one case of it ("conv32merge" §A).
     const std::vector<uint8_t> block = *tile.keptRead;
-    if (tile.keptReadRepeats > 0) {
-      --tile.keptReadRepeats;
-    } else {
-      tile.keptRead.reset();
-    }
     IdentityCopy{columns, rows, channels, firstByte}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
+  }
+}
+
+// ComputeInputLevelMoves has a bit per Nest37 level: set where the level moves the input address,
+// clear where it reads the same input again (docs/decoding-log.md "ringconv" §A). Only the levels that
+// count are checked -- a level run once moves nothing whatever its bit says; levels 4-6 are pinned to
+// limit 0 by the envelope. A disagreement would leave the bytes to depend on whether the bit gates the
+// address or only describes it, which is not decoded: refused, naming the level.
+void LleRung::refuseInputLevelMovesDisagreeingWithTheWalk(const DecodedPacket& packet, uint64_t elementBytes) const {
+  const uint64_t moves = readField(packet.words, LleField::ComputeInputLevelMoves);
+  const InputByteWalk walk = InputByteWalk::fromPacket(packet.words, elementBytes);
+  for (unsigned level = 0; level < InputByteWalk::kLevels; ++level) {
+    if (walk.limits[level] == 0) continue;
+    const bool bit = ((moves >> level) & 1) != 0;
+    if (bit != (walk.strideBytes[level] != 0)) {
+      refuse(packet, "ComputeInputLevelMoves (word 3 bits 127:121) = " + std::to_string(moves) + " says level " + std::to_string(level) +
+                         (bit ? " moves" : " does not move") + " the input, but the input nest's level " + std::to_string(level) +
+                         " (limit " + std::to_string(walk.limits[level]) + ") steps " + std::to_string(walk.strideBytes[level]) +
+                         " bytes: which one the hardware follows is not decoded");
+    }
   }
 }
 
@@ -1422,17 +1578,23 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
   const bool same = walk.limits[0] == channels - 1 && walk.limits[1] == columns - 1 && walk.limits[2] == 0 &&
                     walk.limits[3] == rows - 1 && (columns == 1 || walk.strideBytes[1] == static_cast<int64_t>(channels)) &&
                     (rows == 1 || walk.strideBytes[3] == 0);
-  // The K loop's wraps (ComputeKWrap29, ComputeKWrapW7): -1 in the one-byte computes of the corpus
-  // whatever the channel count, or -(C - 1), the Dense relation's value (0 with one channel); the
-  // copy reads a position's C bytes either way. What another value would do is not decoded ("padform" §C).
-  for (unsigned level = 0; level <= fieldDef(LleField::ComputeKWrap29).count; ++level) {
-    const bool w7 = level == fieldDef(LleField::ComputeKWrap29).count;
-    const int64_t wrap = w7 ? readSigned(packet.words, LleField::ComputeKWrapW7, 0) : readSigned(packet.words, LleField::ComputeKWrap29, level);
-    if (wrap != -1 && wrap != -static_cast<int64_t>(channels - 1)) {
-      refuse(packet, (w7 ? std::string("ComputeKWrapW7") : "ComputeKWrap29[" + std::to_string(level) + "]") + " = " +
-                         std::to_string(wrap) + " in a one-byte-element compute of " + std::to_string(channels) +
-                         " channels: the identity copy knows -1 and -(C - 1); another K-loop wrap is not decoded");
-    }
+  // The weight walk (Nest29 in bytes, docs/decoding-log.md "w7ident" §B): the position's C bytes at
+  // level 0, then the same C bytes again for every position (level 1) and row (level 2) -- each slot's
+  // carry -(C - 1) bytes, as in all 534 identity computes of the corpus; the copy weighs every position
+  // by the one kept block. Another walk weighs positions by other bytes: not executed.
+  const WeightByteWalk weights = WeightByteWalk::fromPacket(packet.words);
+  const int64_t back = -static_cast<int64_t>(channels - 1);
+  const bool sameWeights = weights.limits[0] == channels - 1 && weights.limits[1] == columns - 1 && weights.limits[2] == rows - 1 &&
+                           std::all_of(weights.carryBytes.begin(), weights.carryBytes.end(), [back](int64_t c) { return c == back; });
+  if (!sameWeights) {
+    std::string carries;
+    for (const int64_t carry : weights.carryBytes) carries += (carries.empty() ? "" : ", ") + std::to_string(carry);
+    refuse(packet, "the weight nest (Nest29 in bytes: ComputeK4W7, ComputeLimit29[0], [1]; carries ComputeKWrapW7 / ComputeKWrap29 x 4 + "
+                   "ComputeNest29CarryLow) has limits " + std::to_string(weights.limits[0]) + ", " + std::to_string(weights.limits[1]) + ", " +
+                   std::to_string(weights.limits[2]) + " and slot carries (" + carries + ") bytes; the identity copy of " + std::to_string(rows) +
+                   " rows of " + std::to_string(columns) + " positions of " + std::to_string(channels) + " one-byte channels walks limits " +
+                   std::to_string(channels - 1) + ", " + std::to_string(columns - 1) + ", " + std::to_string(rows - 1) + " with every carry " +
+                   std::to_string(back) + " (the same C weight bytes for every position)");
   }
   if (same) {
     refuseARowPastTheInputRing(packet, readField(packet.words, LleField::ComputeInputByte) + channels * columns);
@@ -1447,6 +1609,18 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
                  "walks (limit, stride in bytes) " + levels + "; the identity copy of " + std::to_string(rows) + " rows of " +
                  std::to_string(columns) + " positions of " + std::to_string(channels) +
                  " one-byte channels (ComputeK4W0, ComputeLimitW0[0], [2]) walks (C - 1, 1), (T - 1, C), (0, -), (R - 1, 0)");
+}
+
+// The stream a compute takes its kept operand from (ComputeStreamTag, docs/decoding-log.md "w7ident" §A):
+// the tag its kept read entered (Stage13Channel, "form13" §D). A compute naming another stream takes
+// bytes the rung does not hold (another read's, or a stream not modelled): refused, naming both tags.
+void LleRung::refuseAnotherStream(const DecodedPacket& packet, unsigned tile) const {
+  const uint64_t tag = readField(packet.words, LleField::ComputeStreamTag);
+  if (tag != tiles_[tile].keptReadChannel) {
+    refuse(packet, "ComputeStreamTag (word 7 bits 74:63) = " + std::to_string(tag) + " but tile " + std::to_string(tile) +
+                       " holds the read kept in stream " + std::to_string(tiles_[tile].keptReadChannel) +
+                       " (Stage13Channel): the compute takes another stream's bytes, which the rung does not hold");
+  }
 }
 
 // The input ring (docs/decoding-log.md "convwire2" §A): where ComputeInputRingOn is set the input
@@ -1480,7 +1654,8 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
   for (const LleField field : {LleField::ComputeNest37Limit1, LleField::ComputeNest37Limit3}) {
     if (const uint64_t limit = readField(words, field); limit != 0) {
       refuse(packet, std::string(fieldDef(field).name) + " = " + std::to_string(limit) +
-                         " with 4-byte input elements: a loop the Dense and element-wise forms do not run");
+                         " with 4-byte input elements: a loop the Dense and element-wise forms do not run (the convolution "
+                         "form runs it on tiles that armed a weight stream, a looping execution-only 0x11)");
     }
   }
   refuseNest37HighLevels(packet, "the Dense and element-wise forms");
@@ -1488,6 +1663,12 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
     if (const uint64_t low = readField(words, LleField::ComputeNest37CarryLow, e); low != 0) {
       refuse(packet, "ComputeNest37CarryLow[" + std::to_string(e) + "] = " + std::to_string(low) +
                          " with 4-byte input elements: a carry that is not a whole 4-byte group");
+    }
+  }
+  for (unsigned e = 0; e < fieldDef(LleField::ComputeNest29CarryLow).count; ++e) {
+    if (const uint64_t low = readField(words, LleField::ComputeNest29CarryLow, e); low != 0) {
+      refuse(packet, "ComputeNest29CarryLow[" + std::to_string(e) + "] = " + std::to_string(low) +
+                         " with 4-byte input elements: a weight carry that is not a whole 4-byte group");
     }
   }
   for (const LleField field : {LleField::ComputeOut37Limit0, LleField::ComputeOut37Limit2}) {
@@ -1534,6 +1715,10 @@ void LleRung::send(const DecodedPacket& packet) {
     refuse(packet, "host-bound send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }
   const TileState& tile = tiles_[static_cast<unsigned>(std::countr_zero(packet.tileMask))];
+  if (tile.keptRead) {  // a kept read's length is the bytes it copied (Dma10ReadForm 0, 0)
+    sendsWaiting_.push_back(sendBytes(packet, tile.keptRead->size()));
+    return;
+  }
   if (tile.stagedReadBytes == 0) {
     refuse(packet, "a host-bound send (Dma10ToOutfeed) before its outfeed from a one-line read: its length is the outfeed's, "
                    "not known yet");
@@ -1556,7 +1741,28 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
   outQueue_.insert(outQueue_.end(), waiting.begin(), waiting.end());
 }
 
-std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t bytes) const {
+// A send of the tile's kept read (Dma10ReadForm 0, 0): its bytes as the 0x13 copied them, in the
+// stream the read entered, once; the send consumes them.
+std::vector<uint8_t> LleRung::sendKeptRead(const DecodedPacket& packet, TileState& tile, unsigned index, uint64_t bytes) const {
+  if (const uint64_t channel = readField(packet.words, LleField::Dma10Channel); channel != tile.keptReadChannel) {
+    refuse(packet, "the send takes stream " + std::to_string(channel) + " (Dma10Channel, word 0 bits 73:62); the kept read of tile " +
+                       std::to_string(index) + " entered stream " + std::to_string(tile.keptReadChannel) +
+                       " (Stage13Channel, word 2 bits 92:81)");
+  }
+  if (tile.keptReadRepeats != 0) {
+    refuse(packet, "the kept read of tile " + std::to_string(index) + " repeats " + std::to_string(tile.keptReadRepeats + 1) +
+                       " times (Stage13Repeats); where a repeated read goes is not decoded");
+  }
+  if (tile.keptRead->size() != bytes) {
+    refuse(packet, "the kept read of tile " + std::to_string(index) + " holds " + std::to_string(tile.keptRead->size()) +
+                       " bytes (Stage13Groups, Stage13OuterLimit), the outfeed sends " + std::to_string(bytes) + " (OutfeedLines)");
+  }
+  std::vector<uint8_t> sent = std::move(*tile.keptRead);
+  tile.keptRead.reset();
+  return sent;
+}
+
+std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t bytes) {
   refuseWhileAWindowReaderWaits(packet);
   if (const uint64_t tiles = readField(packet.words, LleField::Dma10ToTiles); tiles != 0) {
     refuse(packet, "the outfeed send also goes to tiles " + tileList(static_cast<uint16_t>(tiles)) +
@@ -1579,12 +1785,29 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
     refuse(packet, "outfeed drain from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }
   const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
-  const TileState& tile = tiles_[index];
-  // The send carries what the tile's staging read (0x13) addresses in narrow memory: a compute's
-  // lane results (ComputeOutputAt) or bytes a pop wrote there (Stage14NarrowAt64).
+  TileState& tile = tiles_[index];
+  // The send names the form of the read it drains (lle_fields.def Dma10ReadForm, docs/decoding-log.md
+  // "pad13" §D): bits 86 and 88 set for a read with Stage13Route[1] set, clear for one with both route
+  // bits clear — which the rung holds as the tile's kept read.
+  const uint64_t form86 = readField(packet.words, LleField::Dma10ReadForm, 0);
+  const uint64_t form88 = readField(packet.words, LleField::Dma10ReadForm, 1);
+  if (form86 != form88) {
+    refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) = " + std::to_string(form88) + ", " + std::to_string(form86) +
+                       ": the two bits differ in no corpus send; not decoded");
+  }
+  const bool drainsKeptRead = form86 == 0;
+  refuseAKeptReadOfUnwrittenBytes(packet);
   if (tile.keptRead) {
-    refuse(packet, "outfeed drain from tile " + std::to_string(index) +
-                       " whose last 0x13 kept its bytes for the tile's compute (Stage13Route 0, 0): a kept read is not sent");
+    if (!drainsKeptRead) {
+      refuse(packet, "outfeed drain from tile " + std::to_string(index) +
+                         " whose last 0x13 kept its bytes (Stage13Route 0, 0), while the send's Dma10ReadForm (word 1 bits 88, 86) = 1, 1 "
+                         "names a read with Stage13Route[1] set");
+    }
+    return sendKeptRead(packet, tile, index, bytes);
+  }
+  if (drainsKeptRead) {
+    refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) = 0, 0 names a read with Stage13Route 0, 0; tile " + std::to_string(index) +
+                       " holds no such read");
   }
   if (!tile.stagedReadAt) refuse(packet, "outfeed drain from a tile with no staging read (0x13) armed");
   const uint64_t at = *tile.stagedReadAt;
@@ -1614,7 +1837,8 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
 }
 
 std::vector<uint8_t> LleRung::windowTail(unsigned /*window*/, uint32_t windowLength, uint32_t streamedBytes,
-                                         const models::RunStreams& /*streams*/) {
+                                         const models::RunStreams& streams) {
+  (void)waitsForInput(streams);  // the packets that waited for the input run now that it is here
   const size_t want = windowLength - streamedBytes;
   const size_t have = outQueue_.size() - outRead_;
   const size_t n = std::min(want, have);

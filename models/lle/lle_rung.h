@@ -140,6 +140,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t sourceSkipUnits(const models::DecodedPacket& packet, uint64_t address) const;
   // The units of each group the write keeps in the row form (Stage14SourceRow*; 0 = the whole group).
   [[nodiscard]] uint64_t sourceRowUnits(const models::DecodedPacket& packet, uint64_t skipUnits) const;
+  // Refuses a source-side row count (Stage14SourceRows) other than the rows its group and skip span.
+  void refuseOtherSourceRows(const models::DecodedPacket& packet, uint64_t skipUnits) const;
   void stageRead(const models::DecodedPacket& packet);
   // The groups a 0x13 reads: from narrow byte `address`, `groups` groups of 4 bytes, `stride` 4-byte
   // units apart (its one counting level, read_nest.h).
@@ -149,6 +151,7 @@ class LleRung final : public models::DatapathRung {
     int64_t stride = 1;
   };
   void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel);
+  void refuseAKeptReadOfUnwrittenBytes(const models::DecodedPacket& packet) const;
   [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
                                                                           const StagedNest& reach);
   void writeImmediate(const models::DecodedPacket& packet);
@@ -159,6 +162,8 @@ class LleRung final : public models::DatapathRung {
   void receive(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);
+  // The pop's length in 64-byte ring beats (an input pop's PopInputBeats, a parameter pop's PopBeatsHigh/Low).
+  [[nodiscard]] uint64_t popBeats(const models::DecodedPacket& packet) const;
   void placeParameters(const models::DecodedPacket& packet, PendingPop& pop);
   void resolvePops(const models::RunStreams& streams);
   // The epilogue (compute_epilogue.h), refused naming the packet when the requantiser cannot model it.
@@ -172,18 +177,27 @@ class LleRung final : public models::DatapathRung {
   void refuseOtherLanesOrPrefix(const models::DecodedPacket& packet, uint64_t laneGroups, uint64_t prefix, const char* form) const;
   [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;
   void runDeferredComputes(const models::RunStreams& streams);
+  // True while a compute waits for input bytes (the caller queues its packet); runs the waiting
+  // packets once the bytes are there.
+  bool waitsForInput(const models::RunStreams& streams);
+  void dispatch(const models::DecodedPacket& packet, const models::RunStreams& streams);
   // The position loop of one 4-byte group per output with a 4 x 4 weight block (docs/decoding-log.md
   // "eltwise" §B): the raw element-wise programs. Its input is each tile's narrow memory at
   // ComputeInputAt4 x 4 ("identform" §B).
   void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
   // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.
-  [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes) const;
+  [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes);
+  [[nodiscard]] std::vector<uint8_t> sendKeptRead(const models::DecodedPacket& packet, TileState& tile, unsigned index,
+                                                  uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
   void armOutfeed(const models::DecodedPacket& packet);
   // The identity copy of one-byte input elements from a staging window into the padded grid
   // (docs/decoding-log.md "identcopy"), and the flow around it: a compute issued before its window
   // is filled waits (windowReaders_), the fence and the next compute run it once the pop has filled it.
   void refuseOtherIdentityWalk(const models::DecodedPacket& packet) const;
+  // ComputeInputLevelMoves against the input nest's strides (docs/decoding-log.md "ringconv" §A).
+  void refuseInputLevelMovesDisagreeingWithTheWalk(const models::DecodedPacket& packet, uint64_t elementBytes) const;
+  void refuseAnotherStream(const models::DecodedPacket& packet, unsigned tile) const;
   void refuseOtherGroupWalk(const models::DecodedPacket& packet, uint64_t positions) const;
   void refuseNest37HighLevels(const models::DecodedPacket& packet, const char* form) const;
   void refuseARowPastTheInputRing(const models::DecodedPacket& packet, uint64_t rowBytes) const;
@@ -201,17 +215,20 @@ class LleRung final : public models::DatapathRung {
   bool infeedIsInput_ = false;
   std::vector<PendingPop> pendingPops_;
   std::deque<DeferredCompute> deferredComputes_;  // in program order
+  std::deque<DeferredCompute> waitingPackets_;    // every packet issued after a waiting compute, in program order
   std::deque<DeferredCompute> windowReaders_;     // one-byte-element computes waiting for their window, in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   // Mesh transfers not yet paired, per direction (mesh_sides.h kMeshLayouts) and receiving tile.
   std::array<std::array<std::deque<std::vector<uint8_t>>, 16>, 4> meshSent_;
   std::array<std::array<std::deque<LoopNest<4>>, 16>, 4> meshArmed_;
-  // Weight streams armed by looping execution-only receives, per tile, for its next convolution compute.
+  // The last looping execution-only receive of each tile (Recv11ExecRun > 0 with its inner level): the
+  // weight stream a convolution compute naming its tag (ComputeStreamTag = Recv11ExecStream) takes.
   struct WeightStream {
     uint64_t pc;
     uint64_t transfers;
+    uint64_t tag;
   };
-  std::array<std::deque<WeightStream>, 16> weightStreams_;
+  std::array<std::optional<WeightStream>, 16> weightStreams_;
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10

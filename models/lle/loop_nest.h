@@ -65,6 +65,32 @@ struct LoopNest {
     return std::nullopt;
   }
 
+  // The nest as one run of `units` units `stride` apart, when its counting levels chain: each counting
+  // level's stride is the whole walk of the counting levels below it (a level that starts where the
+  // walk below would take its next step), so the units follow each other at the innermost counting
+  // level's stride. None when they do not chain, or when the run would outgrow any memory.
+  struct Run {
+    uint64_t units = 1;
+    int64_t stride = 1;
+  };
+  [[nodiscard]] std::optional<Run> asOneRun() const {
+    constexpr uint64_t kMoreThanAnyMemory = uint64_t{1} << 40;
+    Run run;
+    bool inner = true;
+    for (unsigned i = 0; i < kLevels; ++i) {
+      if (limits[i] == 0) continue;
+      if (inner) {
+        run.stride = strides[i];
+      } else if (strides[i] != static_cast<int64_t>(run.units) * run.stride) {
+        return std::nullopt;
+      }
+      inner = false;
+      run.units *= limits[i] + 1;
+      if (run.units > kMoreThanAnyMemory) return std::nullopt;
+    }
+    return run;
+  }
+
   // True when no outer level counts and level 0 steps one unit: the units run on one by one.
   [[nodiscard]] bool contiguous() const { return (countingLevels() & ~1u) == 0 && (limits[0] == 0 || strides[0] == 1); }
 

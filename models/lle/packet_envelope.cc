@@ -55,11 +55,13 @@ bool formatDependent(LleField field) {
   return std::ranges::any_of(fieldFormats(), [&](const FieldFormat& f) { return f.field == field; });
 }
 
-// Fields decoded only as a copy of a partner packet (lle_partner_copies.def): pinned unless the
-// caller compares them with the partner.
+// Fields decoded only as a copy of a partner packet, and the copy's named parts (lle_partner_copies.def):
+// pinned unless the caller compares them with the partner.
 constexpr LleField kPartnerCopies[] = {
 #define CORAL_LLE_PARTNER_COPY(field, partner) LleField::field,
+#define CORAL_LLE_PARTNER_COPY_PART(part) LleField::part,
 #include "models/lle/lle_partner_copies.def"
+#undef CORAL_LLE_PARTNER_COPY_PART
 #undef CORAL_LLE_PARTNER_COPY
 };
 
@@ -160,7 +162,9 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set, 
     int nearestDistance = 129;
     for (const EnvelopeRow& row : envelopeRows(set)) {
       if (row.opcode != op || row.word != k) continue;
-      const isa::Word128 pinned{row.value.lo & ~aside.lo, row.value.hi & ~aside.hi};
+      // A row keeps the values of the bits undecoded in the packets it came from; where this packet decodes a
+      // field (another form of the opcode, e.g. the receive's execution-only and parameter forms) they pin nothing.
+      const isa::Word128 pinned{row.value.lo & ~aside.lo & ~mask.lo, row.value.hi & ~aside.hi & ~mask.hi};
       const int distance = std::popcount(pinned.lo ^ value.lo) + std::popcount(pinned.hi ^ value.hi);
       if (distance == 0) {
         found = true;
@@ -173,7 +177,9 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set, 
     }
     if (!found) {
       const isa::Word128 diff =
-          nearest ? isa::Word128{(nearest->value.lo & ~aside.lo) ^ value.lo, (nearest->value.hi & ~aside.hi) ^ value.hi} : value;
+          nearest ? isa::Word128{(nearest->value.lo & ~aside.lo & ~mask.lo) ^ value.lo,
+                                 (nearest->value.hi & ~aside.hi & ~mask.hi) ^ value.hi}
+                  : value;
       return where + ": word " + std::to_string(k) + " = " + hex128(packet.words[k]) + ": bits " + bitRuns(diff) +
              " have no decoded meaning and differ from the envelope (" + envelopeFile(set) + ")";
     }

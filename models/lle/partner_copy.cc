@@ -5,7 +5,9 @@
 #include <vector>
 
 #include "models/isa/opcodes.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/write_nest.h"
 
 namespace coralsim::lle {
 
@@ -18,7 +20,9 @@ struct PartnerCopy {
 
 constexpr PartnerCopy kPartnerCopies[] = {
 #define CORAL_LLE_PARTNER_COPY(field, partner) PartnerCopy{LleField::field, partner},
+#define CORAL_LLE_PARTNER_COPY_PART(part)  // a part is compared as a bit of its copy field
 #include "models/lle/lle_partner_copies.def"
+#undef CORAL_LLE_PARTNER_COPY_PART
 #undef CORAL_LLE_PARTNER_COPY
 };
 
@@ -34,7 +38,8 @@ constexpr IdleStep kIdleSteps[] = {
 #undef CORAL_LLE_PARTNER_IDLE_STEP
 };
 
-constexpr uint8_t kSync = 0x1a;  // a tile fence: orders, moves no data, so it does not break a pairing
+constexpr uint8_t kSync = 0x1a;
+constexpr uint64_t kReceiveRowBytes = 256;  // a receive row: 64 lanes x 4 bytes (as the parameter form's rows)  // a tile fence: orders, moves no data, so it does not break a pairing
 
 std::string hexByte(uint8_t value) {
   char text[8];
@@ -86,10 +91,88 @@ std::string fieldDifference(const LleFieldDef& f, std::span<const isa::Word128> 
          std::to_string(first % 128) + ") differs in bits " + runs;
 }
 
+// Which of the partner's own fields the copied bits `first` .. `last` that differ are ("add128" §A): its
+// fields present in its form ("Recv11ExecRun, Recv11ExecWrap[0]") and, for bits no such field holds,
+// "w0[73:62] of no decoded field". So a refusal says what the disagreement means in the partner.
+std::string partnerFieldsHolding(uint8_t partner, std::span<const isa::Word128> partnerWords, std::span<const isa::Word128> copy,
+                                 uint32_t first, uint32_t last) {
+  std::vector<bool> differs(last + 1, false), named(last + 1, false);
+  for (uint32_t b = first; b <= last; ++b) differs[b] = bitAt(copy, b) != bitAt(partnerWords, b);
+  std::string names;
+  for (size_t i = 0; i < std::size(kLleFields); ++i) {
+    const LleFieldDef& f = kLleFields[i];
+    if (f.opcode != partner || !fieldPresent(static_cast<LleField>(i), partnerWords)) continue;
+    for (unsigned e = 0; e < f.count; ++e) {
+      bool hit = false;
+      for (uint32_t b = f.lsb + e * f.stride; b < f.lsb + e * f.stride + f.width && b <= last; ++b) {
+        if (b < first || !differs[b]) continue;
+        hit = true;
+        named[b] = true;
+      }
+      if (!hit) continue;
+      names += (names.empty() ? "" : ", ") + std::string(f.name) + (f.count > 1 ? "[" + std::to_string(e) + "]" : "");
+    }
+  }
+  std::string rest;
+  for (uint32_t b = last + 1; b-- > first;) {
+    if (!differs[b] || named[b]) continue;
+    uint32_t low = b;
+    while (low > first && differs[low - 1] && !named[low - 1]) --low;
+    rest += (rest.empty() ? "" : ", ") + ("w" + std::to_string(b / 128) + "[" + std::to_string(b % 128)) +
+            (low != b ? ":" + std::to_string(low % 128) : "") + "]";
+    b = low;
+  }
+  if (!rest.empty()) names += (names.empty() ? "" : "; ") + rest + " of no decoded field";
+  return names.empty() ? "" : " (the " + hexByte(partner) + "'s " + names + ")";
+}
+
 // The partner's words as the copy is compared with them: each idle step (a loop of limit 0) whose
 // value differs from the copy's only in its lowest bit takes the copy's value.
+
+void writeField(std::span<isa::Word128> words, LleField field, uint64_t value, unsigned element = 0) {
+  const LleFieldDef& f = fieldDef(field);
+  const uint32_t lsb = f.lsb + element * f.stride;
+  words[lsb / 128].setBits(lsb % 128, f.width, value);
+}
+
+// A receive descriptor without an inner level (Stage14CopyInnerLevel clear) in the one state every such
+// execution-only receive of the corpus holds (734 / 734, docs/decoding-log.md "win14" §A): its one loop,
+// the run, at level 0, and count 1, step 0, flag 0, wraps and the upper levels' limits 0 — bits the form
+// does not use. Only this state is re-read in the other layout; anything else is compared as it stands.
+bool runOnlyDescriptor(std::span<const isa::Word128> words) {
+  if (readField(words, LleField::Stage14CopyInnerLevel) != 0) return false;
+  for (unsigned level = 1; level < fieldDef(LleField::Stage14CopyLimit).count; ++level) {
+    if (readField(words, LleField::Stage14CopyLimit, level) != 0) return false;
+  }
+  for (unsigned level = 0; level < fieldDef(LleField::Stage14CopyWrap).count; ++level) {
+    if (readField(words, LleField::Stage14CopyWrap, level) != 0) return false;
+  }
+  return readField(words, LleField::Stage14CopyCount) == 1 && readField(words, LleField::Stage14CopyStep) == 0 &&
+         readField(words, LleField::Stage14CopyFlag) == 0;
+}
+
+// The run of a receive without an inner level, written in the layout with one (docs/decoding-log.md "win14"):
+// an inner level 0 that runs once (limit 0, its wrap -0, count 1, step 1, flag 1 — the values every such copy
+// holds, 34 / 34) and the run one level up. The number of iterations, (0 + 1) x (run + 1), is the receive's.
+void runOneLevelUp(std::span<isa::Word128> words) {
+  const uint64_t run = readField(words, LleField::Stage14CopyLimit, 0);
+  writeField(words, LleField::Stage14CopyInnerLevel, 1);
+  writeField(words, LleField::Stage14CopyLimit, 0, 0);
+  writeField(words, LleField::Stage14CopyLimit, run, 1);
+  writeField(words, LleField::Stage14CopyCount, 1);
+  writeField(words, LleField::Stage14CopyStep, 1);
+  writeField(words, LleField::Stage14CopyFlag, 1);
+}
+
+// The partner's words as the copy is compared with them: a copy with an inner level (Stage14CopyInnerLevel)
+// of an execution-only receive without one sees the receive's run one level up; then each idle step (a loop of limit 0)
+// whose value differs from the copy's only in its lowest bit takes the copy's value.
 std::vector<isa::Word128> partnerAsCompared(std::span<const isa::Word128> copy, const models::DecodedPacket& partner) {
   std::vector<isa::Word128> words(partner.words.begin(), partner.words.end());
+  if (copy.size() > 1 && words.size() > 2 && readField(words, LleField::Recv11ExecutionForm) == 1 &&
+      readField(copy, LleField::Stage14CopyInnerLevel) == 1 && runOnlyDescriptor(words)) {
+    runOneLevelUp(words);
+  }
   for (const IdleStep& s : kIdleSteps) {
     const LleFieldDef& step = fieldDef(s.step);
     if (step.opcode != static_cast<uint8_t>(partner.opcode) || readField(words, s.limit) != 0) continue;
@@ -99,6 +182,22 @@ std::vector<isa::Word128> partnerAsCompared(std::span<const isa::Word128> copy, 
     words[step.lsb / 128].setBits(step.lsb % 128, 1, mine & 1u);
   }
   return words;
+}
+
+// A receive without an inner level takes Recv11ExecRun + 1 rows of 256 bytes: what the write copying it
+// puts on each tile, its nest's units x 4 bytes (docs/decoding-log.md "win14" §B). "" when they agree or
+// the partner has another form (its inner level's loops are not decoded: pinned by its envelope).
+std::string runAgainstWrite(std::span<const isa::Word128> write, const models::DecodedPacket& partner) {
+  if (readField(partner.words, LleField::Recv11ExecutionForm) == 0 ||
+      readField(partner.words, LleField::Recv11ExecInnerLevel) != 0) {
+    return "";
+  }
+  const uint64_t rows = readField(partner.words, LleField::Recv11ExecRun) + 1;
+  const uint64_t written = WriteNest::fromPacket(write).units() * 4;
+  if (rows * kReceiveRowBytes == written) return "";
+  return "Recv11ExecRun = " + std::to_string(rows - 1) + " (" + std::to_string(rows) + " rows of " +
+         std::to_string(kReceiveRowBytes) + " bytes) where the write copying it puts " + std::to_string(written) +
+         " bytes on each tile (docs/decoding-log.md \"win14\" §B)";
 }
 
 }  // namespace
@@ -112,9 +211,16 @@ std::string PartnerCopyWatch::comparePartner(const Awaiting& copy, const models:
     const std::string d = fieldDifference(f, copy.words, theirs);
     if (d.empty()) continue;
     if (!differences.empty()) differences += "; ";
-    differences += d;
+    differences += d + partnerFieldsHolding(c.partner, theirs, copy.words, f.lsb, f.lsb + (f.count - 1u) * f.stride + f.width - 1);
   }
-  if (differences.empty()) return "";
+  if (differences.empty()) {
+    const std::string run = runAgainstWrite(copy.words, partner);
+    if (run.empty()) return "";
+    return "opcode " + hexByte(static_cast<uint8_t>(partner.opcode)) + " (" +
+           std::string(isa::opcodeInfo(partner.opcode).mnemonic) + ") at " +
+           models::describePacketLocation(partner.pc, partner.words[0]) + ": " + run + ", the " + hexByte(copy.opcode) +
+           " at " + models::describePacketLocation(copy.pc, copy.words[0]);
+  }
   return "opcode " + hexByte(copy.opcode) + " (" +
          std::string(isa::opcodeInfo(static_cast<isa::Opcode>(copy.opcode)).mnemonic) + ") at " +
          models::describePacketLocation(copy.pc, copy.words[0]) +

@@ -4,7 +4,10 @@
 // tile, for the next packet on that tile, which must be the partner opcode with the same bits.
 // Anything else there (a compute, another 0x14, the end of the chunk) refuses it with the envelope's
 // own refusal and what came instead; a partner with other bits refuses it naming the field. A 0x14
-// inside the envelope needs no partner (the copied bits are the templates' values).
+// inside the envelope needs no partner (the copied bits are the templates' values). Two readings of the
+// partner come from docs/decoding-log.md "win14": a copy with an inner level (w0 bit 78) of an
+// execution-only receive without one holds that receive's run one level up, and such a receive's run
+// + 1 rows of 256 bytes must be the bytes the copying write's nest writes.
 #pragma once
 
 #include <array>

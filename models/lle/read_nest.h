@@ -4,13 +4,14 @@
 // §C; 1 in every read where only one level counts). Level 0's limit is
 // Stage13Groups (running where Stage13LoopOn is set), levels 1..4 take Stage13OuterLimit where their
 // enable Stage13OuterOn is set, and Stage13Wrap[i - 1] is the carry when level i counts. The rung
-// reads nests where at most one level counts (countingLevel()), or whose counting levels chain into one
-// progression (asOneProgression()); other walks are refused.
+// reads nests where at most one level counts (countingLevel()), and nests whose counting levels chain
+// into one run of units (asOneRun(): the padding programs' output reads, docs/decoding-log.md "pad13";
+// conv 32^2's output read, 8 groups x 8 rows back to back, "conv32run" §C); other walks are refused.
+// Before Stage13Step was decoded, reads with level 0 counting beside another level were refused (with a
+// step of one unit 63 corpus reads leave narrow memory, "form13" §C); with it every one stays inside.
 
 #include <array>
 #include <cstdint>
-#include <optional>
-#include <utility>
 #include <span>
 
 #include "models/isa/word128.h"
@@ -29,23 +30,6 @@ struct ReadNest : LoopNest<5> {
       carries[i - 1] = readSigned(words, LleField::Stage13Wrap, i - 1);
     }
     return {fromCarries(0, limits, readSigned(words, LleField::Stage13Step), carries)};
-  }
-  // The nest as one progression of 4-byte groups where its counting levels chain (each counting
-  // level's stride is the walk of the counting levels below it: conv 32²'s output read, 8 groups x 8
-  // rows back to back): {groups, stride}; nullopt otherwise.
-  [[nodiscard]] std::optional<std::pair<uint64_t, int64_t>> asOneProgression() const {
-    uint64_t groups = 1;
-    int64_t stride = 0;
-    for (unsigned i = 0; i < kLevels; ++i) {
-      if (limits[i] == 0) continue;
-      if (groups == 1) {
-        stride = strides[i];
-      } else if (strides[i] != static_cast<int64_t>(groups) * stride) {
-        return std::nullopt;
-      }
-      groups *= limits[i] + 1;
-    }
-    return std::make_pair(groups, stride);
   }
 };
 

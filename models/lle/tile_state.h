@@ -127,7 +127,11 @@ struct TileState {
   // is not decoded, so a compute on a tile holding them is refused; an outfeed never sends them.
   std::optional<std::vector<uint8_t>> keptRead;
   uint64_t keptReadRepeats = 0;
-  uint64_t keptReadChannel = 0;  // its Stage13Channel: the consuming compute names it (w7[74:63], not decoded)
+  uint64_t keptReadChannel = 0;  // its Stage13Channel: the consuming compute names it (ComputeStreamTag)
+  // A kept read over bytes this run never wrote (the padding programs read the prologue's identity on
+  // all 16 tiles and wrote it on four, docs/decoding-log.md "pad13"): the first such byte. Harmless
+  // until something takes the bytes: a compute with 4-byte elements or an outfeed then refuses, naming it.
+  std::optional<uint64_t> keptReadUnwrittenByte;
   // The staging windows this run's 0x14s opened on the tile (staging_window.h), in program order: the
   // one-byte-element computes read their passes.
   std::vector<StagingWindow> windows;

@@ -50,7 +50,9 @@ TEST(CheckLayersCli, ExitsZeroWhenTheLayersMatchAndOneOnAFlippedWeight) {
     for (const driver::Executable* e : driver::allExecutables(model)) {
       if (!e->parameters.empty() && !withParameters) withParameters = e;
     }
-    ASSERT_NE(withParameters, nullptr) << path;
+    // A program without parameters (the iwatake padding sweep, which runs fully on lle since
+    // docs/decoding-log.md "pad13") has no weight to flip; its bytes are checked against golden by corpus_lle.
+    if (withParameters == nullptr) continue;
     std::vector<uint8_t> bytes = readFile(path);
     const std::vector<uint8_t>& p = withParameters->parameters;
     const auto at = std::search(bytes.begin(), bytes.end(), p.begin(), p.end());

@@ -371,5 +371,70 @@ TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
   EXPECT_GE(compared, kMinGoldenModelsCompared);
 }
 
+// The iwatake padding sweep (docs/decoding-log.md "pad13"): H x W x 3 zero padding of a 2 x 2 x 3 input,
+// computed by four quadrant tiles (padding form of the 0x14, identity computes, 0x17 / mesh fills,
+// the output read whose Stage13StreamBeats names the quadrant's beats, four outfeed sends). Every
+// golden case of every golden model of the sweep runs on lle and is compared whole (exact size). The
+// floor reached: 6 of the 7 golden programs fully on lle, every byte exact; the 2 x 2 program stops at
+// its outfeed send (0x10 w2 bits 93:92, 85:84). Decode set 64², 128², 256²; held out 128 x 64, 128 x 256,
+// 256 x 128, 2 x 2 — reported separately.
+TEST(LleCorpus, ThePaddingSweepRunsFullyOnLleAndEveryByteMatchesGolden) {
+  const auto golden = coralsim::testing::goldenDir();
+  if (!golden) GTEST_SKIP() << "\n*** SKIPPED: golden data not found (set CORALSIM_GOLDEN). ***\n";
+  const auto corpus = coralsim::testing::corpusDir();
+  CORALSIM_REQUIRE_CORPUS(corpus);
+  constexpr size_t kMinFullyLle = 6;
+  const std::set<std::string> decodeSet = {"model_padding_64x64x3", "model_padding_128x128x3", "model_padding_256x256x3"};
+  std::map<bool, Match> bySet;  // held out (false) / decode set (true)
+  size_t fully = 0, programs = 0;
+  for (const auto& e : fs::directory_iterator(*golden)) {
+    if (!e.is_directory() || !fs::exists(e.path() / "manifest.json")) continue;
+    const JsonValue manifest = readManifest(e.path());
+    const fs::path compiledPath = *corpus / text(manifest.find("compiled")->find("path"));
+    const std::string stem = compiledPath.stem().string();  // model_padding_HxWx3_edgetpu
+    if (stem.rfind("model_padding_", 0) != 0 || stem.find("stride") != std::string::npos || !fs::exists(compiledPath)) continue;
+    ++programs;
+    const std::string name = stem.substr(0, stem.size() - std::string("_edgetpu").size());
+    const ModelFile model = loadModelFile(compiledPath);  // the plan refers into it
+    const RunPlan plan = planRun(model);
+    Match match;
+    std::string stop;
+    for (const JsonValue& c : manifest.find("cases")->items) {
+      std::vector<std::vector<uint8_t>> inputs;
+      for (const JsonValue& in : c.find("tpu_inputs")->items) inputs.push_back(coralsim::testing::readFile(e.path() / text(in.find("file"))));
+      const Outcome o = runOn(plan, inputs, ExecutionMode::kLle);
+      if (!allRunsOn(o, ExecutionMode::kLle)) {
+        stop = o.ok ? "not on lle" : stopPoint(o.error);
+        break;
+      }
+      const auto& outs = c.find("tpu_outputs")->items;
+      ASSERT_EQ(outs.size(), o.result.outputs.size()) << name;
+      for (size_t j = 0; j < outs.size(); ++j) {
+        match.add(o.result.outputs[j].bytes, coralsim::testing::readFile(e.path() / text(outs[j].find("file"))),
+                  text(outs[j].find("dtype")) == "int8");
+      }
+    }
+    const bool inDecodeSet = decodeSet.contains(name);
+    if (!stop.empty()) {
+      std::printf("%-28s %-9s stops: %s\n", name.c_str(), inDecodeSet ? "decode" : "held-out", stop.c_str());
+      continue;
+    }
+    ++fully;
+    std::printf("%-28s %-9s %8zu bytes %8.3f%% exact, max|d| %d\n", name.c_str(), inDecodeSet ? "decode" : "held-out", match.n,
+                match.percent(), match.maxDiff);
+    bySet[inDecodeSet].n += match.n;
+    bySet[inDecodeSet].exact += match.exact;
+    bySet[inDecodeSet].maxDiff = std::max(bySet[inDecodeSet].maxDiff, match.maxDiff);
+    EXPECT_EQ(match.exact, match.n) << name;
+  }
+  for (const bool set : {true, false}) {
+    std::printf("%-9s %zu bytes, %.3f%% exact, max|d| %d\n", set ? "decode" : "held-out", bySet[set].n, bySet[set].percent(),
+                bySet[set].maxDiff);
+  }
+  std::printf("padding sweep: %zu of %zu golden programs fully on lle\n", fully, programs);
+  ASSERT_GT(programs, 0u) << "no golden model of the padding sweep found under " << *golden;
+  EXPECT_GE(fully, kMinFullyLle);
+}
+
 }  // namespace
 }  // namespace coralsim::driver

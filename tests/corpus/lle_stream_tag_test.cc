@@ -1,8 +1,10 @@
 // The evidence behind the 0x13 stream tag (docs/decoding-log.md "form13" §D), checked on every corpus
 // program: a sent read's Stage13Channel equals the Dma10Channel of the 0x10 send issued last before it
 // on its tiles, and a kept read's equals the compute's w7[74:63] when that compute directly follows
-// it. The rung compares the tags at the outfeed send; this test keeps the corpus-wide pairing that
-// made the field a tag rather than a value. It also shows that it can fail: with the field read one
+// it. The rung compares the tags at the outfeed send and at the computes that take a kept read (the
+// identity copy and the element-wise form: ComputeStreamTag, docs/decoding-log.md "w7ident" §A); this
+// test keeps the corpus-wide pairing that made the fields tags rather than values, and that every
+// one-byte identity compute directly after a kept read names its stream. It also shows that it can fail: with the field read one
 // bit higher (w2[93:82]) almost no pair agrees.
 #include <gtest/gtest.h>
 
@@ -31,10 +33,10 @@ using lle::readField;
 struct Pairs {
   size_t sent = 0, sentAgree = 0, sentAgreeShifted = 0;
   size_t kept = 0, keptAgree = 0, keptAgreeShifted = 0;
+  size_t keptIdentity = 0, keptIdentityAgree = 0;  // the pairs whose compute has one-byte input elements
 };
 
-// The compute's tag is not a declared field yet (the compute side of the kept read is not decoded).
-uint64_t computeTag(const models::DecodedPacket& compute) { return compute.words[7].bits(63, 12); }
+uint64_t computeTag(const models::DecodedPacket& compute) { return readField(compute.words, LleField::ComputeStreamTag); }
 
 void countPairs(std::span<const models::DecodedPacket> packets, Pairs& pairs) {
   for (size_t i = 0; i < packets.size(); ++i) {
@@ -64,6 +66,10 @@ void countPairs(std::span<const models::DecodedPacket> packets, Pairs& pairs) {
         ++pairs.kept;
         pairs.keptAgree += computeTag(p) == tag;
         pairs.keptAgreeShifted += computeTag(p) == shifted;
+        if (readField(p.words, LleField::ComputeInputBytes) == 1 && readField(p.words, LleField::ComputeInputBytesCode) == 1) {
+          ++pairs.keptIdentity;
+          pairs.keptIdentityAgree += computeTag(p) == tag;
+        }
         break;
       }
     }
@@ -84,13 +90,18 @@ TEST(LleCorpus, ReadsAndTheirConsumersNameTheSameStream) {
     }
   });
   std::printf("sent reads with an earlier 0x10 on their tiles: %zu, same tag %zu (read one bit higher: %zu)\n"
-              "kept reads directly followed by a compute: %zu, same tag as its w7[74:63] %zu (one bit higher: %zu)\n",
-              pairs.sent, pairs.sentAgree, pairs.sentAgreeShifted, pairs.kept, pairs.keptAgree, pairs.keptAgreeShifted);
+              "kept reads directly followed by a compute: %zu, same tag as its ComputeStreamTag %zu (one bit higher: %zu)\n"
+              "of them followed by a one-byte identity compute: %zu, same tag %zu\n",
+              pairs.sent, pairs.sentAgree, pairs.sentAgreeShifted, pairs.kept, pairs.keptAgree, pairs.keptAgreeShifted,
+              pairs.keptIdentity, pairs.keptIdentityAgree);
   ASSERT_GT(pairs.sent, 0u);
   ASSERT_GT(pairs.kept, 0u);
   EXPECT_GE(pairs.sentAgree * 100, pairs.sent * 90) << "sent reads and their sends no longer share a tag";
   EXPECT_GE(pairs.keptAgree * 100, pairs.kept * 80) << "kept reads and their computes no longer share a tag";
   EXPECT_LT(pairs.sentAgreeShifted * 2, pairs.sent) << "the check could not tell the field from its neighbour";
+  // The identity copy refuses a stream other than its kept read's: every corpus pair must agree.
+  ASSERT_GT(pairs.keptIdentity, 0u);
+  EXPECT_EQ(pairs.keptIdentityAgree, pairs.keptIdentity) << "an identity compute names another stream than the read kept for it";
 }
 
 }  // namespace

@@ -63,6 +63,7 @@ Packet convPacket(unsigned prefix, const Epilogue& e) {
   p.slot(N::Nest29, 0, kTaps - 1, -static_cast<int64_t>(kTaps - 1));                   // -> stride 0
   p.slot(N::Nest29, 1, kOutputs - 1, 77);
   p.slot(N::Output37, 0, kOutputs - 1, -3);
+  p.field(LleField::ComputeOut37Step, 1);  // the outputs side by side (every corpus convolution)
   p.field(LleField::ComputeInputAt4, kInputAt4);
   p.field(LleField::ComputeOutputAt, kOutputAt);
   p.field(LleField::ComputeLaneGroups, kLanes / 4 - 1);

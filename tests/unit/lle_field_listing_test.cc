@@ -32,13 +32,13 @@ TEST(LleFieldListing, NamesEachDecodedFieldWithItsValueAndTheSetBitsNoFieldCover
   setField(packet, LleField::Stage14NarrowAt64, 1234);  // no corpus 0x14 starts at row 1234
   setField(packet, LleField::Stage14NarrowUnit, 9);
   setField(packet, LleField::Stage14OuterLimit, 5);     // element 0 only
-  packet[3].setBits(113, 2, 3);                         // w3[114:113]: no field there (w3[127:123] is Stage14SourceRowRest since "rowform")
+  packet[3].setBits(97, 2, 3);                          // w3[98:97]: no field there (w3[122:112] is Stage14SourceRows since "add128")
   packet[4].setBits(33, 1, 1);                          // w4[33] (w4[40] is Stage14SourceBase since "src14", w4[32:31] Stage14SourceCompileMark since "conv3")
   const PacketFieldListing listing = listPacketFields(packet);
   EXPECT_TRUE(contains(listing.fields, "Stage14NarrowAt64=1234"));
   EXPECT_TRUE(contains(listing.fields, "Stage14NarrowUnit=9"));
   EXPECT_TRUE(contains(listing.fields, "Stage14OuterLimit=5,0,0,0"));
-  EXPECT_EQ(listing.undecodedBits, (std::vector<std::string>{"w3[114:113]", "w4[33]"}))
+  EXPECT_EQ(listing.undecodedBits, (std::vector<std::string>{"w3[98:97]", "w4[33]"}))
       << "the opcode bits and the bits of decoded fields are not 'not decoded'";
 }
 

@@ -53,6 +53,23 @@ class PartnerCopyWatchTest : public ::testing::Test {
     w[1].setBits(82, 4, 1);
     return w;
   }
+  // The execution-only receive form (w2[123:122] = 3, lle_fields.def Recv11ExecutionForm).
+  DecodedPacket executionOnly(DecodedPacket receive) {
+    storage_.back()[2].setBits(122, 2, 3);
+    return receive;
+  }
+  // A 0x14 on tile 5 copying `copied` whose nest writes `groups` + 1 units (its group loop on, wrap -limit).
+  DecodedPacket writeOf(const std::vector<isa::Word128>& copied, uint64_t groups) {
+    DecodedPacket write = make(0x14, 0x20, &copied);
+    auto& words = storage_.back();
+    const LleFieldDef& g = fieldDef(LleField::Stage14Groups);
+    const LleFieldDef& w = fieldDef(LleField::Stage14WrapC);
+    words[g.lsb / 128].setBits(g.lsb % 128, g.width, groups);
+    words[w.lsb / 128].setBits(w.lsb % 128, w.width, (uint64_t{1} << w.width) - groups);
+    const LleFieldDef& on = fieldDef(LleField::Stage14LoopOn);
+    words[on.lsb / 128].setBits(on.lsb % 128, 1, 1);
+    return write;
+  }
   static constexpr const char* kPinned = "the envelope's refusal";
 
   std::vector<std::vector<isa::Word128>> storage_;
@@ -154,6 +171,119 @@ TEST_F(PartnerCopyWatchTest, AReceiveRunningItsLoopOnceMayHoldTheOtherStepThanIt
     ASSERT_EQ(watch.observe(make(0x14, 0x10, &counting), kPinned), "");
     const std::string why = watch.observe(make(0x11, 0x10, &countingStepZero), "");
     EXPECT_NE(why.find("Stage14PartnerW1 (word 1 bits 127:0) differs in bits 82"), std::string::npos) << why;
+  }
+}
+
+// The refusal says what the differing copied bits are in the receive ("add128" §A): an execution-only
+// receive whose run is one unit shorter (35 for the copy's 36) and whose tag is one higher differs from
+// the copy in w0 bits 97:95 (Recv11ExecRun) and 62 (the stream tag w0[73:62], Recv11ExecStream,
+// "conv32run" §A).
+TEST_F(PartnerCopyWatchTest, ADisagreementNamesTheReceiveFieldsTheDifferingBitsBelongTo) {
+  const std::vector<isa::Word128> copied = copiedBits();
+  std::vector<isa::Word128> other = copied;
+  other[0].setBits(95, 16, 35);
+  other[0].setBits(62, 12, 1235);
+  PartnerCopyWatch watch;
+  const DecodedPacket write = make(0x14, 0x1, &copied);
+  ASSERT_EQ(watch.observe(write, checkEnvelope(write)), "");
+  const DecodedPacket receive = make(0x11, 0x1, &other);
+  storage_.back()[2].setBits(122, 2, 3);  // the execution-only form, whose loop nest is declared
+  const std::string why = watch.observe(receive, "");
+  EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 97:95, 62 (the 0x11's Recv11ExecRun, "
+                     "Recv11ExecStream)"),
+            std::string::npos)
+      << why;
+}
+
+// A receive without an inner level (w0 bit 78 clear) holds its one loop, the run, at level 0; a copy with an
+// inner level (bit 78 set) holds the same run one level up, above a level 0 that runs once (count 1, step 1,
+// flag 1) (docs/decoding-log.md "win14"). Values no corpus pair has: tag 1234 and a run of 9 (limit 8; the
+// corpus has 3, 4 and 63). The run held at level 2, another run, or a receive outside the run-only state
+// (count 2) refuse, naming the bits; and a copy without an inner level still compares bit for bit.
+TEST_F(PartnerCopyWatchTest, AWriteWithAnInnerLevelHoldsTheRunOfAReceiveWithoutOneALevelUp) {
+  std::vector<isa::Word128> receive(2);
+  // (The receives are of the execution-only form and their writes' nests write 9 x 256 bytes: see below.)
+  receive[0].setBits(62, 12, 1234);
+  receive[0].setBits(95, 16, 8);  // the run: 9 iterations at level 0
+  receive[1].setBits(88, 11, 1);
+  std::vector<isa::Word128> copy(2);
+  copy[0].setBits(62, 12, 1234);
+  copy[0].setBits(78, 1, 1);
+  copy[1].setBits(0, 16, 8);  // the run at level 1
+  copy[1].setBits(82, 4, 1);
+  copy[1].setBits(86, 1, 1);
+  copy[1].setBits(88, 11, 1);
+  const auto refusal = [&](const std::vector<isa::Word128>& write, const std::vector<isa::Word128>& partner) {
+    PartnerCopyWatch watch;
+    EXPECT_EQ(watch.observe(writeOf(write, 575), kPinned), "");
+    return watch.observe(executionOnly(make(0x11, 0x20, &partner)), "");
+  };
+  EXPECT_EQ(refusal(copy, receive), "");
+  EXPECT_EQ(readField(copy, LleField::Stage14CopyLimit, 1), 8u);
+  {
+    std::vector<isa::Word128> levelTwo = copy;  // the run one level too high
+    levelTwo[1].setBits(0, 16, 0);
+    levelTwo[1].setBits(33, 16, 8);
+    const std::string why = refusal(levelTwo, receive);
+    EXPECT_NE(why.find("Stage14PartnerW1 (word 1 bits 127:0) differs in bits 36, 3"), std::string::npos) << why;
+  }
+  {
+    std::vector<isa::Word128> otherRun = receive;
+    otherRun[0].setBits(95, 16, 9);
+    const std::string why = refusal(copy, otherRun);
+    EXPECT_NE(why.find("Stage14PartnerW1 (word 1 bits 127:0) differs in bits 0 ("), std::string::npos) << why;
+  }
+  {
+    std::vector<isa::Word128> countTwo = receive;  // not the run-only state: compared as it stands
+    countTwo[1].setBits(88, 11, 2);
+    const std::string why = refusal(copy, countTwo);
+    EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 98, 78 ("), std::string::npos) << why;
+  }
+  {
+    std::vector<isa::Word128> flagClear = copy;  // a level-1 copy whose flag is 0: never seen
+    flagClear[1].setBits(86, 1, 0);
+    const std::string why = refusal(flagClear, receive);
+    EXPECT_NE(why.find("Stage14PartnerW1 (word 1 bits 127:0) differs in bits 86"), std::string::npos) << why;
+  }
+  // Without an inner level the copy is the receive bit for bit.
+  EXPECT_EQ(refusal(receive, receive), "");
+  const std::string why = refusal(receive, copy);
+  EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 98, 78 ("), std::string::npos) << why;
+}
+
+// A receive without an inner level takes Recv11ExecRun + 1 rows of 256 bytes: what the write copying it puts on
+// its tile (docs/decoding-log.md "win14" §B). A run of 9 rows (no corpus run) against writes of 576 units (2,304
+// bytes: agrees) and of 512 units (refused, naming the run, the rows and the bytes); a receive of the parameter form
+// is not held to it.
+TEST_F(PartnerCopyWatchTest, AReceiveWithoutAnInnerLevelTakesTheBytesItsWriteWritesInRowsOf256) {
+  std::vector<isa::Word128> receive(2);
+  receive[0].setBits(62, 12, 1234);
+  receive[0].setBits(95, 16, 8);
+  receive[1].setBits(88, 11, 1);
+  {
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(writeOf(receive, 575), kPinned), "");
+    EXPECT_EQ(watch.observe(executionOnly(make(0x11, 0x20, &receive)), ""), "");
+  }
+  {
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(writeOf(receive, 511), kPinned), "");
+    const std::string why = watch.observe(executionOnly(make(0x11, 0x20, &receive)), "");
+    EXPECT_NE(why.find("Recv11ExecRun = 8 (9 rows of 256 bytes) where the write copying it puts 2048 bytes"),
+              std::string::npos) << why;
+    EXPECT_NE(why.find("opcode 0x11"), std::string::npos) << why;
+  }
+  {
+    std::vector<isa::Word128> innerLevel = receive;  // the inner level's loops are not decoded: not held to it
+    innerLevel[0].setBits(78, 1, 1);
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(writeOf(innerLevel, 511), kPinned), "");
+    EXPECT_EQ(watch.observe(executionOnly(make(0x11, 0x20, &innerLevel)), ""), "");
+  }
+  {
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(writeOf(receive, 511), kPinned), "");
+    EXPECT_EQ(watch.observe(make(0x11, 0x20, &receive), ""), "");
   }
 }
 

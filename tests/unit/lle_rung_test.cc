@@ -93,6 +93,9 @@ class PacketFactory {
 constexpr uint32_t kGroups = 8;  // K = 32 input bytes
 // Where the compute writes its 64 lane results (ComputeOutputAt): an address no template uses.
 constexpr uint64_t kOutputAt = 4096;
+// ComputeInputLevelMoves of the Dense templates, the element-wise programs and the identity computes
+// of the decode sets: levels 0-2 move the input (the identity copies' rows, level 3, do not).
+constexpr uint64_t kInputLevelMoves = 0b0000111;
 constexpr uint8_t kZpIn = 120, kZpOut = 129;
 
 struct Dense {
@@ -130,7 +133,8 @@ class LleRungTest : public ::testing::Test {
   // A pop of `bytes` stream bytes at stream byte `offset` (a multiple of its unit: 8 bytes for
   // inputs, 64 for parameters; the field is one-based) and ring offset `ring` (32-byte units): the
   // length in 64-byte ring beats (an input byte takes 8 ring bytes) and again as
-  // -(ring bytes / 16 - 1); parameters fill whole rows.
+  // -(ring bytes / 16 - 1) — an input pop's in 20 and 16 bits, a parameter pop's in 10 + 8 and 12
+  // (docs/decoding-log.md "win14" §C); parameters fill whole rows.
   // `extra` fields are set after (and override) the ones above.
   DecodedPacket popAt(bool input, uint64_t offset, uint64_t ring, uint16_t tiles, uint64_t bytes,
                       const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
@@ -139,16 +143,16 @@ class LleRungTest : public ::testing::Test {
     std::vector<std::pair<LleField, uint64_t>> fields = {
         {LleField::PopIsInput, input},       {LleField::PopUnits64, input ? 0 : 1},
         {LleField::PopOffsetPlus1, offset / (input ? 8 : 64) + 1},
-        {LleField::PopBuffer32, ring},       {LleField::PopTiles, tiles},
-        {LleField::PopRowQuarters, 3},
-        {LleField::PopBeatsLow, (beats - 1) % 1024}, {LleField::PopBeatsHigh, (beats - 1) / 1024},
-        {LleField::PopRingNeg16, -(ringBytes / 16 - 1)}};
-    // PopRingNeg16Sign: the (possibly overridden) 12-bit length sign-extended, for inputs; 0 for parameters.
-    uint64_t neg16 = -(ringBytes / 16 - 1);
-    for (const auto& [field, value] : extra) {
-      if (field == LleField::PopRingNeg16) neg16 = value;
+        {input ? LleField::PopInputBuffer32 : LleField::PopBuffer32, ring}, {LleField::PopTiles, tiles},
+        {LleField::PopRowQuarters, 3}};
+    if (input) {
+      fields.insert(fields.end(), {{LleField::PopInputBeats, beats - 1}, {LleField::PopInputRingNeg16, -(ringBytes / 16 - 1)}});
+    } else {
+      fields.insert(fields.end(), {{LleField::PopBeatsLow, (beats - 1) % 1024},
+                                   {LleField::PopBeatsHigh, (beats - 1) / 1024},
+                                   {LleField::PopRingNeg16, -(ringBytes / 16 - 1)},
+                                   {LleField::PopRingNeg16Sign, 0}});
     }
-    fields.emplace_back(LleField::PopRingNeg16Sign, input && (neg16 & 0x800) != 0 ? 0xf : 0);
     fields.insert(fields.end(), extra.begin(), extra.end());
     return f.make(0x26, fields);
   }
@@ -232,7 +236,7 @@ class LleRungTest : public ::testing::Test {
     return std::string();
   }
   DecodedPacket compute(uint16_t tiles, uint64_t limit = kGroups - 1) {
-    return f.make(0x01, {{LleField::ComputeMask, tiles}, {LleField::ComputeK4W0, limit}, {LleField::ComputeK4W1, limit},
+    return f.make(0x01, {{LleField::ComputeInputLevelMoves, kInputLevelMoves}, {LleField::ComputeMask, tiles}, {LleField::ComputeK4W0, limit}, {LleField::ComputeK4W1, limit},
                          {LleField::ComputeKWrap37, -limit}, {LleField::ComputeKWrap29, -limit},
                          {LleField::ComputeKWrapW7, -limit},
                          {LleField::ComputeK4W7, limit}, {LleField::ComputeK4W10, limit},
@@ -261,7 +265,7 @@ class LleRungTest : public ::testing::Test {
     for (unsigned t = 0; t < 16; ++t) {
       if (!(tiles & (1u << t))) continue;
       rung.packet(outfeed(), streams, 0);
-      rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1u << t}}), streams, 0);
+      rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 1u << t}}), streams, 0);
     }
     std::vector<uint8_t> out = rung.windowTail(0, 64 * std::popcount(tiles), 0, streams);
     rung.endRun();
@@ -292,7 +296,7 @@ class LleRungTest : public ::testing::Test {
   // bytes the host receives.
   std::vector<uint8_t> sendToHost(uint16_t tile, uint64_t bytes) {
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, tile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, tile}}), streams, 0);
     return rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
   }
 
@@ -303,12 +307,13 @@ class LleRungTest : public ::testing::Test {
                                    const std::vector<std::pair<LleField, uint64_t>>& fields) {
     const uint64_t p1 = positions - 1;
     std::vector<std::pair<LleField, uint64_t>> rows = {
+        {LleField::ComputeInputLevelMoves, kInputLevelMoves},
         {LleField::ComputeMask, tile},            {LleField::ComputeK4W0, 0},
         {LleField::ComputeK4W1, 0},               {LleField::ComputeK4W7, p1},
         {LleField::ComputeK4W10, p1},             {LleField::ComputeKWrap37, -p1},
         {LleField::ComputeKWrap29, 0},            {LleField::ComputeKWrapW7, 0},
         {LleField::ComputePositions, p1},
-        {LleField::ComputePositionStep37, positions}, {LleField::ComputePositionsW4, positions},
+        {LleField::ComputePositionStep37, positions}, {LleField::ComputeOut37Step, positions},
         {LleField::ComputeOutPositions, p1},      {LleField::ComputePositionLoopOn, positions > 1},
         {LleField::ComputeOutWrap, -p1},          {LleField::ComputeOutputAt, kOutputAt},
         {LleField::ComputeInputAt4, inputAt / 4}, {LleField::ComputeInputBytes, 4},
@@ -356,7 +361,7 @@ class LleRungTest : public ::testing::Test {
     rung.packet(p.outBytes == 8 ? f.make(0x27, {{LleField::OutfeedSingleLine, 1}})
                                 : f.make(0x27, {{LleField::OutfeedLines, p.outBytes / 8 - 1}}),
                 streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, p.tile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, p.tile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(p.outBytes), 0, streams);
     rung.endRun();
     return out;
@@ -475,6 +480,26 @@ TEST_F(LleRungTest, TheParameterReceiveRowLoopTakesAnyRowCountAndTheOtherFormatK
   const std::string pinned = checkEnvelope(otherFormat);
   EXPECT_NE(pinned.find("word 0"), std::string::npos) << pinned;
   EXPECT_NE(pinned.find("have no decoded meaning"), std::string::npos) << pinned;
+}
+
+// The execution-only receive without an inner level (w0 bit 78 clear, docs/decoding-log.md "win14" §B): its
+// one loop, the run, is decoded (the rows it takes, checked against the write that copies it by the partner
+// watch), so any run passes the envelope; the form's other bits (count 1, wraps 0) stay pinned, and with the
+// inner level set the same bits are the undecoded level-0 loop, pinned. Runs 5 and 1000 are no corpus run.
+TEST_F(LleRungTest, AnExecutionOnlyReceiveWithoutAnInnerLevelTakesAnyRunAndKeepsItsOtherBitsPinned) {
+  for (uint64_t run : {0u, 5u, 1000u}) {
+    DecodedPacket p = executionOnlyReceive(0x1, 0);
+    f.wordsOf(p)[0].setBits(78, 1, 0);
+    f.wordsOf(p)[0].setBits(95, 16, run);
+    EXPECT_EQ(checkEnvelope(p), "") << run;
+    f.wordsOf(p)[1].setBits(88, 11, 2);  // count 2: not the run-only form's value, pinned
+    EXPECT_NE(checkEnvelope(p).find("word 1"), std::string::npos) << checkEnvelope(p);
+    f.wordsOf(p)[1].setBits(88, 11, 1);
+    f.wordsOf(p)[0].setBits(78, 1, 1);  // the inner level: w0[110:95] is its undecoded loop again
+    if (run != 0) {
+      EXPECT_NE(checkEnvelope(p).find("word 0"), std::string::npos) << checkEnvelope(p);
+    }
+  }
 }
 
 // Where parameters land ("decode4" §A): a pop fills the rows of its tile's next receive, prefix
@@ -828,7 +853,7 @@ TEST_F(LleRungTest, AFenceWithAnyConditionOrdersButMovesNoData) {
   rung.packet(compute(0x1), streams, 0);
   rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
   rung.endRun();
   DecodedPacket stray = f.make(0x24, {});
@@ -859,7 +884,7 @@ TEST_F(LleRungTest, ATileFenceWithAnyFlagsCountAndEnginesOrdersButMovesNoData) {
   rung.packet(odd, streams, 0);
   rung.packet(readAt(0x1, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, 64, 0, streams), plain);
   rung.endRun();
   for (const unsigned pinnedBit : {42u, 108u}) {
@@ -1247,6 +1272,21 @@ TEST_F(LleRungTest, PopRingOffsetHasTwelveBitsForStreamsBeyond64KiB) {
   EXPECT_THROW(rung.packet(at(0x010), streams, 0), ChipFault);  // the 11-bit reading
 }
 
+// The input ring is 1 MiB and its offset takes 15 bits (PopInputBuffer32, w0[27:13]; docs/decoding-log.md
+// "win14" §D): an input pop at stream byte 20,000 (ring byte 160,000, no corpus offset) names 5,000 = 0x1388,
+// bit 12 set; the 12-bit reading's 0x388 (160,000 mod 128 KiB / 32) is refused naming the field.
+TEST_F(LleRungTest, AnInputPopsRingOffsetHasFifteenBits) {
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  streams.input.resize(20008);
+  EXPECT_NO_THROW(rung.packet(popAt(true, 20000, 0x1388, 1, 8), streams, 0));
+  expectRefusal(
+      [&] {
+        rung.packet(popAt(true, 20000, 0x388, 1, 8), streams, 0);
+      },
+      "PopInputBuffer32, word 0 bits 27:13", "an input pop with the 12-bit ring offset was accepted");
+}
+
 // The pop delivers its decoded length, not the rest of the stream: a compute over more input
 // bytes than the pops delivered is refused; the same bytes in two pops to two tiles are gathered.
 TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
@@ -1268,7 +1308,7 @@ TEST_F(LleRungTest, APopDeliversItsDecodedLengthAndTheComputeGathersThePops) {
   rung.packet(compute(0x3), streams, 0);
   rung.packet(readAt(0x3, kOutputAt, 64), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 1}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
   ASSERT_EQ(out.size(), 64u);
   for (unsigned c = 0; c < 64; ++c) EXPECT_EQ(out[c], dense.expected(streams.input, c)) << c;
@@ -1297,7 +1337,7 @@ TEST_F(LleRungTest, APopReadsARingOfAnySizeAndAOneBeatPopMayCarryZeroAsItsSecond
   EXPECT_NE(checkEnvelope(ringPop(777, -777, -778)).find("PopRingWrapB"), std::string::npos);
   // One beat: 8 input bytes = 64 ring bytes; the second length field 0 (corpus) or -3.
   const auto oneBeat = [&](int64_t neg16) {
-    return popAt(true, 0, 0, 0x1, 8, {{LleField::PopRingNeg16, static_cast<uint64_t>(neg16)}});
+    return popAt(true, 0, 0, 0x1, 8, {{LleField::PopInputRingNeg16, static_cast<uint64_t>(neg16)}});
   };
   rung.beginRun();
   rung.packet(infeed(true), streams, 0);
@@ -1305,7 +1345,7 @@ TEST_F(LleRungTest, APopReadsARingOfAnySizeAndAOneBeatPopMayCarryZeroAsItsSecond
   EXPECT_NO_THROW(rung.packet(oneBeat(-3), streams, 0));
   EXPECT_THROW(rung.packet(oneBeat(-2), streams, 0), ChipFault);
   // Two beats run the loop twice: 0 is refused there.
-  EXPECT_THROW(rung.packet(popAt(true, 0, 0, 0x1, 16, {{LleField::PopRingNeg16, 0}}), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(popAt(true, 0, 0, 0x1, 16, {{LleField::PopInputRingNeg16, 0}}), streams, 0), ChipFault);
 }
 
 // The outfeed's line loop (decode3 §D): any line count (here 1,000 lines; the corpus has 2 to
@@ -1387,7 +1427,7 @@ TEST_F(LleRungTest, RefusesADrainFromSeveralTilesAtOnce) {
   rung.packet(pop(true, 0x3), streams, 0);
   rung.packet(compute(0x3), streams, 0);
   rung.packet(outfeed(), streams, 0);
-  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 0x3}}), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 0x3}}), streams, 0), ChipFault);
 }
 
 }  // namespace
@@ -1419,9 +1459,9 @@ TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
     rung.packet(f.make(0x24, {}), streams, 0);
     // Tile 3 first, then tile 2: the host gets them in that order.
     rung.packet(readAt(0x8, 200 + bytes - readBytes, readBytes), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x8}, {LleField::Dma10ToOutfeed, hostBound}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x8}, {LleField::Dma10ToOutfeed, hostBound}, {LleField::Dma10ReadForm, 1}}), streams, 0);
     rung.packet(readAt(0x4, 328, bytes), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, hostBound}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, hostBound}, {LleField::Dma10ReadForm, 1}}), streams, 0);
     for (int k = 0; k < 2; ++k) rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(2 * bytes), 0, streams);
     rung.endRun();
@@ -1439,9 +1479,9 @@ TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(readAt(0x4, 328, bytes), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 0}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 0}, {LleField::Dma10ReadForm, 1}}), streams, 0);
   EXPECT_TRUE(rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams).empty());
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams), streams.input);
   rung.endRun();
   try {
@@ -1477,7 +1517,7 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
     rung.packet(stageRead(read16, groups, on), streams, 0);
     const uint64_t lines = streams.input.size() / 8;
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, lines - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
     rung.endRun();
     return out;
@@ -1502,7 +1542,7 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(stageRead(20, groups, 1), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
-  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0), ChipFault);
+  EXPECT_THROW(rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}}), streams, 0), ChipFault);
 }
 
 // The compute's lane results land at ComputeOutputAt ("xray" §C: Dense 256 / 1024, matmul_256
@@ -1519,7 +1559,7 @@ TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
     rung.packet(compute(0x1), streams, 0);
     rung.packet(readAt(0x1, readFrom, 64), streams, 0);
     rung.packet(outfeed(), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 0x1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 0x1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 64, 0, streams);
     rung.endRun();
     return out;
@@ -1535,7 +1575,9 @@ TEST_F(LleRungTest, TheComputeWritesItsResultsAtTheDecodedOutputAddress) {
 // weight zero point is refused naming the fields, not run as Dense.
 TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
   parameterCachingRun(0x1);
-  for (const auto& [field, value] : {std::pair{LleField::ComputeLaneGroups, uint64_t{7}}, std::pair{LleField::ComputeParamPrefix, uint64_t{3}},
+  // 31: 128 lanes, the fifth bit of the field (w4 bit 103, "ringconv" §B) -- refused by name, not as a raw bit.
+  for (const auto& [field, value] : {std::pair{LleField::ComputeLaneGroups, uint64_t{7}}, std::pair{LleField::ComputeLaneGroups, uint64_t{31}},
+                                     std::pair{LleField::ComputeParamPrefix, uint64_t{3}},
                                      std::pair{LleField::ComputeZpWeight, uint64_t{157}}}) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
@@ -1547,7 +1589,8 @@ TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
       rung.packet(other, streams, 0);
       ADD_FAILURE() << fieldDef(field).name << " = " << value << " ran as Dense";
     } catch (const ChipFault& e) {
-      EXPECT_NE(std::string(e.what()).find("ComputeLaneGroups (word 4 bits 102:99) = " + std::string(value == 7 ? "7" : "15")),
+      const bool lanes = field == LleField::ComputeLaneGroups;
+      EXPECT_NE(std::string(e.what()).find("ComputeLaneGroups (word 4 bits 103:99) = " + (lanes ? std::to_string(value) : std::string("15"))),
                 std::string::npos)
           << e.what();
     }
@@ -1569,7 +1612,7 @@ TEST_F(LleRungTest, TheOutfeedLengthMustMatchTheStagingReadItSends) {
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, 32 / 8 - 1}}), streams, 0);
   expectRefusal(
       [&] {
-        rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, 0x1}}), streams, 0);
+        rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, 0x1}}), streams, 0);
       },
       "covers 64 bytes (Stage13Groups), the outfeed sends 32", "a 32-byte outfeed of a 64-byte read was accepted");
 }
@@ -1816,13 +1859,21 @@ TEST_F(LleRungTest, AReadKeptForTheComputeTakesItsBytesFromNarrowMemoryWhenItRun
   rung.endRun();
 
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
-                     f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}})})
-                .find("a kept read is not sent"),
+                     f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}})})
+                .find("names a read with Stage13Route[1] set"),
             std::string::npos);
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)}).find("Stage13Route 0, 0"), std::string::npos)
       << refusal({keptRead(kBase, kUnits, 0, 0), compute(kTile)});
-  const std::string past = refusal({keptRead(kBase + 1, kUnits, 0, 0)});
-  EXPECT_NE(past.find("byte " + std::to_string(4 * (kBase + kUnits)) + " was not written"), std::string::npos) << past;
+  // A read reaching one unit past the written bytes is kept as such; what takes it is refused, naming
+  // the byte (docs/decoding-log.md "pad13": the padding programs keep the identity on tiles that never
+  // wrote it and never compute on them).
+  EXPECT_EQ(refusal({keptRead(kBase + 1, kUnits, 0, 0)}), "accepted");
+  const std::string past = refusal({keptRead(kBase + 1, kUnits, 0, 0), compute(kTile)});
+  EXPECT_NE(past.find("over narrow byte " + std::to_string(4 * (kBase + kUnits)) + ", which was not written"), std::string::npos)
+      << past;
+  const std::string pastSent = refusal({keptRead(kBase + 1, kUnits, 0, 0), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
+                                        f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}})});
+  EXPECT_NE(pastSent.find("over narrow byte " + std::to_string(4 * (kBase + kUnits))), std::string::npos) << pastSent;
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 1, 0)}).find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos);
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 1)}).find("Stage13Route (word 3 bits 107, 105) = 1, 0"), std::string::npos);
 }
@@ -1892,8 +1943,9 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
 // The read's nest (docs/decoding-log.md "form13" §C, read_nest.h): level 1 counts with level 0 off,
 // as in the iwatake identity reads (limits 0, 67; Stage13Wrap[0] = 1), here with 4 groups 3 units
 // apart (a stride no corpus read has): the outfeed sends units 0, 3, 6, 9 from the read's address in
-// that order, and the kept form takes the same bytes for the compute. Two counting levels are
-// refused (their level-0 step is not decoded), and so is a level-1 limit whose enable is clear. On
+// that order, and the kept form takes the same bytes for the compute. Two counting levels that do not
+// chain are refused (here level 0 at Stage13Step 1 beside the 3-unit level 1), and so is a level-1
+// limit whose enable is clear. On
 // main this read was refused ("Stage13Wrap[0] ... = 3 is not -1 x Stage13Groups = 0"; w1[15:0] and
 // w2 bits 21..24 were pinned by the envelope).
 TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
@@ -1941,23 +1993,153 @@ TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
     }
     return std::string("accepted");
   };
-  EXPECT_NE(refusal(read(1, 1, 1)).find("several levels of the read's nest count"), std::string::npos) << refusal(read(1, 1, 1));
+  EXPECT_NE(refusal(read(1, 1, 1)).find("do not follow each other into one run of units"), std::string::npos) << refusal(read(1, 1, 1));
   EXPECT_NE(refusal(read(1, 0, 0)).find("Stage13OuterLimit[0] = 3 while Stage13OuterOn[0]"), std::string::npos)
       << refusal(read(1, 0, 0));
+}
+
+// The send names the form of the read it drains (lle_fields.def Dma10ReadForm, docs/decoding-log.md
+// "pad13" §D: w1 bits 86 / 88 clear in every corpus send whose read has both route bits clear, as the
+// 2 x 2 padding program's). Here 16 bytes kept from narrow unit 21 of tile 2 (route 0, 0: a base no
+// corpus read has) are sent by a send with both bits clear, once: the tile holds no kept read after it.
+// A send with the bits set on that read, a send with them clear on a sent read, and the bits apart are
+// refused naming the field. Without the change the kept read was refused at the send ("a kept read is
+// not sent") and the bits were pinned set by the envelope.
+TEST_F(LleRungTest, ASendWhoseReadFormIsClearTakesTheTilesKeptRead) {
+  static constexpr uint16_t kTile = 0x4;
+  static constexpr uint64_t kAt = 21 * 4;
+  const auto fill = [&] {
+    rung.beginRun();
+    for (uint64_t u = 0; u < 4; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x0a0b0c00u + u}, {LleField::Fill17At4, kAt / 4 + u}}),
+                  streams, 0);
+    }
+  };
+  const auto kept = [&] {
+    DecodedPacket p = readAt(kTile, kAt, 16);
+    f.setElement(p, LleField::Stage13Route, 0, 0);
+    f.setElement(p, LleField::Stage13Route, 1, 0);
+    return p;
+  };
+  const auto send = [&](uint64_t form86, uint64_t form88) {
+    DecodedPacket p = f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}});
+    f.setElement(p, LleField::Dma10ReadForm, 0, form86);
+    f.setElement(p, LleField::Dma10ReadForm, 1, form88);
+    return p;
+  };
+  std::vector<uint8_t> expected;
+  for (uint8_t u = 0; u < 4; ++u) expected.insert(expected.end(), {u, 0x0c, 0x0b, 0x0a});
+
+  fill();
+  rung.packet(kept(), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
+  rung.packet(send(0, 0), streams, 0);
+  EXPECT_EQ(rung.windowTail(0, 16, 0, streams), expected);
+  EXPECT_FALSE(rung.tile(2).keptRead.has_value());  // the send consumed it
+  rung.endRun();
+
+  const auto refusal = [&](const DecodedPacket& read, const DecodedPacket& drain) {
+    try {
+      fill();
+      rung.packet(read, streams, 0);
+      rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
+      rung.packet(drain, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  EXPECT_NE(refusal(kept(), send(1, 1)).find("names a read with Stage13Route[1] set"), std::string::npos) << refusal(kept(), send(1, 1));
+  EXPECT_NE(refusal(readAt(kTile, kAt, 16), send(0, 0)).find("Dma10ReadForm (word 1 bits 88, 86) = 0, 0 names a read with Stage13Route 0, 0"),
+            std::string::npos)
+      << refusal(readAt(kTile, kAt, 16), send(0, 0));
+  EXPECT_NE(refusal(kept(), send(1, 0)).find("Dma10ReadForm (word 1 bits 88, 86) = 0, 1"), std::string::npos) << refusal(kept(), send(1, 0));
+}
+
+// A sent read whose level 0 does not count and whose outer levels chain (docs/decoding-log.md "pad13":
+// the padding programs' output read, levels 1 and 2 over a quadrant) is sent as one run of units, and
+// names in Stage13StreamBeats (w3[34:19]) the 256-byte beats its bytes fill. Here 10 x 8 units (level 1
+// stride 1, level 2 stride 10: carries 1 and 1) from narrow unit 50 of tile 3 — a nest and a base no
+// corpus read has — are 320 bytes, 2 beats: sent in order with Stage13StreamBeats 1; 0 or 2 refused
+// naming the field; levels that leave a gap (carry 2 at level 2) refused; level 0 counting beside
+// level 1 (Stage13Step 1, "conv32run" §C) chains too, and the field must then name its 3 beats; the
+// field in a kept read refused. Without the change the chained read was refused
+// ("several levels of the read's nest count") and the field was pinned by the envelope.
+TEST_F(LleRungTest, ASentReadWhoseOuterLevelsChainIsSentAsOneRunInTheBeatsItNames) {
+  static constexpr uint16_t kTile = 0x8;
+  static constexpr uint64_t kBase = 50;
+  static constexpr uint64_t kInner = 10, kOuter = 8;
+  const auto read = [&](uint64_t route, uint64_t beats, uint64_t outerCarry, uint64_t level0Limit) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kBase},
+                                    {LleField::Stage13Groups, level0Limit}, {LleField::Stage13LoopOn, 1},
+                                    {LleField::Stage13Wrap, 1}, {LleField::Stage13OuterLimit, 0}, {LleField::Stage13OuterOn, 0},
+                                    {LleField::Stage13Route, route}, {LleField::Stage13RepeatOn, 1},
+                                    {LleField::Stage13Repeats, 0}, {LleField::Stage13RepeatWrap, 0},
+                                    {LleField::Stage13StreamBeats, beats}});
+    f.setElement(p, LleField::Stage13OuterLimit, 0, kInner - 1);
+    f.setElement(p, LleField::Stage13OuterLimit, 1, kOuter - 1);
+    f.setElement(p, LleField::Stage13OuterOn, 0, 1);
+    f.setElement(p, LleField::Stage13OuterOn, 1, 1);
+    f.setElement(p, LleField::Stage13Wrap, 1, outerCarry);
+    return p;
+  };
+  const auto fill = [&] {
+    rung.beginRun();
+    for (uint64_t u = 0; u < kInner * kOuter + 8; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x01010101u * static_cast<uint32_t>(u + 1)}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t u = 0; u < kInner * kOuter; ++u) expected.insert(expected.end(), 4, static_cast<uint8_t>(u + 1));
+
+  fill();
+  rung.packet(read(1, 1, 1, 0), streams, 0);
+  // The send names the same 2 beats at its level 1, as the padding programs' sends do.
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kInner * kOuter / 8 - 1}}), streams, 0);
+  DecodedPacket send = f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}});
+  f.setElement(send, LleField::Dma10Beats, 1, 1);
+  rung.packet(send, streams, 0);
+  EXPECT_EQ(rung.windowTail(0, 4 * kInner * kOuter, 0, streams), expected);
+  rung.endRun();
+
+  const auto refusal = [&](const DecodedPacket& p) {
+    try {
+      fill();
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  for (uint64_t beats : {uint64_t{0}, uint64_t{2}}) {
+    const std::string why = refusal(read(1, beats, 1, 0));
+    EXPECT_NE(why.find("the read names " + std::to_string(beats + 1) + " beats of 256 bytes (Stage13StreamBeats"), std::string::npos)
+        << why;
+  }
+  EXPECT_NE(refusal(read(1, 1, 2, 0)).find("do not follow each other into one run"), std::string::npos) << refusal(read(1, 1, 2, 0));
+  // Level 0 counting beside them (Stage13Step 1, "conv32run" §C) chains as well: 2 x 10 x 8 units, whose
+  // 640 bytes fill 3 beats, not the 2 named.
+  EXPECT_NE(refusal(read(1, 1, 1, 1)).find("its nest reads 640 bytes = 3 beats"), std::string::npos) << refusal(read(1, 1, 1, 1));
+  EXPECT_NE(refusal(read(0, 1, 1, 0)).find("Stage13StreamBeats (word 3 bits 34:19) = 1 in a read kept"), std::string::npos)
+      << refusal(read(0, 1, 1, 0));
 }
 
 // The convolution form on the rung (docs/decoding-log.md "conv32run" §C): a parameter-caching run puts
 // 6 weight groups (a 2 x 3 kernel, 4 lanes: 16 bytes each) on tile 0 only; the execution-only run
 // writes a 7-wide grid into tiles 0 and 1 (different values), arms the weight stream with a looping
-// execution-only receive (Recv11ExecLimit 5: 6 transfers) and issues the convolution compute on both:
+// execution-only receive (Recv11ExecRun 5: 6 transfers, on the compute's stream tag Recv11ExecStream =
+// ComputeStreamTag) and issues the convolution compute on both:
 // each tile's 3 x 2 outputs are the convolution of its own grid with tile 0's weights, at
-// ComputeOutputAt. Sizes no corpus convolution has. Refused: a stream of 5 transfers for 6 taps, and a
-// compute on a tile that armed no stream. Without the rung's convolution path the compute is refused
+// ComputeOutputAt. Sizes no corpus convolution has. Refused: a stream of 5 transfers for 6 taps, a
+// compute on a tile that armed no stream, and a stream armed on another tag. Without the rung's convolution path the compute is refused
 // as a Dense one (ComputeNest37Limit1).
 TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamCarries) {
   constexpr unsigned kKh = 2, kKw = 3, kTaps = kKh * kKw, kOutW = 3, kOutH = 2;
   constexpr int64_t kG = 7;
-  constexpr uint64_t kInputAt4 = 5, kConvOutputAt = 400;
+  constexpr uint64_t kInputAt4 = 5, kConvOutputAt = 400, kTag = 1234;
   constexpr float kMult = 0.002f;
   std::mt19937 rng(11);
   streams.params.assign(3 * 256, 0);
@@ -1972,7 +2154,8 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
     DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, 0x3}, {LleField::ComputeK4W0, kTaps - 1}, {LleField::ComputeK4W1, kKw - 1},
                                     {LleField::ComputeK4W7, kTaps - 1}, {LleField::ComputeKWrap29, -int64_t{kTaps - 1}},
                                     {LleField::ComputeKWrapW7, -int64_t{kTaps - 1}}, {LleField::ComputePositions, 0},
-                                    {LleField::ComputePositionsW4, 1}, {LleField::ComputeOutPositions, 0},
+                                    {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, 0},
+                                    {LleField::ComputeInputLevelMoves, 0b11011}, {LleField::ComputeStreamTag, kTag},
                                     {LleField::ComputeInputAt4, kInputAt4}, {LleField::ComputeOutputAt, kConvOutputAt},
                                     {LleField::ComputeInputBytes, 4}, {LleField::ComputeLaneGroups, 0},
                                     {LleField::ComputeParamPrefix, 0}, {LleField::ComputeZpWeight, 0}, {LleField::ComputeZpIn, 0},
@@ -1996,11 +2179,12 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
     slot(N::Output37, 0, kOutW * kOutH - 1, 1);
     return p;
   };
-  const auto arm = [&](uint16_t tiles, uint64_t transfers) {
+  const auto arm = [&](uint16_t tiles, uint64_t transfers, uint64_t tag) {
     DecodedPacket r = executionOnlyReceive(tiles);
-    f.setElement(r, LleField::Recv11ExecLimit, 0, transfers - 1);
+    f.setElement(r, LleField::Recv11ExecRun, 0, transfers - 1);
     for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv11ExecWrap, e, static_cast<uint64_t>(-static_cast<int64_t>(transfers - 1)));
     f.setElement(r, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(r, LleField::Recv11ExecStream, 0, tag);
     rung.packet(r, streams, 0);
   };
   const auto writeGrids = [&] {
@@ -2014,7 +2198,7 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
   };
   rung.beginRun();
   writeGrids();
-  arm(0x3, kTaps);
+  arm(0x3, kTaps, kTag);
   rung.packet(conv(), streams, 0);
   for (unsigned t = 0; t < 2; ++t) {
     const AddressedMemory& m = rung.tile(t).narrowSram;
@@ -2044,20 +2228,31 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
       [&] {
         rung.beginRun();
         writeGrids();
-        arm(0x3, kTaps - 1);
+        arm(0x3, kTaps - 1, kTag);
         rung.packet(conv(), streams, 0);
       },
-      "carries 5 transfers (Recv11ExecLimit + 1), the convolution reduces over 6 weight groups",
+      "carries 5 transfers (Recv11ExecRun + 1, times its repeats), the convolution reduces over 6 weight groups",
       "a weight stream shorter than the taps was accepted");
   rung.endRun();
   expectRefusal(
       [&] {
         rung.beginRun();
         writeGrids();
-        arm(0x1, kTaps);
+        arm(0x1, kTaps, kTag);
         rung.packet(conv(), streams, 0);
       },
-      "tile 1 of the convolution compute armed no weight stream", "a tile without its weight stream computed");
+      "tile 1 of the convolution compute (ComputeStreamTag 1234) armed no weight stream on that tag",
+      "a tile without its weight stream computed");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        arm(0x3, kTaps, kTag + 1);
+        rung.packet(conv(), streams, 0);
+      },
+      "tile 0 of the convolution compute (ComputeStreamTag 1234) armed no weight stream on that tag",
+      "a weight stream on another tag was taken");
   rung.endRun();
 }
 
@@ -2099,7 +2294,7 @@ TEST_F(LleRungTest, AReadsLevelZeroStepsByStage13StepAndChainingLevelsRunAsOnePr
           fill();
           rung.packet(read(step, carry), streams, 0);
         },
-        "do not chain into one progression of groups (Stage13Step", "a read whose levels do not chain was accepted");
+        "do not follow each other into one run of units", "a read whose levels do not chain was accepted");
     rung.endRun();
   }
 }
@@ -2198,13 +2393,129 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
       "Recv11ExecFlagBEcho", "a receive whose w2 bit 88 differs from bit 80 was accepted");
 }
 
-// The four bits above an input pop's second length field (docs/decoding-log.md "xraypair" §B) are
-// that 12-bit field sign-extended: 0xf for a pop of 40 beats (320 input bytes, a size no corpus input
-// pop has: -159), 0 for a one-beat pop that carries 0 and for one of 600 beats (4,800 bytes: -2399 is
-// +1697 in 12 bits); the bytes arrive either way. Any other value (the 319 convolution input pops
-// carry 1..14), a sign that disagrees with the field, or a set sign in a parameter pop is refused
-// naming PopRingNeg16Sign.
-TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
+// The execution-only receive's loop nest (docs/decoding-log.md "add128" §A): a level-0 run of
+// Recv11ExecRun + 1 units whose three outer levels (Recv11ExecRepeat) start it again (wraps -Run), step 1.
+// A run of 38 units repeated 3 times is no corpus receive's (add_128_128 runs 64 once); the 0x14 before
+// it still places the pop, so the 40 bytes come back. Wraps or a step that say another walk are refused
+// by name; so is the run held with wraps 0 (conv 64²'s bit-78-clear form, not decoded).
+TEST_F(LleRungTest, AnExecutionOnlyReceiveRunsALoopNestWhoseOuterLevelsStartTheRunAgain) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kAt64 = 6;
+  constexpr int64_t kRun = 37;
+  streams.input.resize(40);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x5b + 7 * i);
+  const auto receiveWith = [&](int64_t wrap0, int64_t wrap1, uint64_t step) {
+    DecodedPacket receive = executionOnlyReceive(kTile);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, kRun);
+    f.setElement(receive, LleField::Recv11ExecRepeat, 0, 2);
+    f.setElement(receive, LleField::Recv11ExecWrap, 0, static_cast<uint64_t>(wrap0));
+    f.setElement(receive, LleField::Recv11ExecWrap, 1, static_cast<uint64_t>(wrap1));
+    f.setElement(receive, LleField::Recv11ExecWrap, 2, static_cast<uint64_t>(-kRun));
+    f.setElement(receive, LleField::Recv11ExecStep, 0, step);
+    return receive;
+  };
+  const DecodedPacket looping = receiveWith(-kRun, -kRun, 1);
+  EXPECT_EQ(checkEnvelope(looping), "");
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(stageAt(kTile, kAt64 * 64, 0), streams, 0);
+  rung.packet(looping, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
+                            {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
+              streams, 0);
+  EXPECT_EQ(sendToHost(kTile, streams.input.size()), streams.input);
+  rung.endRun();
+  EXPECT_NE(checkEnvelope(receiveWith(-kRun, -kRun + 1, 1)).find("Recv11ExecWrap[1] (word 1 bits 32:16) = -36"),
+            std::string::npos)
+      << checkEnvelope(receiveWith(-kRun, -kRun + 1, 1));
+  EXPECT_NE(checkEnvelope(receiveWith(-kRun, -kRun, 2)).find("Recv11ExecStep"), std::string::npos);
+  EXPECT_NE(checkEnvelope(receiveWith(0, 0, 1)).find("Recv11ExecWrap[0]"), std::string::npos);
+}
+
+// The source side's row count (docs/decoding-log.md "add128" §B): the pop's units through the end of
+// the tile's first group in 64-unit rows, at least one. A write of 100 units after a skip of 60 spans
+// 160 units: 2 rows (no corpus 0x14 has that group or skip); 1 or 3 is refused by name, and the count
+// without its bit by the envelope. The bytes kept are the skip's and the group's either way.
+TEST_F(LleRungTest, AStagingWritesRowCountIsThePopsRowsThroughItsFirstGroup) {
+  streams.input.resize(640);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(13 * i + 2);
+  constexpr uint64_t kAt64 = 8, kGroupLimit = 99, kSkip = 60;
+  const auto write = [&](uint64_t rowsOn, uint64_t rows) {
+    return f.make(0x14, {{LleField::Dma14Mask, 0x1}, {LleField::Stage14NarrowAt64, kAt64}, {LleField::Stage14Groups, kGroupLimit},
+                         {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(kGroupLimit))},
+                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
+                         {LleField::Stage14SourceCompileMark, 2}, {LleField::Stage14SourceBase, kAt64 * 16},
+                         {LleField::Stage14SourceSkip, kSkip - 1}, {LleField::Stage14SourceEnd, kAt64 * 16 + kSkip - 1},
+                         {LleField::Stage14SourceRowsOn, rowsOn}, {LleField::Stage14SourceRows, rows}});
+  };
+  const auto run = [&](const DecodedPacket& staging) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(staging, streams, 0);
+    rung.packet(popAt(true, 0, 0, 0x1, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const auto kept = rung.tile(0).narrowSram.read(kAt64 * 64, 4 * (kGroupLimit + 1));
+    std::vector<uint8_t> bytes(kept.begin(), kept.end());
+    rung.endRun();
+    return bytes;
+  };
+  EXPECT_EQ(checkEnvelope(write(1, 2)), "");
+  EXPECT_EQ(run(write(1, 2)), std::vector<uint8_t>(streams.input.begin() + 4 * kSkip, streams.input.begin() + 4 * (kSkip + kGroupLimit + 1)));
+  for (const uint64_t rows : {uint64_t{1}, uint64_t{3}}) {
+    expectRefusal([&] { run(write(1, rows)); }, "Stage14SourceRows (word 3 bits 122:112) = " + std::to_string(rows) + " is not the 2",
+                  "a row count other than the pop's rows through the group was accepted");
+  }
+  EXPECT_NE(checkEnvelope(write(0, 2)).find("Stage14SourceRows"), std::string::npos) << checkEnvelope(write(0, 2));
+}
+
+// w1 bit 65 above PopBeatsLow (docs/decoding-log.md "add128" §D): bit 10 of an input pop's 20-bit count
+// (PopInputBeats, "win14" §C). An input of 8,512 bytes (1,064 beats, no corpus input's size: the bit set,
+// PopBeatsLow's bits 39) lands whole; PopBeatsHigh in an input pop (not part of its length) and the bit
+// in a parameter pop (no decoded meaning there) are refused by the envelope.
+TEST_F(LleRungTest, AnInputPopsBitAboveItsBeatsAddsAThousandTwentyFourBeats) {
+  constexpr uint16_t kTile = 0x8;
+  constexpr uint64_t kAt = 1024;
+  streams.input.resize(8512);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(i * 29 + i / 251);
+  const auto place = [&](uint64_t high) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(kTile, kAt, streams.input.size()), streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size(),
+                      {{LleField::PopBeatsHigh, high}}),
+                streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& m = rung.tile(3).narrowSram;
+    EXPECT_FALSE(m.firstUnwritten(kAt, streams.input.size()).has_value()) << "byte " << *m.firstUnwritten(kAt, streams.input.size());
+    const auto bytes = m.read(kAt, streams.input.size());
+    std::vector<uint8_t> kept(bytes.begin(), bytes.end());
+    rung.endRun();
+    return kept;
+  };
+  EXPECT_EQ(place(0), streams.input);
+  ASSERT_EQ(readField(popAt(true, 0, 0, kTile, streams.input.size()).words, LleField::PopInputBeats) >> 10, 1u);
+  expectRefusal([&] { place(1); }, "word 0", "PopBeatsHigh in an input pop was accepted");
+  streams.params.assign(256, 0x5a);
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(receiveAt(0x1, 4, 1), streams, 0);
+  DecodedPacket parameterPop = popAt(false, 0, 0, 0x1, 256);
+  f.wordsOf(parameterPop)[1].setBits(65, 1, 1);
+  expectRefusal([&] { rung.packet(parameterPop, streams, 0); }, "bits 65 have no decoded meaning",
+                "the bit in a parameter pop was accepted");
+  rung.endRun();
+}
+
+// An input pop holds its length in 20 bits (PopInputBeats, w1[74:55]) and repeats it in 16
+// (PopInputRingNeg16, w1[90:75]; docs/decoding-log.md "win14" §C; "xraypair" §B read the top four as a
+// sign extension of 12): pops of 40 beats (320 input bytes, -159), 600 (4,800 bytes: -2399, top bits
+// 0xf where the 12-bit reading wanted 0) and 1,500 (12,000 bytes: beats - 1 needs 11 bits; no corpus
+// input pop has these sizes) and a one-beat pop carrying 0 bring their bytes; a repeat that disagrees
+// in its top bits (0xf -> 0 or 6, 14) is refused naming PopInputRingNeg16, and a parameter pop's four
+// bits above its 12-bit repeat must be 0 (PopRingNeg16Sign).
+TEST_F(LleRungTest, AnInputPopHoldsItsLengthInTwentyBitsAndRepeatsItInSixteen) {
   constexpr uint16_t kTile = 0x1;
   constexpr uint64_t kAt64 = 3;
   const auto copy = [&](size_t bytes, std::vector<std::pair<LleField, uint64_t>> extra) {
@@ -2225,25 +2536,27 @@ TEST_F(LleRungTest, AnInputPopCarriesTheSignOfItsLengthAboveIt) {
                 streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}, {LleField::OutfeedSingleLine, bytes == 8}}), streams,
                 0);
-    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}});
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}});
     f.setElement(send, LleField::Dma10Beats, 0, (bytes + 255) / 256 - 1);  // the send's 256-byte beats
     rung.packet(send, streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
     rung.endRun();
     return out;
   };
-  EXPECT_EQ(copy(320, {{LleField::PopRingNeg16Sign, 0xf}}), streams.input);
-  EXPECT_EQ(copy(8, {{LleField::PopRingNeg16, 0}, {LleField::PopRingNeg16Sign, 0}}), streams.input);
-  EXPECT_EQ(copy(4800, {{LleField::PopRingNeg16Sign, 0}}), streams.input);
-  EXPECT_THROW(copy(4800, {{LleField::PopRingNeg16Sign, 0xf}}), ChipFault);
-  for (const uint64_t sign : {uint64_t{0}, uint64_t{6}, uint64_t{14}}) {
+  EXPECT_EQ(copy(320, {}), streams.input);
+  EXPECT_EQ(copy(8, {{LleField::PopInputRingNeg16, 0}}), streams.input);
+  EXPECT_EQ(copy(4800, {}), streams.input);
+  EXPECT_EQ(copy(12000, {}), streams.input);
+  const auto topBits = [](uint64_t bytes, uint64_t top) {  // the repeat of `bytes` with its top 4 bits replaced
+    return (((uint64_t{1} << 16) - (bytes * 8 / 16 - 1)) & 0x0fff) | top << 12;
+  };
+  for (const uint64_t top : {uint64_t{0}, uint64_t{6}, uint64_t{14}}) {
     try {
-      copy(320, {{LleField::PopRingNeg16Sign, sign}});
-      ADD_FAILURE() << "an input pop of 40 beats with PopRingNeg16Sign " << sign << " was accepted";
+      copy(4800, {{LleField::PopInputRingNeg16, topBits(4800, top)}});
+      ADD_FAILURE() << "an input pop of 600 beats with the repeat's top bits " << top << " was accepted";
     } catch (const ChipFault& e) {
-      EXPECT_NE(std::string(e.what()).find("PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(sign) + " is not 15"),
-                std::string::npos)
-          << e.what();
+      EXPECT_NE(std::string(e.what()).find("PopInputRingNeg16 (word 1 bits 90:75)"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("600 beats (PopInputBeats)"), std::string::npos) << e.what();
     }
   }
   const auto parameterPop = [&](uint64_t sign) {
@@ -2272,7 +2585,7 @@ TEST_F(LleRungTest, ASendTakesTheStreamItsTagNames) {
     f.setElement(read, LleField::Stage13Channel, 0, 1234);
     rung.packet(read, streams, 0);
     rung.packet(f.make(0x27, {{LleField::OutfeedLines, 16 / 8 - 1}}), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}, {LleField::Dma10Channel, sendChannel}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}, {LleField::Dma10Channel, sendChannel}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, 16, 0, streams);
     rung.endRun();
     return out;
@@ -2303,7 +2616,7 @@ TEST_F(LleRungTest, AnOutfeedSendCarriesItsStreamInBeatsOf256Bytes) {
   static constexpr uint64_t kUnits = 150;
   static constexpr uint64_t kBytes = 4 * kUnits;
   const auto send = [&](unsigned level, uint64_t limit, uint64_t toOutfeed = 1, uint64_t toTiles = 0) {
-    DecodedPacket p = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, toOutfeed},
+    DecodedPacket p = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, toOutfeed}, {LleField::Dma10ReadForm, 1},
                                     {LleField::Dma10ToTiles, toTiles}});
     f.setElement(p, LleField::Dma10Beats, level, limit);
     return p;
@@ -2381,6 +2694,28 @@ TEST_F(LleRungTest, AComputeOverSeveralPositionsNamesItsLoopLevelInsteadOfRawBit
   EXPECT_NE(columns.find("ComputeLimitW0[0] (word 0 bits 89:76) = 5"), std::string::npos) << columns;
   const std::string middle = attempt(1, 16'383);  // the widest value of a 14-bit level
   EXPECT_NE(middle.find("ComputeLimitW0[1] (word 0 bits 103:90) = 16383"), std::string::npos) << middle;
+  // The nest's level 4 (w0[127:118], docs/decoding-log.md "splitcat" §B; model_mat_Add's 128 rows):
+  // 77, a value no corpus compute has there, passes the envelope and is refused naming the field (before
+  // the decode the envelope refused "word 0 ... bits 124:118").
+  const std::string level4 = [&] {
+    parameterCachingRun(0x1);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    DecodedPacket fifth = compute(0x1);
+    f.setElement(fifth, LleField::ComputeLimitW0Level4, 0, 77);
+    EXPECT_EQ(checkEnvelope(fifth), "");
+    std::string why = "accepted";
+    try {
+      rung.packet(fifth, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  }();
+  EXPECT_NE(level4.find("ComputeLimitW0Level4 (word 0 bits 127:118) = 77"), std::string::npos) << level4;
 }
 
 // The element-wise form of the compute (docs/decoding-log.md "eltwise" §B): one 4-byte group per
@@ -2390,9 +2725,9 @@ TEST_F(LleRungTest, AComputeOverSeveralPositionsNamesItsLoopLevelInsteadOfRawBit
 // whole scale. Here P = 6 (24 bytes; no corpus program has 6 positions), a diagonal block 1, 2, -1,
 // 3 on tile 2 at narrow byte 96, zero points 3 / 10, multiplier 0.75 and clamps [-10, 200]: each
 // output byte is clamp(round(0.75 (x - 3) d[c])) + 10, lane c = byte c of its group. A P = 1 packet
-// computes one group. Refused, naming the field: a repeat of P that disagrees (ComputePositionsW4,
-// an output wrap), the loop flag clear with 6 positions, and a position loop with no 16-byte block
-// kept. Before the decode the rung refused the packet ("ComputeK4W7 = 5 differs from ComputeK4W0 = 0").
+// computes one group. The output nest's level-0 step (ComputeOut37Step, which the compiler sets to P
+// here) is never applied: level 0 runs once, the positions are level 1. Refused, naming the field: an
+// output wrap, the loop flag clear with 6 positions, and a position loop with no 16-byte block kept. Before the decode the rung refused the packet ("ComputeK4W7 = 5 differs from ComputeK4W0 = 0").
 TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock) {
   constexpr uint16_t kTile = 0x4;
   constexpr uint64_t kBlockAt = 96;
@@ -2463,8 +2798,13 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
     }
     return std::string("accepted");
   };
-  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionsW4, 7}})).find("ComputePositionsW4"), std::string::npos);
+  EXPECT_EQ(run(eltwise(6, {{LleField::ComputeOut37Step, 7}}), 24), out);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeOutWrap, -4}})).find("ComputeOutWrap"), std::string::npos);
+  // ComputeInputLevelMoves ("ringconv" §A): the positions (Nest37 level 2, 4 bytes apart) are the one
+  // counting level; its bit alone runs the same bytes, its bit clear is refused naming level 2.
+  EXPECT_EQ(run(eltwise(6, {{LleField::ComputeInputLevelMoves, 0b0000100}}), 24), out);
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeInputLevelMoves, 0b1111011}})).find("= 123 says level 2 does not move the input"),
+            std::string::npos);
   // With the flag clear the output wraps have no decoded meaning (the envelope pins them), and a
   // loop of 6 positions without the flag is refused by the rung.
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}})).find("word 5 = "), std::string::npos);
@@ -2483,6 +2823,8 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   const std::pair<LleField, uint64_t> otherWalks[][1] = {{{LleField::ComputeNest37Limit1, 1}},
                                                         {{LleField::ComputeNest37Limit3, 2}},
                                                         {{LleField::ComputeNest37CarryLow, 1}},
+                                                        // Nest29's byte bits ("w7ident" §B)
+                                                        {{LleField::ComputeNest29CarryLow, 2}},
                                                         {{LleField::ComputeOut37Limit0, 1}},
                                                         {{LleField::ComputeOut37Limit2, 1}},
                                                         {{LleField::ComputeOut37Carry0, 2}},
@@ -2496,6 +2838,11 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   }
   const std::string apart = refusal(eltwise(6, {{LleField::ComputeNest37Carry1, 8}}));
   EXPECT_NE(apart.find("positions (ComputePositions = 5) step 8 bytes"), std::string::npos) << apart;
+  // The compute takes the stream its tag names ("w7ident" §A): the block was kept in stream 0 (the
+  // read's Stage13Channel here); a compute naming stream 5 is refused, naming both.
+  const std::string stream = refusal(eltwise(6, {{LleField::ComputeStreamTag, 5}}));
+  EXPECT_NE(stream.find("ComputeStreamTag (word 7 bits 74:63) = 5 but tile 2 holds the read kept in stream 0"), std::string::npos)
+      << stream;
 }
 
 // ComputeNluApply (0x01 w15 bit 26, docs/decoding-log.md "nlu"): the element-wise compute's clamped
@@ -2580,17 +2927,16 @@ TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTabl
 // A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the
 // host sends the input; docs/decoding-log.md "eltwise" §D) waits for them: here the stream is empty
 // when the compute issues, fills before the scalar fence, and the results are those of the bytes.
-// While the bytes are missing a tile sync passes the waiting compute, a read of its output does not
-// (refused, naming the compute's PC). Before the change the compute read no bytes and was refused
-// ("no tile of the compute holds activation byte 0").
+// While the bytes are missing the packets after it wait with it ("pad13", below). Before "eltwise" §D
+// the compute read no bytes and was refused ("no tile of the compute holds activation byte 0").
 TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
   constexpr uint16_t kTile = 0x1;
   constexpr uint64_t kBlockAt = 64;
   const std::vector<uint8_t> input = streams.input;
-  const auto eltwise = f.make(0x01, {{LleField::ComputeMask, kTile},
+  const auto eltwise = f.make(0x01, {{LleField::ComputeInputLevelMoves, kInputLevelMoves}, {LleField::ComputeMask, kTile},
                                      {LleField::ComputePositions, 1},
                                      {LleField::ComputePositionStep37, 2},
-                                     {LleField::ComputePositionsW4, 2},
+                                     {LleField::ComputeOut37Step, 2},
                                      {LleField::ComputeOutPositions, 1},
                                      {LleField::ComputePositionLoopOn, 1},
                                      {LleField::ComputeOutWrap, static_cast<uint64_t>(-1)},
@@ -2628,19 +2974,25 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
   rung.packet(f.make(0x24, {}), streams, 0);
   rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedSingleLine, 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
   const std::vector<uint8_t> out = rung.windowTail(0, 8, 0, streams);
   rung.endRun();
   EXPECT_EQ(out, std::vector<uint8_t>(input.begin(), input.begin() + 8));  // the identity block, multiplier 1
 
+  // Every packet after the waiting compute waits with it and runs, in program order, once the bytes
+  // are there (docs/decoding-log.md "pad13": the padding programs issue their fills, output read and
+  // sends with no fence after their pops). Here the read of the compute's output, the outfeed and its
+  // send are issued before the host's bytes; the outfeed's window finds them computed. Before the
+  // change the read was refused ("still waits for input bytes").
   streams.input.clear();
-  expectRefusal(
-      [&] {
-        upToCompute();
-        rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
-      },
-      "still waits for input bytes", "a read passed a compute that still waits for its input");
+  upToCompute();
+  rung.packet(readAt(kTile, kOutputAt, 8), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedSingleLine, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
   streams.input = input;
+  const std::vector<uint8_t> late = rung.windowTail(0, 8, 0, streams);
+  rung.endRun();
+  EXPECT_EQ(late, std::vector<uint8_t>(input.begin(), input.begin() + 8));
 }
 
 // docs/decoding-log.md "pair14": a 0x14's w0[127:62] and w1 are a copy of the 0x11 receive next on
@@ -2738,6 +3090,8 @@ TEST(OutputNestTest, TheCarriesWalkTheInteriorOfAPaddedGridRowByRow) {
     isa::writePacketBits(words, def.wrapLsb(level), def.wrapWidth, static_cast<uint64_t>(carry) & ((uint64_t{1} << def.wrapWidth) - 1));
   };
   constexpr uint64_t kT = 5, kRows = 4, kG = 9, kPad = 2;
+  const LleFieldDef& step = fieldDef(LleField::ComputeOut37Step);
+  isa::writePacketBits(words, step.lsb, step.width, 1);  // the positions side by side
   slot(0, kT - 1, kG - kT + 1);
   slot(1, 0, kG - kT + 1);   // a level that runs once: the row level above it takes the same carry
   slot(2, kRows - 1, 1234);  // the carry of the last counting level is never applied
@@ -2754,12 +3108,45 @@ TEST(OutputNestTest, TheCarriesWalkTheInteriorOfAPaddedGridRowByRow) {
   }
   // A negative carry at a counting level 1: 3 positions, then back 7 units: strides 1 and 2 - 7 = -5.
   std::fill(words.begin(), words.end(), isa::Word128{});
+  isa::writePacketBits(words, step.lsb, step.width, 1);
   slot(0, 2, -7);
   slot(1, 1, 100);
   const OutputNest back = OutputNest::fromPacket(words, 50);
   std::vector<int64_t> walked;
   back.forEachUnit([&](int64_t unit) { walked.push_back(unit); });
   EXPECT_EQ(walked, (std::vector<int64_t>{50, 51, 52, 45, 46, 47}));
+}
+
+// The output nest's level-0 step is a field (ComputeOut37Step, w4[127:119]; docs/decoding-log.md
+// "splitcat" §A), the carries added to it as to a step of 1. Step 3 with carry 3 (split_concat's
+// identity computes: 3-unit positions, a row of 2 of them 6 units long) and a transpose as posenet's
+// computes have it -- step 5 over 4 positions, carry -(3 x 5) + 1, so that level 1 steps one unit and
+// the 4 x 5 units are each written once (no corpus compute has these sizes).
+TEST(OutputNestTest, LevelZeroStepsTheStepFieldAndTheCarriesAddToIt) {
+  const isa::ComputeNestDef& def = isa::computeNestDef(isa::ComputeNest::Output37);
+  std::vector<isa::Word128> words(17);
+  const auto slot = [&](unsigned level, uint64_t limit, int64_t carry) {
+    isa::writePacketBits(words, def.limitLsb(level), def.limitWidth, limit);
+    isa::writePacketBits(words, def.wrapLsb(level), def.wrapWidth, static_cast<uint64_t>(carry) & ((uint64_t{1} << def.wrapWidth) - 1));
+  };
+  const auto walk = [&](int64_t first) {
+    std::vector<int64_t> units;
+    OutputNest::fromPacket(words, first).forEachUnit([&](int64_t unit) { units.push_back(unit); });
+    return units;
+  };
+  const LleFieldDef& step = fieldDef(LleField::ComputeOut37Step);
+  isa::writePacketBits(words, step.lsb, step.width, 3);
+  slot(0, 1, 3);
+  slot(1, 1, 0);
+  EXPECT_EQ(walk(0), (std::vector<int64_t>{0, 3, 6, 9}));
+  isa::writePacketBits(words, step.lsb, step.width, 5);
+  slot(0, 3, -(3 * 5) + 1);
+  slot(1, 4, 0);
+  const std::vector<int64_t> transposed = walk(100);
+  ASSERT_EQ(transposed.size(), 20u);
+  for (unsigned y = 0; y < 5; ++y) {
+    for (unsigned x = 0; x < 4; ++x) EXPECT_EQ(transposed[4 * y + x], 100 + 5 * x + y) << "x " << x << " y " << y;
+  }
 }
 
 }  // namespace
@@ -2784,6 +3171,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   constexpr uint64_t kWindowAt = 148;  // narrow unit 37: row 2, unit 5
   constexpr uint64_t kUnits = 3, kPasses = 4, kColumns = 5;
   constexpr uint8_t kZpOut = 7;
+  constexpr uint64_t kBlockStream = 2078;  // the kept read's Stage13Channel, the computes' ComputeStreamTag
   const int8_t column0[4] = {1, 2, -1, 3};
   std::array<uint32_t, 4> column0Block{};  // lane c: weight column0[c] on byte 0, 5s on the bytes no channel fills
   for (unsigned c = 0; c < 4; ++c) column0Block[c] = 0x05050500u | static_cast<uint8_t>(column0[c]);
@@ -2795,15 +3183,21 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   // in ComputeKWrap37[0], the low two in ComputeNest37CarryLow[0]); the output nest T positions at
   // level 0 and the rows at level 2, each row right after the last (carries 1).
   const auto identity = [&](uint64_t rows, uint64_t inputUnit, uint64_t outputAt, uint64_t channels, uint64_t columns) {
-    const uint64_t n = columns * rows - 1;  // Nest29 / w10 count all the positions
+    const uint64_t n = columns * rows - 1;  // the w10 nest counts all the positions
     const uint64_t k = channels - 1;         // the K loop: a position's one-byte channels
     const auto rowCarry = -static_cast<int64_t>(channels * columns - 1);
-    DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, kTile}, {LleField::ComputeK4W0, k}, {LleField::ComputeK4W1, k},
-                                    {LleField::ComputeK4W7, n}, {LleField::ComputeK4W10, n},
-                                    {LleField::ComputeKWrap37, 0}, {LleField::ComputeKWrap29, -k}, {LleField::ComputeKWrapW7, -k},
+    // Nest29 in bytes ("w7ident" §B): the position's C weight bytes at level 0, the T positions and R
+    // rows at levels 1-2, every slot's carry -(C - 1) bytes (4 x wrap + low bits): the same C bytes again.
+    const auto weightCarry = -static_cast<int64_t>(k);
+    DecodedPacket p = f.make(0x01, {{LleField::ComputeInputLevelMoves, kInputLevelMoves}, {LleField::ComputeMask, kTile}, {LleField::ComputeK4W0, k}, {LleField::ComputeK4W1, k},
+                                    {LleField::ComputeK4W7, k}, {LleField::ComputeK4W10, n},
+                                    {LleField::ComputeKWrap37, 0}, {LleField::ComputeKWrap29, static_cast<uint64_t>(weightCarry >> 2)},
+                                    {LleField::ComputeKWrapW7, static_cast<uint64_t>(weightCarry >> 2)},
+                                    {LleField::ComputeNest29CarryLow, static_cast<uint64_t>(weightCarry & 3)},
+                                    {LleField::ComputeStreamTag, kBlockStream},
                                     {LleField::ComputePositions, 0}, {LleField::ComputePositionStep37, 0},
                                     {LleField::ComputeNest37Limit1, columns - 1}, {LleField::ComputeNest37Limit3, rows - 1},
-                                    {LleField::ComputePositionsW4, 1}, {LleField::ComputeOutPositions, 0},
+                                    {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, 0},
                                     {LleField::ComputeOut37Limit0, columns - 1}, {LleField::ComputeOut37Carry0, 1},
                                     {LleField::ComputeOut37Limit2, rows - 1},
                                     {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeOutWrap, 0},
@@ -2820,6 +3214,8 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     f.setElement(p, LleField::ComputeLimitW0, 0, columns - 1);  // positions: level 1 of the w0 nest
     f.setElement(p, LleField::ComputeLimitW0, 1, 0);
     f.setElement(p, LleField::ComputeLimitW0, 2, rows - 1);  // rows: level 3
+    f.setElement(p, LleField::ComputeLimit29, 0, columns - 1);
+    f.setElement(p, LleField::ComputeLimit29, 1, rows - 1);
     f.setElement(p, LleField::ComputeKWrap37, 0, static_cast<uint64_t>(rowCarry >> 2));
     f.setElement(p, LleField::ComputeNest37CarryLow, 0, static_cast<uint64_t>(rowCarry & 3));
     f.setElement(p, LleField::ComputeOutWrap, 0, 1);
@@ -2844,6 +3240,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     DecodedPacket keep = readAt(kTile, kBlockAt, zeros ? 272 : 16);
     f.setElement(keep, LleField::Stage13Route, 0, 0);
     f.setElement(keep, LleField::Stage13Route, 1, 0);
+    f.setElement(keep, LleField::Stage13Channel, 0, kBlockStream);  // the stream the identity computes name
     rung.packet(keep, streams, 0);
   };
   DecodedPacket window = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWindowAt / 64},
@@ -2914,14 +3311,25 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     }
   }
   EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512 + 4 * 15, 4).has_value());  // 15 positions, no more
-  // The second compute: a ring address two windows on, the last pass; a new block kept for it.
-  keepBlock(column0Block);
+  // The second compute: a ring address two windows on, the last pass. Like the corpus's later copies
+  // of a layer ("w7ident" §C) it has no read of its own: it names stream 2078 and takes the block the
+  // first copy left there. Named another stream, it would be refused (checked at issue).
+  {
+    DecodedPacket elsewhere = identity(1, kWindowAt / 4 + 2 * kUnits, 1024, 1, kColumns);
+    f.setElement(elsewhere, LleField::ComputeStreamTag, 0, kBlockStream - 4);
+    try {
+      rung.packet(elsewhere, streams, 0);
+      ADD_FAILURE() << "a copy naming stream 2074 took the block kept in 2078";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("= 2074 but tile 1 holds the read kept in stream 2078"), std::string::npos) << e.what();
+    }
+  }
   rung.packet(identity(1, kWindowAt / 4 + 2 * kUnits, 1024, 1, kColumns), streams, 0);
   for (uint64_t x = 0; x < kColumns; ++x) {
     const std::vector<uint8_t> lanes = lanesAt(1024 + 4 * x);
     for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * 3 + x, c)) << "last pass, column " << x << " lane " << c;
   }
-  keepBlock(column0Block);
+  EXPECT_TRUE(rung.tile(kTileIndex).keptRead.has_value());  // still in its stream
   const std::string exhausted = [&] {
     try {
       rung.packet(identity(1, kWindowAt / 4, 2048, 1, kColumns), streams, 0);
@@ -2960,6 +3368,35 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     }
   }
   rung.endRun();
+
+  // The output nest's level-0 step (ComputeOut37Step, docs/decoding-log.md "splitcat" §A): with a step
+  // of 3 units the copy's positions leave two units between them for the groups of two other inputs
+  // (split_concat's concatenation), and the rows' carry (slot 1's: the rows are level 2, level 1 runs
+  // once) 3 = 3 x 4 - 3 x 3 takes row 1 to unit 12 after the first. 2 rows of 4 one-channel positions: position x of row r at unit 192 + 12 r + 3 x, the
+  // units between them untouched. With a step of 1 (the reading before) they were side by side.
+  {
+    rung.beginRun();
+    keepBlock(column0Block);
+    DecodedPacket stepped = identity(2, kWindowAt / 4, 768, 1, 4);
+    f.setElement(stepped, LleField::ComputeOut37Step, 0, 3);
+    f.setElement(stepped, LleField::ComputeOutWrap, 0, 3);
+    EXPECT_EQ(checkEnvelope(stepped), "");
+    rung.packet(stepped, streams, 0);
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(window, streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& narrow = rung.tile(kTileIndex).narrowSram;
+    for (uint64_t r = 0; r < 2; ++r) {
+      for (uint64_t x = 0; x < 4; ++x) {
+        const uint64_t at = 768 + 4 * (12 * r + 3 * x);
+        const std::vector<uint8_t> lanes = lanesAt(at);
+        for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * r + x, c)) << "step 3: row " << r << " column " << x;
+        EXPECT_TRUE(narrow.firstUnwritten(at + 4, 8).has_value()) << "step 3: the two units after row " << r << " column " << x;
+      }
+    }
+    rung.endRun();
+  }
 
   // A tile whose window skips 2 units of the pop (Stage14SourceOn, "src14": a tile column's offset) keeps
   // the part after them: row r takes bytes 8 + 12 r .. of the pop. The pop is 8 bytes longer than the
@@ -3026,6 +3463,41 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     streams.input = saved;
   }
 
+  // A window without a skip whose pop is shorter than its passes (docs/decoding-log.md "splitcat" §C:
+  // split_concat's tile column 0 writes 3 passes of 6 units from a 12-unit pop): the passes the pop
+  // fills are whole, the others empty, and the window's units past the pop's end unwritten; two rows read
+  // passes 0-1, a third is refused. Before the change the pop was refused ("without a source skip").
+  {
+    const std::vector<uint8_t> saved = streams.input;
+    streams.input.resize(4 * kUnits * 2);  // two of the window's four passes
+    for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(31 * i + 3);
+    const auto shortWindow = [&](uint64_t rows) {
+      rung.beginRun();
+      keepBlock(column0Block);
+      rung.packet(identity(rows, kWindowAt / 4, 512, 1, kColumns), streams, 0);
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(window, streams, 0);
+      rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+    };
+    shortWindow(2);
+    for (uint64_t r = 0; r < 2; ++r) {
+      for (uint64_t x = 0; x < kColumns; ++x) {
+        const std::vector<uint8_t> lanes = lanesAt(512 + 4 * (kColumns * r + x));
+        for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * r + x, c)) << "short window: row " << r << " column " << x;
+      }
+    }
+    EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(kWindowAt, 4).has_value());  // the last pass: past the pop
+    rung.endRun();
+    try {
+      shortWindow(3);
+      ADD_FAILURE() << "a row past the pop's passes was accepted";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find("holds 2 passes, 0 already read; this compute reads 3 more"), std::string::npos) << e.what();
+    }
+    streams.input = saved;
+  }
+
   // The padding form ("padform"): a row-form window whose first part is longer than its group
   // (RowRest 9 for 3 units, RowSkip -6 mod 2^16; the corpus's are 57 ... 60 for 2 units), with and
   // without a skip, keeps whole passes; a three-channel compute starting at byte 2 of its unit
@@ -3057,10 +3529,6 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
       DecodedPacket copy = identity(2, kWindowAt / 4, 768, 3, 3);
       f.setElement(copy, LleField::ComputeInputByte, 0, 2);
       f.setElement(copy, LleField::ComputeInputRingBytes, 0, 12);
-      for (unsigned level = 0; level < fieldDef(LleField::ComputeKWrap29).count; ++level) {
-        f.setElement(copy, LleField::ComputeKWrap29, level, static_cast<uint64_t>(-1));
-      }
-      f.setElement(copy, LleField::ComputeKWrapW7, 0, static_cast<uint64_t>(-1));
       rung.beginRun();
       keepBlock(mixBlock, true);
       rung.packet(copy, streams, 0);
@@ -3105,8 +3573,23 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     };
     const std::string pastPass = refusedCopy(LleField::ComputeInputByte, 3);
     EXPECT_NE(pastPass.find("holds 12 bytes, the row reads 12 from its byte 3"), std::string::npos) << pastPass;
+    // The weight walk ("w7ident" §B): slot 1's wrap -3 (carry 4 x -3 + 2 = -10 bytes), slot 0's low bits
+    // 0 (carry -4: the Dense reading of the wrap as units, which "padform" §C accepted), or a level-1
+    // count that is not the row's positions walk other weight bytes than the copy's: refused, naming
+    // the nest and its carries.
     const std::string wrap = refusedCopy(LleField::ComputeKWrap29, static_cast<uint64_t>(-3));
-    EXPECT_NE(wrap.find("ComputeKWrap29[0] = -3"), std::string::npos) << wrap;
+    EXPECT_NE(wrap.find("the weight nest (Nest29 in bytes"), std::string::npos) << wrap;
+    EXPECT_NE(wrap.find("limits 2, 3, 0 and slot carries (-2, -10, -2, -2, -2, -2, -2) bytes"), std::string::npos) << wrap;
+    const std::string units = refusedCopy(LleField::ComputeNest29CarryLow, 0);
+    EXPECT_NE(units.find("slot carries (-4, -2, -2, -2, -2, -2, -2) bytes"), std::string::npos) << units;
+    const std::string count = refusedCopy(LleField::ComputeLimit29, 2);
+    EXPECT_NE(count.find("limits 2, 2, 0 and slot carries"), std::string::npos) << count;
+    EXPECT_NE(count.find("walks limits 2, 3, 0 with every carry -2"), std::string::npos) << count;
+    // The stream tag ("w7ident" §A): a copy naming another stream than its kept read's is refused, naming both.
+    const std::string stream = refusedCopy(LleField::ComputeStreamTag, kBlockStream + 1);
+    EXPECT_NE(stream.find("ComputeStreamTag (word 7 bits 74:63) = 2079 but tile 1 holds the read kept in stream 2078"),
+              std::string::npos) << stream;
+    EXPECT_EQ(refusedCopy(LleField::ComputeStreamTag, kBlockStream), "accepted");
     streams.input = saved;
   }
 
@@ -3164,6 +3647,37 @@ TEST_F(LleRungTest, AComputeNamesItsInputElementSize) {
   EXPECT_NE(attempt(2, 2).find("ComputeInputBytes (word 1 bits 83:81) = 2: 2-byte input elements"), std::string::npos);
 }
 
+
+// ComputeInputLevelMoves ("ringconv" §A): a bit per input-nest level, set where the level moves the
+// input. A Dense compute counts only level 0 (4-byte steps): it runs with any bits for levels 1-6
+// (0b0000001 and 0b1111111: no corpus Dense compute has either, the envelope pinned 0b0000111 before)
+// and is refused, naming the field and the level, when level 0's bit is clear.
+TEST_F(LleRungTest, TheInputLevelBitsMustAgreeWithTheLevelsThatCount) {
+  const auto attempt = [&](uint64_t moves) {
+    parameterCachingRun(0x1);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const DecodedPacket packet = compute(0x1);
+    f.setElement(packet, LleField::ComputeInputLevelMoves, 0, moves);
+    EXPECT_EQ(checkEnvelope(packet), "");
+    std::string why;
+    try {
+      rung.packet(packet, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  };
+  EXPECT_EQ(attempt(0b0000001), "");
+  EXPECT_EQ(attempt(0b1111111), "");
+  const std::string refused = attempt(0b0000110);
+  EXPECT_NE(refused.find("ComputeInputLevelMoves (word 3 bits 127:121) = 6 says level 0 does not move the input"), std::string::npos)
+      << refused;
+  EXPECT_NE(refused.find("(limit " + std::to_string(kGroups - 1) + ") steps 4 bytes"), std::string::npos) << refused;
+}
 
 // The mesh packets' fill-only form ("padform" §E): a 0x16 whose receive has the fill flag and no send
 // writes its 32-bit value at every unit of the receive nest (0x17's odometer), in every tile of the

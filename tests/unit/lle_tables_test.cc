@@ -3,12 +3,14 @@
 // only opcodes the rung accepts with the decoded bits cleared.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <optional>
 #include <string_view>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "models/isa/compute_loop_nest.h"
 #include "models/isa/packet_fields.h"
@@ -68,6 +70,13 @@ TEST(LleFields, ComputeKLoopRowsAreSlotsOfTheComputeLoopNests) {
   EXPECT_EQ(wrap29.count, nest29.levels - 1u);
   EXPECT_EQ(wrap29.stride, nest29.pitch);
   EXPECT_EQ(wrap29.width, nest29.wrapWidth);
+  // The byte bits of Nest29's carries ("w7ident" §B) are the slots' two flag bits, all seven levels.
+  const LleFieldDef& low29 = fieldDef(LleField::ComputeNest29CarryLow);
+  EXPECT_EQ(low29.lsb, nest29.limitLsb(0) + nest29.limitWidth);
+  EXPECT_EQ(low29.width, nest29.flagWidth);
+  EXPECT_EQ(low29.count, nest29.levels);
+  EXPECT_EQ(low29.stride, nest29.pitch);
+  EXPECT_EQ(low29.lsb + low29.width, nest29.wrapLsb(0));
 }
 
 // The size rows of the tile DMA packets (models/isa/tile_transfer_loops.def, the cost model's
@@ -150,13 +159,42 @@ std::optional<std::pair<LleField, bool>> formOf(std::string_view name) {
   return std::nullopt;
 }
 
+// The partner copy fields and their named parts (lle_partner_copies.def).
+bool partnerCopyField(std::string_view name) {
+  constexpr std::string_view kCopies[] = {
+#define CORAL_LLE_PARTNER_COPY(field, partner) #field,
+#define CORAL_LLE_PARTNER_COPY_PART(part)
+#include "models/lle/lle_partner_copies.def"
+#undef CORAL_LLE_PARTNER_COPY_PART
+#undef CORAL_LLE_PARTNER_COPY
+  };
+  return std::ranges::find(kCopies, name) != std::end(kCopies);
+}
+
+bool partnerCopyPart(std::string_view name) {
+  constexpr std::string_view kParts[] = {
+#define CORAL_LLE_PARTNER_COPY(field, partner)
+#define CORAL_LLE_PARTNER_COPY_PART(part) #part,
+#include "models/lle/lle_partner_copies.def"
+#undef CORAL_LLE_PARTNER_COPY_PART
+#undef CORAL_LLE_PARTNER_COPY
+  };
+  return std::ranges::find(kParts, name) != std::end(kParts);
+}
+
 // Two fields may share bits only when each exists in the other's absent form (the same 1-bit
-// condition, opposite values): the 0x11 parameter row step and the execution-only flags.
+// condition, opposite values): the 0x11 parameter row step and the execution-only flags; and a
+// partner copy's named part lies wholly inside the copy fields' bits (and overlaps nothing else).
 TEST(LleFields, EveryFieldFitsItsPacketAndNoTwoFieldsOverlap) {
   std::map<std::pair<uint8_t, uint32_t>, std::string_view> owner;
+  std::vector<const LleFieldDef*> parts;
   for (const LleFieldDef& f : kLleFields) {
     const unsigned length = isa::packetLength(static_cast<isa::Opcode>(f.opcode));
     ASSERT_GT(length, 0u) << f.name;
+    if (partnerCopyPart(f.name)) {
+      parts.push_back(&f);
+      continue;
+    }
     for (unsigned e = 0; e < f.count; ++e) {
       for (uint32_t b = f.lsb + e * f.stride; b < f.lsb + e * f.stride + f.width; ++b) {
         EXPECT_LT(b, length * 128u) << f.name << " runs past its " << length << "-word packet";
@@ -168,6 +206,18 @@ TEST(LleFields, EveryFieldFitsItsPacketAndNoTwoFieldsOverlap) {
     }
     EXPECT_FALSE(f.meaning.empty()) << f.name;
     EXPECT_FALSE(f.evidence.empty()) << f.name;
+  }
+  EXPECT_FALSE(parts.empty());
+  for (const LleFieldDef* f : parts) {
+    for (unsigned e = 0; e < f->count; ++e) {
+      for (uint32_t b = f->lsb + e * f->stride; b < f->lsb + e * f->stride + f->width; ++b) {
+        const auto it = owner.find(std::make_pair(f->opcode, b));
+        ASSERT_NE(it, owner.end()) << f->name << " bit " << b << " lies outside every copy field";
+        EXPECT_TRUE(partnerCopyField(it->second)) << f->name << " overlaps " << it->second << " at bit " << b;
+      }
+    }
+    EXPECT_FALSE(f->meaning.empty()) << f->name;
+    EXPECT_FALSE(f->evidence.empty()) << f->name;
   }
 }
 

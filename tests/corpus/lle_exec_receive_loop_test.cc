@@ -1,0 +1,175 @@
+// The execution-only 0x11 receive's loop nest and the 0x14's source row count (docs/decoding-log.md
+// "add128" §A, §B) over every compiled corpus program, and how far rubensrech add_128_128 — the
+// program whose 0x14s copy such a receive — now gets on the lle rung (issue #12 target (b)).
+//
+// 1. The relations the rung checks (lle_relations.def: Recv11ExecWrap = -Recv11ExecRun, Recv11ExecStep
+//    1 where the run counts; LleRung::refuseOtherSourceRows) hold in most receives / writes, and the
+//    same relations one unit off hold in few, so the counts can fail.
+// 2. add_128_128 on lle: its four 0x14s pass (their copied bits are the receive's loop nest, and their
+//    own w3[122:112] counts the pop's rows), so the rung stops no earlier than their receive. Were it
+//    to run fully, its outputs are compared with the golden tensors (whole tensor, exact).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "driver/model/model_file.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
+#include "hosting/in_process_transport.h"
+#include "models/lle/lle_fields.h"
+#include "models/scalar/decoded_program.h"
+#include "sim/device.h"
+#include "tests/corpus/distinct_corpus_models.h"
+#include "tests/support/corpus.h"
+
+namespace coralsim::driver {
+namespace {
+
+namespace fs = std::filesystem;
+using coralsim::testing::forEachDistinctCorpusModel;
+using lle::LleField;
+using lle::readField;
+using lle::readSigned;
+
+constexpr uint8_t kReceive = 0x11, kStagingWrite = 0x14;
+
+// w0 bit 78: the form whose loop the corpus measured ("recvexec" §D); its meaning is not decoded.
+bool loopForm(const models::DecodedPacket& p) {
+  return readField(p.words, LleField::Recv11ExecutionForm) != 0 && p.words[0].bits(78, 1) != 0;
+}
+
+bool wrapsAre(const models::DecodedPacket& p, int64_t want) {
+  for (unsigned k = 0; k < lle::fieldDef(LleField::Recv11ExecWrap).count; ++k) {
+    if (readSigned(p.words, LleField::Recv11ExecWrap, k) != want) return false;
+  }
+  return true;
+}
+
+uint64_t sourceRowsWanted(const models::DecodedPacket& p) {
+  const bool rowForm = readField(p.words, LleField::Stage14SourceRowForm) != 0;
+  const uint64_t skip = readField(p.words, LleField::Stage14SourceOn) != 0 ? readField(p.words, LleField::Stage14SourceSkip) + 1 : 0;
+  const uint64_t spanned = readField(p.words, LleField::Stage14Groups) + 1 + (rowForm ? 0 : skip);
+  return std::max<uint64_t>(1, spanned / 64);
+}
+
+TEST(LleCorpus, ExecutionOnlyReceiveWrapsStartTheRunAgainAndStagingRowsCountThePopsRows) {
+  CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
+  size_t receives = 0, wrapsHold = 0, wrapsOneOff = 0, stepHolds = 0;
+  size_t writes = 0, rowsHold = 0, rowsOneRowOff = 0, rowsClearWithoutBit = 0, clearBit = 0;
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path&, const ModelFile& model) {
+    for (const Executable* e : allExecutables(model)) {
+      for (const auto& bitstream : e->bitstreams) {
+        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+        for (const models::DecodedPacket& p : program->packets()) {
+          const auto op = static_cast<uint8_t>(p.opcode);
+          if (op == kReceive && loopForm(p)) {
+            ++receives;
+            const auto run = static_cast<int64_t>(readField(p.words, LleField::Recv11ExecRun));
+            wrapsHold += wrapsAre(p, -run);
+            wrapsOneOff += wrapsAre(p, -run - 1);
+            const uint64_t step = readField(p.words, LleField::Recv11ExecStep);
+            stepHolds += step == 1 || (run == 0 && step == 0);
+          }
+          if (op != kStagingWrite) continue;
+          if (readField(p.words, LleField::Stage14SourceRowsOn) == 0) {
+            ++clearBit;
+            rowsClearWithoutBit += readField(p.words, LleField::Stage14SourceRows) == 0;
+            continue;
+          }
+          ++writes;
+          const uint64_t rows = readField(p.words, LleField::Stage14SourceRows);
+          rowsHold += rows == sourceRowsWanted(p);
+          rowsOneRowOff += rows == sourceRowsWanted(p) + 1;
+        }
+      }
+    }
+  });
+  std::printf("execution-only receives with w0 bit 78: %zu; wraps -Run in %zu (one off: %zu), step 1 (0 with a run of 1) in %zu\n",
+              receives, wrapsHold, wrapsOneOff, stepHolds);
+  std::printf("0x14s with Stage14SourceRowsOn: %zu; rows through the first group in %zu (one row off: %zu); "
+              "without the bit: %zu, rows 0 in %zu\n",
+              writes, rowsHold, rowsOneRowOff, clearBit, rowsClearWithoutBit);
+  ASSERT_GT(receives, 0u);
+  ASSERT_GT(writes, 0u);
+  EXPECT_GT(wrapsHold, receives * 9 / 10);
+  EXPECT_LT(wrapsOneOff, receives / 10);
+  EXPECT_GT(stepHolds, receives * 9 / 10);
+  EXPECT_GT(rowsHold, writes * 9 / 10);
+  EXPECT_LT(rowsOneRowOff, writes / 10);
+  EXPECT_EQ(rowsClearWithoutBit, clearBit);
+}
+
+std::vector<uint8_t> readBytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// "... opcode 0x11 (tile.dma11) at PC 0x0066 ..." -> 0x66; -1 when the text names no PC.
+long refusedPc(const std::string& text) {
+  const size_t at = text.find("at PC 0x");
+  return at == std::string::npos ? -1 : std::stol(text.substr(at + 8, 4), nullptr, 16);
+}
+
+TEST(LleAdd128, ItsStagingWritesPassToTheirReceiveAndAFullRunMatchesTheGolden) {
+  const auto corpus = coralsim::testing::corpusDir();
+  const fs::path path = corpus ? *corpus / "rubensrech+Coral-TPU" / "elementary-ops" / "models" / "add_128_128__quant_edgetpu.tflite"
+                               : fs::path();
+  if (!corpus || !fs::exists(path)) GTEST_SKIP() << "\n*** SKIPPED: add_128_128__quant_edgetpu.tflite not in the corpus. ***\n";
+  const ModelFile model = loadModelFile(path);
+  const RunPlan plan = planRun(model);
+  // The receive the four 0x14s copy: the first 0x11 of the program.
+  long receivePc = -1;
+  for (const Executable* e : allExecutables(model)) {
+    for (const auto& bitstream : e->bitstreams) {
+      for (const models::DecodedPacket& p : models::DecodedProgram::fromBytes(bitstream.bytes)->packets()) {
+        if (receivePc < 0 && static_cast<uint8_t>(p.opcode) == kReceive) receivePc = static_cast<long>(p.pc);
+      }
+    }
+  }
+  ASSERT_GE(receivePc, 0) << "no 0x11 in " << path;
+
+  const auto golden = coralsim::testing::goldenDir();
+  const fs::path cases = golden ? *golden / "rubensrech+Coral-TPU__add_128_128__quant" : fs::path();
+  std::vector<uint8_t> input(16384, 0), expected;
+  if (golden && fs::exists(cases / "rand1.in0.bin")) {
+    input = readBytes(cases / "rand1.in0.bin");
+    expected = readBytes(cases / "rand1.tpu_out0.bin");
+  }
+  sim::DeviceOptions options;
+  options.chip.mode = models::ExecutionMode::kLle;
+  sim::Device device(options);
+  InProcessTransport transport(device);
+  Runner runner(transport, RunnerOptions{});
+  runner.open();
+  const RunResult r = runner.run(plan, {input});
+  runner.close();
+  if (!r.ok()) {
+    const std::string& why = *r.error;
+    std::printf("add_128_128 on lle stops: %s\n", why.substr(why.find("lle") == std::string::npos ? 0 : why.find("not modelled")).c_str());
+    EXPECT_GE(refusedPc(why), receivePc) << "refused before the receive its 0x14s copy: " << why;
+    return;
+  }
+  ASSERT_FALSE(expected.empty()) << "add_128_128 ran fully; golden rand1 not found (set CORALSIM_GOLDEN) to compare it";
+  ASSERT_EQ(r.outputs.size(), 1u);
+  ASSERT_EQ(r.outputs[0].bytes.size(), expected.size());
+  size_t exact = 0;
+  int maxDiff = 0;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const int d = std::abs(int{r.outputs[0].bytes[i]} - int{expected[i]});
+    exact += d == 0;
+    maxDiff = std::max(maxDiff, d);
+  }
+  std::printf("add_128_128 runs fully on lle: %zu / %zu bytes exact, max |d| %d\n", exact, expected.size(), maxDiff);
+  EXPECT_EQ(r.outputs[0].bytes, expected);
+}
+
+}  // namespace
+}  // namespace coralsim::driver
