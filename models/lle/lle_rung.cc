@@ -123,6 +123,7 @@ void LleRung::beginRun() {
   meshSent_ = {};
   meshArmed_ = {};
   weightStreams_ = {};
+  streamsAwaitingFeed_ = {};
   infeedConfigured_ = false;
   infeedIsInput_ = false;
   pendingInfeedCheck_.reset();
@@ -144,6 +145,7 @@ void LleRung::endRun() {
   meshSent_ = {};
   meshArmed_ = {};
   weightStreams_ = {};
+  streamsAwaitingFeed_ = {};
 }
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
@@ -830,7 +832,9 @@ void LleRung::pop(const DecodedPacket& packet) {
   const auto words = packet.words;
   const bool input = readField(words, LleField::PopIsInput) != 0;
   if (!infeedConfigured_) refuse(packet, "pop before any infeed configuration (0x25)");
-  if (input != infeedIsInput_) {
+  // A pop that feeds a weight stream (PopStreamFeed) takes no bytes from the infeed's class.
+  const bool feedsStream = readField(words, LleField::PopStreamFeed) != 0;
+  if (!feedsStream && input != infeedIsInput_) {
     refuse(packet, std::string("pop of the ") + (input ? "input" : "parameter") +
                        " stream while the infeed is configured for the other class");
   }
@@ -843,7 +847,13 @@ void LleRung::pop(const DecodedPacket& packet) {
   const uint64_t ring = readField(words, ringField);
   const LleFieldDef& ringDef = fieldDef(ringField);
   const uint64_t ringSpan = kRingOffsetUnit << ringDef.width;
-  if ((ring * kRingOffsetUnit) % ringSpan != (offset * (units64 ? 1 : 8)) % ringSpan) {
+  // The stream-feeding form reads no infeed ring: its w0[24:13] is 1 in all 789 corpus such pops,
+  // whatever their offset ("conv32merge" §B); what the 1 says is not decoded, so only 1 is taken.
+  if (feedsStream && ring != 1) {
+    refuse(packet, "PopBuffer32 (word 0 bits 24:13) = " + std::to_string(ring) +
+                       " in a stream-feeding pop (PopStreamFeed): every corpus one reads 1, other values are not decoded");
+  }
+  if (!feedsStream && (ring * kRingOffsetUnit) % ringSpan != (offset * (units64 ? 1 : 8)) % ringSpan) {
     refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (" + std::string(ringDef.name) + ", word 0 bits " +
                        std::to_string(ringDef.lsb + ringDef.width - 1) + ":" + std::to_string(ringDef.lsb) +
                        ") does not match the stream offset " + std::to_string(offset) + " (word 2 bits 79:64, units " +
@@ -858,10 +868,17 @@ void LleRung::pop(const DecodedPacket& packet) {
   // PopInputRingNeg16; docs/decoding-log.md "win14" §C), in a parameter pop 10 + 8 bits and 12, the four
   // bits above the repeat 0 (PopBeatsLow / High, PopRingNeg16, PopRingNeg16Sign; "xraypair" §B).
   const uint64_t ringPerByte = units64 ? 1 : 8;
+  // The stream-feeding form's w0[103:96] is not PopBeatsHigh (3 .. 149 in feeding pops whose PopBeatsLow
+  // is 0) and its repeat is kept mod 256 (113, 129, 65 for 36, 32, 48 beats: 172 / 172 such pops with
+  // PopBeatsLow > 0, "conv32merge" §B); only feeding pops with w0[103:96] = 0 are taken.
+  if (feedsStream && readField(words, LleField::PopBeatsHigh) != 0) {
+    refuse(packet, "w0[103:96] (PopBeatsHigh in other pops) = " + std::to_string(readField(words, LleField::PopBeatsHigh)) +
+                       " in a stream-feeding pop (PopStreamFeed): what it counts there is not decoded");
+  }
   const uint64_t beats = popBeats(packet);
   const LleField repeatField = input ? LleField::PopInputRingNeg16 : LleField::PopRingNeg16;
   const uint64_t repeat = readField(words, repeatField);
-  const uint64_t modulus = uint64_t{1} << fieldDef(repeatField).width;
+  const uint64_t modulus = feedsStream ? 256 : uint64_t{1} << fieldDef(repeatField).width;
   // A one-beat pop runs its beat loop once and carries 0 in the repeat; its ring loop then counts the
   // beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
   const bool oneBeatZero = beats == 1 && repeat == 0;
@@ -876,6 +893,10 @@ void LleRung::pop(const DecodedPacket& packet) {
   if (!input && readField(words, LleField::PopRingNeg16Sign) != 0) {
     refuse(packet, "PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(readField(words, LleField::PopRingNeg16Sign)) +
                        " is not 0 (parameter pops); its other values are not decoded");
+  }
+  if (feedsStream) {
+    feedWeightStreams(packet, tiles, ringBytes);
+    return;
   }
   // A parameter pop may fill the first 1..4 64-byte quarters of each row (lanes 0 .. 16 x quarters - 1,
   // docs/decoding-log.md "rows"); every input pop of the corpus fills whole rows, so a part-row input
@@ -1419,6 +1440,7 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
     }
     const WeightStream stream = *weightStreams_[t];
     weightStreams_[t].reset();
+    streamsAwaitingFeed_[t] = stream;
     if (stream.transfers != conv.reduction()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
                          std::to_string(stream.transfers) + " transfers (Recv11ExecRun + 1, times its repeats), the convolution "
@@ -1435,6 +1457,33 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
     if (const std::string why = runConvCompute(conv, tile.narrowSram, wide, config_.requantRounding, macs_); !why.empty()) {
       refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
     }
+  }
+}
+
+// The pop that feeds the weight streams (lle_fields.def PopStreamFeed, docs/decoding-log.md "conv32merge"
+// §B): it follows the convolution compute in program order, which on the chip waits for its stream; the
+// rung ran the compute at issue with the weights from the tile holding them, so the pop moves no bytes
+// here. Each of its tiles must have a stream a convolution took and not yet fed, and the pop's ring bytes
+// must be its transfers x 256 (2,304 = 9 taps in conv 32^2); anything else is refused.
+void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uint64_t ringBytes) {
+  if (readField(packet.words, LleField::PopStreamFeed) != 3 || readField(packet.words, LleField::PopIsInput) != 0) {
+    refuse(packet, "PopStreamFeed (word 2 bits 60:59) = " + std::to_string(readField(packet.words, LleField::PopStreamFeed)) +
+                       " with PopIsInput " + std::to_string(readField(packet.words, LleField::PopIsInput)) +
+                       ": only 3 on a parameter-class pop is seen (the stream-feeding form)");
+  }
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(tiles & (1u << t))) continue;
+    if (!streamsAwaitingFeed_[t]) {
+      refuse(packet, "tile " + std::to_string(t) + " of the stream-feeding pop (PopStreamFeed) has no weight stream a "
+                     "convolution compute took and no pop fed yet");
+    }
+    if (ringBytes != streamsAwaitingFeed_[t]->transfers * kRowBytes) {
+      refuse(packet, "the stream-feeding pop carries " + std::to_string(ringBytes) + " ring bytes (PopBeatsHigh/Low); tile " +
+                         std::to_string(t) + "'s weight stream armed at PC 0x" + isa::formatAddress(streamsAwaitingFeed_[t]->pc) +
+                         " has " + std::to_string(streamsAwaitingFeed_[t]->transfers) + " transfers of " + std::to_string(kRowBytes) +
+                         " bytes: what the length counts otherwise is not decoded");
+    }
+    streamsAwaitingFeed_[t].reset();
   }
 }
 

@@ -206,6 +206,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
   void runWindowReaders();
   void computeConvolution(const models::DecodedPacket& packet);
+  // The pop that feeds the weight streams the convolution computes took (PopStreamFeed).
+  void feedWeightStreams(const models::DecodedPacket& packet, uint16_t tiles, uint64_t ringBytes);
   void refuseWhileAWindowReaderWaits(const models::DecodedPacket& packet) const;
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
 
@@ -229,6 +231,8 @@ class LleRung final : public models::DatapathRung {
     uint64_t tag;
   };
   std::array<std::optional<WeightStream>, 16> weightStreams_;
+  // The streams a convolution compute took, per tile, until the pop that feeds them (PopStreamFeed).
+  std::array<std::optional<WeightStream>, 16> streamsAwaitingFeed_;
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10

@@ -2133,8 +2133,10 @@ TEST_F(LleRungTest, ASentReadWhoseOuterLevelsChainIsSentAsOneRunInTheBeatsItName
 // execution-only receive (Recv11ExecRun 5: 6 transfers, on the compute's stream tag Recv11ExecStream =
 // ComputeStreamTag) and issues the convolution compute on both:
 // each tile's 3 x 2 outputs are the convolution of its own grid with tile 0's weights, at
-// ComputeOutputAt. Sizes no corpus convolution has. Refused: a stream of 5 transfers for 6 taps, a
-// compute on a tile that armed no stream, and a stream armed on another tag. Without the rung's convolution path the compute is refused
+// ComputeOutputAt. Sizes no corpus convolution has. The pop after the compute that feeds the stream
+// (PopStreamFeed) is taken once, with 6 x 256 ring bytes. Refused: a second feeding pop, one of 5 x 256
+// bytes, a stream of 5 transfers for 6 taps, a compute on a tile that armed no stream, and a stream
+// armed on another tag. Without the rung's convolution path the compute is refused
 // as a Dense one (ComputeNest37Limit1).
 TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamCarries) {
   constexpr unsigned kKh = 2, kKw = 3, kTaps = kKh * kKw, kOutW = 3, kOutH = 2;
@@ -2188,6 +2190,7 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
     rung.packet(r, streams, 0);
   };
   const auto writeGrids = [&] {
+    rung.packet(infeed(true), streams, 0);  // the execution-only run's input infeed (the feeding pop needs one)
     for (unsigned t = 0; t < 2; ++t) {
       for (size_t u = 0; u < grid[t].size(); ++u) {
         rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << t}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, grid[t][u]},
@@ -2223,6 +2226,29 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
       }
     }
   }
+  // The pop that feeds the stream (PopStreamFeed 3, "conv32merge" §B) follows the compute: kTaps x 256
+  // ring bytes on the compute's tiles are taken; a second one finds no stream left to feed.
+  const auto feed = [&](uint16_t tiles, uint64_t bytes) {
+    const uint64_t beats = bytes / 64;  // the feeding form keeps its repeat mod 256
+    return popAt(false, 0, 1, tiles, bytes,
+                 {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
+                  {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * beats - 1) % 256) % 256}});
+  };
+  rung.packet(feed(0x3, kTaps * 256), streams, 0);
+  expectRefusal([&] { rung.packet(feed(0x3, kTaps * 256), streams, 0); },
+                "tile 0 of the stream-feeding pop (PopStreamFeed) has no weight stream a convolution compute took",
+                "a second feeding pop was accepted");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        arm(0x3, kTaps, kTag);
+        rung.packet(conv(), streams, 0);
+        rung.packet(feed(0x3, (kTaps - 1) * 256), streams, 0);
+      },
+      "the stream-feeding pop carries 1280 ring bytes (PopBeatsHigh/Low); tile 0's weight stream armed at PC",
+      "a feeding pop of another length was accepted");
   rung.endRun();
   expectRefusal(
       [&] {
