@@ -29,9 +29,10 @@ import sys
 ACCEPTED = [0x01, 0x10, 0x11, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27]
 LENGTH = {0x01: 17, 0x10: 4, 0x11: 4, 0x13: 7, 0x14: 7, 0x15: 6, 0x16: 6, 0x17: 6, 0x18: 6, 0x19: 13, 0x1a: 1, 0x24: 2, 0x25: 2, 0x26: 4,
           0x27: 2}
-# Opcodes whose packets enter an envelope only in their decoded form: the 1-bit field that says so
-# (the mesh packets: their fill-only form, docs/decoding-log.md "padform" §E).
-REQUIRED = {0x17: "Fill17Immediate", 0x15: "Mesh15Fill", 0x16: "Mesh16Fill", 0x18: "Mesh18Fill"}
+# Opcodes whose packets enter an envelope only in their decoded form: the 1-bit field that says so.
+# Empty since the mesh packets' sends and data receives are executed (docs/decoding-log.md "conv32run"
+# §B); until then only their fill-only form ("padform" §E) and 0x17's immediate form entered.
+REQUIRED = {}
 # Opcodes whose extra programs add rows only from packets where every element of this field is 0:
 # the 0x13 read kept for the tile's compute (lle_fields.def Stage13Route); its sent form is the
 # templates'.

@@ -42,7 +42,18 @@ padding11=(--opcode 0x11:Recv11ExecutionForm=1 "${padding[@]}")
 W="$C/iwatake2222+EdgeTPU_Analysis/InOut"
 stride11=(--opcode 0x11:Recv11ExecutionForm=1 "$W/model_stride/model_stride_64x64x3_edgetpu.tflite"
           "$W/model_padding_stride/model_padding_stride_64x64x3_edgetpu.tflite")
-mesh=(--opcode 0x15 "${padding[@]}" --opcode 0x16 "${padding[@]}" --opcode 0x18 "${padding[@]}")
+# The halo exchange of the convolutions' padded grids ("conv32run" §B): conv 32^2 3x3's mesh packets
+# (0x15-0x18, 0x17 included) pin the bits of unknown meaning (w1[98:82] / w3[47:31] = 1, w3[95:93] = 3,
+# 0x16 / 0x18's w4); 32^2 6x6 and the larger sizes are held out.
+conv32="$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite"
+mesh=(--opcode 0x15 "${padding[@]}" "$conv32" --opcode 0x16 "${padding[@]}" "$conv32" --opcode 0x18 "${padding[@]}" "$conv32")
+fill17+=("$conv32")
+# conv 32^2 3x3's execution-only receives ("conv32run" §C): the weight stream's w2 bits (w2[105:94],
+# 112, 93:90, 86, 84: not decoded) pinned to their values; 6x6 held out.
+padding11+=("$conv32")
+# Its convolution compute ("conv32run" §C): the bits of unknown meaning of the 4-byte compute that
+# follows the identity computes (w3 121-125, w6 120-122, w7, w9, w11 106, w12, w14, w15) pinned to 3x3's.
+conv01=(--opcode 0x01:ComputeInputBytes=4 "$conv32")
 identity01+=("${padding[@]}")
 # The RingCanary 4-byte identity computes (docs/decoding-log.md "ring4copy" §B): their bits of unknown
 # meaning (w12[29:27] = 5 where the one-byte form has 7, the mode bits w15 3 / 5, ...) pinned to the
@@ -56,5 +67,5 @@ nlu19=(--opcode 0x19 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templ
 kept13=(--opcode 0x13 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite"
         "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
         "$C/iwatake2222+EdgeTPU_Analysis/InOut/model_padding/model_padding_128x128x3_edgetpu.tflite" "$X/div2_8_aarch64.coral")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${nlu19[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${conv01[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${conv01[@]}" "${nlu19[@]}"

@@ -28,11 +28,23 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION_EXCEPT2(f, b, m, a, x, v, x2, v2)                                                   \
   FieldRelation{LleField::f, LleField::b, m,         a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
                 std::nullopt, LleField::x, v, LleField::x2, v2},
+#define CORAL_LLE_RELATION_EXCEPT_WHERE_SET(f, b, m, a, x, v, y)                                                      \
+  FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                std::nullopt, LleField::x, v, std::nullopt, 0, LleField::y},
+#define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET(f, b, m, a, x, v, x2, v2, y)                                             \
+  FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                std::nullopt, LleField::x, v, LleField::x2, v2, LleField::y},
+#define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)                                              \
+  FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                LleField::o, LleField::x, v, std::nullopt, 0, LleField::y},
 #define CORAL_LLE_FORMAT(c, f)
 #define CORAL_LLE_FORMAT_UNLESS(c, f)
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_RELATION_EXCEPT2
+#undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET
 #undef CORAL_LLE_FORMAT_UNLESS
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET
+#undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT
 #undef CORAL_LLE_RELATION_EXCEPT
 #undef CORAL_LLE_RELATION_COUNT
@@ -56,11 +68,17 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_COUNT_EXCEPT(f, b, o, m, a, x, v)
 #define CORAL_LLE_RELATION_EXCEPT(f, b, m, a, x, v)
 #define CORAL_LLE_RELATION_EXCEPT2(f, b, m, a, x, v, x2, v2)
+#define CORAL_LLE_RELATION_EXCEPT_WHERE_SET(f, b, m, a, x, v, y)
+#define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET(f, b, m, a, x, v, x2, v2, y)
+#define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_FORMAT_UNLESS
 #undef CORAL_LLE_RELATION_EXCEPT2
+#undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET
+#undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT
 #undef CORAL_LLE_RELATION_EXCEPT
 #undef CORAL_LLE_RELATION_COUNT
@@ -117,6 +135,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     if (!fieldPresent(r.field, words) || !fieldPresent(r.base, words)) continue;  // the other format
     if (r.exceptField && readField(words, *r.exceptField) == r.exceptValue) continue;  // that form checks its own walk
     if (r.exceptField2 && readField(words, *r.exceptField2) == r.exceptValue2) continue;
+    if (r.exceptWhereSet && readField(words, *r.exceptWhereSet) != 0) continue;        // so does the convolution
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

@@ -33,6 +33,8 @@ struct FieldRelation {
   // CORAL_LLE_RELATION_EXCEPT2: a second form, likewise exempt.
   std::optional<LleField> exceptField2 = std::nullopt;
   uint64_t exceptValue2 = 0;
+  // CORAL_LLE_..._EXCEPT_WHERE_SET: nor where this field is not 0 (the convolution's tap-row level).
+  std::optional<LleField> exceptWhereSet = std::nullopt;
 };
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();

@@ -11,6 +11,7 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
 #include "models/lle/compute_observer.h"
+#include "models/lle/conv_compute.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/weight_byte_walk.h"
@@ -19,6 +20,7 @@
 #include "models/lle/loop_nest.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
+#include "models/lle/mesh_sides.h"
 #include "models/lle/nlu_apply.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/partner_copy.h"
@@ -118,6 +120,10 @@ void LleRung::beginRun() {
   }
   partners_.clear();
   windowReaders_.clear();
+  meshSent_ = {};
+  meshArmed_ = {};
+  weightStreams_ = {};
+  streamsAwaitingFeed_ = {};
   infeedConfigured_ = false;
   infeedIsInput_ = false;
   pendingInfeedCheck_.reset();
@@ -136,6 +142,10 @@ void LleRung::endRun() {
   deferredComputes_.clear();
   waitingPackets_.clear();
   windowReaders_.clear();
+  meshSent_ = {};
+  meshArmed_ = {};
+  weightStreams_ = {};
+  streamsAwaitingFeed_ = {};
 }
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
@@ -244,12 +254,18 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
       stageRead(packet);
       break;
     case 0x17:
-      writeImmediate(packet);
+      // The prologue's immediate writes keep their own path (Fill17Flags checked); a 0x17 that sends,
+      // or receives mesh data, is the mesh packet towards t - 4.
+      if (readField(words, LleField::Mesh17SendStride) == 0 && readField(words, LleField::Fill17Immediate) != 0) {
+        writeImmediate(packet);
+      } else {
+        meshTransfer(packet, streams);
+      }
       break;
     case 0x15:
     case 0x16:
     case 0x18:
-      meshFill(packet);
+      meshTransfer(packet, streams);
       break;
     case 0x19:
       for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -452,54 +468,107 @@ uint64_t LleRung::sourceRowUnits(const DecodedPacket& packet, uint64_t skipUnits
   return rest + 1;
 }
 
-// The mesh packets' fill-only form (docs/decoding-log.md "ringmesh" §C, "padform" §E): no send, and
-// a receive that writes the immediate MeshNNFillValue at every 4-byte unit of its nest (0x17's
-// odometer from MeshNNRecvAt4: limits, carries) in the tiles of the mask -- the iwatake padding
-// programs' zero-point quadrants. The sends and the receives of mesh data are not executed, and
-// neither is a nest whose level 0 counts (its step slot, w3[47:31], is not decoded here): refused.
-void LleRung::meshFill(const DecodedPacket& packet) {
-  struct MeshFields {
-    uint8_t opcode;
-    LleField sendOn, recvOn, fill, at4, limit, carry, value;
-  };
-  static constexpr MeshFields kMesh[] = {
-      {0x15, LleField::Mesh15SendOn, LleField::Mesh15RecvOn, LleField::Mesh15Fill, LleField::Mesh15RecvAt4, LleField::Mesh15RecvLimit,
-       LleField::Mesh15RecvCarry, LleField::Mesh15FillValue},
-      {0x16, LleField::Mesh16SendOn, LleField::Mesh16RecvOn, LleField::Mesh16Fill, LleField::Mesh16RecvAt4, LleField::Mesh16RecvLimit,
-       LleField::Mesh16RecvCarry, LleField::Mesh16FillValue},
-      {0x18, LleField::Mesh18SendOn, LleField::Mesh18RecvOn, LleField::Mesh18Fill, LleField::Mesh18RecvAt4, LleField::Mesh18RecvLimit,
-       LleField::Mesh18RecvCarry, LleField::Mesh18FillValue},
-  };
+// The mesh packets (docs/decoding-log.md "ringmesh" §C, "padform" §E, "conv32run" §B): every tile of
+// the mask sends the units of its send nest to its neighbour (mesh_sides.h), and receives into its
+// receive nest what the neighbour on its other side sends in the same direction -- or, with the fill
+// flag, writes the immediate at every unit (the iwatake padding programs' zero-point quadrants, the
+// zero halo at the image's edge). A send and the receive it feeds are often different packets (conv
+// 32^2: the top row of tiles receives in one 0x17, the row below sends in the next), so each
+// direction keeps, per receiving tile, the bytes sent and the receive nests armed, in program order,
+// and pairs them as they come; a pair whose sizes differ is refused. A send reads what the identity
+// copies wrote, so copies still waiting for their window run first (the pops are in by then).
+void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams& streams) {
   const auto op = static_cast<uint8_t>(packet.opcode);
-  const MeshFields& m = *std::ranges::find(kMesh, op, &MeshFields::opcode);
+  const MeshLayout& m = *meshLayoutOf(op);
   const auto words = packet.words;
-  if (readField(words, m.sendOn) != 0) {
-    refuse(packet, std::string(fieldDef(m.sendOn).name) + " is set: a mesh send to a neighbour tile is not executed");
+  const bool sends = readField(words, m.sendStride) != 0;
+  const bool receives = readField(words, m.recvStride) != 0;
+  const bool fills = readField(words, m.fill) != 0;
+  if (fills && !receives) {
+    refuse(packet, std::string(fieldDef(m.fill).name) + " without " + std::string(fieldDef(m.recvStride).name) +
+                       ": a fill that is not a receive, never seen");
   }
-  if (readField(words, m.recvOn) == 0 || readField(words, m.fill) == 0) {
-    refuse(packet, std::string(fieldDef(m.recvOn).name) + " / " + std::string(fieldDef(m.fill).name) +
-                       ": only the fill-only receive (both set) is executed; a receive of mesh data is not");
+  // 0x17's w3[47:31] (Fill17Step, the immediate form's level-0 step) is 1 in every mesh 0x17 read here
+  // (conv 32^2); what another value does to a mesh receive is not decoded.
+  if (op == 0x17 && readSigned(words, LleField::Fill17Step) != 1) {
+    refuse(packet, "Fill17Step (word 3 bits 47:31) = " + std::to_string(readSigned(words, LleField::Fill17Step)) +
+                       " in the mesh form: only 1 is read (the level-0 stride is Mesh17RecvStride)");
   }
-  std::array<uint64_t, 4> limits{};
-  std::array<int64_t, 3> carries{};
-  for (unsigned i = 0; i < 4; ++i) limits[i] = readField(words, m.limit, i);
-  for (unsigned i = 0; i < 3; ++i) carries[i] = readSigned(words, m.carry, i);
-  if (limits[0] != 0) {
-    refuse(packet, std::string(fieldDef(m.limit).name) + "[0] = " + std::to_string(limits[0]) +
-                       ": a fill whose level 0 counts steps by a slot (w3[47:31]) not decoded for the mesh packets");
+  if (sends && inputPopsDelivered(streams) && deferredComputes_.empty()) {
+    resolvePops(streams);
+    runWindowReaders();
   }
-  const auto nest = LoopNest<4>::fromCarries(static_cast<int64_t>(readField(words, m.at4)), limits, 1, carries);
-  const auto value = static_cast<uint32_t>(readField(words, m.value));
-  const std::array<uint8_t, 4> bytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
-                                        static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
-  for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if (!(packet.tileMask & (1u << t))) continue;
-    AddressedMemory& narrow = tiles_[t].narrowSram;
+  if (sends) refuseWhileAWindowReaderWaits(packet);
+  const auto direction = static_cast<size_t>(&m - kMeshLayouts.data());
+  const LoopNest<4> sendNest = meshNest(words, m.sendAt4, m.sendStride, m.sendLimit, m.sendCarry);
+  const LoopNest<4> recvNest = meshNest(words, m.recvAt4, m.recvStride, m.recvLimit, m.recvCarry);
+  const auto value = static_cast<uint32_t>(readField(words, m.fillValue));
+  const std::array<uint8_t, 4> fillBytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
+                                            static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
+  const auto insideNarrow = [&](const LoopNest<4>& nest, unsigned t, const char* side) {
+    const AddressedMemory& narrow = tiles_[t].narrowSram;
     if (!nest.staysInside(narrow.capacity() / 4)) {
-      refuse(packet, "the fill's receive nest from narrow unit " + std::to_string(nest.firstUnit) + " (" + std::to_string(nest.units()) +
-                         " units) leaves the " + std::to_string(narrow.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
+      refuse(packet, std::string("the mesh ") + side + " nest from narrow unit " + std::to_string(nest.firstUnit) + " (" +
+                         std::to_string(nest.units()) + " units) leaves the " + std::to_string(narrow.capacity()) +
+                         "-byte narrow memory of tile " + std::to_string(t));
     }
-    nest.forEachUnit([&](int64_t unit) { (void)narrow.write(static_cast<uint64_t>(unit) * 4, bytes); });
+  };
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !sends) continue;
+    const int destination = static_cast<int>(t) + m.neighbourOffset;
+    const bool sameRow = m.neighbourOffset == 4 || m.neighbourOffset == -4 || destination / 4 == static_cast<int>(t) / 4;
+    if (destination < 0 || destination >= static_cast<int>(tiles_.size()) || !sameRow) {
+      refuse(packet, std::string(fieldDef(m.sendStride).name) + " on tile " + std::to_string(t) +
+                         ": its neighbour is outside the 4 x 4 tile grid");
+    }
+    insideNarrow(sendNest, t, "send");
+    const AddressedMemory& narrow = tiles_[t].narrowSram;
+    std::vector<uint8_t> bytes;
+    bytes.reserve(sendNest.units() * 4);
+    sendNest.forEachUnit([&](int64_t unit) {
+      const auto address = static_cast<uint64_t>(unit) * 4;
+      if (const auto unwritten = narrow.firstUnwritten(address, 4)) {
+        refuse(packet, "the mesh send of tile " + std::to_string(t) + " reads narrow byte " + std::to_string(*unwritten) +
+                           ", which no packet wrote");
+      }
+      const auto unitBytes = narrow.read(address, 4);
+      bytes.insert(bytes.end(), unitBytes.begin(), unitBytes.end());
+    });
+    meshSent_[direction][static_cast<size_t>(destination)].push_back(std::move(bytes));
+    pairMeshTransfers(packet, direction, static_cast<unsigned>(destination));
+  }
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !receives) continue;
+    insideNarrow(recvNest, t, "receive");
+    if (fills) {
+      AddressedMemory& narrow = tiles_[t].narrowSram;
+      recvNest.forEachUnit([&](int64_t unit) { (void)narrow.write(static_cast<uint64_t>(unit) * 4, fillBytes); });
+      continue;
+    }
+    meshArmed_[direction][t].push_back(recvNest);
+    pairMeshTransfers(packet, direction, t);
+  }
+}
+
+void LleRung::pairMeshTransfers(const DecodedPacket& packet, size_t direction, unsigned tile) {
+  auto& sent = meshSent_[direction][tile];
+  auto& armed = meshArmed_[direction][tile];
+  while (!sent.empty() && !armed.empty()) {
+    const std::vector<uint8_t> bytes = std::move(sent.front());
+    const LoopNest<4> nest = armed.front();
+    sent.pop_front();
+    armed.pop_front();
+    if (bytes.size() != nest.units() * 4) {
+      refuse(packet, "mesh opcode 0x" + isa::formatAddress(kMeshLayouts[direction].opcode) + " into tile " +
+                         std::to_string(tile) + ": the send carries " + std::to_string(bytes.size()) +
+                         " bytes, the receive it pairs with takes " + std::to_string(nest.units() * 4));
+    }
+    AddressedMemory& narrow = tiles_[tile].narrowSram;
+    size_t at = 0;
+    nest.forEachUnit([&](int64_t unit) {
+      (void)narrow.write(static_cast<uint64_t>(unit) * 4, std::span<const uint8_t>(bytes).subspan(at, 4));
+      at += 4;
+    });
   }
 }
 
@@ -518,6 +587,13 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
   if (flags != 0 && (flags & 1) == 0) {
     refuse(packet, "Fill17Flags (word 3 bits 95:93) = " + std::to_string(flags) +
                        ": bit 94 or 95 without bit 93, never seen; what the flags select is not decoded");
+  }
+  // Its level-0 step is Fill17Step; the mesh form's receive stride at w2[43:27] is 1 in every immediate
+  // write the decode set holds, so the two readings agree there -- any other value is refused
+  // (docs/decoding-log.md "conv32run" §B).
+  if (const uint64_t stride = readField(packet.words, LleField::Mesh17RecvStride); stride != 1) {
+    refuse(packet, "Mesh17RecvStride (word 2 bits 43:27) = " + std::to_string(stride) +
+                       " in the immediate form: which of it and Fill17Step steps level 0 is not separated; only 1 is read");
   }
   const FillNest nest = FillNest::fromPacket(packet.words);
   const auto value = static_cast<uint32_t>(readField(packet.words, LleField::Fill17Value));
@@ -552,18 +628,13 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     }
   }
   const ReadNest nest = ReadNest::fromPacket(words);
-  const std::optional<unsigned> level = nest.countingLevel();
-  if (!level && nest.limits[0] != 0) {
-    refuse(packet, "several levels of the read's nest count (Stage13Groups, Stage13OuterLimit: level set " +
-                       isa::formatHex(nest.countingLevels()) +
-                       "), level 0 among them: the level-0 step of such nests is not decoded (docs/decoding-log.md \"form13\" §C)");
-  }
-  // Level 0 idle, several outer levels counting: one run of units when they chain ("pad13").
+  // One run of units where the counting levels chain (read_nest.h; a single counting level is one).
   const std::optional<ReadNest::Run> run = nest.asOneRun();
   if (!run) {
-    refuse(packet, "the counting levels of the read's nest (Stage13OuterLimit, Stage13Wrap: level set " +
+    refuse(packet, "the counting levels of the read's nest (Stage13Groups, Stage13OuterLimit: level set 0x" +
                        isa::formatHex(nest.countingLevels()) +
-                       ") do not follow each other into one run of units: gathering such a read is not modelled");
+                       "; Stage13Step, Stage13Wrap) do not follow each other into one run of units: gathering such a read "
+                       "is not modelled");
   }
   const StagedNest reach{address, run->units, run->stride};
   // Stage13Flags (docs/decoding-log.md "keptread2"): not decoded; the values seen leave the read's
@@ -708,7 +779,22 @@ void LleRung::receive(const DecodedPacket& packet) {
   // rows queued; its two flags are don't-care for the bytes (Recv11ExecFlagA/B, "recvexec"), and in its
   // pop-fed single-transfer form its bits are the same whatever the pop's length (the div2 sweep, 64 to
   // 512 bytes) and the 0x14 before it addresses the bytes. Bit 61 (Recv11NewerForm) does not change where the rows go ("recv11" §A).
-  if (readField(words, LleField::Recv11ExecutionForm) != 0) return;
+  if (readField(words, LleField::Recv11ExecutionForm) != 0) {
+    // Its loop nest (Recv11ExecRun and its repeats, "add128" §A; the relations check wraps and step)
+    // moves no bytes here: the 0x14 before it places its pop. A receive that runs its inner level more
+    // than once is also, on its tiles, the stream a convolution compute naming its tag takes its weight
+    // groups from ("conv32run" §C: conv 32^2's runs 9 transfers, the compute's 9 taps, on the compute's
+    // tag); the compute checks the tag and the count ("conv32merge" §A).
+    const uint64_t run = readField(words, LleField::Recv11ExecRun);
+    if (readField(words, LleField::Recv11ExecInnerLevel) == 0 || run == 0) return;
+    uint64_t transfers = run + 1;
+    for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv11ExecRepeat, i) + 1;
+    const uint64_t tag = readField(words, LleField::Recv11ExecStream);
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag};
+    }
+    return;
+  }
   const uint64_t row = readField(words, LleField::Recv11Row);
   uint64_t prefixRows = 0;
   if (readField(words, LleField::Recv11PrefixOn) != 0) {
@@ -746,7 +832,9 @@ void LleRung::pop(const DecodedPacket& packet) {
   const auto words = packet.words;
   const bool input = readField(words, LleField::PopIsInput) != 0;
   if (!infeedConfigured_) refuse(packet, "pop before any infeed configuration (0x25)");
-  if (input != infeedIsInput_) {
+  // A pop that feeds a weight stream (PopStreamFeed) takes no bytes from the infeed's class.
+  const bool feedsStream = readField(words, LleField::PopStreamFeed) != 0;
+  if (!feedsStream && input != infeedIsInput_) {
     refuse(packet, std::string("pop of the ") + (input ? "input" : "parameter") +
                        " stream while the infeed is configured for the other class");
   }
@@ -759,7 +847,13 @@ void LleRung::pop(const DecodedPacket& packet) {
   const uint64_t ring = readField(words, ringField);
   const LleFieldDef& ringDef = fieldDef(ringField);
   const uint64_t ringSpan = kRingOffsetUnit << ringDef.width;
-  if ((ring * kRingOffsetUnit) % ringSpan != (offset * (units64 ? 1 : 8)) % ringSpan) {
+  // The stream-feeding form reads no infeed ring: its w0[24:13] is 1 in all 789 corpus such pops,
+  // whatever their offset ("conv32merge" §B); what the 1 says is not decoded, so only 1 is taken.
+  if (feedsStream && ring != 1) {
+    refuse(packet, "PopBuffer32 (word 0 bits 24:13) = " + std::to_string(ring) +
+                       " in a stream-feeding pop (PopStreamFeed): every corpus one reads 1, other values are not decoded");
+  }
+  if (!feedsStream && (ring * kRingOffsetUnit) % ringSpan != (offset * (units64 ? 1 : 8)) % ringSpan) {
     refuse(packet, "the infeed-ring offset " + isa::formatHex(ring) + " (" + std::string(ringDef.name) + ", word 0 bits " +
                        std::to_string(ringDef.lsb + ringDef.width - 1) + ":" + std::to_string(ringDef.lsb) +
                        ") does not match the stream offset " + std::to_string(offset) + " (word 2 bits 79:64, units " +
@@ -774,10 +868,17 @@ void LleRung::pop(const DecodedPacket& packet) {
   // PopInputRingNeg16; docs/decoding-log.md "win14" §C), in a parameter pop 10 + 8 bits and 12, the four
   // bits above the repeat 0 (PopBeatsLow / High, PopRingNeg16, PopRingNeg16Sign; "xraypair" §B).
   const uint64_t ringPerByte = units64 ? 1 : 8;
+  // The stream-feeding form's w0[103:96] is not PopBeatsHigh (3 .. 149 in feeding pops whose PopBeatsLow
+  // is 0) and its repeat is kept mod 256 (113, 129, 65 for 36, 32, 48 beats: 172 / 172 such pops with
+  // PopBeatsLow > 0, "conv32merge" §B); only feeding pops with w0[103:96] = 0 are taken.
+  if (feedsStream && readField(words, LleField::PopBeatsHigh) != 0) {
+    refuse(packet, "w0[103:96] (PopBeatsHigh in other pops) = " + std::to_string(readField(words, LleField::PopBeatsHigh)) +
+                       " in a stream-feeding pop (PopStreamFeed): what it counts there is not decoded");
+  }
   const uint64_t beats = popBeats(packet);
   const LleField repeatField = input ? LleField::PopInputRingNeg16 : LleField::PopRingNeg16;
   const uint64_t repeat = readField(words, repeatField);
-  const uint64_t modulus = uint64_t{1} << fieldDef(repeatField).width;
+  const uint64_t modulus = feedsStream ? 256 : uint64_t{1} << fieldDef(repeatField).width;
   // A one-beat pop runs its beat loop once and carries 0 in the repeat; its ring loop then counts the
   // beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
   const bool oneBeatZero = beats == 1 && repeat == 0;
@@ -792,6 +893,10 @@ void LleRung::pop(const DecodedPacket& packet) {
   if (!input && readField(words, LleField::PopRingNeg16Sign) != 0) {
     refuse(packet, "PopRingNeg16Sign (word 1 bits 90:87) = " + std::to_string(readField(words, LleField::PopRingNeg16Sign)) +
                        " is not 0 (parameter pops); its other values are not decoded");
+  }
+  if (feedsStream) {
+    feedWeightStreams(packet, tiles, ringBytes);
+    return;
   }
   // A parameter pop may fill the first 1..4 64-byte quarters of each row (lanes 0 .. 16 x quarters - 1,
   // docs/decoding-log.md "rows"); every input pop of the corpus fills whole rows, so a part-row input
@@ -1028,6 +1133,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // issued before its window is filled waits for it, as do the ones after it (program order).
   const uint64_t elementBytes = inputElementBytes(packet);
   if (elementBytes == 1) {
+    refuseNest37HighLevels(packet, "the identity copy");
     refuseOtherIdentityWalk(packet);
     refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
     // The stream it takes is known at issue: the read kept on its tiles (checked again when it runs).
@@ -1072,6 +1178,18 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        "identity computes set it)");
   }
   refuseWhileAWindowReaderWaits(packet);
+  // A tap-row loop at Nest37 level 1 on tiles that armed a weight stream is the convolution form
+  // ("convmac" §B, "conv32run" §C); without a stream the Dense and element-wise forms refuse the loop
+  // (refuseOtherGroupWalk).
+  if (readField(words, LleField::ComputeNest37Limit1) != 0) {
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if ((packet.tileMask & (1u << t)) && weightStreams_[t]) {
+        refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
+        computeConvolution(packet);
+        return;
+      }
+    }
+  }
   refuseAKeptReadOfUnwrittenBytes(packet);
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
@@ -1317,6 +1435,83 @@ bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
   return true;
 }
 
+// The convolution compute (docs/decoding-log.md "convmac", "conv32run" §C): conv_compute.h's three
+// nests over the tile's narrow memory -- the padded grid the identity copies and the mesh halo wrote --
+// and its weight groups. Every tile of the mask must have armed the weight stream (its last looping
+// execution-only receive, on the compute's stream tag, of N transfers); N must be the reduction (one
+// weight group a tap). The
+// groups come from the parameter rows the parameter-caching run left in wide memory: the tile's own,
+// or, where only one tile holds them (conv 32^2: the PC receive and pop name tile 0 alone), that
+// tile's, which the stream carries to every tile -- which packet sends them is not decoded (no 0x10
+// or 0x13 carries the compute's stream tag), so a program with several holders is refused.
+void LleRung::computeConvolution(const DecodedPacket& packet) {
+  const ConvCompute conv = ConvCompute::fromPacket(packet.words);
+  if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
+  const uint64_t weightBytes = conv.prefixBytes() + conv.reduction() * conv.groupBytes();
+  const TileState* onlyHolder = nullptr;
+  unsigned holders = 0;
+  for (const TileState& tile : tiles_) {
+    if (tile.wide.holds(0, weightBytes)) {
+      ++holders;
+      onlyHolder = &tile;
+    }
+  }
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    const uint64_t tag = readField(packet.words, LleField::ComputeStreamTag);
+    if (!weightStreams_[t] || weightStreams_[t]->tag != tag) {
+      refuse(packet, "tile " + std::to_string(t) + " of the convolution compute (ComputeStreamTag " + std::to_string(tag) +
+                         ") armed no weight stream on that tag (a looping execution-only 0x11, Recv11ExecStream)");
+    }
+    const WeightStream stream = *weightStreams_[t];
+    weightStreams_[t].reset();
+    streamsAwaitingFeed_[t] = stream;
+    if (stream.transfers != conv.reduction()) {
+      refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
+                         std::to_string(stream.transfers) + " transfers (Recv11ExecRun + 1, times its repeats), the convolution "
+                         "reduces over " + std::to_string(conv.reduction()) + " weight groups");
+    }
+    TileState& tile = tiles_[t];
+    const TileState* source = tile.wide.holds(0, weightBytes) ? &tile : (holders == 1 ? onlyHolder : nullptr);
+    if (!source) {
+      refuse(packet, "tile " + std::to_string(t) + ": " + std::to_string(holders) + " tiles hold the " + std::to_string(weightBytes) +
+                         " parameter bytes the convolution reads from wide address 0, this one not; which one the weight stream "
+                         "carries them from is not decoded");
+    }
+    const std::span<const uint8_t> wide(source->wide.at(0), weightBytes);
+    if (const std::string why = runConvCompute(conv, tile.narrowSram, wide, config_.requantRounding, macs_); !why.empty()) {
+      refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
+    }
+  }
+}
+
+// The pop that feeds the weight streams (lle_fields.def PopStreamFeed, docs/decoding-log.md "conv32merge"
+// §B): it follows the convolution compute in program order, which on the chip waits for its stream; the
+// rung ran the compute at issue with the weights from the tile holding them, so the pop moves no bytes
+// here. Each of its tiles must have a stream a convolution took and not yet fed, and the pop's ring bytes
+// must be its transfers x 256 (2,304 = 9 taps in conv 32^2); anything else is refused.
+void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uint64_t ringBytes) {
+  if (readField(packet.words, LleField::PopStreamFeed) != 3 || readField(packet.words, LleField::PopIsInput) != 0) {
+    refuse(packet, "PopStreamFeed (word 2 bits 60:59) = " + std::to_string(readField(packet.words, LleField::PopStreamFeed)) +
+                       " with PopIsInput " + std::to_string(readField(packet.words, LleField::PopIsInput)) +
+                       ": only 3 on a parameter-class pop is seen (the stream-feeding form)");
+  }
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(tiles & (1u << t))) continue;
+    if (!streamsAwaitingFeed_[t]) {
+      refuse(packet, "tile " + std::to_string(t) + " of the stream-feeding pop (PopStreamFeed) has no weight stream a "
+                     "convolution compute took and no pop fed yet");
+    }
+    if (ringBytes != streamsAwaitingFeed_[t]->transfers * kRowBytes) {
+      refuse(packet, "the stream-feeding pop carries " + std::to_string(ringBytes) + " ring bytes (PopBeatsHigh/Low); tile " +
+                         std::to_string(t) + "'s weight stream armed at PC 0x" + isa::formatAddress(streamsAwaitingFeed_[t]->pc) +
+                         " has " + std::to_string(streamsAwaitingFeed_[t]->transfers) + " transfers of " + std::to_string(kRowBytes) +
+                         " bytes: what the length counts otherwise is not decoded");
+    }
+    streamsAwaitingFeed_[t].reset();
+  }
+}
+
 void LleRung::runWindowReaders() {
   while (!windowReaders_.empty()) {
     windowReaders_.front().packet.words = windowReaders_.front().words;
@@ -1419,6 +1614,8 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     }
     // The block stays in its stream for the layer's next copy: the later identity computes of a layer
     // name the same tag and have no read of their own (docs/decoding-log.md "w7ident" §C, Next (3)).
+    // The convolutions' identity read that passes twice (Stage13Repeats 1) serving their two identity
+    // computes ("conv32run" §C) is one case of it ("conv32merge" §A).
     const std::vector<uint8_t> block = *tile.keptRead;
     copy.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     window.passesRead += rows;
@@ -1524,6 +1721,17 @@ void LleRung::refuseARowPastTheInputRing(const DecodedPacket& packet, uint64_t r
   }
 }
 
+// Nest37's levels 4-6 run only in the convolution form (its position rows, conv_compute.h).
+void LleRung::refuseNest37HighLevels(const DecodedPacket& packet, const char* form) const {
+  for (unsigned e = 0; e < fieldDef(LleField::ComputeNest37LimitHigh).count; ++e) {
+    if (const uint64_t limit = readField(packet.words, LleField::ComputeNest37LimitHigh, e); limit != 0) {
+      refuse(packet, "ComputeNest37LimitHigh[" + std::to_string(e) + "] (Nest37 level " + std::to_string(e + 4) + ") = " +
+                         std::to_string(limit) + ": a loop " + form + " do" + (std::string(form).starts_with("the identity") ? "es" : "") +
+                         " not run");
+    }
+  }
+}
+
 // The 4-byte forms (Dense, element-wise) walk Nest37 in 4-byte units at levels 0 and 2 (K groups,
 // positions one unit apart); a level-1 or level-3 loop or a carry that is not a whole unit is a walk
 // they do not execute (docs/decoding-log.md "convwire" §A): refused, naming the field.
@@ -1532,9 +1740,11 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
   for (const LleField field : {LleField::ComputeNest37Limit1, LleField::ComputeNest37Limit3}) {
     if (const uint64_t limit = readField(words, field); limit != 0) {
       refuse(packet, std::string(fieldDef(field).name) + " = " + std::to_string(limit) +
-                         " with 4-byte input elements: a loop the Dense and element-wise forms do not run");
+                         " with 4-byte input elements: a loop the Dense and element-wise forms do not run (the convolution "
+                         "form runs it on tiles that armed a weight stream, a looping execution-only 0x11)");
     }
   }
+  refuseNest37HighLevels(packet, "the Dense and element-wise forms");
   for (unsigned e = 0; e < fieldDef(LleField::ComputeNest37CarryLow).count; ++e) {
     if (const uint64_t low = readField(words, LleField::ComputeNest37CarryLow, e); low != 0) {
       refuse(packet, "ComputeNest37CarryLow[" + std::to_string(e) + "] = " + std::to_string(low) +

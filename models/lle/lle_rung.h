@@ -68,6 +68,7 @@
 
 #include "models/chip/datapath_rung.h"
 #include "models/lle/compute_epilogue.h"
+#include "models/lle/loop_nest.h"
 #include "models/lle/partner_copy.h"
 #include "models/lle/tile_state.h"
 
@@ -154,7 +155,10 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
                                                                           const StagedNest& reach);
   void writeImmediate(const models::DecodedPacket& packet);
-  void meshFill(const models::DecodedPacket& packet);
+  void meshTransfer(const models::DecodedPacket& packet, const models::RunStreams& streams);
+  // Pairs the bytes sent towards `tile` in one mesh direction with the receive nests it armed, in
+  // program order, writing each pair into the tile's narrow memory.
+  void pairMeshTransfers(const models::DecodedPacket& packet, size_t direction, unsigned tile);
   void receive(const models::DecodedPacket& packet);
   void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);
@@ -195,6 +199,7 @@ class LleRung final : public models::DatapathRung {
   void refuseInputLevelMovesDisagreeingWithTheWalk(const models::DecodedPacket& packet, uint64_t elementBytes) const;
   void refuseAnotherStream(const models::DecodedPacket& packet, unsigned tile) const;
   void refuseOtherGroupWalk(const models::DecodedPacket& packet, uint64_t positions) const;
+  void refuseNest37HighLevels(const models::DecodedPacket& packet, const char* form) const;
   void refuseARowPastTheInputRing(const models::DecodedPacket& packet, uint64_t rowBytes) const;
   void computeIdentityCopy(const models::DecodedPacket& packet);
   // The 4-byte identity copy of a ring input (the RingCanary convolutions, docs/decoding-log.md
@@ -205,6 +210,9 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, uint64_t unit);
   [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
   void runWindowReaders();
+  void computeConvolution(const models::DecodedPacket& packet);
+  // The pop that feeds the weight streams the convolution computes took (PopStreamFeed).
+  void feedWeightStreams(const models::DecodedPacket& packet, uint16_t tiles, uint64_t ringBytes);
   void refuseWhileAWindowReaderWaits(const models::DecodedPacket& packet) const;
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
 
@@ -217,6 +225,19 @@ class LleRung final : public models::DatapathRung {
   std::deque<DeferredCompute> waitingPackets_;    // every packet issued after a waiting compute, in program order
   std::deque<DeferredCompute> windowReaders_;     // identity copies (one-byte, ring 4-byte) waiting for their window, in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
+  // Mesh transfers not yet paired, per direction (mesh_sides.h kMeshLayouts) and receiving tile.
+  std::array<std::array<std::deque<std::vector<uint8_t>>, 16>, 4> meshSent_;
+  std::array<std::array<std::deque<LoopNest<4>>, 16>, 4> meshArmed_;
+  // The last looping execution-only receive of each tile (Recv11ExecRun > 0 with its inner level): the
+  // weight stream a convolution compute naming its tag (ComputeStreamTag = Recv11ExecStream) takes.
+  struct WeightStream {
+    uint64_t pc;
+    uint64_t transfers;
+    uint64_t tag;
+  };
+  std::array<std::optional<WeightStream>, 16> weightStreams_;
+  // The streams a convolution compute took, per tile, until the pop that feeds them (PopStreamFeed).
+  std::array<std::optional<WeightStream>, 16> streamsAwaitingFeed_;
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10

@@ -1,13 +1,14 @@
 #pragma once
 // The address nest of a 0x13 read (docs/decoding-log.md "form13" §C): the odometer of loop_nest.h in
-// narrow 4-byte units, relative to Stage13NarrowAt4, level 0 stepping one unit. Level 0's limit is
+// narrow 4-byte units, relative to Stage13NarrowAt4, level 0 stepping Stage13Step units ("conv32run"
+// §C; 1 in every read where only one level counts). Level 0's limit is
 // Stage13Groups (running where Stage13LoopOn is set), levels 1..4 take Stage13OuterLimit where their
 // enable Stage13OuterOn is set, and Stage13Wrap[i - 1] is the carry when level i counts. The rung
-// reads nests where at most one level counts (countingLevel()), and nests whose level 0 does not
-// count and whose counting levels chain into one run of units (asOneRun(); the padding programs'
-// output reads, docs/decoding-log.md "pad13"): with level 0 counting beside another level the corpus
-// has reads that this reading sends below unit 0 (a level-0 step other than one unit, whose field is
-// not decoded), so those are refused; with level 0 idle its step never applies.
+// reads nests where at most one level counts (countingLevel()), and nests whose counting levels chain
+// into one run of units (asOneRun(): the padding programs' output reads, docs/decoding-log.md "pad13";
+// conv 32^2's output read, 8 groups x 8 rows back to back, "conv32run" §C); other walks are refused.
+// Before Stage13Step was decoded, reads with level 0 counting beside another level were refused (with a
+// step of one unit 63 corpus reads leave narrow memory, "form13" §C); with it every one stays inside.
 
 #include <array>
 #include <cstdint>
@@ -28,7 +29,7 @@ struct ReadNest : LoopNest<5> {
       limits[i] = readField(words, LleField::Stage13OuterLimit, i - 1);
       carries[i - 1] = readSigned(words, LleField::Stage13Wrap, i - 1);
     }
-    return {fromCarries(0, limits, 1, carries)};
+    return {fromCarries(0, limits, readSigned(words, LleField::Stage13Step), carries)};
   }
 };
 

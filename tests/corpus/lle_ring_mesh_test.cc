@@ -3,8 +3,8 @@
 //   - a 0x10 send's beat nest (Dma10Beats) counts ceil(bytes / 256) beats of the 0x13 read whose
 //     stream tag it names (the read with the same tag, on a tile of the send, nearest in the
 //     program); with 128- or 512-byte beats the same pairs agree far less often;
-//   - a tile that sends in a mesh packet (0x15 / 0x16 / 0x18, MeshNNSendOn) finds its neighbour (t + 4,
-//     t - 1, t + 1) receiving the same number of bytes (MeshNNRecvOn, not a fill) in the same run of
+//   - a tile that sends in a mesh packet (0x15 / 0x16 / 0x18, MeshNNSendStride non-zero) finds its neighbour (t + 4,
+//     t - 1, t + 1) receiving the same number of bytes (MeshNNRecvStride non-zero, not a fill) in the same run of
 //     that opcode; with the directions reversed almost no sender finds one.
 // The rung executes only the outfeed send; these keep the corpus-wide joins that made the fields sizes.
 #include <gtest/gtest.h>
@@ -90,9 +90,9 @@ struct MeshDirection {
   int dx, dy;  // the receiving neighbour of tile t = 4 y + x
 };
 constexpr MeshDirection kMesh[] = {
-    {0x15, LleField::Mesh15SendOn, LleField::Mesh15SendLimit, LleField::Mesh15RecvOn, LleField::Mesh15RecvLimit, LleField::Mesh15Fill, 0, 1},
-    {0x16, LleField::Mesh16SendOn, LleField::Mesh16SendLimit, LleField::Mesh16RecvOn, LleField::Mesh16RecvLimit, LleField::Mesh16Fill, -1, 0},
-    {0x18, LleField::Mesh18SendOn, LleField::Mesh18SendLimit, LleField::Mesh18RecvOn, LleField::Mesh18RecvLimit, LleField::Mesh18Fill, 1, 0},
+    {0x15, LleField::Mesh15SendStride, LleField::Mesh15SendLimit, LleField::Mesh15RecvStride, LleField::Mesh15RecvLimit, LleField::Mesh15Fill, 0, 1},
+    {0x16, LleField::Mesh16SendStride, LleField::Mesh16SendLimit, LleField::Mesh16RecvStride, LleField::Mesh16RecvLimit, LleField::Mesh16Fill, -1, 0},
+    {0x18, LleField::Mesh18SendStride, LleField::Mesh18SendLimit, LleField::Mesh18RecvStride, LleField::Mesh18RecvLimit, LleField::Mesh18Fill, 1, 0},
 };
 
 struct MeshJoins {

@@ -176,7 +176,8 @@ TEST_F(PartnerCopyWatchTest, AReceiveRunningItsLoopOnceMayHoldTheOtherStepThanIt
 
 // The refusal says what the differing copied bits are in the receive ("add128" §A): an execution-only
 // receive whose run is one unit shorter (35 for the copy's 36) and whose tag is one higher differs from
-// the copy in w0 bits 97:95 (Recv11ExecRun) and 62 (the tag, w0[73:62], which no field decodes).
+// the copy in w0 bits 97:95 (Recv11ExecRun) and 62 (the stream tag w0[73:62], Recv11ExecStream,
+// "conv32run" §A).
 TEST_F(PartnerCopyWatchTest, ADisagreementNamesTheReceiveFieldsTheDifferingBitsBelongTo) {
   const std::vector<isa::Word128> copied = copiedBits();
   std::vector<isa::Word128> other = copied;
@@ -188,8 +189,8 @@ TEST_F(PartnerCopyWatchTest, ADisagreementNamesTheReceiveFieldsTheDifferingBitsB
   const DecodedPacket receive = make(0x11, 0x1, &other);
   storage_.back()[2].setBits(122, 2, 3);  // the execution-only form, whose loop nest is declared
   const std::string why = watch.observe(receive, "");
-  EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 97:95, 62 (the 0x11's Recv11ExecRun; w0[62] of no "
-                     "decoded field)"),
+  EXPECT_NE(why.find("Stage14PartnerW0 (word 0 bits 127:62) differs in bits 97:95, 62 (the 0x11's Recv11ExecRun, "
+                     "Recv11ExecStream)"),
             std::string::npos)
       << why;
 }

@@ -18,6 +18,7 @@
 
 #include "models/chip/block_interfaces.h"
 #include "models/isa/assembler.h"
+#include "models/isa/compute_loop_nest.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/lle/output_nest.h"
@@ -44,6 +45,11 @@ class PacketFactory {
     const unsigned length = isa::packetLength(static_cast<isa::Opcode>(op));
     auto& words = storage_.emplace_back(length);
     for (unsigned k = 0; k < length; ++k) words[k] = envelopeValue(op, k);
+    // Every corpus 0x17 that receives (its immediate writes included) has a receive stride; the
+    // envelope's first row is a send-only 0x17. Callers may override it.
+    if (op == 0x17) words[2].setBits(fieldDef(LleField::Mesh17RecvStride).lsb % 128, 17, 1);
+    // Every corpus 0x13 steps its level 0 by at least one unit (lle_fields.def Stage13Step).
+    if (op == 0x13) words[0].setBits(fieldDef(LleField::Stage13Step).lsb % 128, 17, 1);
     for (const auto& [field, value] : fields) {
       const LleFieldDef& f = fieldDef(field);
       for (unsigned e = 0; e < f.count; ++e) {
@@ -1673,7 +1679,11 @@ TEST_F(LleRungTest, TheImmediateWritePutsItsValueAtTheDecodedNarrowAddress) {
     }
     return std::string("accepted");
   };
-  EXPECT_NE(refusal(write(kBase, 0, 0, {{LleField::Fill17Immediate, 0}})).find("Fill17Immediate"), std::string::npos);
+  // Without the immediate bit the packet is a mesh receive from tile t + 4 ("conv32run" §B): armed,
+  // it writes nothing until that tile sends.
+  EXPECT_EQ(refusal(write(kBase, 0, 0, {{LleField::Fill17Immediate, 0}, {LleField::Fill17Step, 1}})), "accepted");
+  EXPECT_TRUE(rung.tile(1).narrowSram.firstUnwritten(4 * kBase, 4).has_value());
+  rung.endRun();
   EXPECT_NE(refusal(write(0xffff, 0, 15)).find("leaves the"), std::string::npos);
 }
 
@@ -1955,8 +1965,9 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
 // The read's nest (docs/decoding-log.md "form13" §C, read_nest.h): level 1 counts with level 0 off,
 // as in the iwatake identity reads (limits 0, 67; Stage13Wrap[0] = 1), here with 4 groups 3 units
 // apart (a stride no corpus read has): the outfeed sends units 0, 3, 6, 9 from the read's address in
-// that order, and the kept form takes the same bytes for the compute. Two counting levels are
-// refused (their level-0 step is not decoded), and so is a level-1 limit whose enable is clear. On
+// that order, and the kept form takes the same bytes for the compute. Two counting levels that do not
+// chain are refused (here level 0 at Stage13Step 1 beside the 3-unit level 1), and so is a level-1
+// limit whose enable is clear. On
 // main this read was refused ("Stage13Wrap[0] ... = 3 is not -1 x Stage13Groups = 0"; w1[15:0] and
 // w2 bits 21..24 were pinned by the envelope).
 TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
@@ -2004,7 +2015,7 @@ TEST_F(LleRungTest, AReadWhoseOuterLevelCountsWalksItsStride) {
     }
     return std::string("accepted");
   };
-  EXPECT_NE(refusal(read(1, 1, 1)).find("several levels of the read's nest count"), std::string::npos) << refusal(read(1, 1, 1));
+  EXPECT_NE(refusal(read(1, 1, 1)).find("do not follow each other into one run of units"), std::string::npos) << refusal(read(1, 1, 1));
   EXPECT_NE(refusal(read(1, 0, 0)).find("Stage13OuterLimit[0] = 3 while Stage13OuterOn[0]"), std::string::npos)
       << refusal(read(1, 0, 0));
 }
@@ -2073,8 +2084,9 @@ TEST_F(LleRungTest, ASendWhoseReadFormIsClearTakesTheTilesKeptRead) {
 // names in Stage13StreamBeats (w3[34:19]) the 256-byte beats its bytes fill. Here 10 x 8 units (level 1
 // stride 1, level 2 stride 10: carries 1 and 1) from narrow unit 50 of tile 3 — a nest and a base no
 // corpus read has — are 320 bytes, 2 beats: sent in order with Stage13StreamBeats 1; 0 or 2 refused
-// naming the field; levels that leave a gap (carry 2 at level 2), or level 0 counting beside level 1,
-// refused; the field in a kept read refused. Without the change the chained read was refused
+// naming the field; levels that leave a gap (carry 2 at level 2) refused; level 0 counting beside
+// level 1 (Stage13Step 1, "conv32run" §C) chains too, and the field must then name its 3 beats; the
+// field in a kept read refused. Without the change the chained read was refused
 // ("several levels of the read's nest count") and the field was pinned by the envelope.
 TEST_F(LleRungTest, ASentReadWhoseOuterLevelsChainIsSentAsOneRunInTheBeatsItNames) {
   static constexpr uint16_t kTile = 0x8;
@@ -2130,9 +2142,209 @@ TEST_F(LleRungTest, ASentReadWhoseOuterLevelsChainIsSentAsOneRunInTheBeatsItName
         << why;
   }
   EXPECT_NE(refusal(read(1, 1, 2, 0)).find("do not follow each other into one run"), std::string::npos) << refusal(read(1, 1, 2, 0));
-  EXPECT_NE(refusal(read(1, 1, 1, 1)).find("several levels of the read's nest count"), std::string::npos) << refusal(read(1, 1, 1, 1));
+  // Level 0 counting beside them (Stage13Step 1, "conv32run" §C) chains as well: 2 x 10 x 8 units, whose
+  // 640 bytes fill 3 beats, not the 2 named.
+  EXPECT_NE(refusal(read(1, 1, 1, 1)).find("its nest reads 640 bytes = 3 beats"), std::string::npos) << refusal(read(1, 1, 1, 1));
   EXPECT_NE(refusal(read(0, 1, 1, 0)).find("Stage13StreamBeats (word 3 bits 34:19) = 1 in a read kept"), std::string::npos)
       << refusal(read(0, 1, 1, 0));
+}
+
+// The convolution form on the rung (docs/decoding-log.md "conv32run" §C): a parameter-caching run puts
+// 6 weight groups (a 2 x 3 kernel, 4 lanes: 16 bytes each) on tile 0 only; the execution-only run
+// writes a 7-wide grid into tiles 0 and 1 (different values), arms the weight stream with a looping
+// execution-only receive (Recv11ExecRun 5: 6 transfers, on the compute's stream tag Recv11ExecStream =
+// ComputeStreamTag) and issues the convolution compute on both:
+// each tile's 3 x 2 outputs are the convolution of its own grid with tile 0's weights, at
+// ComputeOutputAt. Sizes no corpus convolution has. The pop after the compute that feeds the stream
+// (PopStreamFeed) is taken once, with 6 x 256 ring bytes. Refused: a second feeding pop, one of 5 x 256
+// bytes, a stream of 5 transfers for 6 taps, a compute on a tile that armed no stream, and a stream
+// armed on another tag. Without the rung's convolution path the compute is refused
+// as a Dense one (ComputeNest37Limit1).
+TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamCarries) {
+  constexpr unsigned kKh = 2, kKw = 3, kTaps = kKh * kKw, kOutW = 3, kOutH = 2;
+  constexpr int64_t kG = 7;
+  constexpr uint64_t kInputAt4 = 5, kConvOutputAt = 400, kTag = 1234;
+  constexpr float kMult = 0.002f;
+  std::mt19937 rng(11);
+  streams.params.assign(3 * 256, 0);
+  for (unsigned i = 0; i < kTaps * 16; ++i) streams.params[i] = static_cast<uint8_t>(rng() % 50);
+  parameterCachingRun(0x1);
+  std::array<std::vector<uint32_t>, 2> grid;
+  for (auto& g : grid) {
+    g.resize(kG * (kOutH + kKh - 1));
+    for (auto& v : g) v = static_cast<uint32_t>(rng());
+  }
+  const auto conv = [&] {
+    DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, 0x3}, {LleField::ComputeK4W0, kTaps - 1}, {LleField::ComputeK4W1, kKw - 1},
+                                    {LleField::ComputeK4W7, kTaps - 1}, {LleField::ComputeKWrap29, -int64_t{kTaps - 1}},
+                                    {LleField::ComputeKWrapW7, -int64_t{kTaps - 1}}, {LleField::ComputePositions, 0},
+                                    {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, 0},
+                                    {LleField::ComputeInputLevelMoves, 0b11011}, {LleField::ComputeStreamTag, kTag},
+                                    {LleField::ComputeInputAt4, kInputAt4}, {LleField::ComputeOutputAt, kConvOutputAt},
+                                    {LleField::ComputeInputBytes, 4}, {LleField::ComputeLaneGroups, 0},
+                                    {LleField::ComputeParamPrefix, 0}, {LleField::ComputeZpWeight, 0}, {LleField::ComputeZpIn, 0},
+                                    {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
+                                    {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)},
+                                    {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}});
+    auto& words = f.wordsOf(p);
+    const auto slot = [&](isa::ComputeNest nest, unsigned level, uint64_t limit, int64_t carry) {
+      const isa::ComputeNestDef& def = isa::computeNestDef(nest);
+      isa::writePacketBits(words, def.limitLsb(level), def.limitWidth, limit);
+      isa::writePacketBits(words, def.wrapLsb(level), def.wrapWidth, static_cast<uint64_t>(carry) & ((uint64_t{1} << def.wrapWidth) - 1));
+    };
+    using N = isa::ComputeNest;
+    slot(N::Nest37, 0, kKw - 1, kG - (kKw - 1));
+    slot(N::Nest37, 1, kKh - 1, 1 - ((kKw - 1) + (kKh - 1) * kG));
+    slot(N::Nest37, 2, 0, 1 - ((kKw - 1) + (kKh - 1) * kG));
+    slot(N::Nest37, 3, kOutW - 1, kG - ((kKw - 1) + (kKh - 1) * kG + (kOutW - 1)));
+    slot(N::Nest37, 4, kOutH - 1, 0);
+    for (unsigned level = 0; level < 6; ++level) slot(N::Nest29, level, level == 0 ? kTaps - 1 : level == 1 ? kOutW * kOutH - 1 : 0,
+                                                      -int64_t{kTaps - 1});
+    slot(N::Output37, 0, kOutW * kOutH - 1, 1);
+    return p;
+  };
+  const auto arm = [&](uint16_t tiles, uint64_t transfers, uint64_t tag) {
+    DecodedPacket r = executionOnlyReceive(tiles);
+    f.setElement(r, LleField::Recv11ExecRun, 0, transfers - 1);
+    for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv11ExecWrap, e, static_cast<uint64_t>(-static_cast<int64_t>(transfers - 1)));
+    f.setElement(r, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(r, LleField::Recv11ExecStream, 0, tag);
+    rung.packet(r, streams, 0);
+  };
+  const auto writeGrids = [&] {
+    rung.packet(infeed(true), streams, 0);  // the execution-only run's input infeed (the feeding pop needs one)
+    for (unsigned t = 0; t < 2; ++t) {
+      for (size_t u = 0; u < grid[t].size(); ++u) {
+        rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << t}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, grid[t][u]},
+                                  {LleField::Fill17At4, kInputAt4 + u}}),
+                    streams, 0);
+      }
+    }
+  };
+  rung.beginRun();
+  writeGrids();
+  arm(0x3, kTaps, kTag);
+  rung.packet(conv(), streams, 0);
+  for (unsigned t = 0; t < 2; ++t) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        const uint64_t at = kConvOutputAt + 4 * (y * kOutW + x);
+        ASSERT_FALSE(m.firstUnwritten(at, 4).has_value()) << "tile " << t << " output " << y << ", " << x;
+        const auto got = m.read(at, 4);
+        for (unsigned c = 0; c < 4; ++c) {
+          int64_t acc = 0;
+          for (unsigned ky = 0; ky < kKh; ++ky) {
+            for (unsigned kx = 0; kx < kKw; ++kx) {
+              const uint32_t unit = grid[t][(y + ky) * kG + x + kx];
+              for (unsigned i = 0; i < 4; ++i) {
+                acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * streams.params[(ky * kKw + kx) * 16 + 4 * c + i];
+              }
+            }
+          }
+          const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
+          EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " output " << y << ", " << x << " lane " << c;
+        }
+      }
+    }
+  }
+  // The pop that feeds the stream (PopStreamFeed 3, "conv32merge" §B) follows the compute: kTaps x 256
+  // ring bytes on the compute's tiles are taken; a second one finds no stream left to feed.
+  const auto feed = [&](uint16_t tiles, uint64_t bytes) {
+    const uint64_t beats = bytes / 64;  // the feeding form keeps its repeat mod 256
+    return popAt(false, 0, 1, tiles, bytes,
+                 {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
+                  {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * beats - 1) % 256) % 256}});
+  };
+  rung.packet(feed(0x3, kTaps * 256), streams, 0);
+  expectRefusal([&] { rung.packet(feed(0x3, kTaps * 256), streams, 0); },
+                "tile 0 of the stream-feeding pop (PopStreamFeed) has no weight stream a convolution compute took",
+                "a second feeding pop was accepted");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        arm(0x3, kTaps, kTag);
+        rung.packet(conv(), streams, 0);
+        rung.packet(feed(0x3, (kTaps - 1) * 256), streams, 0);
+      },
+      "the stream-feeding pop carries 1280 ring bytes (PopBeatsHigh/Low); tile 0's weight stream armed at PC",
+      "a feeding pop of another length was accepted");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        arm(0x3, kTaps - 1, kTag);
+        rung.packet(conv(), streams, 0);
+      },
+      "carries 5 transfers (Recv11ExecRun + 1, times its repeats), the convolution reduces over 6 weight groups",
+      "a weight stream shorter than the taps was accepted");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        arm(0x1, kTaps, kTag);
+        rung.packet(conv(), streams, 0);
+      },
+      "tile 1 of the convolution compute (ComputeStreamTag 1234) armed no weight stream on that tag",
+      "a tile without its weight stream computed");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        arm(0x3, kTaps, kTag + 1);
+        rung.packet(conv(), streams, 0);
+      },
+      "tile 0 of the convolution compute (ComputeStreamTag 1234) armed no weight stream on that tag",
+      "a weight stream on another tag was taken");
+  rung.endRun();
+}
+
+// The read's level-0 step (docs/decoding-log.md "conv32run" §C; lle_fields.def Stage13Step, w0[94:78]):
+// two counting levels whose strides chain run as one progression -- here 2 groups 2 units apart at
+// level 0 and 4 rows at level 1 with carry 2 (stride 2 + 1 x 2 = 4): units 0, 2, 4, ..., 14 from the
+// read's address, sent to the host in that order (no corpus read has step 2 with these limits). Read
+// with a level-0 step of one unit, as before, the levels do not chain (strides 1 and 3) and the read
+// is refused; a walk that does not chain (carry 3) is refused naming the step.
+TEST_F(LleRungTest, AReadsLevelZeroStepsByStage13StepAndChainingLevelsRunAsOneProgression) {
+  static constexpr uint16_t kTile = 0x4;
+  static constexpr uint64_t kBase = 30;
+  const auto read = [&](uint64_t step, int64_t carry) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kBase}, {LleField::Stage13Step, step},
+                                    {LleField::Stage13Groups, 1}, {LleField::Stage13LoopOn, 1},
+                                    {LleField::Stage13Wrap, static_cast<uint64_t>(carry)}, {LleField::Stage13OuterLimit, 0},
+                                    {LleField::Stage13OuterOn, 0}, {LleField::Stage13Route, 1}});
+    f.setElement(p, LleField::Stage13OuterLimit, 0, 3);
+    f.setElement(p, LleField::Stage13OuterOn, 0, 1);
+    return p;
+  };
+  const auto fill = [&] {
+    rung.beginRun();
+    for (uint64_t u = 0; u < 16; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x01010101u * static_cast<uint32_t>(u + 1)}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t g = 0; g < 8; ++g) expected.insert(expected.end(), 4, static_cast<uint8_t>(2 * g + 1));
+  fill();
+  rung.packet(read(2, 2), streams, 0);
+  EXPECT_EQ(sendToHost(kTile, expected.size()), expected);
+  rung.endRun();
+  for (const auto& [step, carry] : std::vector<std::pair<uint64_t, int64_t>>{{1, 2}, {2, 3}}) {
+    expectRefusal(
+        [&] {
+          fill();
+          rung.packet(read(step, carry), streams, 0);
+        },
+        "do not follow each other into one run of units", "a read whose levels do not chain was accepted");
+    rung.endRun();
+  }
 }
 
 // The 0x14 select pair (docs/decoding-log.md "xraypair" §A): its meaning is not decoded; the rung's
@@ -2192,8 +2404,9 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
   constexpr uint64_t kAt64 = 5;
   streams.input.resize(40);
   for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x31 + 11 * i);
-  const auto copy = [&](uint64_t flagA, uint64_t flagB, uint64_t echo) {
-    const DecodedPacket receive = executionOnlyReceive(kTile, flagA, flagB, echo);
+  const auto copy = [&](uint64_t flagA, uint64_t flagB, uint64_t echo, uint64_t stream = 2078) {
+    DecodedPacket receive = executionOnlyReceive(kTile, flagA, flagB, echo);
+    f.wordsOf(receive)[0].setBits(fieldDef(LleField::Recv11ExecStream).lsb, 12, stream);
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
@@ -2214,6 +2427,12 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
   };
   for (const auto& [a, b] : std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}, {0, 1}, {1, 0}, {1, 1}}) {
     EXPECT_EQ(copy(a, b, b), streams.input) << "flags (" << a << ", " << b << ")";
+  }
+  // The stream tag w0[73:62] (Recv11ExecStream, docs/decoding-log.md "conv32run" §A) names the transfer
+  // the receive takes; in a serial model it moves no byte: 1234 and 5 (values no corpus receive has)
+  // and the rubensrech conv 32^2 window's 2076 bring the same 40 bytes as Dense's 2078.
+  for (const uint64_t stream : {uint64_t{1234}, uint64_t{5}, uint64_t{2076}}) {
+    EXPECT_EQ(copy(1, 1, 1, stream), streams.input) << "stream tag " << stream;
   }
   expectRefusal(
       [&] {
@@ -3746,7 +3965,7 @@ TEST_F(LleRungTest, TheInputLevelBitsMustAgreeWithTheLevelsThatCount) {
 // Before the change the opcodes were outside the rung ("does not model this opcode").
 TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
   const auto fill = [&](uint64_t sendOn, uint64_t fillOn, uint64_t level0) {
-    DecodedPacket p = f.make(0x16, {{LleField::Mesh16RecvOn, 1}, {LleField::Mesh16Fill, fillOn}, {LleField::Mesh16SendOn, sendOn},
+    DecodedPacket p = f.make(0x16, {{LleField::Mesh16RecvStride, 1}, {LleField::Mesh16Fill, fillOn}, {LleField::Mesh16SendStride, sendOn},
                                     {LleField::Mesh16RecvAt4, 7}, {LleField::Mesh16FillValue, 0x11223344}});
     p.tileMask = 0x0006;
     f.setElement(p, LleField::Mesh16RecvLimit, 0, level0);
@@ -3785,9 +4004,79 @@ TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
     rung.endRun();
     return std::string("accepted");
   };
-  EXPECT_NE(refusal(fill(1, 1, 0)).find("Mesh16SendOn is set"), std::string::npos);
-  EXPECT_NE(refusal(fill(0, 0, 0)).find("only the fill-only receive"), std::string::npos);
-  EXPECT_NE(refusal(fill(0, 1, 3)).find("Mesh16RecvLimit[0] = 3"), std::string::npos);
+  // Since "conv32run" the other forms run: a send reads its tile's narrow memory (here unit 0, which no
+  // packet wrote: refused), and a fill whose level 0 counts steps by the receive stride.
+  EXPECT_NE(refusal(fill(1, 1, 0)).find("reads narrow byte 0, which no packet wrote"), std::string::npos);
+  EXPECT_EQ(refusal(fill(0, 1, 3)), "accepted");
+}
+
+// The mesh transfers (docs/decoding-log.md "conv32run" §B): a send and the receive it feeds are
+// different packets -- here a 0x18 (tile t sends to t + 1) whose receive on tile 2 is armed first, a
+// column of 3 units 7 apart from unit 50 (the receive stride w2[43:27] = 7, carries -limit x stride),
+// and a later 0x18 in which tile 1 sends its units 3, 4, 5 (stride 1): they land at 50, 57, 64 in that
+// order. No corpus transfer has these addresses or this stride. Read with the old enable bits (w0 bit
+// 78, w2 bit 27), the stride-7 receive would be off and the bytes would not arrive; read with the
+// immediate form's w3[47:31] step, they would land at 50, 51, 52. A send of 2 units into a 3-unit
+// receive is refused, and so is a send off the 4 x 4 grid's edge (tile 3 to "tile 4").
+TEST_F(LleRungTest, AMeshSendLandsInTheReceiveItsNeighbourArmedByTheStrides) {
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
+                streams, 0);
+  };
+  const auto side = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t units, int64_t stride) {
+    f.setElement(p, limit, 0, units - 1);
+    for (unsigned i = 1; i < 4; ++i) f.setElement(p, limit, i, 0);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, static_cast<uint64_t>(-static_cast<int64_t>(units - 1) * stride));
+  };
+  const auto receiveColumn = [&](uint16_t tiles, uint64_t units) {
+    DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, tiles}, {LleField::Mesh18RecvStride, 7}, {LleField::Mesh18RecvAt4, 50},
+                                    {LleField::Mesh18SendStride, 0}, {LleField::Mesh18Fill, 0}});
+    side(p, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, units, 7);
+    return p;
+  };
+  const auto sendRow = [&](uint16_t tiles, uint64_t units) {
+    DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, tiles}, {LleField::Mesh18SendStride, 1}, {LleField::Mesh18SendAt4, 3},
+                                    {LleField::Mesh18RecvStride, 0}, {LleField::Mesh18Fill, 0}});
+    side(p, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry, units, 1);
+    return p;
+  };
+  rung.beginRun();
+  for (unsigned t : {1u, 3u}) {
+    write(t, 3, 0x04030201);
+    write(t, 4, 0x08070605);
+    write(t, 5, 0x0c0b0a09);
+  }
+  rung.packet(receiveColumn(0x0004, 3), streams, 0);
+  EXPECT_TRUE(rung.tile(2).narrowSram.firstUnwritten(4 * 50, 4).has_value()) << "written before its send";
+  rung.packet(sendRow(0x0002, 3), streams, 0);
+  const AddressedMemory& m = rung.tile(2).narrowSram;
+  const std::pair<uint64_t, std::vector<uint8_t>> expected[] = {
+      {50, {1, 2, 3, 4}}, {57, {5, 6, 7, 8}}, {64, {9, 10, 11, 12}}};
+  for (const auto& [unit, bytes] : expected) {
+    ASSERT_FALSE(m.firstUnwritten(4 * unit, 4).has_value()) << "unit " << unit;
+    const auto got = m.read(4 * unit, 4);
+    EXPECT_EQ(std::vector<uint8_t>(got.begin(), got.end()), bytes) << "unit " << unit;
+  }
+  EXPECT_TRUE(m.firstUnwritten(4 * 51, 4).has_value()) << "the column's stride is 7, not 1";
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        for (unsigned u = 3; u < 6; ++u) write(1, u, 0);
+        rung.packet(receiveColumn(0x0004, 3), streams, 0);
+        rung.packet(sendRow(0x0002, 2), streams, 0);
+      },
+      "the send carries 8 bytes, the receive it pairs with takes 12", "a 2-unit send into a 3-unit receive was accepted");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        for (unsigned u = 3; u < 6; ++u) write(3, u, 0);
+        rung.packet(sendRow(0x0008, 3), streams, 0);
+      },
+      "Mesh18SendStride on tile 3: its neighbour is outside the 4 x 4 tile grid", "a send off the grid's edge was accepted");
+  rung.endRun();
 }
 
 }  // namespace coralsim::lle

@@ -130,7 +130,7 @@ TEST(LleFields, TileTransferLoopsAreTheLleRungsFields) {
   EXPECT_EQ(unit(0x17).formatBit, fieldDef(LleField::Fill17Immediate).lsb);
   EXPECT_EQ(unit(0x17).formatValue, 1u);
   // The 0x10 send's beat nest (lle Dma10Beats, all five levels) and the mesh packets' receive nests
-  // (lle MeshNNRecvLimit, gated by MeshNNRecvOn), laid out as 0x17's write nest.
+  // (lle MeshNNRecvLimit, gated by MeshNNRecvStride != 0), laid out as 0x17's write nest.
   const LleFieldDef& beats = fieldDef(LleField::Dma10Beats);
   sameLimit(loop("Send10Beats"), LleField::Dma10Beats);
   EXPECT_EQ(loop("Send10Beats").levels, beats.count);
@@ -138,9 +138,9 @@ TEST(LleFields, TileTransferLoopsAreTheLleRungsFields) {
   EXPECT_EQ(loop("Send10Beats").gateBit, isa::kTileTransferAlways);
   EXPECT_EQ(unit(0x10).memory, isa::TileMemory::Ring);
   const std::tuple<std::string_view, LleField, LleField> mesh[] = {
-      {"Mesh15Receive", LleField::Mesh15RecvLimit, LleField::Mesh15RecvOn},
-      {"Mesh16Receive", LleField::Mesh16RecvLimit, LleField::Mesh16RecvOn},
-      {"Mesh18Receive", LleField::Mesh18RecvLimit, LleField::Mesh18RecvOn}};
+      {"Mesh15Receive", LleField::Mesh15RecvLimit, LleField::Mesh15RecvStride},
+      {"Mesh16Receive", LleField::Mesh16RecvLimit, LleField::Mesh16RecvStride},
+      {"Mesh18Receive", LleField::Mesh18RecvLimit, LleField::Mesh18RecvStride}};
   for (const auto& [name, limit, on] : mesh) {
     sameLimit(loop(name), limit);
     EXPECT_EQ(loop(name).levels, fieldDef(limit).count) << name;
