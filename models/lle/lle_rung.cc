@@ -46,7 +46,7 @@ constexpr uint32_t kWeightOffsetSlot = 128;
 // The element-wise form's weight block: 4 lanes x one 4-byte group (the prologue's 4 x 4 identity).
 constexpr uint64_t kElementWiseBlockBytes = kGroupBytes * kGroupBytes;
 // The infeed rings' offsets count 32-byte units (lle_fields.def PopBuffer32: 4096 of them in the parameter
-// ring, PopInputBuffer32: 32768 in the input ring).
+// ring, PopInputBuffer32: 65536 in the input stream's ring positions, 2 MiB).
 constexpr uint64_t kRingOffsetUnit = 32;
 // A tile-memory row as the 0x11 receive counts it: 64 lanes x 4 bytes (lle_fields.def Recv11Row).
 constexpr uint64_t kRowBytes = kLanes * 4;

@@ -1266,19 +1266,29 @@ TEST_F(LleRungTest, PopRingOffsetHasTwelveBitsForStreamsBeyond64KiB) {
   EXPECT_THROW(rung.packet(at(0x010), streams, 0), ChipFault);  // the 11-bit reading
 }
 
-// The input ring is 1 MiB and its offset takes 15 bits (PopInputBuffer32, w0[27:13]; docs/decoding-log.md
-// "win14" §D): an input pop at stream byte 20,000 (ring byte 160,000, no corpus offset) names 5,000 = 0x1388,
-// bit 12 set; the 12-bit reading's 0x388 (160,000 mod 128 KiB / 32) is refused naming the field.
-TEST_F(LleRungTest, AnInputPopsRingOffsetHasFifteenBits) {
+// The input ring's offset takes 16 bits (PopInputBuffer32, w0[28:13]; docs/decoding-log.md "win14" §D,
+// "w3rows" §B): an input pop at stream byte 20,000 (ring byte 160,000, no corpus offset) names 5,000 =
+// 0x1388, bit 12 set; the 12-bit reading's 0x388 (160,000 mod 128 KiB / 32) is refused naming the field.
+// At stream byte 150,000 (ring byte 1,200,000, past 1 MiB) it names 37,500 = 0x927c, bit 15 (w0 bit 28)
+// set; the 15-bit reading's 0x127c (mod 1 MiB) is refused.
+TEST_F(LleRungTest, AnInputPopsRingOffsetHasSixteenBits) {
   rung.beginRun();
   rung.packet(infeed(true), streams, 0);
-  streams.input.resize(20008);
+  streams.input.resize(150008);
   EXPECT_NO_THROW(rung.packet(popAt(true, 20000, 0x1388, 1, 8), streams, 0));
   expectRefusal(
       [&] {
         rung.packet(popAt(true, 20000, 0x388, 1, 8), streams, 0);
       },
-      "PopInputBuffer32, word 0 bits 27:13", "an input pop with the 12-bit ring offset was accepted");
+      "PopInputBuffer32, word 0 bits 28:13", "an input pop with the 12-bit ring offset was accepted");
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  EXPECT_NO_THROW(rung.packet(popAt(true, 150000, 0x927c, 1, 8), streams, 0));
+  expectRefusal(
+      [&] {
+        rung.packet(popAt(true, 150000, 0x127c, 1, 8), streams, 0);
+      },
+      "PopInputBuffer32, word 0 bits 28:13", "an input pop with the 15-bit ring offset (mod 1 MiB) was accepted");
 }
 
 // The pop delivers its decoded length, not the rest of the stream: a compute over more input
