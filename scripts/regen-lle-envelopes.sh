@@ -37,6 +37,11 @@ padding=("$I/model_padding_64x64x3_edgetpu.tflite" "$I/model_padding_128x128x3_e
 padding14=(--opcode 0x14:Stage14SourceRowForm=1 "${padding[@]}")
 padding11=(--opcode 0x11:Recv11ExecutionForm=1 "${padding[@]}")
 # Their mesh packets' fill-only form (a receive that writes the zero point, no send): "padform" §E.
+# The stride sweep's decode set (docs/decoding-log.md "stride11"): its execution-only receive with a
+# prefix pins the form's still-undecoded w2 bits (84, 86, 112, 106 and w2[105:90]) to their values.
+W="$C/iwatake2222+EdgeTPU_Analysis/InOut"
+stride11=(--opcode 0x11:Recv11ExecutionForm=1 "$W/model_stride/model_stride_64x64x3_edgetpu.tflite"
+          "$W/model_padding_stride/model_padding_stride_64x64x3_edgetpu.tflite")
 mesh=(--opcode 0x15 "${padding[@]}" --opcode 0x16 "${padding[@]}" --opcode 0x18 "${padding[@]}")
 identity01+=("${padding[@]}")
 # The NLU table load (docs/decoding-log.md "nlu"): one tracker template's two tables; the other 20
@@ -45,5 +50,5 @@ nlu19=(--opcode 0x19 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templ
 kept13=(--opcode 0x13 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite"
         "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
         "$C/iwatake2222+EdgeTPU_Analysis/InOut/model_padding/model_padding_128x128x3_edgetpu.tflite" "$X/div2_8_aarch64.coral")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${padding14[@]}" "${padding11[@]}" "${mesh[@]}" "${nlu19[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${padding14[@]}" "${padding11[@]}" "${mesh[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${nlu19[@]}"

@@ -9,7 +9,10 @@ void IdentityCopy::run(const StagingWindow& window, uint64_t firstPass, std::spa
   constexpr unsigned kLanesAUnit = 4;
   uint64_t position = 0;
   out.forEachUnit([&](int64_t unit) {
-    const uint8_t* elements = window.passBytes[firstPass + position / columns].data() + firstByte + channels * (position % columns);
+    const uint64_t line = position / columns % lines;
+    const uint64_t row = position / columns / lines;
+    const uint8_t* elements =
+        window.passBytes[firstPass + row].data() + firstByte + line * lineStrideBytes + channels * (position % columns);
     std::array<uint8_t, kLanesAUnit> lanes{};
     for (unsigned c = 0; c < kLanesAUnit; ++c) {
       int32_t acc = 0;

@@ -1330,12 +1330,12 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     refuse(packet, "ComputeK4W0 = " + std::to_string(channels - 1) + " with 1-byte elements (ComputeInputBytes = 1): " +
                        std::to_string(channels) + " channels a position do not fit one 4-byte group");
   }
-  const uint64_t columns = readField(words, LleField::ComputeLimitW0, 0) + 1;
-  const uint64_t rows = readField(words, LleField::ComputeLimitW0, 2) + 1;
-  if (const uint64_t middle = readField(words, LleField::ComputeLimitW0, 1); middle != 0) {
-    refuse(packet, "ComputeLimitW0[1] = " + std::to_string(middle) +
-                       " in a one-byte-element compute: its positions are level 1 and its rows level 3 of the w0 nest");
-  }
+  // T positions of M lines of R passes (the w0 nest's levels 1-3; M > 1 in the stride-2 PoseNet /
+  // DeepLab copies, docs/decoding-log.md "level2copy"), checked against the input nest at issue.
+  const IdentityCopy copy = IdentityCopy::fromPacket(words);
+  const uint64_t columns = copy.columns;
+  const uint64_t rows = copy.rows;
+  const uint64_t lines = copy.lines;
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
   if (zpIn != 0) {
     refuse(packet, "ComputeZpIn = " + std::to_string(zpIn) +
@@ -1346,12 +1346,12 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
   const uint64_t inputUnit = readField(words, LleField::ComputeInputAt4);
   // The input's byte address is w1[80:63]: the unit ComputeInputAt4 names, from its byte
   // ComputeInputByte ("padform" §B); each row of the copy starts that far into its pass.
-  const uint64_t firstByte = readField(words, LleField::ComputeInputByte);
+  const uint64_t firstByte = copy.firstByte;
   const OutputNest out = OutputNest::fromPacket(words, static_cast<int64_t>(outputAt / 4));
-  if (outputAt % 4 != 0 || out.units() != columns * rows) {
+  if (outputAt % 4 != 0 || out.units() != columns * lines * rows) {
     refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " covers " +
                        std::to_string(out.units()) + " 4-byte units; the compute has " + std::to_string(columns) + " x " +
-                       std::to_string(rows) + " positions (ComputeLimitW0[0], [2])");
+                       std::to_string(lines) + " x " + std::to_string(rows) + " positions (ComputeLimitW0[0], [1], [2])");
   }
   const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -1385,18 +1385,18 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
                          std::to_string(window.passesRead) + " already read; this compute reads " + std::to_string(rows) + " more");
     }
     for (uint64_t r = 0; r < rows; ++r) {
-      if (window.passBytes[window.passesRead + r].size() < firstByte + channels * columns) {
+      if (window.passBytes[window.passesRead + r].size() < copy.rowSpanBytes()) {
         refuse(packet, "tile " + std::to_string(t) + ": pass " + std::to_string(window.passesRead + r) + " of the staging window holds " +
                            std::to_string(window.passBytes[window.passesRead + r].size()) + " bytes, the row reads " +
-                           std::to_string(channels * columns) + " from its byte " + std::to_string(firstByte));
+                           std::to_string(copy.rowSpanBytes() - firstByte) + " from its byte " + std::to_string(firstByte));
       }
     }
     // The block stays in its stream for the layer's next copy: the later identity computes of a layer
     // name the same tag and have no read of their own (docs/decoding-log.md "w7ident" §C, Next (3)).
     const std::vector<uint8_t> block = *tile.keptRead;
-    IdentityCopy{columns, rows, channels, firstByte}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
+    copy.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     window.passesRead += rows;
-    macs_ += uint64_t{kGroupBytes} * channels * columns * rows;
+    macs_ += uint64_t{kGroupBytes} * channels * columns * lines * rows;
   }
 }
 
@@ -1421,25 +1421,31 @@ void LleRung::refuseInputLevelMovesDisagreeingWithTheWalk(const DecodedPacket& p
 }
 
 // The identity copy's input walk (Nest37 in bytes, docs/decoding-log.md "convwire" §A): C one-byte
-// channels (level 0), the row's T positions C bytes apart (level 1), level 2 once, and R rows that
+// channels (level 0), the row's T positions C bytes apart (level 1), M lines S bytes apart (level 2: once
+// in the rubensrech sweep, the image rows of a pass in the stride-2 copies, "level2copy"), and R rows that
 // all start where the first did (level 3 stride 0: each reads the staging window's next pass, which
 // the window brings to the same units). Any other walk reads other bytes: refused at issue, naming
 // the levels.
 void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
-  const uint64_t channels = readField(packet.words, LleField::ComputeK4W0) + 1;
-  const uint64_t columns = readField(packet.words, LleField::ComputeLimitW0, 0) + 1;
-  const uint64_t rows = readField(packet.words, LleField::ComputeLimitW0, 2) + 1;
+  const IdentityCopy copy = IdentityCopy::fromPacket(packet.words);
+  const uint64_t channels = copy.channels;
+  const uint64_t columns = copy.columns;
+  const uint64_t rows = copy.rows;
+  const uint64_t lines = copy.lines;
   const InputByteWalk walk = InputByteWalk::fromPacket(packet.words, 1);
-  const bool same = walk.limits[0] == channels - 1 && walk.limits[1] == columns - 1 && walk.limits[2] == 0 &&
+  // Level 2 counts the M lines of a pass (ComputeLimitW0[1]), each S >= 0 bytes after the last
+  // (docs/decoding-log.md "level2copy" §A): a line before the pass's first byte is not a copy of it.
+  const bool same = walk.limits[0] == channels - 1 && walk.limits[1] == columns - 1 && walk.limits[2] == lines - 1 &&
                     walk.limits[3] == rows - 1 && (columns == 1 || walk.strideBytes[1] == static_cast<int64_t>(channels)) &&
-                    (rows == 1 || walk.strideBytes[3] == 0);
+                    (lines == 1 || walk.strideBytes[2] >= 0) && (rows == 1 || walk.strideBytes[3] == 0);
   // The weight walk (Nest29 in bytes, docs/decoding-log.md "w7ident" §B): the position's C bytes at
   // level 0, then the same C bytes again for every position (level 1) and row (level 2) -- each slot's
   // carry -(C - 1) bytes, as in all 534 identity computes of the corpus; the copy weighs every position
   // by the one kept block. Another walk weighs positions by other bytes: not executed.
   const WeightByteWalk weights = WeightByteWalk::fromPacket(packet.words);
   const int64_t back = -static_cast<int64_t>(channels - 1);
-  const bool sameWeights = weights.limits[0] == channels - 1 && weights.limits[1] == columns - 1 && weights.limits[2] == rows - 1 &&
+  // Its level 2 counts the M lines of every row together (R M - 1, "w7ident" §B).
+  const bool sameWeights = weights.limits[0] == channels - 1 && weights.limits[1] == columns - 1 && weights.limits[2] == rows * lines - 1 &&
                            std::all_of(weights.carryBytes.begin(), weights.carryBytes.end(), [back](int64_t c) { return c == back; });
   if (!sameWeights) {
     std::string carries;
@@ -1447,12 +1453,13 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
     refuse(packet, "the weight nest (Nest29 in bytes: ComputeK4W7, ComputeLimit29[0], [1]; carries ComputeKWrapW7 / ComputeKWrap29 x 4 + "
                    "ComputeNest29CarryLow) has limits " + std::to_string(weights.limits[0]) + ", " + std::to_string(weights.limits[1]) + ", " +
                    std::to_string(weights.limits[2]) + " and slot carries (" + carries + ") bytes; the identity copy of " + std::to_string(rows) +
-                   " rows of " + std::to_string(columns) + " positions of " + std::to_string(channels) + " one-byte channels walks limits " +
-                   std::to_string(channels - 1) + ", " + std::to_string(columns - 1) + ", " + std::to_string(rows - 1) + " with every carry " +
+                   " rows of " + std::to_string(lines) + " lines of " + std::to_string(columns) + " positions of " + std::to_string(channels) +
+                   " one-byte channels walks limits " + std::to_string(channels - 1) + ", " + std::to_string(columns - 1) + ", " +
+                   std::to_string(rows * lines - 1) + " with every carry " +
                    std::to_string(back) + " (the same C weight bytes for every position)");
   }
   if (same) {
-    refuseARowPastTheInputRing(packet, readField(packet.words, LleField::ComputeInputByte) + channels * columns);
+    refuseARowPastTheInputRing(packet, copy.rowSpanBytes());
     return;
   }
   std::string levels;
@@ -1462,8 +1469,8 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
   refuse(packet, "the input nest (Nest37 in bytes: ComputeK4W1, ComputeNest37Limit1, ComputePositions, ComputeNest37Limit3; carries "
                  "ComputePositionStep37 / ComputeInputBytesCode, ComputeNest37Carry1, ComputeKWrap37[0] / ComputeNest37CarryLow[0]) "
                  "walks (limit, stride in bytes) " + levels + "; the identity copy of " + std::to_string(rows) + " rows of " +
-                 std::to_string(columns) + " positions of " + std::to_string(channels) +
-                 " one-byte channels (ComputeK4W0, ComputeLimitW0[0], [2]) walks (C - 1, 1), (T - 1, C), (0, -), (R - 1, 0)");
+                 std::to_string(lines) + " lines of " + std::to_string(columns) + " positions of " + std::to_string(channels) +
+                 " one-byte channels (ComputeK4W0, ComputeLimitW0[0], [1], [2]) walks (C - 1, 1), (T - 1, C), (M - 1, S >= 0), (R - 1, 0)");
 }
 
 // The stream a compute takes its kept operand from (ComputeStreamTag, docs/decoding-log.md "w7ident" §A):

@@ -2210,6 +2210,56 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
       "Recv11ExecFlagBEcho", "a receive whose w2 bit 88 differs from bit 80 was accepted");
 }
 
+// The execution-only receive with a prefix (docs/decoding-log.md "stride11" §A): the receives whose
+// stream feeds a compute with a parameter prefix carry w2 bit 11 and the parameter form's span and
+// length, Bytes8 = Span8 + 32 (1,109 / 1,109). The other bits are the stride sweep's form marks (w2
+// bits 84, 86, 112 clear, w2[106:90] all set: pinned, not decoded). Span8 64 / Bytes8 96 is the
+// three-array prefix, which no receive with these marks and this position has; the receive still
+// moves no bytes, so the pop-fed copy comes back whole. A length that is not the span's plus one
+// array is refused by name.
+TEST_F(LleRungTest, AnExecutionOnlyReceivesPrefixEndsOneArrayAfterItsSpan) {
+  constexpr uint16_t kTile = 0x8;
+  constexpr uint64_t kAt64 = 7;
+  streams.input.resize(40);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x17 + 5 * i);
+  const auto receiveWith = [&](uint64_t span8, uint64_t bytes8) {
+    DecodedPacket receive = executionOnlyReceive(kTile);
+    auto& words = f.wordsOf(receive);
+    words[2].setBits(84, 1, 0);
+    words[2].setBits(86, 1, 0);
+    words[2].setBits(112, 1, 0);
+    words[2].setBits(90, 17, 0x1ffff);
+    words[2].setBits(12, 13, 112);  // Recv11PrefixAt64 and Last64: pinned in this form
+    words[2].setBits(44, 13, 116);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, 1);
+    f.setElement(receive, LleField::Recv11PrefixSpan8, 0, span8);
+    f.setElement(receive, LleField::Recv11PrefixBytes8, 0, bytes8);
+    return receive;
+  };
+  EXPECT_EQ(checkEnvelope(receiveWith(1, 33)), "");
+  const DecodedPacket threeArrays = receiveWith(64, 96);
+  EXPECT_EQ(checkEnvelope(threeArrays), "");
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(stageAt(kTile, kAt64 * 64, 0), streams, 0);
+  rung.packet(threeArrays, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
+                            {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
+              streams, 0);
+  EXPECT_EQ(sendToHost(kTile, streams.input.size()), streams.input);
+  rung.endRun();
+  const std::string longer = checkEnvelope(receiveWith(64, 97));
+  EXPECT_NE(longer.find("Recv11PrefixBytes8"), std::string::npos) << longer;
+  const std::string noFlag = checkEnvelope([&] {
+    DecodedPacket receive = receiveWith(0, 32);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, 0);
+    return receive;
+  }());
+  EXPECT_NE(noFlag.find("Recv11PrefixBytes8"), std::string::npos) << noFlag;
+}
+
 // The execution-only receive's loop nest (docs/decoding-log.md "add128" §A): a level-0 run of
 // Recv11ExecRun + 1 units whose three outer levels (Recv11ExecRepeat) start it again (wraps -Run), step 1.
 // A run of 38 units repeated 3 times is no corpus receive's (add_128_128 runs 64 once); the 0x14 before
@@ -3201,6 +3251,69 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     }
   }
   rung.endRun();
+
+  // M lines a pass (docs/decoding-log.md "level2copy"): the stride-2 PoseNet / DeepLab copies count
+  // ComputeLimitW0[1] + 1 image rows of each pass at the input nest's level 2 (ComputePositions, slot
+  // 1's carry making them S = W C bytes apart), the output nest's level 1 (ComputeOutPositions) and
+  // inside the weight nest's level 2 (R M - 1). Here 2 rows of 2 lines of T = 2 one-channel positions,
+  // lines 6 bytes apart in the 12-byte passes: position (r, m, x) is byte 12 r + 6 m + x, at output
+  // unit 4 r + 2 m + x. ComputePositionStep37 = 0 with ComputePositions = 1 is the one-byte walk's
+  // slot-0 carry, not the element-wise relation's P + 1 (refused as such before this change).
+  {
+    constexpr uint64_t kLines = 2, kRows = 2, kT = 2, kLineBytes = 6;
+    const auto lined = [&](int64_t lineBytes, uint64_t weightLevel2) {
+      DecodedPacket p = identity(kRows, kWindowAt / 4, 768, 1, kT);
+      f.setElement(p, LleField::ComputeLimitW0, 1, kLines - 1);
+      f.setElement(p, LleField::ComputePositions, 0, kLines - 1);
+      f.setElement(p, LleField::ComputeOutPositions, 0, kLines - 1);
+      f.setElement(p, LleField::ComputeLimit29, 1, weightLevel2);
+      f.setElement(p, LleField::ComputeInputRingBytes, 0, 64);
+      // slot 1: from the line's last position to the next line's first; slot 2: back to the pass's start
+      f.setElement(p, LleField::ComputeNest37Carry1, 0, static_cast<uint64_t>(lineBytes - static_cast<int64_t>(kT - 1)));
+      const int64_t back = -((static_cast<int64_t>(kLines) - 1) * lineBytes + static_cast<int64_t>(kT - 1));
+      f.setElement(p, LleField::ComputeKWrap37, 0, static_cast<uint64_t>(back >> 2));
+      f.setElement(p, LleField::ComputeNest37CarryLow, 0, static_cast<uint64_t>(back & 3));
+      return p;
+    };
+    const auto run = [&](const DecodedPacket& p) {
+      rung.beginRun();
+      keepBlock(column0Block);
+      try {
+        rung.packet(p, streams, 0);
+        rung.packet(infeed(true), streams, 0);
+        rung.packet(window, streams, 0);
+        rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+        rung.packet(f.make(0x24, {}), streams, 0);
+      } catch (const ChipFault& e) {
+        return std::string(e.what());
+      }
+      return std::string("accepted");
+    };
+    DecodedPacket twoLines = lined(kLineBytes, kRows * kLines - 1);
+    EXPECT_EQ(checkEnvelope(twoLines), "");
+    ASSERT_EQ(run(twoLines), "accepted");
+    for (uint64_t r = 0; r < kRows; ++r) {
+      for (uint64_t m = 0; m < kLines; ++m) {
+        for (uint64_t x = 0; x < kT; ++x) {
+          const std::vector<uint8_t> lanes = lanesAt(768 + 4 * (kT * kLines * r + kT * m + x));
+          for (unsigned c = 0; c < 4; ++c) {
+            EXPECT_EQ(lanes[c], expected(4 * kUnits * r + kLineBytes * m + x, c)) << "row " << r << " line " << m << " column " << x;
+          }
+        }
+      }
+    }
+    EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(768 + 4 * kT * kLines * kRows, 4).has_value());
+    rung.endRun();
+    // A line before the previous one, the weight nest counting the rows alone (R - 1), or a line past
+    // the pass's 12 bytes (11 + 2 = 13) is another copy: refused, naming what.
+    const std::string backwards = run(lined(-2, kRows * kLines - 1));
+    EXPECT_NE(backwards.find("the input nest (Nest37 in bytes"), std::string::npos) << backwards;
+    const std::string weights = run(lined(kLineBytes, kRows - 1));
+    EXPECT_NE(weights.find("the weight nest (Nest29 in bytes"), std::string::npos) << weights;
+    const std::string pastPass = run(lined(11, kRows * kLines - 1));
+    EXPECT_NE(pastPass.find("holds 12 bytes, the row reads 13"), std::string::npos) << pastPass;
+    rung.endRun();
+  }
 
   // The output nest's level-0 step (ComputeOut37Step, docs/decoding-log.md "splitcat" §A): with a step
   // of 3 units the copy's positions leave two units between them for the groups of two other inputs

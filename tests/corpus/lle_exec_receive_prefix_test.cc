@@ -1,0 +1,180 @@
+// The execution-only 0x11 receive with a prefix (docs/decoding-log.md "stride11") over every compiled
+// corpus program, and how far the iwatake stride and padding_stride sweeps get on the lle rung
+// (issue #12 target (b)).
+//
+// 1. The relation the rung checks (lle_relations.def: Recv11PrefixBytes8 = Recv11PrefixSpan8 + 32 where
+//    Recv11PrefixOn) holds in every such receive, one unit more in none, and the compute next on the
+//    receive's tiles has a parameter prefix, so the counts can fail.
+// 2. The sweeps on lle: the decode set (stride 64x64, padding_stride 64x64) passes its prefix receive,
+//    as do the held-out sizes whose receive has the decode set's form marks and position; each stop is
+//    printed, and a program that runs fully has its outputs compared with the golden tensors (whole
+//    tensor, exact size: % exact and max |d|).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "driver/model/model_file.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
+#include "hosting/in_process_transport.h"
+#include "models/lle/lle_fields.h"
+#include "models/scalar/decoded_program.h"
+#include "sim/device.h"
+#include "tests/corpus/distinct_corpus_models.h"
+#include "tests/support/corpus.h"
+
+namespace coralsim::driver {
+namespace {
+
+namespace fs = std::filesystem;
+using coralsim::testing::forEachDistinctCorpusModel;
+using lle::LleField;
+using lle::readField;
+
+constexpr uint8_t kReceive = 0x11, kCompute = 0x01;
+
+bool prefixedExecutionOnlyReceive(const models::DecodedPacket& p) {
+  return static_cast<uint8_t>(p.opcode) == kReceive && readField(p.words, LleField::Recv11ExecutionForm) != 0 &&
+         readField(p.words, LleField::Recv11PrefixOn) != 0;
+}
+
+TEST(LleCorpus, ExecutionOnlyReceivesWithAPrefixEndOneArrayAfterTheirSpanAndFeedAPrefixedCompute) {
+  CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
+  size_t receives = 0, lengthHolds = 0, oneMore = 0, prefixedCompute = 0;
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path&, const ModelFile& model) {
+    for (const Executable* e : allExecutables(model)) {
+      for (const auto& bitstream : e->bitstreams) {
+        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+        const auto& packets = program->packets();
+        for (size_t i = 0; i < packets.size(); ++i) {
+          if (!prefixedExecutionOnlyReceive(packets[i])) continue;
+          ++receives;
+          const uint64_t span8 = readField(packets[i].words, LleField::Recv11PrefixSpan8);
+          const uint64_t bytes8 = readField(packets[i].words, LleField::Recv11PrefixBytes8);
+          lengthHolds += bytes8 == span8 + 32;
+          oneMore += bytes8 == span8 + 33;
+          const uint64_t tiles = readField(packets[i].words, LleField::Dma11Mask);
+          for (size_t j = i + 1; j < packets.size(); ++j) {
+            if (static_cast<uint8_t>(packets[j].opcode) != kCompute || (readField(packets[j].words, LleField::ComputeMask) & tiles) == 0) {
+              continue;
+            }
+            prefixedCompute += readField(packets[j].words, LleField::ComputeParamPrefix) != 0;
+            break;
+          }
+        }
+      }
+    }
+  });
+  std::printf("execution-only receives with Recv11PrefixOn: %zu; Bytes8 = Span8 + 32 in %zu (+ 33: %zu); "
+              "next compute on their tiles has a parameter prefix in %zu\n",
+              receives, lengthHolds, oneMore, prefixedCompute);
+  ASSERT_GT(receives, 0u);
+  EXPECT_EQ(lengthHolds, receives);
+  EXPECT_LT(oneMore, receives / 10);
+  EXPECT_GT(prefixedCompute, receives * 9 / 10);
+}
+
+std::vector<uint8_t> readBytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// "... opcode 0x14 (tile.dma14) at PC 0x00b9 ..." -> 0xb9; -1 when the text names no PC.
+long refusedPc(const std::string& text) {
+  const size_t at = text.find("at PC 0x");
+  return at == std::string::npos ? -1 : std::stol(text.substr(at + 8, 4), nullptr, 16);
+}
+
+struct SweepProgram {
+  const char* folder;
+  const char* name;
+  bool decodeSet;
+};
+
+// The floor: every program listed passes its prefix receive (decode set and held-out sizes whose receive
+// carries the decode set's pinned bits); the other sizes stop earlier on other helpers' fields and are
+// not listed. A program that runs fully must match its golden rand1 output byte for byte.
+TEST(LleStrideSweep, ThePrefixReceivesPassAndAFullRunMatchesTheGolden) {
+  const auto corpus = coralsim::testing::corpusDir();
+  if (!corpus) GTEST_SKIP() << "\n*** SKIPPED: CORALSIM_CORPUS not set; the stride sweep is not checked. ***\n";
+  const std::vector<SweepProgram> sweep = {
+      {"model_stride", "model_stride_64x64x3", true},
+      {"model_padding_stride", "model_padding_stride_64x64x3", true},
+      {"model_stride", "model_stride_128x64x3", false},
+      {"model_stride", "model_stride_2x2x3", false},
+      {"model_padding_stride", "model_padding_stride_128x64x3", false},
+      {"model_padding_stride", "model_padding_stride_128x128x3", false},
+      {"model_padding_stride", "model_padding_stride_256x256x3", false},
+  };
+  const auto golden = coralsim::testing::goldenDir();
+  size_t checked = 0;
+  for (const SweepProgram& s : sweep) {
+    const fs::path path = *corpus / "iwatake2222+EdgeTPU_Analysis" / "InOut" / s.folder / (std::string(s.name) + "_edgetpu.tflite");
+    if (!fs::exists(path)) {
+      std::printf("*** %s not in the corpus: not checked ***\n", s.name);
+      continue;
+    }
+    const ModelFile model = loadModelFile(path);
+    long receivePc = -1;
+    for (const Executable* e : allExecutables(model)) {
+      for (const auto& bitstream : e->bitstreams) {
+        for (const models::DecodedPacket& p : models::DecodedProgram::fromBytes(bitstream.bytes)->packets()) {
+          if (receivePc < 0 && prefixedExecutionOnlyReceive(p)) receivePc = static_cast<long>(p.pc);
+        }
+      }
+    }
+    ASSERT_GE(receivePc, 0) << "no execution-only 0x11 with a prefix in " << path;
+    const fs::path cases = golden ? *golden / ("iwatake2222+EdgeTPU_Analysis__" + std::string(s.name)) : fs::path();
+    std::vector<uint8_t> input, expected;
+    if (golden && fs::exists(cases / "rand1.in0.bin")) {
+      input = readBytes(cases / "rand1.in0.bin");
+      expected = readBytes(cases / "rand1.tpu_out0.bin");
+    }
+    const RunPlan plan = planRun(model);
+    if (input.empty()) {
+      std::printf("*** %s: no golden rand1 (set CORALSIM_GOLDEN): run on zeros, outputs not compared ***\n", s.name);
+      input.assign(plan.inputs.empty() ? 0 : plan.inputs[0].sizeBytes, 0);
+    }
+    sim::DeviceOptions options;
+    options.chip.mode = models::ExecutionMode::kLle;
+    sim::Device device(options);
+    InProcessTransport transport(device);
+    Runner runner(transport, RunnerOptions{});
+    runner.open();
+    const RunResult r = runner.run(plan, {input});
+    runner.close();
+    ++checked;
+    if (!r.ok()) {
+      const std::string& why = *r.error;
+      const size_t at = why.find("not modelled");
+      std::printf("%s (%s) on lle stops: %s\n", s.name, s.decodeSet ? "decode set" : "held out",
+                  why.substr(at == std::string::npos ? 0 : at).c_str());
+      EXPECT_GT(refusedPc(why), receivePc) << s.name << " refused at or before its prefix receive: " << why;
+      continue;
+    }
+    ASSERT_FALSE(expected.empty()) << s.name << " ran fully; golden rand1 not found (set CORALSIM_GOLDEN) to compare it";
+    ASSERT_EQ(r.outputs.size(), 1u);
+    ASSERT_EQ(r.outputs[0].bytes.size(), expected.size());
+    size_t exact = 0;
+    int maxDiff = 0;
+    for (size_t i = 0; i < expected.size(); ++i) {
+      const int d = std::abs(int{r.outputs[0].bytes[i]} - int{expected[i]});
+      exact += d == 0;
+      maxDiff = std::max(maxDiff, d);
+    }
+    std::printf("%s runs fully on lle: %zu / %zu bytes exact, max |d| %d\n", s.name, exact, expected.size(), maxDiff);
+    EXPECT_EQ(r.outputs[0].bytes, expected);
+  }
+  EXPECT_GT(checked, 0u);
+}
+
+}  // namespace
+}  // namespace coralsim::driver
