@@ -44,11 +44,17 @@ stride11=(--opcode 0x11:Recv11ExecutionForm=1 "$W/model_stride/model_stride_64x6
           "$W/model_padding_stride/model_padding_stride_64x64x3_edgetpu.tflite")
 mesh=(--opcode 0x15 "${padding[@]}" --opcode 0x16 "${padding[@]}" --opcode 0x18 "${padding[@]}")
 identity01+=("${padding[@]}")
+# The RingCanary 4-byte identity computes (docs/decoding-log.md "ring4copy" §B): their bits of unknown
+# meaning (w12[29:27] = 5 where the one-byte form has 7, the mode bits w15 3 / 5, ...) pinned to the
+# decode set (12x128x32, 12x128x64); 176x32, 176x64, 192x64 and the three 128-channel programs are held out.
+P64="$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_6512/p64/anchor"
+ring01=(--opcode 0x01:ComputeInputRingOn=1 "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
+        "$P64/conv2d_12x128x64_to_64_k3_s1_same_quant_edgetpu.tflite")
 # The NLU table load (docs/decoding-log.md "nlu"): one tracker template's two tables; the other 20
 # programs with a 0x19 are held out.
 nlu19=(--opcode 0x19 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
 kept13=(--opcode 0x13 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite"
         "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
         "$C/iwatake2222+EdgeTPU_Analysis/InOut/model_padding/model_padding_128x128x3_edgetpu.tflite" "$X/div2_8_aarch64.coral")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${nlu19[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${nlu19[@]}"

@@ -25,9 +25,13 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION_COUNT_EXCEPT(f, b, o, m, a, x, v)                                                    \
   FieldRelation{LleField::f, LleField::b, m,         a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
                 LleField::o, LleField::x, v},
+#define CORAL_LLE_RELATION_EXCEPT2(f, b, m, a, x, v, x2, v2)                                                   \
+  FieldRelation{LleField::f, LleField::b, m,         a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                std::nullopt, LleField::x, v, LleField::x2, v2},
 #define CORAL_LLE_FORMAT(c, f)
 #define CORAL_LLE_FORMAT_UNLESS(c, f)
 #include "models/lle/lle_relations.def"
+#undef CORAL_LLE_RELATION_EXCEPT2
 #undef CORAL_LLE_FORMAT_UNLESS
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT
 #undef CORAL_LLE_RELATION_EXCEPT
@@ -51,10 +55,12 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_COUNT(f, b, o, m, a)
 #define CORAL_LLE_RELATION_COUNT_EXCEPT(f, b, o, m, a, x, v)
 #define CORAL_LLE_RELATION_EXCEPT(f, b, m, a, x, v)
+#define CORAL_LLE_RELATION_EXCEPT2(f, b, m, a, x, v, x2, v2)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_FORMAT_UNLESS
+#undef CORAL_LLE_RELATION_EXCEPT2
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT
 #undef CORAL_LLE_RELATION_EXCEPT
 #undef CORAL_LLE_RELATION_COUNT
@@ -110,6 +116,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     if (f.opcode != opcode) continue;
     if (!fieldPresent(r.field, words) || !fieldPresent(r.base, words)) continue;  // the other format
     if (r.exceptField && readField(words, *r.exceptField) == r.exceptValue) continue;  // that form checks its own walk
+    if (r.exceptField2 && readField(words, *r.exceptField2) == r.exceptValue2) continue;
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

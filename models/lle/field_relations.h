@@ -30,6 +30,9 @@ struct FieldRelation {
   // `exceptValue` (a form whose executor checks the field against its own walk).
   std::optional<LleField> exceptField = std::nullopt;
   uint64_t exceptValue = 0;
+  // CORAL_LLE_RELATION_EXCEPT2: a second form, likewise exempt.
+  std::optional<LleField> exceptField2 = std::nullopt;
+  uint64_t exceptValue2 = 0;
 };
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();

@@ -1046,6 +1046,23 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     computeIdentityCopy(packet);
     return;
   }
+  // A ring input of 4-byte K groups: the RingCanary convolutions' identity copy (lle_rung_ring_copy.cc),
+  // which waits for its window as the one-byte copy does.
+  if (isRingIdentityCopy(packet)) {
+    refuseOtherRingCopyWalk(packet);
+    refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if ((packet.tileMask & (1u << t)) && tiles_[t].keptRead) refuseAnotherStream(packet, t);
+    }
+    if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
+      DeferredCompute& waiting = windowReaders_.emplace_back();
+      waiting.words.assign(packet.words.begin(), packet.words.end());
+      waiting.packet = packet;
+      return;
+    }
+    computeRingIdentityCopy(packet);
+    return;
+  }
   // The other forms executed here read 4-byte input elements (a K group, an element-wise group); the
   // bilinear templates' 2-byte elements are not executed.
   if (elementBytes != kGroupBytes) {
@@ -1074,6 +1091,14 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // the x86-64 compiles, level 2 in the aarch64 ones (docs/decoding-log.md "dense2" §B).
   const std::pair<LleField, LleField> nests[] = {{LleField::ComputeK4W7, LleField::ComputeLimit29},
                                                  {LleField::ComputeK4W10, LleField::ComputeLimitW10}};
+  // Their level 3 (the RingCanary identity copies' rows, docs/decoding-log.md "ring4copy" §A) is a loop
+  // these forms do not have.
+  for (const LleField level3 : {LleField::ComputeLimit29Level3, LleField::ComputeLimitW10Level3}) {
+    if (const uint64_t rowsLimit = readField(words, level3); rowsLimit != 0) {
+      refuse(packet, std::string(fieldDef(level3).name) + " = " + std::to_string(rowsLimit) +
+                         ": a level-3 loop of the weight nests the Dense and element-wise forms do not run");
+    }
+  }
   for (const auto& [level0, outer] : nests) {
     if (!countsAtOneLevel(words, level0, outer, iterations)) {
       std::string levels = std::to_string(readField(words, level0));
@@ -1302,7 +1327,11 @@ void LleRung::runWindowReaders() {
     DeferredCompute reader = std::move(windowReaders_.front());
     windowReaders_.pop_front();
     reader.packet.words = reader.words;
-    computeIdentityCopy(reader.packet);
+    if (isRingIdentityCopy(reader.packet)) {
+      computeRingIdentityCopy(reader.packet);
+    } else {
+      computeIdentityCopy(reader.packet);
+    }
   }
 }
 
@@ -1446,16 +1475,17 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
   const int64_t back = -static_cast<int64_t>(channels - 1);
   // Its level 2 counts the M lines of every row together (R M - 1, "w7ident" §B).
   const bool sameWeights = weights.limits[0] == channels - 1 && weights.limits[1] == columns - 1 && weights.limits[2] == rows * lines - 1 &&
+                           weights.limits[3] == 0 &&
                            std::all_of(weights.carryBytes.begin(), weights.carryBytes.end(), [back](int64_t c) { return c == back; });
   if (!sameWeights) {
     std::string carries;
     for (const int64_t carry : weights.carryBytes) carries += (carries.empty() ? "" : ", ") + std::to_string(carry);
-    refuse(packet, "the weight nest (Nest29 in bytes: ComputeK4W7, ComputeLimit29[0], [1]; carries ComputeKWrapW7 / ComputeKWrap29 x 4 + "
+    refuse(packet, "the weight nest (Nest29 in bytes: ComputeK4W7, ComputeLimit29[0], [1], ComputeLimit29Level3; carries ComputeKWrapW7 / ComputeKWrap29 x 4 + "
                    "ComputeNest29CarryLow) has limits " + std::to_string(weights.limits[0]) + ", " + std::to_string(weights.limits[1]) + ", " +
-                   std::to_string(weights.limits[2]) + " and slot carries (" + carries + ") bytes; the identity copy of " + std::to_string(rows) +
+                   std::to_string(weights.limits[2]) + ", " + std::to_string(weights.limits[3]) + " and slot carries (" + carries + ") bytes; the identity copy of " + std::to_string(rows) +
                    " rows of " + std::to_string(lines) + " lines of " + std::to_string(columns) + " positions of " + std::to_string(channels) +
                    " one-byte channels walks limits " + std::to_string(channels - 1) + ", " + std::to_string(columns - 1) + ", " +
-                   std::to_string(rows * lines - 1) + " with every carry " +
+                   std::to_string(rows * lines - 1) + ", 0 with every carry " +
                    std::to_string(back) + " (the same C weight bytes for every position)");
   }
   if (same) {

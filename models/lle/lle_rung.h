@@ -197,6 +197,11 @@ class LleRung final : public models::DatapathRung {
   void refuseOtherGroupWalk(const models::DecodedPacket& packet, uint64_t positions) const;
   void refuseARowPastTheInputRing(const models::DecodedPacket& packet, uint64_t rowBytes) const;
   void computeIdentityCopy(const models::DecodedPacket& packet);
+  // The 4-byte identity copy of a ring input (the RingCanary convolutions, docs/decoding-log.md
+  // "ring4copy" §C; lle_rung_ring_copy.cc): it waits for its window as the one-byte copy does.
+  [[nodiscard]] static bool isRingIdentityCopy(const models::DecodedPacket& packet);
+  void refuseOtherRingCopyWalk(const models::DecodedPacket& packet) const;
+  void computeRingIdentityCopy(const models::DecodedPacket& packet);
   [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, uint64_t unit);
   [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
   void runWindowReaders();
@@ -210,7 +215,7 @@ class LleRung final : public models::DatapathRung {
   std::vector<PendingPop> pendingPops_;
   std::deque<DeferredCompute> deferredComputes_;  // in program order
   std::deque<DeferredCompute> waitingPackets_;    // every packet issued after a waiting compute, in program order
-  std::deque<DeferredCompute> windowReaders_;     // one-byte-element computes waiting for their window, in program order
+  std::deque<DeferredCompute> windowReaders_;     // identity copies (one-byte, ring 4-byte) waiting for their window, in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")

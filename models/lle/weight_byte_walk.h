@@ -3,9 +3,10 @@
 // (docs/decoding-log.md "w7ident" §B), the twin of input_byte_walk.h: level 0 steps one byte, and the
 // carry of slot i, applied when level i + 1 counts, is 15 bits in bytes -- the slot's 13-bit wrap
 // times 4 plus the two bits between its limit and its wrap (ComputeNest29CarryLow; 0 in the 4-byte
-// forms, whose wraps are then whole units). Levels 0-2 are read from the declared fields (level 0's
-// low 8 bits ComputeK4W7, levels 1-2 ComputeLimit29; levels 3-6 are pinned to limit 0 by the envelope:
-// they never count), the carries of all seven slots (the ones above level 2 are never applied).
+// forms, whose wraps are then whole units). Levels 0-3 are read from the declared fields (level 0's
+// low 8 bits ComputeK4W7, levels 1-2 ComputeLimit29, level 3 ComputeLimit29Level3; levels 4-6 are
+// pinned to limit 0 by the envelope: they never count), the carries of all seven slots (the ones above
+// level 3 are never applied).
 
 #include <array>
 #include <cstdint>
@@ -17,7 +18,7 @@
 namespace coralsim::lle {
 
 struct WeightByteWalk {
-  static constexpr unsigned kLevels = 3;
+  static constexpr unsigned kLevels = 4;
   static constexpr unsigned kSlots = 7;
   std::array<uint64_t, kLevels> limits{};      // count - 1
   std::array<int64_t, kSlots> carryBytes{};    // slot i: the address change when level i + 1 counts
@@ -26,7 +27,7 @@ struct WeightByteWalk {
   [[nodiscard]] static WeightByteWalk fromPacket(std::span<const isa::Word128> words) {
     WeightByteWalk walk;
     walk.limits = {readField(words, LleField::ComputeK4W7), readField(words, LleField::ComputeLimit29, 0),
-                   readField(words, LleField::ComputeLimit29, 1)};
+                   readField(words, LleField::ComputeLimit29, 1), readField(words, LleField::ComputeLimit29Level3)};
     for (unsigned slot = 0; slot < kSlots; ++slot) {
       const int64_t wrap = slot == 0 ? readSigned(words, LleField::ComputeKWrapW7) : readSigned(words, LleField::ComputeKWrap29, slot - 1);
       walk.carryBytes[slot] = 4 * wrap + static_cast<int64_t>(readField(words, LleField::ComputeNest29CarryLow, slot));

@@ -1602,6 +1602,28 @@ TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
   }
 }
 
+// Level 3 of the weight nests (w8 bit 49, w10 bit 96: the RingCanary identity copies' rows,
+// docs/decoding-log.md "ring4copy" §A) is a declared loop the Dense form does not run: refused by name,
+// not as a raw bit of word 8 / 10.
+TEST_F(LleRungTest, TheDenseComputeRefusesALevelThreeWeightLoopByName) {
+  parameterCachingRun(0x1);
+  for (const LleField level3 : {LleField::ComputeLimit29Level3, LleField::ComputeLimitW10Level3}) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    DecodedPacket other = compute(0x1);
+    f.setElement(other, level3, 0, 1);
+    try {
+      rung.packet(other, streams, 0);
+      ADD_FAILURE() << fieldDef(level3).name << " = 1 ran as Dense";
+    } catch (const ChipFault& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string(fieldDef(level3).name) + " = 1: a level-3 loop"), std::string::npos) << e.what();
+    }
+    rung.endRun();
+  }
+}
+
 // The outfeed's decoded length must match the staging read it sends: a compute's 64 lane results,
 // read back by a 64-byte 0x13, go out with a 64-byte line loop (8 lines); a 32-byte one (4 lines)
 // is refused instead of truncating.
@@ -3032,6 +3054,117 @@ TEST(OutputNestTest, LevelZeroStepsTheStepFieldAndTheCarriesAddToIt) {
   }
 }
 
+// The 4-byte identity copy of a ring input (docs/decoding-log.md "ring4copy" §C), the RingCanary
+// convolutions' form in small: 2 K groups a position (C = 8), 2 positions, 2 rows, from a window of
+// 4 units x 3 passes. Nest37 walks the groups 4 bytes apart (level 0), the positions C bytes apart
+// (level 1: slot 0's carry one unit) and the rows at level 2 with stride 0 (slot 1's carry -12 bytes:
+// the window's next pass); the w0 nest (0, 1, 1, 1), Nest29 and the w10 nest (1, 0, 1, 1) with weight
+// carries 0. Each group is one output unit -- the output nest's positions C/4 = 2 units apart with
+// its step 1 and slot 0's carry 3 C/4 - (C/4 - 1) = 5 taking the row to the next row of a 4-position
+// grid. Issued before its window, it waits; the fence runs it. Before the change the compute was
+// refused at issue (the relations ComputePositionStep37 / ComputeOutWrap, then "a position loop over K
+// groups").
+TEST_F(LleRungTest, ARingInputComputeOfFourByteGroupsCopiesEachGroupToItsOwnUnit) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr unsigned kTileIndex = 1;
+  constexpr uint64_t kBlockAt = 64;
+  constexpr uint64_t kWindowAt = 148;  // narrow unit 37
+  constexpr uint64_t kKGroups = 2, kColumns = 2, kRows = 2, kPasses = 3, kGrid = kColumns + 2;
+  constexpr uint64_t kUnits = kKGroups * kColumns;
+  constexpr uint64_t kGridUnit = 128;
+  constexpr uint64_t kFirstUnit = kGridUnit + (kGrid + 1) * kKGroups;  // grid position (1, 1)
+  constexpr uint64_t kBlockStream = 1951;
+  streams.input.resize(4 * kUnits * kPasses);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(29 * i + 5);
+  const auto copy = [&](uint64_t laneGroups) {
+    DecodedPacket p = f.make(0x01, {{LleField::ComputeInputLevelMoves, 0b0000011}, {LleField::ComputeMask, kTile},
+                                    {LleField::ComputeK4W0, 0}, {LleField::ComputeK4W1, kKGroups - 1},
+                                    {LleField::ComputeK4W7, kKGroups - 1}, {LleField::ComputeK4W10, kKGroups - 1},
+                                    {LleField::ComputeLimit29Level3, kRows - 1}, {LleField::ComputeLimitW10Level3, kRows - 1},
+                                    // Nest37's wraps of levels 2-6: -(Nest29's levels 0-2 iterations - 1)
+                                    {LleField::ComputeKWrap37, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+                                    {LleField::ComputeStreamTag, kBlockStream},
+                                    {LleField::ComputePositions, kRows - 1}, {LleField::ComputePositionStep37, 1},
+                                    {LleField::ComputeNest37Limit1, kColumns - 1},
+                                    {LleField::ComputeNest37Carry1, static_cast<uint64_t>(-static_cast<int64_t>(4 * kUnits - 4))},
+                                    {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, kRows - 1},
+                                    {LleField::ComputeOut37Limit0, kColumns - 1}, {LleField::ComputeOut37Carry0, 3 * kKGroups - (kKGroups - 1)},
+                                    {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeOutWrap, 833},
+                                    {LleField::ComputeOutputAt, 4 * kFirstUnit}, {LleField::ComputeInputAt4, kWindowAt / 4},
+                                    {LleField::ComputeInputBytes, 4}, {LleField::ComputeInputBytesCode, 0},
+                                    {LleField::ComputeInputRingOn, 1}, {LleField::ComputeInputRingBytes, 2 * 4 * kUnits},
+                                    {LleField::ComputeLaneGroups, laneGroups},
+                                    {LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, 0},
+                                    {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
+                                    {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)},
+                                    {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)}});
+    f.setElement(p, LleField::ComputeLimitW0, 0, kKGroups - 1);
+    f.setElement(p, LleField::ComputeLimitW0, 1, kColumns - 1);
+    f.setElement(p, LleField::ComputeLimitW0, 2, kRows - 1);
+    f.setElement(p, LleField::ComputeLimit29, 1, kColumns - 1);
+    f.setElement(p, LleField::ComputeLimitW10, 1, kColumns - 1);
+    EXPECT_EQ(checkEnvelope(p), "");
+    return p;
+  };
+  // Lane c weighs byte c by 1 and lane 0 also byte 1 by 2 (the block's orientation shows).
+  const std::array<uint32_t, 4> block = {0x00000201u, 0x00000100u, 0x00010000u, 0x01000000u};
+  const auto keepBlock = [&]() {
+    for (uint64_t c = 0; c < 4; ++c) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, block[c]}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
+                  streams, 0);
+    }
+    DecodedPacket keep = readAt(kTile, kBlockAt, 16);
+    f.setElement(keep, LleField::Stage13Route, 0, 0);
+    f.setElement(keep, LleField::Stage13Route, 1, 0);
+    f.setElement(keep, LleField::Stage13Channel, 0, kBlockStream);
+    rung.packet(keep, streams, 0);
+  };
+  DecodedPacket window = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWindowAt / 64},
+                                       {LleField::Stage14NarrowUnit, kWindowAt % 64 / 4}, {LleField::Stage14Groups, kUnits - 1},
+                                       {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, -(kUnits - 1)},
+                                       {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
+  f.setElement(window, LleField::Stage14OuterLimit, 0, kPasses - 1);
+  f.setElement(window, LleField::Stage14WrapA, 0, -(kUnits - 1));
+
+  rung.beginRun();
+  keepBlock();
+  rung.packet(copy(kKGroups - 1), streams, 0);  // issued before its window: it waits
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(4 * kFirstUnit, 4).has_value());  // not yet run
+  rung.packet(f.make(0x24, {}), streams, 0);
+  const AddressedMemory& narrow = rung.tile(kTileIndex).narrowSram;
+  for (uint64_t r = 0; r < kRows; ++r) {
+    for (uint64_t x = 0; x < kColumns; ++x) {
+      for (uint64_t g = 0; g < kKGroups; ++g) {
+        const uint64_t unit = kGridUnit + ((1 + r) * kGrid + 1 + x) * kKGroups + g;
+        ASSERT_FALSE(narrow.firstUnwritten(4 * unit, 4).has_value()) << "unit " << unit;
+        const auto got = narrow.read(4 * unit, 4);
+        const uint64_t at = 4 * kUnits * r + 4 * (kKGroups * x + g);  // pass r, group g of position x
+        const int lane0 = streams.input[at] + 2 * streams.input[at + 1];
+        EXPECT_EQ(got[0], static_cast<uint8_t>(std::min(lane0, 255))) << "row " << r << " position " << x << " group " << g;
+        for (unsigned c = 1; c < 4; ++c) EXPECT_EQ(got[c], streams.input[at + c]) << "row " << r << " position " << x << " group " << g;
+      }
+    }
+  }
+  // The padding between the rows (grid position (1, 3), (2, 0)) stays unwritten.
+  EXPECT_TRUE(narrow.firstUnwritten(4 * (kGridUnit + (kGrid + 3) * kKGroups), 4 * 2 * kKGroups).has_value());
+  rung.endRun();
+  // Lanes that are not the position's C channels: refused by name.
+  rung.beginRun();
+  keepBlock();
+  try {
+    rung.packet(copy(7), streams, 0);
+    ADD_FAILURE() << "ComputeLaneGroups 7 ran";
+  } catch (const ChipFault& e) {
+    EXPECT_NE(std::string(e.what()).find("ComputeLaneGroups (word 4 bits 103:99) = 7 in a 4-byte identity copy"), std::string::npos) << e.what();
+  }
+  rung.endRun();
+}
+
 }  // namespace
 // The identity copy of one-byte input elements (docs/decoding-log.md "identcopy"): a compute with
 // ComputeInputBytes = 1 (code 1) issued before the staging window its ComputeInputAt4 names waits; the
@@ -3163,15 +3296,18 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     EXPECT_NE(why.find("the input nest (Nest37 in bytes"), std::string::npos) << fieldDef(field).name << ": " << why;
   }
   EXPECT_NE(walkRefusal(LleField::ComputeKWrap37, 0, 0).find("(2, 4)"), std::string::npos);  // level 3: rows 4 bytes apart
-  // The identity computes' image positions ("convwire2" §C) are fields only with the one-byte walk's
-  // flag: values no corpus compute has (a 5-byte image row, mark 7) pass the envelope with it, and
+  // The identity computes' image positions ("convwire2" §C) are fields only with the input ring: values no corpus compute has (a 5-byte image row, mark 7) pass the envelope with it, and
   // without it the same bits are pinned, refused naming word 12.
   {
     DecodedPacket marked = identity(3, kWindowAt / 4, 512, 1, kColumns);
     f.setElement(marked, LleField::ComputeImageRowBytes, 0, kColumns);
     f.setElement(marked, LleField::ComputeImageMark, 0, 7);
     EXPECT_EQ(checkEnvelope(marked), "");
+    // The ring, not the one-byte walk's flag, makes them fields ("ring4copy" §B: the RingCanary 4-byte
+    // identity computes have the ring without the flag).
     f.setElement(marked, LleField::ComputeByteWalkFlag, 0, 0);
+    EXPECT_EQ(checkEnvelope(marked), "");
+    f.setElement(marked, LleField::ComputeInputRingOn, 0, 0);
     const std::string pinned = checkEnvelope(marked);
     EXPECT_NE(pinned.find("word 12"), std::string::npos) << pinned;
   }
@@ -3525,12 +3661,16 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     // the nest and its carries.
     const std::string wrap = refusedCopy(LleField::ComputeKWrap29, static_cast<uint64_t>(-3));
     EXPECT_NE(wrap.find("the weight nest (Nest29 in bytes"), std::string::npos) << wrap;
-    EXPECT_NE(wrap.find("limits 2, 3, 0 and slot carries (-2, -10, -2, -2, -2, -2, -2) bytes"), std::string::npos) << wrap;
+    EXPECT_NE(wrap.find("limits 2, 3, 0, 0 and slot carries (-2, -10, -2, -2, -2, -2, -2) bytes"), std::string::npos) << wrap;
     const std::string units = refusedCopy(LleField::ComputeNest29CarryLow, 0);
     EXPECT_NE(units.find("slot carries (-4, -2, -2, -2, -2, -2, -2) bytes"), std::string::npos) << units;
     const std::string count = refusedCopy(LleField::ComputeLimit29, 2);
-    EXPECT_NE(count.find("limits 2, 2, 0 and slot carries"), std::string::npos) << count;
-    EXPECT_NE(count.find("walks limits 2, 3, 0 with every carry -2"), std::string::npos) << count;
+    EXPECT_NE(count.find("limits 2, 2, 0, 0 and slot carries"), std::string::npos) << count;
+    EXPECT_NE(count.find("walks limits 2, 3, 0, 0 with every carry -2"), std::string::npos) << count;
+    // Level 3 of Nest29 (ComputeLimit29Level3, w8 bit 49, "ring4copy" §A) counting in a one-byte copy
+    // would weigh the block again over a loop the copy does not have: refused, naming the limit.
+    const std::string level3 = refusedCopy(LleField::ComputeLimit29Level3, 1);
+    EXPECT_NE(level3.find("limits 2, 3, 0, 1 and slot carries"), std::string::npos) << level3;
     // The stream tag ("w7ident" §A): a copy naming another stream than its kept read's is refused, naming both.
     const std::string stream = refusedCopy(LleField::ComputeStreamTag, kBlockStream + 1);
     EXPECT_NE(stream.find("ComputeStreamTag (word 7 bits 74:63) = 2079 but tile 1 holds the read kept in stream 2078"),
