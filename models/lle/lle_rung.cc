@@ -48,7 +48,7 @@ constexpr uint32_t kWeightOffsetSlot = 128;
 // The element-wise form's weight block: 4 lanes x one 4-byte group (the prologue's 4 x 4 identity).
 constexpr uint64_t kElementWiseBlockBytes = kGroupBytes * kGroupBytes;
 // The infeed rings' offsets count 32-byte units (lle_fields.def PopBuffer32: 4096 of them in the parameter
-// ring, PopInputBuffer32: 32768 in the input ring).
+// ring, PopInputBuffer32: 65536 in the input stream's ring positions, 2 MiB).
 constexpr uint64_t kRingOffsetUnit = 32;
 // A tile-memory row as the 0x11 receive counts it: 64 lanes x 4 bytes (lle_fields.def Recv11Row).
 constexpr uint64_t kRowBytes = kLanes * 4;
@@ -370,7 +370,7 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   }
   const uint64_t skipUnits = sourceSkipUnits(packet, address);
   const uint64_t rowUnits = sourceRowUnits(packet, skipUnits);
-  refuseOtherSourceRows(packet, skipUnits);
+  refuseOtherSourceUnits(packet, skipUnits);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedWriteAt = address;
@@ -380,23 +380,26 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   }
 }
 
-// The source side's row count (lle_fields.def Stage14SourceRows, docs/decoding-log.md "add128" §B): the
-// pop's units from its first through the end of the tile's first group, in 64-unit rows, at least one.
-// A one-part write's group starts after its skip; a row-form group holds the skip already (RowRest +
-// RowSkip = Stage14Groups). The count moves no byte, so another value is a relation not decoded: refused.
-void LleRung::refuseOtherSourceRows(const DecodedPacket& packet, uint64_t skipUnits) const {
-  if (readField(packet.words, LleField::Stage14SourceRowsOn) == 0) return;
-  constexpr uint64_t kUnitsPerRow = 64;  // 256-byte rows of 4-byte units
+// The source side's unit count (lle_fields.def Stage14SourceUnits, docs/decoding-log.md "add128" §B,
+// "w3rows"): the pop's 4-byte units from its first through the end of the tile's first group, at least
+// one 256-byte row (64 units). A one-part write's group starts after its skip; a row-form group holds the
+// skip already (RowRest + RowSkip = Stage14Groups). The writes with Stage14SelectW5 0 (each followed by a
+// compute, not a receive, in the corpus) carry the span without the floor. The count moves no byte, so
+// another value is a relation not decoded: refused.
+void LleRung::refuseOtherSourceUnits(const DecodedPacket& packet, uint64_t skipUnits) const {
+  if (readField(packet.words, LleField::Stage14SourceUnitsOn) == 0) return;
+  constexpr uint64_t kUnitsPerRow = 64;  // a 256-byte row of 4-byte units
   const bool rowForm = readField(packet.words, LleField::Stage14SourceRowForm) != 0;
+  const bool floorsToARow = readField(packet.words, LleField::Stage14SelectW5) != 0;
   const uint64_t groupUnits = readField(packet.words, LleField::Stage14Groups) + 1;
   const uint64_t spanned = groupUnits + (rowForm ? 0 : skipUnits);
-  const uint64_t want = std::max<uint64_t>(1, spanned / kUnitsPerRow);
-  const uint64_t rows = readField(packet.words, LleField::Stage14SourceRows);
-  if (rows != want) {
-    refuse(packet, "Stage14SourceRows (word 3 bits 122:112) = " + std::to_string(rows) + " is not the " +
-                       std::to_string(want) + " 64-unit rows of the pop through the end of the tile's first group (" +
-                       std::to_string(spanned) + " units: Stage14Groups + 1" + (rowForm || skipUnits == 0 ? "" : " after the skip") +
-                       "): another count is not decoded");
+  const uint64_t want = floorsToARow ? std::max(kUnitsPerRow, spanned) : spanned;
+  const uint64_t units = readField(packet.words, LleField::Stage14SourceUnits);
+  if (units != want) {
+    refuse(packet, "Stage14SourceUnits (word 3 bits 122:106) = " + std::to_string(units) + " is not the " + std::to_string(want) +
+                       " units of the pop through the end of the tile's first group (" + std::to_string(spanned) +
+                       " units: Stage14Groups + 1" + (rowForm || skipUnits == 0 ? "" : " after the skip") +
+                       (floorsToARow ? ", at least one 64-unit row" : "") + "): another count is not decoded");
   }
 }
 

@@ -140,8 +140,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t sourceSkipUnits(const models::DecodedPacket& packet, uint64_t address) const;
   // The units of each group the write keeps in the row form (Stage14SourceRow*; 0 = the whole group).
   [[nodiscard]] uint64_t sourceRowUnits(const models::DecodedPacket& packet, uint64_t skipUnits) const;
-  // Refuses a source-side row count (Stage14SourceRows) other than the rows its group and skip span.
-  void refuseOtherSourceRows(const models::DecodedPacket& packet, uint64_t skipUnits) const;
+  // Refuses a source-side unit count (Stage14SourceUnits) other than the units its group and skip span.
+  void refuseOtherSourceUnits(const models::DecodedPacket& packet, uint64_t skipUnits) const;
   void stageRead(const models::DecodedPacket& packet);
   // The groups a 0x13 reads: from narrow byte `address`, `groups` groups of 4 bytes, `stride` 4-byte
   // units apart (its one counting level, read_nest.h).

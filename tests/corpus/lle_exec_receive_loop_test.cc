@@ -1,12 +1,12 @@
-// The execution-only 0x11 receive's loop nest and the 0x14's source row count (docs/decoding-log.md
-// "add128" §A, §B) over every compiled corpus program, and how far rubensrech add_128_128 — the
+// The execution-only 0x11 receive's loop nest and the 0x14's source unit count (docs/decoding-log.md
+// "add128" §A, §B, "w3rows") over every compiled corpus program, and how far rubensrech add_128_128 — the
 // program whose 0x14s copy such a receive — now gets on the lle rung (issue #12 target (b)).
 //
 // 1. The relations the rung checks (lle_relations.def: Recv11ExecWrap = -Recv11ExecRun, Recv11ExecStep
-//    1 where the run counts; LleRung::refuseOtherSourceRows) hold in most receives / writes, and the
+//    1 where the run counts; LleRung::refuseOtherSourceUnits) hold in most receives / writes, and the
 //    same relations one unit off hold in few, so the counts can fail.
 // 2. add_128_128 on lle: its four 0x14s pass (their copied bits are the receive's loop nest, and their
-//    own w3[122:112] counts the pop's rows), so the rung stops no earlier than their receive. Were it
+//    own w3[122:106] counts the pop's units), so the rung stops no earlier than their receive. Were it
 //    to run fully, its outputs are compared with the golden tensors (whole tensor, exact).
 #include <gtest/gtest.h>
 
@@ -53,17 +53,19 @@ bool wrapsAre(const models::DecodedPacket& p, int64_t want) {
   return true;
 }
 
-uint64_t sourceRowsWanted(const models::DecodedPacket& p) {
+// The rung's rule (LleRung::refuseOtherSourceUnits): the span, at least one 64-unit row unless
+// Stage14SelectW5 is 0.
+uint64_t sourceUnitsWanted(const models::DecodedPacket& p) {
   const bool rowForm = readField(p.words, LleField::Stage14SourceRowForm) != 0;
   const uint64_t skip = readField(p.words, LleField::Stage14SourceOn) != 0 ? readField(p.words, LleField::Stage14SourceSkip) + 1 : 0;
   const uint64_t spanned = readField(p.words, LleField::Stage14Groups) + 1 + (rowForm ? 0 : skip);
-  return std::max<uint64_t>(1, spanned / 64);
+  return readField(p.words, LleField::Stage14SelectW5) != 0 ? std::max<uint64_t>(64, spanned) : spanned;
 }
 
-TEST(LleCorpus, ExecutionOnlyReceiveWrapsStartTheRunAgainAndStagingRowsCountThePopsRows) {
+TEST(LleCorpus, ExecutionOnlyReceiveWrapsStartTheRunAgainAndStagingUnitsCountThePopsUnits) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   size_t receives = 0, wrapsHold = 0, wrapsOneOff = 0, stepHolds = 0;
-  size_t writes = 0, rowsHold = 0, rowsOneRowOff = 0, rowsClearWithoutBit = 0, clearBit = 0;
+  size_t writes = 0, unitsHold = 0, unitsOneRowMore = 0, highBitsClearWithoutBit = 0, clearBit = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path&, const ModelFile& model) {
     for (const Executable* e : allExecutables(model)) {
       for (const auto& bitstream : e->bitstreams) {
@@ -79,32 +81,32 @@ TEST(LleCorpus, ExecutionOnlyReceiveWrapsStartTheRunAgainAndStagingRowsCountTheP
             stepHolds += step == 1 || (run == 0 && step == 0);
           }
           if (op != kStagingWrite) continue;
-          if (readField(p.words, LleField::Stage14SourceRowsOn) == 0) {
+          if (readField(p.words, LleField::Stage14SourceUnitsOn) == 0) {
             ++clearBit;
-            rowsClearWithoutBit += readField(p.words, LleField::Stage14SourceRows) == 0;
+            highBitsClearWithoutBit += p.words[3].bits(112, 11) == 0;  // w3[111:106] carry another form's bits here
             continue;
           }
           ++writes;
-          const uint64_t rows = readField(p.words, LleField::Stage14SourceRows);
-          rowsHold += rows == sourceRowsWanted(p);
-          rowsOneRowOff += rows == sourceRowsWanted(p) + 1;
+          const uint64_t units = readField(p.words, LleField::Stage14SourceUnits);
+          unitsHold += units == sourceUnitsWanted(p);
+          unitsOneRowMore += units == sourceUnitsWanted(p) + 64;
         }
       }
     }
   });
   std::printf("execution-only receives with w0 bit 78: %zu; wraps -Run in %zu (one off: %zu), step 1 (0 with a run of 1) in %zu\n",
               receives, wrapsHold, wrapsOneOff, stepHolds);
-  std::printf("0x14s with Stage14SourceRowsOn: %zu; rows through the first group in %zu (one row off: %zu); "
-              "without the bit: %zu, rows 0 in %zu\n",
-              writes, rowsHold, rowsOneRowOff, clearBit, rowsClearWithoutBit);
+  std::printf("0x14s with Stage14SourceUnitsOn: %zu; units through the first group in %zu (one 64-unit row more: %zu); "
+              "without the bit: %zu, w3[122:112] 0 in %zu\n",
+              writes, unitsHold, unitsOneRowMore, clearBit, highBitsClearWithoutBit);
   ASSERT_GT(receives, 0u);
   ASSERT_GT(writes, 0u);
   EXPECT_GT(wrapsHold, receives * 9 / 10);
   EXPECT_LT(wrapsOneOff, receives / 10);
   EXPECT_GT(stepHolds, receives * 9 / 10);
-  EXPECT_GT(rowsHold, writes * 9 / 10);
-  EXPECT_LT(rowsOneRowOff, writes / 10);
-  EXPECT_EQ(rowsClearWithoutBit, clearBit);
+  EXPECT_GT(unitsHold, writes * 9 / 10);
+  EXPECT_LT(unitsOneRowMore, writes / 10);
+  EXPECT_EQ(highBitsClearWithoutBit, clearBit);
 }
 
 std::vector<uint8_t> readBytes(const fs::path& path) {

@@ -1272,19 +1272,29 @@ TEST_F(LleRungTest, PopRingOffsetHasTwelveBitsForStreamsBeyond64KiB) {
   EXPECT_THROW(rung.packet(at(0x010), streams, 0), ChipFault);  // the 11-bit reading
 }
 
-// The input ring is 1 MiB and its offset takes 15 bits (PopInputBuffer32, w0[27:13]; docs/decoding-log.md
-// "win14" §D): an input pop at stream byte 20,000 (ring byte 160,000, no corpus offset) names 5,000 = 0x1388,
-// bit 12 set; the 12-bit reading's 0x388 (160,000 mod 128 KiB / 32) is refused naming the field.
-TEST_F(LleRungTest, AnInputPopsRingOffsetHasFifteenBits) {
+// The input ring's offset takes 16 bits (PopInputBuffer32, w0[28:13]; docs/decoding-log.md "win14" §D,
+// "w3rows" §B): an input pop at stream byte 20,000 (ring byte 160,000, no corpus offset) names 5,000 =
+// 0x1388, bit 12 set; the 12-bit reading's 0x388 (160,000 mod 128 KiB / 32) is refused naming the field.
+// At stream byte 150,000 (ring byte 1,200,000, past 1 MiB) it names 37,500 = 0x927c, bit 15 (w0 bit 28)
+// set; the 15-bit reading's 0x127c (mod 1 MiB) is refused.
+TEST_F(LleRungTest, AnInputPopsRingOffsetHasSixteenBits) {
   rung.beginRun();
   rung.packet(infeed(true), streams, 0);
-  streams.input.resize(20008);
+  streams.input.resize(150008);
   EXPECT_NO_THROW(rung.packet(popAt(true, 20000, 0x1388, 1, 8), streams, 0));
   expectRefusal(
       [&] {
         rung.packet(popAt(true, 20000, 0x388, 1, 8), streams, 0);
       },
-      "PopInputBuffer32, word 0 bits 27:13", "an input pop with the 12-bit ring offset was accepted");
+      "PopInputBuffer32, word 0 bits 28:13", "an input pop with the 12-bit ring offset was accepted");
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  EXPECT_NO_THROW(rung.packet(popAt(true, 150000, 0x927c, 1, 8), streams, 0));
+  expectRefusal(
+      [&] {
+        rung.packet(popAt(true, 150000, 0x127c, 1, 8), streams, 0);
+      },
+      "PopInputBuffer32, word 0 bits 28:13", "an input pop with the 15-bit ring offset (mod 1 MiB) was accepted");
 }
 
 // The pop delivers its decoded length, not the rest of the stream: a compute over more input
@@ -2532,40 +2542,56 @@ TEST_F(LleRungTest, AnExecutionOnlyReceiveRunsALoopNestWhoseOuterLevelsStartTheR
   EXPECT_NE(checkEnvelope(receiveWith(0, 0, 1)).find("Recv11ExecWrap[0]"), std::string::npos);
 }
 
-// The source side's row count (docs/decoding-log.md "add128" §B): the pop's units through the end of
-// the tile's first group in 64-unit rows, at least one. A write of 100 units after a skip of 60 spans
-// 160 units: 2 rows (no corpus 0x14 has that group or skip); 1 or 3 is refused by name, and the count
-// without its bit by the envelope. The bytes kept are the skip's and the group's either way.
-TEST_F(LleRungTest, AStagingWritesRowCountIsThePopsRowsThroughItsFirstGroup) {
+// The source side's unit count (docs/decoding-log.md "add128" §B, "w3rows"): the pop's 4-byte units
+// through the end of the tile's first group, at least one 64-unit row. A write of 100 units after a skip
+// of 60 spans 160 units (no corpus 0x14 has that group or skip): 160 = 2 x 64 + 32 needs w3[111:106],
+// which "add128" left pinned. 128 (the 64-unit rows alone) and 161 are refused by name, the count without
+// its bit by the envelope (its bits unnamed). A 20-unit group without a skip carries 64 (the floor), and 20 where
+// Stage14SelectW5 is 0 (the corpus's mid-network windows). The bytes kept are the skip's and the group's
+// either way.
+TEST_F(LleRungTest, AStagingWritesUnitCountIsThePopsUnitsThroughItsFirstGroup) {
   streams.input.resize(640);
   for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(13 * i + 2);
-  constexpr uint64_t kAt64 = 8, kGroupLimit = 99, kSkip = 60;
-  const auto write = [&](uint64_t rowsOn, uint64_t rows) {
-    return f.make(0x14, {{LleField::Dma14Mask, 0x1}, {LleField::Stage14NarrowAt64, kAt64}, {LleField::Stage14Groups, kGroupLimit},
-                         {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(kGroupLimit))},
-                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}, {LleField::Stage14SourceOn, 1},
-                         {LleField::Stage14SourceCompileMark, 2}, {LleField::Stage14SourceBase, kAt64 * 16},
-                         {LleField::Stage14SourceSkip, kSkip - 1}, {LleField::Stage14SourceEnd, kAt64 * 16 + kSkip - 1},
-                         {LleField::Stage14SourceRowsOn, rowsOn}, {LleField::Stage14SourceRows, rows}});
+  constexpr uint64_t kAt64 = 8;
+  const auto write = [&](uint64_t groupLimit, uint64_t skip, uint64_t unitsOn, uint64_t units, uint64_t selectW5 = 1) {
+    return f.make(0x14, {{LleField::Dma14Mask, 0x1}, {LleField::Stage14NarrowAt64, kAt64}, {LleField::Stage14Groups, groupLimit},
+                         {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(groupLimit))},
+                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, selectW5}, {LleField::Stage14SourceOn, skip != 0},
+                         {LleField::Stage14SourceCompileMark, skip != 0 ? 2u : 0u}, {LleField::Stage14SourceBase, skip != 0 ? kAt64 * 16 : 0},
+                         {LleField::Stage14SourceSkip, skip != 0 ? skip - 1 : 0}, {LleField::Stage14SourceEnd, skip != 0 ? kAt64 * 16 + skip - 1 : 0},
+                         {LleField::Stage14SourceUnitsOn, unitsOn}, {LleField::Stage14SourceUnits, units}});
   };
-  const auto run = [&](const DecodedPacket& staging) {
+  const auto run = [&](const DecodedPacket& staging, uint64_t groupLimit) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     rung.packet(staging, streams, 0);
     rung.packet(popAt(true, 0, 0, 0x1, streams.input.size()), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
-    const auto kept = rung.tile(0).narrowSram.read(kAt64 * 64, 4 * (kGroupLimit + 1));
+    const auto kept = rung.tile(0).narrowSram.read(kAt64 * 64, 4 * (groupLimit + 1));
     std::vector<uint8_t> bytes(kept.begin(), kept.end());
     rung.endRun();
     return bytes;
   };
-  EXPECT_EQ(checkEnvelope(write(1, 2)), "");
-  EXPECT_EQ(run(write(1, 2)), std::vector<uint8_t>(streams.input.begin() + 4 * kSkip, streams.input.begin() + 4 * (kSkip + kGroupLimit + 1)));
-  for (const uint64_t rows : {uint64_t{1}, uint64_t{3}}) {
-    expectRefusal([&] { run(write(1, rows)); }, "Stage14SourceRows (word 3 bits 122:112) = " + std::to_string(rows) + " is not the 2",
-                  "a row count other than the pop's rows through the group was accepted");
+  constexpr uint64_t kGroupLimit = 99, kSkip = 60;
+  EXPECT_EQ(checkEnvelope(write(kGroupLimit, kSkip, 1, 160)), "");
+  EXPECT_EQ(run(write(kGroupLimit, kSkip, 1, 160), kGroupLimit),
+            std::vector<uint8_t>(streams.input.begin() + 4 * kSkip, streams.input.begin() + 4 * (kSkip + kGroupLimit + 1)));
+  for (const uint64_t units : {uint64_t{128}, uint64_t{161}}) {
+    expectRefusal([&] { run(write(kGroupLimit, kSkip, 1, units), kGroupLimit); },
+                  "Stage14SourceUnits (word 3 bits 122:106) = " + std::to_string(units) + " is not the 160",
+                  "a unit count other than the pop's units through the group was accepted");
   }
-  EXPECT_NE(checkEnvelope(write(0, 2)).find("Stage14SourceRows"), std::string::npos) << checkEnvelope(write(0, 2));
+  // Without its bit the count is no field (another form's bits there): the envelope names the raw bits.
+  EXPECT_NE(checkEnvelope(write(kGroupLimit, kSkip, 0, 160)).find("word 3 = 000280020001ff9d0000000000000000: bits 113, 111"),
+            std::string::npos)
+      << checkEnvelope(write(kGroupLimit, kSkip, 0, 160));
+  constexpr uint64_t kShortLimit = 19;
+  EXPECT_EQ(run(write(kShortLimit, 0, 1, 64), kShortLimit), std::vector<uint8_t>(streams.input.begin(), streams.input.begin() + 80));
+  expectRefusal([&] { run(write(kShortLimit, 0, 1, 20), kShortLimit); }, "Stage14SourceUnits (word 3 bits 122:106) = 20 is not the 64",
+                "a count below one 64-unit row was accepted");
+  EXPECT_EQ(run(write(kShortLimit, 0, 1, 20, 0), kShortLimit), std::vector<uint8_t>(streams.input.begin(), streams.input.begin() + 80));
+  expectRefusal([&] { run(write(kShortLimit, 0, 1, 64, 0), kShortLimit); }, "Stage14SourceUnits (word 3 bits 122:106) = 64 is not the 20",
+                "a floored count with Stage14SelectW5 0 was accepted");
 }
 
 // w1 bit 65 above PopBeatsLow (docs/decoding-log.md "add128" §D): bit 10 of an input pop's 20-bit count
