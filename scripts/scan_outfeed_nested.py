@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Nested outfeed (0x27, w0 bit 27 set with loop fields) scanner (docs/decoding-log.md "outfeed27").
+"""Nested outfeed (0x27, w0 bit 27 set and any of w0[127:43] set) scanner (docs/decoding-log.md "outfeed27").
 
 Usage: scan_outfeed_nested.py SHARED_TOOLS_ISA_DIR CORPUS_DIR
 Prints, over every corpus program: the 0x27 forms (one-loop, single line, nested), for the nested
