@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "models/lle/kept_block_weighing.h"
+
 namespace coralsim::lle {
 
 GroupedOutputNest groupedOutputNest(std::span<const isa::Word128> words, int64_t firstUnit, uint64_t groups) {
@@ -26,17 +28,11 @@ GroupedOutputNest groupedOutputNest(std::span<const isa::Word128> words, int64_t
 
 void GroupIdentityCopy::run(const StagingWindow& window, uint64_t firstPass, std::span<const uint8_t> block, const Requantizer& requant,
                             const GroupedOutputNest& out, AddressedMemory& narrow) const {
-  constexpr unsigned kLanesAUnit = 4;
   const uint64_t perRow = groups * columns;
   uint64_t element = 0;  // the k-th K group of the walk: groups fastest, then positions, then rows
   out.forEachUnit([&](int64_t unit) {
     const uint8_t* group = window.passBytes[firstPass + element / perRow].data() + kLanesAUnit * (element % perRow);
-    std::array<uint8_t, kLanesAUnit> lanes{};
-    for (unsigned c = 0; c < kLanesAUnit; ++c) {
-      int32_t acc = 0;
-      for (unsigned g = 0; g < kLanesAUnit; ++g) acc += int32_t{group[g]} * int32_t{static_cast<int8_t>(block[kLanesAUnit * c + g])};
-      lanes[c] = requant(acc);
-    }
+    const auto lanes = weighByKeptBlock(group, kLanesAUnit, block, requant);
     (void)narrow.write(static_cast<uint64_t>(unit) * 4, lanes);  // the caller bounded the nest
     ++element;
   });

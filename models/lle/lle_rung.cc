@@ -1139,16 +1139,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     refuseNest37HighLevels(packet, "the identity copy");
     refuseOtherIdentityWalk(packet);
     refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
-    // The stream it takes is known at issue: the read kept on its tiles (checked again when it runs).
-    for (unsigned t = 0; t < tiles_.size(); ++t) {
-      if ((packet.tileMask & (1u << t)) && tiles_[t].keptRead) refuseAnotherStream(packet, t);
-    }
-    if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
-      DeferredCompute& waiting = windowReaders_.emplace_back();
-      waiting.words.assign(packet.words.begin(), packet.words.end());
-      waiting.packet = packet;
-      return;
-    }
+    if (waitsForItsWindow(packet)) return;
     computeIdentityCopy(packet);
     return;
   }
@@ -1157,15 +1148,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   if (isRingIdentityCopy(packet)) {
     refuseOtherRingCopyWalk(packet);
     refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
-    for (unsigned t = 0; t < tiles_.size(); ++t) {
-      if ((packet.tileMask & (1u << t)) && tiles_[t].keptRead) refuseAnotherStream(packet, t);
-    }
-    if (!windowReaders_.empty() || !identityWindowFilled(packet)) {
-      DeferredCompute& waiting = windowReaders_.emplace_back();
-      waiting.words.assign(packet.words.begin(), packet.words.end());
-      waiting.packet = packet;
-      return;
-    }
+    if (waitsForItsWindow(packet)) return;
     computeRingIdentityCopy(packet);
     return;
   }
@@ -1698,6 +1681,20 @@ void LleRung::refuseOtherIdentityWalk(const DecodedPacket& packet) const {
                  "walks (limit, stride in bytes) " + levels + "; the identity copy of " + std::to_string(rows) + " rows of " +
                  std::to_string(lines) + " lines of " + std::to_string(columns) + " positions of " + std::to_string(channels) +
                  " one-byte channels (ComputeK4W0, ComputeLimitW0[0], [1], [2]) walks (C - 1, 1), (T - 1, C), (M - 1, S >= 0), (R - 1, 0)");
+}
+
+// An identity copy at issue (one-byte or ring 4-byte): the stream it takes is known now, the read kept
+// on its tiles (checked again when it runs); one issued before its window is filled, or behind another
+// that waits, is kept in program order (windowReaders_) and run by runWindowReaders(). True if it waits.
+bool LleRung::waitsForItsWindow(const DecodedPacket& packet) {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && tiles_[t].keptRead) refuseAnotherStream(packet, t);
+  }
+  if (windowReaders_.empty() && identityWindowFilled(packet)) return false;
+  DeferredCompute& waiting = windowReaders_.emplace_back();
+  waiting.words.assign(packet.words.begin(), packet.words.end());
+  waiting.packet = packet;
+  return true;
 }
 
 // The stream a compute takes its kept operand from (ComputeStreamTag, docs/decoding-log.md "w7ident" §A):

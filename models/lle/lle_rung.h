@@ -209,6 +209,7 @@ class LleRung final : public models::DatapathRung {
   void computeRingIdentityCopy(const models::DecodedPacket& packet);
   [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, uint64_t unit);
   [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
+  [[nodiscard]] bool waitsForItsWindow(const models::DecodedPacket& packet);
   void runWindowReaders();
   void computeConvolution(const models::DecodedPacket& packet);
   // The pop that feeds the weight streams the convolution computes took (PopStreamFeed).
