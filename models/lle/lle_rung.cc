@@ -491,12 +491,21 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     refuse(packet, std::string(fieldDef(m.fill).name) + " without " + std::string(fieldDef(m.recvStride).name) +
                        ": a fill that is not a receive, never seen");
   }
-  // 0x17's w3[47:31] (Fill17Step, the immediate form's level-0 step) is 1 in every mesh 0x17 read here
-  // (conv 32^2); what another value does to a mesh receive is not decoded.
-  if (op == 0x17 && readSigned(words, LleField::Fill17Step) != 1) {
-    refuse(packet, "Fill17Step (word 3 bits 47:31) = " + std::to_string(readSigned(words, LleField::Fill17Step)) +
-                       " in the mesh form: only 1 is read (the level-0 stride is Mesh17RecvStride)");
-  }
+  // Each side's run mask must agree with its limits (docs/decoding-log.md "mesh83"); 0x17's receive
+  // mask is the low bits of Fill17Step, whose upper bits no mesh 0x17 sets.
+  const auto checkLevelMask = [&](bool active, LleField levelOn, LleField limit) {
+    if (!active) return;
+    if (const auto level = meshLevelMaskConflict(words, levelOn, limit)) {
+      const std::string name(fieldDef(levelOn).name);
+      refuse(packet, *level == 4 ? name + " = " + std::to_string(readField(words, levelOn)) +
+                                       ": a bit above level 3 of the four-level nest, not decoded"
+                                 : name + " bit " + std::to_string(*level) + " is clear while " +
+                                       std::string(fieldDef(limit).name) + "[" + std::to_string(*level) + "] = " +
+                                       std::to_string(readField(words, limit, *level)) + ": a level that does not run has limit 0");
+    }
+  };
+  checkLevelMask(sends, m.sendLevelOn, m.sendLimit);
+  checkLevelMask(receives, m.recvLevelOn, m.recvLimit);
   if (sends && inputPopsDelivered(streams) && deferredComputes_.empty()) {
     resolvePops(streams);
     runWindowReaders();
