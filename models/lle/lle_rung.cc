@@ -504,6 +504,13 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
                                        std::to_string(readField(words, limit, *level)) + ": a level that does not run has limit 0");
     }
   };
+  // The Fill17Flags slot (docs/decoding-log.md "fill17c", "mesh83"): not decoded, read as 0x17's
+  // immediate form reads it -- the values seen leave the bytes where the nests say; bits 94 / 95
+  // without bit 93 were never seen and are refused.
+  if (const uint64_t flags = readField(words, m.flags); flags != 0 && (flags & 1) == 0) {
+    refuse(packet, std::string(fieldDef(m.flags).name) + " (word 3 bits 95:93) = " + std::to_string(flags) +
+                       ": bit 94 or 95 without bit 93, never seen; what the flags select is not decoded");
+  }
   checkLevelMask(sends, m.sendLevelOn, m.sendLimit);
   checkLevelMask(receives, m.recvLevelOn, m.recvLimit);
   if (sends && inputPopsDelivered(streams) && deferredComputes_.empty()) {
