@@ -491,12 +491,28 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     refuse(packet, std::string(fieldDef(m.fill).name) + " without " + std::string(fieldDef(m.recvStride).name) +
                        ": a fill that is not a receive, never seen");
   }
-  // 0x17's w3[47:31] (Fill17Step, the immediate form's level-0 step) is 1 in every mesh 0x17 read here
-  // (conv 32^2); what another value does to a mesh receive is not decoded.
-  if (op == 0x17 && readSigned(words, LleField::Fill17Step) != 1) {
-    refuse(packet, "Fill17Step (word 3 bits 47:31) = " + std::to_string(readSigned(words, LleField::Fill17Step)) +
-                       " in the mesh form: only 1 is read (the level-0 stride is Mesh17RecvStride)");
+  // Each side's run mask must agree with its limits (docs/decoding-log.md "mesh83"); 0x17's receive
+  // mask is the low bits of Fill17Step, whose upper bits no mesh 0x17 sets.
+  const auto checkLevelMask = [&](bool active, LleField levelOn, LleField limit) {
+    if (!active) return;
+    if (const auto level = meshLevelMaskConflict(words, levelOn, limit)) {
+      const std::string name(fieldDef(levelOn).name);
+      refuse(packet, *level == 4 ? name + " = " + std::to_string(readField(words, levelOn)) +
+                                       ": a bit above level 3 of the four-level nest, not decoded"
+                                 : name + " bit " + std::to_string(*level) + " is clear while " +
+                                       std::string(fieldDef(limit).name) + "[" + std::to_string(*level) + "] = " +
+                                       std::to_string(readField(words, limit, *level)) + ": a level that does not run has limit 0");
+    }
+  };
+  // The Fill17Flags slot (docs/decoding-log.md "fill17c", "mesh83"): not decoded, read as 0x17's
+  // immediate form reads it -- the values seen leave the bytes where the nests say; bits 94 / 95
+  // without bit 93 were never seen and are refused.
+  if (const uint64_t flags = readField(words, m.flags); flags != 0 && (flags & 1) == 0) {
+    refuse(packet, std::string(fieldDef(m.flags).name) + " (word 3 bits 95:93) = " + std::to_string(flags) +
+                       ": bit 94 or 95 without bit 93, never seen; what the flags select is not decoded");
   }
+  checkLevelMask(sends, m.sendLevelOn, m.sendLimit);
+  checkLevelMask(receives, m.recvLevelOn, m.recvLimit);
   if (sends && inputPopsDelivered(streams) && deferredComputes_.empty()) {
     resolvePops(streams);
     runWindowReaders();

@@ -24,21 +24,25 @@ struct MeshLayout {
   LleField sendAt4, sendStride, sendLimit, sendCarry;
   LleField recvAt4, recvStride, recvLimit, recvCarry;
   LleField fill, fillValue;
+  // Each side's per-level run mask (docs/decoding-log.md "mesh83"): the slot after the last limit.
+  LleField sendLevelOn, recvLevelOn;
+  // The three flags of 0x17's Fill17Flags slot (not decoded; "fill17c", "mesh83").
+  LleField flags;
 };
 
 inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
     {0x15, +4, LleField::Mesh15SendAt4, LleField::Mesh15SendStride, LleField::Mesh15SendLimit, LleField::Mesh15SendCarry,
      LleField::Mesh15RecvAt4, LleField::Mesh15RecvStride, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry,
-     LleField::Mesh15Fill, LleField::Mesh15FillValue},
+     LleField::Mesh15Fill, LleField::Mesh15FillValue, LleField::Mesh15SendLevelOn, LleField::Mesh15RecvLevelOn, LleField::Mesh15Flags},
     {0x16, -1, LleField::Mesh16SendAt4, LleField::Mesh16SendStride, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry,
      LleField::Mesh16RecvAt4, LleField::Mesh16RecvStride, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry,
-     LleField::Mesh16Fill, LleField::Mesh16FillValue},
+     LleField::Mesh16Fill, LleField::Mesh16FillValue, LleField::Mesh16SendLevelOn, LleField::Mesh16RecvLevelOn, LleField::Mesh16Flags},
     {0x17, -4, LleField::Mesh17SendAt4, LleField::Mesh17SendStride, LleField::Mesh17SendLimit, LleField::Mesh17SendCarry,
      LleField::Fill17At4, LleField::Mesh17RecvStride, LleField::Fill17Limit, LleField::Fill17Carry, LleField::Fill17Immediate,
-     LleField::Fill17Value},
+     LleField::Fill17Value, LleField::Mesh17SendLevelOn, LleField::Fill17Step, LleField::Fill17Flags},
     {0x18, +1, LleField::Mesh18SendAt4, LleField::Mesh18SendStride, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry,
      LleField::Mesh18RecvAt4, LleField::Mesh18RecvStride, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry,
-     LleField::Mesh18Fill, LleField::Mesh18FillValue},
+     LleField::Mesh18Fill, LleField::Mesh18FillValue, LleField::Mesh18SendLevelOn, LleField::Mesh18RecvLevelOn, LleField::Mesh18Flags},
 }};
 
 [[nodiscard]] inline const MeshLayout* meshLayoutOf(uint8_t opcode) {
@@ -57,6 +61,19 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
   for (unsigned i = 0; i < 4; ++i) limits[i] = readField(words, limit, i);
   for (unsigned i = 0; i < 3; ++i) carries[i] = readSigned(words, carry, i);
   return LoopNest<4>::fromCarries(static_cast<int64_t>(readField(words, at4)), limits, readSigned(words, stride), carries);
+}
+
+// The first level whose limit is non-zero while its bit of the side's run mask is clear, or 4 when
+// the mask has a bit above level 3 (0x17's receive mask is the 17-bit Fill17Step); nullopt when the
+// mask agrees with the limits (docs/decoding-log.md "mesh83": a level that does not run has limit 0).
+[[nodiscard]] inline std::optional<unsigned> meshLevelMaskConflict(std::span<const isa::Word128> words, LleField levelOn,
+                                                                   LleField limit) {
+  const uint64_t mask = readField(words, levelOn);
+  if ((mask >> 4) != 0) return 4u;
+  for (unsigned i = 0; i < 4; ++i) {
+    if (readField(words, limit, i) != 0 && ((mask >> i) & 1u) == 0) return i;
+  }
+  return std::nullopt;
 }
 
 }  // namespace coralsim::lle

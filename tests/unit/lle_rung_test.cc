@@ -419,7 +419,9 @@ TEST_F(LleRungTest, RefusesInconsistentLoopLimitsAndUnmodelledParameterSlots) {
 }
 
 TEST_F(LleRungTest, RefusesPacketsOutsideTheEnvelopeNamingOpcodeAndPc) {
-  const auto program = isa::assemble("program {\n  tile.dma15 mask=0x1\n}\n");
+  auto program = isa::assemble("program {\n  tile.dma15 mask=0x1\n}\n");
+  // w1[98:86] of the packet (words 1-6 of the stream), above the send's run mask: no decoded meaning.
+  program.words[2].setBits(90, 1, 1);
   std::vector<uint8_t> bytes(program.words.size() * 16);
   for (size_t i = 0; i < program.words.size(); ++i) program.words[i].toBytes(&bytes[16 * i]);
   const std::string why = rung.acceptChunk(bytes);
@@ -3992,7 +3994,8 @@ TEST_F(LleRungTest, TheInputLevelBitsMustAgreeWithTheLevelsThatCount) {
 TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
   const auto fill = [&](uint64_t sendOn, uint64_t fillOn, uint64_t level0) {
     DecodedPacket p = f.make(0x16, {{LleField::Mesh16RecvStride, 1}, {LleField::Mesh16Fill, fillOn}, {LleField::Mesh16SendStride, sendOn},
-                                    {LleField::Mesh16RecvAt4, 7}, {LleField::Mesh16FillValue, 0x11223344}});
+                                    {LleField::Mesh16RecvAt4, 7}, {LleField::Mesh16FillValue, 0x11223344},
+                                    {LleField::Mesh16RecvLevelOn, 7}});
     p.tileMask = 0x0006;
     f.setElement(p, LleField::Mesh16RecvLimit, 0, level0);
     f.setElement(p, LleField::Mesh16RecvLimit, 1, 2);
@@ -4034,6 +4037,11 @@ TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
   // packet wrote: refused), and a fill whose level 0 counts steps by the receive stride.
   EXPECT_NE(refusal(fill(1, 1, 0)).find("reads narrow byte 0, which no packet wrote"), std::string::npos);
   EXPECT_EQ(refusal(fill(0, 1, 3)), "accepted");
+  // The run mask (docs/decoding-log.md "mesh83"): level 2 counts (limit 1) but its bit is clear.
+  DecodedPacket levelOff = fill(0, 1, 3);
+  f.setElement(levelOff, LleField::Mesh16RecvLevelOn, 0, 3);
+  EXPECT_NE(refusal(levelOff).find("Mesh16RecvLevelOn bit 2 is clear while Mesh16RecvLimit[2] = 1"), std::string::npos)
+      << refusal(levelOff);
 }
 
 // The mesh transfers (docs/decoding-log.md "conv32run" §B): a send and the receive it feeds are
@@ -4057,13 +4065,13 @@ TEST_F(LleRungTest, AMeshSendLandsInTheReceiveItsNeighbourArmedByTheStrides) {
   };
   const auto receiveColumn = [&](uint16_t tiles, uint64_t units) {
     DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, tiles}, {LleField::Mesh18RecvStride, 7}, {LleField::Mesh18RecvAt4, 50},
-                                    {LleField::Mesh18SendStride, 0}, {LleField::Mesh18Fill, 0}});
+                                    {LleField::Mesh18SendStride, 0}, {LleField::Mesh18Fill, 0}, {LleField::Mesh18RecvLevelOn, 1}});
     side(p, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, units, 7);
     return p;
   };
   const auto sendRow = [&](uint16_t tiles, uint64_t units) {
     DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, tiles}, {LleField::Mesh18SendStride, 1}, {LleField::Mesh18SendAt4, 3},
-                                    {LleField::Mesh18RecvStride, 0}, {LleField::Mesh18Fill, 0}});
+                                    {LleField::Mesh18RecvStride, 0}, {LleField::Mesh18Fill, 0}, {LleField::Mesh18SendLevelOn, 1}});
     side(p, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry, units, 1);
     return p;
   };
