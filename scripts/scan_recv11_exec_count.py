@@ -3,7 +3,7 @@
 loop: per w0 bit 78 (Recv11ExecInnerLevel), whether the count equals Recv11ExecRun + 1, is 0, or
 something else, split by what next feeds the receive's tiles, over a decide set (programs whose path
 contains one of DECIDE: add_128_128, voice_commands, the Dense templates) and the held-out rest.
-Usage: scan_recv11_exec_count.py SHARED_TOOLS_ISA_DIR CORPUS_DIR
+Usage: scripts/scan_recv11_exec_count.py SHARED_TOOLS_ISA_DIR CORPUS_DIR
 """
 import collections
 import sys
