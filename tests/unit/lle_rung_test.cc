@@ -486,7 +486,8 @@ TEST_F(LleRungTest, TheParameterReceiveRowLoopTakesAnyRowCountAndTheOtherFormatK
 
 // The execution-only receive without an inner level (w0 bit 78 clear, docs/decoding-log.md "win14" §B): its
 // one loop, the run, is decoded (the rows it takes, checked against the write that copies it by the partner
-// watch), so any run passes the envelope; the form's other bits (count 1, wraps 0) stay pinned, and with the
+// watch), so any run passes the envelope; the form's other bits (step 0, wraps 0) stay pinned (its count is
+// the wait Recv11ExecCount, "count11", taken in both forms), and with the
 // inner level set the same bits are the undecoded level-0 loop, pinned. Runs 5 and 1000 are no corpus run.
 TEST_F(LleRungTest, AnExecutionOnlyReceiveWithoutAnInnerLevelTakesAnyRunAndKeepsItsOtherBitsPinned) {
   for (uint64_t run : {0u, 5u, 1000u}) {
@@ -494,9 +495,9 @@ TEST_F(LleRungTest, AnExecutionOnlyReceiveWithoutAnInnerLevelTakesAnyRunAndKeeps
     f.wordsOf(p)[0].setBits(78, 1, 0);
     f.wordsOf(p)[0].setBits(95, 16, run);
     EXPECT_EQ(checkEnvelope(p), "") << run;
-    f.wordsOf(p)[1].setBits(88, 11, 2);  // count 2: not the run-only form's value, pinned
+    f.wordsOf(p)[1].setBits(82, 4, 1);  // step 1: not the run-only form's value (the nest's step), pinned
     EXPECT_NE(checkEnvelope(p).find("word 1"), std::string::npos) << checkEnvelope(p);
-    f.wordsOf(p)[1].setBits(88, 11, 1);
+    f.wordsOf(p)[1].setBits(82, 4, 0);
     f.wordsOf(p)[0].setBits(78, 1, 1);  // the inner level: w0[110:95] is its undecoded loop again
     if (run != 0) {
       EXPECT_NE(checkEnvelope(p).find("word 0"), std::string::npos) << checkEnvelope(p);
@@ -2542,6 +2543,29 @@ TEST_F(LleRungTest, AnExecutionOnlyReceiveRunsALoopNestWhoseOuterLevelsStartTheR
       << checkEnvelope(receiveWith(-kRun, -kRun + 1, 1));
   EXPECT_NE(checkEnvelope(receiveWith(-kRun, -kRun, 2)).find("Recv11ExecStep"), std::string::npos);
   EXPECT_NE(checkEnvelope(receiveWith(0, 0, 1)).find("Recv11ExecWrap[0]"), std::string::npos);
+}
+
+// The execution-only receive's w1[98:88] (docs/decoding-log.md "count11"): the transfers it waits for,
+// Run + 1 in most receives (add_128_128 64 = 63 + 1), 0 in the compute-fed ones of conv 256^2-1024^2 and
+// MobileNet v2, 4 with a run of 1 in Dense-1024. A wait moves no bytes, so the rung takes any count: a run
+// of 38 waiting for 38, 0 or 1000 (no corpus receive's) passes, where the envelope pinned every count
+// but the decode set's 1 and 4. The bits are read raw so the test also builds on a tree without the field.
+TEST_F(LleRungTest, AnExecutionOnlyReceivesCountIsAWaitTheRungDoesNotCheckAgainstItsRun) {
+  constexpr int64_t kRun = 37;
+  const auto receiveWaitingFor = [&](uint64_t count) {
+    DecodedPacket receive = executionOnlyReceive(0x2);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, kRun);
+    for (unsigned level = 0; level < 3; ++level) {
+      f.setElement(receive, LleField::Recv11ExecWrap, level, static_cast<uint64_t>(-kRun));
+    }
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.wordsOf(receive)[1].setBits(88, 11, count);
+    return receive;
+  };
+  for (const uint64_t count : {uint64_t{kRun + 1}, uint64_t{0}, uint64_t{1000}}) {
+    EXPECT_EQ(checkEnvelope(receiveWaitingFor(count)), "") << "count " << count;
+  }
+  EXPECT_EQ(readField(f.wordsOf(receiveWaitingFor(1000)), LleField::Recv11ExecCount), 1000u);
 }
 
 // The source side's unit count (docs/decoding-log.md "add128" §B, "w3rows"): the pop's 4-byte units
