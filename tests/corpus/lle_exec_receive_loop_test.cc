@@ -14,8 +14,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -28,6 +26,7 @@
 #include "models/scalar/decoded_program.h"
 #include "sim/device.h"
 #include "tests/corpus/distinct_corpus_models.h"
+#include "tests/corpus/lle_refusal_pc.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
@@ -35,6 +34,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using coralsim::testing::forEachDistinctCorpusModel;
+using coralsim::testing::refusedPc;
 using lle::LleField;
 using lle::readField;
 using lle::readSigned;
@@ -109,17 +109,6 @@ TEST(LleCorpus, ExecutionOnlyReceiveWrapsStartTheRunAgainAndStagingUnitsCountThe
   EXPECT_EQ(highBitsClearWithoutBit, clearBit);
 }
 
-std::vector<uint8_t> readBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// "... opcode 0x11 (tile.dma11) at PC 0x0066 ..." -> 0x66; -1 when the text names no PC.
-long refusedPc(const std::string& text) {
-  const size_t at = text.find("at PC 0x");
-  return at == std::string::npos ? -1 : std::stol(text.substr(at + 8, 4), nullptr, 16);
-}
-
 TEST(LleAdd128, ItsStagingWritesPassToTheirReceiveAndAFullRunMatchesTheGolden) {
   const auto corpus = coralsim::testing::corpusDir();
   const fs::path path = corpus ? *corpus / "rubensrech+Coral-TPU" / "elementary-ops" / "models" / "add_128_128__quant_edgetpu.tflite"
@@ -142,8 +131,8 @@ TEST(LleAdd128, ItsStagingWritesPassToTheirReceiveAndAFullRunMatchesTheGolden) {
   const fs::path cases = golden ? *golden / "rubensrech+Coral-TPU__add_128_128__quant" : fs::path();
   std::vector<uint8_t> input(16384, 0), expected;
   if (golden && fs::exists(cases / "rand1.in0.bin")) {
-    input = readBytes(cases / "rand1.in0.bin");
-    expected = readBytes(cases / "rand1.tpu_out0.bin");
+    input = coralsim::testing::readFile(cases / "rand1.in0.bin");
+    expected = coralsim::testing::readFile(cases / "rand1.tpu_out0.bin");
   }
   sim::DeviceOptions options;
   options.chip.mode = models::ExecutionMode::kLle;

@@ -15,8 +15,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
@@ -29,6 +27,7 @@
 #include "models/scalar/decoded_program.h"
 #include "sim/device.h"
 #include "tests/corpus/distinct_corpus_models.h"
+#include "tests/corpus/lle_refusal_pc.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
@@ -36,6 +35,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using coralsim::testing::forEachDistinctCorpusModel;
+using coralsim::testing::refusedPc;
 using lle::LleField;
 using lle::readField;
 
@@ -82,17 +82,6 @@ TEST(LleCorpus, ExecutionOnlyReceivesWithAPrefixEndOneArrayAfterTheirSpanAndFeed
   EXPECT_GT(prefixedCompute, receives * 9 / 10);
 }
 
-std::vector<uint8_t> readBytes(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// "... opcode 0x14 (tile.dma14) at PC 0x00b9 ..." -> 0xb9; -1 when the text names no PC.
-long refusedPc(const std::string& text) {
-  const size_t at = text.find("at PC 0x");
-  return at == std::string::npos ? -1 : std::stol(text.substr(at + 8, 4), nullptr, 16);
-}
-
 struct SweepProgram {
   const char* folder;
   const char* name;
@@ -135,8 +124,8 @@ TEST(LleStrideSweep, ThePrefixReceivesPassAndAFullRunMatchesTheGolden) {
     const fs::path cases = golden ? *golden / ("iwatake2222+EdgeTPU_Analysis__" + std::string(s.name)) : fs::path();
     std::vector<uint8_t> input, expected;
     if (golden && fs::exists(cases / "rand1.in0.bin")) {
-      input = readBytes(cases / "rand1.in0.bin");
-      expected = readBytes(cases / "rand1.tpu_out0.bin");
+      input = coralsim::testing::readFile(cases / "rand1.in0.bin");
+      expected = coralsim::testing::readFile(cases / "rand1.tpu_out0.bin");
     }
     const RunPlan plan = planRun(model);
     if (input.empty()) {

@@ -247,6 +247,26 @@ class LleRungTest : public ::testing::Test {
                          {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-129.0f)},
                          {LleField::ComputeLaneGroups, 15}, {LleField::ComputeParamPrefix, 2}});
   }
+  // A parameter-caching run on tile 0, then the execution run's infeed, pop and fence and a Dense compute
+  // changed by `change`: the compute's refusal text, or "" if it ran. `change` may also check the
+  // changed packet (e.g. that it passes the envelope).
+  std::string denseComputeRefusal(const std::function<void(const DecodedPacket&)>& change) {
+    parameterCachingRun(0x1);
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(pop(true, 0x1), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const DecodedPacket packet = compute(0x1);
+    change(packet);
+    std::string why;
+    try {
+      rung.packet(packet, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  }
   void parameterCachingRun(uint16_t tiles) {
     rung.beginRun();
     rung.packet(infeed(false), streams, 0);
@@ -3725,6 +3745,18 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     rung.endRun();
   }
 
+  // One copy of `rows` rows through a staging packet: the block kept, the identity compute issued before
+  // its window, then the infeed, the staging write, a pop of the whole input stream and the fence.
+  const auto copyThrough = [&](const DecodedPacket& staging, uint64_t rows) {
+    rung.beginRun();
+    keepBlock(column0Block);
+    rung.packet(identity(rows, kWindowAt / 4, 512, 1, kColumns), streams, 0);
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(staging, streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+  };
+
   // A tile whose window skips 2 units of the pop (Stage14SourceOn, "src14": a tile column's offset) keeps
   // the part after them: row r takes bytes 8 + 12 r .. of the pop. The pop is 8 bytes longer than the
   // window (a pop only as long as the window follows).
@@ -3760,15 +3792,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     // bytes past the pop's end. Passes 0-2 are whole and three rows read them; pass 3 keeps 4 bytes,
     // the window's other two units of it count as unwritten, and a fourth row (5 bytes) is refused.
     streams.input.resize(4 * kUnits * kPasses);
-    const auto shortPop = [&](uint64_t rows) {
-      rung.beginRun();
-      keepBlock(column0Block);
-      rung.packet(identity(rows, kWindowAt / 4, 512, 1, kColumns), streams, 0);
-      rung.packet(infeed(true), streams, 0);
-      rung.packet(skipping, streams, 0);
-      rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
-      rung.packet(f.make(0x24, {}), streams, 0);
-    };
+    const auto shortPop = [&](uint64_t rows) { copyThrough(skipping, rows); };
     shortPop(3);
     for (uint64_t r = 0; r < 3; ++r) {
       for (uint64_t x = 0; x < kColumns; ++x) {
@@ -3798,15 +3822,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     const std::vector<uint8_t> saved = streams.input;
     streams.input.resize(4 * kUnits * 2);  // two of the window's four passes
     for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(31 * i + 3);
-    const auto shortWindow = [&](uint64_t rows) {
-      rung.beginRun();
-      keepBlock(column0Block);
-      rung.packet(identity(rows, kWindowAt / 4, 512, 1, kColumns), streams, 0);
-      rung.packet(infeed(true), streams, 0);
-      rung.packet(window, streams, 0);
-      rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
-      rung.packet(f.make(0x24, {}), streams, 0);
-    };
+    const auto shortWindow = [&](uint64_t rows) { copyThrough(window, rows); };
     shortWindow(2);
     for (uint64_t r = 0; r < 2; ++r) {
       for (uint64_t x = 0; x < kColumns; ++x) {
@@ -3952,23 +3968,11 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
 // refused naming the fields, not raw bits.
 TEST_F(LleRungTest, AComputeNamesItsInputElementSize) {
   const auto attempt = [&](uint64_t bytes, uint64_t code) {
-    parameterCachingRun(0x1);
-    rung.beginRun();
-    rung.packet(infeed(true), streams, 0);
-    rung.packet(pop(true, 0x1), streams, 0);
-    rung.packet(f.make(0x24, {}), streams, 0);
-    const DecodedPacket packet = compute(0x1);
-    f.setElement(packet, LleField::ComputeInputBytes, 0, bytes);
-    f.setElement(packet, LleField::ComputeInputBytesCode, 0, code);
-    EXPECT_EQ(checkEnvelope(packet), "");
-    std::string why;
-    try {
-      rung.packet(packet, streams, 0);
-    } catch (const ChipFault& e) {
-      why = e.what();
-    }
-    rung.endRun();
-    return why;
+    return denseComputeRefusal([&](const DecodedPacket& packet) {
+      f.setElement(packet, LleField::ComputeInputBytes, 0, bytes);
+      f.setElement(packet, LleField::ComputeInputBytesCode, 0, code);
+      EXPECT_EQ(checkEnvelope(packet), "");
+    });
   };
   EXPECT_EQ(attempt(4, 0), "");  // Dense: 4-byte K groups
   EXPECT_NE(attempt(0, 0).find("ComputeInputBytes (word 1 bits 83:81) = 0 with ComputeInputBytesCode (word 1 bits 119:118) = 0"),
@@ -3985,22 +3989,10 @@ TEST_F(LleRungTest, AComputeNamesItsInputElementSize) {
 // and is refused, naming the field and the level, when level 0's bit is clear.
 TEST_F(LleRungTest, TheInputLevelBitsMustAgreeWithTheLevelsThatCount) {
   const auto attempt = [&](uint64_t moves) {
-    parameterCachingRun(0x1);
-    rung.beginRun();
-    rung.packet(infeed(true), streams, 0);
-    rung.packet(pop(true, 0x1), streams, 0);
-    rung.packet(f.make(0x24, {}), streams, 0);
-    const DecodedPacket packet = compute(0x1);
-    f.setElement(packet, LleField::ComputeInputLevelMoves, 0, moves);
-    EXPECT_EQ(checkEnvelope(packet), "");
-    std::string why;
-    try {
-      rung.packet(packet, streams, 0);
-    } catch (const ChipFault& e) {
-      why = e.what();
-    }
-    rung.endRun();
-    return why;
+    return denseComputeRefusal([&](const DecodedPacket& packet) {
+      f.setElement(packet, LleField::ComputeInputLevelMoves, 0, moves);
+      EXPECT_EQ(checkEnvelope(packet), "");
+    });
   };
   EXPECT_EQ(attempt(0b0000001), "");
   EXPECT_EQ(attempt(0b1111111), "");
