@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""The execution-only receive's w2[118:94] (docs/decoding-log.md "w2recv"): which of the one-hot bits
+118 / 112 / 106 is set, and whether w2[105:94] (signed) equals -4 x Recv11ExecCount (w1[98:88]),
+over a decide set (add_128_128, conv2d 12x128x128, MobileNet v1 0.25) and the held-out rest.
+Usage: scripts/scan_recv11_exec_w2.py SHARED_TOOLS_ISA_DIR CORPUS_DIR
+"""
+import collections
+import sys
+
+import scan_recv11_exec_form as form
+from scan_recv11_exec_form import bits
+
+DECIDE = ["add_128_128", "conv2d_12x128x128_", "mobilenet_v1_0.25_128_quant_edgetpu"]
+
+
+def signed(value, width):
+    return value - (1 << width) if value >> (width - 1) else value
+
+
+def main():
+    tools, corpus = sys.argv[1], sys.argv[2]
+    tally = collections.Counter()
+    for label, packets in form.programs(tools, corpus):
+        split = "decide" if any(d in label for d in DECIDE) else "held-out"
+        for _, op, packet in packets:
+            if op != 0x11 or not bits(packet, 256 + 122, 1):
+                continue
+            marks = tuple(bits(packet, 256 + b, 1) for b in (118, 112, 106))
+            count = bits(packet, 128 + 88, 11)
+            rewind = signed(bits(packet, 256 + 94, 12), 12)
+            tally[(split, marks, "-4 x count" if rewind == -4 * count else "other")] += 1
+    for (split, marks, kind), n in sorted(tally.items()):
+        print("%-8s bits118/112/106=%s w2[105:94] %-10s %5d" % (split, marks, kind, n))
+
+
+if __name__ == "__main__":
+    main()
