@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The execution-only receive's w2[118:94] (docs/decoding-log.md "w2recv"): which of the one-hot bits
-118 / 112 / 106 is set, and whether w2[105:94] (signed) equals -4 x Recv11ExecCount (w1[98:88]),
+"""The execution-only receive's w2[118:94] (docs/decoding-log.md "w2recv"): by w2 bit 106
+(Recv11ExecWideValue), whether w2[118:112] equals Recv11ExecCount (w1[98:88]) or Run + 1 (w0[110:95]),
+and whether w2[105:94] (signed) equals -4 x w2[118:112],
 over a decide set (add_128_128, conv2d 12x128x128, MobileNet v1 0.25) and the held-out rest.
 Usage: scripts/scan_recv11_exec_w2.py SHARED_TOOLS_ISA_DIR CORPUS_DIR
 """
@@ -25,12 +26,15 @@ def main():
         for _, op, packet in packets:
             if op != 0x11 or not bits(packet, 256 + 122, 1):
                 continue
-            marks = tuple(bits(packet, 256 + b, 1) for b in (118, 112, 106))
+            wide = bits(packet, 256 + 106, 1)
             count = bits(packet, 128 + 88, 11)
+            run = bits(packet, 95, 16)
+            rows = bits(packet, 256 + 112, 7)
             rewind = signed(bits(packet, 256 + 94, 12), 12)
-            tally[(split, marks, "-4 x count" if rewind == -4 * count else "other")] += 1
-    for (split, marks, kind), n in sorted(tally.items()):
-        print("%-8s bits118/112/106=%s w2[105:94] %-10s %5d" % (split, marks, kind, n))
+            rows_kind = "count" if rows == count else "run+1" if rows == run + 1 else "0" if rows == 0 else "other"
+            tally[(split, wide, rows_kind, "-4 x rows" if rewind == -4 * rows else "other")] += 1
+    for (split, wide, rows_kind, kind), n in sorted(tally.items()):
+        print("%-8s bit106=%d w2[118:112]=%-5s w2[105:94] %-9s %5d" % (split, wide, rows_kind, kind, n))
 
 
 if __name__ == "__main__":
