@@ -2588,6 +2588,26 @@ TEST_F(LleRungTest, AnExecutionOnlyReceivesCountIsAWaitTheRungDoesNotCheckAgains
   EXPECT_EQ(readField(f.wordsOf(receiveWaitingFor(1000)), LleField::Recv11ExecCount), 1000u);
 }
 
+// The execution-only receive's w2[118:94] (docs/decoding-log.md "w2recv"): where w2 bit 106 is clear,
+// w2[118:112] is the rows it waits for (conv2d 12x128x128: 64) and w2[105:94] its position in 64-byte units
+// less 4 x those rows (-256). A wait and the address of a receive the rung does not execute: any rows and
+// position pass (100 / -400 and 64 / 12 are no corpus receive's), where the envelope pinned the decode
+// set's 1 / -4. With bit 106 set the same bits hold an undecoded value and stay pinned (refused). The bits
+// are written raw so the test also builds on a tree without the fields.
+TEST_F(LleRungTest, AnExecutionOnlyReceivesWaitRowsAndPositionAreNotCheckedWhereBit106IsClear) {
+  const auto receiveWith = [&](uint64_t rows, int64_t rewind64, uint64_t wideValue) {
+    DecodedPacket receive = executionOnlyReceive(0x2);
+    f.wordsOf(receive)[2].setBits(112, 7, rows);
+    f.wordsOf(receive)[2].setBits(106, 1, wideValue);
+    f.wordsOf(receive)[2].setBits(94, 12, static_cast<uint64_t>(rewind64) & 0xfff);
+    return receive;
+  };
+  EXPECT_EQ(checkEnvelope(receiveWith(64, -256, 0)), "");
+  EXPECT_EQ(checkEnvelope(receiveWith(100, -400, 0)), "");
+  EXPECT_EQ(checkEnvelope(receiveWith(64, 12, 0)), "");
+  EXPECT_NE(checkEnvelope(receiveWith(64, -256, 1)), "");
+}
+
 // The source side's unit count (docs/decoding-log.md "add128" §B, "w3rows"): the pop's 4-byte units
 // through the end of the tile's first group, at least one 64-unit row. A write of 100 units after a skip
 // of 60 spans 160 units (no corpus 0x14 has that group or skip): 160 = 2 x 64 + 32 needs w3[111:106],
