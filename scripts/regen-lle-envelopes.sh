@@ -46,7 +46,13 @@ stride11=(--opcode 0x11:Recv11ExecutionForm=1 "$W/model_stride/model_stride_64x6
 # (0x15-0x18, 0x17 included) pin the bits of unknown meaning (w1[98:82] / w3[47:31] = 1, w3[95:93] = 3,
 # 0x16 / 0x18's w4); 32^2 6x6 and the larger sizes are held out.
 conv32="$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite"
-mesh=(--opcode 0x15 "${padding[@]}" "$conv32" --opcode 0x16 "${padding[@]}" "$conv32" --opcode 0x18 "${padding[@]}" "$conv32")
+# The column strips (0x16 / 0x18 with a send side) carry w3[127:96] and w4 (docs/decoding-log.md
+# "mesh16"): two forms in the decode set -- conv 32^2 3x3's one-unit-wide strips walked down the column
+# (w3[104:96] = 0x146) and gabor 64^2's multi-unit strips walked along the row (0x186); not decoded,
+# pinned to these two programs; conv 32^2 6x6, 256^2, 1024^2, gabor 128^2 and the rest are held out.
+gabor64="$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/optical_flow/templates/gabor_64x64_7k_4o_2s_edgetpu.tflite"
+mesh=(--opcode 0x15 "${padding[@]}" "$conv32" --opcode 0x16 "${padding[@]}" "$conv32" "$gabor64"
+      --opcode 0x18 "${padding[@]}" "$conv32" "$gabor64")
 fill17+=("$conv32")
 # conv 32^2 3x3's execution-only receives ("conv32run" §C): the weight stream's w2 bits (w2[105:94],
 # 112, 93:90, 86, 84: not decoded) pinned to their values; 6x6 held out.

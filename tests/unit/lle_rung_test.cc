@@ -4080,6 +4080,29 @@ TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
       << refusal(levelOff);
 }
 
+// The column strips' send-side words (docs/decoding-log.md "mesh16"): a 0x16 / 0x18 with a send carries
+// w3[127:96] and w4, whose meaning is not decoded. The decode set holds two forms -- conv 32^2 3x3's
+// one-unit strips walked down the column (w3[127:96] = 0x01000146, w4 = 0x0002000200029500) and gabor
+// 64^2's multi-unit strips walked along the row (0x01000186, 0x0002000200031500) -- and both pass the
+// envelope; a value of neither form (w3[104:96] = 0x196, one bit off) is still refused by name. Before
+// the change the row-walked form was refused on w3 bits 103:102 (the stop of conv 32^2 6x6, gabor x 3).
+TEST_F(LleRungTest, TheColumnStripsTwoDecodeSetFormsPassAndOthersAreRefused) {
+  for (const uint8_t op : {uint8_t{0x16}, uint8_t{0x18}}) {
+    const auto strip = [&](uint64_t w3High, uint64_t w4Low) {
+      DecodedPacket p = f.make(op, {});
+      auto& words = f.wordsOf(p);
+      words[3].setBits(96, 32, w3High);
+      words[4].setBits(0, 64, w4Low);
+      return p;
+    };
+    EXPECT_EQ(checkEnvelope(strip(0x01000146, 0x0002000200029500)), "") << int{op};
+    EXPECT_EQ(checkEnvelope(strip(0x01000186, 0x0002000200031500)), "") << int{op};
+    const std::string refused = checkEnvelope(strip(0x01000196, 0x0002000200031500));
+    EXPECT_NE(refused.find("word 3 = 01000196"), std::string::npos) << refused;
+    EXPECT_NE(refused.find("bits 100 have no decoded meaning"), std::string::npos) << refused;
+  }
+}
+
 // The mesh transfers (docs/decoding-log.md "conv32run" §B): a send and the receive it feeds are
 // different packets -- here a 0x18 (tile t sends to t + 1) whose receive on tile 2 is armed first, a
 // column of 3 units 7 apart from unit 50 (the receive stride w2[43:27] = 7, carries -limit x stride),
