@@ -120,7 +120,9 @@ TEST(LleAdd128, ItsStagingWritesPassToTheirReceiveAndAFullRunMatchesTheGolden) {
   long receivePc = -1;
   for (const Executable* e : allExecutables(model)) {
     for (const auto& bitstream : e->bitstreams) {
-      for (const models::DecodedPacket& p : models::DecodedProgram::fromBytes(bitstream.bytes)->packets()) {
+      // Held for the loop: a range-for over ->packets() of the temporary would read freed packets.
+      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+      for (const models::DecodedPacket& p : program->packets()) {
         if (receivePc < 0 && static_cast<uint8_t>(p.opcode) == kReceive) receivePc = static_cast<long>(p.pc);
       }
     }
