@@ -267,6 +267,24 @@ class LleRungTest : public ::testing::Test {
     rung.endRun();
     return why;
   }
+  // One execution run that moves the whole input stream through `staging` (a 0x14 on `tile`), `receive`
+  // and a pop into narrow memory at 64-byte row `at64`, reads it back (0x13) and sends it to the host:
+  // the bytes that come out.
+  std::vector<uint8_t> inputThroughReceive(uint16_t tile, const DecodedPacket& staging, const DecodedPacket& receive,
+                                           uint64_t at64) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(staging, streams, 0);
+    rung.packet(receive, streams, 0);
+    rung.packet(popAt(true, 0, 0, tile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(f.make(0x13, {{LleField::Dma13Mask, tile}, {LleField::Stage13NarrowAt4, at64 * 16},
+                              {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
+                streams, 0);
+    std::vector<uint8_t> out = sendToHost(tile, streams.input.size());
+    rung.endRun();
+    return out;
+  }
   void parameterCachingRun(uint16_t tiles) {
     rung.beginRun();
     rung.packet(infeed(false), streams, 0);
@@ -2440,23 +2458,12 @@ TEST_F(LleRungTest, TheExecutionOnlyReceivesFlagsDoNotMoveTheBytes) {
   const auto copy = [&](uint64_t flagA, uint64_t flagB, uint64_t echo, uint64_t stream = 2078) {
     DecodedPacket receive = executionOnlyReceive(kTile, flagA, flagB, echo);
     f.wordsOf(receive)[0].setBits(fieldDef(LleField::Recv11ExecStream).lsb, 12, stream);
-    rung.beginRun();
-    rung.packet(infeed(true), streams, 0);
-    rung.packet(f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
-                              {LleField::Stage14Groups, 0}, {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0},
-                              {LleField::Stage14WrapC, 0}, {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0},
-                              {LleField::Stage14LoopOn, 0}, {LleField::Stage14SelectW4, 2},
-                              {LleField::Stage14SelectW5, 2}}),
-                streams, 0);
-    rung.packet(receive, streams, 0);
-    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
-    rung.packet(f.make(0x24, {}), streams, 0);
-    rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
-                              {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
-                streams, 0);
-    std::vector<uint8_t> out = sendToHost(kTile, streams.input.size());
-    rung.endRun();
-    return out;
+    const DecodedPacket staging =
+        f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kAt64},
+                      {LleField::Stage14Groups, 0}, {LleField::Stage14WrapA, 0}, {LleField::Stage14WrapB, 0},
+                      {LleField::Stage14WrapC, 0}, {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0},
+                      {LleField::Stage14LoopOn, 0}, {LleField::Stage14SelectW4, 2}, {LleField::Stage14SelectW5, 2}});
+    return inputThroughReceive(kTile, staging, receive, kAt64);
   };
   for (const auto& [a, b] : std::vector<std::pair<uint64_t, uint64_t>>{{0, 0}, {0, 1}, {1, 0}, {1, 1}}) {
     EXPECT_EQ(copy(a, b, b), streams.input) << "flags (" << a << ", " << b << ")";
@@ -2503,17 +2510,7 @@ TEST_F(LleRungTest, AnExecutionOnlyReceivesPrefixEndsOneArrayAfterItsSpan) {
   EXPECT_EQ(checkEnvelope(receiveWith(1, 33)), "");
   const DecodedPacket threeArrays = receiveWith(64, 96);
   EXPECT_EQ(checkEnvelope(threeArrays), "");
-  rung.beginRun();
-  rung.packet(infeed(true), streams, 0);
-  rung.packet(stageAt(kTile, kAt64 * 64, 0), streams, 0);
-  rung.packet(threeArrays, streams, 0);
-  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
-  rung.packet(f.make(0x24, {}), streams, 0);
-  rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
-                            {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
-              streams, 0);
-  EXPECT_EQ(sendToHost(kTile, streams.input.size()), streams.input);
-  rung.endRun();
+  EXPECT_EQ(inputThroughReceive(kTile, stageAt(kTile, kAt64 * 64, 0), threeArrays, kAt64), streams.input);
   const std::string longer = checkEnvelope(receiveWith(64, 97));
   EXPECT_NE(longer.find("Recv11PrefixBytes8"), std::string::npos) << longer;
   const std::string noFlag = checkEnvelope([&] {
@@ -2547,17 +2544,7 @@ TEST_F(LleRungTest, AnExecutionOnlyReceiveRunsALoopNestWhoseOuterLevelsStartTheR
   };
   const DecodedPacket looping = receiveWith(-kRun, -kRun, 1);
   EXPECT_EQ(checkEnvelope(looping), "");
-  rung.beginRun();
-  rung.packet(infeed(true), streams, 0);
-  rung.packet(stageAt(kTile, kAt64 * 64, 0), streams, 0);
-  rung.packet(looping, streams, 0);
-  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
-  rung.packet(f.make(0x24, {}), streams, 0);
-  rung.packet(f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kAt64 * 16},
-                            {LleField::Stage13LoopOn, 0}, {LleField::Stage13Route, 1}}),
-              streams, 0);
-  EXPECT_EQ(sendToHost(kTile, streams.input.size()), streams.input);
-  rung.endRun();
+  EXPECT_EQ(inputThroughReceive(kTile, stageAt(kTile, kAt64 * 64, 0), looping, kAt64), streams.input);
   EXPECT_NE(checkEnvelope(receiveWith(-kRun, -kRun + 1, 1)).find("Recv11ExecWrap[1] (word 1 bits 32:16) = -36"),
             std::string::npos)
       << checkEnvelope(receiveWith(-kRun, -kRun + 1, 1));
