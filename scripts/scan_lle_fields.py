@@ -50,6 +50,20 @@ def programs(corpus):
             yield "%s#p%d#c%d" % (relpath, p, c), str(exe["type"]), bitstream["bitstream"]
 
 
+def decide_args(doc, default_decide):
+    """The scan scripts' command line: TOOLS_ISA_DIR CORPUS_DIR [--decide NAME...]. Returns (tools, corpus,
+    decide set); puts the shared tools on sys.path so `seg` imports."""
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if len(args) < 2:
+        sys.exit(doc)
+    decide = default_decide
+    if "--decide" in sys.argv:
+        decide = sys.argv[sys.argv.index("--decide") + 1:]
+        args = args[:2]
+    sys.path.insert(0, args[0])
+    return args[0], args[1], decide
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     signed = "--signed" in sys.argv

@@ -61,18 +61,10 @@ def receive_reading(words, i):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    if len(args) < 2:
-        sys.exit(__doc__)
-    decide = DECIDE
-    if "--decide" in sys.argv:
-        decide = sys.argv[sys.argv.index("--decide") + 1:]
-        args = args[:2]
-    tools, corpus = args[0], args[1]
-    sys.path.insert(0, tools)
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from scan_lle_fields import decide_args, programs  # noqa: E402
+    tools, corpus, decide = decide_args(__doc__, DECIDE)
     import seg  # noqa: E402
-    from scan_lle_fields import programs  # noqa: E402
 
     pairing = collections.Counter()           # (set, family, rule outcome)
     unpaired_next = collections.Counter()     # (set, next opcode)
