@@ -5,10 +5,11 @@
 // 1. The relation the rung checks (lle_relations.def: Recv11PrefixBytes8 = Recv11PrefixSpan8 + 32 where
 //    Recv11PrefixOn) holds in every such receive, one unit more in none, and the compute next on the
 //    receive's tiles has a parameter prefix, so the counts can fail.
-// 2. The sweeps on lle: the decode set (stride 64x64, padding_stride 64x64) passes its prefix receive,
-//    as do the held-out sizes whose receive has the decode set's form marks and position; each stop is
-//    printed, and a program that runs fully has its outputs compared with the golden tensors (whole
-//    tensor, exact size: % exact and max |d|).
+// 2. The sweeps on lle: the decode set (stride 64x64, 128x128, 256x256, padding_stride 64x64) passes its
+//    prefix receive, as do the held-out sizes -- the prefix's position (Recv11PrefixAt64 / Last64, 112 ...
+//    72 by size) is don't-care for the bytes in that form ("stride" §A), its form marks are the decode
+//    set's; each stop is printed, and a program that runs fully has its outputs compared with the golden
+//    tensors (whole tensor, exact size: % exact and max |d|).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -102,6 +103,10 @@ TEST(LleStrideSweep, ThePrefixReceivesPassAndAFullRunMatchesTheGolden) {
       {"model_padding_stride", "model_padding_stride_128x64x3", false},
       {"model_padding_stride", "model_padding_stride_128x128x3", false},
       {"model_padding_stride", "model_padding_stride_256x256x3", false},
+      {"model_stride", "model_stride_128x128x3", true},
+      {"model_stride", "model_stride_256x256x3", true},
+      {"model_stride", "model_stride_256x128x3", false},
+      {"model_stride", "model_stride_256x512x3", false},
   };
   const auto golden = coralsim::testing::goldenDir();
   size_t checked = 0;

@@ -2500,7 +2500,7 @@ TEST_F(LleRungTest, AnExecutionOnlyReceivesPrefixEndsOneArrayAfterItsSpan) {
     words[2].setBits(86, 1, 0);
     words[2].setBits(112, 1, 0);
     words[2].setBits(90, 17, 0x1ffff);
-    words[2].setBits(12, 13, 112);  // Recv11PrefixAt64 and Last64: pinned in this form
+    words[2].setBits(12, 13, 112);  // Recv11PrefixAt64 and Last64 (don't-care in this form: the next test)
     words[2].setBits(44, 13, 116);
     f.setElement(receive, LleField::Recv11PrefixOn, 0, 1);
     f.setElement(receive, LleField::Recv11PrefixSpan8, 0, span8);
@@ -2516,9 +2516,43 @@ TEST_F(LleRungTest, AnExecutionOnlyReceivesPrefixEndsOneArrayAfterItsSpan) {
   const std::string noFlag = checkEnvelope([&] {
     DecodedPacket receive = receiveWith(0, 32);
     f.setElement(receive, LleField::Recv11PrefixOn, 0, 0);
+    f.setElement(receive, LleField::Recv11PrefixAt64, 0, 0);  // refused on its own without the flag
+    f.setElement(receive, LleField::Recv11PrefixLast64, 0, 0);
     return receive;
   }());
   EXPECT_NE(noFlag.find("Recv11PrefixBytes8"), std::string::npos) << noFlag;
+}
+
+// Where an execution-only receive places its prefix (Recv11PrefixAt64 / Last64, docs/decoding-log.md
+// "stride" §A) is its position, don't-care for the bytes: that form moves none. A prefix at 64-byte unit
+// 1,000 with its bound 37 below it (no corpus receive has either; the stride sweep's are 112 / 116 ...
+// 72 / 76) passes, and the pop-fed copy behind it comes back whole; without the prefix flag the same bits
+// are refused naming the field (they exist only with a prefix).
+TEST_F(LleRungTest, AnExecutionOnlyReceivesPrefixPositionIsDontCareForTheBytes) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr uint64_t kAt64 = 9;
+  streams.input.resize(24);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0xa1 + 11 * i);
+  const auto receiveAt = [&](uint64_t at64, uint64_t last64, uint64_t prefixOn) {
+    DecodedPacket receive = executionOnlyReceive(kTile);
+    auto& words = f.wordsOf(receive);
+    words[2].setBits(84, 1, 0);  // the prefix receives' marks ("stride11" §B), pinned to the decode set
+    words[2].setBits(86, 1, 0);
+    words[2].setBits(112, 1, 0);
+    words[2].setBits(90, 17, 0x1ffff);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, prefixOn);
+    f.setElement(receive, LleField::Recv11PrefixSpan8, 0, prefixOn);
+    f.setElement(receive, LleField::Recv11PrefixBytes8, 0, prefixOn * 33);
+    f.setElement(receive, LleField::Recv11PrefixAt64, 0, at64);
+    f.setElement(receive, LleField::Recv11PrefixLast64, 0, last64);
+    return receive;
+  };
+  const DecodedPacket far = receiveAt(1000, 37, 1);
+  EXPECT_EQ(checkEnvelope(far), "");
+  EXPECT_EQ(checkEnvelope(receiveAt(0, 8191, 1)), "");
+  EXPECT_EQ(inputThroughReceive(kTile, stageAt(kTile, kAt64 * 64, 0), far, kAt64), streams.input);
+  const std::string noFlag = checkEnvelope(receiveAt(1000, 37, 0));
+  EXPECT_NE(noFlag.find("Recv11PrefixAt64"), std::string::npos) << noFlag;
 }
 
 // The execution-only receive's loop nest (docs/decoding-log.md "add128" §A): a level-0 run of
