@@ -182,12 +182,14 @@ class LleRungTest : public ::testing::Test {
   }
   // A contiguous staging write (0x14) of `bytes` at narrow byte `at` (a multiple of 4) on `tiles`: the
   // next pop to those tiles lands there (row Stage14NarrowAt64, unit Stage14NarrowUnit).
-  DecodedPacket stageAt(uint16_t tiles, uint64_t at, uint64_t bytes) {
+  // `feedsCompute`: a compute, not a receive, comes next on its tiles (Stage14FeedsCompute, "stride" §B).
+  DecodedPacket stageAt(uint16_t tiles, uint64_t at, uint64_t bytes, bool feedsCompute = false) {
     const uint64_t groups = bytes / 4 - 1;
     return f.make(0x14, {{LleField::Dma14Mask, tiles}, {LleField::Stage14NarrowAt64, at / 64},
                          {LleField::Stage14NarrowUnit, at % 64 / 4}, {LleField::Stage14Groups, groups},
                          {LleField::Stage14LoopOn, groups != 0}, {LleField::Stage14WrapC, static_cast<uint64_t>(-groups)},
-                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
+                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1},
+                         {LleField::Stage14FeedsCompute, feedsCompute}});
   }
   // The outfeed of one tile's 64 result bytes: a line loop of 8 lines.
   DecodedPacket outfeed() { return f.make(0x27, {{LleField::OutfeedLines, 64 / 8 - 1}}); }
@@ -391,7 +393,7 @@ class LleRungTest : public ::testing::Test {
       rung.packet(keep, streams, 0);
     }
     rung.packet(infeed(true), streams, 0);
-    rung.packet(stageAt(p.tile, p.inputAt, streams.input.size()), streams, 0);
+    rung.packet(stageAt(p.tile, p.inputAt, streams.input.size(), true), streams, 0);
     rung.packet(pop(true, p.tile), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
     rung.packet(compute, streams, 0);
@@ -3174,7 +3176,7 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
     f.setElement(keep, LleField::Stage13Route, 1, 0);
     rung.packet(keep, streams, 0);
     rung.packet(infeed(true), streams, 0);
-    rung.packet(stageAt(kTile, 400, input.size()), streams, 0);
+    rung.packet(stageAt(kTile, 400, input.size(), true), streams, 0);
     rung.packet(popAt(true, 0, 0, kTile, input.size()), streams, 0);
     rung.packet(eltwise, streams, 0);  // the input has not arrived
     rung.packet(f.make(0x1a, {}), streams, 0);
@@ -3571,6 +3573,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
                                        {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
   f.setElement(window, LleField::Stage14OuterLimit, 0, kPasses - 1);
   f.setElement(window, LleField::Stage14WrapA, 0, -(kUnits - 1));  // level 1's stride 0: the same units each pass
+  f.setElement(window, LleField::Stage14FeedsCompute, 0, 1);        // the second copy comes next on its tile
   const auto expected = [&](uint64_t inputByte, unsigned lane) {
     const float product = 0.5f * static_cast<float>(streams.input[inputByte] * column0[lane]);  // one channel
     return static_cast<uint8_t>(std::nearbyint(std::clamp(product, -7.0f, 200.0f)) + kZpOut);
@@ -3988,7 +3991,9 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   const DecodedPacket astray = identity(3, kWindowAt / 4 + 1, 512, 1, kColumns);
   rung.packet(astray, streams, 0);
   rung.packet(infeed(true), streams, 0);
-  rung.packet(window, streams, 0);
+  DecodedPacket windowBeforeARead = window;  // a read, not a compute, comes next on its tile here
+  f.setElement(windowBeforeARead, LleField::Stage14FeedsCompute, 0, 0);
+  rung.packet(windowBeforeARead, streams, 0);
   rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
   rung.packet(f.make(0x24, {}), streams, 0);
   EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512, 4).has_value());
