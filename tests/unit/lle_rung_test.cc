@@ -2357,6 +2357,86 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
   rung.endRun();
 }
 
+// The stride sweep's one-step convolution (docs/decoding-log.md "stride" §D, §E): an execution-only receive
+// with a prefix (Recv11PrefixOn, one 256-byte array) whose run is 0 arms its tile's stream on the compute's
+// tag; the compute runs no loop at all (every limit 0: its wraps hold whatever they hold -- 3 and 500 here,
+// never applied) and takes the bias (ComputeParamPrefix 1) and one weight group from the parameter-caching
+// run's wide memory, with a per-tensor weight zero point. The feeding pop after it carries the prefix
+// array and the one transfer: 2 x 256 ring bytes. Sizes and zero points no corpus program has (tile 2,
+// zero points 5 / 77, a negative bias). Refused: a feeding pop of one row (the prefix not counted).
+TEST_F(LleRungTest, AOneStepConvolutionTakesTheBiasAndWeightGroupAPrefixedReceiveStreams) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr uint64_t kInputAt4 = 9, kOutAt = 640, kTag = 3001;
+  constexpr uint8_t kOneStepZpIn = 5, kZpWeight = 77;
+  constexpr float kMult = 0.01f;
+  const int32_t bias[4] = {-300, 1000, 0, 25};
+  streams.params.assign(3 * 256, 0);  // the parameter-caching run's receive takes whole rows after a prefix row
+  for (unsigned c = 0; c < 4; ++c) std::memcpy(&streams.params[4 * c], &bias[c], 4);
+  std::mt19937 rng(23);
+  for (unsigned i = 16; i < 32; ++i) streams.params[i] = static_cast<uint8_t>(rng());
+  parameterCachingRun(kTile);
+  const uint32_t input = 0x30a0ff11;
+  const DecodedPacket receive = [&] {
+    DecodedPacket r = executionOnlyReceive(kTile);
+    auto& words = f.wordsOf(r);
+    words[2].setBits(84, 1, 0);  // the prefix receives' marks ("stride11" §B), pinned to the decode set
+    words[2].setBits(86, 1, 0);
+    words[2].setBits(112, 1, 0);
+    words[2].setBits(90, 17, 0x1ffff);
+    f.setElement(r, LleField::Recv11PrefixOn, 0, 1);
+    f.setElement(r, LleField::Recv11PrefixBytes8, 0, 32);
+    f.setElement(r, LleField::Recv11PrefixAt64, 0, 40);
+    f.setElement(r, LleField::Recv11PrefixLast64, 0, 40);
+    f.setElement(r, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(r, LleField::Recv11ExecStream, 0, kTag);
+    return r;
+  }();
+  const auto conv = [&] {
+    DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, kTile}, {LleField::ComputeInputBytes, 4}, {LleField::ComputeStreamTag, kTag},
+                                    {LleField::ComputeInputAt4, kInputAt4}, {LleField::ComputeOutputAt, kOutAt},
+                                    {LleField::ComputeParamPrefix, 1}, {LleField::ComputeZpWeight, kZpWeight},
+                                    {LleField::ComputeZpIn, kOneStepZpIn}, {LleField::ComputeZpOut, 0}, {LleField::ComputeOut37Step, 1},
+                                    {LleField::ComputeKWrap29, 3}, {LleField::ComputeKWrapW7, 3},
+                                    {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
+                                    {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)},
+                                    {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}});
+    f.setElement(p, LleField::ComputeKWrap37, 1, 500);
+    return p;
+  };
+  EXPECT_EQ(checkEnvelope(receive), "");
+  EXPECT_EQ(checkEnvelope(conv()), "");  // wraps of loops that run once: never applied, not checked
+  const auto feed = [&](uint64_t bytes) {
+    const uint64_t beats = bytes / 64;
+    return popAt(false, 0, 1, kTile, bytes,
+                 {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
+                  {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * beats - 1) % 256) % 256}});
+  };
+  const auto run = [&](uint64_t feedBytes) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, input},
+                              {LleField::Fill17At4, kInputAt4}}),
+                streams, 0);
+    rung.packet(receive, streams, 0);
+    rung.packet(conv(), streams, 0);
+    rung.packet(feed(feedBytes), streams, 0);
+  };
+  run(2 * 256);
+  const auto got = rung.tile(2).narrowSram.read(kOutAt, 4);
+  for (unsigned c = 0; c < 4; ++c) {
+    int64_t acc = bias[c];
+    for (unsigned i = 0; i < 4; ++i) {
+      acc += (int64_t{static_cast<uint8_t>(input >> (8 * i))} - kOneStepZpIn) * (int64_t{streams.params[16 + 4 * c + i]} - kZpWeight);
+    }
+    const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
+    EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "lane " << c << " acc " << acc;
+  }
+  rung.endRun();
+  expectRefusal([&] { run(256); }, "has 1 prefix arrays and 1 transfers of 256 bytes",
+                "a feeding pop without the prefix's row was accepted");
+  rung.endRun();
+}
+
 // The read's level-0 step (docs/decoding-log.md "conv32run" §C; lle_fields.def Stage13Step, w0[94:78]):
 // two counting levels whose strides chain run as one progression -- here 2 groups 2 units apart at
 // level 0 and 4 rows at level 1 with carry 2 (stride 2 + 1 x 2 = 4): units 0, 2, 4, ..., 14 from the
