@@ -39,7 +39,11 @@
 //                        (Stage13Channel) must be the one its send names (Dma10Channel)
 //   0x27 + 0x10          the outfeed sends the 0x27's bytes (OutfeedLines) from the 0x10's tile, read
 //                        at its 0x13 address (refused when no packet of the run wrote them): compute
-//                        results or popped bytes, in the order of the 0x10s
+//                        results or popped bytes, in the order of the 0x10s. The nested 0x27
+//                        (OutfeedNested) after a stream-feeding pop and the send with Dma10WeightFeed
+//                        are the weight feed: the holding tile's rows go back to the parameter ring,
+//                        checked (rows, tile) and sent nowhere the host sees (docs/decoding-log.md
+//                        "conv32end"); other nested 0x27s are refused
 //   0x17 (immediate)     writes Fill17Value at every narrow 4-byte unit of its four-level nest from
 //                        4 x Fill17At4 on its tiles (fill_nest.h; docs/decoding-log.md "op17",
 //                        "fill17b"); other 0x17 forms refused
