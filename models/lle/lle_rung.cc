@@ -1916,10 +1916,13 @@ void LleRung::armWeightFeedOutfeed(const DecodedPacket& packet) {
 // parameter ring, which the rung does not model (the convolution read them at issue): nothing reaches
 // the host. Its stream tag (Dma10Channel: 0 in 404 of the 789 feed sends) is not checked.
 void LleRung::drainWeightFeed(const DecodedPacket& packet, const WeightFeed& feed) const {
-  if (!std::has_single_bit(packet.tileMask)) refuse(packet, "weight-feed send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
+  if (!std::has_single_bit(packet.tileMask)) {
+    refuse(packet, "weight-feed send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
+  }
   const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
   if (const uint64_t tiles = readField(packet.words, LleField::Dma10ToTiles); tiles != 0) {
-    refuse(packet, "the weight-feed send also goes to tiles " + tileList(static_cast<uint16_t>(tiles)) + " (Dma10ToTiles, word 3 bits 98:83)");
+    refuse(packet, "the weight-feed send also goes to tiles " + tileList(static_cast<uint16_t>(tiles)) +
+                       " (Dma10ToTiles, word 3 bits 98:83)");
   }
   if (readField(packet.words, LleField::Dma10ReadForm, 0) != 0 || readField(packet.words, LleField::Dma10ReadForm, 1) != 0) {
     refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) set in a weight-feed send: clear in all 789 corpus feeds (it reads no 0x13)");
