@@ -91,7 +91,7 @@ struct SweepProgram {
 };
 
 // The floor: every program of both sweeps passes its prefix receive and its one-step convolution (decode
-// set and held-out sizes alike; they stop at the nested outfeed 0x27 after it, another helper's question).
+// set and held-out sizes alike; past the weight feed they stop at the host send 0x10, w2 bits 93:92 / 85:84).
 // A program that runs fully must match its golden rand1 (or img_cat) output byte for byte.
 TEST(LleStrideSweep, ThePrefixReceivesPassAndAFullRunMatchesTheGolden) {
   const auto corpus = coralsim::testing::corpusDir();
