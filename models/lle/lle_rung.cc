@@ -1430,9 +1430,8 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   }
 }
 
-// The staging window on `tile` that `unit` names (staging_window.h), the latest first; null when none.
-// The window a one-byte (or ring 4-byte) identity compute reads: the tile's latest one its input address
-// names, with the compute's input ring (ComputeInputRingBytes, two image rows) for the second row's half.
+// The staging window on `tile` that `reader`'s input address names (staging_window.h), the latest first;
+// null when none. The reader's input ring (ComputeInputRingBytes, two image rows) names the second row's half.
 StagingWindow* LleRung::windowNamedBy(unsigned tile, const DecodedPacket& reader) {
   const uint64_t unit = readField(reader.words, LleField::ComputeInputAt4);
   const uint64_t ringHalfUnits =
