@@ -3227,8 +3227,10 @@ TEST_F(LleRungTest, AStagingWriteRunsOnlyWhenTheReceiveNextOnItsTilesCarriesTheB
     for (const DecodedPacket& p : packets) rung.packet(p, streams, 0);
     rung.endRun();
   };
+  // Count 1 against the copy's 4 (a copy holds its receive's wait or 0, lle_partner_waits.def); the step
+  // 0 against 1 is not named: the receive's run is 0, its step idle (lle_partner_idle_steps.def).
   expectRefusal([&] { run({write1, write2, receiveWith(kTiles, 1, 0)}); },
-                "Stage14PartnerW1 (word 1 bits 127:0) differs in bits 90, 88, 82",
+                "Stage14PartnerW1 (word 1 bits 127:0) differs in bits 90, 88 (the 0x11's Recv11ExecCount)",
                 "a write whose receive carries another count was accepted");
   expectRefusal([&] { run({write1, write2, receiveWith(0x2, 4, 1), compute(0x4)}); },
                 "need a 0x11 next on tile 2, where opcode 0x01", "a write followed by a compute on its tile was accepted");
