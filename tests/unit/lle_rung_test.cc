@@ -502,6 +502,32 @@ TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThat
   EXPECT_NE(why.find("opcode 0x01"), std::string::npos) << why;
 }
 
+// The K loop's level 0 is a whole slot limit (docs/decoding-log.md "templates" §B): 14 bits in w0, Nest29
+// and the w10 nest, 18 in Nest37, where docs/isa.md §4.2 read 8. Limits no corpus Dense compute has (300,
+// 1,023, 4,000 groups) pass with their wraps -limit; read as 8 bits the envelope named w0 bit 70 … raw, and
+// the wraps (-300 against the 44 left in 8 bits) disagreed. A limit whose Nest37 copy lacks its top bits
+// (4,000 there, 4,000 mod 256 = 160 in Nest37) is refused naming the field.
+TEST_F(LleRungTest, TheKLoopsLevelZeroHoldsItsWholeSlotLimit) {
+  for (const uint64_t limit : {300u, 1023u, 4000u}) {
+    EXPECT_EQ(checkEnvelope(compute(0x1, limit)), "") << "limit " << limit;
+  }
+  DecodedPacket shortCopy = compute(0x1, 4000);
+  const LleFieldDef& k1 = fieldDef(LleField::ComputeK4W1);
+  f.wordsOf(shortCopy)[k1.lsb / 128].setBits(k1.lsb % 128, k1.width, 4000 % 256);
+  parameterCachingRun(0x1);
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(pop(true, 0x1), streams, 0);
+  std::string why;
+  try {
+    rung.packet(shortCopy, streams, 0);
+  } catch (const ChipFault& e) {
+    why = e.what();
+  }
+  rung.endRun();
+  EXPECT_NE(why.find("loop limit ComputeK4W1 = 160 is not 4000 (ComputeK4W0)"), std::string::npos) << why;
+}
+
 // The parameter receive's row loop ("decode4" §A): a 16-bit limit at w0[110:95] and three 17-bit
 // wraps -limit at a 33-bit pitch. Odd row counts (127, 1979) are the decisive case: "decode1" read
 // the limit one bit higher (lines of 512 bytes), which cannot express them. Any row count passes;
@@ -3546,8 +3572,10 @@ TEST_F(LleRungTest, AStagingWriteRunsOnlyWhenTheReceiveNextOnItsTilesCarriesTheB
     for (const DecodedPacket& p : packets) rung.packet(p, streams, 0);
     rung.endRun();
   };
+  // Count 1 against the copy's 4 (a copy holds its receive's wait or 0, lle_partner_waits.def); the step
+  // 0 against 1 is not named: the receive's run is 0, its step idle (lle_partner_idle_steps.def).
   expectRefusal([&] { run({write1, write2, receiveWith(kTiles, 1, 0)}); },
-                "Stage14PartnerW1 (word 1 bits 127:0) differs in bits 90, 88, 82",
+                "Stage14PartnerW1 (word 1 bits 127:0) differs in bits 90, 88 (the 0x11's Recv11ExecCount)",
                 "a write whose receive carries another count was accepted");
   expectRefusal([&] { run({write1, write2, receiveWith(0x2, 4, 1), compute(0x4)}); },
                 "need a 0x11 next on tile 2, where opcode 0x01", "a write followed by a compute on its tile was accepted");
