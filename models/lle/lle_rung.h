@@ -213,6 +213,7 @@ class LleRung final : public models::DatapathRung {
   void runWindowReaders();
   void computeConvolution(const models::DecodedPacket& packet);
   // The pop that feeds the weight streams the convolution computes took (PopStreamFeed).
+  void receiveWeightStream(const models::DecodedPacket& packet);
   void feedWeightStreams(const models::DecodedPacket& packet, uint16_t tiles, uint64_t ringBytes);
   void refuseWhileAWindowReaderWaits(const models::DecodedPacket& packet) const;
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
@@ -235,6 +236,10 @@ class LleRung final : public models::DatapathRung {
     uint64_t pc;
     uint64_t transfers;
     uint64_t tag;
+    uint8_t opcode;  // the receive that armed it: 0x11 (execution-only form) or 0x12
+    // Prefix arrays the stream opens with where its receive says (0x12's Recv12PrefixBytes8 / 32); the
+    // 0x11 stream receive leaves it unset (its prefix fields are checked by relations only).
+    std::optional<uint64_t> prefixArrays;
   };
   std::array<std::optional<WeightStream>, 16> weightStreams_;
   // The streams a convolution compute took, per tile, until the pop that feeds them (PopStreamFeed).
