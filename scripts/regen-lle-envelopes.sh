@@ -68,7 +68,7 @@ P64="$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_65
 ring01=(--opcode 0x01:ComputeInputRingOn=1 "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
         "$P64/conv2d_12x128x64_to_64_k3_s1_same_quant_edgetpu.tflite")
 # The weight-stream receive 0x12 (docs/decoding-log.md "op12"): its bits of unknown meaning (w2 bits 79, 83,
-# 84, 86, the form bits 122-123, bit 106 and w2[105:90] = 0xffff, w2[13:12]) pinned to two RingCanary sizes
+# the form bits 122-123, bit 106 and w2[105:90] = 0xffff) pinned to two RingCanary sizes
 # (12x128x32, 12x176x64); the other six RingCanary programs and the three gabor templates are held out.
 P176="$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_6512/p64/targets/h12_w176"
 ring12=(--opcode 0x12 "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
