@@ -2421,6 +2421,71 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
       "tile 0 of the convolution compute (ComputeStreamTag 1234) armed no weight stream on that tag",
       "a weight stream on another tag was taken");
   rung.endRun();
+
+  // The same stream armed by a 0x12 (docs/decoding-log.md "op12"): the execution-only 0x11's layout, its
+  // transfers (Recv12Run + 1) x (Recv12Repeat + 1) -- here a run of 3 repeated twice, a nest no corpus
+  // 0x12 has (RingCanary: runs of 9 under C / 4 - 1 repeats) -- and its prefix arrays (Recv12PrefixBytes8
+  // / 32) the convolution's. The outputs are those above; a run of 3 without the repeat, another tag, a
+  // one-array prefix for a compute without one, and a 0x12 without its nest are refused.
+  const auto arm12 = [&](uint16_t tiles, uint64_t run, uint64_t repeat, uint64_t tag, uint64_t prefixBytes8 = 0,
+                         uint64_t innerLevel = 1) {
+    DecodedPacket r = f.make(0x12, {{LleField::Dma12Mask, tiles}, {LleField::Recv12InnerLevel, innerLevel},
+                                    {LleField::Recv12Run, run}, {LleField::Recv12Step, innerLevel}, {LleField::Recv12Stream, tag},
+                                    {LleField::Recv12Count, run + 1}, {LleField::Recv12PrefixOn, prefixBytes8 != 0},
+                                    {LleField::Recv12PrefixSpan8, prefixBytes8 == 0 ? 0 : prefixBytes8 - 32},
+                                    {LleField::Recv12PrefixBytes8, prefixBytes8}});
+    if (innerLevel != 0) {  // the repeats, wraps and step exist with the nest only (lle_relations.def)
+      f.setElement(r, LleField::Recv12Repeat, 0, repeat);
+      for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv12Wrap, e, static_cast<uint64_t>(-static_cast<int64_t>(run)));
+    }
+    rung.packet(r, streams, 0);
+  };
+  rung.beginRun();
+  writeGrids();
+  arm12(0x3, 2, 1, kTag);
+  rung.packet(conv(), streams, 0);
+  for (unsigned t = 0; t < 2; ++t) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        const auto got = m.read(kConvOutputAt + 4 * (y * kOutW + x), 4);
+        for (unsigned c = 0; c < 4; ++c) {
+          int64_t acc = 0;
+          for (unsigned tap = 0; tap < kTaps; ++tap) {
+            const uint32_t unit = grid[t][(y + tap / kKw) * kG + x + tap % kKw];
+            for (unsigned i = 0; i < 4; ++i) acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * streams.params[tap * 16 + 4 * c + i];
+          }
+          const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
+          EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "0x12: tile " << t << " output " << y << ", " << x << " lane " << c;
+        }
+      }
+    }
+  }
+  rung.endRun();
+  const auto refused12 = [&](uint64_t run, uint64_t repeat, uint64_t tag, uint64_t prefixBytes8, uint64_t innerLevel) {
+    std::string why;
+    try {
+      rung.beginRun();
+      writeGrids();
+      arm12(0x3, run, repeat, tag, prefixBytes8, innerLevel);
+      rung.packet(conv(), streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  };
+  EXPECT_NE(refused12(2, 0, kTag, 0, 1).find("carries 3 transfers (Recv12Run + 1, times its repeats), the convolution reduces over 6"),
+            std::string::npos)
+      << refused12(2, 0, kTag, 0, 1);
+  EXPECT_NE(refused12(2, 1, kTag + 1, 0, 1).find("tile 0 of the convolution compute (ComputeStreamTag 1234) armed no weight stream"),
+            std::string::npos)
+      << refused12(2, 1, kTag + 1, 0, 1);
+  EXPECT_NE(refused12(2, 1, kTag, 32, 1).find("opens with 1 prefix arrays (Recv12PrefixBytes8 / 32), the convolution's "
+                                              "ComputeParamPrefix 0 reads 0"),
+            std::string::npos)
+      << refused12(2, 1, kTag, 32, 1);
+  EXPECT_NE(refused12(2, 1, kTag, 0, 0).find("Recv12InnerLevel (word 0 bit 78) = 0"), std::string::npos) << refused12(2, 1, kTag, 0, 0);
 }
 
 // The stride sweep's one-step convolution (docs/decoding-log.md "stride" §D, §E): an execution-only receive
