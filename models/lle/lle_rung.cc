@@ -62,6 +62,10 @@ constexpr uint64_t kInputLineStep = 4096;
 // A ring beat: what one iteration of a 0x10 send's nest carries, the last beat of a stream partly
 // (lle_fields.def Dma10Beats: beats = ceil(the read's bytes / 256) in 4,427 / 4,523 corpus sends).
 constexpr uint64_t kRingBeatBytes = 256;
+// The outfeed format a host-bound send names (lle_fields.def Dma10OutfeedForm): the line form (0x27
+// w0 bit 120 clear, the only one the rung executes) or the nested form.
+constexpr uint64_t kLineOutfeedForm = 2;
+constexpr uint64_t kNestedOutfeedForm = 1;
 
 // The values of a 0x13's Stage13Flags (w6[35:32]) seen in the corpus: none, one of bits 33 / 34 / 35
 // alone, or bit 34 with 32 or 33 (docs/decoding-log.md "keptread2"). What they select is not decoded.
@@ -77,6 +81,16 @@ std::string tileList(uint16_t mask) {
     text += std::to_string(t);
   }
   return text;
+}
+
+// Why a host-bound send naming the nested outfeed form (the send at `sendPc`) is refused when a
+// line-form 0x27, the only form the rung arms, takes its bytes.
+std::string nestedOutfeedFormRefusal(uint64_t sendPc) {
+  char pc[16];
+  std::snprintf(pc, sizeof pc, "0x%04llx", static_cast<unsigned long long>(sendPc));
+  return std::string("the host-bound send at PC ") + pc +
+         " names the nested outfeed form (Dma10OutfeedForm, word 2 bits 93:92, 85:84 = 1, 1), and its bytes meet a "
+         "line-form outfeed (0x27 w0 bit 120 clear)";
 }
 
 }  // namespace
@@ -1806,7 +1820,9 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
 // nothing to the host.
 void LleRung::send(const DecodedPacket& packet) {
   if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) return;
+  const uint64_t form = outfeedFormOf(packet);
   if (!outfeedArmed_.empty()) {
+    if (form != kLineOutfeedForm) refuse(packet, nestedOutfeedFormRefusal(packet.pc));
     const uint64_t bytes = outfeedArmed_.front();
     outfeedArmed_.pop_front();
     const auto out = sendBytes(packet, bytes);
@@ -1818,14 +1834,27 @@ void LleRung::send(const DecodedPacket& packet) {
   }
   const TileState& tile = tiles_[static_cast<unsigned>(std::countr_zero(packet.tileMask))];
   if (tile.keptRead) {  // a kept read's length is the bytes it copied (Dma10ReadForm 0, 0)
-    sendsWaiting_.push_back(sendBytes(packet, tile.keptRead->size()));
+    sendsWaiting_.push_back({sendBytes(packet, tile.keptRead->size()), packet.pc, form});
     return;
   }
   if (tile.stagedReadBytes == 0) {
     refuse(packet, "a host-bound send (Dma10ToOutfeed) before its outfeed from a one-line read: its length is the outfeed's, "
                    "not known yet");
   }
-  sendsWaiting_.push_back(sendBytes(packet, tile.stagedReadBytes));
+  sendsWaiting_.push_back({sendBytes(packet, tile.stagedReadBytes), packet.pc, form});
+}
+
+// The outfeed format a host-bound send names (lle_fields.def Dma10OutfeedForm, docs/decoding-log.md
+// "splitpad" §A): its two elements are equal in every corpus send, 2 for the line form, 1 for the
+// nested one; anything else has never been seen.
+uint64_t LleRung::outfeedFormOf(const DecodedPacket& send) const {
+  const uint64_t low = readField(send.words, LleField::Dma10OutfeedForm, 0);
+  const uint64_t high = readField(send.words, LleField::Dma10OutfeedForm, 1);
+  if (low != high || (low != kLineOutfeedForm && low != kNestedOutfeedForm)) {
+    refuse(send, "Dma10OutfeedForm (word 2 bits 93:92, 85:84) = " + std::to_string(high) + ", " + std::to_string(low) +
+                     ": a host-bound send names 2, 2 (a line-form outfeed) or 1, 1 (the nested form) in every corpus send");
+  }
+  return low;
 }
 
 void LleRung::armOutfeed(const DecodedPacket& packet) {
@@ -1834,8 +1863,10 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
     outfeedArmed_.push_back(bytes);
     return;
   }
-  std::vector<uint8_t> waiting = std::move(sendsWaiting_.front());
+  WaitingSend first = std::move(sendsWaiting_.front());
   sendsWaiting_.pop_front();
+  if (first.outfeedForm != kLineOutfeedForm) refuse(packet, nestedOutfeedFormRefusal(first.pc));
+  const std::vector<uint8_t>& waiting = first.bytes;
   if (waiting.size() != bytes) {
     refuse(packet, "the outfeed sends " + std::to_string(bytes) + " bytes (OutfeedLines), the host-bound send before it carried " +
                        std::to_string(waiting.size()));

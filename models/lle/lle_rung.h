@@ -191,6 +191,7 @@ class LleRung final : public models::DatapathRung {
                                                   uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
   void armOutfeed(const models::DecodedPacket& packet);
+  [[nodiscard]] uint64_t outfeedFormOf(const models::DecodedPacket& send) const;
   // The identity copy of one-byte input elements from a staging window into the padded grid
   // (docs/decoding-log.md "identcopy"), and the flow around it: a compute issued before its window
   // is filled waits (windowReaders_), the fence and the next compute run it once the pop has filled it.
@@ -242,7 +243,13 @@ class LleRung final : public models::DatapathRung {
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10
-  std::deque<std::vector<uint8_t>> sendsWaiting_;  // host-bound 0x10s issued before their 0x27
+  // A host-bound 0x10 issued before its 0x27: its bytes and the outfeed format it names.
+  struct WaitingSend {
+    std::vector<uint8_t> bytes;
+    uint64_t pc;
+    uint64_t outfeedForm;  // Dma10OutfeedForm
+  };
+  std::deque<WaitingSend> sendsWaiting_;
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
   size_t outRead_ = 0;
   uint64_t macs_ = 0;

@@ -2840,6 +2840,67 @@ TEST_F(LleRungTest, AnOutfeedSendCarriesItsStreamInBeatsOf256Bytes) {
                 "a waiting send's beats went unchecked");
 }
 
+// A host-bound send names the outfeed format that takes its bytes (lle_fields.def Dma10OutfeedForm,
+// docs/decoding-log.md "splitpad" §A): 2, 2 in w2[93:92] / w2[85:84] for the line form (0x27 w0 bit
+// 120 clear), 1, 1 for the nested form, which the rung does not arm. Here 16 bytes from narrow unit 31
+// of tile 6 (a base and tile no corpus send has): with 2, 2 they reach the host whether the 0x27 comes
+// first or second; with 1, 1 the send passes the envelope (the field is decoded) and, sent before its
+// 0x27, waits — the line-form 0x27 that takes it is refused naming the send's field; armed first, the
+// send itself is refused; values never seen (1, 2; 3, 3; 0, 0) are refused naming the field. Without
+// the change the bits were pinned by the envelope to Dense's 2, 2 (1, 1 refused as "no decoded
+// meaning", the 2 x 2 padding program's stop at 0x10 @ 0x00ce).
+TEST_F(LleRungTest, AHostBoundSendNamesTheLineOutfeedFormThatTakesItsBytes) {
+  static constexpr uint16_t kTile = 0x40;
+  static constexpr uint64_t kBase = 31;
+  static constexpr uint64_t kBytes = 16;
+  const auto send = [&](uint64_t low, uint64_t high) {
+    DecodedPacket p = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}});
+    f.setElement(p, LleField::Dma10OutfeedForm, 0, low);
+    f.setElement(p, LleField::Dma10OutfeedForm, 1, high);
+    return p;
+  };
+  enum class Order { kArmFirst, kSendFirst };
+  const auto run = [&](const DecodedPacket& sendPacket, Order order) {
+    rung.beginRun();
+    for (uint64_t u = 0; u < kBytes / 4; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x5ae10300u + u}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+    rung.packet(readAt(kTile, 4 * kBase, kBytes), streams, 0);
+    const DecodedPacket outfeed = f.make(0x27, {{LleField::OutfeedLines, kBytes / 8 - 1}});
+    if (order == Order::kArmFirst) rung.packet(outfeed, streams, 0);
+    rung.packet(sendPacket, streams, 0);
+    if (order == Order::kSendFirst) rung.packet(outfeed, streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, kBytes, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> expected;
+  for (uint8_t u = 0; u < kBytes / 4; ++u) expected.insert(expected.end(), {u, 0x03, 0xe1, 0x5a});
+  EXPECT_EQ(checkEnvelope(send(2, 2)), "");
+  EXPECT_EQ(checkEnvelope(send(1, 1)), "") << "the nested form's value is pinned by the envelope";
+  EXPECT_EQ(run(send(2, 2), Order::kArmFirst), expected);
+  EXPECT_EQ(run(send(2, 2), Order::kSendFirst), expected);
+  expectRefusal([&] { run(send(1, 1), Order::kArmFirst); }, "names the nested outfeed form (Dma10OutfeedForm",
+                "a send naming the nested form drained a line-form outfeed");
+  // Sent first, it waits: the refusal comes from the 0x27 and names the send.
+  rung.beginRun();
+  for (uint64_t u = 0; u < kBytes / 4; ++u) {
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 1}, {LleField::Fill17At4, kBase + u}}),
+                streams, 0);
+  }
+  rung.packet(readAt(kTile, 4 * kBase, kBytes), streams, 0);
+  rung.packet(send(1, 1), streams, 0);  // accepted: it waits for its 0x27
+  expectRefusal([&] { rung.packet(f.make(0x27, {{LleField::OutfeedLines, kBytes / 8 - 1}}), streams, 0); },
+                "the host-bound send at PC 0x0000 names the nested outfeed form", "a line-form outfeed took a nested-form send");
+  rung.endRun();
+  for (const auto& [low, high] : {std::pair<uint64_t, uint64_t>{2, 1}, {3, 3}, {0, 0}}) {
+    expectRefusal([&] { run(send(low, high), Order::kArmFirst); }, "Dma10OutfeedForm (word 2 bits 93:92, 85:84) = " + std::to_string(high) + ", " + std::to_string(low),
+                  "a send with an outfeed form never seen was accepted");
+  }
+}
+
 // The w0 loop nest of the compute (ComputeLimitW0, docs/decoding-log.md "convcompute" §A): its levels
 // 1-3 are decoded loop counts, so a compute over several output positions passes the envelope with
 // counts no corpus program has, and is refused by the rung naming the level, word and bits (the
