@@ -2893,7 +2893,7 @@ TEST_F(LleRungTest, AHostBoundSendNamesTheLineOutfeedFormThatTakesItsBytes) {
   rung.packet(readAt(kTile, 4 * kBase, kBytes), streams, 0);
   rung.packet(send(1, 1), streams, 0);  // accepted: it waits for its 0x27
   expectRefusal([&] { rung.packet(f.make(0x27, {{LleField::OutfeedLines, kBytes / 8 - 1}}), streams, 0); },
-                "the host-bound send at PC 0x0000 names the nested outfeed form", "a line-form outfeed took a nested-form send");
+                "names the nested outfeed form (Dma10OutfeedForm, word 2 bits 93:92, 85:84 = 1, 1), and its bytes meet a line-form outfeed", "a line-form outfeed took a nested-form send");
   rung.endRun();
   for (const auto& [low, high] : {std::pair<uint64_t, uint64_t>{2, 1}, {3, 3}, {0, 0}}) {
     expectRefusal([&] { run(send(low, high), Order::kArmFirst); }, "Dma10OutfeedForm (word 2 bits 93:92, 85:84) = " + std::to_string(high) + ", " + std::to_string(low),
