@@ -2382,8 +2382,9 @@ TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBa
                          {LleField::OutfeedFeedRows, rows - 1}, {LleField::OutfeedFeedRing16, 4321}});
   };
   const auto feedSend = [&](uint16_t tile, uint64_t weightFeed, uint64_t rows) {
+    // A send meeting the weight feed names the nested outfeed form (Dma10OutfeedForm 1, 1: all 789 corpus feed sends).
     DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, tile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, weightFeed},
-                                       {LleField::Dma10ReadForm, 0}});
+                                       {LleField::Dma10ReadForm, 0}, {LleField::Dma10OutfeedForm, 1}});
     f.setElement(send, LleField::Dma10Beats, 1, rows - 1);
     return send;
   };
