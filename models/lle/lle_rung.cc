@@ -1897,7 +1897,30 @@ uint64_t LleRung::outfeedFormOf(const DecodedPacket& send) const {
 }
 
 void LleRung::armOutfeed(const DecodedPacket& packet) {
-  if (readField(packet.words, LleField::OutfeedNested) != 0) {
+  const bool nested = readField(packet.words, LleField::OutfeedNested) != 0;
+  // The format again in word 1, and where the bytes go (lle_fields.def OutfeedLineFormat, OutfeedPath).
+  if (const uint64_t line = readField(packet.words, LleField::OutfeedLineFormat); line != (nested ? 0u : 1u)) {
+    refuse(packet, "OutfeedLineFormat (word 1 bit 100) = " + std::to_string(line) + " with OutfeedNested (word 0 bit 120) = " +
+                       std::to_string(nested) + ": the two disagree in no corpus 0x27");
+  }
+  constexpr uint64_t kToHostWindow = 3, kToParameterRing = 1, kToScalarMemory = 0;
+  const uint64_t path = readField(packet.words, LleField::OutfeedPath);
+  if (!nested && path != kToHostWindow) {
+    refuse(packet, "OutfeedPath (word 1 bits 46:45) = " + std::to_string(path) + " in a line-format 0x27: 3 (the host window) in all 1,146");
+  }
+  if (nested && path == kToScalarMemory) {
+    refuse(packet, "a nested outfeed to the scalar core's data memory (OutfeedPath, word 1 bits 46:45 = 0) at word " +
+                       std::to_string(readField(packet.words, LleField::OutfeedScalarWord)) +
+                       " (OutfeedScalarWord, word 0 bits 26:12), which the scalar core then streams to the host: not modelled "
+                       "(docs/decoding-log.md \"splitpad\" §B)");
+  }
+  if (nested && path != kToParameterRing) {
+    refuse(packet, "OutfeedPath (word 1 bits 46:45) = " + std::to_string(path) + " in a nested 0x27: 1 (the weight feed) or 0 (scalar memory) in the corpus");
+  }
+  if (const uint64_t word = readField(packet.words, LleField::OutfeedScalarWord); nested && word != 0) {
+    refuse(packet, "OutfeedScalarWord (word 0 bits 26:12) = " + std::to_string(word) + " in a weight feed: 0 in all 789 corpus feeds");
+  }
+  if (nested) {
     armWeightFeedOutfeed(packet);
     return;
   }

@@ -50,6 +50,12 @@ class PacketFactory {
     if (op == 0x17) words[2].setBits(fieldDef(LleField::Mesh17RecvStride).lsb % 128, 17, 1);
     // Every corpus 0x13 steps its level 0 by at least one unit (lle_fields.def Stage13Step).
     if (op == 0x13) words[0].setBits(fieldDef(LleField::Stage13Step).lsb % 128, 17, 1);
+    // Every corpus line-format 0x27 names its format and the host window in word 1 (OutfeedLineFormat 1,
+    // OutfeedPath 3); the envelope's first row is a nested one. Callers may override.
+    if (op == 0x27) {
+      words[1].setBits(fieldDef(LleField::OutfeedLineFormat).lsb % 128, 1, 1);
+      words[1].setBits(fieldDef(LleField::OutfeedPath).lsb % 128, 2, 3);
+    }
     for (const auto& [field, value] : fields) {
       const LleFieldDef& f = fieldDef(field);
       for (unsigned e = 0; e < f.count; ++e) {
@@ -2378,8 +2384,9 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
 TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBackAndNothingToTheHost) {
   constexpr uint64_t kFeedRowLines = uint64_t{1} << 15 | 63;
   const auto nested = [&](uint64_t rows, uint64_t lines) {
-    return f.make(0x27, {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1}, {LleField::OutfeedLines, lines},
-                         {LleField::OutfeedFeedRows, rows - 1}, {LleField::OutfeedFeedRing16, 4321}});
+    return f.make(0x27, {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1}, {LleField::OutfeedLineFormat, 0},
+                         {LleField::OutfeedPath, 1}, {LleField::OutfeedLines, lines}, {LleField::OutfeedFeedRows, rows - 1},
+                         {LleField::OutfeedFeedRing16, 4321}});
   };
   const auto feedSend = [&](uint16_t tile, uint64_t weightFeed, uint64_t rows) {
     // A send meeting the weight feed names the nested outfeed form (Dma10OutfeedForm 1, 1: all 789 corpus feed sends).
@@ -2993,6 +3000,41 @@ TEST_F(LleRungTest, AHostBoundSendNamesTheLineOutfeedFormThatTakesItsBytes) {
     expectRefusal([&] { run(send(low, high), Order::kArmFirst); }, "Dma10OutfeedForm (word 2 bits 93:92, 85:84) = " + std::to_string(high) + ", " + std::to_string(low),
                   "a send with an outfeed form never seen was accepted");
   }
+}
+
+// Word 1 of a 0x27 says its format again and where its bytes go (lle_fields.def OutfeedLineFormat,
+// OutfeedPath, docs/decoding-log.md "splitpad" §B): bit 100 set in the line format, w1[46:45] = 3 (the
+// host window) there, 1 for the weight feed, 0 for the nested form that writes the scalar core's data
+// memory at word OutfeedScalarWord (w0[26:12]) — which the rung refuses by name. Values here no corpus
+// 0x27 has: the word 1234; a line 0x27 naming the nested format or another path, a nested one naming
+// path 2 or a scalar word beside the weight feed's path, all refused naming the field. Without the
+// change the word-1 bits were pinned by the envelope (the 2 x 2 padding program stopped on "word 1 bits
+// 100, 46:45 have no decoded meaning"); with the rung's checks removed, 5 failures.
+TEST_F(LleRungTest, AnOutfeedNamesItsFormatAndPathInWordOne) {
+  const auto outfeed = [&](uint64_t nested, uint64_t lineFormat, uint64_t path, uint64_t scalarWord) {
+    return f.make(0x27, {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedLines, 0}, {LleField::OutfeedNested, nested},
+                         {LleField::OutfeedLineFormat, lineFormat}, {LleField::OutfeedPath, path}, {LleField::OutfeedScalarWord, scalarWord}});
+  };
+  const auto refusal = [&](const DecodedPacket& p) {
+    rung.beginRun();
+    std::string why = "accepted";
+    try {
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  };
+  EXPECT_EQ(checkEnvelope(outfeed(1, 0, 0, 1234)), "");
+  EXPECT_EQ(refusal(outfeed(0, 1, 3, 0)), "accepted") << "the single line to the host";
+  const std::vector<std::pair<DecodedPacket, std::string>> refused = {
+      {outfeed(1, 0, 0, 1234), "a nested outfeed to the scalar core's data memory (OutfeedPath, word 1 bits 46:45 = 0) at word 1234"},
+      {outfeed(0, 0, 3, 0), "OutfeedLineFormat (word 1 bit 100) = 0 with OutfeedNested (word 0 bit 120) = 0"},
+      {outfeed(0, 1, 1, 0), "OutfeedPath (word 1 bits 46:45) = 1 in a line-format 0x27"},
+      {outfeed(1, 0, 2, 0), "OutfeedPath (word 1 bits 46:45) = 2 in a nested 0x27"},
+      {outfeed(1, 0, 1, 7), "OutfeedScalarWord (word 0 bits 26:12) = 7 in a weight feed"}};
+  for (const auto& [p, why] : refused) EXPECT_NE(refusal(p).find(why), std::string::npos) << refusal(p);
 }
 
 // The w0 loop nest of the compute (ComputeLimitW0, docs/decoding-log.md "convcompute" §A): its levels
