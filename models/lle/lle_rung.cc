@@ -83,6 +83,19 @@ std::string tileList(uint16_t mask) {
   return text;
 }
 
+// A nested 0x27 whose groups go to the scalar core's data memory (OutfeedPath 0, docs/decoding-log.md
+// "splitpad" §B), which the scalar core then streams to the host: not modelled. Known from the packet
+// alone, so the chunk check refuses it before anything runs (as it refuses bits of unknown meaning).
+// Returns why, or "" for any other 0x27.
+std::string scalarMemoryOutfeed(const models::DecodedPacket& packet) {
+  constexpr uint64_t kToScalarMemory = 0;
+  if (readField(packet.words, LleField::OutfeedNested) == 0 || readField(packet.words, LleField::OutfeedPath) != kToScalarMemory) return {};
+  return "a nested outfeed to the scalar core's data memory (OutfeedPath, word 1 bits 46:45 = 0) at word " +
+         std::to_string(readField(packet.words, LleField::OutfeedScalarWord)) +
+         " (OutfeedScalarWord, word 0 bits 26:12), which the scalar core then streams to the host: not modelled "
+         "(docs/decoding-log.md \"splitpad\" §B)";
+}
+
 // Why a host-bound send (at `sendPc`) is refused when the 0x27 that takes its bytes is of the other
 // format than the one it names (lle_fields.def Dma10OutfeedForm): the line format, or the nested one
 // (of which the rung arms the weight feed only).
@@ -185,6 +198,11 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     if (op >= 0x21 && op <= 0x23) continue;
     std::string why = partners.observe(p, checkEnvelope(p));
     if (why.empty()) why = nextPackets.observe(p);
+    if (why.empty() && op == 0x27) {
+      if (const std::string form = scalarMemoryOutfeed(p); !form.empty()) {
+        why = "opcode 0x27 (sc.outfeed) at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + form;
+      }
+    }
     if (!why.empty()) return why;
     if (p.tilePacket && (p.tileMask >> config_.tileCount()) != 0) {
       return "tile packet at " + models::describePacketLocation(p.pc, p.words[0]) + " addresses tiles beyond the " +
@@ -1917,17 +1935,12 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
     refuse(packet, "OutfeedLineFormat (word 1 bit 100) = " + std::to_string(line) + " with OutfeedNested (word 0 bit 120) = " +
                        std::to_string(nested) + ": the two disagree in no corpus 0x27");
   }
-  constexpr uint64_t kToHostWindow = 3, kToParameterRing = 1, kToScalarMemory = 0;
+  constexpr uint64_t kToHostWindow = 3, kToParameterRing = 1;
   const uint64_t path = readField(packet.words, LleField::OutfeedPath);
   if (!nested && path != kToHostWindow) {
     refuse(packet, "OutfeedPath (word 1 bits 46:45) = " + std::to_string(path) + " in a line-format 0x27: 3 (the host window) in all 1,146");
   }
-  if (nested && path == kToScalarMemory) {
-    refuse(packet, "a nested outfeed to the scalar core's data memory (OutfeedPath, word 1 bits 46:45 = 0) at word " +
-                       std::to_string(readField(packet.words, LleField::OutfeedScalarWord)) +
-                       " (OutfeedScalarWord, word 0 bits 26:12), which the scalar core then streams to the host: not modelled "
-                       "(docs/decoding-log.md \"splitpad\" §B)");
-  }
+  if (const std::string why = scalarMemoryOutfeed(packet); !why.empty()) refuse(packet, why);
   if (nested && path != kToParameterRing) {
     refuse(packet, "OutfeedPath (word 1 bits 46:45) = " + std::to_string(path) + " in a nested 0x27: 1 (the weight feed) or 0 (scalar memory) in the corpus");
   }
