@@ -683,7 +683,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                        ": the slot holds the stream beats only in reads routed (0, 1) in the corpus; this pairing is not decoded");
   }
   if (slotBeats) {
-    if (fieldPresent(LleField::Stage13Repeats, words)) {
+    if (readField(words, LleField::Stage13RepeatOn) != 0) {
       refuse(packet, "Stage13RepeatOn (word 3 bit 101) = 1 with Stage13RepeatSlot (word 2 bit 97) = 0: the slot at word 2 bits "
                      "129:114 cannot be both the second nest's limit and the stream beats");
     }
