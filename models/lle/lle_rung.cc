@@ -713,15 +713,40 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   // next compute (both clear); the mixed forms are not decoded.
   const uint64_t route105 = readField(words, LleField::Stage13Route, 0);
   const uint64_t route107 = readField(words, LleField::Stage13Route, 1);
-  if (route105 != route107) {
+  // The slot at w2[129:114] (lle_fields.def Stage13RepeatSlot, docs/decoding-log.md "conv64"): with w2
+  // bit 97 clear it is the read's stream beats, the form of every corpus read routed (0, 1) and of no
+  // other; that read is sent like a (1, 1) one (its send has Dma10ReadForm set), its beats checked below.
+  const bool slotBeats = readField(words, LleField::Stage13RepeatSlot) == 0;
+  const bool routedOnlyBy107 = route105 == 0 && route107 == 1;
+  if (slotBeats != routedOnlyBy107) {
+    refuse(packet, "Stage13RepeatSlot (word 2 bit 97) = " + std::to_string(slotBeats ? 0 : 1) + " with Stage13Route (word 3 bits 107, 105) = " +
+                       std::to_string(route107) + ", " + std::to_string(route105) +
+                       ": the slot holds the stream beats only in reads routed (0, 1) in the corpus; this pairing is not decoded");
+  }
+  if (slotBeats) {
+    if (readField(words, LleField::Stage13RepeatOn) != 0) {
+      refuse(packet, "Stage13RepeatOn (word 3 bit 101) = 1 with Stage13RepeatSlot (word 2 bit 97) = 0: the slot at word 2 bits "
+                     "129:114 cannot be both the second nest's limit and the stream beats");
+    }
+    const bool counts = loop || nest.countingLevels() != 0;
+    const uint64_t bytes = counts ? 4 * reach.groups : 0;
+    const uint64_t want = (bytes + kRingBeatBytes - 1) / kRingBeatBytes;
+    const uint64_t slot = readField(words, LleField::Stage13SlotBeats);
+    if (slot + 1 != want) {
+      refuse(packet, "the read names " + std::to_string(slot + 1) + " beats of " + std::to_string(kRingBeatBytes) +
+                         " bytes (Stage13SlotBeats, word 2 bits 129:114); its nest reads " + std::to_string(bytes) +
+                         " bytes = " + std::to_string(want) + " beats");
+    }
+  } else if (route105 != route107) {
     refuse(packet, "Stage13Route (word 3 bits 107, 105) = " + std::to_string(route107) + ", " + std::to_string(route105) +
-                       ": a read that is neither sent (1, 1) nor kept for the tile's compute (0, 0) is not decoded");
+                       ": a read that is neither sent (1, 1 or, with its beats in word 2, 0, 1) nor kept for the tile's "
+                       "compute (0, 0) is not decoded");
   }
   // The stream's beats (lle_fields.def Stage13StreamBeats): a slot of the second nest, decoded for a
   // sent read only.
   const uint64_t streamBeats =
       fieldPresent(LleField::Stage13StreamBeats, words) ? readField(words, LleField::Stage13StreamBeats) : 0;
-  if (route105 == 0) {
+  if (route107 == 0) {
     if (streamBeats != 0) {
       refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) +
                          " in a read kept for the tile's compute (Stage13Route 0, 0): its meaning there is not decoded");

@@ -56,6 +56,8 @@ class PacketFactory {
       words[1].setBits(fieldDef(LleField::OutfeedLineFormat).lsb % 128, 1, 1);
       words[1].setBits(fieldDef(LleField::OutfeedPath).lsb % 128, 2, 3);
     }
+    // And every corpus 0x13 but the reads routed (0, 1) sets w2 bit 97 (Stage13RepeatSlot, "conv64").
+    if (op == 0x13) words[2].setBits(fieldDef(LleField::Stage13RepeatSlot).lsb % 128, 1, 1);
     for (const auto& [field, value] : fields) {
       const LleFieldDef& f = fieldDef(field);
       for (unsigned e = 0; e < f.count; ++e) {
@@ -2232,6 +2234,70 @@ TEST_F(LleRungTest, ASentReadWhoseOuterLevelsChainIsSentAsOneRunInTheBeatsItName
   EXPECT_NE(refusal(read(1, 1, 1, 1)).find("its nest reads 640 bytes = 3 beats"), std::string::npos) << refusal(read(1, 1, 1, 1));
   EXPECT_NE(refusal(read(0, 1, 1, 0)).find("Stage13StreamBeats (word 3 bits 34:19) = 1 in a read kept"), std::string::npos)
       << refusal(read(0, 1, 1, 0));
+}
+
+// A read routed (0, 1) (w3 bit 105 clear, 107 set) carries w2 bit 97 clear, and the slot at w2[129:114]
+// then names its stream beats, count - 1 (docs/decoding-log.md "conv64": conv 64^2 3x3's output read, 1,024
+// bytes a tile, 3). Here 100 units from narrow unit 70 of tile 2 — a length and base no corpus read has —
+// are 400 bytes, 2 beats: sent in order with the slot 1, the send naming 2 beats. Refused: the slot 0 or
+// 2 (naming Stage13SlotBeats), bit 97 set in that route, bit 97 clear in a (1, 1) read, the slot beside
+// the second nest (Stage13RepeatOn). Without the change the read was refused at its route ("neither sent
+// (1, 1) nor kept") and bit 97 / w2[115:114] were pinned by the envelope.
+TEST_F(LleRungTest, AReadRoutedOnlyByBit107NamesItsBeatsInWordTwoAndIsSent) {
+  static constexpr uint16_t kTile = 0x4;
+  static constexpr uint64_t kBase = 70, kUnits = 100;
+  const auto read = [&](uint64_t route105, uint64_t repeatSlot, uint64_t beats) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kBase},
+                                    {LleField::Stage13Groups, kUnits - 1}, {LleField::Stage13LoopOn, 1},
+                                    {LleField::Stage13Wrap, 0}, {LleField::Stage13OuterLimit, 0}, {LleField::Stage13OuterOn, 0},
+                                    {LleField::Stage13Route, 1}, {LleField::Stage13RepeatOn, 0},
+                                    {LleField::Stage13RepeatSlot, repeatSlot}, {LleField::Stage13SlotBeats, beats}});
+    f.setElement(p, LleField::Stage13Route, 0, route105);
+    return p;
+  };
+  const auto fill = [&] {
+    rung.beginRun();
+    for (uint64_t u = 0; u < kUnits + 4; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x01010101u * static_cast<uint32_t>(u + 3)}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t u = 0; u < kUnits; ++u) expected.insert(expected.end(), 4, static_cast<uint8_t>(u + 3));
+
+  fill();
+  rung.packet(read(0, 0, 1), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
+  DecodedPacket send = f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}});
+  f.setElement(send, LleField::Dma10Beats, 1, 1);
+  rung.packet(send, streams, 0);
+  EXPECT_EQ(rung.windowTail(0, 4 * kUnits, 0, streams), expected);
+  rung.endRun();
+
+  const auto refusal = [&](const DecodedPacket& p) {
+    try {
+      fill();
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  for (uint64_t beats : {uint64_t{0}, uint64_t{2}}) {
+    const std::string why = refusal(read(0, 0, beats));
+    EXPECT_NE(why.find("the read names " + std::to_string(beats + 1) + " beats of 256 bytes (Stage13SlotBeats"), std::string::npos)
+        << why;
+  }
+  EXPECT_NE(refusal(read(0, 1, 0)).find("Stage13RepeatSlot (word 2 bit 97) = 1 with Stage13Route (word 3 bits 107, 105) = 1, 0"),
+            std::string::npos)
+      << refusal(read(0, 1, 0));
+  EXPECT_NE(refusal(read(1, 0, 1)).find("Stage13RepeatSlot (word 2 bit 97) = 0 with Stage13Route (word 3 bits 107, 105) = 1, 1"),
+            std::string::npos)
+      << refusal(read(1, 0, 1));
+  DecodedPacket repeated = read(0, 0, 1);
+  f.setElement(repeated, LleField::Stage13RepeatOn, 0, 1);
+  EXPECT_NE(refusal(repeated).find("cannot be both the second nest's limit and the stream beats"), std::string::npos) << refusal(repeated);
 }
 
 // The convolution form's setting (docs/decoding-log.md "conv32run" §C): a parameter-caching run puts
