@@ -1125,10 +1125,21 @@ uint64_t LleRung::inputElementBytes(const DecodedPacket& packet) const {
 
 // The epilogue fields both compute forms share (docs/isa.md §4.2), with the ranges the requantiser
 // models: zero points of one byte, a finite multiplier, ordered clamps.
-ComputeEpilogue LleRung::readEpilogue(const DecodedPacket& packet) const {
+ComputeEpilogue LleRung::readEpilogue(const DecodedPacket& packet, bool biasExecuted) const {
   const ComputeEpilogue e = readComputeEpilogue(packet.words);
   if (const std::string problem = epilogueProblem(e); !problem.empty()) refuse(packet, problem);
+  if (!biasExecuted) refuseUnexecutedBias(packet);
   return e;
+}
+
+// The accumulator's addend (docs/decoding-log.md "eltw12" §A) is executed by the element-wise form; the
+// Dense, convolution and identity-copy forms carry 0 in every corpus compute, and where their sums
+// would take it (before or after the per-lane scale, with the parameter slots' bias mode) is not decoded.
+void LleRung::refuseUnexecutedBias(const DecodedPacket& packet) const {
+  if (const int32_t bias = readComputeBias(packet.words); bias != 0) {
+    refuse(packet, "ComputeBias (word 15 bits 127:125, word 16 bits 28:0) = " + std::to_string(bias) +
+                       ": an accumulator addend outside the element-wise form is not executed");
+  }
 }
 
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
@@ -1348,7 +1359,10 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   }
   refuseOtherLanesOrPrefix(packet, 0, 0, "element-wise compute: 4 lanes, no parameter prefix");
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
-  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
+  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet, true);
+  // Each lane's sum takes the packet's addend before the multiplier ("eltw12" §A: the two-input ADDs'
+  // -(za Wa + zb Wb); 0 in the single-input programs).
+  const int32_t bias = readComputeBias(words);
   // The positions' 4-byte groups: each tile's narrow memory from the decoded input address
   // (ComputeInputAt4 x 4, docs/decoding-log.md "identform" §B), the bytes this run wrote there.
   const uint64_t inputAt = readField(words, LleField::ComputeInputAt4) * 4;
@@ -1392,7 +1406,7 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
     std::vector<uint8_t> results(inputBytes * resultBytes);
     for (uint64_t p = 0; p < positions; ++p) {
       for (unsigned c = 0; c < kGroupBytes; ++c) {
-        int32_t acc = 0;
+        int32_t acc = bias;
         for (unsigned k = 0; k < kGroupBytes; ++k) {
           acc += (int32_t{x[kGroupBytes * p + k]} - zpIn) * int32_t{static_cast<int8_t>(block[kGroupBytes * c + k])};
         }
@@ -1447,6 +1461,7 @@ bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
 // tile's, which the stream carries to every tile -- which packet sends them is not decoded (no 0x10
 // or 0x13 carries the compute's stream tag), so a program with several holders is refused.
 void LleRung::computeConvolution(const DecodedPacket& packet) {
+  refuseUnexecutedBias(packet);
   const ConvCompute conv = ConvCompute::fromPacket(packet.words);
   if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
   const uint64_t weightBytes = conv.prefixBytes() + conv.reduction() * conv.groupBytes();

@@ -167,7 +167,9 @@ class LleRung final : public models::DatapathRung {
   void placeParameters(const models::DecodedPacket& packet, PendingPop& pop);
   void resolvePops(const models::RunStreams& streams);
   // The epilogue (compute_epilogue.h), refused naming the packet when the requantiser cannot model it.
-  [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet) const;
+  // With biasExecuted false (every form but the element-wise one) a ComputeBias other than 0 is refused.
+  [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet, bool biasExecuted = false) const;
+  void refuseUnexecutedBias(const models::DecodedPacket& packet) const;
   [[nodiscard]] uint64_t inputElementBytes(const models::DecodedPacket& packet) const;  // 1, 2 or 4, else refused
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;

@@ -3101,6 +3101,65 @@ TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTabl
   EXPECT_NE(refusal(compute({{LleField::ComputeZpOut, 5}})).find("ComputeZpOut"), std::string::npos);
 }
 
+// The accumulator's addend (ComputeBias, docs/decoding-log.md "eltw12" §A): a signed 32-bit field whose
+// low three bits are w15[127:125] and high 29 bits w16[28:0]. In the element-wise form each lane's sum
+// takes it before the multiplier. -37 (no corpus compute has it) puts 3 in the low bits and -5 in the
+// high ones, so a reading of either half alone, or of w16 alone, gives other bytes. Over 6 positions
+// of the diagonal block, zero points 3 / 10, multiplier 0.75, clamps [-10, 200]: byte i is
+// clamp(round(0.75 ((x - 3) d + b))) + 10. The Dense form does not execute an addend: refused by name.
+// Before the field was declared the envelope refused the packet (w15 bits 127:125, w16 bits 28:0).
+TEST_F(LleRungTest, TheElementWiseComputeAddsItsAccumulatorBiasBeforeTheMultiplier) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBlockAt = 96;
+  constexpr uint64_t kInputAt = 200;
+  constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
+  const int8_t diagonal[4] = {1, 2, -1, 3};
+  const auto eltwise = [&](int32_t bias) {
+    return elementWiseCompute(kTile, 6, kInputAt,
+                              {{LleField::ComputeZpIn, kEltZpIn},
+                               {LleField::ComputeZpOut, kEltZpOut},
+                               {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
+                               {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+                               {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)},
+                               {LleField::ComputeBias, static_cast<uint32_t>(bias)}});
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    return runElementWise({kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, 24, true, {}}, compute);
+  };
+  for (const int32_t bias : {-37, 0, 1, 1000}) {
+    const DecodedPacket packet = eltwise(bias);
+    EXPECT_EQ(checkEnvelope(packet), "") << "bias " << bias;
+    const std::vector<uint8_t> out = run(packet);
+    ASSERT_EQ(out.size(), 24u);
+    for (uint64_t i = 0; i < 24; ++i) {
+      const int32_t acc = (streams.input[i] - kEltZpIn) * diagonal[i % 4] + bias;
+      const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.75f, -10.0f, 200.0f)) + kEltZpOut);
+      EXPECT_EQ(out[i], want) << "bias " << bias << " byte " << i;
+    }
+  }
+  // The straddle: -37 is 0b011 in w15[127:125] and -5 in w16[28:0].
+  const DecodedPacket split = eltwise(-37);
+  EXPECT_EQ(split.words[15].bits(125, 3), 3u);
+  EXPECT_EQ(split.words[16].bits(0, 29), (uint64_t{1} << 29) - 5);
+  // The Dense form: the same field set on its compute is refused, naming it.
+  parameterCachingRun(0x1);
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(pop(true, 0x1), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  const DecodedPacket denseCompute = compute(0x1);
+  f.setElement(denseCompute, LleField::ComputeBias, 0, static_cast<uint32_t>(-37));
+  EXPECT_EQ(checkEnvelope(denseCompute), "");
+  std::string why = "accepted";
+  try {
+    rung.packet(denseCompute, streams, 0);
+  } catch (const ChipFault& e) {
+    why = e.what();
+  }
+  rung.endRun();
+  EXPECT_NE(why.find("ComputeBias (word 15 bits 127:125, word 16 bits 28:0) = -37"), std::string::npos) << why;
+}
+
 // A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the
 // host sends the input; docs/decoding-log.md "eltwise" §D) waits for them: here the stream is empty
 // when the compute issues, fills before the scalar fence, and the results are those of the bytes.
