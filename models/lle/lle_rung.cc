@@ -635,6 +635,11 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
 
 void LleRung::stageRead(const DecodedPacket& packet) {
   refuseWhileAWindowReaderWaits(packet);
+  if (isWalkedElementWise(packet)) {
+    refuseAKeptReadOfUnwrittenBytes(packet);
+    computeElementWiseWalk(packet);
+    return;
+  }
   const auto words = packet.words;
   const uint64_t address = readField(words, LleField::Stage13NarrowAt4) * 4;
   const bool loop = readField(words, LleField::Stage13LoopOn) != 0;
@@ -1162,6 +1167,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).
   const uint64_t elementBytes = inputElementBytes(packet);
+  // Where Nest37 level 1 counts, the weight nests' wrap relation is the rung's to check (lle_relations.def):
+  // the walked element-wise form keeps its block (wraps 0), the other forms keep the relation.
+  if (elementBytes == kGroupBytes && readField(words, LleField::ComputeNest37Limit1) != 0 && !isWalkedElementWise(packet)) {
+    refuseWeightWrapsOutsideTheWalkedForm(packet);
+  }
   if (elementBytes == 1) {
     refuseNest37HighLevels(packet, "the identity copy");
     refuseOtherIdentityWalk(packet);

@@ -187,6 +187,11 @@ class LleRung final : public models::DatapathRung {
   // "eltwise" §B): the raw element-wise programs. Its input is each tile's narrow memory at
   // ComputeInputAt4 x 4 ("identform" §B).
   void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
+  // The same form over a walk of several levels (add_128_128; lle_rung_eltwise_walk.cc, docs/decoding-log.md
+  // "eltw12" §B): Nest37's levels 1-3 read the groups, Output37 places the results.
+  [[nodiscard]] bool isWalkedElementWise(const models::DecodedPacket& packet) const;
+  void refuseWeightWrapsOutsideTheWalkedForm(const models::DecodedPacket& packet) const;
+  void computeElementWiseWalk(const models::DecodedPacket& packet);
   // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.
   [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes);
   [[nodiscard]] std::vector<uint8_t> sendKeptRead(const models::DecodedPacket& packet, TileState& tile, unsigned index,
