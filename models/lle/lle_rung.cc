@@ -635,11 +635,6 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
 
 void LleRung::stageRead(const DecodedPacket& packet) {
   refuseWhileAWindowReaderWaits(packet);
-  if (isWalkedElementWise(packet)) {
-    refuseAKeptReadOfUnwrittenBytes(packet);
-    computeElementWiseWalk(packet);
-    return;
-  }
   const auto words = packet.words;
   const uint64_t address = readField(words, LleField::Stage13NarrowAt4) * 4;
   const bool loop = readField(words, LleField::Stage13LoopOn) != 0;
@@ -1201,6 +1196,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        "identity computes set it)");
   }
   refuseWhileAWindowReaderWaits(packet);
+  if (isWalkedElementWise(packet)) {
+    refuseAKeptReadOfUnwrittenBytes(packet);
+    computeElementWiseWalk(packet);
+    return;
+  }
   // A tap-row loop at Nest37 level 1 on tiles that armed a weight stream is the convolution form
   // ("convmac" §B, "conv32run" §C); without a stream the Dense and element-wise forms refuse the loop
   // (refuseOtherGroupWalk).
@@ -1456,7 +1456,9 @@ bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     const StagingWindow* window = windowNamedBy(t, unit);
-    if (!window || !window->filled()) return false;
+    if (window && window->filled()) continue;
+    if (!window && isRingIdentityCopy(packet) && ringRowWrittenInPlace(packet, t)) continue;
+    return false;
   }
   return true;
 }

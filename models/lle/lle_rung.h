@@ -214,6 +214,10 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] static bool isRingIdentityCopy(const models::DecodedPacket& packet);
   void refuseOtherRingCopyWalk(const models::DecodedPacket& packet) const;
   void computeRingIdentityCopy(const models::DecodedPacket& packet);
+  // A one-row ring copy whose input no revisiting staging write made a window of reads the row where a
+  // contiguous staging write put it (add_128_128, docs/decoding-log.md "eltw12" §C): true once those
+  // bytes are written on `tile`.
+  [[nodiscard]] bool ringRowWrittenInPlace(const models::DecodedPacket& packet, unsigned tile) const;
   [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, uint64_t unit);
   [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
   [[nodiscard]] bool waitsForItsWindow(const models::DecodedPacket& packet);

@@ -5,7 +5,7 @@
 // next unit of the output nest (Output37, output_nest.h). The raw programs' form (lle_rung.cc
 // computeElementWise) is the case of one counting level with the units one after the other.
 
-#include <cstring>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -36,7 +36,9 @@ uint64_t nestIterations(std::span<const isa::Word128> words, LleField level0, Ll
 
 // The form: 4-byte input elements outside a ring, Nest37 level 0 run once (one group an iteration)
 // and a level above it counting, every tile of the mask holding a 16-byte block a 0x13 kept for it and
-// no weight stream (with one, Nest37 level 1 is the convolution's tap rows).
+// no weight stream on the compute's tag (with one, Nest37 level 1 is the convolution's tap rows). A
+// looping receive on another tag (add_128_128's input receive, 1952 against the compute's 1951) is not
+// this compute's stream.
 bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   const auto words = packet.words;
   if (readField(words, LleField::ComputeInputBytes) != kUnitBytes || readField(words, LleField::ComputeInputRingOn) != 0 ||
@@ -46,7 +48,8 @@ bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   bool any = false;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
-    if (weightStreams_[t] || !tiles_[t].keptRead || tiles_[t].keptRead->size() != kBlockBytes) return false;
+    const bool streamOnTag = weightStreams_[t] && weightStreams_[t]->tag == readField(words, LleField::ComputeStreamTag);
+    if (streamOnTag || !tiles_[t].keptRead || tiles_[t].keptRead->size() != kBlockBytes) return false;
     any = true;
   }
   return any;
