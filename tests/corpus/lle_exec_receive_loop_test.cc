@@ -39,7 +39,7 @@ using lle::LleField;
 using lle::readField;
 using lle::readSigned;
 
-constexpr uint8_t kReceive = 0x11, kStagingWrite = 0x14;
+constexpr uint8_t kReceive = 0x11, kStagingWrite = 0x14, kCompute = 0x01;
 
 // w0 bit 78: the form whose loop the corpus measured ("recvexec" §D); its meaning is not decoded.
 bool loopForm(const models::DecodedPacket& p) {
@@ -116,18 +116,21 @@ TEST(LleAdd128, ItsStagingWritesPassToTheirReceiveAndAFullRunMatchesTheGolden) {
   if (!corpus || !fs::exists(path)) GTEST_SKIP() << "\n*** SKIPPED: add_128_128__quant_edgetpu.tflite not in the corpus. ***\n";
   const ModelFile model = loadModelFile(path);
   const RunPlan plan = planRun(model);
-  // The receive the four 0x14s copy: the first 0x11 of the program.
-  long receivePc = -1;
+  // The receive the four 0x14s copy: the first 0x11 of the program; the add: its last compute (the one
+  // with an accumulator addend, docs/decoding-log.md "eltw12").
+  long receivePc = -1, addPc = -1;
   for (const Executable* e : allExecutables(model)) {
     for (const auto& bitstream : e->bitstreams) {
       // Held for the loop: a range-for over ->packets() of the temporary would read freed packets.
       const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
       for (const models::DecodedPacket& p : program->packets()) {
         if (receivePc < 0 && static_cast<uint8_t>(p.opcode) == kReceive) receivePc = static_cast<long>(p.pc);
+        if (static_cast<uint8_t>(p.opcode) == kCompute) addPc = static_cast<long>(p.pc);
       }
     }
   }
   ASSERT_GE(receivePc, 0) << "no 0x11 in " << path;
+  ASSERT_GT(addPc, receivePc) << "no 0x01 after the receive in " << path;
 
   const auto golden = coralsim::testing::goldenDir();
   const fs::path cases = golden ? *golden / "rubensrech+Coral-TPU__add_128_128__quant" : fs::path();
@@ -150,6 +153,11 @@ TEST(LleAdd128, ItsStagingWritesPassToTheirReceiveAndAFullRunMatchesTheGolden) {
     // Past the receive itself since "w2recv" (its w2[118:112] / w2[105:94], the rows it waits for and its
     // position, are don't-care for the bytes).
     EXPECT_GT(refusedPc(why), receivePc) << "refused at or before the receive its 0x14s copy: " << why;
+    // Past both computes' checks at issue since "eltw12" (the add's w12 pinned by the decode set, its walk
+    // and ComputeBias decoded): the refusal comes after the last 0x01. Both still wait for the input when
+    // the output read 0x13 @ 0x00a1 is refused at issue, so this floor does not show that they ran; the
+    // unit tests do, and the decoding log gives the tile memory of a run with that read admitted.
+    EXPECT_GT(refusedPc(why), addPc) << "refused at or before the add's compute: " << why;
     return;
   }
   ASSERT_FALSE(expected.empty()) << "add_128_128 ran fully; golden rand1 not found (set CORALSIM_GOLDEN) to compare it";
