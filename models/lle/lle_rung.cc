@@ -111,6 +111,7 @@ void LleRung::beginRun() {
     t.stagedReadBytes = 0;
     t.stagedReadRepeats = 0;
     t.stagedReadStride = 1;
+    t.stagedReadMixedRoute = false;
     t.stagedReadChannel = 0;
     t.keptRead.reset();
     t.keptReadRepeats = 0;
@@ -667,10 +668,14 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   const uint64_t repeats =
       fieldPresent(LleField::Stage13Repeats, words) ? readField(words, LleField::Stage13Repeats) : 0;
   // Where the bytes go (lle_fields.def Stage13Route): sent (both bits set) or kept for the tile's
-  // next compute (both clear); the mixed forms are not decoded.
+  // next compute (both clear). Bit 107 alone (docs/decoding-log.md "eltw12" §D) is executed as a sent
+  // read as far as a 0x10 send drains it (the sends key on bit 107: Dma10ReadForm); a compute on its
+  // tiles before that send is refused (262 of the corpus's 952 such reads are followed by one). Bit 105
+  // alone is not decoded.
   const uint64_t route105 = readField(words, LleField::Stage13Route, 0);
   const uint64_t route107 = readField(words, LleField::Stage13Route, 1);
-  if (route105 != route107) {
+  const bool mixedRoute = route107 == 1 && route105 == 0;
+  if (route105 != route107 && !mixedRoute) {
     refuse(packet, "Stage13Route (word 3 bits 107, 105) = " + std::to_string(route107) + ", " + std::to_string(route105) +
                        ": a read that is neither sent (1, 1) nor kept for the tile's compute (0, 0) is not decoded");
   }
@@ -678,7 +683,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   // sent read only.
   const uint64_t streamBeats =
       fieldPresent(LleField::Stage13StreamBeats, words) ? readField(words, LleField::Stage13StreamBeats) : 0;
-  if (route105 == 0) {
+  if (route107 == 0) {
     if (streamBeats != 0) {
       refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) +
                          " in a read kept for the tile's compute (Stage13Route 0, 0): its meaning there is not decoded");
@@ -710,6 +715,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadStride = reach.stride;
     tiles_[t].stagedReadChannel = channel;
     tiles_[t].stagedReadRepeats = repeats;
+    tiles_[t].stagedReadMixedRoute = mixedRoute;
     tiles_[t].keptRead.reset();
     tiles_[t].keptReadUnwrittenByte.reset();
   }
@@ -741,6 +747,7 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
     tile.stagedReadRepeats = 0;
+    tile.stagedReadMixedRoute = false;
     // Bytes this run did not write are refused where they are taken, not here: a tile the program
     // never computes on may read them (tile_state.h keptReadUnwrittenByte).
     if (const uint64_t* hole = std::get_if<uint64_t>(&bytes)) {
@@ -1152,6 +1159,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   resolvePops(streams);
   runWindowReaders();
   const auto words = packet.words;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && tiles_[t].stagedReadMixedRoute) {
+      refuse(packet, "tile " + std::to_string(t) + " holds a read with Stage13Route (word 3 bits 107, 105) = 1, 0 that no 0x10 send drained: "
+                     "whether this compute takes its bytes is not decoded");
+    }
+  }
   // A fifth level of the w0 nest (docs/decoding-log.md "splitcat" §B): model_mat_Add's 128 x 128 rows.
   // No form executed here loops there; refused by name rather than run as if it ran once.
   if (const uint64_t level4 = readField(words, LleField::ComputeLimitW0Level4); level4 != 0) {
@@ -1955,6 +1968,7 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
     refuse(packet, "the staging read of tile " + std::to_string(index) + " covers " + std::to_string(tile.stagedReadBytes) +
                        " bytes (Stage13Groups), the outfeed sends " + std::to_string(bytes) + " (OutfeedLines)");
   }
+  tile.stagedReadMixedRoute = false;  // drained by its send
   // The nest's groups in order (stride 1: the contiguous bytes [at, at + bytes)).
   const auto sent = gather(tile.narrowSram, StagedNest{at, bytes / 4, tile.stagedReadStride});
   if (const uint64_t* hole = std::get_if<uint64_t>(&sent)) {

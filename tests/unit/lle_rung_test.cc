@@ -3251,6 +3251,62 @@ TEST_F(LleRungTest, TheWalkedElementWiseComputeReadsItsGroupsAlongTheInputNestAn
   EXPECT_NE(units.find("writes 20 units for the input nest's 15 groups"), std::string::npos) << units;
 }
 
+// A read with Stage13Route 1, 0 (w3 bit 107 alone; docs/decoding-log.md "eltw12" §D, add_128_128's output
+// read): drained by a 0x10 send it gives the bytes a sent read (1, 1) gives -- 40 popped bytes at narrow
+// 280 of tile 0, back in order. A compute on its tiles before a send drains it is refused naming the
+// route; bit 105 alone (0, 1) stays refused. Before the change the read itself was refused ("neither sent
+// (1, 1) nor kept for the tile's compute (0, 0)").
+TEST_F(LleRungTest, AReadWithBit107AloneIsDrainedByItsSendAsASentRead) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kAt = 280;
+  streams.input.resize(40);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(201 - 7 * i);
+  const auto read = [&](uint64_t route105, uint64_t route107) {
+    DecodedPacket r = readAt(kTile, kAt, streams.input.size());
+    f.setElement(r, LleField::Stage13Route, 0, route105);
+    f.setElement(r, LleField::Stage13Route, 1, route107);
+    return r;
+  };
+  // The program up to the read: the pop lands at kAt; a fence; then the read.
+  const auto staged = [&](const DecodedPacket& r) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(kTile, kAt, streams.input.size()), streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(r, streams, 0);
+  };
+  const auto sent = [&](const DecodedPacket& r) {
+    staged(r);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  EXPECT_EQ(checkEnvelope(read(0, 1)), "");
+  EXPECT_EQ(sent(read(1, 1)), streams.input);
+  EXPECT_EQ(sent(read(0, 1)), streams.input);
+  const auto refusal = [&](const std::function<void()>& body) {
+    try {
+      body();
+    } catch (const ChipFault& e) {
+      rung.endRun();
+      return std::string(e.what());
+    }
+    rung.endRun();
+    return std::string("accepted");
+  };
+  const std::string computeFirst = refusal([&] {
+    staged(read(0, 1));
+    rung.packet(compute(kTile), streams, 0);
+  });
+  EXPECT_NE(computeFirst.find("holds a read with Stage13Route (word 3 bits 107, 105) = 1, 0 that no 0x10 send drained"), std::string::npos)
+      << computeFirst;
+  const std::string bit105 = refusal([&] { staged(read(1, 0)); });
+  EXPECT_NE(bit105.find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos) << bit105;
+}
+
 // A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the
 // host sends the input; docs/decoding-log.md "eltwise" §D) waits for them: here the stream is empty
 // when the compute issues, fills before the scalar fence, and the results are those of the bytes.
