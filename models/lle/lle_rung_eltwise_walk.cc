@@ -97,8 +97,8 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
   for (const auto& nest : counters) {
     if (const uint64_t n = nestIterations(words, nest.level0, nest.outer, nest.last); n != iterations) {
       refuse(packet, std::string(fieldDef(nest.level0).name) + ", " + std::string(fieldDef(nest.outer).name) + ", " + std::string(fieldDef(nest.last).name) +
-                         " count " + std::to_string(n) + " iterations where the input nest (Nest37) walks " + std::to_string(iterations) +
-                         " groups");
+                         " count " + std::to_string(n) + " iterations where the input nest (Nest37: ComputeK4W1, ComputeNest37Limit1, "
+                         "ComputePositions, ComputeNest37Limit3) walks " + std::to_string(iterations) + " groups");
     }
   }
   for (const LleField field : {LleField::ComputeKWrap29, LleField::ComputeKWrapW7}) {
