@@ -45,6 +45,13 @@ padding11=(--opcode 0x11:Recv11ExecutionForm=1 "${padding[@]}")
 W="$C/iwatake2222+EdgeTPU_Analysis/InOut"
 stride11=(--opcode 0x11:Recv11ExecutionForm=1 "$W/model_stride/model_stride_64x64x3_edgetpu.tflite"
           "$W/model_padding_stride/model_padding_stride_64x64x3_edgetpu.tflite")
+# The stride sweep's single-step 1 x 1 convolution (docs/decoding-log.md "stride" §D: every loop limit 0,
+# a bias prefix, its weight group from the prefixed receive's stream) and the compute-feeding 0x14 before
+# it ("stride" §B): their bits of unknown meaning (the compute's w12 / w9 / w15 marks, the write's copy of
+# a receive's shape, w1 = count 1, step 1, flag) pinned to stride 64x64; every other size, 2x2 and the
+# padding_stride sweep are held out.
+S64="$W/model_stride/model_stride_64x64x3_edgetpu.tflite"
+stride14=(--opcode 0x14:Stage14FeedsCompute=1 "$S64")
 # The halo exchange of the convolutions' padded grids ("conv32run" §B): conv 32^2 3x3's mesh packets
 # (0x15-0x18, 0x17 included) pin the bits of unknown meaning (w1[98:82] / w3[47:31] = 1, w3[95:93] = 3,
 # 0x16 / 0x18's w4); 32^2 6x6 and the larger sizes are held out.
@@ -62,7 +69,14 @@ fill17+=("$conv32")
 padding11+=("$conv32")
 # Its convolution compute ("conv32run" §C): the bits of unknown meaning of the 4-byte compute that
 # follows the identity computes (w3 121-125, w6 120-122, w7, w9, w11 106, w12, w14, w15) pinned to 3x3's.
-conv01=(--opcode 0x01:ComputeInputBytes=4 "$conv32")
+conv01=(--opcode 0x01:ComputeInputBytes=4 "$conv32" "$S64")
+# Its weight feed ("conv32end"): the nested 0x27 after the stream-feeding pop and the holding tile's send
+# (Dma10WeightFeed) -- the bits of unknown meaning (the 0x27's w0[73:64] / w0[104:95] = 1023, bits 89 / 123,
+# w1 outside the ring position; the send's w2 nest, w3 flags) pinned to 3x3's; 64^2 3x3 and looming held out.
+# The stride sweep's feed (docs/decoding-log.md "stride" §F) carries the other of the corpus's two forms of
+# those bits (0x27 w0 bit 123 and w1 bit 3 clear: 13 feeds, the stride / padding-stride sweeps and
+# model_conv): pinned to stride 64x64's too; its other ten programs are held out.
+feed=(--opcode 0x27:OutfeedNested=1 "$conv32" "$S64" --opcode 0x10:Dma10WeightFeed=1 "$conv32" "$S64")
 identity01+=("${padding[@]}")
 # The RingCanary 4-byte identity computes (docs/decoding-log.md "ring4copy" §B): their bits of unknown
 # meaning (w12[29:27] = 5 where the one-byte form has 7, the mode bits w15 3 / 5, ...) pinned to the
@@ -79,5 +93,5 @@ kept13=(--opcode 0x13 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite" "$R/co
 # add_128_128's output read (docs/decoding-log.md "eltw12" §D, Stage13Route 1, 0): its w2[117:114], w2 bit 97
 # and w4 bits 40, 32 (not decoded) pinned to its values; the other 951 reads of that route are held out.
 mixed13=(--opcode 0x13:Stage13Route=2 "$R/add_128_128__quant_edgetpu.tflite")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${conv01[@]}" "${nlu19[@]}" "${mixed13[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${conv01[@]}" "${nlu19[@]}" "${mixed13[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${mixed13[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${mixed13[@]}"

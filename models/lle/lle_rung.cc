@@ -120,6 +120,7 @@ void LleRung::beginRun() {
     t.windows.clear();
   }
   partners_.clear();
+  nextPackets_.clear();
   windowReaders_.clear();
   meshSent_ = {};
   meshArmed_ = {};
@@ -133,6 +134,7 @@ void LleRung::beginRun() {
   waitingPackets_.clear();
   for (auto& receives : pendingReceives_) receives.clear();
   outfeedArmed_.clear();
+  feedAwaitingOutfeed_.reset();
   sendsWaiting_.clear();
   outQueue_.clear();
   outRead_ = 0;
@@ -147,6 +149,7 @@ void LleRung::endRun() {
   meshArmed_ = {};
   weightStreams_ = {};
   streamsAwaitingFeed_ = {};
+  feedAwaitingOutfeed_.reset();
 }
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
@@ -160,11 +163,13 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     decoded = own.get();
   }
   PartnerCopyWatch partners;  // a 0x14 copying its 0x11 is checked against it (docs/decoding-log.md "pair14")
+  NextPacketWatch nextPackets;  // and what it says comes next on its tiles ("stride" §B)
   for (const DecodedPacket& p : decoded->packets()) {
     if (p.action != models::PacketAction::kIssue) continue;
     const auto op = static_cast<uint8_t>(p.opcode);
     if (op >= 0x21 && op <= 0x23) continue;
     std::string why = partners.observe(p, checkEnvelope(p));
+    if (why.empty()) why = nextPackets.observe(p);
     if (!why.empty()) return why;
     if (p.tilePacket && (p.tileMask >> config_.tileCount()) != 0) {
       return "tile packet at " + models::describePacketLocation(p.pc, p.words[0]) + " addresses tiles beyond the " +
@@ -187,6 +192,7 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
   if (const std::string why = partners_.observe(packet, checkEnvelope(packet)); !why.empty()) {
     throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
   }
+  if (const std::string why = nextPackets_.observe(packet); !why.empty()) throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
   if (packet.tilePacket && (packet.tileMask >> config_.tileCount()) != 0) {
     refuse(packet, "tile mask " + isa::formatHex(packet.tileMask) + " addresses tiles this chip does not have");
   }
@@ -810,14 +816,19 @@ void LleRung::receive(const DecodedPacket& packet) {
     // moves no bytes here: the 0x14 before it places its pop. A receive that runs its inner level more
     // than once is also, on its tiles, the stream a convolution compute naming its tag takes its weight
     // groups from ("conv32run" §C: conv 32^2's runs 9 transfers, the compute's 9 taps, on the compute's
-    // tag); the compute checks the tag and the count ("conv32merge" §A).
+    // tag); the compute checks the tag and the count ("conv32merge" §A). A receive with a prefix
+    // (Recv11PrefixOn) arms the stream of its prefixed compute whatever its run: every such receive
+    // names that compute's tag ("stride11" §A, 1,109 / 1,109), and the stride sweep's runs once (the
+    // 1 x 1 convolution's one weight group, "stride" §D).
     const uint64_t run = readField(words, LleField::Recv11ExecRun);
-    if (readField(words, LleField::Recv11ExecInnerLevel) == 0 || run == 0) return;
+    const bool prefixed = readField(words, LleField::Recv11PrefixOn) != 0;
+    if (readField(words, LleField::Recv11ExecInnerLevel) == 0 || (run == 0 && !prefixed)) return;
     uint64_t transfers = run + 1;
     for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv11ExecRepeat, i) + 1;
     const uint64_t tag = readField(words, LleField::Recv11ExecStream);
+    const uint64_t prefixArrays = prefixed ? readField(words, LleField::Recv11PrefixBytes8) / kPrefixUnits8PerRow : 0;
     for (unsigned t = 0; t < tiles_.size(); ++t) {
-      if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag};
+      if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag, prefixArrays, std::nullopt, 0};
     }
     return;
   }
@@ -1217,13 +1228,15 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // A tap-row loop at Nest37 level 1 on tiles that armed a weight stream is the convolution form
   // ("convmac" §B, "conv32run" §C); without a stream the Dense and element-wise forms refuse the loop
   // (refuseOtherGroupWalk).
-  if (readField(words, LleField::ComputeNest37Limit1) != 0) {
-    for (unsigned t = 0; t < tiles_.size(); ++t) {
-      if ((packet.tileMask & (1u << t)) && weightStreams_[t]) {
-        refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
-        computeConvolution(packet);
-        return;
-      }
+  // Without a tap-row loop the compute is still of that form where its tiles armed a stream on its own
+  // tag: the stride sweep's 1 x 1 convolution, one step from a prefixed receive's stream ("stride" §D).
+  const bool tapRows = readField(words, LleField::ComputeNest37Limit1) != 0;
+  const uint64_t streamTag = readField(words, LleField::ComputeStreamTag);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && weightStreams_[t] && (tapRows || weightStreams_[t]->tag == streamTag)) {
+      refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
+      computeConvolution(packet);
+      return;
     }
   }
   refuseAKeptReadOfUnwrittenBytes(packet);
@@ -1454,21 +1467,24 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   }
 }
 
-// The staging window on `tile` that `unit` names (staging_window.h), the latest first; null when none.
-StagingWindow* LleRung::windowNamedBy(unsigned tile, uint64_t unit) {
+// The staging window on `tile` that `reader`'s input address names (staging_window.h), the latest first;
+// null when none. The reader's input ring (ComputeInputRingBytes, two image rows) names the second row's half.
+StagingWindow* LleRung::windowNamedBy(unsigned tile, const DecodedPacket& reader) {
+  const uint64_t unit = readField(reader.words, LleField::ComputeInputAt4);
+  const uint64_t ringHalfUnits =
+      readField(reader.words, LleField::ComputeInputRingOn) != 0 ? readField(reader.words, LleField::ComputeInputRingBytes) / 8 : 0;
   auto& windows = tiles_[tile].windows;
   for (auto w = windows.rbegin(); w != windows.rend(); ++w) {
-    if (w->isNamedBy(unit)) return &*w;
+    if (w->isNamedBy(unit, ringHalfUnits)) return &*w;
   }
   return nullptr;
 }
 
 // True when every tile of a one-byte-element compute has a filled window its input address names.
 bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
-  const uint64_t unit = readField(packet.words, LleField::ComputeInputAt4);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
-    const StagingWindow* window = windowNamedBy(t, unit);
+    const StagingWindow* window = windowNamedBy(t, packet);
     if (window && window->filled()) continue;
     if (!window && isRingIdentityCopy(packet) && ringRowWrittenInPlace(packet, t)) continue;
     return false;
@@ -1520,6 +1536,8 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
                          " parameter bytes the convolution reads from wide address 0, this one not; which one the weight stream "
                          "carries them from is not decoded");
     }
+    streamsAwaitingFeed_[t]->weightTile = static_cast<unsigned>(source - tiles_.data());
+    streamsAwaitingFeed_[t]->weightBytes = weightBytes;
     const std::span<const uint8_t> wide(source->wide.at(0), weightBytes);
     if (const std::string why = runConvCompute(conv, tile.narrowSram, wide, config_.requantRounding, macs_); !why.empty()) {
       refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
@@ -1538,20 +1556,36 @@ void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uin
                        " with PopIsInput " + std::to_string(readField(packet.words, LleField::PopIsInput)) +
                        ": only 3 on a parameter-class pop is seen (the stream-feeding form)");
   }
+  // The rows the feed carries (w0[103:96] + 1; taken only where it is 0, pop()): its nested 0x27 repeats it.
+  WeightFeed feed{packet.pc, readField(packet.words, LleField::PopBeatsHigh) + 1, std::nullopt, 0};
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t))) continue;
     if (!streamsAwaitingFeed_[t]) {
       refuse(packet, "tile " + std::to_string(t) + " of the stream-feeding pop (PopStreamFeed) has no weight stream a "
                      "convolution compute took and no pop fed yet");
     }
-    if (ringBytes != streamsAwaitingFeed_[t]->transfers * kRowBytes) {
+    // A prefixed stream carries its prefix arrays first, one 256-byte row each ("stride" §E).
+    const WeightStream& fed = *streamsAwaitingFeed_[t];
+    if (ringBytes != (fed.prefixArrays + fed.transfers) * kRowBytes) {
       refuse(packet, "the stream-feeding pop carries " + std::to_string(ringBytes) + " ring bytes (PopBeatsHigh/Low); tile " +
-                         std::to_string(t) + "'s weight stream armed at PC 0x" + isa::formatAddress(streamsAwaitingFeed_[t]->pc) +
-                         " has " + std::to_string(streamsAwaitingFeed_[t]->transfers) + " transfers of " + std::to_string(kRowBytes) +
-                         " bytes: what the length counts otherwise is not decoded");
+                         std::to_string(t) + "'s weight stream armed at PC 0x" + isa::formatAddress(fed.pc) + " has " +
+                         std::to_string(fed.prefixArrays) + " prefix arrays and " + std::to_string(fed.transfers) +
+                         " transfers of " + std::to_string(kRowBytes) + " bytes: what the length counts otherwise is not decoded");
     }
+    if (t == static_cast<unsigned>(std::countr_zero(tiles))) {
+      feed.weightTile = fed.weightTile;
+      feed.weightBytes = fed.weightBytes;
+    } else if (feed.weightTile != fed.weightTile) {
+      feed.weightTile.reset();  // streams whose weights came from different tiles: no one send carries them all
+    }
+    feed.weightBytes = std::max(feed.weightBytes, fed.weightBytes);
     streamsAwaitingFeed_[t].reset();
   }
+  if (feedAwaitingOutfeed_) {
+    refuse(packet, "a second stream-feeding pop while the one at PC 0x" + isa::formatAddress(feedAwaitingOutfeed_->popPc) +
+                       " still waits for its nested outfeed (OutfeedNested): in the corpus each feeding pop has one before the next");
+  }
+  feedAwaitingOutfeed_ = feed;
 }
 
 void LleRung::runWindowReaders() {
@@ -1606,7 +1640,6 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
                        "(the corpus's identity computes have zero points 0)");
   }
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
-  const uint64_t inputUnit = readField(words, LleField::ComputeInputAt4);
   // The input's byte address is w1[80:63]: the unit ComputeInputAt4 names, from its byte
   // ComputeInputByte ("padform" §B); each row of the copy starts that far into its pass.
   const uint64_t firstByte = copy.firstByte;
@@ -1641,7 +1674,7 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
       refuse(packet, "the output nest (w5, Output37; step ComputeOut37Step = " + std::to_string(out.strides[0]) +
                          ") writes some 4-byte unit twice: not decoded for the identity copy");
     }
-    StagingWindow& window = *windowNamedBy(t, inputUnit);  // identityWindowFilled() found it
+    StagingWindow& window = *windowNamedBy(t, packet);  // identityWindowFilled() found it
     if (window.passesRead + rows > window.passBytes.size()) {
       refuse(packet, "tile " + std::to_string(t) + ": the staging window at unit " + std::to_string(window.firstUnit) + " (" +
                          std::to_string(window.units) + " units) holds " + std::to_string(window.passBytes.size()) + " passes, " +
@@ -1846,12 +1879,29 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
 // nothing to the host.
 void LleRung::send(const DecodedPacket& packet) {
   if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) return;
+  const bool weightFeed = readField(packet.words, LleField::Dma10WeightFeed) != 0;
   if (!outfeedArmed_.empty()) {
-    const uint64_t bytes = outfeedArmed_.front();
+    const ArmedOutfeed armed = outfeedArmed_.front();
     outfeedArmed_.pop_front();
-    const auto out = sendBytes(packet, bytes);
+    if (armed.weightFeed) {
+      if (!weightFeed) {
+        refuse(packet, "the send drains the weight-feed outfeed armed for the pop at PC 0x" + isa::formatAddress(armed.weightFeed->popPc) +
+                           " but Dma10WeightFeed (word 3 bit 82) is clear: set in all 789 corpus sends of that form");
+      }
+      drainWeightFeed(packet, *armed.weightFeed);
+      return;
+    }
+    if (weightFeed) {
+      refuse(packet, "Dma10WeightFeed (word 3 bit 82) set on a send that drains a host outfeed (OutfeedLines): clear in all 1,695 "
+                     "corpus sends of that form");
+    }
+    const auto out = sendBytes(packet, armed.bytes);
     outQueue_.insert(outQueue_.end(), out.begin(), out.end());
     return;
+  }
+  if (weightFeed) {
+    refuse(packet, "Dma10WeightFeed (word 3 bit 82) set with no weight-feed outfeed (OutfeedNested) armed before the send: in the "
+                   "corpus the nested 0x27 always comes first");
   }
   if (!std::has_single_bit(packet.tileMask)) {
     refuse(packet, "host-bound send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
@@ -1869,9 +1919,13 @@ void LleRung::send(const DecodedPacket& packet) {
 }
 
 void LleRung::armOutfeed(const DecodedPacket& packet) {
+  if (readField(packet.words, LleField::OutfeedNested) != 0) {
+    armWeightFeedOutfeed(packet);
+    return;
+  }
   const uint64_t bytes = outfeedBytes(packet);
   if (sendsWaiting_.empty()) {
-    outfeedArmed_.push_back(bytes);
+    outfeedArmed_.push_back(ArmedOutfeed{bytes, std::nullopt});
     return;
   }
   std::vector<uint8_t> waiting = std::move(sendsWaiting_.front());
@@ -1881,6 +1935,72 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
                        std::to_string(waiting.size()));
   }
   outQueue_.insert(outQueue_.end(), waiting.begin(), waiting.end());
+}
+
+// The nested 0x27 of the weight feed (lle_fields.def OutfeedNested / OutfeedFeedRows, docs/decoding-log.md
+// "conv32end"): it comes after the stream-feeding pop, names the pop's rows again, and arms the path the
+// holding tile's send takes back into the parameter ring. Any other nested 0x27 is a host-bound form
+// whose nest is not decoded: refused.
+void LleRung::armWeightFeedOutfeed(const DecodedPacket& packet) {
+  if (!feedAwaitingOutfeed_) {
+    refuse(packet, "a nested outfeed (OutfeedNested, word 0 bit 120) with no stream-feeding pop (PopStreamFeed) before it: only the "
+                   "weight-feed form is decoded; the host-bound nested form's nest is not");
+  }
+  // The feed form's row: 64 4-byte units (w0[57:43] = 63) with bit 15 of the slot set, in 789 / 789.
+  constexpr uint64_t kFeedRowLines = uint64_t{1} << 15 | 63;
+  if (const uint64_t lines = readField(packet.words, LleField::OutfeedLines); lines != kFeedRowLines) {
+    refuse(packet, "OutfeedLines (word 0 bits 63:43) = " + std::to_string(lines) + " in a weight-feed outfeed: only " +
+                       std::to_string(kFeedRowLines) + " (a row of 64 4-byte units) is seen in the 789 corpus feeds");
+  }
+  const uint64_t rows = readField(packet.words, LleField::OutfeedFeedRows) + 1;
+  if (rows != feedAwaitingOutfeed_->rows) {
+    refuse(packet, "OutfeedFeedRows (word 0 bits 88:74) + 1 = " + std::to_string(rows) + " rows; the stream-feeding pop at PC 0x" +
+                       isa::formatAddress(feedAwaitingOutfeed_->popPc) + " carries " + std::to_string(feedAwaitingOutfeed_->rows) +
+                       " (its w0[103:96] + 1): equal in all 789 corpus feeds");
+  }
+  if (!sendsWaiting_.empty()) {
+    refuse(packet, "a weight-feed outfeed after a host-bound send that waits for its 0x27: in the corpus the feed's send comes after it");
+  }
+  outfeedArmed_.push_back(ArmedOutfeed{rows * kRingBeatBytes, feedAwaitingOutfeed_});
+  feedAwaitingOutfeed_.reset();
+}
+
+// The send of the weight feed: one tile, the tile the convolutions read their weights from, its nest
+// counting the feed's rows (Dma10Beats, 256 bytes each), and the weights inside them. Its bytes go to the
+// parameter ring, which the rung does not model (the convolution read them at issue): nothing reaches
+// the host. Its stream tag (Dma10Channel: 0 in 404 of the 789 feed sends) is not checked.
+void LleRung::drainWeightFeed(const DecodedPacket& packet, const WeightFeed& feed) const {
+  if (!std::has_single_bit(packet.tileMask)) {
+    refuse(packet, "weight-feed send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
+  }
+  const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
+  if (const uint64_t tiles = readField(packet.words, LleField::Dma10ToTiles); tiles != 0) {
+    refuse(packet, "the weight-feed send also goes to tiles " + tileList(static_cast<uint16_t>(tiles)) +
+                       " (Dma10ToTiles, word 3 bits 98:83)");
+  }
+  if (readField(packet.words, LleField::Dma10ReadForm, 0) != 0 || readField(packet.words, LleField::Dma10ReadForm, 1) != 0) {
+    refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) set in a weight-feed send: clear in all 789 corpus feeds (it reads no 0x13)");
+  }
+  uint64_t beats = 1;
+  for (unsigned level = 0; level < fieldDef(LleField::Dma10Beats).count && beats <= feed.rows; ++level) {
+    beats *= readField(packet.words, LleField::Dma10Beats, level) + 1;
+  }
+  if (beats != feed.rows) {
+    refuse(packet, "the weight-feed send's nest counts " + std::string(beats > feed.rows ? "at least " : "") + std::to_string(beats) +
+                       " rows of 256 bytes (Dma10Beats); its outfeed (OutfeedFeedRows) and pop carry " + std::to_string(feed.rows));
+  }
+  if (!feed.weightTile) {
+    refuse(packet, "the weight streams fed by the pop at PC 0x" + isa::formatAddress(feed.popPc) +
+                       " took their weights from different tiles; one send cannot carry them all");
+  }
+  if (*feed.weightTile != index) {
+    refuse(packet, "the weight-feed send comes from tile " + std::to_string(index) + "; the convolution read its weights from tile " +
+                       std::to_string(*feed.weightTile) + "'s wide memory");
+  }
+  if (feed.weightBytes > feed.rows * kRingBeatBytes) {
+    refuse(packet, "the weight-feed send carries " + std::to_string(feed.rows * kRingBeatBytes) + " bytes; the convolution read " +
+                       std::to_string(feed.weightBytes) + " weight bytes");
+  }
 }
 
 // A send of the tile's kept read (Dma10ReadForm 0, 0): its bytes as the 0x13 copied them, in the

@@ -116,7 +116,6 @@ void LleRung::computeRingIdentityCopy(const models::DecodedPacket& packet) {
                        std::to_string(outputAt) + " covers " + std::to_string(out.units()) + " 4-byte units; the copy writes " +
                        std::to_string(groups) + " x " + std::to_string(columns) + " x " + std::to_string(rows));
   }
-  const uint64_t inputUnit = readField(words, LleField::ComputeInputAt4);
   const uint64_t rowBytes = kGroupBytesHere * groups * columns;
   const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -136,8 +135,9 @@ void LleRung::computeRingIdentityCopy(const models::DecodedPacket& packet) {
     }
     // identityWindowFilled() found the window, or the row written in place (ringRowWrittenInPlace()).
     StagingWindow inPlace;
-    StagingWindow* named = windowNamedBy(t, inputUnit);
+    StagingWindow* named = windowNamedBy(t, packet);
     if (!named) {
+      const uint64_t inputUnit = readField(words, LleField::ComputeInputAt4);
       const auto bytes = tile.narrowSram.read(inputUnit * kGroupBytesHere, rowBytes);
       inPlace.firstUnit = inputUnit;
       inPlace.units = rowBytes / kGroupBytesHere;

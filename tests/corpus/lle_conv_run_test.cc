@@ -156,8 +156,8 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
   std::printf("convolution programs with golden data: %zu; output bit-exact on every case: %zu\n", programs, bitExact);
   ASSERT_GT(programs, 0u) << "no convolution program with golden data: the corpus or golden set lost them";
   // conv 32² 3 x 3 (decode set): its halo exchange, weight stream and convolution compute run on the
-  // rung, and the pop feeding its weight stream ("conv32merge" §B); the two packets between it and the
-  // output read are refused and skipped (an 8-byte outfeed and its tile-0 send, "conv32run" §D).
+  // rung, the pop feeding its weight stream ("conv32merge" §B) and the weight feed after it (the nested
+  // 0x27 and its tile-0 send, "conv32end"): no packet skipped.
   EXPECT_GE(bitExact, 1u) << "fewer convolution programs bit-exact than the decoding log reports";
 }
 
