@@ -3859,7 +3859,9 @@ TEST_F(LleRungTest, ARingInputComputeOfFourByteGroupsCopiesEachGroupToItsOwnUnit
   rung.beginRun();
   keepBlock();
   rung.packet(infeed(true), streams, 0);
-  rung.packet(stageAt(kTile, kWindowAt, streams.input.size()), streams, 0);
+  DecodedPacket contiguous = stageAt(kTile, kWindowAt, streams.input.size());
+  f.setElement(contiguous, LleField::Stage14FeedsCompute, 0, 1);  // the copy comes next on the tile ("stride" §B)
+  rung.packet(contiguous, streams, 0);
   rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
   rung.packet(copy(kKGroups - 1, 1), streams, 0);
   rung.packet(f.make(0x24, {}), streams, 0);
