@@ -18,8 +18,9 @@ add rows for that opcode only, and only from packets of its decoded form (REQUIR
 that must be set; KEPT_FORM: the field whose every element must be 0; the rung refuses the others,
 naming it). --opcode may be given once per opcode; --opcode 0xOP:FIELD=VALUE PROGRAM... adds rows only
 from the packets of that opcode where FIELD has VALUE (a form of it, e.g. 0x01:ComputeInputBytes=1: the
-one-byte-element identity computes of the convolutions, docs/decoding-log.md "convwire2" §B); such a
-form is taken as named, KEPT_FORM not applied (0x13:Stage13RepeatSlot=0: the reads routed (0, 1), "conv64").
+one-byte-element identity computes of the convolutions, docs/decoding-log.md "convwire2" §B; a repeated
+field's elements packed from element 0 up); such a form is taken as named, KEPT_FORM not applied
+(0x13:Stage13RepeatSlot=0: the reads routed (0, 1), "conv64").
 Reading the models uses the shared reference parsers (tfl.py, seg.py) as libraries; nothing of them
 is copied. Re-run it after decoding a field and review the diff of the .def (it should only shrink).
 """
@@ -63,6 +64,16 @@ def field_bits(row):
         for b in range(first + e * stride, first + e * stride + width):
             bits |= 1 << b
     return bits
+
+
+def field_value(packet, row):
+    """A field's value in a packet; a repeated field's elements packed from element 0 up, each its width
+    (Stage13Route's [0] bit 105 and [1] bit 107: 2 is bit 107 alone)."""
+    _, first, width, count, stride = row
+    value = 0
+    for e in range(count):
+        value |= ((packet >> (first + e * stride)) & ((1 << width) - 1)) << (e * width)
+    return value
 
 
 def ignore_masks(fields, formats):
@@ -138,8 +149,7 @@ def main():
                     continue
                 if where:
                     name, _, value = where.partition("=")
-                    row = fields[name]
-                    if (packet >> row[1]) & ((1 << row[2]) - 1) != int(value, 0):
+                    if field_value(packet, fields[name]) != int(value, 0):
                         continue
                 if only is not None and not where and op in KEPT_FORM and packet & field_bits(fields[KEPT_FORM[op]]):
                     continue

@@ -22,6 +22,9 @@ fill17=(--opcode 0x17 "$X/div2_8.coral" "$X/div2_20.coral")
 # adds the aarch64 compiles' flag bits of the compute and of the kept identity read (values, not
 # meanings: docs/decoding-log.md "dense2" §B); div2_10_aarch64 is held out.
 compute01=(--opcode 0x01 "$X/div2_8.coral" "$X/div2_20.coral" "$X/add1.coral" "$X/div2_8_aarch64.coral")
+# add_128_128's add (docs/decoding-log.md "eltw12" §C): its w12 bits of unknown meaning (w12[33:32] = 3,
+# w12[63:48] = 1 where the raw programs carry 0 and 5) pinned to its value; its ComputeBias is decoded.
+compute01+=("$R/add_128_128__quant_edgetpu.tflite")
 # The convolutions' identity computes (one-byte input elements, docs/decoding-log.md "convwire2" §B):
 # their bits of unknown meaning pinned to the size sweep's decode set (conv 32^2 3x3, 64^2 3x3,
 # 256^2 40x40); 32^2 6x6, 500^2, 512^2, 1024^2 and the depthwise programs are held out.

@@ -31,6 +31,13 @@ struct ComputeEpilogue {
   return e;
 }
 
+// The accumulator's addend (ComputeBias, docs/decoding-log.md "eltw12" §A): signed, added to each
+// lane's sum before the multiplier. Kept out of ComputeEpilogue because only the element-wise form
+// executes it; the other forms refuse a value other than 0 (LleRung::readEpilogue).
+[[nodiscard]] inline int32_t readComputeBias(std::span<const isa::Word128> words) {
+  return static_cast<int32_t>(readSigned(words, LleField::ComputeBias));
+}
+
 // Why the epilogue lies outside what the requantiser models, or "" when it does not.
 [[nodiscard]] inline std::string epilogueProblem(const ComputeEpilogue& e) {
   if (e.zpIn > 255 || e.zpOut > 255) return "zero point above 255 (ComputeZpIn / ComputeZpOut)";

@@ -140,6 +140,7 @@ void LleRung::beginRun() {
     t.stagedReadBytes = 0;
     t.stagedReadRepeats = 0;
     t.stagedReadStride = 1;
+    t.stagedReadMixedRoute = false;
     t.stagedReadChannel = 0;
     t.keptRead.reset();
     t.keptReadRepeats = 0;
@@ -710,7 +711,10 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   const uint64_t repeats =
       fieldPresent(LleField::Stage13Repeats, words) ? readField(words, LleField::Stage13Repeats) : 0;
   // Where the bytes go (lle_fields.def Stage13Route): sent (both bits set) or kept for the tile's
-  // next compute (both clear); the mixed forms are not decoded.
+  // next compute (both clear). Bit 107 alone ("conv64", "eltw12" §D) is executed as a sent read as far
+  // as a 0x10 send drains it (the sends key on bit 107: Dma10ReadForm); a compute on its tiles before
+  // that send is refused (262 of the corpus's 952 such reads are followed by one). Bit 105 alone is not
+  // decoded.
   const uint64_t route105 = readField(words, LleField::Stage13Route, 0);
   const uint64_t route107 = readField(words, LleField::Stage13Route, 1);
   // The slot at w2[129:114] (lle_fields.def Stage13RepeatSlot, docs/decoding-log.md "conv64"): with w2
@@ -778,6 +782,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadStride = reach.stride;
     tiles_[t].stagedReadChannel = channel;
     tiles_[t].stagedReadRepeats = repeats;
+    tiles_[t].stagedReadMixedRoute = routedOnlyBy107;
     tiles_[t].keptRead.reset();
     tiles_[t].keptReadUnwrittenByte.reset();
   }
@@ -809,6 +814,7 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
     tile.stagedReadRepeats = 0;
+    tile.stagedReadMixedRoute = false;
     // Bytes this run did not write are refused where they are taken, not here: a tile the program
     // never computes on may read them (tile_state.h keptReadUnwrittenByte).
     if (const uint64_t* hole = std::get_if<uint64_t>(&bytes)) {
@@ -1259,10 +1265,21 @@ uint64_t LleRung::inputElementBytes(const DecodedPacket& packet) const {
 
 // The epilogue fields both compute forms share (docs/isa.md §4.2), with the ranges the requantiser
 // models: zero points of one byte, a finite multiplier, ordered clamps.
-ComputeEpilogue LleRung::readEpilogue(const DecodedPacket& packet) const {
+ComputeEpilogue LleRung::readEpilogue(const DecodedPacket& packet, bool biasExecuted) const {
   const ComputeEpilogue e = readComputeEpilogue(packet.words);
   if (const std::string problem = epilogueProblem(e); !problem.empty()) refuse(packet, problem);
+  if (!biasExecuted) refuseUnexecutedBias(packet);
   return e;
+}
+
+// The accumulator's addend (docs/decoding-log.md "eltw12" §A) is executed by the element-wise form; the
+// Dense, convolution and identity-copy forms carry 0 in every corpus compute, and where their sums
+// would take it (before or after the per-lane scale, with the parameter slots' bias mode) is not decoded.
+void LleRung::refuseUnexecutedBias(const DecodedPacket& packet) const {
+  if (const int32_t bias = readComputeBias(packet.words); bias != 0) {
+    refuse(packet, "ComputeBias (word 15 bits 127:125, word 16 bits 28:0) = " + std::to_string(bias) +
+                       ": an accumulator addend outside the element-wise form is not executed");
+  }
 }
 
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
@@ -1275,6 +1292,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   resolvePops(streams);
   runWindowReaders();
   const auto words = packet.words;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && tiles_[t].stagedReadMixedRoute) {
+      refuse(packet, "tile " + std::to_string(t) + " holds a read with Stage13Route (word 3 bits 107, 105) = 1, 0 that no 0x10 send drained: "
+                     "whether this compute takes its bytes is not decoded");
+    }
+  }
   // A fifth level of the w0 nest (docs/decoding-log.md "splitcat" §B): model_mat_Add's 128 x 128 rows.
   // No form executed here loops there; refused by name rather than run as if it ran once.
   if (const uint64_t level4 = readField(words, LleField::ComputeLimitW0Level4); level4 != 0) {
@@ -1285,6 +1308,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).
   const uint64_t elementBytes = inputElementBytes(packet);
+  // Where Nest37 level 1 counts, the weight nests' wrap relation is the rung's to check (lle_relations.def):
+  // the walked element-wise form keeps its block (wraps 0), the other forms keep the relation.
+  if (elementBytes == kGroupBytes && readField(words, LleField::ComputeNest37Limit1) != 0 && !isWalkedElementWise(packet)) {
+    refuseWeightWrapsOutsideTheWalkedForm(packet);
+  }
   if (elementBytes == 1) {
     refuseNest37HighLevels(packet, "the identity copy");
     refuseOtherIdentityWalk(packet);
@@ -1314,6 +1342,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        "identity computes set it)");
   }
   refuseWhileAWindowReaderWaits(packet);
+  if (isWalkedElementWise(packet)) {
+    refuseAKeptReadOfUnwrittenBytes(packet);
+    computeElementWiseWalk(packet);
+    return;
+  }
   // A tap-row loop at Nest37 level 1 on tiles that armed a weight stream is the convolution form
   // ("convmac" §B, "conv32run" §C); without a stream the Dense and element-wise forms refuse the loop
   // (refuseOtherGroupWalk).
@@ -1484,7 +1517,10 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   }
   refuseOtherLanesOrPrefix(packet, 0, 0, "element-wise compute: 4 lanes, no parameter prefix");
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
-  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
+  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet, true);
+  // Each lane's sum takes the packet's addend before the multiplier ("eltw12" §A: the two-input ADDs'
+  // -(za Wa + zb Wb); 0 in the single-input programs).
+  const int32_t bias = readComputeBias(words);
   // The positions' 4-byte groups: each tile's narrow memory from the decoded input address
   // (ComputeInputAt4 x 4, docs/decoding-log.md "identform" §B), the bytes this run wrote there.
   const uint64_t inputAt = readField(words, LleField::ComputeInputAt4) * 4;
@@ -1528,7 +1564,7 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
     std::vector<uint8_t> results(inputBytes * resultBytes);
     for (uint64_t p = 0; p < positions; ++p) {
       for (unsigned c = 0; c < kGroupBytes; ++c) {
-        int32_t acc = 0;
+        int32_t acc = bias;
         for (unsigned k = 0; k < kGroupBytes; ++k) {
           acc += (int32_t{x[kGroupBytes * p + k]} - zpIn) * int32_t{static_cast<int8_t>(block[kGroupBytes * c + k])};
         }
@@ -1571,7 +1607,9 @@ bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     const StagingWindow* window = windowNamedBy(t, packet);
-    if (!window || !window->filled()) return false;
+    if (window && window->filled()) continue;
+    if (!window && isRingIdentityCopy(packet) && ringRowWrittenInPlace(packet, t)) continue;
+    return false;
   }
   return true;
 }
@@ -1586,6 +1624,7 @@ bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
 // tile's, which the stream carries to every tile -- which packet sends them is not decoded (no 0x10
 // or 0x13 carries the compute's stream tag), so a program with several holders is refused.
 void LleRung::computeConvolution(const DecodedPacket& packet) {
+  refuseUnexecutedBias(packet);
   const ConvCompute conv = ConvCompute::fromPacket(packet.words);
   if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
   const uint64_t weightBytes = conv.prefixBytes() + conv.reduction() * conv.groupBytes();
@@ -2217,6 +2256,7 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
     refuse(packet, "the staging read of tile " + std::to_string(index) + " covers " + std::to_string(tile.stagedReadBytes) +
                        " bytes (Stage13Groups), the outfeed sends " + std::to_string(bytes) + " (OutfeedLines)");
   }
+  tile.stagedReadMixedRoute = false;  // drained by its send
   // The nest's groups in order (stride 1: the contiguous bytes [at, at + bytes)).
   const auto sent = gather(tile.narrowSram, StagedNest{at, bytes / 4, tile.stagedReadStride});
   if (const uint64_t* hole = std::get_if<uint64_t>(&sent)) {

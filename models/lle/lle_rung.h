@@ -185,7 +185,9 @@ class LleRung final : public models::DatapathRung {
   void placeParameters(const models::DecodedPacket& packet, PendingPop& pop);
   void resolvePops(const models::RunStreams& streams);
   // The epilogue (compute_epilogue.h), refused naming the packet when the requantiser cannot model it.
-  [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet) const;
+  // With biasExecuted false (every form but the element-wise one) a ComputeBias other than 0 is refused.
+  [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet, bool biasExecuted = false) const;
+  void refuseUnexecutedBias(const models::DecodedPacket& packet) const;
   [[nodiscard]] uint64_t inputElementBytes(const models::DecodedPacket& packet) const;  // 1, 2 or 4, else refused
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
@@ -203,6 +205,11 @@ class LleRung final : public models::DatapathRung {
   // "eltwise" §B): the raw element-wise programs. Its input is each tile's narrow memory at
   // ComputeInputAt4 x 4 ("identform" §B).
   void computeElementWise(const models::DecodedPacket& packet, uint64_t positions);
+  // The same form over a walk of several levels (add_128_128; lle_rung_eltwise_walk.cc, docs/decoding-log.md
+  // "eltw12" §B): Nest37's levels 1-3 read the groups, Output37 places the results.
+  [[nodiscard]] bool isWalkedElementWise(const models::DecodedPacket& packet) const;
+  void refuseWeightWrapsOutsideTheWalkedForm(const models::DecodedPacket& packet) const;
+  void computeElementWiseWalk(const models::DecodedPacket& packet);
   // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.
   [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes);
   [[nodiscard]] std::vector<uint8_t> sendKeptRead(const models::DecodedPacket& packet, TileState& tile, unsigned index,
@@ -229,6 +236,10 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] static bool isRingIdentityCopy(const models::DecodedPacket& packet);
   void refuseOtherRingCopyWalk(const models::DecodedPacket& packet) const;
   void computeRingIdentityCopy(const models::DecodedPacket& packet);
+  // A one-row ring copy whose input no revisiting staging write made a window of reads the row where a
+  // contiguous staging write put it (add_128_128, docs/decoding-log.md "eltw12" §C): true once those
+  // bytes are written on `tile`.
+  [[nodiscard]] bool ringRowWrittenInPlace(const models::DecodedPacket& packet, unsigned tile) const;
   [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, const models::DecodedPacket& reader);
   [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
   [[nodiscard]] bool waitsForItsWindow(const models::DecodedPacket& packet);

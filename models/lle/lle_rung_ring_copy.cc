@@ -90,6 +90,15 @@ void LleRung::refuseOtherRingCopyWalk(const models::DecodedPacket& packet) const
   }
 }
 
+// A copy of one row (no pass to wait for) from narrow memory at ComputeInputAt4 x 4, where a contiguous
+// staging write put the tile's part of the pop: add_128_128's 0x14s write 4,096 - 1,024 k units from unit
+// 1,024 with no level that revisits them, so no window exists; its copy reads the first row of them.
+bool LleRung::ringRowWrittenInPlace(const models::DecodedPacket& packet, unsigned tile) const {
+  const auto [groups, columns, rows] = ringCopyShape(packet.words);
+  const uint64_t at = readField(packet.words, LleField::ComputeInputAt4) * kGroupBytesHere;
+  return rows == 1 && !tiles_[tile].narrowSram.firstUnwritten(at, kGroupBytesHere * groups * columns);
+}
+
 // Once the window has filled: row r of the copy takes the window's next pass, each K group of it one
 // output unit (identity_copy4.h).
 void LleRung::computeRingIdentityCopy(const models::DecodedPacket& packet) {
@@ -124,7 +133,19 @@ void LleRung::computeRingIdentityCopy(const models::DecodedPacket& packet) {
       refuse(packet, "the output nest (w5, Output37, K groups innermost) from ComputeOutputAt = " + std::to_string(outputAt) +
                          " leaves the narrow memory of tile " + std::to_string(t) + " or writes a unit twice");
     }
-    StagingWindow& window = *windowNamedBy(t, packet);  // identityWindowFilled() found it
+    // identityWindowFilled() found the window, or the row written in place (ringRowWrittenInPlace()).
+    StagingWindow inPlace;
+    StagingWindow* named = windowNamedBy(t, packet);
+    if (!named) {
+      const uint64_t inputUnit = readField(words, LleField::ComputeInputAt4);
+      const auto bytes = tile.narrowSram.read(inputUnit * kGroupBytesHere, rowBytes);
+      inPlace.firstUnit = inputUnit;
+      inPlace.units = rowBytes / kGroupBytesHere;
+      inPlace.passes = 1;
+      inPlace.passBytes.emplace_back(bytes.begin(), bytes.end());
+      named = &inPlace;
+    }
+    StagingWindow& window = *named;
     if (window.passesRead + rows > window.passBytes.size()) {
       refuse(packet, "tile " + std::to_string(t) + ": the staging window at unit " + std::to_string(window.firstUnit) + " holds " +
                          std::to_string(window.passBytes.size()) + " passes, " + std::to_string(window.passesRead) +

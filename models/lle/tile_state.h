@@ -121,6 +121,9 @@ struct TileState {
   uint64_t stagedReadChannel = 0;
   // 4-byte units between the read's groups (its counting level's stride, read_nest.h; 1 for level 0).
   int64_t stagedReadStride = 1;
+  // The armed read has Stage13Route 1, 0 (bit 107 alone, docs/decoding-log.md "eltw12" §D): executed as a
+  // sent read for the 0x10 send that drains it; a compute on the tile before that send is refused.
+  bool stagedReadMixedRoute = false;
   // A read kept in the tile (Stage13Route both clear, docs/decoding-log.md "form13"): the bytes it
   // read from narrow memory, one pass of its group loop, for the tile's next compute, and how many
   // times its second level repeats that pass. How the compute takes them (weights or activations)

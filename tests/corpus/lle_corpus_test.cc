@@ -294,6 +294,14 @@ TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
     if (const JsonValue* tol = manifest.find("tolerance")) {
       if (const JsonValue* m = tol->find("max_abs_lsb")) maxAbsLsb = static_cast<int>(m->asDouble());
     }
+    // A derived twin states how sure its builder is of it (twin.origin.confidence). Below "high" (today
+    // add_128_128's, whose constant operand is inferred: docs/decoding-log.md "eltw12" §E) exactness is
+    // reported, and the tolerance still asserted; the golden is not the outside truth there.
+    std::string twinConfidence;
+    if (const JsonValue* twin = manifest.find("twin")) {
+      if (const JsonValue* origin = twin->find("origin")) twinConfidence = text(origin->find("confidence"));
+    }
+    const bool exactExpected = twinConfidence.empty() || twinConfidence.starts_with("high");
     const ModelFile model = loadModelFile(compiledPath);
     const RunPlan plan = planRun(model);
     const JsonValue& cases = *manifest.find("cases");
@@ -352,7 +360,12 @@ TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
                   preferred.maxDiff, primary.percent(), primary.maxDiff);
       if (rounding == RequantRounding::kFp32HalfEven) {
         SCOPED_TRACE(dir.filename().string());
-        EXPECT_EQ(preferred.exact, preferred.n) << "not bit-exact against the fp32-requantisation reference";
+        if (exactExpected) {
+          EXPECT_EQ(preferred.exact, preferred.n) << "not bit-exact against the fp32-requantisation reference";
+        } else {
+          std::printf("%-62.62s twin confidence \"%.40s\": exactness reported, not asserted\n", dir.filename().string().c_str(),
+                      twinConfidence.c_str());
+        }
         EXPECT_LE(primary.maxDiff, maxAbsLsb);
       }
     }

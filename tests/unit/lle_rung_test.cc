@@ -1984,7 +1984,8 @@ TEST_F(LleRungTest, AReadKeptForTheComputeTakesItsBytesFromNarrowMemoryWhenItRun
                                         f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}})});
   EXPECT_NE(pastSent.find("over narrow byte " + std::to_string(4 * (kBase + kUnits))), std::string::npos) << pastSent;
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 1, 0)}).find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos);
-  EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 1)}).find("Stage13Route (word 3 bits 107, 105) = 1, 0"), std::string::npos);
+  // Bit 107 alone is a sent read as far as a send drains it ("eltw12" §D); a compute before the send is refused.
+  EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 1), compute(kTile)}).find("Stage13Route (word 3 bits 107, 105) = 1, 0"), std::string::npos);
 }
 
 // The four flags in a 0x13's w6[35:32] (lle_fields.def Stage13Flags, docs/decoding-log.md "keptread2"):
@@ -3681,6 +3682,218 @@ TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTabl
   EXPECT_NE(refusal(compute({{LleField::ComputeZpOut, 5}})).find("ComputeZpOut"), std::string::npos);
 }
 
+// The accumulator's addend (ComputeBias, docs/decoding-log.md "eltw12" §A): a signed 32-bit field whose
+// low three bits are w15[127:125] and high 29 bits w16[28:0]. In the element-wise form each lane's sum
+// takes it before the multiplier. -37 (no corpus compute has it) puts 3 in the low bits and -5 in the
+// high ones, so a reading of either half alone, or of w16 alone, gives other bytes. Over 6 positions
+// of the diagonal block, zero points 3 / 10, multiplier 0.75, clamps [-10, 200]: byte i is
+// clamp(round(0.75 ((x - 3) d + b))) + 10. The Dense form does not execute an addend: refused by name.
+// Before the field was declared the envelope refused the packet (w15 bits 127:125, w16 bits 28:0).
+TEST_F(LleRungTest, TheElementWiseComputeAddsItsAccumulatorBiasBeforeTheMultiplier) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBlockAt = 96;
+  constexpr uint64_t kInputAt = 200;
+  constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
+  const int8_t diagonal[4] = {1, 2, -1, 3};
+  const auto eltwise = [&](int32_t bias) {
+    return elementWiseCompute(kTile, 6, kInputAt,
+                              {{LleField::ComputeZpIn, kEltZpIn},
+                               {LleField::ComputeZpOut, kEltZpOut},
+                               {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
+                               {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+                               {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)},
+                               {LleField::ComputeBias, static_cast<uint32_t>(bias)}});
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    return runElementWise({kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, 24, true, {}}, compute);
+  };
+  for (const int32_t bias : {-37, 0, 1, 1000}) {
+    const DecodedPacket packet = eltwise(bias);
+    EXPECT_EQ(checkEnvelope(packet), "") << "bias " << bias;
+    const std::vector<uint8_t> out = run(packet);
+    ASSERT_EQ(out.size(), 24u);
+    for (uint64_t i = 0; i < 24; ++i) {
+      const int32_t acc = (streams.input[i] - kEltZpIn) * diagonal[i % 4] + bias;
+      const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.75f, -10.0f, 200.0f)) + kEltZpOut);
+      EXPECT_EQ(out[i], want) << "bias " << bias << " byte " << i;
+    }
+  }
+  // The straddle: -37 is 0b011 in w15[127:125] and -5 in w16[28:0].
+  const DecodedPacket split = eltwise(-37);
+  EXPECT_EQ(split.words[15].bits(125, 3), 3u);
+  EXPECT_EQ(split.words[16].bits(0, 29), (uint64_t{1} << 29) - 5);
+  // The Dense form: the same field set on its compute is refused, naming it.
+  parameterCachingRun(0x1);
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(pop(true, 0x1), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  const DecodedPacket denseCompute = compute(0x1);
+  f.setElement(denseCompute, LleField::ComputeBias, 0, static_cast<uint32_t>(-37));
+  EXPECT_EQ(checkEnvelope(denseCompute), "");
+  std::string why = "accepted";
+  try {
+    rung.packet(denseCompute, streams, 0);
+  } catch (const ChipFault& e) {
+    why = e.what();
+  }
+  rung.endRun();
+  EXPECT_NE(why.find("ComputeBias (word 15 bits 127:125, word 16 bits 28:0) = -37"), std::string::npos) << why;
+}
+
+// The element-wise form over a walk (docs/decoding-log.md "eltw12" §B; add_128_128's add is 32 x 32):
+// Nest37 level 0 runs once (one 4-byte group an iteration), level 1 counts 3 rows 20 bytes apart
+// (ComputePositionStep37 = 5 units) and level 2 the 5 columns (carry -36: the next column, 4 bytes on)
+// -- the groups of a 3 x 5 grid at narrow 200, read column by column. The w0, Nest29 and w10 nests count
+// the same 15 iterations (3 at level 0, 5 at level 1) with weight carries 0: the kept block weighs every
+// group. Output37 writes iteration k to unit k (level 0: 3 units, step 1; carry 1, so level 1 steps 3),
+// so the output is the grid transposed: out[4k + c] = f(in[4 (5 r + col) + c]) with k = 3 col + r. With
+// the input's layout (level 0 step 5, carry -9: the next column one unit on) the output keeps the grid's
+// order. Zero points 3 / 10, multiplier 0.75, clamps [-10, 200], ComputeBias 5. No corpus compute
+// has this shape. Refused by name: a weight carry, a nest counting other iterations, an output nest of
+// other units. Before the form the relation refused the packet (ComputeKWrap29 = 0 is not -1 x ComputeK4W0).
+TEST_F(LleRungTest, TheWalkedElementWiseComputeReadsItsGroupsAlongTheInputNestAndWritesThemAlongTheOutputNest) {
+  constexpr uint16_t kTile = 0x8;
+  constexpr uint64_t kBlockAt = 96;
+  constexpr uint64_t kInputAt = 200;
+  constexpr uint64_t kRows = 3, kColumns = 5, kGridGroups = kRows * kColumns;
+  constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
+  constexpr int32_t kBias = 5;
+  const int8_t diagonal[4] = {1, 2, -1, 3};
+  // transposed: Output37 level 0 walks the 15 units in iteration order.
+  const auto walked = [&](bool transposed, const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
+    std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::ComputeZpIn, kEltZpIn}, {LleField::ComputeZpOut, kEltZpOut},
+        {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
+        {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+        {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)},
+        {LleField::ComputeBias, kBias},
+        {LleField::ComputeK4W0, kRows - 1}, {LleField::ComputeK4W7, kRows - 1}, {LleField::ComputeK4W10, kRows - 1},
+        {LleField::ComputeLimit29, 0}, {LleField::ComputeLimitW10, 0},
+        {LleField::ComputeNest37Limit1, kRows - 1}, {LleField::ComputePositions, kColumns - 1},
+        {LleField::ComputePositionStep37, kColumns}, {LleField::ComputeNest37Carry1, static_cast<uint64_t>(-36)},
+        {LleField::ComputeKWrap37, static_cast<uint64_t>(-int64_t{kGridGroups - 1})},
+        {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+        {LleField::ComputeOutWrap, static_cast<uint64_t>(-int64_t{kGridGroups - 1})},
+        {LleField::ComputePositionLoopOn, 1}};
+    if (transposed) {
+      fields.insert(fields.end(), {{LleField::ComputeOut37Limit0, kRows - 1}, {LleField::ComputeOut37Step, 1},
+                                   {LleField::ComputeOutPositions, kColumns - 1}, {LleField::ComputeOut37Carry0, 1}});
+    } else {
+      fields.insert(fields.end(), {{LleField::ComputeOut37Limit0, kRows - 1}, {LleField::ComputeOut37Step, kColumns},
+                                   {LleField::ComputeOutPositions, kColumns - 1}, {LleField::ComputeOut37Carry0, static_cast<uint64_t>(-9)}});
+    }
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    DecodedPacket packet = elementWiseCompute(kTile, kColumns, kInputAt, fields);
+    f.setElement(packet, LleField::ComputeLimit29, 0, kColumns - 1);
+    f.setElement(packet, LleField::ComputeLimitW10, 0, kColumns - 1);
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    // 64 bytes back (whole 8-byte lines): the 15 units, then one a 0x17 wrote before.
+    const DecodedPacket mark = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                             {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + kGridGroups}});
+    return runElementWise({kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, 64, true, {mark}}, compute);
+  };
+  const auto result = [&](uint64_t inputByte) {
+    const int32_t acc = (streams.input[inputByte] - kEltZpIn) * diagonal[inputByte % 4] + kBias;
+    return static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.75f, -10.0f, 200.0f)) + kEltZpOut);
+  };
+  streams.input.resize(64);  // whole 8-byte beats; every byte different, the first 60 the grid
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(11 + 13 * i);
+  for (const bool transposed : {true, false}) {
+    const DecodedPacket packet = walked(transposed);
+    EXPECT_EQ(checkEnvelope(packet), "") << "transposed " << transposed;
+    const std::vector<uint8_t> out = run(packet);
+    ASSERT_EQ(out.size(), 64u);
+    for (uint64_t i = 4 * kGridGroups; i < 64; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the walk";
+    for (uint64_t k = 0; k < kGridGroups; ++k) {
+      const uint64_t r = k % kRows, col = k / kRows;  // iteration k: row r of column col
+      const uint64_t inGroup = kColumns * r + col;
+      const uint64_t outGroup = transposed ? k : inGroup;
+      for (unsigned c = 0; c < 4; ++c) {
+        EXPECT_EQ(out[4 * outGroup + c], result(4 * inGroup + c)) << "transposed " << transposed << " iteration " << k << " lane " << c;
+      }
+    }
+  }
+  const auto refusal = [&](const DecodedPacket& compute) {
+    try {
+      run(compute);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string carry = refusal(walked(true, {{LleField::ComputeKWrap29, 1}}));
+  EXPECT_NE(carry.find("ComputeKWrap29[0] = 1 in the walked element-wise form"), std::string::npos) << carry;
+  const std::string count = refusal(walked(true, {{LleField::ComputeK4W10, kRows}}));
+  EXPECT_NE(count.find("count 20 iterations where the input nest (Nest37"), std::string::npos) << count;
+  EXPECT_NE(count.find("walks 15 groups"), std::string::npos) << count;
+  const std::string units = refusal(walked(true, {{LleField::ComputeOut37Limit0, kRows}}));
+  EXPECT_NE(units.find("writes 20 units for the input nest's 15 groups"), std::string::npos) << units;
+}
+
+// A read with Stage13Route 1, 0 (w3 bit 107 alone; docs/decoding-log.md "eltw12" §D, add_128_128's output
+// read): drained by a 0x10 send it gives the bytes a sent read (1, 1) gives -- 40 popped bytes at narrow
+// 280 of tile 0, back in order. A compute on its tiles before a send drains it is refused naming the
+// route; bit 105 alone (0, 1) stays refused. Before the change the read itself was refused ("neither sent
+// (1, 1) nor kept for the tile's compute (0, 0)").
+TEST_F(LleRungTest, AReadWithBit107AloneIsDrainedByItsSendAsASentRead) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kAt = 280;
+  streams.input.resize(40);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(201 - 7 * i);
+  const auto read = [&](uint64_t route105, uint64_t route107) {
+    DecodedPacket r = readAt(kTile, kAt, streams.input.size());
+    f.setElement(r, LleField::Stage13Route, 0, route105);
+    f.setElement(r, LleField::Stage13Route, 1, route107);
+    // Routed (0, 1) the read names its one 256-byte beat in word 2 (Stage13RepeatSlot clear, "conv64").
+    if (route105 == 0 && route107 == 1) {
+      f.setElement(r, LleField::Stage13RepeatSlot, 0, 0);
+      f.setElement(r, LleField::Stage13SlotBeats, 0, 0);
+    }
+    return r;
+  };
+  // The program up to the read: the pop lands at kAt; a fence; then the read.
+  const auto staged = [&](const DecodedPacket& r) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(kTile, kAt, streams.input.size()), streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(r, streams, 0);
+  };
+  const auto sent = [&](const DecodedPacket& r) {
+    staged(r);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, streams.input.size() / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(streams.input.size()), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  EXPECT_EQ(checkEnvelope(read(0, 1)), "");
+  EXPECT_EQ(sent(read(1, 1)), streams.input);
+  EXPECT_EQ(sent(read(0, 1)), streams.input);
+  const auto refusal = [&](const std::function<void()>& body) {
+    try {
+      body();
+    } catch (const ChipFault& e) {
+      rung.endRun();
+      return std::string(e.what());
+    }
+    rung.endRun();
+    return std::string("accepted");
+  };
+  const std::string computeFirst = refusal([&] {
+    staged(read(0, 1));
+    rung.packet(compute(kTile), streams, 0);
+  });
+  EXPECT_NE(computeFirst.find("holds a read with Stage13Route (word 3 bits 107, 105) = 1, 0 that no 0x10 send drained"), std::string::npos)
+      << computeFirst;
+  const std::string bit105 = refusal([&] { staged(read(1, 0)); });
+  EXPECT_NE(bit105.find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos) << bit105;
+}
+
 // A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the
 // host sends the input; docs/decoding-log.md "eltwise" §D) waits for them: here the stream is empty
 // when the compute issues, fills before the scalar fence, and the results are those of the bytes.
@@ -3930,19 +4143,19 @@ TEST_F(LleRungTest, ARingInputComputeOfFourByteGroupsCopiesEachGroupToItsOwnUnit
   constexpr uint64_t kBlockStream = 1951;
   streams.input.resize(4 * kUnits * kPasses);
   for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(29 * i + 5);
-  const auto copy = [&](uint64_t laneGroups) {
+  const auto copy = [&](uint64_t laneGroups, uint64_t rows) {
     DecodedPacket p = f.make(0x01, {{LleField::ComputeInputLevelMoves, 0b0000011}, {LleField::ComputeMask, kTile},
                                     {LleField::ComputeK4W0, 0}, {LleField::ComputeK4W1, kKGroups - 1},
                                     {LleField::ComputeK4W7, kKGroups - 1}, {LleField::ComputeK4W10, kKGroups - 1},
-                                    {LleField::ComputeLimit29Level3, kRows - 1}, {LleField::ComputeLimitW10Level3, kRows - 1},
+                                    {LleField::ComputeLimit29Level3, rows - 1}, {LleField::ComputeLimitW10Level3, rows - 1},
                                     // Nest37's wraps of levels 2-6: -(Nest29's levels 0-2 iterations - 1)
                                     {LleField::ComputeKWrap37, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
                                     {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
                                     {LleField::ComputeStreamTag, kBlockStream},
-                                    {LleField::ComputePositions, kRows - 1}, {LleField::ComputePositionStep37, 1},
+                                    {LleField::ComputePositions, rows - 1}, {LleField::ComputePositionStep37, 1},
                                     {LleField::ComputeNest37Limit1, kColumns - 1},
                                     {LleField::ComputeNest37Carry1, static_cast<uint64_t>(-static_cast<int64_t>(4 * kUnits - 4))},
-                                    {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, kRows - 1},
+                                    {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, rows - 1},
                                     {LleField::ComputeOut37Limit0, kColumns - 1}, {LleField::ComputeOut37Carry0, 3 * kKGroups - (kKGroups - 1)},
                                     {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeOutWrap, 833},
                                     {LleField::ComputeOutputAt, 4 * kFirstUnit}, {LleField::ComputeInputAt4, kWindowAt / 4},
@@ -3955,7 +4168,7 @@ TEST_F(LleRungTest, ARingInputComputeOfFourByteGroupsCopiesEachGroupToItsOwnUnit
                                     {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)}});
     f.setElement(p, LleField::ComputeLimitW0, 0, kKGroups - 1);
     f.setElement(p, LleField::ComputeLimitW0, 1, kColumns - 1);
-    f.setElement(p, LleField::ComputeLimitW0, 2, kRows - 1);
+    f.setElement(p, LleField::ComputeLimitW0, 2, rows - 1);
     f.setElement(p, LleField::ComputeLimit29, 1, kColumns - 1);
     f.setElement(p, LleField::ComputeLimitW10, 1, kColumns - 1);
     EXPECT_EQ(checkEnvelope(p), "");
@@ -3984,7 +4197,7 @@ TEST_F(LleRungTest, ARingInputComputeOfFourByteGroupsCopiesEachGroupToItsOwnUnit
 
   rung.beginRun();
   keepBlock();
-  rung.packet(copy(kKGroups - 1), streams, 0);  // issued before its window: it waits
+  rung.packet(copy(kKGroups - 1, kRows), streams, 0);  // issued before its window: it waits
   rung.packet(infeed(true), streams, 0);
   rung.packet(window, streams, 0);
   rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
@@ -4011,10 +4224,34 @@ TEST_F(LleRungTest, ARingInputComputeOfFourByteGroupsCopiesEachGroupToItsOwnUnit
   rung.beginRun();
   keepBlock();
   try {
-    rung.packet(copy(7), streams, 0);
+    rung.packet(copy(7, kRows), streams, 0);
     ADD_FAILURE() << "ComputeLaneGroups 7 ran";
   } catch (const ChipFault& e) {
     EXPECT_NE(std::string(e.what()).find("ComputeLaneGroups (word 4 bits 103:99) = 7 in a 4-byte identity copy"), std::string::npos) << e.what();
+  }
+  rung.endRun();
+  // One row and no window (docs/decoding-log.md "eltw12" §C, add_128_128's copy): a contiguous staging
+  // write puts the pop at the copy's input address with no level that revisits it, and the row is read
+  // there -- the first 4 C T bytes, no pass to wait for. Before the change the copy waited for a window
+  // that never came ("still waits for the staging window" at the next compute).
+  rung.beginRun();
+  keepBlock();
+  rung.packet(infeed(true), streams, 0);
+  DecodedPacket contiguous = stageAt(kTile, kWindowAt, streams.input.size());
+  f.setElement(contiguous, LleField::Stage14FeedsCompute, 0, 1);  // the copy comes next on the tile ("stride" §B)
+  rung.packet(contiguous, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(copy(kKGroups - 1, 1), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  for (uint64_t x = 0; x < kColumns; ++x) {
+    for (uint64_t g = 0; g < kKGroups; ++g) {
+      const uint64_t unit = kGridUnit + (kGrid + 1 + x) * kKGroups + g;
+      ASSERT_FALSE(narrow.firstUnwritten(4 * unit, 4).has_value()) << "unit " << unit;
+      const auto got = narrow.read(4 * unit, 4);
+      const uint64_t at = 4 * (kKGroups * x + g);
+      EXPECT_EQ(got[0], static_cast<uint8_t>(std::min(streams.input[at] + 2 * streams.input[at + 1], 255))) << "position " << x << " group " << g;
+      for (unsigned c = 1; c < 4; ++c) EXPECT_EQ(got[c], streams.input[at + c]) << "position " << x << " group " << g;
+    }
   }
   rung.endRun();
 }

@@ -1,0 +1,180 @@
+// The element-wise form over a walk of the tile's narrow memory (docs/decoding-log.md "eltw12" §B):
+// add_128_128's add, one 4-byte group an iteration (Nest37 level 0 runs once) weighed by the 4 x 4
+// block a kept 0x13 holds, over the iterations of Nest37's levels 1-3 -- 32 x 32 there, a column of
+// 128-byte rows at level 1 and the next column at level 2 --, each group's four results written to the
+// next unit of the output nest (Output37, output_nest.h). The raw programs' form (lle_rung.cc
+// computeElementWise) is the case of one counting level with the units one after the other.
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "models/lle/compute_epilogue.h"
+#include "models/lle/input_byte_walk.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/lle_rung.h"
+#include "models/lle/output_nest.h"
+#include "models/lle/requantizer.h"
+
+namespace coralsim::lle {
+
+using models::DecodedPacket;
+
+namespace {
+
+constexpr uint64_t kUnitBytes = 4;                        // one K group: the input element and the output unit
+constexpr uint64_t kBlockBytes = kUnitBytes * kUnitBytes;  // the kept 4 x 4 weight block
+
+// The product of a counting nest's level limits + 1: its iterations.
+uint64_t nestIterations(std::span<const isa::Word128> words, LleField level0, LleField outer, LleField last) {
+  uint64_t n = readField(words, level0) + 1;
+  for (unsigned e = 0; e < fieldDef(outer).count; ++e) n *= readField(words, outer, e) + 1;
+  return n * (readField(words, last) + 1);
+}
+
+}  // namespace
+
+// The form: 4-byte input elements outside a ring, Nest37 level 0 run once (one group an iteration)
+// and a level above it counting, every tile of the mask holding a 16-byte block a 0x13 kept for it and
+// no weight stream on the compute's tag (with one, Nest37 level 1 is the convolution's tap rows). A
+// looping receive on another tag (add_128_128's input receive, 1952 against the compute's 1951) is not
+// this compute's stream.
+bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
+  const auto words = packet.words;
+  if (readField(words, LleField::ComputeInputBytes) != kUnitBytes || readField(words, LleField::ComputeInputRingOn) != 0 ||
+      readField(words, LleField::ComputeK4W1) != 0 || readField(words, LleField::ComputeNest37Limit1) == 0) {
+    return false;
+  }
+  bool any = false;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    const bool streamOnTag = weightStreams_[t] && weightStreams_[t]->tag == readField(words, LleField::ComputeStreamTag);
+    if (streamOnTag || !tiles_[t].keptRead || tiles_[t].keptRead->size() != kBlockBytes) return false;
+    any = true;
+  }
+  return any;
+}
+
+// Outside that form, the weight nests' wraps keep the relation the other 4-byte forms have
+// (lle_relations.def: ComputeKWrap29 / ComputeKWrapW7 = -ComputeK4W0), which the relation table leaves
+// to the rung where Nest37 level 1 counts.
+void LleRung::refuseWeightWrapsOutsideTheWalkedForm(const DecodedPacket& packet) const {
+  const auto words = packet.words;
+  const int64_t want = -static_cast<int64_t>(readField(words, LleField::ComputeK4W0));
+  for (const LleField field : {LleField::ComputeKWrap29, LleField::ComputeKWrapW7}) {
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) {
+      if (const int64_t got = readSigned(words, field, e); got != want) {
+        refuse(packet, std::string(fieldDef(field).name) + "[" + std::to_string(e) + "] = " + std::to_string(got) +
+                           " is not -1 x ComputeK4W0 = " + std::to_string(want) + ": a loop the rung does not model (stride other than 1)");
+      }
+    }
+  }
+}
+
+void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
+  const auto words = packet.words;
+  refuseNest37HighLevels(packet, "the walked element-wise form");
+  for (const LleField field : {LleField::ComputeNest37CarryLow, LleField::ComputeNest29CarryLow}) {
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) {
+      if (const uint64_t low = readField(words, field, e); low != 0) {
+        refuse(packet, std::string(fieldDef(field).name) + "[" + std::to_string(e) + "] = " + std::to_string(low) +
+                           " with 4-byte input elements: a carry that is not a whole 4-byte group");
+      }
+    }
+  }
+  // The input walk: Nest37 in bytes from ComputeInputAt4 x 4, level 0 one group (its limit is 0 here).
+  const InputByteWalk walk = InputByteWalk::fromPacket(words, kUnitBytes);
+  uint64_t iterations = 1;
+  for (const uint64_t limit : walk.limits) iterations *= limit + 1;
+  // The three counting nests count the same iterations (their split over levels does not move a byte:
+  // the addresses are Nest37's and Output37's), and the weight nests' carries are 0 -- the block stays,
+  // as in the raw programs' form ("eltwise" §B).
+  const struct {
+    LleField level0, outer, last;
+  } counters[] = {{LleField::ComputeK4W0, LleField::ComputeLimitW0, LleField::ComputeLimitW0Level4},
+                  {LleField::ComputeK4W7, LleField::ComputeLimit29, LleField::ComputeLimit29Level3},
+                  {LleField::ComputeK4W10, LleField::ComputeLimitW10, LleField::ComputeLimitW10Level3}};
+  for (const auto& nest : counters) {
+    if (const uint64_t n = nestIterations(words, nest.level0, nest.outer, nest.last); n != iterations) {
+      refuse(packet, std::string(fieldDef(nest.level0).name) + ", " + std::string(fieldDef(nest.outer).name) + ", " + std::string(fieldDef(nest.last).name) +
+                         " count " + std::to_string(n) + " iterations where the input nest (Nest37: ComputeK4W1, ComputeNest37Limit1, "
+                         "ComputePositions, ComputeNest37Limit3) walks " + std::to_string(iterations) + " groups");
+    }
+  }
+  for (const LleField field : {LleField::ComputeKWrap29, LleField::ComputeKWrapW7}) {
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) {
+      if (const int64_t carry = readSigned(words, field, e); carry != 0) {
+        refuse(packet, std::string(fieldDef(field).name) + "[" + std::to_string(e) + "] = " + std::to_string(carry) +
+                           " in the walked element-wise form: a weight walk away from the kept block is not decoded");
+      }
+    }
+  }
+  if (readField(words, LleField::ComputePositionLoopOn) == 0) {
+    refuse(packet, "ComputePositionLoopOn (word 11 bit 111) = 0 with " + std::to_string(iterations) + " iterations (set wherever there is more than one)");
+  }
+  if (readField(words, LleField::ComputeNluApply) != 0) {
+    refuse(packet, "ComputeNluApply in the walked element-wise form: a table applied over a walk is not decoded");
+  }
+  refuseInputLevelMovesDisagreeingWithTheWalk(packet, kUnitBytes);
+  refuseOtherLanesOrPrefix(packet, 0, 0, "walked element-wise compute: 4 lanes, no parameter prefix");
+  const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
+  if (outputAt % kUnitBytes != 0) refuse(packet, "ComputeOutputAt = " + std::to_string(outputAt) + " is not a 4-byte unit");
+  const OutputNest out = OutputNest::fromPacket(words, static_cast<int64_t>(outputAt / kUnitBytes));
+  if (out.units() != iterations) {
+    refuse(packet, "the output nest (Output37) writes " + std::to_string(out.units()) + " units for the input nest's " +
+                       std::to_string(iterations) + " groups");
+  }
+  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet, true);
+  const int32_t bias = readComputeBias(words);
+  const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
+  const int64_t inputAt = static_cast<int64_t>(readField(words, LleField::ComputeInputAt4) * kUnitBytes);
+
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    refuseAnotherStream(packet, t);
+    const uint64_t capacityUnits = tile.narrowSram.capacity() / kUnitBytes;
+    if (!out.staysInside(capacityUnits) || out.revisitsAUnit()) {
+      refuse(packet, "the output nest (Output37) of tile " + std::to_string(t) + " leaves its narrow memory or writes a unit twice");
+    }
+    // The groups in walk order, level 0 fastest (each read before any result is written: the walk may
+    // write in place, as add_128_128's does).
+    std::vector<uint8_t> groups;
+    groups.reserve(iterations * kUnitBytes);
+    std::array<uint64_t, InputByteWalk::kLevels> count{};
+    for (;;) {
+      int64_t at = inputAt;
+      for (unsigned i = 0; i < InputByteWalk::kLevels; ++i) at += static_cast<int64_t>(count[i]) * walk.strideBytes[i];
+      if (at < 0 || tile.narrowSram.firstUnwritten(static_cast<uint64_t>(at), kUnitBytes)) {
+        refuse(packet, "tile " + std::to_string(t) + " holds no input group at narrow address " + std::to_string(at) +
+                           " of the input nest's walk from ComputeInputAt4 x 4 = " + std::to_string(inputAt));
+      }
+      const auto bytes = tile.narrowSram.read(static_cast<uint64_t>(at), kUnitBytes);
+      groups.insert(groups.end(), bytes.begin(), bytes.end());
+      unsigned level = 0;
+      while (level < InputByteWalk::kLevels && count[level] == walk.limits[level]) count[level++] = 0;
+      if (level == InputByteWalk::kLevels) break;
+      ++count[level];
+    }
+    const std::vector<uint8_t> block = std::move(*tile.keptRead);
+    tile.keptRead.reset();  // the compute consumes it
+    uint64_t g = 0;
+    bool written = true;
+    out.forEachUnit([&](int64_t unit) {
+      uint8_t results[kUnitBytes];
+      for (unsigned c = 0; c < kUnitBytes; ++c) {
+        int32_t acc = bias;
+        for (unsigned k = 0; k < kUnitBytes; ++k) {
+          acc += (int32_t{groups[kUnitBytes * g + k]} - zpIn) * int32_t{static_cast<int8_t>(block[kUnitBytes * c + k])};
+        }
+        results[c] = requant(acc);
+      }
+      written = tile.narrowSram.write(static_cast<uint64_t>(unit) * kUnitBytes, results) && written;
+      ++g;
+    });
+    if (!written) refuse(packet, "the results of tile " + std::to_string(t) + " leave its narrow memory");
+    macs_ += kUnitBytes * kUnitBytes * iterations;
+  }
+}
+
+}  // namespace coralsim::lle
