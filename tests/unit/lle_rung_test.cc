@@ -2353,6 +2353,41 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
       "tile 0 of the convolution compute (ComputeStreamTag 1234) armed no weight stream on that tag",
       "a weight stream on another tag was taken");
   rung.endRun();
+  // The K count written after Nest29's level-6 slot (ComputeKCount, w9[75:64]; docs/decoding-log.md
+  // "rubens" §A), with w9's other bits as the compiles write them beside it (bits 60 and 51, pinned):
+  // 6 = 1 - ComputeKWrap29[5] (a count no corpus compute has with this wrap) runs the same convolution;
+  // 7 is refused naming the field. Without the field the count's bits are pinned by the envelope to the
+  // decode set's 9 (conv 32^2 3x3) and the compute is refused on "word 9 bits 66:65".
+  const auto withCount = [&](uint64_t count) {
+    DecodedPacket p = conv();
+    auto& words = f.wordsOf(p);
+    isa::writePacketBits(words, 9 * 128 + 60, 1, 1);
+    isa::writePacketBits(words, 9 * 128 + 51, 1, 1);
+    f.setElement(p, LleField::ComputeKCount, 0, count);
+    return p;
+  };
+  const auto outputs = [&] {
+    const auto bytes = rung.tile(1).narrowSram.read(kConvOutputAt, 4 * kOutW * kOutH);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  };
+  const std::vector<uint8_t> plainOutputs = outputs();
+  rung.beginRun();  // forgets which bytes were written: the outputs below are this run's
+  writeGrids();
+  arm(0x3, kTaps, kTag);
+  rung.packet(withCount(kTaps), streams, 0);
+  ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
+  EXPECT_EQ(outputs(), plainOutputs);
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        arm(0x3, kTaps, kTag);
+        rung.packet(withCount(kTaps + 1), streams, 0);
+      },
+      "ComputeKCount (word 9 bits 75:64) = 7 is not -1 x ComputeKWrap29[5] (word 9 bits 36:24) + 1 = 6",
+      "a K count its level-6 wrap does not say was accepted");
+  rung.endRun();
 }
 
 // The read's level-0 step (docs/decoding-log.md "conv32run" §C; lle_fields.def Stage13Step, w0[94:78]):
