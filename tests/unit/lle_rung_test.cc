@@ -2357,7 +2357,7 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
   // "rubens" §A), with w9's other bits as the compiles write them beside it (bits 60 and 51, pinned):
   // 6 = 1 - ComputeKWrap29[5] (a count no corpus compute has with this wrap) runs the same convolution;
   // 7 is refused naming the field. Without the field the count's bits are pinned by the envelope to the
-  // decode set's 9 (conv 32^2 3x3) and the compute is refused on "word 9 bits 66:65".
+  // decode set's 9 (conv 32^2 3x3) and the compute is refused on "word 9 bits 66:65, 60" (checked).
   const auto withCount = [&](uint64_t count) {
     DecodedPacket p = conv();
     auto& words = f.wordsOf(p);
