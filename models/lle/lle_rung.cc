@@ -887,22 +887,20 @@ void LleRung::pop(const DecodedPacket& packet) {
   // PopInputRingNeg16; docs/decoding-log.md "win14" §C), in a parameter pop 10 + 8 bits and 12, the four
   // bits above the repeat 0 (PopBeatsLow / High, PopRingNeg16, PopRingNeg16Sign; "xraypair" §B).
   const uint64_t ringPerByte = units64 ? 1 : 8;
-  // The stream-feeding form's w0[103:96] is not PopBeatsHigh (3 .. 149 in feeding pops whose PopBeatsLow
-  // is 0) and its repeat is kept mod 256 (113, 129, 65 for 36, 32, 48 beats: 172 / 172 such pops with
-  // PopBeatsLow > 0, "conv32merge" §B); only feeding pops with w0[103:96] = 0 are taken.
-  if (feedsStream && readField(words, LleField::PopBeatsHigh) != 0) {
-    refuse(packet, "w0[103:96] (PopBeatsHigh in other pops) = " + std::to_string(readField(words, LleField::PopBeatsHigh)) +
-                       " in a stream-feeding pop (PopStreamFeed): what it counts there is not decoded");
-  }
-  const uint64_t beats = popBeats(packet);
+  // The stream-feeding form's repeat is kept mod 256 (113, 129, 65 for 36, 32, 48 beats: 172 / 172 such
+  // pops with PopBeatsLow > 0, "conv32merge" §B), and its length counts passes over its ring
+  // (feedingPopBeats).
   const LleField repeatField = input ? LleField::PopInputRingNeg16 : LleField::PopRingNeg16;
   const uint64_t repeat = readField(words, repeatField);
+  const uint64_t beats = feedsStream ? feedingPopBeats(packet, repeat) : popBeats(packet);
   const uint64_t modulus = feedsStream ? 256 : uint64_t{1} << fieldDef(repeatField).width;
   // A one-beat pop runs its beat loop once and carries 0 in the repeat; its ring loop then counts the
   // beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
   const bool oneBeatZero = beats == 1 && repeat == 0;
   const uint64_t ringBytes = (oneBeatZero ? readField(words, LleField::PopRingLimit) + 1 : beats) * 64;
-  if (repeat != (modulus - (ringBytes / 16 - 1) % modulus) % modulus && !oneBeatZero) {
+  // A feeding pop's repeat names its last pass; 0 there is a whole ring (feedingPopBeats), not a length.
+  const bool wholeLastPass = feedsStream && repeat == 0;
+  if (repeat != (modulus - (ringBytes / 16 - 1) % modulus) % modulus && !oneBeatZero && !wholeLastPass) {
     const LleFieldDef& f = fieldDef(repeatField);
     refuse(packet, std::string(f.name) + " (word 1 bits " + std::to_string(f.lsb % 128 + f.width - 1) + ":" +
                        std::to_string(f.lsb % 128) + ") = " + std::to_string(readSigned(words, repeatField)) +
@@ -968,6 +966,22 @@ void LleRung::pop(const DecodedPacket& packet) {
 // The pop's length in 64-byte ring beats (docs/decoding-log.md "win14" §C): an input pop's PopInputBeats + 1
 // (20 bits; its bit 10 is what "add128" §D read as PopBeats1024), a parameter pop's PopBeatsHigh x 1024 + PopBeatsLow + 1.
 // An input pop's PopBeatsHigh is not part of its length (pinned by the envelope).
+// A stream-feeding pop walks its ring (PopRingLimit + 1 beats; 64 in every corpus one) PopBeatsHigh whole
+// times, then a last pass of PopBeatsLow + 1 beats, which the repeat -(4 x (PopBeatsLow + 1) - 1) mod 256
+// names (164 / 164 corpus feeding pops with a repeat); a repeat of 0 (PopBeatsLow 0 in 609 / 609) says the
+// last pass is a whole ring as well (docs/decoding-log.md "rubens" §C): the 40 x 40 convolutions' 99 passes
+// and a whole one are the 1,600 taps x 256 bytes of their weight stream, conv 32^2 6 x 6's 2 x 64 + 16 beats
+// its 36 taps.
+uint64_t LleRung::feedingPopBeats(const DecodedPacket& packet, uint64_t repeat) const {
+  const uint64_t ring = readField(packet.words, LleField::PopRingLimit) + 1;
+  const uint64_t low = readField(packet.words, LleField::PopBeatsLow);
+  if (repeat == 0 && low != 0) {
+    refuse(packet, "PopBeatsLow = " + std::to_string(low) + " in a stream-feeding pop whose repeat (PopRingNeg16) is 0: "
+                   "every corpus one without a repeat has 0 there, another value is not decoded");
+  }
+  return readField(packet.words, LleField::PopBeatsHigh) * ring + (repeat == 0 ? ring : low + 1);
+}
+
 uint64_t LleRung::popBeats(const DecodedPacket& packet) const {
   if (readField(packet.words, LleField::PopIsInput) != 0) return readField(packet.words, LleField::PopInputBeats) + 1;
   return (readField(packet.words, LleField::PopBeatsHigh) << 10 | readField(packet.words, LleField::PopBeatsLow)) + 1;
