@@ -2312,6 +2312,33 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
                 "tile 0 of the stream-feeding pop (PopStreamFeed) has no weight stream a convolution compute took",
                 "a second feeding pop was accepted");
   rung.endRun();
+  // The same 6 x 256 ring bytes as whole passes over an 8-beat ring (a ring no corpus feeding pop has:
+  // theirs are 64 beats; docs/decoding-log.md "rubens" §C): PopBeatsHigh 2 passes, and the repeat 0 says
+  // the last pass is a whole ring as well, 2 x 8 + 8 = 24 beats. One pass fewer (16 beats) is refused on
+  // the length; a PopBeatsLow beside a repeat of 0 is refused naming it. Without the change the pass count
+  // was refused as an undecoded w0[103:96].
+  const auto passFeed = [&](uint64_t passes, uint64_t low) {
+    return popAt(false, 0, 1, 0x3, 64,
+                 {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
+                  {LleField::PopRowQuarters, 0}, {LleField::PopBeatsHigh, passes}, {LleField::PopBeatsLow, low},
+                  {LleField::PopRingNeg16, 0}, {LleField::PopRingLimit, 7},
+                  {LleField::PopRingWrapA, static_cast<uint64_t>(-7)}, {LleField::PopRingWrapB, static_cast<uint64_t>(-7)}});
+  };
+  const auto convThenFeed = [&](uint64_t passes, uint64_t low) {
+    rung.beginRun();
+    writeGrids();
+    arm(0x3, kTaps, kTag);
+    rung.packet(conv(), streams, 0);
+    rung.packet(passFeed(passes, low), streams, 0);
+  };
+  convThenFeed(2, 0);
+  rung.endRun();
+  expectRefusal([&] { convThenFeed(1, 0); }, "the stream-feeding pop carries 1024 ring bytes (PopBeatsHigh/Low)",
+                "a feeding pop one ring pass short was accepted");
+  rung.endRun();
+  expectRefusal([&] { convThenFeed(2, 5); }, "PopBeatsLow = 5 in a stream-feeding pop whose repeat (PopRingNeg16) is 0",
+                "a last pass the repeat does not name was accepted");
+  rung.endRun();
   expectRefusal(
       [&] {
         rung.beginRun();
