@@ -6,15 +6,16 @@
 //                             (theoretical, from /proc/cpuinfo) and fraction_of_peak.
 //   BM_Baseline_PlainDot      a plain C++ int8 dot-product loop doing the same MACs on a row-major
 //                             W[c][i]: what straightforward code gets (report lle / baseline)
-//   BM_Dense1024_Inference    one whole Dense-1024 inference through the device in lle mode (Runner
-//                             + InProcessTransport + sim::Device; parameters cached by a warm-up
-//                             run, so each iteration is the execution-only run): the largest
-//                             corpus model that runs wholly on lle. Counters: lle_ms and lle_cpu_ms
-//                             per inference, MAC_per_s (the model's 1,048,576 MACs over lle_ms),
-//                             and CPU TFLite 2.9 on its uncompiled twin in the same run
-//                             (tflite_ms, tflite_cpu_ms; ratio = lle_ms / tflite_ms, cpu_ratio the
-//                             same in CPU time, which stays comparable on a loaded machine).
-//                             TFLite 2.9 gives this twin's per-channel FULLY_CONNECTED a constant
+//   BM_LleInference/<model> one whole inference through the device in lle mode (Runner +
+//                             InProcessTransport + sim::Device; parameters cached by a warm-up run,
+//                             so each iteration is the execution-only run), for the largest corpus
+//                             models that run wholly on lle: dense_1024 (the most MACs) and
+//                             padding_256x256x3 (the most bytes; a copy, no MACs). Counters: lle_ms
+//                             and lle_cpu_ms per inference, MAC_per_s (the model's MACs over lle_ms,
+//                             when it has any), and CPU TFLite 2.9 on its uncompiled twin in the same
+//                             run (tflite_ms, tflite_cpu_ms; ratio = lle_ms / tflite_ms, cpu_ratio
+//                             the same in CPU time, which stays comparable on a loaded machine).
+//                             TFLite 2.9 gives Dense-1024's per-channel FULLY_CONNECTED a constant
 //                             output (../shared/tools/tflite-ref/README.md), but it still runs the
 //                             1024x1024 int8 product, so its time is a fair baseline. Skipped
 //                             without the corpus; TFLite part skipped loudly without the runner.
@@ -141,14 +142,29 @@ void BM_Baseline_PlainDot(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(kMacsPerCall) * state.iterations());
 }
 
-void BM_Dense1024_Inference(benchmark::State& state) {
-  const auto path = bench::findCorpusModel("dense_1024_edgetpu.tflite");
+// One model run wholly on the lle rung: the compiled program, its uncompiled twin for TFLite, and
+// the multiply-accumulates one inference does (from the layer shapes; 0 for a pure data move).
+struct LleModel {
+  const char* compiled;
+  const char* twin;
+  double macsPerInference;
+  int tfliteRuns;  // enough Invoke()s that their CPU time stands out of the runner's load time
+};
+
+// Dense-1024: a 1024 x 1024 FULLY_CONNECTED, one MAC per weight.
+constexpr LleModel kDense1024{"dense_1024_edgetpu.tflite", "dense_1024.tflite", 1024.0 * 1024.0, 200};
+// The iwatake padding sweep's largest member: PAD of a 256x256x3 image, the most bytes any model
+// moves wholly on lle (no MACs: the tiles copy the image into a zero-padded grid).
+constexpr LleModel kPadding256{"model_padding_256x256x3_edgetpu.tflite", "model_padding_256x256x3.tflite", 0.0, 5000};
+
+void BM_LleInference(benchmark::State& state, LleModel model) {
+  const auto path = bench::findCorpusModel(model.compiled);
   if (!path) {
-    state.SkipWithError("dense_1024_edgetpu.tflite not found in the corpus");
+    state.SkipWithError((std::string(model.compiled) + " not found in the corpus").c_str());
     return;
   }
-  const driver::ModelFile model = driver::loadModelFile(*path);
-  const driver::RunPlan plan = driver::planRun(model);
+  const driver::ModelFile file = driver::loadModelFile(*path);
+  const driver::RunPlan plan = driver::planRun(file);
   const auto inputs = driver::randomInputs(plan, 1);
   sim::DeviceOptions options;
   options.chip.mode = models::ExecutionMode::kLle;
@@ -163,8 +179,8 @@ void BM_Dense1024_Inference(benchmark::State& state) {
   // TFLite first, in the same process lifetime, so both see the same machine state.
   std::optional<bench::TfliteTiming> tflite;
   const auto tfliteBinary = bench::tfliteRunner();
-  const auto twin = bench::findCorpusModel("dense_1024.tflite");
-  if (tfliteBinary && twin) tflite = bench::timeTflite(*tfliteBinary, *twin, {"--in-fill", "0=128"}, 200);
+  const auto twin = bench::findCorpusModel(model.twin);
+  if (tfliteBinary && twin) tflite = bench::timeTflite(*tfliteBinary, *twin, {"--in-fill", "0=128"}, model.tfliteRuns);
   const auto start = std::chrono::steady_clock::now();
   const double cpuStart = bench::processCpuSeconds();
   for (auto _ : state) {
@@ -178,12 +194,13 @@ void BM_Dense1024_Inference(benchmark::State& state) {
   const double lleMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / iterations;
   const double lleCpuMs = (bench::processCpuSeconds() - cpuStart) * 1e3 / iterations;
   runner.close();
-  constexpr double kMacsPerInference = 1024.0 * 1024.0;
   state.SetItemsProcessed(state.iterations());
-  state.counters["MAC_per_inference"] = benchmark::Counter(kMacsPerInference);
   state.counters["lle_ms"] = lleMs;
   state.counters["lle_cpu_ms"] = lleCpuMs;
-  state.counters["MAC_per_s"] = benchmark::Counter(kMacsPerInference / (lleMs * 1e-3));
+  if (model.macsPerInference > 0) {
+    state.counters["MAC_per_inference"] = benchmark::Counter(model.macsPerInference);
+    state.counters["MAC_per_s"] = benchmark::Counter(model.macsPerInference / (lleMs * 1e-3));
+  }
   if (tflite && tflite->invokeMs > 0 && tflite->cpuMs > 0) {
     state.counters["tflite_ms"] = tflite->invokeMs;
     state.counters["tflite_cpu_ms"] = tflite->cpuMs;
@@ -192,15 +209,17 @@ void BM_Dense1024_Inference(benchmark::State& state) {
     state.SetLabel("vs TFLite 2.9 on the twin, 1 thread, same run");
   } else {
     state.SetLabel(!tfliteBinary ? "TFLite runner not found: comparison skipped"
-                           : !twin ? "dense_1024.tflite (twin) not found: comparison skipped"
-                                   : "TFLite runner FAILED: comparison skipped");
+                           : !twin ? std::string(model.twin) + " (twin) not found: comparison skipped"
+                           : !tflite ? "TFLite runner FAILED: comparison skipped"
+                                     : "TFLite time per Invoke() too small to measure: comparison skipped");
   }
 }
 
 BENCHMARK_CAPTURE(BM_LleMac, portable, lle::MacPath::kPortable);
 BENCHMARK_CAPTURE(BM_LleMac, avx512_vnni, lle::MacPath::kAvx512Vnni);
 BENCHMARK(BM_Baseline_PlainDot);
-BENCHMARK(BM_Dense1024_Inference)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_LleInference, dense_1024, kDense1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_LleInference, padding_256x256x3, kPadding256)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 
 }  // namespace

@@ -132,6 +132,7 @@ void LleRung::beginRun() {
   waitingPackets_.clear();
   for (auto& receives : pendingReceives_) receives.clear();
   outfeedArmed_.clear();
+  feedAwaitingOutfeed_.reset();
   sendsWaiting_.clear();
   outQueue_.clear();
   outRead_ = 0;
@@ -146,6 +147,7 @@ void LleRung::endRun() {
   meshArmed_ = {};
   weightStreams_ = {};
   streamsAwaitingFeed_ = {};
+  feedAwaitingOutfeed_.reset();
 }
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
@@ -810,7 +812,7 @@ void LleRung::receive(const DecodedPacket& packet) {
     for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv11ExecRepeat, i) + 1;
     const uint64_t tag = readField(words, LleField::Recv11ExecStream);
     for (unsigned t = 0; t < tiles_.size(); ++t) {
-      if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag};
+      if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag, std::nullopt, 0};
     }
     return;
   }
@@ -1494,6 +1496,8 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
                          " parameter bytes the convolution reads from wide address 0, this one not; which one the weight stream "
                          "carries them from is not decoded");
     }
+    streamsAwaitingFeed_[t]->weightTile = static_cast<unsigned>(source - tiles_.data());
+    streamsAwaitingFeed_[t]->weightBytes = weightBytes;
     const std::span<const uint8_t> wide(source->wide.at(0), weightBytes);
     if (const std::string why = runConvCompute(conv, tile.narrowSram, wide, config_.requantRounding, macs_); !why.empty()) {
       refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
@@ -1512,6 +1516,10 @@ void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uin
                        " with PopIsInput " + std::to_string(readField(packet.words, LleField::PopIsInput)) +
                        ": only 3 on a parameter-class pop is seen (the stream-feeding form)");
   }
+  // The rows the feed carries (w0[103:96] + 1): its nested 0x27 repeats it. The same count is the pop's passes
+  // over its 64-beat ring, the last one partial (feedingPopBeats, docs/decoding-log.md "rubens" §C): a ring of
+  // 4,096 bytes is 16 taps x 256, a row 16 taps x 16 weight bytes.
+  WeightFeed feed{packet.pc, readField(packet.words, LleField::PopBeatsHigh) + 1, std::nullopt, 0};
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t))) continue;
     if (!streamsAwaitingFeed_[t]) {
@@ -1524,8 +1532,21 @@ void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uin
                          " has " + std::to_string(streamsAwaitingFeed_[t]->transfers) + " transfers of " + std::to_string(kRowBytes) +
                          " bytes: what the length counts otherwise is not decoded");
     }
+    const WeightStream& fed = *streamsAwaitingFeed_[t];
+    if (t == static_cast<unsigned>(std::countr_zero(tiles))) {
+      feed.weightTile = fed.weightTile;
+      feed.weightBytes = fed.weightBytes;
+    } else if (feed.weightTile != fed.weightTile) {
+      feed.weightTile.reset();  // streams whose weights came from different tiles: no one send carries them all
+    }
+    feed.weightBytes = std::max(feed.weightBytes, fed.weightBytes);
     streamsAwaitingFeed_[t].reset();
   }
+  if (feedAwaitingOutfeed_) {
+    refuse(packet, "a second stream-feeding pop while the one at PC 0x" + isa::formatAddress(feedAwaitingOutfeed_->popPc) +
+                       " still waits for its nested outfeed (OutfeedNested): in the corpus each feeding pop has one before the next");
+  }
+  feedAwaitingOutfeed_ = feed;
 }
 
 void LleRung::runWindowReaders() {
@@ -1820,12 +1841,29 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
 // nothing to the host.
 void LleRung::send(const DecodedPacket& packet) {
   if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) return;
+  const bool weightFeed = readField(packet.words, LleField::Dma10WeightFeed) != 0;
   if (!outfeedArmed_.empty()) {
-    const uint64_t bytes = outfeedArmed_.front();
+    const ArmedOutfeed armed = outfeedArmed_.front();
     outfeedArmed_.pop_front();
-    const auto out = sendBytes(packet, bytes);
+    if (armed.weightFeed) {
+      if (!weightFeed) {
+        refuse(packet, "the send drains the weight-feed outfeed armed for the pop at PC 0x" + isa::formatAddress(armed.weightFeed->popPc) +
+                           " but Dma10WeightFeed (word 3 bit 82) is clear: set in all 789 corpus sends of that form");
+      }
+      drainWeightFeed(packet, *armed.weightFeed);
+      return;
+    }
+    if (weightFeed) {
+      refuse(packet, "Dma10WeightFeed (word 3 bit 82) set on a send that drains a host outfeed (OutfeedLines): clear in all 1,695 "
+                     "corpus sends of that form");
+    }
+    const auto out = sendBytes(packet, armed.bytes);
     outQueue_.insert(outQueue_.end(), out.begin(), out.end());
     return;
+  }
+  if (weightFeed) {
+    refuse(packet, "Dma10WeightFeed (word 3 bit 82) set with no weight-feed outfeed (OutfeedNested) armed before the send: in the "
+                   "corpus the nested 0x27 always comes first");
   }
   if (!std::has_single_bit(packet.tileMask)) {
     refuse(packet, "host-bound send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
@@ -1843,9 +1881,13 @@ void LleRung::send(const DecodedPacket& packet) {
 }
 
 void LleRung::armOutfeed(const DecodedPacket& packet) {
+  if (readField(packet.words, LleField::OutfeedNested) != 0) {
+    armWeightFeedOutfeed(packet);
+    return;
+  }
   const uint64_t bytes = outfeedBytes(packet);
   if (sendsWaiting_.empty()) {
-    outfeedArmed_.push_back(bytes);
+    outfeedArmed_.push_back(ArmedOutfeed{bytes, std::nullopt});
     return;
   }
   std::vector<uint8_t> waiting = std::move(sendsWaiting_.front());
@@ -1855,6 +1897,72 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
                        std::to_string(waiting.size()));
   }
   outQueue_.insert(outQueue_.end(), waiting.begin(), waiting.end());
+}
+
+// The nested 0x27 of the weight feed (lle_fields.def OutfeedNested / OutfeedFeedRows, docs/decoding-log.md
+// "conv32end"): it comes after the stream-feeding pop, names the pop's rows again, and arms the path the
+// holding tile's send takes back into the parameter ring. Any other nested 0x27 is a host-bound form
+// whose nest is not decoded: refused.
+void LleRung::armWeightFeedOutfeed(const DecodedPacket& packet) {
+  if (!feedAwaitingOutfeed_) {
+    refuse(packet, "a nested outfeed (OutfeedNested, word 0 bit 120) with no stream-feeding pop (PopStreamFeed) before it: only the "
+                   "weight-feed form is decoded; the host-bound nested form's nest is not");
+  }
+  // The feed form's row: 64 4-byte units (w0[57:43] = 63) with bit 15 of the slot set, in 789 / 789.
+  constexpr uint64_t kFeedRowLines = uint64_t{1} << 15 | 63;
+  if (const uint64_t lines = readField(packet.words, LleField::OutfeedLines); lines != kFeedRowLines) {
+    refuse(packet, "OutfeedLines (word 0 bits 63:43) = " + std::to_string(lines) + " in a weight-feed outfeed: only " +
+                       std::to_string(kFeedRowLines) + " (a row of 64 4-byte units) is seen in the 789 corpus feeds");
+  }
+  const uint64_t rows = readField(packet.words, LleField::OutfeedFeedRows) + 1;
+  if (rows != feedAwaitingOutfeed_->rows) {
+    refuse(packet, "OutfeedFeedRows (word 0 bits 88:74) + 1 = " + std::to_string(rows) + " rows; the stream-feeding pop at PC 0x" +
+                       isa::formatAddress(feedAwaitingOutfeed_->popPc) + " carries " + std::to_string(feedAwaitingOutfeed_->rows) +
+                       " (its w0[103:96] + 1): equal in all 789 corpus feeds");
+  }
+  if (!sendsWaiting_.empty()) {
+    refuse(packet, "a weight-feed outfeed after a host-bound send that waits for its 0x27: in the corpus the feed's send comes after it");
+  }
+  outfeedArmed_.push_back(ArmedOutfeed{rows * kRingBeatBytes, feedAwaitingOutfeed_});
+  feedAwaitingOutfeed_.reset();
+}
+
+// The send of the weight feed: one tile, the tile the convolutions read their weights from, its nest
+// counting the feed's rows (Dma10Beats, 256 bytes each), and the weights inside them. Its bytes go to the
+// parameter ring, which the rung does not model (the convolution read them at issue): nothing reaches
+// the host. Its stream tag (Dma10Channel: 0 in 404 of the 789 feed sends) is not checked.
+void LleRung::drainWeightFeed(const DecodedPacket& packet, const WeightFeed& feed) const {
+  if (!std::has_single_bit(packet.tileMask)) {
+    refuse(packet, "weight-feed send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
+  }
+  const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
+  if (const uint64_t tiles = readField(packet.words, LleField::Dma10ToTiles); tiles != 0) {
+    refuse(packet, "the weight-feed send also goes to tiles " + tileList(static_cast<uint16_t>(tiles)) +
+                       " (Dma10ToTiles, word 3 bits 98:83)");
+  }
+  if (readField(packet.words, LleField::Dma10ReadForm, 0) != 0 || readField(packet.words, LleField::Dma10ReadForm, 1) != 0) {
+    refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) set in a weight-feed send: clear in all 789 corpus feeds (it reads no 0x13)");
+  }
+  uint64_t beats = 1;
+  for (unsigned level = 0; level < fieldDef(LleField::Dma10Beats).count && beats <= feed.rows; ++level) {
+    beats *= readField(packet.words, LleField::Dma10Beats, level) + 1;
+  }
+  if (beats != feed.rows) {
+    refuse(packet, "the weight-feed send's nest counts " + std::string(beats > feed.rows ? "at least " : "") + std::to_string(beats) +
+                       " rows of 256 bytes (Dma10Beats); its outfeed (OutfeedFeedRows) and pop carry " + std::to_string(feed.rows));
+  }
+  if (!feed.weightTile) {
+    refuse(packet, "the weight streams fed by the pop at PC 0x" + isa::formatAddress(feed.popPc) +
+                       " took their weights from different tiles; one send cannot carry them all");
+  }
+  if (*feed.weightTile != index) {
+    refuse(packet, "the weight-feed send comes from tile " + std::to_string(index) + "; the convolution read its weights from tile " +
+                       std::to_string(*feed.weightTile) + "'s wide memory");
+  }
+  if (feed.weightBytes > feed.rows * kRingBeatBytes) {
+    refuse(packet, "the weight-feed send carries " + std::to_string(feed.rows * kRingBeatBytes) + " bytes; the convolution read " +
+                       std::to_string(feed.weightBytes) + " weight bytes");
+  }
 }
 
 // A send of the tile's kept read (Dma10ReadForm 0, 0): its bytes as the 0x13 copied them, in the

@@ -39,7 +39,11 @@
 //                        (Stage13Channel) must be the one its send names (Dma10Channel)
 //   0x27 + 0x10          the outfeed sends the 0x27's bytes (OutfeedLines) from the 0x10's tile, read
 //                        at its 0x13 address (refused when no packet of the run wrote them): compute
-//                        results or popped bytes, in the order of the 0x10s
+//                        results or popped bytes, in the order of the 0x10s. The nested 0x27
+//                        (OutfeedNested) after a stream-feeding pop and the send with Dma10WeightFeed
+//                        are the weight feed: the holding tile's rows go back to the parameter ring,
+//                        checked (rows, tile) and sent nowhere the host sees (docs/decoding-log.md
+//                        "conv32end"); other nested 0x27s are refused
 //   0x17 (immediate)     writes Fill17Value at every narrow 4-byte unit of its four-level nest from
 //                        4 x Fill17At4 on its tiles (fill_nest.h; docs/decoding-log.md "op17",
 //                        "fill17b"); other 0x17 forms refused
@@ -92,6 +96,16 @@ class LleRung final : public models::DatapathRung {
 
  private:
   [[nodiscard]] std::string checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) override;
+
+  // The weight feed (docs/decoding-log.md "conv32end"): after the stream-feeding pop, the nested 0x27
+  // (OutfeedNested) and the send of the tile holding the weights (Dma10WeightFeed) carry its rows back
+  // into the parameter ring; none of their bytes reach the host.
+  struct WeightFeed {
+    uint64_t popPc = 0;
+    uint64_t rows = 0;                 // 256-byte rows: the feeding pop's w0[103:96] + 1
+    std::optional<unsigned> weightTile;  // the tile the convolutions read their weights from (one, or unknown)
+    uint64_t weightBytes = 0;
+  };
 
   // The tile-memory rows a 0x11 receive (bit 61 set) prepares for the next parameter pop to its tile.
   struct WideReceive {
@@ -193,6 +207,9 @@ class LleRung final : public models::DatapathRung {
                                                   uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
   void armOutfeed(const models::DecodedPacket& packet);
+  // The nested 0x27 after a stream-feeding pop, and the send that drains it (docs/decoding-log.md "conv32end").
+  void armWeightFeedOutfeed(const models::DecodedPacket& packet);
+  void drainWeightFeed(const models::DecodedPacket& packet, const WeightFeed& feed) const;
   // The identity copy of one-byte input elements from a staging window into the padded grid
   // (docs/decoding-log.md "identcopy"), and the flow around it: a compute issued before its window
   // is filled waits (windowReaders_), the fence and the next compute run it once the pop has filled it.
@@ -237,13 +254,22 @@ class LleRung final : public models::DatapathRung {
     uint64_t pc;
     uint64_t transfers;
     uint64_t tag;
+    // Set when a convolution took the stream: the tile whose wide bytes it read, and how many.
+    std::optional<unsigned> weightTile;
+    uint64_t weightBytes = 0;
   };
   std::array<std::optional<WeightStream>, 16> weightStreams_;
   // The streams a convolution compute took, per tile, until the pop that feeds them (PopStreamFeed).
   std::array<std::optional<WeightStream>, 16> streamsAwaitingFeed_;
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
-  std::deque<uint64_t> outfeedArmed_;  // bytes of each 0x27 waiting for its tile's 0x10
+  std::optional<WeightFeed> feedAwaitingOutfeed_;  // taken pop, its nested 0x27 not yet issued
+  // Each 0x27 waiting for its tile's 0x10: the bytes it sends to the host, or the weight feed it carries.
+  struct ArmedOutfeed {
+    uint64_t bytes = 0;
+    std::optional<WeightFeed> weightFeed;
+  };
+  std::deque<ArmedOutfeed> outfeedArmed_;
   std::deque<std::vector<uint8_t>> sendsWaiting_;  // host-bound 0x10s issued before their 0x27
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
   size_t outRead_ = 0;

@@ -5,7 +5,9 @@
 //    EP0, are all accepted;
 //  - our driver's session on the emulated device and a real capture of the same model show no
 //    protocol-relevant difference (trace-diff);
-//  - traces (USB log, timeline, instruction trace) are byte-identical across two runs.
+//  - traces (USB log, timeline, instruction trace) are byte-identical across two runs;
+//  - a program with a weight feed (docs/decoding-log.md "conv32end") returns only its hinted output
+//    bytes on EP 0x81 in its real capture: the feed's rows never reach the host.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -20,6 +22,8 @@
 #include "driver/transport/recording_transport.h"
 #include "driver/run/run_plan.h"
 #include "driver/run/runner.h"
+#include "models/lle/lle_fields.h"
+#include "models/scalar/decoded_program.h"
 #include "sim/device.h"
 #include "tests/support/corpus.h"
 #include "tests/support/run_command.h"
@@ -225,6 +229,55 @@ TEST(UsbCaptureCorpus, DriverSessionMatchesTheRealCaptureOfTheSameModel) {
   EXPECT_EQ(report.phases[0].csrA, real.log.transactions.empty() ? 0u : report.phases[0].csrA);
   EXPECT_EQ(report.outputBytesA, report.outputBytesB);
   EXPECT_GT(report.outputBytesB, 0u);
+}
+
+// The weight feed (docs/decoding-log.md "conv32end" §B): iwatake's model_stride_256x256x3 holds one -- a
+// stream-feeding pop (PopStreamFeed), the nested 0x27 after it (OutfeedNested) and a host-bound send with
+// Dma10WeightFeed, carrying one 256-byte row -- and its real capture shows, in every inference, exactly
+// the executable's hinted output bytes on EP 0x81 and nothing more. Were the feed's row host-bound, each
+// inference would return 256 bytes more (the rung sends it nowhere, lle_rung.cc drainWeightFeed).
+TEST(UsbCaptureCorpus, TheWeightFeedsRowsNeverReachTheHostInTheRealCapture) {
+  CORALSIM_REQUIRE_CORPUS(corpusDir());
+  const auto modelPath = *corpusDir() / "iwatake2222+EdgeTPU_Analysis/InOut/model_stride/model_stride_256x256x3_edgetpu.tflite";
+  const auto capture = *corpusDir() / "iwatake2222+EdgeTPU_Analysis/InOut/log_wireshark/log_stride_256x256.txt";
+  if (!std::filesystem::exists(modelPath) || !std::filesystem::exists(capture)) GTEST_SKIP() << "model or capture missing";
+  const driver::ModelFile model = driver::loadModelFile(modelPath);
+  uint64_t hintedOutputBytes = 0;
+  size_t feedingPops = 0, feedOutfeeds = 0, feedSends = 0;
+  for (const driver::Executable* e : driver::allExecutables(model)) {
+    if (e->type != driver::ExecutableType::ExecutionOnly) continue;
+    for (const driver::Layer& out : e->outputLayers) hintedOutputBytes += out.sizeBytes;
+    for (const auto& bitstream : e->bitstreams) {
+      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+      bool feeding = false;
+      for (const models::DecodedPacket& p : program->packets()) {
+        const auto op = static_cast<uint8_t>(p.opcode);
+        if (op == 0x26 && lle::readField(p.words, lle::LleField::PopStreamFeed) != 0) feeding = true, ++feedingPops;
+        if (op == 0x27 && feeding && lle::readField(p.words, lle::LleField::OutfeedNested) != 0) feeding = false, ++feedOutfeeds;
+        if (op == 0x10 && lle::readField(p.words, lle::LleField::Dma10ToOutfeed) != 0 &&
+            lle::readField(p.words, lle::LleField::Dma10WeightFeed) != 0) {
+          ++feedSends;
+        }
+      }
+    }
+  }
+  ASSERT_GE(feedingPops, 1u);
+  ASSERT_EQ(feedOutfeeds, feedingPops);
+  ASSERT_EQ(feedSends, feedingPops);
+  const ImportedCapture real = loadUsbSession(capture.string(), driver::csrRegisterNamer());
+  size_t events = 0, outputs = 0;
+  for (const auto& t : real.log.transactions) {
+    events += t.endpoint == 0x82 && t.length == 16 ? 1 : 0;  // one completion event per executable run
+    if (t.endpoint != 0x81 || t.length == 0) continue;              // the empty ones: URBs cancelled at close
+    ++outputs;
+    EXPECT_EQ(t.length, hintedOutputBytes) << "bulk-in on EP 0x81 at seq " << t.seq;
+  }
+  std::cout << events << " completion events, " << outputs << " output transfers of " << hintedOutputBytes << " bytes; " << feedingPops
+            << " weight feed(s) in the program\n";
+  // The first event is the parameter-caching run's (no output, its token then cached); each inference
+  // after it returns one output transfer.
+  ASSERT_GT(outputs, 0u);
+  EXPECT_EQ(outputs + 1, events);
 }
 
 TEST(UsbCaptureCorpus, DriverOpenSequenceMatchesRealWrittenValues) {

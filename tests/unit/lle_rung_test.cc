@@ -2200,32 +2200,29 @@ TEST_F(LleRungTest, ASentReadWhoseOuterLevelsChainIsSentAsOneRunInTheBeatsItName
       << refusal(read(0, 1, 1, 0));
 }
 
-// The convolution form on the rung (docs/decoding-log.md "conv32run" §C): a parameter-caching run puts
-// 6 weight groups (a 2 x 3 kernel, 4 lanes: 16 bytes each) on tile 0 only; the execution-only run
-// writes a 7-wide grid into tiles 0 and 1 (different values), arms the weight stream with a looping
-// execution-only receive (Recv11ExecRun 5: 6 transfers, on the compute's stream tag Recv11ExecStream =
-// ComputeStreamTag) and issues the convolution compute on both:
-// each tile's 3 x 2 outputs are the convolution of its own grid with tile 0's weights, at
-// ComputeOutputAt. Sizes no corpus convolution has. The pop after the compute that feeds the stream
-// (PopStreamFeed) is taken once, with 6 x 256 ring bytes. Refused: a second feeding pop, one of 5 x 256
-// bytes, a stream of 5 transfers for 6 taps, a compute on a tile that armed no stream, and a stream
-// armed on another tag. Without the rung's convolution path the compute is refused
-// as a Dense one (ComputeNest37Limit1).
-TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamCarries) {
-  constexpr unsigned kKh = 2, kKw = 3, kTaps = kKh * kKw, kOutW = 3, kOutH = 2;
-  constexpr int64_t kG = 7;
-  constexpr uint64_t kInputAt4 = 5, kConvOutputAt = 400, kTag = 1234;
-  constexpr float kMult = 0.002f;
-  std::mt19937 rng(11);
-  streams.params.assign(3 * 256, 0);
-  for (unsigned i = 0; i < kTaps * 16; ++i) streams.params[i] = static_cast<uint8_t>(rng() % 50);
-  parameterCachingRun(0x1);
-  std::array<std::vector<uint32_t>, 2> grid;
-  for (auto& g : grid) {
-    g.resize(kG * (kOutH + kKh - 1));
-    for (auto& v : g) v = static_cast<uint32_t>(rng());
+// The convolution form's setting (docs/decoding-log.md "conv32run" §C): a parameter-caching run puts
+// 6 weight groups (a 2 x 3 kernel, 4 lanes: 16 bytes each) on tile 0 only; the execution-only run writes
+// a 7-wide grid into tiles 0 and 1 (different values), arms the weight stream with a looping
+// execution-only receive and issues the convolution compute on both. Sizes no corpus convolution has.
+class LleConvolutionStreamTest : public LleRungTest {
+ protected:
+  static constexpr unsigned kKh = 2, kKw = 3, kTaps = kKh * kKw, kOutW = 3, kOutH = 2;
+  static constexpr int64_t kG = 7;
+  static constexpr uint64_t kInputAt4 = 5, kConvOutputAt = 400, kTag = 1234;
+  static constexpr float kMult = 0.002f;
+
+  LleConvolutionStreamTest() {
+    std::mt19937 rng(11);
+    streams.params.assign(3 * 256, 0);
+    for (unsigned i = 0; i < kTaps * 16; ++i) streams.params[i] = static_cast<uint8_t>(rng() % 50);
+    parameterCachingRun(0x1);
+    for (auto& g : grid) {
+      g.resize(kG * (kOutH + kKh - 1));
+      for (auto& v : g) v = static_cast<uint32_t>(rng());
+    }
   }
-  const auto conv = [&] {
+
+  DecodedPacket conv() {
     DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, 0x3}, {LleField::ComputeK4W0, kTaps - 1}, {LleField::ComputeK4W1, kKw - 1},
                                     {LleField::ComputeK4W7, kTaps - 1}, {LleField::ComputeKWrap29, -int64_t{kTaps - 1}},
                                     {LleField::ComputeKWrapW7, -int64_t{kTaps - 1}}, {LleField::ComputePositions, 0},
@@ -2253,16 +2250,16 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
                                                       -int64_t{kTaps - 1});
     slot(N::Output37, 0, kOutW * kOutH - 1, 1);
     return p;
-  };
-  const auto arm = [&](uint16_t tiles, uint64_t transfers, uint64_t tag) {
+  }
+  void arm(uint16_t tiles, uint64_t transfers, uint64_t tag) {
     DecodedPacket r = executionOnlyReceive(tiles);
     f.setElement(r, LleField::Recv11ExecRun, 0, transfers - 1);
     for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv11ExecWrap, e, static_cast<uint64_t>(-static_cast<int64_t>(transfers - 1)));
     f.setElement(r, LleField::Recv11ExecStep, 0, 1);
     f.setElement(r, LleField::Recv11ExecStream, 0, tag);
     rung.packet(r, streams, 0);
-  };
-  const auto writeGrids = [&] {
+  }
+  void writeGrids() {
     rung.packet(infeed(true), streams, 0);  // the execution-only run's input infeed (the feeding pop needs one)
     for (unsigned t = 0; t < 2; ++t) {
       for (size_t u = 0; u < grid[t].size(); ++u) {
@@ -2271,7 +2268,27 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
                     streams, 0);
       }
     }
-  };
+  }
+  // The pop that feeds the stream (PopStreamFeed 3, "conv32merge" §B): `bytes` ring bytes to `tiles`.
+  DecodedPacket feed(uint16_t tiles, uint64_t bytes) {
+    const uint64_t beats = bytes / 64;  // the feeding form keeps its repeat mod 256
+    return popAt(false, 0, 1, tiles, bytes,
+                 {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
+                  {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * beats - 1) % 256) % 256}});
+  }
+
+  std::array<std::vector<uint32_t>, 2> grid;
+};
+
+// The convolution form on the rung (docs/decoding-log.md "conv32run" §C), in the setting above: the stream
+// armed with Recv11ExecRun 5 (6 transfers) on the compute's stream tag (Recv11ExecStream = ComputeStreamTag):
+// each tile's 3 x 2 outputs are the convolution of its own grid with tile 0's weights, at
+// ComputeOutputAt. Sizes no corpus convolution has. The pop after the compute that feeds the stream
+// (PopStreamFeed) is taken once, with 6 x 256 ring bytes. Refused: a second feeding pop, one of 5 x 256
+// bytes, a stream of 5 transfers for 6 taps, a compute on a tile that armed no stream, and a stream
+// armed on another tag. Without the rung's convolution path the compute is refused
+// as a Dense one (ComputeNest37Limit1).
+TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamCarries) {
   rung.beginRun();
   writeGrids();
   arm(0x3, kTaps, kTag);
@@ -2301,12 +2318,6 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
   }
   // The pop that feeds the stream (PopStreamFeed 3, "conv32merge" §B) follows the compute: kTaps x 256
   // ring bytes on the compute's tiles are taken; a second one finds no stream left to feed.
-  const auto feed = [&](uint16_t tiles, uint64_t bytes) {
-    const uint64_t beats = bytes / 64;  // the feeding form keeps its repeat mod 256
-    return popAt(false, 0, 1, tiles, bytes,
-                 {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
-                  {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * beats - 1) % 256) % 256}});
-  };
   rung.packet(feed(0x3, kTaps * 256), streams, 0);
   expectRefusal([&] { rung.packet(feed(0x3, kTaps * 256), streams, 0); },
                 "tile 0 of the stream-feeding pop (PopStreamFeed) has no weight stream a convolution compute took",
@@ -2415,6 +2426,88 @@ TEST_F(LleRungTest, TheConvolutionComputeRunsOverTheGridWithTheWeightsItsStreamC
       "ComputeKCount (word 9 bits 75:64) = 7 is not -1 x ComputeKWrap29[5] (word 9 bits 36:24) + 1 = 6",
       "a K count its level-6 wrap does not say was accepted");
   rung.endRun();
+}
+
+// The weight feed (docs/decoding-log.md "conv32end"; lle_fields.def OutfeedNested, OutfeedFeedRows,
+// OutfeedFeedRing16, Dma10WeightFeed): after the convolution and the pop feeding its stream, the nested
+// 0x27 repeats the pop's rows (one row of 256 bytes: the 96 weight bytes fit) and the send of tile 0 --
+// the tile whose wide memory the convolution read -- drains it: none of its bytes reach the host, and a
+// host outfeed after it still sends its own bytes first in the window. The ring position is 4,321 (no
+// corpus feed has it: don't-care). Refused: a nested 0x27 with no feeding pop before it, one naming 2
+// rows, one whose row is not 64 4-byte units, the send from tile 1 (it holds no weights), without
+// Dma10WeightFeed, or with a nest of 2 rows. Without the change the nested 0x27 was refused by the
+// envelope (w0 bits 120, 88:74) and the send's bit 82 was pinned.
+TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBackAndNothingToTheHost) {
+  constexpr uint64_t kFeedRowLines = uint64_t{1} << 15 | 63;
+  const auto nested = [&](uint64_t rows, uint64_t lines) {
+    return f.make(0x27, {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1}, {LleField::OutfeedLines, lines},
+                         {LleField::OutfeedFeedRows, rows - 1}, {LleField::OutfeedFeedRing16, 4321}});
+  };
+  const auto feedSend = [&](uint16_t tile, uint64_t weightFeed, uint64_t rows) {
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, tile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, weightFeed},
+                                       {LleField::Dma10ReadForm, 0}});
+    f.setElement(send, LleField::Dma10Beats, 1, rows - 1);
+    return send;
+  };
+  const auto computeAndFeed = [&] {
+    rung.beginRun();
+    writeGrids();
+    arm(0x3, kTaps, kTag);
+    rung.packet(conv(), streams, 0);
+    rung.packet(feed(0x3, kTaps * 256), streams, 0);
+  };
+  computeAndFeed();
+  rung.packet(nested(1, kFeedRowLines), streams, 0);
+  rung.packet(feedSend(0x1, 1, 1), streams, 0);
+  // A host outfeed of tile 1's first 8 output bytes after it: the window holds those, nothing of the feed.
+  rung.packet(f.make(0x13, {{LleField::Dma13Mask, 0x2}, {LleField::Stage13NarrowAt4, kConvOutputAt / 4}, {LleField::Stage13Groups, 1},
+                            {LleField::Stage13LoopOn, 1}, {LleField::Stage13Wrap, -1}, {LleField::Stage13Route, 1},
+                            {LleField::Stage13Channel, 77}}),
+              streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 0}, {LleField::OutfeedSingleLine, 1}}), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x2}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1},
+                            {LleField::Dma10Channel, 77}}),
+              streams, 0);
+  const auto tile1Outputs = rung.tile(1).narrowSram.read(kConvOutputAt, 8);
+  EXPECT_EQ(rung.windowTail(0, 4096, 0, streams), std::vector<uint8_t>(tile1Outputs.begin(), tile1Outputs.end()));
+  rung.endRun();
+
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        rung.packet(nested(1, kFeedRowLines), streams, 0);
+      },
+      "a nested outfeed (OutfeedNested, word 0 bit 120) with no stream-feeding pop (PopStreamFeed) before it",
+      "a nested outfeed without a feeding pop was accepted");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        computeAndFeed();
+        rung.packet(nested(2, kFeedRowLines), streams, 0);
+      },
+      "OutfeedFeedRows (word 0 bits 88:74) + 1 = 2 rows; the stream-feeding pop at PC", "a feed outfeed of other rows was accepted");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        computeAndFeed();
+        rung.packet(nested(1, uint64_t{1} << 15 | 31), streams, 0);
+      },
+      "OutfeedLines (word 0 bits 63:43) = 32799 in a weight-feed outfeed", "a feed outfeed with another row was accepted");
+  rung.endRun();
+  const std::vector<std::tuple<uint16_t, uint64_t, uint64_t, std::string>> sends = {
+      {0x2, 1, 1, "the weight-feed send comes from tile 1; the convolution read its weights from tile 0"},
+      {0x1, 0, 1, "but Dma10WeightFeed (word 3 bit 82) is clear"},
+      {0x1, 1, 2, "the weight-feed send's nest counts at least 2 rows of 256 bytes (Dma10Beats); its outfeed (OutfeedFeedRows) and pop carry 1"}};
+  for (const auto& [tile, weightFeed, rows, why] : sends) {
+    expectRefusal(
+        [&] {
+          computeAndFeed();
+          rung.packet(nested(1, kFeedRowLines), streams, 0);
+          rung.packet(feedSend(tile, weightFeed, rows), streams, 0);
+        },
+        why, "a weight-feed send was accepted: " + why);
+    rung.endRun();
+  }
 }
 
 // The read's level-0 step (docs/decoding-log.md "conv32run" §C; lle_fields.def Stage13Step, w0[94:78]):
