@@ -1947,6 +1947,24 @@ void LleRung::drainWeightFeed(const DecodedPacket& packet, const WeightFeed& fee
   for (unsigned level = 0; level < fieldDef(LleField::Dma10Beats).count && beats <= feed.rows; ++level) {
     beats *= readField(packet.words, LleField::Dma10Beats, level) + 1;
   }
+  // Its rows one after the other: level 0 does not count, level 1 steps one row, wraps back and is marked
+  // running (Dma10FeedStep1 / Dma10FeedWrap / Dma10FeedLevelOn, docs/decoding-log.md "rubens" §E); another
+  // walk is not decoded.
+  const uint64_t level1 = readField(packet.words, LleField::Dma10Beats, 1);
+  bool consecutive = readField(packet.words, LleField::Dma10Beats, 0) == 0 &&
+                     readField(packet.words, LleField::Dma10FeedStep1) == (level1 != 0 ? 1u : 0u) &&
+                     readField(packet.words, LleField::Dma10FeedLevelOn) == (level1 != 0 ? 3u : 1u);
+  for (unsigned slot = 0; slot < fieldDef(LleField::Dma10FeedWrap).count; ++slot) {
+    consecutive = consecutive && readSigned(packet.words, LleField::Dma10FeedWrap, slot) == -static_cast<int64_t>(level1);
+  }
+  if (!consecutive) {
+    refuse(packet, "the weight-feed send's nest (Dma10Beats[0] = " + std::to_string(readField(packet.words, LleField::Dma10Beats, 0)) +
+                       ", Dma10FeedStep1 = " + std::to_string(readField(packet.words, LleField::Dma10FeedStep1)) +
+                       ", Dma10FeedLevelOn = " + std::to_string(readField(packet.words, LleField::Dma10FeedLevelOn)) +
+                       ", Dma10FeedWrap = " + std::to_string(readSigned(packet.words, LleField::Dma10FeedWrap, 0)) + ", " +
+                       std::to_string(readSigned(packet.words, LleField::Dma10FeedWrap, 1)) +
+                       ") does not walk its rows one after the other at level 1");
+  }
   if (beats != feed.rows) {
     refuse(packet, "the weight-feed send's nest counts " + std::string(beats > feed.rows ? "at least " : "") + std::to_string(beats) +
                        " rows of 256 bytes (Dma10Beats); its outfeed (OutfeedFeedRows) and pop carry " + std::to_string(feed.rows));
