@@ -2447,6 +2447,12 @@ TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBa
     DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, tile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, weightFeed},
                                        {LleField::Dma10ReadForm, 0}});
     f.setElement(send, LleField::Dma10Beats, 1, rows - 1);
+    // Its rows one after the other, as every corpus feed send walks them ("rubens" §E).
+    if (weightFeed != 0) {
+      f.setElement(send, LleField::Dma10FeedLevelOn, 0, rows > 1 ? 3 : 1);
+      f.setElement(send, LleField::Dma10FeedStep1, 0, rows > 1 ? 1 : 0);
+      for (unsigned slot = 0; slot < 2; ++slot) f.setElement(send, LleField::Dma10FeedWrap, slot, static_cast<uint64_t>(-static_cast<int64_t>(rows - 1)));
+    }
     return send;
   };
   const auto computeAndFeed = [&] {
