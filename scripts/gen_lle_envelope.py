@@ -79,8 +79,8 @@ def packet_mask(op, packet, fields, formats, masks):
     """The bits decoded in this packet: every format's, plus the format fields present in it."""
     mask = masks[op]
     for name, conditions in formats.items():
-        row = fields[name]
-        if row[0] != op:
+        row = fields.get(name)
+        if row is None or row[0] != op:  # a partner copy of one form: pinned in it too (the rows keep it)
             continue
         if all(((packet >> fields[condition][1]) & 1) == when for condition, when in conditions):
             mask |= field_bits(row)

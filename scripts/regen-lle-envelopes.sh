@@ -42,6 +42,13 @@ padding11=(--opcode 0x11:Recv11ExecutionForm=1 "${padding[@]}")
 W="$C/iwatake2222+EdgeTPU_Analysis/InOut"
 stride11=(--opcode 0x11:Recv11ExecutionForm=1 "$W/model_stride/model_stride_64x64x3_edgetpu.tflite"
           "$W/model_padding_stride/model_padding_stride_64x64x3_edgetpu.tflite")
+# The stride sweep's single-step 1 x 1 convolution (docs/decoding-log.md "stride" §D: every loop limit 0,
+# a bias prefix, its weight group from the prefixed receive's stream) and the compute-feeding 0x14 before
+# it ("stride" §B): their bits of unknown meaning (the compute's w12 / w9 / w15 marks, the write's copy of
+# a receive's shape, w1 = count 1, step 1, flag) pinned to stride 64x64; every other size, 2x2 and the
+# padding_stride sweep are held out.
+S64="$W/model_stride/model_stride_64x64x3_edgetpu.tflite"
+stride14=(--opcode 0x14:Stage14FeedsCompute=1 "$S64")
 # The halo exchange of the convolutions' padded grids ("conv32run" §B): conv 32^2 3x3's mesh packets
 # (0x15-0x18, 0x17 included) pin the bits of unknown meaning (w1[98:82] / w3[47:31] = 1, w3[95:93] = 3,
 # 0x16 / 0x18's w4); 32^2 6x6 and the larger sizes are held out.
@@ -61,11 +68,14 @@ fill17+=("$conv32")
 padding11+=("$conv32" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite")
 # Its convolution compute ("conv32run" §C): the bits of unknown meaning of the 4-byte compute that
 # follows the identity computes (w3 121-125, w6 120-122, w7, w9, w11 106, w12, w14, w15) pinned to 3x3's.
-conv01=(--opcode 0x01:ComputeInputBytes=4 "$conv32")
+conv01=(--opcode 0x01:ComputeInputBytes=4 "$conv32" "$S64")
 # Its weight feed ("conv32end"): the nested 0x27 after the stream-feeding pop and the holding tile's send
 # (Dma10WeightFeed) -- the bits of unknown meaning (the 0x27's w0[73:64] / w0[104:95] = 1023, bits 89 / 123,
 # w1 outside the ring position; the send's w2 nest, w3 flags) pinned to 3x3's; 64^2 3x3 and looming held out.
-feed=(--opcode 0x27:OutfeedNested=1 "$conv32" --opcode 0x10:Dma10WeightFeed=1 "$conv32")
+# The stride sweep's feed (docs/decoding-log.md "stride" §F) carries the other of the corpus's two forms of
+# those bits (0x27 w0 bit 123 and w1 bit 3 clear: 13 feeds, the stride / padding-stride sweeps and
+# model_conv): pinned to stride 64x64's too; its other ten programs are held out.
+feed=(--opcode 0x27:OutfeedNested=1 "$conv32" "$S64" --opcode 0x10:Dma10WeightFeed=1 "$conv32" "$S64")
 identity01+=("${padding[@]}")
 # The RingCanary 4-byte identity computes (docs/decoding-log.md "ring4copy" §B): their bits of unknown
 # meaning (w12[29:27] = 5 where the one-byte form has 7, the mode bits w15 3 / 5, ...) pinned to the
@@ -79,5 +89,5 @@ nlu19=(--opcode 0x19 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templ
 kept13=(--opcode 0x13 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite"
         "$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
         "$C/iwatake2222+EdgeTPU_Analysis/InOut/model_padding/model_padding_128x128x3_edgetpu.tflite" "$X/div2_8_aarch64.coral")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}"

@@ -172,8 +172,11 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
       const int64_t expected = r.multiplier * limit + r.addend;
       const int64_t scaled = r.scale * value;
       // A loop that runs once (limit 0) never applies its wrap: the compiler writes it as 0 as
-      // often as -1 (docs/decoding-log.md, "single-iteration wraps").
-      const bool unusedWrap = limit == 0 && value == 0;
+      // often as -1 (docs/decoding-log.md, "single-iteration wraps"), and a wrap relation (-limit) of
+      // such a loop holds whatever the field says -- the stride sweep's single-step computes carry
+      // 1, 64, 1024, 256 there (docs/decoding-log.md "stride" §D).
+      const bool wrapRelation = r.multiplier == -1 && r.addend == 0 && !r.altAddend;
+      const bool unusedWrap = limit == 0 && (value == 0 || wrapRelation);
       // A wrap field holds its value modulo 2^width (two's complement of the field's width):
       // -1024 in a 10-bit field reads 0. With a scale the comparison is exact.
       const auto same = [&](int64_t want) {

@@ -119,6 +119,7 @@ void LleRung::beginRun() {
     t.windows.clear();
   }
   partners_.clear();
+  nextPackets_.clear();
   windowReaders_.clear();
   meshSent_ = {};
   meshArmed_ = {};
@@ -161,11 +162,13 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     decoded = own.get();
   }
   PartnerCopyWatch partners;  // a 0x14 copying its 0x11 is checked against it (docs/decoding-log.md "pair14")
+  NextPacketWatch nextPackets;  // and what it says comes next on its tiles ("stride" §B)
   for (const DecodedPacket& p : decoded->packets()) {
     if (p.action != models::PacketAction::kIssue) continue;
     const auto op = static_cast<uint8_t>(p.opcode);
     if (op >= 0x21 && op <= 0x23) continue;
     std::string why = partners.observe(p, checkEnvelope(p));
+    if (why.empty()) why = nextPackets.observe(p);
     if (!why.empty()) return why;
     if (p.tilePacket && (p.tileMask >> config_.tileCount()) != 0) {
       return "tile packet at " + models::describePacketLocation(p.pc, p.words[0]) + " addresses tiles beyond the " +
@@ -188,6 +191,7 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
   if (const std::string why = partners_.observe(packet, checkEnvelope(packet)); !why.empty()) {
     throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
   }
+  if (const std::string why = nextPackets_.observe(packet); !why.empty()) throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
   if (packet.tilePacket && (packet.tileMask >> config_.tileCount()) != 0) {
     refuse(packet, "tile mask " + isa::formatHex(packet.tileMask) + " addresses tiles this chip does not have");
   }
@@ -805,14 +809,19 @@ void LleRung::receive(const DecodedPacket& packet) {
     // moves no bytes here: the 0x14 before it places its pop. A receive that runs its inner level more
     // than once is also, on its tiles, the stream a convolution compute naming its tag takes its weight
     // groups from ("conv32run" §C: conv 32^2's runs 9 transfers, the compute's 9 taps, on the compute's
-    // tag); the compute checks the tag and the count ("conv32merge" §A).
+    // tag); the compute checks the tag and the count ("conv32merge" §A). A receive with a prefix
+    // (Recv11PrefixOn) arms the stream of its prefixed compute whatever its run: every such receive
+    // names that compute's tag ("stride11" §A, 1,109 / 1,109), and the stride sweep's runs once (the
+    // 1 x 1 convolution's one weight group, "stride" §D).
     const uint64_t run = readField(words, LleField::Recv11ExecRun);
-    if (readField(words, LleField::Recv11ExecInnerLevel) == 0 || run == 0) return;
+    const bool prefixed = readField(words, LleField::Recv11PrefixOn) != 0;
+    if (readField(words, LleField::Recv11ExecInnerLevel) == 0 || (run == 0 && !prefixed)) return;
     uint64_t transfers = run + 1;
     for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv11ExecRepeat, i) + 1;
     const uint64_t tag = readField(words, LleField::Recv11ExecStream);
+    const uint64_t prefixArrays = prefixed ? readField(words, LleField::Recv11PrefixBytes8) / kPrefixUnits8PerRow : 0;
     for (unsigned t = 0; t < tiles_.size(); ++t) {
-      if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag, std::nullopt, 0};
+      if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag, prefixArrays, std::nullopt, 0};
     }
     return;
   }
@@ -1199,13 +1208,15 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // A tap-row loop at Nest37 level 1 on tiles that armed a weight stream is the convolution form
   // ("convmac" §B, "conv32run" §C); without a stream the Dense and element-wise forms refuse the loop
   // (refuseOtherGroupWalk).
-  if (readField(words, LleField::ComputeNest37Limit1) != 0) {
-    for (unsigned t = 0; t < tiles_.size(); ++t) {
-      if ((packet.tileMask & (1u << t)) && weightStreams_[t]) {
-        refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
-        computeConvolution(packet);
-        return;
-      }
+  // Without a tap-row loop the compute is still of that form where its tiles armed a stream on its own
+  // tag: the stride sweep's 1 x 1 convolution, one step from a prefixed receive's stream ("stride" §D).
+  const bool tapRows = readField(words, LleField::ComputeNest37Limit1) != 0;
+  const uint64_t streamTag = readField(words, LleField::ComputeStreamTag);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && weightStreams_[t] && (tapRows || weightStreams_[t]->tag == streamTag)) {
+      refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
+      computeConvolution(packet);
+      return;
     }
   }
   refuseAKeptReadOfUnwrittenBytes(packet);
@@ -1433,21 +1444,24 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   }
 }
 
-// The staging window on `tile` that `unit` names (staging_window.h), the latest first; null when none.
-StagingWindow* LleRung::windowNamedBy(unsigned tile, uint64_t unit) {
+// The staging window on `tile` that `reader`'s input address names (staging_window.h), the latest first;
+// null when none. The reader's input ring (ComputeInputRingBytes, two image rows) names the second row's half.
+StagingWindow* LleRung::windowNamedBy(unsigned tile, const DecodedPacket& reader) {
+  const uint64_t unit = readField(reader.words, LleField::ComputeInputAt4);
+  const uint64_t ringHalfUnits =
+      readField(reader.words, LleField::ComputeInputRingOn) != 0 ? readField(reader.words, LleField::ComputeInputRingBytes) / 8 : 0;
   auto& windows = tiles_[tile].windows;
   for (auto w = windows.rbegin(); w != windows.rend(); ++w) {
-    if (w->isNamedBy(unit)) return &*w;
+    if (w->isNamedBy(unit, ringHalfUnits)) return &*w;
   }
   return nullptr;
 }
 
 // True when every tile of a one-byte-element compute has a filled window its input address names.
 bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
-  const uint64_t unit = readField(packet.words, LleField::ComputeInputAt4);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
-    const StagingWindow* window = windowNamedBy(t, unit);
+    const StagingWindow* window = windowNamedBy(t, packet);
     if (!window || !window->filled()) return false;
   }
   return true;
@@ -1526,13 +1540,14 @@ void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uin
       refuse(packet, "tile " + std::to_string(t) + " of the stream-feeding pop (PopStreamFeed) has no weight stream a "
                      "convolution compute took and no pop fed yet");
     }
-    if (ringBytes != streamsAwaitingFeed_[t]->transfers * kRowBytes) {
-      refuse(packet, "the stream-feeding pop carries " + std::to_string(ringBytes) + " ring bytes (PopBeatsHigh/Low); tile " +
-                         std::to_string(t) + "'s weight stream armed at PC 0x" + isa::formatAddress(streamsAwaitingFeed_[t]->pc) +
-                         " has " + std::to_string(streamsAwaitingFeed_[t]->transfers) + " transfers of " + std::to_string(kRowBytes) +
-                         " bytes: what the length counts otherwise is not decoded");
-    }
+    // A prefixed stream carries its prefix arrays first, one 256-byte row each ("stride" §E).
     const WeightStream& fed = *streamsAwaitingFeed_[t];
+    if (ringBytes != (fed.prefixArrays + fed.transfers) * kRowBytes) {
+      refuse(packet, "the stream-feeding pop carries " + std::to_string(ringBytes) + " ring bytes (PopBeatsHigh/Low); tile " +
+                         std::to_string(t) + "'s weight stream armed at PC 0x" + isa::formatAddress(fed.pc) + " has " +
+                         std::to_string(fed.prefixArrays) + " prefix arrays and " + std::to_string(fed.transfers) +
+                         " transfers of " + std::to_string(kRowBytes) + " bytes: what the length counts otherwise is not decoded");
+    }
     if (t == static_cast<unsigned>(std::countr_zero(tiles))) {
       feed.weightTile = fed.weightTile;
       feed.weightBytes = fed.weightBytes;
@@ -1601,7 +1616,6 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
                        "(the corpus's identity computes have zero points 0)");
   }
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
-  const uint64_t inputUnit = readField(words, LleField::ComputeInputAt4);
   // The input's byte address is w1[80:63]: the unit ComputeInputAt4 names, from its byte
   // ComputeInputByte ("padform" §B); each row of the copy starts that far into its pass.
   const uint64_t firstByte = copy.firstByte;
@@ -1636,7 +1650,7 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
       refuse(packet, "the output nest (w5, Output37; step ComputeOut37Step = " + std::to_string(out.strides[0]) +
                          ") writes some 4-byte unit twice: not decoded for the identity copy");
     }
-    StagingWindow& window = *windowNamedBy(t, inputUnit);  // identityWindowFilled() found it
+    StagingWindow& window = *windowNamedBy(t, packet);  // identityWindowFilled() found it
     if (window.passesRead + rows > window.passBytes.size()) {
       refuse(packet, "tile " + std::to_string(t) + ": the staging window at unit " + std::to_string(window.firstUnit) + " (" +
                          std::to_string(window.units) + " units) holds " + std::to_string(window.passBytes.size()) + " passes, " +

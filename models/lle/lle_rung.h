@@ -73,6 +73,7 @@
 #include "models/chip/datapath_rung.h"
 #include "models/lle/compute_epilogue.h"
 #include "models/lle/loop_nest.h"
+#include "models/lle/next_packet_watch.h"
 #include "models/lle/partner_copy.h"
 #include "models/lle/tile_state.h"
 
@@ -226,7 +227,7 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] static bool isRingIdentityCopy(const models::DecodedPacket& packet);
   void refuseOtherRingCopyWalk(const models::DecodedPacket& packet) const;
   void computeRingIdentityCopy(const models::DecodedPacket& packet);
-  [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, uint64_t unit);
+  [[nodiscard]] StagingWindow* windowNamedBy(unsigned tile, const models::DecodedPacket& reader);
   [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
   [[nodiscard]] bool waitsForItsWindow(const models::DecodedPacket& packet);
   void runWindowReaders();
@@ -254,6 +255,7 @@ class LleRung final : public models::DatapathRung {
     uint64_t pc;
     uint64_t transfers;
     uint64_t tag;
+    uint64_t prefixArrays = 0;  // 256-byte parameter arrays in front of the transfers (Recv11PrefixBytes8 / 32)
     // Set when a convolution took the stream: the tile whose wide bytes it read, and how many.
     std::optional<unsigned> weightTile;
     uint64_t weightBytes = 0;
@@ -263,6 +265,7 @@ class LleRung final : public models::DatapathRung {
   std::array<std::optional<WeightStream>, 16> streamsAwaitingFeed_;
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
+  NextPacketWatch nextPackets_;  // what a 0x14 says comes next on its tiles (Stage14FeedsCompute, "stride" §B)
   std::optional<WeightFeed> feedAwaitingOutfeed_;  // taken pop, its nested 0x27 not yet issued
   // Each 0x27 waiting for its tile's 0x10: the bytes it sends to the host, or the weight feed it carries.
   struct ArmedOutfeed {

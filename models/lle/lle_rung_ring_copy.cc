@@ -107,7 +107,6 @@ void LleRung::computeRingIdentityCopy(const models::DecodedPacket& packet) {
                        std::to_string(outputAt) + " covers " + std::to_string(out.units()) + " 4-byte units; the copy writes " +
                        std::to_string(groups) + " x " + std::to_string(columns) + " x " + std::to_string(rows));
   }
-  const uint64_t inputUnit = readField(words, LleField::ComputeInputAt4);
   const uint64_t rowBytes = kGroupBytesHere * groups * columns;
   const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -125,7 +124,7 @@ void LleRung::computeRingIdentityCopy(const models::DecodedPacket& packet) {
       refuse(packet, "the output nest (w5, Output37, K groups innermost) from ComputeOutputAt = " + std::to_string(outputAt) +
                          " leaves the narrow memory of tile " + std::to_string(t) + " or writes a unit twice");
     }
-    StagingWindow& window = *windowNamedBy(t, inputUnit);  // identityWindowFilled() found it
+    StagingWindow& window = *windowNamedBy(t, packet);  // identityWindowFilled() found it
     if (window.passesRead + rows > window.passBytes.size()) {
       refuse(packet, "tile " + std::to_string(t) + ": the staging window at unit " + std::to_string(window.firstUnit) + " holds " +
                          std::to_string(window.passBytes.size()) + " passes, " + std::to_string(window.passesRead) +

@@ -139,7 +139,8 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set, 
   for (unsigned k = 0; k < packet.words.size() && k < kMaxWords; ++k) masks[k] = decodedBits(op, k);
   for (const FieldFormat& f : fieldFormats()) {
     const LleFieldDef& def = fieldDef(f.field);
-    if (def.opcode == op && fieldPresent(f.field, packet.words)) {
+    // A partner copy of one form stays pinned in it too: only the comparison with its partner sets it aside.
+    if (def.opcode == op && !partnerCopy(f.field) && fieldPresent(f.field, packet.words)) {
       addFieldBits(def, std::span(masks).first(std::min<size_t>(packet.words.size(), kMaxWords)));
     }
   }

@@ -57,8 +57,14 @@ struct StagingWindow {
 
   [[nodiscard]] bool filled() const { return !passBytes.empty(); }
 
-  // True when `unit` names this window: its first unit, or that unit plus a whole number of windows.
-  [[nodiscard]] bool isNamedBy(uint64_t unit) const { return units != 0 && unit >= firstUnit && (unit - firstUnit) % units == 0; }
+  // True when `unit` names this window: its first unit, or that unit plus a whole number of windows --
+  // or, for a reader whose input is a ring of two rows (`ringHalfUnits`: half of ComputeInputRingBytes,
+  // in units; docs/decoding-log.md "stride" §C), the ring's second half, where the odd rows lie when a
+  // row is shorter than half the ring (the iwatake stride sweep's 192-byte rows in a 512-byte ring).
+  [[nodiscard]] bool isNamedBy(uint64_t unit, uint64_t ringHalfUnits = 0) const {
+    if (units == 0 || unit < firstUnit) return false;
+    return (unit - firstUnit) % units == 0 || (ringHalfUnits != 0 && unit - firstUnit == ringHalfUnits);
+  }
 };
 
 }  // namespace coralsim::lle

@@ -5,10 +5,12 @@
 // 1. The relation the rung checks (lle_relations.def: Recv11PrefixBytes8 = Recv11PrefixSpan8 + 32 where
 //    Recv11PrefixOn) holds in every such receive, one unit more in none, and the compute next on the
 //    receive's tiles has a parameter prefix, so the counts can fail.
-// 2. The sweeps on lle: the decode set (stride 64x64, padding_stride 64x64) passes its prefix receive,
-//    as do the held-out sizes whose receive has the decode set's form marks and position; each stop is
-//    printed, and a program that runs fully has its outputs compared with the golden tensors (whole
-//    tensor, exact size: % exact and max |d|).
+// 2. The sweeps on lle: the decode set (stride 64x64, padding_stride 64x64) passes its prefix receive, as
+//    do the nine held-out programs -- the prefix's position (Recv11PrefixAt64 / Last64, 112 ...
+//    72 by size) is don't-care for the bytes in that form ("stride" §A), its form marks are the decode
+//    set's -- and the compute-feeding 0x14 and one-step 1 x 1 convolution after it (§B, §D; their bits of
+//    unknown meaning pinned to stride 64x64 alone); each stop is printed, and a program that runs fully has
+//    its outputs compared with the golden tensors (whole tensor, exact size: % exact and max |d|).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -88,9 +90,9 @@ struct SweepProgram {
   bool decodeSet;
 };
 
-// The floor: every program listed passes its prefix receive (decode set and held-out sizes whose receive
-// carries the decode set's pinned bits); the other sizes stop earlier on other helpers' fields and are
-// not listed. A program that runs fully must match its golden rand1 output byte for byte.
+// The floor: every program of both sweeps passes its prefix receive and its one-step convolution (decode
+// set and held-out sizes alike; past the weight feed they stop at the host send 0x10, w2 bits 93:92 / 85:84).
+// A program that runs fully must match its golden rand1 (or img_cat) output byte for byte.
 TEST(LleStrideSweep, ThePrefixReceivesPassAndAFullRunMatchesTheGolden) {
   const auto corpus = coralsim::testing::corpusDir();
   if (!corpus) GTEST_SKIP() << "\n*** SKIPPED: CORALSIM_CORPUS not set; the stride sweep is not checked. ***\n";
@@ -102,6 +104,10 @@ TEST(LleStrideSweep, ThePrefixReceivesPassAndAFullRunMatchesTheGolden) {
       {"model_padding_stride", "model_padding_stride_128x64x3", false},
       {"model_padding_stride", "model_padding_stride_128x128x3", false},
       {"model_padding_stride", "model_padding_stride_256x256x3", false},
+      {"model_stride", "model_stride_128x128x3", false},
+      {"model_stride", "model_stride_256x256x3", false},
+      {"model_stride", "model_stride_256x128x3", false},
+      {"model_stride", "model_stride_256x512x3", false},
   };
   const auto golden = coralsim::testing::goldenDir();
   size_t checked = 0;
@@ -112,26 +118,36 @@ TEST(LleStrideSweep, ThePrefixReceivesPassAndAFullRunMatchesTheGolden) {
       continue;
     }
     const ModelFile model = loadModelFile(path);
-    long receivePc = -1;
+    long receivePc = -1, convolutionPc = -1;
     for (const Executable* e : allExecutables(model)) {
       for (const auto& bitstream : e->bitstreams) {
         // Held for the loop: a range-for over ->packets() of the temporary would read freed packets.
         const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
         for (const models::DecodedPacket& p : program->packets()) {
           if (receivePc < 0 && prefixedExecutionOnlyReceive(p)) receivePc = static_cast<long>(p.pc);
+          if (receivePc >= 0 && convolutionPc < 0 && static_cast<uint8_t>(p.opcode) == kCompute &&
+              readField(p.words, LleField::ComputeParamPrefix) != 0) {
+            convolutionPc = static_cast<long>(p.pc);
+          }
         }
       }
     }
     ASSERT_GE(receivePc, 0) << "no execution-only 0x11 with a prefix in " << path;
+    ASSERT_GT(convolutionPc, receivePc) << "no prefixed compute after the prefix receive in " << path;
     const fs::path cases = golden ? *golden / ("iwatake2222+EdgeTPU_Analysis__" + std::string(s.name)) : fs::path();
     std::vector<uint8_t> input, expected;
-    if (golden && fs::exists(cases / "rand1.in0.bin")) {
-      input = coralsim::testing::readFile(cases / "rand1.in0.bin");
-      expected = coralsim::testing::readFile(cases / "rand1.tpu_out0.bin");
+    // rand1, or the one case a trimmed golden folder keeps (img_cat for the larger sizes).
+    for (const char* name : {"rand1", "img_cat"}) {
+      if (!golden || !input.empty() || !fs::exists(cases / (std::string(name) + ".in0.bin"))) continue;
+      input = coralsim::testing::readFile(cases / (std::string(name) + ".in0.bin"));
+      // The fp32-requantisation variant where the golden folder has one (golden/README.md "Which variant":
+      // the device requantises in float32; model_stride_128x64x3 rand1 reads 0x10 there, 0x11 in TFLite's).
+      const fs::path fp32 = cases / (std::string(name) + ".tpu_out0.xnnpack.bin");
+      expected = coralsim::testing::readFile(fs::exists(fp32) ? fp32 : cases / (std::string(name) + ".tpu_out0.bin"));
     }
     const RunPlan plan = planRun(model);
     if (input.empty()) {
-      std::printf("*** %s: no golden rand1 (set CORALSIM_GOLDEN): run on zeros, outputs not compared ***\n", s.name);
+      std::printf("*** %s: no golden rand1 / img_cat (set CORALSIM_GOLDEN): run on zeros, outputs not compared ***\n", s.name);
       input.assign(plan.inputs.empty() ? 0 : plan.inputs[0].sizeBytes, 0);
     }
     sim::DeviceOptions options;
@@ -148,10 +164,11 @@ TEST(LleStrideSweep, ThePrefixReceivesPassAndAFullRunMatchesTheGolden) {
       const size_t at = why.find("not modelled");
       std::printf("%s (%s) on lle stops: %s\n", s.name, s.decodeSet ? "decode set" : "held out",
                   why.substr(at == std::string::npos ? 0 : at).c_str());
-      EXPECT_GT(refusedPc(why), receivePc) << s.name << " refused at or before its prefix receive: " << why;
+      // The one-step convolution after it ("stride" §D) and the compute-feeding 0x14 before that (§B) run too.
+      EXPECT_GT(refusedPc(why), convolutionPc) << s.name << " refused at or before its one-step convolution: " << why;
       continue;
     }
-    ASSERT_FALSE(expected.empty()) << s.name << " ran fully; golden rand1 not found (set CORALSIM_GOLDEN) to compare it";
+    ASSERT_FALSE(expected.empty()) << s.name << " ran fully; golden rand1 / img_cat not found (set CORALSIM_GOLDEN) to compare it";
     ASSERT_EQ(r.outputs.size(), 1u);
     ASSERT_EQ(r.outputs[0].bytes.size(), expected.size());
     size_t exact = 0;

@@ -182,12 +182,14 @@ class LleRungTest : public ::testing::Test {
   }
   // A contiguous staging write (0x14) of `bytes` at narrow byte `at` (a multiple of 4) on `tiles`: the
   // next pop to those tiles lands there (row Stage14NarrowAt64, unit Stage14NarrowUnit).
-  DecodedPacket stageAt(uint16_t tiles, uint64_t at, uint64_t bytes) {
+  // `feedsCompute`: a compute, not a receive, comes next on its tiles (Stage14FeedsCompute, "stride" §B).
+  DecodedPacket stageAt(uint16_t tiles, uint64_t at, uint64_t bytes, bool feedsCompute = false) {
     const uint64_t groups = bytes / 4 - 1;
     return f.make(0x14, {{LleField::Dma14Mask, tiles}, {LleField::Stage14NarrowAt64, at / 64},
                          {LleField::Stage14NarrowUnit, at % 64 / 4}, {LleField::Stage14Groups, groups},
                          {LleField::Stage14LoopOn, groups != 0}, {LleField::Stage14WrapC, static_cast<uint64_t>(-groups)},
-                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
+                         {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1},
+                         {LleField::Stage14FeedsCompute, feedsCompute}});
   }
   // The outfeed of one tile's 64 result bytes: a line loop of 8 lines.
   DecodedPacket outfeed() { return f.make(0x27, {{LleField::OutfeedLines, 64 / 8 - 1}}); }
@@ -391,7 +393,7 @@ class LleRungTest : public ::testing::Test {
       rung.packet(keep, streams, 0);
     }
     rung.packet(infeed(true), streams, 0);
-    rung.packet(stageAt(p.tile, p.inputAt, streams.input.size()), streams, 0);
+    rung.packet(stageAt(p.tile, p.inputAt, streams.input.size(), true), streams, 0);
     rung.packet(pop(true, p.tile), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
     rung.packet(compute, streams, 0);
@@ -2428,6 +2430,86 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   rung.endRun();
 }
 
+// The stride sweep's one-step convolution (docs/decoding-log.md "stride" §D, §E): an execution-only receive
+// with a prefix (Recv11PrefixOn, one 256-byte array) whose run is 0 arms its tile's stream on the compute's
+// tag; the compute runs no loop at all (every limit 0: its wraps hold whatever they hold -- 3 and 500 here,
+// never applied) and takes the bias (ComputeParamPrefix 1) and one weight group from the parameter-caching
+// run's wide memory, with a per-tensor weight zero point. The feeding pop after it carries the prefix
+// array and the one transfer: 2 x 256 ring bytes. Sizes and zero points no corpus program has (tile 2,
+// zero points 5 / 77, a negative bias). Refused: a feeding pop of one row (the prefix not counted).
+TEST_F(LleRungTest, AOneStepConvolutionTakesTheBiasAndWeightGroupAPrefixedReceiveStreams) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr uint64_t kInputAt4 = 9, kOutAt = 640, kTag = 3001;
+  constexpr uint8_t kOneStepZpIn = 5, kZpWeight = 77;
+  constexpr float kMult = 0.01f;
+  const int32_t bias[4] = {-300, 1000, 0, 25};
+  streams.params.assign(3 * 256, 0);  // the parameter-caching run's receive takes whole rows after a prefix row
+  for (unsigned c = 0; c < 4; ++c) std::memcpy(&streams.params[4 * c], &bias[c], 4);
+  std::mt19937 rng(23);
+  for (unsigned i = 16; i < 32; ++i) streams.params[i] = static_cast<uint8_t>(rng());
+  parameterCachingRun(kTile);
+  const uint32_t input = 0x30a0ff11;
+  const DecodedPacket receive = [&] {
+    DecodedPacket r = executionOnlyReceive(kTile);
+    auto& words = f.wordsOf(r);
+    words[2].setBits(84, 1, 0);  // the prefix receives' marks ("stride11" §B), pinned to the decode set
+    words[2].setBits(86, 1, 0);
+    words[2].setBits(112, 1, 0);
+    words[2].setBits(90, 17, 0x1ffff);
+    f.setElement(r, LleField::Recv11PrefixOn, 0, 1);
+    f.setElement(r, LleField::Recv11PrefixBytes8, 0, 32);
+    f.setElement(r, LleField::Recv11PrefixAt64, 0, 40);
+    f.setElement(r, LleField::Recv11PrefixLast64, 0, 40);
+    f.setElement(r, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(r, LleField::Recv11ExecStream, 0, kTag);
+    return r;
+  }();
+  const auto conv = [&] {
+    DecodedPacket p = f.make(0x01, {{LleField::ComputeMask, kTile}, {LleField::ComputeInputBytes, 4}, {LleField::ComputeStreamTag, kTag},
+                                    {LleField::ComputeInputAt4, kInputAt4}, {LleField::ComputeOutputAt, kOutAt},
+                                    {LleField::ComputeParamPrefix, 1}, {LleField::ComputeZpWeight, kZpWeight},
+                                    {LleField::ComputeZpIn, kOneStepZpIn}, {LleField::ComputeZpOut, 0}, {LleField::ComputeOut37Step, 1},
+                                    {LleField::ComputeKWrap29, 3}, {LleField::ComputeKWrapW7, 3},
+                                    {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
+                                    {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)},
+                                    {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}});
+    f.setElement(p, LleField::ComputeKWrap37, 1, 500);
+    return p;
+  };
+  EXPECT_EQ(checkEnvelope(receive), "");
+  EXPECT_EQ(checkEnvelope(conv()), "");  // wraps of loops that run once: never applied, not checked
+  const auto feed = [&](uint64_t bytes) {
+    const uint64_t beats = bytes / 64;
+    return popAt(false, 0, 1, kTile, bytes,
+                 {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
+                  {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * beats - 1) % 256) % 256}});
+  };
+  const auto run = [&](uint64_t feedBytes) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, input},
+                              {LleField::Fill17At4, kInputAt4}}),
+                streams, 0);
+    rung.packet(receive, streams, 0);
+    rung.packet(conv(), streams, 0);
+    rung.packet(feed(feedBytes), streams, 0);
+  };
+  run(2 * 256);
+  const auto got = rung.tile(2).narrowSram.read(kOutAt, 4);
+  for (unsigned c = 0; c < 4; ++c) {
+    int64_t acc = bias[c];
+    for (unsigned i = 0; i < 4; ++i) {
+      acc += (int64_t{static_cast<uint8_t>(input >> (8 * i))} - kOneStepZpIn) * (int64_t{streams.params[16 + 4 * c + i]} - kZpWeight);
+    }
+    const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
+    EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "lane " << c << " acc " << acc;
+  }
+  rung.endRun();
+  expectRefusal([&] { run(256); }, "has 1 prefix arrays and 1 transfers of 256 bytes",
+                "a feeding pop without the prefix's row was accepted");
+  rung.endRun();
+}
+
 // The weight feed (docs/decoding-log.md "conv32end"; lle_fields.def OutfeedNested, OutfeedFeedRows,
 // OutfeedFeedRing16, Dma10WeightFeed): after the convolution and the pop feeding its stream, the nested
 // 0x27 repeats the pop's rows (one row of 256 bytes: the 96 weight bytes fit) and the send of tile 0 --
@@ -2661,7 +2743,7 @@ TEST_F(LleRungTest, AnExecutionOnlyReceivesPrefixEndsOneArrayAfterItsSpan) {
     words[2].setBits(86, 1, 0);
     words[2].setBits(112, 1, 0);
     words[2].setBits(90, 17, 0x1ffff);
-    words[2].setBits(12, 13, 112);  // Recv11PrefixAt64 and Last64: pinned in this form
+    words[2].setBits(12, 13, 112);  // Recv11PrefixAt64 and Last64 (don't-care in this form: the next test)
     words[2].setBits(44, 13, 116);
     f.setElement(receive, LleField::Recv11PrefixOn, 0, 1);
     f.setElement(receive, LleField::Recv11PrefixSpan8, 0, span8);
@@ -2677,9 +2759,43 @@ TEST_F(LleRungTest, AnExecutionOnlyReceivesPrefixEndsOneArrayAfterItsSpan) {
   const std::string noFlag = checkEnvelope([&] {
     DecodedPacket receive = receiveWith(0, 32);
     f.setElement(receive, LleField::Recv11PrefixOn, 0, 0);
+    f.setElement(receive, LleField::Recv11PrefixAt64, 0, 0);  // refused on its own without the flag
+    f.setElement(receive, LleField::Recv11PrefixLast64, 0, 0);
     return receive;
   }());
   EXPECT_NE(noFlag.find("Recv11PrefixBytes8"), std::string::npos) << noFlag;
+}
+
+// Where an execution-only receive places its prefix (Recv11PrefixAt64 / Last64, docs/decoding-log.md
+// "stride" §A) is its position, don't-care for the bytes: that form moves none. A prefix at 64-byte unit
+// 1,000 with its bound 37 below it (no corpus receive has either; the stride sweep's are 112 / 116 ...
+// 72 / 76) passes, and the pop-fed copy behind it comes back whole; without the prefix flag the same bits
+// are refused naming the field (they exist only with a prefix).
+TEST_F(LleRungTest, AnExecutionOnlyReceivesPrefixPositionIsDontCareForTheBytes) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr uint64_t kAt64 = 9;
+  streams.input.resize(24);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0xa1 + 11 * i);
+  const auto receiveAt = [&](uint64_t at64, uint64_t last64, uint64_t prefixOn) {
+    DecodedPacket receive = executionOnlyReceive(kTile);
+    auto& words = f.wordsOf(receive);
+    words[2].setBits(84, 1, 0);  // the prefix receives' marks ("stride11" §B), pinned to the decode set
+    words[2].setBits(86, 1, 0);
+    words[2].setBits(112, 1, 0);
+    words[2].setBits(90, 17, 0x1ffff);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, prefixOn);
+    f.setElement(receive, LleField::Recv11PrefixSpan8, 0, prefixOn);
+    f.setElement(receive, LleField::Recv11PrefixBytes8, 0, prefixOn * 33);
+    f.setElement(receive, LleField::Recv11PrefixAt64, 0, at64);
+    f.setElement(receive, LleField::Recv11PrefixLast64, 0, last64);
+    return receive;
+  };
+  const DecodedPacket far = receiveAt(1000, 37, 1);
+  EXPECT_EQ(checkEnvelope(far), "");
+  EXPECT_EQ(checkEnvelope(receiveAt(0, 8191, 1)), "");
+  EXPECT_EQ(inputThroughReceive(kTile, stageAt(kTile, kAt64 * 64, 0), far, kAt64), streams.input);
+  const std::string noFlag = checkEnvelope(receiveAt(1000, 37, 0));
+  EXPECT_NE(noFlag.find("Recv11PrefixAt64"), std::string::npos) << noFlag;
 }
 
 // The execution-only receive's loop nest (docs/decoding-log.md "add128" §A): a level-0 run of
@@ -3301,7 +3417,7 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
     f.setElement(keep, LleField::Stage13Route, 1, 0);
     rung.packet(keep, streams, 0);
     rung.packet(infeed(true), streams, 0);
-    rung.packet(stageAt(kTile, 400, input.size()), streams, 0);
+    rung.packet(stageAt(kTile, 400, input.size(), true), streams, 0);
     rung.packet(popAt(true, 0, 0, kTile, input.size()), streams, 0);
     rung.packet(eltwise, streams, 0);  // the input has not arrived
     rung.packet(f.make(0x1a, {}), streams, 0);
@@ -3698,6 +3814,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
                                        {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
   f.setElement(window, LleField::Stage14OuterLimit, 0, kPasses - 1);
   f.setElement(window, LleField::Stage14WrapA, 0, -(kUnits - 1));  // level 1's stride 0: the same units each pass
+  f.setElement(window, LleField::Stage14FeedsCompute, 0, 1);        // the second copy comes next on its tile
   const auto expected = [&](uint64_t inputByte, unsigned lane) {
     const float product = 0.5f * static_cast<float>(streams.input[inputByte] * column0[lane]);  // one channel
     return static_cast<uint8_t>(std::nearbyint(std::clamp(product, -7.0f, 200.0f)) + kZpOut);
@@ -4115,7 +4232,9 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   const DecodedPacket astray = identity(3, kWindowAt / 4 + 1, 512, 1, kColumns);
   rung.packet(astray, streams, 0);
   rung.packet(infeed(true), streams, 0);
-  rung.packet(window, streams, 0);
+  DecodedPacket windowBeforeARead = window;  // a read, not a compute, comes next on its tile here
+  f.setElement(windowBeforeARead, LleField::Stage14FeedsCompute, 0, 0);
+  rung.packet(windowBeforeARead, streams, 0);
   rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
   rung.packet(f.make(0x24, {}), streams, 0);
   EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(512, 4).has_value());
