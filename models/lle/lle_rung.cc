@@ -798,6 +798,28 @@ void LleRung::checkInfeedSize(const models::RunStreams& streams) {
   }
 }
 
+// The execution-only nest's shorter last repetition (lle_fields.def Recv11ExecLastRunOn; docs/decoding-log.md
+// "oldrecv"): the units it drops, Recv11ExecRun - Recv11ExecLastRun, which Recv11ExecLastShort states; 0 without
+// the bit. Only level 1 counts in every corpus receive with it: with levels 2-3 counting, which repetition is the
+// last one is not decoded.
+uint64_t LleRung::lastRepetitionShortfall(const DecodedPacket& packet) const {
+  const auto words = packet.words;
+  if (readField(words, LleField::Recv11ExecLastRunOn) == 0) return 0;
+  const uint64_t run = readField(words, LleField::Recv11ExecRun);
+  const uint64_t lastRun = readField(words, LleField::Recv11ExecLastRun);
+  const uint64_t shortfall = readField(words, LleField::Recv11ExecLastShort);
+  if (lastRun > run || shortfall != run - lastRun) {
+    refuse(packet, "Recv11ExecLastShort = " + std::to_string(shortfall) + " with Recv11ExecLastRun = " + std::to_string(lastRun) +
+                       " is not the units the last repetition drops from Recv11ExecRun = " + std::to_string(run) +
+                       " (docs/decoding-log.md \"oldrecv\")");
+  }
+  if (readField(words, LleField::Recv11ExecRepeat, 1) != 0 || readField(words, LleField::Recv11ExecRepeat, 2) != 0) {
+    refuse(packet, "Recv11ExecLastRunOn with Recv11ExecRepeat[1] or [2] counting: which repetition runs "
+                   "Recv11ExecLastRun is not decoded");
+  }
+  return shortfall;
+}
+
 void LleRung::receive(const DecodedPacket& packet) {
   const auto words = packet.words;
   // The execution-only form's fields are not decoded (lle_fields.def Recv11ExecutionForm): pinned, no
@@ -815,9 +837,11 @@ void LleRung::receive(const DecodedPacket& packet) {
     // 1 x 1 convolution's one weight group, "stride" §D).
     const uint64_t run = readField(words, LleField::Recv11ExecRun);
     const bool prefixed = readField(words, LleField::Recv11PrefixOn) != 0;
+    const uint64_t lastDrops = lastRepetitionShortfall(packet);
     if (readField(words, LleField::Recv11ExecInnerLevel) == 0 || (run == 0 && !prefixed)) return;
     uint64_t transfers = run + 1;
     for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv11ExecRepeat, i) + 1;
+    transfers -= lastDrops;
     const uint64_t tag = readField(words, LleField::Recv11ExecStream);
     const uint64_t prefixArrays = prefixed ? readField(words, LleField::Recv11PrefixBytes8) / kPrefixUnits8PerRow : 0;
     for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -894,9 +918,9 @@ void LleRung::pop(const DecodedPacket& packet) {
     refuse(packet, "destination tile mask " + isa::formatHex(tiles) + " is empty or names tiles this chip does not have");
   }
   // The length, in 64-byte ring beats (an input byte takes 8 ring bytes, see PopBuffer32), and again as
-  // -(ring bytes / 16 - 1): in an input pop 20 bits of beats - 1 and the repeat in 16 bits (PopInputBeats,
-  // PopInputRingNeg16; docs/decoding-log.md "win14" §C), in a parameter pop 10 + 8 bits and 12, the four
-  // bits above the repeat 0 (PopBeatsLow / High, PopRingNeg16, PopRingNeg16Sign; "xraypair" §B).
+  // -(ring bytes / 16 - 1): in an input pop 8 + 20 bits of beats - 1 and the repeat in 16 bits (PopInputBeatsHigh,
+  // PopInputBeats, PopInputRingNeg16; docs/decoding-log.md "win14" §C, "oldrecv" §B), in a parameter pop 10 + 8
+  // bits and 12, the four bits above the repeat 0 (PopBeatsLow / High, PopRingNeg16, PopRingNeg16Sign; "xraypair" §B).
   const uint64_t ringPerByte = units64 ? 1 : 8;
   // The stream-feeding form's repeat is kept mod 256 (113, 129, 65 for 36, 32, 48 beats: 172 / 172 such
   // pops with PopBeatsLow > 0, "conv32merge" §B), and its length counts passes over its ring
@@ -974,9 +998,6 @@ void LleRung::pop(const DecodedPacket& packet) {
   pendingPops_.push_back(std::move(pending));
 }
 
-// The pop's length in 64-byte ring beats (docs/decoding-log.md "win14" §C): an input pop's PopInputBeats + 1
-// (20 bits; its bit 10 is what "add128" §D read as PopBeats1024), a parameter pop's PopBeatsHigh x 1024 + PopBeatsLow + 1.
-// An input pop's PopBeatsHigh is not part of its length (pinned by the envelope).
 // A stream-feeding pop walks its ring (PopRingLimit + 1 beats; 64 in every corpus one) PopBeatsHigh whole
 // times, then a last pass of PopBeatsLow + 1 beats, which the repeat -(4 x (PopBeatsLow + 1) - 1) mod 256
 // names (164 / 164 corpus feeding pops with a repeat); a repeat of 0 (PopBeatsLow 0 in 609 / 609) says the
@@ -993,8 +1014,21 @@ uint64_t LleRung::feedingPopBeats(const DecodedPacket& packet, uint64_t repeat) 
   return readField(packet.words, LleField::PopBeatsHigh) * ring + (repeat == 0 ? ring : low + 1);
 }
 
+// The pop's length in 64-byte ring beats (docs/decoding-log.md "win14" §C): an input pop's PopInputBeatsHigh x 16,384
+// + PopInputBeats + 1 ("oldrecv" §B; PopInputBeats' bit 10 is what "add128" §D read as PopBeats1024), a parameter
+// pop's PopBeatsHigh x 1024 + PopBeatsLow + 1.
 uint64_t LleRung::popBeats(const DecodedPacket& packet) const {
-  if (readField(packet.words, LleField::PopIsInput) != 0) return readField(packet.words, LleField::PopInputBeats) + 1;
+  if (readField(packet.words, LleField::PopIsInput) != 0) {
+    constexpr uint64_t kBeatsPerHighUnit = 16384;
+    const uint64_t high = readField(packet.words, LleField::PopInputBeatsHigh);
+    const uint64_t low = readField(packet.words, LleField::PopInputBeats);
+    // Every corpus pop with the high part keeps the rest below 16,384; a larger rest beside it is not decoded.
+    if (high != 0 && low >= kBeatsPerHighUnit) {
+      refuse(packet, "PopInputBeats = " + std::to_string(low) + " beside PopInputBeatsHigh = " + std::to_string(high) +
+                         ": which beats the high part counts then is not decoded");
+    }
+    return high * kBeatsPerHighUnit + low + 1;
+  }
   return (readField(packet.words, LleField::PopBeatsHigh) << 10 | readField(packet.words, LleField::PopBeatsLow)) + 1;
 }
 
@@ -1500,7 +1534,7 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
     streamsAwaitingFeed_[t] = stream;
     if (stream.transfers != conv.reduction()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
-                         std::to_string(stream.transfers) + " transfers (Recv11ExecRun + 1, times its repeats), the convolution "
+                         std::to_string(stream.transfers) + " transfers (Recv11ExecRun + 1, times its repeats, less Recv11ExecLastShort), the convolution "
                          "reduces over " + std::to_string(conv.reduction()) + " weight groups");
     }
     TileState& tile = tiles_[t];

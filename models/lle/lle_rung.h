@@ -175,9 +175,12 @@ class LleRung final : public models::DatapathRung {
   // program order, writing each pair into the tile's narrow memory.
   void pairMeshTransfers(const models::DecodedPacket& packet, size_t direction, unsigned tile);
   void receive(const models::DecodedPacket& packet);
+  // The units an execution-only receive's last repetition drops (Recv11ExecLastShort, checked against its
+  // run and last run); 0 where every repetition is whole.
+  [[nodiscard]] uint64_t lastRepetitionShortfall(const models::DecodedPacket& packet) const;
   void checkInfeedSize(const models::RunStreams& streams);
   void pop(const models::DecodedPacket& packet);
-  // The pop's length in 64-byte ring beats (an input pop's PopInputBeats, a parameter pop's PopBeatsHigh/Low).
+  // The pop's length in 64-byte ring beats (an input pop's PopInputBeatsHigh/PopInputBeats, a parameter pop's PopBeatsHigh/Low).
   [[nodiscard]] uint64_t popBeats(const models::DecodedPacket& packet) const;
   // A stream-feeding pop's length: whole passes over its ring and a last pass the repeat names.
   [[nodiscard]] uint64_t feedingPopBeats(const models::DecodedPacket& packet, uint64_t repeat) const;

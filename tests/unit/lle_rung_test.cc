@@ -2370,8 +2370,37 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
         arm(0x3, kTaps - 1, kTag);
         rung.packet(conv(), streams, 0);
       },
-      "carries 5 transfers (Recv11ExecRun + 1, times its repeats), the convolution reduces over 6 weight groups",
+      "carries 5 transfers (Recv11ExecRun + 1, times its repeats, less Recv11ExecLastShort), the convolution reduces over 6 "
+      "weight groups",
       "a weight stream shorter than the taps was accepted");
+  rung.endRun();
+  // A nest whose last repetition runs shorter (Recv11ExecLastRunOn, docs/decoding-log.md "oldrecv"): a run of 4
+  // repeated twice, the second run 2 (drops 2), is the 6 transfers of the 6 taps; read whole, 8 are refused.
+  const auto armShortLast = [&](uint64_t lastRunOn) {
+    DecodedPacket r = executionOnlyReceive(0x3);
+    f.setElement(r, LleField::Recv11ExecRun, 0, 3);
+    for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv11ExecWrap, e, static_cast<uint64_t>(-3));
+    f.setElement(r, LleField::Recv11ExecRepeat, 0, 1);
+    f.setElement(r, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(r, LleField::Recv11ExecStream, 0, kTag);
+    f.setElement(r, LleField::Recv11ExecLastRunOn, 0, lastRunOn);
+    f.setElement(r, LleField::Recv11ExecLastRun, 0, lastRunOn ? 1 : 0);
+    f.setElement(r, LleField::Recv11ExecLastShort, 0, lastRunOn ? 2 : 0);
+    rung.packet(r, streams, 0);
+  };
+  rung.beginRun();
+  writeGrids();
+  armShortLast(1);
+  rung.packet(conv(), streams, 0);
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        armShortLast(0);
+        rung.packet(conv(), streams, 0);
+      },
+      "carries 8 transfers", "a weight stream of whole repetitions longer than the taps was accepted");
   rung.endRun();
   expectRefusal(
       [&] {
@@ -2829,6 +2858,61 @@ TEST_F(LleRungTest, AnExecutionOnlyReceiveRunsALoopNestWhoseOuterLevelsStartTheR
   EXPECT_NE(checkEnvelope(receiveWith(0, 0, 1)).find("Recv11ExecWrap[0]"), std::string::npos);
 }
 
+// The execution-only nest's shorter last repetition (docs/decoding-log.md "oldrecv"; lle_fields.def
+// Recv11ExecLastRunOn): w1 bit 121 says the last repetition runs Recv11ExecLastRun + 1 units (w1[120:105]),
+// Recv11ExecLastShort = Run - LastRun fewer (w1[137:123]); the corpus has it in receives of image rows that
+// are not whole 256-byte rows (conv 500^2: Run 1, Repeat 122, LastRun 0, short 1). A run of 10 repeated 5
+// times whose last run is 4 (short 6) is no corpus receive's: it passes the envelope, and the 0x14 before it
+// still places the 40 popped bytes. Refused by name: a shortfall that is not Run - LastRun, a last run longer
+// than the run, a last run without the bit, and the bit with level 2 counting (which repetition is the
+// last one there is not decoded).
+TEST_F(LleRungTest, AnExecutionOnlyReceivesLastRepetitionMayRunShorter) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr uint64_t kAt64 = 9;
+  constexpr int64_t kRun = 9;
+  streams.input.resize(40);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x2d + 3 * i);
+  const auto receiveWith = [&](uint64_t on, uint64_t lastRun, uint64_t shortfall, uint64_t repeat1 = 0) {
+    DecodedPacket receive = executionOnlyReceive(kTile);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, kRun);
+    f.setElement(receive, LleField::Recv11ExecRepeat, 0, 4);
+    f.setElement(receive, LleField::Recv11ExecRepeat, 1, repeat1);
+    for (unsigned level = 0; level < 3; ++level) {
+      f.setElement(receive, LleField::Recv11ExecWrap, level, static_cast<uint64_t>(-kRun));
+    }
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(receive, LleField::Recv11ExecLastRunOn, 0, on);
+    f.setElement(receive, LleField::Recv11ExecLastRun, 0, lastRun);
+    f.setElement(receive, LleField::Recv11ExecLastShort, 0, shortfall);
+    return receive;
+  };
+  const auto through = [&](const DecodedPacket& receive) {
+    return inputThroughReceive(kTile, stageAt(kTile, kAt64 * 64, 0), receive, kAt64);
+  };
+  const DecodedPacket shorter = receiveWith(1, 3, 6);
+  EXPECT_EQ(checkEnvelope(shorter), "");
+  EXPECT_EQ(through(shorter), streams.input);
+  // The bits the field holds above word 1 (w2[9:0]): a shortfall of 1,000 units passes as well.
+  EXPECT_EQ(checkEnvelope([&] {
+              DecodedPacket r = receiveWith(1, 3, 1000);
+              f.setElement(r, LleField::Recv11ExecRun, 0, 1003);
+              for (unsigned level = 0; level < 3; ++level) f.setElement(r, LleField::Recv11ExecWrap, level, static_cast<uint64_t>(-1003));
+              return r;
+            }()),
+            "");
+  expectRefusal([&] { through(receiveWith(1, 3, 5)); }, "Recv11ExecLastShort = 5 with Recv11ExecLastRun = 3 is not",
+                "a shortfall other than Run - LastRun was accepted");
+  rung.endRun();
+  expectRefusal([&] { through(receiveWith(1, 12, 0)); }, "Recv11ExecLastShort = 0 with Recv11ExecLastRun = 12 is not",
+                "a last run longer than the run was accepted");
+  rung.endRun();
+  expectRefusal([&] { through(receiveWith(1, 3, 6, 1)); }, "Recv11ExecLastRunOn with Recv11ExecRepeat[1] or [2] counting",
+                "a shorter last repetition with level 2 counting was accepted");
+  rung.endRun();
+  const std::string withoutBit = checkEnvelope(receiveWith(0, 3, 0));
+  EXPECT_NE(withoutBit.find("Recv11ExecLastRun"), std::string::npos) << withoutBit;
+}
+
 // The execution-only receive's w1[98:88] (docs/decoding-log.md "count11"): the transfers it waits for,
 // Run + 1 in most receives (add_128_128 64 = 63 + 1), 0 in the compute-fed ones of conv 256^2-1024^2 and
 // MobileNet v2, 4 with a run of 1 in Dense-1024. A wait moves no bytes, so the rung takes any count: a run
@@ -2926,20 +3010,18 @@ TEST_F(LleRungTest, AStagingWritesUnitCountIsThePopsUnitsThroughItsFirstGroup) {
 
 // w1 bit 65 above PopBeatsLow (docs/decoding-log.md "add128" §D): bit 10 of an input pop's 20-bit count
 // (PopInputBeats, "win14" §C). An input of 8,512 bytes (1,064 beats, no corpus input's size: the bit set,
-// PopBeatsLow's bits 39) lands whole; PopBeatsHigh in an input pop (not part of its length) and the bit
-// in a parameter pop (no decoded meaning there) are refused by the envelope.
+// PopBeatsLow's bits 39) lands whole; the bit in a parameter pop (no decoded meaning there) is refused by the
+// envelope. (w0[103:96] of an input pop is PopInputBeatsHigh: AnInputPopsLengthPast16384BeatsHasAHighPart.)
 TEST_F(LleRungTest, AnInputPopsBitAboveItsBeatsAddsAThousandTwentyFourBeats) {
   constexpr uint16_t kTile = 0x8;
   constexpr uint64_t kAt = 1024;
   streams.input.resize(8512);
   for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(i * 29 + i / 251);
-  const auto place = [&](uint64_t high) {
+  const auto place = [&] {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     rung.packet(stageAt(kTile, kAt, streams.input.size()), streams, 0);
-    rung.packet(popAt(true, 0, 0, kTile, streams.input.size(),
-                      {{LleField::PopBeatsHigh, high}}),
-                streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
     const AddressedMemory& m = rung.tile(3).narrowSram;
     EXPECT_FALSE(m.firstUnwritten(kAt, streams.input.size()).has_value()) << "byte " << *m.firstUnwritten(kAt, streams.input.size());
@@ -2948,9 +3030,8 @@ TEST_F(LleRungTest, AnInputPopsBitAboveItsBeatsAddsAThousandTwentyFourBeats) {
     rung.endRun();
     return kept;
   };
-  EXPECT_EQ(place(0), streams.input);
+  EXPECT_EQ(place(), streams.input);
   ASSERT_EQ(readField(popAt(true, 0, 0, kTile, streams.input.size()).words, LleField::PopInputBeats) >> 10, 1u);
-  expectRefusal([&] { place(1); }, "word 0", "PopBeatsHigh in an input pop was accepted");
   streams.params.assign(256, 0x5a);
   rung.beginRun();
   rung.packet(infeed(false), streams, 0);
@@ -2959,6 +3040,35 @@ TEST_F(LleRungTest, AnInputPopsBitAboveItsBeatsAddsAThousandTwentyFourBeats) {
   f.wordsOf(parameterPop)[1].setBits(65, 1, 1);
   expectRefusal([&] { rung.packet(parameterPop, streams, 0); }, "bits 65 have no decoded meaning",
                 "the bit in a parameter pop was accepted");
+  rung.endRun();
+}
+
+// An input pop's w0[103:96] (PopInputBeatsHigh, docs/decoding-log.md "oldrecv" §B) counts 16,384 beats: the
+// compiler writes beats - 1 as 14 low bits in PopInputBeats and the rest there, and PopInputRingNeg16 repeats the
+// length mod 16,384 beats, so it cannot tell. A pop of 16,484 beats (131,872 input bytes: high 1, low 99; the
+// corpus's are 1 or 2 with other lows) into a staging write lands whole; without the high part, with the same
+// repeat, it brings only its 100 low beats (800 bytes). A low part of 16,384 or more beside the high part (never
+// in the corpus) is refused by name.
+TEST_F(LleRungTest, AnInputPopsLengthPast16384BeatsHasAHighPart) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kAt = 512, kLowBeats = 100, kBytes = 8 * (16384 + kLowBeats);
+  streams.input.resize(kBytes);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(i * 7 + i / 509);
+  const auto place = [&](uint64_t high, uint64_t low) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(kTile, kAt, kBytes), streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, kBytes, {{LleField::PopInputBeatsHigh, high}, {LleField::PopInputBeats, low}}), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& m = rung.tile(1).narrowSram;
+    const uint64_t landed = m.firstUnwritten(kAt, kBytes).value_or(kAt + kBytes) - kAt;
+    rung.endRun();
+    return landed;
+  };
+  EXPECT_EQ(place(1, kLowBeats - 1), kBytes);
+  EXPECT_EQ(place(0, kLowBeats - 1), 8 * kLowBeats);
+  expectRefusal([&] { place(1, 16384 + kLowBeats - 1); }, "PopInputBeats = 16483 beside PopInputBeatsHigh = 1",
+                "a low part past 16,384 beats beside the high part was accepted");
   rung.endRun();
 }
 
