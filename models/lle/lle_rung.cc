@@ -242,6 +242,9 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
     case 0x11:
       receive(packet);
       break;
+    case 0x12:
+      receiveWeightStream(packet);
+      break;
     case 0x24:  // the scalar fence: the core waited for the infeed, so the popped bytes are here
       checkInfeedSize(streams);
       resolvePops(streams);
@@ -845,7 +848,7 @@ void LleRung::receive(const DecodedPacket& packet) {
     const uint64_t tag = readField(words, LleField::Recv11ExecStream);
     const uint64_t prefixArrays = prefixed ? readField(words, LleField::Recv11PrefixBytes8) / kPrefixUnits8PerRow : 0;
     for (unsigned t = 0; t < tiles_.size(); ++t) {
-      if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag, prefixArrays, std::nullopt, 0};
+      if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag, 0x11, prefixArrays, std::nullopt, 0};
     }
     return;
   }
@@ -879,6 +882,33 @@ void LleRung::receive(const DecodedPacket& packet) {
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (packet.tileMask & (1u << t)) pendingReceives_[t].push_back(r);
+  }
+}
+
+// The weight-stream receive 0x12 (lle_fields.def Recv12Stream, docs/decoding-log.md "op12"): the
+// execution-only 0x11's layout, arming on its tiles the stream a convolution compute naming its tag
+// takes: (Run + 1) x product (repeat + 1) weight groups after Bytes8 / 32 prefix arrays. The compute
+// checks both against its own nests and prefix; the bytes themselves come from the parameter rows the
+// ring send after the compute carries (tag 0 from the caching tile), as with the 0x11 stream.
+void LleRung::receiveWeightStream(const DecodedPacket& packet) {
+  const auto words = packet.words;
+  if (readField(words, LleField::Recv12InnerLevel) == 0) {
+    refuse(packet, "Recv12InnerLevel (word 0 bit 78) = 0: the 0x12 without its loop nest is not decoded");
+  }
+  uint64_t transfers = readField(words, LleField::Recv12Run) + 1;
+  for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv12Repeat, i) + 1;
+  uint64_t prefixArrays = 0;
+  if (readField(words, LleField::Recv12PrefixOn) != 0) {
+    const uint64_t bytes8 = readField(words, LleField::Recv12PrefixBytes8);
+    if (bytes8 % kPrefixUnits8PerRow != 0) {
+      refuse(packet, "Recv12PrefixBytes8 (word 2 bits 63:57) = " + std::to_string(bytes8) + " is not whole 256-byte prefix rows (" +
+                         std::to_string(kPrefixUnits8PerRow) + " each)");
+    }
+    prefixArrays = bytes8 / kPrefixUnits8PerRow;
+  }
+  const uint64_t tag = readField(words, LleField::Recv12Stream);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag, 0x12, prefixArrays, std::nullopt, 0};
   }
 }
 
@@ -1527,15 +1557,25 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
     const uint64_t tag = readField(packet.words, LleField::ComputeStreamTag);
     if (!weightStreams_[t] || weightStreams_[t]->tag != tag) {
       refuse(packet, "tile " + std::to_string(t) + " of the convolution compute (ComputeStreamTag " + std::to_string(tag) +
-                         ") armed no weight stream on that tag (a looping execution-only 0x11, Recv11ExecStream)");
+                         ") armed no weight stream on that tag (a looping execution-only 0x11 or a 0x12: Recv11ExecStream, Recv12Stream)");
     }
     const WeightStream stream = *weightStreams_[t];
     weightStreams_[t].reset();
     streamsAwaitingFeed_[t] = stream;
     if (stream.transfers != conv.reduction()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
-                         std::to_string(stream.transfers) + " transfers (Recv11ExecRun + 1, times its repeats, less Recv11ExecLastShort), the convolution "
+                         std::to_string(stream.transfers) + " transfers (" +
+                         (stream.opcode == 0x12 ? "Recv12Run + 1, times its repeats" : "Recv11ExecRun + 1, times its repeats, less Recv11ExecLastShort") +
+                         "), the convolution "
                          "reduces over " + std::to_string(conv.reduction()) + " weight groups");
+    }
+    if (stream.opcode == 0x12 && stream.prefixArrays * conv.groupBytes() != conv.prefixBytes()) {
+      refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) +
+                         " opens with " + std::to_string(stream.prefixArrays) + " prefix arrays (Recv12PrefixBytes8 / " +
+                         std::to_string(kPrefixUnits8PerRow) + "), the convolution's ComputeParamPrefix " +
+                         std::to_string(conv.prefix) + " reads " + std::to_string(conv.prefixBytes() / conv.groupBytes()) +
+                         ": where the other arrays go is not decoded (822 of the 825 corpus 0x12 streams agree; the gabor "
+                         "templates' carry one the compute does not read)");
     }
     TileState& tile = tiles_[t];
     const TileState* source = tile.wide.holds(0, weightBytes) ? &tile : (holders == 1 ? onlyHolder : nullptr);

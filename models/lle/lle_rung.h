@@ -236,6 +236,7 @@ class LleRung final : public models::DatapathRung {
   void runWindowReaders();
   void computeConvolution(const models::DecodedPacket& packet);
   // The pop that feeds the weight streams the convolution computes took (PopStreamFeed).
+  void receiveWeightStream(const models::DecodedPacket& packet);
   void feedWeightStreams(const models::DecodedPacket& packet, uint16_t tiles, uint64_t ringBytes);
   void refuseWhileAWindowReaderWaits(const models::DecodedPacket& packet) const;
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
@@ -258,7 +259,11 @@ class LleRung final : public models::DatapathRung {
     uint64_t pc;
     uint64_t transfers;
     uint64_t tag;
-    uint64_t prefixArrays = 0;  // 256-byte parameter arrays in front of the transfers (Recv11PrefixBytes8 / 32)
+    uint8_t opcode;  // the receive that armed it: 0x11 (execution-only form) or 0x12
+    // 256-byte parameter arrays in front of the transfers (Recv11PrefixBytes8 / 32, Recv12PrefixBytes8 /
+    // 32): the stream-feeding pop carries them. Only a 0x12's are checked against the compute's prefix;
+    // the 0x11 stream receive's prefix fields are checked by relations only.
+    uint64_t prefixArrays = 0;
     // Set when a convolution took the stream: the tile whose wide bytes it read, and how many.
     std::optional<unsigned> weightTile;
     uint64_t weightBytes = 0;

@@ -38,6 +38,13 @@ constexpr IdleStep kIdleSteps[] = {
 #undef CORAL_LLE_PARTNER_IDLE_STEP
 };
 
+// A partner's wait (lle_partner_waits.def): the copy may hold 0 there instead of the partner's value.
+constexpr LleField kPartnerWaits[] = {
+#define CORAL_LLE_PARTNER_WAIT(field) LleField::field,
+#include "models/lle/lle_partner_waits.def"
+#undef CORAL_LLE_PARTNER_WAIT
+};
+
 constexpr uint8_t kSync = 0x1a;
 constexpr uint64_t kReceiveRowBytes = 256;  // a receive row: 64 lanes x 4 bytes (as the parameter form's rows)  // a tile fence: orders, moves no data, so it does not break a pairing
 
@@ -126,9 +133,6 @@ std::string partnerFieldsHolding(uint8_t partner, std::span<const isa::Word128> 
   return names.empty() ? "" : " (the " + hexByte(partner) + "'s " + names + ")";
 }
 
-// The partner's words as the copy is compared with them: each idle step (a loop of limit 0) whose
-// value differs from the copy's only in its lowest bit takes the copy's value.
-
 void writeField(std::span<isa::Word128> words, LleField field, uint64_t value, unsigned element = 0) {
   const LleFieldDef& f = fieldDef(field);
   const uint32_t lsb = f.lsb + element * f.stride;
@@ -165,17 +169,27 @@ void runOneLevelUp(std::span<isa::Word128> words) {
 }
 
 // The partner's words as the copy is compared with them: a copy with an inner level (Stage14CopyInnerLevel)
-// of an execution-only receive without one sees the receive's run one level up; then each idle step (a loop of limit 0)
-// whose value differs from the copy's only in its lowest bit takes the copy's value.
+// of an execution-only receive without one sees the receive's run one level up; then a wait the copy holds as 0
+// (lle_partner_waits.def) reads 0, and each idle step (a loop of limit 0) whose value differs from the copy's
+// only in its lowest bit takes the copy's value.
 std::vector<isa::Word128> partnerAsCompared(std::span<const isa::Word128> copy, const models::DecodedPacket& partner) {
   std::vector<isa::Word128> words(partner.words.begin(), partner.words.end());
   if (copy.size() > 1 && words.size() > 2 && readField(words, LleField::Recv11ExecutionForm) == 1 &&
       readField(copy, LleField::Stage14CopyInnerLevel) == 1 && runOnlyDescriptor(words)) {
     runOneLevelUp(words);
   }
+  for (const LleField wait : kPartnerWaits) {
+    const LleFieldDef& f = fieldDef(wait);
+    if (f.opcode != static_cast<uint8_t>(partner.opcode) || !fieldPresent(wait, words)) continue;
+    if (f.lsb / 128 >= copy.size() || readField(copy, wait) != 0) continue;
+    writeField(words, wait, 0);
+  }
   for (const IdleStep& s : kIdleSteps) {
     const LleFieldDef& step = fieldDef(s.step);
-    if (step.opcode != static_cast<uint8_t>(partner.opcode) || readField(words, s.limit) != 0) continue;
+    if (step.opcode != static_cast<uint8_t>(partner.opcode) || !fieldPresent(s.step, words) ||
+        readField(words, s.limit) != 0) {
+      continue;
+    }
     if (step.lsb / 128 >= copy.size() || step.lsb / 128 >= words.size()) continue;
     const uint64_t mine = readField(copy, s.step);
     if ((mine ^ readField(words, s.step)) != 1) continue;

@@ -174,6 +174,37 @@ TEST_F(PartnerCopyWatchTest, AReceiveRunningItsLoopOnceMayHoldTheOtherStepThanIt
   }
 }
 
+// A copy holds its receive's wait count or 0 (lle_partner_waits.def; docs/decoding-log.md "templates" §A):
+// the count is a wait, not a transfer. Values no corpus pair has: a 37-iteration run (copiedBits) whose
+// receive waits for 37, 5 or 1000 transfers, the copy holding 0; a copy holding 3 is refused, as is a count
+// 0 in a parameter-form receive (no wait field there: its w1[98:82] is the row step).
+TEST_F(PartnerCopyWatchTest, ACopyMayHoldNoWaitWhereItsReceiveWaits) {
+  std::vector<isa::Word128> noWait = copiedBits();
+  noWait[1].setBits(88, 11, 0);
+  for (const uint64_t count : {37u, 5u, 1000u}) {
+    std::vector<isa::Word128> waiting = copiedBits();
+    waiting[1].setBits(88, 11, count);
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(make(0x14, 0x3, &noWait), kPinned), "");
+    EXPECT_EQ(watch.observe(executionOnly(make(0x11, 0x3, &waiting)), ""), "") << "count " << count;
+  }
+  {
+    std::vector<isa::Word128> three = copiedBits();
+    three[1].setBits(88, 11, 3);
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(make(0x14, 0x3, &three), kPinned), "");
+    const std::string why = watch.observe(executionOnly(make(0x11, 0x3, &noWait)), "");
+    EXPECT_NE(why.find("differs in bits 89:88 (the 0x11's Recv11ExecCount)"), std::string::npos) << why;
+  }
+  {
+    PartnerCopyWatch watch;
+    ASSERT_EQ(watch.observe(make(0x14, 0x3, &noWait), kPinned), "");
+    const std::vector<isa::Word128> parameterForm = copiedBits();
+    const std::string why = watch.observe(make(0x11, 0x3, &parameterForm), "");
+    EXPECT_NE(why.find("Stage14PartnerW1 (word 1 bits 127:0) differs in bits 93, 90, 88"), std::string::npos) << why;
+  }
+}
+
 // The refusal says what the differing copied bits are in the receive ("add128" §A): an execution-only
 // receive whose run is one unit shorter (35 for the copy's 36) and whose tag is one higher differs from
 // the copy in w0 bits 97:95 (Recv11ExecRun) and 62 (the stream tag w0[73:62], Recv11ExecStream,

@@ -502,6 +502,32 @@ TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThat
   EXPECT_NE(why.find("opcode 0x01"), std::string::npos) << why;
 }
 
+// The K loop's level 0 is a whole slot limit (docs/decoding-log.md "templates" §B): 14 bits in w0, Nest29
+// and the w10 nest, 18 in Nest37, where docs/isa.md §4.2 read 8. Limits no corpus Dense compute has (300,
+// 1,023, 4,000 groups) pass with their wraps -limit; read as 8 bits the envelope named w0 bit 70 … raw, and
+// the wraps (-300 against the 44 left in 8 bits) disagreed. A limit whose Nest37 copy lacks its top bits
+// (4,000 there, 4,000 mod 256 = 160 in Nest37) is refused naming the field.
+TEST_F(LleRungTest, TheKLoopsLevelZeroHoldsItsWholeSlotLimit) {
+  for (const uint64_t limit : {300u, 1023u, 4000u}) {
+    EXPECT_EQ(checkEnvelope(compute(0x1, limit)), "") << "limit " << limit;
+  }
+  DecodedPacket shortCopy = compute(0x1, 4000);
+  const LleFieldDef& k1 = fieldDef(LleField::ComputeK4W1);
+  f.wordsOf(shortCopy)[k1.lsb / 128].setBits(k1.lsb % 128, k1.width, 4000 % 256);
+  parameterCachingRun(0x1);
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(pop(true, 0x1), streams, 0);
+  std::string why;
+  try {
+    rung.packet(shortCopy, streams, 0);
+  } catch (const ChipFault& e) {
+    why = e.what();
+  }
+  rung.endRun();
+  EXPECT_NE(why.find("loop limit ComputeK4W1 = 160 is not 4000 (ComputeK4W0)"), std::string::npos) << why;
+}
+
 // The parameter receive's row loop ("decode4" §A): a 16-bit limit at w0[110:95] and three 17-bit
 // wraps -limit at a 33-bit pitch. Odd row counts (127, 1979) are the decisive case: "decode1" read
 // the limit one bit higher (lines of 512 bytes), which cannot express them. Any row count passes;
@@ -2457,6 +2483,71 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
       "ComputeKCount (word 9 bits 75:64) = 7 is not -1 x ComputeKWrap29[5] (word 9 bits 36:24) + 1 = 6",
       "a K count its level-6 wrap does not say was accepted");
   rung.endRun();
+
+  // The same stream armed by a 0x12 (docs/decoding-log.md "op12"): the execution-only 0x11's layout, its
+  // transfers (Recv12Run + 1) x (Recv12Repeat + 1) -- here a run of 3 repeated twice, a nest no corpus
+  // 0x12 has (RingCanary: runs of 9 under C / 4 - 1 repeats) -- and its prefix arrays (Recv12PrefixBytes8
+  // / 32) the convolution's. The outputs are those above; a run of 3 without the repeat, another tag, a
+  // one-array prefix for a compute without one, and a 0x12 without its nest are refused.
+  const auto arm12 = [&](uint16_t tiles, uint64_t run, uint64_t repeat, uint64_t tag, uint64_t prefixBytes8 = 0,
+                         uint64_t innerLevel = 1) {
+    DecodedPacket r = f.make(0x12, {{LleField::Dma12Mask, tiles}, {LleField::Recv12InnerLevel, innerLevel},
+                                    {LleField::Recv12Run, run}, {LleField::Recv12Step, innerLevel}, {LleField::Recv12Stream, tag},
+                                    {LleField::Recv12Count, run + 1}, {LleField::Recv12PrefixOn, prefixBytes8 != 0},
+                                    {LleField::Recv12PrefixSpan8, prefixBytes8 == 0 ? 0 : prefixBytes8 - 32},
+                                    {LleField::Recv12PrefixBytes8, prefixBytes8}});
+    if (innerLevel != 0) {  // the repeats, wraps and step exist with the nest only (lle_relations.def)
+      f.setElement(r, LleField::Recv12Repeat, 0, repeat);
+      for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv12Wrap, e, static_cast<uint64_t>(-static_cast<int64_t>(run)));
+    }
+    rung.packet(r, streams, 0);
+  };
+  rung.beginRun();
+  writeGrids();
+  arm12(0x3, 2, 1, kTag);
+  rung.packet(conv(), streams, 0);
+  for (unsigned t = 0; t < 2; ++t) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        const auto got = m.read(kConvOutputAt + 4 * (y * kOutW + x), 4);
+        for (unsigned c = 0; c < 4; ++c) {
+          int64_t acc = 0;
+          for (unsigned tap = 0; tap < kTaps; ++tap) {
+            const uint32_t unit = grid[t][(y + tap / kKw) * kG + x + tap % kKw];
+            for (unsigned i = 0; i < 4; ++i) acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * streams.params[tap * 16 + 4 * c + i];
+          }
+          const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
+          EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "0x12: tile " << t << " output " << y << ", " << x << " lane " << c;
+        }
+      }
+    }
+  }
+  rung.endRun();
+  const auto refused12 = [&](uint64_t run, uint64_t repeat, uint64_t tag, uint64_t prefixBytes8, uint64_t innerLevel) {
+    std::string why;
+    try {
+      rung.beginRun();
+      writeGrids();
+      arm12(0x3, run, repeat, tag, prefixBytes8, innerLevel);
+      rung.packet(conv(), streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  };
+  EXPECT_NE(refused12(2, 0, kTag, 0, 1).find("carries 3 transfers (Recv12Run + 1, times its repeats), the convolution reduces over 6"),
+            std::string::npos)
+      << refused12(2, 0, kTag, 0, 1);
+  EXPECT_NE(refused12(2, 1, kTag + 1, 0, 1).find("tile 0 of the convolution compute (ComputeStreamTag 1234) armed no weight stream"),
+            std::string::npos)
+      << refused12(2, 1, kTag + 1, 0, 1);
+  EXPECT_NE(refused12(2, 1, kTag, 32, 1).find("opens with 1 prefix arrays (Recv12PrefixBytes8 / 32), the convolution's "
+                                              "ComputeParamPrefix 0 reads 0"),
+            std::string::npos)
+      << refused12(2, 1, kTag, 32, 1);
+  EXPECT_NE(refused12(2, 1, kTag, 0, 0).find("Recv12InnerLevel (word 0 bit 78) = 0"), std::string::npos) << refused12(2, 1, kTag, 0, 0);
 }
 
 // The stride sweep's one-step convolution (docs/decoding-log.md "stride" §D, §E): an execution-only receive
@@ -3614,8 +3705,10 @@ TEST_F(LleRungTest, AStagingWriteRunsOnlyWhenTheReceiveNextOnItsTilesCarriesTheB
     for (const DecodedPacket& p : packets) rung.packet(p, streams, 0);
     rung.endRun();
   };
+  // Count 1 against the copy's 4 (a copy holds its receive's wait or 0, lle_partner_waits.def); the step
+  // 0 against 1 is not named: the receive's run is 0, its step idle (lle_partner_idle_steps.def).
   expectRefusal([&] { run({write1, write2, receiveWith(kTiles, 1, 0)}); },
-                "Stage14PartnerW1 (word 1 bits 127:0) differs in bits 90, 88, 82",
+                "Stage14PartnerW1 (word 1 bits 127:0) differs in bits 90, 88 (the 0x11's Recv11ExecCount)",
                 "a write whose receive carries another count was accepted");
   expectRefusal([&] { run({write1, write2, receiveWith(0x2, 4, 1), compute(0x4)}); },
                 "need a 0x11 next on tile 2, where opcode 0x01", "a write followed by a compute on its tile was accepted");

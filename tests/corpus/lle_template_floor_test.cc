@@ -1,0 +1,166 @@
+// How far the LibrEdgeTPU tracker templates (colour / bright, two image sizes each) and edgetpuxray
+// matmul_256 get on the lle rung (docs/decoding-log.md "templates"; issue #12 target (c)).
+//
+// 1. The tracker templates: no refusal names a bit of a compute's K-loop level 0 — the whole 14-bit
+//    limits of the w0 nest, Nest29 and the w10 nest and the 18-bit one of Nest37 are decoded ("templates"
+//    §B), so the 128^2 templates' 1,024-position compute passes where main named w0 bits 71:70. Every
+//    refusal is a clean one of the rung. A template that runs fully is compared with its golden rand1
+//    output (whole tensor, exact size, exact bytes).
+// 2. matmul_256: the 0x14 that copies its receive with no wait (count 0, "templates" §A) passes, so the
+//    rung stops no earlier than the first 0x11 of the program (on main it stopped on that 0x14, before it).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "driver/model/model_file.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
+#include "hosting/in_process_transport.h"
+#include "models/isa/compute_loop_nest.h"
+#include "models/lle/lle_fields.h"
+#include "models/scalar/decoded_program.h"
+#include "sim/device.h"
+#include "tests/corpus/lle_refusal_pc.h"
+#include "tests/support/corpus.h"
+
+namespace coralsim::driver {
+namespace {
+
+namespace fs = std::filesystem;
+using coralsim::testing::refusedPc;
+using lle::LleField;
+
+constexpr uint8_t kReceive = 0x11;
+
+RunResult runOnLle(const RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs) {
+  sim::DeviceOptions options;
+  options.chip.mode = models::ExecutionMode::kLle;
+  sim::Device device(options);
+  InProcessTransport transport(device);
+  Runner runner(transport, RunnerOptions{});
+  runner.open();
+  RunResult r = runner.run(plan, inputs);
+  runner.close();
+  return r;
+}
+
+// The absolute bits (128 x word + bit) an envelope refusal of a compute names: "opcode 0x01 ... word 9 =
+// ...: bits 64, 59 have no decoded meaning". Empty for any other refusal.
+std::vector<unsigned> refusedComputeBits(const std::string& why) {
+  std::vector<unsigned> bits;
+  if (why.find("opcode 0x01") == std::string::npos) return bits;
+  static const std::regex kWordBits(R"(word (\d+) = [0-9a-f]+: bits ([0-9:, ]+) have no decoded meaning)");
+  std::smatch m;
+  if (!std::regex_search(why, m, kWordBits)) return bits;
+  const unsigned word = static_cast<unsigned>(std::stoul(m[1].str()));
+  static const std::regex kRange(R"((\d+)(?::(\d+))?)");
+  const std::string list = m[2].str();
+  for (auto it = std::sregex_iterator(list.begin(), list.end(), kRange); it != std::sregex_iterator(); ++it) {
+    const unsigned hi = static_cast<unsigned>(std::stoul((*it)[1].str()));
+    const unsigned lo = (*it)[2].matched ? static_cast<unsigned>(std::stoul((*it)[2].str())) : hi;
+    for (unsigned b = lo; b <= hi; ++b) bits.push_back(128 * word + b);
+  }
+  return bits;
+}
+
+// The level-0 slots of the compute's four loop nests, by the nests' own layout (not by the K fields, whose
+// width is what "templates" §B changed): Nest37 and Nest29 from models/isa/compute_loop_nest.def, the w10
+// nest at Nest29's layout from ComputeK4W10, the w0 nest at its levels' width (ComputeLimitW0) from ComputeK4W0.
+bool inKLevelZero(unsigned bit) {
+  const isa::ComputeNestDef& nest37 = isa::computeNestDef(isa::ComputeNest::Nest37);
+  const isa::ComputeNestDef& nest29 = isa::computeNestDef(isa::ComputeNest::Nest29);
+  const std::pair<uint32_t, uint32_t> slots[] = {
+      {nest37.limitLsb(0), nest37.limitWidth},
+      {nest29.limitLsb(0), nest29.limitWidth},
+      {lle::fieldDef(LleField::ComputeK4W10).lsb, nest29.limitWidth},
+      {lle::fieldDef(LleField::ComputeK4W0).lsb, lle::fieldDef(LleField::ComputeLimitW0).width},
+  };
+  for (const auto& [lsb, width] : slots) {
+    if (bit >= lsb && bit < lsb + width) return true;
+  }
+  return false;
+}
+
+TEST(LleTemplates, TheTrackerTemplatesPassTheirComputesKLevelZeroAndFullRunsMatchTheGolden) {
+  const auto corpus = coralsim::testing::corpusDir();
+  const fs::path dir = corpus ? *corpus / "ricardodeazambuja+LibrEdgeTPU" / "libredgetpu" / "tracker" / "templates" : fs::path();
+  if (!corpus || !fs::is_directory(dir)) GTEST_SKIP() << "\n*** SKIPPED: the LibrEdgeTPU tracker templates are not in the corpus. ***\n";
+  const auto golden = coralsim::testing::goldenDir();
+  std::vector<fs::path> programs;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > 15 && name.ends_with("_edgetpu.tflite")) programs.push_back(entry.path());
+  }
+  std::sort(programs.begin(), programs.end());
+  ASSERT_FALSE(programs.empty()) << dir;
+  size_t full = 0, exactRuns = 0, computeStops = 0;
+  for (const fs::path& path : programs) {
+    const ModelFile model = loadModelFile(path);
+    const RunPlan plan = planRun(model);
+    const std::string stem = path.filename().string().substr(0, path.filename().string().size() - 15);
+    const fs::path cases = golden ? *golden / ("ricardodeazambuja+LibrEdgeTPU__" + stem) : fs::path();
+    std::vector<std::vector<uint8_t>> inputs = randomInputs(plan, 1);
+    std::vector<uint8_t> expected;
+    if (golden && fs::exists(cases / "rand1.in0.bin") && fs::exists(cases / "rand1.tpu_out0.bin")) {
+      inputs = {coralsim::testing::readFile(cases / "rand1.in0.bin")};
+      expected = coralsim::testing::readFile(cases / "rand1.tpu_out0.bin");
+    }
+    const RunResult r = runOnLle(plan, inputs);
+    if (!r.ok()) {
+      const std::string& why = *r.error;
+      EXPECT_TRUE(why.find("lle:") != std::string::npos || why.find("not modelled") != std::string::npos) << path << ": " << why;
+      for (const unsigned bit : refusedComputeBits(why)) {
+        EXPECT_FALSE(inKLevelZero(bit)) << path << ": refused on bit " << bit % 128 << " of word " << bit / 128
+                                        << ", inside a K-loop level-0 limit: " << why;
+      }
+      computeStops += why.find("opcode 0x01") != std::string::npos;
+      const size_t at = why.find("not modelled");
+      std::printf("%-32s stops: %s\n", stem.c_str(), why.substr(at == std::string::npos ? 0 : at, 260).c_str());
+      continue;
+    }
+    ++full;
+    ASSERT_FALSE(expected.empty()) << stem << " ran fully; no golden rand1 to compare it with (set CORALSIM_GOLDEN)";
+    ASSERT_EQ(r.outputs.size(), 1u) << stem;
+    ASSERT_EQ(r.outputs[0].bytes.size(), expected.size()) << stem;
+    size_t exact = 0;
+    for (size_t i = 0; i < expected.size(); ++i) exact += r.outputs[0].bytes[i] == expected[i];
+    exactRuns += exact == expected.size();
+    std::printf("%-32s FULL %zu / %zu bytes exact\n", stem.c_str(), exact, expected.size());
+    EXPECT_EQ(r.outputs[0].bytes, expected) << stem;
+  }
+  std::printf("%zu tracker templates: %zu fully on lle (%zu golden-exact), %zu stop at a compute\n", programs.size(), full,
+              exactRuns, computeStops);
+}
+
+TEST(LleMatmul256, ItsStagingWriteWithoutAWaitPassesToItsReceive) {
+  const auto corpus = coralsim::testing::corpusDir();
+  const fs::path path = corpus ? *corpus / "geohot+edgetpuxray" / "programs" / "matmul_256.coral" : fs::path();
+  if (!corpus || !fs::exists(path)) GTEST_SKIP() << "\n*** SKIPPED: matmul_256.coral not in the corpus. ***\n";
+  const ModelFile model = loadModelFile(path);
+  const RunPlan plan = planRun(model);
+  long receivePc = -1;
+  const auto program = models::DecodedProgram::fromBytes(coralsim::testing::readFile(path));
+  for (const models::DecodedPacket& p : program->packets()) {
+    if (receivePc < 0 && static_cast<uint8_t>(p.opcode) == kReceive) receivePc = static_cast<long>(p.pc);
+  }
+  ASSERT_GE(receivePc, 0) << "no 0x11 in " << path;
+  const RunResult r = runOnLle(plan, randomInputs(plan, 1));
+  if (r.ok()) {
+    std::printf("matmul_256 runs fully on lle (no expected output to compare with)\n");
+    return;
+  }
+  const std::string& why = *r.error;
+  std::printf("matmul_256 on lle stops: %s\n", why.substr(why.find("not modelled") == std::string::npos ? 0 : why.find("not modelled"), 260).c_str());
+  EXPECT_GT(refusedPc(why), receivePc) << "refused at or before the receive its 0x14 copies: " << why;
+}
+
+}  // namespace
+}  // namespace coralsim::driver
