@@ -18,7 +18,8 @@ add rows for that opcode only, and only from packets of its decoded form (REQUIR
 that must be set; KEPT_FORM: the field whose every element must be 0; the rung refuses the others,
 naming it). --opcode may be given once per opcode; --opcode 0xOP:FIELD=VALUE PROGRAM... adds rows only
 from the packets of that opcode where FIELD has VALUE (a form of it, e.g. 0x01:ComputeInputBytes=1: the
-one-byte-element identity computes of the convolutions, docs/decoding-log.md "convwire2" §B).
+one-byte-element identity computes of the convolutions, docs/decoding-log.md "convwire2" §B); such a
+form is taken as named, KEPT_FORM not applied (0x13:Stage13RepeatSlot=0: the reads routed (0, 1), "conv64").
 Reading the models uses the shared reference parsers (tfl.py, seg.py) as libraries; nothing of them
 is copied. Re-run it after decoding a field and review the diff of the .def (it should only shrink).
 """
@@ -140,7 +141,7 @@ def main():
                     row = fields[name]
                     if (packet >> row[1]) & ((1 << row[2]) - 1) != int(value, 0):
                         continue
-                if only is not None and op in KEPT_FORM and packet & field_bits(fields[KEPT_FORM[op]]):
+                if only is not None and not where and op in KEPT_FORM and packet & field_bits(fields[KEPT_FORM[op]]):
                     continue
                 mask = packet_mask(op, packet, fields, formats, masks)
                 for k in range(length):

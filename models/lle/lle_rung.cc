@@ -62,6 +62,10 @@ constexpr uint64_t kInputLineStep = 4096;
 // A ring beat: what one iteration of a 0x10 send's nest carries, the last beat of a stream partly
 // (lle_fields.def Dma10Beats: beats = ceil(the read's bytes / 256) in 4,427 / 4,523 corpus sends).
 constexpr uint64_t kRingBeatBytes = 256;
+// The outfeed format a host-bound send names (lle_fields.def Dma10OutfeedForm): the line form (0x27
+// w0 bit 120 clear) or the nested form (of which the rung executes the weight feed only).
+constexpr uint64_t kLineOutfeedForm = 2;
+constexpr uint64_t kNestedOutfeedForm = 1;
 
 // The values of a 0x13's Stage13Flags (w6[35:32]) seen in the corpus: none, one of bits 33 / 34 / 35
 // alone, or bit 34 with 32 or 33 (docs/decoding-log.md "keptread2"). What they select is not decoded.
@@ -77,6 +81,31 @@ std::string tileList(uint16_t mask) {
     text += std::to_string(t);
   }
   return text;
+}
+
+// A nested 0x27 whose groups go to the scalar core's data memory (OutfeedPath 0, docs/decoding-log.md
+// "splitpad" §B), which the scalar core then streams to the host: not modelled. Known from the packet
+// alone, so the chunk check refuses it before anything runs (as it refuses bits of unknown meaning).
+// Returns why, or "" for any other 0x27.
+std::string scalarMemoryOutfeed(const models::DecodedPacket& packet) {
+  constexpr uint64_t kToScalarMemory = 0;
+  if (readField(packet.words, LleField::OutfeedNested) == 0 || readField(packet.words, LleField::OutfeedPath) != kToScalarMemory) return {};
+  return "a nested outfeed to the scalar core's data memory (OutfeedPath, word 1 bits 46:45 = 0) at word " +
+         std::to_string(readField(packet.words, LleField::OutfeedScalarWord)) +
+         " (OutfeedScalarWord, word 0 bits 26:12), which the scalar core then streams to the host: not modelled "
+         "(docs/decoding-log.md \"splitpad\" §B)";
+}
+
+// Why a host-bound send (at `sendPc`) is refused when the 0x27 that takes its bytes is of the other
+// format than the one it names (lle_fields.def Dma10OutfeedForm): the line format, or the nested one
+// (of which the rung arms the weight feed only).
+std::string outfeedFormMismatch(uint64_t sendPc, uint64_t sendForm) {
+  char pc[16];
+  std::snprintf(pc, sizeof pc, "0x%04llx", static_cast<unsigned long long>(sendPc));
+  const bool namesNested = sendForm == kNestedOutfeedForm;
+  return std::string("the host-bound send at PC ") + pc + " names the " + (namesNested ? "nested" : "line") +
+         " outfeed form (Dma10OutfeedForm, word 2 bits 93:92, 85:84 = " + (namesNested ? "1, 1" : "2, 2") + "), and its bytes meet a " +
+         (namesNested ? "line-form outfeed (0x27 w0 bit 120 clear)" : "nested outfeed (the weight feed)");
 }
 
 }  // namespace
@@ -169,6 +198,11 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     if (op >= 0x21 && op <= 0x23) continue;
     std::string why = partners.observe(p, checkEnvelope(p));
     if (why.empty()) why = nextPackets.observe(p);
+    if (why.empty() && op == 0x27) {
+      if (const std::string form = scalarMemoryOutfeed(p); !form.empty()) {
+        why = "opcode 0x27 (sc.outfeed) at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + form;
+      }
+    }
     if (!why.empty()) return why;
     if (p.tilePacket && (p.tileMask >> config_.tileCount()) != 0) {
       return "tile packet at " + models::describePacketLocation(p.pc, p.words[0]) + " addresses tiles beyond the " +
@@ -679,15 +713,40 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   // next compute (both clear); the mixed forms are not decoded.
   const uint64_t route105 = readField(words, LleField::Stage13Route, 0);
   const uint64_t route107 = readField(words, LleField::Stage13Route, 1);
-  if (route105 != route107) {
+  // The slot at w2[129:114] (lle_fields.def Stage13RepeatSlot, docs/decoding-log.md "conv64"): with w2
+  // bit 97 clear it is the read's stream beats, the form of every corpus read routed (0, 1) and of no
+  // other; that read is sent like a (1, 1) one (its send has Dma10ReadForm set), its beats checked below.
+  const bool slotBeats = readField(words, LleField::Stage13RepeatSlot) == 0;
+  const bool routedOnlyBy107 = route105 == 0 && route107 == 1;
+  if (slotBeats != routedOnlyBy107) {
+    refuse(packet, "Stage13RepeatSlot (word 2 bit 97) = " + std::to_string(slotBeats ? 0 : 1) + " with Stage13Route (word 3 bits 107, 105) = " +
+                       std::to_string(route107) + ", " + std::to_string(route105) +
+                       ": the slot holds the stream beats only in reads routed (0, 1) in the corpus; this pairing is not decoded");
+  }
+  if (slotBeats) {
+    if (readField(words, LleField::Stage13RepeatOn) != 0) {
+      refuse(packet, "Stage13RepeatOn (word 3 bit 101) = 1 with Stage13RepeatSlot (word 2 bit 97) = 0: the slot at word 2 bits "
+                     "129:114 cannot be both the second nest's limit and the stream beats");
+    }
+    const bool counts = loop || nest.countingLevels() != 0;
+    const uint64_t bytes = counts ? 4 * reach.groups : 0;
+    const uint64_t want = (bytes + kRingBeatBytes - 1) / kRingBeatBytes;
+    const uint64_t slot = readField(words, LleField::Stage13SlotBeats);
+    if (slot + 1 != want) {
+      refuse(packet, "the read names " + std::to_string(slot + 1) + " beats of " + std::to_string(kRingBeatBytes) +
+                         " bytes (Stage13SlotBeats, word 2 bits 129:114); its nest reads " + std::to_string(bytes) +
+                         " bytes = " + std::to_string(want) + " beats");
+    }
+  } else if (route105 != route107) {
     refuse(packet, "Stage13Route (word 3 bits 107, 105) = " + std::to_string(route107) + ", " + std::to_string(route105) +
-                       ": a read that is neither sent (1, 1) nor kept for the tile's compute (0, 0) is not decoded");
+                       ": a read that is neither sent (1, 1 or, with its beats in word 2, 0, 1) nor kept for the tile's "
+                       "compute (0, 0) is not decoded");
   }
   // The stream's beats (lle_fields.def Stage13StreamBeats): a slot of the second nest, decoded for a
   // sent read only.
   const uint64_t streamBeats =
       fieldPresent(LleField::Stage13StreamBeats, words) ? readField(words, LleField::Stage13StreamBeats) : 0;
-  if (route105 == 0) {
+  if (route107 == 0) {
     if (streamBeats != 0) {
       refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) +
                          " in a read kept for the tile's compute (Stage13Route 0, 0): its meaning there is not decoded");
@@ -1929,9 +1988,12 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
 // nothing to the host.
 void LleRung::send(const DecodedPacket& packet) {
   if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) return;
+  const uint64_t form = outfeedFormOf(packet);
   const bool weightFeed = readField(packet.words, LleField::Dma10WeightFeed) != 0;
   if (!outfeedArmed_.empty()) {
     const ArmedOutfeed armed = outfeedArmed_.front();
+    // The weight feed's 0x27 is of the nested format; every other 0x27 the rung arms is of the line format.
+    if (form != (armed.weightFeed ? kNestedOutfeedForm : kLineOutfeedForm)) refuse(packet, outfeedFormMismatch(packet.pc, form));
     outfeedArmed_.pop_front();
     if (armed.weightFeed) {
       if (!weightFeed) {
@@ -1958,18 +2020,49 @@ void LleRung::send(const DecodedPacket& packet) {
   }
   const TileState& tile = tiles_[static_cast<unsigned>(std::countr_zero(packet.tileMask))];
   if (tile.keptRead) {  // a kept read's length is the bytes it copied (Dma10ReadForm 0, 0)
-    sendsWaiting_.push_back(sendBytes(packet, tile.keptRead->size()));
+    sendsWaiting_.push_back({sendBytes(packet, tile.keptRead->size()), packet.pc, form});
     return;
   }
   if (tile.stagedReadBytes == 0) {
     refuse(packet, "a host-bound send (Dma10ToOutfeed) before its outfeed from a one-line read: its length is the outfeed's, "
                    "not known yet");
   }
-  sendsWaiting_.push_back(sendBytes(packet, tile.stagedReadBytes));
+  sendsWaiting_.push_back({sendBytes(packet, tile.stagedReadBytes), packet.pc, form});
+}
+
+// The outfeed format a host-bound send names (lle_fields.def Dma10OutfeedForm, docs/decoding-log.md
+// "splitpad" §A): its two elements are equal in every corpus send, 2 for the line form, 1 for the
+// nested one; anything else has never been seen.
+uint64_t LleRung::outfeedFormOf(const DecodedPacket& send) const {
+  const uint64_t low = readField(send.words, LleField::Dma10OutfeedForm, 0);
+  const uint64_t high = readField(send.words, LleField::Dma10OutfeedForm, 1);
+  if (low != high || (low != kLineOutfeedForm && low != kNestedOutfeedForm)) {
+    refuse(send, "Dma10OutfeedForm (word 2 bits 93:92, 85:84) = " + std::to_string(high) + ", " + std::to_string(low) +
+                     ": a host-bound send names 2, 2 (a line-form outfeed) or 1, 1 (the nested form) in every corpus send");
+  }
+  return low;
 }
 
 void LleRung::armOutfeed(const DecodedPacket& packet) {
-  if (readField(packet.words, LleField::OutfeedNested) != 0) {
+  const bool nested = readField(packet.words, LleField::OutfeedNested) != 0;
+  // The format again in word 1, and where the bytes go (lle_fields.def OutfeedLineFormat, OutfeedPath).
+  if (const uint64_t line = readField(packet.words, LleField::OutfeedLineFormat); line != (nested ? 0u : 1u)) {
+    refuse(packet, "OutfeedLineFormat (word 1 bit 100) = " + std::to_string(line) + " with OutfeedNested (word 0 bit 120) = " +
+                       std::to_string(nested) + ": the two disagree in no corpus 0x27");
+  }
+  constexpr uint64_t kToHostWindow = 3, kToParameterRing = 1;
+  const uint64_t path = readField(packet.words, LleField::OutfeedPath);
+  if (!nested && path != kToHostWindow) {
+    refuse(packet, "OutfeedPath (word 1 bits 46:45) = " + std::to_string(path) + " in a line-format 0x27: 3 (the host window) in all 1,146");
+  }
+  if (const std::string why = scalarMemoryOutfeed(packet); !why.empty()) refuse(packet, why);
+  if (nested && path != kToParameterRing) {
+    refuse(packet, "OutfeedPath (word 1 bits 46:45) = " + std::to_string(path) + " in a nested 0x27: 1 (the weight feed) or 0 (scalar memory) in the corpus");
+  }
+  if (const uint64_t word = readField(packet.words, LleField::OutfeedScalarWord); nested && word != 0) {
+    refuse(packet, "OutfeedScalarWord (word 0 bits 26:12) = " + std::to_string(word) + " in a weight feed: 0 in all 789 corpus feeds");
+  }
+  if (nested) {
     armWeightFeedOutfeed(packet);
     return;
   }
@@ -1978,8 +2071,10 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
     outfeedArmed_.push_back(ArmedOutfeed{bytes, std::nullopt});
     return;
   }
-  std::vector<uint8_t> waiting = std::move(sendsWaiting_.front());
+  WaitingSend first = std::move(sendsWaiting_.front());
   sendsWaiting_.pop_front();
+  if (first.outfeedForm != kLineOutfeedForm) refuse(packet, outfeedFormMismatch(first.pc, first.outfeedForm));
+  const std::vector<uint8_t>& waiting = first.bytes;
   if (waiting.size() != bytes) {
     refuse(packet, "the outfeed sends " + std::to_string(bytes) + " bytes (OutfeedLines), the host-bound send before it carried " +
                        std::to_string(waiting.size()));

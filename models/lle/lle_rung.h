@@ -211,6 +211,7 @@ class LleRung final : public models::DatapathRung {
                                                   uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
   void armOutfeed(const models::DecodedPacket& packet);
+  [[nodiscard]] uint64_t outfeedFormOf(const models::DecodedPacket& send) const;
   // The nested 0x27 after a stream-feeding pop, and the send that drains it (docs/decoding-log.md "conv32end").
   void armWeightFeedOutfeed(const models::DecodedPacket& packet);
   void drainWeightFeed(const models::DecodedPacket& packet, const WeightFeed& feed) const;
@@ -281,7 +282,13 @@ class LleRung final : public models::DatapathRung {
     std::optional<WeightFeed> weightFeed;
   };
   std::deque<ArmedOutfeed> outfeedArmed_;
-  std::deque<std::vector<uint8_t>> sendsWaiting_;  // host-bound 0x10s issued before their 0x27
+  // A host-bound 0x10 issued before its 0x27: its bytes and the outfeed format it names.
+  struct WaitingSend {
+    std::vector<uint8_t> bytes;
+    uint64_t pc;
+    uint64_t outfeedForm;  // Dma10OutfeedForm
+  };
+  std::deque<WaitingSend> sendsWaiting_;
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
   size_t outRead_ = 0;
   uint64_t macs_ = 0;

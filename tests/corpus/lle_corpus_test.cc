@@ -464,16 +464,15 @@ bool feedsAWeightStream(const ModelFile& model) {
 // The programs with a weight feed (found by structure: a stream-feeding pop in the execution-only program),
 // run through the driver on the lle rung: where one runs fully, every golden case's whole output (exact
 // size) is compared with the golden custom-op output; where it stops, the stop is printed. Asserted: every
-// program that runs fully is exact on every byte, and at least one runs fully (conv 32² 3 x 3, the decode
-// set of the feed's pinned bits; conv 64² 3 x 3 and looming 64² are held out and reported).
+// program that runs fully is exact on every byte, and at least two run fully (conv 32² 3 x 3, the decode
+// set of the feed's pinned bits; conv 64² 3 x 3, held out for the feed and for the output read routed
+// (0, 1), whose form's pinned bits come from conv 256² 40 x 40: docs/decoding-log.md "conv64"; looming 64²
+// is reported).
 TEST(LleCorpus, TheWeightFeedProgramsThatRunFullyOnLleMatchGoldenEveryByte) {
   const auto golden = coralsim::testing::goldenDir();
   if (!golden) GTEST_SKIP() << "\n*** SKIPPED: golden data not found (set CORALSIM_GOLDEN). ***\n";
   const auto corpus = coralsim::testing::corpusDir();
   CORALSIM_REQUIRE_CORPUS(corpus);
-  // conv 32² 6 x 6 (held out from every decode set) runs fully as well since "rubens" (its K count, its
-  // feeding pop's ring passes, its feed send's row steps).
-  constexpr size_t kMinFullyLle = 2;
   size_t fully = 0, programs = 0;
   Match all;
   for (const auto& e : fs::directory_iterator(*golden)) {

@@ -50,6 +50,14 @@ class PacketFactory {
     if (op == 0x17) words[2].setBits(fieldDef(LleField::Mesh17RecvStride).lsb % 128, 17, 1);
     // Every corpus 0x13 steps its level 0 by at least one unit (lle_fields.def Stage13Step).
     if (op == 0x13) words[0].setBits(fieldDef(LleField::Stage13Step).lsb % 128, 17, 1);
+    // Every corpus line-format 0x27 names its format and the host window in word 1 (OutfeedLineFormat 1,
+    // OutfeedPath 3); the envelope's first row is a nested one. Callers may override.
+    if (op == 0x27) {
+      words[1].setBits(fieldDef(LleField::OutfeedLineFormat).lsb % 128, 1, 1);
+      words[1].setBits(fieldDef(LleField::OutfeedPath).lsb % 128, 2, 3);
+    }
+    // And every corpus 0x13 but the reads routed (0, 1) sets w2 bit 97 (Stage13RepeatSlot, "conv64").
+    if (op == 0x13) words[2].setBits(fieldDef(LleField::Stage13RepeatSlot).lsb % 128, 1, 1);
     for (const auto& [field, value] : fields) {
       const LleFieldDef& f = fieldDef(field);
       for (unsigned e = 0; e < f.count; ++e) {
@@ -2228,6 +2236,70 @@ TEST_F(LleRungTest, ASentReadWhoseOuterLevelsChainIsSentAsOneRunInTheBeatsItName
       << refusal(read(0, 1, 1, 0));
 }
 
+// A read routed (0, 1) (w3 bit 105 clear, 107 set) carries w2 bit 97 clear, and the slot at w2[129:114]
+// then names its stream beats, count - 1 (docs/decoding-log.md "conv64": conv 64^2 3x3's output read, 1,024
+// bytes a tile, 3). Here 100 units from narrow unit 70 of tile 2 — a length and base no corpus read has —
+// are 400 bytes, 2 beats: sent in order with the slot 1, the send naming 2 beats. Refused: the slot 0 or
+// 2 (naming Stage13SlotBeats), bit 97 set in that route, bit 97 clear in a (1, 1) read, the slot beside
+// the second nest (Stage13RepeatOn). Without the change the read was refused at its route ("neither sent
+// (1, 1) nor kept") and bit 97 / w2[115:114] were pinned by the envelope.
+TEST_F(LleRungTest, AReadRoutedOnlyByBit107NamesItsBeatsInWordTwoAndIsSent) {
+  static constexpr uint16_t kTile = 0x4;
+  static constexpr uint64_t kBase = 70, kUnits = 100;
+  const auto read = [&](uint64_t route105, uint64_t repeatSlot, uint64_t beats) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kBase},
+                                    {LleField::Stage13Groups, kUnits - 1}, {LleField::Stage13LoopOn, 1},
+                                    {LleField::Stage13Wrap, 0}, {LleField::Stage13OuterLimit, 0}, {LleField::Stage13OuterOn, 0},
+                                    {LleField::Stage13Route, 1}, {LleField::Stage13RepeatOn, 0},
+                                    {LleField::Stage13RepeatSlot, repeatSlot}, {LleField::Stage13SlotBeats, beats}});
+    f.setElement(p, LleField::Stage13Route, 0, route105);
+    return p;
+  };
+  const auto fill = [&] {
+    rung.beginRun();
+    for (uint64_t u = 0; u < kUnits + 4; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x01010101u * static_cast<uint32_t>(u + 3)}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t u = 0; u < kUnits; ++u) expected.insert(expected.end(), 4, static_cast<uint8_t>(u + 3));
+
+  fill();
+  rung.packet(read(0, 0, 1), streams, 0);
+  rung.packet(f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}), streams, 0);
+  DecodedPacket send = f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}});
+  f.setElement(send, LleField::Dma10Beats, 1, 1);
+  rung.packet(send, streams, 0);
+  EXPECT_EQ(rung.windowTail(0, 4 * kUnits, 0, streams), expected);
+  rung.endRun();
+
+  const auto refusal = [&](const DecodedPacket& p) {
+    try {
+      fill();
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  for (uint64_t beats : {uint64_t{0}, uint64_t{2}}) {
+    const std::string why = refusal(read(0, 0, beats));
+    EXPECT_NE(why.find("the read names " + std::to_string(beats + 1) + " beats of 256 bytes (Stage13SlotBeats"), std::string::npos)
+        << why;
+  }
+  EXPECT_NE(refusal(read(0, 1, 0)).find("Stage13RepeatSlot (word 2 bit 97) = 1 with Stage13Route (word 3 bits 107, 105) = 1, 0"),
+            std::string::npos)
+      << refusal(read(0, 1, 0));
+  EXPECT_NE(refusal(read(1, 0, 1)).find("Stage13RepeatSlot (word 2 bit 97) = 0 with Stage13Route (word 3 bits 107, 105) = 1, 1"),
+            std::string::npos)
+      << refusal(read(1, 0, 1));
+  DecodedPacket repeated = read(0, 0, 1);
+  f.setElement(repeated, LleField::Stage13RepeatOn, 0, 1);
+  EXPECT_NE(refusal(repeated).find("cannot be both the second nest's limit and the stream beats"), std::string::npos) << refusal(repeated);
+}
+
 // The convolution form's setting (docs/decoding-log.md "conv32run" §C): a parameter-caching run puts
 // 6 weight groups (a 2 x 3 kernel, 4 lanes: 16 bytes each) on tile 0 only; the execution-only run writes
 // a 7-wide grid into tiles 0 and 1 (different values), arms the weight stream with a looping
@@ -2642,12 +2714,14 @@ TEST_F(LleRungTest, AOneStepConvolutionTakesTheBiasAndWeightGroupAPrefixedReceiv
 TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBackAndNothingToTheHost) {
   constexpr uint64_t kFeedRowLines = uint64_t{1} << 15 | 63;
   const auto nested = [&](uint64_t rows, uint64_t lines) {
-    return f.make(0x27, {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1}, {LleField::OutfeedLines, lines},
-                         {LleField::OutfeedFeedRows, rows - 1}, {LleField::OutfeedFeedRing16, 4321}});
+    return f.make(0x27, {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1}, {LleField::OutfeedLineFormat, 0},
+                         {LleField::OutfeedPath, 1}, {LleField::OutfeedLines, lines}, {LleField::OutfeedFeedRows, rows - 1},
+                         {LleField::OutfeedFeedRing16, 4321}});
   };
   const auto feedSend = [&](uint16_t tile, uint64_t weightFeed, uint64_t rows) {
+    // A send meeting the weight feed names the nested outfeed form (Dma10OutfeedForm 1, 1: all 789 corpus feed sends).
     DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, tile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, weightFeed},
-                                       {LleField::Dma10ReadForm, 0}});
+                                       {LleField::Dma10ReadForm, 0}, {LleField::Dma10OutfeedForm, 1}});
     f.setElement(send, LleField::Dma10Beats, 1, rows - 1);
     // Its rows one after the other, as every corpus feed send walks them ("rubens" §E).
     if (weightFeed != 0) {
@@ -3316,6 +3390,102 @@ TEST_F(LleRungTest, AnOutfeedSendCarriesItsStreamInBeatsOf256Bytes) {
   EXPECT_EQ(run(send(2, 2), Order::kSendFirst), expected) << "a send before its outfeed";
   expectRefusal([&] { run(send(2, 1), Order::kSendFirst); }, "counts 2 beats of 256 bytes (Dma10Beats",
                 "a waiting send's beats went unchecked");
+}
+
+// A host-bound send names the outfeed format that takes its bytes (lle_fields.def Dma10OutfeedForm,
+// docs/decoding-log.md "splitpad" §A): 2, 2 in w2[93:92] / w2[85:84] for the line form (0x27 w0 bit
+// 120 clear), 1, 1 for the nested form, which the rung does not arm. Here 16 bytes from narrow unit 31
+// of tile 6 (a base and tile no corpus send has): with 2, 2 they reach the host whether the 0x27 comes
+// first or second; with 1, 1 the send passes the envelope (the field is decoded) and, sent before its
+// 0x27, waits — the line-form 0x27 that takes it is refused naming the send's field; armed first, the
+// send itself is refused; values never seen (1, 2; 3, 3; 0, 0) are refused naming the field. Without
+// the change the bits were pinned by the envelope to Dense's 2, 2 (1, 1 refused as "no decoded
+// meaning", the 2 x 2 padding program's stop at 0x10 @ 0x00ce).
+TEST_F(LleRungTest, AHostBoundSendNamesTheLineOutfeedFormThatTakesItsBytes) {
+  static constexpr uint16_t kTile = 0x40;
+  static constexpr uint64_t kBase = 31;
+  static constexpr uint64_t kBytes = 16;
+  const auto send = [&](uint64_t low, uint64_t high) {
+    DecodedPacket p = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}});
+    f.setElement(p, LleField::Dma10OutfeedForm, 0, low);
+    f.setElement(p, LleField::Dma10OutfeedForm, 1, high);
+    return p;
+  };
+  enum class Order { kArmFirst, kSendFirst };
+  const auto run = [&](const DecodedPacket& sendPacket, Order order) {
+    rung.beginRun();
+    for (uint64_t u = 0; u < kBytes / 4; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x5ae10300u + u}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+    rung.packet(readAt(kTile, 4 * kBase, kBytes), streams, 0);
+    const DecodedPacket outfeed = f.make(0x27, {{LleField::OutfeedLines, kBytes / 8 - 1}});
+    if (order == Order::kArmFirst) rung.packet(outfeed, streams, 0);
+    rung.packet(sendPacket, streams, 0);
+    if (order == Order::kSendFirst) rung.packet(outfeed, streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, kBytes, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> expected;
+  for (uint8_t u = 0; u < kBytes / 4; ++u) expected.insert(expected.end(), {u, 0x03, 0xe1, 0x5a});
+  EXPECT_EQ(checkEnvelope(send(2, 2)), "");
+  EXPECT_EQ(checkEnvelope(send(1, 1)), "") << "the nested form's value is pinned by the envelope";
+  EXPECT_EQ(run(send(2, 2), Order::kArmFirst), expected);
+  EXPECT_EQ(run(send(2, 2), Order::kSendFirst), expected);
+  expectRefusal([&] { run(send(1, 1), Order::kArmFirst); }, "names the nested outfeed form (Dma10OutfeedForm",
+                "a send naming the nested form drained a line-form outfeed");
+  // Sent first, it waits: the refusal comes from the 0x27 and names the send.
+  rung.beginRun();
+  for (uint64_t u = 0; u < kBytes / 4; ++u) {
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 1}, {LleField::Fill17At4, kBase + u}}),
+                streams, 0);
+  }
+  rung.packet(readAt(kTile, 4 * kBase, kBytes), streams, 0);
+  rung.packet(send(1, 1), streams, 0);  // accepted: it waits for its 0x27
+  expectRefusal([&] { rung.packet(f.make(0x27, {{LleField::OutfeedLines, kBytes / 8 - 1}}), streams, 0); },
+                "names the nested outfeed form (Dma10OutfeedForm, word 2 bits 93:92, 85:84 = 1, 1), and its bytes meet a line-form outfeed", "a line-form outfeed took a nested-form send");
+  rung.endRun();
+  for (const auto& [low, high] : {std::pair<uint64_t, uint64_t>{2, 1}, {3, 3}, {0, 0}}) {
+    expectRefusal([&] { run(send(low, high), Order::kArmFirst); }, "Dma10OutfeedForm (word 2 bits 93:92, 85:84) = " + std::to_string(high) + ", " + std::to_string(low),
+                  "a send with an outfeed form never seen was accepted");
+  }
+}
+
+// Word 1 of a 0x27 says its format again and where its bytes go (lle_fields.def OutfeedLineFormat,
+// OutfeedPath, docs/decoding-log.md "splitpad" §B): bit 100 set in the line format, w1[46:45] = 3 (the
+// host window) there, 1 for the weight feed, 0 for the nested form that writes the scalar core's data
+// memory at word OutfeedScalarWord (w0[26:12]) — which the rung refuses by name. Values here no corpus
+// 0x27 has: the word 1234; a line 0x27 naming the nested format or another path, a nested one naming
+// path 2 or a scalar word beside the weight feed's path, all refused naming the field. Without the
+// change the word-1 bits were pinned by the envelope (the 2 x 2 padding program stopped on "word 1 bits
+// 100, 46:45 have no decoded meaning"); with the rung's checks removed, 5 failures.
+TEST_F(LleRungTest, AnOutfeedNamesItsFormatAndPathInWordOne) {
+  const auto outfeed = [&](uint64_t nested, uint64_t lineFormat, uint64_t path, uint64_t scalarWord) {
+    return f.make(0x27, {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedLines, 0}, {LleField::OutfeedNested, nested},
+                         {LleField::OutfeedLineFormat, lineFormat}, {LleField::OutfeedPath, path}, {LleField::OutfeedScalarWord, scalarWord}});
+  };
+  const auto refusal = [&](const DecodedPacket& p) {
+    rung.beginRun();
+    std::string why = "accepted";
+    try {
+      rung.packet(p, streams, 0);
+    } catch (const ChipFault& e) {
+      why = e.what();
+    }
+    rung.endRun();
+    return why;
+  };
+  EXPECT_EQ(checkEnvelope(outfeed(1, 0, 0, 1234)), "");
+  EXPECT_EQ(refusal(outfeed(0, 1, 3, 0)), "accepted") << "the single line to the host";
+  const std::vector<std::pair<DecodedPacket, std::string>> refused = {
+      {outfeed(1, 0, 0, 1234), "a nested outfeed to the scalar core's data memory (OutfeedPath, word 1 bits 46:45 = 0) at word 1234"},
+      {outfeed(0, 0, 3, 0), "OutfeedLineFormat (word 1 bit 100) = 0 with OutfeedNested (word 0 bit 120) = 0"},
+      {outfeed(0, 1, 1, 0), "OutfeedPath (word 1 bits 46:45) = 1 in a line-format 0x27"},
+      {outfeed(1, 0, 2, 0), "OutfeedPath (word 1 bits 46:45) = 2 in a nested 0x27"},
+      {outfeed(1, 0, 1, 7), "OutfeedScalarWord (word 0 bits 26:12) = 7 in a weight feed"}};
+  for (const auto& [p, why] : refused) EXPECT_NE(refusal(p).find(why), std::string::npos) << refusal(p);
 }
 
 // The w0 loop nest of the compute (ComputeLimitW0, docs/decoding-log.md "convcompute" §A): its levels
