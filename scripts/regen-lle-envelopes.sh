@@ -65,8 +65,10 @@ mesh=(--opcode 0x15 "${padding[@]}" "$conv32" --opcode 0x16 "${padding[@]}" "$co
       --opcode 0x18 "${padding[@]}" "$conv32" "$gabor64")
 fill17+=("$conv32")
 # conv 32^2 3x3's execution-only receives ("conv32run" §C): the weight stream's w2 bits (w2[105:94],
-# 112, 93:90, 86, 84: not decoded) pinned to their values; 6x6 held out.
-padding11+=("$conv32")
+# 112, 93:90, 86, 84: not decoded) pinned to their values; 6x6 held out. conv 256^2 40x40 adds its
+# weight-stream receive's w2[105:90] = 0 where 3x3 has -1 (docs/decoding-log.md "rubens" §D: not decoded,
+# pinned); 512^2, 1024^2 and 500^2 are held out.
+padding11+=("$conv32" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite")
 # Its convolution compute ("conv32run" §C): the bits of unknown meaning of the 4-byte compute that
 # follows the identity computes (w3 121-125, w6 120-122, w7, w9, w11 106, w12, w14, w15) pinned to 3x3's.
 conv01=(--opcode 0x01:ComputeInputBytes=4 "$conv32" "$S64")

@@ -104,7 +104,9 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
                            models::RequantRounding rounding, uint64_t& macs) {
   if (std::string why = conv.unsupported(); !why.empty()) return why;
   const uint64_t capacityUnits = narrow.capacity() / kUnitBytes;
-  if (!conv.input.staysInside(capacityUnits) || !conv.output.staysInside(capacityUnits)) {
+  // The input nest revisits grid units (each tap row is read again by the next positions): a 40 x 40
+  // kernel walks 1,600 taps x the positions, more iterations than the memory has units.
+  if (!conv.input.reachStaysInside(capacityUnits) || !conv.output.staysInside(capacityUnits)) {
     return "the input (Nest37 from ComputeInputAt4) or output (Output37 from ComputeOutputAt) nest leaves the " +
            std::to_string(narrow.capacity()) + "-byte narrow memory";
   }

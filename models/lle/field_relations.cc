@@ -37,9 +37,13 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)                                              \
   FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
                 LleField::o, LleField::x, v, std::nullopt, 0, LleField::y},
+#define CORAL_LLE_COUNT_OF_WRAP(f, b, e)                                                                          \
+  FieldRelation{LleField::f, LleField::b, -1,          1,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                std::nullopt, std::nullopt, 0, std::nullopt, 0, std::nullopt, e, true},
 #define CORAL_LLE_FORMAT(c, f)
 #define CORAL_LLE_FORMAT_UNLESS(c, f)
 #include "models/lle/lle_relations.def"
+#undef CORAL_LLE_COUNT_OF_WRAP
 #undef CORAL_LLE_RELATION_EXCEPT2
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET
 #undef CORAL_LLE_FORMAT_UNLESS
@@ -71,9 +75,11 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_EXCEPT_WHERE_SET(f, b, m, a, x, v, y)
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET(f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)
+#define CORAL_LLE_COUNT_OF_WRAP(f, b, e)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #include "models/lle/lle_relations.def"
+#undef CORAL_LLE_COUNT_OF_WRAP
 #undef CORAL_LLE_FORMAT_UNLESS
 #undef CORAL_LLE_RELATION_EXCEPT2
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET
@@ -158,8 +164,12 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
         continue;
       }
       if (r.zeroUnlessOnly) continue;
-      const uint64_t limit = r.outerLevels ? nestIterations(words, r.base, *r.outerLevels) - 1 : readField(words, r.base);
-      const int64_t expected = r.multiplier * static_cast<int64_t>(limit) + r.addend;
+      if (r.onlyWhereNonZero && value == 0) continue;
+      // A count of a wrapped loop reads the wrap itself (signed): count = 1 - wrap.
+      const int64_t limit = r.baseElement ? readSigned(words, r.base, *r.baseElement)
+                            : r.outerLevels ? static_cast<int64_t>(nestIterations(words, r.base, *r.outerLevels) - 1)
+                                            : static_cast<int64_t>(readField(words, r.base));
+      const int64_t expected = r.multiplier * limit + r.addend;
       const int64_t scaled = r.scale * value;
       // A loop that runs once (limit 0) never applies its wrap: the compiler writes it as 0 as
       // often as -1 (docs/decoding-log.md, "single-iteration wraps"), and a wrap relation (-limit) of
@@ -176,14 +186,16 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
       };
       const bool alternative = r.altAddend && same(expected - r.addend + *r.altAddend);
       if (!same(expected) && !alternative && !unusedWrap) {
-        const std::string base = r.outerLevels ? "(iterations of " + std::string(fieldDef(r.base).name) + " and " +
-                                                     std::string(fieldDef(*r.outerLevels).name) + " - 1)"
-                                               : std::string(fieldDef(r.base).name);
+        const std::string base = r.outerLevels  ? "(iterations of " + std::string(fieldDef(r.base).name) + " and " +
+                                                      std::string(fieldDef(*r.outerLevels).name) + " - 1)"
+                                 : r.baseElement ? describe(r.base, *r.baseElement)
+                                                 : std::string(fieldDef(r.base).name);
         std::string want = std::to_string(r.multiplier) + " x " + base +
                            (r.addend ? " + " + std::to_string(r.addend) : std::string()) + " = " + std::to_string(expected);
         if (r.altAddend) want += " or " + std::to_string(expected - r.addend + *r.altAddend);
         return describe(r.field, e) + " = " + std::to_string(value) + (r.scale != 1 ? " (x " + std::to_string(r.scale) + ")" : "") +
-               " is not " + want + ": a loop the rung does not model (stride other than 1)";
+               " is not " + want +
+               (r.baseElement ? ": a count its loop's wrap does not say" : ": a loop the rung does not model (stride other than 1)");
       }
     }
   }

@@ -35,6 +35,10 @@ struct FieldRelation {
   uint64_t exceptValue2 = 0;
   // CORAL_LLE_..._EXCEPT_WHERE_SET: nor where this field is not 0 (the convolution's tap-row level).
   std::optional<LleField> exceptWhereSet = std::nullopt;
+  // CORAL_LLE_COUNT_OF_WRAP: `base` is read at this element (not element 0), and the relation holds
+  // only where `field` is not 0 (0: the count is not written in this packet).
+  std::optional<unsigned> baseElement = std::nullopt;
+  bool onlyWhereNonZero = false;
 };
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();

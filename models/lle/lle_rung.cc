@@ -1017,22 +1017,20 @@ void LleRung::pop(const DecodedPacket& packet) {
   // PopInputBeats, PopInputRingNeg16; docs/decoding-log.md "win14" §C, "oldrecv" §B), in a parameter pop 10 + 8
   // bits and 12, the four bits above the repeat 0 (PopBeatsLow / High, PopRingNeg16, PopRingNeg16Sign; "xraypair" §B).
   const uint64_t ringPerByte = units64 ? 1 : 8;
-  // The stream-feeding form's w0[103:96] is not PopBeatsHigh (3 .. 149 in feeding pops whose PopBeatsLow
-  // is 0) and its repeat is kept mod 256 (113, 129, 65 for 36, 32, 48 beats: 172 / 172 such pops with
-  // PopBeatsLow > 0, "conv32merge" §B); only feeding pops with w0[103:96] = 0 are taken.
-  if (feedsStream && readField(words, LleField::PopBeatsHigh) != 0) {
-    refuse(packet, "w0[103:96] (PopBeatsHigh in other pops) = " + std::to_string(readField(words, LleField::PopBeatsHigh)) +
-                       " in a stream-feeding pop (PopStreamFeed): what it counts there is not decoded");
-  }
-  const uint64_t beats = popBeats(packet);
+  // The stream-feeding form's repeat is kept mod 256 (113, 129, 65 for 36, 32, 48 beats: 172 / 172 such
+  // pops with PopBeatsLow > 0, "conv32merge" §B), and its length counts passes over its ring
+  // (feedingPopBeats).
   const LleField repeatField = input ? LleField::PopInputRingNeg16 : LleField::PopRingNeg16;
   const uint64_t repeat = readField(words, repeatField);
+  const uint64_t beats = feedsStream ? feedingPopBeats(packet, repeat) : popBeats(packet);
   const uint64_t modulus = feedsStream ? 256 : uint64_t{1} << fieldDef(repeatField).width;
   // A one-beat pop runs its beat loop once and carries 0 in the repeat; its ring loop then counts the
   // beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
   const bool oneBeatZero = beats == 1 && repeat == 0;
   const uint64_t ringBytes = (oneBeatZero ? readField(words, LleField::PopRingLimit) + 1 : beats) * 64;
-  if (repeat != (modulus - (ringBytes / 16 - 1) % modulus) % modulus && !oneBeatZero) {
+  // A feeding pop's repeat names its last pass; 0 there is a whole ring (feedingPopBeats), not a length.
+  const bool wholeLastPass = feedsStream && repeat == 0;
+  if (repeat != (modulus - (ringBytes / 16 - 1) % modulus) % modulus && !oneBeatZero && !wholeLastPass) {
     const LleFieldDef& f = fieldDef(repeatField);
     refuse(packet, std::string(f.name) + " (word 1 bits " + std::to_string(f.lsb % 128 + f.width - 1) + ":" +
                        std::to_string(f.lsb % 128) + ") = " + std::to_string(readSigned(words, repeatField)) +
@@ -1093,6 +1091,22 @@ void LleRung::pop(const DecodedPacket& packet) {
   }
   if (!input) placeParameters(packet, pending);
   pendingPops_.push_back(std::move(pending));
+}
+
+// A stream-feeding pop walks its ring (PopRingLimit + 1 beats; 64 in every corpus one) PopBeatsHigh whole
+// times, then a last pass of PopBeatsLow + 1 beats, which the repeat -(4 x (PopBeatsLow + 1) - 1) mod 256
+// names (164 / 164 corpus feeding pops with a repeat); a repeat of 0 (PopBeatsLow 0 in 609 / 609) says the
+// last pass is a whole ring as well (docs/decoding-log.md "rubens" §C): the 40 x 40 convolutions' 99 passes
+// and a whole one are the 1,600 taps x 256 bytes of their weight stream, conv 32^2 6 x 6's 2 x 64 + 16 beats
+// its 36 taps.
+uint64_t LleRung::feedingPopBeats(const DecodedPacket& packet, uint64_t repeat) const {
+  const uint64_t ring = readField(packet.words, LleField::PopRingLimit) + 1;
+  const uint64_t low = readField(packet.words, LleField::PopBeatsLow);
+  if (repeat == 0 && low != 0) {
+    refuse(packet, "PopBeatsLow = " + std::to_string(low) + " in a stream-feeding pop whose repeat (PopRingNeg16) is 0: "
+                   "every corpus one without a repeat has 0 there, another value is not decoded");
+  }
+  return readField(packet.words, LleField::PopBeatsHigh) * ring + (repeat == 0 ? ring : low + 1);
 }
 
 // The pop's length in 64-byte ring beats (docs/decoding-log.md "win14" §C): an input pop's PopInputBeatsHigh x 16,384
@@ -1688,7 +1702,9 @@ void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uin
                        " with PopIsInput " + std::to_string(readField(packet.words, LleField::PopIsInput)) +
                        ": only 3 on a parameter-class pop is seen (the stream-feeding form)");
   }
-  // The rows the feed carries (w0[103:96] + 1; taken only where it is 0, pop()): its nested 0x27 repeats it.
+  // The rows the feed carries (w0[103:96] + 1): its nested 0x27 repeats it. The same count is the pop's passes
+  // over its 64-beat ring, the last one partial (feedingPopBeats, docs/decoding-log.md "rubens" §C): a ring of
+  // 4,096 bytes is 16 taps x 256, a row 16 taps x 16 weight bytes.
   WeightFeed feed{packet.pc, readField(packet.words, LleField::PopBeatsHigh) + 1, std::nullopt, 0};
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t))) continue;
@@ -2152,6 +2168,24 @@ void LleRung::drainWeightFeed(const DecodedPacket& packet, const WeightFeed& fee
   uint64_t beats = 1;
   for (unsigned level = 0; level < fieldDef(LleField::Dma10Beats).count && beats <= feed.rows; ++level) {
     beats *= readField(packet.words, LleField::Dma10Beats, level) + 1;
+  }
+  // Its rows one after the other: level 0 does not count, level 1 steps one row, wraps back and is marked
+  // running (Dma10FeedStep1 / Dma10FeedWrap / Dma10FeedLevelOn, docs/decoding-log.md "rubens" §E); another
+  // walk is not decoded.
+  const uint64_t level1 = readField(packet.words, LleField::Dma10Beats, 1);
+  bool consecutive = readField(packet.words, LleField::Dma10Beats, 0) == 0 &&
+                     readField(packet.words, LleField::Dma10FeedStep1) == (level1 != 0 ? 1u : 0u) &&
+                     readField(packet.words, LleField::Dma10FeedLevelOn) == (level1 != 0 ? 3u : 1u);
+  for (unsigned slot = 0; slot < fieldDef(LleField::Dma10FeedWrap).count; ++slot) {
+    consecutive = consecutive && readSigned(packet.words, LleField::Dma10FeedWrap, slot) == -static_cast<int64_t>(level1);
+  }
+  if (!consecutive) {
+    refuse(packet, "the weight-feed send's nest (Dma10Beats[0] = " + std::to_string(readField(packet.words, LleField::Dma10Beats, 0)) +
+                       ", Dma10FeedStep1 = " + std::to_string(readField(packet.words, LleField::Dma10FeedStep1)) +
+                       ", Dma10FeedLevelOn = " + std::to_string(readField(packet.words, LleField::Dma10FeedLevelOn)) +
+                       ", Dma10FeedWrap = " + std::to_string(readSigned(packet.words, LleField::Dma10FeedWrap, 0)) + ", " +
+                       std::to_string(readSigned(packet.words, LleField::Dma10FeedWrap, 1)) +
+                       ") does not walk its rows one after the other at level 1");
   }
   if (beats != feed.rows) {
     refuse(packet, "the weight-feed send's nest counts " + std::string(beats > feed.rows ? "at least " : "") + std::to_string(beats) +

@@ -182,6 +182,8 @@ class LleRung final : public models::DatapathRung {
   void pop(const models::DecodedPacket& packet);
   // The pop's length in 64-byte ring beats (an input pop's PopInputBeatsHigh/PopInputBeats, a parameter pop's PopBeatsHigh/Low).
   [[nodiscard]] uint64_t popBeats(const models::DecodedPacket& packet) const;
+  // A stream-feeding pop's length: whole passes over its ring and a last pass the repeat names.
+  [[nodiscard]] uint64_t feedingPopBeats(const models::DecodedPacket& packet, uint64_t repeat) const;
   void placeParameters(const models::DecodedPacket& packet, PendingPop& pop);
   void resolvePops(const models::RunStreams& streams);
   // The epilogue (compute_epilogue.h), refused naming the packet when the requantiser cannot model it.

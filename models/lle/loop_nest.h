@@ -105,6 +105,13 @@ struct LoopNest {
            offsetUnits + highestUnit() < static_cast<int64_t>(capacityUnits);
   }
 
+  // The same bound for a nest that visits units more than once by design (a convolution's taps overlap
+  // from one position to the next): only where it reaches is bounded, not how often. Its limits and
+  // strides are packet fields of at most 18 and 19 bits, so the walk cannot overflow.
+  [[nodiscard]] bool reachStaysInside(uint64_t capacityUnits) const {
+    return lowestUnit() >= 0 && highestUnit() < static_cast<int64_t>(capacityUnits);
+  }
+
   // True when some unit is visited twice (a level whose stride brings it back over units already
   // covered). Walks every unit: call it on nests staysInside() a memory has bounded.
   [[nodiscard]] bool revisitsAUnit() const {

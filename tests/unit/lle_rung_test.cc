@@ -2424,6 +2424,33 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
                 "tile 0 of the stream-feeding pop (PopStreamFeed) has no weight stream a convolution compute took",
                 "a second feeding pop was accepted");
   rung.endRun();
+  // The same 6 x 256 ring bytes as whole passes over an 8-beat ring (a ring no corpus feeding pop has:
+  // theirs are 64 beats; docs/decoding-log.md "rubens" §C): PopBeatsHigh 2 passes, and the repeat 0 says
+  // the last pass is a whole ring as well, 2 x 8 + 8 = 24 beats. One pass fewer (16 beats) is refused on
+  // the length; a PopBeatsLow beside a repeat of 0 is refused naming it. Without the change the pass count
+  // was refused as an undecoded w0[103:96].
+  const auto passFeed = [&](uint64_t passes, uint64_t low) {
+    return popAt(false, 0, 1, 0x3, 64,
+                 {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
+                  {LleField::PopRowQuarters, 0}, {LleField::PopBeatsHigh, passes}, {LleField::PopBeatsLow, low},
+                  {LleField::PopRingNeg16, 0}, {LleField::PopRingLimit, 7},
+                  {LleField::PopRingWrapA, static_cast<uint64_t>(-7)}, {LleField::PopRingWrapB, static_cast<uint64_t>(-7)}});
+  };
+  const auto convThenFeed = [&](uint64_t passes, uint64_t low) {
+    rung.beginRun();
+    writeGrids();
+    arm(0x3, kTaps, kTag);
+    rung.packet(conv(), streams, 0);
+    rung.packet(passFeed(passes, low), streams, 0);
+  };
+  convThenFeed(2, 0);
+  rung.endRun();
+  expectRefusal([&] { convThenFeed(1, 0); }, "the stream-feeding pop carries 1024 ring bytes (PopBeatsHigh/Low)",
+                "a feeding pop one ring pass short was accepted");
+  rung.endRun();
+  expectRefusal([&] { convThenFeed(2, 5); }, "PopBeatsLow = 5 in a stream-feeding pop whose repeat (PopRingNeg16) is 0",
+                "a last pass the repeat does not name was accepted");
+  rung.endRun();
   expectRefusal(
       [&] {
         rung.beginRun();
@@ -2493,6 +2520,41 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
       },
       "tile 0 of the convolution compute (ComputeStreamTag 1234) armed no weight stream on that tag",
       "a weight stream on another tag was taken");
+  rung.endRun();
+  // The K count written after Nest29's level-6 slot (ComputeKCount, w9[75:64]; docs/decoding-log.md
+  // "rubens" §A), with w9's other bits as the compiles write them beside it (bits 60 and 51, pinned):
+  // 6 = 1 - ComputeKWrap29[5] (a count no corpus compute has with this wrap) runs the same convolution;
+  // 7 is refused naming the field. Without the field the count's bits are pinned by the envelope to the
+  // decode set's 9 (conv 32^2 3x3) and the compute is refused on "word 9 bits 66:65, 60" (checked).
+  const auto withCount = [&](uint64_t count) {
+    DecodedPacket p = conv();
+    auto& words = f.wordsOf(p);
+    isa::writePacketBits(words, 9 * 128 + 60, 1, 1);
+    isa::writePacketBits(words, 9 * 128 + 51, 1, 1);
+    f.setElement(p, LleField::ComputeKCount, 0, count);
+    return p;
+  };
+  const auto outputs = [&] {
+    const auto bytes = rung.tile(1).narrowSram.read(kConvOutputAt, 4 * kOutW * kOutH);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  };
+  const std::vector<uint8_t> plainOutputs = outputs();
+  rung.beginRun();  // forgets which bytes were written: the outputs below are this run's
+  writeGrids();
+  arm(0x3, kTaps, kTag);
+  rung.packet(withCount(kTaps), streams, 0);
+  ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
+  EXPECT_EQ(outputs(), plainOutputs);
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        arm(0x3, kTaps, kTag);
+        rung.packet(withCount(kTaps + 1), streams, 0);
+      },
+      "ComputeKCount (word 9 bits 75:64) = 7 is not -1 x ComputeKWrap29[5] (word 9 bits 36:24) + 1 = 6",
+      "a K count its level-6 wrap does not say was accepted");
   rung.endRun();
 
   // The same stream armed by a 0x12 (docs/decoding-log.md "op12"): the execution-only 0x11's layout, its
@@ -2662,6 +2724,12 @@ TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBa
     DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, tile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, weightFeed},
                                        {LleField::Dma10ReadForm, 0}, {LleField::Dma10OutfeedForm, 1}});
     f.setElement(send, LleField::Dma10Beats, 1, rows - 1);
+    // Its rows one after the other, as every corpus feed send walks them ("rubens" §E).
+    if (weightFeed != 0) {
+      f.setElement(send, LleField::Dma10FeedLevelOn, 0, rows > 1 ? 3 : 1);
+      f.setElement(send, LleField::Dma10FeedStep1, 0, rows > 1 ? 1 : 0);
+      for (unsigned slot = 0; slot < 2; ++slot) f.setElement(send, LleField::Dma10FeedWrap, slot, static_cast<uint64_t>(-static_cast<int64_t>(rows - 1)));
+    }
     return send;
   };
   const auto computeAndFeed = [&] {

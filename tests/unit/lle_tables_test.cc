@@ -291,6 +291,36 @@ TEST(LleRelations, ANestWrapFollowsTheIterationCountOfEveryLevel) {
       << off;
 }
 
+// The compute's K limits are 14-bit slots (docs/decoding-log.md "rubens" §B): a reduction of 1,000 (no
+// corpus compute has it; the 40 x 40 convolutions have 1,600), written whole at w0 bit 62, w7 bit 90
+// and w10 bit 9, takes the wraps -999; the wraps of its low 8 bits alone (-231) are refused naming
+// ComputeKWrap29. With 8-bit K fields the limit read 231 and the test fails both ways (checked).
+TEST(LleRelations, TheKLimitsAreFourteenBitsWide) {
+  std::array<isa::Word128, 17> words{};
+  constexpr uint64_t kLimit = 999;
+  words[0].setBits(62, 14, kLimit);
+  words[7].setBits(90, 14, kLimit);
+  words[10].setBits(9, 14, kLimit);
+  words[1].setBits(100, 8, 0);  // ComputeK4W1 (Nest37 level 0) does not count: Nest29's level 0 holds K
+  const auto setAll = [&](LleField field, int64_t value) {
+    const LleFieldDef& f = fieldDef(field);
+    const uint64_t raw = static_cast<uint64_t>(value) & ((uint64_t{1} << f.width) - 1);
+    for (unsigned e = 0; e < f.count; ++e) {
+      const uint32_t lsb = f.lsb + e * f.stride;
+      for (uint32_t b = 0; b < f.width; ++b) words[(lsb + b) / 128].setBits((lsb + b) % 128, 1, (raw >> b) & 1);
+    }
+  };
+  const auto wraps = [&](int64_t value) {
+    for (LleField f : {LleField::ComputeKWrap29, LleField::ComputeKWrapW7, LleField::ComputeKWrap37}) setAll(f, value);
+  };
+  wraps(-static_cast<int64_t>(kLimit));
+  EXPECT_EQ(readField(words, LleField::ComputeK4W0), kLimit);
+  EXPECT_EQ(checkFieldRelations(0x01, words), "");
+  setAll(LleField::ComputeKWrap29, -static_cast<int64_t>(kLimit % 256));
+  const std::string low = checkFieldRelations(0x01, words);
+  EXPECT_NE(low.find("ComputeKWrap29[0] (word 8 bits 19:7) = -231 is not -1 x ComputeK4W0 = -999"), std::string::npos) << low;
+}
+
 TEST(LleRelations, SignedReadsAreTwosComplementOfTheFieldWidth) {
   std::array<isa::Word128, 4> words{};
   const LleFieldDef& f = fieldDef(LleField::PopRingNeg16);  // 12 bits at word 1 bit 75
