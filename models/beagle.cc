@@ -67,6 +67,7 @@ Beagle::Beagle(const sc_core::sc_module_name& name, RungFactories rungs)
   outfeed_.hostOut(outputsOut);
   outfeed_.datapath(datapath_);
   datapath_.infeed(infeed_);
+  datapath_.scalarMemory(core_);
   descriptors_.infeed(infeed_);
   descriptors_.outfeed(outfeed_);
   descriptors_.events(eventsOut);

@@ -138,6 +138,15 @@ class DatapathIf : public virtual sc_core::sc_interface {
   [[nodiscard]] virtual RungReport endRun() = 0;
 };
 
+// The scalar core's data memory as the datapath sees it: a nested outfeed to scalar memory
+// (docs/decoding-log.md "splitpad" §B, "scalar27") moves tile bytes into it, which the scalar program
+// then loads and streams to the host.
+class ScalarMemoryIf : public virtual sc_core::sc_interface {
+ public:
+  // 4-byte words from data-memory word `firstWord` on; throws ChipFault(kInternal) past the memory's end.
+  virtual void writeDataWords(uint32_t firstWord, std::span<const uint32_t> words, uint64_t cycle) = 0;
+};
+
 class FaultSinkIf : public virtual sc_core::sc_interface {
  public:
   virtual void raise(FaultKind kind, const std::string& text, uint64_t cycle) = 0;

@@ -91,6 +91,16 @@ void Datapath::packet(const DecodedPacket& packet, uint64_t cycle) {
       drop(c, fault.what());
     }
   }
+  // Only the highest rung still standing computes the run's numbers, so only its writes reach the
+  // scalar core; the others' are taken and dropped so that none is replayed later.
+  bool computing = true;
+  for (Candidate& c : candidates_) {
+    if (!c.standing) continue;
+    std::vector<ScalarMemoryWrite> writes = c.rung->takeScalarMemoryWrites();
+    if (!computing) continue;
+    computing = false;
+    for (const ScalarMemoryWrite& w : writes) scalarMemory->writeDataWords(w.firstWord, w.words, cycle);
+  }
 }
 
 std::vector<uint8_t> Datapath::windowTail(uint32_t windowLength, std::span<uint8_t> streamedHead, uint64_t /*cycle*/) {

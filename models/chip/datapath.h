@@ -30,6 +30,8 @@ namespace coralsim::models {
 class Datapath : public sc_core::sc_module, public DatapathIf, private RunStreams {
  public:
   sc_core::sc_port<InfeedIf> infeed;
+  // Where the computing rung's scalar-memory writes go (the scalar core).
+  sc_core::sc_port<ScalarMemoryIf> scalarMemory;
 
   // `rungs`: the implementations configure() may build (the chip does not link them itself).
   Datapath(const sc_core::sc_module_name& name, RungFactories rungs);

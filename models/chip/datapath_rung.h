@@ -32,6 +32,13 @@ class RunStreams {
   [[nodiscard]] virtual std::span<const uint8_t> parameterBytes() const = 0;
 };
 
+// Words a rung puts into the scalar core's data memory (a nested outfeed to scalar memory): the
+// Datapath hands them to the core, whose program loads them after its next fence.
+struct ScalarMemoryWrite {
+  uint32_t firstWord = 0;
+  std::vector<uint32_t> words;  // little-endian groups of the tile bytes, in order
+};
+
 class DatapathRung {
  public:
   virtual ~DatapathRung() = default;
@@ -77,6 +84,9 @@ class DatapathRung {
     (void)window;
     (void)head;
   }
+
+  // The scalar-memory writes the packets so far produced, oldest first; each is returned once.
+  [[nodiscard]] virtual std::vector<ScalarMemoryWrite> takeScalarMemoryWrites() { return {}; }
 
   // The run ended (final HALT or fault).
   virtual void endRun() = 0;

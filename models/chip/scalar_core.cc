@@ -414,6 +414,19 @@ void ScalarCore::issuePacket(const DecodedPacket& packet, uint64_t cycle) {
   datapath->packet(packet, at);
 }
 
+// ---- ScalarMemoryIf ----------------------------------------------------------------------------
+
+// Functional, like the datapath that produces the words: they are in memory when the packet that
+// moved them issues, before the program's next load (the fence between them orders the two).
+void ScalarCore::writeDataWords(uint32_t firstWord, std::span<const uint32_t> words, uint64_t /*cycle*/) {
+  auto& memory = engine_->state().memory;
+  if (uint64_t{firstWord} + words.size() > memory.size()) {
+    throw ChipFault(FaultKind::kInternal, "a datapath write of " + std::to_string(words.size()) + " words at scalar data-memory word " +
+                                              std::to_string(firstWord) + " runs past its " + std::to_string(memory.size()) + " words");
+  }
+  std::copy(words.begin(), words.end(), memory.begin() + firstWord);
+}
+
 // ---- CSRs --------------------------------------------------------------------------------------
 
 void ScalarCore::registerCsrHooks() {

@@ -54,7 +54,11 @@ inline constexpr uint64_t kHalting = 3;
 inline constexpr uint64_t kHalted = 4;
 }  // namespace run_status
 
-class ScalarCore : public sc_core::sc_module, public ChipClockIf, private ScalarCoreHost, private ScalarTraceHook {
+class ScalarCore : public sc_core::sc_module,
+                   public ChipClockIf,
+                   public ScalarMemoryIf,
+                   private ScalarCoreHost,
+                   private ScalarTraceHook {
  public:
   SC_HAS_PROCESS(ScalarCore);
 
@@ -84,6 +88,9 @@ class ScalarCore : public sc_core::sc_module, public ChipClockIf, private Scalar
   // ChipClockIf: run boundaries for the bridge's device clock.
   [[nodiscard]] uint64_t runsBegun() const override { return runs_.size(); }
   [[nodiscard]] bool runInProgress() const override { return runActive_; }
+
+  // ScalarMemoryIf: the datapath's writes into data memory (a nested outfeed to scalar memory).
+  void writeDataWords(uint32_t firstWord, std::span<const uint32_t> words, uint64_t cycle) override;
   [[nodiscard]] uint64_t runStatus() const;
   [[nodiscard]] uint32_t pc() const;
   [[nodiscard]] const ScalarEngine& engine() const { return *engine_; }

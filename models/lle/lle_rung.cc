@@ -83,19 +83,6 @@ std::string tileList(uint16_t mask) {
   return text;
 }
 
-// A nested 0x27 whose groups go to the scalar core's data memory (OutfeedPath 0, docs/decoding-log.md
-// "splitpad" §B), which the scalar core then streams to the host: not modelled. Known from the packet
-// alone, so the chunk check refuses it before anything runs (as it refuses bits of unknown meaning).
-// Returns why, or "" for any other 0x27.
-std::string scalarMemoryOutfeed(const models::DecodedPacket& packet) {
-  constexpr uint64_t kToScalarMemory = 0;
-  if (readField(packet.words, LleField::OutfeedNested) == 0 || readField(packet.words, LleField::OutfeedPath) != kToScalarMemory) return {};
-  return "a nested outfeed to the scalar core's data memory (OutfeedPath, word 1 bits 46:45 = 0) at word " +
-         std::to_string(readField(packet.words, LleField::OutfeedScalarWord)) +
-         " (OutfeedScalarWord, word 0 bits 26:12), which the scalar core then streams to the host: not modelled "
-         "(docs/decoding-log.md \"splitpad\" §B)";
-}
-
 // Why a host-bound send (at `sendPc`) is refused when the 0x27 that takes its bytes is of the other
 // format than the one it names (lle_fields.def Dma10OutfeedForm): the line format, or the nested one
 // (of which the rung arms the weight feed only).
@@ -105,7 +92,7 @@ std::string outfeedFormMismatch(uint64_t sendPc, uint64_t sendForm) {
   const bool namesNested = sendForm == kNestedOutfeedForm;
   return std::string("the host-bound send at PC ") + pc + " names the " + (namesNested ? "nested" : "line") +
          " outfeed form (Dma10OutfeedForm, word 2 bits 93:92, 85:84 = " + (namesNested ? "1, 1" : "2, 2") + "), and its bytes meet a " +
-         (namesNested ? "line-form outfeed (0x27 w0 bit 120 clear)" : "nested outfeed (the weight feed)");
+         (namesNested ? "line-form outfeed (0x27 w0 bit 120 clear)" : "nested outfeed (the weight feed, or scalar memory)");
 }
 
 }  // namespace
@@ -166,6 +153,7 @@ void LleRung::beginRun() {
   feedAwaitingOutfeed_.reset();
   sendsWaiting_.clear();
   outQueue_.clear();
+  scalarWrites_.clear();
   outRead_ = 0;
 }
 
@@ -199,11 +187,6 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     if (op >= 0x21 && op <= 0x23) continue;
     std::string why = partners.observe(p, checkEnvelope(p));
     if (why.empty()) why = nextPackets.observe(p);
-    if (why.empty() && op == 0x27) {
-      if (const std::string form = scalarMemoryOutfeed(p); !form.empty()) {
-        why = "opcode 0x27 (sc.outfeed) at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + form;
-      }
-    }
     if (!why.empty()) return why;
     if (p.tilePacket && (p.tileMask >> config_.tileCount()) != 0) {
       return "tile packet at " + models::describePacketLocation(p.pc, p.words[0]) + " addresses tiles beyond the " +
@@ -2032,8 +2015,16 @@ void LleRung::send(const DecodedPacket& packet) {
   if (!outfeedArmed_.empty()) {
     const ArmedOutfeed armed = outfeedArmed_.front();
     // The weight feed's 0x27 is of the nested format; every other 0x27 the rung arms is of the line format.
-    if (form != (armed.weightFeed ? kNestedOutfeedForm : kLineOutfeedForm)) refuse(packet, outfeedFormMismatch(packet.pc, form));
+    if (!armed.scalarWord && form != (armed.weightFeed ? kNestedOutfeedForm : kLineOutfeedForm)) {
+      refuse(packet, outfeedFormMismatch(packet.pc, form));
+    }
     outfeedArmed_.pop_front();
+    if (armed.scalarWord) {
+      if (weightFeed) refuse(packet, "Dma10WeightFeed (word 3 bit 82) set on a send that drains an outfeed to scalar memory (OutfeedPath 0)");
+      if (form != kNestedOutfeedForm) refuse(packet, outfeedFormMismatch(packet.pc, form));
+      writeScalarMemory(*armed.scalarWord, sendBytes(packet, armed.bytes));
+      return;
+    }
     if (armed.weightFeed) {
       if (!weightFeed) {
         refuse(packet, "the send drains the weight-feed outfeed armed for the pop at PC 0x" + isa::formatAddress(armed.weightFeed->popPc) +
@@ -2089,12 +2080,15 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
     refuse(packet, "OutfeedLineFormat (word 1 bit 100) = " + std::to_string(line) + " with OutfeedNested (word 0 bit 120) = " +
                        std::to_string(nested) + ": the two disagree in no corpus 0x27");
   }
-  constexpr uint64_t kToHostWindow = 3, kToParameterRing = 1;
+  constexpr uint64_t kToHostWindow = 3, kToParameterRing = 1, kToScalarMemory = 0;
   const uint64_t path = readField(packet.words, LleField::OutfeedPath);
   if (!nested && path != kToHostWindow) {
     refuse(packet, "OutfeedPath (word 1 bits 46:45) = " + std::to_string(path) + " in a line-format 0x27: 3 (the host window) in all 1,146");
   }
-  if (const std::string why = scalarMemoryOutfeed(packet); !why.empty()) refuse(packet, why);
+  if (nested && path == kToScalarMemory) {
+    armScalarMemoryOutfeed(packet);
+    return;
+  }
   if (nested && path != kToParameterRing) {
     refuse(packet, "OutfeedPath (word 1 bits 46:45) = " + std::to_string(path) + " in a nested 0x27: 1 (the weight feed) or 0 (scalar memory) in the corpus");
   }
@@ -2107,7 +2101,7 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
   }
   const uint64_t bytes = outfeedBytes(packet);
   if (sendsWaiting_.empty()) {
-    outfeedArmed_.push_back(ArmedOutfeed{bytes, std::nullopt});
+    outfeedArmed_.push_back(ArmedOutfeed{bytes, std::nullopt, std::nullopt});
     return;
   }
   WaitingSend first = std::move(sendsWaiting_.front());
@@ -2119,6 +2113,40 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
                        std::to_string(waiting.size()));
   }
   outQueue_.insert(outQueue_.end(), waiting.begin(), waiting.end());
+}
+
+// The nested 0x27 to scalar data memory (OutfeedPath 0, docs/decoding-log.md "splitpad" §B, "scalar27"):
+// (w0[52:43] + 1) 4-byte groups (the read's bytes in 181 / 181 corpus pairs) land at data-memory word
+// OutfeedScalarWord, from the host-bound send (Dma10OutfeedForm 1, 1) before or after it; the scalar
+// program loads and streams them. The slot's bits above 52 (the weight feed's bit 15) are not decoded
+// in this form: refused when set.
+void LleRung::armScalarMemoryOutfeed(const DecodedPacket& packet) {
+  constexpr unsigned kGroupBits = 10;
+  const uint64_t lines = readField(packet.words, LleField::OutfeedLines);
+  if ((lines >> kGroupBits) != 0) {
+    refuse(packet, "OutfeedLines (word 0 bits 63:43) = " + std::to_string(lines) + " in an outfeed to scalar memory: only w0[52:43] "
+                   "(the 4-byte groups - 1) is decoded there, bits 63:53 clear in the corpus form");
+  }
+  const uint64_t bytes = ((lines & ((uint64_t{1} << kGroupBits) - 1)) + 1) * 4;
+  const auto word = static_cast<uint32_t>(readField(packet.words, LleField::OutfeedScalarWord));
+  if (sendsWaiting_.empty()) {
+    outfeedArmed_.push_back(ArmedOutfeed{bytes, std::nullopt, word});
+    return;
+  }
+  WaitingSend first = std::move(sendsWaiting_.front());
+  sendsWaiting_.pop_front();
+  if (first.outfeedForm != kNestedOutfeedForm) refuse(packet, outfeedFormMismatch(first.pc, first.outfeedForm));
+  if (first.bytes.size() != bytes) {
+    refuse(packet, "the outfeed to scalar memory moves " + std::to_string(bytes) + " bytes ((w0[52:43] + 1) x 4), the host-bound send "
+                   "before it carried " + std::to_string(first.bytes.size()));
+  }
+  writeScalarMemory(word, first.bytes);
+}
+
+void LleRung::writeScalarMemory(uint32_t firstWord, std::span<const uint8_t> bytes) {
+  models::ScalarMemoryWrite write{firstWord, std::vector<uint32_t>((bytes.size() + 3) / 4, 0)};
+  for (size_t i = 0; i < bytes.size(); ++i) write.words[i / 4] |= uint32_t{bytes[i]} << (8 * (i % 4));
+  scalarWrites_.push_back(std::move(write));
 }
 
 // The nested 0x27 of the weight feed (lle_fields.def OutfeedNested / OutfeedFeedRows, docs/decoding-log.md
@@ -2145,7 +2173,7 @@ void LleRung::armWeightFeedOutfeed(const DecodedPacket& packet) {
   if (!sendsWaiting_.empty()) {
     refuse(packet, "a weight-feed outfeed after a host-bound send that waits for its 0x27: in the corpus the feed's send comes after it");
   }
-  outfeedArmed_.push_back(ArmedOutfeed{rows * kRingBeatBytes, feedAwaitingOutfeed_});
+  outfeedArmed_.push_back(ArmedOutfeed{rows * kRingBeatBytes, feedAwaitingOutfeed_, std::nullopt});
   feedAwaitingOutfeed_.reset();
 }
 

@@ -43,7 +43,10 @@
 //                        (OutfeedNested) after a stream-feeding pop and the send with Dma10WeightFeed
 //                        are the weight feed: the holding tile's rows go back to the parameter ring,
 //                        checked (rows, tile) and sent nowhere the host sees (docs/decoding-log.md
-//                        "conv32end"); other nested 0x27s are refused
+//                        "conv32end"). The nested 0x27 to scalar memory (OutfeedPath 0) moves its
+//                        send's (w0[52:43] + 1) 4-byte groups into the scalar core's data memory at
+//                        OutfeedScalarWord (takeScalarMemoryWrites; the program streams them, "scalar27");
+//                        other nested 0x27s are refused
 //   0x17 (immediate)     writes Fill17Value at every narrow 4-byte unit of its four-level nest from
 //                        4 x Fill17At4 on its tiles (fill_nest.h; docs/decoding-log.md "op17",
 //                        "fill17b"); other 0x17 forms refused
@@ -90,6 +93,7 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] std::vector<uint8_t> windowTail(unsigned window, uint32_t windowLength, uint32_t streamedBytes,
                                                 const models::RunStreams& streams) override;
   void endRun() override;
+  [[nodiscard]] std::vector<models::ScalarMemoryWrite> takeScalarMemoryWrites() override { return std::exchange(scalarWrites_, {}); }
 
   // For tests and the bench.
   [[nodiscard]] const TileState& tile(unsigned index) const { return tiles_.at(index); }
@@ -220,6 +224,9 @@ class LleRung final : public models::DatapathRung {
   void armOutfeed(const models::DecodedPacket& packet);
   [[nodiscard]] uint64_t outfeedFormOf(const models::DecodedPacket& send) const;
   // The nested 0x27 after a stream-feeding pop, and the send that drains it (docs/decoding-log.md "conv32end").
+  // A nested 0x27 to scalar data memory (OutfeedPath 0): its groups, and where they land.
+  void armScalarMemoryOutfeed(const models::DecodedPacket& packet);
+  void writeScalarMemory(uint32_t firstWord, std::span<const uint8_t> bytes);
   void armWeightFeedOutfeed(const models::DecodedPacket& packet);
   void drainWeightFeed(const models::DecodedPacket& packet, const WeightFeed& feed) const;
   // The identity copy of one-byte input elements from a staging window into the padded grid
@@ -291,6 +298,7 @@ class LleRung final : public models::DatapathRung {
   struct ArmedOutfeed {
     uint64_t bytes = 0;
     std::optional<WeightFeed> weightFeed;
+    std::optional<uint32_t> scalarWord;  // a nested outfeed to scalar data memory: the word its first group lands at
   };
   std::deque<ArmedOutfeed> outfeedArmed_;
   // A host-bound 0x10 issued before its 0x27: its bytes and the outfeed format it names.
@@ -301,6 +309,7 @@ class LleRung final : public models::DatapathRung {
   };
   std::deque<WaitingSend> sendsWaiting_;
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
+  std::vector<models::ScalarMemoryWrite> scalarWrites_;  // not yet taken by the Datapath
   size_t outRead_ = 0;
   uint64_t macs_ = 0;
 };

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -42,6 +43,14 @@ TEST(CheckLayersCli, ExitsZeroWhenTheLayersMatchAndOneOnAFlippedWeight) {
     }
     EXPECT_FALSE(json.find("mismatch")->boolean) << path;
     if (!json.find("lle_completed")->boolean) continue;
+    // Only the Dense compute reports its lanes to the layer checker (models/lle/compute_observer.h); a
+    // program whose convolutions run fully but report nothing (the iwatake stride sweep since
+    // docs/decoding-log.md "scalar27") cannot name a differing layer: said, not checked here.
+    if (const JsonValue* observed = json.find("lle_compute_packets"); observed != nullptr && observed->asDouble() == 0) {
+      std::printf("%s: runs fully on lle, but no compute packet reached the layer checker: flipped weight not checked\n",
+                  path.filename().string().c_str());
+      continue;
+    }
 
     // The executable with parameters, found in the file by its bytes; one byte of the first
     // block's weights (after the 512-byte scale and slot prefix, docs/isa.md §5.1) flipped.

@@ -3457,8 +3457,8 @@ TEST_F(LleRungTest, AHostBoundSendNamesTheLineOutfeedFormThatTakesItsBytes) {
 // Word 1 of a 0x27 says its format again and where its bytes go (lle_fields.def OutfeedLineFormat,
 // OutfeedPath, docs/decoding-log.md "splitpad" §B): bit 100 set in the line format, w1[46:45] = 3 (the
 // host window) there, 1 for the weight feed, 0 for the nested form that writes the scalar core's data
-// memory at word OutfeedScalarWord (w0[26:12]) — which the rung refuses by name. Values here no corpus
-// 0x27 has: the word 1234; a line 0x27 naming the nested format or another path, a nested one naming
+// memory at word OutfeedScalarWord (w0[26:12]) — armed here ("scalar27"; the test below executes it).
+// Values here no corpus 0x27 has: the word 1234; a line 0x27 naming the nested format or another path, a nested one naming
 // path 2 or a scalar word beside the weight feed's path, all refused naming the field. Without the
 // change the word-1 bits were pinned by the envelope (the 2 x 2 padding program stopped on "word 1 bits
 // 100, 46:45 have no decoded meaning"); with the rung's checks removed, 5 failures.
@@ -3480,13 +3480,67 @@ TEST_F(LleRungTest, AnOutfeedNamesItsFormatAndPathInWordOne) {
   };
   EXPECT_EQ(checkEnvelope(outfeed(1, 0, 0, 1234)), "");
   EXPECT_EQ(refusal(outfeed(0, 1, 3, 0)), "accepted") << "the single line to the host";
+  EXPECT_EQ(refusal(outfeed(1, 0, 0, 1234)), "accepted") << "the nested outfeed to scalar memory, waiting for its send";
   const std::vector<std::pair<DecodedPacket, std::string>> refused = {
-      {outfeed(1, 0, 0, 1234), "a nested outfeed to the scalar core's data memory (OutfeedPath, word 1 bits 46:45 = 0) at word 1234"},
       {outfeed(0, 0, 3, 0), "OutfeedLineFormat (word 1 bit 100) = 0 with OutfeedNested (word 0 bit 120) = 0"},
       {outfeed(0, 1, 1, 0), "OutfeedPath (word 1 bits 46:45) = 1 in a line-format 0x27"},
       {outfeed(1, 0, 2, 0), "OutfeedPath (word 1 bits 46:45) = 2 in a nested 0x27"},
       {outfeed(1, 0, 1, 7), "OutfeedScalarWord (word 0 bits 26:12) = 7 in a weight feed"}};
   for (const auto& [p, why] : refused) EXPECT_NE(refusal(p).find(why), std::string::npos) << refusal(p);
+}
+
+// The nested 0x27 to scalar data memory (OutfeedPath 0, docs/decoding-log.md "splitpad" §B, "scalar27"):
+// (w0[52:43] + 1) 4-byte groups of the host-bound send (Dma10OutfeedForm 1, 1) land at data-memory word
+// OutfeedScalarWord, as little-endian words the Datapath hands to the scalar core; nothing reaches the
+// tile outfeed. Values no corpus 0x27 has: 12 bytes (w0[52:43] = 2) from narrow unit 45 of tile 3 to
+// word 777, with the send before or after its 0x27; a size the send does not carry, a line-form send,
+// and bits 63:53 of the slot set are refused. Without the change (main) the chunk check refused every
+// such 0x27 ("... to the scalar core's data memory ... not modelled"): the executions below fail.
+TEST_F(LleRungTest, ANestedOutfeedToScalarMemoryWritesTheSendsGroupsAtItsWord) {
+  static constexpr uint16_t kTile = 0x08;
+  static constexpr uint64_t kBase = 45, kBytes = 12, kWord = 777;
+  const auto send = [&](uint64_t form) {
+    DecodedPacket p = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}});
+    f.setElement(p, LleField::Dma10OutfeedForm, 0, form);
+    f.setElement(p, LleField::Dma10OutfeedForm, 1, form);
+    return p;
+  };
+  const auto outfeed = [&](uint64_t lines) {
+    return f.make(0x27, {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedLines, lines}, {LleField::OutfeedNested, 1},
+                         {LleField::OutfeedLineFormat, 0}, {LleField::OutfeedPath, 0}, {LleField::OutfeedScalarWord, kWord}});
+  };
+  const DecodedPacket twelveBytes = outfeed(kBytes / 4 - 1);
+  EXPECT_EQ(checkEnvelope(twelveBytes), "");
+  enum class Order { kArmFirst, kSendFirst };
+  const auto run = [&](const DecodedPacket& sendPacket, const DecodedPacket& outfeedPacket, Order order) {
+    rung.beginRun();
+    for (uint64_t u = 0; u < kBytes / 4; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x7c0de000u + u}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+    rung.packet(readAt(kTile, 4 * kBase, kBytes), streams, 0);
+    if (order == Order::kArmFirst) rung.packet(outfeedPacket, streams, 0);
+    rung.packet(sendPacket, streams, 0);
+    if (order == Order::kSendFirst) rung.packet(outfeedPacket, streams, 0);
+    std::vector<models::ScalarMemoryWrite> writes = rung.takeScalarMemoryWrites();
+    EXPECT_TRUE(rung.takeScalarMemoryWrites().empty()) << "each write is returned once";
+    EXPECT_TRUE(rung.windowTail(0, kBytes, 0, streams).empty()) << "no byte goes to the tile outfeed";
+    rung.endRun();
+    return writes;
+  };
+  for (const Order order : {Order::kArmFirst, Order::kSendFirst}) {
+    const auto writes = run(send(1), twelveBytes, order);
+    ASSERT_EQ(writes.size(), 1u);
+    EXPECT_EQ(writes[0].firstWord, kWord);
+    EXPECT_EQ(writes[0].words, (std::vector<uint32_t>{0x7c0de000u, 0x7c0de001u, 0x7c0de002u}));
+  }
+  expectRefusal([&] { run(send(1), outfeed(kBytes / 4), Order::kSendFirst); }, "moves 16 bytes ((w0[52:43] + 1) x 4), the host-bound send before it carried 12",
+                "a size the send does not carry was accepted");
+  expectRefusal([&] { run(send(2), twelveBytes, Order::kArmFirst); }, "names the line outfeed form",
+                "a line-form send drained an outfeed to scalar memory");
+  expectRefusal([&] { run(send(1), outfeed(uint64_t{1} << 15 | 2), Order::kArmFirst); }, "OutfeedLines (word 0 bits 63:43) = 32770 in an outfeed to scalar memory",
+                "undecoded slot bits were accepted");
 }
 
 // The w0 loop nest of the compute (ComputeLimitW0, docs/decoding-log.md "convcompute" §A): its levels
