@@ -56,6 +56,14 @@ class PacketFactory {
       words[1].setBits(fieldDef(LleField::OutfeedLineFormat).lsb % 128, 1, 1);
       words[1].setBits(fieldDef(LleField::OutfeedPath).lsb % 128, 2, 3);
     }
+    // The envelope's first w2 row of a 0x10 is a host-bound one with its declared fields cleared (since
+    // "conv256out"); the Dense drains' w2 (Dma10OutfeedForm 2, 2 as every send met by a line-form 0x27, and
+    // w2[80:79] = 3, not decoded) serves sends to the host and between tiles alike. Callers may override.
+    if (op == 0x10) {
+      const LleFieldDef& form = fieldDef(LleField::Dma10OutfeedForm);
+      for (unsigned e = 0; e < form.count; ++e) words[2].setBits((form.lsb + e * form.stride) % 128, form.width, 2);
+      words[2].setBits(79, 2, 3);
+    }
     // And every corpus 0x13 but the reads routed (0, 1) sets w2 bit 97 (Stage13RepeatSlot, "conv64").
     if (op == 0x13) words[2].setBits(fieldDef(LleField::Stage13RepeatSlot).lsb % 128, 1, 1);
     for (const auto& [field, value] : fields) {
@@ -3452,6 +3460,44 @@ TEST_F(LleRungTest, AHostBoundSendNamesTheLineOutfeedFormThatTakesItsBytes) {
     expectRefusal([&] { run(send(low, high), Order::kArmFirst); }, "Dma10OutfeedForm (word 2 bits 93:92, 85:84) = " + std::to_string(high) + ", " + std::to_string(low),
                   "a send with an outfeed form never seen was accepted");
   }
+}
+
+// Every send carries a running position in w2[109:94] (lle_fields.def Dma10SendOrder, docs/decoding-log.md
+// "conv256out"): conv 64^2's output sends 1 ... 16, conv 256^2's 100 ... 115; small programs keep its high
+// bits 0, so the envelope refused conv 256^2's output send on w2 bits 100:99. Read as don't-care for the
+// bytes in the host-bound form: 40,000 (above every corpus value, 14,874) and 0xffff deliver the same bytes
+// as 0. Without the change the bits are pinned by the envelope to the decode set's small values (checked:
+// with the field narrowed to w2[98:94], the bits conv 64^2 uses, and the envelopes regenerated, 2 failures).
+TEST_F(LleRungTest, AHostBoundSendsRunningPositionMovesNoByte) {
+  static constexpr uint16_t kTile = 0x100;
+  static constexpr uint64_t kBase = 57;
+  static constexpr uint64_t kBytes = 24;
+  static constexpr uint64_t kPosition = 40000;
+  const auto send = [&](uint64_t toOutfeed, uint64_t position) {
+    DecodedPacket p = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, toOutfeed}, {LleField::Dma10ReadForm, 1}});
+    f.wordsOf(p)[2].setBits(94, 16, position);  // w2[109:94] as the compiler writes them, whatever the field's table says
+    return p;
+  };
+  const auto run = [&](const DecodedPacket& sendPacket) {
+    rung.beginRun();
+    for (uint64_t u = 0; u < kBytes / 4; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x3c770900u + u}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+    rung.packet(readAt(kTile, 4 * kBase, kBytes), streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, kBytes / 8 - 1}}), streams, 0);
+    rung.packet(sendPacket, streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, kBytes, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> expected;
+  for (uint8_t u = 0; u < kBytes / 4; ++u) expected.insert(expected.end(), {u, 0x09, 0x77, 0x3c});
+  EXPECT_EQ(checkEnvelope(send(1, kPosition)), "") << "a host-bound send's running position is a declared field";
+  EXPECT_EQ(checkEnvelope(send(1, 0xffff)), "");
+  EXPECT_EQ(run(send(1, 0)), expected);
+  EXPECT_EQ(run(send(1, kPosition)), expected);
 }
 
 // Word 1 of a 0x27 says its format again and where its bytes go (lle_fields.def OutfeedLineFormat,
