@@ -9,8 +9,10 @@
 //   BM_LleInference/<model> one whole inference through the device in lle mode (Runner +
 //                             InProcessTransport + sim::Device; parameters cached by a warm-up run,
 //                             so each iteration is the execution-only run), for the largest corpus
-//                             models that run wholly on lle: dense_1024 (the most MACs) and
-//                             padding_256x256x3 (the most bytes; a copy, no MACs). Counters: lle_ms
+//                             models that run wholly on lle: conv_256x256_k40 (the most MACs:
+//                             rubensrech's 40x40 convolution, 104.9 M), dense_1024 (a 1 M-MAC
+//                             FULLY_CONNECTED) and padding_256x256x3 (the most bytes; a copy, no
+//                             MACs). Counters: lle_ms
 //                             and lle_cpu_ms per inference, MAC_per_s (the model's MACs over lle_ms,
 //                             when it has any), and CPU TFLite 2.9 on its uncompiled twin in the same
 //                             run (tflite_ms, tflite_cpu_ms; ratio = lle_ms / tflite_ms, cpu_ratio
@@ -38,6 +40,7 @@
 
 #include "bench/bench_corpus.h"
 #include "bench/tflite_reference.h"
+#include "tests/support/corpus.h"
 #include "hosting/in_process_transport.h"
 #include "driver/model/model_loader.h"
 #include "driver/run/random_inputs.h"
@@ -156,6 +159,18 @@ constexpr LleModel kDense1024{"dense_1024_edgetpu.tflite", "dense_1024.tflite", 
 // The iwatake padding sweep's largest member: PAD of a 256x256x3 image, the most bytes any model
 // moves wholly on lle (no MACs: the tiles copy the image into a zero-padded grid).
 constexpr LleModel kPadding256{"model_padding_256x256x3_edgetpu.tflite", "model_padding_256x256x3.tflite", 0.0, 5000};
+// rubensrech's 40 x 40 convolution of a 256 x 256 image, one channel in and out, SAME padding: 256^2
+// outputs x 1,600 taps — the most MACs of any model that runs wholly on lle (its twin is the golden's
+// derived one).
+constexpr LleModel kConv256k40{"conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite", "conv_2d_1_256_256_1_40_40_1_1_quant.tflite",
+                               256.0 * 256.0 * 40.0 * 40.0, 20};
+
+// The uncompiled twin: beside the compiled model in the corpus, else among the golden's derived twins.
+std::optional<std::filesystem::path> findTwin(const std::string& fileName) {
+  if (auto inCorpus = bench::findCorpusModel(fileName)) return inCorpus;
+  const auto golden = coralsim::testing::goldenDir();
+  return golden ? bench::findModelBelow(*golden / "_twins", fileName) : std::nullopt;
+}
 
 void BM_LleInference(benchmark::State& state, LleModel model) {
   const auto path = bench::findCorpusModel(model.compiled);
@@ -179,7 +194,7 @@ void BM_LleInference(benchmark::State& state, LleModel model) {
   // TFLite first, in the same process lifetime, so both see the same machine state.
   std::optional<bench::TfliteTiming> tflite;
   const auto tfliteBinary = bench::tfliteRunner();
-  const auto twin = bench::findCorpusModel(model.twin);
+  const auto twin = findTwin(model.twin);
   if (tfliteBinary && twin) tflite = bench::timeTflite(*tfliteBinary, *twin, {"--in-fill", "0=128"}, model.tfliteRuns);
   const auto start = std::chrono::steady_clock::now();
   const double cpuStart = bench::processCpuSeconds();
@@ -220,6 +235,7 @@ BENCHMARK_CAPTURE(BM_LleMac, avx512_vnni, lle::MacPath::kAvx512Vnni);
 BENCHMARK(BM_Baseline_PlainDot);
 BENCHMARK_CAPTURE(BM_LleInference, dense_1024, kDense1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_LleInference, padding_256x256x3, kPadding256)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_LleInference, conv_256x256_k40, kConv256k40)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 
 }  // namespace
