@@ -21,7 +21,9 @@ import re
 import subprocess
 import sys
 
-REFUSAL = re.compile(r"opcode (0x[0-9a-f]+) \(([a-z0-9.]+)\) at PC (0x[0-9a-f]+)[^:]*: (.*?)(?:\]|$)")
+# A refusal before the run names the packet's engine ("opcode 0x14 (tile.dma14) at PC ..."); one during
+# the run comes back in the device's fatal-error text without it ("lle: opcode 0x25 at PC ...").
+REFUSAL = re.compile(r"opcode (0x[0-9a-f]+)(?: \(([a-z0-9.]+)\))? at PC (0x[0-9a-f]+)[^:]*: (.*?)(?:\]|$)")
 
 
 def distinct_programs(corpus):
