@@ -338,16 +338,7 @@ TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
           primary.add(ours, ref, int8);
           // Preferred reference: the fp32-requantisation variant; absent = identical to primary.
           // int8 alternates are stored in device form only (TFLite bytes XOR 0x80).
-          std::vector<uint8_t> pref = ref;
-          const std::string base = text(out.find("file"));
-          const std::string stem = base.substr(0, base.size() - 4);  // drop ".bin"
-          if (fs::exists(dir / (stem + ".xnnpack.bin"))) {
-            pref = coralsim::testing::readFile(dir / (stem + ".xnnpack.bin"));
-          } else if (fs::exists(dir / (stem + ".xnnpack.dev.bin"))) {
-            pref = coralsim::testing::readFile(dir / (stem + ".xnnpack.dev.bin"));
-            for (auto& b : pref) b ^= 0x80;
-          }
-          preferred.add(ours, pref, int8);
+          preferred.add(ours, coralsim::testing::readPreferredGoldenOutput(dir, text(out.find("file"))), int8);
         }
       }
       if (!runsInLle) break;
@@ -424,14 +415,11 @@ TEST(LleCorpus, ThePaddingSweepRunsFullyOnLleAndEveryByteMatchesGolden) {
       const auto& outs = c.find("tpu_outputs")->items;
       ASSERT_EQ(outs.size(), o.result.outputs.size()) << name;
       for (size_t j = 0; j < outs.size(); ++j) {
-        // The preferred reference of a single requantising layer is the fp32-requantisation variant where
-        // the golden set has one (golden/README.md "which variant to compare against": it matches the
-        // device; TFLite's fixed-point kernels differ by 1 on some elements, conv 32^2 6 x 6 rand1 one byte).
-        const std::string primary = text(outs[j].find("file"));
-        const bool int8 = text(outs[j].find("dtype")) == "int8";
-        const fs::path preferred = e.path() / (primary.substr(0, primary.size() - 4) + ".xnnpack.bin");
+        // The preferred reference of a single requantising layer (TFLite's fixed-point kernels differ
+        // from the device by 1 on some elements: conv 32^2 6 x 6 rand1, one byte).
         match.add(o.result.outputs[j].bytes,
-                  coralsim::testing::readFile(!int8 && fs::exists(preferred) ? preferred : e.path() / primary), int8);
+                  coralsim::testing::readPreferredGoldenOutput(e.path(), text(outs[j].find("file"))),
+                  text(outs[j].find("dtype")) == "int8");
       }
     }
     const bool inDecodeSet = decodeSet.contains(name);
@@ -516,14 +504,11 @@ TEST(LleCorpus, TheWeightFeedProgramsThatRunFullyOnLleMatchGoldenEveryByte) {
       const auto& outs = c.find("tpu_outputs")->items;
       ASSERT_EQ(outs.size(), o.result.outputs.size()) << compiledPath;
       for (size_t j = 0; j < outs.size(); ++j) {
-        // The preferred reference of a single requantising layer is the fp32-requantisation variant where
-        // the golden set has one (golden/README.md "which variant to compare against": it matches the
-        // device; TFLite's fixed-point kernels differ by 1 on some elements, conv 32^2 6 x 6 rand1 one byte).
-        const std::string primary = text(outs[j].find("file"));
-        const bool int8 = text(outs[j].find("dtype")) == "int8";
-        const fs::path preferred = e.path() / (primary.substr(0, primary.size() - 4) + ".xnnpack.bin");
+        // The preferred reference of a single requantising layer (TFLite's fixed-point kernels differ
+        // from the device by 1 on some elements: conv 32^2 6 x 6 rand1, one byte).
         match.add(o.result.outputs[j].bytes,
-                  coralsim::testing::readFile(!int8 && fs::exists(preferred) ? preferred : e.path() / primary), int8);
+                  coralsim::testing::readPreferredGoldenOutput(e.path(), text(outs[j].find("file"))),
+                  text(outs[j].find("dtype")) == "int8");
       }
     }
     const std::string name = compiledPath.filename().string();
