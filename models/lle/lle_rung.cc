@@ -531,13 +531,19 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
                                        std::to_string(readField(words, limit, *level)) + ": a level that does not run has limit 0");
     }
   };
-  // The Fill17Flags slot (docs/decoding-log.md "fill17c", "mesh83"): not decoded, read as 0x17's
-  // immediate form reads it -- the values seen leave the bytes where the nests say; bits 94 / 95
-  // without bit 93 were never seen and are refused.
-  if (const uint64_t flags = readField(words, m.flags); flags != 0 && (flags & 1) == 0) {
-    refuse(packet, std::string(fieldDef(m.flags).name) + " (word 3 bits 95:93) = " + std::to_string(flags) +
-                       ": bit 94 or 95 without bit 93, never seen; what the flags select is not decoded");
-  }
+  // Each side's flags (docs/decoding-log.md "fill17c", "mesh83", "meshw3" §A): how the two halves of a
+  // transfer meet -- don't-care for the bytes in the in-order pairing below; a value never seen, or
+  // flags on a side that is off (never seen either), are refused.
+  const auto checkFlags = [&](bool active, LleField field, const char* bits) {
+    const uint64_t flags = readField(words, field);
+    if (!meshFlagsSeen(flags) || (!active && flags != 0)) {
+      refuse(packet, std::string(fieldDef(field).name) + " (word 3 bits " + bits + ") = " + std::to_string(flags) +
+                         (active ? ": a value never seen (0, 1, 3, 5, 7, 9 are); what it selects is not decoded"
+                                 : " on a side that is off, never seen"));
+    }
+  };
+  checkFlags(receives, m.flags, "96:93");
+  checkFlags(sends, m.sendFlags, "92:89");
   checkLevelMask(sends, m.sendLevelOn, m.sendLimit);
   checkLevelMask(receives, m.recvLevelOn, m.recvLimit);
   if (sends && inputPopsDelivered(streams) && deferredComputes_.empty()) {
@@ -630,9 +636,13 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
   // the nest says (the aarch64 compiles' 5 against the x86-64 compiles' 3). Bits 94/95 without bit 93
   // were never seen: refused.
   const uint64_t flags = readField(packet.words, LleField::Fill17Flags);
-  if (flags != 0 && (flags & 1) == 0) {
-    refuse(packet, "Fill17Flags (word 3 bits 95:93) = " + std::to_string(flags) +
-                       ": bit 94 or 95 without bit 93, never seen; what the flags select is not decoded");
+  if (!meshFlagsSeen(flags)) {
+    refuse(packet, "Fill17Flags (word 3 bits 96:93) = " + std::to_string(flags) +
+                       ": a value never seen (0, 1, 3, 5, 7, 9 are); what the flags select is not decoded");
+  }
+  // The immediate form sends nothing, so its send side's flags are 0, as in every corpus 0x17 without a send.
+  if (const uint64_t sendFlags = readField(packet.words, LleField::Mesh17SendFlags); sendFlags != 0) {
+    refuse(packet, "Mesh17SendFlags (word 3 bits 92:89) = " + std::to_string(sendFlags) + " on a side that is off, never seen");
   }
   // Its level-0 step is Fill17Step; the mesh form's receive stride at w2[43:27] is 1 in every immediate
   // write the decode set holds, so the two readings agree there -- any other value is refused

@@ -1912,7 +1912,7 @@ TEST_F(LleRungTest, TheWriteFlagsAfterTheNestLeaveTheBytesWhereTheNestSays) {
         [&] {
           run(flags);
         },
-        "Fill17Flags (word 3 bits 95:93) = " + std::to_string(flags),
+        "Fill17Flags (word 3 bits 96:93) = " + std::to_string(flags),
         "flags " + std::to_string(flags) + " (bit 94 or 95 without 93) were accepted");
   }
 }
@@ -5146,6 +5146,74 @@ TEST_F(LleRungTest, AMeshSendLandsInTheReceiveItsNeighbourArmedByTheStrides) {
         rung.packet(sendRow(0x0008, 3), streams, 0);
       },
       "Mesh18SendStride on tile 3: its neighbour is outside the 4 x 4 tile grid", "a send off the grid's edge was accepted");
+  rung.endRun();
+}
+
+// Each mesh side's flags (lle_fields.def Mesh18SendFlags / Mesh18Flags, docs/decoding-log.md "meshw3" §A): the
+// send side's four bits at w3[92:89], the receive side's at w3[96:93]. A send-only 0x18 (tile 1 sends
+// units 3..5 to tile 2) and the receive-only 0x18 that takes its bytes (a column of 3 units 7 apart from
+// unit 50: no corpus transfer has these addresses) carry the same value, as every corpus split pair does;
+// under each seen value (1, 3, 5, 7, 9) the bytes land where the nests say. A value never seen (2, 11) and
+// flags on a side that is off are refused by name. Before the change the envelope refused the send's
+// w3 bits 92:89 (conv 1024^2's 0x18 @ 0x00bb stopped on "w3 bits 91, 89", matmul_256's 0x16 on 92, 89).
+TEST_F(LleRungTest, EachMeshSidesFlagsLeaveTheBytesWhereTheNestsSay) {
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
+                streams, 0);
+  };
+  const auto side = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t units, int64_t stride) {
+    f.setElement(p, limit, 0, units - 1);
+    for (unsigned i = 1; i < 4; ++i) f.setElement(p, limit, i, 0);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, static_cast<uint64_t>(-static_cast<int64_t>(units - 1) * stride));
+  };
+  const auto receiveColumn = [&](uint64_t recvFlags, uint64_t sendFlags) {
+    DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, 0x0004}, {LleField::Mesh18RecvStride, 7}, {LleField::Mesh18RecvAt4, 50},
+                                    {LleField::Mesh18SendStride, 0}, {LleField::Mesh18Fill, 0}, {LleField::Mesh18RecvLevelOn, 1},
+                                    {LleField::Mesh18Flags, recvFlags}, {LleField::Mesh18SendFlags, sendFlags}});
+    side(p, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, 3, 7);
+    return p;
+  };
+  const auto sendRow = [&](uint64_t sendFlags) {
+    DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, 0x0002}, {LleField::Mesh18SendStride, 1}, {LleField::Mesh18SendAt4, 3},
+                                    {LleField::Mesh18RecvStride, 0}, {LleField::Mesh18Fill, 0}, {LleField::Mesh18SendLevelOn, 1},
+                                    {LleField::Mesh18SendFlags, sendFlags}});
+    side(p, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry, 3, 1);
+    return p;
+  };
+  const auto run = [&](const DecodedPacket& send, const DecodedPacket& receive) {
+    rung.beginRun();
+    write(1, 3, 0x04030201);
+    write(1, 4, 0x08070605);
+    write(1, 5, 0x0c0b0a09);
+    rung.packet(send, streams, 0);
+    rung.packet(receive, streams, 0);
+    std::vector<uint8_t> got;
+    const AddressedMemory& m = rung.tile(2).narrowSram;
+    for (const uint64_t unit : {50u, 57u, 64u}) {
+      if (m.firstUnwritten(4 * unit, 4)) return std::vector<uint8_t>{};
+      const auto bytes = m.read(4 * unit, 4);
+      got.insert(got.end(), bytes.begin(), bytes.end());
+    }
+    rung.endRun();
+    return got;
+  };
+  const std::vector<uint8_t> expected = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  for (const uint64_t flags : {1, 3, 5, 7, 9}) {
+    EXPECT_EQ(checkEnvelope(sendRow(flags)), "") << "flags " << flags;
+    EXPECT_EQ(checkEnvelope(receiveColumn(flags, 0)), "") << "flags " << flags;
+    EXPECT_EQ(run(sendRow(flags), receiveColumn(flags, 0)), expected) << "flags " << flags;
+  }
+  for (const uint64_t flags : {2, 11}) {
+    expectRefusal([&] { run(sendRow(flags), receiveColumn(1, 0)); }, "Mesh18SendFlags (word 3 bits 92:89) = " + std::to_string(flags),
+                  "send flags " + std::to_string(flags) + " (never seen) were accepted");
+    rung.endRun();
+    expectRefusal([&] { run(sendRow(1), receiveColumn(flags, 0)); }, "Mesh18Flags (word 3 bits 96:93) = " + std::to_string(flags),
+                  "receive flags " + std::to_string(flags) + " (never seen) were accepted");
+    rung.endRun();
+  }
+  expectRefusal([&] { run(sendRow(5), receiveColumn(5, 5)); }, "Mesh18SendFlags (word 3 bits 92:89) = 5 on a side that is off",
+                "flags on a receive-only packet's send side were accepted");
   rung.endRun();
 }
 
