@@ -5217,4 +5217,67 @@ TEST_F(LleRungTest, EachMeshSidesFlagsLeaveTheBytesWhereTheNestsSay) {
   rung.endRun();
 }
 
+// The relay form (docs/decoding-log.md "meshw3" §B): a mesh packet whose two sides walk the same units forwards
+// the stream each of its tiles receives. Here tile 3 sends 8 units (from narrow unit 20) towards tile 2 in a
+// send-only 0x16 (t - 1); one 0x16 on tiles 1 and 2 relays them through a 2-unit buffer at unit 100, walked
+// four times (limits 1, 3; carry -1: level 1 comes back to the buffer's start); tile 0 receives the stream at
+// unit 60. Tile 0 gets tile 3's eight units in order and each relay's buffer keeps the last two. No corpus relay
+// has these addresses or this buffer (the corpus's are 4 units). Without the relay reading the packet's send
+// reads its buffer before anything arrived (refused: "reads narrow byte 400, which no packet wrote"); a relay
+// with no stream sent towards it is refused by name.
+TEST_F(LleRungTest, AMeshRelayForwardsTheStreamItReceivesThroughItsBuffer) {
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
+                streams, 0);
+  };
+  const auto setNest = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t limit0, uint64_t limit1, int64_t carry0) {
+    f.setElement(p, limit, 0, limit0);
+    f.setElement(p, limit, 1, limit1);
+    f.setElement(p, limit, 2, 0);
+    f.setElement(p, limit, 3, 0);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, static_cast<uint64_t>(carry0));
+  };
+  DecodedPacket source = f.make(0x16, {{LleField::Dma16Mask, 0x0008}, {LleField::Mesh16SendStride, 1}, {LleField::Mesh16SendAt4, 20},
+                                       {LleField::Mesh16SendLevelOn, 1}, {LleField::Mesh16SendFlags, 5}});
+  setNest(source, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry, 7, 0, -7);
+  DecodedPacket relay = f.make(0x16, {{LleField::Dma16Mask, 0x0006}, {LleField::Mesh16SendStride, 1}, {LleField::Mesh16SendAt4, 100},
+                                      {LleField::Mesh16RecvStride, 1}, {LleField::Mesh16RecvAt4, 100},
+                                      {LleField::Mesh16SendLevelOn, 3}, {LleField::Mesh16RecvLevelOn, 3},
+                                      {LleField::Mesh16SendFlags, 3}, {LleField::Mesh16Flags, 3}});
+  setNest(relay, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry, 1, 3, -1);
+  setNest(relay, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry, 1, 3, -1);
+  DecodedPacket sink = f.make(0x16, {{LleField::Dma16Mask, 0x0001}, {LleField::Mesh16RecvStride, 1}, {LleField::Mesh16RecvAt4, 60},
+                                     {LleField::Mesh16RecvLevelOn, 1}, {LleField::Mesh16Flags, 5}});
+  setNest(sink, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry, 7, 0, -7);
+  for (const DecodedPacket* p : {&source, &relay, &sink}) EXPECT_EQ(checkEnvelope(*p), "");
+  const auto unitOf = [&](unsigned tile, uint64_t unit) {
+    const AddressedMemory& m = rung.tile(tile).narrowSram;
+    if (m.firstUnwritten(4 * unit, 4)) return std::vector<uint8_t>{};
+    const auto bytes = m.read(4 * unit, 4);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  };
+  const auto word = [](uint64_t k) {
+    return std::vector<uint8_t>{static_cast<uint8_t>(k), 0x5e, 0xa1, static_cast<uint8_t>(0xc0 + k)};
+  };
+  rung.beginRun();
+  for (uint64_t k = 0; k < 8; ++k) write(3, 20 + k, 0xc0a15e00u + (static_cast<uint32_t>(k) << 24) + static_cast<uint32_t>(k));
+  rung.packet(source, streams, 0);
+  rung.packet(relay, streams, 0);
+  rung.packet(sink, streams, 0);
+  for (uint64_t k = 0; k < 8; ++k) EXPECT_EQ(unitOf(0, 60 + k), word(k)) << "tile 0 unit " << 60 + k;
+  for (const unsigned t : {1u, 2u}) {
+    EXPECT_EQ(unitOf(t, 100), word(6)) << "tile " << t << ": the buffer keeps the stream's last two units";
+    EXPECT_EQ(unitOf(t, 101), word(7)) << "tile " << t;
+  }
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        rung.packet(relay, streams, 0);
+      },
+      "the mesh relay on tile 2: no stream was sent towards it before it runs", "a relay with nothing to forward was accepted");
+  rung.endRun();
+}
+
 }  // namespace coralsim::lle
