@@ -532,14 +532,15 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     }
   };
   // Each side's flags (docs/decoding-log.md "fill17c", "mesh83", "meshw3" §A): how the two halves of a
-  // transfer meet -- don't-care for the bytes in the in-order pairing below; a value never seen, or
-  // flags on a side that is off (never seen either), are refused.
+  // transfer meet (a send-only half with flags meets a receive-only half of the same value in 1,888 /
+  // 1,953 corpus pairs). The rung pairs the halves in order, so the flags move no byte here and are
+  // accepted at any value, not only at the corpus's 0, 1, 3, 5, 7, 9: a value is refused only on a
+  // side that is off, where there is no half to meet (never seen).
   const auto checkFlags = [&](bool active, LleField field, const char* bits) {
     const uint64_t flags = readField(words, field);
-    if (!meshFlagsSeen(flags) || (!active && flags != 0)) {
+    if (!active && flags != 0) {
       refuse(packet, std::string(fieldDef(field).name) + " (word 3 bits " + bits + ") = " + std::to_string(flags) +
-                         (active ? ": a value never seen (0, 1, 3, 5, 7, 9 are); what it selects is not decoded"
-                                 : " on a side that is off, never seen"));
+                         " on a side that is off, never seen");
     }
   };
   checkFlags(receives, m.flags, "96:93");
@@ -688,14 +689,9 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
   if (readField(packet.words, LleField::Fill17Immediate) == 0) {
     refuse(packet, "Fill17Immediate (word 5 bit 87) is 0: a tile transfer whose source is not decoded");
   }
-  // Fill17Flags (docs/decoding-log.md "fill17c"): not decoded; the values seen leave the bytes where
-  // the nest says (the aarch64 compiles' 5 against the x86-64 compiles' 3). Bits 94/95 without bit 93
-  // were never seen: refused.
-  const uint64_t flags = readField(packet.words, LleField::Fill17Flags);
-  if (!meshFlagsSeen(flags)) {
-    refuse(packet, "Fill17Flags (word 3 bits 96:93) = " + std::to_string(flags) +
-                       ": a value never seen (0, 1, 3, 5, 7, 9 are); what the flags select is not decoded");
-  }
+  // Fill17Flags (docs/decoding-log.md "fill17c", "meshw3" §A): the receive side's flags, how it meets a
+  // send; the values seen leave the bytes where the nest says (the aarch64 compiles' 5 against the
+  // x86-64 compiles' 3) and the fill meets no send, so any value is accepted.
   // The immediate form sends nothing, so its send side's flags are 0, as in every corpus 0x17 without a send.
   if (const uint64_t sendFlags = readField(packet.words, LleField::Mesh17SendFlags); sendFlags != 0) {
     refuse(packet, "Mesh17SendFlags (word 3 bits 92:89) = " + std::to_string(sendFlags) + " on a side that is off, never seen");

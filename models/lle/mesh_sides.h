@@ -80,13 +80,4 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
   return std::nullopt;
 }
 
-// A side's flags (docs/decoding-log.md "meshw3" §A) take 0, 1, 3, 5, 7 or 9 in every corpus packet: bit 0
-// is set whenever another is, bit 3 only alone with it. They say how the two halves of a transfer meet
-// (a send-only half with non-zero flags meets a receive-only half of the same value in 1,888 / 1,953
-// corpus pairs), which the rung's in-order pairing takes as don't-care for the bytes; any other value
-// was never seen and is refused.
-[[nodiscard]] constexpr bool meshFlagsSeen(uint64_t flags) {
-  return flags == 0 || flags == 1 || flags == 3 || flags == 5 || flags == 7 || flags == 9;
-}
-
 }  // namespace coralsim::lle
