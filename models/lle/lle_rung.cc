@@ -14,6 +14,7 @@
 #include "models/lle/conv_compute.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
+#include "models/lle/input_infeed_transfer.h"
 #include "models/lle/weight_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
@@ -144,6 +145,8 @@ void LleRung::beginRun() {
   streamsAwaitingFeed_ = {};
   infeedConfigured_ = false;
   infeedIsInput_ = false;
+  inputTransferStart_ = 0;
+  inputTransferEnd_ = 0;
   pendingInfeedCheck_.reset();
   pendingPops_.clear();
   deferredComputes_.clear();
@@ -335,11 +338,16 @@ void LleRung::infeed(const DecodedPacket& packet) {
   const uint64_t wraps = readField(words, LleField::InfeedWraps64K);
   const int64_t beats = readSigned(words, LleField::InfeedFirstBeats);
   if (infeedIsInput_) {
-    // The two stream-size fields are decoded for the parameter class only.
-    if (wraps != 0 || beats != 0) {
-      refuse(packet, "input-class infeed with InfeedWraps64K = " + std::to_string(wraps) + ", InfeedFirstBeats = " +
-                         std::to_string(beats) + " (decoded for the parameter class only; 0 for inputs)");
+    // The first fill is stated for the parameter class only: 0 in every hinted input infeed of the corpus
+    // (DeepLab cityscapes' six unhinted ones carry 32772, not decoded).
+    if (beats != 0) {
+      refuse(packet, "input-class infeed with InfeedFirstBeats (word 1 bits 70:55) = " + std::to_string(beats) +
+                         " (decoded for the parameter class only; 0 in every hinted input infeed)");
     }
+    // InfeedWraps64K counts whole fills of the input ring (input_infeed_transfer.h): the transfer follows the
+    // previous input infeed's in the run's input stream.
+    inputTransferStart_ = inputTransferEnd_;
+    inputTransferEnd_ = inputTransferStart_ + InputInfeedTransfer::fromPacket(words).bytes();
     pendingInfeedCheck_.reset();
     return;
   }
@@ -1098,7 +1106,14 @@ void LleRung::pop(const DecodedPacket& packet) {
     refuse(packet, "an input pop fills " + std::to_string(quarters) +
                        " of the 4 64-byte quarters of each row (PopRowQuarters): part rows are decoded for parameter pops only");
   }
-  PendingPop pending{tiles, input, offset, ringBytes / ringPerByte, {}, {}, quarters * 64};
+  // An input pop's offset counts from its infeed's transfer (input_infeed_transfer.h); one that starts past
+  // the transfer would read bytes no infeed of this run brought.
+  if (input && offset >= inputTransferEnd_ - inputTransferStart_) {
+    refuse(packet, "an input pop at stream offset " + std::to_string(offset) + " (PopOffsetPlus1) starts past its infeed's " +
+                       std::to_string(inputTransferEnd_ - inputTransferStart_) +
+                       "-byte transfer (InfeedWraps64K, InfeedRingLimit, InfeedLines, InfeedLineWrapOn)");
+  }
+  PendingPop pending{tiles, input, offset, ringBytes / ringPerByte, inputTransferStart_, inputTransferEnd_, {}, {}, quarters * 64};
   // A staging write armed on a destination tile (0x14) receives this pop at its narrow address.
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t)) || !tiles_[t].stagedWriteAt) continue;
@@ -1195,10 +1210,7 @@ void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {
 
 void LleRung::resolvePops(const models::RunStreams& streams) {
   for (const PendingPop& p : pendingPops_) {
-    const std::span<const uint8_t> stream = p.input ? streams.inputBytes() : streams.parameterBytes();
-    const std::span<const uint8_t> from =
-        p.offset < stream.size() ? stream.subspan(p.offset, std::min<uint64_t>(p.length, stream.size() - p.offset))
-                                 : std::span<const uint8_t>{};
+    const std::span<const uint8_t> from = popBytes(p, streams);
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (!(p.tiles & (1u << t))) continue;
       // Parameters land in the rows of the tile's receive (placeParameters()); activations keep
@@ -1293,8 +1305,17 @@ void LleRung::refuseOtherLanesOrPrefix(const DecodedPacket& packet, uint64_t lan
 
 bool LleRung::inputPopsDelivered(const models::RunStreams& streams) const {
   return std::ranges::all_of(pendingPops_, [&](const PendingPop& p) {
-    return !p.input || p.offset + p.length <= streams.inputBytes().size();
+    return !p.input || std::min(p.transferStart + p.offset + p.length, p.transferEnd) <= streams.inputBytes().size();
   });
+}
+
+// The stream bytes a pop delivers, as far as the host has sent them: a parameter pop's from the parameter
+// stream at its offset; an input pop's from its infeed's transfer, bytes past the transfer's end excluded.
+std::span<const uint8_t> LleRung::popBytes(const PendingPop& p, const models::RunStreams& streams) {
+  const std::span<const uint8_t> stream = p.input ? streams.inputBytes() : streams.parameterBytes();
+  const uint64_t first = p.input ? p.transferStart + p.offset : p.offset;
+  const uint64_t end = std::min<uint64_t>(p.input ? std::min(first + p.length, p.transferEnd) : first + p.length, stream.size());
+  return first < end ? stream.subspan(first, end - first) : std::span<const uint8_t>{};
 }
 
 void LleRung::runDeferredComputes(const models::RunStreams& streams) {

@@ -126,6 +126,10 @@ class LleRung final : public models::DatapathRung {
     bool input = false;
     uint64_t offset = 0;
     uint64_t length = 0;  // stream bytes (PopBeatsHigh/Low)
+    // Input pops: the span of the run's input stream their infeed's transfer holds (input_infeed_transfer.h);
+    // the offset counts from its start, and bytes past its end belong to no transfer of this infeed.
+    uint64_t transferStart = 0;
+    uint64_t transferEnd = 0;
     struct SramWrite {
       unsigned tile = 0;
       uint64_t address = 0;  // narrow bytes, Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit
@@ -208,6 +212,7 @@ class LleRung final : public models::DatapathRung {
   static bool countsAtOneLevel(std::span<const isa::Word128> words, LleField level0, LleField outerLevels, uint64_t iterations);
   void refuseOtherLanesOrPrefix(const models::DecodedPacket& packet, uint64_t laneGroups, uint64_t prefix, const char* form) const;
   [[nodiscard]] bool inputPopsDelivered(const models::RunStreams& streams) const;
+  [[nodiscard]] static std::span<const uint8_t> popBytes(const PendingPop& p, const models::RunStreams& streams);
   void runDeferredComputes(const models::RunStreams& streams);
   // True while a compute waits for input bytes (the caller queues its packet); runs the waiting
   // packets once the bytes are there.
@@ -270,6 +275,9 @@ class LleRung final : public models::DatapathRung {
   std::vector<TileState> tiles_;
   bool infeedConfigured_ = false;
   bool infeedIsInput_ = false;
+  // The run's input stream is its input infeeds' transfers back to back: the current one's span.
+  uint64_t inputTransferStart_ = 0;
+  uint64_t inputTransferEnd_ = 0;
   std::vector<PendingPop> pendingPops_;
   std::deque<DeferredCompute> deferredComputes_;  // in program order
   std::deque<DeferredCompute> waitingPackets_;    // every packet issued after a waiting compute, in program order

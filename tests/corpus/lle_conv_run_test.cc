@@ -171,9 +171,9 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
   // set): its compute passes once its K count (ComputeKCount, w9[75:64] = 36, "rubens" §A) is read and its
   // feeding pop's ring passes are ("rubens" §C); its mesh and compute bits the rung pins hold 3 x 3's values.
   // conv 64^2 3 x 3 and 256^2 40 x 40 since; depthwise 256^2 ("depthwise": its compute's w12 form pinned to
-  // it, the output nest's layout executed) with only its input infeed skipped (0x25 wrapping the 64 KiB ring,
-  // another branch's), every one of its 196,608 bytes; depthwise 500^2 (held out) stops before its compute
-  // at the same infeed and its 0x14 row parts.
+  // it, the output nest's layout executed), every one of its 196,608 bytes, no packet skipped since its input
+  // infeed's transfer is decoded ("infeed64k"); depthwise 500^2 (held out) stops before its compute at its
+  // 0x14 row parts.
   EXPECT_GE(bitExact, 5u) << "fewer convolution programs bit-exact than the decoding log reports";
   EXPECT_GE(depthwiseBitExact, 1u) << "no program with the depthwise layout bit-exact (the decoding log reports depthwise 256^2)";
 }

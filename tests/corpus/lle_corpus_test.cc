@@ -482,8 +482,10 @@ TEST(LleCorpus, TheWeightFeedProgramsThatRunFullyOnLleMatchGoldenEveryByte) {
   CORALSIM_REQUIRE_CORPUS(corpus);
   // conv 32² 3 x 3 and 64² 3 x 3, and conv 32² 6 x 6 (held out from every decode set) since "rubens" (its K
   // count, its feeding pop's ring passes, its feed send's row steps); conv 256² 40 x 40 since "conv256out" (its
-  // output sends' running position, w2[109:94], past the values small programs keep).
-  constexpr size_t kMinFullyLle = 4;
+  // output sends' running position, w2[109:94], past the values small programs keep); the iwatake stride and
+  // padding_stride sweeps (eleven) since "scalar27" / "infeed64k"; depthwise 256^2 since "infeed64k" (its
+  // input transfer fills the infeed ring once whole and once in part: every output row from the second fill).
+  constexpr size_t kMinFullyLle = 16;
   size_t fully = 0, programs = 0;
   Match all;
   for (const GoldenModel& goldenModel : goldenModels(*golden, *corpus)) {

@@ -236,19 +236,40 @@ class LleRungTest : public ::testing::Test {
                          {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(groups))},
                          {LleField::Stage13LoopOn, 1}, {LleField::Stage13Route, 1}});  // sent, as Dense's
   }
-  // The infeed of K bytes of input (8-byte lines) or of the whole parameter stream.
+  // An input infeed whose transfer is `bytes` (a multiple of 8), laid out as the corpus's: a ring of
+  // `ringUnits` 8-byte units filled whole InfeedWraps64K times, then the rest with the line loop (a rest
+  // of a whole ring without the line wrap; docs/decoding-log.md "infeed64k").
+  DecodedPacket inputInfeed(uint64_t bytes, uint64_t ringUnits = 16384) {
+    const uint64_t units = bytes / 8;
+    const uint64_t wholeRings = (units - 1) / ringUnits;
+    const uint64_t last = units - wholeRings * ringUnits;
+    const bool wrapOn = last != ringUnits;
+    const uint64_t wrap14 = wrapOn ? (16384 - last % 16384) % 16384 : 0;
+    return f.make(0x25, {{LleField::InfeedIsInput, 1},
+                         {LleField::InfeedLineLoopOn, 1},
+                         {LleField::InfeedLineStep, 4096},
+                         {LleField::InfeedRingLimit, ringUnits - 1},
+                         {LleField::InfeedRingWrapA, -(ringUnits - 1)},
+                         {LleField::InfeedRingWrapB, -(ringUnits - 1)},
+                         {LleField::InfeedLines, wrapOn ? last - 1 : 0},
+                         {LleField::InfeedLineWrap, wrap14 & 0x3ff},
+                         {LleField::InfeedLineWrapOn, wrapOn},
+                         {LleField::InfeedLineWrapHigh, wrap14 >> 10},
+                         {LleField::InfeedWraps64K, wholeRings}});
+  }
+  // The infeed of the input stream (at least K bytes; 8-byte lines) or of the whole parameter stream.
   DecodedPacket infeed(bool input) {
+    if (input) return inputInfeed(std::max<uint64_t>((streams.input.size() + 7) / 8 * 8, 4 * kGroups));
     const uint64_t lines = 4 * kGroups / 8;
     const uint64_t bytes = streams.params.size();
-    return f.make(0x25, {{LleField::InfeedIsInput, input},
+    return f.make(0x25, {{LleField::InfeedIsInput, 0},
                          {LleField::InfeedLineLoopOn, 1},
-                         {LleField::InfeedLineStep, input ? 4096 : 256},
+                         {LleField::InfeedLineStep, 256},
                          {LleField::InfeedLines, lines - 1},
                          {LleField::InfeedLineWrap, -lines},
                          {LleField::InfeedLineWrapOn, 1},
-                         {LleField::InfeedLineWrapHigh, input ? 0xf : 0},
-                         {LleField::InfeedWraps64K, input ? 0 : bytes >> 16},
-                         {LleField::InfeedFirstBeats, input ? 0 : -(std::min<uint64_t>(bytes / 64, 2048) - 1)}});
+                         {LleField::InfeedWraps64K, bytes >> 16},
+                         {LleField::InfeedFirstBeats, -(std::min<uint64_t>(bytes / 64, 2048) - 1)}});
   }
   // Runs an infeed of the given class, then `receive` and `pop`; the refusal text, or "accepted" if both pass.
   std::string popRefusal(bool input, const DecodedPacket& receive, const DecodedPacket& pop) {
@@ -1323,13 +1344,13 @@ TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
       EXPECT_THROW(rung.packet(f.make(0x24, {}), streams, 0), ChipFault) << beats;
     }
   }
-  // Inputs: the two fields are decoded for parameters only and must be 0.
-  DecodedPacket input = infeed(true);
-  std::vector<isa::Word128> words(input.words.begin(), input.words.end());
-  words[0].setBits(75, 9, 1);
-  input.words = words;
+  // Inputs: the first fill is stated for parameters only and must be 0 (InfeedWraps64K counts the input
+  // ring's whole fills there: AnInputInfeedsTransferIsItsRingsWholeFillsAndALastOne).
+  const DecodedPacket input = infeed(true);
+  f.setElement(input, LleField::InfeedFirstBeats, 0, static_cast<uint64_t>(-5));
   rung.beginRun();
-  EXPECT_THROW(rung.packet(input, streams, 0), ChipFault);
+  expectRefusal([&] { rung.packet(input, streams, 0); }, "InfeedFirstBeats (word 1 bits 70:55) = -5",
+                "an input infeed stating a first fill was accepted");
 }
 
 TEST_F(LleRungTest, PopRingOffsetHasTwelveBitsForStreamsBeyond64KiB) {
@@ -1351,8 +1372,8 @@ TEST_F(LleRungTest, PopRingOffsetHasTwelveBitsForStreamsBeyond64KiB) {
 // set; the 15-bit reading's 0x127c (mod 1 MiB) is refused.
 TEST_F(LleRungTest, AnInputPopsRingOffsetHasSixteenBits) {
   rung.beginRun();
-  rung.packet(infeed(true), streams, 0);
   streams.input.resize(150008);
+  rung.packet(infeed(true), streams, 0);
   EXPECT_NO_THROW(rung.packet(popAt(true, 20000, 0x1388, 1, 8), streams, 0));
   expectRefusal(
       [&] {
@@ -1488,7 +1509,7 @@ namespace {
 
 TEST_F(LleRungTest, RefusesPopsWhoseTwoOffsetsDisagreeOrWhoseClassIsNotTheInfeeds) {
   rung.beginRun();
-  rung.packet(infeed(true), streams, 0);
+  rung.packet(inputInfeed(512), streams, 0);
   // Stream offset 256 bytes, ring offset 0: the cross-check of docs/decoding-log.md fails.
   const DecodedPacket mismatched =
       popAt(true, 256, 0, 1, 32);
@@ -3241,6 +3262,54 @@ TEST_F(LleRungTest, AnInputPopsBitAboveItsBeatsAddsAThousandTwentyFourBeats) {
   expectRefusal([&] { rung.packet(parameterPop, streams, 0); }, "bits 65 have no decoded meaning",
                 "the bit in a parameter pop was accepted");
   rung.endRun();
+}
+
+// An input infeed's transfer (input_infeed_transfer.h, docs/decoding-log.md "infeed64k"): its ring of
+// InfeedRingLimit + 1 eight-byte units filled InfeedWraps64K whole times, then InfeedLines + 1 units, or a
+// whole ring more without the line wrap; the run's input stream is the transfers back to back, and a pop's
+// offset counts from its infeed's. Three infeeds no corpus program has: a 100-unit ring filled twice and 37
+// units more (1,896 bytes), a 50-unit ring filled once and once more whole (800 bytes), a 6-unit transfer.
+// A pop after the third at offset 8 lands the stream's bytes 2,704 ...; one after the first that runs past
+// its transfer keeps the transfer's bytes only (the next transfer's are not its); a pop starting past its
+// transfer, and a first fill stated in an input infeed, are refused by name.
+TEST_F(LleRungTest, AnInputInfeedsTransferIsItsRingsWholeFillsAndALastOne) {
+  constexpr uint64_t kFirst = 8 * (2 * 100 + 37), kSecond = 8 * (1 * 50 + 50), kThird = 8 * 6;
+  streams.input.resize(kFirst + kSecond + kThird);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(i * 13 + i / 241);
+  const DecodedPacket first = inputInfeed(kFirst, 100), second = inputInfeed(kSecond, 50), third = inputInfeed(kThird);
+  ASSERT_EQ(readField(first.words, LleField::InfeedWraps64K), 2u);
+  ASSERT_EQ(readField(first.words, LleField::InfeedLines), 36u);
+  ASSERT_EQ(readField(second.words, LleField::InfeedWraps64K), 1u);
+  ASSERT_EQ(readField(second.words, LleField::InfeedLineWrapOn), 0u);
+  ASSERT_EQ(readField(second.words, LleField::InfeedLines), 0u);
+  constexpr uint16_t kTile = 0x20;
+  constexpr uint64_t kAt = 640;
+  // The bytes the pop of `bytes` at `offset` after `infeeds` leaves at narrow kAt of tile 5.
+  const auto landed = [&](std::initializer_list<DecodedPacket> infeeds, uint64_t offset, uint64_t bytes) {
+    rung.beginRun();
+    for (const DecodedPacket& i : infeeds) rung.packet(i, streams, 0);
+    rung.packet(stageAt(kTile, kAt, bytes), streams, 0);
+    rung.packet(popAt(true, offset, offset * 8 / 32, kTile, bytes), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& m = rung.tile(5).narrowSram;
+    const uint64_t written = m.firstUnwritten(kAt, bytes).value_or(kAt + bytes) - kAt;
+    const auto read = m.read(kAt, written);
+    std::vector<uint8_t> kept(read.begin(), read.end());
+    rung.endRun();
+    return kept;
+  };
+  const auto streamBytes = [&](uint64_t from, uint64_t n) {
+    return std::vector<uint8_t>(streams.input.begin() + static_cast<std::ptrdiff_t>(from),
+                                streams.input.begin() + static_cast<std::ptrdiff_t>(from + n));
+  };
+  EXPECT_EQ(landed({first, second, third}, 8, 32), streamBytes(kFirst + kSecond + 8, 32));
+  EXPECT_EQ(landed({first}, kFirst - 40, 64), streamBytes(kFirst - 40, 40));
+  expectRefusal([&] { landed({first, second, third}, kThird, 32); }, "starts past its infeed's 48-byte transfer",
+                "a pop past its infeed's transfer was accepted");
+  const DecodedPacket stated = inputInfeed(kFirst, 100);
+  f.setElement(stated, LleField::InfeedFirstBeats, 0, 3);
+  expectRefusal([&] { landed({stated}, 0, 32); }, "InfeedFirstBeats (word 1 bits 70:55) = 3",
+                "an input infeed stating a first fill was accepted");
 }
 
 // An input pop's w0[103:96] (PopInputBeatsHigh, docs/decoding-log.md "oldrecv" §B) counts 16,384 beats: the
