@@ -72,6 +72,10 @@ padding11+=("$conv32" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite")
 # Its convolution compute ("conv32run" §C): the bits of unknown meaning of the 4-byte compute that
 # follows the identity computes (w3 121-125, w6 120-122, w7, w9, w11 106, w12, w14, w15) pinned to 3x3's.
 conv01=(--opcode 0x01:ComputeInputBytes=4 "$conv32" "$S64")
+# gabor 64^2 7k's convolution compute (docs/decoding-log.md "w12"): its w12 differs from conv 32^2's in bit
+# 42 alone (w12[47:32] 0x3c05 against 0x3805), a bit whose meaning no nest, form or address field of the
+# compute predicts over the corpus (not decoded): pinned to gabor 64^2's value; gabor 128^2 7k / p4 held out.
+conv01+=("$gabor64")
 # Its weight feed ("conv32end"): the nested 0x27 after the stream-feeding pop and the holding tile's send
 # (Dma10WeightFeed) -- the bits of unknown meaning (the 0x27's w0[73:64] / w0[104:95] = 1023, bits 89 / 123,
 # w1 outside the ring position; the send's w2 nest, w3 flags) pinned to 3x3's; 64^2 3x3 and looming held out.

@@ -160,7 +160,10 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
   // 0x27 and its tile-0 send, "conv32end"): no packet skipped. conv 32² 6 x 6 (held out from every decode
   // set): its compute passes once its K count (ComputeKCount, w9[75:64] = 36, "rubens" §A) is read and its
   // feeding pop's ring passes are ("rubens" §C); its mesh and compute bits the rung pins hold 3 x 3's values.
-  EXPECT_GE(bitExact, 2u) << "fewer convolution programs bit-exact than the decoding log reports";
+  // conv 512² 40 x 40 (held out): its convolution compute passes once w12 bits 33 / 47 are declared
+  // don't-care ("w12" §B); its input-class infeed (0x25, which wraps its 64 KiB ring) is skipped here, the
+  // test handing the rung the input itself. With 32² 3 x 3 / 6 x 6, 64² 3 x 3 and 256² 40 x 40: five.
+  EXPECT_GE(bitExact, 5u) << "fewer convolution programs bit-exact than the decoding log reports";
 }
 
 }  // namespace
