@@ -454,8 +454,8 @@ TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
       rung.reset();
       parameterCachingRun(0x3);
       const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
-        f.setElement(p, LleField::ComputeFlagW12Bit33, 0, bit33);
-        f.setElement(p, LleField::ComputeFlagW12Bit47, 0, bit47);
+        f.wordsOf(p)[12].setBits(33, 1, bit33);  // the bits themselves, not through the fields' rows
+        f.wordsOf(p)[12].setBits(47, 1, bit47);
         ASSERT_EQ(checkEnvelope(p), "") << "bit 33 " << bit33 << ", bit 47 " << bit47;
       });
       ASSERT_EQ(out.size(), 128u);
