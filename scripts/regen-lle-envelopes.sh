@@ -76,6 +76,10 @@ padding11+=("$conv32" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite")
 # LibrEdgeTPU templates', w12[91:88] = 10 -- not decoded, no effect on any executed byte shown); depthwise
 # 500^2 and 1024^2 are held out.
 conv01=(--opcode 0x01:ComputeInputBytes=4 "$conv32" "$S64" "$R/depthwise_conv_2d_1_256_256_3_20_20_3_1_quant_edgetpu.tflite")
+# gabor 64^2 7k's convolution compute (docs/decoding-log.md "w12"): its w12 differs from conv 32^2's in bit
+# 42 alone (w12[47:32] 0x3c05 against 0x3805), a bit whose meaning no nest, form or address field of the
+# compute predicts over the corpus (not decoded): pinned to gabor 64^2's value; gabor 128^2 7k / p4 held out.
+conv01+=("$gabor64")
 # Its weight feed ("conv32end"): the nested 0x27 after the stream-feeding pop and the holding tile's send
 # (Dma10WeightFeed) -- the bits of unknown meaning (the 0x27's w0[73:64] / w0[104:95] = 1023, bits 89 / 123,
 # w1 outside the ring position; the send's w2 nest, w3 flags) pinned to 3x3's; 64^2 3x3 and looming held out.

@@ -173,8 +173,9 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
   // conv 64^2 3 x 3 and 256^2 40 x 40 since; depthwise 256^2 ("depthwise": its compute's w12 form pinned to
   // it, the output nest's layout executed), every one of its 196,608 bytes, no packet skipped since its input
   // infeed's transfer is decoded ("infeed64k"); depthwise 500^2 (held out) stops before its compute at its
-  // 0x14 row parts.
-  EXPECT_GE(bitExact, 5u) << "fewer convolution programs bit-exact than the decoding log reports";
+  // 0x14 row parts. conv 512^2 40 x 40 (held out): its convolution compute passes once w12 bits 33 / 47 are
+  // declared don't-care ("w12" §B): six.
+  EXPECT_GE(bitExact, 6u) << "fewer convolution programs bit-exact than the decoding log reports";
   EXPECT_GE(depthwiseBitExact, 1u) << "no program with the depthwise layout bit-exact (the decoding log reports depthwise 256^2)";
 }
 

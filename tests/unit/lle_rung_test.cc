@@ -335,12 +335,15 @@ class LleRungTest : public ::testing::Test {
     rung.packet(f.make(0x24, {}), streams, 0);
     rung.endRun();
   }
-  std::vector<uint8_t> executionRun(uint16_t tiles) {
+  // `change` may rewrite the compute's words before it runs.
+  std::vector<uint8_t> executionRun(uint16_t tiles, const std::function<void(const DecodedPacket&)>& change = {}) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     rung.packet(pop(true, tiles), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
-    rung.packet(compute(tiles), streams, 0);
+    const DecodedPacket denseCompute = compute(tiles);
+    if (change) change(denseCompute);
+    rung.packet(denseCompute, streams, 0);
     rung.packet(readAt(tiles, kOutputAt, 64), streams, 0);  // the results, as Dense's 0x13/all after its compute
     for (unsigned t = 0; t < 16; ++t) {
       if (!(tiles & (1u << t))) continue;
@@ -463,6 +466,34 @@ TEST_F(LleRungTest, ComputesTheDenseEpilogueAndDrainsInTileOrder) {
     EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "tile 1 lane " << c << " (same parameters)";
   }
   EXPECT_EQ(rung.macCount(), 2u * 64 * 4 * kGroups);
+}
+
+// w12 bits 33 and 47 of the compute (docs/decoding-log.md "w12" §B): declared don't-care for the bytes.
+// Each of the four combinations -- on a w12 row no corpus compute has with them (the identity rows' 0x2c00
+// in w12[47:32], here under a Dense compute) -- passes the envelope and yields the same Dense results on
+// two tiles; the undeclared bit between them (34) is still refused naming word 12.
+TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
+  for (const uint64_t bit33 : {0u, 1u}) {
+    for (const uint64_t bit47 : {0u, 1u}) {
+      rung.reset();
+      parameterCachingRun(0x3);
+      const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+        f.wordsOf(p)[12].setBits(33, 1, bit33);  // the bits themselves, not through the fields' rows
+        f.wordsOf(p)[12].setBits(47, 1, bit47);
+        ASSERT_EQ(checkEnvelope(p), "") << "bit 33 " << bit33 << ", bit 47 " << bit47;
+      });
+      ASSERT_EQ(out.size(), 128u);
+      for (unsigned c = 0; c < 64; ++c) {
+        EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "bit 33 " << bit33 << ", bit 47 " << bit47 << ", lane " << c;
+        EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "bit 33 " << bit33 << ", bit 47 " << bit47 << ", lane " << c;
+      }
+    }
+  }
+  DecodedPacket neighbour = compute(0x1);
+  f.wordsOf(neighbour)[12].setBits(34, 1, f.wordsOf(neighbour)[12].bits(34, 1) ^ 1);
+  const std::string why = checkEnvelope(neighbour);
+  EXPECT_NE(why.find("word 12"), std::string::npos) << why;
+  EXPECT_NE(why.find("bits 34 "), std::string::npos) << why;
 }
 
 TEST_F(LleRungTest, CachedParametersSurviveRunsUntilReset) {
