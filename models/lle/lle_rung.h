@@ -226,6 +226,8 @@ class LleRung final : public models::DatapathRung {
   // The nested 0x27 after a stream-feeding pop, and the send that drains it (docs/decoding-log.md "conv32end").
   // A nested 0x27 to scalar data memory (OutfeedPath 0): its groups, and where they land.
   void armScalarMemoryOutfeed(const models::DecodedPacket& packet);
+  void pairScalarMemoryOutfeeds(const models::DecodedPacket& packet);
+  [[nodiscard]] std::optional<uint64_t> readLengthOf(const models::DecodedPacket& send) const;
   void writeScalarMemory(uint32_t firstWord, std::span<const uint8_t> bytes);
   void armWeightFeedOutfeed(const models::DecodedPacket& packet);
   void drainWeightFeed(const models::DecodedPacket& packet, const WeightFeed& feed) const;
@@ -299,6 +301,7 @@ class LleRung final : public models::DatapathRung {
     uint64_t bytes = 0;
     std::optional<WeightFeed> weightFeed;
     std::optional<uint32_t> scalarWord;  // a nested outfeed to scalar data memory: the word its first group lands at
+    bool endsOnABeat = true;             // its row fills whole 256-byte beats (OutfeedRows::wholeBeats)
   };
   std::deque<ArmedOutfeed> outfeedArmed_;
   // A host-bound 0x10 issued before its 0x27: its bytes and the outfeed format it names.
