@@ -28,6 +28,7 @@
 #include "models/lle/lle_rung.h"
 #include "models/scalar/decoded_program.h"
 #include "tests/support/corpus.h"
+#include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 
 namespace coralsim::driver {
@@ -117,11 +118,8 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
       Streams streams;
       streams.params = pc->parameters;
       const auto input = coralsim::testing::readFile(entry.path() / text(c.find("tpu_inputs")->items.at(0).find("dev_file")));
-      // The preferred reference: the fp32-requantisation variant where the golden set has one
-      // (golden/README.md "Which variant"), else the primary.
-      const std::string wantFile = text(c.find("tpu_outputs")->items.at(0).find("dev_file"));
-      const fs::path xnnpack = entry.path() / (wantFile.substr(0, wantFile.size() - 4) + ".xnnpack.bin");
-      const auto want = coralsim::testing::readFile(fs::exists(xnnpack) ? xnnpack : entry.path() / wantFile);
+      // The preferred reference in the device's encoding (the rung's output bytes).
+      const auto want = coralsim::testing::readPreferredGoldenDeviceOutput(entry.path(), c.find("tpu_outputs")->items.at(0));
       models::ChipConfig config;
       lle::LleRung rung(config);
       std::vector<std::string> refused;

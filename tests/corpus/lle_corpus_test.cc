@@ -37,6 +37,7 @@
 #include "models/scalar/decoded_program.h"
 #include "sim/device.h"
 #include "tests/support/corpus.h"
+#include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 #include "traces/sha256.h"
 
@@ -333,7 +334,7 @@ GoldenLleRun runGoldenCasesOnLle(const GoldenModel& model, const RunPlan& plan,
       run.primary.add(ours, coralsim::testing::readFile(model.dir / file), int8);
       // The preferred reference of a single requantising layer (TFLite's fixed-point kernels differ
       // from the device by 1 on some elements: conv 32^2 6 x 6 rand1, one byte).
-      run.preferred.add(ours, coralsim::testing::readPreferredGoldenOutput(model.dir, file), int8);
+      run.preferred.add(ours, coralsim::testing::readPreferredGoldenOutput(model.dir, outs[j]), int8);
     }
   }
   return run;
