@@ -2603,6 +2603,68 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   EXPECT_NE(refused12(2, 1, kTag, 0, 0).find("Recv12InnerLevel (word 0 bit 78) = 0"), std::string::npos) << refused12(2, 1, kTag, 0, 0);
 }
 
+// The depthwise layout (docs/decoding-log.md "depthwise" §A, §B): each channel convolved with its own kernel.
+// The compiler writes it as the same 4-lane convolution with a diagonal weight group (lane c weighs input
+// byte c only; the fourth lane's weights 0) and a bias array in front (ComputeParamPrefix 1), and counts
+// the positions at Nest37 levels 2, 3 (column, row) with Output37 walking every output at its level 0 alone:
+// ComputeOutPositions (Output37 level 1) is 0 while ComputePositions (Nest37 level 2) counts the columns.
+// The kernel follows the three nests as address generators, so that layout runs. Sizes, biases and
+// weights no corpus program has (2 x 3 taps over 3 x 2 positions, biases -300, 41, 7000, 5). Without the
+// change the relation ComputeOutPositions = ComputePositions refused the compute.
+TEST_F(LleConvolutionStreamTest, ADepthwiseLayoutRunsEachChannelWithItsOwnTapsAndBias) {
+  std::mt19937 rng(23);
+  const std::array<int32_t, 4> bias = {-300, 41, 7000, 5};
+  streams.params.assign(3 * 256, 0);
+  for (unsigned c = 0; c < 4; ++c) std::memcpy(&streams.params[4 * c], &bias[c], 4);
+  for (unsigned t = 0; t < kTaps; ++t) {
+    for (unsigned c = 0; c < 3; ++c) streams.params[16 + 16 * t + 5 * c] = static_cast<uint8_t>(1 + rng() % 60);
+  }
+  parameterCachingRun(0x1);
+  DecodedPacket p = conv();
+  auto& words = f.wordsOf(p);
+  const auto slot = [&](isa::ComputeNest nest, unsigned level, uint64_t limit, int64_t carry) {
+    const isa::ComputeNestDef& def = isa::computeNestDef(nest);
+    isa::writePacketBits(words, def.limitLsb(level), def.limitWidth, limit);
+    isa::writePacketBits(words, def.wrapLsb(level), def.wrapWidth, static_cast<uint64_t>(carry) & ((uint64_t{1} << def.wrapWidth) - 1));
+  };
+  using N = isa::ComputeNest;
+  const int64_t tapEnd = (kKw - 1) + (kKh - 1) * kG;  // the last tap's unit from the first
+  slot(N::Nest37, 1, kKh - 1, 1 - tapEnd);                                    // after the taps: the next column
+  slot(N::Nest37, 2, kOutW - 1, kG - (tapEnd + (kOutW - 1)));                 // after a row of positions: the next row
+  slot(N::Nest37, 3, kOutH - 1, 0);
+  slot(N::Nest37, 4, 0, 0);
+  f.setElement(p, LleField::ComputeInputLevelMoves, 0, 0b01111);
+  f.setElement(p, LleField::ComputeParamPrefix, 0, 1);
+  ASSERT_EQ(readField(p.words, LleField::ComputePositions), kOutW - 1);
+  ASSERT_EQ(readField(p.words, LleField::ComputeOutPositions), 0u);
+  rung.beginRun();
+  writeGrids();
+  arm(0x3, kTaps, kTag);
+  rung.packet(p, streams, 0);
+  for (unsigned t = 0; t < 2; ++t) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        const uint64_t at = kConvOutputAt + 4 * (y * kOutW + x);
+        ASSERT_FALSE(m.firstUnwritten(at, 4).has_value()) << "tile " << t << " output " << y << ", " << x;
+        const auto got = m.read(at, 4);
+        for (unsigned c = 0; c < 4; ++c) {
+          int64_t acc = bias[c];
+          for (unsigned ky = 0; ky < kKh; ++ky) {
+            for (unsigned kx = 0; kx < kKw; ++kx) {
+              const uint32_t unit = grid[t][(y + ky) * kG + x + kx];
+              acc += int64_t{static_cast<uint8_t>(unit >> (8 * c))} * streams.params[16 + (ky * kKw + kx) * 16 + 5 * c];
+            }
+          }
+          const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
+          EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " output " << y << ", " << x << " channel " << c;
+        }
+      }
+    }
+  }
+  rung.endRun();
+}
+
 // The stride sweep's one-step convolution (docs/decoding-log.md "stride" §D, §E): an execution-only receive
 // with a prefix (Recv11PrefixOn, one 256-byte array) whose run is 0 arms its tile's stream on the compute's
 // tag; the compute runs no loop at all (every limit 0: its wraps hold whatever they hold -- 3 and 500 here,
