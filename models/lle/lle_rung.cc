@@ -25,6 +25,7 @@
 #include "models/lle/nlu_apply.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/partner_copy.h"
+#include "models/lle/outfeed_rows.h"
 #include "models/lle/output_nest.h"
 #include "models/lle/read_nest.h"
 #include "models/lle/staging_window.h"
@@ -361,7 +362,7 @@ uint64_t LleRung::outfeedBytes(const DecodedPacket& packet) const {
   const uint64_t lines = readField(packet.words, LleField::OutfeedLines);
   const bool single = readField(packet.words, LleField::OutfeedSingleLine) != 0;
   if (single != (lines == 0)) {
-    refuse(packet, "OutfeedSingleLine (word 0 bit 27) = " + std::to_string(single) + " with OutfeedLines (word 0 bits 63:43) = " +
+    refuse(packet, "OutfeedSingleLine (word 0 bit 27) = " + std::to_string(single) + " with OutfeedLines (word 0 bits 57:43) = " +
                        std::to_string(lines) + ": not one of the two decoded forms (a line loop, or one line)");
   }
   return 8 * (lines + 1);
@@ -2101,13 +2102,16 @@ void LleRung::send(const DecodedPacket& packet) {
     if (!armed.scalarWord && form != (armed.weightFeed ? kNestedOutfeedForm : kLineOutfeedForm)) {
       refuse(packet, outfeedFormMismatch(packet.pc, form));
     }
-    outfeedArmed_.pop_front();
     if (armed.scalarWord) {
       if (weightFeed) refuse(packet, "Dma10WeightFeed (word 3 bit 82) set on a send that drains an outfeed to scalar memory (OutfeedPath 0)");
       if (form != kNestedOutfeedForm) refuse(packet, outfeedFormMismatch(packet.pc, form));
-      writeScalarMemory(*armed.scalarWord, sendBytes(packet, armed.bytes));
+      // The send carries its read whole; the outfeeds armed before it take their rows from it in order and
+      // the rest waits for the next ones ("loop27" §B). A read whose length is not known is the outfeed's.
+      sendsWaiting_.push_back({sendBytes(packet, readLengthOf(packet).value_or(armed.bytes)), packet.pc, form});
+      pairScalarMemoryOutfeeds(packet);
       return;
     }
+    outfeedArmed_.pop_front();
     if (armed.weightFeed) {
       if (!weightFeed) {
         refuse(packet, "the send drains the weight-feed outfeed armed for the pop at PC 0x" + isa::formatAddress(armed.weightFeed->popPc) +
@@ -2131,16 +2135,22 @@ void LleRung::send(const DecodedPacket& packet) {
   if (!std::has_single_bit(packet.tileMask)) {
     refuse(packet, "host-bound send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }
-  const TileState& tile = tiles_[static_cast<unsigned>(std::countr_zero(packet.tileMask))];
-  if (tile.keptRead) {  // a kept read's length is the bytes it copied (Dma10ReadForm 0, 0)
-    sendsWaiting_.push_back({sendBytes(packet, tile.keptRead->size()), packet.pc, form});
-    return;
-  }
-  if (tile.stagedReadBytes == 0) {
+  const std::optional<uint64_t> length = readLengthOf(packet);
+  if (!length) {
     refuse(packet, "a host-bound send (Dma10ToOutfeed) before its outfeed from a one-line read: its length is the outfeed's, "
                    "not known yet");
   }
-  sendsWaiting_.push_back({sendBytes(packet, tile.stagedReadBytes), packet.pc, form});
+  sendsWaiting_.push_back({sendBytes(packet, *length), packet.pc, form});
+}
+
+// The bytes a host-bound send's read carries, where the read says: a kept read's are the bytes it copied
+// (Dma10ReadForm 0, 0), a staged read's its groups; a one-line read's length is its outfeed's.
+std::optional<uint64_t> LleRung::readLengthOf(const DecodedPacket& send) const {
+  if (!std::has_single_bit(send.tileMask)) return std::nullopt;
+  const TileState& tile = tiles_[static_cast<unsigned>(std::countr_zero(send.tileMask))];
+  if (tile.keptRead) return tile.keptRead->size();
+  if (tile.stagedReadBytes == 0) return std::nullopt;
+  return tile.stagedReadBytes;
 }
 
 // The outfeed format a host-bound send names (lle_fields.def Dma10OutfeedForm, docs/decoding-log.md
@@ -2167,6 +2177,9 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
   const uint64_t path = readField(packet.words, LleField::OutfeedPath);
   if (!nested && path != kToHostWindow) {
     refuse(packet, "OutfeedPath (word 1 bits 46:45) = " + std::to_string(path) + " in a line-format 0x27: 3 (the host window) in all 1,146");
+  }
+  if (nested) {
+    if (const std::string problem = OutfeedRows::of(packet.words).slotProblem(packet.words); !problem.empty()) refuse(packet, problem);
   }
   if (nested && path == kToScalarMemory) {
     armScalarMemoryOutfeed(packet);
@@ -2198,32 +2211,51 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
   outQueue_.insert(outQueue_.end(), waiting.begin(), waiting.end());
 }
 
-// The nested 0x27 to scalar data memory (OutfeedPath 0, docs/decoding-log.md "splitpad" §B, "scalar27"):
-// (w0[52:43] + 1) 4-byte groups (the read's bytes in 181 / 181 corpus pairs) land at data-memory word
-// OutfeedScalarWord, from the host-bound send (Dma10OutfeedForm 1, 1) before or after it; the scalar
-// program loads and streams them. The slot's bits above 52 (the weight feed's bit 15) are not decoded
-// in this form: refused when set.
+// The nested 0x27 to scalar data memory (OutfeedPath 0, docs/decoding-log.md "splitpad" §B, "scalar27",
+// "loop27"): OutfeedLines + 1 4-byte groups of the host-bound sends (Dma10OutfeedForm 1, 1), taken in
+// program order, land at data-memory word OutfeedScalarWord; the scalar program loads and streams them.
+// A send may carry more than one such row: each 0x27 takes its row from the front of what the sends
+// before it left, so a read larger than the scalar core's buffer reaches the host in rows of at most 16
+// KiB (conv 500^2: 62,500 bytes a tile in rows of 4,096, 4,096, 4,096 and 3,337 groups). A row that
+// stops inside a beat ends its send (the corpus's partial beats end a read); a row that repeats
+// (OutfeedFeedRows) is not decoded for this path.
 void LleRung::armScalarMemoryOutfeed(const DecodedPacket& packet) {
-  constexpr unsigned kGroupBits = 10;
-  const uint64_t lines = readField(packet.words, LleField::OutfeedLines);
-  if ((lines >> kGroupBits) != 0) {
-    refuse(packet, "OutfeedLines (word 0 bits 63:43) = " + std::to_string(lines) + " in an outfeed to scalar memory: only w0[52:43] "
-                   "(the 4-byte groups - 1) is decoded there, bits 63:53 clear in the corpus form");
+  if (const uint64_t repeats = readField(packet.words, LleField::OutfeedFeedRows); repeats != 0) {
+    refuse(packet, "OutfeedFeedRows (word 0 bits 88:74) = " + std::to_string(repeats) + " in an outfeed to scalar memory: 0 in all 724 "
+                   "corpus ones; where a repeated row lands is not decoded");
   }
-  const uint64_t bytes = ((lines & ((uint64_t{1} << kGroupBits) - 1)) + 1) * 4;
+  const OutfeedRows rows = OutfeedRows::of(packet.words);
   const auto word = static_cast<uint32_t>(readField(packet.words, LleField::OutfeedScalarWord));
-  if (sendsWaiting_.empty()) {
-    outfeedArmed_.push_back(ArmedOutfeed{bytes, std::nullopt, word});
-    return;
+  outfeedArmed_.push_back(ArmedOutfeed{rows.bytes(), std::nullopt, word, rows.wholeBeats()});
+  pairScalarMemoryOutfeeds(packet);
+}
+
+// Pairs the armed outfeeds to scalar memory with the waiting sends' bytes, front to front, until one
+// side runs out: each outfeed takes its row from the front of the oldest send.
+void LleRung::pairScalarMemoryOutfeeds(const DecodedPacket& packet) {
+  while (!outfeedArmed_.empty() && outfeedArmed_.front().scalarWord && !sendsWaiting_.empty()) {
+    const ArmedOutfeed outfeed = outfeedArmed_.front();
+    WaitingSend& send = sendsWaiting_.front();
+    if (send.outfeedForm != kNestedOutfeedForm) refuse(packet, outfeedFormMismatch(send.pc, send.outfeedForm));
+    if (send.bytes.size() < outfeed.bytes) {
+      refuse(packet, "the outfeed to scalar memory moves " + std::to_string(outfeed.bytes) + " bytes ((OutfeedLines + 1) x 4), the "
+                     "host-bound send at PC 0x" + isa::formatAddress(send.pc) + " has " + std::to_string(send.bytes.size()) +
+                     " left: a row spanning two sends is not seen in the corpus");
+    }
+    const auto row = std::span<const uint8_t>(send.bytes).first(outfeed.bytes);
+    writeScalarMemory(*outfeed.scalarWord, row);
+    if (send.bytes.size() == outfeed.bytes) {
+      sendsWaiting_.pop_front();
+    } else {
+      if (!outfeed.endsOnABeat) {
+        refuse(packet, "an outfeed row of " + std::to_string(outfeed.bytes / 4) + " groups ends inside a 256-byte beat and the send at "
+                       "PC 0x" + isa::formatAddress(send.pc) + " carries " + std::to_string(send.bytes.size() - outfeed.bytes) +
+                       " bytes more: in the corpus a partial beat ends its send; where the rest goes is not decoded");
+      }
+      send.bytes.erase(send.bytes.begin(), send.bytes.begin() + static_cast<std::ptrdiff_t>(outfeed.bytes));
+    }
+    outfeedArmed_.pop_front();
   }
-  WaitingSend first = std::move(sendsWaiting_.front());
-  sendsWaiting_.pop_front();
-  if (first.outfeedForm != kNestedOutfeedForm) refuse(packet, outfeedFormMismatch(first.pc, first.outfeedForm));
-  if (first.bytes.size() != bytes) {
-    refuse(packet, "the outfeed to scalar memory moves " + std::to_string(bytes) + " bytes ((w0[52:43] + 1) x 4), the host-bound send "
-                   "before it carried " + std::to_string(first.bytes.size()));
-  }
-  writeScalarMemory(word, first.bytes);
 }
 
 void LleRung::writeScalarMemory(uint32_t firstWord, std::span<const uint8_t> bytes) {
@@ -2241,11 +2273,10 @@ void LleRung::armWeightFeedOutfeed(const DecodedPacket& packet) {
     refuse(packet, "a nested outfeed (OutfeedNested, word 0 bit 120) with no stream-feeding pop (PopStreamFeed) before it: only the "
                    "weight-feed form is decoded; the host-bound nested form's nest is not");
   }
-  // The feed form's row: 64 4-byte units (w0[57:43] = 63) with bit 15 of the slot set, in 789 / 789.
-  constexpr uint64_t kFeedRowLines = uint64_t{1} << 15 | 63;
-  if (const uint64_t lines = readField(packet.words, LleField::OutfeedLines); lines != kFeedRowLines) {
-    refuse(packet, "OutfeedLines (word 0 bits 63:43) = " + std::to_string(lines) + " in a weight-feed outfeed: only " +
-                       std::to_string(kFeedRowLines) + " (a row of 64 4-byte units) is seen in the 789 corpus feeds");
+  // The feed form's row: 64 4-byte units, one 256-byte beat (its line and beat fields checked with the slot), in 789 / 789.
+  if (const uint64_t groups = OutfeedRows::of(packet.words).groups; groups != kOutfeedGroupsABeat) {
+    refuse(packet, "OutfeedLines (word 0 bits 57:43) + 1 = " + std::to_string(groups) + " groups in a weight-feed outfeed: only " +
+                       std::to_string(kOutfeedGroupsABeat) + " (a 256-byte row) is seen in the 789 corpus feeds");
   }
   const uint64_t rows = readField(packet.words, LleField::OutfeedFeedRows) + 1;
   if (rows != feedAwaitingOutfeed_->rows) {

@@ -44,9 +44,11 @@
 //                        are the weight feed: the holding tile's rows go back to the parameter ring,
 //                        checked (rows, tile) and sent nowhere the host sees (docs/decoding-log.md
 //                        "conv32end"). The nested 0x27 to scalar memory (OutfeedPath 0) moves its
-//                        send's (w0[52:43] + 1) 4-byte groups into the scalar core's data memory at
-//                        OutfeedScalarWord (takeScalarMemoryWrites; the program streams them, "scalar27");
-//                        other nested 0x27s are refused
+//                        row of OutfeedLines + 1 4-byte groups into the scalar core's data memory at
+//                        OutfeedScalarWord (takeScalarMemoryWrites; the program streams them, "scalar27"):
+//                        the rows take the sends' bytes in order, several rows of whole beats from one
+//                        large send ("loop27"); every nested 0x27's line and beat fields must follow its
+//                        count (outfeed_rows.h)
 //   0x17 (immediate)     writes Fill17Value at every narrow 4-byte unit of its four-level nest from
 //                        4 x Fill17At4 on its tiles (fill_nest.h; docs/decoding-log.md "op17",
 //                        "fill17b"); other 0x17 forms refused
@@ -237,6 +239,8 @@ class LleRung final : public models::DatapathRung {
   // The nested 0x27 after a stream-feeding pop, and the send that drains it (docs/decoding-log.md "conv32end").
   // A nested 0x27 to scalar data memory (OutfeedPath 0): its groups, and where they land.
   void armScalarMemoryOutfeed(const models::DecodedPacket& packet);
+  void pairScalarMemoryOutfeeds(const models::DecodedPacket& packet);
+  [[nodiscard]] std::optional<uint64_t> readLengthOf(const models::DecodedPacket& send) const;
   void writeScalarMemory(uint32_t firstWord, std::span<const uint8_t> bytes);
   void armWeightFeedOutfeed(const models::DecodedPacket& packet);
   void drainWeightFeed(const models::DecodedPacket& packet, const WeightFeed& feed) const;
@@ -313,6 +317,7 @@ class LleRung final : public models::DatapathRung {
     uint64_t bytes = 0;
     std::optional<WeightFeed> weightFeed;
     std::optional<uint32_t> scalarWord;  // a nested outfeed to scalar data memory: the word its first group lands at
+    bool endsOnABeat = true;             // its row fills whole 256-byte beats (OutfeedRows::wholeBeats)
   };
   std::deque<ArmedOutfeed> outfeedArmed_;
   // A host-bound 0x10 issued before its 0x27: its bytes and the outfeed format it names.

@@ -49,6 +49,17 @@ void expectRefusal(const std::function<void()>& action, const std::string& expec
   EXPECT_NE(why.find(expected), std::string::npos) << why;
 }
 
+// A nested 0x27's row of `groups` 4-byte groups as every corpus one writes it (models/lle/outfeed_rows.h,
+// docs/decoding-log.md "loop27" §A): OutfeedLines and, in both slots, whether the lines are whole, the
+// lines of the last beat and the beats, negated.
+std::vector<std::pair<LleField, uint64_t>> outfeedRowFields(uint64_t groups) {
+  const uint64_t lines = groups / 2;
+  return {{LleField::OutfeedLines, groups - 1},
+          {LleField::OutfeedWholeLines, groups % 2 == 0 ? 1 : 0},
+          {LleField::OutfeedLastBeatLines, (0 - lines % 32) & 31},
+          {LleField::OutfeedBeatsWrap, (0 - (lines + 31) / 32) & 1023}};
+}
+
 class FakeStreams : public models::RunStreams {
  public:
   std::vector<uint8_t> input, params;
@@ -1498,7 +1509,7 @@ TEST_F(LleRungTest, TheOutfeedTakesALineLoopOfAnyLengthOrASingleLine) {
     rung.packet(out(0, 0), streams, 0);
   });
   ASSERT_NE(why, "accepted") << "an outfeed with neither a line loop nor the single-line bit was accepted";
-  EXPECT_NE(why.find("OutfeedSingleLine (word 0 bit 27) = 0 with OutfeedLines (word 0 bits 63:43) = 0"),
+  EXPECT_NE(why.find("OutfeedSingleLine (word 0 bit 27) = 0 with OutfeedLines (word 0 bits 57:43) = 0"),
             std::string::npos)
       << why;
   EXPECT_THROW(rung.packet(out(7, 1), streams, 0), ChipFault);
@@ -2802,11 +2813,13 @@ TEST_F(LleRungTest, AOneStepConvolutionTakesTheBiasAndWeightGroupAPrefixedReceiv
 // Dma10WeightFeed, or with a nest of 2 rows. Without the change the nested 0x27 was refused by the
 // envelope (w0 bits 120, 88:74) and the send's bit 82 was pinned.
 TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBackAndNothingToTheHost) {
-  constexpr uint64_t kFeedRowLines = uint64_t{1} << 15 | 63;
-  const auto nested = [&](uint64_t rows, uint64_t lines) {
-    return f.make(0x27, {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1}, {LleField::OutfeedLineFormat, 0},
-                         {LleField::OutfeedPath, 1}, {LleField::OutfeedLines, lines}, {LleField::OutfeedFeedRows, rows - 1},
-                         {LleField::OutfeedFeedRing16, 4321}});
+  constexpr uint64_t kFeedRowLines = 64;  // 4-byte groups: one 256-byte row
+  const auto nested = [&](uint64_t rows, uint64_t groups) {
+    std::vector<std::pair<LleField, uint64_t>> fields = {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1},
+                                                         {LleField::OutfeedLineFormat, 0}, {LleField::OutfeedPath, 1},
+                                                         {LleField::OutfeedFeedRows, rows - 1}, {LleField::OutfeedFeedRing16, 4321}};
+    for (const auto& field : outfeedRowFields(groups)) fields.push_back(field);
+    return f.make(0x27, fields);
   };
   const auto feedSend = [&](uint16_t tile, uint64_t weightFeed, uint64_t rows) {
     // A send meeting the weight feed names the nested outfeed form (Dma10OutfeedForm 1, 1: all 789 corpus feed sends).
@@ -2862,9 +2875,9 @@ TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBa
   expectRefusal(
       [&] {
         computeAndFeed();
-        rung.packet(nested(1, uint64_t{1} << 15 | 31), streams, 0);
+        rung.packet(nested(1, 32), streams, 0);
       },
-      "OutfeedLines (word 0 bits 63:43) = 32799 in a weight-feed outfeed", "a feed outfeed with another row was accepted");
+      "OutfeedLines (word 0 bits 57:43) + 1 = 32 groups in a weight-feed outfeed", "a feed outfeed with another row was accepted");
   rung.endRun();
   const std::vector<std::tuple<uint16_t, uint64_t, uint64_t, std::string>> sends = {
       {0x2, 1, 1, "the weight-feed send comes from tile 1; the convolution read its weights from tile 0"},
@@ -3672,8 +3685,11 @@ TEST_F(LleRungTest, ANestedOutfeedToScalarMemoryWritesTheSendsGroupsAtItsWord) {
     return p;
   };
   const auto outfeed = [&](uint64_t lines) {
-    return f.make(0x27, {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedLines, lines}, {LleField::OutfeedNested, 1},
-                         {LleField::OutfeedLineFormat, 0}, {LleField::OutfeedPath, 0}, {LleField::OutfeedScalarWord, kWord}});
+    std::vector<std::pair<LleField, uint64_t>> fields = {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1},
+                                                         {LleField::OutfeedLineFormat, 0}, {LleField::OutfeedPath, 0},
+                                                         {LleField::OutfeedScalarWord, kWord}};
+    for (const auto& field : outfeedRowFields(lines + 1)) fields.push_back(field);
+    return f.make(0x27, fields);
   };
   const DecodedPacket twelveBytes = outfeed(kBytes / 4 - 1);
   EXPECT_EQ(checkEnvelope(twelveBytes), "");
@@ -3701,12 +3717,94 @@ TEST_F(LleRungTest, ANestedOutfeedToScalarMemoryWritesTheSendsGroupsAtItsWord) {
     EXPECT_EQ(writes[0].firstWord, kWord);
     EXPECT_EQ(writes[0].words, (std::vector<uint32_t>{0x7c0de000u, 0x7c0de001u, 0x7c0de002u}));
   }
-  expectRefusal([&] { run(send(1), outfeed(kBytes / 4), Order::kSendFirst); }, "moves 16 bytes ((w0[52:43] + 1) x 4), the host-bound send before it carried 12",
+  expectRefusal([&] { run(send(1), outfeed(kBytes / 4), Order::kSendFirst); }, "moves 16 bytes ((OutfeedLines + 1) x 4), the host-bound send at PC",
                 "a size the send does not carry was accepted");
   expectRefusal([&] { run(send(2), twelveBytes, Order::kArmFirst); }, "names the line outfeed form",
                 "a line-form send drained an outfeed to scalar memory");
-  expectRefusal([&] { run(send(1), outfeed(uint64_t{1} << 15 | 2), Order::kArmFirst); }, "OutfeedLines (word 0 bits 63:43) = 32770 in an outfeed to scalar memory",
-                "undecoded slot bits were accepted");
+  const DecodedPacket repeated = outfeed(kBytes / 4 - 1);
+  f.setElement(repeated, LleField::OutfeedFeedRows, 0, 1);
+  expectRefusal([&] { run(send(1), repeated, Order::kArmFirst); }, "OutfeedFeedRows (word 0 bits 88:74) = 1 in an outfeed to scalar memory",
+                "a repeated row to scalar memory was accepted");
+}
+
+// A send larger than one row of scalar memory (docs/decoding-log.md "loop27" §B): conv 500^2 sends each
+// tile's 62,500 output bytes once and takes them into the scalar core's 16 KiB buffer in four rows; the
+// rows of a send take its bytes in order, every row but the last filling whole 256-byte beats. Values no
+// corpus program has: 197 groups from narrow unit 300 of tile 5 (4 beats), a row of 128 groups (2 beats)
+// to word 2000 and one of 69 to word 40, the send before, between or after the two 0x27s. Refused: a
+// first row of 100 groups (it ends inside a beat, the send goes on), a second row of 70 (one more than the
+// send has left), and a 0x27 whose beat wrap disagrees with its count. A row of 5,001 groups -- the
+// 15-bit count, past the 10 bits "splitpad" read -- passes the envelope with its line and beat fields.
+// Without the change the rows' line and beat bits were pinned by the envelope and a send's bytes went
+// whole to one 0x27 (4 failures, checked: the envelope refuses w0 bits 58, 63:59, 73:64, ...).
+TEST_F(LleRungTest, AHostBoundSendReachesScalarMemoryInRowsOfWholeBeats) {
+  static constexpr uint16_t kTile = 0x20;
+  static constexpr uint64_t kBase = 300, kSendGroups = 197;
+  const auto send = [&] {
+    DecodedPacket p = f.make(0x10, {{LleField::Dma10Mask, kTile}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1},
+                                    {LleField::Dma10OutfeedForm, 1}});
+    f.setElement(p, LleField::Dma10Beats, 0, (4 * kSendGroups + 255) / 256 - 1);
+    return p;
+  };
+  const auto row = [&](uint64_t groups, uint64_t word) {
+    std::vector<std::pair<LleField, uint64_t>> fields = {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1},
+                                                         {LleField::OutfeedLineFormat, 0}, {LleField::OutfeedPath, 0},
+                                                         {LleField::OutfeedScalarWord, word}};
+    for (const auto& field : outfeedRowFields(groups)) fields.push_back(field);
+    return f.make(0x27, fields);
+  };
+  // `sendAfter`: how many of the 0x27s issue before the send.
+  const auto run = [&](uint64_t firstGroups, uint64_t secondGroups, unsigned sendAfter) {
+    rung.beginRun();
+    for (uint64_t u = 0; u < kSendGroups; ++u) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, 0x5eed0000u + u}, {LleField::Fill17At4, kBase + u}}),
+                  streams, 0);
+    }
+    rung.packet(readAt(kTile, 4 * kBase, 4 * kSendGroups), streams, 0);
+    const DecodedPacket rows[] = {row(firstGroups, 2000), row(secondGroups, 40)};
+    for (unsigned k = 0; k < 2; ++k) {
+      if (k == sendAfter) rung.packet(send(), streams, 0);
+      rung.packet(rows[k], streams, 0);
+    }
+    if (sendAfter == 2) rung.packet(send(), streams, 0);
+    std::vector<models::ScalarMemoryWrite> writes = rung.takeScalarMemoryWrites();
+    EXPECT_TRUE(rung.windowTail(0, 4 * kSendGroups, 0, streams).empty()) << "no byte goes to the tile outfeed";
+    rung.endRun();
+    return writes;
+  };
+  std::vector<uint32_t> first(128), second(kSendGroups - 128);
+  for (uint32_t u = 0; u < kSendGroups; ++u) (u < 128 ? first[u] : second[u - 128]) = 0x5eed0000u + u;
+  for (const unsigned sendAfter : {0u, 1u, 2u}) {
+    const auto writes = run(128, kSendGroups - 128, sendAfter);
+    ASSERT_EQ(writes.size(), 2u) << "send after " << sendAfter << " rows";
+    EXPECT_EQ(writes[0].firstWord, 2000u);
+    EXPECT_EQ(writes[0].words, first);
+    EXPECT_EQ(writes[1].firstWord, 40u);
+    EXPECT_EQ(writes[1].words, second);
+  }
+  expectRefusal([&] { run(100, kSendGroups - 100, 0); }, "an outfeed row of 100 groups ends inside a 256-byte beat",
+                "a row ending inside a beat was followed by more of its send");
+  expectRefusal([&] { run(128, kSendGroups - 127, 0); }, "moves 280 bytes ((OutfeedLines + 1) x 4), the host-bound send at PC",
+                "a row longer than its send's rest was accepted");
+  const DecodedPacket wide = row(5'001, 7);
+  EXPECT_EQ(checkEnvelope(wide), "");
+  EXPECT_EQ(refusalOf([&] {
+              rung.beginRun();
+              rung.packet(wide, streams, 0);
+            }),
+            "accepted");
+  rung.endRun();
+  f.setElement(wide, LleField::OutfeedBeatsWrap, 1, (0 - 78) & 1023);
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        rung.packet(wide, streams, 0);
+      },
+      "OutfeedBeatsWrap[1] (word 0 bits 104:95) = 946; 5001 groups (OutfeedLines + 1) are 2500 whole 8-byte lines and a half line in 79 "
+      "beats, which give 945",
+      "a beat wrap that disagrees with the row's count was accepted");
+  rung.endRun();
 }
 
 // The w0 loop nest of the compute (ComputeLimitW0, docs/decoding-log.md "convcompute" §A): its levels
