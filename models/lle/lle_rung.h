@@ -130,6 +130,7 @@ class LleRung final : public models::DatapathRung {
       WriteNest nest;        // the units the bytes land on from there, in order
       uint64_t skipUnits = 0;  // the pop's units this tile lets pass first (Stage14SourceSkip + 1, or 0)
       uint64_t rowUnits = 0;   // the row form: units of each group kept (Stage14SourceRowRest + 1), 0 = all
+      bool sliced = false;     // the tile's slice of a dealt-out receive: its nest's units only, never the whole pop
     };
     std::vector<SramWrite> sramWrites;  // armed by a 0x14 on the pop's tiles
     std::array<uint64_t, 16> wideAddress{};  // parameters: per destination tile, where its receive puts them
@@ -179,6 +180,7 @@ class LleRung final : public models::DatapathRung {
   // program order, writing each pair into the tile's narrow memory.
   void pairMeshTransfers(const models::DecodedPacket& packet, size_t direction, unsigned tile);
   void receive(const models::DecodedPacket& packet);
+  void dealRowsToStagingWrites(const models::DecodedPacket& packet);
   // The units an execution-only receive's last repetition drops (Recv11ExecLastShort, checked against its
   // run and last run); 0 where every repetition is whole.
   [[nodiscard]] uint64_t lastRepetitionShortfall(const models::DecodedPacket& packet) const;
