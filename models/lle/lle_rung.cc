@@ -138,6 +138,7 @@ void LleRung::beginRun() {
   }
   partners_.clear();
   nextPackets_.clear();
+  streamPrefixes_.clear();
   windowReaders_.clear();
   meshSent_ = {};
   meshArmed_ = {};
@@ -182,12 +183,14 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
   }
   PartnerCopyWatch partners;  // a 0x14 copying its 0x11 is checked against it (docs/decoding-log.md "pair14")
   NextPacketWatch nextPackets;  // and what it says comes next on its tiles ("stride" §B)
+  StreamPrefixWatch streamPrefixes;  // and, feeding a compute, what it says of the stream before it ("prefix14" §B)
   for (const DecodedPacket& p : decoded->packets()) {
     if (p.action != models::PacketAction::kIssue) continue;
     const auto op = static_cast<uint8_t>(p.opcode);
     if (op >= 0x21 && op <= 0x23) continue;
     std::string why = partners.observe(p, checkEnvelope(p));
     if (why.empty()) why = nextPackets.observe(p);
+    if (why.empty()) why = streamPrefixes.observe(p);
     if (!why.empty()) return why;
     if (p.tilePacket && (p.tileMask >> config_.tileCount()) != 0) {
       return "tile packet at " + models::describePacketLocation(p.pc, p.words[0]) + " addresses tiles beyond the " +
@@ -211,6 +214,7 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
   }
   if (const std::string why = nextPackets_.observe(packet); !why.empty()) throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
+  if (const std::string why = streamPrefixes_.observe(packet); !why.empty()) throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
   if (packet.tilePacket && (packet.tileMask >> config_.tileCount()) != 0) {
     refuse(packet, "tile mask " + isa::formatHex(packet.tileMask) + " addresses tiles this chip does not have");
   }

@@ -77,6 +77,7 @@
 #include "models/lle/compute_epilogue.h"
 #include "models/lle/loop_nest.h"
 #include "models/lle/next_packet_watch.h"
+#include "models/lle/stream_prefix_watch.h"
 #include "models/lle/partner_copy.h"
 #include "models/lle/tile_state.h"
 
@@ -295,6 +296,7 @@ class LleRung final : public models::DatapathRung {
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   NextPacketWatch nextPackets_;  // what a 0x14 says comes next on its tiles (Stage14FeedsCompute, "stride" §B)
+  StreamPrefixWatch streamPrefixes_;  // what a compute-feeding 0x14 says of the stream before it ("prefix14" §B)
   std::optional<WeightFeed> feedAwaitingOutfeed_;  // taken pop, its nested 0x27 not yet issued
   // Each 0x27 waiting for its tile's 0x10: the bytes it sends to the host, or the weight feed it carries.
   struct ArmedOutfeed {
