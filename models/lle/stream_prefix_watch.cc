@@ -22,10 +22,14 @@ std::string hexByte(uint8_t value) {
 
 // The prefixed stream a receive arms, as a compute-feeding write describes it.
 struct StreamPrefix {
-  bool ring = false;        // a 0x12: over the weight ring
-  bool wholeArrays = true;  // Bytes8 a multiple of 32 (the other, Bytes8 33, form is not decoded)
+  bool ring = false;  // a 0x12: over the weight ring
+  // Bytes8 = 32 x arrays + extra: 0 (whole arrays) or 1 (the bias form, "stride11" §B: 643 / 643 corpus
+  // compute-feeding writes after it hold its Bytes8 / 32 arrays, but their blocks count all the receive's
+  // repeats in 466 and its levels 2-3 in 177 -- which, where its level 1 counts, is not decoded).
+  uint64_t extra8 = 0;
+  bool level1Counts = false;
   uint64_t arrays = 0;
-  uint64_t blocks = 0;      // output blocks - 1: the receive's levels 2-3
+  uint64_t blocks = 0;  // output blocks - 1: the receive's levels 2-3
 };
 
 // False when the packet arms no prefixed stream.
@@ -41,8 +45,8 @@ bool streamPrefixOf(uint8_t opcode, std::span<const isa::Word128> words, StreamP
   }
   if (readField(words, on) == 0) return false;
   const uint64_t units8 = readField(words, bytes8);
-  stream = StreamPrefix{opcode == kWeightStreamReceive, units8 % kPrefixUnits8PerArray == 0, units8 / kPrefixUnits8PerArray,
-                        (readField(words, repeat, 1) + 1) * (readField(words, repeat, 2) + 1) - 1};
+  stream = StreamPrefix{opcode == kWeightStreamReceive, units8 % kPrefixUnits8PerArray, readField(words, repeat, 0) != 0,
+                        units8 / kPrefixUnits8PerArray, (readField(words, repeat, 1) + 1) * (readField(words, repeat, 2) + 1) - 1};
   return true;
 }
 
@@ -82,9 +86,12 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
         }
         continue;
       }
-      if (!stream.wholeArrays) {
-        return at + "the stream before it carries a prefix that is not whole 256-byte arrays (Bytes8 not a multiple of 32): "
-                    "what the write stages of it is not decoded" + after;
+      if (stream.extra8 > 1 || (stream.extra8 == 1 && stream.level1Counts)) {
+        return at + "the stream before it carries a prefix of " + std::to_string(stream.arrays) + " arrays and " +
+               std::to_string(stream.extra8) + " eight-byte units more" +
+               (stream.extra8 == 1 ? " (the bias form) with its level 1 counting: which of its levels the write's blocks count"
+                                   : ": what the write stages of it") +
+               " is not decoded" + after;
       }
       if (ring != (stream.ring ? 1u : 0u)) {
         return at + fieldText(LleField::Stage14RingStream, ring) + " where the stream comes " +

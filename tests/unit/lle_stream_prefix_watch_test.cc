@@ -70,8 +70,10 @@ class StreamPrefixWatchTest : public ::testing::Test {
     return watch.observe(staging);
   }
 
- private:
+ protected:
   std::vector<std::vector<isa::Word128>> storage_;
+
+ private:
   uint32_t pc_ = 0x80;
 };
 
@@ -100,8 +102,14 @@ TEST_F(StreamPrefixWatchTest, OtherValuesAreRefusedNamingTheField) {
   // A compute before it: no stream, so nothing may be described.
   refusal(after(make(0x01, kTiles), write(kTiles, 0, 0, 1, 0)), "Stage14StreamPrefixBlocks (word 1 bits 15:0) = 1");
   EXPECT_EQ(after(make(0x01, kTiles), write(kTiles, 0, 0, 0, 0)), "");
-  // A prefix of 33 eight-byte units (the corpus's other form): not decoded.
-  refusal(after(ringStream(kTiles, 33), write(kTiles, 1, 1, 0, 1)), "not whole 256-byte arrays");
+  // The bias form (Bytes8 = 32 x arrays + 1, "stride11"): its arrays and blocks as the whole form's where the
+  // receive's level 1 does not count; with it counting, which levels the blocks count is not decoded.
+  EXPECT_EQ(after(withBlocks(ringStream(kTiles, 97), LleField::Recv12Repeat, 2, 1), write(kTiles, 3, 1, 5, 1)), "");
+  DecodedPacket level1 = ringStream(kTiles, 97);
+  storage_.back()[fieldDef(LleField::Recv12Repeat).lsb / 128].setBits(fieldDef(LleField::Recv12Repeat).lsb % 128, 16, 4);
+  level1.words = storage_.back();
+  refusal(after(level1, write(kTiles, 3, 1, 0, 1)), "(the bias form) with its level 1 counting");
+  refusal(after(ringStream(kTiles, 98), write(kTiles, 3, 1, 0, 1)), "3 arrays and 2 eight-byte units more");
 }
 
 }  // namespace
