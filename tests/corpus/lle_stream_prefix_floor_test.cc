@@ -70,7 +70,8 @@ long firstPc(const fs::path& model, Wanted wanted) {
 // Runs `model` on lle with its golden rand1 input (random seed 1 without one): "" and the golden
 // comparison when it runs fully, else the refusal.
 std::string runAgainstGolden(const fs::path& model, const std::string& goldenName, size_t& exactRuns) {
-  const RunPlan plan = planRun(loadModelFile(model));
+  const ModelFile file = loadModelFile(model);  // the plan refers to it
+  const RunPlan plan = planRun(file);
   const auto golden = coralsim::testing::goldenDir();
   const fs::path cases = golden ? *golden / goldenName : fs::path();
   std::vector<std::vector<uint8_t>> inputs = randomInputs(plan, 1);
@@ -147,7 +148,9 @@ TEST(LleRingCanary, TheirComputeFeedingWritePassesAndFullRunsMatchTheGolden) {
     std::printf("%-40s (%s) stops: %s\n", stem.c_str(), decodeSet ? "decode set" : "held out", shortly(why).c_str());
     EXPECT_TRUE(why.find("lle:") != std::string::npos || why.find("not modelled") != std::string::npos) << why;
     past += refusedPc(why) > writePc;
-    if (!wide) EXPECT_GT(refusedPc(why), writePc) << stem << ": refused at or before its compute-feeding 0x14: " << why;
+    if (!wide) {
+      EXPECT_GT(refusedPc(why), writePc) << stem << ": refused at or before its compute-feeding 0x14: " << why;
+    }
   }
   std::printf("RingCanary: %zu / 8 past the compute-feeding 0x14, %zu golden-exact\n", past, exactRuns);
 }
