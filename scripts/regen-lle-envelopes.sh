@@ -52,6 +52,13 @@ stride11=(--opcode 0x11:Recv11ExecutionForm=1 "$W/model_stride/model_stride_64x6
 # padding_stride sweep are held out.
 S64="$W/model_stride/model_stride_64x64x3_edgetpu.tflite"
 stride14=(--opcode 0x14:Stage14FeedsCompute=1 "$S64")
+# The RingCanary 3x3 convolutions' compute-feeding 0x14 after their 0x12 (docs/decoding-log.md "prefix14" §B):
+# its stream-prefix fields are decoded; w4 bit 127 (clear in the 128-wide programs, set in stride 64x64 and
+# 12x176x32; set in 1,908 / 1,925 distinct corpus writes exactly where the next compute's w10 nest wraps 0 at
+# its levels 5-6 -- not decoded) and the copy's run / wraps / step are pinned to 12x128x32 and 12x128x64;
+# 176x32, 176x64, 192x64 and the three 128-channel programs are held out.
+stride14+=("$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
+           "$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_6512/p64/anchor/conv2d_12x128x64_to_64_k3_s1_same_quant_edgetpu.tflite")
 # The halo exchange of the convolutions' padded grids ("conv32run" §B): conv 32^2 3x3's mesh packets
 # (0x15-0x18, 0x17 included) pin the bits of unknown meaning (w1[98:82] / w3[47:31] = 1, w3[95:93] = 3,
 # 0x16 / 0x18's w4); 32^2 6x6 and the larger sizes are held out.

@@ -26,6 +26,7 @@
 #include "models/lle/packet_envelope.h"
 #include "models/lle/partner_copy.h"
 #include "models/lle/outfeed_rows.h"
+#include "models/lle/receive_slice.h"
 #include "models/lle/output_nest.h"
 #include "models/lle/read_nest.h"
 #include "models/lle/staging_window.h"
@@ -139,6 +140,7 @@ void LleRung::beginRun() {
   }
   partners_.clear();
   nextPackets_.clear();
+  streamPrefixes_.clear();
   windowReaders_.clear();
   meshSent_ = {};
   meshArmed_ = {};
@@ -185,12 +187,14 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
   }
   PartnerCopyWatch partners;  // a 0x14 copying its 0x11 is checked against it (docs/decoding-log.md "pair14")
   NextPacketWatch nextPackets;  // and what it says comes next on its tiles ("stride" §B)
+  StreamPrefixWatch streamPrefixes;  // and, feeding a compute, what it says of the stream before it ("prefix14" §B)
   for (const DecodedPacket& p : decoded->packets()) {
     if (p.action != models::PacketAction::kIssue) continue;
     const auto op = static_cast<uint8_t>(p.opcode);
     if (op >= 0x21 && op <= 0x23) continue;
     std::string why = partners.observe(p, checkEnvelope(p));
     if (why.empty()) why = nextPackets.observe(p);
+    if (why.empty()) why = streamPrefixes.observe(p);
     if (!why.empty()) return why;
     if (p.tilePacket && (p.tileMask >> config_.tileCount()) != 0) {
       return "tile packet at " + models::describePacketLocation(p.pc, p.words[0]) + " addresses tiles beyond the " +
@@ -214,6 +218,7 @@ void LleRung::packet(const DecodedPacket& packet, const models::RunStreams& stre
     throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
   }
   if (const std::string why = nextPackets_.observe(packet); !why.empty()) throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
+  if (const std::string why = streamPrefixes_.observe(packet); !why.empty()) throw ChipFault(FaultKind::kUnsupported, "lle: " + why);
   if (packet.tilePacket && (packet.tileMask >> config_.tileCount()) != 0) {
     refuse(packet, "tile mask " + isa::formatHex(packet.tileMask) + " addresses tiles this chip does not have");
   }
@@ -413,6 +418,8 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     tiles_[t].stagedWriteNest = nest;
     tiles_[t].stagedWriteSkipUnits = skipUnits;
     tiles_[t].stagedWriteRowUnits = rowUnits;
+    tiles_[t].stagedWriteWords.assign(packet.words.begin(), packet.words.end());
+    tiles_[t].stagedWriteSliced = false;
   }
 }
 
@@ -957,6 +964,7 @@ void LleRung::receive(const DecodedPacket& packet) {
     // (Recv11PrefixOn) arms the stream of its prefixed compute whatever its run: every such receive
     // names that compute's tag ("stride11" §A, 1,109 / 1,109), and the stride sweep's runs once (the
     // 1 x 1 convolution's one weight group, "stride" §D).
+    dealRowsToStagingWrites(packet);
     const uint64_t run = readField(words, LleField::Recv11ExecRun);
     const bool prefixed = readField(words, LleField::Recv11PrefixOn) != 0;
     const uint64_t lastDrops = lastRepetitionShortfall(packet);
@@ -1001,6 +1009,24 @@ void LleRung::receive(const DecodedPacket& packet) {
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (packet.tileMask & (1u << t)) pendingReceives_[t].push_back(r);
+  }
+}
+
+// A receive whose tiles' staging writes copy slices of its rows (receive_slice.h; the partner watch checked
+// that they deal its rows out whole): each tile keeps its slice of the pop, (Stage14CopyStream - the
+// receive's tag) rows of 256 bytes in, as many as its own run counts ("prefix14" §A). A write that copies
+// the whole receive keeps the placement it had.
+void LleRung::dealRowsToStagingWrites(const DecodedPacket& packet) {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !tiles_[t].stagedWriteAt || tiles_[t].stagedWriteWords.empty()) continue;
+    const std::optional<ReceiveSlice> slice = sliceOfReceive(tiles_[t].stagedWriteWords, packet.words);
+    if (!slice || slice->rows == slice->receiveRows) continue;
+    if (tiles_[t].stagedWriteSkipUnits != 0 || tiles_[t].stagedWriteRowUnits != 0) {
+      refuse(packet, "tile " + std::to_string(t) + "'s staging write both skips part of its pop (Stage14SourceOn / row form) and "
+                     "copies a slice of this receive: never seen, not decoded");
+    }
+    tiles_[t].stagedWriteSkipUnits = slice->firstRow * kReceiveSliceRowBytes / 4;
+    tiles_[t].stagedWriteSliced = true;
   }
 }
 
@@ -1125,7 +1151,8 @@ void LleRung::pop(const DecodedPacket& packet) {
     // ("xray" §B: the single-line writes of the raw programs, whose group loop does not run).
     const WriteNest& nest = tiles_[t].stagedWriteNest;
     const uint64_t skip = tiles_[t].stagedWriteSkipUnits;
-    const bool wholePop = nest.contiguous() && skip == 0;
+    const bool sliced = tiles_[t].stagedWriteSliced;
+    const bool wholePop = nest.contiguous() && skip == 0 && !sliced;
     // A window whose passes run past the pop's end is the window rule below, with or without a skip:
     // the padding programs pop their top row (8 bytes) to the windows of tiles 0 and 2, whose two passes
     // of 8 bytes each ask for 16 (docs/decoding-log.md "pad13"); split_concat's tile column 0 ("splitcat"
@@ -1147,8 +1174,9 @@ void LleRung::pop(const DecodedPacket& packet) {
                          "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
                          "Stage14OuterLimit) after " + std::to_string(4 * skip) + " (Stage14SourceSkip), runs past the pop's end");
     }
-    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest, skip, tiles_[t].stagedWriteRowUnits});
+    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest, skip, tiles_[t].stagedWriteRowUnits, sliced});
     tiles_[t].stagedWriteAt.reset();
+    tiles_[t].stagedWriteSliced = false;
   }
   if (!input) placeParameters(packet, pending);
   pendingPops_.push_back(std::move(pending));
@@ -1227,7 +1255,7 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
         }
       }
     }
-    for (const auto& [t, address, nest, skipUnits, rowUnits] : p.sramWrites) {
+    for (const auto& [t, address, nest, skipUnits, rowUnits, sliced] : p.sramWrites) {
       // The part of the pop the tile keeps: after the units its source side lets pass ("src14").
       const std::span<const uint8_t> part = from.subspan(std::min<uint64_t>(4 * skipUnits, from.size()));
       // A window keeps each pass of its part for its readers; narrow memory keeps the last (what the
@@ -1236,7 +1264,7 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
         window->fill(part, rowUnits);
         tiles_[t].windows.push_back(std::move(*window));
       }
-      if (!nest.contiguous() || skipUnits != 0) {
+      if (!nest.contiguous() || skipUnits != 0 || sliced) {
         // Unit k of the nest takes the pop's bytes [4 (skip + k), 4 (skip + k) + 4); stageWrite bounded
         // the units, pop() the skip.
         // In the row form only the first rowUnits units of each group (level 0) are decoded.

@@ -79,6 +79,7 @@
 #include "models/lle/compute_epilogue.h"
 #include "models/lle/loop_nest.h"
 #include "models/lle/next_packet_watch.h"
+#include "models/lle/stream_prefix_watch.h"
 #include "models/lle/partner_copy.h"
 #include "models/lle/tile_state.h"
 
@@ -138,6 +139,7 @@ class LleRung final : public models::DatapathRung {
       WriteNest nest;        // the units the bytes land on from there, in order
       uint64_t skipUnits = 0;  // the pop's units this tile lets pass first (Stage14SourceSkip + 1, or 0)
       uint64_t rowUnits = 0;   // the row form: units of each group kept (Stage14SourceRowRest + 1), 0 = all
+      bool sliced = false;     // the tile's slice of a dealt-out receive: its nest's units only, never the whole pop
     };
     std::vector<SramWrite> sramWrites;  // armed by a 0x14 on the pop's tiles
     std::array<uint64_t, 16> wideAddress{};  // parameters: per destination tile, where its receive puts them
@@ -191,6 +193,7 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] unsigned meshNeighbour(const models::DecodedPacket& packet, const MeshLayout& layout, unsigned tile) const;
   void relayMeshStream(const models::DecodedPacket& packet, size_t direction, const LoopNest<4>& buffer);
   void receive(const models::DecodedPacket& packet);
+  void dealRowsToStagingWrites(const models::DecodedPacket& packet);
   // The units an execution-only receive's last repetition drops (Recv11ExecLastShort, checked against its
   // run and last run); 0 where every repetition is whole.
   [[nodiscard]] uint64_t lastRepetitionShortfall(const models::DecodedPacket& packet) const;
@@ -311,6 +314,7 @@ class LleRung final : public models::DatapathRung {
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   NextPacketWatch nextPackets_;  // what a 0x14 says comes next on its tiles (Stage14FeedsCompute, "stride" §B)
+  StreamPrefixWatch streamPrefixes_;  // what a compute-feeding 0x14 says of the stream before it ("prefix14" §B)
   std::optional<WeightFeed> feedAwaitingOutfeed_;  // taken pop, its nested 0x27 not yet issued
   // Each 0x27 waiting for its tile's 0x10: the bytes it sends to the host, or the weight feed it carries.
   struct ArmedOutfeed {

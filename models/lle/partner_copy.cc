@@ -1,5 +1,6 @@
 #include "models/lle/partner_copy.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <span>
 #include <vector>
@@ -7,6 +8,7 @@
 #include "models/isa/opcodes.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/receive_slice.h"
 #include "models/lle/write_nest.h"
 
 namespace coralsim::lle {
@@ -216,7 +218,9 @@ std::string runAgainstWrite(std::span<const isa::Word128> write, const models::D
 
 }  // namespace
 
-std::string PartnerCopyWatch::comparePartner(const Awaiting& copy, const models::DecodedPacket& partner) {
+std::string PartnerCopyWatch::comparePartner(const Awaiting& copy, const models::DecodedPacket& partner,
+                                             std::optional<ReceiveSlice>& slice) {
+  slice.reset();
   std::string differences;
   const std::vector<isa::Word128> theirs = partnerAsCompared(copy.words, partner);
   for (const PartnerCopy& c : kPartnerCopies) {
@@ -235,18 +239,26 @@ std::string PartnerCopyWatch::comparePartner(const Awaiting& copy, const models:
            models::describePacketLocation(partner.pc, partner.words[0]) + ": " + run + ", the " + hexByte(copy.opcode) +
            " at " + models::describePacketLocation(copy.pc, copy.words[0]);
   }
+  // A copy that is not the receive may be its tile's slice of it (receive_slice.h, "prefix14" §A).
+  std::string notASlice;
+  if (static_cast<uint8_t>(partner.opcode) == 0x11) {
+    slice = sliceOfReceive(copy.words, partner.words, &notASlice);
+    if (slice) return "";
+  }
   return "opcode " + hexByte(copy.opcode) + " (" +
          std::string(isa::opcodeInfo(static_cast<isa::Opcode>(copy.opcode)).mnemonic) + ") at " +
          models::describePacketLocation(copy.pc, copy.words[0]) +
          ": its copy of the " + hexByte(partnerOpcode(copy.opcode)) + " next on its tiles (at " +
          models::describePacketLocation(partner.pc, partner.words[0]) + ") disagrees: " + differences +
-         " (docs/decoding-log.md \"pair14\")";
+         (notASlice.empty() ? "" : "; nor is it its tile's slice of the receive: " + notASlice) +
+         " (docs/decoding-log.md \"pair14\", \"prefix14\")";
 }
 
 std::string PartnerCopyWatch::observe(const models::DecodedPacket& packet, const std::string& pinnedRefusal,
                                       EnvelopeSet set) {
   const auto op = static_cast<uint8_t>(packet.opcode);
   if (packet.tilePacket && op != kSync) {
+    std::array<std::optional<ReceiveSlice>, kTiles> slices;
     for (unsigned t = 0; t < kTiles; ++t) {
       if (!(packet.tileMask & (1u << t)) || !awaiting_[t]) continue;
       const Awaiting copy = std::move(*awaiting_[t]);
@@ -256,8 +268,9 @@ std::string PartnerCopyWatch::observe(const models::DecodedPacket& packet, const
                " next on tile " + std::to_string(t) + ", where opcode " + hexByte(op) + " at " +
                models::describePacketLocation(packet.pc, packet.words[0]) + " comes (docs/decoding-log.md \"pair14\")";
       }
-      if (std::string why = comparePartner(copy, packet); !why.empty()) return why;
+      if (std::string why = comparePartner(copy, packet, slices[t]); !why.empty()) return why;
     }
+    if (std::string why = dealtOut(packet, slices); !why.empty()) return why;
   }
   if (pinnedRefusal.empty()) return "";
   if (!packet.tilePacket || !copiesAPartner(op)) return pinnedRefusal;
@@ -271,6 +284,39 @@ std::string PartnerCopyWatch::observe(const models::DecodedPacket& packet, const
   for (unsigned t = 0; t < kTiles; ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     awaiting_[t] = Awaiting{packet.pc, op, std::vector<isa::Word128>(packet.words.begin(), packet.words.end()), pinnedRefusal};
+  }
+  return "";
+}
+
+// Slices of one receive deal out its rows: every tile of its mask takes one, and taken in row order they
+// cover the receive's rows once, without gap or overlap ("prefix14" §A). "" when they do, or no tile holds a slice.
+std::string PartnerCopyWatch::dealtOut(const models::DecodedPacket& receive, const std::array<std::optional<ReceiveSlice>, kTiles>& slices) {
+  std::vector<ReceiveSlice> taken;
+  for (unsigned t = 0; t < kTiles; ++t) {
+    if (slices[t]) taken.push_back(*slices[t]);
+  }
+  if (taken.empty()) return "";
+  const auto where = "opcode 0x11 (" + std::string(isa::opcodeInfo(receive.opcode).mnemonic) + ") at " +
+                     models::describePacketLocation(receive.pc, receive.words[0]) + ": ";
+  for (unsigned t = 0; t < kTiles; ++t) {
+    if ((receive.tileMask & (1u << t)) && !slices[t]) {
+      return where + "the 0x14s before it copy slices of its rows on some of its tiles, but tile " + std::to_string(t) +
+             " holds no slice (docs/decoding-log.md \"prefix14\")";
+    }
+  }
+  std::sort(taken.begin(), taken.end(), [](const ReceiveSlice& a, const ReceiveSlice& b) { return a.firstRow < b.firstRow; });
+  uint64_t next = 0;
+  for (const ReceiveSlice& s : taken) {
+    if (s.firstRow != next) {
+      return where + "its tiles' slices (Stage14CopyStream, Stage14CopyLimit[0]) " + (s.firstRow < next ? "overlap" : "leave a gap") +
+             " at row " + std::to_string(std::min(s.firstRow, next)) + " of its " + std::to_string(s.receiveRows) +
+             " (docs/decoding-log.md \"prefix14\")";
+    }
+    next += s.rows;
+  }
+  if (next != taken.front().receiveRows) {
+    return where + "its tiles' slices cover " + std::to_string(next) + " of its " + std::to_string(taken.front().receiveRows) +
+           " rows (docs/decoding-log.md \"prefix14\")";
   }
   return "";
 }

@@ -3,7 +3,8 @@
 // A 0x14 whose copied bits differ from the envelope is accepted only for its partner: it waits, per
 // tile, for the next packet on that tile, which must be the partner opcode with the same bits.
 // Anything else there (a compute, another 0x14, the end of the chunk) refuses it with the envelope's
-// own refusal and what came instead; a partner with other bits refuses it naming the field. A 0x14
+// own refusal and what came instead; a partner with other bits refuses it naming the field, unless the
+// copy is its tile's slice of the receive (receive_slice.h: the receive's tiles then deal out its rows). A 0x14
 // inside the envelope needs no partner (the copied bits are the templates' values). Two readings of the
 // partner come from docs/decoding-log.md "win14": a copy with an inner level (w0 bit 78) of an
 // execution-only receive without one holds that receive's run one level up, and such a receive's run
@@ -17,6 +18,7 @@
 
 #include "models/isa/word128.h"
 #include "models/lle/packet_envelope.h"
+#include "models/lle/receive_slice.h"
 #include "models/scalar/decoded_program.h"
 
 namespace coralsim::lle {
@@ -43,7 +45,11 @@ class PartnerCopyWatch {
     std::string pinnedRefusal;        // what the envelope said with the copied bits pinned
   };
 
-  [[nodiscard]] static std::string comparePartner(const Awaiting& copy, const models::DecodedPacket& partner);
+  // "" when `partner` carries the copied bits, or (a 0x11) when the copy is its tile's slice of it (`slice` set).
+  [[nodiscard]] static std::string comparePartner(const Awaiting& copy, const models::DecodedPacket& partner,
+                                                  std::optional<ReceiveSlice>& slice);
+  [[nodiscard]] static std::string dealtOut(const models::DecodedPacket& receive,
+                                            const std::array<std::optional<ReceiveSlice>, kTiles>& slices);
 
   std::array<std::optional<Awaiting>, kTiles> awaiting_;
 };

@@ -112,6 +112,11 @@ struct TileState {
   // The row form (Stage14SourceRowRest + 1, else 0 = the whole group): the units of each group of the
   // write that hold the pop's bytes; the others count as unwritten (docs/decoding-log.md "rowform").
   uint64_t stagedWriteRowUnits = 0;
+  // The armed write's words (its copy of the receive next on the tile) and whether that receive dealt the
+  // tile a slice of its rows: then the tile keeps only its slice's bytes, from stagedWriteSkipUnits on
+  // (receive_slice.h, docs/decoding-log.md "prefix14" §A).
+  std::vector<isa::Word128> stagedWriteWords;
+  bool stagedWriteSliced = false;
   std::optional<uint64_t> stagedReadAt;
   uint64_t stagedReadBytes = 0;
   // The read's second-level limit (Stage13Repeats; 0 when absent): where a repeated read goes is not

@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "models/chip/block_interfaces.h"
@@ -4333,6 +4334,76 @@ TEST_F(LleRungTest, AComputeWaitsForTheInputBytesItsPopNames) {
 // corpus 0x14 carries), on two tiles with their own write, a 40-byte input at narrow 704 — neither a
 // corpus size nor address. A receive with other bits, a compute first on one tile, or no receive
 // before the chunk ends refuse it, naming the field or the tile.
+// A receive dealt out to its tiles (docs/decoding-log.md "prefix14" §A; receive_slice.h): each tile's 0x14
+// copies the receive as its tile takes it -- the tag of its first row, its own run, no repeat, no wait -- and
+// keeps those rows of the pop. Tiles 5 and 7, tag 1500, a run of 5 rows repeated twice whose last repetition
+// runs 2 (7 rows in all), dealt 3 + 4 (no corpus receive, tag or deal: bright deals 4 x 1 and 4 x 4 rows).
+TEST_F(LleRungTest, AReceiveDealtOutToItsTilesLeavesEachTileItsSliceOfThePop) {
+  constexpr uint16_t kTiles = 0xa0;
+  constexpr uint64_t kTag = 1500, kRun = 4, kRows = 7, kAt = 1024;
+  streams.input.resize(kRows * 256);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(0x35 + 7 * i + i / 256);
+  DecodedPacket receive = executionOnlyReceive(kTiles);
+  f.setElement(receive, LleField::Recv11ExecStream, 0, kTag);
+  f.setElement(receive, LleField::Recv11ExecRun, 0, kRun);
+  f.setElement(receive, LleField::Recv11ExecRepeat, 0, 1);
+  for (unsigned level = 0; level < 3; ++level) f.setElement(receive, LleField::Recv11ExecWrap, level, static_cast<uint64_t>(-kRun));
+  f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+  f.setElement(receive, LleField::Recv11ExecCount, 0, kRun + 1);
+  f.setElement(receive, LleField::Recv11ExecLastRunOn, 0, 1);
+  f.setElement(receive, LleField::Recv11ExecLastRun, 0, 1);
+  f.setElement(receive, LleField::Recv11ExecLastShort, 0, kRun - 1);
+  ASSERT_EQ(checkEnvelope(receive), "");
+  // Tile `tile`'s slice: `rows` rows from row `first` of the receive, written at kAt.
+  const auto sliceOn = [&](uint16_t tile, uint64_t first, uint64_t rows, uint64_t writtenRows) {
+    DecodedPacket write = stageAt(tile, kAt, writtenRows * 256);
+    auto& words = f.wordsOf(write);
+    words[0].setBits(74, 21, receive.words[0].bits(74, 21));
+    f.setElement(write, LleField::Stage14CopyStream, 0, kTag + first);
+    f.setElement(write, LleField::Stage14CopyLimit, 0, rows - 1);
+    for (unsigned level = 0; level < 3; ++level) f.setElement(write, LleField::Stage14CopyWrap, level, static_cast<uint64_t>(1 - static_cast<int64_t>(rows)));
+    f.setElement(write, LleField::Stage14CopyStep, 0, 1);
+    return write;
+  };
+  const auto deal = [&](const DecodedPacket& first, const DecodedPacket& second) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(first, streams, 0);
+    rung.packet(second, streams, 0);
+    rung.packet(receive, streams, 0);
+    rung.packet(popAt(true, 0, 0, kTiles, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+  };
+  deal(sliceOn(0x20, 0, 3, 3), sliceOn(0x80, 3, 4, 4));
+  for (const auto& [tile, first, rows] : std::vector<std::tuple<unsigned, uint64_t, uint64_t>>{{5, 0, 3}, {7, 3, 4}}) {
+    const AddressedMemory& m = rung.tile(tile).narrowSram;
+    ASSERT_FALSE(m.firstUnwritten(kAt, rows * 256).has_value()) << "tile " << tile;
+    const auto bytes = m.read(kAt, rows * 256);
+    EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()),
+              std::vector<uint8_t>(streams.input.begin() + static_cast<std::ptrdiff_t>(first * 256),
+                                   streams.input.begin() + static_cast<std::ptrdiff_t>((first + rows) * 256)))
+        << "tile " << tile;
+    // Nothing past the slice: the tile keeps its rows, not the whole pop.
+    EXPECT_TRUE(m.firstUnwritten(kAt + rows * 256, 4).has_value()) << "tile " << tile;
+  }
+  rung.endRun();
+  expectRefusal([&] { deal(sliceOn(0x20, 0, 3, 3), sliceOn(0x80, 2, 4, 4)); }, "slices (Stage14CopyStream, Stage14CopyLimit[0]) overlap at row 2",
+                "slices that overlap were accepted");
+  rung.endRun();
+  expectRefusal([&] { deal(sliceOn(0x20, 0, 2, 2), sliceOn(0x80, 3, 4, 4)); }, "leave a gap at row 2", "slices with a gap were accepted");
+  rung.endRun();
+  expectRefusal([&] { deal(sliceOn(0x20, 0, 3, 3), sliceOn(0x80, 4, 4, 4)); }, "lie outside the receive's 1500 .. 1506",
+                "a slice past the receive's rows was accepted");
+  rung.endRun();
+  expectRefusal([&] { deal(sliceOn(0x20, 0, 3, 2), sliceOn(0x80, 3, 4, 4)); }, "3 rows of 256 bytes where the write's nest puts 512 bytes",
+                "a slice whose write holds other bytes was accepted");
+  rung.endRun();
+  DecodedPacket waiting = sliceOn(0x20, 0, 3, 3);
+  f.setElement(waiting, LleField::Stage14CopyCount, 0, 3);
+  expectRefusal([&] { deal(waiting, sliceOn(0x80, 3, 4, 4)); }, "the copy holds a wait", "a slice with a wait of its own was accepted");
+  rung.endRun();
+}
+
 TEST_F(LleRungTest, AStagingWriteRunsOnlyWhenTheReceiveNextOnItsTilesCarriesTheBitsItCopies) {
   constexpr uint16_t kTiles = 0x6;
   constexpr uint64_t kAt = 704;

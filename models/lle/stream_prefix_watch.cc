@@ -1,0 +1,123 @@
+#include "models/lle/stream_prefix_watch.h"
+
+#include <cstdio>
+
+#include "models/lle/lle_fields.h"
+
+namespace coralsim::lle {
+
+namespace {
+
+constexpr uint8_t kExecutionReceive = 0x11;
+constexpr uint8_t kWeightStreamReceive = 0x12;
+constexpr uint8_t kStagingWrite = 0x14;
+constexpr uint8_t kSync = 0x1a;
+constexpr uint64_t kPrefixUnits8PerArray = 32;  // a 256-byte prefix array in the receives' 8-byte units
+
+std::string hexByte(uint8_t value) {
+  char text[8];
+  std::snprintf(text, sizeof text, "0x%02x", value);
+  return text;
+}
+
+// The prefixed stream a receive arms, as a compute-feeding write describes it.
+struct StreamPrefix {
+  bool ring = false;  // a 0x12: over the weight ring
+  // Bytes8 = 32 x arrays + extra: 0 (whole arrays) or 1 (the bias form, "stride11" §B: 643 / 643 corpus
+  // compute-feeding writes after it hold its Bytes8 / 32 arrays, but their blocks count all the receive's
+  // repeats in 466 and its levels 2-3 in 177 -- which, where its level 1 counts, is not decoded).
+  uint64_t extra8 = 0;
+  bool level1Counts = false;
+  uint64_t arrays = 0;
+  uint64_t blocks = 0;  // output blocks - 1: the receive's levels 2-3
+};
+
+// False when the packet arms no prefixed stream.
+bool streamPrefixOf(uint8_t opcode, std::span<const isa::Word128> words, StreamPrefix& stream) {
+  LleField on{}, bytes8{}, repeat{};
+  if (opcode == kExecutionReceive && readField(words, LleField::Recv11ExecutionForm) != 0 &&
+      readField(words, LleField::Recv11ExecInnerLevel) != 0) {
+    on = LleField::Recv11PrefixOn, bytes8 = LleField::Recv11PrefixBytes8, repeat = LleField::Recv11ExecRepeat;
+  } else if (opcode == kWeightStreamReceive && readField(words, LleField::Recv12InnerLevel) != 0) {
+    on = LleField::Recv12PrefixOn, bytes8 = LleField::Recv12PrefixBytes8, repeat = LleField::Recv12Repeat;
+  } else {
+    return false;
+  }
+  if (readField(words, on) == 0) return false;
+  const uint64_t units8 = readField(words, bytes8);
+  stream = StreamPrefix{opcode == kWeightStreamReceive, units8 % kPrefixUnits8PerArray, readField(words, repeat, 0) != 0,
+                        units8 / kPrefixUnits8PerArray, (readField(words, repeat, 1) + 1) * (readField(words, repeat, 2) + 1) - 1};
+  return true;
+}
+
+std::string fieldText(LleField field, uint64_t value) {
+  const LleFieldDef& f = fieldDef(field);
+  return std::string(f.name) + " (word " + std::to_string(f.lsb / 128) + " bit" + (f.width > 1 ? "s " : " ") +
+         (f.width > 1 ? std::to_string(f.lsb % 128 + f.width - 1) + ":" : "") + std::to_string(f.lsb % 128) + ") = " +
+         std::to_string(value);
+}
+
+}  // namespace
+
+std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
+  const auto op = static_cast<uint8_t>(packet.opcode);
+  if (!packet.tilePacket || op == kSync) return "";
+  if (op == kStagingWrite && readField(packet.words, LleField::Stage14FeedsCompute) != 0) {
+    const uint64_t arrays = readField(packet.words, LleField::Stage14StreamPrefixArrays);
+    const uint64_t on = readField(packet.words, LleField::Stage14StreamPrefixOn);
+    const uint64_t blocks = readField(packet.words, LleField::Stage14StreamPrefixBlocks);
+    const uint64_t ring = readField(packet.words, LleField::Stage14RingStream);
+    const std::string at = "opcode 0x14 at " + models::describePacketLocation(packet.pc, packet.words[0]) + ": ";
+    for (unsigned t = 0; t < kTiles; ++t) {
+      if (!(packet.tileMask & (1u << t))) continue;
+      const std::optional<Previous>& before = previous_[t];
+      StreamPrefix stream;
+      const bool streamed = before && streamPrefixOf(before->opcode, before->words, stream);
+      const std::string after = " on tile " + std::to_string(t) + ", after " +
+                                (before ? "opcode " + hexByte(before->opcode) + " at " +
+                                              models::describePacketLocation(before->pc, before->words.front())
+                                        : std::string("no packet")) +
+                                " (docs/decoding-log.md \"prefix14\" §B)";
+      if (!streamed) {
+        if (arrays != 0 || on != 0 || blocks != 0 || ring != 0) {
+          return at + "it describes a stream prefix (" + fieldText(LleField::Stage14StreamPrefixArrays, arrays) + ", " +
+                 fieldText(LleField::Stage14StreamPrefixOn, on) + ", " + fieldText(LleField::Stage14StreamPrefixBlocks, blocks) + ", " +
+                 fieldText(LleField::Stage14RingStream, ring) + ") where no prefixed stream receive comes before it" + after;
+        }
+        continue;
+      }
+      if (stream.extra8 > 1 || (stream.extra8 == 1 && stream.level1Counts)) {
+        return at + "the stream before it carries a prefix of " + std::to_string(stream.arrays) + " arrays and " +
+               std::to_string(stream.extra8) + " eight-byte units more" +
+               (stream.extra8 == 1 ? " (the bias form) with its level 1 counting: which of its levels the write's blocks count"
+                                   : ": what the write stages of it") +
+               " is not decoded" + after;
+      }
+      if (ring != (stream.ring ? 1u : 0u)) {
+        return at + fieldText(LleField::Stage14RingStream, ring) + " where the stream comes " +
+               (stream.ring ? "over the weight ring (a 0x12)" : "from the host (a 0x11)") + after;
+      }
+      if (arrays != 0 && arrays != stream.arrays) {
+        return at + fieldText(LleField::Stage14StreamPrefixArrays, arrays) + " is neither 0 nor the stream's " +
+               std::to_string(stream.arrays) + " prefix arrays" + after;
+      }
+      if (on != (arrays != 0 ? 1u : 0u)) {
+        return at + fieldText(LleField::Stage14StreamPrefixOn, on) + " with " + fieldText(LleField::Stage14StreamPrefixArrays, arrays) + after;
+      }
+      if (blocks != stream.blocks) {
+        return at + fieldText(LleField::Stage14StreamPrefixBlocks, blocks) + " is not the stream's " + std::to_string(stream.blocks + 1) +
+               " output blocks - 1 (its receive's levels 2-3)" + after;
+      }
+    }
+  }
+  for (unsigned t = 0; t < kTiles; ++t) {
+    if (packet.tileMask & (1u << t)) previous_[t] = Previous{packet.pc, op, std::vector<isa::Word128>(packet.words.begin(), packet.words.end())};
+  }
+  return "";
+}
+
+void StreamPrefixWatch::clear() {
+  for (auto& p : previous_) p.reset();
+}
+
+}  // namespace coralsim::lle

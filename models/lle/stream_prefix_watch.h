@@ -1,0 +1,40 @@
+// What a compute-feeding 0x14 says about the weight stream its compute takes (lle_fields.def
+// Stage14StreamPrefix*, Stage14RingStream; docs/decoding-log.md "prefix14" §B). Where the packet before it on
+// its tiles (fences skipped: a fence moves no data) is a stream receive with a prefix -- an execution-only
+// 0x11 (Recv11PrefixOn) or a 0x12 (Recv12PrefixOn) -- the write stages that stream's prefix: its arrays (or 0)
+// with the flag saying it holds them, one prefix a block of output lanes (the receive's levels 2-3 above its K
+// level), and whether the stream comes over the weight ring (a 0x12) or from the host (a 0x11). After any
+// other packet the four fields must be 0. Each is checked wherever it is read, the refusal naming field, tile
+// and both PCs; the rung moves no byte for them (a convolution takes its prefix from the parameter rows its
+// stream names, conv_compute.h).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "models/isa/word128.h"
+#include "models/scalar/decoded_program.h"
+
+namespace coralsim::lle {
+
+class StreamPrefixWatch {
+ public:
+  static constexpr unsigned kTiles = 16;
+
+  // Called for every issued packet in program order: "" when it may come where it does, else why not.
+  [[nodiscard]] std::string observe(const models::DecodedPacket& packet);
+  void clear();
+
+ private:
+  struct Previous {
+    uint32_t pc = 0;
+    uint8_t opcode = 0;
+    std::vector<isa::Word128> words;
+  };
+  std::array<std::optional<Previous>, kTiles> previous_;
+};
+
+}  // namespace coralsim::lle

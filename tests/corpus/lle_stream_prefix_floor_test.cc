@@ -1,0 +1,159 @@
+// How far the two groups of docs/decoding-log.md "prefix14" get on the lle rung (issue #12 targets (c)/(d)).
+//
+// 1. The LibrEdgeTPU bright templates: each tile's 0x14 before a dealt-out receive copies its slice of the
+//    receive (receive_slice.h, "prefix14" §A), so the rung stops no earlier than past the first 0x11 (on
+//    main the copy disagreed: refused at the 0x14 @ 0x001f). Decode set bright 64x64, held out 128x128.
+// 2. The RingCanary 3x3 convolutions: their compute-feeding 0x14 after the 0x12 stages the weight stream's
+//    prefix ("prefix14" §B; decoded fields, w4 bit 127 pinned to 12x128x32 / 12x128x64): every 32- and
+//    64-channel program stops past it (decode set 12x128x32, 12x128x64; held out 12x176x32, 12x176x64,
+//    12x192x64); the 128-channel programs (held out) are printed, their w5[14:2] is not decoded.
+// A program that runs fully is compared with its golden rand1 output (whole tensor, exact size, exact bytes).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "driver/model/model_file.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
+#include "hosting/in_process_transport.h"
+#include "models/lle/lle_fields.h"
+#include "models/scalar/decoded_program.h"
+#include "sim/device.h"
+#include "tests/corpus/lle_refusal_pc.h"
+#include "tests/support/corpus.h"
+
+namespace coralsim::driver {
+namespace {
+
+namespace fs = std::filesystem;
+using coralsim::testing::refusedPc;
+using lle::LleField;
+
+RunResult runOnLle(const RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs) {
+  sim::DeviceOptions options;
+  options.chip.mode = models::ExecutionMode::kLle;
+  sim::Device device(options);
+  InProcessTransport transport(device);
+  Runner runner(transport, RunnerOptions{});
+  runner.open();
+  RunResult r = runner.run(plan, inputs);
+  runner.close();
+  return r;
+}
+
+// The PC, in the execution-only executable, of the first tile packet `wanted` says is the one a decode let
+// through (given the tile packet before it, fences skipped); -1 when none is.
+template <typename Wanted>
+long firstPc(const fs::path& model, Wanted wanted) {
+  const ModelFile file = loadModelFile(model);
+  for (const Executable* e : allExecutables(file)) {
+    if (e->type != ExecutableType::ExecutionOnly) continue;
+    for (const auto& bitstream : e->bitstreams) {
+      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+      const models::DecodedPacket* previous = nullptr;
+      for (const models::DecodedPacket& p : program->packets()) {
+        if (!p.tilePacket || static_cast<uint8_t>(p.opcode) == 0x1a) continue;
+        if (wanted(p, previous)) return static_cast<long>(p.pc);
+        previous = &p;
+      }
+    }
+  }
+  return -1;
+}
+
+// Runs `model` on lle with its golden rand1 input (random seed 1 without one): "" and the golden
+// comparison when it runs fully, else the refusal.
+std::string runAgainstGolden(const fs::path& model, const std::string& goldenName, size_t& exactRuns) {
+  const ModelFile file = loadModelFile(model);  // the plan refers to it
+  const RunPlan plan = planRun(file);
+  const auto golden = coralsim::testing::goldenDir();
+  const fs::path cases = golden ? *golden / goldenName : fs::path();
+  std::vector<std::vector<uint8_t>> inputs = randomInputs(plan, 1);
+  std::vector<uint8_t> expected;
+  if (golden && fs::exists(cases / "rand1.in0.bin") && fs::exists(cases / "rand1.tpu_out0.bin")) {
+    inputs = {coralsim::testing::readFile(cases / "rand1.in0.bin")};
+    expected = coralsim::testing::readFile(cases / "rand1.tpu_out0.bin");
+  }
+  const RunResult r = runOnLle(plan, inputs);
+  if (!r.ok()) return *r.error;
+  EXPECT_FALSE(expected.empty()) << model << " ran fully; no golden rand1 to compare it with (set CORALSIM_GOLDEN)";
+  if (expected.empty() || r.outputs.size() != 1) return "";
+  EXPECT_EQ(r.outputs[0].bytes.size(), expected.size()) << model;
+  size_t exact = 0;
+  for (size_t i = 0; i < std::min(expected.size(), r.outputs[0].bytes.size()); ++i) exact += r.outputs[0].bytes[i] == expected[i];
+  exactRuns += exact == expected.size() && r.outputs[0].bytes.size() == expected.size();
+  std::printf("%-48s FULL %zu / %zu bytes exact\n", model.filename().c_str(), exact, expected.size());
+  EXPECT_EQ(r.outputs[0].bytes, expected) << model;
+  return "";
+}
+
+std::string shortly(const std::string& why) {
+  const size_t at = why.find("not modelled");
+  return why.substr(at == std::string::npos ? 0 : at, 240);
+}
+
+TEST(LleBright, TheirDealtOutReceivePassesAndFullRunsMatchTheGolden) {
+  const auto corpus = coralsim::testing::corpusDir();
+  const fs::path dir = corpus ? *corpus / "ricardodeazambuja+LibrEdgeTPU" / "libredgetpu" / "tracker" / "templates" : fs::path();
+  if (!corpus || !fs::is_directory(dir)) GTEST_SKIP() << "\n*** SKIPPED: the LibrEdgeTPU tracker templates are not in the corpus. ***\n";
+  size_t exactRuns = 0;
+  for (const char* stem : {"bright_64x64", "bright_128x128"}) {
+    const fs::path model = dir / (std::string(stem) + "_edgetpu.tflite");
+    if (!fs::exists(model)) GTEST_SKIP() << "\n*** SKIPPED: " << model << " is not in the corpus. ***\n";
+    const long receivePc = firstPc(model, [](const models::DecodedPacket& p, const models::DecodedPacket*) {
+      return static_cast<uint8_t>(p.opcode) == 0x11;
+    });
+    ASSERT_GE(receivePc, 0) << "no 0x11 in " << model;
+    const std::string why = runAgainstGolden(model, std::string("ricardodeazambuja+LibrEdgeTPU__") + stem, exactRuns);
+    if (why.empty()) continue;
+    std::printf("%-16s (%s) stops: %s\n", stem, std::string(stem) == "bright_64x64" ? "decode set" : "held out", shortly(why).c_str());
+    EXPECT_TRUE(why.find("lle:") != std::string::npos || why.find("not modelled") != std::string::npos) << why;
+    EXPECT_GT(refusedPc(why), receivePc) << stem << ": refused at or before the receive its 0x14s deal out: " << why;
+  }
+  std::printf("bright templates golden-exact: %zu\n", exactRuns);
+}
+
+TEST(LleRingCanary, TheirComputeFeedingWritePassesAndFullRunsMatchTheGolden) {
+  const auto corpus = coralsim::testing::corpusDir();
+  const fs::path dir = corpus ? *corpus / "RingCanary+coral-usb-oxidized" / "templates" / "phase7_conv2d_k3_h12_corridor_6512" : fs::path();
+  if (!corpus || !fs::is_directory(dir)) GTEST_SKIP() << "\n*** SKIPPED: the RingCanary templates are not in the corpus. ***\n";
+  std::vector<fs::path> programs;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    if (entry.path().filename().string().ends_with("_edgetpu.tflite")) programs.push_back(entry.path());
+  }
+  std::sort(programs.begin(), programs.end());
+  ASSERT_EQ(programs.size(), 8u) << dir;
+  size_t exactRuns = 0, past = 0;
+  for (const fs::path& model : programs) {
+    const std::string name = model.filename().string();
+    const std::string stem = name.substr(0, name.size() - std::string("_edgetpu.tflite").size());
+    const bool decodeSet = stem.starts_with("conv2d_12x128x32") || stem.starts_with("conv2d_12x128x64");
+    const bool wide = stem.find("x128_to_128") != std::string::npos;
+    const long writePc = firstPc(model, [](const models::DecodedPacket& p, const models::DecodedPacket* previous) {
+      return static_cast<uint8_t>(p.opcode) == 0x14 && lle::readField(p.words, LleField::Stage14FeedsCompute) != 0 &&
+             previous && static_cast<uint8_t>(previous->opcode) == 0x12;
+    });
+    ASSERT_GE(writePc, 0) << "no compute-feeding 0x14 after a 0x12 in " << model;
+    const std::string why = runAgainstGolden(model, "RingCanary+coral-usb-oxidized__" + stem, exactRuns);
+    if (why.empty()) {
+      ++past;
+      continue;
+    }
+    std::printf("%-40s (%s) stops: %s\n", stem.c_str(), decodeSet ? "decode set" : "held out", shortly(why).c_str());
+    EXPECT_TRUE(why.find("lle:") != std::string::npos || why.find("not modelled") != std::string::npos) << why;
+    past += refusedPc(why) > writePc;
+    if (!wide) {
+      EXPECT_GT(refusedPc(why), writePc) << stem << ": refused at or before its compute-feeding 0x14: " << why;
+    }
+  }
+  std::printf("RingCanary: %zu / 8 past the compute-feeding 0x14, %zu golden-exact\n", past, exactRuns);
+}
+
+}  // namespace
+}  // namespace coralsim::driver

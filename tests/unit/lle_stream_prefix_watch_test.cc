@@ -1,0 +1,116 @@
+// StreamPrefixWatch (models/lle/stream_prefix_watch.h; docs/decoding-log.md "prefix14" §B): a compute-feeding
+// 0x14 stages the prefix of the weight stream the receive before it on its tiles armed -- its arrays (or 0)
+// and the flag saying it holds them, the stream's output blocks - 1, and whether it comes over the ring (a
+// 0x12) or from the host (a 0x11). Tiles 6 and 11 (a mask no corpus 0x14 has), a 0x12 with three prefix
+// arrays and its levels 2-3 counting 3 x 2 blocks, a 0x11 with one array and 5 blocks (no corpus stream has
+// either shape): the matching write passes on both tiles; every other value, a write after a receive on one
+// tile only, a write after no stream and a stream with a part array are refused by field.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "models/lle/lle_fields.h"
+#include "models/lle/packet_envelope.h"
+#include "models/lle/stream_prefix_watch.h"
+
+namespace coralsim::lle {
+namespace {
+
+using models::DecodedPacket;
+
+class StreamPrefixWatchTest : public ::testing::Test {
+ protected:
+  DecodedPacket make(uint8_t op, uint16_t mask, const std::vector<std::pair<LleField, uint64_t>>& fields = {}) {
+    const unsigned length = isa::packetLength(static_cast<isa::Opcode>(op));
+    auto& words = storage_.emplace_back(length);
+    for (unsigned k = 0; k < length; ++k) words[k] = envelopeValue(op, k);
+    if (op != 0x1a) words[0].setBits(12, 16, mask);
+    for (const auto& [field, value] : fields) {
+      const LleFieldDef& f = fieldDef(field);
+      words[f.lsb / 128].setBits(f.lsb % 128, f.width, value);
+    }
+    DecodedPacket p;
+    p.pc = pc_++;
+    p.opcode = static_cast<isa::Opcode>(op);
+    p.length = static_cast<uint8_t>(length);
+    p.words = words;
+    p.tilePacket = true;
+    p.tileMask = static_cast<uint16_t>(words[0].bits(12, 16));
+    return p;
+  }
+  // A 0x12 with its nest and 3 prefix arrays (Bytes8 96), output blocks at levels 2-3: 3 x 2.
+  DecodedPacket ringStream(uint16_t mask, uint64_t bytes8 = 96) {
+    return make(0x12, mask, {{LleField::Recv12InnerLevel, 1}, {LleField::Recv12PrefixOn, 1}, {LleField::Recv12PrefixBytes8, bytes8}});
+  }
+  DecodedPacket withBlocks(DecodedPacket p, LleField repeat, uint64_t level1, uint64_t level2) {
+    auto& words = storage_.back();
+    const LleFieldDef& f = fieldDef(repeat);
+    words[(f.lsb + f.stride) / 128].setBits((f.lsb + f.stride) % 128, f.width, level1);
+    words[(f.lsb + 2 * f.stride) / 128].setBits((f.lsb + 2 * f.stride) % 128, f.width, level2);
+    p.words = words;
+    return p;
+  }
+  // A 0x11 stream with one prefix array (Bytes8 32) and 6 output blocks at level 2.
+  DecodedPacket hostStream(uint16_t mask) {
+    DecodedPacket p = make(0x11, mask, {{LleField::Recv11ExecutionForm, 1}, {LleField::Recv11ExecInnerLevel, 1},
+                                        {LleField::Recv11PrefixOn, 1}, {LleField::Recv11PrefixBytes8, 32}});
+    return withBlocks(p, LleField::Recv11ExecRepeat, 5, 0);
+  }
+  DecodedPacket write(uint16_t mask, uint64_t arrays, uint64_t on, uint64_t blocks, uint64_t ring) {
+    return make(0x14, mask, {{LleField::Stage14FeedsCompute, 1}, {LleField::Stage14StreamPrefixArrays, arrays},
+                             {LleField::Stage14StreamPrefixOn, on}, {LleField::Stage14StreamPrefixBlocks, blocks},
+                             {LleField::Stage14RingStream, ring}});
+  }
+  std::string after(const DecodedPacket& receive, const DecodedPacket& staging) {
+    StreamPrefixWatch watch;
+    const std::string first = watch.observe(receive);
+    if (!first.empty()) return "receive: " + first;
+    EXPECT_EQ(watch.observe(make(0x1a, 0)), "");  // a fence moves no data
+    return watch.observe(staging);
+  }
+
+ protected:
+  std::vector<std::vector<isa::Word128>> storage_;
+
+ private:
+  uint32_t pc_ = 0x80;
+};
+
+constexpr uint16_t kTiles = (1u << 6) | (1u << 11);
+
+TEST_F(StreamPrefixWatchTest, AComputeFeedingWriteStagesThePrefixOfTheStreamBeforeIt) {
+  const auto ring = [&] { return withBlocks(ringStream(kTiles), LleField::Recv12Repeat, 2, 1); };
+  EXPECT_EQ(after(ring(), write(kTiles, 3, 1, 5, 1)), "");
+  EXPECT_EQ(after(ring(), write(kTiles, 0, 0, 5, 1)), "");  // a copy that holds no arrays (the corpus's count 0)
+  EXPECT_EQ(after(hostStream(kTiles), write(kTiles, 1, 1, 5, 0)), "");
+}
+
+TEST_F(StreamPrefixWatchTest, OtherValuesAreRefusedNamingTheField) {
+  const auto ring = [&] { return withBlocks(ringStream(kTiles), LleField::Recv12Repeat, 2, 1); };
+  const auto refusal = [](const std::string& why, const std::string& expected) {
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  refusal(after(ring(), write(kTiles, 2, 1, 5, 1)), "Stage14StreamPrefixArrays (word 1 bits 98:88) = 2 is neither 0 nor the stream's 3");
+  refusal(after(ring(), write(kTiles, 3, 0, 5, 1)), "Stage14StreamPrefixOn (word 1 bit 86) = 0 with Stage14StreamPrefixArrays");
+  refusal(after(ring(), write(kTiles, 3, 1, 2, 1)), "Stage14StreamPrefixBlocks (word 1 bits 15:0) = 2 is not the stream's 6 output blocks");
+  refusal(after(ring(), write(kTiles, 3, 1, 5, 0)), "Stage14RingStream (word 4 bit 103) = 0 where the stream comes over the weight ring");
+  refusal(after(hostStream(kTiles), write(kTiles, 1, 1, 5, 1)), "Stage14RingStream (word 4 bit 103) = 1 where the stream comes from the host");
+  // The receive on tile 6 alone: tile 11's packet before the write is none.
+  refusal(after(withBlocks(ringStream(1u << 6), LleField::Recv12Repeat, 2, 1), write(kTiles, 3, 1, 5, 1)),
+          "where no prefixed stream receive comes before it on tile 11");
+  // A compute before it: no stream, so nothing may be described.
+  refusal(after(make(0x01, kTiles), write(kTiles, 0, 0, 1, 0)), "Stage14StreamPrefixBlocks (word 1 bits 15:0) = 1");
+  EXPECT_EQ(after(make(0x01, kTiles), write(kTiles, 0, 0, 0, 0)), "");
+  // The bias form (Bytes8 = 32 x arrays + 1, "stride11"): its arrays and blocks as the whole form's where the
+  // receive's level 1 does not count; with it counting, which levels the blocks count is not decoded.
+  EXPECT_EQ(after(withBlocks(ringStream(kTiles, 97), LleField::Recv12Repeat, 2, 1), write(kTiles, 3, 1, 5, 1)), "");
+  DecodedPacket level1 = ringStream(kTiles, 97);
+  storage_.back()[fieldDef(LleField::Recv12Repeat).lsb / 128].setBits(fieldDef(LleField::Recv12Repeat).lsb % 128, 16, 4);
+  level1.words = storage_.back();
+  refusal(after(level1, write(kTiles, 3, 1, 0, 1)), "(the bias form) with its level 1 counting");
+  refusal(after(ringStream(kTiles, 98), write(kTiles, 3, 1, 0, 1)), "3 arrays and 2 eight-byte units more");
+}
+
+}  // namespace
+}  // namespace coralsim::lle
