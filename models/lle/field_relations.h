@@ -39,6 +39,9 @@ struct FieldRelation {
   // only where `field` is not 0 (0: the count is not written in this packet).
   std::optional<unsigned> baseElement = std::nullopt;
   bool onlyWhereNonZero = false;
+  // CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET: the relation holds only where this 1-bit field is
+  // 1; elsewhere the field keeps its meaning and takes any value (no zero rule, unlike `condition`).
+  std::optional<LleField> onlyWhereSet = std::nullopt;
 };
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();

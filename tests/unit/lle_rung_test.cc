@@ -3731,11 +3731,20 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   EXPECT_EQ(run(eltwise(6, {{LleField::ComputeInputLevelMoves, 0b0000100}}), 24), out);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeInputLevelMoves, 0b1111011}})).find("= 123 says level 2 does not move the input"),
             std::string::npos);
-  // With the flag clear the output wraps have no decoded meaning (the envelope pins them), and a
-  // loop of 6 positions without the flag is refused by the rung.
-  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}})).find("word 5 = "), std::string::npos);
+  // With the flag clear the output carries are still the carries (docs/decoding-log.md "splitcat" (w5)):
+  // a loop of 6 positions without the flag is refused by the rung naming the flag, whatever they read.
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}})).find("ComputePositionLoopOn"), std::string::npos);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}, {LleField::ComputeOutWrap, 0}})).find("ComputePositionLoopOn"),
             std::string::npos);
+  // One position: the output levels above 0 run once, so their carries (slots 1-5, the change when
+  // level 2 ... 6 counts) are never applied -- the same 8 bytes with a carry no corpus compute has
+  // there (-37; Dense carries -15, dense_1_8_mul -1, the element-wise programs 0). Before "splitcat"
+  // (w5) these bits were pinned by the envelope outside the position loop (refused naming word 5).
+  DecodedPacket carried = eltwise(1);
+  for (unsigned e = 0; e < fieldDef(LleField::ComputeOutWrap).count; ++e) {
+    f.setElement(carried, LleField::ComputeOutWrap, e, static_cast<uint64_t>(int64_t{-37}));
+  }
+  EXPECT_EQ(run(carried, 8, true, true), one);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeK4W10, 6}})).find("ComputeK4W10, ComputeLimitW10 = 6, 0, 0 do not count 6 iterations"),
             std::string::npos);
   EXPECT_NE(refusal(eltwise(6), false).find("without a 16-byte weight block kept"), std::string::npos);
