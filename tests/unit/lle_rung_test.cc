@@ -4618,15 +4618,30 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * 3 + x, c)) << "last pass, column " << x << " lane " << c;
   }
   EXPECT_TRUE(rung.tile(kTileIndex).keptRead.has_value());  // still in its stream
+  // Every pass read: a copy naming the window now waits for its next fill, as one issued before the
+  // first (docs/decoding-log.md "splitcat" (w5): split_concat's rnn1 copies are issued while input1's
+  // read passes sit in the window). A second pop through the window, of other bytes, feeds it pass 0
+  // of the new fill; a copy of more rows than the fill has left is refused.
+  rung.packet(identity(1, kWindowAt / 4, 2048, 1, kColumns), streams, 0);
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(2048, 4).has_value());  // waits
+  for (uint8_t& b : streams.input) b = static_cast<uint8_t>(b ^ 0x5a);
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  for (uint64_t x = 0; x < kColumns; ++x) {
+    const std::vector<uint8_t> lanes = lanesAt(2048 + 4 * x);
+    for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(x, c)) << "second fill, column " << x << " lane " << c;
+  }
   const std::string exhausted = [&] {
     try {
-      rung.packet(identity(1, kWindowAt / 4, 2048, 1, kColumns), streams, 0);
+      rung.packet(identity(4, kWindowAt / 4, 3072, 1, kColumns), streams, 0);
     } catch (const ChipFault& e) {
       return std::string(e.what());
     }
     return std::string("accepted");
   }();
-  EXPECT_NE(exhausted.find("holds 4 passes, 4 already read; this compute reads 1 more"), std::string::npos) << exhausted;
+  EXPECT_NE(exhausted.find("holds 4 passes, 1 already read; this compute reads 4 more"), std::string::npos) << exhausted;
   rung.endRun();
 
   // Three one-byte channels a position (ComputeK4W0 = 2, the depthwise identity computes): position x
