@@ -71,7 +71,11 @@ fill17+=("$conv32")
 padding11+=("$conv32" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite")
 # Its convolution compute ("conv32run" §C): the bits of unknown meaning of the 4-byte compute that
 # follows the identity computes (w3 121-125, w6 120-122, w7, w9, w11 106, w12, w14, w15) pinned to 3x3's.
-conv01=(--opcode 0x01:ComputeInputBytes=4 "$conv32" "$S64")
+# Depthwise 256^2 adds its compute's w12 form (docs/decoding-log.md "depthwise" §A: bits 123, 107 and
+# w12[86:85] = 3, set together in every corpus compute with a bias or per-lane parameter prefix but the
+# LibrEdgeTPU templates', w12[91:88] = 10 -- not decoded, no effect on any executed byte shown); depthwise
+# 500^2 and 1024^2 are held out.
+conv01=(--opcode 0x01:ComputeInputBytes=4 "$conv32" "$S64" "$R/depthwise_conv_2d_1_256_256_3_20_20_3_1_quant_edgetpu.tflite")
 # Its weight feed ("conv32end"): the nested 0x27 after the stream-feeding pop and the holding tile's send
 # (Dma10WeightFeed) -- the bits of unknown meaning (the 0x27's w0[73:64] / w0[104:95] = 1023, bits 89 / 123,
 # w1 outside the ring position; the send's w2 nest, w3 flags) pinned to 3x3's; 64^2 3x3 and looming held out.

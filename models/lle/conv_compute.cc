@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "models/lle/lle_fields.h"
@@ -41,6 +42,30 @@ int32_t readLane32(std::span<const uint8_t> wide, uint64_t at) {
   uint32_t v = 0;
   std::memcpy(&v, wide.data() + at, 4);
   return static_cast<int32_t>(v);
+}
+
+// How a nest's iterations split at every `count`-th one: when `count` iterations are exactly its inner
+// levels, every run of `count` visits the same units relative to where the run starts (the taps of a
+// convolution, the same for every output position), and the runs' starts are the walk of the outer
+// levels alone. Precomputing those offsets takes the odometer out of the reduction's inner loop, where
+// the 40 x 40 convolutions spend their time.
+struct SplitNest {
+  std::vector<int64_t> innerOffsets;  // units, relative to the run's first unit, `count` of them
+  ComputeLoopNest outer;              // the nest with its inner levels run once: one unit per run
+};
+
+std::optional<SplitNest> splitAtInnerLevels(const ComputeLoopNest& nest, uint64_t count) {
+  uint64_t product = 1;
+  unsigned inner = 0;
+  while (product < count && inner < ComputeLoopNest::kLevels) product *= nest.limits[inner++] + 1;
+  if (product != count) return std::nullopt;
+  SplitNest split;
+  split.innerOffsets.reserve(count);
+  NestCursor cursor(nest);
+  for (uint64_t r = 0; r < count; ++r, cursor.next()) split.innerOffsets.push_back(cursor.unit() - nest.firstUnit);
+  split.outer = nest;
+  for (unsigned level = 0; level < inner; ++level) split.outer.limits[level] = 0;
+  return split;
 }
 
 }  // namespace
@@ -144,29 +169,73 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   const std::vector<uint8_t> input(inputSpanBytes.begin(), inputSpanBytes.end());
   const uint8_t* weights = wide.data() + conv.prefixBytes();
   const uint64_t reduction = conv.reduction();
-  NestCursor in(conv.input);
-  NestCursor w(conv.weights);
-  NestCursor out(conv.output);
-  std::array<int32_t, kUnitBytes> acc{};
   std::array<uint8_t, kUnitBytes> results{};
-  for (uint64_t o = 0; o < conv.outputs(); ++o, out.next()) {
-    for (unsigned c = 0; c < lanes; ++c) acc[c] = bias[c];
-    for (uint64_t r = 0; r < reduction; ++r, in.next(), w.next()) {
-      const uint8_t* x = input.data() + (static_cast<uint64_t>(in.unit()) * kUnitBytes - firstInput);
-      const uint8_t* g = weights + static_cast<uint64_t>(w.unit()) * conv.groupBytes();
-      for (unsigned c = 0; c < lanes; ++c) {
-        int32_t sum = 0;
-        for (unsigned i = 0; i < kUnitBytes; ++i) {
-          sum += (int32_t{x[i]} - conv.epilogue.zpIn) * (int32_t{g[kUnitBytes * c + i]} - weightOffset[c]);
-        }
-        acc[c] += sum;
+  const auto writeOutput = [&](int64_t unit, const std::array<int32_t, kUnitBytes>& acc) {
+    for (unsigned c = 0; c < lanes; ++c) results[c] = requant[c](acc[c]);
+    return narrow.write(static_cast<uint64_t>(unit) * kUnitBytes, results);
+  };
+  NestCursor out(conv.output);
+  const auto inputSplit = splitAtInnerLevels(conv.input, reduction);
+  const auto weightSplit = splitAtInnerLevels(conv.weights, reduction);
+  if (inputSplit && weightSplit && lanes == kUnitBytes) {
+    // sum over the reduction of (x - zpIn)(w - offset) = sum xw - offset sum x - zpIn sum w + n zpIn offset,
+    // so the inner loop multiplies raw bytes. Unsigned arithmetic wraps as a 32-bit accumulator does;
+    // the identity holds modulo 2^32.
+    std::vector<uint64_t> inputAt(reduction), weightAt(reduction);  // byte offsets within a run
+    for (uint64_t r = 0; r < reduction; ++r) {
+      inputAt[r] = static_cast<uint64_t>(inputSplit->innerOffsets[r]) * kUnitBytes;
+      weightAt[r] = static_cast<uint64_t>(weightSplit->innerOffsets[r]) * conv.groupBytes();
+    }
+    const auto zpIn = static_cast<uint32_t>(conv.epilogue.zpIn);
+    const uint32_t terms = static_cast<uint32_t>(reduction) * kUnitBytes;
+    NestCursor inRun(inputSplit->outer);
+    NestCursor wRun(weightSplit->outer);
+    for (uint64_t o = 0; o < conv.outputs(); ++o, out.next(), inRun.next(), wRun.next()) {
+      const uint8_t* xRun = input.data() + (static_cast<uint64_t>(inRun.unit()) * kUnitBytes - firstInput);
+      const uint8_t* gRun = weights + static_cast<uint64_t>(wRun.unit()) * conv.groupBytes();
+      // Four lanes as named accumulators, so they stay in registers.
+      uint32_t dot0 = 0, dot1 = 0, dot2 = 0, dot3 = 0, sumW0 = 0, sumW1 = 0, sumW2 = 0, sumW3 = 0, sumX = 0;
+      for (uint64_t r = 0; r < reduction; ++r) {
+        const uint8_t* x = xRun + inputAt[r];
+        const uint8_t* g = gRun + weightAt[r];
+        const uint32_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
+        sumX += x0 + x1 + x2 + x3;
+        dot0 += x0 * g[0] + x1 * g[1] + x2 * g[2] + x3 * g[3];
+        dot1 += x0 * g[4] + x1 * g[5] + x2 * g[6] + x3 * g[7];
+        dot2 += x0 * g[8] + x1 * g[9] + x2 * g[10] + x3 * g[11];
+        dot3 += x0 * g[12] + x1 * g[13] + x2 * g[14] + x3 * g[15];
+        sumW0 += uint32_t{g[0]} + g[1] + g[2] + g[3];
+        sumW1 += uint32_t{g[4]} + g[5] + g[6] + g[7];
+        sumW2 += uint32_t{g[8]} + g[9] + g[10] + g[11];
+        sumW3 += uint32_t{g[12]} + g[13] + g[14] + g[15];
       }
+      const std::array<uint32_t, kUnitBytes> dot = {dot0, dot1, dot2, dot3}, sumW = {sumW0, sumW1, sumW2, sumW3};
+      std::array<int32_t, kUnitBytes> acc{};
+      for (unsigned c = 0; c < lanes; ++c) {
+        const auto offset = static_cast<uint32_t>(weightOffset[c]);
+        acc[c] = static_cast<int32_t>(static_cast<uint32_t>(bias[c]) + dot[c] - offset * sumX - zpIn * sumW[c] + terms * zpIn * offset);
+      }
+      if (!writeOutput(out.unit(), acc)) return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
     }
-    for (unsigned c = 0; c < lanes; ++c) {
-      results[c] = requant[c](acc[c]);
-    }
-    if (!narrow.write(static_cast<uint64_t>(out.unit()) * kUnitBytes, results)) {
-      return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
+  } else {
+    // Taps that do not fill whole inner levels of both nests: the odometers step every iteration.
+    NestCursor in(conv.input);
+    NestCursor w(conv.weights);
+    for (uint64_t o = 0; o < conv.outputs(); ++o, out.next()) {
+      std::array<int32_t, kUnitBytes> acc{};
+      for (unsigned c = 0; c < lanes; ++c) acc[c] = bias[c];
+      for (uint64_t r = 0; r < reduction; ++r, in.next(), w.next()) {
+        const uint8_t* x = input.data() + (static_cast<uint64_t>(in.unit()) * kUnitBytes - firstInput);
+        const uint8_t* g = weights + static_cast<uint64_t>(w.unit()) * conv.groupBytes();
+        for (unsigned c = 0; c < lanes; ++c) {
+          int32_t sum = 0;
+          for (unsigned i = 0; i < kUnitBytes; ++i) {
+            sum += (int32_t{x[i]} - conv.epilogue.zpIn) * (int32_t{g[kUnitBytes * c + i]} - weightOffset[c]);
+          }
+          acc[c] += sum;
+        }
+      }
+      if (!writeOutput(out.unit(), acc)) return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
     }
   }
   macs += conv.iterations() * lanes * kUnitBytes;

@@ -40,6 +40,9 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET(c, f, b, m, a, x, v, x2, v2, y)                             \
   FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
                 std::nullopt, LleField::x, v, LleField::x2, v2, LleField::y, std::nullopt, false, LleField::c},
+#define CORAL_LLE_RELATION_WHERE_UNSET(f, b, m, a, y)                                                                  \
+  FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                std::nullopt, std::nullopt, 0, std::nullopt, 0, LleField::y},
 #define CORAL_LLE_COUNT_OF_WRAP(f, b, e)                                                                          \
   FieldRelation{LleField::f, LleField::b, -1,          1,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
                 std::nullopt, std::nullopt, 0, std::nullopt, 0, std::nullopt, e, true},
@@ -47,6 +50,7 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_FORMAT_UNLESS(c, f)
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_COUNT_OF_WRAP
+#undef CORAL_LLE_RELATION_WHERE_UNSET
 #undef CORAL_LLE_RELATION_EXCEPT2
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET
 #undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET
@@ -80,11 +84,13 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET(f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET(c, f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)
+#define CORAL_LLE_RELATION_WHERE_UNSET(f, b, m, a, y)
 #define CORAL_LLE_COUNT_OF_WRAP(f, b, e)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_COUNT_OF_WRAP
+#undef CORAL_LLE_RELATION_WHERE_UNSET
 #undef CORAL_LLE_FORMAT_UNLESS
 #undef CORAL_LLE_RELATION_EXCEPT2
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET

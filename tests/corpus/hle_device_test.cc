@@ -39,6 +39,7 @@
 #include "sim/device.h"
 #include "sim/hle_host/program_loader.h"
 #include "tests/support/corpus.h"
+#include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 #include "tests/support/run_command.h"
 
@@ -358,16 +359,7 @@ class HleDevice {
         }
       }
       const Comparison p = compare(out.bytes, coralsim::testing::readFile(dir / text(golden->find("file"))), int8);
-      Comparison x = p;
-      const std::string xf = text(golden->find("alt_xnnpack_file"));
-      const std::string xdf = text(golden->find("alt_xnnpack_dev_file"));
-      if (!xf.empty() && fs::exists(dir / xf)) {
-        x = compare(out.bytes, coralsim::testing::readFile(dir / xf), int8);
-      } else if (!xdf.empty() && fs::exists(dir / xdf)) {
-        auto dev = coralsim::testing::readFile(dir / xdf);
-        for (auto& b : dev) b ^= 0x80;
-        x = compare(out.bytes, dev, int8);
-      }
+      const Comparison x = compare(out.bytes, coralsim::testing::readPreferredGoldenOutput(dir, *golden), int8);
       ++r.outputs;
       r.n += p.n;
       r.exact += p.exact;
@@ -392,9 +384,7 @@ class HleDevice {
         for (const JsonValue& t : kase->find("tpu_outputs")->items) {
           if (text(t.find("compiled_name")) != out.name) continue;
           const bool int8 = text(t.find("dtype")) == "int8";
-          const std::string xf = text(t.find("alt_xnnpack_file"));
-          const fs::path preferred = dir / (!xf.empty() && fs::exists(dir / xf) ? xf : text(t.find("file")));
-          const Comparison c = compare(out.bytes, coralsim::testing::readFile(preferred), int8);
+          const Comparison c = compare(out.bytes, coralsim::testing::readPreferredGoldenOutput(dir, t), int8);
           r.autoLleBytes += c.n;
           r.autoLleExact += c.exact;
           r.autoLleMaxDiff = std::max(r.autoLleMaxDiff, c.maxDiff);

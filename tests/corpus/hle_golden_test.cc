@@ -25,6 +25,7 @@
 #include "driver/model/model_loader.h"
 #include "models/hle/graph_executor.h"
 #include "tests/support/corpus.h"
+#include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 
 namespace fs = std::filesystem;
@@ -199,18 +200,8 @@ ModelResult runModel(const fs::path& dir, const fs::path& golden) {
       const bool int8 = text(out.find("dtype")) == "int8";
       const auto primary = readBytes(dir / text(out.find("file")));
       const Comparison p = compare(ours[j], primary, int8);
-      // The fp32-requantisation variant; absent = identical to the primary. int8 alternates are
-      // stored in device form only (TFLite bytes XOR 0x80).
-      Comparison x = p;
-      const std::string xf = text(out.find("alt_xnnpack_file"));
-      const std::string xdf = text(out.find("alt_xnnpack_dev_file"));
-      if (!xf.empty() && fs::exists(dir / xf)) {
-        x = compare(ours[j], readBytes(dir / xf), int8);
-      } else if (!xdf.empty() && fs::exists(dir / xdf)) {
-        auto dev = readBytes(dir / xdf);
-        if (int8) for (auto& b : dev) b ^= 0x80;
-        x = compare(ours[j], dev, int8);
-      }
+      // The fp32-requantisation variant; absent = identical to the primary.
+      const Comparison x = compare(ours[j], coralsim::testing::readPreferredGoldenOutput(dir, out), int8);
       r.n += p.n;
       r.exact += p.exact;
       r.exactXnn += x.exact;

@@ -28,6 +28,7 @@
 #include "models/lle/lle_rung.h"
 #include "models/scalar/decoded_program.h"
 #include "tests/support/corpus.h"
+#include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 
 namespace coralsim::driver {
@@ -57,6 +58,14 @@ JsonValue readManifest(const fs::path& dir) {
 bool isConvolutionCompute(const models::DecodedPacket& p) {
   return static_cast<uint8_t>(p.opcode) == 0x01 && p.words.size() == 17 && readField(p.words, LleField::ComputeInputBytes) == 4 &&
          readField(p.words, LleField::ComputeNest37Limit1) != 0;
+}
+
+// The depthwise layout (docs/decoding-log.md "depthwise" §B): a convolution compute whose positions run at
+// Nest37 level 2 while Output37 walks them at its level 0 alone (ComputeOutPositions 0) -- the rubensrech
+// depthwise sweep; the single-channel convolutions keep Nest37 level 2 once.
+bool isDepthwiseLayout(const models::DecodedPacket& p) {
+  return isConvolutionCompute(p) && readField(p.words, LleField::ComputePositions) != 0 &&
+         readField(p.words, LleField::ComputeOutPositions) == 0;
 }
 
 // Feeds every packet of `bitstream` the rung takes; refusals are appended to `refused`. The input
@@ -91,7 +100,7 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
   if (!golden) GTEST_SKIP() << "\n*** SKIPPED: golden data not found (set CORALSIM_GOLDEN). ***\n";
   const auto corpus = coralsim::testing::corpusDir();
   CORALSIM_REQUIRE_CORPUS(corpus);
-  size_t programs = 0, bitExact = 0;
+  size_t programs = 0, bitExact = 0, depthwiseBitExact = 0;
   for (const auto& entry : fs::directory_iterator(*golden)) {
     if (!entry.is_directory() || !fs::exists(entry.path() / "manifest.json")) continue;
     const JsonValue manifest = readManifest(entry.path());
@@ -106,8 +115,11 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
     }
     if (!eo || !pc || eo->bitstreams.size() != 1 || eo->outputLayers.size() != 1 || eo->inputLayers.size() != 1) continue;
     const auto program = models::DecodedProgram::fromBytes(eo->bitstreams[0].bytes);
-    bool convolution = false;
-    for (const models::DecodedPacket& p : program->packets()) convolution = convolution || isConvolutionCompute(p);
+    bool convolution = false, depthwise = false;
+    for (const models::DecodedPacket& p : program->packets()) {
+      convolution = convolution || isConvolutionCompute(p);
+      depthwise = depthwise || isDepthwiseLayout(p);
+    }
     if (!convolution) continue;
     ++programs;
     const Layer& out = eo->outputLayers[0];
@@ -117,11 +129,8 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
       Streams streams;
       streams.params = pc->parameters;
       const auto input = coralsim::testing::readFile(entry.path() / text(c.find("tpu_inputs")->items.at(0).find("dev_file")));
-      // The preferred reference: the fp32-requantisation variant where the golden set has one
-      // (golden/README.md "Which variant"), else the primary.
-      const std::string wantFile = text(c.find("tpu_outputs")->items.at(0).find("dev_file"));
-      const fs::path xnnpack = entry.path() / (wantFile.substr(0, wantFile.size() - 4) + ".xnnpack.bin");
-      const auto want = coralsim::testing::readFile(fs::exists(xnnpack) ? xnnpack : entry.path() / wantFile);
+      // The preferred reference in the device's encoding (the rung's output bytes).
+      const auto want = coralsim::testing::readPreferredGoldenDeviceOutput(entry.path(), c.find("tpu_outputs")->items.at(0));
       models::ChipConfig config;
       lle::LleRung rung(config);
       std::vector<std::string> refused;
@@ -152,6 +161,7 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
                 compiledPath.filename().string().c_str(), tally.exact, tally.bytes, percent, tally.maxDiff,
                 stopText.empty() ? "none" : stopText.c_str());
     bitExact += tally.bytes > 0 && tally.maxDiff == 0;
+    depthwiseBitExact += depthwise && tally.bytes > 0 && tally.maxDiff == 0;
   }
   std::printf("convolution programs with golden data: %zu; output bit-exact on every case: %zu\n", programs, bitExact);
   ASSERT_GT(programs, 0u) << "no convolution program with golden data: the corpus or golden set lost them";
@@ -160,7 +170,12 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
   // 0x27 and its tile-0 send, "conv32end"): no packet skipped. conv 32² 6 x 6 (held out from every decode
   // set): its compute passes once its K count (ComputeKCount, w9[75:64] = 36, "rubens" §A) is read and its
   // feeding pop's ring passes are ("rubens" §C); its mesh and compute bits the rung pins hold 3 x 3's values.
-  EXPECT_GE(bitExact, 2u) << "fewer convolution programs bit-exact than the decoding log reports";
+  // conv 64^2 3 x 3 and 256^2 40 x 40 since; depthwise 256^2 ("depthwise": its compute's w12 form pinned to
+  // it, the output nest's layout executed) with only its input infeed skipped (0x25 wrapping the 64 KiB ring,
+  // another branch's), every one of its 196,608 bytes; depthwise 500^2 (held out) stops before its compute
+  // at the same infeed and its 0x14 row parts.
+  EXPECT_GE(bitExact, 5u) << "fewer convolution programs bit-exact than the decoding log reports";
+  EXPECT_GE(depthwiseBitExact, 1u) << "no program with the depthwise layout bit-exact (the decoding log reports depthwise 256^2)";
 }
 
 }  // namespace

@@ -37,6 +37,7 @@
 #include "models/scalar/decoded_program.h"
 #include "sim/device.h"
 #include "tests/support/corpus.h"
+#include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 #include "traces/sha256.h"
 
@@ -266,19 +267,84 @@ struct Match {
     }
     if (ours.size() != ref.size()) maxDiff = 255;
   }
+  void add(const Match& other) {
+    n += other.n;
+    exact += other.exact;
+    maxDiff = std::max(maxDiff, other.maxDiff);
+  }
   [[nodiscard]] double percent() const { return n ? 100.0 * static_cast<double>(exact) / static_cast<double>(n) : 0.0; }
 };
+
+// A golden model directory whose compiled model is in the corpus.
+struct GoldenModel {
+  fs::path dir;
+  JsonValue manifest;
+  fs::path compiled;
+};
+
+// Every golden model under `golden` whose compiled model is in `corpus`, in directory-name order.
+std::vector<GoldenModel> goldenModels(const fs::path& golden, const fs::path& corpus) {
+  std::vector<GoldenModel> models;
+  for (const auto& e : fs::directory_iterator(golden)) {
+    if (!e.is_directory() || !fs::exists(e.path() / "manifest.json")) continue;
+    GoldenModel m{e.path(), readManifest(e.path()), {}};
+    m.compiled = corpus / text(m.manifest.find("compiled")->find("path"));
+    if (fs::exists(m.compiled)) models.push_back(std::move(m));
+  }
+  std::ranges::sort(models, {}, &GoldenModel::dir);
+  return models;
+}
+
+// Every case of one golden model run through the driver on the lle rung, each output compared whole
+// (exact size) with the golden: the primary output and the preferred reference (the fp32-requantisation
+// variant where the manifest has one, readPreferredGoldenOutput).
+struct GoldenLleRun {
+  std::string stop;  // empty when every case ran fully on lle; otherwise where it stopped
+  size_t cases = 0;
+  Match preferred, primary;
+};
+
+GoldenLleRun runGoldenCasesOnLle(const GoldenModel& model, const RunPlan& plan,
+                                 RequantRounding rounding = RequantRounding::kFp32HalfEven) {
+  GoldenLleRun run;
+  for (const JsonValue& c : model.manifest.find("cases")->items) {
+    std::vector<std::vector<uint8_t>> inputs;
+    for (const JsonValue& in : c.find("tpu_inputs")->items) inputs.push_back(coralsim::testing::readFile(model.dir / text(in.find("file"))));
+    if (inputs.size() != plan.inputs.size()) {
+      run.stop = "custom-op inputs differ from the plan's";
+      return run;
+    }
+    const Outcome o = runOn(plan, inputs, ExecutionMode::kLle, rounding);
+    if (!allRunsOn(o, ExecutionMode::kLle)) {
+      run.stop = o.ok ? "not on lle" : stopPoint(o.error);
+      if (std::getenv("CORALSIM_LLE_VERBOSE")) std::printf("%s\n", o.error.c_str());
+      return run;
+    }
+    const auto& outs = c.find("tpu_outputs")->items;
+    if (outs.size() != o.result.outputs.size()) {
+      ADD_FAILURE() << model.dir << ": " << o.result.outputs.size() << " outputs, the golden case has " << outs.size();
+      run.stop = "output count differs from the golden's";
+      return run;
+    }
+    ++run.cases;
+    for (size_t j = 0; j < outs.size(); ++j) {
+      const bool int8 = text(outs[j].find("dtype")) == "int8";
+      const std::vector<uint8_t>& ours = o.result.outputs[j].bytes;  // TFLite encoding
+      const std::string file = text(outs[j].find("file"));
+      run.primary.add(ours, coralsim::testing::readFile(model.dir / file), int8);
+      // The preferred reference of a single requantising layer (TFLite's fixed-point kernels differ
+      // from the device by 1 on some elements: conv 32^2 6 x 6 rand1, one byte).
+      run.preferred.add(ours, coralsim::testing::readPreferredGoldenOutput(model.dir, outs[j]), int8);
+    }
+  }
+  return run;
+}
 
 TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
   const auto golden = coralsim::testing::goldenDir();
   if (!golden) GTEST_SKIP() << "\n*** SKIPPED: golden data not found (set CORALSIM_GOLDEN). ***\n";
   const auto corpus = coralsim::testing::corpusDir();
   CORALSIM_REQUIRE_CORPUS(corpus);
-  std::vector<fs::path> dirs;
-  for (const auto& e : fs::directory_iterator(*golden)) {
-    if (e.is_directory() && fs::exists(e.path() / "manifest.json")) dirs.push_back(e.path());
-  }
-  std::sort(dirs.begin(), dirs.end());
   const RequantRounding roundings[] = {RequantRounding::kFp32HalfEven, RequantRounding::kFp32HalfAway,
                                        RequantRounding::kTfliteFixedPoint};
   // Per rounding: totals against the preferred reference and against the primary.
@@ -286,85 +352,50 @@ TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
   size_t compared = 0, stopped = 0;
   std::printf("%-62s %-20s %-8s %22s %22s\n", "golden model", "rounding", "cases", "preferred: exact max|d|",
               "primary: exact max|d|");
-  for (const fs::path& dir : dirs) {
-    const JsonValue manifest = readManifest(dir);
-    const fs::path compiledPath = *corpus / text(manifest.find("compiled")->find("path"));
-    if (!fs::exists(compiledPath)) continue;
+  for (const GoldenModel& goldenModel : goldenModels(*golden, *corpus)) {
+    const std::string name = goldenModel.dir.filename().string();
     int maxAbsLsb = 1;
-    if (const JsonValue* tol = manifest.find("tolerance")) {
+    if (const JsonValue* tol = goldenModel.manifest.find("tolerance")) {
       if (const JsonValue* m = tol->find("max_abs_lsb")) maxAbsLsb = static_cast<int>(m->asDouble());
     }
     // A derived twin states how sure its builder is of it (twin.origin.confidence). Below "high" (today
     // add_128_128's, whose constant operand is inferred: docs/decoding-log.md "eltw12" §E) exactness is
     // reported, and the tolerance still asserted; the golden is not the outside truth there.
     std::string twinConfidence;
-    if (const JsonValue* twin = manifest.find("twin")) {
+    if (const JsonValue* twin = goldenModel.manifest.find("twin")) {
       if (const JsonValue* origin = twin->find("origin")) twinConfidence = text(origin->find("confidence"));
     }
     const bool exactExpected = twinConfidence.empty() || twinConfidence.starts_with("high");
-    const ModelFile model = loadModelFile(compiledPath);
+    const ModelFile model = loadModelFile(goldenModel.compiled);  // the plan refers into it
     const RunPlan plan = planRun(model);
-    const JsonValue& cases = *manifest.find("cases");
-    bool runsInLle = true;
     std::string stop;
     for (RequantRounding rounding : roundings) {
-      Match preferred, primary;
-      size_t caseCount = 0;
-      for (const JsonValue& c : cases.items) {
-        std::vector<std::vector<uint8_t>> inputs;
-        for (const JsonValue& in : c.find("tpu_inputs")->items) {
-          inputs.push_back(coralsim::testing::readFile(dir / text(in.find("file"))));
-        }
-        if (inputs.size() != plan.inputs.size()) {
-          runsInLle = false;
-          stop = "custom-op inputs differ from the plan's";
-          break;
-        }
-        const Outcome o = runOn(plan, inputs, ExecutionMode::kLle, rounding);
-        if (!allRunsOn(o, ExecutionMode::kLle)) {
-          runsInLle = false;
-          stop = o.ok ? "not on lle" : stopPoint(o.error);
-          if (std::getenv("CORALSIM_LLE_VERBOSE")) std::printf("%s\n", o.error.c_str());
-          break;
-        }
-        ++caseCount;
-        const auto& outs = c.find("tpu_outputs")->items;
-        ASSERT_EQ(outs.size(), o.result.outputs.size()) << dir;
-        for (size_t j = 0; j < outs.size(); ++j) {
-          const JsonValue& out = outs[j];
-          const bool int8 = text(out.find("dtype")) == "int8";
-          const std::vector<uint8_t>& ours = o.result.outputs[j].bytes;  // TFLite encoding
-          const auto ref = coralsim::testing::readFile(dir / text(out.find("file")));
-          primary.add(ours, ref, int8);
-          // Preferred reference: the fp32-requantisation variant; absent = identical to primary.
-          // int8 alternates are stored in device form only (TFLite bytes XOR 0x80).
-          preferred.add(ours, coralsim::testing::readPreferredGoldenOutput(dir, text(out.find("file"))), int8);
-        }
+      const GoldenLleRun run = runGoldenCasesOnLle(goldenModel, plan, rounding);
+      if (!run.stop.empty()) {
+        stop = run.stop;
+        break;
       }
-      if (!runsInLle) break;
-      totalPreferred[rounding].n += preferred.n;
-      totalPreferred[rounding].exact += preferred.exact;
-      totalPrimary[rounding].n += primary.n;
-      totalPrimary[rounding].exact += primary.exact;
-      std::printf("%-62.62s %-20s %-8zu %14.3f%% %6d %14.3f%% %6d\n", dir.filename().string().c_str(),
-                  std::string(models::requantRoundingName(rounding)).c_str(), caseCount, preferred.percent(),
-                  preferred.maxDiff, primary.percent(), primary.maxDiff);
+      totalPreferred[rounding].add(run.preferred);
+      totalPrimary[rounding].add(run.primary);
+      std::printf("%-62.62s %-20s %-8zu %14.3f%% %6d %14.3f%% %6d\n", name.c_str(),
+                  std::string(models::requantRoundingName(rounding)).c_str(), run.cases, run.preferred.percent(),
+                  run.preferred.maxDiff, run.primary.percent(), run.primary.maxDiff);
       if (rounding == RequantRounding::kFp32HalfEven) {
-        SCOPED_TRACE(dir.filename().string());
+        SCOPED_TRACE(name);
         if (exactExpected) {
-          EXPECT_EQ(preferred.exact, preferred.n) << "not bit-exact against the fp32-requantisation reference";
+          EXPECT_EQ(run.preferred.exact, run.preferred.n) << "not bit-exact against the fp32-requantisation reference";
         } else {
-          std::printf("%-62.62s twin confidence \"%.40s\": exactness reported, not asserted\n", dir.filename().string().c_str(),
+          std::printf("%-62.62s twin confidence \"%.40s\": exactness reported, not asserted\n", name.c_str(),
                       twinConfidence.c_str());
         }
-        EXPECT_LE(primary.maxDiff, maxAbsLsb);
+        EXPECT_LE(run.primary.maxDiff, maxAbsLsb);
       }
     }
-    if (runsInLle) {
+    if (stop.empty()) {
       ++compared;
     } else {
       ++stopped;
-      std::printf("%-62.62s stops: %s\n", dir.filename().string().c_str(), stop.c_str());
+      std::printf("%-62.62s stops: %s\n", name.c_str(), stop.c_str());
     }
   }
   std::printf("\n%zu golden models ran fully in lle, %zu stopped\n", compared, stopped);
@@ -392,48 +423,23 @@ TEST(LleCorpus, ThePaddingSweepRunsFullyOnLleAndEveryByteMatchesGolden) {
   const std::set<std::string> decodeSet = {"model_padding_64x64x3", "model_padding_128x128x3", "model_padding_256x256x3"};
   std::map<bool, Match> bySet;  // held out (false) / decode set (true)
   size_t fully = 0, programs = 0;
-  for (const auto& e : fs::directory_iterator(*golden)) {
-    if (!e.is_directory() || !fs::exists(e.path() / "manifest.json")) continue;
-    const JsonValue manifest = readManifest(e.path());
-    const fs::path compiledPath = *corpus / text(manifest.find("compiled")->find("path"));
-    const std::string stem = compiledPath.stem().string();  // model_padding_HxWx3_edgetpu
-    if (stem.rfind("model_padding_", 0) != 0 || stem.find("stride") != std::string::npos || !fs::exists(compiledPath)) continue;
+  for (const GoldenModel& goldenModel : goldenModels(*golden, *corpus)) {
+    const std::string stem = goldenModel.compiled.stem().string();  // model_padding_HxWx3_edgetpu
+    if (!stem.starts_with("model_padding_") || stem.find("stride") != std::string::npos) continue;
     ++programs;
     const std::string name = stem.substr(0, stem.size() - std::string("_edgetpu").size());
-    const ModelFile model = loadModelFile(compiledPath);  // the plan refers into it
-    const RunPlan plan = planRun(model);
-    Match match;
-    std::string stop;
-    for (const JsonValue& c : manifest.find("cases")->items) {
-      std::vector<std::vector<uint8_t>> inputs;
-      for (const JsonValue& in : c.find("tpu_inputs")->items) inputs.push_back(coralsim::testing::readFile(e.path() / text(in.find("file"))));
-      const Outcome o = runOn(plan, inputs, ExecutionMode::kLle);
-      if (!allRunsOn(o, ExecutionMode::kLle)) {
-        stop = o.ok ? "not on lle" : stopPoint(o.error);
-        break;
-      }
-      const auto& outs = c.find("tpu_outputs")->items;
-      ASSERT_EQ(outs.size(), o.result.outputs.size()) << name;
-      for (size_t j = 0; j < outs.size(); ++j) {
-        // The preferred reference of a single requantising layer (TFLite's fixed-point kernels differ
-        // from the device by 1 on some elements: conv 32^2 6 x 6 rand1, one byte).
-        match.add(o.result.outputs[j].bytes,
-                  coralsim::testing::readPreferredGoldenOutput(e.path(), text(outs[j].find("file"))),
-                  text(outs[j].find("dtype")) == "int8");
-      }
-    }
+    const ModelFile model = loadModelFile(goldenModel.compiled);  // the plan refers into it
+    const GoldenLleRun run = runGoldenCasesOnLle(goldenModel, planRun(model));
     const bool inDecodeSet = decodeSet.contains(name);
-    if (!stop.empty()) {
-      std::printf("%-28s %-9s stops: %s\n", name.c_str(), inDecodeSet ? "decode" : "held-out", stop.c_str());
+    if (!run.stop.empty()) {
+      std::printf("%-28s %-9s stops: %s\n", name.c_str(), inDecodeSet ? "decode" : "held-out", run.stop.c_str());
       continue;
     }
     ++fully;
-    std::printf("%-28s %-9s %8zu bytes %8.3f%% exact, max|d| %d\n", name.c_str(), inDecodeSet ? "decode" : "held-out", match.n,
-                match.percent(), match.maxDiff);
-    bySet[inDecodeSet].n += match.n;
-    bySet[inDecodeSet].exact += match.exact;
-    bySet[inDecodeSet].maxDiff = std::max(bySet[inDecodeSet].maxDiff, match.maxDiff);
-    EXPECT_EQ(match.exact, match.n) << name;
+    std::printf("%-28s %-9s %8zu bytes %8.3f%% exact, max|d| %d\n", name.c_str(), inDecodeSet ? "decode" : "held-out",
+                run.preferred.n, run.preferred.percent(), run.preferred.maxDiff);
+    bySet[inDecodeSet].add(run.preferred);
+    EXPECT_EQ(run.preferred.exact, run.preferred.n) << name;
   }
   for (const bool set : {true, false}) {
     std::printf("%-9s %zu bytes, %.3f%% exact, max|d| %d\n", set ? "decode" : "held-out", bySet[set].n, bySet[set].percent(),
@@ -480,47 +486,21 @@ TEST(LleCorpus, TheWeightFeedProgramsThatRunFullyOnLleMatchGoldenEveryByte) {
   constexpr size_t kMinFullyLle = 4;
   size_t fully = 0, programs = 0;
   Match all;
-  for (const auto& e : fs::directory_iterator(*golden)) {
-    if (!e.is_directory() || !fs::exists(e.path() / "manifest.json")) continue;
-    const JsonValue manifest = readManifest(e.path());
-    const fs::path compiledPath = *corpus / text(manifest.find("compiled")->find("path"));
-    if (!fs::exists(compiledPath)) continue;
-    const ModelFile model = loadModelFile(compiledPath);  // the plan refers into it
+  for (const GoldenModel& goldenModel : goldenModels(*golden, *corpus)) {
+    const ModelFile model = loadModelFile(goldenModel.compiled);  // the plan refers into it
     if (!feedsAWeightStream(model)) continue;
     ++programs;
-    const RunPlan plan = planRun(model);
-    Match match;
-    std::string stop;
-    size_t cases = 0;
-    for (const JsonValue& c : manifest.find("cases")->items) {
-      std::vector<std::vector<uint8_t>> inputs;
-      for (const JsonValue& in : c.find("tpu_inputs")->items) inputs.push_back(coralsim::testing::readFile(e.path() / text(in.find("file"))));
-      const Outcome o = runOn(plan, inputs, ExecutionMode::kLle);
-      if (!allRunsOn(o, ExecutionMode::kLle)) {
-        stop = o.ok ? "not on lle" : stopPoint(o.error);
-        break;
-      }
-      ++cases;
-      const auto& outs = c.find("tpu_outputs")->items;
-      ASSERT_EQ(outs.size(), o.result.outputs.size()) << compiledPath;
-      for (size_t j = 0; j < outs.size(); ++j) {
-        // The preferred reference of a single requantising layer (TFLite's fixed-point kernels differ
-        // from the device by 1 on some elements: conv 32^2 6 x 6 rand1, one byte).
-        match.add(o.result.outputs[j].bytes,
-                  coralsim::testing::readPreferredGoldenOutput(e.path(), text(outs[j].find("file"))),
-                  text(outs[j].find("dtype")) == "int8");
-      }
-    }
-    const std::string name = compiledPath.filename().string();
-    if (!stop.empty()) {
-      std::printf("  %-55.55s stops: %s\n", name.c_str(), stop.c_str());
+    const GoldenLleRun run = runGoldenCasesOnLle(goldenModel, planRun(model));
+    const std::string name = goldenModel.compiled.filename().string();
+    if (!run.stop.empty()) {
+      std::printf("  %-55.55s stops: %s\n", name.c_str(), run.stop.c_str());
       continue;
     }
     ++fully;
-    all.n += match.n;
-    all.exact += match.exact;
-    std::printf("  %-55.55s %zu cases, %zu / %zu bytes exact, max|d| %d\n", name.c_str(), cases, match.exact, match.n, match.maxDiff);
-    EXPECT_EQ(match.exact, match.n) << name;
+    all.add(run.preferred);
+    std::printf("  %-55.55s %zu cases, %zu / %zu bytes exact, max|d| %d\n", name.c_str(), run.cases, run.preferred.exact,
+                run.preferred.n, run.preferred.maxDiff);
+    EXPECT_EQ(run.preferred.exact, run.preferred.n) << name;
   }
   std::printf("weight-feed programs with golden data: %zu; fully on lle: %zu (%zu / %zu bytes exact)\n", programs, fully, all.exact, all.n);
   ASSERT_GT(programs, 0u) << "no golden program with a weight feed found under " << *golden;

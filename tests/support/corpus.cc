@@ -45,15 +45,4 @@ std::vector<uint8_t> readFile(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-std::vector<uint8_t> readPreferredGoldenOutput(const std::filesystem::path& caseDir, const std::string& primaryFile) {
-  const std::string stem = primaryFile.ends_with(".bin") ? primaryFile.substr(0, primaryFile.size() - 4) : primaryFile;
-  if (std::filesystem::exists(caseDir / (stem + ".xnnpack.bin"))) return readFile(caseDir / (stem + ".xnnpack.bin"));
-  if (std::filesystem::exists(caseDir / (stem + ".xnnpack.dev.bin"))) {
-    std::vector<uint8_t> bytes = readFile(caseDir / (stem + ".xnnpack.dev.bin"));
-    for (auto& b : bytes) b ^= 0x80;
-    return bytes;
-  }
-  return readFile(caseDir / primaryFile);
-}
-
 }  // namespace coralsim::testing

@@ -19,13 +19,6 @@ std::vector<std::filesystem::path> corpusFiles(const std::string& suffix);
 
 std::vector<uint8_t> readFile(const std::filesystem::path& path);
 
-// A golden output in TFLite's encoding, the preferred reference where the golden set has one
-// (golden/README.md "which variant to compare against": the fp32-requantisation variant matched the
-// device wherever there is hardware evidence): `<stem>.xnnpack.bin`, else `<stem>.xnnpack.dev.bin`
-// turned back into TFLite's encoding (int8 alternates are stored in device form only: XOR 0x80),
-// else the primary file `primaryFile` itself.
-std::vector<uint8_t> readPreferredGoldenOutput(const std::filesystem::path& caseDir, const std::string& primaryFile);
-
 }  // namespace coralsim::testing
 
 // Skips the current test with a message that cannot be missed in CI logs.

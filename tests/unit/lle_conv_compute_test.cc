@@ -166,6 +166,54 @@ TEST(LleConvCompute, TheThreeNestsWalkTapsGridAndOutputsTogetherForEveryPrefixKi
   }
 }
 
+// Taps that are not whole inner levels of the input nest: 6 taps an output, the input walked 4 units
+// of a row, 3 rows, then 3 column shifts (4 x 3 = 12 iterations, two outputs per pass of the inner levels,
+// no corpus convolution walks so). The kernel cannot reuse one tap pattern for every output and steps
+// its odometer instead; the sums must still follow the walk. The reference walks the units here, from
+// the strides the carries make (1, G, 1), not from the kernel's nest code.
+TEST(LleConvCompute, ATapRunThatSplitsAnInputLevelStillFollowsTheWalk) {
+  const Epilogue e;
+  constexpr unsigned kPrefix = 3;
+  constexpr unsigned kRowUnits = 4, kRows = 3, kShifts = 3, kTapsEach = 6;
+  constexpr unsigned kIterations = kRowUnits * kRows * kShifts, kOuts = kIterations / kTapsEach;
+  Fixture f;
+  Packet p = convPacket(kPrefix, e);
+  using N = isa::ComputeNest;
+  p.slot(N::Nest37, 0, kRowUnits - 1, kG - (kRowUnits - 1));                           // -> stride G
+  p.slot(N::Nest37, 1, kRows - 1, 1 - ((kRowUnits - 1) + (kRows - 1) * kG));          // -> stride 1
+  p.slot(N::Nest37, 2, kShifts - 1, 0);
+  p.slot(N::Nest37, 3, 0, 0);
+  p.slot(N::Nest37, 4, 0, 0);
+  p.slot(N::Nest29, 0, kTapsEach - 1, -static_cast<int64_t>(kTapsEach - 1));          // -> stride 0
+  p.slot(N::Nest29, 1, kOuts - 1, 77);
+  p.slot(N::Output37, 0, kOuts - 1, -3);
+  const ConvCompute conv = ConvCompute::fromPacket(p.words);
+  ASSERT_EQ(conv.unsupported(), "");
+  ASSERT_EQ(conv.reduction(), kTapsEach);
+  uint64_t macs = 0;
+  ASSERT_EQ(runConvCompute(conv, f.narrow, f.wide(kPrefix), models::RequantRounding::kFp32HalfEven, macs), "");
+  const auto out = f.narrow.read(kOutputAt, 4 * kOuts);
+  std::set<uint8_t> distinct;
+  for (unsigned o = 0; o < kOuts; ++o) {
+    for (unsigned c = 0; c < kLanes; ++c) {
+      int64_t acc = f.bias[c];
+      for (unsigned r = 0; r < kTapsEach; ++r) {
+        const unsigned n = o * kTapsEach + r;
+        const unsigned unit = n % kRowUnits + (n / kRowUnits) % kRows * kG + n / (kRowUnits * kRows);
+        for (unsigned i = 0; i < 4; ++i) {
+          acc += (int32_t{f.grid[4 * unit + i]} - e.zpIn) *
+                 (int32_t{f.weights[r * 4 * kLanes + 4 * c + i]} - static_cast<int32_t>(f.offset[c]));
+        }
+      }
+      const float v = std::clamp(static_cast<float>(acc) * f.scale[c] * e.mult, e.lo, e.hi);
+      const auto want = static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
+      EXPECT_EQ(int{out[4 * o + c]}, int{want}) << "output " << o << " lane " << c;
+      distinct.insert(out[4 * o + c]);
+    }
+  }
+  EXPECT_GT(distinct.size(), 6u);
+}
+
 TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
   const Epilogue e;
   Fixture f;
