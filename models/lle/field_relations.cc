@@ -39,13 +39,13 @@ const FieldRelation kRelations[] = {
                 LleField::o, LleField::x, v, std::nullopt, 0, LleField::y},
 #define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET(c, f, b, m, a, x, v, x2, v2, y)                             \
   FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
-                std::nullopt, LleField::x, v, LleField::x2, v2, LleField::y, std::nullopt, false, LleField::c},
+                std::nullopt, LleField::x, v, LleField::x2, v2, LleField::y, std::nullopt, false, std::nullopt, 0, LleField::c},
 #define CORAL_LLE_RELATION_WHERE_UNSET(f, b, m, a, y)                                                                  \
   FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
                 std::nullopt, std::nullopt, 0, std::nullopt, 0, LleField::y},
-#define CORAL_LLE_COUNT_OF_WRAP(f, b, e)                                                                          \
+#define CORAL_LLE_COUNT_OF_WRAP(f, b, e, l, le)                                                                   \
   FieldRelation{LleField::f, LleField::b, -1,          1,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
-                std::nullopt, std::nullopt, 0, std::nullopt, 0, std::nullopt, e, true},
+                std::nullopt, std::nullopt, 0, std::nullopt, 0, std::nullopt, e, true, LleField::l, le},
 #define CORAL_LLE_FORMAT(c, f)
 #define CORAL_LLE_FORMAT_UNLESS(c, f)
 #include "models/lle/lle_relations.def"
@@ -85,7 +85,7 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET(c, f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)
 #define CORAL_LLE_RELATION_WHERE_UNSET(f, b, m, a, y)
-#define CORAL_LLE_COUNT_OF_WRAP(f, b, e)
+#define CORAL_LLE_COUNT_OF_WRAP(f, b, e, l, le)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #include "models/lle/lle_relations.def"
@@ -125,6 +125,15 @@ bool fixedHere(LleField field, unsigned element, std::span<const isa::Word128> w
     if (r.fixedElement && r.field == field && *r.fixedElement == element && readField(words, *r.condition) != 0) return true;
   }
   return false;
+}
+
+// The low bits of a count's byte carry, named where they round the wrap up ("" where they are 0).
+std::string carryLowNote(const FieldRelation& r, std::span<const isa::Word128> words) {
+  if (!r.carryLow) return "";
+  const uint64_t low = readField(words, *r.carryLow, r.carryLowElement);
+  if (low == 0) return "";
+  return " (rounded up to a whole 4-byte group: " + std::string(fieldDef(*r.carryLow).name) + "[" +
+         std::to_string(r.carryLowElement) + "] = " + std::to_string(low) + ")";
 }
 
 }  // namespace
@@ -178,8 +187,10 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
       }
       if (r.zeroUnlessOnly) continue;
       if (r.onlyWhereNonZero && value == 0) continue;
-      // A count of a wrapped loop reads the wrap itself (signed): count = 1 - wrap.
-      const int64_t limit = r.baseElement ? readSigned(words, r.base, *r.baseElement)
+      // A count of a wrapped loop reads the wrap itself (signed) as the high bits of its byte carry,
+      // rounded up to whole 4-byte groups: count = 1 - ceil(carry / 4).
+      const int64_t limit = r.baseElement ? readSigned(words, r.base, *r.baseElement) +
+                                                (r.carryLow && readField(words, *r.carryLow, r.carryLowElement) != 0 ? 1 : 0)
                             : r.outerLevels ? static_cast<int64_t>(nestIterations(words, r.base, *r.outerLevels) - 1)
                                             : static_cast<int64_t>(readField(words, r.base));
       const int64_t expected = r.multiplier * limit + r.addend;
@@ -201,7 +212,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
       if (!same(expected) && !alternative && !unusedWrap) {
         const std::string base = r.outerLevels  ? "(iterations of " + std::string(fieldDef(r.base).name) + " and " +
                                                       std::string(fieldDef(*r.outerLevels).name) + " - 1)"
-                                 : r.baseElement ? describe(r.base, *r.baseElement)
+                                 : r.baseElement ? describe(r.base, *r.baseElement) + carryLowNote(r, words)
                                                  : std::string(fieldDef(r.base).name);
         std::string want = std::to_string(r.multiplier) + " x " + base +
                            (r.addend ? " + " + std::to_string(r.addend) : std::string()) + " = " + std::to_string(expected);

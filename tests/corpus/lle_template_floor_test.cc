@@ -8,11 +8,16 @@
 //    output (whole tensor, exact size, exact bytes).
 // 2. matmul_256: the 0x14 that copies its receive with no wait (count 0, "templates" §A) passes, so the
 //    rung stops no earlier than the first 0x11 of the program (on main it stopped on that 0x14, before it).
+// 3. The tracker templates and the looming template: no refusal names a bit of the compute's w9 code
+//    (ComputeCodeW9, w9[63:59]) or of its K count (ComputeKCount), whose byte-carry reading lets looming's
+//    one-byte compute count 1 ("colour59"); on main the colour templates and looming stopped on w9 bit 59.
+//    A template that runs fully is compared with every golden case it has (whole tensor, exact bytes).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <initializer_list>
 #include <regex>
 #include <string>
 #include <utility>
@@ -138,6 +143,75 @@ TEST(LleTemplates, TheTrackerTemplatesPassTheirComputesKLevelZeroAndFullRunsMatc
   }
   std::printf("%zu tracker templates: %zu fully on lle (%zu golden-exact), %zu stop at a compute\n", programs.size(), full,
               exactRuns, computeStops);
+}
+
+// Whether an absolute compute bit lies in one of these decoded fields (by the field table, not by number).
+bool inFields(unsigned bit, std::initializer_list<LleField> fields) {
+  for (const LleField field : fields) {
+    const lle::LleFieldDef& f = lle::fieldDef(field);
+    for (unsigned e = 0; e < f.count; ++e) {
+      const uint32_t lsb = f.lsb + e * f.stride;
+      if (bit >= lsb && bit < lsb + f.width) return true;
+    }
+  }
+  return false;
+}
+
+TEST(LleTemplates, TheColourAndLoomingComputesPassTheirW9CodeAndFullRunsMatchEveryGoldenCase) {
+  const auto corpus = coralsim::testing::corpusDir();
+  const fs::path root = corpus ? *corpus / "ricardodeazambuja+LibrEdgeTPU" / "libredgetpu" : fs::path();
+  if (!corpus || !fs::is_directory(root / "tracker" / "templates") || !fs::is_directory(root / "looming" / "templates")) {
+    GTEST_SKIP() << "\n*** SKIPPED: the LibrEdgeTPU tracker / looming templates are not in the corpus. ***\n";
+  }
+  const auto golden = coralsim::testing::goldenDir();
+  std::vector<fs::path> programs;
+  for (const char* folder : {"tracker", "looming"}) {
+    for (const auto& entry : fs::directory_iterator(root / folder / "templates")) {
+      const std::string name = entry.path().filename().string();
+      if (name.size() > 15 && name.ends_with("_edgetpu.tflite")) programs.push_back(entry.path());
+    }
+  }
+  std::sort(programs.begin(), programs.end());
+  ASSERT_FALSE(programs.empty()) << root;
+  size_t full = 0, exactCases = 0, cases = 0;
+  for (const fs::path& path : programs) {
+    const ModelFile model = loadModelFile(path);
+    const RunPlan plan = planRun(model);
+    const std::string stem = path.filename().string().substr(0, path.filename().string().size() - 15);
+    const fs::path dir = golden ? *golden / ("ricardodeazambuja+LibrEdgeTPU__" + stem) : fs::path();
+    const RunResult r = runOnLle(plan, randomInputs(plan, 1));
+    if (!r.ok()) {
+      const std::string& why = *r.error;
+      EXPECT_TRUE(why.find("lle:") != std::string::npos || why.find("not modelled") != std::string::npos) << path << ": " << why;
+      for (const unsigned bit : refusedComputeBits(why)) {
+        EXPECT_FALSE(inFields(bit, {LleField::ComputeCodeW9, LleField::ComputeKCount}))
+            << path << ": refused on bit " << bit % 128 << " of word " << bit / 128 << ", inside the w9 code or K count: " << why;
+      }
+      EXPECT_EQ(why.find("ComputeKCount"), std::string::npos) << path << ": " << why;
+      const size_t at = why.find("not modelled");
+      std::printf("%-28s stops: %s\n", stem.c_str(), why.substr(at == std::string::npos ? 0 : at, 240).c_str());
+      continue;
+    }
+    ++full;
+    ASSERT_TRUE(golden && fs::is_directory(dir)) << stem << " ran fully; no golden cases to compare it with (set CORALSIM_GOLDEN)";
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      if (!name.ends_with(".in0.bin")) continue;
+      const std::string label = name.substr(0, name.size() - 8);
+      const fs::path want = dir / (label + ".tpu_out0.bin");
+      if (!fs::exists(want)) continue;
+      const RunResult c = runOnLle(plan, {coralsim::testing::readFile(entry.path())});
+      ASSERT_TRUE(c.ok()) << stem << " " << label << ": " << *c.error;
+      const std::vector<uint8_t> expected = coralsim::testing::readFile(want);
+      ASSERT_EQ(c.outputs.size(), 1u) << stem;
+      ASSERT_EQ(c.outputs[0].bytes.size(), expected.size()) << stem << " " << label;
+      ++cases;
+      exactCases += c.outputs[0].bytes == expected;
+      EXPECT_EQ(c.outputs[0].bytes, expected) << stem << " " << label;
+    }
+  }
+  std::printf("%zu tracker / looming templates: %zu fully on lle, %zu / %zu golden cases exact\n", programs.size(), full, exactCases,
+              cases);
 }
 
 TEST(LleMatmul256, ItsStagingWriteWithoutAWaitPassesToItsReceive) {

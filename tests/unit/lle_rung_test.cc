@@ -2528,6 +2528,19 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
       "ComputeKCount (word 9 bits 75:64) = 7 is not -1 x ComputeKWrap29[5] (word 9 bits 36:24) + 1 = 6",
       "a K count its level-6 wrap does not say was accepted");
   rung.endRun();
+  // w9[63:59] is one code (ComputeCodeW9, docs/decoding-log.md "colour59" §A), don't-care for the bytes:
+  // 5 -- a value no convolution compute has (they hold 0, 2, 7; 5 only in two voice_commands computes) --
+  // runs the same convolution to the same outputs. Without the field its bits 61 and 59 are pinned by the
+  // envelope (rows of 0 and 2 beside bit 51) and the compute is refused on "word 9 bits 61, 59" (checked).
+  rung.beginRun();
+  writeGrids();
+  arm(0x3, kTaps, kTag);
+  DecodedPacket coded = withCount(kTaps);
+  f.setElement(coded, LleField::ComputeCodeW9, 0, 5);
+  rung.packet(coded, streams, 0);
+  ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
+  EXPECT_EQ(outputs(), plainOutputs);
+  rung.endRun();
 
   // The same stream armed by a 0x12 (docs/decoding-log.md "op12"): the execution-only 0x11's layout, its
   // transfers (Recv12Run + 1) x (Recv12Repeat + 1) -- here a run of 3 repeated twice, a nest no corpus

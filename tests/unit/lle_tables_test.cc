@@ -321,6 +321,33 @@ TEST(LleRelations, TheKLimitsAreFourteenBitsWide) {
   EXPECT_NE(low.find("ComputeKWrap29[0] (word 8 bits 19:7) = -231 is not -1 x ComputeK4W0 = -999"), std::string::npos) << low;
 }
 
+// The K count (ComputeKCount, w9[75:64]) is of whole 4-byte groups of Nest29's slot-6 byte carry
+// (docs/decoding-log.md "colour59" §B): the carry is 4 x ComputeKWrap29[5] + ComputeNest29CarryLow[6],
+// the count 1 - ceil(carry / 4). A one-byte walk of 8 bytes back (wrap -2, low bits 0) counts 3; of
+// 7 bytes back (wrap -2, low bits 1: a carry no corpus compute has -- they carry -3 and -2) counts 2,
+// and 3 is refused naming the rounding. Read as 1 - wrap (main), 2 is refused and 3 accepted (checked).
+TEST(LleRelations, TheKCountIsOfWholeGroupsOfItsLoopsByteCarry) {
+  std::array<isa::Word128, 17> words{};
+  const auto set = [&](LleField field, unsigned element, int64_t value) {
+    const LleFieldDef& f = fieldDef(field);
+    const uint32_t lsb = f.lsb + element * f.stride;
+    const uint64_t raw = static_cast<uint64_t>(value) & ((uint64_t{1} << f.width) - 1);
+    for (uint32_t b = 0; b < f.width; ++b) words[(lsb + b) / 128].setBits((lsb + b) % 128, 1, (raw >> b) & 1);
+  };
+  set(LleField::ComputeKWrap29, 5, -2);
+  set(LleField::ComputeKCount, 0, 3);
+  EXPECT_EQ(checkFieldRelations(0x01, words), "");
+  set(LleField::ComputeNest29CarryLow, 6, 1);
+  set(LleField::ComputeKCount, 0, 2);
+  EXPECT_EQ(checkFieldRelations(0x01, words), "");
+  set(LleField::ComputeKCount, 0, 3);
+  const std::string whole = checkFieldRelations(0x01, words);
+  EXPECT_NE(whole.find("ComputeKCount (word 9 bits 75:64) = 3 is not -1 x ComputeKWrap29[5] (word 9 bits 36:24) (rounded up to a "
+                       "whole 4-byte group: ComputeNest29CarryLow[6] = 1) + 1 = 2"),
+            std::string::npos)
+      << whole;
+}
+
 TEST(LleRelations, SignedReadsAreTwosComplementOfTheFieldWidth) {
   std::array<isa::Word128, 4> words{};
   const LleFieldDef& f = fieldDef(LleField::PopRingNeg16);  // 12 bits at word 1 bit 75
