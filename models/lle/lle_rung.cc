@@ -531,13 +531,19 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
                                        std::to_string(readField(words, limit, *level)) + ": a level that does not run has limit 0");
     }
   };
-  // The Fill17Flags slot (docs/decoding-log.md "fill17c", "mesh83"): not decoded, read as 0x17's
-  // immediate form reads it -- the values seen leave the bytes where the nests say; bits 94 / 95
-  // without bit 93 were never seen and are refused.
-  if (const uint64_t flags = readField(words, m.flags); flags != 0 && (flags & 1) == 0) {
-    refuse(packet, std::string(fieldDef(m.flags).name) + " (word 3 bits 95:93) = " + std::to_string(flags) +
-                       ": bit 94 or 95 without bit 93, never seen; what the flags select is not decoded");
-  }
+  // Each side's flags (docs/decoding-log.md "fill17c", "mesh83", "meshw3" §A): how the two halves of a
+  // transfer meet -- don't-care for the bytes in the in-order pairing below; a value never seen, or
+  // flags on a side that is off (never seen either), are refused.
+  const auto checkFlags = [&](bool active, LleField field, const char* bits) {
+    const uint64_t flags = readField(words, field);
+    if (!meshFlagsSeen(flags) || (!active && flags != 0)) {
+      refuse(packet, std::string(fieldDef(field).name) + " (word 3 bits " + bits + ") = " + std::to_string(flags) +
+                         (active ? ": a value never seen (0, 1, 3, 5, 7, 9 are); what it selects is not decoded"
+                                 : " on a side that is off, never seen"));
+    }
+  };
+  checkFlags(receives, m.flags, "96:93");
+  checkFlags(sends, m.sendFlags, "92:89");
   checkLevelMask(sends, m.sendLevelOn, m.sendLimit);
   checkLevelMask(receives, m.recvLevelOn, m.recvLimit);
   if (sends && inputPopsDelivered(streams) && deferredComputes_.empty()) {
@@ -559,14 +565,19 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
                          "-byte narrow memory of tile " + std::to_string(t));
     }
   };
+  // A packet whose two sides walk the same units is the relay form (docs/decoding-log.md "meshw3" §B): its
+  // tiles forward the stream they receive, through a buffer the walk revisits.
+  if (sends && receives && !fills && sendNest.firstUnit == recvNest.firstUnit && sendNest.limits == recvNest.limits &&
+      sendNest.strides == recvNest.strides) {
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if (packet.tileMask & (1u << t)) insideNarrow(recvNest, t, "relay");
+    }
+    relayMeshStream(packet, direction, recvNest);
+    return;
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t)) || !sends) continue;
-    const int destination = static_cast<int>(t) + m.neighbourOffset;
-    const bool sameRow = m.neighbourOffset == 4 || m.neighbourOffset == -4 || destination / 4 == static_cast<int>(t) / 4;
-    if (destination < 0 || destination >= static_cast<int>(tiles_.size()) || !sameRow) {
-      refuse(packet, std::string(fieldDef(m.sendStride).name) + " on tile " + std::to_string(t) +
-                         ": its neighbour is outside the 4 x 4 tile grid");
-    }
+    const unsigned destination = meshNeighbour(packet, m, t);
     insideNarrow(sendNest, t, "send");
     const AddressedMemory& narrow = tiles_[t].narrowSram;
     std::vector<uint8_t> bytes;
@@ -580,8 +591,8 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
       const auto unitBytes = narrow.read(address, 4);
       bytes.insert(bytes.end(), unitBytes.begin(), unitBytes.end());
     });
-    meshSent_[direction][static_cast<size_t>(destination)].push_back(std::move(bytes));
-    pairMeshTransfers(packet, direction, static_cast<unsigned>(destination));
+    meshSent_[direction][destination].push_back(std::move(bytes));
+    pairMeshTransfers(packet, direction, destination);
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t)) || !receives) continue;
@@ -593,6 +604,57 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     }
     meshArmed_[direction][t].push_back(recvNest);
     pairMeshTransfers(packet, direction, t);
+  }
+}
+
+// The tile a mesh send of tile t goes to (mesh_sides.h: t + 4, t - 4, t - 1, t + 1); a send that would
+// leave the 4 x 4 grid is refused.
+unsigned LleRung::meshNeighbour(const DecodedPacket& packet, const MeshLayout& m, unsigned t) const {
+  const int destination = static_cast<int>(t) + m.neighbourOffset;
+  const bool sameRow = m.neighbourOffset == 4 || m.neighbourOffset == -4 || destination / 4 == static_cast<int>(t) / 4;
+  if (destination < 0 || destination >= static_cast<int>(tiles_.size()) || !sameRow) {
+    refuse(packet, std::string(fieldDef(m.sendStride).name) + " on tile " + std::to_string(t) +
+                       ": its neighbour is outside the 4 x 4 tile grid");
+  }
+  return static_cast<unsigned>(destination);
+}
+
+// The relay form (docs/decoding-log.md "meshw3" §B; corpus: 903 packets, both sides at one address with one
+// walk, mostly a 4-unit buffer walked again for every level-1 count, between a send-only packet and a
+// receive-only one two tiles apart whose unit counts it carries): the chip's send reads each unit after the
+// receive wrote it, so what leaves is the stream that arrived, not the buffer's last bytes. The tiles run
+// in the stream's order -- upstream first, so a tile relaying what its neighbour relays in the same packet
+// finds it sent -- each taking the oldest bytes sent towards it, leaving the last units of the stream in
+// its buffer and sending the same bytes on. A relay whose stream has not arrived, or that an earlier
+// receive of the tile is still waiting before, is refused: the rung runs packets one at a time.
+void LleRung::relayMeshStream(const DecodedPacket& packet, size_t direction, const LoopNest<4>& buffer) {
+  const MeshLayout& m = kMeshLayouts[direction];
+  const bool upstreamIsHigher = m.neighbourOffset < 0;
+  const auto count = static_cast<unsigned>(tiles_.size());
+  for (unsigned k = 0; k < count; ++k) {
+    const unsigned t = upstreamIsHigher ? count - 1 - k : k;
+    if (!(packet.tileMask & (1u << t))) continue;
+    const unsigned destination = meshNeighbour(packet, m, t);
+    auto& arrived = meshSent_[direction][t];
+    if (arrived.empty() || !meshArmed_[direction][t].empty()) {
+      refuse(packet, "the mesh relay on tile " + std::to_string(t) +
+                         (arrived.empty() ? ": no stream was sent towards it before it runs"
+                                          : ": an earlier receive of the tile still waits for its bytes"));
+    }
+    std::vector<uint8_t> stream = std::move(arrived.front());
+    arrived.pop_front();
+    if (stream.size() != buffer.units() * 4) {
+      refuse(packet, "the mesh relay on tile " + std::to_string(t) + " walks " + std::to_string(buffer.units() * 4) +
+                         " bytes, the stream sent towards it carries " + std::to_string(stream.size()));
+    }
+    AddressedMemory& narrow = tiles_[t].narrowSram;
+    size_t at = 0;
+    buffer.forEachUnit([&](int64_t unit) {
+      (void)narrow.write(static_cast<uint64_t>(unit) * 4, std::span<const uint8_t>(stream).subspan(at, 4));
+      at += 4;
+    });
+    meshSent_[direction][destination].push_back(std::move(stream));
+    pairMeshTransfers(packet, direction, destination);
   }
 }
 
@@ -630,9 +692,13 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
   // the nest says (the aarch64 compiles' 5 against the x86-64 compiles' 3). Bits 94/95 without bit 93
   // were never seen: refused.
   const uint64_t flags = readField(packet.words, LleField::Fill17Flags);
-  if (flags != 0 && (flags & 1) == 0) {
-    refuse(packet, "Fill17Flags (word 3 bits 95:93) = " + std::to_string(flags) +
-                       ": bit 94 or 95 without bit 93, never seen; what the flags select is not decoded");
+  if (!meshFlagsSeen(flags)) {
+    refuse(packet, "Fill17Flags (word 3 bits 96:93) = " + std::to_string(flags) +
+                       ": a value never seen (0, 1, 3, 5, 7, 9 are); what the flags select is not decoded");
+  }
+  // The immediate form sends nothing, so its send side's flags are 0, as in every corpus 0x17 without a send.
+  if (const uint64_t sendFlags = readField(packet.words, LleField::Mesh17SendFlags); sendFlags != 0) {
+    refuse(packet, "Mesh17SendFlags (word 3 bits 92:89) = " + std::to_string(sendFlags) + " on a side that is off, never seen");
   }
   // Its level-0 step is Fill17Step; the mesh form's receive stride at w2[43:27] is 1 in every immediate
   // write the decode set holds, so the two readings agree there -- any other value is refused

@@ -82,6 +82,8 @@
 
 namespace coralsim::lle {
 
+struct MeshLayout;  // mesh_sides.h
+
 class LleRung final : public models::DatapathRung {
  public:
   explicit LleRung(const models::ChipConfig& config);
@@ -178,6 +180,10 @@ class LleRung final : public models::DatapathRung {
   // Pairs the bytes sent towards `tile` in one mesh direction with the receive nests it armed, in
   // program order, writing each pair into the tile's narrow memory.
   void pairMeshTransfers(const models::DecodedPacket& packet, size_t direction, unsigned tile);
+  // The relay form (docs/decoding-log.md "meshw3" §B): each tile of the mask takes the stream its upstream
+  // neighbour sent, walks it through `buffer` and sends the same stream on.
+  [[nodiscard]] unsigned meshNeighbour(const models::DecodedPacket& packet, const MeshLayout& layout, unsigned tile) const;
+  void relayMeshStream(const models::DecodedPacket& packet, size_t direction, const LoopNest<4>& buffer);
   void receive(const models::DecodedPacket& packet);
   // The units an execution-only receive's last repetition drops (Recv11ExecLastShort, checked against its
   // run and last run); 0 where every repetition is whole.

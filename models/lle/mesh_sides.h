@@ -26,23 +26,27 @@ struct MeshLayout {
   LleField fill, fillValue;
   // Each side's per-level run mask (docs/decoding-log.md "mesh83"): the slot after the last limit.
   LleField sendLevelOn, recvLevelOn;
-  // The three flags of 0x17's Fill17Flags slot (not decoded; "fill17c", "mesh83").
-  LleField flags;
+  // Each side's four flags (docs/decoding-log.md "fill17c", "mesh83", "meshw3" §A): the receive side's in
+  // 0x17's Fill17Flags slot, the send side's just below it.
+  LleField flags, sendFlags;
 };
 
 inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
     {0x15, +4, LleField::Mesh15SendAt4, LleField::Mesh15SendStride, LleField::Mesh15SendLimit, LleField::Mesh15SendCarry,
      LleField::Mesh15RecvAt4, LleField::Mesh15RecvStride, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry,
-     LleField::Mesh15Fill, LleField::Mesh15FillValue, LleField::Mesh15SendLevelOn, LleField::Mesh15RecvLevelOn, LleField::Mesh15Flags},
+     LleField::Mesh15Fill, LleField::Mesh15FillValue, LleField::Mesh15SendLevelOn, LleField::Mesh15RecvLevelOn, LleField::Mesh15Flags,
+     LleField::Mesh15SendFlags},
     {0x16, -1, LleField::Mesh16SendAt4, LleField::Mesh16SendStride, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry,
      LleField::Mesh16RecvAt4, LleField::Mesh16RecvStride, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry,
-     LleField::Mesh16Fill, LleField::Mesh16FillValue, LleField::Mesh16SendLevelOn, LleField::Mesh16RecvLevelOn, LleField::Mesh16Flags},
+     LleField::Mesh16Fill, LleField::Mesh16FillValue, LleField::Mesh16SendLevelOn, LleField::Mesh16RecvLevelOn, LleField::Mesh16Flags,
+     LleField::Mesh16SendFlags},
     {0x17, -4, LleField::Mesh17SendAt4, LleField::Mesh17SendStride, LleField::Mesh17SendLimit, LleField::Mesh17SendCarry,
      LleField::Fill17At4, LleField::Mesh17RecvStride, LleField::Fill17Limit, LleField::Fill17Carry, LleField::Fill17Immediate,
-     LleField::Fill17Value, LleField::Mesh17SendLevelOn, LleField::Fill17Step, LleField::Fill17Flags},
+     LleField::Fill17Value, LleField::Mesh17SendLevelOn, LleField::Fill17Step, LleField::Fill17Flags, LleField::Mesh17SendFlags},
     {0x18, +1, LleField::Mesh18SendAt4, LleField::Mesh18SendStride, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry,
      LleField::Mesh18RecvAt4, LleField::Mesh18RecvStride, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry,
-     LleField::Mesh18Fill, LleField::Mesh18FillValue, LleField::Mesh18SendLevelOn, LleField::Mesh18RecvLevelOn, LleField::Mesh18Flags},
+     LleField::Mesh18Fill, LleField::Mesh18FillValue, LleField::Mesh18SendLevelOn, LleField::Mesh18RecvLevelOn, LleField::Mesh18Flags,
+     LleField::Mesh18SendFlags},
 }};
 
 [[nodiscard]] inline const MeshLayout* meshLayoutOf(uint8_t opcode) {
@@ -74,6 +78,15 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
     if (readField(words, limit, i) != 0 && ((mask >> i) & 1u) == 0) return i;
   }
   return std::nullopt;
+}
+
+// A side's flags (docs/decoding-log.md "meshw3" §A) take 0, 1, 3, 5, 7 or 9 in every corpus packet: bit 0
+// is set whenever another is, bit 3 only alone with it. They say how the two halves of a transfer meet
+// (a send-only half with non-zero flags meets a receive-only half of the same value in 1,888 / 1,953
+// corpus pairs), which the rung's in-order pairing takes as don't-care for the bytes; any other value
+// was never seen and is refused.
+[[nodiscard]] constexpr bool meshFlagsSeen(uint64_t flags) {
+  return flags == 0 || flags == 1 || flags == 3 || flags == 5 || flags == 7 || flags == 9;
 }
 
 }  // namespace coralsim::lle

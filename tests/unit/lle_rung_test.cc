@@ -1891,7 +1891,7 @@ TEST_F(LleRungTest, TheWriteFlagsAfterTheNestLeaveTheBytesWhereTheNestSays) {
         [&] {
           run(flags);
         },
-        "Fill17Flags (word 3 bits 95:93) = " + std::to_string(flags),
+        "Fill17Flags (word 3 bits 96:93) = " + std::to_string(flags),
         "flags " + std::to_string(flags) + " (bit 94 or 95 without 93) were accepted");
   }
 }
@@ -5139,6 +5139,137 @@ TEST_F(LleRungTest, AMeshSendLandsInTheReceiveItsNeighbourArmedByTheStrides) {
         rung.packet(sendRow(0x0008, 3), streams, 0);
       },
       "Mesh18SendStride on tile 3: its neighbour is outside the 4 x 4 tile grid", "a send off the grid's edge was accepted");
+  rung.endRun();
+}
+
+// Each mesh side's flags (lle_fields.def Mesh18SendFlags / Mesh18Flags, docs/decoding-log.md "meshw3" §A): the
+// send side's four bits at w3[92:89], the receive side's at w3[96:93]. A send-only 0x18 (tile 1 sends
+// units 3..5 to tile 2) and the receive-only 0x18 that takes its bytes (a column of 3 units 7 apart from
+// unit 50: no corpus transfer has these addresses) carry the same value, as every corpus split pair does;
+// under each seen value (1, 3, 5, 7, 9) the bytes land where the nests say. A value never seen (2, 11) and
+// flags on a side that is off are refused by name. Before the change the envelope refused the send's
+// w3 bits 92:89 (conv 1024^2's 0x18 @ 0x00bb stopped on "w3 bits 91, 89", matmul_256's 0x16 on 92, 89).
+TEST_F(LleRungTest, EachMeshSidesFlagsLeaveTheBytesWhereTheNestsSay) {
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
+                streams, 0);
+  };
+  const auto side = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t units, int64_t stride) {
+    f.setElement(p, limit, 0, units - 1);
+    for (unsigned i = 1; i < 4; ++i) f.setElement(p, limit, i, 0);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, static_cast<uint64_t>(-static_cast<int64_t>(units - 1) * stride));
+  };
+  const auto receiveColumn = [&](uint64_t recvFlags, uint64_t sendFlags) {
+    DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, 0x0004}, {LleField::Mesh18RecvStride, 7}, {LleField::Mesh18RecvAt4, 50},
+                                    {LleField::Mesh18SendStride, 0}, {LleField::Mesh18Fill, 0}, {LleField::Mesh18RecvLevelOn, 1},
+                                    {LleField::Mesh18Flags, recvFlags}, {LleField::Mesh18SendFlags, sendFlags}});
+    side(p, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, 3, 7);
+    return p;
+  };
+  const auto sendRow = [&](uint64_t sendFlags) {
+    DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, 0x0002}, {LleField::Mesh18SendStride, 1}, {LleField::Mesh18SendAt4, 3},
+                                    {LleField::Mesh18RecvStride, 0}, {LleField::Mesh18Fill, 0}, {LleField::Mesh18SendLevelOn, 1},
+                                    {LleField::Mesh18SendFlags, sendFlags}});
+    side(p, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry, 3, 1);
+    return p;
+  };
+  const auto run = [&](const DecodedPacket& send, const DecodedPacket& receive) {
+    rung.beginRun();
+    write(1, 3, 0x04030201);
+    write(1, 4, 0x08070605);
+    write(1, 5, 0x0c0b0a09);
+    rung.packet(send, streams, 0);
+    rung.packet(receive, streams, 0);
+    std::vector<uint8_t> got;
+    const AddressedMemory& m = rung.tile(2).narrowSram;
+    for (const uint64_t unit : {50u, 57u, 64u}) {
+      if (m.firstUnwritten(4 * unit, 4)) return std::vector<uint8_t>{};
+      const auto bytes = m.read(4 * unit, 4);
+      got.insert(got.end(), bytes.begin(), bytes.end());
+    }
+    rung.endRun();
+    return got;
+  };
+  const std::vector<uint8_t> expected = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  for (const uint64_t flags : {1, 3, 5, 7, 9}) {
+    EXPECT_EQ(checkEnvelope(sendRow(flags)), "") << "flags " << flags;
+    EXPECT_EQ(checkEnvelope(receiveColumn(flags, 0)), "") << "flags " << flags;
+    EXPECT_EQ(run(sendRow(flags), receiveColumn(flags, 0)), expected) << "flags " << flags;
+  }
+  for (const uint64_t flags : {2, 11}) {
+    expectRefusal([&] { run(sendRow(flags), receiveColumn(1, 0)); }, "Mesh18SendFlags (word 3 bits 92:89) = " + std::to_string(flags),
+                  "send flags " + std::to_string(flags) + " (never seen) were accepted");
+    rung.endRun();
+    expectRefusal([&] { run(sendRow(1), receiveColumn(flags, 0)); }, "Mesh18Flags (word 3 bits 96:93) = " + std::to_string(flags),
+                  "receive flags " + std::to_string(flags) + " (never seen) were accepted");
+    rung.endRun();
+  }
+  expectRefusal([&] { run(sendRow(5), receiveColumn(5, 5)); }, "Mesh18SendFlags (word 3 bits 92:89) = 5 on a side that is off",
+                "flags on a receive-only packet's send side were accepted");
+  rung.endRun();
+}
+
+// The relay form (docs/decoding-log.md "meshw3" §B): a mesh packet whose two sides walk the same units forwards
+// the stream each of its tiles receives. Here tile 3 sends 8 units (from narrow unit 20) towards tile 2 in a
+// send-only 0x16 (t - 1); one 0x16 on tiles 1 and 2 relays them through a 2-unit buffer at unit 100, walked
+// four times (limits 1, 3; carry -1: level 1 comes back to the buffer's start); tile 0 receives the stream at
+// unit 60. Tile 0 gets tile 3's eight units in order and each relay's buffer keeps the last two. No corpus relay
+// has these addresses or this buffer (the corpus's are 4 units). Without the relay reading the packet's send
+// reads its buffer before anything arrived (refused: "reads narrow byte 400, which no packet wrote"); a relay
+// with no stream sent towards it is refused by name.
+TEST_F(LleRungTest, AMeshRelayForwardsTheStreamItReceivesThroughItsBuffer) {
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
+                streams, 0);
+  };
+  const auto setNest = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t limit0, uint64_t limit1, int64_t carry0) {
+    f.setElement(p, limit, 0, limit0);
+    f.setElement(p, limit, 1, limit1);
+    f.setElement(p, limit, 2, 0);
+    f.setElement(p, limit, 3, 0);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, static_cast<uint64_t>(carry0));
+  };
+  DecodedPacket source = f.make(0x16, {{LleField::Dma16Mask, 0x0008}, {LleField::Mesh16SendStride, 1}, {LleField::Mesh16SendAt4, 20},
+                                       {LleField::Mesh16SendLevelOn, 1}, {LleField::Mesh16SendFlags, 5}});
+  setNest(source, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry, 7, 0, -7);
+  DecodedPacket relay = f.make(0x16, {{LleField::Dma16Mask, 0x0006}, {LleField::Mesh16SendStride, 1}, {LleField::Mesh16SendAt4, 100},
+                                      {LleField::Mesh16RecvStride, 1}, {LleField::Mesh16RecvAt4, 100},
+                                      {LleField::Mesh16SendLevelOn, 3}, {LleField::Mesh16RecvLevelOn, 3},
+                                      {LleField::Mesh16SendFlags, 3}, {LleField::Mesh16Flags, 3}});
+  setNest(relay, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry, 1, 3, -1);
+  setNest(relay, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry, 1, 3, -1);
+  DecodedPacket sink = f.make(0x16, {{LleField::Dma16Mask, 0x0001}, {LleField::Mesh16RecvStride, 1}, {LleField::Mesh16RecvAt4, 60},
+                                     {LleField::Mesh16RecvLevelOn, 1}, {LleField::Mesh16Flags, 5}});
+  setNest(sink, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry, 7, 0, -7);
+  for (const DecodedPacket* p : {&source, &relay, &sink}) EXPECT_EQ(checkEnvelope(*p), "");
+  const auto unitOf = [&](unsigned tile, uint64_t unit) {
+    const AddressedMemory& m = rung.tile(tile).narrowSram;
+    if (m.firstUnwritten(4 * unit, 4)) return std::vector<uint8_t>{};
+    const auto bytes = m.read(4 * unit, 4);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  };
+  const auto word = [](uint64_t k) {
+    return std::vector<uint8_t>{static_cast<uint8_t>(k), 0x5e, 0xa1, static_cast<uint8_t>(0xc0 + k)};
+  };
+  rung.beginRun();
+  for (uint64_t k = 0; k < 8; ++k) write(3, 20 + k, 0xc0a15e00u + (static_cast<uint32_t>(k) << 24) + static_cast<uint32_t>(k));
+  rung.packet(source, streams, 0);
+  rung.packet(relay, streams, 0);
+  rung.packet(sink, streams, 0);
+  for (uint64_t k = 0; k < 8; ++k) EXPECT_EQ(unitOf(0, 60 + k), word(k)) << "tile 0 unit " << 60 + k;
+  for (const unsigned t : {1u, 2u}) {
+    EXPECT_EQ(unitOf(t, 100), word(6)) << "tile " << t << ": the buffer keeps the stream's last two units";
+    EXPECT_EQ(unitOf(t, 101), word(7)) << "tile " << t;
+  }
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        rung.packet(relay, streams, 0);
+      },
+      "the mesh relay on tile 2: no stream was sent towards it before it runs", "a relay with nothing to forward was accepted");
   rung.endRun();
 }
 
