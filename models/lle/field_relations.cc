@@ -37,6 +37,9 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)                                              \
   FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
                 LleField::o, LleField::x, v, std::nullopt, 0, LleField::y},
+#define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET(c, f, b, m, a, x, v, x2, v2, y)                             \
+  FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                std::nullopt, LleField::x, v, LleField::x2, v2, LleField::y, std::nullopt, false, std::nullopt, 0, LleField::c},
 #define CORAL_LLE_RELATION_WHERE_UNSET(f, b, m, a, y)                                                                  \
   FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
                 std::nullopt, std::nullopt, 0, std::nullopt, 0, LleField::y},
@@ -50,6 +53,7 @@ const FieldRelation kRelations[] = {
 #undef CORAL_LLE_RELATION_WHERE_UNSET
 #undef CORAL_LLE_RELATION_EXCEPT2
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET
+#undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET
 #undef CORAL_LLE_FORMAT_UNLESS
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET
 #undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET
@@ -78,6 +82,7 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_EXCEPT2(f, b, m, a, x, v, x2, v2)
 #define CORAL_LLE_RELATION_EXCEPT_WHERE_SET(f, b, m, a, x, v, y)
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET(f, b, m, a, x, v, x2, v2, y)
+#define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET(c, f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)
 #define CORAL_LLE_RELATION_WHERE_UNSET(f, b, m, a, y)
 #define CORAL_LLE_COUNT_OF_WRAP(f, b, e, l, le)
@@ -89,6 +94,7 @@ const FieldFormat kFormats[] = {
 #undef CORAL_LLE_FORMAT_UNLESS
 #undef CORAL_LLE_RELATION_EXCEPT2
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET
+#undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET
 #undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT
@@ -157,6 +163,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     if (r.exceptField && readField(words, *r.exceptField) == r.exceptValue) continue;  // that form checks its own walk
     if (r.exceptField2 && readField(words, *r.exceptField2) == r.exceptValue2) continue;
     if (r.exceptWhereSet && readField(words, *r.exceptWhereSet) != 0) continue;        // so does the convolution
+    if (r.onlyWhereSet && readField(words, *r.onlyWhereSet) == 0) continue;            // a relation of one form only
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

@@ -43,6 +43,9 @@ struct FieldRelation {
   // of this field: the count is of whole 4-byte groups, 1 - ceil(carry / 4).
   std::optional<LleField> carryLow = std::nullopt;
   unsigned carryLowElement = 0;
+  // CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET: the relation holds only where this 1-bit field is
+  // 1; elsewhere the field keeps its meaning and takes any value (no zero rule, unlike `condition`).
+  std::optional<LleField> onlyWhereSet = std::nullopt;
 };
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();

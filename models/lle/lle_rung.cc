@@ -1716,7 +1716,7 @@ bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     const StagingWindow* window = windowNamedBy(t, packet);
-    if (window && window->filled()) continue;
+    if (window && window->hasUnreadPass()) continue;
     if (!window && isRingIdentityCopy(packet) && ringRowWrittenInPlace(packet, t)) continue;
     return false;
   }

@@ -57,6 +57,11 @@ struct StagingWindow {
 
   [[nodiscard]] bool filled() const { return !passBytes.empty(); }
 
+  // A window whose passes its readers have all taken holds nothing for the next reader: that one waits
+  // for the window's next fill (split_concat's rnn1 computes, issued while input1's passes sit there
+  // read, docs/decoding-log.md "splitcat" (w5)).
+  [[nodiscard]] bool hasUnreadPass() const { return passesRead < passBytes.size(); }
+
   // True when `unit` names this window: its first unit, or that unit plus a whole number of windows --
   // or, for a reader whose input is a ring of two rows (`ringHalfUnits`: half of ComputeInputRingBytes,
   // in units; docs/decoding-log.md "stride" §C), the ring's second half, where the odd rows lie when a

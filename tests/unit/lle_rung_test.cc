@@ -3938,11 +3938,20 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   EXPECT_EQ(run(eltwise(6, {{LleField::ComputeInputLevelMoves, 0b0000100}}), 24), out);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeInputLevelMoves, 0b1111011}})).find("= 123 says level 2 does not move the input"),
             std::string::npos);
-  // With the flag clear the output wraps have no decoded meaning (the envelope pins them), and a
-  // loop of 6 positions without the flag is refused by the rung.
-  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}})).find("word 5 = "), std::string::npos);
+  // With the flag clear the output carries are still the carries (docs/decoding-log.md "splitcat" (w5)):
+  // a loop of 6 positions without the flag is refused by the rung naming the flag, whatever they read.
+  EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}})).find("ComputePositionLoopOn"), std::string::npos);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputePositionLoopOn, 0}, {LleField::ComputeOutWrap, 0}})).find("ComputePositionLoopOn"),
             std::string::npos);
+  // One position: the output levels above 0 run once, so their carries (slots 1-5, the change when
+  // level 2 ... 6 counts) are never applied -- the same 8 bytes with a carry no corpus compute has
+  // there (-37; Dense carries -15, dense_1_8_mul -1, the element-wise programs 0). Before "splitcat"
+  // (w5) these bits were pinned by the envelope outside the position loop (refused naming word 5).
+  DecodedPacket carried = eltwise(1);
+  for (unsigned e = 0; e < fieldDef(LleField::ComputeOutWrap).count; ++e) {
+    f.setElement(carried, LleField::ComputeOutWrap, e, static_cast<uint64_t>(int64_t{-37}));
+  }
+  EXPECT_EQ(run(carried, 8, true, true), one);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeK4W10, 6}})).find("ComputeK4W10, ComputeLimitW10 = 6, 0, 0 do not count 6 iterations"),
             std::string::npos);
   EXPECT_NE(refusal(eltwise(6), false).find("without a 16-byte weight block kept"), std::string::npos);
@@ -4863,12 +4872,27 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(4 * kUnits * 3 + x, c)) << "last pass, column " << x << " lane " << c;
   }
   EXPECT_TRUE(rung.tile(kTileIndex).keptRead.has_value());  // still in its stream
+  // Every pass read: a copy naming the window now waits for its next fill, as one issued before the
+  // first (docs/decoding-log.md "splitcat" (w5): split_concat's rnn1 copies are issued while input1's
+  // read passes sit in the window). A second pop through the window, of other bytes, feeds it pass 0
+  // of the new fill; a copy of more rows than the fill has left is refused.
+  rung.packet(identity(1, kWindowAt / 4, 2048, 1, kColumns), streams, 0);
+  EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(2048, 4).has_value());  // waits
+  for (uint8_t& b : streams.input) b = static_cast<uint8_t>(b ^ 0x5a);
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(window, streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  for (uint64_t x = 0; x < kColumns; ++x) {
+    const std::vector<uint8_t> lanes = lanesAt(2048 + 4 * x);
+    for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(x, c)) << "second fill, column " << x << " lane " << c;
+  }
   const std::string exhausted = [&] {
     return refusalOf([&] {
-      rung.packet(identity(1, kWindowAt / 4, 2048, 1, kColumns), streams, 0);
+      rung.packet(identity(4, kWindowAt / 4, 3072, 1, kColumns), streams, 0);
     });
   }();
-  EXPECT_NE(exhausted.find("holds 4 passes, 4 already read; this compute reads 1 more"), std::string::npos) << exhausted;
+  EXPECT_NE(exhausted.find("holds 4 passes, 1 already read; this compute reads 4 more"), std::string::npos) << exhausted;
   rung.endRun();
 
   // Three one-byte channels a position (ComputeK4W0 = 2, the depthwise identity computes): position x
