@@ -20,6 +20,7 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/assembler.h"
 #include "models/isa/compute_loop_nest.h"
+#include "models/lle/input_infeed_transfer.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/lle/output_nest.h"
@@ -4878,14 +4879,21 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   // of the new fill; a copy of more rows than the fill has left is refused.
   rung.packet(identity(1, kWindowAt / 4, 2048, 1, kColumns), streams, 0);
   EXPECT_TRUE(rung.tile(kTileIndex).narrowSram.firstUnwritten(2048, 4).has_value());  // waits
-  for (uint8_t& b : streams.input) b = static_cast<uint8_t>(b ^ 0x5a);
-  rung.packet(infeed(true), streams, 0);
+  // The run's input stream holds the infeeds' transfers back to back ("infeed64k"): the second
+  // infeed's bytes follow the first's whole transfer, and its pop counts from them.
+  const DecodedPacket secondInfeed = infeed(true);  // the first's transfer size
+  const uint64_t firstTransfer = InputInfeedTransfer::fromPacket(secondInfeed.words).bytes();
+  std::vector<uint8_t> otherBytes(streams.input);
+  for (uint8_t& b : otherBytes) b = static_cast<uint8_t>(b ^ 0x5a);
+  streams.input.resize(firstTransfer);
+  streams.input.insert(streams.input.end(), otherBytes.begin(), otherBytes.end());
+  rung.packet(secondInfeed, streams, 0);
   rung.packet(window, streams, 0);
-  rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+  rung.packet(popAt(true, 0, 0, kTile, otherBytes.size()), streams, 0);
   rung.packet(f.make(0x24, {}), streams, 0);
   for (uint64_t x = 0; x < kColumns; ++x) {
     const std::vector<uint8_t> lanes = lanesAt(2048 + 4 * x);
-    for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(x, c)) << "second fill, column " << x << " lane " << c;
+    for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(lanes[c], expected(firstTransfer + x, c)) << "second fill, column " << x << " lane " << c;
   }
   const std::string exhausted = [&] {
     return refusalOf([&] {
@@ -4894,6 +4902,7 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
   }();
   EXPECT_NE(exhausted.find("holds 4 passes, 1 already read; this compute reads 4 more"), std::string::npos) << exhausted;
   rung.endRun();
+  streams.input = otherBytes;  // the next runs have one infeed again
 
   // Three one-byte channels a position (ComputeK4W0 = 2, the depthwise identity computes): position x
   // of row r is bytes 3x .. 3x + 2 of pass r, channel g the group's byte g; lane c = sum_g x_g b[c][g].
