@@ -514,8 +514,9 @@ TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
 // Values no corpus compute has: a Dense (4-byte) compute with its K count written (8 groups) runs with the
 // bit clear and is refused naming the bit when it is set; a one-byte K reduction of 8 elements in 2 groups
 // (the corpus's are 4 in 1) with the bit set reaches the rung's own refusal of the form, naming the count,
-// with the bit clear or with 7 elements it is refused naming the rule it breaks. On main the envelope
-// refused w11 bit 98 in every case (checked).
+// with the bit clear or with 7 elements it is refused naming the rule it breaks. With the rung's check
+// removed (the field still declared) four of the five expectations fail (checked); without the field the
+// envelope refuses w11 bit 98 itself.
 TEST_F(LleRungTest, TheKCountOfPackedElementsFlagIsSetExactlyWhereACountCoversSubGroupElements) {
   const auto setKCount = [&](const DecodedPacket& p, uint64_t count, uint64_t packed) {
     f.setElement(p, LleField::ComputeKCount, 0, count);
