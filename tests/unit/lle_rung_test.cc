@@ -4217,7 +4217,8 @@ TEST_F(LleRungTest, TheWalkedElementWiseComputeReadsItsGroupsAlongTheInputNestAn
 // = f(in[8k + c]) with the walked form's epilogue (zero points 3 / 10, multiplier 0.75, clamps
 // [-10, 200], ComputeBias 5). No corpus compute has 7 pixels or this carry. Refused by name: a weight
 // carry (the relation row is the executor's here) and the walk without a kept block on its tile. Before
-// the change the relation refused it: "ComputeKWrap29[0] = 0 is not -1 x ComputeK4W0 = -6".
+// the change the relation refused it: "ComputeKWrap29[0] = 0 is not -1 x ComputeK4W0 = -6"; with w12 bit
+// 43 set, the envelope ("word 12 ... bits 43").
 TEST_F(LleRungTest, ThePixelWalkCountsItsPixelsAtTheW0NestsLevel0AndReadsThemAtNest37Level2) {
   constexpr uint16_t kTile = 0x4;
   constexpr uint64_t kBlockAt = 96;
@@ -4254,18 +4255,23 @@ TEST_F(LleRungTest, ThePixelWalkCountsItsPixelsAtTheW0NestsLevel0AndReadsThemAtN
   };
   streams.input.resize(kPixels * kPixelBytes);  // whole 8-byte beats, every byte different
   for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(17 + 11 * i);
-  const DecodedPacket packet = pixelWalk();
-  EXPECT_EQ(checkEnvelope(packet), "");
-  const std::vector<uint8_t> out = run(packet);
-  ASSERT_EQ(out.size(), 32u);
-  for (uint64_t i = 4 * kPixels; i < 32; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the walk";
-  for (uint64_t k = 0; k < kPixels; ++k) {
-    for (unsigned c = 0; c < 4; ++c) {
-      const int32_t acc = (streams.input[kPixelBytes * k + c] - kEltZpIn) * diagonal[c] + kBias;
-      const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.75f, -10.0f, 200.0f)) + kEltZpOut);
-      EXPECT_EQ(out[4 * k + c], want) << "pixel " << k << " lane " << c;
+  // w12 bit 43 (ComputeFlagW12Bit43, set in the templates' walk, clear in every other element-wise
+  // compute of the corpus) moves no byte: both values give the same results.
+  for (const uint64_t flag43 : {0u, 1u}) {
+    const DecodedPacket walk = pixelWalk({{LleField::ComputeFlagW12Bit43, flag43}});
+    EXPECT_EQ(checkEnvelope(walk), "") << "w12 bit 43 = " << flag43;
+    const std::vector<uint8_t> out = run(walk);
+    ASSERT_EQ(out.size(), 32u);
+    for (uint64_t i = 4 * kPixels; i < 32; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the walk";
+    for (uint64_t k = 0; k < kPixels; ++k) {
+      for (unsigned c = 0; c < 4; ++c) {
+        const int32_t acc = (streams.input[kPixelBytes * k + c] - kEltZpIn) * diagonal[c] + kBias;
+        const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.75f, -10.0f, 200.0f)) + kEltZpOut);
+        EXPECT_EQ(out[4 * k + c], want) << "w12 bit 43 = " << flag43 << " pixel " << k << " lane " << c;
+      }
     }
   }
+  const DecodedPacket packet = pixelWalk();
   const auto refusal = [&](const DecodedPacket& compute, bool keepBlock = true) {
     return refusalOf([&] {
       run(compute, keepBlock);
