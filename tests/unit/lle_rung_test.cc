@@ -4258,7 +4258,8 @@ TEST_F(LleRungTest, ThePixelWalkCountsItsPixelsAtTheW0NestsLevel0AndReadsThemAtN
   // w12 bit 43 (ComputeFlagW12Bit43, set in the templates' walk, clear in every other element-wise
   // compute of the corpus) moves no byte: both values give the same results.
   for (const uint64_t flag43 : {0u, 1u}) {
-    const DecodedPacket walk = pixelWalk({{LleField::ComputeFlagW12Bit43, flag43}});
+    const DecodedPacket walk = pixelWalk();
+    f.wordsOf(walk)[12].setBits(43, 1, flag43);  // the bit itself, not through the field's row
     EXPECT_EQ(checkEnvelope(walk), "") << "w12 bit 43 = " << flag43;
     const std::vector<uint8_t> out = run(walk);
     ASSERT_EQ(out.size(), 32u);
