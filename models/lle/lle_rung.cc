@@ -1478,6 +1478,13 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        "identity computes set it)");
   }
   refuseWhileAWindowReaderWaits(packet);
+  // The pixel walk is exempt from the weight-wrap and position relations (lle_relations.def) because the
+  // walked element-wise executor checks them; on tiles without its kept block it is no form executed here.
+  if (isPixelWalk(words) && !isWalkedElementWise(packet)) {
+    refuse(packet, "ComputeK4W0 = " + std::to_string(readField(words, LleField::ComputeK4W0)) + " with ComputeK4W1 = 0 and ComputePositions = " +
+                       std::to_string(readField(words, LleField::ComputePositions)) +
+                       " (a pixel walk at Nest37 level 2) on tiles without a 16-byte kept block or with a weight stream on its tag: not decoded");
+  }
   if (isWalkedElementWise(packet)) {
     refuseAKeptReadOfUnwrittenBytes(packet);
     computeElementWiseWalk(packet);

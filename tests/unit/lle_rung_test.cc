@@ -4264,6 +4264,81 @@ TEST_F(LleRungTest, TheWalkedElementWiseComputeReadsItsGroupsAlongTheInputNestAn
   EXPECT_NE(units.find("writes 20 units for the input nest's 15 groups"), std::string::npos) << units;
 }
 
+// The colour templates' pixel walk (docs/decoding-log.md "colour43"): the w0 nest, Nest29 and the w10
+// nest count the pixels at their level 0 (ComputeK4W0 = 6: 7 iterations) while Nest37 runs levels 0-1
+// once and walks the 7 groups at level 2 -- here 8 bytes apart (ComputeNest37Carry1 = 8: every other
+// group; the templates' carry is 4) from narrow 200. The weight wraps are 0 (the kept block weighs every
+// group) and Output37 writes iteration k to unit k at its level 0 (ComputeOutPositions 0). So out[4k + c]
+// = f(in[8k + c]) with the walked form's epilogue (zero points 3 / 10, multiplier 0.75, clamps
+// [-10, 200], ComputeBias 5). No corpus compute has 7 pixels or this carry. Refused by name: a weight
+// carry (the relation row is the executor's here) and the walk without a kept block on its tile. Before
+// the change the relation refused it: "ComputeKWrap29[0] = 0 is not -1 x ComputeK4W0 = -6"; with w12 bit
+// 43 set, the envelope ("word 12 ... bits 43").
+TEST_F(LleRungTest, ThePixelWalkCountsItsPixelsAtTheW0NestsLevel0AndReadsThemAtNest37Level2) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr uint64_t kBlockAt = 96;
+  constexpr uint64_t kInputAt = 200;
+  constexpr uint64_t kPixels = 7, kPixelBytes = 8;
+  constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
+  constexpr int32_t kBias = 5;
+  const int8_t diagonal[4] = {2, -1, 1, 3};
+  const auto pixelWalk = [&](const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
+    std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::ComputeZpIn, kEltZpIn}, {LleField::ComputeZpOut, kEltZpOut},
+        {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
+        {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+        {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)},
+        {LleField::ComputeBias, kBias},
+        {LleField::ComputeK4W0, kPixels - 1}, {LleField::ComputeK4W7, kPixels - 1}, {LleField::ComputeK4W10, kPixels - 1},
+        {LleField::ComputeK4W1, 0}, {LleField::ComputeNest37Limit1, 0}, {LleField::ComputePositions, kPixels - 1},
+        {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, kPixelBytes},
+        {LleField::ComputeKWrap37, static_cast<uint64_t>(-int64_t{kPixels - 1})},
+        {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+        {LleField::ComputeOut37Limit0, kPixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
+        {LleField::ComputeOutPositions, 0}, {LleField::ComputeOutWrap, static_cast<uint64_t>(-int64_t{kPixels - 1})},
+        {LleField::ComputePositionLoopOn, 1}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    DecodedPacket packet = elementWiseCompute(kTile, kPixels, kInputAt, fields);
+    f.setElement(packet, LleField::ComputeLimitW0, 0, 0);  // the pixels are the w0 nest's level 0 alone
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute, bool keepBlock = true) {
+    // 32 bytes back (whole 8-byte lines): the 7 units, then one a 0x17 wrote before.
+    const DecodedPacket mark = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                             {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + kPixels}});
+    return runElementWise({kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, 32, keepBlock, {mark}}, compute);
+  };
+  streams.input.resize(kPixels * kPixelBytes);  // whole 8-byte beats, every byte different
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(17 + 11 * i);
+  // w12 bit 43 (ComputeFlagW12Bit43, set in the templates' walk, clear in every other element-wise
+  // compute of the corpus) moves no byte: both values give the same results.
+  for (const uint64_t flag43 : {0u, 1u}) {
+    const DecodedPacket walk = pixelWalk();
+    f.wordsOf(walk)[12].setBits(43, 1, flag43);  // the bit itself, not through the field's row
+    EXPECT_EQ(checkEnvelope(walk), "") << "w12 bit 43 = " << flag43;
+    const std::vector<uint8_t> out = run(walk);
+    ASSERT_EQ(out.size(), 32u);
+    for (uint64_t i = 4 * kPixels; i < 32; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the walk";
+    for (uint64_t k = 0; k < kPixels; ++k) {
+      for (unsigned c = 0; c < 4; ++c) {
+        const int32_t acc = (streams.input[kPixelBytes * k + c] - kEltZpIn) * diagonal[c] + kBias;
+        const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.75f, -10.0f, 200.0f)) + kEltZpOut);
+        EXPECT_EQ(out[4 * k + c], want) << "w12 bit 43 = " << flag43 << " pixel " << k << " lane " << c;
+      }
+    }
+  }
+  const DecodedPacket packet = pixelWalk();
+  const auto refusal = [&](const DecodedPacket& compute, bool keepBlock = true) {
+    return refusalOf([&] {
+      run(compute, keepBlock);
+    });
+  };
+  const std::string carry = refusal(pixelWalk({{LleField::ComputeKWrap29, 1}}));
+  EXPECT_NE(carry.find("ComputeKWrap29[0] = 1 in the walked element-wise form"), std::string::npos) << carry;
+  const std::string unkept = refusal(packet, false);
+  EXPECT_NE(unkept.find("a pixel walk at Nest37 level 2"), std::string::npos) << unkept;
+}
+
 // A read with Stage13Route 1, 0 (w3 bit 107 alone; docs/decoding-log.md "eltw12" §D, add_128_128's output
 // read): drained by a 0x10 send it gives the bytes a sent read (1, 1) gives -- 40 popped bytes at narrow
 // 280 of tile 0, back in order. A compute on its tiles before a send drains it is refused naming the
