@@ -2115,13 +2115,59 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
   }
 }
 
+// The weight broadcast (lle_fields.def Dma10BroadcastRows, docs/decoding-log.md "bcast10"): a send between
+// tiles with Dma10WeightFeed set carries the parameter rows one tile cached into the weight stream (0x12)
+// of every tile it names, one 256-byte row a beat: the stream's prefix arrays, then its transfers. The
+// convolution compute before it in program order ran with those rows, read from the holding tile's wide
+// memory (computeConvolution), so here the rung checks that the send is that delivery -- from the tile
+// the streams' weights came from, to tiles whose stream a convolution took and nothing fed yet, the
+// stream's rows exactly -- and marks the streams fed. Anything else is refused, naming the field.
+void LleRung::broadcastWeights(const DecodedPacket& packet) {
+  const auto words = packet.words;
+  if (!std::has_single_bit(packet.tileMask)) {
+    refuse(packet, "weight broadcast (Dma10WeightFeed, word 3 bit 82, without Dma10ToOutfeed) from tiles " + tileList(packet.tileMask) +
+                       ": one sending tile in all 907 corpus broadcasts");
+  }
+  if (readField(words, LleField::Dma10FeedLevelOn) != 1) {
+    refuse(packet, "weight broadcast with Dma10FeedLevelOn (word 1 bits 85:82) = " + std::to_string(readField(words, LleField::Dma10FeedLevelOn)) +
+                       ": only level 0 runs (1) in all 907 corpus broadcasts");
+  }
+  const unsigned sender = static_cast<unsigned>(std::countr_zero(packet.tileMask));
+  const uint64_t rows = readField(words, LleField::Dma10BroadcastRows) + 1;
+  const uint64_t tiles = readField(words, LleField::Dma10BroadcastTiles);
+  if (tiles == 0) refuse(packet, "weight broadcast to no tile (Dma10BroadcastTiles, word 3 bits 98:83 = 0)");
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(tiles & (1u << t))) continue;
+    if (!streamsAwaitingFeed_[t] || streamsAwaitingFeed_[t]->opcode != 0x12) {
+      refuse(packet, "weight broadcast to tile " + std::to_string(t) + ", which has no 0x12 weight stream a convolution took and "
+                     "nothing fed yet (Dma10BroadcastTiles, word 3 bits 98:83)");
+    }
+    const WeightStream& fed = *streamsAwaitingFeed_[t];
+    if (rows != fed.prefixArrays + fed.transfers) {
+      refuse(packet, "weight broadcast of " + std::to_string(rows) + " rows (Dma10BroadcastRows + 1, word 0 bits 110:95) to tile " +
+                         std::to_string(t) + ", whose weight stream armed at PC 0x" + isa::formatAddress(fed.pc) + " takes " +
+                         std::to_string(fed.prefixArrays) + " prefix arrays and " + std::to_string(fed.transfers) +
+                         " transfers of one row: another row count is not decoded");
+    }
+    if (fed.weightTile != sender) {
+      refuse(packet, "weight broadcast from tile " + std::to_string(sender) + " to tile " + std::to_string(t) +
+                         ", whose convolution read its weights from " +
+                         (fed.weightTile ? "tile " + std::to_string(*fed.weightTile) : std::string("no one tile")));
+    }
+    streamsAwaitingFeed_[t].reset();
+  }
+}
+
 // A host-bound send (Dma10ToOutfeed, docs/decoding-log.md "dense2" §C) drains the outfeed (0x27) armed
 // before it (the x86-64 compiles, Dense), or comes first, as in the aarch64 compiles and 327 other
 // corpus pairs: then its bytes wait, in order, for the next 0x27. A send that is not host-bound is a
 // ring send between tiles, whose net effect the rung models elsewhere (design note 18): it sends
 // nothing to the host.
 void LleRung::send(const DecodedPacket& packet) {
-  if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) return;
+  if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) {
+    if (readField(packet.words, LleField::Dma10WeightFeed) != 0) broadcastWeights(packet);
+    return;
+  }
   const uint64_t form = outfeedFormOf(packet);
   const bool weightFeed = readField(packet.words, LleField::Dma10WeightFeed) != 0;
   if (!outfeedArmed_.empty()) {

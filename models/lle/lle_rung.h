@@ -237,6 +237,7 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] std::vector<uint8_t> sendKeptRead(const models::DecodedPacket& packet, TileState& tile, unsigned index,
                                                   uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
+  void broadcastWeights(const models::DecodedPacket& packet);
   void armOutfeed(const models::DecodedPacket& packet);
   [[nodiscard]] uint64_t outfeedFormOf(const models::DecodedPacket& send) const;
   // The nested 0x27 after a stream-feeding pop, and the send that drains it (docs/decoding-log.md "conv32end").
