@@ -379,7 +379,8 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   // It covers one flag in w4 and at most one in w5; the rest is refused, not guessed.
   const uint64_t selectW4 = readField(packet.words, LleField::Stage14SelectW4);
   const uint64_t selectW5 = readField(packet.words, LleField::Stage14SelectW5);
-  if (selectW4 != 1 && selectW4 != 2) {
+  const bool oneLoopCopy = selectW4 == 0 && readField(packet.words, LleField::Stage14CopyInnerLevel) == 0;
+  if (selectW4 != 1 && selectW4 != 2 && !oneLoopCopy) {
     refuse(packet, "Stage14SelectW4 (word 4 bits 109:108) = " + std::to_string(selectW4) +
                        ": only one set flag (1 or 2) is covered by the rung's hypothesis (what the select means is not decoded)");
   }
@@ -1762,7 +1763,10 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
                          "), the convolution "
                          "reduces over " + std::to_string(conv.reduction()) + " weight groups");
     }
-    if (stream.opcode == 0x12 && stream.prefixArrays * conv.groupBytes() != conv.prefixBytes()) {
+    // A 0x12 stream that opens with one prefix array where the compute names none (ComputeParamPrefix 0: the
+    // gabor templates): that array is the per-lane u32 weight offset ("bcast10" §D; corpus-fitted).
+    const uint64_t unreadPrefixBytes = stream.opcode == 0x12 && conv.prefix == 0 && stream.prefixArrays == 1 ? conv.groupBytes() : 0;
+    if (stream.opcode == 0x12 && unreadPrefixBytes == 0 && stream.prefixArrays * conv.groupBytes() != conv.prefixBytes()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) +
                          " opens with " + std::to_string(stream.prefixArrays) + " prefix arrays (Recv12PrefixBytes8 / " +
                          std::to_string(kPrefixUnits8PerRow) + "), the convolution's ComputeParamPrefix " +
@@ -1771,6 +1775,17 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
                          "templates' carry one the compute does not read)");
     }
     TileState& tile = tiles_[t];
+    if (stream.opcode == 0x12) {
+      // A 0x12 stream carries one 256-byte row a beat (the weight broadcast, "bcast10" §B): its prefix arrays,
+      // then one weight group a transfer, each at lane 0 of its row of the holding tile's wide memory.
+      ConvCompute streamConv = conv;
+      streamConv.streamOffsetArray = unreadPrefixBytes != 0;
+      const std::vector<uint8_t> groups = weightRowsOfStream(packet, t, stream, conv);
+      if (const std::string why = runConvCompute(streamConv, tile.narrowSram, groups, config_.requantRounding, macs_); !why.empty()) {
+        refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
+      }
+      continue;
+    }
     const TileState* source = tile.wide.holds(0, weightBytes) ? &tile : (holders == 1 ? onlyHolder : nullptr);
     if (!source) {
       refuse(packet, "tile " + std::to_string(t) + ": " + std::to_string(holders) + " tiles hold the " + std::to_string(weightBytes) +
@@ -1784,6 +1799,44 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
       refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
     }
   }
+}
+
+// The weight groups a 0x12 stream carries to tile t's convolution, gathered from the rows of the one tile
+// that holds them all (the tile itself, or the weight broadcast's sender): row r of the stream is wide row r,
+// its group at lane 0: the prefix arrays, then the weight groups.
+std::vector<uint8_t> LleRung::weightRowsOfStream(const DecodedPacket& packet, unsigned t, const WeightStream& stream, const ConvCompute& conv) {
+  const uint64_t rows = stream.prefixArrays + stream.transfers;
+  const uint64_t groupBytes = conv.groupBytes();
+  const auto holdsRows = [&](const TileState& tile) {
+    for (uint64_t r = 0; r < rows; ++r) {
+      if (!tile.wide.holds(r * kRowBytes, groupBytes)) return false;
+    }
+    return true;
+  };
+  std::optional<unsigned> source = holdsRows(tiles_[t]) ? std::optional<unsigned>(t) : std::nullopt;
+  for (unsigned h = 0; h < tiles_.size() && !source; ++h) {
+    if (!holdsRows(tiles_[h])) continue;
+    for (unsigned other = h + 1; other < tiles_.size(); ++other) {
+      if (holdsRows(tiles_[other])) {
+        refuse(packet, "tile " + std::to_string(t) + ": several tiles hold the " + std::to_string(rows) +
+                           " weight-stream rows; which one the stream carries them from is not decoded");
+      }
+    }
+    source = h;
+  }
+  if (!source) {
+    refuse(packet, "tile " + std::to_string(t) + ": no tile holds the " + std::to_string(rows) + " rows of " + std::to_string(groupBytes) +
+                       " bytes the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " carries");
+  }
+  streamsAwaitingFeed_[t]->weightTile = *source;
+  streamsAwaitingFeed_[t]->weightBytes = rows * kRowBytes;
+  std::vector<uint8_t> groups;
+  groups.reserve(rows * groupBytes);
+  for (uint64_t r = 0; r < rows; ++r) {
+    const uint8_t* row = tiles_[*source].wide.at(r * kRowBytes);
+    groups.insert(groups.end(), row, row + groupBytes);
+  }
+  return groups;
 }
 
 // The pop that feeds the weight streams (lle_fields.def PopStreamFeed, docs/decoding-log.md "conv32merge"

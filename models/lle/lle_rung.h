@@ -86,6 +86,7 @@
 namespace coralsim::lle {
 
 struct MeshLayout;  // mesh_sides.h
+struct ConvCompute;  // conv_compute.h
 
 class LleRung final : public models::DatapathRung {
  public:
@@ -312,6 +313,8 @@ class LleRung final : public models::DatapathRung {
   std::array<std::optional<WeightStream>, 16> weightStreams_;
   // The streams a convolution compute took, per tile, until the pop that feeds them (PopStreamFeed).
   std::array<std::optional<WeightStream>, 16> streamsAwaitingFeed_;
+  [[nodiscard]] std::vector<uint8_t> weightRowsOfStream(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream,
+                                                          const ConvCompute& conv);
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   NextPacketWatch nextPackets_;  // what a 0x14 says comes next on its tiles (Stage14FeedsCompute, "stride" §B)
