@@ -376,7 +376,8 @@ uint64_t LleRung::outfeedBytes(const DecodedPacket& packet) const {
 void LleRung::stageWrite(const DecodedPacket& packet) {
   // The two one-hot selects (lle_fields.def Stage14SelectW4/W5, docs/decoding-log.md "xraypair" §A):
   // not decoded; the rung's hypothesis is that they leave a contiguous write where its address says.
-  // It covers one flag in w4 and at most one in w5; the rest is refused, not guessed.
+  // It covers one flag in w4 and at most one in w5, and no flag in w4 where the copied receive has one loop
+  // (Stage14CopyInnerLevel 0, the corpus pairing: "bcast10" §E); the rest is refused, not guessed.
   const uint64_t selectW4 = readField(packet.words, LleField::Stage14SelectW4);
   const uint64_t selectW5 = readField(packet.words, LleField::Stage14SelectW5);
   const bool oneLoopCopy = selectW4 == 0 && readField(packet.words, LleField::Stage14CopyInnerLevel) == 0;
