@@ -93,7 +93,11 @@ conv01+=("$gabor64")
 # The stride sweep's feed (docs/decoding-log.md "stride" §F) carries the other of the corpus's two forms of
 # those bits (0x27 w0 bit 123 and w1 bit 3 clear: 13 feeds, the stride / padding-stride sweeps and
 # model_conv): pinned to stride 64x64's too; its other ten programs are held out.
-feed=(--opcode 0x27:OutfeedNested=1 "$conv32" "$S64" --opcode 0x10:Dma10WeightFeed=1 "$conv32" "$S64")
+# The weight broadcast (docs/decoding-log.md "bcast10"): a send between tiles with Dma10WeightFeed set; its
+# bits outside the decoded fields (w2's running position and form slots, which every corpus broadcast
+# carries as 0x4000400019080000 in w2[127:64] save the position) pinned to gabor 64^2's one broadcast;
+# gabor 128^2, bright and the rest are held out.
+feed=(--opcode 0x27:OutfeedNested=1 "$conv32" "$S64" --opcode 0x10:Dma10WeightFeed=1 "$conv32" "$S64" "$gabor64")
 identity01+=("${padding[@]}")
 # The RingCanary 4-byte identity computes (docs/decoding-log.md "ring4copy" §B): their bits of unknown
 # meaning (w12[29:27] = 5 where the one-byte form has 7, the mode bits w15 3 / 5, ...) pinned to the

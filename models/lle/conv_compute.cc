@@ -86,14 +86,22 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
 uint64_t ConvCompute::prefixBytes() const {
   // The scale comes with the weight offset (Dense, RingCanary: 2 arrays); the bias is one more
   // (depthwise: 1; posenet / bodypix 324: scale, bias, offset = 3).
-  const unsigned arrays = ((prefix & 2) ? 2 : 0) + (prefix & 1);
+  const unsigned arrays = ((prefix & 2) ? 2 : 0) + (prefix & 1) + (streamOffsetArray ? 1 : 0);
   return arrays * groupBytes();
 }
 
 std::string ConvCompute::unsupported() const {
+  // Wider positions (docs/decoding-log.md "bcast10" §C): a position of lanes / 4 units writes them side by
+  // side, the output nest counting positions (its level-0 step is one position) -- the block its carries
+  // rewind is (level-0 positions) x (lane groups) units. Shown only where the nest has no level above 0 (gabor).
   if (lanes != kUnitBytes) {
-    return "ComputeLaneGroups (word 4 bits 103:99) = " + std::to_string(lanes / 4 - 1) + " (" + std::to_string(lanes) +
-           " lanes): an output unit holds 4 lanes; where the results of a wider position go is not decoded";
+    bool outerLevels = false;
+    for (unsigned i = 1; i < ComputeLoopNest::kLevels; ++i) outerLevels |= output.limits[i] != 0;
+    if (outerLevels || output.strides[0] != 1) {
+      return "ComputeLaneGroups (word 4 bits 103:99) = " + std::to_string(lanes / 4 - 1) + " (" + std::to_string(lanes) +
+             " lanes) with an output nest (Output37) that counts above level 0 or steps other than 1 unit: where the lane "
+             "groups of such a position go is not decoded";
+    }
   }
   if (weights.units() != iterations()) {
     return "Nest29 (the weight nest, w7 bit 90) counts " + std::to_string(weights.units()) + " iterations, Nest37 (the input nest) " +
@@ -160,6 +168,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
       weightOffset[c] = readLane32(wide, offsetAt + 4 * c);
     }
     if (conv.prefix & 1) bias[c] = readLane32(wide, biasAt + 4 * c);
+    if (conv.streamOffsetArray) weightOffset[c] = readLane32(wide, 4 * c);
   }
   std::vector<Requantizer> requant;
   requant.reserve(lanes);
@@ -170,9 +179,14 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   const uint8_t* weights = wide.data() + conv.prefixBytes();
   const uint64_t reduction = conv.reduction();
   std::array<uint8_t, kUnitBytes> results{};
-  const auto writeOutput = [&](int64_t unit, const std::array<int32_t, kUnitBytes>& acc) {
-    for (unsigned c = 0; c < lanes; ++c) results[c] = requant[c](acc[c]);
-    return narrow.write(static_cast<uint64_t>(unit) * kUnitBytes, results);
+  const int64_t laneGroups = lanes / kUnitBytes;
+  const auto writeOutput = [&](int64_t unit, std::span<const int32_t> acc) {
+    for (unsigned g = 0; g < laneGroups; ++g) {
+      for (unsigned c = 0; c < kUnitBytes; ++c) results[c] = requant[kUnitBytes * g + c](acc[kUnitBytes * g + c]);
+      const int64_t at = conv.output.firstUnit + (unit - conv.output.firstUnit) * laneGroups + g;
+      if (!narrow.write(static_cast<uint64_t>(at) * kUnitBytes, results)) return false;
+    }
+    return true;
   };
   NestCursor out(conv.output);
   const auto inputSplit = splitAtInnerLevels(conv.input, reduction);
@@ -222,8 +236,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     NestCursor in(conv.input);
     NestCursor w(conv.weights);
     for (uint64_t o = 0; o < conv.outputs(); ++o, out.next()) {
-      std::array<int32_t, kUnitBytes> acc{};
-      for (unsigned c = 0; c < lanes; ++c) acc[c] = bias[c];
+      std::vector<int32_t> acc(bias);
       for (uint64_t r = 0; r < reduction; ++r, in.next(), w.next()) {
         const uint8_t* x = input.data() + (static_cast<uint64_t>(in.unit()) * kUnitBytes - firstInput);
         const uint8_t* g = weights + static_cast<uint64_t>(w.unit()) * conv.groupBytes();

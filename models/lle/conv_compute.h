@@ -35,6 +35,9 @@ struct ConvCompute {
   OutputNest output;        // narrow 4-byte units (absolute: ComputeOutputAt / 4 is the first)
   unsigned lanes = 0;       // 4 x (ComputeLaneGroups + 1)
   unsigned prefix = 0;      // ComputeParamPrefix
+  // A prefix array the compute's own fields do not name: the per-lane u32 weight offset a 0x12 weight stream
+  // opens with where ComputeParamPrefix is 0 (gabor; lle_rung.cc computeConvolution, docs/decoding-log.md "bcast10" §D).
+  bool streamOffsetArray = false;
   int32_t zpWeight = 0;  // ComputeZpWeight: the offset where the prefix has no per-lane one
   ComputeEpilogue epilogue;  // input and output zero points, multiplier, clamps
 

@@ -376,10 +376,12 @@ uint64_t LleRung::outfeedBytes(const DecodedPacket& packet) const {
 void LleRung::stageWrite(const DecodedPacket& packet) {
   // The two one-hot selects (lle_fields.def Stage14SelectW4/W5, docs/decoding-log.md "xraypair" §A):
   // not decoded; the rung's hypothesis is that they leave a contiguous write where its address says.
-  // It covers one flag in w4 and at most one in w5; the rest is refused, not guessed.
+  // It covers one flag in w4 and at most one in w5, and no flag in w4 where the copied receive has one loop
+  // (Stage14CopyInnerLevel 0, the corpus pairing: "bcast10" §E); the rest is refused, not guessed.
   const uint64_t selectW4 = readField(packet.words, LleField::Stage14SelectW4);
   const uint64_t selectW5 = readField(packet.words, LleField::Stage14SelectW5);
-  if (selectW4 != 1 && selectW4 != 2) {
+  const bool oneLoopCopy = selectW4 == 0 && readField(packet.words, LleField::Stage14CopyInnerLevel) == 0;
+  if (selectW4 != 1 && selectW4 != 2 && !oneLoopCopy) {
     refuse(packet, "Stage14SelectW4 (word 4 bits 109:108) = " + std::to_string(selectW4) +
                        ": only one set flag (1 or 2) is covered by the rung's hypothesis (what the select means is not decoded)");
   }
@@ -1796,7 +1798,10 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
                          "), the convolution "
                          "reduces over " + std::to_string(conv.reduction()) + " weight groups");
     }
-    if (stream.opcode == 0x12 && stream.prefixArrays * conv.groupBytes() != conv.prefixBytes()) {
+    // A 0x12 stream that opens with one prefix array where the compute names none (ComputeParamPrefix 0: the
+    // gabor templates): that array is the per-lane u32 weight offset ("bcast10" §D; corpus-fitted).
+    const uint64_t unreadPrefixBytes = stream.opcode == 0x12 && conv.prefix == 0 && stream.prefixArrays == 1 ? conv.groupBytes() : 0;
+    if (stream.opcode == 0x12 && unreadPrefixBytes == 0 && stream.prefixArrays * conv.groupBytes() != conv.prefixBytes()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) +
                          " opens with " + std::to_string(stream.prefixArrays) + " prefix arrays (Recv12PrefixBytes8 / " +
                          std::to_string(kPrefixUnits8PerRow) + "), the convolution's ComputeParamPrefix " +
@@ -1805,6 +1810,17 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
                          "templates' carry one the compute does not read)");
     }
     TileState& tile = tiles_[t];
+    if (stream.opcode == 0x12) {
+      // A 0x12 stream carries one 256-byte row a beat (the weight broadcast, "bcast10" §B): its prefix arrays,
+      // then one weight group a transfer, each at lane 0 of its row of the holding tile's wide memory.
+      ConvCompute streamConv = conv;
+      streamConv.streamOffsetArray = unreadPrefixBytes != 0;
+      const std::vector<uint8_t> groups = weightRowsOfStream(packet, t, stream, conv);
+      if (const std::string why = runConvCompute(streamConv, tile.narrowSram, groups, config_.requantRounding, macs_); !why.empty()) {
+        refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
+      }
+      continue;
+    }
     const TileState* source = tile.wide.holds(0, weightBytes) ? &tile : (holders == 1 ? onlyHolder : nullptr);
     if (!source) {
       refuse(packet, "tile " + std::to_string(t) + ": " + std::to_string(holders) + " tiles hold the " + std::to_string(weightBytes) +
@@ -1818,6 +1834,44 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
       refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
     }
   }
+}
+
+// The weight groups a 0x12 stream carries to tile t's convolution, gathered from the rows of the one tile
+// that holds them all (the tile itself, or the weight broadcast's sender): row r of the stream is wide row r,
+// its group at lane 0: the prefix arrays, then the weight groups.
+std::vector<uint8_t> LleRung::weightRowsOfStream(const DecodedPacket& packet, unsigned t, const WeightStream& stream, const ConvCompute& conv) {
+  const uint64_t rows = stream.prefixArrays + stream.transfers;
+  const uint64_t groupBytes = conv.groupBytes();
+  const auto holdsRows = [&](const TileState& tile) {
+    for (uint64_t r = 0; r < rows; ++r) {
+      if (!tile.wide.holds(r * kRowBytes, groupBytes)) return false;
+    }
+    return true;
+  };
+  std::optional<unsigned> source = holdsRows(tiles_[t]) ? std::optional<unsigned>(t) : std::nullopt;
+  for (unsigned h = 0; h < tiles_.size() && !source; ++h) {
+    if (!holdsRows(tiles_[h])) continue;
+    for (unsigned other = h + 1; other < tiles_.size(); ++other) {
+      if (holdsRows(tiles_[other])) {
+        refuse(packet, "tile " + std::to_string(t) + ": several tiles hold the " + std::to_string(rows) +
+                           " weight-stream rows; which one the stream carries them from is not decoded");
+      }
+    }
+    source = h;
+  }
+  if (!source) {
+    refuse(packet, "tile " + std::to_string(t) + ": no tile holds the " + std::to_string(rows) + " rows of " + std::to_string(groupBytes) +
+                       " bytes the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " carries");
+  }
+  streamsAwaitingFeed_[t]->weightTile = *source;
+  streamsAwaitingFeed_[t]->weightBytes = rows * kRowBytes;
+  std::vector<uint8_t> groups;
+  groups.reserve(rows * groupBytes);
+  for (uint64_t r = 0; r < rows; ++r) {
+    const uint8_t* row = tiles_[*source].wide.at(r * kRowBytes);
+    groups.insert(groups.end(), row, row + groupBytes);
+  }
+  return groups;
 }
 
 // The pop that feeds the weight streams (lle_fields.def PopStreamFeed, docs/decoding-log.md "conv32merge"
@@ -2149,13 +2203,59 @@ void LleRung::refuseOtherGroupWalk(const DecodedPacket& packet, uint64_t positio
   }
 }
 
+// The weight broadcast (lle_fields.def Dma10BroadcastRows, docs/decoding-log.md "bcast10"): a send between
+// tiles with Dma10WeightFeed set carries the parameter rows one tile cached into the weight stream (0x12)
+// of every tile it names, one 256-byte row a beat: the stream's prefix arrays, then its transfers. The
+// convolution compute before it in program order ran with those rows, read from the holding tile's wide
+// memory (computeConvolution), so here the rung checks that the send is that delivery -- from the tile
+// the streams' weights came from, to tiles whose stream a convolution took and nothing fed yet, the
+// stream's rows exactly -- and marks the streams fed. Anything else is refused, naming the field.
+void LleRung::broadcastWeights(const DecodedPacket& packet) {
+  const auto words = packet.words;
+  if (!std::has_single_bit(packet.tileMask)) {
+    refuse(packet, "weight broadcast (Dma10WeightFeed, word 3 bit 82, without Dma10ToOutfeed) from tiles " + tileList(packet.tileMask) +
+                       ": one sending tile in all 907 corpus broadcasts");
+  }
+  if (readField(words, LleField::Dma10FeedLevelOn) != 1) {
+    refuse(packet, "weight broadcast with Dma10FeedLevelOn (word 1 bits 85:82) = " + std::to_string(readField(words, LleField::Dma10FeedLevelOn)) +
+                       ": only level 0 runs (1) in all 907 corpus broadcasts");
+  }
+  const unsigned sender = static_cast<unsigned>(std::countr_zero(packet.tileMask));
+  const uint64_t rows = readField(words, LleField::Dma10BroadcastRows) + 1;
+  const uint64_t tiles = readField(words, LleField::Dma10BroadcastTiles);
+  if (tiles == 0) refuse(packet, "weight broadcast to no tile (Dma10BroadcastTiles, word 3 bits 98:83 = 0)");
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(tiles & (1u << t))) continue;
+    if (!streamsAwaitingFeed_[t] || streamsAwaitingFeed_[t]->opcode != 0x12) {
+      refuse(packet, "weight broadcast to tile " + std::to_string(t) + ", which has no 0x12 weight stream a convolution took and "
+                     "nothing fed yet (Dma10BroadcastTiles, word 3 bits 98:83)");
+    }
+    const WeightStream& fed = *streamsAwaitingFeed_[t];
+    if (rows != fed.prefixArrays + fed.transfers) {
+      refuse(packet, "weight broadcast of " + std::to_string(rows) + " rows (Dma10BroadcastRows + 1, word 0 bits 110:95) to tile " +
+                         std::to_string(t) + ", whose weight stream armed at PC 0x" + isa::formatAddress(fed.pc) + " takes " +
+                         std::to_string(fed.prefixArrays) + " prefix arrays and " + std::to_string(fed.transfers) +
+                         " transfers of one row: another row count is not decoded");
+    }
+    if (fed.weightTile != sender) {
+      refuse(packet, "weight broadcast from tile " + std::to_string(sender) + " to tile " + std::to_string(t) +
+                         ", whose convolution read its weights from " +
+                         (fed.weightTile ? "tile " + std::to_string(*fed.weightTile) : std::string("no one tile")));
+    }
+    streamsAwaitingFeed_[t].reset();
+  }
+}
+
 // A host-bound send (Dma10ToOutfeed, docs/decoding-log.md "dense2" §C) drains the outfeed (0x27) armed
 // before it (the x86-64 compiles, Dense), or comes first, as in the aarch64 compiles and 327 other
 // corpus pairs: then its bytes wait, in order, for the next 0x27. A send that is not host-bound is a
 // ring send between tiles, whose net effect the rung models elsewhere (design note 18): it sends
 // nothing to the host.
 void LleRung::send(const DecodedPacket& packet) {
-  if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) return;
+  if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) {
+    if (readField(packet.words, LleField::Dma10WeightFeed) != 0) broadcastWeights(packet);
+    return;
+  }
   const uint64_t form = outfeedFormOf(packet);
   const bool weightFeed = readField(packet.words, LleField::Dma10WeightFeed) != 0;
   if (!outfeedArmed_.empty()) {

@@ -86,6 +86,7 @@
 namespace coralsim::lle {
 
 struct MeshLayout;  // mesh_sides.h
+struct ConvCompute;  // conv_compute.h
 
 class LleRung final : public models::DatapathRung {
  public:
@@ -238,6 +239,7 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] std::vector<uint8_t> sendKeptRead(const models::DecodedPacket& packet, TileState& tile, unsigned index,
                                                   uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
+  void broadcastWeights(const models::DecodedPacket& packet);
   void armOutfeed(const models::DecodedPacket& packet);
   [[nodiscard]] uint64_t outfeedFormOf(const models::DecodedPacket& send) const;
   // The nested 0x27 after a stream-feeding pop, and the send that drains it (docs/decoding-log.md "conv32end").
@@ -312,6 +314,8 @@ class LleRung final : public models::DatapathRung {
   std::array<std::optional<WeightStream>, 16> weightStreams_;
   // The streams a convolution compute took, per tile, until the pop that feeds them (PopStreamFeed).
   std::array<std::optional<WeightStream>, 16> streamsAwaitingFeed_;
+  [[nodiscard]] std::vector<uint8_t> weightRowsOfStream(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream,
+                                                          const ConvCompute& conv);
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   NextPacketWatch nextPackets_;  // what a 0x14 says comes next on its tiles (Stage14FeedsCompute, "stride" §B)

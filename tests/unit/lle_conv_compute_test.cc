@@ -218,9 +218,11 @@ TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
   const Epilogue e;
   Fixture f;
   uint64_t macs = 0;
-  // More than 4 lanes: where a wider position's results go is not decoded.
+  // More than 4 lanes with an output nest that counts above level 0: where the lane groups of such a
+  // position go is not decoded (the side-by-side form is shown with level 0 alone, docs/decoding-log.md "bcast10" §C).
   Packet wide = convPacket(0, e);
   wide.field(LleField::ComputeLaneGroups, 1);
+  wide.slot(isa::ComputeNest::Output37, 1, 1, 0);
   EXPECT_NE(ConvCompute::fromPacket(wide.words).unsupported().find("ComputeLaneGroups"), std::string::npos);
   // A weight nest that counts other iterations than the input nest.
   Packet skew = convPacket(0, e);

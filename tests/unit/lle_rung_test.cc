@@ -2655,12 +2655,30 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   EXPECT_EQ(outputs(), plainOutputs);
   rung.endRun();
 
-  // The same stream armed by a 0x12 (docs/decoding-log.md "op12"): the execution-only 0x11's layout, its
-  // transfers (Recv12Run + 1) x (Recv12Repeat + 1) -- here a run of 3 repeated twice, a nest no corpus
-  // 0x12 has (RingCanary: runs of 9 under C / 4 - 1 repeats) -- and its prefix arrays (Recv12PrefixBytes8
-  // / 32) the convolution's. The outputs are those above; a run of 3 without the repeat, another tag, a
-  // one-array prefix for a compute without one, and a 0x12 without its nest are refused.
-  const auto arm12 = [&](uint16_t tiles, uint64_t run, uint64_t repeat, uint64_t tag, uint64_t prefixBytes8 = 0,
+  // The same stream armed by a 0x12 (docs/decoding-log.md "op12", "bcast10"): the execution-only 0x11's
+  // layout, its transfers (Recv12Run + 1) x (Recv12Repeat + 1) -- here a run of 3 repeated twice, a nest no
+  // corpus 0x12 has (RingCanary: runs of 9 under C / 4 - 1 repeats) -- after its prefix arrays
+  // (Recv12PrefixBytes8 / 32). A 0x12 stream carries one 256-byte row a beat: row r of the holding tile's wide
+  // memory, its group at lane 0 ("bcast10" §B); one prefix array where the compute names none
+  // (ComputeParamPrefix 0) is the per-lane u32 weight offset (§D); 8 lanes (ComputeLaneGroups 1) write a
+  // position's two units side by side (§C). Here tile 0 caches 7 rows -- offsets 3 + lane, then 6 taps of
+  // 32 bytes -- and each tile's 3 x 2 outputs are checked lane by lane: sizes, offsets and lanes no corpus
+  // program has (gabor: 49 taps, offset 128). The weight broadcast that follows (Dma10WeightFeed without
+  // Dma10ToOutfeed, 7 rows from tile 0 to tiles 0-1) is taken once; 6 rows, a second broadcast, or one from
+  // tile 1 are refused. Without the change the compute was refused on the prefix array ("opens with 1 prefix
+  // arrays") or read contiguous 16-byte groups, and the broadcast was not read (checked).
+  constexpr unsigned kLanes8 = 8, kRows12 = 1 + kTaps;
+  const auto rowParams = [&] {
+    std::mt19937 rng(12);
+    streams.params.assign(kRows12 * 256, 0);
+    for (unsigned c = 0; c < kLanes8; ++c) streams.params[4 * c] = static_cast<uint8_t>(3 + c);  // u32 offsets, little-endian
+    for (unsigned tap = 0; tap < kTaps; ++tap) {
+      for (unsigned i = 0; i < 4 * kLanes8; ++i) streams.params[(1 + tap) * 256 + i] = static_cast<uint8_t>(rng() % 60);
+    }
+  };
+  rowParams();
+  parameterCachingRun(0x1);
+  const auto arm12 = [&](uint16_t tiles, uint64_t run, uint64_t repeat, uint64_t tag, uint64_t prefixBytes8 = 32,
                          uint64_t innerLevel = 1) {
     DecodedPacket r = f.make(0x12, {{LleField::Dma12Mask, tiles}, {LleField::Recv12InnerLevel, innerLevel},
                                     {LleField::Recv12Run, run}, {LleField::Recv12Step, innerLevel}, {LleField::Recv12Stream, tag},
@@ -2673,20 +2691,35 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
     }
     rung.packet(r, streams, 0);
   };
+  const auto conv8 = [&] {
+    DecodedPacket p = conv();
+    f.setElement(p, LleField::ComputeLaneGroups, 0, 1);
+    return p;
+  };
+  const auto broadcast = [&](uint16_t from, uint64_t rows) {
+    DecodedPacket b = f.make(0x10, {{LleField::Dma10Mask, from}, {LleField::Dma10WeightFeed, 1}, {LleField::Dma10BroadcastRows, rows - 1},
+                                    {LleField::Dma10BroadcastTiles, 0x3}, {LleField::Dma10FeedLevelOn, 1}});
+    for (unsigned e = 0; e < 3; ++e) f.setElement(b, LleField::Dma10BroadcastWrap, e, static_cast<uint64_t>(-static_cast<int64_t>(rows - 1)));
+    return b;
+  };
   rung.beginRun();
   writeGrids();
   arm12(0x3, 2, 1, kTag);
-  rung.packet(conv(), streams, 0);
+  rung.packet(conv8(), streams, 0);
   for (unsigned t = 0; t < 2; ++t) {
     const AddressedMemory& m = rung.tile(t).narrowSram;
     for (unsigned y = 0; y < kOutH; ++y) {
       for (unsigned x = 0; x < kOutW; ++x) {
-        const auto got = m.read(kConvOutputAt + 4 * (y * kOutW + x), 4);
-        for (unsigned c = 0; c < 4; ++c) {
+        const uint64_t at = kConvOutputAt + 4 * 2 * (y * kOutW + x);
+        ASSERT_FALSE(m.firstUnwritten(at, kLanes8).has_value()) << "0x12: tile " << t << " output " << y << ", " << x;
+        const auto got = m.read(at, kLanes8);
+        for (unsigned c = 0; c < kLanes8; ++c) {
           int64_t acc = 0;
           for (unsigned tap = 0; tap < kTaps; ++tap) {
             const uint32_t unit = grid[t][(y + tap / kKw) * kG + x + tap % kKw];
-            for (unsigned i = 0; i < 4; ++i) acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * streams.params[tap * 16 + 4 * c + i];
+            for (unsigned i = 0; i < 4; ++i) {
+              acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * (int64_t{streams.params[(1 + tap) * 256 + 4 * c + i]} - (3 + c));
+            }
           }
           const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
           EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "0x12: tile " << t << " output " << y << ", " << x << " lane " << c;
@@ -2694,7 +2727,27 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
       }
     }
   }
+  rung.packet(broadcast(0x1, kRows12), streams, 0);
+  expectRefusal([&] { rung.packet(broadcast(0x1, kRows12), streams, 0); },
+                "weight broadcast to tile 0, which has no 0x12 weight stream a convolution took", "a second broadcast was accepted");
   rung.endRun();
+  const auto refusedBroadcast = [&](uint16_t from, uint64_t rows) {
+    const std::string why = refusalOf([&] {
+      rung.beginRun();
+      writeGrids();
+      arm12(0x3, 2, 1, kTag);
+      rung.packet(conv8(), streams, 0);
+      rung.packet(broadcast(from, rows), streams, 0);
+    });
+    rung.endRun();
+    return why;
+  };
+  EXPECT_NE(refusedBroadcast(0x1, kRows12 - 1).find("weight broadcast of 6 rows (Dma10BroadcastRows + 1, word 0 bits 110:95) to tile 0"),
+            std::string::npos)
+      << refusedBroadcast(0x1, kRows12 - 1);
+  EXPECT_NE(refusedBroadcast(0x2, kRows12).find("weight broadcast from tile 1 to tile 0, whose convolution read its weights from tile 0"),
+            std::string::npos)
+      << refusedBroadcast(0x2, kRows12);
   const auto refused12 = [&](uint64_t run, uint64_t repeat, uint64_t tag, uint64_t prefixBytes8, uint64_t innerLevel) {
     const std::string why = refusalOf([&] {
       rung.beginRun();
@@ -2705,16 +2758,16 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
     rung.endRun();
     return why;
   };
-  EXPECT_NE(refused12(2, 0, kTag, 0, 1).find("carries 3 transfers (Recv12Run + 1, times its repeats), the convolution reduces over 6"),
+  EXPECT_NE(refused12(2, 0, kTag, 32, 1).find("carries 3 transfers (Recv12Run + 1, times its repeats), the convolution reduces over 6"),
             std::string::npos)
-      << refused12(2, 0, kTag, 0, 1);
-  EXPECT_NE(refused12(2, 1, kTag + 1, 0, 1).find("tile 0 of the convolution compute (ComputeStreamTag 1234) armed no weight stream"),
+      << refused12(2, 0, kTag, 32, 1);
+  EXPECT_NE(refused12(2, 1, kTag + 1, 32, 1).find("tile 0 of the convolution compute (ComputeStreamTag 1234) armed no weight stream"),
             std::string::npos)
-      << refused12(2, 1, kTag + 1, 0, 1);
-  EXPECT_NE(refused12(2, 1, kTag, 32, 1).find("opens with 1 prefix arrays (Recv12PrefixBytes8 / 32), the convolution's "
+      << refused12(2, 1, kTag + 1, 32, 1);
+  EXPECT_NE(refused12(2, 1, kTag, 64, 1).find("opens with 2 prefix arrays (Recv12PrefixBytes8 / 32), the convolution's "
                                               "ComputeParamPrefix 0 reads 0"),
             std::string::npos)
-      << refused12(2, 1, kTag, 32, 1);
+      << refused12(2, 1, kTag, 64, 1);
   EXPECT_NE(refused12(2, 1, kTag, 0, 0).find("Recv12InnerLevel (word 0 bit 78) = 0"), std::string::npos) << refused12(2, 1, kTag, 0, 0);
 }
 
