@@ -284,6 +284,13 @@ class LleRungTest : public ::testing::Test {
                          {LleField::InfeedWraps64K, bytes >> 16},
                          {LleField::InfeedFirstBeats, -(std::min<uint64_t>(bytes / 64, 2048) - 1)}});
   }
+  // A 0x17 immediate write of one 4-byte unit `value` at narrow unit `unit` of `tile`: the mesh tests' way
+  // to put known bytes in a tile's memory.
+  void writeUnit(unsigned tile, uint64_t unit, uint32_t value) {
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
+                streams, 0);
+  }
   // Runs an infeed of the given class, then `receive` and `pop`; the refusal text, or "accepted" if both pass.
   std::string popRefusal(bool input, const DecodedPacket& receive, const DecodedPacket& pop) {
     rung.beginRun();
@@ -5353,11 +5360,7 @@ TEST_F(LleRungTest, TheColumnStripsTwoDecodeSetFormsPassAndOthersAreRefused) {
 // immediate form's w3[47:31] step, they would land at 50, 51, 52. A send of 2 units into a 3-unit
 // receive is refused, and so is a send off the 4 x 4 grid's edge (tile 3 to "tile 4").
 TEST_F(LleRungTest, AMeshSendLandsInTheReceiveItsNeighbourArmedByTheStrides) {
-  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
-    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
-                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
-                streams, 0);
-  };
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) { writeUnit(tile, unit, value); };
   const auto side = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t units, int64_t stride) {
     f.setElement(p, limit, 0, units - 1);
     for (unsigned i = 1; i < 4; ++i) f.setElement(p, limit, i, 0);
@@ -5417,15 +5420,12 @@ TEST_F(LleRungTest, AMeshSendLandsInTheReceiveItsNeighbourArmedByTheStrides) {
 // send side's four bits at w3[92:89], the receive side's at w3[96:93]. A send-only 0x18 (tile 1 sends
 // units 3..5 to tile 2) and the receive-only 0x18 that takes its bytes (a column of 3 units 7 apart from
 // unit 50: no corpus transfer has these addresses) carry the same value, as every corpus split pair does;
-// under each seen value (1, 3, 5, 7, 9) the bytes land where the nests say. A value never seen (2, 11) and
-// flags on a side that is off are refused by name. Before the change the envelope refused the send's
+// under each seen value (1, 3, 5, 7, 9), values never seen (2, 11) and halves whose values differ, the bytes
+// land where the nests say (the flags are accepted at any value: the lead's amendment to "meshw3" §A); flags on
+// a side that is off are refused by name. Before the change the envelope refused the send's
 // w3 bits 92:89 (conv 1024^2's 0x18 @ 0x00bb stopped on "w3 bits 91, 89", matmul_256's 0x16 on 92, 89).
 TEST_F(LleRungTest, EachMeshSidesFlagsLeaveTheBytesWhereTheNestsSay) {
-  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
-    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
-                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
-                streams, 0);
-  };
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) { writeUnit(tile, unit, value); };
   const auto side = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t units, int64_t stride) {
     f.setElement(p, limit, 0, units - 1);
     for (unsigned i = 1; i < 4; ++i) f.setElement(p, limit, i, 0);
@@ -5484,11 +5484,7 @@ TEST_F(LleRungTest, EachMeshSidesFlagsLeaveTheBytesWhereTheNestsSay) {
 // reads its buffer before anything arrived (refused: "reads narrow byte 400, which no packet wrote"); a relay
 // with no stream sent towards it is refused by name.
 TEST_F(LleRungTest, AMeshRelayForwardsTheStreamItReceivesThroughItsBuffer) {
-  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
-    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
-                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
-                streams, 0);
-  };
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) { writeUnit(tile, unit, value); };
   const auto setNest = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t limit0, uint64_t limit1, int64_t carry0) {
     f.setElement(p, limit, 0, limit0);
     f.setElement(p, limit, 1, limit1);
