@@ -551,8 +551,9 @@ TEST_F(LleRungTest, RefusesInconsistentLoopLimitsAndUnmodelledParameterSlots) {
 
 TEST_F(LleRungTest, RefusesPacketsOutsideTheEnvelopeNamingOpcodeAndPc) {
   auto program = isa::assemble("program {\n  tile.dma15 mask=0x1\n}\n");
-  // w1[98:86] of the packet (words 1-6 of the stream), above the send's run mask: no decoded meaning.
-  program.words[2].setBits(90, 1, 1);
+  // w3 bit 121 of the packet (words 1-6 of the stream), above the region "meshw3" §C measured: no decoded
+  // meaning (w1[98:86], used here before, are the ring marks since "relay111").
+  program.words[4].setBits(121, 1, 1);
   std::vector<uint8_t> bytes(program.words.size() * 16);
   for (size_t i = 0; i < program.words.size(); ++i) program.words[i].toBytes(&bytes[16 * i]);
   const std::string why = rung.acceptChunk(bytes);
