@@ -516,6 +516,54 @@ TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
   EXPECT_NE(why.find("bits 34 "), std::string::npos) << why;
 }
 
+// w11 bit 98 of the compute (docs/decoding-log.md "looming98"): set exactly where a K count is written over
+// elements narrower than its 4-byte group, whose level-0 loop then counts ComputeKCount x 4 / bytes elements.
+// Values no corpus compute has: a Dense (4-byte) compute with its K count written (8 groups) runs with the
+// bit clear and is refused naming the bit when it is set; a one-byte K reduction of 8 elements in 2 groups
+// (the corpus's are 4 in 1) with the bit set reaches the rung's own refusal of the form, naming the count,
+// with the bit clear or with 7 elements it is refused naming the rule it breaks. With the rung's check
+// removed (the field still declared) four of the five expectations fail (checked); without the field the
+// envelope refuses w11 bit 98 itself.
+TEST_F(LleRungTest, TheKCountOfPackedElementsFlagIsSetExactlyWhereACountCoversSubGroupElements) {
+  const auto setKCount = [&](const DecodedPacket& p, uint64_t count, uint64_t packed) {
+    f.setElement(p, LleField::ComputeKCount, 0, count);
+    f.setElement(p, LleField::ComputeKCountOfPackedElements, 0, packed);
+  };
+  EXPECT_EQ(denseComputeRefusal([&](const DecodedPacket& p) { setKCount(p, kGroups, 0); }), "accepted");
+  const std::string fourByte = denseComputeRefusal([&](const DecodedPacket& p) { setKCount(p, kGroups, 1); });
+  EXPECT_NE(fourByte.find("ComputeKCountOfPackedElements (word 11 bit 98) = 1 with ComputeKCount (word 9 bits 75:64) = 8 and "
+                          "ComputeInputBytes = 4"),
+            std::string::npos)
+      << fourByte;
+  // One-byte elements: 8 of them walked at level 0, Nest29's slot-6 carry -7 bytes (wrap -2, low bits 1):
+  // a count of 2 four-byte groups (lle_relations.def CORAL_LLE_COUNT_OF_WRAP).
+  const auto oneByte = [&](uint64_t elements, uint64_t packed) {
+    return denseComputeRefusal([&](const DecodedPacket& p) {
+      f.setElement(p, LleField::ComputeInputBytes, 0, 1);
+      f.setElement(p, LleField::ComputeInputBytesCode, 0, 1);
+      f.setElement(p, LleField::ComputeK4W0, 0, elements - 1);
+      f.setElement(p, LleField::ComputeKWrap29, 5, static_cast<uint64_t>(-2));
+      f.setElement(p, LleField::ComputeNest29CarryLow, 6, 1);
+      setKCount(p, 2, packed);
+    });
+  };
+  const std::string packedForm = oneByte(8, 1);
+  EXPECT_NE(packedForm.find("ComputeKCountOfPackedElements (word 11 bit 98) set: a K reduction of 8 1-byte elements packed in 2 "
+                            "4-byte group(s) is decoded but not executed"),
+            std::string::npos)
+      << packedForm;
+  const std::string unflagged = oneByte(8, 0);
+  EXPECT_NE(unflagged.find("ComputeKCountOfPackedElements (word 11 bit 98) = 0 with ComputeKCount (word 9 bits 75:64) = 2 and "
+                           "ComputeInputBytes = 1"),
+            std::string::npos)
+      << unflagged;
+  const std::string miscounted = oneByte(7, 1);
+  EXPECT_NE(miscounted.find("ComputeK4W0 + 1 = 7 with ComputeKCountOfPackedElements (word 11 bit 98) set: the K loop counts 2 group(s) "
+                            "of 4 1-byte elements"),
+            std::string::npos)
+      << miscounted;
+}
+
 TEST_F(LleRungTest, CachedParametersSurviveRunsUntilReset) {
   parameterCachingRun(0x1);
   streams.params.clear();  // execution-only runs send no parameters
