@@ -536,17 +536,38 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     refuse(packet, std::string(fieldDef(m.fill).name) + " without " + std::string(fieldDef(m.recvStride).name) +
                        ": a fill that is not a receive, never seen");
   }
-  // Each side's run mask must agree with its limits (docs/decoding-log.md "mesh83"); 0x17's receive
-  // mask is the low bits of Fill17Step, whose upper bits no mesh 0x17 sets.
-  const auto checkLevelMask = [&](bool active, LleField levelOn, LleField limit) {
+  // Each side's run mask must agree with its limits (docs/decoding-log.md "mesh83"), unless the slot's bits
+  // above the level bits mark the walk as a ring buffer (relay111: 0x11, both sides of every corpus relay):
+  // then level 1 refills the ring, and the mark is read only on a relay whose walk is that ring.
+  const bool relayForm = sends && receives && !fills &&
+                         readField(words, m.sendAt4) == readField(words, m.recvAt4) &&
+                         readField(words, m.sendStride) == readField(words, m.recvStride) &&
+                         [&] {
+                           for (unsigned i = 0; i < 4; ++i) {
+                             if (readField(words, m.sendLimit, i) != readField(words, m.recvLimit, i)) return false;
+                           }
+                           for (unsigned i = 0; i < 3; ++i) {
+                             if (readField(words, m.sendCarry, i) != readField(words, m.recvCarry, i)) return false;
+                           }
+                           return true;
+                         }();
+  const auto checkLevelMask = [&](bool active, LleField levelOn, LleField ringMarks, LleField stride, LleField limit,
+                                  LleField carry, const char* bits) {
     if (!active) return;
+    const std::string name(fieldDef(levelOn).name);
+    if (const uint64_t marks = meshRingMarks(words, ringMarks); marks != 0) {
+      const std::string marksText = std::string(fieldDef(ringMarks).name) + " (" + bits + ") = " + std::to_string(marks);
+      if (marks != kMeshRingMarks) refuse(packet, marksText + ": only 0x11, the relay's ring, is decoded");
+      if (!relayForm) refuse(packet, marksText + " on a packet that is not a relay (its two sides walk different units), never seen");
+      if (const auto why = meshRingConflict(words, levelOn, stride, limit, carry)) {
+        refuse(packet, marksText + " (a ring) but " + *why + ", never seen");
+      }
+      return;
+    }
     if (const auto level = meshLevelMaskConflict(words, levelOn, limit)) {
-      const std::string name(fieldDef(levelOn).name);
-      refuse(packet, *level == 4 ? name + " = " + std::to_string(readField(words, levelOn)) +
-                                       ": a bit above level 3 of the four-level nest, not decoded"
-                                 : name + " bit " + std::to_string(*level) + " is clear while " +
-                                       std::string(fieldDef(limit).name) + "[" + std::to_string(*level) + "] = " +
-                                       std::to_string(readField(words, limit, *level)) + ": a level that does not run has limit 0");
+      refuse(packet, name + " bit " + std::to_string(*level) + " is clear while " + std::string(fieldDef(limit).name) + "[" +
+                         std::to_string(*level) + "] = " + std::to_string(readField(words, limit, *level)) +
+                         ": a level that does not run has limit 0");
     }
   };
   // Each side's flags (docs/decoding-log.md "fill17c", "mesh83", "meshw3" §A): how the two halves of a
@@ -563,8 +584,8 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
   };
   checkFlags(receives, m.flags, "96:93");
   checkFlags(sends, m.sendFlags, "92:89");
-  checkLevelMask(sends, m.sendLevelOn, m.sendLimit);
-  checkLevelMask(receives, m.recvLevelOn, m.recvLimit);
+  checkLevelMask(sends, m.sendLevelOn, m.sendRingMarks, m.sendStride, m.sendLimit, m.sendCarry, "word 1 bits 98:86");
+  checkLevelMask(receives, m.recvLevelOn, m.recvRingMarks, m.recvStride, m.recvLimit, m.recvCarry, "word 3 bits 47:35");
   if (sends && inputPopsDelivered(streams) && deferredComputes_.empty()) {
     resolvePops(streams);
     runWindowReaders();

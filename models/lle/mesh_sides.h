@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 
 #include "models/isa/word128.h"
 #include "models/lle/lle_fields.h"
@@ -26,6 +27,9 @@ struct MeshLayout {
   LleField fill, fillValue;
   // Each side's per-level run mask (docs/decoding-log.md "mesh83"): the slot after the last limit.
   LleField sendLevelOn, recvLevelOn;
+  // The slot's bits above the level bits (docs/decoding-log.md "relay111"): 0x11 marks a ring buffer the
+  // relay refills. 0x17's receive slot is Fill17Step, whose bits above 3 are read in its place.
+  LleField sendRingMarks, recvRingMarks;
   // Each side's four flags (docs/decoding-log.md "fill17c", "mesh83", "meshw3" §A): the receive side's in
   // 0x17's Fill17Flags slot, the send side's just below it.
   LleField flags, sendFlags;
@@ -34,18 +38,22 @@ struct MeshLayout {
 inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
     {0x15, +4, LleField::Mesh15SendAt4, LleField::Mesh15SendStride, LleField::Mesh15SendLimit, LleField::Mesh15SendCarry,
      LleField::Mesh15RecvAt4, LleField::Mesh15RecvStride, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry,
-     LleField::Mesh15Fill, LleField::Mesh15FillValue, LleField::Mesh15SendLevelOn, LleField::Mesh15RecvLevelOn, LleField::Mesh15Flags,
+     LleField::Mesh15Fill, LleField::Mesh15FillValue, LleField::Mesh15SendLevelOn, LleField::Mesh15RecvLevelOn, LleField::Mesh15SendRingMarks, LleField::Mesh15RecvRingMarks,
+     LleField::Mesh15Flags,
      LleField::Mesh15SendFlags},
     {0x16, -1, LleField::Mesh16SendAt4, LleField::Mesh16SendStride, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry,
      LleField::Mesh16RecvAt4, LleField::Mesh16RecvStride, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry,
-     LleField::Mesh16Fill, LleField::Mesh16FillValue, LleField::Mesh16SendLevelOn, LleField::Mesh16RecvLevelOn, LleField::Mesh16Flags,
+     LleField::Mesh16Fill, LleField::Mesh16FillValue, LleField::Mesh16SendLevelOn, LleField::Mesh16RecvLevelOn, LleField::Mesh16SendRingMarks, LleField::Mesh16RecvRingMarks,
+     LleField::Mesh16Flags,
      LleField::Mesh16SendFlags},
     {0x17, -4, LleField::Mesh17SendAt4, LleField::Mesh17SendStride, LleField::Mesh17SendLimit, LleField::Mesh17SendCarry,
      LleField::Fill17At4, LleField::Mesh17RecvStride, LleField::Fill17Limit, LleField::Fill17Carry, LleField::Fill17Immediate,
-     LleField::Fill17Value, LleField::Mesh17SendLevelOn, LleField::Fill17Step, LleField::Fill17Flags, LleField::Mesh17SendFlags},
+     LleField::Fill17Value, LleField::Mesh17SendLevelOn, LleField::Fill17Step, LleField::Mesh17SendRingMarks, LleField::Fill17Step,
+     LleField::Fill17Flags, LleField::Mesh17SendFlags},
     {0x18, +1, LleField::Mesh18SendAt4, LleField::Mesh18SendStride, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry,
      LleField::Mesh18RecvAt4, LleField::Mesh18RecvStride, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry,
-     LleField::Mesh18Fill, LleField::Mesh18FillValue, LleField::Mesh18SendLevelOn, LleField::Mesh18RecvLevelOn, LleField::Mesh18Flags,
+     LleField::Mesh18Fill, LleField::Mesh18FillValue, LleField::Mesh18SendLevelOn, LleField::Mesh18RecvLevelOn, LleField::Mesh18SendRingMarks, LleField::Mesh18RecvRingMarks,
+     LleField::Mesh18Flags,
      LleField::Mesh18SendFlags},
 }};
 
@@ -67,15 +75,42 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
   return LoopNest<4>::fromCarries(static_cast<int64_t>(readField(words, at4)), limits, readSigned(words, stride), carries);
 }
 
-// The first level whose limit is non-zero while its bit of the side's run mask is clear, or 4 when
-// the mask has a bit above level 3 (0x17's receive mask is the 17-bit Fill17Step); nullopt when the
-// mask agrees with the limits (docs/decoding-log.md "mesh83": a level that does not run has limit 0).
+// The value that marks a side's walk as a ring buffer the relay refills (docs/decoding-log.md "relay111"):
+// slot bits 4 and 8, on both sides of every corpus relay and nowhere else.
+inline constexpr uint64_t kMeshRingMarks = 0x11;
+
+// A side's run mask: the slot's four level bits (0x17's receive mask is the low bits of Fill17Step).
+[[nodiscard]] inline uint64_t meshLevelMask(std::span<const isa::Word128> words, LleField levelOn) {
+  return readField(words, levelOn) & 0xfu;
+}
+
+// The slot's bits above the level bits (0x17's receive side: Fill17Step's bits 16:4).
+[[nodiscard]] inline uint64_t meshRingMarks(std::span<const isa::Word128> words, LleField ringMarks) {
+  return ringMarks == LleField::Fill17Step ? readField(words, ringMarks) >> 4 : readField(words, ringMarks);
+}
+
+// The first level whose limit is non-zero while its bit of the side's run mask is clear; nullopt when the
+// mask agrees with the limits (docs/decoding-log.md "mesh83": a level that does not run has limit 0). A
+// side marked as a ring (relay111) is checked by meshRingConflict instead.
 [[nodiscard]] inline std::optional<unsigned> meshLevelMaskConflict(std::span<const isa::Word128> words, LleField levelOn,
                                                                    LleField limit) {
-  const uint64_t mask = readField(words, levelOn);
-  if ((mask >> 4) != 0) return 4u;
+  const uint64_t mask = meshLevelMask(words, levelOn);
   for (unsigned i = 0; i < 4; ++i) {
     if (readField(words, limit, i) != 0 && ((mask >> i) & 1u) == 0) return i;
+  }
+  return std::nullopt;
+}
+
+// Why a side marked as a ring is not one the rung reads, or nullopt (docs/decoding-log.md "relay111"): the
+// ring is level 0 alone in the run mask, walked again by level 1 -- each of the three carries brings the
+// walk back to level 0's first unit -- with levels 2 and 3 not counting, as in every corpus relay.
+[[nodiscard]] inline std::optional<std::string> meshRingConflict(std::span<const isa::Word128> words, LleField levelOn,
+                                                                 LleField stride, LleField limit, LleField carry) {
+  if (meshLevelMask(words, levelOn) != 1) return std::string("its run mask is not level 0 alone");
+  if (readField(words, limit, 2) != 0 || readField(words, limit, 3) != 0) return std::string("levels 2 / 3 count");
+  const int64_t back = -static_cast<int64_t>(readField(words, limit, 0)) * readSigned(words, stride);
+  for (unsigned i = 0; i < 3; ++i) {
+    if (readSigned(words, carry, i) != back) return std::string("a carry does not come back to the ring's first unit");
   }
   return std::nullopt;
 }

@@ -1,5 +1,6 @@
 // The mesh sides' per-level run mask (docs/decoding-log.md "mesh83"): the slot after a side's last
-// limit (w1[85:82] send, w3[34:31] receive) carries bit i for each level of its nest that runs.
+// limit (w1[85:82] send, w3[34:31] receive) carries bit i for each level of its nest that runs; the
+// slot's bits above mark a relay's ring ("relay111").
 #include <gtest/gtest.h>
 
 #include <array>
@@ -33,11 +34,40 @@ TEST(LleMeshSides, EveryCountingLevelMustHaveItsBit) {
   EXPECT_EQ(meshLevelMaskConflict(twoLevelSend(1), LleField::Mesh18SendLevelOn, LleField::Mesh18SendLimit), 1u);
 }
 
-TEST(LleMeshSides, ABitAboveTheFourLevelsIsNotDecoded) {
-  // 0x17's receive mask is the low bits of the 17-bit Fill17Step.
+TEST(LleMeshSides, TheBitsAboveTheFourLevelsAreTheRingMarks) {
+  // 0x17's receive mask is the low bits of the 17-bit Fill17Step, its ring marks the bits above
+  // (docs/decoding-log.md "relay111"); the other sides' marks are fields of their own.
   std::array<isa::Word128, 6> words{};
-  words[3].setBits(31, 17, 0x13);
-  EXPECT_EQ(meshLevelMaskConflict(words, LleField::Fill17Step, LleField::Fill17Limit), 4u);
+  words[3].setBits(31, 17, 0x131);
+  EXPECT_EQ(meshLevelMask(words, LleField::Fill17Step), 1u);
+  EXPECT_EQ(meshRingMarks(words, LleField::Fill17Step), 0x13u);
+  words[1].setBits(82, 17, 0x111);
+  EXPECT_EQ(meshLevelMask(words, LleField::Mesh18SendLevelOn), 1u);
+  EXPECT_EQ(meshRingMarks(words, LleField::Mesh18SendRingMarks), kMeshRingMarks);
+}
+
+TEST(LleMeshSides, ARingIsLevelZeroRefilledByLevelOne) {
+  // A 5-unit ring (limit 4, stride 2: carries -8 come back to its first unit) refilled 7 times.
+  std::array<isa::Word128, 6> words{};
+  words[0].setBits(78, 17, 2);    // Mesh18SendStride
+  words[0].setBits(95, 16, 4);    // Mesh18SendLimit[0]
+  words[1].setBits(0, 16, 6);     // Mesh18SendLimit[1]
+  words[1].setBits(82, 4, 1);     // Mesh18SendLevelOn: level 0 alone
+  for (unsigned i = 0; i < 3; ++i) {
+    const unsigned lsb = 111 + 33 * i;  // Mesh18SendCarry[i] (w0 bit 111, then w1 bits 16, 49): -8 in 17 bits
+    words[lsb / 128].setBits(lsb % 128, 17, (1u << 17) - 8);
+  }
+  const auto conflict = [&] {
+    return meshRingConflict(words, LleField::Mesh18SendLevelOn, LleField::Mesh18SendStride, LleField::Mesh18SendLimit,
+                            LleField::Mesh18SendCarry);
+  };
+  ASSERT_EQ(readSigned(words, LleField::Mesh18SendCarry, 2), -8);
+  EXPECT_FALSE(conflict());
+  words[1].setBits(82, 4, 3);
+  EXPECT_EQ(conflict(), "its run mask is not level 0 alone");
+  words[1].setBits(82, 4, 1);
+  words[0].setBits(78, 17, 1);  // stride 1: -8 no longer comes back to the first unit
+  EXPECT_EQ(conflict(), "a carry does not come back to the ring's first unit");
 }
 
 }  // namespace

@@ -599,8 +599,9 @@ TEST_F(LleRungTest, RefusesInconsistentLoopLimitsAndUnmodelledParameterSlots) {
 
 TEST_F(LleRungTest, RefusesPacketsOutsideTheEnvelopeNamingOpcodeAndPc) {
   auto program = isa::assemble("program {\n  tile.dma15 mask=0x1\n}\n");
-  // w1[98:86] of the packet (words 1-6 of the stream), above the send's run mask: no decoded meaning.
-  program.words[2].setBits(90, 1, 1);
+  // w3 bit 121 of the packet (words 1-6 of the stream), above the region "meshw3" §C measured: no decoded
+  // meaning (w1[98:86], used here before, are the ring marks since "relay111").
+  program.words[4].setBits(121, 1, 1);
   std::vector<uint8_t> bytes(program.words.size() * 16);
   for (size_t i = 0; i < program.words.size(); ++i) program.words[i].toBytes(&bytes[16 * i]);
   const std::string why = rung.acceptChunk(bytes);
@@ -5707,6 +5708,83 @@ TEST_F(LleRungTest, AMeshRelayForwardsTheStreamItReceivesThroughItsBuffer) {
         rung.packet(relay, streams, 0);
       },
       "the mesh relay on tile 2: no stream was sent towards it before it runs", "a relay with nothing to forward was accepted");
+  rung.endRun();
+}
+
+}  // namespace coralsim::lle
+
+namespace coralsim::lle {
+
+// The relay's ring marks (docs/decoding-log.md "relay111"): the slot's bits 4 and 8 (0x11) on both sides of a
+// relay say its walk is a ring buffer that level 1 refills, although level 1's bit of the run mask is clear.
+// Here tile 0 sends 9 units (send-only 0x18, t + 1, from unit 40) and tiles 1 and 2 relay them through a
+// 3-unit ring at unit 200 (limits 2, 2; carries -2: the corpus's rings are 4 units, its relays' counts 3 + 1
+// x N) to tile 3, which receives at unit 80. Tile 3 gets the nine units in order and each ring keeps the last
+// three. A mark other than 0x11, a mark on a side whose walk is not a ring, and a mark on a packet that is not
+// a relay are refused by name. Without the marks decoded the relay is refused (its bits 86 / 90 and 35 / 39
+// differ from the envelope; with the fields declared but the old mask check, on "bit 1 is clear").
+TEST_F(LleRungTest, ARelaysRingMarksLetLevelOneRefillItsBuffer) {
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
+                streams, 0);
+  };
+  const auto setNest = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t limit0, uint64_t limit1, int64_t carry0) {
+    f.setElement(p, limit, 0, limit0);
+    f.setElement(p, limit, 1, limit1);
+    f.setElement(p, limit, 2, 0);
+    f.setElement(p, limit, 3, 0);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, static_cast<uint64_t>(carry0));
+  };
+  DecodedPacket source = f.make(0x18, {{LleField::Dma18Mask, 0x0001}, {LleField::Mesh18SendStride, 1}, {LleField::Mesh18SendAt4, 40},
+                                       {LleField::Mesh18SendLevelOn, 1}, {LleField::Mesh18SendFlags, 9}});
+  setNest(source, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry, 8, 0, -8);
+  const auto relayWith = [&](uint64_t sendMarks, uint64_t recvMarks, int64_t carry, uint64_t recvAt4) {
+    DecodedPacket relay = f.make(0x18, {{LleField::Dma18Mask, 0x0006}, {LleField::Mesh18SendStride, 1}, {LleField::Mesh18SendAt4, 200},
+                                        {LleField::Mesh18RecvStride, 1}, {LleField::Mesh18RecvAt4, recvAt4},
+                                        {LleField::Mesh18SendLevelOn, 1}, {LleField::Mesh18RecvLevelOn, 1},
+                                        {LleField::Mesh18SendRingMarks, sendMarks}, {LleField::Mesh18RecvRingMarks, recvMarks},
+                                        {LleField::Mesh18SendFlags, 3}, {LleField::Mesh18Flags, 3}});
+    setNest(relay, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry, 2, 2, carry);
+    setNest(relay, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, 2, 2, carry);
+    return relay;
+  };
+  DecodedPacket relay = relayWith(0x11, 0x11, -2, 200);
+  DecodedPacket sink = f.make(0x18, {{LleField::Dma18Mask, 0x0008}, {LleField::Mesh18RecvStride, 1}, {LleField::Mesh18RecvAt4, 80},
+                                     {LleField::Mesh18RecvLevelOn, 1}, {LleField::Mesh18Flags, 9}});
+  setNest(sink, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, 8, 0, -8);
+  for (const DecodedPacket* p : {&source, &relay, &sink}) EXPECT_EQ(checkEnvelope(*p), "");
+  const auto unitOf = [&](unsigned tile, uint64_t unit) {
+    const AddressedMemory& m = rung.tile(tile).narrowSram;
+    if (m.firstUnwritten(4 * unit, 4)) return std::vector<uint8_t>{};
+    const auto bytes = m.read(4 * unit, 4);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end());
+  };
+  const auto word = [](uint64_t k) {
+    return std::vector<uint8_t>{static_cast<uint8_t>(0x30 + k), 0x7a, 0x11, static_cast<uint8_t>(k)};
+  };
+  const auto runWith = [&](const DecodedPacket& r) {
+    rung.beginRun();
+    for (uint64_t k = 0; k < 9; ++k) write(0, 40 + k, 0x00117a30u + (static_cast<uint32_t>(k) << 24) + static_cast<uint32_t>(k));
+    rung.packet(source, streams, 0);
+    rung.packet(r, streams, 0);
+    rung.packet(sink, streams, 0);
+  };
+  runWith(relay);
+  for (uint64_t k = 0; k < 9; ++k) EXPECT_EQ(unitOf(3, 80 + k), word(k)) << "tile 3 unit " << 80 + k;
+  for (const unsigned t : {1u, 2u}) {
+    for (uint64_t k = 0; k < 3; ++k) EXPECT_EQ(unitOf(t, 200 + k), word(6 + k)) << "tile " << t << ": the ring keeps the last three";
+  }
+  rung.endRun();
+  expectRefusal([&] { runWith(relayWith(0x13, 0x13, -2, 200)); },
+                "Mesh18SendRingMarks (word 1 bits 98:86) = 19: only 0x11, the relay's ring, is decoded", "an unknown mark was accepted");
+  rung.endRun();
+  expectRefusal([&] { runWith(relayWith(0x11, 0x11, -1, 200)); },
+                "Mesh18SendRingMarks (word 1 bits 98:86) = 17 (a ring) but a carry does not come back to the ring's first unit",
+                "a mark on a walk that is not a ring was accepted");
+  rung.endRun();
+  expectRefusal([&] { runWith(relayWith(0x11, 0x11, -2, 300)); },
+                "Mesh18SendRingMarks (word 1 bits 98:86) = 17 on a packet that is not a relay", "a mark off a relay was accepted");
   rung.endRun();
 }
 
