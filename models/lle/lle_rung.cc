@@ -150,6 +150,7 @@ void LleRung::beginRun() {
   infeedIsInput_ = false;
   inputTransferStart_ = 0;
   inputTransferEnd_ = 0;
+  lastInputPopOffset_ = 0;
   pendingInfeedCheck_.reset();
   pendingPops_.clear();
   deferredComputes_.clear();
@@ -354,6 +355,7 @@ void LleRung::infeed(const DecodedPacket& packet) {
     // previous input infeed's in the run's input stream.
     inputTransferStart_ = inputTransferEnd_;
     inputTransferEnd_ = inputTransferStart_ + InputInfeedTransfer::fromPacket(words).bytes();
+    lastInputPopOffset_ = 0;
     pendingInfeedCheck_.reset();
     return;
   }
@@ -1063,7 +1065,8 @@ void LleRung::pop(const DecodedPacket& packet) {
   const bool units64 = readField(words, LleField::PopUnits64) != 0;
   const uint64_t plus1 = readField(words, LleField::PopOffsetPlus1);
   if (plus1 == 0) refuse(packet, "PopOffsetPlus1 (word 2 bits 79:64) is 0: the offset is one-based");
-  const uint64_t offset = (plus1 - 1) * (units64 ? 64 : 8);
+  const uint64_t wrappedOffset = (plus1 - 1) * (units64 ? 64 : 8);
+  const uint64_t offset = input && !feedsStream ? inputPopOffset(packet, wrappedOffset) : wrappedOffset;
   // The infeed-ring offset is the same position in other units: a cross-check of the decoding.
   const LleField ringField = input ? LleField::PopInputBuffer32 : LleField::PopBuffer32;
   const uint64_t ring = readField(words, ringField);
@@ -1189,6 +1192,30 @@ uint64_t LleRung::feedingPopBeats(const DecodedPacket& packet, uint64_t repeat) 
                    "every corpus one without a repeat has 0 there, another value is not decoded");
   }
   return readField(packet.words, LleField::PopBeatsHigh) * ring + (repeat == 0 ? ring : low + 1);
+}
+
+// An input pop's stream offset past 512 KiB (docs/decoding-log.md "rowrest" §B): PopOffsetPlus1 counts
+// 8-byte units in 16 bits, so it holds the offset modulo 2^19 bytes, and PopInputBuffer32 (ring bytes mod
+// 2 MiB, 8 per stream byte) the same bits again. Depthwise 500^2's fourth input pop (tiles 12-15, image
+// row 375 less one unit: byte 562,496 of its 750,000-byte transfer) carries 4,777 = 70,313 mod 65,536.
+// Where the transfer holds one offset that agrees with the field, that is the pop's (every transfer up to
+// 512 KiB). Where it holds several, the pops of one transfer are taken to run forward through it (the tile
+// rows in order; corpus-fitted, no backward pop is seen in those): the first at or after the transfer's
+// previous input pop; none is refused.
+uint64_t LleRung::inputPopOffset(const DecodedPacket& packet, uint64_t wrappedOffset) {
+  const uint64_t span = uint64_t{8} << fieldDef(LleField::PopOffsetPlus1).width;  // 512 KiB
+  const uint64_t transfer = inputTransferEnd_ - inputTransferStart_;
+  uint64_t offset = wrappedOffset;
+  const bool several = wrappedOffset + span < transfer;
+  if (several && offset < lastInputPopOffset_) offset += (lastInputPopOffset_ - offset + span - 1) / span * span;
+  if (several && offset >= transfer) {
+    refuse(packet, "an input pop at stream offset " + std::to_string(wrappedOffset) + " modulo " + std::to_string(span) +
+                       " (PopOffsetPlus1) has no such offset at or after the previous input pop's " +
+                       std::to_string(lastInputPopOffset_) + " inside its infeed's " + std::to_string(transfer) +
+                       "-byte transfer: a pop going back is not decoded");
+  }
+  lastInputPopOffset_ = offset;
+  return offset;
 }
 
 // The pop's length in 64-byte ring beats (docs/decoding-log.md "win14" §C): an input pop's PopInputBeatsHigh x 16,384

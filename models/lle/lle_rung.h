@@ -168,6 +168,7 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t sourceSkipUnits(const models::DecodedPacket& packet, uint64_t address) const;
   // The units of each group the write keeps in the row form (Stage14SourceRow*; 0 = the whole group).
   [[nodiscard]] bool checkSourceRowParts(const models::DecodedPacket& packet) const;
+  [[nodiscard]] uint64_t inputPopOffset(const models::DecodedPacket& packet, uint64_t wrappedOffset);
   // Refuses a source-side unit count (Stage14SourceUnits) other than the units its group and skip span.
   void refuseOtherSourceUnits(const models::DecodedPacket& packet, uint64_t skipUnits) const;
   void stageRead(const models::DecodedPacket& packet);
@@ -284,6 +285,9 @@ class LleRung final : public models::DatapathRung {
   // The run's input stream is its input infeeds' transfers back to back: the current one's span.
   uint64_t inputTransferStart_ = 0;
   uint64_t inputTransferEnd_ = 0;
+  // Where the current transfer's last input pop started (its offset from the transfer): input pops run
+  // forward through it, which places an offset past PopOffsetPlus1's 512 KiB (inputPopOffset()).
+  uint64_t lastInputPopOffset_ = 0;
   std::vector<PendingPop> pendingPops_;
   std::deque<DeferredCompute> deferredComputes_;  // in program order
   std::deque<DeferredCompute> waitingPackets_;    // every packet issued after a waiting compute, in program order
