@@ -3354,6 +3354,57 @@ TEST_F(LleRungTest, AnInputInfeedsTransferIsItsRingsWholeFillsAndALastOne) {
                 "an input infeed stating a first fill was accepted");
 }
 
+// An input pop past 512 KiB of its transfer (docs/decoding-log.md "rowrest" §B): PopOffsetPlus1 holds the
+// stream offset in 8-byte units modulo 2^16, the ring field the same bits again. In a 1,200,000-byte
+// transfer (two 512 KiB spans and more; values no corpus program has) pops at 1,000, 300,000, 600,000 and
+// 1,100,000 (fields 1,000, 300,000, 75,712 and 51,424 bytes) land those bytes, each the first offset at or
+// after the previous pop that agrees with its field; a pop whose field names 2,000 after the one at
+// 1,100,000 has no such offset left and is refused. In a transfer of 512 KiB or less the field is the
+// offset, going back as well.
+TEST_F(LleRungTest, AnInputPopPast512KiBOfItsTransferRunsForwardFromThePreviousPop) {
+  constexpr uint64_t kBytes = 1'200'000, kPop = 96, kAt = 1024;
+  constexpr uint64_t kSpan = uint64_t{1} << 19;
+  streams.input.resize(kBytes);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(i * 11 + i / 997);
+  const auto streamBytes = [&](uint64_t from) {
+    return std::vector<uint8_t>(streams.input.begin() + static_cast<std::ptrdiff_t>(from),
+                                streams.input.begin() + static_cast<std::ptrdiff_t>(from + kPop));
+  };
+  // Pops of kPop bytes at the given stream offsets, tile k + 1 taking pop k; the bytes each tile kept.
+  const auto landed = [&](uint64_t transfer, std::initializer_list<uint64_t> offsets) {
+    rung.beginRun();
+    rung.packet(inputInfeed(transfer), streams, 0);
+    unsigned tile = 1;
+    for (const uint64_t offset : offsets) {
+      const auto mask = static_cast<uint16_t>(1u << tile++);
+      rung.packet(stageAt(mask, kAt, kPop), streams, 0);
+      rung.packet(popAt(true, offset % kSpan, offset * 8 / 32 % 65536, mask, kPop), streams, 0);
+    }
+    rung.packet(f.make(0x24, {}), streams, 0);
+    std::vector<std::vector<uint8_t>> kept;
+    for (unsigned t = 1; t < tile; ++t) {
+      const AddressedMemory& m = rung.tile(t).narrowSram;
+      const uint64_t written = m.firstUnwritten(kAt, kPop).value_or(kAt + kPop) - kAt;
+      const auto read = m.read(kAt, written);
+      kept.emplace_back(read.begin(), read.end());
+    }
+    rung.endRun();
+    return kept;
+  };
+  const auto far = landed(kBytes, {1'000, 300'000, 600'000, 1'100'000});
+  ASSERT_EQ(far.size(), 4u);
+  EXPECT_EQ(far[0], streamBytes(1'000));
+  EXPECT_EQ(far[1], streamBytes(300'000));
+  EXPECT_EQ(far[2], streamBytes(600'000));
+  EXPECT_EQ(far[3], streamBytes(1'100'000));
+  expectRefusal([&] { landed(kBytes, {300'000, 600'000, 1'100'000, 2'000}); }, "a pop going back is not decoded",
+                "an input pop with no offset at or after the previous one was accepted");
+  const auto near = landed(400'000, {300'000, 2'000});
+  ASSERT_EQ(near.size(), 2u);
+  EXPECT_EQ(near[0], streamBytes(300'000));
+  EXPECT_EQ(near[1], streamBytes(2'000));
+}
+
 // An input pop's w0[103:96] (PopInputBeatsHigh, docs/decoding-log.md "oldrecv" §B) counts 16,384 beats: the
 // compiler writes beats - 1 as 14 low bits in PopInputBeats and the rest there, and PopInputRingNeg16 repeats the
 // length mod 16,384 beats, so it cannot tell. A pop of 16,484 beats (131,872 input bytes: high 1, low 99; the
