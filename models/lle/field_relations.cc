@@ -5,6 +5,11 @@ namespace coralsim::lle {
 
 namespace {
 
+FieldRelation exceptingThePixelWalk(FieldRelation relation) {
+  relation.exceptPixelWalk = true;
+  return relation;
+}
+
 const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION(f, b, m, a) \
   FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt},
@@ -48,8 +53,26 @@ const FieldRelation kRelations[] = {
                 std::nullopt, std::nullopt, 0, std::nullopt, 0, std::nullopt, e, true, LleField::l, le},
 #define CORAL_LLE_FORMAT(c, f)
 #define CORAL_LLE_FORMAT_UNLESS(c, f)
+// The same rows, also not applied in the pixel walk (isPixelWalk).
+#define CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK(f, b, m, a, x, v, y)                                        \
+  exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                                      std::nullopt, LleField::x, v, std::nullopt, 0, LleField::y}),
+#define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK(f, b, m, a, x, v, x2, v2, y)                               \
+  exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                                      std::nullopt, LleField::x, v, LleField::x2, v2, LleField::y}),
+#define CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK(f, b, m, a, y)                                                    \
+  exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                                      std::nullopt, std::nullopt, 0, std::nullopt, 0, LleField::y}),
+#define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_WALK(c, f, b, m, a, x, v, x2, v2, y)               \
+  exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                                      std::nullopt, LleField::x, v, LleField::x2, v2, LleField::y, std::nullopt, false,     \
+                                      std::nullopt, 0, LleField::c}),
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_COUNT_OF_WRAP
+#undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK
+#undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
+#undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK
+#undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_WHERE_UNSET
 #undef CORAL_LLE_RELATION_EXCEPT2
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET
@@ -86,10 +109,18 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)
 #define CORAL_LLE_RELATION_WHERE_UNSET(f, b, m, a, y)
 #define CORAL_LLE_COUNT_OF_WRAP(f, b, e, l, le)
+#define CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK(f, b, m, a, x, v, y)
+#define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK(f, b, m, a, x, v, x2, v2, y)
+#define CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK(f, b, m, a, y)
+#define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_WALK(c, f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_COUNT_OF_WRAP
+#undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK
+#undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
+#undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK
+#undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_WHERE_UNSET
 #undef CORAL_LLE_FORMAT_UNLESS
 #undef CORAL_LLE_RELATION_EXCEPT2
@@ -148,6 +179,12 @@ std::span<const FieldRelation> fieldRelations() { return kRelations; }
 
 std::span<const FieldFormat> fieldFormats() { return kFormats; }
 
+bool isPixelWalk(std::span<const isa::Word128> words) {
+  return readField(words, LleField::ComputeInputBytes) == 4 && readField(words, LleField::ComputeInputRingOn) == 0 &&
+         readField(words, LleField::ComputeK4W1) == 0 && readField(words, LleField::ComputeNest37Limit1) == 0 &&
+         readField(words, LleField::ComputeK4W0) != 0 && readField(words, LleField::ComputePositions) != 0;
+}
+
 bool fieldPresent(LleField field, std::span<const isa::Word128> words) {
   for (const FieldFormat& f : kFormats) {
     if (f.field == field && (readField(words, f.condition) == 0) != f.whenClear) return false;
@@ -164,6 +201,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     if (r.exceptField2 && readField(words, *r.exceptField2) == r.exceptValue2) continue;
     if (r.exceptWhereSet && readField(words, *r.exceptWhereSet) != 0) continue;        // so does the convolution
     if (r.onlyWhereSet && readField(words, *r.onlyWhereSet) == 0) continue;            // a relation of one form only
+    if (r.exceptPixelWalk && isPixelWalk(words)) continue;                              // lle_rung_eltwise_walk.cc checks it
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

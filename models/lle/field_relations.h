@@ -46,7 +46,16 @@ struct FieldRelation {
   // CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET: the relation holds only where this 1-bit field is
   // 1; elsewhere the field keeps its meaning and takes any value (no zero rule, unlike `condition`).
   std::optional<LleField> onlyWhereSet = std::nullopt;
+  // CORAL_LLE_..._OR_PIXEL_WALK: nor in the pixel walk (isPixelWalk below), whose executor checks it.
+  bool exceptPixelWalk = false;
 };
+
+// The colour templates' pixel walk (docs/decoding-log.md "colour43"): 4-byte input elements, Nest37
+// level 0 run once (one group an iteration: ComputeK4W1 = 0) while the w0 nest's level 0 counts
+// (ComputeK4W0 > 0) and Nest37 walks those iterations at level 2 (ComputePositions > 0) with level 1
+// run once. The w0 nest's level 0 is then no K reduction but the pixel count, so the relations that
+// read it as one (the weight wraps, the raw element-wise form's position repeats) are the executor's.
+[[nodiscard]] bool isPixelWalk(std::span<const isa::Word128> words);
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();
 

@@ -1390,6 +1390,32 @@ uint64_t LleRung::inputElementBytes(const DecodedPacket& packet) const {
   return bytes;
 }
 
+// Where the K count is written over elements narrower than its 4-byte group, w11 bit 98 says so and the
+// K loop's level 0 counts the elements the groups pack (docs/decoding-log.md "looming98"): the flag must
+// be set exactly there, and the count must agree with the limit. Neither form is executed here (refused
+// after this check); a packet breaking either rule says something else, refused naming the fields.
+void LleRung::refusePackedKCountDisagreeing(const DecodedPacket& packet, uint64_t elementBytes) const {
+  const auto& words = packet.words;
+  const uint64_t count = readField(words, LleField::ComputeKCount);
+  const uint64_t packed = readField(words, LleField::ComputeKCountOfPackedElements);
+  const bool narrowWithCount = elementBytes < kGroupBytes && count != 0;
+  if ((packed != 0) != narrowWithCount) {
+    refuse(packet, "ComputeKCountOfPackedElements (word 11 bit 98) = " + std::to_string(packed) + " with ComputeKCount (word 9 bits 75:64) = " +
+                       std::to_string(count) + " and ComputeInputBytes = " + std::to_string(elementBytes) +
+                       ": the flag is set exactly where a K count is written over 1- or 2-byte elements");
+  }
+  if (packed == 0) return;
+  const uint64_t elements = readField(words, LleField::ComputeK4W0) + 1;
+  if (elements != count * kGroupBytes / elementBytes) {
+    refuse(packet, "ComputeK4W0 + 1 = " + std::to_string(elements) + " with ComputeKCountOfPackedElements (word 11 bit 98) set: the K loop counts " +
+                       std::to_string(count) + " group(s) of " + std::to_string(kGroupBytes / elementBytes) + " " + std::to_string(elementBytes) +
+                       "-byte elements (ComputeKCount x 4 / ComputeInputBytes)");
+  }
+  refuse(packet, "ComputeKCountOfPackedElements (word 11 bit 98) set: a K reduction of " + std::to_string(elements) + " " +
+                     std::to_string(elementBytes) + "-byte elements packed in " + std::to_string(count) +
+                     " 4-byte group(s) is decoded but not executed (not the identity copy)");
+}
+
 // The epilogue fields both compute forms share (docs/isa.md §4.2), with the ranges the requantiser
 // models: zero points of one byte, a finite multiplier, ordered clamps.
 ComputeEpilogue LleRung::readEpilogue(const DecodedPacket& packet, bool biasExecuted) const {
@@ -1435,6 +1461,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).
   const uint64_t elementBytes = inputElementBytes(packet);
+  refusePackedKCountDisagreeing(packet, elementBytes);
   // Where Nest37 level 1 counts, the weight nests' wrap relation is the rung's to check (lle_relations.def):
   // the walked element-wise form keeps its block (wraps 0), the other forms keep the relation.
   if (elementBytes == kGroupBytes && readField(words, LleField::ComputeNest37Limit1) != 0 && !isWalkedElementWise(packet)) {
@@ -1469,6 +1496,13 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        "identity computes set it)");
   }
   refuseWhileAWindowReaderWaits(packet);
+  // The pixel walk is exempt from the weight-wrap and position relations (lle_relations.def) because the
+  // walked element-wise executor checks them; on tiles without its kept block it is no form executed here.
+  if (isPixelWalk(words) && !isWalkedElementWise(packet)) {
+    refuse(packet, "ComputeK4W0 = " + std::to_string(readField(words, LleField::ComputeK4W0)) + " with ComputeK4W1 = 0 and ComputePositions = " +
+                       std::to_string(readField(words, LleField::ComputePositions)) +
+                       " (a pixel walk at Nest37 level 2) on tiles without a 16-byte kept block or with a weight stream on its tag: not decoded");
+  }
   if (isWalkedElementWise(packet)) {
     refuseAKeptReadOfUnwrittenBytes(packet);
     computeElementWiseWalk(packet);

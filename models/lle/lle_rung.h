@@ -210,6 +210,7 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet, bool biasExecuted = false) const;
   void refuseUnexecutedBias(const models::DecodedPacket& packet) const;
   [[nodiscard]] uint64_t inputElementBytes(const models::DecodedPacket& packet) const;  // 1, 2 or 4, else refused
+  void refusePackedKCountDisagreeing(const models::DecodedPacket& packet, uint64_t elementBytes) const;
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
   // Whether a loop nest (level 0 and the levels above it) counts `iterations` at one level at most,

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/lle/compute_epilogue.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
@@ -35,16 +36,17 @@ uint64_t nestIterations(std::span<const isa::Word128> words, LleField level0, Ll
 }  // namespace
 
 // The form: 4-byte input elements outside a ring, Nest37 level 0 run once (one group an iteration)
-// and a level above it counting, every tile of the mask holding a 16-byte block a 0x13 kept for it and
+// and a level above it counting -- level 1 in add_128_128, level 2 alone in the colour templates' pixel
+// walk (field_relations.h isPixelWalk: the w0 nest's level 0 counts the pixels, docs/decoding-log.md
+// "colour43") --, every tile of the mask holding a 16-byte block a 0x13 kept for it and
 // no weight stream on the compute's tag (with one, Nest37 level 1 is the convolution's tap rows). A
 // looping receive on another tag (add_128_128's input receive, 1952 against the compute's 1951) is not
 // this compute's stream.
 bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   const auto words = packet.words;
-  if (readField(words, LleField::ComputeInputBytes) != kUnitBytes || readField(words, LleField::ComputeInputRingOn) != 0 ||
-      readField(words, LleField::ComputeK4W1) != 0 || readField(words, LleField::ComputeNest37Limit1) == 0) {
-    return false;
-  }
+  const bool walksAtLevel1 = readField(words, LleField::ComputeInputBytes) == kUnitBytes && readField(words, LleField::ComputeInputRingOn) == 0 &&
+                            readField(words, LleField::ComputeK4W1) == 0 && readField(words, LleField::ComputeNest37Limit1) != 0;
+  if (!walksAtLevel1 && !isPixelWalk(words)) return false;
   bool any = false;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;

@@ -26,6 +26,7 @@
 #include "models/scalar/decoded_program.h"
 #include "sim/device.h"
 #include "tests/corpus/lle_refusal_pc.h"
+#include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
@@ -33,19 +34,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using coralsim::testing::refusedPc;
+using coralsim::testing::runOnLle;
 using lle::LleField;
-
-RunResult runOnLle(const RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs) {
-  sim::DeviceOptions options;
-  options.chip.mode = models::ExecutionMode::kLle;
-  sim::Device device(options);
-  InProcessTransport transport(device);
-  Runner runner(transport, RunnerOptions{});
-  runner.open();
-  RunResult r = runner.run(plan, inputs);
-  runner.close();
-  return r;
-}
 
 // The PC, in the execution-only executable, of the first tile packet `wanted` says is the one a decode let
 // through (given the tile packet before it, fences skipped); -1 when none is.

@@ -34,6 +34,7 @@
 #include "models/scalar/decoded_program.h"
 #include "sim/device.h"
 #include "tests/corpus/lle_refusal_pc.h"
+#include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
@@ -41,21 +42,10 @@ namespace {
 
 namespace fs = std::filesystem;
 using coralsim::testing::refusedPc;
+using coralsim::testing::runOnLle;
 using lle::LleField;
 
 constexpr uint8_t kReceive = 0x11;
-
-RunResult runOnLle(const RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs) {
-  sim::DeviceOptions options;
-  options.chip.mode = models::ExecutionMode::kLle;
-  sim::Device device(options);
-  InProcessTransport transport(device);
-  Runner runner(transport, RunnerOptions{});
-  runner.open();
-  RunResult r = runner.run(plan, inputs);
-  runner.close();
-  return r;
-}
 
 // The absolute bits (128 x word + bit) an envelope refusal of a compute names: "opcode 0x01 ... word 9 =
 // ...: bits 64, 59 have no decoded meaning". Empty for any other refusal.

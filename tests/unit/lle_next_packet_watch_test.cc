@@ -10,6 +10,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/next_packet_watch.h"
 #include "models/lle/packet_envelope.h"
+#include "tests/unit/lle_envelope_packets.h"
 
 namespace coralsim::lle {
 namespace {
@@ -19,29 +20,14 @@ using models::DecodedPacket;
 class NextPacketWatchTest : public ::testing::Test {
  protected:
   DecodedPacket make(uint8_t op, uint16_t mask, bool feedsCompute = false) {
-    const unsigned length = isa::packetLength(static_cast<isa::Opcode>(op));
-    auto& words = storage_.emplace_back(length);
-    for (unsigned k = 0; k < length; ++k) words[k] = envelopeValue(op, k);
-    if (op != 0x1a) words[0].setBits(12, 16, mask);
-    if (op == 0x14) {
-      const LleFieldDef& f = fieldDef(LleField::Stage14FeedsCompute);
-      words[f.lsb / 128].setBits(f.lsb % 128, 1, feedsCompute ? 1 : 0);
-    }
-    DecodedPacket p;
-    p.pc = pc_++;
-    p.opcode = static_cast<isa::Opcode>(op);
-    p.length = static_cast<uint8_t>(length);
-    p.words = words;
-    p.tilePacket = true;
-    p.tileMask = static_cast<uint16_t>(words[0].bits(12, 16));
-    return p;
+    if (op != 0x14) return packets_.make(op, mask);
+    return packets_.make(op, mask, {{LleField::Stage14FeedsCompute, feedsCompute ? 1 : 0}});
   }
 
   NextPacketWatch watch;
 
  private:
-  std::vector<std::vector<isa::Word128>> storage_;
-  uint32_t pc_ = 0x40;
+  EnvelopePackets packets_{0x40};
 };
 
 constexpr uint16_t kTiles = (1u << 3) | (1u << 9);

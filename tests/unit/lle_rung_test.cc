@@ -284,6 +284,13 @@ class LleRungTest : public ::testing::Test {
                          {LleField::InfeedWraps64K, bytes >> 16},
                          {LleField::InfeedFirstBeats, -(std::min<uint64_t>(bytes / 64, 2048) - 1)}});
   }
+  // A 0x17 immediate write of one 4-byte unit `value` at narrow unit `unit` of `tile`: the mesh tests' way
+  // to put known bytes in a tile's memory.
+  void writeUnit(unsigned tile, uint64_t unit, uint32_t value) {
+    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
+                streams, 0);
+  }
   // Runs an infeed of the given class, then `receive` and `pop`; the refusal text, or "accepted" if both pass.
   std::string popRefusal(bool input, const DecodedPacket& receive, const DecodedPacket& pop) {
     rung.beginRun();
@@ -507,6 +514,54 @@ TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
   const std::string why = checkEnvelope(neighbour);
   EXPECT_NE(why.find("word 12"), std::string::npos) << why;
   EXPECT_NE(why.find("bits 34 "), std::string::npos) << why;
+}
+
+// w11 bit 98 of the compute (docs/decoding-log.md "looming98"): set exactly where a K count is written over
+// elements narrower than its 4-byte group, whose level-0 loop then counts ComputeKCount x 4 / bytes elements.
+// Values no corpus compute has: a Dense (4-byte) compute with its K count written (8 groups) runs with the
+// bit clear and is refused naming the bit when it is set; a one-byte K reduction of 8 elements in 2 groups
+// (the corpus's are 4 in 1) with the bit set reaches the rung's own refusal of the form, naming the count,
+// with the bit clear or with 7 elements it is refused naming the rule it breaks. With the rung's check
+// removed (the field still declared) four of the five expectations fail (checked); without the field the
+// envelope refuses w11 bit 98 itself.
+TEST_F(LleRungTest, TheKCountOfPackedElementsFlagIsSetExactlyWhereACountCoversSubGroupElements) {
+  const auto setKCount = [&](const DecodedPacket& p, uint64_t count, uint64_t packed) {
+    f.setElement(p, LleField::ComputeKCount, 0, count);
+    f.setElement(p, LleField::ComputeKCountOfPackedElements, 0, packed);
+  };
+  EXPECT_EQ(denseComputeRefusal([&](const DecodedPacket& p) { setKCount(p, kGroups, 0); }), "accepted");
+  const std::string fourByte = denseComputeRefusal([&](const DecodedPacket& p) { setKCount(p, kGroups, 1); });
+  EXPECT_NE(fourByte.find("ComputeKCountOfPackedElements (word 11 bit 98) = 1 with ComputeKCount (word 9 bits 75:64) = 8 and "
+                          "ComputeInputBytes = 4"),
+            std::string::npos)
+      << fourByte;
+  // One-byte elements: 8 of them walked at level 0, Nest29's slot-6 carry -7 bytes (wrap -2, low bits 1):
+  // a count of 2 four-byte groups (lle_relations.def CORAL_LLE_COUNT_OF_WRAP).
+  const auto oneByte = [&](uint64_t elements, uint64_t packed) {
+    return denseComputeRefusal([&](const DecodedPacket& p) {
+      f.setElement(p, LleField::ComputeInputBytes, 0, 1);
+      f.setElement(p, LleField::ComputeInputBytesCode, 0, 1);
+      f.setElement(p, LleField::ComputeK4W0, 0, elements - 1);
+      f.setElement(p, LleField::ComputeKWrap29, 5, static_cast<uint64_t>(-2));
+      f.setElement(p, LleField::ComputeNest29CarryLow, 6, 1);
+      setKCount(p, 2, packed);
+    });
+  };
+  const std::string packedForm = oneByte(8, 1);
+  EXPECT_NE(packedForm.find("ComputeKCountOfPackedElements (word 11 bit 98) set: a K reduction of 8 1-byte elements packed in 2 "
+                            "4-byte group(s) is decoded but not executed"),
+            std::string::npos)
+      << packedForm;
+  const std::string unflagged = oneByte(8, 0);
+  EXPECT_NE(unflagged.find("ComputeKCountOfPackedElements (word 11 bit 98) = 0 with ComputeKCount (word 9 bits 75:64) = 2 and "
+                           "ComputeInputBytes = 1"),
+            std::string::npos)
+      << unflagged;
+  const std::string miscounted = oneByte(7, 1);
+  EXPECT_NE(miscounted.find("ComputeK4W0 + 1 = 7 with ComputeKCountOfPackedElements (word 11 bit 98) set: the K loop counts 2 group(s) "
+                            "of 4 1-byte elements"),
+            std::string::npos)
+      << miscounted;
 }
 
 TEST_F(LleRungTest, CachedParametersSurviveRunsUntilReset) {
@@ -4256,6 +4311,81 @@ TEST_F(LleRungTest, TheWalkedElementWiseComputeReadsItsGroupsAlongTheInputNestAn
   EXPECT_NE(units.find("writes 20 units for the input nest's 15 groups"), std::string::npos) << units;
 }
 
+// The colour templates' pixel walk (docs/decoding-log.md "colour43"): the w0 nest, Nest29 and the w10
+// nest count the pixels at their level 0 (ComputeK4W0 = 6: 7 iterations) while Nest37 runs levels 0-1
+// once and walks the 7 groups at level 2 -- here 8 bytes apart (ComputeNest37Carry1 = 8: every other
+// group; the templates' carry is 4) from narrow 200. The weight wraps are 0 (the kept block weighs every
+// group) and Output37 writes iteration k to unit k at its level 0 (ComputeOutPositions 0). So out[4k + c]
+// = f(in[8k + c]) with the walked form's epilogue (zero points 3 / 10, multiplier 0.75, clamps
+// [-10, 200], ComputeBias 5). No corpus compute has 7 pixels or this carry. Refused by name: a weight
+// carry (the relation row is the executor's here) and the walk without a kept block on its tile. Before
+// the change the relation refused it: "ComputeKWrap29[0] = 0 is not -1 x ComputeK4W0 = -6"; with w12 bit
+// 43 set, the envelope ("word 12 ... bits 43").
+TEST_F(LleRungTest, ThePixelWalkCountsItsPixelsAtTheW0NestsLevel0AndReadsThemAtNest37Level2) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr uint64_t kBlockAt = 96;
+  constexpr uint64_t kInputAt = 200;
+  constexpr uint64_t kPixels = 7, kPixelBytes = 8;
+  constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
+  constexpr int32_t kBias = 5;
+  const int8_t diagonal[4] = {2, -1, 1, 3};
+  const auto pixelWalk = [&](const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
+    std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::ComputeZpIn, kEltZpIn}, {LleField::ComputeZpOut, kEltZpOut},
+        {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
+        {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+        {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)},
+        {LleField::ComputeBias, kBias},
+        {LleField::ComputeK4W0, kPixels - 1}, {LleField::ComputeK4W7, kPixels - 1}, {LleField::ComputeK4W10, kPixels - 1},
+        {LleField::ComputeK4W1, 0}, {LleField::ComputeNest37Limit1, 0}, {LleField::ComputePositions, kPixels - 1},
+        {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, kPixelBytes},
+        {LleField::ComputeKWrap37, static_cast<uint64_t>(-int64_t{kPixels - 1})},
+        {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+        {LleField::ComputeOut37Limit0, kPixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
+        {LleField::ComputeOutPositions, 0}, {LleField::ComputeOutWrap, static_cast<uint64_t>(-int64_t{kPixels - 1})},
+        {LleField::ComputePositionLoopOn, 1}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    DecodedPacket packet = elementWiseCompute(kTile, kPixels, kInputAt, fields);
+    f.setElement(packet, LleField::ComputeLimitW0, 0, 0);  // the pixels are the w0 nest's level 0 alone
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute, bool keepBlock = true) {
+    // 32 bytes back (whole 8-byte lines): the 7 units, then one a 0x17 wrote before.
+    const DecodedPacket mark = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                             {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + kPixels}});
+    return runElementWise({kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, 32, keepBlock, {mark}}, compute);
+  };
+  streams.input.resize(kPixels * kPixelBytes);  // whole 8-byte beats, every byte different
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(17 + 11 * i);
+  // w12 bit 43 (ComputeFlagW12Bit43, set in the templates' walk, clear in every other element-wise
+  // compute of the corpus) moves no byte: both values give the same results.
+  for (const uint64_t flag43 : {0u, 1u}) {
+    const DecodedPacket walk = pixelWalk();
+    f.wordsOf(walk)[12].setBits(43, 1, flag43);  // the bit itself, not through the field's row
+    EXPECT_EQ(checkEnvelope(walk), "") << "w12 bit 43 = " << flag43;
+    const std::vector<uint8_t> out = run(walk);
+    ASSERT_EQ(out.size(), 32u);
+    for (uint64_t i = 4 * kPixels; i < 32; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the walk";
+    for (uint64_t k = 0; k < kPixels; ++k) {
+      for (unsigned c = 0; c < 4; ++c) {
+        const int32_t acc = (streams.input[kPixelBytes * k + c] - kEltZpIn) * diagonal[c] + kBias;
+        const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.75f, -10.0f, 200.0f)) + kEltZpOut);
+        EXPECT_EQ(out[4 * k + c], want) << "w12 bit 43 = " << flag43 << " pixel " << k << " lane " << c;
+      }
+    }
+  }
+  const DecodedPacket packet = pixelWalk();
+  const auto refusal = [&](const DecodedPacket& compute, bool keepBlock = true) {
+    return refusalOf([&] {
+      run(compute, keepBlock);
+    });
+  };
+  const std::string carry = refusal(pixelWalk({{LleField::ComputeKWrap29, 1}}));
+  EXPECT_NE(carry.find("ComputeKWrap29[0] = 1 in the walked element-wise form"), std::string::npos) << carry;
+  const std::string unkept = refusal(packet, false);
+  EXPECT_NE(unkept.find("a pixel walk at Nest37 level 2"), std::string::npos) << unkept;
+}
+
 // A read with Stage13Route 1, 0 (w3 bit 107 alone; docs/decoding-log.md "eltw12" §D, add_128_128's output
 // read): drained by a 0x10 send it gives the bytes a sent read (1, 1) gives -- 40 popped bytes at narrow
 // 280 of tile 0, back in order. A compute on its tiles before a send drains it is refused naming the
@@ -5400,11 +5530,7 @@ TEST_F(LleRungTest, TheColumnStripsTwoDecodeSetFormsPassAndOthersAreRefused) {
 // immediate form's w3[47:31] step, they would land at 50, 51, 52. A send of 2 units into a 3-unit
 // receive is refused, and so is a send off the 4 x 4 grid's edge (tile 3 to "tile 4").
 TEST_F(LleRungTest, AMeshSendLandsInTheReceiveItsNeighbourArmedByTheStrides) {
-  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
-    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
-                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
-                streams, 0);
-  };
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) { writeUnit(tile, unit, value); };
   const auto side = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t units, int64_t stride) {
     f.setElement(p, limit, 0, units - 1);
     for (unsigned i = 1; i < 4; ++i) f.setElement(p, limit, i, 0);
@@ -5464,15 +5590,12 @@ TEST_F(LleRungTest, AMeshSendLandsInTheReceiveItsNeighbourArmedByTheStrides) {
 // send side's four bits at w3[92:89], the receive side's at w3[96:93]. A send-only 0x18 (tile 1 sends
 // units 3..5 to tile 2) and the receive-only 0x18 that takes its bytes (a column of 3 units 7 apart from
 // unit 50: no corpus transfer has these addresses) carry the same value, as every corpus split pair does;
-// under each seen value (1, 3, 5, 7, 9) the bytes land where the nests say. A value never seen (2, 11) and
-// flags on a side that is off are refused by name. Before the change the envelope refused the send's
+// under each seen value (1, 3, 5, 7, 9), values never seen (2, 11) and halves whose values differ, the bytes
+// land where the nests say (the flags are accepted at any value: the lead's amendment to "meshw3" §A); flags on
+// a side that is off are refused by name. Before the change the envelope refused the send's
 // w3 bits 92:89 (conv 1024^2's 0x18 @ 0x00bb stopped on "w3 bits 91, 89", matmul_256's 0x16 on 92, 89).
 TEST_F(LleRungTest, EachMeshSidesFlagsLeaveTheBytesWhereTheNestsSay) {
-  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
-    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
-                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
-                streams, 0);
-  };
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) { writeUnit(tile, unit, value); };
   const auto side = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t units, int64_t stride) {
     f.setElement(p, limit, 0, units - 1);
     for (unsigned i = 1; i < 4; ++i) f.setElement(p, limit, i, 0);
@@ -5531,11 +5654,7 @@ TEST_F(LleRungTest, EachMeshSidesFlagsLeaveTheBytesWhereTheNestsSay) {
 // reads its buffer before anything arrived (refused: "reads narrow byte 400, which no packet wrote"); a relay
 // with no stream sent towards it is refused by name.
 TEST_F(LleRungTest, AMeshRelayForwardsTheStreamItReceivesThroughItsBuffer) {
-  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
-    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
-                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
-                streams, 0);
-  };
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) { writeUnit(tile, unit, value); };
   const auto setNest = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t limit0, uint64_t limit1, int64_t carry0) {
     f.setElement(p, limit, 0, limit0);
     f.setElement(p, limit, 1, limit1);

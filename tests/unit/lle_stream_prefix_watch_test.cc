@@ -13,6 +13,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/stream_prefix_watch.h"
+#include "tests/unit/lle_envelope_packets.h"
 
 namespace coralsim::lle {
 namespace {
@@ -22,29 +23,14 @@ using models::DecodedPacket;
 class StreamPrefixWatchTest : public ::testing::Test {
  protected:
   DecodedPacket make(uint8_t op, uint16_t mask, const std::vector<std::pair<LleField, uint64_t>>& fields = {}) {
-    const unsigned length = isa::packetLength(static_cast<isa::Opcode>(op));
-    auto& words = storage_.emplace_back(length);
-    for (unsigned k = 0; k < length; ++k) words[k] = envelopeValue(op, k);
-    if (op != 0x1a) words[0].setBits(12, 16, mask);
-    for (const auto& [field, value] : fields) {
-      const LleFieldDef& f = fieldDef(field);
-      words[f.lsb / 128].setBits(f.lsb % 128, f.width, value);
-    }
-    DecodedPacket p;
-    p.pc = pc_++;
-    p.opcode = static_cast<isa::Opcode>(op);
-    p.length = static_cast<uint8_t>(length);
-    p.words = words;
-    p.tilePacket = true;
-    p.tileMask = static_cast<uint16_t>(words[0].bits(12, 16));
-    return p;
+    return packets_.make(op, mask, fields);
   }
   // A 0x12 with its nest and 3 prefix arrays (Bytes8 96), output blocks at levels 2-3: 3 x 2.
   DecodedPacket ringStream(uint16_t mask, uint64_t bytes8 = 96) {
     return make(0x12, mask, {{LleField::Recv12InnerLevel, 1}, {LleField::Recv12PrefixOn, 1}, {LleField::Recv12PrefixBytes8, bytes8}});
   }
   DecodedPacket withBlocks(DecodedPacket p, LleField repeat, uint64_t level1, uint64_t level2) {
-    auto& words = storage_.back();
+    auto& words = packets_.lastWords();
     const LleFieldDef& f = fieldDef(repeat);
     words[(f.lsb + f.stride) / 128].setBits((f.lsb + f.stride) % 128, f.width, level1);
     words[(f.lsb + 2 * f.stride) / 128].setBits((f.lsb + 2 * f.stride) % 128, f.width, level2);
@@ -71,10 +57,7 @@ class StreamPrefixWatchTest : public ::testing::Test {
   }
 
  protected:
-  std::vector<std::vector<isa::Word128>> storage_;
-
- private:
-  uint32_t pc_ = 0x80;
+  EnvelopePackets packets_{0x80};
 };
 
 constexpr uint16_t kTiles = (1u << 6) | (1u << 11);
@@ -106,8 +89,8 @@ TEST_F(StreamPrefixWatchTest, OtherValuesAreRefusedNamingTheField) {
   // receive's level 1 does not count; with it counting, which levels the blocks count is not decoded.
   EXPECT_EQ(after(withBlocks(ringStream(kTiles, 97), LleField::Recv12Repeat, 2, 1), write(kTiles, 3, 1, 5, 1)), "");
   DecodedPacket level1 = ringStream(kTiles, 97);
-  storage_.back()[fieldDef(LleField::Recv12Repeat).lsb / 128].setBits(fieldDef(LleField::Recv12Repeat).lsb % 128, 16, 4);
-  level1.words = storage_.back();
+  packets_.lastWords()[fieldDef(LleField::Recv12Repeat).lsb / 128].setBits(fieldDef(LleField::Recv12Repeat).lsb % 128, 16, 4);
+  level1.words = packets_.lastWords();
   refusal(after(level1, write(kTiles, 3, 1, 0, 1)), "(the bias form) with its level 1 counting");
   refusal(after(ringStream(kTiles, 98), write(kTiles, 3, 1, 0, 1)), "3 arrays and 2 eight-byte units more");
 }

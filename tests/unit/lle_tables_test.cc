@@ -7,6 +7,7 @@
 #include <array>
 #include <map>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <tuple>
 #include <utility>
@@ -21,6 +22,15 @@
 
 namespace coralsim::lle {
 namespace {
+
+// Writes element `element` of `field` (two's complement of its width) into a packet's words, bit by bit
+// (a field element may straddle two words).
+void setElement(std::span<isa::Word128> words, LleField field, unsigned element, int64_t value) {
+  const LleFieldDef& f = fieldDef(field);
+  const uint32_t lsb = f.lsb + element * f.stride;
+  const uint64_t raw = static_cast<uint64_t>(value) & ((uint64_t{1} << f.width) - 1);
+  for (uint32_t b = 0; b < f.width; ++b) words[(lsb + b) / 128].setBits((lsb + b) % 128, 1, (raw >> b) & 1);
+}
 
 TEST(LleFields, TileMaskAndSequenceRowsAgreeWithThePacketFieldTable) {
   size_t checked = 0;
@@ -266,12 +276,7 @@ TEST(LleRelations, RelateFieldsOfOnePacketUnderAOneBitCondition) {
 // naming the nest.
 TEST(LleRelations, ANestWrapFollowsTheIterationCountOfEveryLevel) {
   std::array<isa::Word128, 17> words{};
-  const auto set = [&](LleField field, unsigned element, int64_t value) {
-    const LleFieldDef& f = fieldDef(field);
-    const uint32_t lsb = f.lsb + element * f.stride;
-    const uint64_t raw = static_cast<uint64_t>(value) & ((uint64_t{1} << f.width) - 1);
-    for (uint32_t b = 0; b < f.width; ++b) words[(lsb + b) / 128].setBits((lsb + b) % 128, 1, (raw >> b) & 1);
-  };
+  const auto set = [&](LleField field, unsigned element, int64_t value) { setElement(words, field, element, value); };
   const auto wraps = [&](int64_t value) {
     for (unsigned e = 0; e < fieldDef(LleField::ComputeKWrap37).count; ++e) set(LleField::ComputeKWrap37, e, value);
   };
@@ -328,12 +333,7 @@ TEST(LleRelations, TheKLimitsAreFourteenBitsWide) {
 // and 3 is refused naming the rounding. Read as 1 - wrap (main), 2 is refused and 3 accepted (checked).
 TEST(LleRelations, TheKCountIsOfWholeGroupsOfItsLoopsByteCarry) {
   std::array<isa::Word128, 17> words{};
-  const auto set = [&](LleField field, unsigned element, int64_t value) {
-    const LleFieldDef& f = fieldDef(field);
-    const uint32_t lsb = f.lsb + element * f.stride;
-    const uint64_t raw = static_cast<uint64_t>(value) & ((uint64_t{1} << f.width) - 1);
-    for (uint32_t b = 0; b < f.width; ++b) words[(lsb + b) / 128].setBits((lsb + b) % 128, 1, (raw >> b) & 1);
-  };
+  const auto set = [&](LleField field, unsigned element, int64_t value) { setElement(words, field, element, value); };
   set(LleField::ComputeKWrap29, 5, -2);
   set(LleField::ComputeKCount, 0, 3);
   EXPECT_EQ(checkFieldRelations(0x01, words), "");

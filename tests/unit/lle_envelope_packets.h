@@ -1,0 +1,49 @@
+// Packets for the lle watch tests: every word starts at the envelope's value for its opcode (so only the
+// fields a test sets differ from what the rung's envelope accepts), the tile mask in word 0, PCs counting
+// up from `firstPc`. Owns the words (DecodedPacket holds a span).
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <utility>
+#include <vector>
+
+#include "models/isa/opcodes.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/packet_envelope.h"
+#include "models/scalar/decoded_program.h"
+
+namespace coralsim::lle {
+
+class EnvelopePackets {
+ public:
+  explicit EnvelopePackets(uint32_t firstPc) : pc_(firstPc) {}
+
+  models::DecodedPacket make(uint8_t op, uint16_t mask, const std::vector<std::pair<LleField, uint64_t>>& fields = {}) {
+    const unsigned length = isa::packetLength(static_cast<isa::Opcode>(op));
+    std::vector<isa::Word128>& words = storage_.emplace_back(length);
+    for (unsigned k = 0; k < length; ++k) words[k] = envelopeValue(op, k);
+    if (op != 0x1a) words[0].setBits(12, 16, mask);  // the fence has no tile mask
+    for (const auto& [field, value] : fields) {
+      const LleFieldDef& f = fieldDef(field);
+      words[f.lsb / 128].setBits(f.lsb % 128, f.width, value);
+    }
+    models::DecodedPacket p;
+    p.pc = pc_++;
+    p.opcode = static_cast<isa::Opcode>(op);
+    p.length = static_cast<uint8_t>(length);
+    p.words = words;
+    p.tilePacket = true;
+    p.tileMask = static_cast<uint16_t>(words[0].bits(12, 16));
+    return p;
+  }
+
+  // The words of the packet made last, to change a field element `make` cannot name.
+  std::vector<isa::Word128>& lastWords() { return storage_.back(); }
+
+ private:
+  std::deque<std::vector<isa::Word128>> storage_;  // a deque: earlier packets' spans stay valid
+  uint32_t pc_;
+};
+
+}  // namespace coralsim::lle
