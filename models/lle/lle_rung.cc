@@ -150,6 +150,7 @@ void LleRung::beginRun() {
   infeedIsInput_ = false;
   inputTransferStart_ = 0;
   inputTransferEnd_ = 0;
+  lastInputPopOffset_ = 0;
   pendingInfeedCheck_.reset();
   pendingPops_.clear();
   deferredComputes_.clear();
@@ -354,6 +355,7 @@ void LleRung::infeed(const DecodedPacket& packet) {
     // previous input infeed's in the run's input stream.
     inputTransferStart_ = inputTransferEnd_;
     inputTransferEnd_ = inputTransferStart_ + InputInfeedTransfer::fromPacket(words).bytes();
+    lastInputPopOffset_ = 0;
     pendingInfeedCheck_.reset();
     return;
   }
@@ -412,14 +414,14 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     }
   }
   const uint64_t skipUnits = sourceSkipUnits(packet, address);
-  const uint64_t rowUnits = sourceRowUnits(packet, skipUnits);
+  const bool rowForm = checkSourceRowParts(packet);
   refuseOtherSourceUnits(packet, skipUnits);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedWriteAt = address;
     tiles_[t].stagedWriteNest = nest;
     tiles_[t].stagedWriteSkipUnits = skipUnits;
-    tiles_[t].stagedWriteRowUnits = rowUnits;
+    tiles_[t].stagedWriteRowForm = rowForm;
     tiles_[t].stagedWriteWords.assign(packet.words.begin(), packet.words.end());
     tiles_[t].stagedWriteSliced = false;
   }
@@ -483,15 +485,16 @@ uint64_t LleRung::sourceSkipUnits(const DecodedPacket& packet, uint64_t address)
 }
 
 // The row form of the source side (lle_fields.def Stage14SourceRow*, docs/decoding-log.md "rowform"
-// §A): each group of the write is kept in two parts, RowRest + 1 units and RowSkip more, the two adding
-// up to the group (checked). The decoded case is the row after the skip: SourceOn, and the first part
-// the units of the group the skip leaves (RowRest = Stage14Groups - Stage14SourceSkip - 1). Those units
-// are the pop's, as for any skipping write; what the second part holds (the row's first units again, or
-// the next row's) is not decoded, so the rung keeps only the first part and counts the rest as unwritten.
-// Returns the units of each group the tile keeps (0: the whole group, no row form).
-uint64_t LleRung::sourceRowUnits(const DecodedPacket& packet, uint64_t skipUnits) const {
-  const uint64_t form = readField(packet.words, LleField::Stage14SourceRowForm);
-  if (form == 0) return 0;
+// §A, "rowrest"): each group of the write is kept in two parts, RowRest + 1 units and RowSkip more, the
+// two adding up to the group (checked). The two parts are consecutive runs of the pop: the group the
+// tile keeps is its Stage14Groups + 1 units from the skip on, whether the first part ends at the end of
+// an image row (the row after the skip, the 256^2 sweeps) or inside one (conv 500^2's tile columns all
+// split at the row's unit 55, with and without a skip: its second parts hold the rest of the row the
+// computes read, 250,000 / 250,000 output bytes equal to the hardware's). Where the split falls moves no
+// byte the rung models; what it does in the device (a burst or bank boundary) is not decoded.
+// Returns whether the write has the row form.
+bool LleRung::checkSourceRowParts(const DecodedPacket& packet) const {
+  if (readField(packet.words, LleField::Stage14SourceRowForm) == 0) return false;
   const uint64_t rest = readField(packet.words, LleField::Stage14SourceRowRest);
   const uint64_t second = readField(packet.words, LleField::Stage14SourceRowSkip);
   const uint64_t groups = readField(packet.words, LleField::Stage14Groups);
@@ -505,15 +508,7 @@ uint64_t LleRung::sourceRowUnits(const DecodedPacket& packet, uint64_t skipUnits
   // 2-unit group, the second part negative mod 2^16) leaves nothing to the second part; the tile keeps
   // the whole group, with or without a skip. What the exact RowRest counts beyond the group is not
   // decoded; no byte depends on it.
-  if (rest >= groups) return 0;
-  if (skipUnits == 0 || rest + skipUnits != groups) {
-    refuse(packet, "Stage14SourceRowRest (word 3 bit 123, 16 bits) = " + std::to_string(rest) +
-                       (skipUnits == 0 ? std::string(" without Stage14SourceOn")
-                                       : " is not Stage14Groups - Stage14SourceSkip - 1 = " +
-                                             std::to_string(static_cast<int64_t>(groups) - static_cast<int64_t>(skipUnits))) +
-                       ": which units such a first part keeps is not decoded");
-  }
-  return rest + 1;
+  return true;
 }
 
 // The mesh packets (docs/decoding-log.md "ringmesh" §C, "padform" §E, "conv32run" §B): every tile of
@@ -1044,7 +1039,7 @@ void LleRung::dealRowsToStagingWrites(const DecodedPacket& packet) {
     if (!(packet.tileMask & (1u << t)) || !tiles_[t].stagedWriteAt || tiles_[t].stagedWriteWords.empty()) continue;
     const std::optional<ReceiveSlice> slice = sliceOfReceive(tiles_[t].stagedWriteWords, packet.words);
     if (!slice || slice->rows == slice->receiveRows) continue;
-    if (tiles_[t].stagedWriteSkipUnits != 0 || tiles_[t].stagedWriteRowUnits != 0) {
+    if (tiles_[t].stagedWriteSkipUnits != 0 || tiles_[t].stagedWriteRowForm) {
       refuse(packet, "tile " + std::to_string(t) + "'s staging write both skips part of its pop (Stage14SourceOn / row form) and "
                      "copies a slice of this receive: never seen, not decoded");
     }
@@ -1093,7 +1088,8 @@ void LleRung::pop(const DecodedPacket& packet) {
   const bool units64 = readField(words, LleField::PopUnits64) != 0;
   const uint64_t plus1 = readField(words, LleField::PopOffsetPlus1);
   if (plus1 == 0) refuse(packet, "PopOffsetPlus1 (word 2 bits 79:64) is 0: the offset is one-based");
-  const uint64_t offset = (plus1 - 1) * (units64 ? 64 : 8);
+  const uint64_t wrappedOffset = (plus1 - 1) * (units64 ? 64 : 8);
+  const uint64_t offset = input && !feedsStream ? inputPopOffset(packet, wrappedOffset) : wrappedOffset;
   // The infeed-ring offset is the same position in other units: a cross-check of the decoding.
   const LleField ringField = input ? LleField::PopInputBuffer32 : LleField::PopBuffer32;
   const uint64_t ring = readField(words, ringField);
@@ -1197,7 +1193,7 @@ void LleRung::pop(const DecodedPacket& packet) {
                          "'s staging write: its part, " + std::to_string(4 * nest.units()) + " bytes (Stage14Groups, "
                          "Stage14OuterLimit) after " + std::to_string(4 * skip) + " (Stage14SourceSkip), runs past the pop's end");
     }
-    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest, skip, tiles_[t].stagedWriteRowUnits, sliced});
+    pending.sramWrites.push_back({t, *tiles_[t].stagedWriteAt, nest, skip, sliced});
     tiles_[t].stagedWriteAt.reset();
     tiles_[t].stagedWriteSliced = false;
   }
@@ -1219,6 +1215,30 @@ uint64_t LleRung::feedingPopBeats(const DecodedPacket& packet, uint64_t repeat) 
                    "every corpus one without a repeat has 0 there, another value is not decoded");
   }
   return readField(packet.words, LleField::PopBeatsHigh) * ring + (repeat == 0 ? ring : low + 1);
+}
+
+// An input pop's stream offset past 512 KiB (docs/decoding-log.md "rowrest" §B): PopOffsetPlus1 counts
+// 8-byte units in 16 bits, so it holds the offset modulo 2^19 bytes, and PopInputBuffer32 (ring bytes mod
+// 2 MiB, 8 per stream byte) the same bits again. Depthwise 500^2's fourth input pop (tiles 12-15, image
+// row 375 less one unit: byte 562,496 of its 750,000-byte transfer) carries 4,777 = 70,313 mod 65,536.
+// Where the transfer holds one offset that agrees with the field, that is the pop's (every transfer up to
+// 512 KiB). Where it holds several, the pops of one transfer are taken to run forward through it (the tile
+// rows in order; corpus-fitted, no backward pop is seen in those): the first at or after the transfer's
+// previous input pop; none is refused.
+uint64_t LleRung::inputPopOffset(const DecodedPacket& packet, uint64_t wrappedOffset) {
+  const uint64_t span = uint64_t{8} << fieldDef(LleField::PopOffsetPlus1).width;  // 512 KiB
+  const uint64_t transfer = inputTransferEnd_ - inputTransferStart_;
+  uint64_t offset = wrappedOffset;
+  const bool several = wrappedOffset + span < transfer;
+  if (several && offset < lastInputPopOffset_) offset += (lastInputPopOffset_ - offset + span - 1) / span * span;
+  if (several && offset >= transfer) {
+    refuse(packet, "an input pop at stream offset " + std::to_string(wrappedOffset) + " modulo " + std::to_string(span) +
+                       " (PopOffsetPlus1) has no such offset at or after the previous input pop's " +
+                       std::to_string(lastInputPopOffset_) + " inside its infeed's " + std::to_string(transfer) +
+                       "-byte transfer: a pop going back is not decoded");
+  }
+  lastInputPopOffset_ = offset;
+  return offset;
 }
 
 // The pop's length in 64-byte ring beats (docs/decoding-log.md "win14" §C): an input pop's PopInputBeatsHigh x 16,384
@@ -1278,25 +1298,23 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
         }
       }
     }
-    for (const auto& [t, address, nest, skipUnits, rowUnits, sliced] : p.sramWrites) {
+    for (const auto& [t, address, nest, skipUnits, sliced] : p.sramWrites) {
       // The part of the pop the tile keeps: after the units its source side lets pass ("src14").
       const std::span<const uint8_t> part = from.subspan(std::min<uint64_t>(4 * skipUnits, from.size()));
       // A window keeps each pass of its part for its readers; narrow memory keeps the last (what the
       // units hold when the write has run).
       if (auto window = nest.revisitsAUnit() ? StagingWindow::of(nest, address) : std::nullopt) {
-        window->fill(part, rowUnits);
+        window->fill(part);
         tiles_[t].windows.push_back(std::move(*window));
       }
       if (!nest.contiguous() || skipUnits != 0 || sliced) {
         // Unit k of the nest takes the pop's bytes [4 (skip + k), 4 (skip + k) + 4); stageWrite bounded
         // the units, pop() the skip.
-        // In the row form only the first rowUnits units of each group (level 0) are decoded.
-        const uint64_t groupUnits = nest.limits[0] + 1;
         uint64_t k = 0;
         nest.forEachUnit([&](int64_t unit) {
           const uint64_t at = address + static_cast<uint64_t>(unit) * 4;
-          if (4 * k >= part.size() || (rowUnits != 0 && k % groupUnits >= rowUnits)) {
-            // A window's pass past the pop's end, or a row form's second part: what the unit holds is not decoded.
+          if (4 * k >= part.size()) {
+            // A window's pass past the pop's end: what the unit holds is not decoded.
             tiles_[t].narrowSram.forget(at, 4);
           } else if (!tiles_[t].narrowSram.write(at, part.subspan(4 * k, std::min<uint64_t>(4, part.size() - 4 * k)))) {
             throw ChipFault(FaultKind::kUnsupported, "lle: a staging write to tile " + std::to_string(t) + " at narrow address " +

@@ -139,7 +139,6 @@ class LleRung final : public models::DatapathRung {
       uint64_t address = 0;  // narrow bytes, Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit
       WriteNest nest;        // the units the bytes land on from there, in order
       uint64_t skipUnits = 0;  // the pop's units this tile lets pass first (Stage14SourceSkip + 1, or 0)
-      uint64_t rowUnits = 0;   // the row form: units of each group kept (Stage14SourceRowRest + 1), 0 = all
       bool sliced = false;     // the tile's slice of a dealt-out receive: its nest's units only, never the whole pop
     };
     std::vector<SramWrite> sramWrites;  // armed by a 0x14 on the pop's tiles
@@ -169,7 +168,8 @@ class LleRung final : public models::DatapathRung {
   // The pop's units the write lets pass before it keeps any (Stage14Source*; refuses a pair it does not decode).
   [[nodiscard]] uint64_t sourceSkipUnits(const models::DecodedPacket& packet, uint64_t address) const;
   // The units of each group the write keeps in the row form (Stage14SourceRow*; 0 = the whole group).
-  [[nodiscard]] uint64_t sourceRowUnits(const models::DecodedPacket& packet, uint64_t skipUnits) const;
+  [[nodiscard]] bool checkSourceRowParts(const models::DecodedPacket& packet) const;
+  [[nodiscard]] uint64_t inputPopOffset(const models::DecodedPacket& packet, uint64_t wrappedOffset);
   // Refuses a source-side unit count (Stage14SourceUnits) other than the units its group and skip span.
   void refuseOtherSourceUnits(const models::DecodedPacket& packet, uint64_t skipUnits) const;
   void stageRead(const models::DecodedPacket& packet);
@@ -288,6 +288,9 @@ class LleRung final : public models::DatapathRung {
   // The run's input stream is its input infeeds' transfers back to back: the current one's span.
   uint64_t inputTransferStart_ = 0;
   uint64_t inputTransferEnd_ = 0;
+  // Where the current transfer's last input pop started (its offset from the transfer): input pops run
+  // forward through it, which places an offset past PopOffsetPlus1's 512 KiB (inputPopOffset()).
+  uint64_t lastInputPopOffset_ = 0;
   std::vector<PendingPop> pendingPops_;
   std::deque<DeferredCompute> deferredComputes_;  // in program order
   std::deque<DeferredCompute> waitingPackets_;    // every packet issued after a waiting compute, in program order

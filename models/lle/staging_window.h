@@ -42,15 +42,13 @@ struct StagingWindow {
   }
 
   // The part of the pop the tile keeps (after its source skip, Stage14SourceSkip), pass by pass: unit
-  // k of the nest takes bytes [4k, 4k + 4). A last pass the part does not fill stays short, and so does
-  // every pass of a row-form write (`rowUnits` != 0, docs/decoding-log.md "rowform"): only its first
-  // rowUnits units are decoded.
-  void fill(std::span<const uint8_t> popped, uint64_t rowUnits = 0) {
+  // k of the nest takes bytes [4k, 4k + 4). A last pass the part does not fill stays short. A row-form
+  // write's two parts are consecutive runs of the pop (docs/decoding-log.md "rowrest"): its passes too.
+  void fill(std::span<const uint8_t> popped) {
     passBytes.clear();
     const uint64_t passLength = 4 * units;
-    const uint64_t kept = rowUnits != 0 ? std::min(passLength, 4 * rowUnits) : passLength;
     for (uint64_t p = 0; p < passes && p * passLength < popped.size(); ++p) {
-      const auto pass = popped.subspan(p * passLength, std::min<uint64_t>(kept, popped.size() - p * passLength));
+      const auto pass = popped.subspan(p * passLength, std::min<uint64_t>(passLength, popped.size() - p * passLength));
       passBytes.emplace_back(pass.begin(), pass.end());
     }
   }

@@ -109,9 +109,9 @@ struct TileState {
   // The units of the pop the write lets pass before it keeps any (Stage14SourceSkip + 1 with
   // Stage14SourceOn, else 0; docs/decoding-log.md "src14").
   uint64_t stagedWriteSkipUnits = 0;
-  // The row form (Stage14SourceRowRest + 1, else 0 = the whole group): the units of each group of the
-  // write that hold the pop's bytes; the others count as unwritten (docs/decoding-log.md "rowform").
-  uint64_t stagedWriteRowUnits = 0;
+  // Whether the write has the row form (Stage14SourceRowForm): its groups are kept in two parts, consecutive
+  // runs of the pop (docs/decoding-log.md "rowform", "rowrest"); a dealt-out slice of such a write is not decoded.
+  bool stagedWriteRowForm = false;
   // The armed write's words (its copy of the receive next on the tile) and whether that receive dealt the
   // tile a slice of its rows: then the tile keeps only its slice's bytes, from stagedWriteSkipUnits on
   // (receive_slice.h, docs/decoding-log.md "prefix14" §A).

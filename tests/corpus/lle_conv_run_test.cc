@@ -172,11 +172,12 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
   // feeding pop's ring passes are ("rubens" §C); its mesh and compute bits the rung pins hold 3 x 3's values.
   // conv 64^2 3 x 3 and 256^2 40 x 40 since; depthwise 256^2 ("depthwise": its compute's w12 form pinned to
   // it, the output nest's layout executed), every one of its 196,608 bytes, no packet skipped since its input
-  // infeed's transfer is decoded ("infeed64k"); depthwise 500^2 (held out) stops before its compute at its
-  // 0x14 row parts. conv 512^2 40 x 40 (held out): its convolution compute passes once w12 bits 33 / 47 are
-  // declared don't-care ("w12" §B): six. The gabor 64^2 7k (decode set) and 128^2 7k (held out) templates
-  // since their weight broadcast, the 0x12 stream's rows and weight-offset array and the 8-lane positions
-  // ("bcast10"): eight.
+  // infeed's transfer is decoded ("infeed64k"); conv / depthwise 500^2 send their outputs through scalar
+  // memory, which this harness does not drain (TheWeightFeedProgramsThatRunFullyOnLleMatchGoldenEveryByte
+  // runs them through the driver, "rowrest"). conv 512^2 40 x 40 (held out): its convolution compute passes
+  // once w12 bits 33 / 47 are declared don't-care ("w12" §B): six. The gabor 64^2 7k (decode set) and 128^2
+  // 7k (held out) templates since their weight broadcast, the 0x12 stream's rows and weight-offset array and
+  // the 8-lane positions ("bcast10"): eight.
   EXPECT_GE(bitExact, 8u) << "fewer convolution programs bit-exact than the decoding log reports";
   EXPECT_GE(depthwiseBitExact, 1u) << "no program with the depthwise layout bit-exact (the decoding log reports depthwise 256^2)";
 }

@@ -1329,12 +1329,12 @@ TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
 
 // The row form of the 0x14's source side (docs/decoding-log.md "rowform" §A): Stage14SourceRowForm
 // splits each group into Stage14SourceRowRest + 1 units and Stage14SourceRowSkip more (the two adding up
-// to Stage14Groups). With SourceOn and the first part the units of the group after the skip, those are
-// the pop's units after the skip; what the second part holds is not decoded, so its units count as
-// unwritten and a window's passes keep only the first part. Values no corpus 0x14 has: a 6-unit write
-// skipping 2 units, a 4-unit window of 3 passes skipping 1; the forms the rung does not decode are
-// refused by name.
-TEST_F(LleRungTest, ARowFormWriteKeepsTheRowAfterItsSkipAndLeavesTheSecondPartUnwritten) {
+// to Stage14Groups). The two parts are consecutive runs of the pop (docs/decoding-log.md "rowrest"): the
+// tile keeps its Stage14Groups + 1 units from the skip on, wherever the first part ends -- at the end of
+// the row after the skip, inside the group, with or without SourceOn (conv 500^2's tile columns). Values
+// no corpus 0x14 has: a 6-unit write skipping 2 units split 4 + 2 and 2 + 4, the same unskipped split
+// 4 + 2, a 4-unit window of 3 passes skipping 1 split 3 + 1; parts that are not one group are refused.
+TEST_F(LleRungTest, ARowFormWriteKeepsItsGroupAsTwoConsecutiveRunsOfThePop) {
   streams.input.resize(64);
   for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(5 * i + 3);
   const auto write = [&](uint16_t mask, uint64_t at64, uint64_t groups, uint64_t skipUnits, uint64_t rest, uint64_t second,
@@ -1353,20 +1353,23 @@ TEST_F(LleRungTest, ARowFormWriteKeepsTheRowAfterItsSkipAndLeavesTheSecondPartUn
     return std::vector<uint8_t>(streams.input.begin() + static_cast<std::ptrdiff_t>(from),
                                 streams.input.begin() + static_cast<std::ptrdiff_t>(from + n));
   };
-  // Groups of 6 units skipping 2: the first part is 4 units (RowRest 3), the second 2 (RowSkip 2).
-  const DecodedPacket row = write(0x2, 4, 5, 2, 3, 2);
-  EXPECT_EQ(checkEnvelope(row), "");
-  {
+  // Groups of 6 units: skipping 2 and split 4 + 2 (the row after the skip, RowRest 3), skipping 2 and split
+  // 2 + 4 (RowRest 1), no skip and split 4 + 2 (RowForm without SourceOn): each keeps its 6 units in order.
+  struct RowCase {
+    uint64_t skipUnits, rest, second, sourceOn;
+  };
+  for (const RowCase& c : {RowCase{2, 3, 2, 1}, RowCase{2, 1, 4, 1}, RowCase{0, 3, 2, 0}}) {
+    const DecodedPacket row = write(0x2, 4, 5, c.skipUnits, c.rest, c.second, 1, c.sourceOn);
+    EXPECT_EQ(checkEnvelope(row), "");
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     rung.packet(row, streams, 0);
     rung.packet(popAt(true, 0, 0, 0x2, 64), streams, 0);
-    rung.packet(f.make(0x24, {}), streams, 0);
+    EXPECT_NO_THROW(rung.packet(f.make(0x24, {}), streams, 0)) << "skip " << c.skipUnits << ", RowRest " << c.rest;
     const AddressedMemory& m = rung.tile(1).narrowSram;
-    ASSERT_FALSE(m.firstUnwritten(256, 16).has_value());
-    const auto kept = m.read(256, 16);
-    EXPECT_EQ(std::vector<uint8_t>(kept.begin(), kept.end()), input(8, 16));
-    EXPECT_EQ(m.firstUnwritten(256 + 16, 8), std::optional<uint64_t>(256 + 16));  // the second part: not decoded
+    ASSERT_FALSE(m.firstUnwritten(256, 24).has_value()) << "RowRest " << c.rest;
+    const auto kept = m.read(256, 24);
+    EXPECT_EQ(std::vector<uint8_t>(kept.begin(), kept.end()), input(4 * c.skipUnits, 24)) << "RowRest " << c.rest;
     rung.endRun();
   }
   {  // a window: 4 units a pass (Stage14Groups 3), 3 passes of stride 0, skip 1 unit: RowRest 2, RowSkip 1
@@ -1381,12 +1384,11 @@ TEST_F(LleRungTest, ARowFormWriteKeepsTheRowAfterItsSkipAndLeavesTheSecondPartUn
     const auto& windows = rung.tile(2).windows;
     ASSERT_EQ(windows.size(), 1u);
     ASSERT_EQ(windows[0].passBytes.size(), 3u);
-    for (uint64_t p = 0; p < 3; ++p) EXPECT_EQ(windows[0].passBytes[p], input(4 + 16 * p, 12)) << "pass " << p;
+    for (uint64_t p = 0; p < 3; ++p) EXPECT_EQ(windows[0].passBytes[p], input(4 + 16 * p, 16)) << "pass " << p;
     const AddressedMemory& m = rung.tile(2).narrowSram;
-    ASSERT_FALSE(m.firstUnwritten(384, 12).has_value());
-    const auto last = m.read(384, 12);
-    EXPECT_EQ(std::vector<uint8_t>(last.begin(), last.end()), input(36, 12));  // narrow memory: the last pass
-    EXPECT_EQ(m.firstUnwritten(384 + 12, 4), std::optional<uint64_t>(384 + 12));
+    ASSERT_FALSE(m.firstUnwritten(384, 16).has_value());
+    const auto last = m.read(384, 16);
+    EXPECT_EQ(std::vector<uint8_t>(last.begin(), last.end()), input(36, 16));  // narrow memory: the last pass
     rung.endRun();
   }
   const auto refusal = [&](const DecodedPacket& staging) {
@@ -1402,12 +1404,6 @@ TEST_F(LleRungTest, ARowFormWriteKeepsTheRowAfterItsSkipAndLeavesTheSecondPartUn
   };
   const std::string sum = refusal(write(0x2, 4, 5, 2, 3, 3));  // 3 + 3 is not one group of 6
   EXPECT_NE(sum.find("is not Stage14Groups = 5"), std::string::npos) << sum;
-  // RowForm without SourceOn and a first part inside the group: refused (the padding form's first
-  // part covers its group, "padform").
-  const std::string noSource = refusal(write(0x2, 4, 5, 0, 3, 2, 1, 0));
-  EXPECT_NE(noSource.find("without Stage14SourceOn"), std::string::npos) << noSource;
-  const std::string other = refusal(write(0x2, 4, 5, 2, 2, 3));  // one group, but not the row after the skip
-  EXPECT_NE(other.find("is not Stage14Groups - Stage14SourceSkip - 1 = 3"), std::string::npos) << other;
   // The two parts are 0 without the row form (lle_relations.def ONLY_IF rows).
   EXPECT_NE(checkEnvelope(write(0x2, 4, 5, 2, 3, 2, 0)), "");
 }
@@ -3465,6 +3461,57 @@ TEST_F(LleRungTest, AnInputInfeedsTransferIsItsRingsWholeFillsAndALastOne) {
   f.setElement(stated, LleField::InfeedFirstBeats, 0, 3);
   expectRefusal([&] { landed({stated}, 0, 32); }, "InfeedFirstBeats (word 1 bits 70:55) = 3",
                 "an input infeed stating a first fill was accepted");
+}
+
+// An input pop past 512 KiB of its transfer (docs/decoding-log.md "rowrest" §B): PopOffsetPlus1 holds the
+// stream offset in 8-byte units modulo 2^16, the ring field the same bits again. In a 1,200,000-byte
+// transfer (two 512 KiB spans and more; values no corpus program has) pops at 1,000, 300,000, 600,000 and
+// 1,100,000 (fields 1,000, 300,000, 75,712 and 51,424 bytes) land those bytes, each the first offset at or
+// after the previous pop that agrees with its field; a pop whose field names 2,000 after the one at
+// 1,100,000 has no such offset left and is refused. In a transfer of 512 KiB or less the field is the
+// offset, going back as well.
+TEST_F(LleRungTest, AnInputPopPast512KiBOfItsTransferRunsForwardFromThePreviousPop) {
+  constexpr uint64_t kBytes = 1'200'000, kPop = 96, kAt = 1024;
+  constexpr uint64_t kSpan = uint64_t{1} << 19;
+  streams.input.resize(kBytes);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(i * 11 + i / 997);
+  const auto streamBytes = [&](uint64_t from) {
+    return std::vector<uint8_t>(streams.input.begin() + static_cast<std::ptrdiff_t>(from),
+                                streams.input.begin() + static_cast<std::ptrdiff_t>(from + kPop));
+  };
+  // Pops of kPop bytes at the given stream offsets, tile k + 1 taking pop k; the bytes each tile kept.
+  const auto landed = [&](uint64_t transfer, std::initializer_list<uint64_t> offsets) {
+    rung.beginRun();
+    rung.packet(inputInfeed(transfer), streams, 0);
+    unsigned tile = 1;
+    for (const uint64_t offset : offsets) {
+      const auto mask = static_cast<uint16_t>(1u << tile++);
+      rung.packet(stageAt(mask, kAt, kPop), streams, 0);
+      rung.packet(popAt(true, offset % kSpan, offset * 8 / 32 % 65536, mask, kPop), streams, 0);
+    }
+    rung.packet(f.make(0x24, {}), streams, 0);
+    std::vector<std::vector<uint8_t>> kept;
+    for (unsigned t = 1; t < tile; ++t) {
+      const AddressedMemory& m = rung.tile(t).narrowSram;
+      const uint64_t written = m.firstUnwritten(kAt, kPop).value_or(kAt + kPop) - kAt;
+      const auto read = m.read(kAt, written);
+      kept.emplace_back(read.begin(), read.end());
+    }
+    rung.endRun();
+    return kept;
+  };
+  const auto far = landed(kBytes, {1'000, 300'000, 600'000, 1'100'000});
+  ASSERT_EQ(far.size(), 4u);
+  EXPECT_EQ(far[0], streamBytes(1'000));
+  EXPECT_EQ(far[1], streamBytes(300'000));
+  EXPECT_EQ(far[2], streamBytes(600'000));
+  EXPECT_EQ(far[3], streamBytes(1'100'000));
+  expectRefusal([&] { landed(kBytes, {300'000, 600'000, 1'100'000, 2'000}); }, "a pop going back is not decoded",
+                "an input pop with no offset at or after the previous one was accepted");
+  const auto near = landed(400'000, {300'000, 2'000});
+  ASSERT_EQ(near.size(), 2u);
+  EXPECT_EQ(near[0], streamBytes(300'000));
+  EXPECT_EQ(near[1], streamBytes(2'000));
 }
 
 // An input pop's w0[103:96] (PopInputBeatsHigh, docs/decoding-log.md "oldrecv" §B) counts 16,384 beats: the
