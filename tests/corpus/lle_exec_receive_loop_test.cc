@@ -21,12 +21,11 @@
 #include "driver/model/model_loader.h"
 #include "driver/run/run_plan.h"
 #include "driver/run/runner.h"
-#include "hosting/in_process_transport.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
-#include "sim/device.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/corpus/lle_refusal_pc.h"
+#include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
@@ -147,14 +146,7 @@ TEST(LleAdd128, ItsStagingWritesPassToTheirReceiveAndAFullRunIsTheGoldenOrOneAbo
   for (const std::string& name : names) {
     const std::vector<uint8_t> input = name.empty() ? std::vector<uint8_t>(16384, 0) : coralsim::testing::readFile(cases / (name + ".in0.bin"));
     const std::vector<uint8_t> expected = name.empty() ? std::vector<uint8_t>{} : coralsim::testing::readFile(cases / (name + ".tpu_out0.bin"));
-    sim::DeviceOptions options;
-    options.chip.mode = models::ExecutionMode::kLle;
-    sim::Device device(options);
-    InProcessTransport transport(device);
-    Runner runner(transport, RunnerOptions{});
-    runner.open();
-    const RunResult r = runner.run(plan, {input});
-    runner.close();
+    const RunResult r = coralsim::testing::runOnLle(plan, {input});
     if (!r.ok()) {
       const std::string& why = *r.error;
       std::printf("add_128_128 on lle stops: %s\n", why.substr(why.find("lle") == std::string::npos ? 0 : why.find("not modelled")).c_str());

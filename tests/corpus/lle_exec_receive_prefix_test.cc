@@ -26,12 +26,11 @@
 #include "driver/model/model_loader.h"
 #include "driver/run/run_plan.h"
 #include "driver/run/runner.h"
-#include "hosting/in_process_transport.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
-#include "sim/device.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/corpus/lle_refusal_pc.h"
+#include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
@@ -175,14 +174,7 @@ TEST(LleStrideSweep, ThePrefixReceivesPassAndAFullRunMatchesTheGolden) {
     ++checked;
     bool ranFully = true;
     for (const GoldenCase& g : golds) {
-      sim::DeviceOptions options;
-      options.chip.mode = models::ExecutionMode::kLle;
-      sim::Device device(options);
-      InProcessTransport transport(device);
-      Runner runner(transport, RunnerOptions{});
-      runner.open();
-      const RunResult r = runner.run(plan, {g.input});
-      runner.close();
+      const RunResult r = coralsim::testing::runOnLle(plan, {g.input});
       if (!r.ok()) {
         const std::string& why = *r.error;
         const size_t at = why.find("not modelled");

@@ -291,6 +291,21 @@ class LleRungTest : public ::testing::Test {
                               {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
                 streams, 0);
   }
+  // A mesh side's nest with two counting levels: limits (limit0, limit1, 0, 0), every carry `carry0`.
+  void setMeshNest(DecodedPacket& p, LleField limit, LleField carry, uint64_t limit0, uint64_t limit1, int64_t carry0) {
+    f.setElement(p, limit, 0, limit0);
+    f.setElement(p, limit, 1, limit1);
+    f.setElement(p, limit, 2, 0);
+    f.setElement(p, limit, 3, 0);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, static_cast<uint64_t>(carry0));
+  }
+  // The 4 bytes of narrow unit `unit` of `tile`, or none when a byte of it was not written in this run.
+  std::vector<uint8_t> unitBytes(unsigned tile, uint64_t unit) {
+    const AddressedMemory& m = rung.tile(tile).narrowSram;
+    if (m.firstUnwritten(4 * unit, 4)) return {};
+    const auto bytes = m.read(4 * unit, 4);
+    return {bytes.begin(), bytes.end()};
+  }
   // Runs an infeed of the given class, then `receive` and `pop`; the refusal text, or "accepted" if both pass.
   std::string popRefusal(bool input, const DecodedPacket& receive, const DecodedPacket& pop) {
     rung.beginRun();
@@ -5710,11 +5725,7 @@ TEST_F(LleRungTest, EachMeshSidesFlagsLeaveTheBytesWhereTheNestsSay) {
 TEST_F(LleRungTest, AMeshRelayForwardsTheStreamItReceivesThroughItsBuffer) {
   const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) { writeUnit(tile, unit, value); };
   const auto setNest = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t limit0, uint64_t limit1, int64_t carry0) {
-    f.setElement(p, limit, 0, limit0);
-    f.setElement(p, limit, 1, limit1);
-    f.setElement(p, limit, 2, 0);
-    f.setElement(p, limit, 3, 0);
-    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, static_cast<uint64_t>(carry0));
+    setMeshNest(p, limit, carry, limit0, limit1, carry0);
   };
   DecodedPacket source = f.make(0x16, {{LleField::Dma16Mask, 0x0008}, {LleField::Mesh16SendStride, 1}, {LleField::Mesh16SendAt4, 20},
                                        {LleField::Mesh16SendLevelOn, 1}, {LleField::Mesh16SendFlags, 5}});
@@ -5729,12 +5740,7 @@ TEST_F(LleRungTest, AMeshRelayForwardsTheStreamItReceivesThroughItsBuffer) {
                                      {LleField::Mesh16RecvLevelOn, 1}, {LleField::Mesh16Flags, 5}});
   setNest(sink, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry, 7, 0, -7);
   for (const DecodedPacket* p : {&source, &relay, &sink}) EXPECT_EQ(checkEnvelope(*p), "");
-  const auto unitOf = [&](unsigned tile, uint64_t unit) {
-    const AddressedMemory& m = rung.tile(tile).narrowSram;
-    if (m.firstUnwritten(4 * unit, 4)) return std::vector<uint8_t>{};
-    const auto bytes = m.read(4 * unit, 4);
-    return std::vector<uint8_t>(bytes.begin(), bytes.end());
-  };
+  const auto unitOf = [&](unsigned tile, uint64_t unit) { return unitBytes(tile, unit); };
   const auto word = [](uint64_t k) {
     return std::vector<uint8_t>{static_cast<uint8_t>(k), 0x5e, 0xa1, static_cast<uint8_t>(0xc0 + k)};
   };
@@ -5771,17 +5777,9 @@ namespace coralsim::lle {
 // a relay are refused by name. Without the marks decoded the relay is refused (its bits 86 / 90 and 35 / 39
 // differ from the envelope; with the fields declared but the old mask check, on "bit 1 is clear").
 TEST_F(LleRungTest, ARelaysRingMarksLetLevelOneRefillItsBuffer) {
-  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) {
-    rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
-                              {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}}),
-                streams, 0);
-  };
+  const auto write = [&](unsigned tile, uint64_t unit, uint32_t value) { writeUnit(tile, unit, value); };
   const auto setNest = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t limit0, uint64_t limit1, int64_t carry0) {
-    f.setElement(p, limit, 0, limit0);
-    f.setElement(p, limit, 1, limit1);
-    f.setElement(p, limit, 2, 0);
-    f.setElement(p, limit, 3, 0);
-    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, static_cast<uint64_t>(carry0));
+    setMeshNest(p, limit, carry, limit0, limit1, carry0);
   };
   DecodedPacket source = f.make(0x18, {{LleField::Dma18Mask, 0x0001}, {LleField::Mesh18SendStride, 1}, {LleField::Mesh18SendAt4, 40},
                                        {LleField::Mesh18SendLevelOn, 1}, {LleField::Mesh18SendFlags, 9}});
@@ -5801,12 +5799,7 @@ TEST_F(LleRungTest, ARelaysRingMarksLetLevelOneRefillItsBuffer) {
                                      {LleField::Mesh18RecvLevelOn, 1}, {LleField::Mesh18Flags, 9}});
   setNest(sink, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, 8, 0, -8);
   for (const DecodedPacket* p : {&source, &relay, &sink}) EXPECT_EQ(checkEnvelope(*p), "");
-  const auto unitOf = [&](unsigned tile, uint64_t unit) {
-    const AddressedMemory& m = rung.tile(tile).narrowSram;
-    if (m.firstUnwritten(4 * unit, 4)) return std::vector<uint8_t>{};
-    const auto bytes = m.read(4 * unit, 4);
-    return std::vector<uint8_t>(bytes.begin(), bytes.end());
-  };
+  const auto unitOf = [&](unsigned tile, uint64_t unit) { return unitBytes(tile, unit); };
   const auto word = [](uint64_t k) {
     return std::vector<uint8_t>{static_cast<uint8_t>(0x30 + k), 0x7a, 0x11, static_cast<uint8_t>(k)};
   };
