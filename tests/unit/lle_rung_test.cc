@@ -2476,6 +2476,24 @@ class LleConvolutionStreamTest : public LleRungTest {
   }
 
   std::array<std::vector<uint32_t>, 2> grid;
+  // Every output of both tiles against `accumulator(t, y, x, lane)`, the sum a reference convolution
+  // written in the test gives there, through the epilogue (the product scaled by kMult, clamped, rounded).
+  void expectConvOutputs(const std::function<int64_t(unsigned, unsigned, unsigned, unsigned)>& accumulator) {
+    for (unsigned t = 0; t < 2; ++t) {
+      const AddressedMemory& m = rung.tile(t).narrowSram;
+      for (unsigned y = 0; y < kOutH; ++y) {
+        for (unsigned x = 0; x < kOutW; ++x) {
+          const uint64_t at = kConvOutputAt + 4 * (y * kOutW + x);
+          ASSERT_FALSE(m.firstUnwritten(at, 4).has_value()) << "tile " << t << " output " << y << ", " << x;
+          const auto got = m.read(at, 4);
+          for (unsigned c = 0; c < 4; ++c) {
+            const float v = std::clamp(static_cast<float>(accumulator(t, y, x, c)) * kMult, 0.0f, 255.0f);
+            EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " output " << y << ", " << x << " lane " << c;
+          }
+        }
+      }
+    }
+  }
 };
 
 // The convolution form on the rung (docs/decoding-log.md "conv32run" §C), in the setting above: the stream
@@ -2491,29 +2509,18 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   writeGrids();
   arm(0x3, kTaps, kTag);
   rung.packet(conv(), streams, 0);
-  for (unsigned t = 0; t < 2; ++t) {
-    const AddressedMemory& m = rung.tile(t).narrowSram;
-    for (unsigned y = 0; y < kOutH; ++y) {
-      for (unsigned x = 0; x < kOutW; ++x) {
-        const uint64_t at = kConvOutputAt + 4 * (y * kOutW + x);
-        ASSERT_FALSE(m.firstUnwritten(at, 4).has_value()) << "tile " << t << " output " << y << ", " << x;
-        const auto got = m.read(at, 4);
-        for (unsigned c = 0; c < 4; ++c) {
-          int64_t acc = 0;
-          for (unsigned ky = 0; ky < kKh; ++ky) {
-            for (unsigned kx = 0; kx < kKw; ++kx) {
-              const uint32_t unit = grid[t][(y + ky) * kG + x + kx];
-              for (unsigned i = 0; i < 4; ++i) {
-                acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * streams.params[(ky * kKw + kx) * 16 + 4 * c + i];
-              }
-            }
-          }
-          const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
-          EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " output " << y << ", " << x << " lane " << c;
+  expectConvOutputs([&](unsigned t, unsigned y, unsigned x, unsigned c) {
+    int64_t acc = 0;
+    for (unsigned ky = 0; ky < kKh; ++ky) {
+      for (unsigned kx = 0; kx < kKw; ++kx) {
+        const uint32_t unit = grid[t][(y + ky) * kG + x + kx];
+        for (unsigned i = 0; i < 4; ++i) {
+          acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * streams.params[(ky * kKw + kx) * 16 + 4 * c + i];
         }
       }
     }
-  }
+    return acc;
+  });
   // The pop that feeds the stream (PopStreamFeed 3, "conv32merge" §B) follows the compute: kTaps x 256
   // ring bytes on the compute's tiles are taken; a second one finds no stream left to feed.
   rung.packet(feed(0x3, kTaps * 256), streams, 0);
@@ -2821,27 +2828,16 @@ TEST_F(LleConvolutionStreamTest, ADepthwiseLayoutRunsEachChannelWithItsOwnTapsAn
   writeGrids();
   arm(0x3, kTaps, kTag);
   rung.packet(p, streams, 0);
-  for (unsigned t = 0; t < 2; ++t) {
-    const AddressedMemory& m = rung.tile(t).narrowSram;
-    for (unsigned y = 0; y < kOutH; ++y) {
-      for (unsigned x = 0; x < kOutW; ++x) {
-        const uint64_t at = kConvOutputAt + 4 * (y * kOutW + x);
-        ASSERT_FALSE(m.firstUnwritten(at, 4).has_value()) << "tile " << t << " output " << y << ", " << x;
-        const auto got = m.read(at, 4);
-        for (unsigned c = 0; c < 4; ++c) {
-          int64_t acc = bias[c];
-          for (unsigned ky = 0; ky < kKh; ++ky) {
-            for (unsigned kx = 0; kx < kKw; ++kx) {
-              const uint32_t unit = grid[t][(y + ky) * kG + x + kx];
-              acc += int64_t{static_cast<uint8_t>(unit >> (8 * c))} * streams.params[16 + (ky * kKw + kx) * 16 + 5 * c];
-            }
-          }
-          const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
-          EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " output " << y << ", " << x << " channel " << c;
-        }
+  expectConvOutputs([&](unsigned t, unsigned y, unsigned x, unsigned c) {  // lane c: channel c alone
+    int64_t acc = bias[c];
+    for (unsigned ky = 0; ky < kKh; ++ky) {
+      for (unsigned kx = 0; kx < kKw; ++kx) {
+        const uint32_t unit = grid[t][(y + ky) * kG + x + kx];
+        acc += int64_t{static_cast<uint8_t>(unit >> (8 * c))} * streams.params[16 + (ky * kKw + kx) * 16 + 5 * c];
       }
     }
-  }
+    return acc;
+  });
   rung.endRun();
 }
 
