@@ -15,6 +15,7 @@
 #include "models/isa/word128.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/loop_nest.h"
+#include "models/lle/mesh_region.h"
 
 namespace coralsim::lle {
 
@@ -33,6 +34,8 @@ struct MeshLayout {
   // Each side's four flags (docs/decoding-log.md "fill17c", "mesh83", "meshw3" §A): the receive side's in
   // 0x17's Fill17Flags slot, the send side's just below it.
   LleField flags, sendFlags;
+  // The region after the flags (mesh_region.h): the bus it names and its pacing.
+  MeshRegionLayout region;
 };
 
 inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
@@ -40,21 +43,29 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
      LleField::Mesh15RecvAt4, LleField::Mesh15RecvStride, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry,
      LleField::Mesh15Fill, LleField::Mesh15FillValue, LleField::Mesh15SendLevelOn, LleField::Mesh15RecvLevelOn, LleField::Mesh15SendRingMarks, LleField::Mesh15RecvRingMarks,
      LleField::Mesh15Flags,
-     LleField::Mesh15SendFlags},
+     LleField::Mesh15SendFlags,
+     {LleField::Mesh15RegionOn, LleField::Mesh15RegionLink, LleField::Mesh15RegionForm, LleField::Mesh15RegionCount,
+      LleField::Mesh15RegionMark, LleField::Mesh15RegionCode, LleField::Mesh15RegionPace}},
     {0x16, -1, LleField::Mesh16SendAt4, LleField::Mesh16SendStride, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry,
      LleField::Mesh16RecvAt4, LleField::Mesh16RecvStride, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry,
      LleField::Mesh16Fill, LleField::Mesh16FillValue, LleField::Mesh16SendLevelOn, LleField::Mesh16RecvLevelOn, LleField::Mesh16SendRingMarks, LleField::Mesh16RecvRingMarks,
      LleField::Mesh16Flags,
-     LleField::Mesh16SendFlags},
+     LleField::Mesh16SendFlags,
+     {LleField::Mesh16RegionOn, LleField::Mesh16RegionLink, LleField::Mesh16RegionForm, LleField::Mesh16RegionCount,
+      LleField::Mesh16RegionMark, LleField::Mesh16RegionCode, LleField::Mesh16RegionPace}},
     {0x17, -4, LleField::Mesh17SendAt4, LleField::Mesh17SendStride, LleField::Mesh17SendLimit, LleField::Mesh17SendCarry,
      LleField::Fill17At4, LleField::Mesh17RecvStride, LleField::Fill17Limit, LleField::Fill17Carry, LleField::Fill17Immediate,
      LleField::Fill17Value, LleField::Mesh17SendLevelOn, LleField::Fill17Step, LleField::Mesh17SendRingMarks, LleField::Fill17Step,
-     LleField::Fill17Flags, LleField::Mesh17SendFlags},
+     LleField::Fill17Flags, LleField::Mesh17SendFlags,
+     {LleField::Mesh17RegionOn, LleField::Mesh17RegionLink, LleField::Mesh17RegionForm, LleField::Mesh17RegionCount,
+      LleField::Mesh17RegionMark, LleField::Mesh17RegionCode, LleField::Mesh17RegionPace}},
     {0x18, +1, LleField::Mesh18SendAt4, LleField::Mesh18SendStride, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry,
      LleField::Mesh18RecvAt4, LleField::Mesh18RecvStride, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry,
      LleField::Mesh18Fill, LleField::Mesh18FillValue, LleField::Mesh18SendLevelOn, LleField::Mesh18RecvLevelOn, LleField::Mesh18SendRingMarks, LleField::Mesh18RecvRingMarks,
      LleField::Mesh18Flags,
-     LleField::Mesh18SendFlags},
+     LleField::Mesh18SendFlags,
+     {LleField::Mesh18RegionOn, LleField::Mesh18RegionLink, LleField::Mesh18RegionForm, LleField::Mesh18RegionCount,
+      LleField::Mesh18RegionMark, LleField::Mesh18RegionCode, LleField::Mesh18RegionPace}},
 }};
 
 [[nodiscard]] inline const MeshLayout* meshLayoutOf(uint8_t opcode) {
