@@ -5908,6 +5908,17 @@ TEST_F(LleRungTest, AMeshRegionNamesABusAndPacesItWithoutMovingAByte) {
   expectRefusal(refusal({1, 0, 3, 6, 17, {5, 5, 5}}, relayRegion),
                 "Mesh18RegionMark (word 4 bit 8) = 0 while Mesh18RegionOn (word 3 bit 120) = 1", "a disagreeing mark was accepted");
   rung.endRun();
+  // 0x17's immediate form sends nothing: a region there (never seen) is refused, not read as pacing.
+  rung.beginRun();
+  expectRefusal(
+      [&] {
+        rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 7}, {LleField::Fill17At4, 9},
+                                  {LleField::Mesh17RecvStride, 1}, {LleField::Mesh17RegionOn, 1}, {LleField::Mesh17RegionMark, 1},
+                                  {LleField::Mesh17RegionLink, 5}}),
+                    streams, 0);
+      },
+      "Mesh17RegionOn (word 3 bit 120) = 1 on the immediate form, which sends nothing", "a region on a fill without a send was accepted");
+  rung.endRun();
 }
 
 }  // namespace coralsim::lle
