@@ -76,6 +76,9 @@ bool isSeenStage13Flags(uint64_t flags) {
   return flags == 0 || flags == 0x2 || flags == 0x4 || flags == 0x5 || flags == 0x6 || flags == 0x8;
 }
 
+// The values of a 0x13's Stage13ConsumerMark (w4[32:31]) seen in the corpus (docs/decoding-log.md "keep13").
+bool isSeenStage13ConsumerMark(uint64_t mark) { return mark == 0 || mark == 1 || mark == 3; }
+
 std::string tileList(uint16_t mask) {
   std::string text;
   for (unsigned t = 0; t < 16; ++t) {
@@ -785,6 +788,13 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   if (!isSeenStage13Flags(flags)) {
     refuse(packet, "Stage13Flags (word 6 bits 35:32) = " + std::to_string(flags) +
                        ": never seen (0, 2, 4, 5, 6, 8 are); what the flags select is not decoded");
+  }
+  // Stage13ConsumerMark (docs/decoding-log.md "keep13"): goes with the consumer compute's word 12, not
+  // decoded; the values seen are not read (golden outputs exact with each). The value never seen refused.
+  const uint64_t mark = readField(words, LleField::Stage13ConsumerMark);
+  if (!isSeenStage13ConsumerMark(mark)) {
+    refuse(packet, "Stage13ConsumerMark (word 4 bits 32:31) = " + std::to_string(mark) +
+                       ": never seen (0, 1, 3 are); what the mark selects is not decoded");
   }
   const uint64_t channel = readField(words, LleField::Stage13Channel);
   const uint64_t repeats =
