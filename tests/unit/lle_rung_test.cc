@@ -2159,6 +2159,69 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
   }
 }
 
+// The two bits in a 0x13's w4[32:31] (lle_fields.def Stage13ConsumerMark, docs/decoding-log.md "keep13"):
+// 0 in the kept reads whose consumer compute has no word 12, 3 where it has one; not decoded, not read.
+// Here w4 carries the fields the colour templates' and split_concat's kept identity reads carry (w4 bit 75,
+// w4[42:27] = 0x2500 with the mark's bits, w4[59:43] = 1) over 10 units of 0x3c96e01b from narrow unit 29
+// of tile 1 (no corpus read has that base, nor mark 1 beside 0x2500): kept and sent, marks 0, 1 and 3 pass
+// the envelope and give the same 40 bytes; 2 (never seen) is refused naming the field. On main the
+// envelope pinned the bits to 3 beside 0x2500 ("word 4 ... bits 32:31", the colour templates' stop @ 0x00e1).
+TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 29;
+  constexpr uint64_t kUnits = 10;
+  const auto fill = [&] {
+    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile},
+                                    {LleField::Fill17Immediate, 1},
+                                    {LleField::Fill17Value, 0x3c96e01b},
+                                    {LleField::Fill17At4, kBase},
+                                    {LleField::Fill17Step, 1},
+                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))}});
+    f.setElement(p, LleField::Fill17Limit, 0, kUnits - 1);
+    return p;
+  };
+  const auto read = [&](uint64_t route, uint64_t mark) {
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
+    f.setElement(p, LleField::Stage13Route, 0, route);
+    f.setElement(p, LleField::Stage13Route, 1, route);
+    isa::Word128& w4 = f.wordsOf(p)[4];
+    w4.setBits(75, 1, 1);        // the w4 fields' enable ("keptread2" §B)
+    w4.setBits(27, 16, 0x2500);  // w4[42:27] of the kept identity reads, the mark's bits clear
+    w4.setBits(43, 17, 1);       // w4[59:43]
+    f.setElement(p, LleField::Stage13ConsumerMark, 0, mark);
+    return p;
+  };
+  const auto kept = [&](uint64_t mark) {
+    rung.beginRun();
+    rung.packet(fill(), streams, 0);
+    rung.packet(read(0, mark), streams, 0);
+    std::vector<uint8_t> bytes = rung.tile(1).keptRead.value_or(std::vector<uint8_t>{});
+    rung.endRun();
+    return bytes;
+  };
+  const auto sent = [&](uint64_t mark) {
+    rung.beginRun();
+    rung.packet(fill(), streams, 0);
+    rung.packet(read(1, mark), streams, 0);
+    std::vector<uint8_t> out = sendToHost(kTile, 4 * kUnits);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t k = 0; k < kUnits; ++k) expected.insert(expected.end(), {0x1b, 0xe0, 0x96, 0x3c});
+  for (const uint64_t mark : {0, 1, 3}) {
+    EXPECT_EQ(checkEnvelope(read(0, mark)), "") << "mark " << mark;
+    EXPECT_EQ(checkEnvelope(read(1, mark)), "") << "mark " << mark;
+    EXPECT_EQ(kept(mark), expected) << "kept, mark " << mark;
+    EXPECT_EQ(sent(mark), expected) << "sent, mark " << mark;
+  }
+  expectRefusal(
+      [&] {
+        kept(2);
+      },
+      "Stage13ConsumerMark (word 4 bits 32:31) = 2", "mark 2 (never seen) was accepted");
+}
+
 // The read's nest (docs/decoding-log.md "form13" §C, read_nest.h): level 1 counts with level 0 off,
 // as in the iwatake identity reads (limits 0, 67; Stage13Wrap[0] = 1), here with 4 groups 3 units
 // apart (a stride no corpus read has): the outfeed sends units 0, 3, 6, 9 from the read's address in
