@@ -2188,7 +2188,7 @@ TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
     w4.setBits(75, 1, 1);        // the w4 fields' enable ("keptread2" §B)
     w4.setBits(27, 16, 0x2500);  // w4[42:27] of the kept identity reads, the mark's bits clear
     w4.setBits(43, 17, 1);       // w4[59:43]
-    f.setElement(p, LleField::Stage13ConsumerMark, 0, mark);
+    w4.setBits(31, 2, mark);     // Stage13ConsumerMark, set as the bits themselves
     return p;
   };
   const auto kept = [&](uint64_t mark) {
