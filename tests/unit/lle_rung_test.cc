@@ -2161,8 +2161,9 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
 
 // The two bits in a 0x13's w4[32:31] (lle_fields.def Stage13ConsumerMark, docs/decoding-log.md "keep13"):
 // 0 in the kept reads whose consumer compute has no word 12, 3 where it has one; not decoded, not read.
-// Here w4 carries the fields the colour templates' and split_concat's kept identity reads carry (w4 bit 75,
-// w4[42:27] = 0x2500 with the mark's bits, w4[59:43] = 1) over 10 units of 0x3c96e01b from narrow unit 29
+// Here the kept read's w4 carries the fields the colour templates' and split_concat's kept identity reads carry
+// (w4 bit 75, w4[42:27] = 0x2500 with the mark's bits, w4[59:43] = 1), the sent read's those of the conv 64^2 ...
+// 512^2 sends (bits 76, 75, 59, w4[58:43] = 0xffff), over 10 units of 0x3c96e01b from narrow unit 29
 // of tile 1 (no corpus read has that base, nor mark 1 beside 0x2500): kept and sent, marks 0, 1 and 3 pass
 // the envelope and give the same 40 bytes; 2 (never seen) is refused naming the field. On main the
 // envelope pinned the bits to 3 beside 0x2500 ("word 4 ... bits 32:31", the colour templates' stop @ 0x00e1).
@@ -2185,10 +2186,14 @@ TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
     f.setElement(p, LleField::Stage13Route, 0, route);
     f.setElement(p, LleField::Stage13Route, 1, route);
     isa::Word128& w4 = f.wordsOf(p)[4];
-    w4.setBits(75, 1, 1);        // the w4 fields' enable ("keptread2" §B)
-    w4.setBits(27, 16, 0x2500);  // w4[42:27] of the kept identity reads, the mark's bits clear
-    w4.setBits(43, 17, 1);       // w4[59:43]
-    w4.setBits(31, 2, mark);     // Stage13ConsumerMark, set as the bits themselves
+    if (route == 0) {
+      w4.setBits(75, 1, 1);        // the w4 fields' enable ("keptread2" §B)
+      w4.setBits(27, 16, 0x2500);  // w4[42:27] of the kept identity reads, the mark's bits clear
+      w4.setBits(43, 17, 1);       // w4[59:43]: first of a run of kept reads (Stage13KeptSequence 1)
+    } else {
+      w4 = isa::Word128{0x0ffff88000000000ull, 0x1800};  // the sent reads' word 4 (bit 59 set), the mark's bits clear
+    }
+    w4.setBits(31, 2, mark);  // Stage13ConsumerMark, set as the bits themselves
     return p;
   };
   const auto kept = [&](uint64_t mark) {
