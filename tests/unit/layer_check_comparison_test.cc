@@ -35,9 +35,10 @@ TEST(LaneLayout, ChannelsBeyondTheTensorArePaddingAndPositionsFollowChannelBlock
 CapturedCompute packetOf(uint32_t pc, std::vector<unsigned> tiles, const std::vector<uint8_t>& values, size_t first) {
   CapturedCompute c;
   c.pc = pc;
-  c.narrowAddress = 0x400;
+  c.bytesPerPosition = 64;
   c.tiles = tiles;
   for (size_t i = 0; i < tiles.size(); ++i) {
+    c.positionAt.push_back({0x400});
     c.lanes.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(first + 64 * i),
                          values.begin() + static_cast<std::ptrdiff_t>(first + 64 * (i + 1)));
   }
@@ -111,18 +112,25 @@ TEST(ComputeCapture, GroupsTheTilesOfEachExecutionIntoOnePacket) {
   models::DecodedPacket b;
   b.pc = 0x40;
   const std::array<uint8_t, 64> lanes{};
+  const uint64_t at64[] = {64};
+  const uint64_t atConv[] = {128, 136, 200};
+  const std::array<uint8_t, 24> conv{1, 2, 3};
+  const lle::ComputeWrite dense{lle::ComputeForm::kSinglePosition, 64, at64, lanes};
   ComputeCapture capture;
-  capture.computed(a, 0, 64, lanes);
-  capture.computed(a, 3, 64, lanes);
-  capture.computed(a, 0, 64, lanes);  // the same packet again (a loop): a new execution
-  capture.computed(b, 5, 128, lanes);
+  capture.computed(a, 0, dense);
+  capture.computed(a, 3, dense);
+  capture.computed(a, 0, dense);  // the same packet again (a loop): a new execution
+  capture.computed(b, 5, lle::ComputeWrite{lle::ComputeForm::kConvolution, 8, atConv, conv});
   const auto packets = capture.packets();
   ASSERT_EQ(packets.size(), 3u);
   EXPECT_EQ(packets[0].tiles, (std::vector<unsigned>{0, 3}));
   EXPECT_EQ(packets[1].tiles, (std::vector<unsigned>{0}));
   EXPECT_EQ(packets[2].pc, 0x40u);
-  EXPECT_EQ(packets[2].narrowAddress, 128u);
-  EXPECT_EQ(packets[2].lanes.at(0).size(), 64u);
+  EXPECT_EQ(packets[2].form, lle::ComputeForm::kConvolution);
+  EXPECT_EQ(packets[2].bytesPerPosition, 8u);
+  EXPECT_EQ(packets[2].positionAt.at(0), (std::vector<uint64_t>{128, 136, 200}));
+  EXPECT_EQ(packets[2].lanes.at(0).size(), 24u);
+  EXPECT_EQ(packets[2].lanes.at(0)[2], 3u);
 }
 
 }  // namespace
