@@ -26,10 +26,11 @@
 // on it, in address order (the outfeed reads the results out contiguously): so a position written at
 // narrow address a on tile t is the element whose layout tile is t and whose local offset is a - base_t,
 // lane l its channel l (lanes >= Z are padding). A position with no such element is counted as
-// unplaced (the rule does not hold there). Evidence: gabor 64² / 128² 7k (each tile a 16 x 16 / 32 x 32
-// block of 8-channel positions, one resp. four packets a tile, 256 positions each, row size 128 /
-// 256 bytes) and the stride sweep, whose whole outputs are golden-exact through the same layout on the
-// lle rung; the corpus test compares every element with the twin. The rule covers layers that are an
+// unplaced (the rule does not hold there). Evidence: gabor 64² / 128² 7k (16 tiles, each a 16 x 16 /
+// 32 x 32 block of 8-channel positions in one convolution packet, row size 128 / 256 bytes), whose whole
+// outputs are golden-exact on the lle rung through this layout ("bcast10"): with the rule, 32,768 /
+// 32,768 and 131,072 / 131,072 elements equal the twin's (corpus_layer_check), and a flipped parameter
+// byte is named at the element where the lle output first differs. The rule covers layers that are an
 // executable's output layer only; an intermediate layer with multi-position packets has no map (no
 // program running fully on lle has one yet): its positions stay unplaced, said, not guessed.
 #pragma once
