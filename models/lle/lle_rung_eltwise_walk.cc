@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "models/lle/compute_write_report.h"
 #include "models/lle/compute_epilogue.h"
+#include "models/lle/compute_write_report.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/lle_fields.h"
