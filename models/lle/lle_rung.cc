@@ -19,6 +19,7 @@
 #include "models/lle/weight_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
+#include "models/lle/last_repetition.h"
 #include "models/lle/loop_nest.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
@@ -549,7 +550,8 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
                            for (unsigned i = 0; i < 3; ++i) {
                              if (readField(words, m.sendCarry, i) != readField(words, m.recvCarry, i)) return false;
                            }
-                           return true;
+                           return readField(words, m.sendLast.on) == readField(words, m.recvLast.on) &&
+                                  readField(words, m.sendLast.lastRun) == readField(words, m.recvLast.lastRun);
                          }();
   const auto checkLevelMask = [&](bool active, LleField levelOn, LleField ringMarks, LleField stride, LleField limit,
                                   LleField carry, const char* bits) {
@@ -589,14 +591,23 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
   if (const auto why = meshRegionConflict(words, m.region, op, relayForm)) refuse(packet, *why);
   checkLevelMask(sends, m.sendLevelOn, m.sendRingMarks, m.sendStride, m.sendLimit, m.sendCarry, "word 1 bits 98:86");
   checkLevelMask(receives, m.recvLevelOn, m.recvRingMarks, m.recvStride, m.recvLimit, m.recvCarry, "word 3 bits 47:35");
+  // Each side's shorter last repetition (docs/decoding-log.md "short18"): the walk's last pass of level 0 runs
+  // LastRun + 1 units, as the execution-only 0x11's (last_repetition.h); a shortfall that is not limit0 - LastRun,
+  // or the flag with levels 2-3 counting, is refused by name.
+  if (sends) {
+    if (const auto why = lastRepetitionConflict(words, m.sendLast)) refuse(packet, *why);
+  }
+  if (receives) {
+    if (const auto why = lastRepetitionConflict(words, m.recvLast)) refuse(packet, *why);
+  }
   if (sends && inputPopsDelivered(streams) && deferredComputes_.empty()) {
     resolvePops(streams);
     runWindowReaders();
   }
   if (sends) refuseWhileAWindowReaderWaits(packet);
   const auto direction = static_cast<size_t>(&m - kMeshLayouts.data());
-  const LoopNest<4> sendNest = meshNest(words, m.sendAt4, m.sendStride, m.sendLimit, m.sendCarry);
-  const LoopNest<4> recvNest = meshNest(words, m.recvAt4, m.recvStride, m.recvLimit, m.recvCarry);
+  const LoopNest<4> sendNest = meshNest(words, m.sendAt4, m.sendStride, m.sendLimit, m.sendCarry, m.sendLast);
+  const LoopNest<4> recvNest = meshNest(words, m.recvAt4, m.recvStride, m.recvLimit, m.recvCarry, m.recvLast);
   const auto value = static_cast<uint32_t>(readField(words, m.fillValue));
   const std::array<uint8_t, 4> fillBytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
                                             static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
@@ -611,7 +622,7 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
   // A packet whose two sides walk the same units is the relay form (docs/decoding-log.md "meshw3" §B): its
   // tiles forward the stream they receive, through a buffer the walk revisits.
   if (sends && receives && !fills && sendNest.firstUnit == recvNest.firstUnit && sendNest.limits == recvNest.limits &&
-      sendNest.strides == recvNest.strides) {
+      sendNest.strides == recvNest.strides && sendNest.lastPassDrops == recvNest.lastPassDrops) {
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (packet.tileMask & (1u << t)) insideNarrow(recvNest, t, "relay");
     }
@@ -750,7 +761,11 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
     refuse(packet, "Mesh17RecvStride (word 2 bits 43:27) = " + std::to_string(stride) +
                        " in the immediate form: which of it and Fill17Step steps level 0 is not separated; only 1 is read");
   }
-  const FillNest nest = FillNest::fromPacket(packet.words);
+  // Its nest's shorter last repetition is the receive side's (docs/decoding-log.md "short18").
+  const LastRepetitionFields& last = meshLayoutOf(0x17)->recvLast;
+  if (const auto why = lastRepetitionConflict(packet.words, last)) refuse(packet, *why);
+  FillNest nest = FillNest::fromPacket(packet.words);
+  nest.lastPassDrops = coralsim::lle::lastRepetitionShortfall(packet.words, last);
   const auto value = static_cast<uint32_t>(readField(packet.words, LleField::Fill17Value));
   const std::array<uint8_t, 4> bytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
                                         static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
@@ -1007,24 +1022,11 @@ void LleRung::checkInfeedSize(const models::RunStreams& streams) {
 
 // The execution-only nest's shorter last repetition (lle_fields.def Recv11ExecLastRunOn; docs/decoding-log.md
 // "oldrecv"): the units it drops, Recv11ExecRun - Recv11ExecLastRun, which Recv11ExecLastShort states; 0 without
-// the bit. Only level 1 counts in every corpus receive with it: with levels 2-3 counting, which repetition is the
-// last one is not decoded.
+// the bit. The reading is the mesh sides' too (last_repetition.h): a shortfall that is not that, or levels 2-3
+// counting, is refused.
 uint64_t LleRung::lastRepetitionShortfall(const DecodedPacket& packet) const {
-  const auto words = packet.words;
-  if (readField(words, LleField::Recv11ExecLastRunOn) == 0) return 0;
-  const uint64_t run = readField(words, LleField::Recv11ExecRun);
-  const uint64_t lastRun = readField(words, LleField::Recv11ExecLastRun);
-  const uint64_t shortfall = readField(words, LleField::Recv11ExecLastShort);
-  if (lastRun > run || shortfall != run - lastRun) {
-    refuse(packet, "Recv11ExecLastShort = " + std::to_string(shortfall) + " with Recv11ExecLastRun = " + std::to_string(lastRun) +
-                       " is not the units the last repetition drops from Recv11ExecRun = " + std::to_string(run) +
-                       " (docs/decoding-log.md \"oldrecv\")");
-  }
-  if (readField(words, LleField::Recv11ExecRepeat, 1) != 0 || readField(words, LleField::Recv11ExecRepeat, 2) != 0) {
-    refuse(packet, "Recv11ExecLastRunOn with Recv11ExecRepeat[1] or [2] counting: which repetition runs "
-                   "Recv11ExecLastRun is not decoded");
-  }
-  return shortfall;
+  if (const auto why = lastRepetitionConflict(packet.words, kRecv11ExecLastRepetition)) refuse(packet, *why);
+  return coralsim::lle::lastRepetitionShortfall(packet.words, kRecv11ExecLastRepetition);
 }
 
 void LleRung::receive(const DecodedPacket& packet) {

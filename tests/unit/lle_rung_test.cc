@@ -6113,3 +6113,80 @@ TEST_F(LleRungTest, AMeshRegionNamesABusAndPacesItWithoutMovingAByte) {
 }
 
 }  // namespace coralsim::lle
+
+namespace coralsim::lle {
+
+// A mesh side's shorter last repetition (docs/decoding-log.md "short18"; the execution-only 0x11's, "oldrecv"):
+// tile 0 sends 7 units (send-only 0x15, t + 4, from unit 40) that tiles 4 and 8 relay through a 3-unit ring at
+// unit 200 refilled three times, the last refill one unit long (limits 2, 2; Mesh15SendLastRun / RecvLastRun 0,
+// LastShort 2: 3 x 2 + 1 = 7 units; the corpus's rings are 4 units, conv 1024^2's 4 x 845 + 1) to tile 12,
+// whose receive-only side is itself a shorter last repetition (limits 3, 1 with LastRun 2: 4 + 3 units at 80).
+// Tile 12 gets the seven units in order; each ring keeps the last unit over the second refill's last two. Read
+// whole, the relay walks 9 units against the 7-unit stream and is refused (the check against the upstream
+// send's count); a shortfall that is not limit0 - LastRun and the flag with level 2 counting are refused by
+// name, and LastRun without the flag by the relations. Fails with the shortfall ignored (lastRepetitionShortfall
+// returning 0: the relay refused on "walks 36 bytes, the stream sent towards it carries 28").
+TEST_F(LleRungTest, AMeshRelaysRingMayEndInAShorterLastRefill) {
+  DecodedPacket source = f.make(0x15, {{LleField::Dma15Mask, 0x0001}, {LleField::Mesh15SendStride, 1}, {LleField::Mesh15SendAt4, 40},
+                                       {LleField::Mesh15SendLevelOn, 1}, {LleField::Mesh15SendFlags, 9}});
+  setMeshNest(source, LleField::Mesh15SendLimit, LleField::Mesh15SendCarry, 6, 0, -6);
+  const auto relayWith = [&](uint64_t lastRunOn, uint64_t lastRun, uint64_t lastShort) {
+    DecodedPacket relay = f.make(0x15, {{LleField::Dma15Mask, 0x0110}, {LleField::Mesh15SendStride, 1}, {LleField::Mesh15SendAt4, 200},
+                                        {LleField::Mesh15RecvStride, 1}, {LleField::Mesh15RecvAt4, 200},
+                                        {LleField::Mesh15SendLevelOn, 1}, {LleField::Mesh15RecvLevelOn, 1},
+                                        {LleField::Mesh15SendRingMarks, 0x11}, {LleField::Mesh15RecvRingMarks, 0x11},
+                                        {LleField::Mesh15SendFlags, 3}, {LleField::Mesh15Flags, 3},
+                                        {LleField::Mesh15SendLastRunOn, lastRunOn}, {LleField::Mesh15SendLastRun, lastRun},
+                                        {LleField::Mesh15SendLastShort, lastShort}, {LleField::Mesh15RecvLastRunOn, lastRunOn},
+                                        {LleField::Mesh15RecvLastRun, lastRun}, {LleField::Mesh15RecvLastShort, lastShort}});
+    setMeshNest(relay, LleField::Mesh15SendLimit, LleField::Mesh15SendCarry, 2, 2, -2);
+    setMeshNest(relay, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry, 2, 2, -2);
+    return relay;
+  };
+  const auto sinkWith = [&](uint64_t limit2) {
+    DecodedPacket sink = f.make(0x15, {{LleField::Dma15Mask, 0x1000}, {LleField::Mesh15RecvStride, 1}, {LleField::Mesh15RecvAt4, 80},
+                                       {LleField::Mesh15RecvLevelOn, limit2 != 0 ? 7 : 3}, {LleField::Mesh15Flags, 9},
+                                       {LleField::Mesh15RecvLastRunOn, 1}, {LleField::Mesh15RecvLastRun, 2},
+                                       {LleField::Mesh15RecvLastShort, 1}});
+    setMeshNest(sink, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry, 3, 1, 1);  // carry 1: level 1 goes on at unit 84
+    f.setElement(sink, LleField::Mesh15RecvLimit, 2, limit2);
+    return sink;
+  };
+  DecodedPacket relay = relayWith(1, 0, 2);
+  DecodedPacket sink = sinkWith(0);
+  for (const DecodedPacket* p : {&source, &relay, &sink}) EXPECT_EQ(checkEnvelope(*p), "");
+  const auto word = [](uint64_t k) {
+    return std::vector<uint8_t>{static_cast<uint8_t>(0x50 + k), 0x18, 0xe6, static_cast<uint8_t>(k)};
+  };
+  const auto runWith = [&](const DecodedPacket& r, const DecodedPacket& s) {
+    rung.beginRun();
+    for (uint64_t k = 0; k < 7; ++k) writeUnit(0, 40 + k, 0x00e61850u + (static_cast<uint32_t>(k) << 24) + static_cast<uint32_t>(k));
+    rung.packet(source, streams, 0);
+    rung.packet(r, streams, 0);
+    rung.packet(s, streams, 0);
+  };
+  runWith(relay, sink);
+  for (uint64_t k = 0; k < 7; ++k) EXPECT_EQ(unitBytes(12, 80 + k), word(k)) << "tile 12 unit " << 80 + k;
+  EXPECT_TRUE(unitBytes(12, 87).empty()) << "the receive's last repetition wrote past its LastRun";
+  for (const unsigned t : {4u, 8u}) {
+    EXPECT_EQ(unitBytes(t, 200), word(6)) << "tile " << t << ": the last refill's one unit";
+    EXPECT_EQ(unitBytes(t, 201), word(4)) << "tile " << t << ": the second refill's";
+    EXPECT_EQ(unitBytes(t, 202), word(5)) << "tile " << t;
+  }
+  rung.endRun();
+  expectRefusal([&] { runWith(relayWith(0, 0, 0), sink); }, "the mesh relay on tile 4 walks 36 bytes, the stream sent towards it carries 28",
+                "a ring read whole took a stream shorter than its walk");
+  rung.endRun();
+  expectRefusal([&] { runWith(relayWith(1, 0, 1), sink); },
+                "Mesh15SendLastShort = 1 with Mesh15SendLastRun = 0 is not the units the last repetition drops from Mesh15SendLimit[0] = 2",
+                "a shortfall that is not limit0 - LastRun was accepted");
+  rung.endRun();
+  expectRefusal([&] { runWith(relay, sinkWith(1)); },
+                "Mesh15RecvLastRunOn with Mesh15RecvLimit[2] or [3] counting: which repetition runs Mesh15RecvLastRun is not decoded",
+                "a last repetition with level 2 counting was accepted");
+  rung.endRun();
+  const std::string withoutFlag = checkEnvelope(relayWith(0, 0, 2));
+  EXPECT_NE(withoutFlag.find("Mesh15SendLastShort"), std::string::npos) << withoutFlag;
+}
+
+}  // namespace coralsim::lle
