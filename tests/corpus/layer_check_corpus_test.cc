@@ -51,7 +51,7 @@ struct Checked {
 };
 
 // Every compiled model of the corpus with its twin beside it, checked with the twin's rounding within 1 LSB:
-// the emulated fixed point starts from the packet's float32 effective scale (models/lle/requantizer.h), the
+// presumably because the emulated fixed point starts from the packet's float32 effective scale (models/lle/requantizer.h), the
 // twin's multiplier from its double scales, so an accumulator whose product lies near .5 may round apart
 // (RingCanary 12x176x32's per-channel convolution: 18 of 67,584 elements with this seed, each by 1; its fp32 output equals
 // the device's, docs/decoding-log.md "w12c" §B). How many differ by 1 is printed.
