@@ -532,6 +532,32 @@ TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
   EXPECT_NE(why.find("bits 34 "), std::string::npos) << why;
 }
 
+// w12 bit 42 of the compute (docs/decoding-log.md "w12c" §A): declared don't-care for the bytes, like bits 33 /
+// 43 / 47. Both values -- on a w12 no corpus compute has (the identity rows' w12 under a Dense compute) --
+// pass the envelope and yield the same Dense results on two tiles; bit 41 beside it (0 in every corpus
+// compute) is still refused naming word 12. Fails with the field moved to the always-zero bit 37 and the
+// envelopes regenerated (checked): the identity rows carry bit 42 set, so the clear value is refused.
+TEST_F(LleRungTest, TheComputesW12FlagAt42MovesNoByte) {
+  for (const uint64_t bit42 : {0u, 1u}) {
+    rung.reset();
+    parameterCachingRun(0x3);
+    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      f.wordsOf(p)[12].setBits(42, 1, bit42);  // the bit itself, not through the field's row
+      ASSERT_EQ(checkEnvelope(p), "") << "bit 42 " << bit42;
+    });
+    ASSERT_EQ(out.size(), 128u);
+    for (unsigned c = 0; c < 64; ++c) {
+      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "bit 42 " << bit42 << ", lane " << c;
+      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "bit 42 " << bit42 << ", lane " << c;
+    }
+  }
+  DecodedPacket neighbour = compute(0x1);
+  f.wordsOf(neighbour)[12].setBits(41, 1, 1);
+  const std::string why = checkEnvelope(neighbour);
+  EXPECT_NE(why.find("word 12"), std::string::npos) << why;
+  EXPECT_NE(why.find("bits 41 "), std::string::npos) << why;
+}
+
 // w11 bit 98 of the compute (docs/decoding-log.md "looming98"): set exactly where a K count is written over
 // elements narrower than its 4-byte group, whose level-0 loop then counts ComputeKCount x 4 / bytes elements.
 // Values no corpus compute has: a Dense (4-byte) compute with its K count written (8 groups) runs with the
