@@ -159,6 +159,8 @@ void LleRung::beginRun() {
   outfeedArmed_.clear();
   feedAwaitingOutfeed_.reset();
   sendsWaiting_.clear();
+  lastExecReceive_ = {};
+  ringSendsWaiting_ = {};
   outQueue_.clear();
   scalarWrites_.clear();
   outRead_ = 0;
@@ -835,6 +837,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                          " in a read kept for the tile's compute (Stage13Route 0, 0): its meaning there is not decoded");
     }
     keepRead(packet, reach, repeats, channel);
+    deliverWaitingRingSends(packet);
     return;
   }
   // The nest covers 4-byte groups; with no level running the read is one line (the outfeed says how long).
@@ -864,6 +867,14 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadMixedRoute = routedOnlyBy107;
     tiles_[t].keptRead.reset();
     tiles_[t].keptReadUnwrittenByte.reset();
+  }
+  deliverWaitingRingSends(packet);
+}
+
+// A ring send issued on the read's tile takes this read (lle_rung_ring_send.cc).
+void LleRung::deliverWaitingRingSends(const DecodedPacket& packet) {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && ringSendsWaiting_[t]) deliverRingSend(packet, t);
   }
 }
 
@@ -986,6 +997,7 @@ void LleRung::receive(const DecodedPacket& packet) {
     const uint64_t run = readField(words, LleField::Recv11ExecRun);
     const bool prefixed = readField(words, LleField::Recv11PrefixOn) != 0;
     const uint64_t lastDrops = lastRepetitionShortfall(packet);
+    noteExecutionReceive(packet, lastDrops);
     if (readField(words, LleField::Recv11ExecInnerLevel) == 0 || (run == 0 && !prefixed)) return;
     uint64_t transfers = run + 1;
     for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv11ExecRepeat, i) + 1;
@@ -2292,7 +2304,11 @@ void LleRung::broadcastWeights(const DecodedPacket& packet) {
 // nothing to the host.
 void LleRung::send(const DecodedPacket& packet) {
   if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) {
-    if (readField(packet.words, LleField::Dma10WeightFeed) != 0) broadcastWeights(packet);
+    if (readField(packet.words, LleField::Dma10WeightFeed) != 0) {
+      broadcastWeights(packet);
+    } else {
+      ringSend(packet);
+    }
     return;
   }
   const uint64_t form = outfeedFormOf(packet);

@@ -240,6 +240,12 @@ class LleRung final : public models::DatapathRung {
                                                   uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
   void broadcastWeights(const models::DecodedPacket& packet);
+  // The ring send between tiles (lle_rung_ring_send.cc, docs/decoding-log.md "bright10"): armed at the send,
+  // carried when the 0x13 read of its stream comes next on its tile, into the destinations' staging writes.
+  void ringSend(const models::DecodedPacket& packet);
+  void deliverRingSend(const models::DecodedPacket& read, unsigned tile);
+  void deliverWaitingRingSends(const models::DecodedPacket& read);
+  void noteExecutionReceive(const models::DecodedPacket& packet, uint64_t lastDrops);
   void armOutfeed(const models::DecodedPacket& packet);
   [[nodiscard]] uint64_t outfeedFormOf(const models::DecodedPacket& send) const;
   // The nested 0x27 after a stream-feeding pop, and the send that drains it (docs/decoding-log.md "conv32end").
@@ -339,6 +345,26 @@ class LleRung final : public models::DatapathRung {
     uint64_t outfeedForm;  // Dma10OutfeedForm
   };
   std::deque<WaitingSend> sendsWaiting_;
+  // Ring sends between tiles: per tile, the rows its last execution-only receive takes (until a ring send
+  // fills it), and the send issued on it whose read has not come yet, with the destination writes it took.
+  struct ExecReceive {
+    uint64_t pc = 0;
+    uint64_t rows = 0;
+  };
+  std::array<std::optional<ExecReceive>, 16> lastExecReceive_;
+  struct RingDelivery {
+    unsigned tile = 0;
+    uint64_t address = 0;  // narrow bytes, Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit
+    WriteNest nest;
+  };
+  struct RingSend {
+    uint64_t pc = 0;
+    uint64_t channel = 0;  // Dma10Channel: the read's Stage13Channel
+    uint64_t beats = 0;    // Dma10RingBeats' product (capped past kMaxRingSendBeats)
+    std::vector<RingDelivery> writes;
+  };
+  static constexpr uint64_t kMaxRingSendBeats = uint64_t{1} << 32;  // five 16-bit limits could overflow the product
+  std::array<std::optional<RingSend>, 16> ringSendsWaiting_;
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
   std::vector<models::ScalarMemoryWrite> scalarWrites_;  // not yet taken by the Datapath
   size_t outRead_ = 0;
