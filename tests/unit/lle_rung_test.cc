@@ -5825,3 +5825,77 @@ TEST_F(LleRungTest, ARelaysRingMarksLetLevelOneRefillItsBuffer) {
 }
 
 }  // namespace coralsim::lle
+
+namespace coralsim::lle {
+
+// The ring send between tiles (docs/decoding-log.md "bright10"; lle_rung_ring_send.cc): a 0x10 with neither
+// Dma10ToOutfeed nor Dma10WeightFeed sends the 0x13 read of its stream that comes after it on its tile into
+// the staging write each named tile armed before its execution-only receive. Tile 9 sends 600 bytes (3 beats,
+// counted at level 2 of the nest) to tiles 3 and 12 (no corpus send has these tiles, beats or level): each
+// holds them where its write says, and the receive's rows must be the beats, the read's stream the send's,
+// its bytes the beats', and each destination must have armed a receive.
+TEST_F(LleRungTest, ARingSendBetweenTilesCarriesTheReadAfterItIntoTheNamedTilesStagingWrites) {
+  constexpr uint16_t kSender = 0x200, kTiles = 0x1008;
+  constexpr uint64_t kBytes = 600, kSourceAt = 1536, kDestAt = 2048, kTag = 1234, kRows = 3;
+  streams.input.resize(kBytes);
+  for (size_t i = 0; i < kBytes; ++i) streams.input[i] = static_cast<uint8_t>(0x5b + 11 * i + i / 97);
+  const auto receiveOf = [&](uint64_t rows) {
+    DecodedPacket receive = executionOnlyReceive(kTiles);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, rows - 1);
+    for (unsigned level = 0; level < 3; ++level) {
+      f.setElement(receive, LleField::Recv11ExecWrap, level, static_cast<uint64_t>(1 - static_cast<int64_t>(rows)));
+    }
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(receive, LleField::Recv11ExecCount, 0, rows);
+    return receive;
+  };
+  const auto sendOf = [&](uint64_t beatsAtLevel2) {
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kSender}, {LleField::Dma10Channel, kTag}, {LleField::Dma10RingTiles, kTiles}});
+    f.setElement(send, LleField::Dma10RingBeats, 2, beatsAtLevel2 - 1);
+    f.setElement(send, LleField::Dma10ReadForm, 0, 1);
+    f.setElement(send, LleField::Dma10ReadForm, 1, 1);
+    return send;
+  };
+  const auto readOf = [&](uint64_t bytes, uint64_t tag) {
+    DecodedPacket read = readAt(kSender, kSourceAt, bytes);
+    f.setElement(read, LleField::Stage13Channel, 0, tag);
+    return read;
+  };
+  const DecodedPacket send = sendOf(kRows);
+  ASSERT_EQ(checkEnvelope(send), "");
+  ASSERT_EQ(checkEnvelope(receiveOf(kRows)), "");
+  const auto run = [&](const DecodedPacket& receive, const DecodedPacket& ringSend, const DecodedPacket& read, bool armReceive = true) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(kSender, kSourceAt, kBytes), streams, 0);
+    rung.packet(popAt(true, 0, 0, kSender, kBytes), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(stageAt(kTiles, kDestAt, kBytes), streams, 0);
+    if (armReceive) rung.packet(receive, streams, 0);
+    rung.packet(ringSend, streams, 0);
+    rung.packet(read, streams, 0);
+  };
+  run(receiveOf(kRows), send, readOf(kBytes, kTag));
+  for (const unsigned t : {3u, 12u}) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    ASSERT_FALSE(m.firstUnwritten(kDestAt, kBytes).has_value()) << "tile " << t;
+    const auto bytes = m.read(kDestAt, kBytes);
+    EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()), streams.input) << "tile " << t;
+  }
+  EXPECT_TRUE(rung.tile(4).narrowSram.firstUnwritten(kDestAt, 4).has_value());  // a tile the send does not name
+  rung.endRun();
+  expectRefusal([&] { run(receiveOf(kRows + 1), send, readOf(kBytes, kTag)); }, "takes 4 rows",
+                "a send whose beats are not its receive's rows was accepted");
+  rung.endRun();
+  expectRefusal([&] { run(receiveOf(kRows), send, readOf(kBytes, kTag + 4)); }, "takes stream 1234",
+                "a read of another stream was carried");
+  rung.endRun();
+  expectRefusal([&] { run(receiveOf(kRows), send, readOf(200, kTag)); }, "counts 3 beats",
+                "a read of other bytes than the send's beats was carried");
+  rung.endRun();
+  expectRefusal([&] { run(receiveOf(kRows), send, readOf(kBytes, kTag), false); }, "armed no execution-only receive",
+                "a send to tiles without a receive was accepted");
+  rung.endRun();
+}
+
+}  // namespace coralsim::lle
