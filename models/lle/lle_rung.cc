@@ -290,6 +290,17 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
       stageWrite(packet);
       break;
     case 0x13:
+      // The read a ring send waits for carries popped bytes: like a compute, it waits for the host's input
+      // and takes the pops before it (lle_rung_ring_send.cc).
+      if (ringSendWaitsFor(packet)) {
+        if (!inputPopsDelivered(streams) || !deferredComputes_.empty()) {
+          DeferredCompute& waiting = deferredComputes_.emplace_back();
+          waiting.words.assign(packet.words.begin(), packet.words.end());
+          waiting.packet = packet;
+          break;
+        }
+        resolvePops(streams);
+      }
       stageRead(packet);
       break;
     case 0x17:
@@ -1407,6 +1418,11 @@ void LleRung::runDeferredComputes(const models::RunStreams& streams) {
   deferredComputes_.clear();
   for (DeferredCompute& next : waiting) {
     next.packet.words = next.words;
+    if (static_cast<uint8_t>(next.packet.opcode) == 0x13) {  // a ring send's read (dispatch)
+      resolvePops(streams);
+      stageRead(next.packet);
+      continue;
+    }
     compute(next.packet, streams);
   }
 }

@@ -245,6 +245,7 @@ class LleRung final : public models::DatapathRung {
   void ringSend(const models::DecodedPacket& packet);
   void deliverRingSend(const models::DecodedPacket& read, unsigned tile);
   void deliverWaitingRingSends(const models::DecodedPacket& read);
+  [[nodiscard]] bool ringSendWaitsFor(const models::DecodedPacket& read) const;
   void noteExecutionReceive(const models::DecodedPacket& packet, uint64_t lastDrops);
   void armOutfeed(const models::DecodedPacket& packet);
   [[nodiscard]] uint64_t outfeedFormOf(const models::DecodedPacket& send) const;
@@ -298,7 +299,7 @@ class LleRung final : public models::DatapathRung {
   // forward through it, which places an offset past PopOffsetPlus1's 512 KiB (inputPopOffset()).
   uint64_t lastInputPopOffset_ = 0;
   std::vector<PendingPop> pendingPops_;
-  std::deque<DeferredCompute> deferredComputes_;  // in program order
+  std::deque<DeferredCompute> deferredComputes_;  // in program order (with the reads ring sends wait for)
   std::deque<DeferredCompute> waitingPackets_;    // every packet issued after a waiting compute, in program order
   std::deque<DeferredCompute> windowReaders_;     // identity copies (one-byte, ring 4-byte) waiting for their window, in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order

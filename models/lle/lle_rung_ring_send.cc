@@ -96,6 +96,14 @@ void LleRung::ringSend(const models::DecodedPacket& packet) {
   ringSendsWaiting_[sender] = std::move(send);
 }
 
+// Whether a ring send issued on one of the read's tiles waits for it.
+bool LleRung::ringSendWaitsFor(const models::DecodedPacket& read) const {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((read.tileMask & (1u << t)) && ringSendsWaiting_[t]) return true;
+  }
+  return false;
+}
+
 // At the read on the sending tile: its bytes, ceil(bytes / 256) beats of the send, into each destination
 // write, unit k taking bytes [4k, 4k + 4). A read whose group loop does not run is one 4-byte group (its
 // destinations' writes keep one unit: 360 / 360 corpus such sends).
