@@ -262,6 +262,7 @@ bool LleRung::waitsForInput(const models::RunStreams& streams) {
 void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& streams) {
   const auto op = static_cast<uint8_t>(packet.opcode);
   const auto words = packet.words;
+  if (packet.tilePacket && op != 0x13 && op != 0x1a) refuseAPacketBeforeARingSendsRead(packet);
   switch (op) {
     case 0x25:
       infeed(packet);

@@ -49,11 +49,14 @@
 //                        the rows take the sends' bytes in order, several rows of whole beats from one
 //                        large send ("loop27"); every nested 0x27's line and beat fields must follow its
 //                        count (outfeed_rows.h)
+//   0x10 between tiles   (neither Dma10ToOutfeed nor Dma10WeightFeed) the read of its stream next on its tile goes
+//                        into the staging write each tile of Dma10RingTiles armed before its execution-only
+//                        receive (lle_rung_ring_send.cc, docs/decoding-log.md "bright10")
 //   0x17 (immediate)     writes Fill17Value at every narrow 4-byte unit of its four-level nest from
 //                        4 x Fill17At4 on its tiles (fill_nest.h; docs/decoding-log.md "op17",
 //                        "fill17b"); other 0x17 forms refused
 //   0x19                 the tile keeps the NLU table
-//   0x11 (other format), 0x10 (staging), 0x1a, 0x24, and the rest of 0x13/0x14
+//   0x11 (other format), 0x1a, 0x24, and the rest of 0x13/0x14
 //                        data movement inside and between tile memories, and fences: pinned by the
 //                        envelope and modelled as no-ops: their net effect in the supported templates
 //                        is that every compute tile sees the whole activation vector, which the
@@ -246,6 +249,7 @@ class LleRung final : public models::DatapathRung {
   void deliverRingSend(const models::DecodedPacket& read, unsigned tile);
   void deliverWaitingRingSends(const models::DecodedPacket& read);
   [[nodiscard]] bool ringSendWaitsFor(const models::DecodedPacket& read) const;
+  void refuseAPacketBeforeARingSendsRead(const models::DecodedPacket& packet) const;
   void noteExecutionReceive(const models::DecodedPacket& packet, uint64_t lastDrops);
   void armOutfeed(const models::DecodedPacket& packet);
   [[nodiscard]] uint64_t outfeedFormOf(const models::DecodedPacket& send) const;
