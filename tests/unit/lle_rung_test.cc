@@ -5935,3 +5935,41 @@ TEST_F(LleRungTest, ARingSendBetweenTilesCarriesTheReadAfterItIntoTheNamedTilesS
 }
 
 }  // namespace coralsim::lle
+
+namespace coralsim::lle {
+
+// The staging write's running row position (lle_fields.def Stage14RowOrder, docs/decoding-log.md "bright10"):
+// w4[126:111] of a write that stages a receive's bytes counts the rows its tile has taken; the rung places bytes
+// by the write's address, so any value passes (40,000 and 0x7fff: above every corpus value, 57 in bright 128^2)
+// and moves nothing: the pop lands at the same address with either. In the compute-feeding form the bits stay
+// pinned (0xffff in Dense-1024, 0 elsewhere), so 40,000 there is refused naming them.
+TEST_F(LleRungTest, AStagingWritesRowPositionMovesNoByte) {
+  constexpr uint16_t kTile = 0x40;
+  constexpr uint64_t kAt = 832;
+  const auto landed = [&](uint64_t rowOrder) {
+    DecodedPacket write = stageAt(kTile, kAt, streams.input.size());
+    f.setElement(write, LleField::Stage14RowOrder, 0, rowOrder);
+    EXPECT_EQ(checkEnvelope(write), "") << "row position " << rowOrder;
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(write, streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& m = rung.tile(6).narrowSram;
+    std::vector<uint8_t> bytes;
+    if (!m.firstUnwritten(kAt, streams.input.size())) {
+      const auto held = m.read(kAt, streams.input.size());
+      bytes.assign(held.begin(), held.end());
+    }
+    rung.endRun();
+    return bytes;
+  };
+  EXPECT_EQ(landed(40000), streams.input);
+  EXPECT_EQ(landed(0x7fff), streams.input);
+  DecodedPacket feeding = stageAt(kTile, kAt, streams.input.size(), true);
+  auto& words = f.wordsOf(feeding);
+  words[4].setBits(111, 16, 40000);
+  EXPECT_NE(checkEnvelope(feeding).find("word 4"), std::string::npos) << checkEnvelope(feeding);
+}
+
+}  // namespace coralsim::lle
