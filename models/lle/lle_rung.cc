@@ -77,6 +77,9 @@ bool isSeenStage13Flags(uint64_t flags) {
   return flags == 0 || flags == 0x2 || flags == 0x4 || flags == 0x5 || flags == 0x6 || flags == 0x8;
 }
 
+// The values of a 0x13's Stage13ConsumerMark (w4[32:31]) seen in the corpus (docs/decoding-log.md "keep13").
+bool isSeenStage13ConsumerMark(uint64_t mark) { return mark == 0 || mark == 1 || mark == 3; }
+
 std::string tileList(uint16_t mask) {
   std::string text;
   for (unsigned t = 0; t < 16; ++t) {
@@ -136,6 +139,7 @@ void LleRung::beginRun() {
     t.keptRead.reset();
     t.keptReadRepeats = 0;
     t.keptReadChannel = 0;
+    t.keptReadSequence = 0;
     t.keptReadUnwrittenByte.reset();
     t.windows.clear();
   }
@@ -801,6 +805,13 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     refuse(packet, "Stage13Flags (word 6 bits 35:32) = " + std::to_string(flags) +
                        ": never seen (0, 2, 4, 5, 6, 8 are); what the flags select is not decoded");
   }
+  // Stage13ConsumerMark (docs/decoding-log.md "keep13"): goes with the consumer compute's word 12, not
+  // decoded; the values seen are not read (golden outputs exact with each). The value never seen refused.
+  const uint64_t mark = readField(words, LleField::Stage13ConsumerMark);
+  if (!isSeenStage13ConsumerMark(mark)) {
+    refuse(packet, "Stage13ConsumerMark (word 4 bits 32:31) = " + std::to_string(mark) +
+                       ": never seen (0, 1, 3 are); what the mark selects is not decoded");
+  }
   const uint64_t channel = readField(words, LleField::Stage13Channel);
   const uint64_t repeats =
       fieldPresent(LleField::Stage13Repeats, words) ? readField(words, LleField::Stage13Repeats) : 0;
@@ -844,12 +855,26 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   // sent read only.
   const uint64_t streamBeats =
       fieldPresent(LleField::Stage13StreamBeats, words) ? readField(words, LleField::Stage13StreamBeats) : 0;
+  // w4's sequence form (lle_fields.def Stage13KeptSequence, docs/decoding-log.md "keep13"): bit 75 set exactly
+  // when w4[59:43] is not 0; with bit 59 clear, only kept reads, numbered 1, 2, 3, ... (checked in keepRead).
+  const uint64_t w4On = readField(words, LleField::Stage13W4On);
+  const bool sequenceForm = readField(words, LleField::Stage13W4Bit59) == 0;
+  const uint64_t sequence = sequenceForm ? readField(words, LleField::Stage13KeptSequence) : 0;
+  if (w4On != ((!sequenceForm || sequence != 0) ? 1u : 0u)) {
+    refuse(packet, "Stage13W4On (word 4 bit 75) = " + std::to_string(w4On) + " with word 4 bits 59:43 = " +
+                       std::to_string(sequenceForm ? sequence : (uint64_t{1} << 16) | sequence) +
+                       ": the bit is set exactly when those bits are not 0 in every corpus read");
+  }
+  if (sequenceForm && sequence != 0 && route107 != 0) {
+    refuse(packet, "Stage13KeptSequence (word 4 bits 58:43) = " + std::to_string(sequence) +
+                       " with Stage13W4Bit59 clear in a sent read (Stage13Route[1] set): never seen, every sent read sets bit 59");
+  }
   if (route107 == 0) {
     if (streamBeats != 0) {
       refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) +
                          " in a read kept for the tile's compute (Stage13Route 0, 0): its meaning there is not decoded");
     }
-    keepRead(packet, reach, repeats, channel);
+    keepRead(packet, reach, repeats, channel, sequence);
     deliverWaitingRingSends(packet);
     return;
   }
@@ -879,6 +904,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadRepeats = repeats;
     tiles_[t].stagedReadMixedRoute = routedOnlyBy107;
     tiles_[t].keptRead.reset();
+    tiles_[t].keptReadSequence = 0;
     tiles_[t].keptReadUnwrittenByte.reset();
   }
   deliverWaitingRingSends(packet);
@@ -909,10 +935,23 @@ std::variant<std::vector<uint8_t>, uint64_t> LleRung::gather(const AddressedMemo
 // A read kept in the tile (Stage13Route 0, 0): the nest's bytes are taken from narrow memory now, as
 // the packet runs, so a later write there does not change them; they wait for the tile's next
 // compute. The send path is disarmed: the tile's next outfeed has no read to carry.
-void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel) {
+// `sequence` (Stage13KeptSequence, docs/decoding-log.md "keep13"): a read numbered N > 1 follows read N - 1 on
+// each of its tiles with no compute between, as in every corpus run but the colour templates' 514 / 2,050.
+void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel,
+                       uint64_t sequence) {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    const uint64_t held = tiles_[t].keptReadSequence;
+    if (sequence > 1 && held + 1 != sequence) {
+      refuse(packet, "Stage13KeptSequence (word 4 bits 58:43) = " + std::to_string(sequence) + " on tile " + std::to_string(t) +
+                         ", whose last kept read since its last compute is number " + std::to_string(held) +
+                         ": only a run 1, 2, 3, ... of kept reads is decoded");
+    }
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
+    tile.keptReadSequence = sequence;
     auto bytes = gather(tile.narrowSram, reach);
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
@@ -931,6 +970,18 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
     tile.keptReadRepeats = repeats;
     tile.keptReadChannel = channel;
+  }
+}
+
+// A compute or a send on a tile holding a run of more than one numbered kept read (Stage13KeptSequence) is
+// refused: which of them the consumer takes, or how it takes several, is not decoded ("keep13").
+void LleRung::refuseARunOfKeptReads(const DecodedPacket& packet) const {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && tiles_[t].keptReadSequence > 1) {
+      refuse(packet, "tile " + std::to_string(t) + " holds a run of " + std::to_string(tiles_[t].keptReadSequence) +
+                         " kept reads (Stage13KeptSequence 1 ... " + std::to_string(tiles_[t].keptReadSequence) + ", stream " +
+                         std::to_string(tiles_[t].keptReadChannel) + "): how a compute or a send takes several is not decoded");
+    }
   }
 }
 
@@ -1498,6 +1549,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   resolvePops(streams);
   runWindowReaders();
   const auto words = packet.words;
+  // A compute ends its tiles' run of numbered kept reads (Stage13KeptSequence, "keep13").
+  refuseARunOfKeptReads(packet);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (packet.tileMask & (1u << t)) tiles_[t].keptReadSequence = 0;
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if ((packet.tileMask & (1u << t)) && tiles_[t].stagedReadMixedRoute) {
       refuse(packet, "tile " + std::to_string(t) + " holds a read with Stage13Route (word 3 bits 107, 105) = 1, 0 that no 0x10 send drained: "
@@ -2658,6 +2714,7 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
                        ": the two bits differ in no corpus send; not decoded");
   }
   const bool drainsKeptRead = form86 == 0;
+  refuseARunOfKeptReads(packet);
   refuseAKeptReadOfUnwrittenBytes(packet);
   if (tile.keptRead) {
     if (!drainsKeptRead) {

@@ -183,8 +183,9 @@ class LleRung final : public models::DatapathRung {
     uint64_t groups = 0;
     int64_t stride = 1;
   };
-  void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel);
+  void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel, uint64_t sequence);
   void refuseAKeptReadOfUnwrittenBytes(const models::DecodedPacket& packet) const;
+  void refuseARunOfKeptReads(const models::DecodedPacket& packet) const;
   [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
                                                                           const StagedNest& reach);
   void writeImmediate(const models::DecodedPacket& packet);

@@ -2,6 +2,7 @@
 // and one JSON object saying no layer differs; on a copy of it whose parameter stream has one byte
 // flipped that changes the lle output (beside a copy of its twin), exit 1 and the first differing layer
 // named — for every compute form that runs whole programs (Dense, the one-step and 8-lane convolutions).
+#include <unistd.h>  // getpid: temp names unique per process (worktrees and build trees run the same tests)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -70,7 +71,7 @@ TEST(CheckLayersCli, ExitsZeroWhenTheLayersMatchAndOneOnAFlippedWeight) {
     const auto at = std::search(bytes.begin(), bytes.end(), parameters.begin(), parameters.end());
     ASSERT_NE(at, bytes.end()) << path << ": parameters not found in the file";
     bytes.at(static_cast<size_t>(at - bytes.begin()) + flip->offset) ^= 0x80;
-    const fs::path dir = fs::temp_directory_path() / "coralsim_check_layers_cli_test";
+    const fs::path dir = fs::temp_directory_path() / ("coralsim_check_layers_cli_test_" + std::to_string(::getpid()));
     fs::create_directories(dir);
     writeFile(dir / "flipped_edgetpu.tflite", bytes);
     fs::copy_file(twin.candidate, dir / "flipped.tflite", fs::copy_options::overwrite_existing);

@@ -2166,6 +2166,148 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
   }
 }
 
+// The two bits in a 0x13's w4[32:31] (lle_fields.def Stage13ConsumerMark, docs/decoding-log.md "keep13"):
+// 0 in the kept reads whose consumer compute has no word 12, 3 where it has one; not decoded, not read.
+// Here the kept read's w4 carries the fields the colour templates' and split_concat's kept identity reads carry
+// (w4 bit 75, w4[42:27] = 0x2500 with the mark's bits, w4[59:43] = 1), the sent read's those of the conv 64^2 ...
+// 512^2 sends (bits 76, 75, 59, w4[58:43] = 0xffff), over 10 units of 0x3c96e01b from narrow unit 29
+// of tile 1 (no corpus read has that base, nor mark 1 beside 0x2500): kept and sent, marks 0, 1 and 3 pass
+// the envelope and give the same 40 bytes; 2 (never seen) is refused naming the field. On main the
+// envelope pinned the bits to 3 beside 0x2500 ("word 4 ... bits 32:31", the colour templates' stop @ 0x00e1).
+TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 29;
+  constexpr uint64_t kUnits = 10;
+  const auto fill = [&] {
+    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile},
+                                    {LleField::Fill17Immediate, 1},
+                                    {LleField::Fill17Value, 0x3c96e01b},
+                                    {LleField::Fill17At4, kBase},
+                                    {LleField::Fill17Step, 1},
+                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))}});
+    f.setElement(p, LleField::Fill17Limit, 0, kUnits - 1);
+    return p;
+  };
+  const auto read = [&](uint64_t route, uint64_t mark) {
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
+    f.setElement(p, LleField::Stage13Route, 0, route);
+    f.setElement(p, LleField::Stage13Route, 1, route);
+    isa::Word128& w4 = f.wordsOf(p)[4];
+    if (route == 0) {
+      w4.setBits(75, 1, 1);        // the w4 fields' enable ("keptread2" §B)
+      w4.setBits(27, 16, 0x2500);  // w4[42:27] of the kept identity reads, the mark's bits clear
+      w4.setBits(43, 17, 1);       // w4[59:43]: first of a run of kept reads (Stage13KeptSequence 1)
+    } else {
+      w4 = isa::Word128{0x0ffff88000000000ull, 0x1800};  // the sent reads' word 4 (bit 59 set), the mark's bits clear
+    }
+    w4.setBits(31, 2, mark);  // Stage13ConsumerMark, set as the bits themselves
+    return p;
+  };
+  const auto kept = [&](uint64_t mark) {
+    rung.beginRun();
+    rung.packet(fill(), streams, 0);
+    rung.packet(read(0, mark), streams, 0);
+    std::vector<uint8_t> bytes = rung.tile(1).keptRead.value_or(std::vector<uint8_t>{});
+    rung.endRun();
+    return bytes;
+  };
+  const auto sent = [&](uint64_t mark) {
+    rung.beginRun();
+    rung.packet(fill(), streams, 0);
+    rung.packet(read(1, mark), streams, 0);
+    std::vector<uint8_t> out = sendToHost(kTile, 4 * kUnits);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t k = 0; k < kUnits; ++k) expected.insert(expected.end(), {0x1b, 0xe0, 0x96, 0x3c});
+  for (const uint64_t mark : {0, 1, 3}) {
+    EXPECT_EQ(checkEnvelope(read(0, mark)), "") << "mark " << mark;
+    EXPECT_EQ(checkEnvelope(read(1, mark)), "") << "mark " << mark;
+    EXPECT_EQ(kept(mark), expected) << "kept, mark " << mark;
+    EXPECT_EQ(sent(mark), expected) << "sent, mark " << mark;
+  }
+  expectRefusal(
+      [&] {
+        kept(2);
+      },
+      "Stage13ConsumerMark (word 4 bits 32:31) = 2", "mark 2 (never seen) was accepted");
+}
+
+// The kept reads' numbering in w4 (lle_fields.def Stage13KeptSequence, docs/decoding-log.md "keep13"): with
+// w4 bit 59 clear, w4[58:43] numbers a kept read in the run its tiles take before their next compute (split_concat:
+// 1, 2, 3). Here five kept reads of 10 units from narrow unit 29 of tile 1 (no corpus run is longer than 3)
+// pass, each keeping the nest's bytes; a compute or an outfeed send after a run of more than one is refused
+// naming the run; a number that does not follow the tile's last is refused (2 first, 1 then 3, 2 after a sent
+// read), and so are the pairings never seen: a number with w4 bit 75 clear, bit 75 with the number 0, a sent
+// read with bit 59 clear. On main the envelope pinned w4[58:43] to 1 ("word 4 ... bits 44:43", split_concat's
+// stop @ 0x0226).
+TEST_F(LleRungTest, KeptReadsNumberedInWordFourRunOneTwoThreeBeforeTheirCompute) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 29;
+  constexpr uint64_t kUnits = 10;
+  const auto fill = [&] {
+    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile},
+                                    {LleField::Fill17Immediate, 1},
+                                    {LleField::Fill17Value, 0x3c96e01b},
+                                    {LleField::Fill17At4, kBase},
+                                    {LleField::Fill17Step, 1},
+                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))}});
+    f.setElement(p, LleField::Fill17Limit, 0, kUnits - 1);
+    return p;
+  };
+  // A kept (route 0) or sent (route 1) read numbered `sequence` in the sequence form (bit 59 clear), bit 75 as given.
+  const auto read = [&](uint64_t sequence, uint64_t on = 1, uint64_t route = 0) {
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
+    f.setElement(p, LleField::Stage13Route, 0, route);
+    f.setElement(p, LleField::Stage13Route, 1, route);
+    isa::Word128& w4 = f.wordsOf(p)[4];
+    w4.setBits(27, 16, 0x2500);  // w4[42:27] of the kept identity reads
+    w4.setBits(75, 1, on);
+    w4.setBits(43, 16, sequence);
+    return p;
+  };
+  const auto run = [&](const std::vector<DecodedPacket>& packets) {
+    return refusalOf([&] {
+      rung.beginRun();
+      rung.packet(fill(), streams, 0);
+      for (const DecodedPacket& p : packets) rung.packet(p, streams, 0);
+      rung.endRun();
+    });
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t k = 0; k < kUnits; ++k) expected.insert(expected.end(), {0x1b, 0xe0, 0x96, 0x3c});
+  rung.beginRun();
+  rung.packet(fill(), streams, 0);
+  for (uint64_t n = 1; n <= 5; ++n) {
+    EXPECT_EQ(checkEnvelope(read(n)), "") << "number " << n;
+    rung.packet(read(n), streams, 0);
+    EXPECT_EQ(rung.tile(1).keptReadSequence, n);
+    EXPECT_EQ(rung.tile(1).keptRead.value_or(std::vector<uint8_t>{}), expected) << "number " << n;
+  }
+  rung.endRun();
+  const std::vector<DecodedPacket> five = {read(1), read(2), read(3), read(4), read(5)};
+  std::vector<DecodedPacket> thenCompute = five;
+  thenCompute.push_back(compute(kTile));
+  EXPECT_NE(run(thenCompute).find("tile 1 holds a run of 5 kept reads (Stage13KeptSequence 1 ... 5"), std::string::npos)
+      << run(thenCompute);
+  std::vector<DecodedPacket> thenSend = {read(1), read(2), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
+                                         f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 0}, {LleField::Dma10Mask, kTile}})};
+  EXPECT_NE(run(thenSend).find("tile 1 holds a run of 2 kept reads"), std::string::npos) << run(thenSend);
+  EXPECT_NE(run({read(2)}).find("Stage13KeptSequence (word 4 bits 58:43) = 2 on tile 1, whose last kept read since its last compute is number 0"),
+            std::string::npos)
+      << run({read(2)});
+  EXPECT_NE(run({read(1), read(3)}).find("= 3 on tile 1, whose last kept read since its last compute is number 1"), std::string::npos);
+  // A sent read in between ends the run as well (it replaces the kept bytes).
+  const DecodedPacket sentRead = readAt(kTile, 4 * kBase, 4 * kUnits);
+  EXPECT_NE(run({read(1), sentRead, read(2)}).find("= 2 on tile 1, whose last kept read since its last compute is number 0"),
+            std::string::npos)
+      << run({read(1), sentRead, read(2)});
+  EXPECT_NE(run({read(4, 0)}).find("Stage13W4On (word 4 bit 75) = 0 with word 4 bits 59:43 = 4"), std::string::npos) << run({read(4, 0)});
+  EXPECT_NE(run({read(0, 1)}).find("Stage13W4On (word 4 bit 75) = 1 with word 4 bits 59:43 = 0"), std::string::npos) << run({read(0, 1)});
+  EXPECT_NE(run({read(1, 1, 1)}).find("with Stage13W4Bit59 clear in a sent read"), std::string::npos) << run({read(1, 1, 1)});
+}
+
 // The read's nest (docs/decoding-log.md "form13" §C, read_nest.h): level 1 counts with level 0 off,
 // as in the iwatake identity reads (limits 0, 67; Stage13Wrap[0] = 1), here with 4 groups 3 units
 // apart (a stride no corpus read has): the outfeed sends units 0, 3, 6, 9 from the read's address in
