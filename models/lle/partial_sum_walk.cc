@@ -22,9 +22,14 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
   const uint64_t row = readField(words, LleField::ComputePartialSumRow);
   std::array<int64_t, kLevels> wraps{};
   for (unsigned i = 0; i < kLevels; ++i) wraps[i] = readSigned(words, LleField::ComputeWrapW10, i);
+  const uint64_t walkOn = readField(words, LleField::ComputePartialSumWalkOn);
   if (row == 0) {
     // No kept sums: the w10 nest does not walk (every decode-set compute; what a walk without its rows
     // would address is not decoded).
+    if (walkOn != 0) {
+      return "ComputePartialSumWalkOn (word 11 bit 99) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0: a walk over "
+             "partial-sum rows without its first row is not decoded";
+    }
     for (unsigned i = 0; i < kLevels; ++i) {
       if (wraps[i] != 0) {
         return wrapName(i) + " = " + std::to_string(wraps[i]) +
@@ -44,6 +49,7 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
     for (unsigned below = 1; below < level; ++below) strides[level] += limits[below] * strides[below];
   }
   const std::string where = "ComputePartialSumRow (word 9 bits 121:110) = " + std::to_string(row) + ": ";
+  if (walkOn == 0) return where + "ComputePartialSumWalkOn (word 11 bit 99) = 0: the rows are walked only with the switch on";
   if (limits[1] > 0 && strides[1] != 1) {
     return where + wrapName(0) + " = " + std::to_string(wraps[0]) + ": the positions (level 1, " + std::to_string(limits[1] + 1) +
            ") keep one row each, a step of 1 row; another step is not decoded";

@@ -363,8 +363,11 @@ TEST(LleRelations, APartialSumRowWalkKeepsOneRowAPositionAndReturnsAboveIt) {
   set(LleField::ComputePartialSumRow, 0, 3000);
   set(LleField::ComputeWrapW10, 0, 1);
   for (unsigned level = 1; level < 7; ++level) set(LleField::ComputeWrapW10, level, -9);
-  EXPECT_EQ(checkFieldRelations(0x01, words), "");
   const auto refusal = [&] { return checkFieldRelations(0x01, words); };
+  EXPECT_NE(refusal().find("ComputePartialSumWalkOn (word 11 bit 99) = 0: the rows are walked only with the switch on"), std::string::npos)
+      << refusal();
+  set(LleField::ComputePartialSumWalkOn, 0, 1);
+  EXPECT_EQ(checkFieldRelations(0x01, words), "");
   set(LleField::ComputeWrapW10, 0, 2);  // two rows a position
   EXPECT_NE(refusal().find("ComputeWrapW10[0] (the w10 nest's level-0 wrap) = 2: the positions (level 1, 10) keep one row each"),
             std::string::npos)
@@ -382,6 +385,10 @@ TEST(LleRelations, APartialSumRowWalkKeepsOneRowAPositionAndReturnsAboveIt) {
   set(LleField::ComputeLimitW10Level3, 0, 0);  // nothing above the positions: no split to keep sums for
   EXPECT_NE(refusal().find("partial-sum rows without a split reduction are not decoded"), std::string::npos) << refusal();
   set(LleField::ComputePartialSumRow, 0, 0);  // a walk without its rows
+  EXPECT_NE(refusal().find("ComputePartialSumWalkOn (word 11 bit 99) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0"),
+            std::string::npos)
+      << refusal();
+  set(LleField::ComputePartialSumWalkOn, 0, 0);
   EXPECT_NE(refusal().find("ComputeWrapW10[0] (the w10 nest's level-0 wrap) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0"),
             std::string::npos)
       << refusal();
