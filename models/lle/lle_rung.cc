@@ -11,6 +11,7 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
 #include "models/lle/compute_observer.h"
+#include "models/lle/compute_write_report.h"
 #include "models/lle/conv_compute.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
@@ -1676,7 +1677,10 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
       refuse(packet, "the lane results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
                          " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
     }
-    if (config_.lleComputeObserver) config_.lleComputeObserver->computed(packet, t, outputAt, results);
+    if (config_.lleComputeObserver) {
+      const uint64_t at[] = {outputAt};
+      config_.lleComputeObserver->computed(packet, t, ComputeWrite{ComputeForm::kSinglePosition, kLanes, at, results});
+    }
   }
 }
 
@@ -1770,6 +1774,12 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
       refuse(packet, "the results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
                          " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
     }
+    if (config_.lleComputeObserver) {
+      const uint64_t positionBytes = kGroupBytes * resultBytes;
+      std::vector<uint64_t> at(positions);
+      for (uint64_t p = 0; p < positions; ++p) at[p] = outputAt + p * positionBytes;
+      config_.lleComputeObserver->computed(packet, t, ComputeWrite{ComputeForm::kElementWise, static_cast<unsigned>(positionBytes), at, results});
+    }
   }
 }
 
@@ -1858,6 +1868,7 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
       if (const std::string why = runConvCompute(streamConv, tile.narrowSram, groups, config_.requantRounding, macs_); !why.empty()) {
         refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
       }
+      if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
       continue;
     }
     const TileState* source = tile.wide.holds(0, weightBytes) ? &tile : (holders == 1 ? onlyHolder : nullptr);
@@ -1872,7 +1883,14 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
     if (const std::string why = runConvCompute(conv, tile.narrowSram, wide, config_.requantRounding, macs_); !why.empty()) {
       refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
     }
+    if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
   }
+}
+
+// Each output position's lanes side by side from its unit (conv_compute.cc's writeOutput).
+void LleRung::reportConvolutionWrite(const DecodedPacket& packet, unsigned t, const ConvCompute& conv) const {
+  reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kConvolution, conv.lanes,
+                     positionAddresses(conv.output, conv.lanes / kGroupBytes), tiles_[t].narrowSram);
 }
 
 // The weight groups a 0x12 stream carries to tile t's convolution, gathered from the rows of the one tile
@@ -2063,6 +2081,10 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     // computes ("conv32run" §C) is one case of it ("conv32merge" §A).
     const std::vector<uint8_t> block = *tile.keptRead;
     copy.run(window, window.passesRead, block, requant, out, tile.narrowSram);
+    if (config_.lleComputeObserver) {
+      reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kIdentityCopy, kGroupBytes, positionAddresses(out, 1),
+                         tile.narrowSram);
+    }
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytes} * channels * columns * lines * rows;
   }

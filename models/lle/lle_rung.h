@@ -275,6 +275,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] bool waitsForItsWindow(const models::DecodedPacket& packet);
   void runWindowReaders();
   void computeConvolution(const models::DecodedPacket& packet);
+  // Hands the compute observer tile t's outputs of `conv` (set only: callers check the observer).
+  void reportConvolutionWrite(const models::DecodedPacket& packet, unsigned t, const ConvCompute& conv) const;
   // The pop that feeds the weight streams the convolution computes took (PopStreamFeed).
   void receiveWeightStream(const models::DecodedPacket& packet);
   void feedWeightStreams(const models::DecodedPacket& packet, uint16_t tiles, uint64_t ringBytes);

@@ -20,6 +20,7 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/assembler.h"
 #include "models/isa/compute_loop_nest.h"
+#include "models/lle/compute_observer.h"
 #include "models/lle/input_infeed_transfer.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
@@ -2798,6 +2799,54 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
 // The kernel follows the three nests as address generators, so that layout runs. Sizes, biases and
 // weights no corpus program has (2 x 3 taps over 3 x 2 positions, biases -300, 41, 7000, 5). Without the
 // change the relation ComputeOutPositions = ComputePositions refused the compute.
+// What a compute observer (compute_observer.h, the layer checker's hook) is told of the convolution in the
+// setting above: per tile (ascending) one call, form kConvolution, 4 bytes a position, the 3 x 2 positions
+// along Output37 at ComputeOutputAt + 4 p, and the bytes the tile's narrow memory holds there. Without the
+// rung's report (only Dense reported) no call comes.
+TEST_F(LleConvolutionStreamTest, TheComputeObserverIsToldEachOutputPositionsAddressAndLanes) {
+  struct Call {
+    uint32_t pc;
+    unsigned tile;
+    ComputeForm form;
+    unsigned bytesPerPosition;
+    std::vector<uint64_t> positionAt;
+    std::vector<uint8_t> bytes;
+  };
+  struct Recorder final : ComputeObserver {
+    void computed(const DecodedPacket& packet, unsigned tile, const ComputeWrite& write) override {
+      calls.push_back({packet.pc, tile, write.form, write.bytesPerPosition, {write.positionAt.begin(), write.positionAt.end()},
+                       {write.bytes.begin(), write.bytes.end()}});
+    }
+    std::vector<Call> calls;
+  };
+  auto recorder = std::make_shared<Recorder>();
+  config.lleComputeObserver = recorder;
+  rung = LleRung(config);
+  parameterCachingRun(0x1);
+  rung.beginRun();
+  writeGrids();
+  arm(0x3, kTaps, kTag);
+  DecodedPacket p = conv();
+  p.pc = 0x321;
+  rung.packet(p, streams, 0);
+  ASSERT_EQ(recorder->calls.size(), 2u);
+  for (unsigned t = 0; t < 2; ++t) {
+    const Call& call = recorder->calls[t];
+    EXPECT_EQ(call.pc, 0x321u);
+    EXPECT_EQ(call.tile, t);
+    EXPECT_EQ(call.form, ComputeForm::kConvolution);
+    EXPECT_EQ(call.bytesPerPosition, 4u);
+    ASSERT_EQ(call.positionAt.size(), size_t{kOutW * kOutH});
+    ASSERT_EQ(call.bytes.size(), 4u * kOutW * kOutH);
+    for (unsigned q = 0; q < kOutW * kOutH; ++q) {
+      EXPECT_EQ(call.positionAt[q], kConvOutputAt + 4 * q) << "tile " << t << " position " << q;
+      const auto held = rung.tile(t).narrowSram.read(call.positionAt[q], 4);
+      EXPECT_TRUE(std::equal(held.begin(), held.end(), call.bytes.begin() + 4 * q)) << "tile " << t << " position " << q;
+    }
+  }
+  rung.endRun();
+}
+
 TEST_F(LleConvolutionStreamTest, ADepthwiseLayoutRunsEachChannelWithItsOwnTapsAndBias) {
   std::mt19937 rng(23);
   const std::array<int32_t, 4> bias = {-300, 41, 7000, 5};
