@@ -1,5 +1,7 @@
 #include "models/lle/field_relations.h"
 
+#include "models/lle/partial_sum_walk.h"
+
 
 namespace coralsim::lle {
 
@@ -261,6 +263,9 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
       }
     }
   }
+  // The w10 nest's walk over a split reduction's partial-sum rows: a relation between several fields
+  // and levels at once, checked by its own function (partial_sum_walk.h).
+  if (opcode == fieldDef(LleField::ComputePartialSumRow).opcode) return partialSumWalkProblem(words);
   return "";
 }
 

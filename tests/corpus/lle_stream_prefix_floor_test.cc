@@ -165,6 +165,10 @@ TEST(LleRingCanary, TheirComputeFeedingWritePassesAndFullRunsMatchTheGolden) {
     past += refusedPc(why) > writePc;
     if (!wide) {
       EXPECT_GT(refusedPc(why), writePc) << stem << ": refused at or before its compute-feeding 0x14: " << why;
+      // The convolution's partial-sum row (w9[121:110]) and its w10 walk are decoded (docs/decoding-log.md
+      // "ring9"): no 32- / 64-channel program stops on word 9 or 10 of a compute any more.
+      EXPECT_EQ(why.find("word 9 = "), std::string::npos) << stem << ": " << why;
+      EXPECT_EQ(why.find("word 10 = "), std::string::npos) << stem << ": " << why;
     }
   }
   std::printf("RingCanary: %zu / 8 past the compute-feeding 0x14, %zu golden-exact\n", past, exactRuns);

@@ -348,6 +348,52 @@ TEST(LleRelations, TheKCountIsOfWholeGroupsOfItsLoopsByteCarry) {
       << whole;
 }
 
+// A split K reduction keeps its partial sums in rows from ComputePartialSumRow (w9[121:110]), one a position,
+// walked by the w10 nest (docs/decoding-log.md "ring9"): the taps add into one row, wrap +1 moves to the next
+// position, the levels above (K groups, output blocks) return to the first row. Values no corpus compute has:
+// 10 positions, 3 K groups, 3 blocks, rows from 3,000. Every corpus split has 2 blocks at most and its rows
+// end at 2,080 or below. Without the fields (main) the packet does not compile here and the envelope pins them.
+TEST(LleRelations, APartialSumRowWalkKeepsOneRowAPositionAndReturnsAboveIt) {
+  std::array<isa::Word128, 17> words{};
+  const auto set = [&](LleField field, unsigned element, int64_t value) { setElement(words, field, element, value); };
+  set(LleField::ComputeK4W10, 0, 8);           // 9 taps into one row
+  set(LleField::ComputeLimitW10, 0, 9);        // 10 positions
+  set(LleField::ComputeLimitW10, 1, 2);        // 3 K groups
+  set(LleField::ComputeLimitW10Level3, 0, 2);  // 3 output blocks
+  set(LleField::ComputePartialSumRow, 0, 3000);
+  set(LleField::ComputeWrapW10, 0, 1);
+  for (unsigned level = 1; level < 7; ++level) set(LleField::ComputeWrapW10, level, -9);
+  const auto refusal = [&] { return checkFieldRelations(0x01, words); };
+  EXPECT_NE(refusal().find("ComputePartialSumWalkOn (word 11 bit 99) = 0: the rows are walked only with the switch on"), std::string::npos)
+      << refusal();
+  set(LleField::ComputePartialSumWalkOn, 0, 1);
+  EXPECT_EQ(checkFieldRelations(0x01, words), "");
+  set(LleField::ComputeWrapW10, 0, 2);  // two rows a position
+  EXPECT_NE(refusal().find("ComputeWrapW10[0] (the w10 nest's level-0 wrap) = 2: the positions (level 1, 10) keep one row each"),
+            std::string::npos)
+      << refusal();
+  set(LleField::ComputeWrapW10, 0, 1);
+  set(LleField::ComputeWrapW10, 2, -8);  // the blocks would move on by a row
+  EXPECT_NE(refusal().find("ComputeWrapW10[2] (the w10 nest's level-2 wrap) = -8 moves level 3 (3 iterations) by 1 rows"), std::string::npos)
+      << refusal();
+  set(LleField::ComputeWrapW10, 2, -9);
+  set(LleField::ComputePartialSumRow, 0, 4090);  // 10 rows from 4,090 pass the 12-bit numbering
+  EXPECT_NE(refusal().find("ComputePartialSumRow (word 9 bits 121:110) = 4090: 10 rows from it pass the 4096 rows"), std::string::npos)
+      << refusal();
+  set(LleField::ComputePartialSumRow, 0, 3000);
+  set(LleField::ComputeLimitW10, 1, 0);
+  set(LleField::ComputeLimitW10Level3, 0, 0);  // nothing above the positions: no split to keep sums for
+  EXPECT_NE(refusal().find("partial-sum rows without a split reduction are not decoded"), std::string::npos) << refusal();
+  set(LleField::ComputePartialSumRow, 0, 0);  // a walk without its rows
+  EXPECT_NE(refusal().find("ComputePartialSumWalkOn (word 11 bit 99) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0"),
+            std::string::npos)
+      << refusal();
+  set(LleField::ComputePartialSumWalkOn, 0, 0);
+  EXPECT_NE(refusal().find("ComputeWrapW10[0] (the w10 nest's level-0 wrap) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0"),
+            std::string::npos)
+      << refusal();
+}
+
 TEST(LleRelations, SignedReadsAreTwosComplementOfTheFieldWidth) {
   std::array<isa::Word128, 4> words{};
   const LleFieldDef& f = fieldDef(LleField::PopRingNeg16);  // 12 bits at word 1 bit 75

@@ -1,0 +1,77 @@
+#include "models/lle/partial_sum_walk.h"
+
+#include <array>
+#include <cstdint>
+
+#include "models/lle/lle_fields.h"
+
+namespace coralsim::lle {
+
+namespace {
+
+constexpr unsigned kLevels = 7;        // the w10 nest's slots (ComputeWrapW10's elements)
+constexpr unsigned kCountedLevels = 4;  // levels 0-3 have declared limits; 4-6 are pinned to 0 by the envelope
+
+std::string wrapName(unsigned level) {
+  return "ComputeWrapW10[" + std::to_string(level) + "] (the w10 nest's level-" + std::to_string(level) + " wrap)";
+}
+
+}  // namespace
+
+std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
+  const uint64_t row = readField(words, LleField::ComputePartialSumRow);
+  std::array<int64_t, kLevels> wraps{};
+  for (unsigned i = 0; i < kLevels; ++i) wraps[i] = readSigned(words, LleField::ComputeWrapW10, i);
+  const uint64_t walkOn = readField(words, LleField::ComputePartialSumWalkOn);
+  if (row == 0) {
+    // No kept sums: the w10 nest does not walk (every decode-set compute; what a walk without its rows
+    // would address is not decoded).
+    if (walkOn != 0) {
+      return "ComputePartialSumWalkOn (word 11 bit 99) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0: a walk over "
+             "partial-sum rows without its first row is not decoded";
+    }
+    for (unsigned i = 0; i < kLevels; ++i) {
+      if (wraps[i] != 0) {
+        return wrapName(i) + " = " + std::to_string(wraps[i]) +
+               " with ComputePartialSumRow (word 9 bits 121:110) = 0: a walk over partial-sum rows without its first row is not decoded";
+      }
+    }
+    return "";
+  }
+  const std::array<int64_t, kCountedLevels> limits{
+      static_cast<int64_t>(readField(words, LleField::ComputeK4W10)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10, 0)),
+      static_cast<int64_t>(readField(words, LleField::ComputeLimitW10, 1)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10Level3))};
+  // Row strides of the levels, from the wraps (the loop_nest.h reading: level i's stride is the carry
+  // applied when it counts, less what the levels below it walked): level 0 stays on its row.
+  std::array<int64_t, kCountedLevels> strides{};
+  for (unsigned level = 1; level < kCountedLevels; ++level) {
+    strides[level] = wraps[level - 1];
+    for (unsigned below = 1; below < level; ++below) strides[level] += limits[below] * strides[below];
+  }
+  const std::string where = "ComputePartialSumRow (word 9 bits 121:110) = " + std::to_string(row) + ": ";
+  if (walkOn == 0) return where + "ComputePartialSumWalkOn (word 11 bit 99) = 0: the rows are walked only with the switch on";
+  if (limits[1] > 0 && strides[1] != 1) {
+    return where + wrapName(0) + " = " + std::to_string(wraps[0]) + ": the positions (level 1, " + std::to_string(limits[1] + 1) +
+           ") keep one row each, a step of 1 row; another step is not decoded";
+  }
+  bool split = false;
+  for (unsigned level = 2; level < kCountedLevels; ++level) {
+    if (limits[level] == 0) continue;
+    if (strides[level] != 0) {
+      return where + wrapName(level - 1) + " = " + std::to_string(wraps[level - 1]) + " moves level " + std::to_string(level) + " (" +
+             std::to_string(limits[level] + 1) + " iterations) by " + std::to_string(strides[level]) +
+             " rows: the levels above the positions add into the same rows (stride 0); another walk is not decoded";
+    }
+    split = true;
+  }
+  if (!split) {
+    return where + "no level above the positions of the w10 nest counts (ComputeLimitW10[1], ComputeLimitW10Level3 are 0): "
+                   "partial-sum rows without a split reduction are not decoded";
+  }
+  if (const uint64_t rows = static_cast<uint64_t>(limits[1]) + 1; row + rows > kPartialSumRowSpace) {
+    return where + std::to_string(rows) + " rows from it pass the " + std::to_string(kPartialSumRowSpace) + " rows of its 12-bit numbering";
+  }
+  return "";
+}
+
+}  // namespace coralsim::lle
