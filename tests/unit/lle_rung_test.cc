@@ -2797,8 +2797,8 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
 // the outputs of the same compute with all three 0 and a stream without bounds; First 45 and Count 7 (not
 // decoded, not read) give them too. Last 302 is refused naming the field and the stream's bound; so is Last 9
 // on a compute whose stream carries no offset array (a 0x11 stream, ComputeParamPrefix 0). Without the fields
-// the bits are pinned by the envelope (w14 0 / gabor's 0xe70005e7) and every non-zero value here is refused on
-// "word 14 bits ..."; without the rung's check Last 302 and 9 are accepted (both checked).
+// the bits are pinned by the envelope (w14 0 / gabor 64^2's 0xe70005e7) and the test does not compile; without
+// the rung's check (refuseOffsetPrefixDisagreeing) Last 302 and 9 are accepted: 3 failures (checked).
 TEST_F(LleConvolutionStreamTest, TheComputePlacesItsWeightOffsetArrayAtTheLastUnitOfItsStreamsPrefix) {
   constexpr unsigned kLanes8 = 8;
   constexpr uint64_t kPrefixAt64 = 1201, kPrefixLast64 = 1204;
