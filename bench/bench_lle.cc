@@ -9,10 +9,11 @@
 //   BM_LleInference/<model> one whole inference through the device in lle mode (Runner +
 //                             InProcessTransport + sim::Device; parameters cached by a warm-up run,
 //                             so each iteration is the execution-only run), for the largest corpus
-//                             models that run wholly on lle: conv_256x256_k40 (the most MACs:
-//                             rubensrech's 40x40 convolution, 104.9 M), dense_1024 (a 1 M-MAC
-//                             FULLY_CONNECTED) and padding_256x256x3 (the most bytes; a copy, no
-//                             MACs). Counters: lle_ms
+//                             models that run wholly on lle: conv_512x512_k40 (the most MACs:
+//                             rubensrech's 40x40 convolution of a 512^2 image, 419.4 M),
+//                             conv_256x256_k40 (the same at 256^2, 104.9 M), depthwise_500x500_k20
+//                             (a 20x20 depthwise over 3 channels, 300 M), dense_1024 (a 1 M-MAC
+//                             FULLY_CONNECTED) and padding_256x256x3 (a copy, no MACs). Counters: lle_ms
 //                             and lle_cpu_ms per inference, MAC_per_s (the model's MACs over lle_ms,
 //                             when it has any), and CPU TFLite 2.9 on its uncompiled twin in the same
 //                             run (tflite_ms, tflite_cpu_ms; ratio = lle_ms / tflite_ms, cpu_ratio
@@ -160,10 +161,17 @@ constexpr LleModel kDense1024{"dense_1024_edgetpu.tflite", "dense_1024.tflite", 
 // moves wholly on lle (no MACs: the tiles copy the image into a zero-padded grid).
 constexpr LleModel kPadding256{"model_padding_256x256x3_edgetpu.tflite", "model_padding_256x256x3.tflite", 0.0, 5000};
 // rubensrech's 40 x 40 convolution of a 256 x 256 image, one channel in and out, SAME padding: 256^2
-// outputs x 1,600 taps — the most MACs of any model that runs wholly on lle (its twin is the golden's
-// derived one).
+// outputs x 1,600 taps (its twin is the golden's derived one).
 constexpr LleModel kConv256k40{"conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite", "conv_2d_1_256_256_1_40_40_1_1_quant.tflite",
                                256.0 * 256.0 * 40.0 * 40.0, 20};
+// The same convolution of a 512 x 512 image: 512^2 outputs x 1,600 taps, the most MACs of any model
+// that runs wholly on lle.
+constexpr LleModel kConv512k40{"conv_2d_1_512_512_1_40_40_1_1_quant_edgetpu.tflite", "conv_2d_1_512_512_1_40_40_1_1_quant.tflite",
+                               512.0 * 512.0 * 40.0 * 40.0, 5};
+// rubensrech's 20 x 20 depthwise convolution of a 500 x 500 x 3 image (multiplier 1, SAME): 500^2
+// positions x 3 channels x 400 taps — the depthwise kernel's figure beside the convolution's.
+constexpr LleModel kDepthwise500k20{"depthwise_conv_2d_1_500_500_3_20_20_3_1_quant_edgetpu.tflite",
+                                    "depthwise_conv_2d_1_500_500_3_20_20_3_1_quant.tflite", 500.0 * 500.0 * 3.0 * 20.0 * 20.0, 5};
 
 // The uncompiled twin: beside the compiled model in the corpus, else among the golden's derived twins.
 std::optional<std::filesystem::path> findTwin(const std::string& fileName) {
@@ -236,6 +244,8 @@ BENCHMARK(BM_Baseline_PlainDot);
 BENCHMARK_CAPTURE(BM_LleInference, dense_1024, kDense1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_LleInference, padding_256x256x3, kPadding256)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_LleInference, conv_256x256_k40, kConv256k40)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_LleInference, conv_512x512_k40, kConv512k40)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_LleInference, depthwise_500x500_k20, kDepthwise500k20)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 
 }  // namespace

@@ -4,9 +4,11 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <vector>
 
+#include "models/lle/conv_taps.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/requantizer.h"
 
@@ -191,46 +193,63 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   NestCursor out(conv.output);
   const auto inputSplit = splitAtInnerLevels(conv.input, reduction);
   const auto weightSplit = splitAtInnerLevels(conv.weights, reduction);
-  if (inputSplit && weightSplit && lanes == kUnitBytes) {
-    // sum over the reduction of (x - zpIn)(w - offset) = sum xw - offset sum x - zpIn sum w + n zpIn offset,
-    // so the inner loop multiplies raw bytes. Unsigned arithmetic wraps as a 32-bit accumulator does;
-    // the identity holds modulo 2^32.
-    std::vector<uint64_t> inputAt(reduction), weightAt(reduction);  // byte offsets within a run
+  if (inputSplit && weightSplit && inputSpan <= UINT32_MAX) {
+    // Every output reads the same taps from its own run start (conv_taps.h); outputs that share a
+    // weight run go through the kernel in batches.
+    std::vector<uint32_t> inputAt(reduction), weightAt(reduction);  // byte offsets within a run
     for (uint64_t r = 0; r < reduction; ++r) {
-      inputAt[r] = static_cast<uint64_t>(inputSplit->innerOffsets[r]) * kUnitBytes;
-      weightAt[r] = static_cast<uint64_t>(weightSplit->innerOffsets[r]) * conv.groupBytes();
+      inputAt[r] = static_cast<uint32_t>(inputSplit->innerOffsets[r] * kUnitBytes);
+      weightAt[r] = static_cast<uint32_t>(static_cast<uint64_t>(weightSplit->innerOffsets[r]) * conv.groupBytes());
     }
+    const ConvTaps taps{inputAt, weightAt, lanes};
+    const MacPath path = macPath();
     const auto zpIn = static_cast<uint32_t>(conv.epilogue.zpIn);
     const uint32_t terms = static_cast<uint32_t>(reduction) * kUnitBytes;
+    // sum w per lane over a weight run, the same for every output that uses the run.
+    std::map<const uint8_t*, std::vector<uint32_t>> weightSums;
+    const auto sumsOf = [&](const uint8_t* run) -> const std::vector<uint32_t>& {
+      auto [it, added] = weightSums.try_emplace(run, lanes, 0u);
+      if (added) {
+        for (uint64_t r = 0; r < reduction; ++r) {
+          for (unsigned b = 0; b < conv.groupBytes(); ++b) it->second[b / kUnitBytes] += run[weightAt[r] + b];
+        }
+      }
+      return it->second;
+    };
+    std::array<uint32_t, kTapBatch> runStart{};
+    std::array<int64_t, kTapBatch> outUnit{};
+    std::vector<uint32_t> dot(static_cast<size_t>(kTapBatch) * lanes);
+    std::array<uint32_t, kTapBatch> sumX{};
+    std::vector<int32_t> acc(lanes);
+    unsigned batched = 0;
+    const uint8_t* batchWeights = nullptr;
+    const auto flush = [&]() -> std::string {
+      if (batched == 0) return "";
+      dotConvTaps(input.data(), runStart.data(), batched, batchWeights, taps, dot.data(), sumX.data(), path);
+      const std::vector<uint32_t>& sumW = sumsOf(batchWeights);
+      for (unsigned o = 0; o < batched; ++o) {
+        for (unsigned c = 0; c < lanes; ++c) {
+          const auto offset = static_cast<uint32_t>(weightOffset[c]);
+          acc[c] = static_cast<int32_t>(static_cast<uint32_t>(bias[c]) + dot[static_cast<size_t>(o) * lanes + c] - offset * sumX[o] -
+                                        zpIn * sumW[c] + terms * zpIn * offset);
+        }
+        if (!writeOutput(outUnit[o], acc)) return "output unit " + std::to_string(outUnit[o]) + " leaves the narrow memory";
+      }
+      batched = 0;
+      return "";
+    };
     NestCursor inRun(inputSplit->outer);
     NestCursor wRun(weightSplit->outer);
     for (uint64_t o = 0; o < conv.outputs(); ++o, out.next(), inRun.next(), wRun.next()) {
-      const uint8_t* xRun = input.data() + (static_cast<uint64_t>(inRun.unit()) * kUnitBytes - firstInput);
       const uint8_t* gRun = weights + static_cast<uint64_t>(wRun.unit()) * conv.groupBytes();
-      // Four lanes as named accumulators, so they stay in registers.
-      uint32_t dot0 = 0, dot1 = 0, dot2 = 0, dot3 = 0, sumW0 = 0, sumW1 = 0, sumW2 = 0, sumW3 = 0, sumX = 0;
-      for (uint64_t r = 0; r < reduction; ++r) {
-        const uint8_t* x = xRun + inputAt[r];
-        const uint8_t* g = gRun + weightAt[r];
-        const uint32_t x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
-        sumX += x0 + x1 + x2 + x3;
-        dot0 += x0 * g[0] + x1 * g[1] + x2 * g[2] + x3 * g[3];
-        dot1 += x0 * g[4] + x1 * g[5] + x2 * g[6] + x3 * g[7];
-        dot2 += x0 * g[8] + x1 * g[9] + x2 * g[10] + x3 * g[11];
-        dot3 += x0 * g[12] + x1 * g[13] + x2 * g[14] + x3 * g[15];
-        sumW0 += uint32_t{g[0]} + g[1] + g[2] + g[3];
-        sumW1 += uint32_t{g[4]} + g[5] + g[6] + g[7];
-        sumW2 += uint32_t{g[8]} + g[9] + g[10] + g[11];
-        sumW3 += uint32_t{g[12]} + g[13] + g[14] + g[15];
+      if (batched == kTapBatch || (batched != 0 && gRun != batchWeights)) {
+        if (std::string why = flush(); !why.empty()) return why;
       }
-      const std::array<uint32_t, kUnitBytes> dot = {dot0, dot1, dot2, dot3}, sumW = {sumW0, sumW1, sumW2, sumW3};
-      std::array<int32_t, kUnitBytes> acc{};
-      for (unsigned c = 0; c < lanes; ++c) {
-        const auto offset = static_cast<uint32_t>(weightOffset[c]);
-        acc[c] = static_cast<int32_t>(static_cast<uint32_t>(bias[c]) + dot[c] - offset * sumX - zpIn * sumW[c] + terms * zpIn * offset);
-      }
-      if (!writeOutput(out.unit(), acc)) return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
+      batchWeights = gRun;
+      runStart[batched] = static_cast<uint32_t>(static_cast<uint64_t>(inRun.unit()) * kUnitBytes - firstInput);
+      outUnit[batched++] = out.unit();
     }
+    if (std::string why = flush(); !why.empty()) return why;
   } else {
     // Taps that do not fill whole inner levels of both nests: the odometers step every iteration.
     NestCursor in(conv.input);
