@@ -11,6 +11,7 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
 #include "models/lle/compute_observer.h"
+#include "models/lle/compute_write_report.h"
 #include "models/lle/conv_compute.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
@@ -18,6 +19,7 @@
 #include "models/lle/weight_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
+#include "models/lle/last_repetition.h"
 #include "models/lle/loop_nest.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
@@ -75,6 +77,9 @@ constexpr uint64_t kNestedOutfeedForm = 1;
 bool isSeenStage13Flags(uint64_t flags) {
   return flags == 0 || flags == 0x2 || flags == 0x4 || flags == 0x5 || flags == 0x6 || flags == 0x8;
 }
+
+// The values of a 0x13's Stage13ConsumerMark (w4[32:31]) seen in the corpus (docs/decoding-log.md "keep13").
+bool isSeenStage13ConsumerMark(uint64_t mark) { return mark == 0 || mark == 1 || mark == 3; }
 
 std::string tileList(uint16_t mask) {
   std::string text;
@@ -135,6 +140,7 @@ void LleRung::beginRun() {
     t.keptRead.reset();
     t.keptReadRepeats = 0;
     t.keptReadChannel = 0;
+    t.keptReadSequence = 0;
     t.keptReadUnwrittenByte.reset();
     t.windows.clear();
   }
@@ -544,7 +550,8 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
                            for (unsigned i = 0; i < 3; ++i) {
                              if (readField(words, m.sendCarry, i) != readField(words, m.recvCarry, i)) return false;
                            }
-                           return true;
+                           return readField(words, m.sendLast.on) == readField(words, m.recvLast.on) &&
+                                  readField(words, m.sendLast.lastRun) == readField(words, m.recvLast.lastRun);
                          }();
   const auto checkLevelMask = [&](bool active, LleField levelOn, LleField ringMarks, LleField stride, LleField limit,
                                   LleField carry, const char* bits) {
@@ -581,14 +588,23 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
   checkFlags(sends, m.sendFlags, "92:89");
   checkLevelMask(sends, m.sendLevelOn, m.sendRingMarks, m.sendStride, m.sendLimit, m.sendCarry, "word 1 bits 98:86");
   checkLevelMask(receives, m.recvLevelOn, m.recvRingMarks, m.recvStride, m.recvLimit, m.recvCarry, "word 3 bits 47:35");
+  // Each side's shorter last repetition (docs/decoding-log.md "short18"): the walk's last pass of level 0 runs
+  // LastRun + 1 units, as the execution-only 0x11's (last_repetition.h); a shortfall that is not limit0 - LastRun,
+  // or the flag with levels 2-3 counting, is refused by name.
+  if (sends) {
+    if (const auto why = lastRepetitionConflict(words, m.sendLast)) refuse(packet, *why);
+  }
+  if (receives) {
+    if (const auto why = lastRepetitionConflict(words, m.recvLast)) refuse(packet, *why);
+  }
   if (sends && inputPopsDelivered(streams) && deferredComputes_.empty()) {
     resolvePops(streams);
     runWindowReaders();
   }
   if (sends) refuseWhileAWindowReaderWaits(packet);
   const auto direction = static_cast<size_t>(&m - kMeshLayouts.data());
-  const LoopNest<4> sendNest = meshNest(words, m.sendAt4, m.sendStride, m.sendLimit, m.sendCarry);
-  const LoopNest<4> recvNest = meshNest(words, m.recvAt4, m.recvStride, m.recvLimit, m.recvCarry);
+  const LoopNest<4> sendNest = meshNest(words, m.sendAt4, m.sendStride, m.sendLimit, m.sendCarry, m.sendLast);
+  const LoopNest<4> recvNest = meshNest(words, m.recvAt4, m.recvStride, m.recvLimit, m.recvCarry, m.recvLast);
   const auto value = static_cast<uint32_t>(readField(words, m.fillValue));
   const std::array<uint8_t, 4> fillBytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
                                             static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
@@ -603,7 +619,7 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
   // A packet whose two sides walk the same units is the relay form (docs/decoding-log.md "meshw3" §B): its
   // tiles forward the stream they receive, through a buffer the walk revisits.
   if (sends && receives && !fills && sendNest.firstUnit == recvNest.firstUnit && sendNest.limits == recvNest.limits &&
-      sendNest.strides == recvNest.strides) {
+      sendNest.strides == recvNest.strides && sendNest.lastPassDrops == recvNest.lastPassDrops) {
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (packet.tileMask & (1u << t)) insideNarrow(recvNest, t, "relay");
     }
@@ -737,7 +753,11 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
     refuse(packet, "Mesh17RecvStride (word 2 bits 43:27) = " + std::to_string(stride) +
                        " in the immediate form: which of it and Fill17Step steps level 0 is not separated; only 1 is read");
   }
-  const FillNest nest = FillNest::fromPacket(packet.words);
+  // Its nest's shorter last repetition is the receive side's (docs/decoding-log.md "short18").
+  const LastRepetitionFields& last = meshLayoutOf(0x17)->recvLast;
+  if (const auto why = lastRepetitionConflict(packet.words, last)) refuse(packet, *why);
+  FillNest nest = FillNest::fromPacket(packet.words);
+  nest.lastPassDrops = coralsim::lle::lastRepetitionShortfall(packet.words, last);
   const auto value = static_cast<uint32_t>(readField(packet.words, LleField::Fill17Value));
   const std::array<uint8_t, 4> bytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
                                         static_cast<uint8_t>(value >> 16), static_cast<uint8_t>(value >> 24)};
@@ -786,6 +806,13 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     refuse(packet, "Stage13Flags (word 6 bits 35:32) = " + std::to_string(flags) +
                        ": never seen (0, 2, 4, 5, 6, 8 are); what the flags select is not decoded");
   }
+  // Stage13ConsumerMark (docs/decoding-log.md "keep13"): goes with the consumer compute's word 12, not
+  // decoded; the values seen are not read (golden outputs exact with each). The value never seen refused.
+  const uint64_t mark = readField(words, LleField::Stage13ConsumerMark);
+  if (!isSeenStage13ConsumerMark(mark)) {
+    refuse(packet, "Stage13ConsumerMark (word 4 bits 32:31) = " + std::to_string(mark) +
+                       ": never seen (0, 1, 3 are); what the mark selects is not decoded");
+  }
   const uint64_t channel = readField(words, LleField::Stage13Channel);
   const uint64_t repeats =
       fieldPresent(LleField::Stage13Repeats, words) ? readField(words, LleField::Stage13Repeats) : 0;
@@ -829,12 +856,26 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   // sent read only.
   const uint64_t streamBeats =
       fieldPresent(LleField::Stage13StreamBeats, words) ? readField(words, LleField::Stage13StreamBeats) : 0;
+  // w4's sequence form (lle_fields.def Stage13KeptSequence, docs/decoding-log.md "keep13"): bit 75 set exactly
+  // when w4[59:43] is not 0; with bit 59 clear, only kept reads, numbered 1, 2, 3, ... (checked in keepRead).
+  const uint64_t w4On = readField(words, LleField::Stage13W4On);
+  const bool sequenceForm = readField(words, LleField::Stage13W4Bit59) == 0;
+  const uint64_t sequence = sequenceForm ? readField(words, LleField::Stage13KeptSequence) : 0;
+  if (w4On != ((!sequenceForm || sequence != 0) ? 1u : 0u)) {
+    refuse(packet, "Stage13W4On (word 4 bit 75) = " + std::to_string(w4On) + " with word 4 bits 59:43 = " +
+                       std::to_string(sequenceForm ? sequence : (uint64_t{1} << 16) | sequence) +
+                       ": the bit is set exactly when those bits are not 0 in every corpus read");
+  }
+  if (sequenceForm && sequence != 0 && route107 != 0) {
+    refuse(packet, "Stage13KeptSequence (word 4 bits 58:43) = " + std::to_string(sequence) +
+                       " with Stage13W4Bit59 clear in a sent read (Stage13Route[1] set): never seen, every sent read sets bit 59");
+  }
   if (route107 == 0) {
     if (streamBeats != 0) {
       refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) +
                          " in a read kept for the tile's compute (Stage13Route 0, 0): its meaning there is not decoded");
     }
-    keepRead(packet, reach, repeats, channel);
+    keepRead(packet, reach, repeats, channel, sequence);
     return;
   }
   // The nest covers 4-byte groups; with no level running the read is one line (the outfeed says how long).
@@ -863,6 +904,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadRepeats = repeats;
     tiles_[t].stagedReadMixedRoute = routedOnlyBy107;
     tiles_[t].keptRead.reset();
+    tiles_[t].keptReadSequence = 0;
     tiles_[t].keptReadUnwrittenByte.reset();
   }
 }
@@ -885,10 +927,23 @@ std::variant<std::vector<uint8_t>, uint64_t> LleRung::gather(const AddressedMemo
 // A read kept in the tile (Stage13Route 0, 0): the nest's bytes are taken from narrow memory now, as
 // the packet runs, so a later write there does not change them; they wait for the tile's next
 // compute. The send path is disarmed: the tile's next outfeed has no read to carry.
-void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel) {
+// `sequence` (Stage13KeptSequence, docs/decoding-log.md "keep13"): a read numbered N > 1 follows read N - 1 on
+// each of its tiles with no compute between, as in every corpus run but the colour templates' 514 / 2,050.
+void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel,
+                       uint64_t sequence) {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    const uint64_t held = tiles_[t].keptReadSequence;
+    if (sequence > 1 && held + 1 != sequence) {
+      refuse(packet, "Stage13KeptSequence (word 4 bits 58:43) = " + std::to_string(sequence) + " on tile " + std::to_string(t) +
+                         ", whose last kept read since its last compute is number " + std::to_string(held) +
+                         ": only a run 1, 2, 3, ... of kept reads is decoded");
+    }
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
+    tile.keptReadSequence = sequence;
     auto bytes = gather(tile.narrowSram, reach);
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
@@ -907,6 +962,18 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
     tile.keptReadRepeats = repeats;
     tile.keptReadChannel = channel;
+  }
+}
+
+// A compute or a send on a tile holding a run of more than one numbered kept read (Stage13KeptSequence) is
+// refused: which of them the consumer takes, or how it takes several, is not decoded ("keep13").
+void LleRung::refuseARunOfKeptReads(const DecodedPacket& packet) const {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && tiles_[t].keptReadSequence > 1) {
+      refuse(packet, "tile " + std::to_string(t) + " holds a run of " + std::to_string(tiles_[t].keptReadSequence) +
+                         " kept reads (Stage13KeptSequence 1 ... " + std::to_string(tiles_[t].keptReadSequence) + ", stream " +
+                         std::to_string(tiles_[t].keptReadChannel) + "): how a compute or a send takes several is not decoded");
+    }
   }
 }
 
@@ -947,24 +1014,11 @@ void LleRung::checkInfeedSize(const models::RunStreams& streams) {
 
 // The execution-only nest's shorter last repetition (lle_fields.def Recv11ExecLastRunOn; docs/decoding-log.md
 // "oldrecv"): the units it drops, Recv11ExecRun - Recv11ExecLastRun, which Recv11ExecLastShort states; 0 without
-// the bit. Only level 1 counts in every corpus receive with it: with levels 2-3 counting, which repetition is the
-// last one is not decoded.
+// the bit. The reading is the mesh sides' too (last_repetition.h): a shortfall that is not that, or levels 2-3
+// counting, is refused.
 uint64_t LleRung::lastRepetitionShortfall(const DecodedPacket& packet) const {
-  const auto words = packet.words;
-  if (readField(words, LleField::Recv11ExecLastRunOn) == 0) return 0;
-  const uint64_t run = readField(words, LleField::Recv11ExecRun);
-  const uint64_t lastRun = readField(words, LleField::Recv11ExecLastRun);
-  const uint64_t shortfall = readField(words, LleField::Recv11ExecLastShort);
-  if (lastRun > run || shortfall != run - lastRun) {
-    refuse(packet, "Recv11ExecLastShort = " + std::to_string(shortfall) + " with Recv11ExecLastRun = " + std::to_string(lastRun) +
-                       " is not the units the last repetition drops from Recv11ExecRun = " + std::to_string(run) +
-                       " (docs/decoding-log.md \"oldrecv\")");
-  }
-  if (readField(words, LleField::Recv11ExecRepeat, 1) != 0 || readField(words, LleField::Recv11ExecRepeat, 2) != 0) {
-    refuse(packet, "Recv11ExecLastRunOn with Recv11ExecRepeat[1] or [2] counting: which repetition runs "
-                   "Recv11ExecLastRun is not decoded");
-  }
-  return shortfall;
+  if (const auto why = lastRepetitionConflict(packet.words, kRecv11ExecLastRepetition)) refuse(packet, *why);
+  return coralsim::lle::lastRepetitionShortfall(packet.words, kRecv11ExecLastRepetition);
 }
 
 void LleRung::receive(const DecodedPacket& packet) {
@@ -1481,6 +1535,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   resolvePops(streams);
   runWindowReaders();
   const auto words = packet.words;
+  // A compute ends its tiles' run of numbered kept reads (Stage13KeptSequence, "keep13").
+  refuseARunOfKeptReads(packet);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (packet.tileMask & (1u << t)) tiles_[t].keptReadSequence = 0;
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if ((packet.tileMask & (1u << t)) && tiles_[t].stagedReadMixedRoute) {
       refuse(packet, "tile " + std::to_string(t) + " holds a read with Stage13Route (word 3 bits 107, 105) = 1, 0 that no 0x10 send drained: "
@@ -1689,7 +1748,10 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
       refuse(packet, "the lane results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
                          " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
     }
-    if (config_.lleComputeObserver) config_.lleComputeObserver->computed(packet, t, outputAt, results);
+    if (config_.lleComputeObserver) {
+      const uint64_t at[] = {outputAt};
+      config_.lleComputeObserver->computed(packet, t, ComputeWrite{ComputeForm::kSinglePosition, kLanes, at, results});
+    }
   }
 }
 
@@ -1783,6 +1845,12 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
       refuse(packet, "the results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
                          " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
     }
+    if (config_.lleComputeObserver) {
+      const uint64_t positionBytes = kGroupBytes * resultBytes;
+      std::vector<uint64_t> at(positions);
+      for (uint64_t p = 0; p < positions; ++p) at[p] = outputAt + p * positionBytes;
+      config_.lleComputeObserver->computed(packet, t, ComputeWrite{ComputeForm::kElementWise, static_cast<unsigned>(positionBytes), at, results});
+    }
   }
 }
 
@@ -1872,6 +1940,7 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
       if (const std::string why = runConvCompute(streamConv, tile.narrowSram, groups, config_.requantRounding, macs_); !why.empty()) {
         refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
       }
+      if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
       continue;
     }
     const TileState* source = tile.wide.holds(0, weightBytes) ? &tile : (holders == 1 ? onlyHolder : nullptr);
@@ -1886,6 +1955,7 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
     if (const std::string why = runConvCompute(conv, tile.narrowSram, wide, config_.requantRounding, macs_); !why.empty()) {
       refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
     }
+    if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
   }
 }
 
@@ -1911,6 +1981,12 @@ void LleRung::refuseOffsetPrefixDisagreeing(const DecodedPacket& packet, unsigne
                        std::to_string(count) + ", " + std::to_string(last) +
                        " where the convolution's prefix carries no weight offset array: never seen (0 in all 7,875 such corpus computes)");
   }
+}
+
+// Each output position's lanes side by side from its unit (conv_compute.cc's writeOutput).
+void LleRung::reportConvolutionWrite(const DecodedPacket& packet, unsigned t, const ConvCompute& conv) const {
+  reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kConvolution, conv.lanes,
+                     positionAddresses(conv.output, conv.lanes / kGroupBytes), tiles_[t].narrowSram);
 }
 
 // The weight groups a 0x12 stream carries to tile t's convolution, gathered from the rows of the one tile
@@ -2101,6 +2177,10 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     // computes ("conv32run" §C) is one case of it ("conv32merge" §A).
     const std::vector<uint8_t> block = *tile.keptRead;
     copy.run(window, window.passesRead, block, requant, out, tile.narrowSram);
+    if (config_.lleComputeObserver) {
+      reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kIdentityCopy, kGroupBytes, positionAddresses(out, 1),
+                         tile.narrowSram);
+    }
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytes} * channels * columns * lines * rows;
   }
@@ -2641,6 +2721,7 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
                        ": the two bits differ in no corpus send; not decoded");
   }
   const bool drainsKeptRead = form86 == 0;
+  refuseARunOfKeptReads(packet);
   refuseAKeptReadOfUnwrittenBytes(packet);
   if (tile.keptRead) {
     if (!drainsKeptRead) {

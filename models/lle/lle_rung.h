@@ -180,8 +180,9 @@ class LleRung final : public models::DatapathRung {
     uint64_t groups = 0;
     int64_t stride = 1;
   };
-  void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel);
+  void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel, uint64_t sequence);
   void refuseAKeptReadOfUnwrittenBytes(const models::DecodedPacket& packet) const;
+  void refuseARunOfKeptReads(const models::DecodedPacket& packet) const;
   [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
                                                                           const StagedNest& reach);
   void writeImmediate(const models::DecodedPacket& packet);
@@ -275,6 +276,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] bool waitsForItsWindow(const models::DecodedPacket& packet);
   void runWindowReaders();
   void computeConvolution(const models::DecodedPacket& packet);
+  // Hands the compute observer tile t's outputs of `conv` (set only: callers check the observer).
+  void reportConvolutionWrite(const models::DecodedPacket& packet, unsigned t, const ConvCompute& conv) const;
   // The pop that feeds the weight streams the convolution computes took (PopStreamFeed).
   void receiveWeightStream(const models::DecodedPacket& packet);
   void feedWeightStreams(const models::DecodedPacket& packet, uint16_t tiles, uint64_t ringBytes);

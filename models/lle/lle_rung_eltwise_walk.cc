@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/lle/compute_epilogue.h"
+#include "models/lle/compute_write_report.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/lle_fields.h"
@@ -175,6 +176,10 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
       ++g;
     });
     if (!written) refuse(packet, "the results of tile " + std::to_string(t) + " leave its narrow memory");
+    if (config_.lleComputeObserver) {
+      reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kElementWiseWalk, kUnitBytes, positionAddresses(out, 1),
+                         tile.narrowSram);
+    }
     macs_ += kUnitBytes * kUnitBytes * iterations;
   }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "models/lle/compute_write_report.h"
 #include "models/lle/identity_copy4.h"
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/lle_fields.h"
@@ -160,6 +161,10 @@ void LleRung::computeRingIdentityCopy(const models::DecodedPacket& packet) {
     }
     const std::vector<uint8_t> block = *tile.keptRead;
     GroupIdentityCopy{groups, columns, rows}.run(window, window.passesRead, block, requant, out, tile.narrowSram);
+    if (config_.lleComputeObserver) {
+      reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kRingIdentityCopy, kGroupBytesHere,
+                         positionAddresses(out, 1), tile.narrowSram);
+    }
     window.passesRead += rows;
     macs_ += uint64_t{kGroupBytesHere} * rowBytes * rows;
   }

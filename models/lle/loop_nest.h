@@ -23,6 +23,10 @@ struct LoopNest {
   int64_t firstUnit = 0;                   // 4-byte units; 0 where the caller adds the packet's address
   std::array<uint64_t, kLevels> limits{};  // count - 1 per level
   std::array<int64_t, kLevels> strides{};  // 4-byte units per count of the level
+  // Units the walk's last pass of level 0 drops (docs/decoding-log.md "oldrecv", "short18": a nest's shorter
+  // last repetition, last_repetition.h): the walk ends lastPassDrops units before its last counters. The
+  // reach (lowestUnit / highestUnit) stays the whole walk's, a bound the shorter walk keeps inside.
+  uint64_t lastPassDrops = 0;
 
   // The strides from the carries. Modulo 2^64 (defined for unsigned): a nest whose strides would
   // overflow has more units than any memory, which units() shows before a stride is used.
@@ -44,7 +48,7 @@ struct LoopNest {
   [[nodiscard]] uint64_t units() const {
     uint64_t n = 1;
     for (uint64_t limit : limits) n = n > UINT64_MAX / (limit + 1) ? UINT64_MAX : n * (limit + 1);
-    return n;
+    return n == UINT64_MAX ? n : n - lastPassDrops;
   }
 
   // The levels whose limit is not 0, as a bit set (bit i: level i counts).
@@ -88,6 +92,7 @@ struct LoopNest {
       run.units *= limits[i] + 1;
       if (run.units > kMoreThanAnyMemory) return std::nullopt;
     }
+    run.units -= lastPassDrops;  // the chained walk's last units, wherever the last pass of level 0 ends
     return run;
   }
 
@@ -122,11 +127,13 @@ struct LoopNest {
     return std::adjacent_find(visited.begin(), visited.end()) != visited.end();
   }
 
-  // Every unit, level 0 fastest (the order the packets use: a write's k-th unit takes its k-th 4 bytes).
+  // Every unit, level 0 fastest (the order the packets use: a write's k-th unit takes its k-th 4 bytes),
+  // the last pass of level 0 ending lastPassDrops units early.
   template <typename Visit>
   void forEachUnit(Visit&& visit) const {
     std::array<uint64_t, kLevels> count{};
-    for (;;) {
+    uint64_t left = units();
+    for (; left > 0; --left) {
       int64_t unit = firstUnit;
       for (unsigned i = 0; i < kLevels; ++i) unit += static_cast<int64_t>(count[i]) * strides[i];
       visit(unit);

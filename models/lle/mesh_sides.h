@@ -13,6 +13,7 @@
 #include <string>
 
 #include "models/isa/word128.h"
+#include "models/lle/last_repetition.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/loop_nest.h"
 
@@ -33,28 +34,44 @@ struct MeshLayout {
   // Each side's four flags (docs/decoding-log.md "fill17c", "mesh83", "meshw3" §A): the receive side's in
   // 0x17's Fill17Flags slot, the send side's just below it.
   LleField flags, sendFlags;
+  // Each side's shorter last repetition (docs/decoding-log.md "short18"; the 0x11's, last_repetition.h): the
+  // flag, the last pass's level-0 limit and the units it drops, against the side's limits.
+  LastRepetitionFields sendLast, recvLast;
 };
+
+// A side's last-repetition fields against its own limits (level 0 shortened; levels 2-3 must not count).
+[[nodiscard]] constexpr LastRepetitionFields meshLastRepetition(LleField on, LleField lastRun, LleField shortfall, LleField limit) {
+  return {on, lastRun, shortfall, limit, 0, limit, 2};
+}
 
 inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
     {0x15, +4, LleField::Mesh15SendAt4, LleField::Mesh15SendStride, LleField::Mesh15SendLimit, LleField::Mesh15SendCarry,
      LleField::Mesh15RecvAt4, LleField::Mesh15RecvStride, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry,
      LleField::Mesh15Fill, LleField::Mesh15FillValue, LleField::Mesh15SendLevelOn, LleField::Mesh15RecvLevelOn, LleField::Mesh15SendRingMarks, LleField::Mesh15RecvRingMarks,
      LleField::Mesh15Flags,
-     LleField::Mesh15SendFlags},
+     LleField::Mesh15SendFlags,
+     meshLastRepetition(LleField::Mesh15SendLastRunOn, LleField::Mesh15SendLastRun, LleField::Mesh15SendLastShort, LleField::Mesh15SendLimit),
+     meshLastRepetition(LleField::Mesh15RecvLastRunOn, LleField::Mesh15RecvLastRun, LleField::Mesh15RecvLastShort, LleField::Mesh15RecvLimit)},
     {0x16, -1, LleField::Mesh16SendAt4, LleField::Mesh16SendStride, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry,
      LleField::Mesh16RecvAt4, LleField::Mesh16RecvStride, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry,
      LleField::Mesh16Fill, LleField::Mesh16FillValue, LleField::Mesh16SendLevelOn, LleField::Mesh16RecvLevelOn, LleField::Mesh16SendRingMarks, LleField::Mesh16RecvRingMarks,
      LleField::Mesh16Flags,
-     LleField::Mesh16SendFlags},
+     LleField::Mesh16SendFlags,
+     meshLastRepetition(LleField::Mesh16SendLastRunOn, LleField::Mesh16SendLastRun, LleField::Mesh16SendLastShort, LleField::Mesh16SendLimit),
+     meshLastRepetition(LleField::Mesh16RecvLastRunOn, LleField::Mesh16RecvLastRun, LleField::Mesh16RecvLastShort, LleField::Mesh16RecvLimit)},
     {0x17, -4, LleField::Mesh17SendAt4, LleField::Mesh17SendStride, LleField::Mesh17SendLimit, LleField::Mesh17SendCarry,
      LleField::Fill17At4, LleField::Mesh17RecvStride, LleField::Fill17Limit, LleField::Fill17Carry, LleField::Fill17Immediate,
      LleField::Fill17Value, LleField::Mesh17SendLevelOn, LleField::Fill17Step, LleField::Mesh17SendRingMarks, LleField::Fill17Step,
-     LleField::Fill17Flags, LleField::Mesh17SendFlags},
+     LleField::Fill17Flags, LleField::Mesh17SendFlags,
+     meshLastRepetition(LleField::Mesh17SendLastRunOn, LleField::Mesh17SendLastRun, LleField::Mesh17SendLastShort, LleField::Mesh17SendLimit),
+     meshLastRepetition(LleField::Mesh17RecvLastRunOn, LleField::Mesh17RecvLastRun, LleField::Mesh17RecvLastShort, LleField::Fill17Limit)},
     {0x18, +1, LleField::Mesh18SendAt4, LleField::Mesh18SendStride, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry,
      LleField::Mesh18RecvAt4, LleField::Mesh18RecvStride, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry,
      LleField::Mesh18Fill, LleField::Mesh18FillValue, LleField::Mesh18SendLevelOn, LleField::Mesh18RecvLevelOn, LleField::Mesh18SendRingMarks, LleField::Mesh18RecvRingMarks,
      LleField::Mesh18Flags,
-     LleField::Mesh18SendFlags},
+     LleField::Mesh18SendFlags,
+     meshLastRepetition(LleField::Mesh18SendLastRunOn, LleField::Mesh18SendLastRun, LleField::Mesh18SendLastShort, LleField::Mesh18SendLimit),
+     meshLastRepetition(LleField::Mesh18RecvLastRunOn, LleField::Mesh18RecvLastRun, LleField::Mesh18RecvLastShort, LleField::Mesh18RecvLimit)},
 }};
 
 [[nodiscard]] inline const MeshLayout* meshLayoutOf(uint8_t opcode) {
@@ -65,14 +82,18 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
 }
 
 // One side's nest: four levels of 16-bit limits, three carries, the level-0 stride (the odometer of
-// loop_nest.h, as the 0x17 write and the 0x13 read).
+// loop_nest.h, as the 0x17 write and the 0x13 read), its last pass of level 0 shortened where the side's
+// flag says so (call after lastRepetitionConflict).
 [[nodiscard]] inline LoopNest<4> meshNest(std::span<const isa::Word128> words, LleField at4, LleField stride,
-                                          LleField limit, LleField carry) {
+                                          LleField limit, LleField carry, const LastRepetitionFields& last) {
   std::array<uint64_t, 4> limits{};
   std::array<int64_t, 3> carries{};
   for (unsigned i = 0; i < 4; ++i) limits[i] = readField(words, limit, i);
   for (unsigned i = 0; i < 3; ++i) carries[i] = readSigned(words, carry, i);
-  return LoopNest<4>::fromCarries(static_cast<int64_t>(readField(words, at4)), limits, readSigned(words, stride), carries);
+  LoopNest<4> nest =
+      LoopNest<4>::fromCarries(static_cast<int64_t>(readField(words, at4)), limits, readSigned(words, stride), carries);
+  nest.lastPassDrops = lastRepetitionShortfall(words, last);
+  return nest;
 }
 
 // The value that marks a side's walk as a ring buffer the relay refills (docs/decoding-log.md "relay111"):

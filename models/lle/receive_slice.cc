@@ -1,5 +1,6 @@
 #include "models/lle/receive_slice.h"
 
+#include "models/lle/last_repetition.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/write_nest.h"
 
@@ -17,8 +18,7 @@ std::optional<ReceiveSlice> fail(std::string* whyNot, std::string why) {
 uint64_t receiveRows(std::span<const isa::Word128> receive) {
   uint64_t rows = readField(receive, LleField::Recv11ExecRun) + 1;
   for (unsigned i = 0; i < fieldDef(LleField::Recv11ExecRepeat).count; ++i) rows *= readField(receive, LleField::Recv11ExecRepeat, i) + 1;
-  if (readField(receive, LleField::Recv11ExecLastRunOn) != 0) rows -= readField(receive, LleField::Recv11ExecLastShort);
-  return rows;
+  return rows - lastRepetitionShortfall(receive, kRecv11ExecLastRepetition);
 }
 
 }  // namespace

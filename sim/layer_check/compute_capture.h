@@ -1,11 +1,11 @@
-// ComputeCapture: every compute packet the lle rung executed in a session, with the lane results
-// each of its tiles wrote to narrow memory (models/lle/compute_observer.h), in issue order. The
-// layer checker registers it as ChipConfig::lleComputeObserver and reads it after the run.
+// ComputeCapture: every compute packet the lle rung executed in a session, with what each of its
+// tiles wrote to narrow memory (models/lle/compute_observer.h: the form, each output position's
+// address and result bytes), in issue order. The layer checker registers it as
+// ChipConfig::lleComputeObserver and reads it after the run.
 #pragma once
 
 #include <cstdint>
 #include <mutex>
-#include <span>
 #include <vector>
 
 #include "models/lle/compute_observer.h"
@@ -14,16 +14,17 @@ namespace coralsim::sim {
 
 // One executed compute packet.
 struct CapturedCompute {
-  uint32_t pc = 0;                           // word index in its instruction chunk
-  uint64_t narrowAddress = 0;                // ComputeOutputAt: where its lane results went
-  std::vector<unsigned> tiles;               // the tiles of its mask, ascending
-  std::vector<std::vector<uint8_t>> lanes;   // per tile (same order): one byte per output lane
+  uint32_t pc = 0;                                     // word index in its instruction chunk
+  lle::ComputeForm form = lle::ComputeForm::kSinglePosition;
+  unsigned bytesPerPosition = 0;                       // result bytes (lanes) of one output position
+  std::vector<unsigned> tiles;                         // the tiles of its mask, ascending
+  std::vector<std::vector<uint64_t>> positionAt;       // per tile (same order): each position's narrow address
+  std::vector<std::vector<uint8_t>> lanes;             // per tile: positions x bytesPerPosition, position-major
 };
 
 class ComputeCapture final : public lle::ComputeObserver {
  public:
-  void computed(const models::DecodedPacket& packet, unsigned tile, uint64_t narrowAddress,
-                std::span<const uint8_t> lanes) override;
+  void computed(const models::DecodedPacket& packet, unsigned tile, const lle::ComputeWrite& write) override;
 
   // The packets so far, in issue order (a copy: the simulator thread may still be appending).
   [[nodiscard]] std::vector<CapturedCompute> packets() const;

@@ -96,12 +96,39 @@ std::vector<std::vector<uint8_t>> runTwin(const hle::Graph& graph, const std::ve
   }
 }
 
+// lane_layout.h rule 2's map for a twin tensor whose positions an executable sends out: the output
+// layer of the same name (the compiler names output layers after their TFLite tensor), or else the one
+// output layer of the tensor's geometry (its last three dimensions as y, x, z) — the tensor of a layer
+// whose MAC-less successor the compiler folded into its packets (gabor's QUANTIZE to uint8 after the
+// convolution: the convolution's packets write the bytes the output layer sends). None when no such
+// layer, or several, have an OutputLayout.
+std::optional<OutputLayoutPlacement> outputLayoutOf(const driver::ModelFile& compiled, const TwinTensor& tensor) {
+  if (tensor.shape.size() < 3) return std::nullopt;
+  const auto dim = [&](size_t fromEnd) { return int64_t{tensor.shape[tensor.shape.size() - fromEnd]}; };
+  size_t elements = 1;
+  for (int32_t d : tensor.shape) elements *= d > 0 ? static_cast<size_t>(d) : 0;
+  if (elements != static_cast<size_t>(dim(3) * dim(2) * dim(1))) return std::nullopt;
+  const driver::Layer* sameName = nullptr;
+  std::vector<const driver::Layer*> sameGeometry;
+  for (const driver::Executable* e : driver::allExecutables(compiled)) {
+    for (const driver::Layer& layer : e->outputLayers) {
+      if (!layer.outputLayout || layer.yDim != dim(3) || layer.xDim != dim(2) || layer.zDim != dim(1)) continue;
+      if (layer.name == tensor.name) sameName = &layer;
+      sameGeometry.push_back(&layer);
+    }
+  }
+  const driver::Layer* chosen = sameName ? sameName : sameGeometry.size() == 1 ? sameGeometry.front() : nullptr;
+  if (!chosen) return std::nullopt;
+  return OutputLayoutPlacement(*chosen->outputLayout, chosen->yDim, chosen->xDim, chosen->zDim);
+}
+
 LayerVerdict verdictOf(const LayerCheckRow& row) {
   if (row.layer.onCpu) return LayerVerdict::kOnCpu;
   if (row.packets.empty()) return row.layer.macs == 0 ? LayerVerdict::kNoComputePacket : LayerVerdict::kNoPacketMapped;
   if (row.packetsRun == 0) return LayerVerdict::kNotReached;
   if (row.comparison.slicesBeyond > 0) return LayerVerdict::kDoesNotFit;
   if (row.comparison.beyondTolerance > 0) return LayerVerdict::kDiffers;
+  if (row.comparison.unplaced > 0) return LayerVerdict::kNotPlaced;
   if (row.packetsRun < row.packets.size() || row.comparison.compared < row.comparison.elements) {
     return LayerVerdict::kPartlyComputed;
   }
@@ -132,6 +159,7 @@ const char* layerVerdictName(LayerVerdict verdict) {
     case LayerVerdict::kPartlyComputed: return "partly computed";
     case LayerVerdict::kNotReached: return "not reached";
     case LayerVerdict::kDoesNotFit: return "does not fit";
+    case LayerVerdict::kNotPlaced: return "positions not placed";
     case LayerVerdict::kNoComputePacket: return "no compute packet";
     case LayerVerdict::kNoPacketMapped: return "no packet mapped";
     case LayerVerdict::kOnCpu: return "cpu";
@@ -211,7 +239,8 @@ LayerCheckReport checkLayers(const driver::ModelFile& compiled, const std::files
     if (!row.layer.onCpu && row.packetsRun > 0) {
       row.tensor.bytes = values.at(static_cast<size_t>(output));
       const std::vector<size_t> ran(row.packets.begin(), row.packets.begin() + static_cast<std::ptrdiff_t>(row.packetsRun));
-      row.comparison = compareWithTwin(row.tensor, lle.packets, ran, options.tolerance);
+      const std::optional<OutputLayoutPlacement> placement = outputLayoutOf(compiled, row.tensor);
+      row.comparison = compareWithTwin(row.tensor, lle.packets, ran, options.tolerance, placement ? &*placement : nullptr);
     }
     row.verdict = verdictOf(row);
     if (row.verdict == LayerVerdict::kDiffers && !report.firstDiffering) report.firstDiffering = report.rows.size();

@@ -14,7 +14,9 @@
 //   3. the twin: its graph on the same inputs, on the hle rung's 8-bit reference kernels,
 //      keeping every intermediate tensor (hle::GraphExecutor::runKeepingTensors);
 //   4. per layer, its packets' lanes against its first output tensor (tensor_comparison.h,
-//      lane_layout.h).
+//      lane_layout.h: one-position packets by slices, several-position packets through the
+//      executable's OutputLayout where the tensor is an output layer; identity copies, which stage
+//      the layer's input, are counted, not compared).
 #pragma once
 
 #include <cstdint>
@@ -38,6 +40,9 @@ enum class LayerVerdict {
                      // (lle stopped inside the layer, or fewer lanes than elements)
   kNotReached,       // lle stopped before its first compute packet
   kDoesNotFit,       // its packets wrote more lane slices than the tensor has: mapping or layout wrong
+  kNotPlaced,        // its packets wrote several positions a tile and no rule places them
+                     // (lane_layout.h rule 2: not an output layer with an OutputLayout, or positions
+                     // the layout does not have)
   kNoComputePacket,  // an op without MACs (quantize, pooling, add, ...): no compute packet of its own
   kNoPacketMapped,   // an op with MACs that the mapping gave no compute packet (see its `mapping`)
   kOnCpu,            // the compiler left it on the CPU

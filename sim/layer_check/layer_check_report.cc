@@ -62,7 +62,9 @@ void writeLayerCheckText(std::ostream& out, const LayerCheckReport& r) {
     out << ": " << r.refusal << "\n";
   }
   out << "mapping: compute packets to layers by cumulative MAC work (as `coralsim profile`); lanes laid on the\n"
-         "layer's first output, 64 channels per tile, tiles ascending (sim/layer_check/lane_layout.h)\n\n";
+         "layer's first output: one-position packets as channel slices, tiles ascending; several-position packets\n"
+         "through the executable's OutputLayout; identity copies (input staging) not compared\n"
+         "(sim/layer_check/lane_layout.h)\n\n";
   char line[512];
   std::snprintf(line, sizeof line, "%4s %-18s %-40s %-12s %-9s %-11s %s\n", "#", "op", "output tensor", "shape",
                 "packets", "compared", "verdict");
@@ -79,6 +81,7 @@ void writeLayerCheckText(std::ostream& out, const LayerCheckReport& r) {
       verdict += " (" + std::to_string(row.comparison.differing) + " differ, max |d| " +
                  std::to_string(row.comparison.maxAbsDiff) + ")";
     }
+    if (row.comparison.unplaced > 0) verdict += " (" + std::to_string(row.comparison.unplaced) + " positions unplaced)";
     if (row.mapping == "uncertain") verdict += " [mapping uncertain]";
     std::snprintf(line, sizeof line, "%4zu %-18s %-40.40s %-12s %-9s %-11s %s\n", row.layer.index, row.layer.op.c_str(),
                   tensor.c_str(), shapeText(row.tensor.shape).c_str(), packets.c_str(), compared.c_str(),
@@ -147,6 +150,8 @@ void writeLayerCheckJson(std::ostream& out, const LayerCheckReport& r, int inden
     w.field("differing", static_cast<uint64_t>(row.comparison.differing));
     w.field("beyond_tolerance", static_cast<uint64_t>(row.comparison.beyondTolerance));
     w.field("max_abs_diff", row.comparison.maxAbsDiff);
+    w.field("unplaced", static_cast<uint64_t>(row.comparison.unplaced));
+    w.field("staging_packets", static_cast<uint64_t>(row.comparison.stagingPackets));
     w.field("verdict", layerVerdictName(row.verdict));
     if (row.comparison.first) {
       const LaneDifference& d = *row.comparison.first;

@@ -1,14 +1,54 @@
 #include "sim/layer_check/tensor_comparison.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <limits>
+#include <map>
 #include <stdexcept>
 
-#include "sim/layer_check/lane_layout.h"
-
 namespace coralsim::sim {
+namespace {
+
+// Counts one lane placed on the twin's tensor and keeps the first difference.
+class Tally {
+ public:
+  Tally(const TwinTensor& twin, unsigned tolerance, TensorComparison& result)
+      : twin_(twin), flip_(twin.int8 ? 0x80 : 0x00), tolerance_(tolerance), result_(result) {}
+
+  void lane(size_t element, uint8_t value, size_t k, const CapturedCompute& packet, size_t tileIndex, unsigned lane, uint64_t address) {
+    ++result_.compared;
+    const uint8_t expected = twin_.bytes[element] ^ flip_;
+    if (value == expected) return;
+    ++result_.differing;
+    const auto d = static_cast<unsigned>(std::abs(int{value} - int{expected}));
+    result_.maxAbsDiff = std::max(result_.maxAbsDiff, d);
+    const bool beyond = d > tolerance_;
+    if (beyond) ++result_.beyondTolerance;
+    // A difference beyond the tolerance outranks any within it; among equals the lowest element wins.
+    const auto& first = result_.first;
+    const bool firstBeyond = first && std::abs(int{first->lle} - int{first->twin}) > static_cast<int>(tolerance_);
+    if (!first || (beyond && !firstBeyond) || (beyond == firstBeyond && element < first->element)) {
+      result_.first = LaneDifference{element, coordinatesOf(twin_.shape, element), k, packet.pc, packet.tiles[tileIndex], lane,
+                                     address, value, expected};
+    }
+  }
+
+ private:
+  const TwinTensor& twin_;
+  uint8_t flip_;
+  unsigned tolerance_;
+  TensorComparison& result_;
+};
+
+bool writesSeveralPositions(const CapturedCompute& packet) {
+  return std::ranges::any_of(packet.positionAt, [](const auto& at) { return at.size() > 1; });
+}
+
+}  // namespace
 
 TensorComparison compareWithTwin(const TwinTensor& twin, std::span<const CapturedCompute> packets,
-                                 std::span<const size_t> layerPackets, unsigned tolerance) {
+                                 std::span<const size_t> layerPackets, unsigned tolerance,
+                                 const OutputLayoutPlacement* outputLayout) {
   TensorComparison result;
   result.elements = 1;
   for (int32_t d : twin.shape) result.elements *= d > 0 ? static_cast<size_t>(d) : 0;
@@ -17,33 +57,63 @@ TensorComparison compareWithTwin(const TwinTensor& twin, std::span<const Capture
                                 " bytes for " + std::to_string(result.elements) +
                                 " elements: only 8-bit tensors are compared");
   }
-  const uint8_t flip = twin.int8 ? 0x80 : 0x00;
-  size_t slice = 0;
+  Tally tally(twin, tolerance, result);
+  std::vector<size_t> outputs;  // the layer's packets that compute its output (rule 1 or 2)
+  bool severalPositions = false;
   for (size_t k : layerPackets) {
-    const CapturedCompute& packet = packets[k];
-    for (size_t i = 0; i < packet.tiles.size(); ++i, ++slice) {
-      const std::vector<uint8_t>& lanes = packet.lanes[i];
-      for (unsigned lane = 0; lane < lanes.size(); ++lane) {
-        const LanePlace place = placeLane(twin.shape, slice, lane);
-        if (place.kind == LanePlace::Kind::kBeyond) {
-          ++result.slicesBeyond;
-          break;
+    if (lle::stagesInput(packets[k].form)) {
+      ++result.stagingPackets;
+      continue;
+    }
+    outputs.push_back(k);
+    severalPositions = severalPositions || writesSeveralPositions(packets[k]);
+  }
+  if (!severalPositions) {
+    size_t slice = 0;
+    for (size_t k : outputs) {
+      const CapturedCompute& packet = packets[k];
+      for (size_t i = 0; i < packet.tiles.size(); ++i, ++slice) {
+        const std::vector<uint8_t>& lanes = packet.lanes[i];
+        const uint64_t at = packet.positionAt[i].empty() ? 0 : packet.positionAt[i].front();
+        for (unsigned lane = 0; lane < lanes.size(); ++lane) {
+          const LanePlace place = placeLane(twin.shape, slice, lane, packet.bytesPerPosition);
+          if (place.kind == LanePlace::Kind::kBeyond) {
+            ++result.slicesBeyond;
+            break;
+          }
+          if (place.kind == LanePlace::Kind::kPadding) continue;
+          tally.lane(place.element, lanes[lane], k, packet, i, lane, at + lane);
         }
-        if (place.kind == LanePlace::Kind::kPadding) continue;
-        ++result.compared;
-        const uint8_t expected = twin.bytes[place.element] ^ flip;
-        if (lanes[lane] == expected) continue;
-        ++result.differing;
-        const auto d = static_cast<unsigned>(std::abs(int{lanes[lane]} - int{expected}));
-        if (d > result.maxAbsDiff) result.maxAbsDiff = d;
-        const bool beyond = d > tolerance;
-        if (beyond) ++result.beyondTolerance;
-        // A difference beyond the tolerance outranks any within it; among equals the lowest element wins.
-        const bool firstBeyond = result.first && std::abs(int{result.first->lle} - int{result.first->twin}) >
-                                                     static_cast<int>(tolerance);
-        if (!result.first || (beyond && !firstBeyond) || (beyond == firstBeyond && place.element < result.first->element)) {
-          result.first = LaneDifference{place.element, coordinatesOf(twin.shape, place.element), k, packet.pc,
-                                        packet.tiles[i], lane, packet.narrowAddress + lane, lanes[lane], expected};
+      }
+    }
+    return result;
+  }
+  // Rule 2: each tile's base is the lowest address the layer's packets wrote on it.
+  std::map<unsigned, uint64_t> base;
+  for (size_t k : outputs) {
+    for (size_t i = 0; i < packets[k].tiles.size(); ++i) {
+      auto [it, inserted] = base.try_emplace(packets[k].tiles[i], std::numeric_limits<uint64_t>::max());
+      for (const uint64_t at : packets[k].positionAt[i]) it->second = std::min(it->second, at);
+    }
+  }
+  for (size_t k : outputs) {
+    const CapturedCompute& packet = packets[k];
+    for (size_t i = 0; i < packet.tiles.size(); ++i) {
+      const std::vector<uint64_t>& positionAt = packet.positionAt[i];
+      if (!outputLayout) {
+        result.unplaced += positionAt.size();
+        continue;
+      }
+      for (size_t p = 0; p < positionAt.size(); ++p) {
+        const uint64_t local = positionAt[p] - base.at(packet.tiles[i]);
+        for (unsigned lane = 0; lane < packet.bytesPerPosition; ++lane) {
+          const LanePlace place = outputLayout->place(packet.tiles[i], local, lane);
+          if (place.kind == LanePlace::Kind::kBeyond) {
+            ++result.unplaced;
+            break;
+          }
+          if (place.kind == LanePlace::Kind::kPadding) continue;
+          tally.lane(place.element, packet.lanes[i][p * packet.bytesPerPosition + lane], k, packet, i, lane, positionAt[p] + lane);
         }
       }
     }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/layer_check/compute_capture.h"
+#include "sim/layer_check/lane_layout.h"
 
 namespace coralsim::sim {
 
@@ -45,6 +46,8 @@ struct TensorComparison {
   size_t beyondTolerance = 0; // |lle - twin| > the tolerance
   unsigned maxAbsDiff = 0;
   size_t slicesBeyond = 0;    // lane slices past the tensor's end: the packets do not fit the layout
+  size_t unplaced = 0;        // positions of multi-position packets no rule placed (lane_layout.h rule 2)
+  size_t stagingPackets = 0;  // the layer's identity copies: its input staged, not compared
   // The element with the lowest index among those beyond the tolerance, or, when none is, among
   // the differing ones.
   std::optional<LaneDifference> first;
@@ -54,9 +57,12 @@ struct TensorComparison {
 // `tolerance`: a difference of at most this many LSB counts in `differing`, not in
 // `beyondTolerance` (the twin rounds as TFLite's fixed point, the lle epilogue as
 // ChipConfig::requantRounding says: they may differ by 1 where a product lies near .5).
+// `outputLayout`: lane_layout.h rule 2's map for a layer whose packets write several positions a
+// tile (null: such positions are counted as unplaced); packets of one position a tile follow rule 1.
 // Throws std::invalid_argument for a twin tensor whose byte count is not its element count (a
 // type the comparison does not cover: int16, int32, float).
 [[nodiscard]] TensorComparison compareWithTwin(const TwinTensor& twin, std::span<const CapturedCompute> packets,
-                                               std::span<const size_t> layerPackets, unsigned tolerance = 0);
+                                               std::span<const size_t> layerPackets, unsigned tolerance = 0,
+                                               const OutputLayoutPlacement* outputLayout = nullptr);
 
 }  // namespace coralsim::sim

@@ -1,6 +1,8 @@
 // `coralsim check-layers` as a user calls it: on a compiled model the lle rung runs fully, exit 0
-// and one JSON object saying no layer differs; on a copy of it whose parameter stream has one weight
-// byte flipped (beside a copy of its twin), exit 1 and the first differing layer named.
+// and one JSON object saying no layer differs; on a copy of it whose parameter stream has one byte
+// flipped that changes the lle output (beside a copy of its twin), exit 1 and the first differing layer
+// named — for every compute form that runs whole programs (Dense, the one-step and 8-lane convolutions).
+#include <unistd.h>  // getpid: temp names unique per process (worktrees and build trees run the same tests)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include "driver/model/model_loader.h"
 #include "driver/run/run_plan.h"
 #include "sim/hle_host/twin_discovery.h"
+#include "tests/corpus/parameter_flip.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
 #include "tests/support/run_command.h"
@@ -43,41 +46,40 @@ TEST(CheckLayersCli, ExitsZeroWhenTheLayersMatchAndOneOnAFlippedWeight) {
     }
     EXPECT_FALSE(json.find("mismatch")->boolean) << path;
     if (!json.find("lle_completed")->boolean) continue;
-    // Only the Dense compute reports its lanes to the layer checker (models/lle/compute_observer.h); a
-    // program whose convolutions run fully but report nothing (the iwatake stride sweep since
-    // docs/decoding-log.md "scalar27") cannot name a differing layer: said, not checked here.
-    if (const JsonValue* observed = json.find("lle_compute_packets"); observed != nullptr && observed->asDouble() == 0) {
-      std::printf("%s: runs fully on lle, but no compute packet reached the layer checker: flipped weight not checked\n",
-                  path.filename().string().c_str());
-      continue;
-    }
+    // Every compute form reports what it wrote (models/lle/compute_observer.h); a program whose layers
+    // have no packet (the iwatake padding sweep: identity copies into a PAD's output, no MACs) has no
+    // layer to name and no weight to flip; its bytes are checked against golden by corpus_lle.
+    const auto& layers = json.find("layers")->items;
+    if (std::ranges::all_of(layers, [](const JsonValue& l) { return l.find("packets")->items.empty(); })) continue;
 
-    // The executable with parameters, found in the file by its bytes; one byte of the first
-    // block's weights (after the 512-byte scale and slot prefix, docs/isa.md §5.1) flipped.
-    const driver::ModelFile model = driver::loadModelFile(path);
-    const driver::Executable* withParameters = nullptr;
-    for (const driver::Executable* e : driver::allExecutables(model)) {
-      if (!e->parameters.empty() && !withParameters) withParameters = e;
-    }
-    // A program without parameters (the iwatake padding sweep, which runs fully on lle since
-    // docs/decoding-log.md "pad13") has no weight to flip; its bytes are checked against golden by corpus_lle.
-    if (withParameters == nullptr) continue;
+    // A copy of the program with one parameter byte flipped: the first whose flip changes the lle
+    // output on the all-255 inputs below (parameter_flip.h: found by running it, no parameter layout).
+    driver::ModelFile model = driver::loadModelFile(path);
+    const driver::RunPlan plan = driver::planRun(model);
+    std::vector<std::vector<uint8_t>> inputs;
+    for (const auto& input : plan.inputs) inputs.emplace_back(input.sizeBytes, 255);
+    const std::vector<uint8_t> parameters = [&] {
+      for (const driver::Executable* e : driver::allExecutables(model)) {
+        if (!e->parameters.empty()) return e->parameters;
+      }
+      return std::vector<uint8_t>{};
+    }();
+    ASSERT_FALSE(parameters.empty()) << path << ": layers with packets but no parameters";
+    const std::optional<ParameterFlip> flip = flipFirstOutputChangingParameter(model, inputs);
+    ASSERT_TRUE(flip) << path << ": no parameter byte changes the lle output";
     std::vector<uint8_t> bytes = readFile(path);
-    const std::vector<uint8_t>& p = withParameters->parameters;
-    const auto at = std::search(bytes.begin(), bytes.end(), p.begin(), p.end());
+    const auto at = std::search(bytes.begin(), bytes.end(), parameters.begin(), parameters.end());
     ASSERT_NE(at, bytes.end()) << path << ": parameters not found in the file";
-    const auto offset = static_cast<size_t>(at - bytes.begin()) + 512 + 4 * 9;  // lane 9, input byte 0
-    bytes.at(offset) ^= 0x80;
-    const fs::path dir = fs::temp_directory_path() / "coralsim_check_layers_cli_test";
+    bytes.at(static_cast<size_t>(at - bytes.begin()) + flip->offset) ^= 0x80;
+    const fs::path dir = fs::temp_directory_path() / ("coralsim_check_layers_cli_test_" + std::to_string(::getpid()));
     fs::create_directories(dir);
     writeFile(dir / "flipped_edgetpu.tflite", bytes);
     fs::copy_file(twin.candidate, dir / "flipped.tflite", fs::copy_options::overwrite_existing);
-    // All-255 inputs (far from any zero point) keep the flipped weight's effect out of the clamps.
+    // The inputs the flip was chosen on.
     std::vector<std::string> argv = {kCoralsim, "check-layers", (dir / "flipped_edgetpu.tflite").string(), "--json"};
-    const driver::RunPlan plan = driver::planRun(model);
-    for (size_t i = 0; i < plan.inputs.size(); ++i) {
+    for (size_t i = 0; i < inputs.size(); ++i) {
       const fs::path input = dir / ("input" + std::to_string(i) + ".bin");
-      writeFile(input, std::vector<uint8_t>(plan.inputs[i].sizeBytes, 255));
+      writeFile(input, inputs[i]);
       argv.insert(argv.end(), {"--input", input.string()});
     }
     EXPECT_FALSE(runCommand(argv)) << path << ": exit 0 with a flipped weight";
@@ -86,10 +88,13 @@ TEST(CheckLayersCli, ExitsZeroWhenTheLayersMatchAndOneOnAFlippedWeight) {
     const JsonValue report = parseJson(*flipped);
     EXPECT_TRUE(report.find("mismatch")->boolean) << path;
     EXPECT_EQ(report.find("first_differing_layer")->type, JsonValue::Type::Number) << path;
+    std::printf("%s: parameter byte %zu flipped, first differing layer %.0f\n", path.filename().string().c_str(), flip->offset,
+                report.find("first_differing_layer")->asDouble());
     fs::remove_all(dir);
     ++checked;
   }
-  EXPECT_GE(checked, 1u);
+  // Measured ("layercheck"): the two Dense templates, the 11 stride / padding_stride programs, gabor 64² / 128² 7k.
+  EXPECT_GE(checked, 15u);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 // see checkPoseKeypoints; the expected-pose table and, for the 16-stride test_data models, the
 // reference CSVs the ground truth names). Prints one table row per model. Also: registration errors
 // and `coralsim run --hle` (the rung per run in its JSON).
+#include <unistd.h>  // getpid: temp names unique per process (worktrees and build trees run the same tests)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -698,7 +699,7 @@ TEST(HleCli, RunNamesTheHleRungPerRunAndReturnsTheTwinsNumbers) {
   const fs::path dir = *corpus / "google-coral+test_data";
   const fs::path compiled = dir / "mobilenet_v1_0.25_128_quant_edgetpu.tflite";
   const fs::path g = *golden / "google-coral+test_data__mobilenet_v1_0.25_128_quant";
-  const fs::path out = fs::temp_directory_path() / "coralsim_hle_cli_test.bin";
+  const fs::path out = fs::temp_directory_path() / ("coralsim_hle_cli_test_" + std::to_string(::getpid()) + ".bin");
   const auto printed = coralsim::testing::runCommand(
       {kCoralsim, "run", compiled.string(), "--mode", "hle", "--hle",
        compiled.string() + "=" + (dir / "mobilenet_v1_0.25_128_quant.tflite").string(), "--input",

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "driver/run/run_plan.h"
 #include "sim/hle_host/twin_discovery.h"
 #include "sim/layer_check/layer_check.h"
+#include "tests/corpus/parameter_flip.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::sim {
@@ -32,9 +34,15 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr uint64_t kSeed = 20240605;
-// Measured (2026-11): the two LibrEdgeTPU Dense templates run fully on lle; the other compiled
-// models with a twin beside them stop before their first compute packet.
-constexpr size_t kMinFullyChecked = 2;
+// Measured (2026-11, "layercheck"): 15 compiled models with a twin beside them run fully on lle and
+// have a layer to compare — the two LibrEdgeTPU Dense templates, the 7 iwatake stride and 4
+// padding_stride programs (one 4-lane position), gabor 64² / 128² 7k (8-lane positions over 16 tiles);
+// the padding sweep runs fully too but its PAD has no packet of its own. Of the fully compared layers,
+// the two gabor convolutions write several positions a tile (lane_layout.h rule 2). Floors for the
+// Dense-only fixtures below stay 2.
+constexpr size_t kMinFullyChecked = 15;
+constexpr size_t kMinSeveralPositionLayers = 2;
+constexpr size_t kMinDenseChecked = 2;
 constexpr size_t kMinStopped = 1;
 
 struct Checked {
@@ -66,15 +74,15 @@ const std::vector<Checked>& checkedCorpus() {
 
 TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
   CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
-  size_t full = 0;
+  size_t full = 0, severalPositionLayers = 0;
   for (const Checked& c : checkedCorpus()) {
     if (!c.report.lleCompleted) continue;
     EXPECT_FALSE(c.report.mismatch()) << c.path;
-    // A program whose computes the layer map does not record (the iwatake padding sweep: identity
-    // copies into the padded output, no 4-byte compute; docs/decoding-log.md "pad13") has no layer to
+    // A program whose packets the layer map gives to no layer (the iwatake padding sweep: identity
+    // copies into the padded output, a PAD without MACs; docs/decoding-log.md "pad13") has no layer to
     // compare: its whole output is compared with golden by corpus_lle instead. Said, not counted.
-    if (c.report.lleComputePackets == 0) {
-      std::printf("  %-50s lle ran fully: no compute packet to map to a layer (output checked by corpus_lle)\n",
+    if (std::ranges::all_of(c.report.rows, [](const LayerCheckRow& row) { return row.packets.empty(); })) {
+      std::printf("  %-50s lle ran fully: no layer has a compute packet (output checked by corpus_lle)\n",
                   c.path.filename().string().c_str());
       continue;
     }
@@ -83,9 +91,12 @@ TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
     for (const LayerCheckRow& row : c.report.rows) {
       EXPECT_NE(row.verdict, LayerVerdict::kDiffers) << c.path << " layer " << row.layer.index;
       EXPECT_NE(row.verdict, LayerVerdict::kDoesNotFit) << c.path << " layer " << row.layer.index;
+      EXPECT_NE(row.verdict, LayerVerdict::kNotPlaced) << c.path << " layer " << row.layer.index;
       if (row.verdict == LayerVerdict::kMatched) {
         EXPECT_EQ(row.comparison.compared, row.comparison.elements) << c.path;
         compared += row.comparison.compared;
+        const auto positions = row.comparison.elements / static_cast<size_t>(row.tensor.shape.back());
+        severalPositionLayers += positions > 1 ? 1 : 0;
       }
     }
     EXPECT_GT(compared, 0u) << c.path << ": ran fully on lle but no layer was compared";
@@ -100,6 +111,7 @@ TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
                 c.report.lleComputePackets, compared);
   }
   EXPECT_GE(full, kMinFullyChecked);
+  EXPECT_GE(severalPositionLayers, kMinSeveralPositionLayers);
 }
 
 TEST(LayerCheckCorpus, ModelsWhereLleStopsReportTheStopAndTheLayersNotReached) {
@@ -209,7 +221,80 @@ TEST(LayerCheckCorpus, AFlippedWeightByteIsTheFirstDifferenceAtItsChannel) {
                 c.path.filename().string().c_str(), block, lane, row.layer.index, d.element, d.tile, d.lane, d.lle, d.twin);
     ++caught;
   }
-  EXPECT_GE(caught, kMinFullyChecked);
+  EXPECT_GE(caught, kMinDenseChecked);
+}
+
+// The model's output layer with an OutputLayout, or null.
+const driver::Layer* outputLayerWithLayout(const driver::ModelFile& model) {
+  for (const driver::Executable* e : driver::allExecutables(model)) {
+    for (const driver::Layer& layer : e->outputLayers) {
+      if (layer.outputLayout) return &layer;
+    }
+  }
+  return nullptr;
+}
+
+// A layer whose packets write several positions a tile (lane_layout.h rule 2), changed on the device: one
+// parameter byte flipped, the first of the parameter stream whose flip changes the lle rung's output
+// (parameter_flip.h: no knowledge of the form's parameter layout). The checker must name that layer and, as
+// its first difference, the lowest element where the lle rung's own output (run separately, gathered by
+// the driver through the OutputLayout) differs from the twin's tensor, with both values, and the tile the
+// layout gives that element.
+TEST(LayerCheckCorpus, AChangedByteOfASeveralPositionLayerIsNamedWhereTheLleOutputFirstDiffers) {
+  CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
+  size_t caught = 0;
+  for (const Checked& c : checkedCorpus()) {
+    if (!c.report.lleCompleted) continue;
+    const LayerCheckRow* layer = nullptr;
+    for (const LayerCheckRow& row : c.report.rows) {
+      const bool severalPositions = row.comparison.elements > static_cast<size_t>(row.tensor.shape.back());
+      if (row.verdict == LayerVerdict::kMatched && severalPositions && row.comparison.compared == row.comparison.elements) layer = &row;
+    }
+    if (!layer) continue;
+    driver::ModelFile model = driver::loadModelFile(c.path);
+    const driver::RunPlan plan = driver::planRun(model);
+    ASSERT_EQ(plan.outputs.size(), 1u) << c.path;
+    ASSERT_EQ(plan.outputs[0].sizeBytes, layer->comparison.elements) << c.path << ": the layer is not the model's output";
+    const std::vector<std::vector<uint8_t>> inputs = driver::randomInputs(plan, kSeed);
+    const std::optional<testing::ParameterFlip> flip = testing::flipFirstOutputChangingParameter(model, inputs);
+    ASSERT_TRUE(flip) << c.path << ": no parameter byte changes the lle output";
+    const std::vector<uint8_t>* changed = &flip->changedOutput;
+    const size_t flipped = flip->offset;
+    // Where the device's output first differs from the twin (device encoding), found without the checker.
+    const std::vector<uint8_t>& twin = layer->tensor.bytes;
+    const uint8_t int8Flip = layer->tensor.int8 ? 0x80 : 0;
+    size_t expected = twin.size();
+    for (size_t e = 0; e < twin.size() && expected == twin.size(); ++e) expected = (*changed)[e] != (twin[e] ^ int8Flip) ? e : expected;
+    ASSERT_LT(expected, twin.size()) << c.path << ": the changed output equals the twin";
+
+    LayerCheckOptions options;
+    options.inputs = inputs;
+    const LayerCheckReport wrong = checkLayers(model, c.path, options);
+    ASSERT_TRUE(wrong.mismatch()) << c.path << ": parameter byte " << flipped << " changed the output, unnoticed";
+    const LayerCheckRow& row = wrong.rows.at(*wrong.firstDiffering);
+    EXPECT_EQ(row.layer.index, layer->layer.index) << c.path;
+    ASSERT_TRUE(row.comparison.first);
+    const LaneDifference& d = *row.comparison.first;
+    EXPECT_EQ(d.element, expected) << c.path;
+    EXPECT_EQ(d.coordinates, coordinatesOf(layer->tensor.shape, expected)) << c.path;
+    EXPECT_EQ(d.lle, (*changed)[expected]) << c.path;
+    EXPECT_EQ(d.twin, twin[expected] ^ int8Flip) << c.path;
+    EXPECT_EQ(d.lane, static_cast<unsigned>(d.coordinates.back())) << c.path;
+    // The tile the program's OutputLayout gives the element (y, x) is the tile that wrote it.
+    const driver::Layer* out = outputLayerWithLayout(model);
+    ASSERT_NE(out, nullptr) << c.path;
+    const size_t y = static_cast<size_t>(d.coordinates[d.coordinates.size() - 3]);
+    const size_t x = static_cast<size_t>(d.coordinates[d.coordinates.size() - 2]);
+    EXPECT_EQ(d.tile, static_cast<unsigned>(out->outputLayout->yCoordinateToLinearTileId.at(y) + out->outputLayout->xCoordinateToLinearTileId.at(x)))
+        << c.path;
+    size_t differing = 0;
+    for (size_t e = 0; e < twin.size(); ++e) differing += (*changed)[e] != (twin[e] ^ int8Flip) ? 1 : 0;
+    EXPECT_EQ(row.comparison.differing, differing) << c.path << ": the checker and the output disagree on how many bytes differ";
+    std::printf("  %-50s parameter byte %zu flipped: layer %zu differs at element %zu (y %zu x %zu channel %u) tile %u, lle %u twin %u; %zu differ\n",
+                c.path.filename().string().c_str(), flipped, row.layer.index, d.element, y, x, d.lane, d.tile, d.lle, d.twin, differing);
+    ++caught;
+  }
+  EXPECT_GE(caught, kMinSeveralPositionLayers);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // `coralsim run` end to end as a user calls it: one JSON object (docs/run-json.md) whose output
 // digests match the bytes --output wrote, text output with the NOT COMPUTED marker, and the exit
 // statuses for usage errors (2) and unreadable models (1).
+#include <unistd.h>  // getpid: temp names unique per process (worktrees and build trees run the same tests)
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -34,7 +35,7 @@ TEST(RunCli, JsonIsOneObjectAndDigestsMatchTheOutputFiles) {
   CORALSIM_REQUIRE_CORPUS(corpusDir());
   const auto model = smallestModel();
   ASSERT_TRUE(model);
-  const std::filesystem::path out = std::filesystem::temp_directory_path() / "coralsim_run_cli_test.bin";
+  const std::filesystem::path out = std::filesystem::temp_directory_path() / ("coralsim_run_cli_test_" + std::to_string(::getpid()) + ".bin");
   const auto text = runCommand({kCoralsim, "run", model->string(), "--random", "7", "--json", "--output", out.string()});
   ASSERT_TRUE(text) << "coralsim run failed on " << *model;
   const JsonValue json = parseJson(*text);
@@ -115,7 +116,7 @@ TEST(RunCli, AFailedRunIsStillOneJsonObjectWithAnErrorAndExitsWithOne) {
   // One extra word breaks the program's START length: the device faults.
   std::vector<uint8_t> bytes = readFile(programs.front());
   bytes.resize(bytes.size() + 16, 0);
-  const std::filesystem::path bad = std::filesystem::temp_directory_path() / "coralsim_run_cli_bad.coral";
+  const std::filesystem::path bad = std::filesystem::temp_directory_path() / ("coralsim_run_cli_bad_" + std::to_string(::getpid()) + ".coral");
   std::ofstream(bad, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
                                              static_cast<std::streamsize>(bytes.size()));
   const auto text = runCommand({kCoralsim, "run", bad.string(), "--json"}, 1);
@@ -131,7 +132,7 @@ TEST(RunCli, AnInputFileOfTheWrongSizeIsNamed) {
   CORALSIM_REQUIRE_CORPUS(corpusDir());
   const auto model = smallestModel();
   ASSERT_TRUE(model);
-  const std::filesystem::path in = std::filesystem::temp_directory_path() / "coralsim_run_cli_input.bin";
+  const std::filesystem::path in = std::filesystem::temp_directory_path() / ("coralsim_run_cli_input_" + std::to_string(::getpid()) + ".bin");
   std::ofstream(in, std::ios::binary) << "xyz";
   // Exit status 1, not 0: runCommand with okStatus 1 answers, with the default it does not.
   EXPECT_TRUE(runCommand({kCoralsim, "run", model->string(), "--input", in.string()}, 1).has_value());

@@ -1,5 +1,6 @@
-// The layer checker's pure parts (sim/layer_check/): the lane layout (64 channels per tile, tiles
-// ascending, positions after channel blocks, padding lanes ignored), the comparison of captured
+// The layer checker's pure parts (sim/layer_check/): the lane layout (rule 1: one position a tile,
+// the packet's lanes per slice, tiles ascending, positions after channel blocks, padding lanes
+// ignored; rule 2: several positions a tile through an OutputLayout), the comparison of captured
 // lanes with a twin tensor (int8 flipped to the device's uint8, the first difference is the lowest
 // element beyond the tolerance), and the capture's grouping of per-tile calls into packets.
 #include <gtest/gtest.h>
@@ -35,9 +36,10 @@ TEST(LaneLayout, ChannelsBeyondTheTensorArePaddingAndPositionsFollowChannelBlock
 CapturedCompute packetOf(uint32_t pc, std::vector<unsigned> tiles, const std::vector<uint8_t>& values, size_t first) {
   CapturedCompute c;
   c.pc = pc;
-  c.narrowAddress = 0x400;
+  c.bytesPerPosition = 64;
   c.tiles = tiles;
   for (size_t i = 0; i < tiles.size(); ++i) {
+    c.positionAt.push_back({0x400});
     c.lanes.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(first + 64 * i),
                          values.begin() + static_cast<std::ptrdiff_t>(first + 64 * (i + 1)));
   }
@@ -105,24 +107,126 @@ TEST(TensorComparison, APartLayerComparesWhatItsPacketsCoveredAndExtraSlicesAreC
   EXPECT_THROW((void)compareWithTwin(wide, packets, layer), std::invalid_argument);
 }
 
+TEST(LaneLayout, OnePositionSlicesAreAsWideAsThePacketsLanes) {
+  // A 4-lane one-position convolution (the stride sweep's form) on a 6-channel tensor of 2 positions:
+  // two slices a position, the second half padding.
+  const std::vector<int32_t> shape = {1, 1, 2, 6};
+  EXPECT_EQ(placeLane(shape, 1, 1, 4).element, 5u);
+  EXPECT_EQ(placeLane(shape, 1, 2, 4).kind, LanePlace::Kind::kPadding);
+  EXPECT_EQ(placeLane(shape, 2, 3, 4).element, 9u);
+  EXPECT_EQ(placeLane(shape, 4, 0, 4).kind, LanePlace::Kind::kBeyond);
+}
+
+// A 3 x 5 output of 6 channels over two tiles of a 4 x 4 mesh, tiles 9 (rows 0-1) and 14 (row 2),
+// each row 5 positions x 8 bytes (6 channels, 2 bytes of padding a position), tile 14's part after 80
+// bytes of tile 9's: no corpus program has this geometry.
+usb::OutputLayout twoTileLayout() {
+  usb::OutputLayout l;
+  l.yCoordinateToLinearTileId = {8, 8, 13};
+  l.xCoordinateToLinearTileId = {1, 1, 1, 1, 1, 2, 2};  // columns 5, 6 not in the tensor
+  l.linearizedTileByteOffset = std::vector<int32_t>(16, 0);
+  l.linearizedTileByteOffset[14] = 80;
+  for (int x = 0; x < 7; ++x) l.xCoordinateToLocalByteOffset.push_back(8 * x);
+  l.yCoordinateToLocalYOffset = {0, 1, 0};
+  l.xCoordinateToLocalYRowSize = std::vector<int32_t>(7, 40);
+  return l;
+}
+
+TEST(LaneLayout, SeveralPositionsGoWhereTheOutputLayoutPutsTheirTilesLocalOffset) {
+  const usb::OutputLayout layout = twoTileLayout();
+  const OutputLayoutPlacement placement(layout, 3, 5, 6);
+  EXPECT_EQ(placement.place(9, 0, 0).element, 0u);
+  EXPECT_EQ(placement.place(9, 48, 5).element, (1 * 5 + 1) * 6 + 5u);  // row 1, column 1
+  EXPECT_EQ(placement.place(9, 48, 6).kind, LanePlace::Kind::kPadding);
+  EXPECT_EQ(placement.place(14, 32, 2).element, (2 * 5 + 4) * 6 + 2u);  // row 2, column 4
+  EXPECT_EQ(placement.place(14, 40, 0).kind, LanePlace::Kind::kBeyond);  // past tile 14's row
+  EXPECT_EQ(placement.place(9, 4, 0).kind, LanePlace::Kind::kBeyond);    // not a position's first byte
+  EXPECT_EQ(placement.place(3, 0, 0).kind, LanePlace::Kind::kBeyond);    // a tile with no part
+}
+
+// One tile of a several-position packet: `positions` positions of 8 bytes from narrow `base`, byte
+// (p, l) = value(p, l).
+CapturedCompute convPacketOn(unsigned tile, uint64_t base, size_t positions, uint8_t (*value)(size_t, unsigned)) {
+  CapturedCompute c;
+  c.pc = 0x77;
+  c.form = lle::ComputeForm::kConvolution;
+  c.bytesPerPosition = 8;
+  c.tiles = {tile};
+  c.positionAt.emplace_back();
+  c.lanes.emplace_back();
+  for (size_t p = 0; p < positions; ++p) {
+    c.positionAt[0].push_back(base + 8 * p);
+    for (unsigned l = 0; l < 8; ++l) c.lanes[0].push_back(value(p, l));
+  }
+  return c;
+}
+
+TEST(TensorComparison, SeveralPositionPacketsAreComparedThroughTheLayoutAndIdentityCopiesAreNot) {
+  const usb::OutputLayout layout = twoTileLayout();
+  const OutputLayoutPlacement placement(layout, 3, 5, 6);
+  // The twin: element e = e % 251. Tile 9 holds positions 0-9 (rows 0-1), tile 14 positions 10-14,
+  // each written from its own base (1,000 and 2,048): the bases are the lowest addresses written.
+  TwinTensor twin{5, "conv", {1, 3, 5, 6}, false, {}};
+  for (size_t e = 0; e < 90; ++e) twin.bytes.push_back(static_cast<uint8_t>(e % 251));
+  const auto rowsOfTile9 = [](size_t p, unsigned l) { return static_cast<uint8_t>(l < 6 ? 6 * p + l : 0xee); };
+  const auto rowOfTile14 = [](size_t p, unsigned l) { return static_cast<uint8_t>(l < 6 ? 6 * (10 + p) + l : 0xee); };
+  CapturedCompute staging = convPacketOn(9, 0, 40, rowsOfTile9);
+  staging.form = lle::ComputeForm::kIdentityCopy;  // bytes that are not the layer's output
+  std::vector<CapturedCompute> packets = {staging, convPacketOn(9, 1000, 10, rowsOfTile9), convPacketOn(14, 2048, 5, rowOfTile14)};
+  const std::vector<size_t> layer = {0, 1, 2};
+  TensorComparison c = compareWithTwin(twin, packets, layer, 0, &placement);
+  EXPECT_EQ(c.stagingPackets, 1u);
+  EXPECT_EQ(c.compared, 90u);
+  EXPECT_EQ(c.differing, 0u);
+  EXPECT_EQ(c.unplaced, 0u);
+  // Without the layout the positions are not placed, not guessed.
+  EXPECT_EQ(compareWithTwin(twin, packets, layer).unplaced, 15u);
+  EXPECT_EQ(compareWithTwin(twin, packets, layer).compared, 0u);
+  // One byte wrong: tile 14's position 3 (row 2, column 3), lane 4.
+  packets[2].lanes[0][8 * 3 + 4] = 200;
+  c = compareWithTwin(twin, packets, layer, 0, &placement);
+  EXPECT_EQ(c.beyondTolerance, 1u);
+  ASSERT_TRUE(c.first);
+  EXPECT_EQ(c.first->element, (2 * 5 + 3) * 6 + 4u);
+  EXPECT_EQ(c.first->coordinates, (std::vector<int32_t>{0, 2, 3, 4}));
+  EXPECT_EQ(c.first->packet, 2u);
+  EXPECT_EQ(c.first->tile, 14u);
+  EXPECT_EQ(c.first->lane, 4u);
+  EXPECT_EQ(c.first->narrowAddress, 2048 + 8 * 3 + 4u);
+  EXPECT_EQ(c.first->lle, 200u);
+  EXPECT_EQ(c.first->twin, (2 * 5 + 3) * 6 + 4u);
+  // A position the layout does not have (tile 14 written one position further): unplaced.
+  packets.push_back(convPacketOn(14, 2048 + 40, 1, rowOfTile14));
+  packets[2].lanes[0][8 * 3 + 4] = (2 * 5 + 3) * 6 + 4;
+  const std::vector<size_t> more = {0, 1, 2, 3};
+  EXPECT_EQ(compareWithTwin(twin, packets, more, 0, &placement).unplaced, 1u);
+}
+
 TEST(ComputeCapture, GroupsTheTilesOfEachExecutionIntoOnePacket) {
   models::DecodedPacket a;
   a.pc = 0x30;
   models::DecodedPacket b;
   b.pc = 0x40;
   const std::array<uint8_t, 64> lanes{};
+  const uint64_t at64[] = {64};
+  const uint64_t atConv[] = {128, 136, 200};
+  const std::array<uint8_t, 24> conv{1, 2, 3};
+  const lle::ComputeWrite dense{lle::ComputeForm::kSinglePosition, 64, at64, lanes};
   ComputeCapture capture;
-  capture.computed(a, 0, 64, lanes);
-  capture.computed(a, 3, 64, lanes);
-  capture.computed(a, 0, 64, lanes);  // the same packet again (a loop): a new execution
-  capture.computed(b, 5, 128, lanes);
+  capture.computed(a, 0, dense);
+  capture.computed(a, 3, dense);
+  capture.computed(a, 0, dense);  // the same packet again (a loop): a new execution
+  capture.computed(b, 5, lle::ComputeWrite{lle::ComputeForm::kConvolution, 8, atConv, conv});
   const auto packets = capture.packets();
   ASSERT_EQ(packets.size(), 3u);
   EXPECT_EQ(packets[0].tiles, (std::vector<unsigned>{0, 3}));
   EXPECT_EQ(packets[1].tiles, (std::vector<unsigned>{0}));
   EXPECT_EQ(packets[2].pc, 0x40u);
-  EXPECT_EQ(packets[2].narrowAddress, 128u);
-  EXPECT_EQ(packets[2].lanes.at(0).size(), 64u);
+  EXPECT_EQ(packets[2].form, lle::ComputeForm::kConvolution);
+  EXPECT_EQ(packets[2].bytesPerPosition, 8u);
+  EXPECT_EQ(packets[2].positionAt.at(0), (std::vector<uint64_t>{128, 136, 200}));
+  EXPECT_EQ(packets[2].lanes.at(0).size(), 24u);
+  EXPECT_EQ(packets[2].lanes.at(0)[2], 3u);
 }
 
 }  // namespace

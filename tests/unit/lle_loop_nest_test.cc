@@ -84,6 +84,21 @@ TEST(LoopNestTest, OnlyLevelZeroStepsAndOneCountingLevelIsNamed) {
   EXPECT_TRUE(outer.staysInside(1000, 26));
 }
 
+// A shorter last repetition (docs/decoding-log.md "oldrecv", "short18"): the walk's last pass of level 0 stops
+// lastPassDrops units early -- a 5-unit ring walked 3 times whose last pass keeps 2 units (no corpus nest has
+// this shape) visits 12 units, not 15, and ends on the ring's second unit; a chained walk is the shorter run.
+TEST(LoopNestTest, TheLastPassOfLevelZeroMayEndEarly) {
+  LoopNest<4> ring = LoopNest<4>::fromCarries(30, {4, 2, 0, 0}, 1, {-4, -4, -4});
+  ring.lastPassDrops = 3;
+  EXPECT_EQ(ring.units(), 12u);
+  EXPECT_EQ(walk(ring), (std::vector<int64_t>{30, 31, 32, 33, 34, 30, 31, 32, 33, 34, 30, 31}));
+  LoopNest<4> rows = LoopNest<4>::fromCarries(0, {3, 2, 0, 0}, 1, {1, 1, 1});
+  rows.lastPassDrops = 1;
+  ASSERT_TRUE(rows.asOneRun().has_value());
+  EXPECT_EQ(rows.asOneRun()->units, 11u);
+  EXPECT_EQ(walk(rows).back(), 10);
+}
+
 TEST(LoopNestTest, UnitsSaturateInsteadOfWrapping) {
   const LoopNest<5> huge = LoopNest<5>::fromCarries(0, {0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF}, 1, {0, 0, 0, 0});
   EXPECT_EQ(huge.units(), UINT64_MAX);

@@ -70,5 +70,34 @@ TEST(LleMeshSides, ARingIsLevelZeroRefilledByLevelOne) {
   EXPECT_EQ(conflict(), "a carry does not come back to the ring's first unit");
 }
 
+// The shorter last repetition of a side (docs/decoding-log.md "short18") at the 0x11's bits of its own nest:
+// send w1 bit 121, w1[120:105], w1[137:123]; receive w3 bit 70, w3[69:54], w3[86:72]. A 6-unit ring refilled
+// 9 times whose last refill keeps 4 units (no corpus side has this shape) walks 58 units; a shortfall that is
+// not limit0 - LastRun, or the flag with level 2 counting, is a conflict naming the fields.
+TEST(LleMeshSides, ASidesLastRepetitionMayRunShorter) {
+  std::array<isa::Word128, 6> words{};
+  words[0].setBits(78, 17, 1);   // Mesh16SendStride
+  words[0].setBits(95, 16, 5);   // Mesh16SendLimit[0]
+  words[1].setBits(0, 16, 9);    // Mesh16SendLimit[1]
+  words[1].setBits(121, 1, 1);   // Mesh16SendLastRunOn
+  words[1].setBits(105, 16, 3);  // Mesh16SendLastRun
+  words[1].setBits(123, 5, 2);   // Mesh16SendLastShort, low bits (w1[127:123])
+  const MeshLayout& m = *meshLayoutOf(0x16);
+  ASSERT_EQ(readField(words, m.sendLast.shortfall), 2u);
+  EXPECT_EQ(fieldDef(m.recvLast.on).lsb, 3u * 128 + 70);
+  EXPECT_EQ(fieldDef(m.recvLast.shortfall).lsb, 3u * 128 + 72);
+  EXPECT_FALSE(lastRepetitionConflict(words, m.sendLast));
+  const auto nest = meshNest(words, m.sendAt4, m.sendStride, m.sendLimit, m.sendCarry, m.sendLast);
+  EXPECT_EQ(nest.units(), 58u);
+  words[2].setBits(0, 10, 1);  // the shortfall's high bits (w2[9:0]): 2 + 32 units, not 5 - 3
+  EXPECT_EQ(lastRepetitionConflict(words, m.sendLast),
+            "Mesh16SendLastShort = 34 with Mesh16SendLastRun = 3 is not the units the last repetition drops from "
+            "Mesh16SendLimit[0] = 5 (docs/decoding-log.md \"oldrecv\", \"short18\")");
+  words[2].setBits(0, 10, 0);
+  words[1].setBits(33, 16, 1);  // Mesh16SendLimit[2]
+  EXPECT_EQ(lastRepetitionConflict(words, m.sendLast),
+            "Mesh16SendLastRunOn with Mesh16SendLimit[2] or [3] counting: which repetition runs Mesh16SendLastRun is not decoded");
+}
+
 }  // namespace
 }  // namespace coralsim::lle

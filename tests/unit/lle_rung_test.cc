@@ -20,6 +20,7 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/assembler.h"
 #include "models/isa/compute_loop_nest.h"
+#include "models/lle/compute_observer.h"
 #include "models/lle/input_infeed_transfer.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
@@ -2159,6 +2160,148 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
   }
 }
 
+// The two bits in a 0x13's w4[32:31] (lle_fields.def Stage13ConsumerMark, docs/decoding-log.md "keep13"):
+// 0 in the kept reads whose consumer compute has no word 12, 3 where it has one; not decoded, not read.
+// Here the kept read's w4 carries the fields the colour templates' and split_concat's kept identity reads carry
+// (w4 bit 75, w4[42:27] = 0x2500 with the mark's bits, w4[59:43] = 1), the sent read's those of the conv 64^2 ...
+// 512^2 sends (bits 76, 75, 59, w4[58:43] = 0xffff), over 10 units of 0x3c96e01b from narrow unit 29
+// of tile 1 (no corpus read has that base, nor mark 1 beside 0x2500): kept and sent, marks 0, 1 and 3 pass
+// the envelope and give the same 40 bytes; 2 (never seen) is refused naming the field. On main the
+// envelope pinned the bits to 3 beside 0x2500 ("word 4 ... bits 32:31", the colour templates' stop @ 0x00e1).
+TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 29;
+  constexpr uint64_t kUnits = 10;
+  const auto fill = [&] {
+    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile},
+                                    {LleField::Fill17Immediate, 1},
+                                    {LleField::Fill17Value, 0x3c96e01b},
+                                    {LleField::Fill17At4, kBase},
+                                    {LleField::Fill17Step, 1},
+                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))}});
+    f.setElement(p, LleField::Fill17Limit, 0, kUnits - 1);
+    return p;
+  };
+  const auto read = [&](uint64_t route, uint64_t mark) {
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
+    f.setElement(p, LleField::Stage13Route, 0, route);
+    f.setElement(p, LleField::Stage13Route, 1, route);
+    isa::Word128& w4 = f.wordsOf(p)[4];
+    if (route == 0) {
+      w4.setBits(75, 1, 1);        // the w4 fields' enable ("keptread2" §B)
+      w4.setBits(27, 16, 0x2500);  // w4[42:27] of the kept identity reads, the mark's bits clear
+      w4.setBits(43, 17, 1);       // w4[59:43]: first of a run of kept reads (Stage13KeptSequence 1)
+    } else {
+      w4 = isa::Word128{0x0ffff88000000000ull, 0x1800};  // the sent reads' word 4 (bit 59 set), the mark's bits clear
+    }
+    w4.setBits(31, 2, mark);  // Stage13ConsumerMark, set as the bits themselves
+    return p;
+  };
+  const auto kept = [&](uint64_t mark) {
+    rung.beginRun();
+    rung.packet(fill(), streams, 0);
+    rung.packet(read(0, mark), streams, 0);
+    std::vector<uint8_t> bytes = rung.tile(1).keptRead.value_or(std::vector<uint8_t>{});
+    rung.endRun();
+    return bytes;
+  };
+  const auto sent = [&](uint64_t mark) {
+    rung.beginRun();
+    rung.packet(fill(), streams, 0);
+    rung.packet(read(1, mark), streams, 0);
+    std::vector<uint8_t> out = sendToHost(kTile, 4 * kUnits);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t k = 0; k < kUnits; ++k) expected.insert(expected.end(), {0x1b, 0xe0, 0x96, 0x3c});
+  for (const uint64_t mark : {0, 1, 3}) {
+    EXPECT_EQ(checkEnvelope(read(0, mark)), "") << "mark " << mark;
+    EXPECT_EQ(checkEnvelope(read(1, mark)), "") << "mark " << mark;
+    EXPECT_EQ(kept(mark), expected) << "kept, mark " << mark;
+    EXPECT_EQ(sent(mark), expected) << "sent, mark " << mark;
+  }
+  expectRefusal(
+      [&] {
+        kept(2);
+      },
+      "Stage13ConsumerMark (word 4 bits 32:31) = 2", "mark 2 (never seen) was accepted");
+}
+
+// The kept reads' numbering in w4 (lle_fields.def Stage13KeptSequence, docs/decoding-log.md "keep13"): with
+// w4 bit 59 clear, w4[58:43] numbers a kept read in the run its tiles take before their next compute (split_concat:
+// 1, 2, 3). Here five kept reads of 10 units from narrow unit 29 of tile 1 (no corpus run is longer than 3)
+// pass, each keeping the nest's bytes; a compute or an outfeed send after a run of more than one is refused
+// naming the run; a number that does not follow the tile's last is refused (2 first, 1 then 3, 2 after a sent
+// read), and so are the pairings never seen: a number with w4 bit 75 clear, bit 75 with the number 0, a sent
+// read with bit 59 clear. On main the envelope pinned w4[58:43] to 1 ("word 4 ... bits 44:43", split_concat's
+// stop @ 0x0226).
+TEST_F(LleRungTest, KeptReadsNumberedInWordFourRunOneTwoThreeBeforeTheirCompute) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 29;
+  constexpr uint64_t kUnits = 10;
+  const auto fill = [&] {
+    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile},
+                                    {LleField::Fill17Immediate, 1},
+                                    {LleField::Fill17Value, 0x3c96e01b},
+                                    {LleField::Fill17At4, kBase},
+                                    {LleField::Fill17Step, 1},
+                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))}});
+    f.setElement(p, LleField::Fill17Limit, 0, kUnits - 1);
+    return p;
+  };
+  // A kept (route 0) or sent (route 1) read numbered `sequence` in the sequence form (bit 59 clear), bit 75 as given.
+  const auto read = [&](uint64_t sequence, uint64_t on = 1, uint64_t route = 0) {
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
+    f.setElement(p, LleField::Stage13Route, 0, route);
+    f.setElement(p, LleField::Stage13Route, 1, route);
+    isa::Word128& w4 = f.wordsOf(p)[4];
+    w4.setBits(27, 16, 0x2500);  // w4[42:27] of the kept identity reads
+    w4.setBits(75, 1, on);
+    w4.setBits(43, 16, sequence);
+    return p;
+  };
+  const auto run = [&](const std::vector<DecodedPacket>& packets) {
+    return refusalOf([&] {
+      rung.beginRun();
+      rung.packet(fill(), streams, 0);
+      for (const DecodedPacket& p : packets) rung.packet(p, streams, 0);
+      rung.endRun();
+    });
+  };
+  std::vector<uint8_t> expected;
+  for (uint64_t k = 0; k < kUnits; ++k) expected.insert(expected.end(), {0x1b, 0xe0, 0x96, 0x3c});
+  rung.beginRun();
+  rung.packet(fill(), streams, 0);
+  for (uint64_t n = 1; n <= 5; ++n) {
+    EXPECT_EQ(checkEnvelope(read(n)), "") << "number " << n;
+    rung.packet(read(n), streams, 0);
+    EXPECT_EQ(rung.tile(1).keptReadSequence, n);
+    EXPECT_EQ(rung.tile(1).keptRead.value_or(std::vector<uint8_t>{}), expected) << "number " << n;
+  }
+  rung.endRun();
+  const std::vector<DecodedPacket> five = {read(1), read(2), read(3), read(4), read(5)};
+  std::vector<DecodedPacket> thenCompute = five;
+  thenCompute.push_back(compute(kTile));
+  EXPECT_NE(run(thenCompute).find("tile 1 holds a run of 5 kept reads (Stage13KeptSequence 1 ... 5"), std::string::npos)
+      << run(thenCompute);
+  std::vector<DecodedPacket> thenSend = {read(1), read(2), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
+                                         f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 0}, {LleField::Dma10Mask, kTile}})};
+  EXPECT_NE(run(thenSend).find("tile 1 holds a run of 2 kept reads"), std::string::npos) << run(thenSend);
+  EXPECT_NE(run({read(2)}).find("Stage13KeptSequence (word 4 bits 58:43) = 2 on tile 1, whose last kept read since its last compute is number 0"),
+            std::string::npos)
+      << run({read(2)});
+  EXPECT_NE(run({read(1), read(3)}).find("= 3 on tile 1, whose last kept read since its last compute is number 1"), std::string::npos);
+  // A sent read in between ends the run as well (it replaces the kept bytes).
+  const DecodedPacket sentRead = readAt(kTile, 4 * kBase, 4 * kUnits);
+  EXPECT_NE(run({read(1), sentRead, read(2)}).find("= 2 on tile 1, whose last kept read since its last compute is number 0"),
+            std::string::npos)
+      << run({read(1), sentRead, read(2)});
+  EXPECT_NE(run({read(4, 0)}).find("Stage13W4On (word 4 bit 75) = 0 with word 4 bits 59:43 = 4"), std::string::npos) << run({read(4, 0)});
+  EXPECT_NE(run({read(0, 1)}).find("Stage13W4On (word 4 bit 75) = 1 with word 4 bits 59:43 = 0"), std::string::npos) << run({read(0, 1)});
+  EXPECT_NE(run({read(1, 1, 1)}).find("with Stage13W4Bit59 clear in a sent read"), std::string::npos) << run({read(1, 1, 1)});
+}
+
 // The read's nest (docs/decoding-log.md "form13" §C, read_nest.h): level 1 counts with level 0 off,
 // as in the iwatake identity reads (limits 0, 67; Stage13Wrap[0] = 1), here with 4 groups 3 units
 // apart (a stride no corpus read has): the outfeed sends units 0, 3, 6, 9 from the read's address in
@@ -2873,6 +3016,54 @@ TEST_F(LleConvolutionStreamTest, TheComputePlacesItsWeightOffsetArrayAtTheLastUn
 // The kernel follows the three nests as address generators, so that layout runs. Sizes, biases and
 // weights no corpus program has (2 x 3 taps over 3 x 2 positions, biases -300, 41, 7000, 5). Without the
 // change the relation ComputeOutPositions = ComputePositions refused the compute.
+// What a compute observer (compute_observer.h, the layer checker's hook) is told of the convolution in the
+// setting above: per tile (ascending) one call, form kConvolution, 4 bytes a position, the 3 x 2 positions
+// along Output37 at ComputeOutputAt + 4 p, and the bytes the tile's narrow memory holds there. Without the
+// rung's report (only Dense reported) no call comes.
+TEST_F(LleConvolutionStreamTest, TheComputeObserverIsToldEachOutputPositionsAddressAndLanes) {
+  struct Call {
+    uint32_t pc;
+    unsigned tile;
+    ComputeForm form;
+    unsigned bytesPerPosition;
+    std::vector<uint64_t> positionAt;
+    std::vector<uint8_t> bytes;
+  };
+  struct Recorder final : ComputeObserver {
+    void computed(const DecodedPacket& packet, unsigned tile, const ComputeWrite& write) override {
+      calls.push_back({packet.pc, tile, write.form, write.bytesPerPosition, {write.positionAt.begin(), write.positionAt.end()},
+                       {write.bytes.begin(), write.bytes.end()}});
+    }
+    std::vector<Call> calls;
+  };
+  auto recorder = std::make_shared<Recorder>();
+  config.lleComputeObserver = recorder;
+  rung = LleRung(config);
+  parameterCachingRun(0x1);
+  rung.beginRun();
+  writeGrids();
+  arm(0x3, kTaps, kTag);
+  DecodedPacket p = conv();
+  p.pc = 0x321;
+  rung.packet(p, streams, 0);
+  ASSERT_EQ(recorder->calls.size(), 2u);
+  for (unsigned t = 0; t < 2; ++t) {
+    const Call& call = recorder->calls[t];
+    EXPECT_EQ(call.pc, 0x321u);
+    EXPECT_EQ(call.tile, t);
+    EXPECT_EQ(call.form, ComputeForm::kConvolution);
+    EXPECT_EQ(call.bytesPerPosition, 4u);
+    ASSERT_EQ(call.positionAt.size(), size_t{kOutW * kOutH});
+    ASSERT_EQ(call.bytes.size(), 4u * kOutW * kOutH);
+    for (unsigned q = 0; q < kOutW * kOutH; ++q) {
+      EXPECT_EQ(call.positionAt[q], kConvOutputAt + 4 * q) << "tile " << t << " position " << q;
+      const auto held = rung.tile(t).narrowSram.read(call.positionAt[q], 4);
+      EXPECT_TRUE(std::equal(held.begin(), held.end(), call.bytes.begin() + 4 * q)) << "tile " << t << " position " << q;
+    }
+  }
+  rung.endRun();
+}
+
 TEST_F(LleConvolutionStreamTest, ADepthwiseLayoutRunsEachChannelWithItsOwnTapsAndBias) {
   std::mt19937 rng(23);
   const std::array<int32_t, 4> bias = {-300, 41, 7000, 5};
@@ -5897,6 +6088,83 @@ TEST_F(LleRungTest, ARelaysRingMarksLetLevelOneRefillItsBuffer) {
   expectRefusal([&] { runWith(relayWith(0x11, 0x11, -2, 300)); },
                 "Mesh18SendRingMarks (word 1 bits 98:86) = 17 on a packet that is not a relay", "a mark off a relay was accepted");
   rung.endRun();
+}
+
+}  // namespace coralsim::lle
+
+namespace coralsim::lle {
+
+// A mesh side's shorter last repetition (docs/decoding-log.md "short18"; the execution-only 0x11's, "oldrecv"):
+// tile 0 sends 7 units (send-only 0x15, t + 4, from unit 40) that tiles 4 and 8 relay through a 3-unit ring at
+// unit 200 refilled three times, the last refill one unit long (limits 2, 2; Mesh15SendLastRun / RecvLastRun 0,
+// LastShort 2: 3 x 2 + 1 = 7 units; the corpus's rings are 4 units, conv 1024^2's 4 x 845 + 1) to tile 12,
+// whose receive-only side is itself a shorter last repetition (limits 3, 1 with LastRun 2: 4 + 3 units at 80).
+// Tile 12 gets the seven units in order; each ring keeps the last unit over the second refill's last two. Read
+// whole, the relay walks 9 units against the 7-unit stream and is refused (the check against the upstream
+// send's count); a shortfall that is not limit0 - LastRun and the flag with level 2 counting are refused by
+// name, and LastRun without the flag by the relations. Fails with the shortfall ignored (lastRepetitionShortfall
+// returning 0: the relay refused on "walks 36 bytes, the stream sent towards it carries 28").
+TEST_F(LleRungTest, AMeshRelaysRingMayEndInAShorterLastRefill) {
+  DecodedPacket source = f.make(0x15, {{LleField::Dma15Mask, 0x0001}, {LleField::Mesh15SendStride, 1}, {LleField::Mesh15SendAt4, 40},
+                                       {LleField::Mesh15SendLevelOn, 1}, {LleField::Mesh15SendFlags, 9}});
+  setMeshNest(source, LleField::Mesh15SendLimit, LleField::Mesh15SendCarry, 6, 0, -6);
+  const auto relayWith = [&](uint64_t lastRunOn, uint64_t lastRun, uint64_t lastShort) {
+    DecodedPacket relay = f.make(0x15, {{LleField::Dma15Mask, 0x0110}, {LleField::Mesh15SendStride, 1}, {LleField::Mesh15SendAt4, 200},
+                                        {LleField::Mesh15RecvStride, 1}, {LleField::Mesh15RecvAt4, 200},
+                                        {LleField::Mesh15SendLevelOn, 1}, {LleField::Mesh15RecvLevelOn, 1},
+                                        {LleField::Mesh15SendRingMarks, 0x11}, {LleField::Mesh15RecvRingMarks, 0x11},
+                                        {LleField::Mesh15SendFlags, 3}, {LleField::Mesh15Flags, 3},
+                                        {LleField::Mesh15SendLastRunOn, lastRunOn}, {LleField::Mesh15SendLastRun, lastRun},
+                                        {LleField::Mesh15SendLastShort, lastShort}, {LleField::Mesh15RecvLastRunOn, lastRunOn},
+                                        {LleField::Mesh15RecvLastRun, lastRun}, {LleField::Mesh15RecvLastShort, lastShort}});
+    setMeshNest(relay, LleField::Mesh15SendLimit, LleField::Mesh15SendCarry, 2, 2, -2);
+    setMeshNest(relay, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry, 2, 2, -2);
+    return relay;
+  };
+  const auto sinkWith = [&](uint64_t limit2) {
+    DecodedPacket sink = f.make(0x15, {{LleField::Dma15Mask, 0x1000}, {LleField::Mesh15RecvStride, 1}, {LleField::Mesh15RecvAt4, 80},
+                                       {LleField::Mesh15RecvLevelOn, limit2 != 0 ? 7 : 3}, {LleField::Mesh15Flags, 9},
+                                       {LleField::Mesh15RecvLastRunOn, 1}, {LleField::Mesh15RecvLastRun, 2},
+                                       {LleField::Mesh15RecvLastShort, 1}});
+    setMeshNest(sink, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry, 3, 1, 1);  // carry 1: level 1 goes on at unit 84
+    f.setElement(sink, LleField::Mesh15RecvLimit, 2, limit2);
+    return sink;
+  };
+  DecodedPacket relay = relayWith(1, 0, 2);
+  DecodedPacket sink = sinkWith(0);
+  for (const DecodedPacket* p : {&source, &relay, &sink}) EXPECT_EQ(checkEnvelope(*p), "");
+  const auto word = [](uint64_t k) {
+    return std::vector<uint8_t>{static_cast<uint8_t>(0x50 + k), 0x18, 0xe6, static_cast<uint8_t>(k)};
+  };
+  const auto runWith = [&](const DecodedPacket& r, const DecodedPacket& s) {
+    rung.beginRun();
+    for (uint64_t k = 0; k < 7; ++k) writeUnit(0, 40 + k, 0x00e61850u + (static_cast<uint32_t>(k) << 24) + static_cast<uint32_t>(k));
+    rung.packet(source, streams, 0);
+    rung.packet(r, streams, 0);
+    rung.packet(s, streams, 0);
+  };
+  runWith(relay, sink);
+  for (uint64_t k = 0; k < 7; ++k) EXPECT_EQ(unitBytes(12, 80 + k), word(k)) << "tile 12 unit " << 80 + k;
+  EXPECT_TRUE(unitBytes(12, 87).empty()) << "the receive's last repetition wrote past its LastRun";
+  for (const unsigned t : {4u, 8u}) {
+    EXPECT_EQ(unitBytes(t, 200), word(6)) << "tile " << t << ": the last refill's one unit";
+    EXPECT_EQ(unitBytes(t, 201), word(4)) << "tile " << t << ": the second refill's";
+    EXPECT_EQ(unitBytes(t, 202), word(5)) << "tile " << t;
+  }
+  rung.endRun();
+  expectRefusal([&] { runWith(relayWith(0, 0, 0), sink); }, "the mesh relay on tile 4 walks 36 bytes, the stream sent towards it carries 28",
+                "a ring read whole took a stream shorter than its walk");
+  rung.endRun();
+  expectRefusal([&] { runWith(relayWith(1, 0, 1), sink); },
+                "Mesh15SendLastShort = 1 with Mesh15SendLastRun = 0 is not the units the last repetition drops from Mesh15SendLimit[0] = 2",
+                "a shortfall that is not limit0 - LastRun was accepted");
+  rung.endRun();
+  expectRefusal([&] { runWith(relay, sinkWith(1)); },
+                "Mesh15RecvLastRunOn with Mesh15RecvLimit[2] or [3] counting: which repetition runs Mesh15RecvLastRun is not decoded",
+                "a last repetition with level 2 counting was accepted");
+  rung.endRun();
+  const std::string withoutFlag = checkEnvelope(relayWith(0, 0, 2));
+  EXPECT_NE(withoutFlag.find("Mesh15SendLastShort"), std::string::npos) << withoutFlag;
 }
 
 }  // namespace coralsim::lle

@@ -1,0 +1,64 @@
+#pragma once
+// A TTU nest's shorter last repetition (docs/decoding-log.md "oldrecv" §A for the execution-only 0x11,
+// "short18" for the mesh sides 0x15-0x18): a flag, the level-0 limit of the walk's last pass and the units
+// that pass drops, at the same distance above the nest's level-0 limit in every packet that has them. A
+// tile's rows, or a relay's stream, that is not a whole number of repetitions ends in a partial one.
+// Every corpus nest with the flag counts only level 1 above level 0 (or nothing): which pass is "last" when
+// levels 2-3 count is not decoded, so that is a conflict, as is a shortfall that is not limit0 - LastRun.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "models/isa/word128.h"
+#include "models/lle/lle_fields.h"
+
+namespace coralsim::lle {
+
+struct LastRepetitionFields {
+  LleField on;         // 1: the last pass of level 0 runs to lastRun
+  LleField lastRun;    // that pass's level-0 limit
+  LleField shortfall;  // the units it drops: limit0 - lastRun
+  LleField limit;      // the nest's level-0 limit is element `level0` of this field
+  unsigned level0;
+  LleField outer;  // the two levels above level 1 are elements `firstOuter`, `firstOuter` + 1 of this field
+  unsigned firstOuter;
+};
+
+// The execution-only receive's (lle_fields.def Recv11ExecLastRunOn): its run and its repeats.
+inline constexpr LastRepetitionFields kRecv11ExecLastRepetition = {
+    LleField::Recv11ExecLastRunOn, LleField::Recv11ExecLastRun, LleField::Recv11ExecLastShort, LleField::Recv11ExecRun, 0,
+    LleField::Recv11ExecRepeat,    1};
+
+// Why the fields do not describe a shorter last repetition the rung walks, naming them; nullopt when they
+// do or when the flag is clear.
+[[nodiscard]] inline std::optional<std::string> lastRepetitionConflict(std::span<const isa::Word128> words,
+                                                                       const LastRepetitionFields& f) {
+  if (readField(words, f.on) == 0) return std::nullopt;
+  const uint64_t limit0 = readField(words, f.limit, f.level0);
+  const uint64_t lastRun = readField(words, f.lastRun);
+  const uint64_t shortfall = readField(words, f.shortfall);
+  const auto element = [](LleField field, unsigned i) {
+    return std::string(fieldDef(field).name) + (fieldDef(field).count > 1 ? "[" + std::to_string(i) + "]" : "");
+  };
+  if (lastRun > limit0 || shortfall != limit0 - lastRun) {
+    return std::string(fieldDef(f.shortfall).name) + " = " + std::to_string(shortfall) + " with " +
+           std::string(fieldDef(f.lastRun).name) + " = " + std::to_string(lastRun) +
+           " is not the units the last repetition drops from " + element(f.limit, f.level0) + " = " + std::to_string(limit0) +
+           " (docs/decoding-log.md \"oldrecv\", \"short18\")";
+  }
+  if (readField(words, f.outer, f.firstOuter) != 0 || readField(words, f.outer, f.firstOuter + 1) != 0) {
+    return std::string(fieldDef(f.on).name) + " with " + std::string(fieldDef(f.outer).name) + "[" +
+           std::to_string(f.firstOuter) + "] or [" + std::to_string(f.firstOuter + 1) + "] counting: which repetition runs " +
+           std::string(fieldDef(f.lastRun).name) + " is not decoded";
+  }
+  return std::nullopt;
+}
+
+// The units the walk's last pass drops (0 without the flag); call after lastRepetitionConflict.
+[[nodiscard]] inline uint64_t lastRepetitionShortfall(std::span<const isa::Word128> words, const LastRepetitionFields& f) {
+  return readField(words, f.on) == 0 ? 0 : readField(words, f.shortfall);
+}
+
+}  // namespace coralsim::lle
