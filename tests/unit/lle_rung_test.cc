@@ -532,6 +532,32 @@ TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
   EXPECT_NE(why.find("bits 34 "), std::string::npos) << why;
 }
 
+// w12 bit 42 of the compute (docs/decoding-log.md "w12c" §A): declared don't-care for the bytes, like bits 33 /
+// 43 / 47. Both values -- on a w12 no corpus compute has (the identity rows' w12 under a Dense compute) --
+// pass the envelope and yield the same Dense results on two tiles; bit 41 beside it (0 in every corpus
+// compute) is still refused naming word 12. Fails with the field moved to the always-zero bit 37 and the
+// envelopes regenerated (checked): the identity rows carry bit 42 set, so the clear value is refused.
+TEST_F(LleRungTest, TheComputesW12FlagAt42MovesNoByte) {
+  for (const uint64_t bit42 : {0u, 1u}) {
+    rung.reset();
+    parameterCachingRun(0x3);
+    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      f.wordsOf(p)[12].setBits(42, 1, bit42);  // the bit itself, not through the field's row
+      ASSERT_EQ(checkEnvelope(p), "") << "bit 42 " << bit42;
+    });
+    ASSERT_EQ(out.size(), 128u);
+    for (unsigned c = 0; c < 64; ++c) {
+      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "bit 42 " << bit42 << ", lane " << c;
+      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "bit 42 " << bit42 << ", lane " << c;
+    }
+  }
+  DecodedPacket neighbour = compute(0x1);
+  f.wordsOf(neighbour)[12].setBits(41, 1, 1);
+  const std::string why = checkEnvelope(neighbour);
+  EXPECT_NE(why.find("word 12"), std::string::npos) << why;
+  EXPECT_NE(why.find("bits 41 "), std::string::npos) << why;
+}
+
 // w11 bit 98 of the compute (docs/decoding-log.md "looming98"): set exactly where a K count is written over
 // elements narrower than its 4-byte group, whose level-0 loop then counts ComputeKCount x 4 / bytes elements.
 // Values no corpus compute has: a Dense (4-byte) compute with its K count written (8 groups) runs with the
@@ -1659,12 +1685,12 @@ namespace {
 // A host-bound send (Dma10ToOutfeed, 0x10 w3 bit 99; docs/decoding-log.md "dense2" §C) may come before
 // the outfeed (0x27) that takes its bytes, as in the aarch64 compiles: the bytes wait, in send order,
 // for the next 0x27s. Two tiles' staged copies (narrow 328 on tile 2, 200 on tile 3: addresses no
-// corpus copy uses) sent before their outfeeds come out in send order; a send that is not host-bound
-// (a ring send between tiles) sends nothing to the host, before or after the outfeed; a send whose
+// corpus copy uses) sent before their outfeeds come out in send order; a ring send between tiles sends
+// nothing to the host (its read goes to the tile it names, docs/decoding-log.md "bright10"); a send whose
 // read is 8 bytes shorter than the outfeed is refused naming both lengths.
 TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
   const uint64_t bytes = streams.input.size();
-  const auto sendFirst = [&](uint64_t readBytes, bool hostBound) {
+  const auto sendFirst = [&](uint64_t readBytes) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     rung.packet(stageAt(0x4, 328, bytes), streams, 0);
@@ -1673,9 +1699,9 @@ TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
     rung.packet(f.make(0x24, {}), streams, 0);
     // Tile 3 first, then tile 2: the host gets them in that order.
     rung.packet(readAt(0x8, 200 + bytes - readBytes, readBytes), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x8}, {LleField::Dma10ToOutfeed, hostBound}, {LleField::Dma10ReadForm, 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x8}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}}), streams, 0);
     rung.packet(readAt(0x4, 328, bytes), streams, 0);
-    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, hostBound}, {LleField::Dma10ReadForm, 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}}), streams, 0);
     for (int k = 0; k < 2; ++k) rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}}), streams, 0);
     std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(2 * bytes), 0, streams);
     rung.endRun();
@@ -1683,23 +1709,29 @@ TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
   };
   std::vector<uint8_t> twice(streams.input);
   twice.insert(twice.end(), streams.input.begin(), streams.input.end());
-  EXPECT_EQ(sendFirst(bytes, true), twice);
-  EXPECT_TRUE(sendFirst(bytes, false).empty());
-  // With the outfeed armed first, a ring send does not drain it; the host-bound send after it does.
+  EXPECT_EQ(sendFirst(bytes), twice);
+  // With the outfeed armed first, a ring send to tile 0 does not drain it (its read lands in tile 0's staging
+  // write); the host-bound send after it does.
   rung.beginRun();
   rung.packet(infeed(true), streams, 0);
   rung.packet(stageAt(0x4, 328, bytes), streams, 0);
   rung.packet(pop(true, 0x4), streams, 0);
   rung.packet(f.make(0x24, {}), streams, 0);
-  rung.packet(readAt(0x4, 328, bytes), streams, 0);
   rung.packet(f.make(0x27, {{LleField::OutfeedLines, bytes / 8 - 1}}), streams, 0);
-  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 0}, {LleField::Dma10ReadForm, 1}}), streams, 0);
+  rung.packet(stageAt(0x1, 1024, bytes), streams, 0);
+  rung.packet(executionOnlyReceive(0x1), streams, 0);
+  rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 0}, {LleField::Dma10ReadForm, 1},
+                            {LleField::Dma10RingTiles, 0x1}}),
+              streams, 0);
+  rung.packet(readAt(0x4, 328, bytes), streams, 0);
   EXPECT_TRUE(rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams).empty());
+  ASSERT_FALSE(rung.tile(0).narrowSram.firstUnwritten(1024, bytes).has_value());
+  rung.packet(readAt(0x4, 328, bytes), streams, 0);
   rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}}), streams, 0);
   EXPECT_EQ(rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams), streams.input);
   rung.endRun();
   const std::string why = refusalOf([&] {
-    sendFirst(bytes - 8, true);
+    sendFirst(bytes - 8);
   });
   ASSERT_NE(why, "accepted") << "an outfeed longer than the send before it was served";
   const std::string want = "the outfeed sends " + std::to_string(bytes) + " bytes (OutfeedLines), the host-bound send before it carried " +
@@ -3962,11 +3994,12 @@ TEST_F(LleRungTest, AnOutfeedSendCarriesItsStreamInBeatsOf256Bytes) {
   expectRefusal([&] { run(send(2, 1)); }, "counts 2 beats of 256 bytes (Dma10Beats", "2 beats drained 600 bytes");
   expectRefusal([&] { run(send(0, 3)); }, "counts at least 4 beats of 256 bytes (Dma10Beats", "4 beats drained 600 bytes");
   expectRefusal([&] { run(send(2, 2, 1, 0x0101)); }, "also goes to tiles 0,8 (Dma10ToTiles", "an outfeed send to tiles was accepted");
-  // A send to tiles keeps its beats pinned (they are fields of the outfeed form only), and with
-  // Dense's values it does not drain an armed outfeed: the host-bound send after it does. A
-  // host-bound send before its 0x27 waits for it ("dense2" §C): the same bytes.
-  EXPECT_NE(checkEnvelope(send(2, 2, 0)), "");
-  EXPECT_EQ(run(send(2, 2), Order::kArmFirst, true), expected) << "a send to tiles drained the outfeed";
+  // In a send between tiles the same bits are the ring form's beats (Dma10RingBeats, docs/decoding-log.md
+  // "bright10"), and such a send must name the tiles it goes to (AHostBoundSendBeforeItsOutfeedWaitsForIt runs
+  // one beside an armed outfeed). A host-bound send before its 0x27 waits for it ("dense2" §C): the same bytes.
+  EXPECT_EQ(checkEnvelope(send(2, 2, 0)), "");
+  expectRefusal([&] { run(send(2, 2), Order::kArmFirst, true); }, "ring send to tiles 0x0 (Dma10RingTiles",
+                "a ring send to no tile was accepted");
   EXPECT_EQ(run(send(2, 2), Order::kSendFirst), expected) << "a send before its outfeed";
   expectRefusal([&] { run(send(2, 1), Order::kSendFirst); }, "counts 2 beats of 256 bytes (Dma10Beats",
                 "a waiting send's beats went unchecked");
@@ -6165,6 +6198,143 @@ TEST_F(LleRungTest, AMeshRelaysRingMayEndInAShorterLastRefill) {
   rung.endRun();
   const std::string withoutFlag = checkEnvelope(relayWith(0, 0, 2));
   EXPECT_NE(withoutFlag.find("Mesh15SendLastShort"), std::string::npos) << withoutFlag;
+}
+
+// The ring send between tiles (docs/decoding-log.md "bright10"; lle_rung_ring_send.cc): a 0x10 with neither
+// Dma10ToOutfeed nor Dma10WeightFeed sends the 0x13 read of its stream that comes after it on its tile into
+// the staging write each named tile armed before its execution-only receive. Tile 9 sends 600 bytes (3 beats,
+// counted at level 2 of the nest) to tiles 3 and 12 (no corpus send has these tiles, beats or level): each
+// holds them where its write says, and the receive's rows must be the beats, the read's stream the send's,
+// its bytes the beats', and each destination must have armed a receive.
+TEST_F(LleRungTest, ARingSendBetweenTilesCarriesTheReadAfterItIntoTheNamedTilesStagingWrites) {
+  constexpr uint16_t kSender = 0x200, kTiles = 0x1008;
+  constexpr uint64_t kBytes = 600, kSourceAt = 1536, kDestAt = 2048, kTag = 1234, kRows = 3;
+  streams.input.resize(kBytes);
+  for (size_t i = 0; i < kBytes; ++i) streams.input[i] = static_cast<uint8_t>(0x5b + 11 * i + i / 97);
+  const auto receiveOf = [&](uint64_t rows) {
+    DecodedPacket receive = executionOnlyReceive(kTiles);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, rows - 1);
+    for (unsigned level = 0; level < 3; ++level) {
+      f.setElement(receive, LleField::Recv11ExecWrap, level, static_cast<uint64_t>(1 - static_cast<int64_t>(rows)));
+    }
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(receive, LleField::Recv11ExecCount, 0, rows);
+    return receive;
+  };
+  const auto sendOf = [&](uint64_t beatsAtLevel2) {
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kSender}, {LleField::Dma10Channel, kTag}, {LleField::Dma10RingTiles, kTiles}});
+    f.setElement(send, LleField::Dma10RingBeats, 2, beatsAtLevel2 - 1);
+    f.setElement(send, LleField::Dma10ReadForm, 0, 1);
+    f.setElement(send, LleField::Dma10ReadForm, 1, 1);
+    return send;
+  };
+  const auto readOf = [&](uint64_t bytes, uint64_t tag) {
+    DecodedPacket read = readAt(kSender, kSourceAt, bytes);
+    f.setElement(read, LleField::Stage13Channel, 0, tag);
+    return read;
+  };
+  const DecodedPacket send = sendOf(kRows);
+  ASSERT_EQ(checkEnvelope(send), "");
+  ASSERT_EQ(checkEnvelope(receiveOf(kRows)), "");
+  const DecodedPacket transfer = infeed(true);  // the 600-byte input transfer, whether or not the bytes have come
+  const auto run = [&](const DecodedPacket& receive, const DecodedPacket& ringSend, const DecodedPacket& read, bool armReceive = true,
+                       bool fence = true) {
+    rung.beginRun();
+    rung.packet(transfer, streams, 0);
+    rung.packet(stageAt(kSender, kSourceAt, kBytes), streams, 0);
+    rung.packet(popAt(true, 0, 0, kSender, kBytes), streams, 0);
+    if (fence) rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(stageAt(kTiles, kDestAt, kBytes), streams, 0);
+    if (armReceive) rung.packet(receive, streams, 0);
+    rung.packet(ringSend, streams, 0);
+    rung.packet(read, streams, 0);
+  };
+  run(receiveOf(kRows), send, readOf(kBytes, kTag));
+  for (const unsigned t : {3u, 12u}) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    ASSERT_FALSE(m.firstUnwritten(kDestAt, kBytes).has_value()) << "tile " << t;
+    const auto bytes = m.read(kDestAt, kBytes);
+    EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()), streams.input) << "tile " << t;
+  }
+  EXPECT_TRUE(rung.tile(4).narrowSram.firstUnwritten(kDestAt, 4).has_value());  // a tile the send does not name
+  rung.endRun();
+  // With no scalar fence after the pop (bright's gather), the read takes the popped bytes itself; when the host's
+  // input has not come yet it waits, as a compute does, and runs at the fence once it is there.
+  const auto destinationHolds = [&](unsigned t) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    if (m.firstUnwritten(kDestAt, kBytes).has_value()) return false;
+    const auto bytes = m.read(kDestAt, kBytes);
+    return std::vector<uint8_t>(bytes.begin(), bytes.end()) == streams.input;
+  };
+  run(receiveOf(kRows), send, readOf(kBytes, kTag), true, false);
+  EXPECT_TRUE(destinationHolds(3) && destinationHolds(12)) << "the read did not take the pop before it";
+  rung.endRun();
+  const std::vector<uint8_t> input = streams.input;
+  streams.input.clear();
+  run(receiveOf(kRows), send, readOf(kBytes, kTag), true, false);
+  EXPECT_TRUE(rung.tile(3).narrowSram.firstUnwritten(kDestAt, 4).has_value()) << "carried before the host's input came";
+  streams.input = input;
+  rung.packet(f.make(0x24, {}), streams, 0);
+  EXPECT_TRUE(destinationHolds(3) && destinationHolds(12)) << "the waiting read did not run once the input came";
+  rung.endRun();
+  expectRefusal([&] { run(receiveOf(kRows + 1), send, readOf(kBytes, kTag)); }, "takes 4 rows",
+                "a send whose beats are not its receive's rows was accepted");
+  rung.endRun();
+  expectRefusal([&] { run(receiveOf(kRows), send, readOf(kBytes, kTag + 4)); }, "takes stream 1234",
+                "a read of another stream was carried");
+  rung.endRun();
+  expectRefusal([&] { run(receiveOf(kRows), send, readOf(200, kTag)); }, "counts 3 beats",
+                "a read of other bytes than the send's beats was carried");
+  rung.endRun();
+  expectRefusal([&] { run(receiveOf(kRows), send, readOf(kBytes, kTag), false); }, "armed no execution-only receive",
+                "a send to tiles without a receive was accepted");
+  rung.endRun();
+  // Another packet on the sending tile before the read: what the send carries then is not decoded.
+  expectRefusal(
+      [&] {
+        run(receiveOf(kRows), send, f.make(0x1a, {}));
+        writeUnit(9, 700, 0x01020304);
+      },
+      "waits for the 0x13 read of its stream", "a packet before the send's read was accepted");
+  rung.endRun();
+}
+
+}  // namespace coralsim::lle
+
+namespace coralsim::lle {
+
+// The staging write's running row position (lle_fields.def Stage14RowOrder, docs/decoding-log.md "bright10"):
+// w4[126:111] of a write that stages a receive's bytes counts the rows its tile has taken; the rung places bytes
+// by the write's address, so any value passes (40,000 and 0x7fff: above every corpus value, 57 in bright 128^2)
+// and moves nothing: the pop lands at the same address with either. In the compute-feeding form the bits stay
+// pinned (0xffff in Dense-1024, 0 elsewhere), so 40,000 there is refused naming them.
+TEST_F(LleRungTest, AStagingWritesRowPositionMovesNoByte) {
+  constexpr uint16_t kTile = 0x40;
+  constexpr uint64_t kAt = 832;
+  const auto landed = [&](uint64_t rowOrder) {
+    DecodedPacket write = stageAt(kTile, kAt, streams.input.size());
+    f.setElement(write, LleField::Stage14RowOrder, 0, rowOrder);
+    EXPECT_EQ(checkEnvelope(write), "") << "row position " << rowOrder;
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(write, streams, 0);
+    rung.packet(popAt(true, 0, 0, kTile, streams.input.size()), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const AddressedMemory& m = rung.tile(6).narrowSram;
+    std::vector<uint8_t> bytes;
+    if (!m.firstUnwritten(kAt, streams.input.size())) {
+      const auto held = m.read(kAt, streams.input.size());
+      bytes.assign(held.begin(), held.end());
+    }
+    rung.endRun();
+    return bytes;
+  };
+  EXPECT_EQ(landed(40000), streams.input);
+  EXPECT_EQ(landed(0x7fff), streams.input);
+  DecodedPacket feeding = stageAt(kTile, kAt, streams.input.size(), true);
+  auto& words = f.wordsOf(feeding);
+  words[4].setBits(111, 16, 40000);
+  EXPECT_NE(checkEnvelope(feeding).find("word 4"), std::string::npos) << checkEnvelope(feeding);
 }
 
 }  // namespace coralsim::lle

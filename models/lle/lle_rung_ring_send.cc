@@ -1,0 +1,170 @@
+// The ring send between tiles (lle_fields.def Dma10RingTiles / Dma10RingBeats, docs/decoding-log.md
+// "bright10"): a 0x10 with neither Dma10ToOutfeed nor Dma10WeightFeed. The send comes first; the 0x13
+// read of its stream tag next on its tile says which bytes it carries; each tile it names has armed an
+// execution-only 0x11 receive, and before it a 0x14 staging write, which places them. The LibrEdgeTPU
+// tracker templates gather their image slices onto tile 0 this way and scatter tile 0's results back;
+// Dense's all-gather is the same form (every tile sends its slice to every tile, itself included).
+
+#include <bit>
+#include <string>
+
+#include "models/isa/number_text.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/lle_rung.h"
+
+namespace coralsim::lle {
+
+namespace {
+
+constexpr uint64_t kBeatBytes = 256;  // one iteration of the send's beat nest (lle_fields.def Dma10RingBeats)
+
+std::string tilesNamed(uint16_t mask) {
+  std::string text;
+  for (unsigned t = 0; t < 16; ++t) {
+    if (!(mask & (1u << t))) continue;
+    text += (text.empty() ? "" : ",") + std::to_string(t);
+  }
+  return text;
+}
+
+}  // namespace
+
+// The execution-only receive's rows, as the ring send's beats must count them: (Run + 1) x the repeats,
+// less what its last repetition drops (lastRepetitionShortfall).
+void LleRung::noteExecutionReceive(const models::DecodedPacket& packet, uint64_t lastDrops) {
+  uint64_t rows = readField(packet.words, LleField::Recv11ExecRun) + 1;
+  for (unsigned i = 0; i < 3; ++i) rows *= readField(packet.words, LleField::Recv11ExecRepeat, i) + 1;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (packet.tileMask & (1u << t)) lastExecReceive_[t] = ExecReceive{packet.pc, rows - lastDrops};
+  }
+}
+
+// At the send: one sending tile, the tiles it names each with a receive armed since their last ring
+// delivery whose rows are the send's beats, and a staging write before it; the destination writes are
+// taken now (the receive is what they were armed for) and filled when the read comes.
+void LleRung::ringSend(const models::DecodedPacket& packet) {
+  if (!std::has_single_bit(packet.tileMask)) {
+    refuse(packet, "ring send between tiles from tiles " + tilesNamed(packet.tileMask) + ": one sending tile in all 3,047 corpus ring sends");
+  }
+  const auto sender = static_cast<unsigned>(std::countr_zero(packet.tileMask));
+  const auto tiles = static_cast<uint16_t>(readField(packet.words, LleField::Dma10RingTiles));
+  if (tiles == 0 || (tiles >> tiles_.size()) != 0) {
+    refuse(packet, "ring send to tiles " + isa::formatHex(tiles) + " (Dma10RingTiles, word 3 bits 98:83): none, or tiles this chip does not have");
+  }
+  if (ringSendsWaiting_[sender]) {
+    refuse(packet, "a second ring send from tile " + std::to_string(sender) + " while the one at PC 0x" +
+                       isa::formatAddress(ringSendsWaiting_[sender]->pc) +
+                       " still waits for its read: in the corpus each ring send's 0x13 is the next packet on its tile");
+  }
+  // The send names the form of the read it carries (Dma10ReadForm, "pad13" §D): both set for a sent read.
+  const uint64_t form86 = readField(packet.words, LleField::Dma10ReadForm, 0);
+  const uint64_t form88 = readField(packet.words, LleField::Dma10ReadForm, 1);
+  if (form86 != 1 || form88 != 1) {
+    refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) = " + std::to_string(form88) + ", " + std::to_string(form86) +
+                       " in a ring send between tiles: only the sent read (1, 1) is executed; the kept form's ring sends "
+                       "(0, 0: model_dense_2x2x3's) are not decoded");
+  }
+  uint64_t beats = 1;
+  for (unsigned level = 0; level < fieldDef(LleField::Dma10RingBeats).count && beats <= kMaxRingSendBeats; ++level) {
+    beats *= readField(packet.words, LleField::Dma10RingBeats, level) + 1;
+  }
+  RingSend send{packet.pc, readField(packet.words, LleField::Dma10Channel), beats, {}};
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(tiles & (1u << t))) continue;
+    const std::optional<ExecReceive>& receive = lastExecReceive_[t];
+    if (!receive) {
+      refuse(packet, "ring send to tile " + std::to_string(t) + ", which armed no execution-only receive (0x11) since its last "
+                     "delivery: every corpus destination did, just before the send");
+    }
+    if (receive->rows != beats) {
+      refuse(packet, "the ring send's nest counts " + std::string(beats > kMaxRingSendBeats ? "at least " : "") + std::to_string(beats) +
+                         " beats (Dma10RingBeats); the receive at PC 0x" + isa::formatAddress(receive->pc) + " on tile " +
+                         std::to_string(t) + " takes " + std::to_string(receive->rows) + " rows: equal in all 3,664 corpus destinations");
+    }
+    TileState& dest = tiles_[t];
+    if (!dest.stagedWriteAt) {
+      refuse(packet, "ring send to tile " + std::to_string(t) + ", which has no staging write (0x14) armed: where the bytes land is not decoded");
+    }
+    if (dest.stagedWriteSkipUnits != 0 || dest.stagedWriteRowForm || dest.stagedWriteSliced || dest.stagedWriteNest.revisitsAUnit()) {
+      refuse(packet, "ring send to tile " + std::to_string(t) + ", whose staging write skips part of its source, keeps a row form "
+                     "or a slice, or writes a unit twice: only a plain nest is seen taking a ring send");
+    }
+    send.writes.push_back({t, *dest.stagedWriteAt, dest.stagedWriteNest});
+    dest.stagedWriteAt.reset();
+    lastExecReceive_[t].reset();
+  }
+  ringSendsWaiting_[sender] = std::move(send);
+}
+
+// Whether a ring send issued on one of the read's tiles waits for it.
+bool LleRung::ringSendWaitsFor(const models::DecodedPacket& read) const {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((read.tileMask & (1u << t)) && ringSendsWaiting_[t]) return true;
+  }
+  return false;
+}
+
+// A ring send whose tile runs another packet (tile fences aside) before the read it waits for is a form not
+// decoded: in the corpus the read is next in 2,824 sends, and the 217 others (a compute, a mesh packet or a 0x17
+// next: model_conv, MobileNet v2 without its classifier, a PoseNet decoder) send what is not decoded here.
+void LleRung::refuseAPacketBeforeARingSendsRead(const models::DecodedPacket& packet) const {
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !ringSendsWaiting_[t]) continue;
+    refuse(packet, "the ring send at PC 0x" + isa::formatAddress(ringSendsWaiting_[t]->pc) + " from tile " + std::to_string(t) +
+                       " waits for the 0x13 read of its stream, and this packet comes first on that tile: what such a send "
+                       "carries is not decoded");
+  }
+}
+
+// At the read on the sending tile: its bytes, ceil(bytes / 256) beats of the send, into each destination
+// write, unit k taking bytes [4k, 4k + 4). A read whose group loop does not run is one 4-byte group (its
+// destinations' writes keep one unit: 360 / 360 corpus such sends).
+void LleRung::deliverRingSend(const models::DecodedPacket& read, unsigned tile) {
+  const RingSend send = std::move(*ringSendsWaiting_[tile]);
+  ringSendsWaiting_[tile].reset();
+  TileState& source = tiles_[tile];
+  const std::string from = "the ring send at PC 0x" + isa::formatAddress(send.pc) + " from tile " + std::to_string(tile);
+  if (!source.stagedReadAt) {
+    refuse(read, from + " is followed on its tile by a read that is not sent (Stage13Route 1, 1 or 0, 1): not decoded");
+  }
+  if (source.stagedReadChannel != send.channel) {
+    refuse(read, from + " takes stream " + std::to_string(send.channel) + " (Dma10Channel); this read enters stream " +
+                     std::to_string(source.stagedReadChannel) + " (Stage13Channel): the same in 2,824 / 2,830 corpus pairs");
+  }
+  if (source.stagedReadRepeats != 0) {
+    refuse(read, from + ": its read repeats (Stage13Repeats); where a repeated read goes is not decoded");
+  }
+  const uint64_t groups = source.stagedReadBytes == 0 ? 1 : source.stagedReadBytes / 4;
+  const uint64_t bytes = 4 * groups;
+  if ((bytes + kBeatBytes - 1) / kBeatBytes != send.beats) {
+    refuse(read, from + " counts " + std::to_string(send.beats) + " beats of " + std::to_string(kBeatBytes) +
+                     " bytes (Dma10RingBeats); its read covers " + std::to_string(bytes) + " bytes");
+  }
+  const auto gathered = gather(source.narrowSram, StagedNest{*source.stagedReadAt, groups, source.stagedReadStride});
+  if (const uint64_t* hole = std::get_if<uint64_t>(&gathered)) {
+    refuse(read, from + " carries narrow bytes of tile " + std::to_string(tile) + " from " + std::to_string(*source.stagedReadAt) +
+                     "; byte " + std::to_string(*hole) + " was not written in this run");
+  }
+  const std::vector<uint8_t>& carried = std::get<std::vector<uint8_t>>(gathered);
+  source.stagedReadAt.reset();  // carried by its send
+  source.stagedReadBytes = 0;
+  source.stagedReadMixedRoute = false;
+  for (const RingDelivery& write : send.writes) {
+    if (4 * write.nest.units() != bytes) {
+      refuse(read, from + " carries " + std::to_string(bytes) + " bytes; tile " + std::to_string(write.tile) +
+                       "'s staging write nest takes " + std::to_string(4 * write.nest.units()) +
+                       " (Stage14Groups, Stage14OuterLimit): equal in all 3,664 corpus destinations");
+    }
+    uint64_t k = 0;
+    write.nest.forEachUnit([&](int64_t unit) {
+      const uint64_t at = write.address + static_cast<uint64_t>(unit) * 4;
+      if (!tiles_[write.tile].narrowSram.write(at, std::span<const uint8_t>(carried).subspan(4 * k, 4))) {
+        refuse(read, from + " lands at narrow address " + std::to_string(at) + " of tile " + std::to_string(write.tile) +
+                         ", outside its narrow memory");
+      }
+      ++k;
+    });
+  }
+}
+
+}  // namespace coralsim::lle
