@@ -1079,7 +1079,9 @@ void LleRung::receive(const DecodedPacket& packet) {
     const uint64_t tag = readField(words, LleField::Recv11ExecStream);
     const uint64_t prefixArrays = prefixed ? readField(words, LleField::Recv11PrefixBytes8) / kPrefixUnits8PerRow : 0;
     for (unsigned t = 0; t < tiles_.size(); ++t) {
-      if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag, 0x11, prefixArrays, std::nullopt, 0};
+      if (packet.tileMask & (1u << t)) {
+        weightStreams_[t] = WeightStream{packet.pc, transfers, tag, 0x11, prefixArrays, readField(words, LleField::Recv11PrefixLast64), std::nullopt, 0};
+      }
     }
     return;
   }
@@ -1157,7 +1159,9 @@ void LleRung::receiveWeightStream(const DecodedPacket& packet) {
   }
   const uint64_t tag = readField(words, LleField::Recv12Stream);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if (packet.tileMask & (1u << t)) weightStreams_[t] = WeightStream{packet.pc, transfers, tag, 0x12, prefixArrays, std::nullopt, 0};
+    if (packet.tileMask & (1u << t)) {
+      weightStreams_[t] = WeightStream{packet.pc, transfers, tag, 0x12, prefixArrays, readField(words, LleField::Recv12PrefixLast64), std::nullopt, 0};
+    }
   }
 }
 
@@ -1456,6 +1460,15 @@ void LleRung::refuseOtherLanesOrPrefix(const DecodedPacket& packet, uint64_t lan
     refuse(packet, "ComputeLaneGroups (word 4 bits 103:99) = " + std::to_string(gotLanes) + ", ComputeParamPrefix (word 16 bits 46:45) = " +
                        std::to_string(gotPrefix) + ", ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(gotZpWeight) + ": the " +
                        form + " models " + std::to_string(laneGroups) + ", " + std::to_string(prefix) + " and 0");
+  }
+  // Without a prefix there is no weight offset array for ComputeOffsetPrefix* to place ("p4w14"). Dense's
+  // prefix holds one (its ComputeOffsetPrefixLast is 1, the offset's row after the scale's), but its MAC array
+  // models the offset as 128 (mac_array.h) and reads no row: there the three numbers are not read.
+  const uint64_t offsetPlace = readField(packet.words, LleField::ComputeOffsetPrefixFirst) | readField(packet.words, LleField::ComputeOffsetPrefixCount) |
+                               readField(packet.words, LleField::ComputeOffsetPrefixLast);
+  if (prefix == 0 && offsetPlace != 0) {
+    refuse(packet, "ComputeOffsetPrefixFirst / Count / Last (word 14 bits 127:94, word 15 bits 1:0) not 0: the " + std::string(form) +
+                       " has no weight offset array to place");
   }
 }
 
@@ -1953,6 +1966,7 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
                          ": where the other arrays go is not decoded (822 of the 825 corpus 0x12 streams agree; the gabor "
                          "templates' carry one the compute does not read)");
     }
+    refuseOffsetPrefixDisagreeing(packet, t, stream, (conv.prefix & 2) != 0 || unreadPrefixBytes != 0);
     TileState& tile = tiles_[t];
     if (stream.opcode == 0x12) {
       // A 0x12 stream carries one 256-byte row a beat (the weight broadcast, "bcast10" §B): its prefix arrays,
@@ -1979,6 +1993,30 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
       refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
     }
     if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
+  }
+}
+
+// Where the compute says its weight offset array sits (lle_fields.def ComputeOffsetPrefix*, docs/decoding-log.md
+// "p4w14"): with an offset array -- ComputeParamPrefix bit 1, or gabor's unnamed array -- ComputeOffsetPrefixLast is
+// the last 256-byte unit of the stream's prefix (its receive's PrefixLast64 / 4); without one all three numbers are 0.
+// The convolution reads the offsets from the stream's bytes, so First and Count (not decoded) are not read.
+void LleRung::refuseOffsetPrefixDisagreeing(const DecodedPacket& packet, unsigned t, const WeightStream& stream, bool offsetArray) const {
+  const auto words = packet.words;
+  const uint64_t last = readField(words, LleField::ComputeOffsetPrefixLast);
+  const uint64_t count = readField(words, LleField::ComputeOffsetPrefixCount);
+  const uint64_t first = readField(words, LleField::ComputeOffsetPrefixFirst);
+  const std::string receive = stream.opcode == 0x12 ? "Recv12PrefixLast64" : "Recv11PrefixLast64";
+  if (offsetArray && last != stream.prefixLast64 / kPrefixUnits64PerRow) {
+    refuse(packet, "ComputeOffsetPrefixLast (word 14 bits 105:94) = " + std::to_string(last) + " on tile " + std::to_string(t) +
+                       ": the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " ends its prefix at " + receive + " " +
+                       std::to_string(stream.prefixLast64) + " / " + std::to_string(kPrefixUnits64PerRow) + " = " +
+                       std::to_string(stream.prefixLast64 / kPrefixUnits64PerRow) +
+                       ": an offset array anywhere else is not decoded");
+  }
+  if (!offsetArray && (last | count | first) != 0) {
+    refuse(packet, "ComputeOffsetPrefixFirst / Count / Last (word 14 bits 127:94, word 15 bits 1:0) = " + std::to_string(first) + ", " +
+                       std::to_string(count) + ", " + std::to_string(last) +
+                       " where the convolution's prefix carries no weight offset array: never seen (0 in all 7,875 such corpus computes)");
   }
 }
 

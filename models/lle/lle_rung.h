@@ -324,6 +324,9 @@ class LleRung final : public models::DatapathRung {
     // 32): the stream-feeding pop carries them. Only a 0x12's are checked against the compute's prefix;
     // the 0x11 stream receive's prefix fields are checked by relations only.
     uint64_t prefixArrays = 0;
+    // The prefix's upper bound in 64-byte units (Recv12PrefixLast64 / Recv11PrefixLast64): the compute that
+    // takes a stream with a weight offset array names it / 4 (ComputeOffsetPrefixLast, "p4w14").
+    uint64_t prefixLast64 = 0;
     // Set when a convolution took the stream: the tile whose wide bytes it read, and how many.
     std::optional<unsigned> weightTile;
     uint64_t weightBytes = 0;
@@ -333,6 +336,7 @@ class LleRung final : public models::DatapathRung {
   std::array<std::optional<WeightStream>, 16> streamsAwaitingFeed_;
   [[nodiscard]] std::vector<uint8_t> weightRowsOfStream(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream,
                                                           const ConvCompute& conv);
+  void refuseOffsetPrefixDisagreeing(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream, bool offsetArray) const;
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   NextPacketWatch nextPackets_;  // what a 0x14 says comes next on its tiles (Stage14FeedsCompute, "stride" §B)

@@ -2965,6 +2965,81 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   EXPECT_NE(refused12(2, 1, kTag, 0, 0).find("Recv12InnerLevel (word 0 bit 78) = 0"), std::string::npos) << refused12(2, 1, kTag, 0, 0);
 }
 
+// Where the compute places its weight offset array (ComputeOffsetPrefixFirst / Count / Last, w14 bits 118, 106,
+// 94; docs/decoding-log.md "p4w14"): with an offset array -- here gabor's form, one prefix array under
+// ComputeParamPrefix 0 -- Last is the stream's Recv12PrefixLast64 / 4. A 0x12 whose prefix runs from 64-byte unit
+// 1,201 to 1,204 (row 301: bounds no corpus 0x12 has) and a compute naming Last 301, First 300, Count 1 give
+// the outputs of the same compute with all three 0 and a stream without bounds; First 45 and Count 7 (not
+// decoded, not read) give them too. Last 302 is refused naming the field and the stream's bound; so is Last 9
+// on a compute whose stream carries no offset array (a 0x11 stream, ComputeParamPrefix 0). Without the fields
+// the bits are pinned by the envelope (w14 0 / gabor 64^2's 0xe70005e7) and the test does not compile; without
+// the rung's check (refuseOffsetPrefixDisagreeing) Last 302 and 9 are accepted: 3 failures (checked).
+TEST_F(LleConvolutionStreamTest, TheComputePlacesItsWeightOffsetArrayAtTheLastUnitOfItsStreamsPrefix) {
+  constexpr unsigned kLanes8 = 8;
+  constexpr uint64_t kPrefixAt64 = 1201, kPrefixLast64 = 1204;
+  std::mt19937 rng(29);
+  streams.params.assign((1 + kTaps) * 256, 0);
+  for (unsigned c = 0; c < kLanes8; ++c) streams.params[4 * c] = static_cast<uint8_t>(5 + 2 * c);  // u32 offsets
+  for (unsigned tap = 0; tap < kTaps; ++tap) {
+    for (unsigned i = 0; i < 4 * kLanes8; ++i) streams.params[(1 + tap) * 256 + i] = static_cast<uint8_t>(rng() % 70);
+  }
+  parameterCachingRun(0x1);
+  const auto arm12 = [&](uint64_t at64, uint64_t last64) {
+    DecodedPacket r = f.make(0x12, {{LleField::Dma12Mask, 0x3}, {LleField::Recv12InnerLevel, 1}, {LleField::Recv12Run, kTaps - 1},
+                                    {LleField::Recv12Step, 1}, {LleField::Recv12Stream, kTag}, {LleField::Recv12Count, kTaps},
+                                    {LleField::Recv12PrefixOn, 1}, {LleField::Recv12PrefixBytes8, 32},
+                                    {LleField::Recv12PrefixAt64, at64}, {LleField::Recv12PrefixLast64, last64}});
+    for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv12Wrap, e, static_cast<uint64_t>(-static_cast<int64_t>(kTaps - 1)));
+    rung.packet(r, streams, 0);
+  };
+  const auto placed = [&](uint64_t first, uint64_t count, uint64_t last) {
+    DecodedPacket p = conv();
+    f.setElement(p, LleField::ComputeLaneGroups, 0, 1);
+    f.setElement(p, LleField::ComputeOffsetPrefixFirst, 0, first);
+    f.setElement(p, LleField::ComputeOffsetPrefixCount, 0, count);
+    f.setElement(p, LleField::ComputeOffsetPrefixLast, 0, last);
+    return p;
+  };
+  const auto outputsOf = [&](uint64_t at64, uint64_t last64, uint64_t first, uint64_t count, uint64_t last) {
+    rung.beginRun();
+    writeGrids();
+    arm12(at64, last64);
+    rung.packet(placed(first, count, last), streams, 0);
+    std::vector<uint8_t> out;
+    for (unsigned t = 0; t < 2; ++t) {
+      const AddressedMemory& m = rung.tile(t).narrowSram;
+      EXPECT_FALSE(m.firstUnwritten(kConvOutputAt, kLanes8 * kOutW * kOutH).has_value()) << "tile " << t;
+      const auto bytes = m.read(kConvOutputAt, kLanes8 * kOutW * kOutH);
+      out.insert(out.end(), bytes.begin(), bytes.end());
+    }
+    rung.endRun();
+    return out;
+  };
+  const std::vector<uint8_t> unplaced = outputsOf(0, 0, 0, 0, 0);
+  ASSERT_EQ(unplaced.size(), 2u * kLanes8 * kOutW * kOutH);
+  EXPECT_NE(std::ranges::count(unplaced, uint8_t{0}), static_cast<long>(unplaced.size())) << "the reference outputs are all 0";
+  EXPECT_EQ(outputsOf(kPrefixAt64, kPrefixLast64, 300, 1, 301), unplaced);
+  EXPECT_EQ(outputsOf(kPrefixAt64, kPrefixLast64, 45, 7, 301), unplaced);
+  const std::string outside = refusalOf([&] { outputsOf(kPrefixAt64, kPrefixLast64, 300, 1, 302); });
+  rung.endRun();
+  EXPECT_NE(outside.find("ComputeOffsetPrefixLast (word 14 bits 105:94) = 302 on tile 0: the weight stream armed at PC 0x"), std::string::npos)
+      << outside;
+  EXPECT_NE(outside.find("ends its prefix at Recv12PrefixLast64 1204 / 4 = 301"), std::string::npos) << outside;
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        arm(0x3, kTaps, kTag);
+        DecodedPacket p = conv();
+        f.setElement(p, LleField::ComputeOffsetPrefixLast, 0, 9);
+        rung.packet(p, streams, 0);
+      },
+      "ComputeOffsetPrefixFirst / Count / Last (word 14 bits 127:94, word 15 bits 1:0) = 0, 0, 9 where the convolution's prefix "
+      "carries no weight offset array",
+      "an offset array placed where the stream carries none was accepted");
+  rung.endRun();
+}
+
 // The depthwise layout (docs/decoding-log.md "depthwise" §A, §B): each channel convolved with its own kernel.
 // The compiler writes it as the same 4-lane convolution with a diagonal weight group (lane c weighs input
 // byte c only; the fourth lane's weights 0) and a bias array in front (ComputeParamPrefix 1), and counts
