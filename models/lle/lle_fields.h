@@ -5,6 +5,7 @@
 #include <bit>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "models/isa/confidence.h"
@@ -56,6 +57,15 @@ inline constexpr LleFieldDef kLleFields[] = {
   const unsigned width = fieldDef(field).width;
   const uint64_t raw = readField(words, field, element);
   return width < 64 && (raw >> (width - 1)) ? static_cast<int64_t>(raw) - (int64_t{1} << width) : static_cast<int64_t>(raw);
+}
+
+// "Name (word W bits H:L) = value" (element `element` of an array field as "Name[i] ..."): how a refusal names a field.
+[[nodiscard]] inline std::string fieldText(LleField field, uint64_t value, unsigned element = 0) {
+  const LleFieldDef& f = fieldDef(field);
+  const uint32_t lsb = f.lsb + element * f.stride;
+  return std::string(f.name) + (f.count > 1 ? "[" + std::to_string(element) + "]" : "") + " (word " + std::to_string(lsb / 128) +
+         " bit" + (f.width > 1 ? "s " : " ") + (f.width > 1 ? std::to_string(lsb % 128 + f.width - 1) + ":" : "") +
+         std::to_string(lsb % 128) + ") = " + std::to_string(value);
 }
 
 [[nodiscard]] inline float readF32(std::span<const isa::Word128> words, LleField field, unsigned element = 0) {

@@ -600,6 +600,9 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
   };
   checkFlags(receives, m.flags, "96:93");
   checkFlags(sends, m.sendFlags, "92:89");
+  // The region (docs/decoding-log.md "meshregion"): the bus it names and how the transfer is paced on it;
+  // no address, so no byte in the rung's serial execution. What it cannot read is refused by name.
+  if (const auto why = meshRegionConflict(words, m.region, op, relayForm)) refuse(packet, *why);
   checkLevelMask(sends, m.sendLevelOn, m.sendRingMarks, m.sendStride, m.sendLimit, m.sendCarry, "word 1 bits 98:86");
   checkLevelMask(receives, m.recvLevelOn, m.recvRingMarks, m.recvStride, m.recvLimit, m.recvCarry, "word 3 bits 47:35");
   // Each side's shorter last repetition (docs/decoding-log.md "short18"): the walk's last pass of level 0 runs
@@ -760,6 +763,11 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
   if (const uint64_t sendFlags = readField(packet.words, LleField::Mesh17SendFlags); sendFlags != 0) {
     refuse(packet, "Mesh17SendFlags (word 3 bits 92:89) = " + std::to_string(sendFlags) + " on a side that is off, never seen");
   }
+  // A fill without a send carries no region in the corpus (docs/decoding-log.md "meshregion"): nothing to pace.
+  if (const uint64_t region = readField(packet.words, LleField::Mesh17RegionOn); region != 0) {
+    refuse(packet, fieldText(LleField::Mesh17RegionOn, region) + " on the immediate form, which sends nothing: never seen");
+  }
+  if (const auto why = meshRegionConflict(packet.words, meshLayoutOf(0x17)->region, 0x17, false)) refuse(packet, *why);
   // Its level-0 step is Fill17Step; the mesh form's receive stride at w2[43:27] is 1 in every immediate
   // write the decode set holds, so the two readings agree there -- any other value is refused
   // (docs/decoding-log.md "conv32run" §B).

@@ -16,6 +16,7 @@
 #include "models/lle/last_repetition.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/loop_nest.h"
+#include "models/lle/mesh_region.h"
 
 namespace coralsim::lle {
 
@@ -37,6 +38,8 @@ struct MeshLayout {
   // Each side's shorter last repetition (docs/decoding-log.md "short18"; the 0x11's, last_repetition.h): the
   // flag, the last pass's level-0 limit and the units it drops, against the side's limits.
   LastRepetitionFields sendLast, recvLast;
+  // The region after the flags (mesh_region.h): the bus it names and its pacing.
+  MeshRegionLayout region;
 };
 
 // A side's last-repetition fields against its own limits (level 0 shortened; levels 2-3 must not count).
@@ -51,27 +54,35 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
      LleField::Mesh15Flags,
      LleField::Mesh15SendFlags,
      meshLastRepetition(LleField::Mesh15SendLastRunOn, LleField::Mesh15SendLastRun, LleField::Mesh15SendLastShort, LleField::Mesh15SendLimit),
-     meshLastRepetition(LleField::Mesh15RecvLastRunOn, LleField::Mesh15RecvLastRun, LleField::Mesh15RecvLastShort, LleField::Mesh15RecvLimit)},
+     meshLastRepetition(LleField::Mesh15RecvLastRunOn, LleField::Mesh15RecvLastRun, LleField::Mesh15RecvLastShort, LleField::Mesh15RecvLimit),
+     {LleField::Mesh15RegionOn, LleField::Mesh15RegionLink, LleField::Mesh15RegionForm, LleField::Mesh15RegionCount,
+      LleField::Mesh15RegionMark, LleField::Mesh15RegionCode, LleField::Mesh15RegionPace}},
     {0x16, -1, LleField::Mesh16SendAt4, LleField::Mesh16SendStride, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry,
      LleField::Mesh16RecvAt4, LleField::Mesh16RecvStride, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry,
      LleField::Mesh16Fill, LleField::Mesh16FillValue, LleField::Mesh16SendLevelOn, LleField::Mesh16RecvLevelOn, LleField::Mesh16SendRingMarks, LleField::Mesh16RecvRingMarks,
      LleField::Mesh16Flags,
      LleField::Mesh16SendFlags,
      meshLastRepetition(LleField::Mesh16SendLastRunOn, LleField::Mesh16SendLastRun, LleField::Mesh16SendLastShort, LleField::Mesh16SendLimit),
-     meshLastRepetition(LleField::Mesh16RecvLastRunOn, LleField::Mesh16RecvLastRun, LleField::Mesh16RecvLastShort, LleField::Mesh16RecvLimit)},
+     meshLastRepetition(LleField::Mesh16RecvLastRunOn, LleField::Mesh16RecvLastRun, LleField::Mesh16RecvLastShort, LleField::Mesh16RecvLimit),
+     {LleField::Mesh16RegionOn, LleField::Mesh16RegionLink, LleField::Mesh16RegionForm, LleField::Mesh16RegionCount,
+      LleField::Mesh16RegionMark, LleField::Mesh16RegionCode, LleField::Mesh16RegionPace}},
     {0x17, -4, LleField::Mesh17SendAt4, LleField::Mesh17SendStride, LleField::Mesh17SendLimit, LleField::Mesh17SendCarry,
      LleField::Fill17At4, LleField::Mesh17RecvStride, LleField::Fill17Limit, LleField::Fill17Carry, LleField::Fill17Immediate,
      LleField::Fill17Value, LleField::Mesh17SendLevelOn, LleField::Fill17Step, LleField::Mesh17SendRingMarks, LleField::Fill17Step,
      LleField::Fill17Flags, LleField::Mesh17SendFlags,
      meshLastRepetition(LleField::Mesh17SendLastRunOn, LleField::Mesh17SendLastRun, LleField::Mesh17SendLastShort, LleField::Mesh17SendLimit),
-     meshLastRepetition(LleField::Mesh17RecvLastRunOn, LleField::Mesh17RecvLastRun, LleField::Mesh17RecvLastShort, LleField::Fill17Limit)},
+     meshLastRepetition(LleField::Mesh17RecvLastRunOn, LleField::Mesh17RecvLastRun, LleField::Mesh17RecvLastShort, LleField::Fill17Limit),
+     {LleField::Mesh17RegionOn, LleField::Mesh17RegionLink, LleField::Mesh17RegionForm, LleField::Mesh17RegionCount,
+      LleField::Mesh17RegionMark, LleField::Mesh17RegionCode, LleField::Mesh17RegionPace}},
     {0x18, +1, LleField::Mesh18SendAt4, LleField::Mesh18SendStride, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry,
      LleField::Mesh18RecvAt4, LleField::Mesh18RecvStride, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry,
      LleField::Mesh18Fill, LleField::Mesh18FillValue, LleField::Mesh18SendLevelOn, LleField::Mesh18RecvLevelOn, LleField::Mesh18SendRingMarks, LleField::Mesh18RecvRingMarks,
      LleField::Mesh18Flags,
      LleField::Mesh18SendFlags,
      meshLastRepetition(LleField::Mesh18SendLastRunOn, LleField::Mesh18SendLastRun, LleField::Mesh18SendLastShort, LleField::Mesh18SendLimit),
-     meshLastRepetition(LleField::Mesh18RecvLastRunOn, LleField::Mesh18RecvLastRun, LleField::Mesh18RecvLastShort, LleField::Mesh18RecvLimit)},
+     meshLastRepetition(LleField::Mesh18RecvLastRunOn, LleField::Mesh18RecvLastRun, LleField::Mesh18RecvLastShort, LleField::Mesh18RecvLimit),
+     {LleField::Mesh18RegionOn, LleField::Mesh18RegionLink, LleField::Mesh18RegionForm, LleField::Mesh18RegionCount,
+      LleField::Mesh18RegionMark, LleField::Mesh18RegionCode, LleField::Mesh18RegionPace}},
 }};
 
 [[nodiscard]] inline const MeshLayout* meshLayoutOf(uint8_t opcode) {

@@ -50,13 +50,6 @@ bool streamPrefixOf(uint8_t opcode, std::span<const isa::Word128> words, StreamP
   return true;
 }
 
-std::string fieldText(LleField field, uint64_t value) {
-  const LleFieldDef& f = fieldDef(field);
-  return std::string(f.name) + " (word " + std::to_string(f.lsb / 128) + " bit" + (f.width > 1 ? "s " : " ") +
-         (f.width > 1 ? std::to_string(f.lsb % 128 + f.width - 1) + ":" : "") + std::to_string(f.lsb % 128) + ") = " +
-         std::to_string(value);
-}
-
 }  // namespace
 
 std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {

@@ -5862,13 +5862,12 @@ TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
       << refusal(levelOff);
 }
 
-// The column strips' send-side words (docs/decoding-log.md "mesh16"): a 0x16 / 0x18 with a send carries
-// w3[127:96] and w4, whose meaning is not decoded. The decode set holds two forms -- conv 32^2 3x3's
-// one-unit strips walked down the column (w3[127:96] = 0x01000146, w4 = 0x0002000200029500) and gabor
-// 64^2's multi-unit strips walked along the row (0x01000186, 0x0002000200031500) -- and both pass the
-// envelope; a value of neither form (w3[104:96] = 0x196, one bit off) is still refused by name. Before
-// the change the row-walked form was refused on w3 bits 103:102 (the stop of conv 32^2 6x6, gabor x 3).
-TEST_F(LleRungTest, TheColumnStripsTwoDecodeSetFormsPassAndOthersAreRefused) {
+// The column strips' send-side words (docs/decoding-log.md "mesh16", "meshregion"): w3[127:97] and w4 are the
+// region (Mesh16RegionOn ...). The two golden-exact forms -- conv 32^2 3x3's (w3[127:96] = 0x01000146, w4 =
+// 0x0002000200029500) and gabor 64^2's (0x01000186, 0x0002000200031500) -- pass the envelope, and so does a
+// value of neither whose bits are all region fields (link 5, form 7, count 0x155, pace (9, 0, 1)); the bits
+// the region leaves pinned (w3 bit 100 of w3[104:96] = 0x196, w4 bit 64) are still refused by name.
+TEST_F(LleRungTest, TheColumnStripsRegionBitsAreFieldsAndTheRestIsPinned) {
   for (const uint8_t op : {uint8_t{0x16}, uint8_t{0x18}}) {
     const auto strip = [&](uint64_t w3High, uint64_t w4Low) {
       DecodedPacket p = f.make(op, {});
@@ -5879,9 +5878,13 @@ TEST_F(LleRungTest, TheColumnStripsTwoDecodeSetFormsPassAndOthersAreRefused) {
     };
     EXPECT_EQ(checkEnvelope(strip(0x01000146, 0x0002000200029500)), "") << int{op};
     EXPECT_EQ(checkEnvelope(strip(0x01000186, 0x0002000200031500)), "") << int{op};
+    EXPECT_EQ(checkEnvelope(strip(0x01000000u | (0x155u << 9) | (7u << 6) | (5u << 1), 0x0001000000093d00)), "") << int{op};
     const std::string refused = checkEnvelope(strip(0x01000196, 0x0002000200031500));
-    EXPECT_NE(refused.find("word 3 = 01000196"), std::string::npos) << refused;
     EXPECT_NE(refused.find("bits 100 have no decoded meaning"), std::string::npos) << refused;
+    DecodedPacket high = strip(0x01000186, 0x0002000200031500);
+    f.wordsOf(high)[4].setBits(64, 1, 1);
+    const std::string refusedHigh = checkEnvelope(high);
+    EXPECT_NE(refusedHigh.find("bits 64 have no decoded meaning"), std::string::npos) << refusedHigh;
   }
 }
 
@@ -6120,6 +6123,100 @@ TEST_F(LleRungTest, ARelaysRingMarksLetLevelOneRefillItsBuffer) {
   rung.endRun();
   expectRefusal([&] { runWith(relayWith(0x11, 0x11, -2, 300)); },
                 "Mesh18SendRingMarks (word 1 bits 98:86) = 17 on a packet that is not a relay", "a mark off a relay was accepted");
+  rung.endRun();
+}
+
+
+// The region (docs/decoding-log.md "meshregion"): a mesh packet's w3[127:97] / w4 names a mesh bus and paces
+// the transfer on it; it holds no address, so the bytes go where the sides' nests say. Tile 0 sends nine units
+// (a send-only 0x18 whose region names the vertical bus 3), tiles 1 and 2 relay them through a 3-unit ring
+// whose region names their own bus 6 with form 3, count 4,242 and pace groups (1234, 7, 9) -- no corpus relay
+// has these values (theirs: forms 1 / 5 / 7, counts up to 991, groups (4 (c - 1) or -2, 2 or 3, 6)) -- and tile
+// 3 receives them: the same nine units land as with no region at all. A relay naming another bus (5), a bus
+// number that is none (7), a region without its on bit and a w4 mark that disagrees with it are refused by name.
+TEST_F(LleRungTest, AMeshRegionNamesABusAndPacesItWithoutMovingAByte) {
+  // Fresh packets each time: a packet made here views the factory's words, so a copy is not a new packet.
+  const auto makeSource = [&] {
+    DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, 0x0001}, {LleField::Mesh18SendStride, 1}, {LleField::Mesh18SendAt4, 40},
+                                    {LleField::Mesh18SendLevelOn, 1}, {LleField::Mesh18SendFlags, 9}});
+    setMeshNest(p, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry, 8, 0, -8);
+    return p;
+  };
+  const auto makeRelay = [&] {
+    DecodedPacket p = f.make(0x18, {{LleField::Dma18Mask, 0x0006}, {LleField::Mesh18SendStride, 1}, {LleField::Mesh18SendAt4, 200},
+                                    {LleField::Mesh18RecvStride, 1}, {LleField::Mesh18RecvAt4, 200},
+                                    {LleField::Mesh18SendLevelOn, 1}, {LleField::Mesh18RecvLevelOn, 1},
+                                    {LleField::Mesh18SendRingMarks, 0x11}, {LleField::Mesh18RecvRingMarks, 0x11},
+                                    {LleField::Mesh18SendFlags, 3}, {LleField::Mesh18Flags, 3}});
+    setMeshNest(p, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry, 2, 2, -2);
+    setMeshNest(p, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, 2, 2, -2);
+    return p;
+  };
+  DecodedPacket sink = f.make(0x18, {{LleField::Dma18Mask, 0x0008}, {LleField::Mesh18RecvStride, 1}, {LleField::Mesh18RecvAt4, 80},
+                                     {LleField::Mesh18RecvLevelOn, 1}, {LleField::Mesh18Flags, 9}});
+  setMeshNest(sink, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, 8, 0, -8);
+  struct Region {
+    uint64_t on, mark, link, form, count;
+    std::array<uint64_t, 3> pace;
+  };
+  const auto withRegion = [&](DecodedPacket p, const Region& r) {
+    const std::pair<LleField, uint64_t> fields[] = {{LleField::Mesh18RegionOn, r.on},       {LleField::Mesh18RegionMark, r.mark},
+                                                    {LleField::Mesh18RegionLink, r.link},   {LleField::Mesh18RegionForm, r.form},
+                                                    {LleField::Mesh18RegionCount, r.count}, {LleField::Mesh18RegionCode, r.on ? 0x50u : 0u}};
+    for (const auto& [field, value] : fields) f.setElement(p, field, 0, value);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, LleField::Mesh18RegionPace, i, r.pace[i]);
+    return p;
+  };
+  const Region sourceRegion{1, 1, 3, 6, 17, {5, 5, 5}};
+  const Region relayRegion{1, 1, 6, 3, 4242, {1234, 7, 9}};
+  EXPECT_EQ(checkEnvelope(withRegion(makeSource(), sourceRegion)), "");
+  EXPECT_EQ(checkEnvelope(withRegion(makeRelay(), relayRegion)), "");
+  const auto landed = [&](const DecodedPacket& source, const DecodedPacket& relay) {
+    rung.beginRun();
+    for (uint64_t k = 0; k < 9; ++k) writeUnit(0, 40 + k, 0x00c0ffeeu + (static_cast<uint32_t>(k) << 24));
+    rung.packet(source, streams, 0);
+    rung.packet(relay, streams, 0);
+    rung.packet(sink, streams, 0);
+    std::vector<std::vector<uint8_t>> units;
+    for (uint64_t k = 0; k < 9; ++k) units.push_back(unitBytes(3, 80 + k));
+    for (const unsigned t : {1u, 2u}) {
+      for (uint64_t k = 0; k < 3; ++k) units.push_back(unitBytes(t, 200 + k));
+    }
+    rung.endRun();
+    return units;
+  };
+  const auto plain = landed(makeSource(), makeRelay());
+  ASSERT_EQ(plain[0], (std::vector<uint8_t>{0xee, 0xff, 0xc0, 0x00}));
+  ASSERT_EQ(plain[8], (std::vector<uint8_t>{0xee, 0xff, 0xc0, 0x08}));
+  EXPECT_EQ(landed(withRegion(makeSource(), sourceRegion), withRegion(makeRelay(), relayRegion)), plain);
+  const auto refusal = [&](const Region& source, const Region& relay) {
+    return [&, source, relay] { (void)landed(withRegion(makeSource(), source), withRegion(makeRelay(), relay)); };
+  };
+  expectRefusal(refusal(sourceRegion, {1, 1, 5, 3, 4242, {1234, 7, 9}}),
+                "Mesh18RegionLink (word 3 bits 99:97) = 5 on a relay, which names its own bus 6", "a relay paced on another bus was accepted");
+  rung.endRun();
+  expectRefusal(refusal({1, 1, 7, 6, 17, {5, 5, 5}}, relayRegion), "Mesh18RegionLink (word 3 bits 99:97) = 7 names no mesh bus",
+                "bus 7 was accepted");
+  rung.endRun();
+  expectRefusal(refusal({0, 0, 0, 0, 17, {0, 0, 0}}, relayRegion), "Mesh18RegionCount (word 3 bits 119:105) = 17 without Mesh18RegionOn",
+                "a count without the region was accepted");
+  rung.endRun();
+  expectRefusal(refusal({0, 0, 0, 0, 0, {0, 0, 9}}, relayRegion), "Mesh18RegionPace[2] (word 4 bits 63:48) = 9 without Mesh18RegionOn",
+                "a pace group without the region was accepted");
+  rung.endRun();
+  expectRefusal(refusal({1, 0, 3, 6, 17, {5, 5, 5}}, relayRegion),
+                "Mesh18RegionMark (word 4 bit 8) = 0 while Mesh18RegionOn (word 3 bit 120) = 1", "a disagreeing mark was accepted");
+  rung.endRun();
+  // 0x17's immediate form sends nothing: a region there (never seen) is refused, not read as pacing.
+  rung.beginRun();
+  expectRefusal(
+      [&] {
+        rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 7}, {LleField::Fill17At4, 9},
+                                  {LleField::Mesh17RecvStride, 1}, {LleField::Mesh17RegionOn, 1}, {LleField::Mesh17RegionMark, 1},
+                                  {LleField::Mesh17RegionLink, 5}}),
+                    streams, 0);
+      },
+      "Mesh17RegionOn (word 3 bit 120) = 1 on the immediate form, which sends nothing", "a region on a fill without a send was accepted");
   rung.endRun();
 }
 
