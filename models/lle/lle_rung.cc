@@ -32,6 +32,7 @@
 #include "models/lle/output_nest.h"
 #include "models/lle/read_nest.h"
 #include "models/lle/staging_window.h"
+#include "models/lle/unrequantised_copy.h"
 #include "models/lle/write_nest.h"
 #include "models/lle/requantizer.h"
 
@@ -1572,6 +1573,13 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   resolvePops(streams);
   runWindowReaders();
   const auto words = packet.words;
+  // The unrequantised copy (ComputeUnrequantisedCopy, docs/decoding-log.md "copy117"): its epilogue must
+  // say "no requantisation"; the width in which its sums are written is not decoded, so it is not run.
+  if (isUnrequantisedCopy(words)) {
+    if (const std::string problem = unrequantisedCopyProblem(words); !problem.empty()) refuse(packet, problem);
+    refuse(packet, "ComputeUnrequantisedCopy (word 11 bit 117) set: the copy's sums leave unrequantised (multiplier 1.0, "
+                   "clamps +-inf, word 12 zero), and the width in which they are written is not decoded");
+  }
   // A compute ends its tiles' run of numbered kept reads (Stage13KeptSequence, "keep13").
   refuseARunOfKeptReads(packet);
   for (unsigned t = 0; t < tiles_.size(); ++t) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 #include <vector>
@@ -26,6 +28,7 @@
 #include "models/lle/lle_rung.h"
 #include "models/lle/output_nest.h"
 #include "models/lle/packet_envelope.h"
+#include "models/lle/unrequantised_copy.h"
 
 namespace coralsim::lle {
 namespace {
@@ -604,6 +607,54 @@ TEST_F(LleRungTest, TheKCountOfPackedElementsFlagIsSetExactlyWhereACountCoversSu
                             "of 4 1-byte elements"),
             std::string::npos)
       << miscounted;
+}
+
+// w11 bit 117 of the compute (docs/decoding-log.md "copy117"): set exactly where the packet carries no
+// requantisation (word 12 zero, multiplier 1.0, clamps -inf / +inf, zero points 0). Values no corpus compute
+// has: the Dense compute (its word 12 the identity rows', zero points 3 / 200, multiplier 0.37, clamps
+// -5 / 9) runs with the bit clear and, with it set, is refused naming the bit and its word 12; the checker
+// itself, on a packet whose word 12 is cleared and whose epilogue is the copy's, accepts it and names each
+// requantising field put back (zero point 7, multiplier 2.0, clamp 100, addend 5, the NLU table). Fails
+// without the change (checked: the field removed, the envelope refuses "bits 117"; the check removed, the
+// set bit reaches the Dense form).
+TEST_F(LleRungTest, TheUnrequantisedCopyBitGoesOnlyWithAnEpilogueThatDoesNotRequantise) {
+  const auto epilogue = [&](const DecodedPacket& p, uint64_t zpIn, uint64_t zpOut, float mult, float lo, float hi) {
+    f.setElement(p, LleField::ComputeZpIn, 0, zpIn);
+    f.setElement(p, LleField::ComputeZpOut, 0, zpOut);
+    f.setElement(p, LleField::ComputeMult, 0, std::bit_cast<uint32_t>(mult));
+    f.setElement(p, LleField::ComputeClampLo, 0, std::bit_cast<uint32_t>(lo));
+    f.setElement(p, LleField::ComputeClampHi, 0, std::bit_cast<uint32_t>(hi));
+  };
+  EXPECT_EQ(denseComputeRefusal([&](const DecodedPacket& p) { epilogue(p, 3, 200, 0.37f, -5.0f, 9.0f); }), "accepted");
+  const std::string withWord12 = denseComputeRefusal([&](const DecodedPacket& p) {
+    epilogue(p, 3, 200, 0.37f, -5.0f, 9.0f);
+    f.setElement(p, LleField::ComputeUnrequantisedCopy, 0, 1);
+  });
+  EXPECT_NE(withWord12.find("ComputeUnrequantisedCopy (word 11 bit 117) set with a word 12 that is not zero"), std::string::npos)
+      << withWord12;
+
+  const float inf = std::numeric_limits<float>::infinity();
+  const DecodedPacket copy = compute(0x1);
+  f.wordsOf(copy)[kRequantisationWord] = isa::Word128{};
+  epilogue(copy, 0, 0, 1.0f, -inf, inf);
+  const std::span<const isa::Word128> words = f.wordsOf(copy);
+  EXPECT_EQ(unrequantisedCopyProblem(words), "") << "bit clear";
+  f.setElement(copy, LleField::ComputeUnrequantisedCopy, 0, 1);
+  EXPECT_EQ(unrequantisedCopyProblem(words), "") << "the copy's own epilogue";
+  const auto problemWith = [&](const std::function<void(const DecodedPacket&)>& change) {
+    const DecodedPacket changed = compute(0x1);
+    f.wordsOf(changed) = f.wordsOf(copy);
+    change(changed);
+    return unrequantisedCopyProblem(f.wordsOf(changed));
+  };
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { epilogue(p, 0, 7, 1.0f, -inf, inf); }).find("zero points 0 / 7"), std::string::npos);
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { epilogue(p, 0, 0, 2.0f, -inf, inf); }).find("ComputeMult"), std::string::npos);
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { epilogue(p, 0, 0, 1.0f, -inf, 100.0f); }).find("ComputeClampLo / Hi"), std::string::npos);
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputeBias, 0, 5); }).find("ComputeBias"), std::string::npos);
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputeNluApply, 0, 1); }).find("ComputeNluApply"),
+            std::string::npos);
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { f.wordsOf(p)[kRequantisationWord].setBits(82, 1, 1); }).find("word 12"),
+            std::string::npos);
 }
 
 TEST_F(LleRungTest, CachedParametersSurviveRunsUntilReset) {
