@@ -44,6 +44,9 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)                                              \
   FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
                 LleField::o, LleField::x, v, std::nullopt, 0, LleField::y},
+#define CORAL_LLE_RELATION_COUNT_EXCEPT2_WHERE_SET(f, b, o, m, a, x, v, x2, v2, y)                                     \
+  FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                LleField::o, LleField::x, v, LleField::x2, v2, LleField::y},
 #define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET(c, f, b, m, a, x, v, x2, v2, y)                             \
   FieldRelation{LleField::f, LleField::b, m,           a,           std::nullopt, false, 1, std::nullopt, std::nullopt, \
                 std::nullopt, LleField::x, v, LleField::x2, v2, LleField::y, std::nullopt, false, std::nullopt, 0, LleField::c},
@@ -81,6 +84,7 @@ const FieldRelation kRelations[] = {
 #undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET
 #undef CORAL_LLE_FORMAT_UNLESS
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT2_WHERE_SET
 #undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT
 #undef CORAL_LLE_RELATION_EXCEPT
@@ -109,6 +113,7 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET(f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET(c, f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)
+#define CORAL_LLE_RELATION_COUNT_EXCEPT2_WHERE_SET(f, b, o, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_WHERE_UNSET(f, b, m, a, y)
 #define CORAL_LLE_COUNT_OF_WRAP(f, b, e, l, le)
 #define CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK(f, b, m, a, x, v, y)
@@ -129,6 +134,7 @@ const FieldFormat kFormats[] = {
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET
 #undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT2_WHERE_SET
 #undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT
 #undef CORAL_LLE_RELATION_EXCEPT
@@ -187,6 +193,11 @@ bool isPixelWalk(std::span<const isa::Word128> words) {
          readField(words, LleField::ComputeK4W0) != 0 && readField(words, LleField::ComputePositions) != 0;
 }
 
+bool isUnrequantisedCopyWalk(std::span<const isa::Word128> words) {
+  return readField(words, LleField::ComputeUnrequantisedCopy) != 0 && readField(words, LleField::ComputeInputBytes) == 4 &&
+         readField(words, LleField::ComputeInputRingOn) == 0 && readField(words, LleField::ComputeK4W1) == 0;
+}
+
 bool fieldPresent(LleField field, std::span<const isa::Word128> words) {
   for (const FieldFormat& f : kFormats) {
     if (f.field == field && (readField(words, f.condition) == 0) != f.whenClear) return false;
@@ -203,7 +214,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     if (r.exceptField2 && readField(words, *r.exceptField2) == r.exceptValue2) continue;
     if (r.exceptWhereSet && readField(words, *r.exceptWhereSet) != 0) continue;        // so does the convolution
     if (r.onlyWhereSet && readField(words, *r.onlyWhereSet) == 0) continue;            // a relation of one form only
-    if (r.exceptPixelWalk && isPixelWalk(words)) continue;                              // lle_rung_eltwise_walk.cc checks it
+    if (r.exceptPixelWalk && (isPixelWalk(words) || isUnrequantisedCopyWalk(words))) continue;  // lle_rung_eltwise_walk.cc checks it
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

@@ -57,6 +57,12 @@ struct FieldRelation {
 // read it as one (the weight wraps, the raw element-wise form's position repeats) are the executor's.
 [[nodiscard]] bool isPixelWalk(std::span<const isa::Word128> words);
 
+// The unrequantised copy's walk (ComputeUnrequantisedCopy, docs/decoding-log.md "copy117"): 4-byte
+// groups outside a ring, Nest37 level 0 run once, the groups walked at its levels 1-6. Its executor (the
+// walked element-wise form) checks the _OR_PIXEL_WALK relations' fields against its walk, as it does
+// for the pixel walk.
+[[nodiscard]] bool isUnrequantisedCopyWalk(std::span<const isa::Word128> words);
+
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();
 
 // The iteration count of a loop nest: (level0 + 1) x (outerLevels[0] + 1) x ... (limits are count - 1).

@@ -1577,8 +1577,10 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // say "no requantisation"; the width in which its sums are written is not decoded, so it is not run.
   if (isUnrequantisedCopy(words)) {
     if (const std::string problem = unrequantisedCopyProblem(words); !problem.empty()) refuse(packet, problem);
-    refuse(packet, "ComputeUnrequantisedCopy (word 11 bit 117) set: the copy's sums leave unrequantised (multiplier 1.0, "
-                   "clamps +-inf, word 12 zero), and the width in which they are written is not decoded");
+    if (!isWalkedElementWise(packet)) {
+      refuse(packet, "ComputeUnrequantisedCopy (word 11 bit 117) set outside the walked element-wise form (4-byte groups outside a "
+                     "ring, Nest37 level 0 run once, a 16-byte block kept on every tile of the mask): not executed");
+    }
   }
   // A compute ends its tiles' run of numbered kept reads (Stage13KeptSequence, "keep13").
   refuseARunOfKeptReads(packet);
@@ -2238,7 +2240,7 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
 // address or only describes it, which is not decoded: refused, naming the level.
 void LleRung::refuseInputLevelMovesDisagreeingWithTheWalk(const DecodedPacket& packet, uint64_t elementBytes) const {
   const uint64_t moves = readField(packet.words, LleField::ComputeInputLevelMoves);
-  const InputByteWalk walk = InputByteWalk::fromPacket(packet.words, elementBytes);
+  const InputByteWalk walk = InputByteWalk::fromPacket(packet.words, elementBytes, isUnrequantisedCopy(packet.words));
   for (unsigned level = 0; level < InputByteWalk::kLevels; ++level) {
     if (walk.limits[level] == 0) continue;
     const bool bit = ((moves >> level) & 1) != 0;

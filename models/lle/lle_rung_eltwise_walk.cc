@@ -17,6 +17,7 @@
 #include "models/lle/lle_rung.h"
 #include "models/lle/output_nest.h"
 #include "models/lle/requantizer.h"
+#include "models/lle/unrequantised_copy.h"
 
 namespace coralsim::lle {
 
@@ -47,7 +48,9 @@ bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   const auto words = packet.words;
   const bool walksAtLevel1 = readField(words, LleField::ComputeInputBytes) == kUnitBytes && readField(words, LleField::ComputeInputRingOn) == 0 &&
                             readField(words, LleField::ComputeK4W1) == 0 && readField(words, LleField::ComputeNest37Limit1) != 0;
-  if (!walksAtLevel1 && !isPixelWalk(words)) return false;
+  // The unrequantised copy (ComputeUnrequantisedCopy, "copy117") walks its groups at any of Nest37's
+  // levels 1-6 with level 0 run once: the colour templates' 16 x 16 gather at levels 2 and 4.
+  if (!walksAtLevel1 && !isPixelWalk(words) && !isUnrequantisedCopyWalk(words)) return false;
   bool any = false;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
@@ -76,7 +79,8 @@ void LleRung::refuseWeightWrapsOutsideTheWalkedForm(const DecodedPacket& packet)
 
 void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
   const auto words = packet.words;
-  refuseNest37HighLevels(packet, "the walked element-wise form");
+  const bool copy = isUnrequantisedCopy(words);
+  if (!copy) refuseNest37HighLevels(packet, "the walked element-wise form");
   for (const LleField field : {LleField::ComputeNest37CarryLow, LleField::ComputeNest29CarryLow}) {
     for (unsigned e = 0; e < fieldDef(field).count; ++e) {
       if (const uint64_t low = readField(words, field, e); low != 0) {
@@ -86,7 +90,7 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
     }
   }
   // The input walk: Nest37 in bytes from ComputeInputAt4 x 4, level 0 one group (its limit is 0 here).
-  const InputByteWalk walk = InputByteWalk::fromPacket(words, kUnitBytes);
+  const InputByteWalk walk = InputByteWalk::fromPacket(words, kUnitBytes, copy);
   uint64_t iterations = 1;
   for (const uint64_t limit : walk.limits) iterations *= limit + 1;
   // The three counting nests count the same iterations (their split over levels does not move a byte:
@@ -112,8 +116,11 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
       }
     }
   }
-  if (readField(words, LleField::ComputePositionLoopOn) == 0) {
-    refuse(packet, "ComputePositionLoopOn (word 11 bit 111) = 0 with " + std::to_string(iterations) + " iterations (set wherever there is more than one)");
+  // w11 bit 111 is set wherever the other walked forms iterate more than once; the unrequantised copies
+  // carry it clear whatever they count (0 of the corpus's 857, "copy117").
+  if (const uint64_t loopOn = readField(words, LleField::ComputePositionLoopOn); copy ? loopOn != 0 : loopOn == 0) {
+    refuse(packet, "ComputePositionLoopOn (word 11 bit 111) = " + std::to_string(loopOn) + " with " + std::to_string(iterations) +
+                       " iterations (set wherever there is more than one, clear in every unrequantised copy)");
   }
   if (readField(words, LleField::ComputeNluApply) != 0) {
     refuse(packet, "ComputeNluApply in the walked element-wise form: a table applied over a walk is not decoded");
