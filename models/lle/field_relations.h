@@ -48,6 +48,8 @@ struct FieldRelation {
   std::optional<LleField> onlyWhereSet = std::nullopt;
   // CORAL_LLE_..._OR_PIXEL_WALK: nor in the pixel walk (isPixelWalk below), whose executor checks it.
   bool exceptPixelWalk = false;
+  // CORAL_LLE_..._OR_ROW_WALK: nor in the row walk (isRowWalk below), whose executor reads it as a carry.
+  bool exceptRowWalk = false;
 };
 
 // The colour templates' pixel walk (docs/decoding-log.md "colour43"): 4-byte input elements, Nest37
@@ -58,10 +60,17 @@ struct FieldRelation {
 [[nodiscard]] bool isPixelWalk(std::span<const isa::Word128> words);
 
 // The unrequantised copy's walk (ComputeUnrequantisedCopy, docs/decoding-log.md "copy117"): 4-byte
-// groups outside a ring, Nest37 level 0 run once, the groups walked at its levels 1-6. Its executor (the
-// walked element-wise form) checks the _OR_PIXEL_WALK relations' fields against its walk, as it does
-// for the pixel walk.
+// groups outside a ring, Nest37 level 0 run once. Its executor (the walked element-wise form) checks the
+// _OR_PIXEL_WALK relations' fields against its walk and its output nest, as it does for the pixel walk.
 [[nodiscard]] bool isUnrequantisedCopyWalk(std::span<const isa::Word128> words);
+
+// Conv / depthwise 1024^2's input copies (docs/decoding-log.md "conv1024"): 4-byte input elements outside a
+// ring, one group an iteration (ComputeK4W1 = 0), no tap-row loop (ComputeNest37Limit1 = 0) and a Nest37 level
+// above 3 counting (ComputeNest37LimitHigh):
+// the walk reads a window of the image's rows, Nest37's wraps of slots 2-5 are the carries between them
+// (input_byte_walk.h), not the K loop's -(iterations - 1). The walked element-wise executor takes that walk;
+// the Dense, element-wise and identity-copy forms refuse a level above 3 (lle_rung.cc).
+[[nodiscard]] bool isRowWalk(std::span<const isa::Word128> words);
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();
 

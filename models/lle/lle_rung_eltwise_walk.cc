@@ -1,7 +1,8 @@
 // The element-wise form over a walk of the tile's narrow memory (docs/decoding-log.md "eltw12" §B):
 // add_128_128's add, one 4-byte group an iteration (Nest37 level 0 runs once) weighed by the 4 x 4
-// block a kept 0x13 holds, over the iterations of Nest37's levels 1-3 -- 32 x 32 there, a column of
-// 128-byte rows at level 1 and the next column at level 2 --, each group's four results written to the
+// block a kept 0x13 holds, over the iterations of Nest37's levels 1-6 -- 32 x 32 there, a column of
+// 128-byte rows at level 1 and the next column at level 2; 69 x 69 in conv 1024^2's copy, positions at
+// level 2 and rows at level 4 --, each group's four results written to the
 // next unit of the output nest (Output37, output_nest.h). The raw programs' form (lle_rung.cc
 // computeElementWise) is the case of one counting level with the units one after the other.
 
@@ -40,17 +41,19 @@ uint64_t nestIterations(std::span<const isa::Word128> words, LleField level0, Ll
 // The form: 4-byte input elements outside a ring, Nest37 level 0 run once (one group an iteration)
 // and a level above it counting -- level 1 in add_128_128, level 2 alone in the colour templates' pixel
 // walk (field_relations.h isPixelWalk: the w0 nest's level 0 counts the pixels, docs/decoding-log.md
-// "colour43") --, every tile of the mask holding a 16-byte block a 0x13 kept for it and
+// "colour43"), levels 2 and 4 in conv / depthwise 1024^2's input copies (a window of the image's rows,
+// "conv1024") --, every tile of the mask holding a 16-byte block a 0x13 kept for it and
 // no weight stream on the compute's tag (with one, Nest37 level 1 is the convolution's tap rows). A
 // looping receive on another tag (add_128_128's input receive, 1952 against the compute's 1951) is not
 // this compute's stream.
 bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   const auto words = packet.words;
-  const bool walksAtLevel1 = readField(words, LleField::ComputeInputBytes) == kUnitBytes && readField(words, LleField::ComputeInputRingOn) == 0 &&
-                            readField(words, LleField::ComputeK4W1) == 0 && readField(words, LleField::ComputeNest37Limit1) != 0;
-  // The unrequantised copy (ComputeUnrequantisedCopy, "copy117") walks its groups at any of Nest37's
-  // levels 1-6 with level 0 run once: the colour templates' 16 x 16 gather at levels 2 and 4.
-  if (!walksAtLevel1 && !isPixelWalk(words) && !isUnrequantisedCopyWalk(words)) return false;
+  const bool groupsOutsideARing = readField(words, LleField::ComputeInputBytes) == kUnitBytes &&
+                                  readField(words, LleField::ComputeInputRingOn) == 0 && readField(words, LleField::ComputeK4W1) == 0;
+  const bool walksAtLevel1 = groupsOutsideARing && readField(words, LleField::ComputeNest37Limit1) != 0;
+  // Conv 1024^2's input copy: positions at level 2, the image's rows at level 4 ("conv1024").
+  const bool walksAboveLevel3 = groupsOutsideARing && InputByteWalk::fromPacket(words, kUnitBytes).countsAboveLevel3();
+  if (!walksAtLevel1 && !walksAboveLevel3 && !isPixelWalk(words)) return false;
   bool any = false;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
@@ -79,8 +82,6 @@ void LleRung::refuseWeightWrapsOutsideTheWalkedForm(const DecodedPacket& packet)
 
 void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
   const auto words = packet.words;
-  const bool copy = isUnrequantisedCopy(words);
-  if (!copy) refuseNest37HighLevels(packet, "the walked element-wise form");
   for (const LleField field : {LleField::ComputeNest37CarryLow, LleField::ComputeNest29CarryLow}) {
     for (unsigned e = 0; e < fieldDef(field).count; ++e) {
       if (const uint64_t low = readField(words, field, e); low != 0) {
@@ -90,7 +91,7 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
     }
   }
   // The input walk: Nest37 in bytes from ComputeInputAt4 x 4, level 0 one group (its limit is 0 here).
-  const InputByteWalk walk = InputByteWalk::fromPacket(words, kUnitBytes, copy);
+  const InputByteWalk walk = InputByteWalk::fromPacket(words, kUnitBytes);
   uint64_t iterations = 1;
   for (const uint64_t limit : walk.limits) iterations *= limit + 1;
   // The three counting nests count the same iterations (their split over levels does not move a byte:
@@ -105,7 +106,7 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
     if (const uint64_t n = nestIterations(words, nest.level0, nest.outer, nest.last); n != iterations) {
       refuse(packet, std::string(fieldDef(nest.level0).name) + ", " + std::string(fieldDef(nest.outer).name) + ", " + std::string(fieldDef(nest.last).name) +
                          " count " + std::to_string(n) + " iterations where the input nest (Nest37: ComputeK4W1, ComputeNest37Limit1, "
-                         "ComputePositions, ComputeNest37Limit3) walks " + std::to_string(iterations) + " groups");
+                         "ComputePositions, ComputeNest37Limit3, ComputeNest37LimitHigh) walks " + std::to_string(iterations) + " groups");
     }
   }
   for (const LleField field : {LleField::ComputeKWrap29, LleField::ComputeKWrapW7}) {
@@ -117,7 +118,8 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
     }
   }
   // w11 bit 111 is set wherever the other walked forms iterate more than once; the unrequantised copies
-  // carry it clear whatever they count (0 of the corpus's 857, "copy117").
+  // (ComputeUnrequantisedCopy, "copy117") carry it clear whatever they count (0 of the corpus's 857).
+  const bool copy = isUnrequantisedCopy(words);
   if (const uint64_t loopOn = readField(words, LleField::ComputePositionLoopOn); copy ? loopOn != 0 : loopOn == 0) {
     refuse(packet, "ComputePositionLoopOn (word 11 bit 111) = " + std::to_string(loopOn) + " with " + std::to_string(iterations) +
                        " iterations (set wherever there is more than one, clear in every unrequantised copy)");
