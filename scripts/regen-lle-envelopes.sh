@@ -127,5 +127,10 @@ kept13=(--opcode 0x13 "$R/conv_2d_1_32_32_1_3_3_1_1_quant_edgetpu.tflite" "$R/co
 # "conv64"): their bits of unknown meaning (w4 bits 40 / 32 clear where the (1, 1) reads set them) pinned
 # to conv 256^2 40x40's output read; conv 64^2 3x3 and the rest of the size sweep are held out.
 slot13=(--opcode 0x13:Stage13RepeatSlot=0 "$R/conv_2d_1_256_256_1_40_40_1_1_quant_edgetpu.tflite")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}"
+# The softmax passes' kept reads (Stage13FeedsNormalise, w3 bit 109: docs/decoding-log.md "bright13"): their bits
+# of unknown meaning (w4 bits 35 / 40 where the sent reads carry 39 / 40, w4[58:43] = 0xffff, w6 bit 31 in the
+# first pass's read) pinned to bright 64^2's two reads; bright 128^2, the colour templates and the MobileNet
+# v1 classifiers are held out.
+normalise13=(--opcode 0x13:Stage13FeedsNormalise=1 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}"

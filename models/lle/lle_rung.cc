@@ -142,6 +142,7 @@ void LleRung::beginRun() {
     t.keptReadRepeats = 0;
     t.keptReadChannel = 0;
     t.keptReadSequence = 0;
+    t.keptReadFeedsNormalise = false;
     t.keptReadUnwrittenByte.reset();
     t.windows.clear();
   }
@@ -842,10 +843,16 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   // Where the bytes go (lle_fields.def Stage13Route): sent (both bits set) or kept for the tile's
   // next compute (both clear). Bit 107 alone ("conv64", "eltw12" §D) is executed as a sent read as far
   // as a 0x10 send drains it (the sends key on bit 107: Dma10ReadForm); a compute on its tiles before
-  // that send is refused (262 of the corpus's 952 such reads are followed by one). Bit 105 alone is not
-  // decoded.
+  // that send is refused (262 of the corpus's 952 such reads are followed by one). Bit 105 alone goes with
+  // w3 bit 109 (Stage13FeedsNormalise, docs/decoding-log.md "bright13"): kept for an opcode-0x02 / 0x03 compute.
   const uint64_t route105 = readField(words, LleField::Stage13Route, 0);
   const uint64_t route107 = readField(words, LleField::Stage13Route, 1);
+  const bool feedsNormalise = readField(words, LleField::Stage13FeedsNormalise) != 0;
+  if (feedsNormalise != (route105 == 1 && route107 == 0)) {
+    refuse(packet, "Stage13FeedsNormalise (word 3 bit 109) = " + std::to_string(feedsNormalise ? 1 : 0) + " with Stage13Route (word 3 bits 107, 105) = " +
+                       std::to_string(route107) + ", " + std::to_string(route105) +
+                       ": the bit is set exactly in the reads routed by bit 105 alone in the corpus (38 / 38); this pairing is not decoded");
+  }
   // The slot at w2[129:114] (lle_fields.def Stage13RepeatSlot, docs/decoding-log.md "conv64"): with w2
   // bit 97 clear it is the read's stream beats, the form of every corpus read routed (0, 1) and of no
   // other; that read is sent like a (1, 1) one (its send has Dma10ReadForm set), its beats checked below.
@@ -870,7 +877,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                          " bytes (Stage13SlotBeats, word 2 bits 129:114); its nest reads " + std::to_string(bytes) +
                          " bytes = " + std::to_string(want) + " beats");
     }
-  } else if (route105 != route107) {
+  } else if (route105 != route107 && !feedsNormalise) {
     refuse(packet, "Stage13Route (word 3 bits 107, 105) = " + std::to_string(route107) + ", " + std::to_string(route105) +
                        ": a read that is neither sent (1, 1 or, with its beats in word 2, 0, 1) nor kept for the tile's "
                        "compute (0, 0) is not decoded");
@@ -892,6 +899,11 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   if (sequenceForm && sequence != 0 && route107 != 0) {
     refuse(packet, "Stage13KeptSequence (word 4 bits 58:43) = " + std::to_string(sequence) +
                        " with Stage13W4Bit59 clear in a sent read (Stage13Route[1] set): never seen, every sent read sets bit 59");
+  }
+  if (feedsNormalise) {
+    keepReadForNormalise(packet, reach, repeats, channel, streamBeats, loop || nest.countingLevels() != 0, sequence);
+    deliverWaitingRingSends(packet);
+    return;
   }
   if (route107 == 0) {
     if (streamBeats != 0) {
@@ -976,6 +988,7 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
     tile.keptReadSequence = sequence;
+    tile.keptReadFeedsNormalise = false;
     auto bytes = gather(tile.narrowSram, reach);
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
@@ -994,6 +1007,30 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
     tile.keptReadRepeats = repeats;
     tile.keptReadChannel = channel;
+  }
+}
+
+// A read kept for the tile's next opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md
+// "bright13"): taken from narrow memory now, as a kept read is, and marked so that no other consumer (an
+// 0x01 compute, a send) takes it. Its second nest is measured, not decoded: in all 38 corpus reads it repeats
+// four times (Stage13Repeats 3) and Stage13StreamBeats + 1 = ceil(bytes / 16); with four repeats that is also
+// ceil(groups / 4), so which of the two it counts is open: other repeats, or beats not fitting, are refused.
+void LleRung::keepReadForNormalise(const DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel,
+                                   uint64_t streamBeats, bool runs, uint64_t sequence) {
+  if (repeats != kNormaliseReadRepeats) {
+    refuse(packet, "Stage13Repeats (word 2 bits 129:114) = " + std::to_string(repeats) + " in a read kept for an opcode-0x02 / 0x03 compute "
+                   "(Stage13FeedsNormalise): every corpus one repeats " + std::to_string(kNormaliseReadRepeats + 1) +
+                   " times; what another count repeats is not decoded");
+  }
+  const uint64_t bytes = runs ? 4 * reach.groups : 4;
+  if (streamBeats + 1 != (bytes + kNormaliseBeatBytes - 1) / kNormaliseBeatBytes) {
+    refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) + " in a read kept for an opcode-0x02 / 0x03 compute "
+                   "(Stage13FeedsNormalise) of " + std::to_string(bytes) + " bytes: every corpus one names ceil(bytes / " +
+                   std::to_string(kNormaliseBeatBytes) + ") - 1 = " + std::to_string((bytes + kNormaliseBeatBytes - 1) / kNormaliseBeatBytes - 1));
+  }
+  keepRead(packet, reach, repeats, channel, sequence);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (packet.tileMask & (1u << t)) tiles_[t].keptReadFeedsNormalise = true;
   }
 }
 
@@ -1591,6 +1628,10 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     if ((packet.tileMask & (1u << t)) && tiles_[t].stagedReadMixedRoute) {
       refuse(packet, "tile " + std::to_string(t) + " holds a read with Stage13Route (word 3 bits 107, 105) = 1, 0 that no 0x10 send drained: "
                      "whether this compute takes its bytes is not decoded");
+    }
+    if ((packet.tileMask & (1u << t)) && tiles_[t].keptReadFeedsNormalise) {
+      refuse(packet, "tile " + std::to_string(t) + " holds a read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, word 3 bit 109; stream " +
+                         std::to_string(tiles_[t].keptReadChannel) + "): an 0x01 compute taking it is never seen and not decoded");
     }
   }
   // A fifth level of the w0 nest (docs/decoding-log.md "splitcat" §B): model_mat_Add's 128 x 128 rows.
@@ -2721,6 +2762,10 @@ void LleRung::drainWeightFeed(const DecodedPacket& packet, const WeightFeed& fee
 // A send of the tile's kept read (Dma10ReadForm 0, 0): its bytes as the 0x13 copied them, in the
 // stream the read entered, once; the send consumes them.
 std::vector<uint8_t> LleRung::sendKeptRead(const DecodedPacket& packet, TileState& tile, unsigned index, uint64_t bytes) const {
+  if (tile.keptReadFeedsNormalise) {
+    refuse(packet, "the kept read of tile " + std::to_string(index) + " is kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, "
+                   "word 3 bit 109): a send taking it is never seen and not decoded");
+  }
   if (const uint64_t channel = readField(packet.words, LleField::Dma10Channel); channel != tile.keptReadChannel) {
     refuse(packet, "the send takes stream " + std::to_string(channel) + " (Dma10Channel, word 0 bits 73:62); the kept read of tile " +
                        std::to_string(index) + " entered stream " + std::to_string(tile.keptReadChannel) +

@@ -184,6 +184,12 @@ class LleRung final : public models::DatapathRung {
     int64_t stride = 1;
   };
   void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel, uint64_t sequence);
+  // A read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md "bright13"): its
+  // second nest's repeat count and the beats of its stream, as every corpus one has them (measured, not decoded).
+  static constexpr uint64_t kNormaliseReadRepeats = 3;
+  static constexpr uint64_t kNormaliseBeatBytes = 16;
+  void keepReadForNormalise(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel,
+                            uint64_t streamBeats, bool runs, uint64_t sequence);
   void refuseAKeptReadOfUnwrittenBytes(const models::DecodedPacket& packet) const;
   void refuseARunOfKeptReads(const models::DecodedPacket& packet) const;
   [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,

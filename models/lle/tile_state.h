@@ -139,6 +139,9 @@ struct TileState {
   // Its Stage13KeptSequence (docs/decoding-log.md "keep13"): 0 outside a run of numbered kept reads; N where
   // the tile took kept reads 1 ... N since its last compute. How a compute takes more than one is not decoded.
   uint64_t keptReadSequence = 0;
+  // The kept read is for the tile's next opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md
+  // "bright13"): no 0x01 compute or send takes it.
+  bool keptReadFeedsNormalise = false;
   // A kept read over bytes this run never wrote (the padding programs read the prologue's identity on
   // all 16 tiles and wrote it on four, docs/decoding-log.md "pad13"): the first such byte. Harmless
   // until something takes the bytes: a compute with 4-byte elements or an outfeed then refuses, naming it.

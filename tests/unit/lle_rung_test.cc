@@ -2181,6 +2181,77 @@ TEST_F(LleRungTest, AReadKeptForTheComputeTakesItsBytesFromNarrowMemoryWhenItRun
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 1), compute(kTile)}).find("Stage13Route (word 3 bits 107, 105) = 1, 0"), std::string::npos);
 }
 
+// A read routed by w3 bit 105 alone with w3 bit 109 set (lle_fields.def Stage13FeedsNormalise, docs/decoding-log.md
+// "bright13"): in the corpus the 38 such reads are each followed by an opcode-0x02 / 0x03 compute (the softmax
+// passes) naming their tag. The read is kept: its bytes are taken from narrow memory when it runs. Here 23 units of
+// 0xa5c3e10f written from narrow unit 53 of tile 5, stream 1234 (a tile, base, length and tag no corpus read of
+// this form has: they read 1,004 to 16,384 bytes from unit 0 of tile 0 into streams 2071 / 2072), four repeats and
+// ceil(92 / 16) = 6 beats. Nothing but a 0x02 / 0x03 compute may take it: an 0x01 compute on the tile is refused
+// naming the field. Refused by name: bit 109 with another route, bit 105 alone without bit 109, beats that are not
+// ceil(bytes / 16) and a repeat count other than four. On main the read is refused at w3 bit 109 (the envelope).
+TEST_F(LleRungTest, AReadRoutedByBit105WithBit109IsKeptForTheNormalisePassOnly) {
+  static constexpr uint16_t kTile = 0x20;  // tile 5
+  static constexpr uint64_t kBase = 53;    // narrow unit (4 bytes)
+  static constexpr uint64_t kUnits = 23;
+  static constexpr uint64_t kValue = 0xa5c3e10f;
+  static constexpr uint64_t kTag = 1234;
+  const auto fill = [&] {
+    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, kValue},
+                                    {LleField::Fill17At4, kBase},
+                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Fill17Step, 1}});
+    f.setElement(p, LleField::Fill17Limit, 0, kUnits - 1);
+    return p;
+  };
+  const auto read = [&](uint64_t route105, uint64_t route107, uint64_t bit109, uint64_t beats, uint64_t repeats) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kBase},
+                                    {LleField::Stage13Groups, kUnits - 1},
+                                    {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1}, {LleField::Stage13Repeats, repeats},
+                                    {LleField::Stage13RepeatWrap, static_cast<uint64_t>(-static_cast<int64_t>(repeats))},
+                                    {LleField::Stage13StreamBeats, beats}, {LleField::Stage13Channel, kTag},
+                                    {LleField::Stage13FeedsNormalise, bit109}});
+    f.setElement(p, LleField::Stage13Route, 0, route105);
+    f.setElement(p, LleField::Stage13Route, 1, route107);
+    return p;
+  };
+  const auto refusal = [&](const std::vector<DecodedPacket>& after) {
+    return refusalOf([&] {
+      rung.beginRun();
+      rung.packet(fill(), streams, 0);
+      for (const DecodedPacket& p : after) rung.packet(p, streams, 0);
+    });
+  };
+
+  rung.beginRun();
+  rung.packet(fill(), streams, 0);
+  rung.packet(read(1, 0, 1, 5, 3), streams, 0);
+  std::vector<uint8_t> expected;
+  for (uint64_t u = 0; u < kUnits; ++u) {
+    for (unsigned b = 0; b < 4; ++b) expected.push_back(static_cast<uint8_t>(kValue >> (8 * b)));
+  }
+  ASSERT_TRUE(rung.tile(5).keptRead.has_value());
+  EXPECT_EQ(*rung.tile(5).keptRead, expected);
+  EXPECT_TRUE(rung.tile(5).keptReadFeedsNormalise);
+  EXPECT_EQ(rung.tile(5).keptReadChannel, kTag);
+  EXPECT_FALSE(rung.tile(4).keptRead.has_value());  // not on the mask
+  rung.endRun();
+
+  const std::string taken = refusal({read(1, 0, 1, 5, 3), compute(kTile)});
+  EXPECT_NE(taken.find("Stage13FeedsNormalise, word 3 bit 109"), std::string::npos) << taken;
+  for (const auto& [route105, route107] : {std::pair<uint64_t, uint64_t>{1, 1}, {0, 0}, {0, 1}}) {
+    const std::string other = refusal({read(route105, route107, 1, 5, 3)});
+    EXPECT_NE(other.find("Stage13FeedsNormalise (word 3 bit 109) = 1 with Stage13Route"), std::string::npos) << other;
+  }
+  const std::string without = refusal({read(1, 0, 0, 5, 3)});
+  EXPECT_NE(without.find("Stage13FeedsNormalise (word 3 bit 109) = 0 with Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos)
+      << without;
+  const std::string beats = refusal({read(1, 0, 1, 6, 3)});
+  EXPECT_NE(beats.find("Stage13StreamBeats (word 3 bits 34:19) = 6"), std::string::npos) << beats;
+  const std::string repeats = refusal({read(1, 0, 1, 5, 2)});
+  EXPECT_NE(repeats.find("Stage13Repeats (word 2 bits 129:114) = 2"), std::string::npos) << repeats;
+}
+
 // The four flags in a 0x13's w6[35:32] (lle_fields.def Stage13Flags, docs/decoding-log.md "keptread2"):
 // not decoded; the values seen (0, 2, 4, 5, 6, 8) leave the read's bytes as the nest says. Here 10
 // units of 0x3c96e01b written from narrow unit 29 of tile 1 (a base no corpus read has) are kept,
