@@ -1611,7 +1611,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   runWindowReaders();
   const auto words = packet.words;
   // The unrequantised copy (ComputeUnrequantisedCopy, docs/decoding-log.md "copy117"): its epilogue must
-  // say "no requantisation"; the width in which its sums are written is not decoded, so it is not run.
+  // say "no requantisation", and it runs only as the walked element-wise form (through the kept identity).
   if (isUnrequantisedCopy(words)) {
     if (const std::string problem = unrequantisedCopyProblem(words); !problem.empty()) refuse(packet, problem);
     if (!isWalkedElementWise(packet)) {

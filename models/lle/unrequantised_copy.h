@@ -2,7 +2,9 @@
 // is its sum as it stands. Over the corpus the bit is set exactly where the packet carries no
 // requantisation -- word 12 all zero, multiplier 1.0, clamps -inf / +inf, zero points 0, no addend,
 // no NLU table -- so a packet that sets it beside any requantising field says two things at once and
-// is refused here, naming the field. The width in which such a sum is written is not decoded.
+// is refused here, naming the field. The rung runs the copy as the walked element-wise form (one byte a
+// lane through the kept identity); that the hardware writes bytes rather than wider sums is not shown by
+// any golden output yet.
 #pragma once
 
 #include <cmath>
