@@ -615,8 +615,8 @@ TEST_F(LleRungTest, TheKCountOfPackedElementsFlagIsSetExactlyWhereACountCoversSu
 // -5 / 9) runs with the bit clear and, with it set, is refused naming the bit and its word 12; the checker
 // itself, on a packet whose word 12 is cleared and whose epilogue is the copy's, accepts it and names each
 // requantising field put back (zero point 7, multiplier 2.0, clamp 100, addend 5, the NLU table). Fails
-// without the change (checked: the field removed, the envelope refuses "bits 117"; the check removed, the
-// set bit reaches the Dense form).
+// without the change (checked: with the rung's check and the envelope's word-12 reading removed; without
+// the field the envelope refuses "bits 117").
 TEST_F(LleRungTest, TheUnrequantisedCopyBitGoesOnlyWithAnEpilogueThatDoesNotRequantise) {
   const auto epilogue = [&](const DecodedPacket& p, uint64_t zpIn, uint64_t zpOut, float mult, float lo, float hi) {
     f.setElement(p, LleField::ComputeZpIn, 0, zpIn);
