@@ -93,9 +93,9 @@ conv01+=("$gabor64")
 # the raw output stream). 12x192x64 and the other RingCanary sizes are held out.
 P32W176="$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_6512/p32/targets/h12_w176"
 conv01+=("$P32W176/conv2d_12x176x32_to_32_k3_s1_same_quant_edgetpu.tflite")
-# RingCanary 12x128x32 and 12x176x64's split-reduction convolutions ("ring88"): their w12 bit 88 (set exactly
-# where the partial-sum walk is on under ComputeCodeW9 2, "ring9") and w15 modes 0x1f7c159 / 0x3ffc159 are
-# not decoded and are pinned to them here; the executor's bytes are checked on them (decode) and on 12x128x64
+# RingCanary 12x128x32 and 12x176x64's split-reduction convolutions ("ring88"): their w15 modes 0x1f7c159 /
+# 0x3ffc159 and w14 low row 0x2018... are not decoded and are pinned to them here (w12 bit 88 is declared,
+# ComputeFlagW12Bit88); the executor's bytes are checked on them (decode) and on 12x128x64
 # and 12x192x64 (held out for the bytes; their w12 / w15 rows equal 12x176x64's).
 conv01+=("$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
          "$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_6512/p64/targets/h12_w176/conv2d_12x176x64_to_64_k3_s1_same_quant_edgetpu.tflite")
