@@ -2884,6 +2884,22 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
   EXPECT_EQ(outputs(), plainOutputs);
   rung.endRun();
+  // w12 bit 28 (ComputeFlagW12Bit28, docs/decoding-log.md "mnet" §B), don't-care for the bytes: set under this
+  // convolution's w12, with w9 bit 52 (ComputeFlagW9Bit52, §A) beside it -- w12[31:27] 7 and w9[58:51] 3 under
+  // a code-5 w9 no corpus compute pairs them with -- runs the same convolution to the same outputs. Without
+  // the two fields the envelope refuses the compute on "word 12 ... bits 28" (checked: the conv decode rows
+  // carry code 5, the only code-7 rows are the identity copies' and Dense's).
+  rung.beginRun();
+  writeGrids();
+  arm(0x3, kTaps, kTag);
+  DecodedPacket flagged = withCount(kTaps);
+  f.setElement(flagged, LleField::ComputeCodeW9, 0, 5);
+  isa::writePacketBits(f.wordsOf(flagged), 12 * 128 + 28, 1, 1);
+  isa::writePacketBits(f.wordsOf(flagged), 9 * 128 + 52, 1, 1);
+  rung.packet(flagged, streams, 0);
+  ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
+  EXPECT_EQ(outputs(), plainOutputs);
+  rung.endRun();
 
   // The same stream armed by a 0x12 (docs/decoding-log.md "op12", "bcast10"): the execution-only 0x11's
   // layout, its transfers (Recv12Run + 1) x (Recv12Repeat + 1) -- here a run of 3 repeated twice, a nest no
