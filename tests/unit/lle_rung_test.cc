@@ -558,13 +558,13 @@ TEST_F(LleRungTest, TheComputesW12FlagAt42MovesNoByte) {
   EXPECT_NE(why.find("bits 41 "), std::string::npos) << why;
 }
 
-// w9 bit 52 and w12 bit 28 of the compute (docs/decoding-log.md "mnet" §A / §B): declared don't-care for the
-// bytes. All four combinations -- on the Dense compute, whose w12[31:27] code is 5 and w9[58:51] 1, so bit 28
-// makes a code 7 under Dense's w12[47:32] = 0xb003 and bit 52 a w9[58:51] of 3 under Dense's other w9 bits,
-// packets no corpus compute has -- pass the envelope and yield the same Dense results on two tiles. Their
-// neighbours stay pinned: w9 bit 57 (0 in every corpus compute) and w12 bit 30 (the code's high bit: 13 is
-// no corpus code) are refused naming their words. Fails without the two field rows and the regenerated
-// envelopes (checked: refused on "word 9 ... bits 52" and "word 12 ... bits 28").
+// w9 bit 52 of the compute (docs/decoding-log.md "mnet" §A): declared don't-care for the bytes. Both values --
+// on the Dense compute, whose w9[58:51] is 1, so a w9[58:51] of 3 under Dense's other w9 bits, a w9 no corpus
+// compute has -- pass the envelope and yield the same Dense results on two tiles (w12 bit 28 beside it, §B,
+// is already free under Dense's w12, whose code-7 row is the identity copies'; the convolution test below
+// checks it where it is not). Neighbours stay pinned: w9 bit 57 (0 in every corpus compute) and w12 bit 30
+// (the w12[31:27] code's high bit: 13 is no corpus code) are refused naming their words. Fails without the
+// w9 field row and the regenerated envelopes (checked: refused on "word 9 ... bits 52").
 TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
   for (const uint64_t bit52 : {0u, 1u}) {
     for (const uint64_t bit28 : {0u, 1u}) {
@@ -2884,17 +2884,18 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
   EXPECT_EQ(outputs(), plainOutputs);
   rung.endRun();
-  // w12 bit 28 (ComputeFlagW12Bit28, docs/decoding-log.md "mnet" §B), don't-care for the bytes: set under this
-  // convolution's w12, with w9 bit 52 (ComputeFlagW9Bit52, §A) beside it -- w12[31:27] 7 and w9[58:51] 3 under
-  // a code-5 w9 no corpus compute pairs them with -- runs the same convolution to the same outputs. Without
-  // the two fields the envelope refuses the compute on "word 12 ... bits 28" (checked: the conv decode rows
-  // carry code 5, the only code-7 rows are the identity copies' and Dense's).
+  // w12 bit 28 (ComputeFlagW12Bit28, docs/decoding-log.md "mnet" §B), don't-care for the bytes: the convolution
+  // sweep's w12 (high half 0x080008000a640004, w12[47:32] 0x3805 -- here 0xb805, bit 47 set: no corpus compute
+  // has it) with the code w12[31:27] 7 in place of 5, and w9 bit 52 (ComputeFlagW9Bit52, §A) beside it, run the
+  // same convolution to the same outputs. Without the w12 field the envelope refuses the compute on "word 12
+  // ... bits 28" (checked: the conv rows carry code 5; code 7 stands only in the identity copies' and Dense's).
   rung.beginRun();
   writeGrids();
   arm(0x3, kTaps, kTag);
   DecodedPacket flagged = withCount(kTaps);
   f.setElement(flagged, LleField::ComputeCodeW9, 0, 5);
-  isa::writePacketBits(f.wordsOf(flagged), 12 * 128 + 28, 1, 1);
+  isa::writePacketBits(f.wordsOf(flagged), 12 * 128, 64, 0x0005b80538000000ull);
+  isa::writePacketBits(f.wordsOf(flagged), 12 * 128 + 64, 64, 0x080008000a640004ull);
   isa::writePacketBits(f.wordsOf(flagged), 9 * 128 + 52, 1, 1);
   rung.packet(flagged, streams, 0);
   ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
