@@ -12,6 +12,11 @@ FieldRelation exceptingThePixelWalk(FieldRelation relation) {
   return relation;
 }
 
+FieldRelation exceptingTheRowWalk(FieldRelation relation) {
+  relation.exceptRowWalk = true;
+  return relation;
+}
+
 const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION(f, b, m, a) \
   FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt},
@@ -69,7 +74,17 @@ const FieldRelation kRelations[] = {
   exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, \
                                       std::nullopt, LleField::x, v, LleField::x2, v2, LleField::y, std::nullopt, false,     \
                                       std::nullopt, 0, LleField::c}),
+// The same rows, also not applied in the row walk (isRowWalk).
+#define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK(f, b, o, m, a, x, v, y)                               \
+  exceptingTheRowWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, \
+                                    LleField::o, LleField::x, v, std::nullopt, 0, LleField::y}),
+#define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK(f, b, m, a, x, v, x2, v2, y)                       \
+  exceptingTheRowWalk(exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1,      \
+                                                          std::nullopt, std::nullopt, std::nullopt, LleField::x, v,    \
+                                                          LleField::x2, v2, LleField::y})),
 #include "models/lle/lle_relations.def"
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK
+#undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
 #undef CORAL_LLE_COUNT_OF_WRAP
 #undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
@@ -117,7 +132,11 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_WALK(c, f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
+#define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK(f, b, o, m, a, x, v, y)
+#define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK(f, b, m, a, x, v, x2, v2, y)
 #include "models/lle/lle_relations.def"
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK
+#undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
 #undef CORAL_LLE_COUNT_OF_WRAP
 #undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
@@ -187,6 +206,17 @@ bool isPixelWalk(std::span<const isa::Word128> words) {
          readField(words, LleField::ComputeK4W0) != 0 && readField(words, LleField::ComputePositions) != 0;
 }
 
+bool isRowWalk(std::span<const isa::Word128> words) {
+  if (readField(words, LleField::ComputeInputBytes) != 4 || readField(words, LleField::ComputeInputRingOn) != 0 ||
+      readField(words, LleField::ComputeK4W1) != 0 || readField(words, LleField::ComputeNest37Limit1) != 0) {
+    return false;
+  }
+  for (unsigned e = 0; e < fieldDef(LleField::ComputeNest37LimitHigh).count; ++e) {
+    if (readField(words, LleField::ComputeNest37LimitHigh, e) != 0) return true;
+  }
+  return false;
+}
+
 bool fieldPresent(LleField field, std::span<const isa::Word128> words) {
   for (const FieldFormat& f : kFormats) {
     if (f.field == field && (readField(words, f.condition) == 0) != f.whenClear) return false;
@@ -204,6 +234,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     if (r.exceptWhereSet && readField(words, *r.exceptWhereSet) != 0) continue;        // so does the convolution
     if (r.onlyWhereSet && readField(words, *r.onlyWhereSet) == 0) continue;            // a relation of one form only
     if (r.exceptPixelWalk && isPixelWalk(words)) continue;                              // lle_rung_eltwise_walk.cc checks it
+    if (r.exceptRowWalk && isRowWalk(words)) continue;                                  // and this one
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

@@ -48,6 +48,8 @@ struct FieldRelation {
   std::optional<LleField> onlyWhereSet = std::nullopt;
   // CORAL_LLE_..._OR_PIXEL_WALK: nor in the pixel walk (isPixelWalk below), whose executor checks it.
   bool exceptPixelWalk = false;
+  // CORAL_LLE_..._OR_ROW_WALK: nor in the row walk (isRowWalk below), whose executor reads it as a carry.
+  bool exceptRowWalk = false;
 };
 
 // The colour templates' pixel walk (docs/decoding-log.md "colour43"): 4-byte input elements, Nest37
@@ -56,6 +58,14 @@ struct FieldRelation {
 // run once. The w0 nest's level 0 is then no K reduction but the pixel count, so the relations that
 // read it as one (the weight wraps, the raw element-wise form's position repeats) are the executor's.
 [[nodiscard]] bool isPixelWalk(std::span<const isa::Word128> words);
+
+// Conv / depthwise 1024^2's input copies (docs/decoding-log.md "conv1024"): 4-byte input elements outside a
+// ring, one group an iteration (ComputeK4W1 = 0), no tap-row loop (ComputeNest37Limit1 = 0) and a Nest37 level
+// above 3 counting (ComputeNest37LimitHigh):
+// the walk reads a window of the image's rows, Nest37's wraps of slots 2-5 are the carries between them
+// (input_byte_walk.h), not the K loop's -(iterations - 1). The walked element-wise executor takes that walk;
+// the Dense, element-wise and identity-copy forms refuse a level above 3 (lle_rung.cc).
+[[nodiscard]] bool isRowWalk(std::span<const isa::Word128> words);
 
 [[nodiscard]] std::span<const FieldRelation> fieldRelations();
 

@@ -2225,8 +2225,8 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
 
 // ComputeInputLevelMoves has a bit per Nest37 level: set where the level moves the input address,
 // clear where it reads the same input again (docs/decoding-log.md "ringconv" §A). Only the levels that
-// count are checked -- a level run once moves nothing whatever its bit says; levels 4-6 are pinned to
-// limit 0 by the envelope. A disagreement would leave the bytes to depend on whether the bit gates the
+// count are checked -- a level run once moves nothing whatever its bit says; levels 4-6 too (the row
+// walk's rows, conv 1024^2's level 4 with bit 4 set, docs/decoding-log.md "conv1024"). A disagreement would leave the bytes to depend on whether the bit gates the
 // address or only describes it, which is not decoded: refused, naming the level.
 void LleRung::refuseInputLevelMovesDisagreeingWithTheWalk(const DecodedPacket& packet, uint64_t elementBytes) const {
   const uint64_t moves = readField(packet.words, LleField::ComputeInputLevelMoves);
@@ -2335,7 +2335,8 @@ void LleRung::refuseARowPastTheInputRing(const DecodedPacket& packet, uint64_t r
   }
 }
 
-// Nest37's levels 4-6 run only in the convolution form (its position rows, conv_compute.h).
+// Nest37's levels 4-6 run only in the convolution form (its position rows, conv_compute.h) and the walked
+// element-wise form's row walk (lle_rung_eltwise_walk.cc, docs/decoding-log.md "conv1024").
 void LleRung::refuseNest37HighLevels(const DecodedPacket& packet, const char* form) const {
   for (unsigned e = 0; e < fieldDef(LleField::ComputeNest37LimitHigh).count; ++e) {
     if (const uint64_t limit = readField(packet.words, LleField::ComputeNest37LimitHigh, e); limit != 0) {

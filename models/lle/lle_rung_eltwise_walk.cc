@@ -1,7 +1,8 @@
 // The element-wise form over a walk of the tile's narrow memory (docs/decoding-log.md "eltw12" §B):
 // add_128_128's add, one 4-byte group an iteration (Nest37 level 0 runs once) weighed by the 4 x 4
-// block a kept 0x13 holds, over the iterations of Nest37's levels 1-3 -- 32 x 32 there, a column of
-// 128-byte rows at level 1 and the next column at level 2 --, each group's four results written to the
+// block a kept 0x13 holds, over the iterations of Nest37's levels 1-6 -- 32 x 32 there, a column of
+// 128-byte rows at level 1 and the next column at level 2; 69 x 69 in conv 1024^2's copy, positions at
+// level 2 and rows at level 4 --, each group's four results written to the
 // next unit of the output nest (Output37, output_nest.h). The raw programs' form (lle_rung.cc
 // computeElementWise) is the case of one counting level with the units one after the other.
 
@@ -39,15 +40,19 @@ uint64_t nestIterations(std::span<const isa::Word128> words, LleField level0, Ll
 // The form: 4-byte input elements outside a ring, Nest37 level 0 run once (one group an iteration)
 // and a level above it counting -- level 1 in add_128_128, level 2 alone in the colour templates' pixel
 // walk (field_relations.h isPixelWalk: the w0 nest's level 0 counts the pixels, docs/decoding-log.md
-// "colour43") --, every tile of the mask holding a 16-byte block a 0x13 kept for it and
+// "colour43"), levels 2 and 4 in conv / depthwise 1024^2's input copies (a window of the image's rows,
+// "conv1024") --, every tile of the mask holding a 16-byte block a 0x13 kept for it and
 // no weight stream on the compute's tag (with one, Nest37 level 1 is the convolution's tap rows). A
 // looping receive on another tag (add_128_128's input receive, 1952 against the compute's 1951) is not
 // this compute's stream.
 bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   const auto words = packet.words;
-  const bool walksAtLevel1 = readField(words, LleField::ComputeInputBytes) == kUnitBytes && readField(words, LleField::ComputeInputRingOn) == 0 &&
-                            readField(words, LleField::ComputeK4W1) == 0 && readField(words, LleField::ComputeNest37Limit1) != 0;
-  if (!walksAtLevel1 && !isPixelWalk(words)) return false;
+  const bool groupsOutsideARing = readField(words, LleField::ComputeInputBytes) == kUnitBytes &&
+                                  readField(words, LleField::ComputeInputRingOn) == 0 && readField(words, LleField::ComputeK4W1) == 0;
+  const bool walksAtLevel1 = groupsOutsideARing && readField(words, LleField::ComputeNest37Limit1) != 0;
+  // Conv 1024^2's input copy: positions at level 2, the image's rows at level 4 ("conv1024").
+  const bool walksAboveLevel3 = groupsOutsideARing && InputByteWalk::fromPacket(words, kUnitBytes).countsAboveLevel3();
+  if (!walksAtLevel1 && !walksAboveLevel3 && !isPixelWalk(words)) return false;
   bool any = false;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
@@ -76,7 +81,6 @@ void LleRung::refuseWeightWrapsOutsideTheWalkedForm(const DecodedPacket& packet)
 
 void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
   const auto words = packet.words;
-  refuseNest37HighLevels(packet, "the walked element-wise form");
   for (const LleField field : {LleField::ComputeNest37CarryLow, LleField::ComputeNest29CarryLow}) {
     for (unsigned e = 0; e < fieldDef(field).count; ++e) {
       if (const uint64_t low = readField(words, field, e); low != 0) {
@@ -101,7 +105,7 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
     if (const uint64_t n = nestIterations(words, nest.level0, nest.outer, nest.last); n != iterations) {
       refuse(packet, std::string(fieldDef(nest.level0).name) + ", " + std::string(fieldDef(nest.outer).name) + ", " + std::string(fieldDef(nest.last).name) +
                          " count " + std::to_string(n) + " iterations where the input nest (Nest37: ComputeK4W1, ComputeNest37Limit1, "
-                         "ComputePositions, ComputeNest37Limit3) walks " + std::to_string(iterations) + " groups");
+                         "ComputePositions, ComputeNest37Limit3, ComputeNest37LimitHigh) walks " + std::to_string(iterations) + " groups");
     }
   }
   for (const LleField field : {LleField::ComputeKWrap29, LleField::ComputeKWrapW7}) {

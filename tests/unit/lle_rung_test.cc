@@ -4803,6 +4803,77 @@ TEST_F(LleRungTest, ThePixelWalkCountsItsPixelsAtTheW0NestsLevel0AndReadsThemAtN
   EXPECT_NE(unkept.find("a pixel walk at Nest37 level 2"), std::string::npos) << unkept;
 }
 
+// The row walk (docs/decoding-log.md "conv1024"): conv / depthwise 1024^2's input copies read a window of
+// their image's rows -- Nest37 level 2 the window's columns (4-byte groups one unit apart), level 4
+// (ComputeNest37LimitHigh[0]) its rows, slot 3's wrap (ComputeKWrap37[1]) the carry from a row's last
+// group to the next row's first, slot 4's (ComputeKWrap37[2]) the return. Here 3 rows of 3 groups out of
+// rows 6 units (24 bytes) apart: KWrap37 = -2, +4, -14 (no corpus compute has this window: conv 1024^2's is
+// 69 x 69 of 256-unit rows, -68, +188; depthwise 1024^2's 88 x 88, -87, +169). The three counting nests
+// count the 9 iterations, Output37 writes iteration k to unit k, and the walked form's epilogue applies.
+// So out[4k + c] = f(in[24 r + 4 col + c]) for k = 3 r + col. ComputeInputLevelMoves must name level 4
+// (bit 4): a clear bit is refused naming level 4. Before the change the relation refused the packet
+// ("ComputeKWrap37[0] ... = -2 is not -1 x (iterations of ComputeK4W7 and ComputeLimit29 - 1) = -8") and the
+// walked form refused level 4 ("ComputeNest37LimitHigh[0]").
+TEST_F(LleRungTest, TheRowWalkReadsAWindowOfImageRowsAtNest37Levels2And4) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBlockAt = 96;
+  constexpr uint64_t kInputAt = 200;
+  constexpr uint64_t kRows = 3, kColumns = 3, kRowUnits = 6, kWindowGroups = kRows * kColumns;
+  constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
+  constexpr int32_t kBias = 5;
+  const int8_t diagonal[4] = {1, -2, 3, 1};
+  const auto rowWalk = [&](uint64_t levelMoves) {
+    const std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::ComputeZpIn, kEltZpIn}, {LleField::ComputeZpOut, kEltZpOut},
+        {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
+        {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+        {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)},
+        {LleField::ComputeBias, kBias},
+        {LleField::ComputeK4W0, 0}, {LleField::ComputeK4W7, 0}, {LleField::ComputeK4W10, kWindowGroups - 1},
+        {LleField::ComputeK4W1, 0}, {LleField::ComputeNest37Limit1, 0}, {LleField::ComputePositions, kColumns - 1},
+        {LleField::ComputePositionStep37, 0}, {LleField::ComputeNest37Carry1, 4},
+        {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+        {LleField::ComputeOut37Limit0, kColumns - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
+        {LleField::ComputeOutPositions, kRows - 1}, {LleField::ComputeOutWrap, static_cast<uint64_t>(-int64_t{kRows - 1})},
+        {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeInputLevelMoves, levelMoves}};
+    DecodedPacket packet = elementWiseCompute(kTile, kColumns, kInputAt, fields);
+    f.setElement(packet, LleField::ComputeLimitW0, 0, 0);
+    f.setElement(packet, LleField::ComputeLimitW0, 1, kWindowGroups - 1);  // conv 1024^2's w0 nest counts at level 2
+    f.setElement(packet, LleField::ComputeLimit29, 0, kWindowGroups - 1);
+    f.setElement(packet, LleField::ComputeLimitW10, 0, 0);
+    f.setElement(packet, LleField::ComputeNest37LimitHigh, 0, kRows - 1);
+    f.setElement(packet, LleField::ComputeKWrap37, 0, static_cast<uint64_t>(-int64_t{kColumns - 1}));
+    f.setElement(packet, LleField::ComputeKWrap37, 1, kRowUnits - (kColumns - 1));
+    f.setElement(packet, LleField::ComputeKWrap37, 2, static_cast<uint64_t>(-int64_t{(kRows - 1) * kRowUnits + kColumns - 1}));
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    // 40 bytes back (whole 8-byte lines): the 9 units, then one a 0x17 wrote before.
+    const DecodedPacket mark = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                             {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + kWindowGroups}});
+    return runElementWise({kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, 40, true, {mark}}, compute);
+  };
+  streams.input.resize(kRows * kRowUnits * 4);  // 72 bytes: whole 8-byte beats, every byte different
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(7 + 13 * i);
+  const DecodedPacket packet = rowWalk(0b0010101);  // levels 0, 2 and 4 move
+  EXPECT_EQ(checkEnvelope(packet), "");
+  const std::vector<uint8_t> out = run(packet);
+  ASSERT_EQ(out.size(), 40u);
+  for (uint64_t i = 4 * kWindowGroups; i < 40; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the walk";
+  for (uint64_t k = 0; k < kWindowGroups; ++k) {
+    const uint64_t r = k / kColumns, col = k % kColumns;
+    for (unsigned c = 0; c < 4; ++c) {
+      const int32_t acc = (streams.input[4 * (kRowUnits * r + col) + c] - kEltZpIn) * diagonal[c] + kBias;
+      const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.75f, -10.0f, 200.0f)) + kEltZpOut);
+      EXPECT_EQ(out[4 * k + c], want) << "row " << r << " column " << col << " lane " << c;
+    }
+  }
+  const std::string still = refusalOf([&] {
+    run(rowWalk(0b0000101));
+  });
+  EXPECT_NE(still.find("says level 4 does not move the input"), std::string::npos) << still;
+}
+
 // A read with Stage13Route 1, 0 (w3 bit 107 alone; docs/decoding-log.md "eltw12" §D, add_128_128's output
 // read): drained by a 0x10 send it gives the bytes a sent read (1, 1) gives -- 40 popped bytes at narrow
 // 280 of tile 0, back in order. A compute on its tiles before a send drains it is refused naming the
