@@ -93,6 +93,12 @@ conv01+=("$gabor64")
 # the raw output stream). 12x192x64 and the other RingCanary sizes are held out.
 P32W176="$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_6512/p32/targets/h12_w176"
 conv01+=("$P32W176/conv2d_12x176x32_to_32_k3_s1_same_quant_edgetpu.tflite")
+# RingCanary 12x128x32 and 12x176x64's split-reduction convolutions ("ring88"): their w15 modes 0x1f7c159 /
+# 0x3ffc159 and w14 low row 0x2018... are not decoded and are pinned to them here (w12 bit 88 is declared,
+# ComputeFlagW12Bit88); the executor's bytes are checked on them (decode) and on 12x128x64
+# and 12x192x64 (held out for the bytes; their w12 / w15 rows equal 12x176x64's).
+conv01+=("$P/conv2d_12x128x32_to_32_k3_s1_same_quant_edgetpu.tflite"
+         "$C/RingCanary+coral-usb-oxidized/templates/phase7_conv2d_k3_h12_corridor_6512/p64/targets/h12_w176/conv2d_12x176x64_to_64_k3_s1_same_quant_edgetpu.tflite")
 # Its weight feed ("conv32end"): the nested 0x27 after the stream-feeding pop and the holding tile's send
 # (Dma10WeightFeed) -- the bits of unknown meaning (the 0x27's w0[73:64] / w0[104:95] = 1023, bits 89 / 123,
 # w1 outside the ring position; the send's w2 nest, w3 flags) pinned to 3x3's; 64^2 3x3 and looming held out.

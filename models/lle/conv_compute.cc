@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <vector>
@@ -92,6 +93,34 @@ uint64_t ConvCompute::prefixBytes() const {
   return arrays * groupBytes();
 }
 
+std::optional<ConvCompute::SplitReduction> ConvCompute::splitReduction() const {
+  if (outputs() == 0) return std::nullopt;
+  // Levels of the weight nest: the taps (inner levels that move the weights), the positions (the next
+  // counting levels, which do not move them: their product is the outputs), the K groups above.
+  unsigned level = 0;
+  uint64_t taps = 1;
+  for (; level < ComputeLoopNest::kLevels; ++level) {
+    if (weights.limits[level] != 0 && weights.strides[level] == 0) break;
+    taps *= weights.limits[level] + 1;
+  }
+  uint64_t positions = 1;
+  for (; level < ComputeLoopNest::kLevels && positions < outputs(); ++level) {
+    if (weights.limits[level] != 0 && weights.strides[level] != 0) return std::nullopt;
+    positions *= weights.limits[level] + 1;
+  }
+  if (positions != outputs() || outputs() == 0 || taps == 0 || reduction() % taps != 0) return std::nullopt;
+  const uint64_t groups = reduction() / taps;
+  if (groups < 2) return std::nullopt;
+  uint64_t above = 1;
+  for (; level < ComputeLoopNest::kLevels; ++level) {
+    // A pass that moves the weight nest itself would be a walk the stream reading below does not describe.
+    if (weights.limits[level] != 0 && weights.strides[level] != 0) return std::nullopt;
+    above *= weights.limits[level] + 1;
+  }
+  if (above != groups) return std::nullopt;
+  return SplitReduction{taps, positions, groups};
+}
+
 std::string ConvCompute::unsupported() const {
   // Wider positions (docs/decoding-log.md "bcast10" §C): a position of lanes / 4 units writes them side by
   // side, the output nest counting positions (its level-0 step is one position) -- the block its carries
@@ -121,7 +150,7 @@ std::string ConvCompute::unsupported() const {
     if (weights.limits[i] != 0 && weights.strides[i] == 0) break;
     innerWeights *= weights.limits[i] + 1;
   }
-  if (innerWeights != reduction()) {
+  if (innerWeights != reduction() && !splitReduction()) {
     return "the reduction (" + std::to_string(reduction()) + " iterations an output) is not the inner " + std::to_string(innerWeights) +
            " iterations of the weight nest (Nest29): an accumulation across outer loops is not decoded";
   }
@@ -151,7 +180,12 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     return "no input byte at narrow address " + std::to_string(*missing) + " of the " + std::to_string(inputSpan) +
            " the input nest (Nest37) reaches from " + std::to_string(firstInput);
   }
-  const uint64_t weightEnd = conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1) * conv.groupBytes();
+  // A split reduction's later passes read the stream's next windows (below).
+  const auto split = conv.splitReduction();
+  const uint64_t passes = split ? split->groups : 1;
+  const auto windowUnits = static_cast<uint64_t>(conv.weights.highestUnit() - conv.weights.lowestUnit() + 1);
+  const uint64_t weightEnd =
+      conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1 + (passes - 1) * windowUnits) * conv.groupBytes();
   if (wide.size() < weightEnd) {
     return "the weight nest (Nest29) reads wide bytes up to " + std::to_string(weightEnd) + "; the tile holds " +
            std::to_string(wide.size());
@@ -191,6 +225,37 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     return true;
   };
   NestCursor out(conv.output);
+  if (split && split->taps != reduction) {
+    // A reduction split around the positions (docs/decoding-log.md "ring88"): the K groups are counted
+    // outside the positions, each pass over them adding into one partial sum a position (the rows
+    // "ring9" decoded). The weight nest returns to its first unit for every pass; the ring-fed weight
+    // stream has brought the pass's groups there by then, so in the rung's memory, which holds the
+    // whole stream, pass g reads the window the nest reaches g windows further on.
+    const auto window = static_cast<int64_t>(windowUnits);
+    std::vector<int32_t> acc(static_cast<size_t>(split->positions) * lanes);
+    for (uint64_t p = 0; p < split->positions; ++p) std::copy(bias.begin(), bias.end(), acc.begin() + static_cast<int64_t>(p * lanes));
+    NestCursor in(conv.input);
+    NestCursor w(conv.weights);
+    for (uint64_t i = 0; i < conv.iterations(); ++i, in.next(), w.next()) {
+      const uint64_t position = (i / split->taps) % split->positions;
+      const auto pass = static_cast<int64_t>(i / (split->taps * split->positions));
+      const uint8_t* x = input.data() + (static_cast<uint64_t>(in.unit()) * kUnitBytes - firstInput);
+      const uint8_t* g = weights + static_cast<uint64_t>(w.unit() + pass * window) * conv.groupBytes();
+      int32_t* a = acc.data() + position * lanes;
+      for (unsigned c = 0; c < lanes; ++c) {
+        int32_t sum = 0;
+        for (unsigned b = 0; b < kUnitBytes; ++b) sum += (int32_t{x[b]} - conv.epilogue.zpIn) * (int32_t{g[kUnitBytes * c + b]} - weightOffset[c]);
+        a[c] += sum;
+      }
+    }
+    for (uint64_t o = 0; o < conv.outputs(); ++o, out.next()) {
+      if (!writeOutput(out.unit(), std::span<const int32_t>(acc.data() + o * lanes, lanes))) {
+        return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
+      }
+    }
+    macs += conv.iterations() * lanes * kUnitBytes;
+    return "";
+  }
   const auto inputSplit = splitAtInnerLevels(conv.input, reduction);
   const auto weightSplit = splitAtInnerLevels(conv.weights, reduction);
   if (inputSplit && weightSplit && inputSpan <= UINT32_MAX) {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -50,6 +51,15 @@ struct ConvCompute {
   [[nodiscard]] uint64_t groupBytes() const { return 4ull * lanes; }
   // Bytes of the prefix arrays in front of the first weight group (4 x lanes each).
   [[nodiscard]] uint64_t prefixBytes() const;
+
+  // A reduction split around the positions: taps x groups iterations an output, the K groups counted
+  // outside the positions.
+  struct SplitReduction {
+    uint64_t taps = 0;
+    uint64_t positions = 0;
+    uint64_t groups = 0;
+  };
+  [[nodiscard]] std::optional<SplitReduction> splitReduction() const;
 
   // Why the kernel cannot run this packet (naming the field), or "" when it can.
   [[nodiscard]] std::string unsupported() const;

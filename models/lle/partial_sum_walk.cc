@@ -11,6 +11,7 @@ namespace {
 
 constexpr unsigned kLevels = 7;        // the w10 nest's slots (ComputeWrapW10's elements)
 constexpr unsigned kCountedLevels = 4;  // levels 0-3 have declared limits; 4-6 are pinned to 0 by the envelope
+constexpr uint64_t kCodeWhereBit88IsTheSwitch = 2;  // the ComputeCodeW9 value under which w12 bit 88 is the walk switch
 
 std::string wrapName(unsigned level) {
   return "ComputeWrapW10[" + std::to_string(level) + "] (the w10 nest's level-" + std::to_string(level) + " wrap)";
@@ -23,6 +24,13 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
   std::array<int64_t, kLevels> wraps{};
   for (unsigned i = 0; i < kLevels; ++i) wraps[i] = readSigned(words, LleField::ComputeWrapW10, i);
   const uint64_t walkOn = readField(words, LleField::ComputePartialSumWalkOn);
+  // w12 bit 88 goes with the switch where ComputeCodeW9 is 2 (docs/decoding-log.md "ring88"); under the
+  // other codes it is not decoded and left unread (don't-care for the bytes).
+  if (const uint64_t flag = readField(words, LleField::ComputeFlagW12Bit88);
+      readField(words, LleField::ComputeCodeW9) == kCodeWhereBit88IsTheSwitch && flag != walkOn) {
+    return "ComputeFlagW12Bit88 (word 12 bit 88) = " + std::to_string(flag) + " with ComputeCodeW9 (word 9 bits 63:59) = 2 and " +
+           "ComputePartialSumWalkOn (word 11 bit 99) = " + std::to_string(walkOn) + ": under code 2 the flag goes with the switch; another pairing is not decoded";
+  }
   if (row == 0) {
     // No kept sums: the w10 nest does not walk (every decode-set compute; what a walk without its rows
     // would address is not decoded).

@@ -179,7 +179,7 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
   // 7k (held out) templates since their weight broadcast, the 0x12 stream's rows and weight-offset array and
   // the 8-lane positions ("bcast10"): eight. RingCanary 12x176x32 since its w12 bit 42 is declared don't-care
   // and its w14 / w15 pinned ("w12c" §B; its raw output stream also hashes to the hardware's): nine.
-  EXPECT_GE(bitExact, 9u) << "fewer convolution programs bit-exact than the decoding log reports";
+  EXPECT_GE(bitExact, 13u) << "fewer convolution programs bit-exact than the decoding log reports";
   EXPECT_GE(depthwiseBitExact, 1u) << "no program with the depthwise layout bit-exact (the decoding log reports depthwise 256^2)";
 }
 

@@ -214,6 +214,90 @@ TEST(LleConvCompute, ATapRunThatSplitsAnInputLevelStillFollowsTheWalk) {
   EXPECT_GT(distinct.size(), 6u);
 }
 
+// A reduction split around the positions (docs/decoding-log.md "ring88"; RingCanary's 32- / 64-channel
+// convolutions): the 2 x 3 taps, then the positions, then 3 K groups outermost, each group's input a
+// plane of its own (Nest37 level 5) and its weights the next 6 groups of the stream while the weight
+// nest returns to its first unit (Nest29 levels 1 and 2 of stride 0). 8 lanes (two lane groups a
+// position, side by side) and 3 groups: no corpus convolution has either. The reference sums every
+// group's plane against its own window, written from the layout here.
+TEST(LleConvCompute, AReductionSplitAroundThePositionsSumsEveryKGroupIntoItsPosition) {
+  const Epilogue e;
+  constexpr unsigned kGroups = 3, kWideLanes = 8, kPrefix = 3;
+  constexpr int64_t kPlane = kG * (kOutH + kKh - 1);  // units of one K group's grid
+  Packet p = convPacket(kPrefix, e);
+  using N = isa::ComputeNest;
+  const int64_t walked = (kKw - 1) + (kKh - 1) * kG + (kOutW - 1) + (kOutH - 1) * kG;
+  p.slot(N::Nest37, 4, kOutH - 1, kPlane - walked);  // -> level 5 steps one plane
+  p.slot(N::Nest37, 5, kGroups - 1, 0);
+  p.slot(N::Nest29, 1, kOutputs - 1, -static_cast<int64_t>(kTaps - 1));  // -> level 2 stride 0: back to the window
+  p.slot(N::Nest29, 2, kGroups - 1, 0);
+  p.field(LleField::ComputeLaneGroups, kWideLanes / 4 - 1);
+  const ConvCompute conv = ConvCompute::fromPacket(p.words);
+  ASSERT_EQ(conv.unsupported(), "");
+  ASSERT_EQ(conv.reduction(), kTaps * kGroups);
+  uint32_t s = 4242;
+  std::vector<uint8_t> grid(4 * kPlane * kGroups), weights(kGroups * kTaps * 4 * kWideLanes);
+  for (uint8_t& b : grid) b = lcg(s);
+  for (uint8_t& b : weights) b = lcg(s);
+  std::array<float, kWideLanes> scale{};
+  std::array<int32_t, kWideLanes> bias{};
+  std::array<uint32_t, kWideLanes> offset{};
+  for (unsigned c = 0; c < kWideLanes; ++c) {
+    scale[c] = 0.125f * static_cast<float>(c + 1);
+    bias[c] = 300 * static_cast<int32_t>(c) - 1000;
+    offset[c] = 90 + 9 * c;
+  }
+  std::vector<uint8_t> wide;
+  const auto array = [&](const auto& values) {
+    for (auto v : values) {
+      uint8_t b[4];
+      std::memcpy(b, &v, 4);
+      wide.insert(wide.end(), b, b + 4);
+    }
+  };
+  array(scale);
+  array(bias);
+  array(offset);
+  wide.insert(wide.end(), weights.begin(), weights.end());
+  AddressedMemory narrow{8192};
+  ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
+  uint64_t macs = 0;
+  ASSERT_EQ(runConvCompute(conv, narrow, wide, models::RequantRounding::kFp32HalfEven, macs), "");
+  EXPECT_EQ(macs, uint64_t{kOutputs} * kTaps * kGroups * kWideLanes * 4);
+  const auto out = narrow.read(kOutputAt, 4 * kOutputs * kWideLanes / 4);
+  std::set<uint8_t> distinct;
+  for (unsigned y = 0; y < kOutH; ++y) {
+    for (unsigned x = 0; x < kOutW; ++x) {
+      for (unsigned c = 0; c < kWideLanes; ++c) {
+        int64_t acc = bias[c];
+        for (unsigned g = 0; g < kGroups; ++g) {
+          for (unsigned ky = 0; ky < kKh; ++ky) {
+            for (unsigned kx = 0; kx < kKw; ++kx) {
+              const int64_t unit = g * kPlane + (y + ky) * kG + x + kx;
+              const unsigned group = g * kTaps + ky * kKw + kx;
+              for (unsigned i = 0; i < 4; ++i) {
+                acc += (int32_t{grid[4 * unit + i]} - e.zpIn) *
+                       (int32_t{weights[group * 4 * kWideLanes + 4 * c + i]} - static_cast<int32_t>(offset[c]));
+              }
+            }
+          }
+        }
+        const float v = std::clamp(static_cast<float>(acc) * scale[c] * e.mult, e.lo, e.hi);
+        const auto want = static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
+        const uint8_t got = out[kWideLanes * (y * kOutW + x) + c];
+        EXPECT_EQ(int{got}, int{want}) << "output (" << y << ", " << x << ") lane " << c;
+        distinct.insert(got);
+      }
+    }
+  }
+  EXPECT_GT(distinct.size(), 8u);
+  // A pass that moves the weight nest (level 2 of stride 9, not 0) is not the stream reading: refused.
+  Packet moving = p;
+  moving.slot(N::Nest29, 1, kOutputs - 1, 9 - static_cast<int64_t>(kTaps - 1));
+  EXPECT_NE(ConvCompute::fromPacket(moving.words).unsupported().find("accumulation across outer loops"), std::string::npos)
+      << ConvCompute::fromPacket(moving.words).unsupported();
+}
+
 TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
   const Epilogue e;
   Fixture f;

@@ -561,6 +561,42 @@ TEST_F(LleRungTest, TheComputesW12FlagAt42MovesNoByte) {
   EXPECT_NE(why.find("bits 41 "), std::string::npos) << why;
 }
 
+// w9 bit 52 of the compute (docs/decoding-log.md "mnet" §A): declared don't-care for the bytes. Both values --
+// on the Dense compute, whose w9[58:51] is 1, so a w9[58:51] of 3 under Dense's other w9 bits, a w9 no corpus
+// compute has -- pass the envelope and yield the same Dense results on two tiles (w12 bit 28 beside it, §B,
+// is already free under Dense's w12, whose code-7 row is the identity copies'; the convolution test below
+// checks it where it is not). Neighbours stay pinned: w9 bit 57 (0 in every corpus compute) and w12 bit 30
+// (the w12[31:27] code's high bit: 13 is no corpus code) are refused naming their words. Fails without the
+// w9 field row and the regenerated envelopes (checked: refused on "word 9 ... bits 52").
+TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
+  for (const uint64_t bit52 : {0u, 1u}) {
+    for (const uint64_t bit28 : {0u, 1u}) {
+      rung.reset();
+      parameterCachingRun(0x3);
+      const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+        f.wordsOf(p)[9].setBits(52, 1, bit52);  // the bits themselves, not through the fields' rows
+        f.wordsOf(p)[12].setBits(28, 1, bit28);
+        ASSERT_EQ(checkEnvelope(p), "") << "w9 bit 52 " << bit52 << ", w12 bit 28 " << bit28;
+      });
+      ASSERT_EQ(out.size(), 128u);
+      for (unsigned c = 0; c < 64; ++c) {
+        EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "bit 52 " << bit52 << ", bit 28 " << bit28 << ", lane " << c;
+        EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "bit 52 " << bit52 << ", bit 28 " << bit28 << ", lane " << c;
+      }
+    }
+  }
+  DecodedPacket w9Neighbour = compute(0x1);
+  f.wordsOf(w9Neighbour)[9].setBits(57, 1, 1);
+  const std::string why9 = checkEnvelope(w9Neighbour);
+  EXPECT_NE(why9.find("word 9"), std::string::npos) << why9;
+  EXPECT_NE(why9.find("bits 57 "), std::string::npos) << why9;
+  DecodedPacket w12Neighbour = compute(0x1);
+  f.wordsOf(w12Neighbour)[12].setBits(30, 1, 1);
+  const std::string why12 = checkEnvelope(w12Neighbour);
+  EXPECT_NE(why12.find("word 12"), std::string::npos) << why12;
+  EXPECT_NE(why12.find("bits 30 "), std::string::npos) << why12;
+}
+
 // w11 bit 98 of the compute (docs/decoding-log.md "looming98"): set exactly where a K count is written over
 // elements narrower than its 4-byte group, whose level-0 loop then counts ComputeKCount x 4 / bytes elements.
 // Values no corpus compute has: a Dense (4-byte) compute with its K count written (8 groups) runs with the
@@ -2967,6 +3003,23 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   DecodedPacket coded = withCount(kTaps);
   f.setElement(coded, LleField::ComputeCodeW9, 0, 5);
   rung.packet(coded, streams, 0);
+  ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
+  EXPECT_EQ(outputs(), plainOutputs);
+  rung.endRun();
+  // w12 bit 28 (ComputeFlagW12Bit28, docs/decoding-log.md "mnet" §B), don't-care for the bytes: the convolution
+  // sweep's w12 (high half 0x080008000a640004, w12[47:32] 0x3805 -- here 0xb805, bit 47 set: no corpus compute
+  // has it) with the code w12[31:27] 7 in place of 5, and w9 bit 52 (ComputeFlagW9Bit52, §A) beside it, run the
+  // same convolution to the same outputs. Without the w12 field the envelope refuses the compute on "word 12
+  // ... bits 28" (checked: the conv rows carry code 5; code 7 stands only in the identity copies' and Dense's).
+  rung.beginRun();
+  writeGrids();
+  arm(0x3, kTaps, kTag);
+  DecodedPacket flagged = withCount(kTaps);
+  f.setElement(flagged, LleField::ComputeCodeW9, 0, 5);
+  isa::writePacketBits(f.wordsOf(flagged), 12 * 128, 64, 0x0005b80538000000ull);
+  isa::writePacketBits(f.wordsOf(flagged), 12 * 128 + 64, 64, 0x080008000a640004ull);
+  isa::writePacketBits(f.wordsOf(flagged), 9 * 128 + 52, 1, 1);
+  rung.packet(flagged, streams, 0);
   ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
   EXPECT_EQ(outputs(), plainOutputs);
   rung.endRun();

@@ -394,6 +394,42 @@ TEST(LleRelations, APartialSumRowWalkKeepsOneRowAPositionAndReturnsAboveIt) {
       << refusal();
 }
 
+// w12 bit 88 goes with the partial-sum walk's switch where ComputeCodeW9 is 2 (docs/decoding-log.md "ring88";
+// 4,578 / 4,578 corpus computes); under other codes it is not decoded and not checked. The walk of the test
+// above (rows from 3,000, 3 K groups, 3 blocks: no corpus compute) with the flag set passes; the flag clear
+// under code 2, or set under code 2 without a walk, is refused naming word 12 bit 88; under code 5 (no corpus
+// code-5 compute walks) a set flag without a walk passes. Without the field the packet does not compile here,
+// and main's envelope pins the bit.
+TEST(LleRelations, UnderCodeTwoTheW12Bit88FlagGoesWithThePartialSumWalk) {
+  std::array<isa::Word128, 17> words{};
+  const auto set = [&](LleField field, unsigned element, int64_t value) { setElement(words, field, element, value); };
+  set(LleField::ComputeK4W10, 0, 8);
+  set(LleField::ComputeLimitW10, 0, 9);
+  set(LleField::ComputeLimitW10, 1, 2);
+  set(LleField::ComputeLimitW10Level3, 0, 2);
+  set(LleField::ComputePartialSumRow, 0, 3000);
+  set(LleField::ComputeWrapW10, 0, 1);
+  for (unsigned level = 1; level < 7; ++level) set(LleField::ComputeWrapW10, level, -9);
+  set(LleField::ComputePartialSumWalkOn, 0, 1);
+  set(LleField::ComputeCodeW9, 0, 2);
+  set(LleField::ComputeFlagW12Bit88, 0, 1);
+  EXPECT_EQ(checkFieldRelations(0x01, words), "");
+  set(LleField::ComputeFlagW12Bit88, 0, 0);
+  const std::string clear = checkFieldRelations(0x01, words);
+  EXPECT_NE(clear.find("ComputeFlagW12Bit88 (word 12 bit 88) = 0 with ComputeCodeW9 (word 9 bits 63:59) = 2 and "
+                       "ComputePartialSumWalkOn (word 11 bit 99) = 1"),
+            std::string::npos)
+      << clear;
+  // No walk at all (row 0, wraps 0, switch off).
+  std::array<isa::Word128, 17> plain{};
+  setElement(plain, LleField::ComputeCodeW9, 0, 2);
+  setElement(plain, LleField::ComputeFlagW12Bit88, 0, 1);
+  const std::string alone = checkFieldRelations(0x01, plain);
+  EXPECT_NE(alone.find("ComputeFlagW12Bit88 (word 12 bit 88) = 1 with ComputeCodeW9 (word 9 bits 63:59) = 2"), std::string::npos) << alone;
+  setElement(plain, LleField::ComputeCodeW9, 0, 5);
+  EXPECT_EQ(checkFieldRelations(0x01, plain), "");
+}
+
 TEST(LleRelations, SignedReadsAreTwosComplementOfTheFieldWidth) {
   std::array<isa::Word128, 4> words{};
   const LleFieldDef& f = fieldDef(LleField::PopRingNeg16);  // 12 bits at word 1 bit 75
