@@ -59,6 +59,11 @@ struct FieldRelation {
 // read it as one (the weight wraps, the raw element-wise form's position repeats) are the executor's.
 [[nodiscard]] bool isPixelWalk(std::span<const isa::Word128> words);
 
+// The unrequantised copy's walk (ComputeUnrequantisedCopy, docs/decoding-log.md "copy117"): 4-byte
+// groups outside a ring, Nest37 level 0 run once. Its executor (the walked element-wise form) checks the
+// _OR_PIXEL_WALK relations' fields against its walk and its output nest, as it does for the pixel walk.
+[[nodiscard]] bool isUnrequantisedCopyWalk(std::span<const isa::Word128> words);
+
 // Conv / depthwise 1024^2's input copies (docs/decoding-log.md "conv1024"): 4-byte input elements outside a
 // ring, one group an iteration (ComputeK4W1 = 0), no tap-row loop (ComputeNest37Limit1 = 0) and a Nest37 level
 // above 3 counting (ComputeNest37LimitHigh):

@@ -32,6 +32,7 @@
 #include "models/lle/output_nest.h"
 #include "models/lle/read_nest.h"
 #include "models/lle/staging_window.h"
+#include "models/lle/unrequantised_copy.h"
 #include "models/lle/write_nest.h"
 #include "models/lle/requantizer.h"
 
@@ -1609,6 +1610,15 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   resolvePops(streams);
   runWindowReaders();
   const auto words = packet.words;
+  // The unrequantised copy (ComputeUnrequantisedCopy, docs/decoding-log.md "copy117"): its epilogue must
+  // say "no requantisation", and it runs only as the walked element-wise form (through the kept identity).
+  if (isUnrequantisedCopy(words)) {
+    if (const std::string problem = unrequantisedCopyProblem(words); !problem.empty()) refuse(packet, problem);
+    if (!isWalkedElementWise(packet)) {
+      refuse(packet, "ComputeUnrequantisedCopy (word 11 bit 117) set outside the walked element-wise form (4-byte groups outside a "
+                     "ring, Nest37 level 0 run once, a 16-byte block kept on every tile of the mask): not executed");
+    }
+  }
   // A compute ends its tiles' run of numbered kept reads (Stage13KeptSequence, "keep13").
   refuseARunOfKeptReads(packet);
   for (unsigned t = 0; t < tiles_.size(); ++t) {

@@ -18,6 +18,7 @@
 #include "models/lle/lle_rung.h"
 #include "models/lle/output_nest.h"
 #include "models/lle/requantizer.h"
+#include "models/lle/unrequantised_copy.h"
 
 namespace coralsim::lle {
 
@@ -116,8 +117,12 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
       }
     }
   }
-  if (readField(words, LleField::ComputePositionLoopOn) == 0) {
-    refuse(packet, "ComputePositionLoopOn (word 11 bit 111) = 0 with " + std::to_string(iterations) + " iterations (set wherever there is more than one)");
+  // w11 bit 111 is set wherever the other walked forms iterate more than once; the unrequantised copies
+  // (ComputeUnrequantisedCopy, "copy117") carry it clear whatever they count (0 of the corpus's 857).
+  const bool copy = isUnrequantisedCopy(words);
+  if (const uint64_t loopOn = readField(words, LleField::ComputePositionLoopOn); copy ? loopOn != 0 : loopOn == 0) {
+    refuse(packet, "ComputePositionLoopOn (word 11 bit 111) = " + std::to_string(loopOn) + " with " + std::to_string(iterations) +
+                       " iterations (set wherever there is more than one, clear in every unrequantised copy)");
   }
   if (readField(words, LleField::ComputeNluApply) != 0) {
     refuse(packet, "ComputeNluApply in the walked element-wise form: a table applied over a walk is not decoded");

@@ -10,6 +10,7 @@
 #include "models/isa/opcodes.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/unrequantised_copy.h"
 
 namespace coralsim::lle {
 
@@ -143,6 +144,11 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set, 
     if (def.opcode == op && !partnerCopy(f.field) && fieldPresent(f.field, packet.words)) {
       addFieldBits(def, std::span(masks).first(std::min<size_t>(packet.words.size(), kMaxWords)));
     }
+  }
+  // The unrequantised copy's word 12 (docs/decoding-log.md "copy117") is read whole: the rung refuses
+  // the copy unless all of it is zero (unrequantised_copy.h), so no bit of it is left to the envelope.
+  if (op == 0x01 && packet.words.size() > kRequantisationWord && isUnrequantisedCopy(packet.words)) {
+    masks[kRequantisationWord] = isa::Word128{~0ull, ~0ull};
   }
   // The partner-copy bits set aside: cleared in the packet and in the rows, which keep the
   // templates' values of them (pinned, the other mode).

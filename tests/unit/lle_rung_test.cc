@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <span>
 #include <stdexcept>
 #include <tuple>
 #include <vector>
@@ -26,6 +28,7 @@
 #include "models/lle/lle_rung.h"
 #include "models/lle/output_nest.h"
 #include "models/lle/packet_envelope.h"
+#include "models/lle/unrequantised_copy.h"
 
 namespace coralsim::lle {
 namespace {
@@ -640,6 +643,54 @@ TEST_F(LleRungTest, TheKCountOfPackedElementsFlagIsSetExactlyWhereACountCoversSu
                             "of 4 1-byte elements"),
             std::string::npos)
       << miscounted;
+}
+
+// w11 bit 117 of the compute (docs/decoding-log.md "copy117"): set exactly where the packet carries no
+// requantisation (word 12 zero, multiplier 1.0, clamps -inf / +inf, zero points 0). Values no corpus compute
+// has: the Dense compute (its word 12 the identity rows', zero points 3 / 200, multiplier 0.37, clamps
+// -5 / 9) runs with the bit clear and, with it set, is refused naming the bit and its word 12; the checker
+// itself, on a packet whose word 12 is cleared and whose epilogue is the copy's, accepts it and names each
+// requantising field put back (zero point 7, multiplier 2.0, clamp 100, addend 5, the NLU table). Fails
+// without the change (checked: with the rung's check and the envelope's word-12 reading removed; without
+// the field the envelope refuses "bits 117").
+TEST_F(LleRungTest, TheUnrequantisedCopyBitGoesOnlyWithAnEpilogueThatDoesNotRequantise) {
+  const auto epilogue = [&](const DecodedPacket& p, uint64_t zpIn, uint64_t zpOut, float mult, float lo, float hi) {
+    f.setElement(p, LleField::ComputeZpIn, 0, zpIn);
+    f.setElement(p, LleField::ComputeZpOut, 0, zpOut);
+    f.setElement(p, LleField::ComputeMult, 0, std::bit_cast<uint32_t>(mult));
+    f.setElement(p, LleField::ComputeClampLo, 0, std::bit_cast<uint32_t>(lo));
+    f.setElement(p, LleField::ComputeClampHi, 0, std::bit_cast<uint32_t>(hi));
+  };
+  EXPECT_EQ(denseComputeRefusal([&](const DecodedPacket& p) { epilogue(p, 3, 200, 0.37f, -5.0f, 9.0f); }), "accepted");
+  const std::string withWord12 = denseComputeRefusal([&](const DecodedPacket& p) {
+    epilogue(p, 3, 200, 0.37f, -5.0f, 9.0f);
+    f.setElement(p, LleField::ComputeUnrequantisedCopy, 0, 1);
+  });
+  EXPECT_NE(withWord12.find("ComputeUnrequantisedCopy (word 11 bit 117) set with a word 12 that is not zero"), std::string::npos)
+      << withWord12;
+
+  const float inf = std::numeric_limits<float>::infinity();
+  const DecodedPacket copy = compute(0x1);
+  f.wordsOf(copy)[kRequantisationWord] = isa::Word128{};
+  epilogue(copy, 0, 0, 1.0f, -inf, inf);
+  const std::span<const isa::Word128> words = f.wordsOf(copy);
+  EXPECT_EQ(unrequantisedCopyProblem(words), "") << "bit clear";
+  f.setElement(copy, LleField::ComputeUnrequantisedCopy, 0, 1);
+  EXPECT_EQ(unrequantisedCopyProblem(words), "") << "the copy's own epilogue";
+  const auto problemWith = [&](const std::function<void(const DecodedPacket&)>& change) {
+    const DecodedPacket changed = compute(0x1);
+    f.wordsOf(changed) = f.wordsOf(copy);
+    change(changed);
+    return unrequantisedCopyProblem(f.wordsOf(changed));
+  };
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { epilogue(p, 0, 7, 1.0f, -inf, inf); }).find("zero points 0 / 7"), std::string::npos);
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { epilogue(p, 0, 0, 2.0f, -inf, inf); }).find("ComputeMult"), std::string::npos);
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { epilogue(p, 0, 0, 1.0f, -inf, 100.0f); }).find("ComputeClampLo / Hi"), std::string::npos);
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputeBias, 0, 5); }).find("ComputeBias"), std::string::npos);
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputeNluApply, 0, 1); }).find("ComputeNluApply"),
+            std::string::npos);
+  EXPECT_NE(problemWith([&](const DecodedPacket& p) { f.wordsOf(p)[kRequantisationWord].setBits(82, 1, 1); }).find("word 12"),
+            std::string::npos);
 }
 
 TEST_F(LleRungTest, CachedParametersSurviveRunsUntilReset) {
@@ -4943,6 +4994,70 @@ TEST_F(LleRungTest, TheRowWalkReadsAWindowOfImageRowsAtNest37Levels2And4) {
     run(rowWalk(0b0000101));
   });
   EXPECT_NE(still.find("says level 4 does not move the input"), std::string::npos) << still;
+}
+
+// The unrequantised copy (w11 bit 117, docs/decoding-log.md "copy117"): the walked element-wise form
+// with no requantisation, its groups gathered over Nest37 levels 2 and 4 as the colour templates' 16 x 16
+// copy @ 0x00e9 does. Here a 3 x 5 grid no corpus compute has: level 2 three groups 4 bytes apart
+// (ComputeNest37Carry1 4), level 3 once (slot-2 wrap -2 brings it back), level 4 five rows 24 bytes apart
+// (slot-3 wrap +4: 4 x 4 + 2 x 4 = 24), the w0 / Nest29 / w10 nests counting the 15 iterations, Output37
+// writing them to 15 consecutive units; the kept block is the 4 x 4 identity, multiplier 1.0, clamps
+// -inf / +inf, zero points 0, word 12 zero, w11 bit 111 clear (as in all 857 corpus copies). So
+// out[4 (3 r + q) + c] = in[24 r + 4 q + c], the 16th unit left as a 0x17 wrote it; with w15 bit 3 set
+// and clear (ComputeModeFlagW15Bit3) the same bytes. The same packet with bit 117 clear is refused (its
+// all-zero word 12 is no other form's); with bit 111 set, refused naming it. Fails
+// without the change (checked: with the field removed the envelope refuses "bits 117"; with the walk's
+// levels 4-6 not read -- InputByteWalk::fromPacket(words, 4) -- the nests' 15 iterations disagree with
+// the walk's 3 and the copy is refused).
+TEST_F(LleRungTest, TheUnrequantisedCopyGathersItsGroupsOverNest37Levels2And4) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBlockAt = 160;
+  constexpr uint64_t kInputAt = 320;
+  constexpr uint64_t kColumns = 3, kRows = 5, kRowBytes = 24, kUnits = kColumns * kRows;
+  const auto copyWalk = [&](uint64_t bit117, uint64_t bit111, uint64_t modeBit3) {
+    const float inf = std::numeric_limits<float>::infinity();
+    DecodedPacket packet = elementWiseCompute(
+        kTile, kUnits, kInputAt,
+        {{LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
+         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(inf)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-inf)},
+         {LleField::ComputePositions, kColumns - 1}, {LleField::ComputeInputLevelMoves, 0b0010100},
+         {LleField::ComputeOut37Limit0, kUnits - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
+         {LleField::ComputeOutPositions, 0}, {LleField::ComputePositionLoopOn, bit111},
+         {LleField::ComputeUnrequantisedCopy, bit117}, {LleField::ComputeModeFlagW15Bit3, modeBit3}});
+    f.setElement(packet, LleField::ComputeNest37LimitHigh, 0, kRows - 1);
+    f.setElement(packet, LleField::ComputeKWrap37, 0, static_cast<uint64_t>(-int64_t{kColumns - 1}));
+    f.setElement(packet, LleField::ComputeKWrap37, 1, (kRowBytes - 4 * (kColumns - 1)) / 4);
+    for (unsigned e = 2; e < 5; ++e) f.setElement(packet, LleField::ComputeKWrap37, e, static_cast<uint64_t>(-26));
+    f.wordsOf(packet)[kRequantisationWord] = isa::Word128{};
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    const DecodedPacket mark = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                             {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + kUnits}});
+    return runElementWise({kTile, kBlockAt, kInputAt, {1, 1, 1, 1}, 64, true, {mark}}, compute);
+  };
+  streams.input.resize(kRows * kRowBytes);  // whole 8-byte beats, every byte different
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(251 - 13 * i);
+  for (const uint64_t modeBit3 : {0u, 1u}) {
+    const DecodedPacket copy = copyWalk(1, 0, modeBit3);
+    EXPECT_EQ(checkEnvelope(copy), "") << "w15 bit 3 = " << modeBit3;
+    const std::vector<uint8_t> out = run(copy);
+    ASSERT_EQ(out.size(), 64u);
+    for (uint64_t r = 0; r < kRows; ++r) {
+      for (uint64_t q = 0; q < kColumns; ++q) {
+        for (unsigned c = 0; c < 4; ++c) {
+          EXPECT_EQ(out[4 * (kColumns * r + q) + c], streams.input[kRowBytes * r + 4 * q + c])
+              << "w15 bit 3 = " << modeBit3 << ", row " << r << " column " << q << " lane " << c;
+        }
+      }
+    }
+    for (uint64_t i = 4 * kUnits; i < 64; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the copy";
+  }
+  const auto refusal = [&](const DecodedPacket& compute) { return refusalOf([&] { run(compute); }); };
+  const std::string unflagged = refusal(copyWalk(0, 0, 0));
+  EXPECT_NE(unflagged.find("word 12 = 00000000000000000000000000000000"), std::string::npos) << unflagged;
+  const std::string looped = refusal(copyWalk(1, 1, 0));
+  EXPECT_NE(looped.find("ComputePositionLoopOn (word 11 bit 111) = 1"), std::string::npos) << looped;
 }
 
 // A read with Stage13Route 1, 0 (w3 bit 107 alone; docs/decoding-log.md "eltw12" §D, add_128_128's output
