@@ -446,6 +446,23 @@ class LleRungTest : public ::testing::Test {
     return packet;
   }
 
+  // A 0x17 immediate writing 0x5a5a5a5a to narrow unit `unit` of `tile`: the canary after a walk's last
+  // output unit, so a test sees that the compute wrote no further.
+  DecodedPacket canaryAt(uint16_t tile, uint64_t unit) {
+    return f.make(0x17, {{LleField::Dma17Mask, tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 0x5a5a5a5a},
+                         {LleField::Fill17At4, unit}});
+  }
+
+  // The row walk's window ("conv1024"): Nest37 level 2 `columns` groups one unit apart, level 4
+  // (ComputeNest37LimitHigh[0]) `rows` rows `rowUnits` units apart; KWrap37 slot 2 rewinds the columns,
+  // slot 3 carries to the next row's first group, slot 4 returns to the window's first.
+  void setRowWindow(const DecodedPacket& packet, uint64_t columns, uint64_t rows, uint64_t rowUnits) {
+    f.setElement(packet, LleField::ComputeNest37LimitHigh, 0, rows - 1);
+    f.setElement(packet, LleField::ComputeKWrap37, 0, static_cast<uint64_t>(-static_cast<int64_t>(columns - 1)));
+    f.setElement(packet, LleField::ComputeKWrap37, 1, rowUnits - (columns - 1));
+    f.setElement(packet, LleField::ComputeKWrap37, 2, static_cast<uint64_t>(-static_cast<int64_t>((rows - 1) * rowUnits + columns - 1)));
+  }
+
   // The element-wise program around `compute` on `tile`: the 4 x 4 weight block `diagonal` written
   // by four 0x17 immediates at `blockAt` and kept for the compute by a 0x13 (unless !keepBlock), the
   // input popped to `inputAt`, the compute, and `outBytes` read back from kOutputAt to the host (one
@@ -4527,8 +4544,7 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
   const auto run = [&](const DecodedPacket& compute, uint64_t outBytes, bool stageBlock = true, bool markAfterGroup = false) {
     ElementWiseProgram p{kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, outBytes, stageBlock, {}};
     if (markAfterGroup) {
-      p.before.push_back(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
-                                       {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + 1}}));
+      p.before.push_back(canaryAt(kTile, kOutputAt / 4 + 1));
     }
     return runElementWise(p, compute);
   };
@@ -4811,8 +4827,7 @@ TEST_F(LleRungTest, TheWalkedElementWiseComputeReadsItsGroupsAlongTheInputNestAn
   };
   const auto run = [&](const DecodedPacket& compute) {
     // 64 bytes back (whole 8-byte lines): the 15 units, then one a 0x17 wrote before.
-    const DecodedPacket mark = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
-                                             {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + kGridGroups}});
+    const DecodedPacket mark = canaryAt(kTile, kOutputAt / 4 + kGridGroups);
     return runElementWise({kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, 64, true, {mark}}, compute);
   };
   const auto result = [&](uint64_t inputByte) {
@@ -4890,8 +4905,7 @@ TEST_F(LleRungTest, ThePixelWalkCountsItsPixelsAtTheW0NestsLevel0AndReadsThemAtN
   };
   const auto run = [&](const DecodedPacket& compute, bool keepBlock = true) {
     // 32 bytes back (whole 8-byte lines): the 7 units, then one a 0x17 wrote before.
-    const DecodedPacket mark = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
-                                             {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + kPixels}});
+    const DecodedPacket mark = canaryAt(kTile, kOutputAt / 4 + kPixels);
     return runElementWise({kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, 32, keepBlock, {mark}}, compute);
   };
   streams.input.resize(kPixels * kPixelBytes);  // whole 8-byte beats, every byte different
@@ -4963,16 +4977,12 @@ TEST_F(LleRungTest, TheRowWalkReadsAWindowOfImageRowsAtNest37Levels2And4) {
     f.setElement(packet, LleField::ComputeLimitW0, 1, kWindowGroups - 1);  // conv 1024^2's w0 nest counts at level 2
     f.setElement(packet, LleField::ComputeLimit29, 0, kWindowGroups - 1);
     f.setElement(packet, LleField::ComputeLimitW10, 0, 0);
-    f.setElement(packet, LleField::ComputeNest37LimitHigh, 0, kRows - 1);
-    f.setElement(packet, LleField::ComputeKWrap37, 0, static_cast<uint64_t>(-int64_t{kColumns - 1}));
-    f.setElement(packet, LleField::ComputeKWrap37, 1, kRowUnits - (kColumns - 1));
-    f.setElement(packet, LleField::ComputeKWrap37, 2, static_cast<uint64_t>(-int64_t{(kRows - 1) * kRowUnits + kColumns - 1}));
+    setRowWindow(packet, kColumns, kRows, kRowUnits);
     return packet;
   };
   const auto run = [&](const DecodedPacket& compute) {
     // 40 bytes back (whole 8-byte lines): the 9 units, then one a 0x17 wrote before.
-    const DecodedPacket mark = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
-                                             {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + kWindowGroups}});
+    const DecodedPacket mark = canaryAt(kTile, kOutputAt / 4 + kWindowGroups);
     return runElementWise({kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, 40, true, {mark}}, compute);
   };
   streams.input.resize(kRows * kRowUnits * 4);  // 72 bytes: whole 8-byte beats, every byte different
@@ -5024,16 +5034,13 @@ TEST_F(LleRungTest, TheUnrequantisedCopyGathersItsGroupsOverNest37Levels2And4) {
          {LleField::ComputeOut37Limit0, kUnits - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
          {LleField::ComputeOutPositions, 0}, {LleField::ComputePositionLoopOn, bit111},
          {LleField::ComputeUnrequantisedCopy, bit117}, {LleField::ComputeModeFlagW15Bit3, modeBit3}});
-    f.setElement(packet, LleField::ComputeNest37LimitHigh, 0, kRows - 1);
-    f.setElement(packet, LleField::ComputeKWrap37, 0, static_cast<uint64_t>(-int64_t{kColumns - 1}));
-    f.setElement(packet, LleField::ComputeKWrap37, 1, (kRowBytes - 4 * (kColumns - 1)) / 4);
-    for (unsigned e = 2; e < 5; ++e) f.setElement(packet, LleField::ComputeKWrap37, e, static_cast<uint64_t>(-26));
+    setRowWindow(packet, kColumns, kRows, kRowBytes / 4);
+    for (unsigned e = 3; e < 5; ++e) f.setElement(packet, LleField::ComputeKWrap37, e, static_cast<uint64_t>(-26));  // levels that do not count
     f.wordsOf(packet)[kRequantisationWord] = isa::Word128{};
     return packet;
   };
   const auto run = [&](const DecodedPacket& compute) {
-    const DecodedPacket mark = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
-                                             {LleField::Fill17Value, 0x5a5a5a5a}, {LleField::Fill17At4, kOutputAt / 4 + kUnits}});
+    const DecodedPacket mark = canaryAt(kTile, kOutputAt / 4 + kUnits);
     return runElementWise({kTile, kBlockAt, kInputAt, {1, 1, 1, 1}, 64, true, {mark}}, compute);
   };
   streams.input.resize(kRows * kRowBytes);  // whole 8-byte beats, every byte different
