@@ -41,6 +41,16 @@ class NestCursor {
   int64_t unit_;
 };
 
+// One 4-byte group's contribution to a lane's accumulator, in its arithmetic: modulo 2^32 as the
+// 32-bit accumulator wraps, so no offset a program's prefix holds can overflow a signed product.
+int32_t accumulateGroup(int32_t acc, const uint8_t* x, const uint8_t* w, int32_t zpIn, int32_t offset) {
+  auto sum = static_cast<uint32_t>(acc);
+  for (unsigned i = 0; i < kUnitBytes; ++i) {
+    sum += (uint32_t{x[i]} - static_cast<uint32_t>(zpIn)) * (uint32_t{w[i]} - static_cast<uint32_t>(offset));
+  }
+  return static_cast<int32_t>(sum);
+}
+
 int32_t readLane32(std::span<const uint8_t> wide, uint64_t at) {
   uint32_t v = 0;
   std::memcpy(&v, wide.data() + at, 4);
@@ -242,11 +252,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
       const uint8_t* x = input.data() + (static_cast<uint64_t>(in.unit()) * kUnitBytes - firstInput);
       const uint8_t* g = weights + static_cast<uint64_t>(w.unit() + pass * window) * conv.groupBytes();
       int32_t* a = acc.data() + position * lanes;
-      for (unsigned c = 0; c < lanes; ++c) {
-        int32_t sum = 0;
-        for (unsigned b = 0; b < kUnitBytes; ++b) sum += (int32_t{x[b]} - conv.epilogue.zpIn) * (int32_t{g[kUnitBytes * c + b]} - weightOffset[c]);
-        a[c] += sum;
-      }
+      for (unsigned c = 0; c < lanes; ++c) a[c] = accumulateGroup(a[c], x, g + kUnitBytes * c, conv.epilogue.zpIn, weightOffset[c]);
     }
     for (uint64_t o = 0; o < conv.outputs(); ++o, out.next()) {
       if (!writeOutput(out.unit(), std::span<const int32_t>(acc.data() + o * lanes, lanes))) {
@@ -324,13 +330,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
       for (uint64_t r = 0; r < reduction; ++r, in.next(), w.next()) {
         const uint8_t* x = input.data() + (static_cast<uint64_t>(in.unit()) * kUnitBytes - firstInput);
         const uint8_t* g = weights + static_cast<uint64_t>(w.unit()) * conv.groupBytes();
-        for (unsigned c = 0; c < lanes; ++c) {
-          int32_t sum = 0;
-          for (unsigned i = 0; i < kUnitBytes; ++i) {
-            sum += (int32_t{x[i]} - conv.epilogue.zpIn) * (int32_t{g[kUnitBytes * c + i]} - weightOffset[c]);
-          }
-          acc[c] += sum;
-        }
+        for (unsigned c = 0; c < lanes; ++c) acc[c] = accumulateGroup(acc[c], x, g + kUnitBytes * c, conv.epilogue.zpIn, weightOffset[c]);
       }
       if (!writeOutput(out.unit(), acc)) return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
     }
