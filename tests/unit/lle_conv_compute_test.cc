@@ -171,12 +171,16 @@ TEST(LleConvCompute, TheThreeNestsWalkTapsGridAndOutputsTogetherForEveryPrefixKi
 // no corpus convolution walks so). The kernel cannot reuse one tap pattern for every output and steps
 // its odometer instead; the sums must still follow the walk. The reference walks the units here, from
 // the strides the carries make (1, G, 1), not from the kernel's nest code.
-TEST(LleConvCompute, ATapRunThatSplitsAnInputLevelStillFollowsTheWalk) {
+// The same walk with per-lane weight offsets far from any corpus value (near INT32_MIN / INT32_MAX): the
+// accumulator is 32 bits and wraps, so the reference sums modulo 2^32 (the odometer path's signed
+// products used to overflow on such offsets: undefined behaviour, which UBSan builds report).
+void expectTapRunFollowsTheWalk(const std::array<uint32_t, kLanes>& offsets, size_t minDistinct) {
   const Epilogue e;
   constexpr unsigned kPrefix = 3;
   constexpr unsigned kRowUnits = 4, kRows = 3, kShifts = 3, kTapsEach = 6;
   constexpr unsigned kIterations = kRowUnits * kRows * kShifts, kOuts = kIterations / kTapsEach;
   Fixture f;
+  f.offset = offsets;
   Packet p = convPacket(kPrefix, e);
   using N = isa::ComputeNest;
   p.slot(N::Nest37, 0, kRowUnits - 1, kG - (kRowUnits - 1));                           // -> stride G
@@ -196,22 +200,27 @@ TEST(LleConvCompute, ATapRunThatSplitsAnInputLevelStillFollowsTheWalk) {
   std::set<uint8_t> distinct;
   for (unsigned o = 0; o < kOuts; ++o) {
     for (unsigned c = 0; c < kLanes; ++c) {
-      int64_t acc = f.bias[c];
+      auto acc = static_cast<uint32_t>(f.bias[c]);
       for (unsigned r = 0; r < kTapsEach; ++r) {
         const unsigned n = o * kTapsEach + r;
         const unsigned unit = n % kRowUnits + (n / kRowUnits) % kRows * kG + n / (kRowUnits * kRows);
         for (unsigned i = 0; i < 4; ++i) {
-          acc += (int32_t{f.grid[4 * unit + i]} - e.zpIn) *
-                 (int32_t{f.weights[r * 4 * kLanes + 4 * c + i]} - static_cast<int32_t>(f.offset[c]));
+          acc += (uint32_t{f.grid[4 * unit + i]} - static_cast<uint32_t>(e.zpIn)) *
+                 (uint32_t{f.weights[r * 4 * kLanes + 4 * c + i]} - f.offset[c]);
         }
       }
-      const float v = std::clamp(static_cast<float>(acc) * f.scale[c] * e.mult, e.lo, e.hi);
+      const float v = std::clamp(static_cast<float>(static_cast<int32_t>(acc)) * f.scale[c] * e.mult, e.lo, e.hi);
       const auto want = static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
-      EXPECT_EQ(int{out[4 * o + c]}, int{want}) << "output " << o << " lane " << c;
+      EXPECT_EQ(int{out[4 * o + c]}, int{want}) << "output " << o << " lane " << c << ", offset " << f.offset[c];
       distinct.insert(out[4 * o + c]);
     }
   }
-  EXPECT_GT(distinct.size(), 6u);
+  EXPECT_GT(distinct.size(), minDistinct);
+}
+
+TEST(LleConvCompute, ATapRunThatSplitsAnInputLevelStillFollowsTheWalk) {
+  expectTapRunFollowsTheWalk(Fixture{}.offset, 6);
+  expectTapRunFollowsTheWalk({0x80000000u, 0x7fffffffu, 0xffffff00u, 0x80000001u}, 2);  // outputs mostly clamped
 }
 
 // A reduction split around the positions (docs/decoding-log.md "ring88"; RingCanary's 32- / 64-channel
