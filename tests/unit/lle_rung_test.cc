@@ -446,6 +446,42 @@ class LleRungTest : public ::testing::Test {
     return packet;
   }
 
+  // The read tests' source: a 0x17 writing the pattern 1b e0 96 3c (every byte different) to `units`
+  // units of `tile` from narrow unit `base`; fillPattern is what a read of them must give.
+  DecodedPacket patternFill(uint16_t tile, uint64_t base, uint64_t units) {
+    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, tile},
+                                    {LleField::Fill17Immediate, 1},
+                                    {LleField::Fill17Value, 0x3c96e01b},
+                                    {LleField::Fill17At4, base},
+                                    {LleField::Fill17Step, 1},
+                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(units - 1))}});
+    f.setElement(p, LleField::Fill17Limit, 0, units - 1);
+    return p;
+  }
+  static std::vector<uint8_t> fillPattern(uint64_t units) {
+    std::vector<uint8_t> bytes;
+    for (uint64_t k = 0; k < units; ++k) bytes.insert(bytes.end(), {0x1b, 0xe0, 0x96, 0x3c});
+    return bytes;
+  }
+  // One run of `fill` then `read`: the bytes tile 1 keeps for its compute (the kept-read tests' tile), or
+  // the `bytes` a host-bound send from `tile` delivers.
+  std::vector<uint8_t> keptAfter(const DecodedPacket& fill, const DecodedPacket& read) {
+    rung.beginRun();
+    rung.packet(fill, streams, 0);
+    rung.packet(read, streams, 0);
+    std::vector<uint8_t> kept = rung.tile(1).keptRead.value_or(std::vector<uint8_t>{});
+    rung.endRun();
+    return kept;
+  }
+  std::vector<uint8_t> sentAfter(const DecodedPacket& fill, const DecodedPacket& read, uint16_t tile, uint64_t bytes) {
+    rung.beginRun();
+    rung.packet(fill, streams, 0);
+    rung.packet(read, streams, 0);
+    std::vector<uint8_t> out = sendToHost(tile, bytes);
+    rung.endRun();
+    return out;
+  }
+
   // A 0x17 immediate writing 0x5a5a5a5a to narrow unit `unit` of `tile`: the canary after a walk's last
   // output unit, so a test sees that the compute wrote no further.
   DecodedPacket canaryAt(uint16_t tile, uint64_t unit) {
@@ -2316,16 +2352,7 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
   constexpr uint16_t kTile = 0x2;
   constexpr uint64_t kBase = 29;
   constexpr uint64_t kUnits = 10;  // 40 bytes: five 8-byte outfeed lines
-  const auto fill = [&] {
-    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile},
-                                    {LleField::Fill17Immediate, 1},
-                                    {LleField::Fill17Value, 0x3c96e01b},
-                                    {LleField::Fill17At4, kBase},
-                                    {LleField::Fill17Step, 1},
-                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))}});
-    f.setElement(p, LleField::Fill17Limit, 0, kUnits - 1);
-    return p;
-  };
+  const auto fill = [&] { return patternFill(kTile, kBase, kUnits); };
   const auto read = [&](uint64_t route, uint64_t flags) {
     DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
     f.setElement(p, LleField::Stage13Route, 0, route);
@@ -2333,24 +2360,9 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
     f.setElement(p, LleField::Stage13Flags, 0, flags);
     return p;
   };
-  const auto kept = [&](uint64_t flags) {
-    rung.beginRun();
-    rung.packet(fill(), streams, 0);
-    rung.packet(read(0, flags), streams, 0);
-    std::vector<uint8_t> bytes = rung.tile(1).keptRead.value_or(std::vector<uint8_t>{});
-    rung.endRun();
-    return bytes;
-  };
-  const auto sent = [&](uint64_t flags) {
-    rung.beginRun();
-    rung.packet(fill(), streams, 0);
-    rung.packet(read(1, flags), streams, 0);
-    std::vector<uint8_t> out = sendToHost(kTile, 4 * kUnits);
-    rung.endRun();
-    return out;
-  };
-  std::vector<uint8_t> expected;
-  for (uint64_t k = 0; k < kUnits; ++k) expected.insert(expected.end(), {0x1b, 0xe0, 0x96, 0x3c});
+  const auto kept = [&](uint64_t flags) { return keptAfter(fill(), read(0, flags)); };
+  const auto sent = [&](uint64_t flags) { return sentAfter(fill(), read(1, flags), kTile, 4 * kUnits); };
+  const std::vector<uint8_t> expected = fillPattern(kUnits);
   for (const uint64_t flags : {0, 2, 4, 5, 6, 8}) {
     EXPECT_EQ(checkEnvelope(read(0, flags)), "") << "flags " << flags;
     EXPECT_EQ(checkEnvelope(read(1, flags)), "") << "flags " << flags;
@@ -2379,16 +2391,7 @@ TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
   constexpr uint16_t kTile = 0x2;
   constexpr uint64_t kBase = 29;
   constexpr uint64_t kUnits = 10;
-  const auto fill = [&] {
-    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile},
-                                    {LleField::Fill17Immediate, 1},
-                                    {LleField::Fill17Value, 0x3c96e01b},
-                                    {LleField::Fill17At4, kBase},
-                                    {LleField::Fill17Step, 1},
-                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))}});
-    f.setElement(p, LleField::Fill17Limit, 0, kUnits - 1);
-    return p;
-  };
+  const auto fill = [&] { return patternFill(kTile, kBase, kUnits); };
   const auto read = [&](uint64_t route, uint64_t mark) {
     DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
     f.setElement(p, LleField::Stage13Route, 0, route);
@@ -2404,24 +2407,9 @@ TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
     w4.setBits(31, 2, mark);  // Stage13ConsumerMark, set as the bits themselves
     return p;
   };
-  const auto kept = [&](uint64_t mark) {
-    rung.beginRun();
-    rung.packet(fill(), streams, 0);
-    rung.packet(read(0, mark), streams, 0);
-    std::vector<uint8_t> bytes = rung.tile(1).keptRead.value_or(std::vector<uint8_t>{});
-    rung.endRun();
-    return bytes;
-  };
-  const auto sent = [&](uint64_t mark) {
-    rung.beginRun();
-    rung.packet(fill(), streams, 0);
-    rung.packet(read(1, mark), streams, 0);
-    std::vector<uint8_t> out = sendToHost(kTile, 4 * kUnits);
-    rung.endRun();
-    return out;
-  };
-  std::vector<uint8_t> expected;
-  for (uint64_t k = 0; k < kUnits; ++k) expected.insert(expected.end(), {0x1b, 0xe0, 0x96, 0x3c});
+  const auto kept = [&](uint64_t mark) { return keptAfter(fill(), read(0, mark)); };
+  const auto sent = [&](uint64_t mark) { return sentAfter(fill(), read(1, mark), kTile, 4 * kUnits); };
+  const std::vector<uint8_t> expected = fillPattern(kUnits);
   for (const uint64_t mark : {0, 1, 3}) {
     EXPECT_EQ(checkEnvelope(read(0, mark)), "") << "mark " << mark;
     EXPECT_EQ(checkEnvelope(read(1, mark)), "") << "mark " << mark;
@@ -2447,16 +2435,7 @@ TEST_F(LleRungTest, KeptReadsNumberedInWordFourRunOneTwoThreeBeforeTheirCompute)
   constexpr uint16_t kTile = 0x2;
   constexpr uint64_t kBase = 29;
   constexpr uint64_t kUnits = 10;
-  const auto fill = [&] {
-    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile},
-                                    {LleField::Fill17Immediate, 1},
-                                    {LleField::Fill17Value, 0x3c96e01b},
-                                    {LleField::Fill17At4, kBase},
-                                    {LleField::Fill17Step, 1},
-                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))}});
-    f.setElement(p, LleField::Fill17Limit, 0, kUnits - 1);
-    return p;
-  };
+  const auto fill = [&] { return patternFill(kTile, kBase, kUnits); };
   // A kept (route 0) or sent (route 1) read numbered `sequence` in the sequence form (bit 59 clear), bit 75 as given.
   const auto read = [&](uint64_t sequence, uint64_t on = 1, uint64_t route = 0) {
     DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
