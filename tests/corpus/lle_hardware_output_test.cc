@@ -71,15 +71,21 @@ std::vector<uint8_t> recordedOutput(const fs::path& file, std::string& problem) 
   return {raw.begin() + kHeader, raw.end()};
 }
 
+// The corpus's record of what real hardware did (ground_truth/), and a JSON file read whole.
+fs::path groundTruthFile(const fs::path& corpus) { return corpus / "ground_truth" / "GROUND_TRUTH_public.json"; }
+JsonValue readJsonFile(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return coralsim::testing::parseJson(ss.str());
+}
+
 TEST(LleHardwareOutput, ProgramsWithARecordedDeviceOutputRunOnLleToThoseBytes) {
   const auto corpus = coralsim::testing::corpusDir();
   CORALSIM_REQUIRE_CORPUS(corpus);
-  const fs::path truthFile = *corpus / "ground_truth" / "GROUND_TRUTH_public.json";
+  const fs::path truthFile = groundTruthFile(*corpus);
   ASSERT_TRUE(fs::exists(truthFile)) << truthFile;
-  std::ifstream in(truthFile);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const JsonValue truth = coralsim::testing::parseJson(ss.str());
+  const JsonValue truth = readJsonFile(truthFile);
   size_t entries = 0, ranFully = 0;
   for (const JsonValue& e : truth.items) {
     if (text(e.find("kind")) != "bit-exact output (golden)") continue;
@@ -152,12 +158,9 @@ std::optional<std::vector<uint8_t>> deviceStream(const OutputTensor& output, con
 TEST(LleHardwareOutput, ProgramsWithARecordedRawOutputHashRunOnLleToThatHash) {
   const auto corpus = coralsim::testing::corpusDir();
   CORALSIM_REQUIRE_CORPUS(corpus);
-  const fs::path truthFile = *corpus / "ground_truth" / "GROUND_TRUTH_public.json";
+  const fs::path truthFile = groundTruthFile(*corpus);
   ASSERT_TRUE(fs::exists(truthFile)) << truthFile;
-  std::ifstream in(truthFile);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const JsonValue truth = coralsim::testing::parseJson(ss.str());
+  const JsonValue truth = readJsonFile(truthFile);
   size_t entries = 0, ranFully = 0;
   for (const JsonValue& e : truth.items) {
     if (text(e.find("kind")) != "raw-output hash") continue;
