@@ -14,7 +14,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scan_lle_fields import programs  # noqa: E402  (the scan scripts' one corpus walk)
+from scan_lle_fields import opcode_packets, programs  # noqa: E402  (the scan scripts' one corpus walk)
 
 
 def field(packet, lsb, width):
@@ -44,14 +44,7 @@ def main():
     bits = [int(b) for b in args[2:]]
     packets = []
     for _, _, data in programs(args[1]):
-        words = seg.words(data)
-        found, _ = seg.segment(words)
-        for index, op, length in found:
-            if op != 0x01:
-                continue
-            packet = 0
-            for k in range(length):
-                packet |= words[index + k] << (128 * k)
+        for _, packet in opcode_packets(seg, data, 0x01):
             if field(packet, 128 * 12, 128) == 0:
                 continue
             if "--conv-form" in sys.argv and (field(packet, 128 + 81, 3) != 4 or field(packet, 62, 14) == 0

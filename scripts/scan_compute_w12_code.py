@@ -15,7 +15,7 @@ import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from scan_lle_fields import programs  # noqa: E402  (the scan scripts' one corpus walk)
+from scan_lle_fields import opcode_packets, programs  # noqa: E402  (the scan scripts' one corpus walk)
 
 
 def field(packet, word, lsb, width):
@@ -36,14 +36,7 @@ def main():
     where = collections.defaultdict(set)
     agree45_82 = total = 0
     for label, _, data in programs(args[1]):
-        words = seg.words(data)
-        found, _ = seg.segment(words)
-        for index, op, length in found:
-            if op != 0x01:
-                continue
-            packet = 0
-            for k in range(length):
-                packet |= words[index + k] << (128 * k)
+        for _, packet in opcode_packets(seg, data, 0x01):
             total += 1
             agree45_82 += field(packet, 12, 45, 1) == field(packet, 12, 82, 1)
             unrequantised = (abs(as_float(field(packet, 15, 61, 32))) == float("inf")

@@ -50,6 +50,20 @@ def programs(corpus):
             yield "%s#p%d#c%d" % (relpath, p, c), str(exe["type"]), bitstream["bitstream"]
 
 
+def opcode_packets(seg, data, opcode):
+    """(word index, the packet's words joined into one integer, word 0 lowest) of every `opcode`
+    packet of one bitstream, as the shared reference segmenter `seg` finds them."""
+    words = seg.words(data)
+    found, _ = seg.segment(words)
+    for index, op, length in found:
+        if op != opcode:
+            continue
+        packet = 0
+        for k in range(length):
+            packet |= words[index + k] << (128 * k)
+        yield index, packet
+
+
 def decide_args(doc, default_decide):
     """The scan scripts' command line: TOOLS_ISA_DIR CORPUS_DIR [--decide NAME...]. Returns (tools, corpus,
     decide set); puts the shared tools on sys.path so `seg` imports."""
