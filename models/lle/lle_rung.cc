@@ -2149,7 +2149,7 @@ void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uin
     if (ringBytes != fed.rows() * kRowBytes) {
       refuse(packet, "the stream-feeding pop carries " + std::to_string(ringBytes) + " ring bytes (PopBeatsHigh/Low); tile " +
                          std::to_string(t) + "'s weight stream armed at PC 0x" + isa::formatAddress(fed.pc) + " has " +
-                         std::to_string(fed.blocks) + " x " + std::to_string(fed.prefixArrays) + " prefix arrays and " + std::to_string(fed.transfers) +
+                         std::to_string(fed.prefixArrays) + " prefix arrays" + (fed.blocks > 1 ? " for each of " + std::to_string(fed.blocks) + " blocks" : "") + " and " + std::to_string(fed.transfers) +
                          " transfers of " + std::to_string(kRowBytes) + " bytes: what the length counts otherwise is not decoded");
     }
     if (t == static_cast<unsigned>(std::countr_zero(tiles))) {
@@ -2488,7 +2488,7 @@ void LleRung::broadcastWeights(const DecodedPacket& packet) {
     if (rows != fed.rows()) {
       refuse(packet, "weight broadcast of " + std::to_string(rows) + " rows (Dma10BroadcastRows + 1, word 0 bits 110:95) to tile " +
                          std::to_string(t) + ", whose weight stream armed at PC 0x" + isa::formatAddress(fed.pc) + " takes " +
-                         std::to_string(fed.blocks) + " x " + std::to_string(fed.prefixArrays) + " prefix arrays and " + std::to_string(fed.transfers) +
+                         std::to_string(fed.prefixArrays) + " prefix arrays" + (fed.blocks > 1 ? " for each of " + std::to_string(fed.blocks) + " blocks" : "") + " and " + std::to_string(fed.transfers) +
                          " transfers of one row: another row count is not decoded");
     }
     if (fed.weightTile != sender) {
