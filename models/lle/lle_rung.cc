@@ -2079,10 +2079,24 @@ void LleRung::refuseOffsetPrefixDisagreeing(const DecodedPacket& packet, unsigne
   }
 }
 
-// Each output position's lanes side by side from its unit (conv_compute.cc's writeOutput).
+// Each output position's lanes side by side from its unit (conv_compute.cc's writeOutput). A split
+// reduction's output blocks of one position that lie side by side (RingCanary's two 64-lane halves of 128
+// channels, docs/decoding-log.md "ring128") are reported as one position of all their lanes, as the layer holds them.
 void LleRung::reportConvolutionWrite(const DecodedPacket& packet, unsigned t, const ConvCompute& conv) const {
-  reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kConvolution, conv.lanes,
-                     positionAddresses(conv.output, 1), tiles_[t].narrowSram);
+  std::vector<uint64_t> at = positionAddresses(conv.output, 1);
+  unsigned bytesPerPosition = conv.lanes;
+  if (const uint64_t blocks = conv.blocks(); blocks > 1 && at.size() % blocks == 0) {
+    const size_t positions = at.size() / blocks;
+    bool sideBySide = true;
+    for (size_t p = 0; p < positions; ++p) {
+      for (uint64_t b = 1; b < blocks; ++b) sideBySide = sideBySide && at[b * positions + p] == at[p] + b * conv.lanes;
+    }
+    if (sideBySide) {
+      at.resize(positions);
+      bytesPerPosition = static_cast<unsigned>(conv.lanes * blocks);
+    }
+  }
+  reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kConvolution, bytesPerPosition, at, tiles_[t].narrowSram);
 }
 
 // The weight groups a 0x12 stream carries to tile t's convolution, gathered from the rows of the one tile
