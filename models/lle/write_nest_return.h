@@ -3,7 +3,9 @@
 // It brings the write's address back to the nest's first unit: minus the last unit's offset under the
 // odometer (write_nest.h), -Stage14Groups where only level 0 counts, -(limit + 64) where a level 1 of
 // stride 64 counts once more (the PoseNet / BodyPix decoders' -79 with 15 groups). A write runs its nest
-// once, so the return moves no byte the rung models; another value says something not decoded.
+// once, so the return moves no byte the rung models; another value says something not decoded. The
+// 0x13 read's fifth carry slot (Stage13Wrap[4], past its level 4) holds the same return in 4,667 / 4,667
+// corpus reads (scripts/scan_nest_return.py); the rung does not check that one yet.
 #pragma once
 
 #include <span>
