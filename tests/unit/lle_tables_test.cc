@@ -434,7 +434,7 @@ TEST(LleRelations, UnderCodeTwoTheW12Bit88FlagGoesWithThePartialSumWalk) {
 // over the image positions w12[81:48]; the code w12[31:27] is 0 or odd. Values no corpus compute has: a 7-byte
 // image row with mark 9 and the flag passes; the flag's two copies apart, the flag without a row, or a row
 // without the flag are refused naming the fields; the code 1 (M = 0 written) and 13 pass, the even codes 4 and
-// 2 are refused naming ComputeCodeW12. With the check's call removed from checkFieldRelations all six refusals
+// 2 are refused naming ComputeCodeW12. With the check's call removed from checkFieldRelations the five refusals
 // fail (checked); without the fields the test does not compile.
 TEST(LleRelations, TheW12PositionsFlagGoesWithItsPositionsAndTheCodeIsZeroOrOdd) {
   std::array<isa::Word128, 17> words{};
