@@ -2379,6 +2379,36 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
   }
 }
 
+// w6 bit 31 of a 0x13 not routed for the softmax (lle_fields.def Stage13FeedsReduction, docs/decoding-log.md "w4x"
+// §B): set where the read's consumer sums over its bytes (a 0x02 compute, an average pool's ComputeInputBytes-0
+// compute: gabor 128^2 p4's kept read @ 0x0111); not read. Here 10 units of 0x3c96e01b from narrow unit 29 of
+// tile 1 (a base no corpus read has), kept and sent under flags 2 / 4 / 8 with the bit set and clear: the same 40
+// bytes, each read inside the envelope. On main the envelope pinned the bit to 0 (p4's stop "word 6 ... bits 31").
+TEST_F(LleRungTest, TheReductionMarkInWordSixLeavesTheBytesWhereTheNestSays) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 29;
+  constexpr uint64_t kUnits = 10;
+  const auto fill = [&] { return patternFill(kTile, kBase, kUnits); };
+  const auto read = [&](uint64_t route, uint64_t flags, uint64_t mark) {
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
+    f.setElement(p, LleField::Stage13Route, 0, route);
+    f.setElement(p, LleField::Stage13Route, 1, route);
+    f.setElement(p, LleField::Stage13Flags, 0, flags);
+    f.wordsOf(p)[6].setBits(31, 1, mark);  // the bit itself, so that the test also builds without the field
+    return p;
+  };
+  const std::vector<uint8_t> expected = fillPattern(kUnits);
+  for (const uint64_t flags : {2, 4, 8}) {
+    for (const uint64_t mark : {0, 1}) {
+      const std::string what = "flags " + std::to_string(flags) + ", w6 bit 31 = " + std::to_string(mark);
+      EXPECT_EQ(checkEnvelope(read(0, flags, mark)), "") << what;
+      EXPECT_EQ(checkEnvelope(read(1, flags, mark)), "") << what;
+      EXPECT_EQ(keptAfter(fill(), read(0, flags, mark)), expected) << "kept, " << what;
+      EXPECT_EQ(sentAfter(fill(), read(1, flags, mark), kTile, 4 * kUnits), expected) << "sent, " << what;
+    }
+  }
+}
+
 // The two bits in a 0x13's w4[32:31] (lle_fields.def Stage13ConsumerMark, docs/decoding-log.md "keep13"):
 // 0 in the kept reads whose consumer compute has no word 12, 3 where it has one; not decoded, not read.
 // Here the kept read's w4 carries the fields the colour templates' and split_concat's kept identity reads carry
