@@ -221,7 +221,7 @@ bool isRowWalk(std::span<const isa::Word128> words) {
 
 bool isUnrequantisedCopyWalk(std::span<const isa::Word128> words) {
   return readField(words, LleField::ComputeUnrequantisedCopy) != 0 && readField(words, LleField::ComputeInputBytes) == 4 &&
-         readField(words, LleField::ComputeInputRingOn) == 0 && readField(words, LleField::ComputeK4W1) == 0;
+         readField(words, LleField::ComputeInputRingOn) == 0;
 }
 
 bool fieldPresent(LleField field, std::span<const isa::Word128> words) {
@@ -241,7 +241,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     if (r.exceptWhereSet && readField(words, *r.exceptWhereSet) != 0) continue;        // so does the convolution
     if (r.onlyWhereSet && readField(words, *r.onlyWhereSet) == 0) continue;            // a relation of one form only
     if (r.exceptPixelWalk && (isPixelWalk(words) || isUnrequantisedCopyWalk(words))) continue;  // lle_rung_eltwise_walk.cc checks it
-    if (r.exceptRowWalk && isRowWalk(words)) continue;                                  // and this one
+    if (r.exceptRowWalk && (isRowWalk(words) || isUnrequantisedCopyWalk(words))) continue;  // Nest37 read as a byte walk
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

@@ -48,7 +48,8 @@ struct FieldRelation {
   std::optional<LleField> onlyWhereSet = std::nullopt;
   // CORAL_LLE_..._OR_PIXEL_WALK: nor in the pixel walk (isPixelWalk below), whose executor checks it.
   bool exceptPixelWalk = false;
-  // CORAL_LLE_..._OR_ROW_WALK: nor in the row walk (isRowWalk below), whose executor reads it as a carry.
+  // CORAL_LLE_..._OR_ROW_WALK: nor in the row walk (isRowWalk below) or the unrequantised copy
+  // (isUnrequantisedCopyWalk), whose executor reads it as a carry of the byte walk.
   bool exceptRowWalk = false;
 };
 
@@ -60,8 +61,11 @@ struct FieldRelation {
 [[nodiscard]] bool isPixelWalk(std::span<const isa::Word128> words);
 
 // The unrequantised copy's walk (ComputeUnrequantisedCopy, docs/decoding-log.md "copy117"): 4-byte
-// groups outside a ring, Nest37 level 0 run once. Its executor (the walked element-wise form) checks the
-// _OR_PIXEL_WALK relations' fields against its walk and its output nest, as it does for the pixel walk.
+// groups outside a ring; Nest37 level 0 runs once, or counts K groups each copied to its own lane group
+// (the grouped copy, docs/decoding-log.md "colour"). Its executor (the walked element-wise form) checks the
+// _OR_PIXEL_WALK relations' fields against its walk and its output nest, as it does for the pixel walk,
+// and reads Nest37 as a byte walk (input_byte_walk.h), so the _OR_ROW_WALK rows do not hold it either:
+// the copies' carries of levels that run once are a return and a next block, not the K loop's wrap.
 [[nodiscard]] bool isUnrequantisedCopyWalk(std::span<const isa::Word128> words);
 
 // Conv / depthwise 1024^2's input copies (docs/decoding-log.md "conv1024"): 4-byte input elements outside a

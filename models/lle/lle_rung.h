@@ -90,6 +90,7 @@ namespace coralsim::lle {
 
 struct MeshLayout;  // mesh_sides.h
 struct ConvCompute;  // conv_compute.h
+struct InputByteWalk;  // input_byte_walk.h
 
 class LleRung final : public models::DatapathRung {
  public:
@@ -244,6 +245,11 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] bool isWalkedElementWise(const models::DecodedPacket& packet) const;
   void refuseWeightWrapsOutsideTheWalkedForm(const models::DecodedPacket& packet) const;
   void computeElementWiseWalk(const models::DecodedPacket& packet);
+  // The grouped copy (docs/decoding-log.md "colour"): an unrequantised copy whose Nest37 level 0 counts
+  // K groups, each weighed into the output unit of its own lane group, as the ring copy's.
+  [[nodiscard]] static uint64_t groupsAPosition(std::span<const isa::Word128> words);
+  template <typename Nest>
+  void writeWalkedGroups(const models::DecodedPacket& packet, const Nest& out, const InputByteWalk& walk, uint64_t iterations);
   // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.
   [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes);
   [[nodiscard]] std::vector<uint8_t> sendKeptRead(const models::DecodedPacket& packet, TileState& tile, unsigned index,

@@ -13,6 +13,7 @@
 #include "models/lle/compute_epilogue.h"
 #include "models/lle/compute_write_report.h"
 #include "models/lle/field_relations.h"
+#include "models/lle/identity_copy4.h"
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
@@ -48,12 +49,15 @@ uint64_t nestIterations(std::span<const isa::Word128> words, LleField level0, Ll
 // this compute's stream.
 bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   const auto words = packet.words;
-  const bool groupsOutsideARing = readField(words, LleField::ComputeInputBytes) == kUnitBytes &&
-                                  readField(words, LleField::ComputeInputRingOn) == 0 && readField(words, LleField::ComputeK4W1) == 0;
+  const bool fourByteGroupsOutsideARing =
+      readField(words, LleField::ComputeInputBytes) == kUnitBytes && readField(words, LleField::ComputeInputRingOn) == 0;
+  const bool groupsOutsideARing = fourByteGroupsOutsideARing && readField(words, LleField::ComputeK4W1) == 0;
   const bool walksAtLevel1 = groupsOutsideARing && readField(words, LleField::ComputeNest37Limit1) != 0;
   // Conv 1024^2's input copy: positions at level 2, the image's rows at level 4 ("conv1024").
   const bool walksAboveLevel3 = groupsOutsideARing && InputByteWalk::fromPacket(words, kUnitBytes).countsAboveLevel3();
-  if (!walksAtLevel1 && !walksAboveLevel3 && !isPixelWalk(words)) return false;
+  // The grouped copy: an unrequantised copy whose Nest37 level 0 counts K groups (groupsAPosition).
+  const bool groupedCopy = fourByteGroupsOutsideARing && isUnrequantisedCopy(words) && readField(words, LleField::ComputeK4W1) != 0;
+  if (!walksAtLevel1 && !walksAboveLevel3 && !isPixelWalk(words) && !groupedCopy) return false;
   bool any = false;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
@@ -128,13 +132,35 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
     refuse(packet, "ComputeNluApply in the walked element-wise form: a table applied over a walk is not decoded");
   }
   refuseInputLevelMovesDisagreeingWithTheWalk(packet, kUnitBytes);
-  refuseOtherLanesOrPrefix(packet, 0, 0, "walked element-wise compute: 4 lanes, no parameter prefix");
+  // The grouped copy's lanes are its position's 4 x groups bytes, as the ring copy's are (its lanes = C).
+  const uint64_t groups = groupsAPosition(words);
+  refuseOtherLanesOrPrefix(packet, groups - 1, 0,
+                           groups == 1 ? "walked element-wise compute: 4 lanes, no parameter prefix"
+                                       : "grouped copy: 4 lanes a K group (ComputeLaneGroups = ComputeK4W1), no parameter prefix");
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   if (outputAt % kUnitBytes != 0) refuse(packet, "ComputeOutputAt = " + std::to_string(outputAt) + " is not a 4-byte unit");
-  const OutputNest out = OutputNest::fromPacket(words, static_cast<int64_t>(outputAt / kUnitBytes));
+  const int64_t firstUnit = static_cast<int64_t>(outputAt / kUnitBytes);
+  if (groups == 1) {
+    writeWalkedGroups(packet, OutputNest::fromPacket(words, firstUnit), walk, iterations);
+  } else {
+    writeWalkedGroups(packet, groupedOutputNest(words, firstUnit, groups), walk, iterations);
+  }
+}
+
+// Nest37 level 0's K groups a position: 1 in the element-wise forms (the level runs once), K4W1 + 1 in the
+// grouped copy, where each group is one output unit of its own lane group.
+uint64_t LleRung::groupsAPosition(std::span<const isa::Word128> words) {
+  return isUnrequantisedCopy(words) ? readField(words, LleField::ComputeK4W1) + 1 : 1;
+}
+
+// Each group of the walk, in walk order, weighed by the kept block into the next unit of `out`: Output37
+// itself, or for the grouped copy Output37 with the groups as its implicit innermost level (identity_copy4.h).
+template <typename Nest>
+void LleRung::writeWalkedGroups(const DecodedPacket& packet, const Nest& out, const InputByteWalk& walk, uint64_t iterations) {
+  const auto words = packet.words;
   if (out.units() != iterations) {
-    refuse(packet, "the output nest (Output37) writes " + std::to_string(out.units()) + " units for the input nest's " +
-                       std::to_string(iterations) + " groups");
+    refuse(packet, "the output nest (Output37" + std::string(groupsAPosition(words) > 1 ? ", K groups innermost" : "") + ") writes " +
+                       std::to_string(out.units()) + " units for the input nest's " + std::to_string(iterations) + " groups");
   }
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet, true);
   const int32_t bias = readComputeBias(words);

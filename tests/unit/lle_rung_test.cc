@@ -5152,6 +5152,67 @@ TEST_F(LleRungTest, TheUnrequantisedCopyGathersItsGroupsOverNest37Levels2And4) {
   EXPECT_NE(looped.find("ComputePositionLoopOn (word 11 bit 111) = 1"), std::string::npos) << looped;
 }
 
+// The grouped copy (docs/decoding-log.md "colour"): an unrequantised copy whose Nest37 level 0 counts K
+// groups, each weighed by the kept identity into the output unit of its own lane group (lanes = 4 x groups,
+// ComputeLaneGroups = ComputeK4W1, as the RingCanary ring copy's), the groups innermost in Output37 --
+// the colour templates' copy @ 0x01a4 (16 groups x 64 positions, one 64-lane position a row). Here 3
+// groups x 5 positions 24 bytes apart (ComputeNest37Carry1 16: a 12-byte gap; no corpus copy has it), and
+// the carries of the levels that run once as the compiler writes them in a copy: slot 0 -K4W1 (back to
+// the position's first group), slots 2, 4, 6 -(iterations - 1), slots 3, 5 a next block (+40 here: no
+// corpus value), none of them applied. So out[4 (3 p + g) + c] = in[24 p + 4 g + c], the 16th unit left
+// as a 0x17 wrote it. ComputeLaneGroups other than ComputeK4W1 is refused naming the form; the copy with
+// bit 117 clear is refused. Fails without the change (checked: with models/lle of main the relation
+// refuses "ComputeKWrap37[1] (word 2 bits 119:103) = 40 is not -1 x (iterations ...) = -14"; with the
+// grouped output nest replaced by Output37 alone the copy is refused, its 5 units against 15 groups).
+TEST_F(LleRungTest, TheGroupedCopyWritesEachKGroupOfAPositionToItsOwnLaneGroup) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr uint64_t kBlockAt = 192;
+  constexpr uint64_t kInputAt = 384;
+  constexpr uint64_t kGroupsAPosition = 3, kPositions = 5, kPositionBytes = 24, kUnits = kGroupsAPosition * kPositions;
+  const auto groupedCopy = [&](uint64_t bit117, uint64_t laneGroups) {
+    const float inf = std::numeric_limits<float>::infinity();
+    DecodedPacket packet = elementWiseCompute(
+        kTile, kUnits, kInputAt,
+        {{LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
+         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(inf)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-inf)},
+         {LleField::ComputeK4W1, kGroupsAPosition - 1}, {LleField::ComputeLaneGroups, laneGroups},
+         {LleField::ComputePositions, kPositions - 1}, {LleField::ComputeNest37Carry1, kPositionBytes - 4 * (kGroupsAPosition - 1)},
+         {LleField::ComputePositionStep37, static_cast<uint64_t>(-int64_t{kGroupsAPosition - 1})},
+         {LleField::ComputeInputLevelMoves, 0b0000101},
+         {LleField::ComputeOut37Limit0, kPositions - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
+         {LleField::ComputeOutPositions, 0}, {LleField::ComputePositionLoopOn, 0},
+         {LleField::ComputeUnrequantisedCopy, bit117}});
+    for (unsigned e = 0; e < 5; ++e) {
+      f.setElement(packet, LleField::ComputeKWrap37, e, e % 2 ? 40 : static_cast<uint64_t>(-int64_t{kUnits - 1}));
+    }
+    f.wordsOf(packet)[kRequantisationWord] = isa::Word128{};
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    const DecodedPacket mark = canaryAt(kTile, kOutputAt / 4 + kUnits);
+    return runElementWise({kTile, kBlockAt, kInputAt, {1, 1, 1, 1}, 64, true, {mark}}, compute);
+  };
+  streams.input.resize(kPositions * kPositionBytes);  // whole 8-byte beats, every byte different
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(3 + 7 * i);
+  const DecodedPacket copy = groupedCopy(1, kGroupsAPosition - 1);
+  EXPECT_EQ(checkEnvelope(copy), "");
+  const std::vector<uint8_t> out = run(copy);
+  ASSERT_EQ(out.size(), 64u);
+  for (uint64_t p = 0; p < kPositions; ++p) {
+    for (uint64_t g = 0; g < kGroupsAPosition; ++g) {
+      for (unsigned c = 0; c < 4; ++c) {
+        EXPECT_EQ(out[4 * (kGroupsAPosition * p + g) + c], streams.input[kPositionBytes * p + 4 * g + c])
+            << "position " << p << " group " << g << " lane " << c;
+      }
+    }
+  }
+  for (uint64_t i = 4 * kUnits; i < 64; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the copy";
+  const auto refusal = [&](const DecodedPacket& compute) { return refusalOf([&] { run(compute); }); };
+  const std::string lanes = refusal(groupedCopy(1, kGroupsAPosition));
+  EXPECT_NE(lanes.find("grouped copy"), std::string::npos) << lanes;
+  EXPECT_NE(refusal(groupedCopy(0, kGroupsAPosition - 1)), "");
+}
+
 // A read with Stage13Route 1, 0 (w3 bit 107 alone; docs/decoding-log.md "eltw12" §D, add_128_128's output
 // read): drained by a 0x10 send it gives the bytes a sent read (1, 1) gives -- 40 popped bytes at narrow
 // 280 of tile 0, back in order. A compute on its tiles before a send drains it is refused naming the
