@@ -19,6 +19,7 @@
 #include "models/lle/weight_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
+#include "models/lle/kept_stream_write.h"
 #include "models/lle/last_repetition.h"
 #include "models/lle/loop_nest.h"
 #include "models/lle/lle_fields.h"
@@ -144,6 +145,7 @@ void LleRung::beginRun() {
     t.keptReadSequence = 0;
     t.keptReadFeedsNormalise = false;
     t.keptReadUnwrittenByte.reset();
+    t.keptStreams.clear();
     t.windows.clear();
   }
   partners_.clear();
@@ -398,6 +400,10 @@ uint64_t LleRung::outfeedBytes(const DecodedPacket& packet) const {
 }
 
 void LleRung::stageWrite(const DecodedPacket& packet) {
+  if (isKeptStreamWrite(packet.words)) {
+    writeKeptStream(packet);
+    return;
+  }
   // The two one-hot selects (lle_fields.def Stage14SelectW4/W5, docs/decoding-log.md "xraypair" §A):
   // not decoded; the rung's hypothesis is that they leave a contiguous write where its address says.
   // It covers one flag in w4 and at most one in w5, and no flag in w4 where the copied receive has one loop
@@ -1001,9 +1007,11 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
       tile.keptReadUnwrittenByte = *hole;
       tile.keptReadRepeats = repeats;
       tile.keptReadChannel = channel;
+      tile.keptStreams[channel].reset();
       continue;
     }
     tile.keptReadUnwrittenByte.reset();
+    tile.keptStreams[channel] = std::get<std::vector<uint8_t>>(bytes);
     tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
     tile.keptReadRepeats = repeats;
     tile.keptReadChannel = channel;
