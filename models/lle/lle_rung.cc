@@ -2235,15 +2235,22 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     TileState& tile = tiles_[t];
     // The kept block: the 4 x 4 block, alone (16 bytes) or followed by 64 zero units (272 bytes: the
     // convolutions' prologue reads 68 units); the zeros would weight lanes the 4-byte unit does not hold.
-    const bool blockAlone = tile.keptRead && tile.keptRead->size() == kElementWiseBlockBytes;
-    const bool blockAndZeros = tile.keptRead && tile.keptRead->size() == kElementWiseBlockBytes + kLanes * kGroupBytes &&
-                               std::all_of(tile.keptRead->begin() + kElementWiseBlockBytes, tile.keptRead->end(),
-                                           [](uint8_t b) { return b == 0; });
+    // The block kept under the compute's stream (ComputeStreamTag): the tile's last kept read, or an earlier one
+    // on that stream with other reads kept since (conv 1024^2's later passes, docs/decoding-log.md "dma14" §D).
+    const uint64_t tag = readField(packet.words, LleField::ComputeStreamTag);
+    const auto onStream = tile.keptStreams.find(tag);
+    const std::optional<std::vector<uint8_t>>& kept =
+        tile.keptRead && tile.keptReadChannel == tag ? tile.keptRead
+        : onStream != tile.keptStreams.end()        ? onStream->second
+                                                    : tile.keptRead;
+    const bool blockAlone = kept && kept->size() == kElementWiseBlockBytes;
+    const bool blockAndZeros = kept && kept->size() == kElementWiseBlockBytes + kLanes * kGroupBytes &&
+                               std::all_of(kept->begin() + kElementWiseBlockBytes, kept->end(), [](uint8_t b) { return b == 0; });
     if (!blockAlone && !blockAndZeros) {
       refuse(packet, "tile " + std::to_string(t) + " of the one-byte-element compute holds no kept 16-byte block (alone, or followed by " +
                          "256 zero bytes) from a 0x13");
     }
-    refuseAnotherStream(packet, t);
+    if (&kept == &tile.keptRead) refuseAnotherStream(packet, t);
     if (!out.staysInside(tile.narrowSram.capacity() / 4)) {
       refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " leaves the " +
                          std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
@@ -2271,7 +2278,7 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     // name the same tag and have no read of their own (docs/decoding-log.md "w7ident" §C, Next (3)).
     // The convolutions' identity read that passes twice (Stage13Repeats 1) serving their two identity
     // computes ("conv32run" §C) is one case of it ("conv32merge" §A).
-    const std::vector<uint8_t> block = *tile.keptRead;
+    const std::vector<uint8_t> block = *kept;
     copy.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     if (config_.lleComputeObserver) {
       reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kIdentityCopy, kGroupBytes, positionAddresses(out, 1),
