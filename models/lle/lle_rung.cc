@@ -425,7 +425,13 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   const WriteNest nest = WriteNest::fromPacket(packet.words);
   if (!nest.contiguous()) {
     const uint64_t capacityUnits = tiles_.empty() ? 0 : tiles_.front().narrowSram.capacity() / 4;
-    if (!nest.staysInside(capacityUnits, static_cast<int64_t>(address / 4))) {
+    // A window (staging_window.h) passes more units through than it holds: only where it reaches is bounded
+    // (depthwise 1024^2: 88 rows of 768 units through one row, docs/decoding-log.md "dma14" §E).
+    const auto first = static_cast<int64_t>(address / 4);
+    const bool inside = StagingWindow::of(nest, address)
+                            ? first + nest.lowestUnit() >= 0 && first + nest.highestUnit() < static_cast<int64_t>(capacityUnits)
+                            : nest.staysInside(capacityUnits, first);
+    if (!inside) {
       refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) from Stage14NarrowAt64 x 64 + "
                      "4 x Stage14NarrowUnit = " +
                          std::to_string(address) + " leaves the " + std::to_string(capacityUnits * 4) + "-byte narrow memory");

@@ -3,9 +3,10 @@
 // models/lle/kept_stream_write.h) runs through the driver strictly on lle with each golden case's input; one
 // that runs fully has its whole output tensor, exact size, compared with the golden custom-op output (the
 // fp32-requantisation variant where the folder has one: golden/README.md "Which variant"). Found by
-// structure, no model named. The floor: at least one such program runs fully and every compared byte is
-// exact -- today conv 1024^2 40 x 40 (the decode set of the kept-stream write: 1,048,576 / 1,048,576 bytes);
-// depthwise 1024^2 (held out) stops earlier, at its first input staging write, which is printed.
+// structure, no model named. The floor: two such programs run fully and every compared byte is exact --
+// conv 1024^2 40 x 40 (the decode set of the kept-stream write: 1,048,576 / 1,048,576 bytes) and depthwise
+// 1024^2 20 x 20 x 3 (held out: 3,145,728 / 3,145,728, its input window bounded by its reach, "dma14" §E);
+// the PoseNet / BodyPix / MobileNet v2 programs that also hold the form stop earlier, where printed.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -97,7 +98,8 @@ TEST(LleCorpus, TheProgramsThatPutBackAKeptStreamRunOnLleAndMatchTheGoldenWhole)
   }
   std::printf("programs with a kept-stream write and golden data: %zu; fully on lle: %zu\n", programs, fully);
   ASSERT_GT(programs, 0u) << "no program with a kept-stream write has golden data: the corpus or golden set lost them";
-  EXPECT_GE(fully, 1u) << "no program with a kept-stream write runs fully on lle (docs/decoding-log.md \"dma14\": conv 1024^2)";
+  EXPECT_GE(fully, 2u) << "fewer programs with a kept-stream write run fully on lle than docs/decoding-log.md \"dma14\" reports "
+                          "(conv and depthwise 1024^2)";
 }
 
 }  // namespace
