@@ -1882,6 +1882,38 @@ TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
   EXPECT_NE(why.find(want), std::string::npos) << why;
 }
 
+// A staging window (staging_window.h: level 0 over its units, one outer level of stride 0) passes more units
+// through than narrow memory holds: what bounds it is where it reaches (docs/decoding-log.md "dma14" §E,
+// depthwise 1024^2: 88 rows of 768 units through one row). Here 120 passes of 500 units (60,000 units, more
+// than the 49,152 of a tile's 196,608 bytes; no corpus window has this shape) from narrow row 700: accepted;
+// the same window reaching past the memory's end is refused naming the nest. Before the change the first was
+// refused as leaving narrow memory (its units counted, not its reach).
+TEST_F(LleRungTest, AStagingWindowIsBoundedByItsReachNotByTheUnitsItPassesThrough) {
+  constexpr uint64_t kUnits = 500, kPasses = 120;
+  const auto window = [&](uint64_t at64) {
+    DecodedPacket p = f.make(0x14, {{LleField::Dma14Mask, 0x8}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, kUnits - 1},
+                                    {LleField::Stage14LoopOn, 1},
+                                    {LleField::Stage14WrapA, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Stage14WrapB, 0}, {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0},
+                                    {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Stage14SelectW4, 2}, {LleField::Stage14SelectW5, 2}});
+    f.setElement(p, LleField::Stage14OuterLimit, 0, kPasses - 1);
+    for (unsigned e = 1; e < 4; ++e) f.setElement(p, LleField::Stage14OuterLimit, e, 0);
+    return p;
+  };
+  const auto refusal = [&](uint64_t at64) {
+    return refusalOf([&] {
+      rung.beginRun();
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(window(at64), streams, 0);
+    });
+  };
+  EXPECT_EQ(refusal(700), "accepted");
+  const uint64_t lastRow = 196608 / 64 - 1;  // a 500-unit pass from the last 64-byte row runs past the end
+  const std::string past = refusal(lastRow);
+  EXPECT_NE(past.find("leaves the 196608-byte narrow memory"), std::string::npos) << past;
+}
+
 TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddressed) {
   constexpr uint16_t kTile = 0x4;
   const auto writeAt = [&](uint64_t at64) {
