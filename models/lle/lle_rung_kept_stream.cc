@@ -51,14 +51,6 @@ void LleRung::writeKeptStream(const models::DecodedPacket& packet) {
                        std::to_string(kCopiedRowBytes) + " bytes where the write nest writes " + std::to_string(bytes) +
                        " bytes: another relation between the kept read's rows and the write is not decoded");
   }
-  // Stage14WrapC wraps the whole nest here, -(units - 1) (154 / 154 corpus kept-stream writes; never -Stage14Groups,
-  // the relation of the other forms, lle_relations.def): the write runs once through its units.
-  const uint64_t wrapModulus = uint64_t{1} << fieldDef(LleField::Stage14WrapC).width;
-  const uint64_t wrapC = readField(words, LleField::Stage14WrapC);
-  if (wrapC != (wrapModulus - (nest.units() - 1) % wrapModulus) % wrapModulus) {
-    refuse(packet, fieldText(LleField::Stage14WrapC, wrapC) + " in a kept-stream write is not -(" + std::to_string(nest.units()) +
-                       " units - 1) mod 2^16: another loop than one pass over the nest is not decoded");
-  }
   const uint64_t stream = readField(words, LleField::Stage14CopyStream);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;

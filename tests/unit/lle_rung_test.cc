@@ -631,6 +631,7 @@ TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
       parameterCachingRun(0x3);
       const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
         f.wordsOf(p)[9].setBits(52, 1, bit52);  // the bits themselves, not through the fields' rows
+        f.wordsOf(p)[12].setBits(27, 1, 1);  // the code written (ComputeCodeW12: 0 or odd, "w12lo" §B): 1 or 3
         f.wordsOf(p)[12].setBits(28, 1, bit28);
         ASSERT_EQ(checkEnvelope(p), "") << "w9 bit 52 " << bit52 << ", w12 bit 28 " << bit28;
       });
@@ -647,10 +648,39 @@ TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
   EXPECT_NE(why9.find("word 9"), std::string::npos) << why9;
   EXPECT_NE(why9.find("bits 57 "), std::string::npos) << why9;
   DecodedPacket w12Neighbour = compute(0x1);
-  f.wordsOf(w12Neighbour)[12].setBits(30, 1, 1);
+  f.wordsOf(w12Neighbour)[12].setBits(41, 1, 1);  // 0 in every corpus compute (bit 30 is the code's since "w12lo")
   const std::string why12 = checkEnvelope(w12Neighbour);
   EXPECT_NE(why12.find("word 12"), std::string::npos) << why12;
-  EXPECT_NE(why12.find("bits 30 "), std::string::npos) << why12;
+  EXPECT_NE(why12.find("bits 41 "), std::string::npos) << why12;
+}
+
+// The compute's word 12 forms the three "w12lo" programs stopped on, under a Dense compute, where no corpus
+// compute has them (docs/decoding-log.md "w12lo"): no code and no image positions (w12 = 0, model_dense's
+// unrequantised pass), the code alone (11: model_mat_Add's two-byte adds), code 0 with the positions and their
+// flag (looming's element-wise compute), and code 1 (M = 0 written: no corpus compute) -- each passes the
+// envelope and gives the same Dense results on two tiles: ComputeCodeW12 and ComputeImagePositionsOn move no
+// byte. Fails on main (checked with main's lle_fields.def and envelopes: refused "word 12 ... bits 82, 45, 29,
+// 27" and the like).
+TEST_F(LleRungTest, TheW12CodeAndPositionsFlagMoveNoByte) {
+  const std::vector<std::pair<const char*, isa::Word128>> forms{
+      {"w12 = 0", isa::Word128{}},
+      {"code 11 alone", isa::Word128{0x0000000058000000ull, 0}},
+      {"code 0 with positions", isa::Word128{0x0004b40300000000ull, 0x0000000000040004ull}},
+      {"code 1 with positions", isa::Word128{0x0004b00308000000ull, 0x0000000000040004ull}},
+  };
+  for (const auto& [name, w12] : forms) {
+    rung.reset();
+    parameterCachingRun(0x3);
+    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      f.wordsOf(p)[12] = w12;
+      ASSERT_EQ(checkEnvelope(p), "") << name;
+    });
+    ASSERT_EQ(out.size(), 128u) << name;
+    for (unsigned c = 0; c < 64; ++c) {
+      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << name << ", lane " << c;
+      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << name << ", lane " << c;
+    }
+  }
 }
 
 // w11 bit 98 of the compute (docs/decoding-log.md "looming98"): set exactly where a K count is written over
@@ -720,6 +750,7 @@ TEST_F(LleRungTest, TheUnrequantisedCopyBitGoesOnlyWithAnEpilogueThatDoesNotRequ
   EXPECT_EQ(denseComputeRefusal([&](const DecodedPacket& p) { epilogue(p, 3, 200, 0.37f, -5.0f, 9.0f); }), "accepted");
   const std::string withWord12 = denseComputeRefusal([&](const DecodedPacket& p) {
     epilogue(p, 3, 200, 0.37f, -5.0f, 9.0f);
+    f.wordsOf(p)[kRequantisationWord] = isa::Word128{0x0004b00328000000ull, 0x0000000000040004ull};  // the Dense templates' word 12
     f.setElement(p, LleField::ComputeUnrequantisedCopy, 0, 1);
   });
   EXPECT_NE(withWord12.find("ComputeUnrequantisedCopy (word 11 bit 117) set with a word 12 that is not zero"), std::string::npos)
@@ -1309,6 +1340,39 @@ TEST_F(LleRungTest, TheStagingGroupLoopTakesAnySizeAndItsCarriesApplyOnlyWhenAnO
   EXPECT_NE(checkEnvelope(stage(98, -98, -98, 0, -98)).find("Stage14Groups"), std::string::npos);
 }
 
+// Stage14WrapC, the carry slot past level 4 ("wrap14"): the return to the write nest's first unit, minus
+// the offset of its last unit under the odometer -- -Stage14Groups only where level 0 alone counts.
+// Values no corpus 0x14 has: 12 units in two rows of 64 (groups 11, level 1 once more with carry
+// 64 - 11 = 53: the decoders' form with another group) return by -75, not -11 nor -(11 + 63);
+// limits (5, 2) with carry 7 (stride 12) by -29; three levels (3, 1, 2) with carries 2 and -6 (strides
+// 5 and 2) by -12; the same 16-bit field holds a return of -39,600 modulo 2^16 (level 1 counting 100
+// times at stride 400).
+TEST_F(LleRungTest, TheStagingWritesReturnCarryComesBackFromItsNestsLastUnit) {
+  const auto write = [&](std::vector<uint64_t> limits, std::vector<int64_t> carries, int64_t wrapC) {
+    DecodedPacket p = f.make(0x14, {{LleField::Dma14Mask, 1}, {LleField::Stage14Groups, limits[0]},
+                                    {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(wrapC)},
+                                    {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
+    for (unsigned i = 1; i < limits.size(); ++i) f.setElement(p, LleField::Stage14OuterLimit, i - 1, limits[i]);
+    const std::array<LleField, 4> carry = {LleField::Stage14WrapA, LleField::Stage14WrapB, LleField::Stage14WrapD,
+                                           LleField::Stage14WrapE};
+    for (unsigned i = 0; i < carries.size(); ++i) f.setElement(p, carry[i], 0, static_cast<uint64_t>(carries[i]));
+    return p;
+  };
+  EXPECT_EQ(checkEnvelope(write({11, 1}, {53}, -75)), "");
+  EXPECT_EQ(checkEnvelope(write({5, 2}, {7}, -29)), "");
+  EXPECT_EQ(checkEnvelope(write({3, 1, 2}, {2, -6}, -12)), "");
+  EXPECT_EQ(checkEnvelope(write({0, 99}, {400}, -39600)), "");
+  EXPECT_EQ(checkEnvelope(write({98}, {}, -98)), "");  // one level: -Stage14Groups, as before
+  for (const auto& [limits, carries, wrapC] :
+       std::vector<std::tuple<std::vector<uint64_t>, std::vector<int64_t>, int64_t>>{
+           {{11, 1}, {53}, -11}, {{11, 1}, {53}, -74}, {{5, 2}, {7}, -5}, {{3, 1, 2}, {2, -6}, -8}, {{98}, {}, -97}}) {
+    const std::string why = checkEnvelope(write(limits, carries, wrapC));
+    EXPECT_NE(why.find("Stage14WrapC (word 3 bits 79:64) = " + std::to_string(wrapC) + " is not minus the write nest's last unit,"),
+              std::string::npos)
+        << why;
+  }
+}
+
 // The 0x14 write's nest ("write14"): the popped bytes land unit by unit along the odometer, so a wrong
 // limit or carry gives wrong bytes. Values no corpus 0x14 has: level 1 counting 4 times with carry 5
 // (stride 6 units) from 3 x 64; levels 1 and 2 counting with carries 3 and 7 (strides 3 and 10: the
@@ -1326,6 +1390,15 @@ TEST_F(LleRungTest, AStagingWriteNestPlacesThePoppedBytesAlongItsLevels) {
     const std::array<LleField, 4> carry = {LleField::Stage14WrapA, LleField::Stage14WrapB, LleField::Stage14WrapD,
                                            LleField::Stage14WrapE};
     for (unsigned i = 0; i < carries.size(); ++i) f.setElement(p, carry[i], 0, static_cast<uint64_t>(carries[i]));
+    // The return carry ("wrap14"): minus the last unit's offset, every level at its limit (stride_i =
+    // carry_{i-1} + the walk below).
+    int64_t last = 0;
+    std::vector<int64_t> strides = {1};
+    for (unsigned i = 0; i < limits.size(); ++i) {
+      if (i > 0) strides.push_back((i - 1 < carries.size() ? carries[i - 1] : 0) + last);
+      last += static_cast<int64_t>(limits[i]) * strides[i];
+    }
+    f.setElement(p, LleField::Stage14WrapC, 0, static_cast<uint64_t>(-last));
     return p;
   };
   // Runs the write and a pop of `bytes` input bytes; the tile's narrow memory after the fence.
@@ -1453,6 +1526,7 @@ TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
     DecodedPacket nest = write(0x8, 2, 1, 4);
     f.setElement(nest, LleField::Stage14OuterLimit, 0, 1);
     f.setElement(nest, LleField::Stage14WrapA, 0, 3);
+    f.setElement(nest, LleField::Stage14WrapC, 0, static_cast<uint64_t>(-5));  // back from unit 5 ("wrap14")
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     rung.packet(nest, streams, 0);
@@ -2311,7 +2385,7 @@ TEST_F(LleRungTest, AReadKeptForTheComputeTakesItsBytesFromNarrowMemoryWhenItRun
 // 1234, 100 units (two 256-byte rows, the last short) written as 4 rows of 25 units from narrow unit 160 -- no corpus
 // write has this tile, tag or shape (conv 1024^2: 16 tiles, 69 rows of 256 units, tag 1804). The source bytes are
 // overwritten after the read: the write puts back what the read took. Refused by name: a copied bit that differs,
-// a stream no read was kept under, Stage14WrapC = -Stage14Groups (the other forms' relation), rows that are not
+// a stream no read was kept under, Stage14WrapC = -Stage14Groups (not the nest's return, "wrap14"), rows that are not
 // the bytes' 256-byte rows, w3 bit 98 clear and a set bit in word 5. On main the write is refused at its copied
 // w0 bits and w3 bit 98 (the envelope), the copy awaiting a 0x11.
 TEST_F(LleRungTest, AKeptStreamWritePutsBackTheBytesItsStreamsKeptReadTook) {
@@ -2399,7 +2473,7 @@ TEST_F(LleRungTest, AKeptStreamWritePutsBackTheBytesItsStreamsKeptReadTook) {
   const std::string otherStream = refusal(kStream + 1, {});
   EXPECT_NE(otherStream.find("no read (0x13) was kept under that stream"), std::string::npos) << otherStream;
   const std::string groupWrap = refusal(kStream, Write{.wrapC = static_cast<uint64_t>(-24) & 0xffff});
-  EXPECT_NE(groupWrap.find("Stage14WrapC (word 3 bits 79:64) = 65512 in a kept-stream write is not -(100 units - 1)"), std::string::npos)
+  EXPECT_NE(groupWrap.find("Stage14WrapC (word 3 bits 79:64) = -24 is not minus the write nest's last unit"), std::string::npos)
       << groupWrap;
   const std::string threeRows = refusal(kStream, {}, 3);
   EXPECT_NE(threeRows.find("Stage14CopyLimit[0] (word 0 bits 110:95) + 1 = 3 rows of 256 bytes where the write nest writes 400"),
@@ -2517,6 +2591,36 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
         },
         "Stage13Flags (word 6 bits 35:32) = " + std::to_string(flags),
         "flags " + std::to_string(flags) + " (never seen) were accepted");
+  }
+}
+
+// w6 bit 31 of a 0x13 not routed for the softmax (lle_fields.def Stage13FeedsReduction, docs/decoding-log.md "w4x"
+// §B): set where the read's consumer sums over its bytes (a 0x02 compute, an average pool's ComputeInputBytes-0
+// compute: gabor 128^2 p4's kept read @ 0x0111); not read. Here 10 units of 0x3c96e01b from narrow unit 29 of
+// tile 1 (a base no corpus read has), kept and sent under flags 2 / 4 / 8 with the bit set and clear: the same 40
+// bytes, each read inside the envelope. On main the envelope pinned the bit to 0 (p4's stop "word 6 ... bits 31").
+TEST_F(LleRungTest, TheReductionMarkInWordSixLeavesTheBytesWhereTheNestSays) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 29;
+  constexpr uint64_t kUnits = 10;
+  const auto fill = [&] { return patternFill(kTile, kBase, kUnits); };
+  const auto read = [&](uint64_t route, uint64_t flags, uint64_t mark) {
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
+    f.setElement(p, LleField::Stage13Route, 0, route);
+    f.setElement(p, LleField::Stage13Route, 1, route);
+    f.setElement(p, LleField::Stage13Flags, 0, flags);
+    f.wordsOf(p)[6].setBits(31, 1, mark);  // the bit itself, so that the test also builds without the field
+    return p;
+  };
+  const std::vector<uint8_t> expected = fillPattern(kUnits);
+  for (const uint64_t flags : {2, 4, 8}) {
+    for (const uint64_t mark : {0, 1}) {
+      const std::string what = "flags " + std::to_string(flags) + ", w6 bit 31 = " + std::to_string(mark);
+      EXPECT_EQ(checkEnvelope(read(0, flags, mark)), "") << what;
+      EXPECT_EQ(checkEnvelope(read(1, flags, mark)), "") << what;
+      EXPECT_EQ(keptAfter(fill(), read(0, flags, mark)), expected) << "kept, " << what;
+      EXPECT_EQ(sentAfter(fill(), read(1, flags, mark), kTile, 4 * kUnits), expected) << "sent, " << what;
+    }
   }
 }
 
@@ -5181,8 +5285,10 @@ TEST_F(LleRungTest, TheUnrequantisedCopyGathersItsGroupsOverNest37Levels2And4) {
     for (uint64_t i = 4 * kUnits; i < 64; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the copy";
   }
   const auto refusal = [&](const DecodedPacket& compute) { return refusalOf([&] { run(compute); }); };
+  // Without the bit the zero word 12 is a form of its own ("w12lo": no code, no image positions), and the walk
+  // is the copy's alone: the output nest's relation refuses it.
   const std::string unflagged = refusal(copyWalk(0, 0, 0));
-  EXPECT_NE(unflagged.find("word 12 = 00000000000000000000000000000000"), std::string::npos) << unflagged;
+  EXPECT_NE(unflagged.find("ComputeOutPositions"), std::string::npos) << unflagged;
   const std::string looped = refusal(copyWalk(1, 1, 0));
   EXPECT_NE(looped.find("ComputePositionLoopOn (word 11 bit 111) = 1"), std::string::npos) << looped;
 }
@@ -5808,6 +5914,8 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     DecodedPacket marked = identity(3, kWindowAt / 4, 512, 1, kColumns);
     f.setElement(marked, LleField::ComputeImageRowBytes, 0, kColumns);
     f.setElement(marked, LleField::ComputeImageMark, 0, 7);
+    f.setElement(marked, LleField::ComputeImagePositionsOn, 0, 1);  // the flag written twice over the positions ("w12lo" §A)
+    f.setElement(marked, LleField::ComputeImagePositionsOnAgain, 0, 1);
     EXPECT_EQ(checkEnvelope(marked), "");
     // The ring, not the one-byte walk's flag, makes them fields ("ring4copy" §B: the RingCanary 4-byte
     // identity computes have the ring without the flag).
@@ -6303,7 +6411,8 @@ TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
 // region (Mesh16RegionOn ...). The two golden-exact forms -- conv 32^2 3x3's (w3[127:96] = 0x01000146, w4 =
 // 0x0002000200029500) and gabor 64^2's (0x01000186, 0x0002000200031500) -- pass the envelope, and so does a
 // value of neither whose bits are all region fields (link 5, form 7, count 0x155, pace (9, 0, 1)); the bits
-// the region leaves pinned (w3 bit 100 of w3[104:96] = 0x196, w4 bit 64) are still refused by name.
+// the region leaves pinned (w3 bit 100 of w3[104:96] = 0x196, w4 bit 96 -- bit 64 is the wide form's since
+// "w4x") are still refused by name.
 TEST_F(LleRungTest, TheColumnStripsRegionBitsAreFieldsAndTheRestIsPinned) {
   for (const uint8_t op : {uint8_t{0x16}, uint8_t{0x18}}) {
     const auto strip = [&](uint64_t w3High, uint64_t w4Low) {
@@ -6319,9 +6428,9 @@ TEST_F(LleRungTest, TheColumnStripsRegionBitsAreFieldsAndTheRestIsPinned) {
     const std::string refused = checkEnvelope(strip(0x01000196, 0x0002000200031500));
     EXPECT_NE(refused.find("bits 100 have no decoded meaning"), std::string::npos) << refused;
     DecodedPacket high = strip(0x01000186, 0x0002000200031500);
-    f.wordsOf(high)[4].setBits(64, 1, 1);
+    f.wordsOf(high)[4].setBits(96, 1, 1);
     const std::string refusedHigh = checkEnvelope(high);
-    EXPECT_NE(refusedHigh.find("bits 64 have no decoded meaning"), std::string::npos) << refusedHigh;
+    EXPECT_NE(refusedHigh.find("bits 96 have no decoded meaning"), std::string::npos) << refusedHigh;
   }
 }
 
@@ -6654,6 +6763,60 @@ TEST_F(LleRungTest, AMeshRegionNamesABusAndPacesItWithoutMovingAByte) {
                     streams, 0);
       },
       "Mesh17RegionOn (word 3 bit 120) = 1 on the immediate form, which sends nothing", "a region on a fill without a send was accepted");
+  rung.endRun();
+}
+
+// The region's wide form (docs/decoding-log.md "w4x"): two more 16-bit pacing groups at w4[95:64], non-zero in
+// the corpus exactly where Pace[2] is 0x100 or more, bit 10 of both set (w4 bits 74 / 90; model_conv's 0x18 @
+// 0x0104, the MobileNets' 0x16 @ 0x0123). They name no address: tile 2 sends two rows of three units (0x16, to
+// tile 1) and tile 1 takes them into six units, and the same six units land with the narrow region, with the wide
+// form at the corpus's first value (0x400, 0x400) and at groups no corpus packet has ((0x403, 0x800): bit 10 of the
+// second clear; (0x7ff, 0xffff)) beside a Pace[2] count of 37. Wide groups without the on bit are refused by name.
+TEST_F(LleRungTest, TheRegionsWideFormPacesAColumnStripWithoutMovingAByte) {
+  struct Wide {
+    uint64_t on;
+    std::array<uint64_t, 3> pace;
+    std::array<uint64_t, 2> wide;
+  };
+  const auto makeSend = [&](const Wide& w) {
+    DecodedPacket p = f.make(0x16, {{LleField::Dma16Mask, 0x0004}, {LleField::Mesh16SendStride, 1}, {LleField::Mesh16SendAt4, 30},
+                                    {LleField::Mesh16SendLevelOn, 3}, {LleField::Mesh16SendFlags, 7}});
+    setMeshNest(p, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry, 2, 1, 5);
+    const std::pair<LleField, uint64_t> region[] = {{LleField::Mesh16RegionOn, w.on}, {LleField::Mesh16RegionMark, w.on},
+                                                    {LleField::Mesh16RegionForm, w.on ? 7u : 0u}, {LleField::Mesh16RegionCount, w.on ? 9u : 0u},
+                                                    {LleField::Mesh16RegionCode, w.on ? 0x46u : 0u}};
+    for (const auto& [field, value] : region) f.setElement(p, field, 0, value);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, LleField::Mesh16RegionPace, i, w.pace[i]);
+    for (unsigned i = 0; i < 2; ++i) f.setElement(p, LleField::Mesh16RegionWidePace, i, w.wide[i]);
+    return p;
+  };
+  const auto landed = [&](const Wide& w) {
+    DecodedPacket receive = f.make(0x16, {{LleField::Dma16Mask, 0x0002}, {LleField::Mesh16RecvStride, 1}, {LleField::Mesh16RecvAt4, 70},
+                                          {LleField::Mesh16RecvLevelOn, 1}, {LleField::Mesh16Flags, 7}});
+    setMeshNest(receive, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry, 5, 0, 0);
+    rung.beginRun();
+    for (uint64_t k = 0; k < 10; ++k) writeUnit(2, 30 + k, 0x5eed0000u + static_cast<uint32_t>(k));
+    rung.packet(makeSend(w), streams, 0);
+    rung.packet(receive, streams, 0);
+    std::vector<std::vector<uint8_t>> units;
+    for (uint64_t k = 0; k < 6; ++k) units.push_back(unitBytes(1, 70 + k));
+    rung.endRun();
+    return units;
+  };
+  const Wide plain{0, {0, 0, 0}, {0, 0}};
+  const auto want = landed(plain);
+  ASSERT_EQ(want[2], (std::vector<uint8_t>{0x02, 0x00, 0xed, 0x5e}));
+  ASSERT_EQ(want[3], (std::vector<uint8_t>{0x07, 0x00, 0xed, 0x5e}));
+  const Wide narrow{1, {5, 2, 2}, {0, 0}};
+  const Wide corpusWide{1, {3, 2, 0x72a}, {0x400, 0x400}};
+  const Wide unseenWide{1, {11, 2, (37u << 10) | 0x32a}, {0x403, 0x800}};
+  const Wide fullWide{1, {11, 2, (37u << 10) | 0x32a}, {0x7ff, 0xffff}};
+  for (const Wide& w : {narrow, corpusWide, unseenWide, fullWide}) {
+    EXPECT_EQ(checkEnvelope(makeSend(w)), "");
+    EXPECT_EQ(landed(w), want) << "wide groups (" << w.wide[0] << ", " << w.wide[1] << ") moved the strip's bytes";
+  }
+  expectRefusal([&] { (void)landed({0, {0, 0, 0}, {0, 0x400}}); },
+                "Mesh16RegionWidePace[1] (word 4 bits 95:80) = 1024 without Mesh16RegionOn", "a wide group without the region was accepted");
   rung.endRun();
 }
 
