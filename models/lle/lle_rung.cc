@@ -19,6 +19,7 @@
 #include "models/lle/weight_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
+#include "models/lle/kept_stream_write.h"
 #include "models/lle/last_repetition.h"
 #include "models/lle/loop_nest.h"
 #include "models/lle/lle_fields.h"
@@ -144,6 +145,7 @@ void LleRung::beginRun() {
     t.keptReadSequence = 0;
     t.keptReadFeedsNormalise = false;
     t.keptReadUnwrittenByte.reset();
+    t.keptStreams.clear();
     t.windows.clear();
   }
   partners_.clear();
@@ -398,6 +400,10 @@ uint64_t LleRung::outfeedBytes(const DecodedPacket& packet) const {
 }
 
 void LleRung::stageWrite(const DecodedPacket& packet) {
+  if (isKeptStreamWrite(packet.words)) {
+    writeKeptStream(packet);
+    return;
+  }
   // The two one-hot selects (lle_fields.def Stage14SelectW4/W5, docs/decoding-log.md "xraypair" §A):
   // not decoded; the rung's hypothesis is that they leave a contiguous write where its address says.
   // It covers one flag in w4 and at most one in w5, and no flag in w4 where the copied receive has one loop
@@ -419,7 +425,13 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   const WriteNest nest = WriteNest::fromPacket(packet.words);
   if (!nest.contiguous()) {
     const uint64_t capacityUnits = tiles_.empty() ? 0 : tiles_.front().narrowSram.capacity() / 4;
-    if (!nest.staysInside(capacityUnits, static_cast<int64_t>(address / 4))) {
+    // A window (staging_window.h) passes more units through than it holds: only where it reaches is bounded
+    // (depthwise 1024^2: 88 rows of 768 units through one row, docs/decoding-log.md "dma14" §E).
+    const auto first = static_cast<int64_t>(address / 4);
+    const bool inside = StagingWindow::of(nest, address)
+                            ? first + nest.lowestUnit() >= 0 && first + nest.highestUnit() < static_cast<int64_t>(capacityUnits)
+                            : nest.staysInside(capacityUnits, first);
+    if (!inside) {
       refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) from Stage14NarrowAt64 x 64 + "
                      "4 x Stage14NarrowUnit = " +
                          std::to_string(address) + " leaves the " + std::to_string(capacityUnits * 4) + "-byte narrow memory");
@@ -1001,9 +1013,11 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
       tile.keptReadUnwrittenByte = *hole;
       tile.keptReadRepeats = repeats;
       tile.keptReadChannel = channel;
+      tile.keptStreams[channel].reset();
       continue;
     }
     tile.keptReadUnwrittenByte.reset();
+    tile.keptStreams[channel] = std::get<std::vector<uint8_t>>(bytes);
     tile.keptRead = std::move(std::get<std::vector<uint8_t>>(bytes));
     tile.keptReadRepeats = repeats;
     tile.keptReadChannel = channel;
@@ -2249,15 +2263,22 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     TileState& tile = tiles_[t];
     // The kept block: the 4 x 4 block, alone (16 bytes) or followed by 64 zero units (272 bytes: the
     // convolutions' prologue reads 68 units); the zeros would weight lanes the 4-byte unit does not hold.
-    const bool blockAlone = tile.keptRead && tile.keptRead->size() == kElementWiseBlockBytes;
-    const bool blockAndZeros = tile.keptRead && tile.keptRead->size() == kElementWiseBlockBytes + kLanes * kGroupBytes &&
-                               std::all_of(tile.keptRead->begin() + kElementWiseBlockBytes, tile.keptRead->end(),
-                                           [](uint8_t b) { return b == 0; });
+    // The block kept under the compute's stream (ComputeStreamTag): the tile's last kept read, or an earlier one
+    // on that stream with other reads kept since (conv 1024^2's later passes, docs/decoding-log.md "dma14" §D).
+    const uint64_t tag = readField(packet.words, LleField::ComputeStreamTag);
+    const auto onStream = tile.keptStreams.find(tag);
+    const std::optional<std::vector<uint8_t>>& kept =
+        tile.keptRead && tile.keptReadChannel == tag ? tile.keptRead
+        : onStream != tile.keptStreams.end()        ? onStream->second
+                                                    : tile.keptRead;
+    const bool blockAlone = kept && kept->size() == kElementWiseBlockBytes;
+    const bool blockAndZeros = kept && kept->size() == kElementWiseBlockBytes + kLanes * kGroupBytes &&
+                               std::all_of(kept->begin() + kElementWiseBlockBytes, kept->end(), [](uint8_t b) { return b == 0; });
     if (!blockAlone && !blockAndZeros) {
       refuse(packet, "tile " + std::to_string(t) + " of the one-byte-element compute holds no kept 16-byte block (alone, or followed by " +
                          "256 zero bytes) from a 0x13");
     }
-    refuseAnotherStream(packet, t);
+    if (&kept == &tile.keptRead) refuseAnotherStream(packet, t);
     if (!out.staysInside(tile.narrowSram.capacity() / 4)) {
       refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " leaves the " +
                          std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
@@ -2285,7 +2306,7 @@ void LleRung::computeIdentityCopy(const DecodedPacket& packet) {
     // name the same tag and have no read of their own (docs/decoding-log.md "w7ident" §C, Next (3)).
     // The convolutions' identity read that passes twice (Stage13Repeats 1) serving their two identity
     // computes ("conv32run" §C) is one case of it ("conv32merge" §A).
-    const std::vector<uint8_t> block = *tile.keptRead;
+    const std::vector<uint8_t> block = *kept;
     copy.run(window, window.passesRead, block, requant, out, tile.narrowSram);
     if (config_.lleComputeObserver) {
       reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kIdentityCopy, kGroupBytes, positionAddresses(out, 1),

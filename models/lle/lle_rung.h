@@ -169,6 +169,10 @@ class LleRung final : public models::DatapathRung {
   void infeed(const models::DecodedPacket& packet);
   [[nodiscard]] uint64_t outfeedBytes(const models::DecodedPacket& packet) const;  // checks the two decoded forms
   void stageWrite(const models::DecodedPacket& packet);
+  // A 0x14 with word 4 zero: puts back a read kept on its tiles (kept_stream_write.h; lle_rung_kept_stream.cc).
+  void writeKeptStream(const models::DecodedPacket& packet);
+  // The 16-byte block kept on tile `t` under stream `tag` for a walked element-wise compute, if any.
+  [[nodiscard]] std::optional<std::vector<uint8_t>> walkBlock(unsigned t, uint64_t tag) const;
   // The pop's units the write lets pass before it keeps any (Stage14Source*; refuses a pair it does not decode).
   [[nodiscard]] uint64_t sourceSkipUnits(const models::DecodedPacket& packet, uint64_t address) const;
   // The units of each group the write keeps in the row form (Stage14SourceRow*; 0 = the whole group).

@@ -47,6 +47,17 @@ uint64_t nestIterations(std::span<const isa::Word128> words, LleField level0, Ll
 // no weight stream on the compute's tag (with one, Nest37 level 1 is the convolution's tap rows). A
 // looping receive on another tag (add_128_128's input receive, 1952 against the compute's 1951) is not
 // this compute's stream.
+// The 16-byte block a walked compute on tile `t` weighs with: the block kept under its stream tag
+// (ComputeStreamTag = the read's Stage13Channel, "w7ident" §A). It stays kept after a compute takes it: conv
+// 1024^2's 112 copies on stream 181 follow the one read kept on it, each tile's copies after the first with
+// other reads kept between (its image window on stream 1804, docs/decoding-log.md "dma14" §D).
+std::optional<std::vector<uint8_t>> LleRung::walkBlock(unsigned t, uint64_t tag) const {
+  const TileState& tile = tiles_[t];
+  const auto kept = tile.keptStreams.find(tag);
+  if (kept == tile.keptStreams.end() || !kept->second || kept->second->size() != kBlockBytes) return std::nullopt;
+  return kept->second;
+}
+
 bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   const auto words = packet.words;
   const bool fourByteGroupsOutsideARing =
@@ -61,8 +72,9 @@ bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   bool any = false;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
-    const bool streamOnTag = weightStreams_[t] && weightStreams_[t]->tag == readField(words, LleField::ComputeStreamTag);
-    if (streamOnTag || !tiles_[t].keptRead || tiles_[t].keptRead->size() != kBlockBytes) return false;
+    const uint64_t tag = readField(words, LleField::ComputeStreamTag);
+    const bool streamOnTag = weightStreams_[t] && weightStreams_[t]->tag == tag;
+    if (streamOnTag || !walkBlock(t, tag)) return false;
     any = true;
   }
   return any;
@@ -170,7 +182,8 @@ void LleRung::writeWalkedGroups(const DecodedPacket& packet, const Nest& out, co
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
-    refuseAnotherStream(packet, t);
+    const std::optional<std::vector<uint8_t>> held = walkBlock(t, readField(words, LleField::ComputeStreamTag));
+    if (!held) refuseAnotherStream(packet, t);
     const uint64_t capacityUnits = tile.narrowSram.capacity() / kUnitBytes;
     if (!out.staysInside(capacityUnits) || out.revisitsAUnit()) {
       refuse(packet, "the output nest (Output37) of tile " + std::to_string(t) + " leaves its narrow memory or writes a unit twice");
@@ -194,8 +207,8 @@ void LleRung::writeWalkedGroups(const DecodedPacket& packet, const Nest& out, co
       if (level == InputByteWalk::kLevels) break;
       ++count[level];
     }
-    const std::vector<uint8_t> block = std::move(*tile.keptRead);
-    tile.keptRead.reset();  // the compute consumes it
+    const std::vector<uint8_t> block = *held;
+    tile.keptRead.reset();  // the compute consumes the last kept read; the block stays kept under its stream
     uint64_t g = 0;
     bool written = true;
     out.forEachUnit([&](int64_t unit) {

@@ -9,6 +9,7 @@
 
 #include "models/isa/opcodes.h"
 #include "models/lle/field_relations.h"
+#include "models/lle/kept_stream_write.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/unrequantised_copy.h"
 
@@ -149,6 +150,11 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set, 
   // the copy unless all of it is zero (unrequantised_copy.h), so no bit of it is left to the envelope.
   if (op == 0x01 && packet.words.size() > kRequantisationWord && isUnrequantisedCopy(packet.words)) {
     masks[kRequantisationWord] = isa::Word128{~0ull, ~0ull};
+  }
+  // The kept-stream write's words 4 and 5 (docs/decoding-log.md "dma14") are read whole too: its form is both
+  // zero, and the rung refuses any set bit of them (lle_rung_kept_stream.cc).
+  if (op == 0x14 && isKeptStreamWrite(packet.words)) {
+    for (const unsigned k : kKeptStreamWriteZeroWords) masks[k] = isa::Word128{~0ull, ~0ull};
   }
   // The partner-copy bits set aside: cleared in the packet and in the rows, which keep the
   // templates' values of them (pinned, the other mode).

@@ -7,6 +7,7 @@
 
 #include "models/isa/opcodes.h"
 #include "models/lle/field_relations.h"
+#include "models/lle/kept_stream_write.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/receive_slice.h"
 #include "models/lle/write_nest.h"
@@ -272,6 +273,23 @@ std::string PartnerCopyWatch::observe(const models::DecodedPacket& packet, const
     }
     if (std::string why = dealtOut(packet, slices); !why.empty()) return why;
   }
+  if (packet.tilePacket && op == 0x13 && isKeptRead(packet.words)) {
+    const uint64_t channel = readField(packet.words, LleField::Stage13Channel);
+    for (unsigned t = 0; t < kTiles; ++t) {
+      if (packet.tileMask & (1u << t)) keptReads_[t][channel].assign(packet.words.begin(), packet.words.end());
+    }
+  }
+  if (packet.tilePacket && copiesAPartner(op) && isKeptStreamWrite(packet.words)) {
+    // Its partner came before it: compared now, never awaited.
+    if (!pinnedRefusal.empty()) {
+      if (const std::string rest = checkEnvelope(packet, set, PartnerBits::kComparedWithPartner); !rest.empty()) {
+        if (rest == pinnedRefusal) return pinnedRefusal;
+        const auto at = rest.find(": word ");
+        return pinnedRefusal + "; with its copy of a kept read set aside, still" + (at == std::string::npos ? ": " + rest : rest.substr(at + 1));
+      }
+    }
+    return compareKeptRead(packet);
+  }
   if (pinnedRefusal.empty()) return "";
   if (!packet.tilePacket || !copiesAPartner(op)) return pinnedRefusal;
   if (const std::string rest = checkEnvelope(packet, set, PartnerBits::kComparedWithPartner); !rest.empty()) {
@@ -321,6 +339,24 @@ std::string PartnerCopyWatch::dealtOut(const models::DecodedPacket& receive, con
   return "";
 }
 
+std::string PartnerCopyWatch::compareKeptRead(const models::DecodedPacket& write) const {
+  const uint64_t stream = readField(write.words, LleField::Stage14CopyStream);
+  const std::string where = "opcode 0x14 (" + std::string(isa::opcodeInfo(write.opcode).mnemonic) + ") at " +
+                            models::describePacketLocation(write.pc, write.words[0]) + ": a kept-stream write (Stage14SourceSideOn, word 4 bit 99, clear)";
+  for (unsigned t = 0; t < kTiles; ++t) {
+    if (!(write.tileMask & (1u << t))) continue;
+    const auto read = keptReads_[t].find(stream);
+    if (read == keptReads_[t].end()) {
+      return where + " of stream " + std::to_string(stream) + " (Stage14CopyStream) on tile " + std::to_string(t) +
+             ", where no read (0x13) was kept under that stream before it (docs/decoding-log.md \"dma14\")";
+    }
+    if (const std::string d = keptStreamCopyDifference(write.words, read->second); !d.empty()) {
+      return where + " on tile " + std::to_string(t) + ": " + d + " (docs/decoding-log.md \"dma14\")";
+    }
+  }
+  return "";
+}
+
 std::string PartnerCopyWatch::finish() const {
   for (unsigned t = 0; t < kTiles; ++t) {
     if (awaiting_[t]) {
@@ -334,6 +370,7 @@ std::string PartnerCopyWatch::finish() const {
 
 void PartnerCopyWatch::clear() {
   for (auto& a : awaiting_) a.reset();
+  for (auto& k : keptReads_) k.clear();
 }
 
 }  // namespace coralsim::lle

@@ -9,9 +9,12 @@
 // partner come from docs/decoding-log.md "win14": a copy with an inner level (w0 bit 78) of an
 // execution-only receive without one holds that receive's run one level up, and such a receive's run
 // + 1 rows of 256 bytes must be the bytes the copying write's nest writes.
+// A 0x14 whose word 4 is zero (kept_stream_write.h, docs/decoding-log.md "dma14") has no receive after it:
+// its copied bits are those of the read kept on its tiles under its stream tag, which must come before it.
 #pragma once
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,7 +54,13 @@ class PartnerCopyWatch {
   [[nodiscard]] static std::string dealtOut(const models::DecodedPacket& receive,
                                             const std::array<std::optional<ReceiveSlice>, kTiles>& slices);
 
+  // A kept-stream write against the reads kept on its tiles: "" when every tile holds one under its
+  // stream tag and the copied bits are that read's.
+  [[nodiscard]] std::string compareKeptRead(const models::DecodedPacket& write) const;
+
   std::array<std::optional<Awaiting>, kTiles> awaiting_;
+  // Per tile, the last read kept under each stream tag (0x13 words), for the kept-stream writes.
+  std::array<std::map<uint64_t, std::vector<isa::Word128>>, kTiles> keptReads_;
 };
 
 }  // namespace coralsim::lle

@@ -146,6 +146,10 @@ struct TileState {
   // all 16 tiles and wrote it on four, docs/decoding-log.md "pad13"): the first such byte. Harmless
   // until something takes the bytes: a compute with 4-byte elements or an outfeed then refuses, naming it.
   std::optional<uint64_t> keptReadUnwrittenByte;
+  // Every kept read's bytes by stream tag (its Stage13Channel), the last one of each: a kept-stream write
+  // (0x14 with word 4 zero, kept_stream_write.h) puts them back. nullopt: the read met a byte this run
+  // never wrote (a write taking it is refused).
+  std::map<uint64_t, std::optional<std::vector<uint8_t>>> keptStreams;
   // The staging windows this run's 0x14s opened on the tile (staging_window.h), in program order: the
   // one-byte-element computes read their passes.
   std::vector<StagingWindow> windows;

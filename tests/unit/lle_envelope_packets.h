@@ -23,6 +23,9 @@ class EnvelopePackets {
     const unsigned length = isa::packetLength(static_cast<isa::Opcode>(op));
     std::vector<isa::Word128>& words = storage_.emplace_back(length);
     for (unsigned k = 0; k < length; ++k) words[k] = envelopeValue(op, k);
+    // Every corpus 0x14 with a word 4 takes a stream (lle_fields.def Stage14SourceSideOn); the form without one
+    // (the kept-stream write) is asked for by the callers that test it.
+    if (op == 0x14) words[4].setBits(fieldDef(LleField::Stage14SourceSideOn).lsb % 128, 1, 1);
     if (op != 0x1a) words[0].setBits(12, 16, mask);  // the fence has no tile mask
     for (const auto& [field, value] : fields) {
       const LleFieldDef& f = fieldDef(field);

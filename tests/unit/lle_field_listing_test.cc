@@ -32,7 +32,9 @@ TEST(LleFieldListing, NamesEachDecodedFieldWithItsValueAndTheSetBitsNoFieldCover
   setField(packet, LleField::Stage14NarrowAt64, 1234);  // no corpus 0x14 starts at row 1234
   setField(packet, LleField::Stage14NarrowUnit, 9);
   setField(packet, LleField::Stage14OuterLimit, 5);     // element 0 only
-  packet[3].setBits(97, 2, 3);                          // w3[98:97]: no field there (w3[122:106] is Stage14SourceUnits since "w3rows")
+  setField(packet, LleField::Stage14SourceSideOn, 1);   // a write that takes a stream: w3 bit 98 is no field there
+  packet[3].setBits(97, 2, 3);                          // w3[98:97]: no field there (w3[122:106] is Stage14SourceUnits since "w3rows";
+                                                        // bit 98 is Stage14KeptWriteW3Bit98 only without the source side, "dma14")
   packet[4].setBits(33, 1, 1);                          // w4[33] (w4[40] is Stage14SourceBase since "src14", w4[32:31] Stage14SourceCompileMark since "conv3")
   const PacketFieldListing listing = listPacketFields(packet);
   EXPECT_TRUE(contains(listing.fields, "Stage14NarrowAt64=1234"));

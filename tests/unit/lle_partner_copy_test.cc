@@ -24,6 +24,9 @@ class PartnerCopyWatchTest : public ::testing::Test {
     const unsigned length = isa::packetLength(static_cast<isa::Opcode>(op));
     auto& words = storage_.emplace_back(length);
     for (unsigned k = 0; k < length; ++k) words[k] = envelopeValue(op, k);
+    // Every corpus 0x14 with a word 4 takes a stream (lle_fields.def Stage14SourceSideOn); the form without one
+    // (the kept-stream write) is asked for by the callers that test it.
+    if (op == 0x14) words[4].setBits(fieldDef(LleField::Stage14SourceSideOn).lsb % 128, 1, 1);
     if (op < 0x20 && op != 0x1a) words[0].setBits(12, 16, mask);
     if (copied) {
       words[0].setBits(62, 64, (*copied)[0].bits(62, 64));

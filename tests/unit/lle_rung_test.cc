@@ -86,6 +86,9 @@ class PacketFactory {
     if (op == 0x17) words[2].setBits(fieldDef(LleField::Mesh17RecvStride).lsb % 128, 17, 1);
     // Every corpus 0x13 steps its level 0 by at least one unit (lle_fields.def Stage13Step).
     if (op == 0x13) words[0].setBits(fieldDef(LleField::Stage13Step).lsb % 128, 17, 1);
+    // Every corpus 0x14 with a word 4 takes a stream (lle_fields.def Stage14SourceSideOn); the form without one
+    // (the kept-stream write) is asked for by the callers that test it.
+    if (op == 0x14) words[4].setBits(fieldDef(LleField::Stage14SourceSideOn).lsb % 128, 1, 1);
     // Every corpus line-format 0x27 names its format and the host window in word 1 (OutfeedLineFormat 1,
     // OutfeedPath 3); the envelope's first row is a nested one. Callers may override.
     if (op == 0x27) {
@@ -1953,6 +1956,38 @@ TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
   EXPECT_NE(why.find(want), std::string::npos) << why;
 }
 
+// A staging window (staging_window.h: level 0 over its units, one outer level of stride 0) passes more units
+// through than narrow memory holds: what bounds it is where it reaches (docs/decoding-log.md "dma14" §E,
+// depthwise 1024^2: 88 rows of 768 units through one row). Here 120 passes of 500 units (60,000 units, more
+// than the 49,152 of a tile's 196,608 bytes; no corpus window has this shape) from narrow row 700: accepted;
+// the same window reaching past the memory's end is refused naming the nest. Before the change the first was
+// refused as leaving narrow memory (its units counted, not its reach).
+TEST_F(LleRungTest, AStagingWindowIsBoundedByItsReachNotByTheUnitsItPassesThrough) {
+  constexpr uint64_t kUnits = 500, kPasses = 120;
+  const auto window = [&](uint64_t at64) {
+    DecodedPacket p = f.make(0x14, {{LleField::Dma14Mask, 0x8}, {LleField::Stage14NarrowAt64, at64}, {LleField::Stage14Groups, kUnits - 1},
+                                    {LleField::Stage14LoopOn, 1},
+                                    {LleField::Stage14WrapA, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Stage14WrapB, 0}, {LleField::Stage14WrapD, 0}, {LleField::Stage14WrapE, 0},
+                                    {LleField::Stage14WrapC, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Stage14SelectW4, 2}, {LleField::Stage14SelectW5, 2}});
+    f.setElement(p, LleField::Stage14OuterLimit, 0, kPasses - 1);
+    for (unsigned e = 1; e < 4; ++e) f.setElement(p, LleField::Stage14OuterLimit, e, 0);
+    return p;
+  };
+  const auto refusal = [&](uint64_t at64) {
+    return refusalOf([&] {
+      rung.beginRun();
+      rung.packet(infeed(true), streams, 0);
+      rung.packet(window(at64), streams, 0);
+    });
+  };
+  EXPECT_EQ(refusal(700), "accepted");
+  const uint64_t lastRow = 196608 / 64 - 1;  // a 500-unit pass from the last 64-byte row runs past the end
+  const std::string past = refusal(lastRow);
+  EXPECT_NE(past.find("leaves the 196608-byte narrow memory"), std::string::npos) << past;
+}
+
 TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddressed) {
   constexpr uint16_t kTile = 0x4;
   const auto writeAt = [&](uint64_t at64) {
@@ -2342,6 +2377,112 @@ TEST_F(LleRungTest, AReadKeptForTheComputeTakesItsBytesFromNarrowMemoryWhenItRun
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 1, 0)}).find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos);
   // Bit 107 alone is a sent read as far as a send drains it ("eltw12" §D); a compute before the send is refused.
   EXPECT_NE(refusal({keptRead(kBase, kUnits, 0, 1), compute(kTile)}).find("Stage13Route (word 3 bits 107, 105) = 1, 0"), std::string::npos);
+}
+
+// The kept-stream write (docs/decoding-log.md "dma14"; lle_fields.def Stage14SourceSideOn): a 0x14 whose words 4
+// and 5 are zero takes no pop; it puts back, along its nest, the bytes a read kept on its tiles under its stream
+// tag took when it ran, and its w0[127:62] / w1 are that read's bits from Stage13Channel on. Here tile 5, stream
+// 1234, 100 units (two 256-byte rows, the last short) written as 4 rows of 25 units from narrow unit 160 -- no corpus
+// write has this tile, tag or shape (conv 1024^2: 16 tiles, 69 rows of 256 units, tag 1804). The source bytes are
+// overwritten after the read: the write puts back what the read took. Refused by name: a copied bit that differs,
+// a stream no read was kept under, Stage14WrapC = -Stage14Groups (not the nest's return, "wrap14"), rows that are not
+// the bytes' 256-byte rows, w3 bit 98 clear and a set bit in word 5. On main the write is refused at its copied
+// w0 bits and w3 bit 98 (the envelope), the copy awaiting a 0x11.
+TEST_F(LleRungTest, AKeptStreamWritePutsBackTheBytesItsStreamsKeptReadTook) {
+  static constexpr uint16_t kTile = 0x20;
+  static constexpr unsigned kTileIndex = 5;
+  static constexpr uint64_t kSource = 37;   // narrow unit the read starts at
+  static constexpr uint64_t kUnits = 100;   // 400 bytes: two rows of 256, the last short
+  static constexpr uint64_t kStream = 1234;
+  static constexpr uint64_t kWriteAt64 = 10;  // narrow unit 160
+  const auto fill = [&](uint64_t at4, uint64_t value, uint64_t limit) {
+    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                                    {LleField::Fill17At4, at4},
+                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(limit))},
+                                    {LleField::Fill17Step, limit > 0 ? 1 : 0}});
+    f.setElement(p, LleField::Fill17Limit, 0, limit);
+    return p;
+  };
+  const auto keptRead = [&](uint64_t stream, uint64_t rows) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kSource},
+                                    {LleField::Stage13Groups, kUnits - 1},
+                                    {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1}, {LleField::Stage13Repeats, rows - 1},
+                                    {LleField::Stage13RepeatWrap, static_cast<uint64_t>(-static_cast<int64_t>(rows - 1))},
+                                    {LleField::Stage13Channel, stream}});
+    f.setElement(p, LleField::Stage13Route, 0, 0);
+    f.setElement(p, LleField::Stage13Route, 1, 0);
+    return p;
+  };
+  struct Write {
+    uint64_t wrapC = static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1));
+    bool bit98 = true;
+    int flipCopiedBit = -1;  // a bit of w0[127:62] / w1 made to differ from the read's
+    uint64_t word5Bit = 0;
+  };
+  const auto write = [&](const DecodedPacket& read, const Write& w) {
+    DecodedPacket p = f.make(0x14, {{LleField::Dma14Mask, kTile}, {LleField::Stage14NarrowAt64, kWriteAt64}, {LleField::Stage14Groups, 24},
+                                    {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapA, 1},
+                                    {LleField::Stage14WrapB, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Stage14WrapD, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Stage14WrapE, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Stage14WrapC, w.wrapC}});
+    f.setElement(p, LleField::Stage14OuterLimit, 0, 3);
+    f.setElement(p, LleField::Stage14OuterLimit, 1, 0);
+    f.setElement(p, LleField::Stage14OuterLimit, 2, 0);
+    f.setElement(p, LleField::Stage14OuterLimit, 3, 0);
+    auto& words = f.wordsOf(p);
+    words[4] = isa::Word128{};
+    words[5] = isa::Word128{};
+    if (w.word5Bit) words[5].setBits(static_cast<unsigned>(w.word5Bit), 1, 1);
+    words[3].setBits(98, 1, w.bit98 ? 1 : 0);
+    // w0[127:62] and w1: the read's bits from its Stage13Channel (w2 bit 81) on.
+    for (unsigned b = 62; b < 256; ++b) {
+      const unsigned from = b + (256 + 81 - 62);
+      uint64_t bit = read.words[from / 128].bits(from % 128, 1);
+      if (static_cast<int>(b) == w.flipCopiedBit) bit ^= 1;
+      words[b / 128].setBits(b % 128, 1, bit);
+    }
+    return p;
+  };
+  const auto run = [&](uint64_t readStream, const Write& w, uint64_t rows = 2 /* 400 bytes */) {
+    rung.beginRun();
+    for (uint64_t k = 0; k < kUnits; ++k) rung.packet(fill(kSource + k, 0x01020304u * (k + 7), 0), streams, 0);
+    const DecodedPacket read = keptRead(readStream, rows);
+    rung.packet(read, streams, 0);
+    rung.packet(fill(kSource, 0x5a5a5a5a, kUnits - 1), streams, 0);  // written over after the read
+    const DecodedPacket back = write(keptRead(kStream, rows), w);
+    rung.packet(back, streams, 0);
+  };
+  run(kStream, {});
+  for (uint64_t k = 0; k < kUnits; ++k) {
+    const uint32_t v = static_cast<uint32_t>(0x01020304u * (k + 7));
+    const std::vector<uint8_t> want = {static_cast<uint8_t>(v), static_cast<uint8_t>(v >> 8), static_cast<uint8_t>(v >> 16),
+                                       static_cast<uint8_t>(v >> 24)};
+    EXPECT_EQ(unitBytes(kTileIndex, 16 * kWriteAt64 + k), want) << "unit " << k;
+  }
+  EXPECT_TRUE(unitBytes(kTileIndex, 16 * kWriteAt64 + kUnits).empty());  // the unit after the write: untouched
+  EXPECT_TRUE(unitBytes(4, 16 * kWriteAt64).empty());                     // a tile off the mask
+  rung.endRun();
+
+  const auto refusal = [&](uint64_t readStream, const Write& w, uint64_t rows = 2 /* 400 bytes */) {
+    return refusalOf([&] { run(readStream, w, rows); });
+  };
+  const std::string flipped = refusal(kStream, Write{.flipCopiedBit = 100});
+  EXPECT_NE(flipped.find("1 copied bit(s) differ from the kept read's bits 337"), std::string::npos) << flipped;
+  const std::string otherStream = refusal(kStream + 1, {});
+  EXPECT_NE(otherStream.find("no read (0x13) was kept under that stream"), std::string::npos) << otherStream;
+  const std::string groupWrap = refusal(kStream, Write{.wrapC = static_cast<uint64_t>(-24) & 0xffff});
+  EXPECT_NE(groupWrap.find("Stage14WrapC (word 3 bits 79:64) = -24 is not minus the write nest's last unit"), std::string::npos)
+      << groupWrap;
+  const std::string threeRows = refusal(kStream, {}, 3);
+  EXPECT_NE(threeRows.find("Stage14CopyLimit[0] (word 0 bits 110:95) + 1 = 3 rows of 256 bytes where the write nest writes 400"),
+            std::string::npos)
+      << threeRows;
+  const std::string noBit98 = refusal(kStream, Write{.bit98 = false});
+  EXPECT_NE(noBit98.find("Stage14KeptWriteW3Bit98 (word 3 bit 98) = 0"), std::string::npos) << noBit98;
+  const std::string word5 = refusal(kStream, Write{.word5Bit = 15});
+  EXPECT_NE(word5.find("word 5"), std::string::npos) << word5;
 }
 
 // A read routed by w3 bit 105 alone with w3 bit 109 set (lle_fields.def Stage13FeedsNormalise, docs/decoding-log.md
