@@ -563,7 +563,7 @@ TEST_F(LleRungTest, ComputesTheDenseEpilogueAndDrainsInTileOrder) {
 // w12 bits 33 and 47 of the compute (docs/decoding-log.md "w12" §B): declared don't-care for the bytes.
 // Each of the four combinations -- on a w12 row no corpus compute has with them (the identity rows' 0x2c00
 // in w12[47:32], here under a Dense compute) -- passes the envelope and yields the same Dense results on
-// two tiles; the undeclared bit between them (34) is still refused naming word 12.
+// two tiles; the undeclared bit 35 beside them is still refused naming word 12 (34 is declared: "split" §C).
 TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
   for (const uint64_t bit33 : {0u, 1u}) {
     for (const uint64_t bit47 : {0u, 1u}) {
@@ -582,10 +582,46 @@ TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
     }
   }
   DecodedPacket neighbour = compute(0x1);
-  f.wordsOf(neighbour)[12].setBits(34, 1, f.wordsOf(neighbour)[12].bits(34, 1) ^ 1);
+  f.wordsOf(neighbour)[12].setBits(35, 1, f.wordsOf(neighbour)[12].bits(35, 1) ^ 1);
   const std::string why = checkEnvelope(neighbour);
   EXPECT_NE(why.find("word 12"), std::string::npos) << why;
-  EXPECT_NE(why.find("bits 34 "), std::string::npos) << why;
+  EXPECT_NE(why.find("bits 35 "), std::string::npos) << why;
+}
+
+// w12 bits 90:89, bit 34 and the mark w12[63:48] of a compute without a ring input (docs/decoding-log.md "split"
+// §A-§C): declared don't-care for the bytes. Values no corpus compute has -- bits 90:89 non-zero without the
+// parameter-prefix form's bit 123 (0 in all 1,995 such computes), the mark 12,345 (no corpus compute's), bit 34
+// both ways under them on the Dense compute -- pass the envelope and yield the same Dense results on two tiles.
+// Their neighbours stay pinned: w12 bit 91 and w12[81:64] (4 without a ring: 5 here) are refused naming word 12.
+// Fails without the fields and the regenerated envelopes (checked: refused on "word 12 ... bits 90:89").
+TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
+  for (const uint64_t echo : {0u, 1u, 2u, 3u}) {
+    for (const uint64_t bit34 : {0u, 1u}) {
+      rung.reset();
+      parameterCachingRun(0x3);
+      const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+        f.wordsOf(p)[12].setBits(89, 2, echo);  // the bits themselves, not through the fields' rows
+        f.wordsOf(p)[12].setBits(34, 1, bit34);
+        f.wordsOf(p)[12].setBits(48, 16, 12345);
+        ASSERT_EQ(checkEnvelope(p), "") << "bits 90:89 " << echo << ", bit 34 " << bit34;
+      });
+      ASSERT_EQ(out.size(), 128u);
+      for (unsigned c = 0; c < 64; ++c) {
+        EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "bits 90:89 " << echo << ", bit 34 " << bit34 << ", lane " << c;
+        EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "bits 90:89 " << echo << ", bit 34 " << bit34 << ", lane " << c;
+      }
+    }
+  }
+  DecodedPacket bit91 = compute(0x1);
+  f.wordsOf(bit91)[12].setBits(91, 1, 1);
+  const std::string why91 = checkEnvelope(bit91);
+  EXPECT_NE(why91.find("word 12"), std::string::npos) << why91;
+  EXPECT_NE(why91.find("bits 91 "), std::string::npos) << why91;
+  DecodedPacket rowBytes = compute(0x1);
+  f.wordsOf(rowBytes)[12].setBits(64, 18, 5);
+  const std::string whyRow = checkEnvelope(rowBytes);
+  EXPECT_NE(whyRow.find("word 12"), std::string::npos) << whyRow;
+  EXPECT_NE(whyRow.find("bits 66, 64 "), std::string::npos) << whyRow;
 }
 
 // w12 bit 42 of the compute (docs/decoding-log.md "w12c" §A): declared don't-care for the bytes, like bits 33 /
