@@ -1487,6 +1487,19 @@ void LleRung::refuseComputeOverPositions(const DecodedPacket& packet) const {
   }
 }
 
+// The two position relations of lle_relations.def at one position (Nest37 slot 0's carry 1 unit, Output37 level 1
+// run once; a loop that runs once may leave its wrap 0), which the relation table leaves to the executors of a
+// compute with a parameter prefix (isPrefixedCompute, docs/decoding-log.md "split" §D): the Dense gather reads its K
+// groups as one run.
+void LleRung::refuseDenseNestOtherThanOnePosition(const DecodedPacket& packet) const {
+  const int64_t step = readSigned(packet.words, LleField::ComputePositionStep37);
+  const uint64_t outPositions = readField(packet.words, LleField::ComputeOutPositions);
+  if ((step != 1 && step != 0) || outPositions != 0) {
+    refuse(packet, "ComputePositionStep37 (word 1 bits 136:120) = " + std::to_string(step) + ", ComputeOutPositions (word 5 bits 62:45) = " +
+                       std::to_string(outPositions) + " in the single-position (Dense) compute: one position is 1 (or 0) and 0");
+  }
+}
+
 // The lanes a weight group feeds, the parameter prefix and the weight zero point (docs/decoding-log.md "convmac" §A) are
 // read by the convolution compute (conv_compute.h); the Dense and element-wise paths model one
 // value of each and refuse the others by name.
@@ -1772,6 +1785,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   }
   // From here on the compute is the single-position form (Dense): one K reduction into 64 lanes.
   refuseComputeOverPositions(packet);
+  refuseDenseNestOtherThanOnePosition(packet);
   refuseOtherLanesOrPrefix(packet, kLanes / 4 - 1, 2, "single-position (Dense) compute: 64 lanes, f32 scale and u32 weight offset");
   if (readField(words, LleField::ComputeNluApply) != 0) {
     refuse(packet, "ComputeNluApply (word 15 bit 26) in the single-position form: the NLU table is applied in the element-wise form "

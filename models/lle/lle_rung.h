@@ -224,6 +224,7 @@ class LleRung final : public models::DatapathRung {
   void refusePackedKCountDisagreeing(const models::DecodedPacket& packet, uint64_t elementBytes) const;
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
+  void refuseDenseNestOtherThanOnePosition(const models::DecodedPacket& packet) const;
   // Whether a loop nest (level 0 and the levels above it) counts `iterations` at one level at most,
   // running the others once.
   static bool countsAtOneLevel(std::span<const isa::Word128> words, LleField level0, LleField outerLevels, uint64_t iterations);

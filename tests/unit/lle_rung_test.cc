@@ -588,6 +588,22 @@ TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
   EXPECT_NE(why.find("bits 35 "), std::string::npos) << why;
 }
 
+// A compute with a parameter prefix is exempt from the two position relations (docs/decoding-log.md "split" §D),
+// so the single-position (Dense) path checks them itself: the Dense compute (prefix 2) with Nest37 slot 0's carry
+// 3 units or the output nest's level 1 counting 2 -- values no corpus Dense has -- is refused by the rung naming
+// both fields, and with the carry 0 or 1 (a loop that runs once) it runs. Fails without the rung's check (checked:
+// the step-3 packet runs and the expectation on its refusal fails).
+TEST_F(LleRungTest, TheDenseComputeChecksItsOnePositionItself) {
+  EXPECT_EQ(denseComputeRefusal([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputePositionStep37, 0, 0); }), "accepted");
+  EXPECT_EQ(denseComputeRefusal([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputePositionStep37, 0, 1); }), "accepted");
+  const std::string step = denseComputeRefusal([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputePositionStep37, 0, 3); });
+  EXPECT_NE(step.find("ComputePositionStep37 (word 1 bits 136:120) = 3, ComputeOutPositions (word 5 bits 62:45) = 0 in the single-position"),
+            std::string::npos)
+      << step;
+  const std::string out = denseComputeRefusal([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputeOutPositions, 0, 2); });
+  EXPECT_NE(out.find("ComputeOutPositions (word 5 bits 62:45) = 2 in the single-position"), std::string::npos) << out;
+}
+
 // w12 bits 90:89, bit 34 and the mark w12[63:48] of a compute without a ring input (docs/decoding-log.md "split"
 // §A-§C): declared don't-care for the bytes. Values no corpus compute has -- bits 90:89 non-zero without the
 // parameter-prefix form's bit 123 (0 in all 1,995 such computes), the mark 12,345 (no corpus compute's), bit 34
