@@ -941,6 +941,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadMixedRoute = routedOnlyBy107;
     tiles_[t].keptRead.reset();
     tiles_[t].keptReadSequence = 0;
+    tiles_[t].keptReadRunDiffers = false;
     tiles_[t].keptReadUnwrittenByte.reset();
   }
   deliverWaitingRingSends(packet);
@@ -990,6 +991,9 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     tile.keptReadSequence = sequence;
     tile.keptReadFeedsNormalise = false;
     auto bytes = gather(tile.narrowSram, reach);
+    // A later read of a run: does it keep the bytes the one before it kept ("split" §E)?
+    const auto* taken = std::get_if<std::vector<uint8_t>>(&bytes);
+    tile.keptReadRunDiffers = sequence > 1 && (tile.keptReadRunDiffers || !taken || !tile.keptRead || *taken != *tile.keptRead);
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
     tile.stagedReadRepeats = 0;
@@ -1036,12 +1040,15 @@ void LleRung::keepReadForNormalise(const DecodedPacket& packet, const StagedNest
 
 // A compute or a send on a tile holding a run of more than one numbered kept read (Stage13KeptSequence) is
 // refused: which of them the consumer takes, or how it takes several, is not decoded ("keep13").
-void LleRung::refuseARunOfKeptReads(const DecodedPacket& packet) const {
+void LleRung::refuseARunOfKeptReads(const DecodedPacket& packet, RunOfEqualBlocks equalBlocks) const {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
+    // A compute over a run whose blocks are all equal takes that block whichever of them each step reads ("split" §E).
+    if (equalBlocks == RunOfEqualBlocks::kTaken && !tiles_[t].keptReadRunDiffers) continue;
     if ((packet.tileMask & (1u << t)) && tiles_[t].keptReadSequence > 1) {
       refuse(packet, "tile " + std::to_string(t) + " holds a run of " + std::to_string(tiles_[t].keptReadSequence) +
                          " kept reads (Stage13KeptSequence 1 ... " + std::to_string(tiles_[t].keptReadSequence) + ", stream " +
-                         std::to_string(tiles_[t].keptReadChannel) + "): how a compute or a send takes several is not decoded");
+                         std::to_string(tiles_[t].keptReadChannel) + (equalBlocks == RunOfEqualBlocks::kTaken ? ", not all the same bytes" : "") +
+                         "): how a compute or a send takes several is not decoded");
     }
   }
 }
@@ -1632,8 +1639,9 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                      "ring, Nest37 level 0 run once, a 16-byte block kept on every tile of the mask): not executed");
     }
   }
-  // A compute ends its tiles' run of numbered kept reads (Stage13KeptSequence, "keep13").
-  refuseARunOfKeptReads(packet);
+  // A compute ends its tiles' run of numbered kept reads (Stage13KeptSequence, "keep13"); it takes a run of equal
+  // blocks as that block ("split" §E).
+  refuseARunOfKeptReads(packet, RunOfEqualBlocks::kTaken);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (packet.tileMask & (1u << t)) tiles_[t].keptReadSequence = 0;
   }
@@ -2832,7 +2840,7 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
                        ": the two bits differ in no corpus send; not decoded");
   }
   const bool drainsKeptRead = form86 == 0;
-  refuseARunOfKeptReads(packet);
+  refuseARunOfKeptReads(packet, RunOfEqualBlocks::kRefused);
   refuseAKeptReadOfUnwrittenBytes(packet);
   if (tile.keptRead) {
     if (!drainsKeptRead) {

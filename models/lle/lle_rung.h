@@ -191,7 +191,9 @@ class LleRung final : public models::DatapathRung {
   void keepReadForNormalise(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel,
                             uint64_t streamBeats, bool runs, uint64_t sequence);
   void refuseAKeptReadOfUnwrittenBytes(const models::DecodedPacket& packet) const;
-  void refuseARunOfKeptReads(const models::DecodedPacket& packet) const;
+  // Whether a run of kept reads whose blocks are all equal is taken (a compute: "split" §E) or refused (a send).
+  enum class RunOfEqualBlocks { kTaken, kRefused };
+  void refuseARunOfKeptReads(const models::DecodedPacket& packet, RunOfEqualBlocks equalBlocks) const;
   [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
                                                                           const StagedNest& reach);
   void writeImmediate(const models::DecodedPacket& packet);

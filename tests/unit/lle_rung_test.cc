@@ -2478,8 +2478,9 @@ TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
 // The kept reads' numbering in w4 (lle_fields.def Stage13KeptSequence, docs/decoding-log.md "keep13"): with
 // w4 bit 59 clear, w4[58:43] numbers a kept read in the run its tiles take before their next compute (split_concat:
 // 1, 2, 3). Here five kept reads of 10 units from narrow unit 29 of tile 1 (no corpus run is longer than 3)
-// pass, each keeping the nest's bytes; a compute or an outfeed send after a run of more than one is refused
-// naming the run; a number that does not follow the tile's last is refused (2 first, 1 then 3, 2 after a sent
+// pass, each keeping the nest's bytes; an outfeed send after a run of more than one is refused naming the run, and
+// so is a compute unless every block of the run is the same ("split" §E: then it takes that block; without the
+// change the five equal blocks' compute is refused naming the run -- checked); a number that does not follow the tile's last is refused (2 first, 1 then 3, 2 after a sent
 // read), and so are the pairings never seen: a number with w4 bit 75 clear, bit 75 with the number 0, a sent
 // read with bit 59 clear. On main the envelope pinned w4[58:43] to 1 ("word 4 ... bits 44:43", split_concat's
 // stop @ 0x0226).
@@ -2489,8 +2490,8 @@ TEST_F(LleRungTest, KeptReadsNumberedInWordFourRunOneTwoThreeBeforeTheirCompute)
   constexpr uint64_t kUnits = 10;
   const auto fill = [&] { return patternFill(kTile, kBase, kUnits); };
   // A kept (route 0) or sent (route 1) read numbered `sequence` in the sequence form (bit 59 clear), bit 75 as given.
-  const auto read = [&](uint64_t sequence, uint64_t on = 1, uint64_t route = 0) {
-    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
+  const auto read = [&](uint64_t sequence, uint64_t on = 1, uint64_t route = 0, uint64_t units = kUnits) {
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * units);
     f.setElement(p, LleField::Stage13Route, 0, route);
     f.setElement(p, LleField::Stage13Route, 1, route);
     isa::Word128& w4 = f.wordsOf(p)[4];
@@ -2519,10 +2520,16 @@ TEST_F(LleRungTest, KeptReadsNumberedInWordFourRunOneTwoThreeBeforeTheirCompute)
   }
   rung.endRun();
   const std::vector<DecodedPacket> five = {read(1), read(2), read(3), read(4), read(5)};
+  // Five equal blocks: the compute takes the run as its block ("split" §E) and reaches the Dense path's own refusal
+  // of a kept operand; a run whose third read keeps 9 units, not 10, is refused naming the run.
   std::vector<DecodedPacket> thenCompute = five;
   thenCompute.push_back(compute(kTile));
-  EXPECT_NE(run(thenCompute).find("tile 1 holds a run of 5 kept reads (Stage13KeptSequence 1 ... 5"), std::string::npos)
-      << run(thenCompute);
+  const std::string equalRun = run(thenCompute);
+  EXPECT_EQ(equalRun.find("holds a run of"), std::string::npos) << equalRun;
+  EXPECT_NE(equalRun.find("tile 1 holds 40 bytes a 0x13 kept for its compute"), std::string::npos) << equalRun;
+  const std::string differing = run({read(1), read(2), read(3, 1, 0, kUnits - 1), compute(kTile)});
+  EXPECT_NE(differing.find("tile 1 holds a run of 3 kept reads (Stage13KeptSequence 1 ... 3, stream "), std::string::npos) << differing;
+  EXPECT_NE(differing.find(", not all the same bytes): how a compute or a send takes several is not decoded"), std::string::npos) << differing;
   std::vector<DecodedPacket> thenSend = {read(1), read(2), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
                                          f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 0}, {LleField::Dma10Mask, kTile}})};
   EXPECT_NE(run(thenSend).find("tile 1 holds a run of 2 kept reads"), std::string::npos) << run(thenSend);
