@@ -608,7 +608,8 @@ TEST_F(LleRungTest, TheDenseComputeChecksItsOnePositionItself) {
 // §A-§C): declared don't-care for the bytes. Values no corpus compute has -- bits 90:89 non-zero without the
 // parameter-prefix form's bit 123 (0 in all 1,995 such computes), the mark 12,345 (no corpus compute's), bit 34
 // both ways under them on the Dense compute -- pass the envelope and yield the same Dense results on two tiles.
-// Their neighbours stay pinned: w12 bit 91 and w12[81:64] (4 without a ring: 5 here) are refused naming word 12.
+// (with the positions' flag and the row 4 they come with, "w12lo" §A). Their neighbours stay pinned: w12 bit 91
+// and w12[81:64] (4 without a ring: 5 here) are refused naming word 12.
 // Fails without the fields and the regenerated envelopes (checked: refused on "word 12 ... bits 90:89").
 TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
   for (const uint64_t echo : {0u, 1u, 2u, 3u}) {
@@ -619,6 +620,10 @@ TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
         f.wordsOf(p)[12].setBits(89, 2, echo);  // the bits themselves, not through the fields' rows
         f.wordsOf(p)[12].setBits(34, 1, bit34);
         f.wordsOf(p)[12].setBits(48, 16, 12345);
+        f.wordsOf(p)[12].setBits(64, 18, 4);  // the positions a mark comes with: the row 4 of a compute without a ring
+        f.wordsOf(p)[12].setBits(82, 1, 1);   // and their flag, twice ("w12lo" §A)
+        f.wordsOf(p)[12].setBits(45, 1, 1);
+        f.wordsOf(p)[12].setBits(44, 1, 1);   // pinned, set beside them in the corpus's (the envelope's row)
         ASSERT_EQ(checkEnvelope(p), "") << "bits 90:89 " << echo << ", bit 34 " << bit34;
       });
       ASSERT_EQ(out.size(), 128u);
@@ -635,9 +640,12 @@ TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
   EXPECT_NE(why91.find("bits 91 "), std::string::npos) << why91;
   DecodedPacket rowBytes = compute(0x1);
   f.wordsOf(rowBytes)[12].setBits(64, 18, 5);
+  f.wordsOf(rowBytes)[12].setBits(82, 1, 1);
+  f.wordsOf(rowBytes)[12].setBits(45, 1, 1);
+  f.wordsOf(rowBytes)[12].setBits(44, 1, 1);
   const std::string whyRow = checkEnvelope(rowBytes);
   EXPECT_NE(whyRow.find("word 12"), std::string::npos) << whyRow;
-  EXPECT_NE(whyRow.find("bits 66, 64 "), std::string::npos) << whyRow;
+  EXPECT_NE(whyRow.find("bits 64 "), std::string::npos) << whyRow;
 }
 
 // w12 bit 42 of the compute (docs/decoding-log.md "w12c" §A): declared don't-care for the bytes, like bits 33 /
@@ -2564,8 +2572,8 @@ TEST_F(LleRungTest, KeptReadsNumberedInWordFourRunOneTwoThreeBeforeTheirCompute)
   constexpr uint64_t kUnits = 10;
   const auto fill = [&] { return patternFill(kTile, kBase, kUnits); };
   // A kept (route 0) or sent (route 1) read numbered `sequence` in the sequence form (bit 59 clear), bit 75 as given.
-  const auto read = [&](uint64_t sequence, uint64_t on = 1, uint64_t route = 0, uint64_t units = kUnits) {
-    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * units);
+  const auto read = [&](uint64_t sequence, uint64_t on = 1, uint64_t route = 0, uint64_t units = 0) {  // 0: kUnits
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * (units == 0 ? kUnits : units));
     f.setElement(p, LleField::Stage13Route, 0, route);
     f.setElement(p, LleField::Stage13Route, 1, route);
     isa::Word128& w4 = f.wordsOf(p)[4];

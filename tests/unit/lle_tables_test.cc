@@ -474,6 +474,7 @@ TEST(LleRelations, TheW12PositionsFlagGoesWithItsPositionsAndTheCodeIsZeroOrOdd)
   set(LleField::ComputeImageRowBytes, 0);
   set(LleField::ComputeImageMark, 0);
   EXPECT_EQ(checkFieldRelations(0x01, words), "");
+}
 
 // The two position relations (ComputePositionStep37 = positions + 1, ComputeOutPositions = positions) are the
 // element-wise form's; a 4-byte compute with a parameter prefix runs as the convolution, which follows its nests
