@@ -19,6 +19,11 @@ FieldRelation exceptingTheRowWalk(FieldRelation relation) {
   return relation;
 }
 
+FieldRelation exceptingThePrefixed(FieldRelation relation) {
+  relation.exceptPrefixed = true;
+  return relation;
+}
+
 const FieldRelation kRelations[] = {
 #define CORAL_LLE_RELATION(f, b, m, a) \
   FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt},
@@ -84,9 +89,20 @@ const FieldRelation kRelations[] = {
   exceptingTheRowWalk(exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1,      \
                                                           std::nullopt, std::nullopt, std::nullopt, LleField::x, v,    \
                                                           LleField::x2, v2, LleField::y})),
+// The same rows, also not applied in a compute with a parameter prefix (isPrefixedCompute).
+#define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED(f, b, m, a, x, v, x2, v2, y)        \
+  exceptingThePrefixed(exceptingTheRowWalk(exceptingThePixelWalk(FieldRelation{                                 \
+      LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, std::nullopt, LleField::x, v, \
+      LleField::x2, v2, LleField::y}))),
+#define CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK_OR_PREFIXED(f, b, m, a, y)                                      \
+  exceptingThePrefixed(exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1,   \
+                                                           std::nullopt, std::nullopt, std::nullopt, std::nullopt, 0, \
+                                                           std::nullopt, 0, LleField::y})),
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
+#undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED
+#undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK_OR_PREFIXED
 #undef CORAL_LLE_COUNT_OF_WRAP
 #undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
@@ -136,9 +152,13 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
 #define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK(f, b, o, m, a, x, v, y)
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK(f, b, m, a, x, v, x2, v2, y)
+#define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED(f, b, m, a, x, v, x2, v2, y)
+#define CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK_OR_PREFIXED(f, b, m, a, y)
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
+#undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED
+#undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK_OR_PREFIXED
 #undef CORAL_LLE_COUNT_OF_WRAP
 #undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
@@ -219,6 +239,11 @@ bool isRowWalk(std::span<const isa::Word128> words) {
   return false;
 }
 
+bool isPrefixedCompute(std::span<const isa::Word128> words) {
+  return readField(words, LleField::ComputeInputBytes) == 4 && readField(words, LleField::ComputeInputRingOn) == 0 &&
+         readField(words, LleField::ComputeParamPrefix) != 0;
+}
+
 bool isUnrequantisedCopyWalk(std::span<const isa::Word128> words) {
   return readField(words, LleField::ComputeUnrequantisedCopy) != 0 && readField(words, LleField::ComputeInputBytes) == 4 &&
          readField(words, LleField::ComputeInputRingOn) == 0;
@@ -242,6 +267,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     if (r.onlyWhereSet && readField(words, *r.onlyWhereSet) == 0) continue;            // a relation of one form only
     if (r.exceptPixelWalk && (isPixelWalk(words) || isUnrequantisedCopyWalk(words))) continue;  // lle_rung_eltwise_walk.cc checks it
     if (r.exceptRowWalk && (isRowWalk(words) || isUnrequantisedCopyWalk(words))) continue;  // Nest37 read as a byte walk
+    if (r.exceptPrefixed && isPrefixedCompute(words)) continue;                         // the convolution / Dense executors'
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

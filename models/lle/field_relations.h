@@ -51,6 +51,9 @@ struct FieldRelation {
   // CORAL_LLE_..._OR_ROW_WALK: nor in the row walk (isRowWalk below) or the unrequantised copy
   // (isUnrequantisedCopyWalk), whose executor reads it as a carry of the byte walk.
   bool exceptRowWalk = false;
+  // CORAL_LLE_..._OR_PREFIXED: nor in a compute with a parameter prefix (isPrefixedCompute below), whose
+  // executors follow or check the nest themselves.
+  bool exceptPrefixed = false;
 };
 
 // The colour templates' pixel walk (docs/decoding-log.md "colour43"): 4-byte input elements, Nest37
@@ -59,6 +62,13 @@ struct FieldRelation {
 // run once. The w0 nest's level 0 is then no K reduction but the pixel count, so the relations that
 // read it as one (the weight wraps, the raw element-wise form's position repeats) are the executor's.
 [[nodiscard]] bool isPixelWalk(std::span<const isa::Word128> words);
+
+// A 4-byte compute outside a ring with a parameter prefix (ComputeParamPrefix not 0, docs/decoding-log.md "split"
+// §D): its weights come from a stream that opens with the prefix arrays ("convmac" §A), so only the convolution
+// executor (conv_compute.h: the three nests as address generators, the outputs dividing the iterations) and the
+// single-position Dense one (which checks its one position itself) run it; the element-wise executors refuse a
+// prefix. The position relations that read Nest37 level 2 as the element-wise form's positions are theirs.
+[[nodiscard]] bool isPrefixedCompute(std::span<const isa::Word128> words);
 
 // The unrequantised copy's walk (ComputeUnrequantisedCopy, docs/decoding-log.md "copy117"): 4-byte
 // groups outside a ring; Nest37 level 0 runs once, or counts K groups each copied to its own lane group

@@ -953,6 +953,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadMixedRoute = routedOnlyBy107;
     tiles_[t].keptRead.reset();
     tiles_[t].keptReadSequence = 0;
+    tiles_[t].keptReadRunDiffers = false;
     tiles_[t].keptReadUnwrittenByte.reset();
   }
   deliverWaitingRingSends(packet);
@@ -1002,6 +1003,9 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     tile.keptReadSequence = sequence;
     tile.keptReadFeedsNormalise = false;
     auto bytes = gather(tile.narrowSram, reach);
+    // A later read of a run: does it keep the bytes the one before it kept ("split" §E)?
+    const auto* taken = std::get_if<std::vector<uint8_t>>(&bytes);
+    tile.keptReadRunDiffers = sequence > 1 && (tile.keptReadRunDiffers || !taken || !tile.keptRead || *taken != *tile.keptRead);
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
     tile.stagedReadRepeats = 0;
@@ -1050,12 +1054,15 @@ void LleRung::keepReadForNormalise(const DecodedPacket& packet, const StagedNest
 
 // A compute or a send on a tile holding a run of more than one numbered kept read (Stage13KeptSequence) is
 // refused: which of them the consumer takes, or how it takes several, is not decoded ("keep13").
-void LleRung::refuseARunOfKeptReads(const DecodedPacket& packet) const {
+void LleRung::refuseARunOfKeptReads(const DecodedPacket& packet, RunOfEqualBlocks equalBlocks) const {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
+    // A compute over a run whose blocks are all equal takes that block whichever of them each step reads ("split" §E).
+    if (equalBlocks == RunOfEqualBlocks::kTaken && !tiles_[t].keptReadRunDiffers) continue;
     if ((packet.tileMask & (1u << t)) && tiles_[t].keptReadSequence > 1) {
       refuse(packet, "tile " + std::to_string(t) + " holds a run of " + std::to_string(tiles_[t].keptReadSequence) +
                          " kept reads (Stage13KeptSequence 1 ... " + std::to_string(tiles_[t].keptReadSequence) + ", stream " +
-                         std::to_string(tiles_[t].keptReadChannel) + "): how a compute or a send takes several is not decoded");
+                         std::to_string(tiles_[t].keptReadChannel) + (equalBlocks == RunOfEqualBlocks::kTaken ? ", not all the same bytes" : "") +
+                         "): how a compute or a send takes several is not decoded");
     }
   }
 }
@@ -1503,6 +1510,19 @@ void LleRung::refuseComputeOverPositions(const DecodedPacket& packet) const {
   }
 }
 
+// The two position relations of lle_relations.def at one position (Nest37 slot 0's carry 1 unit, Output37 level 1
+// run once; a loop that runs once may leave its wrap 0), which the relation table leaves to the executors of a
+// compute with a parameter prefix (isPrefixedCompute, docs/decoding-log.md "split" §D): the Dense gather reads its K
+// groups as one run.
+void LleRung::refuseDenseNestOtherThanOnePosition(const DecodedPacket& packet) const {
+  const int64_t step = readSigned(packet.words, LleField::ComputePositionStep37);
+  const uint64_t outPositions = readField(packet.words, LleField::ComputeOutPositions);
+  if ((step != 1 && step != 0) || outPositions != 0) {
+    refuse(packet, "ComputePositionStep37 (word 1 bits 136:120) = " + std::to_string(step) + ", ComputeOutPositions (word 5 bits 62:45) = " +
+                       std::to_string(outPositions) + " in the single-position (Dense) compute: one position is 1 (or 0) and 0");
+  }
+}
+
 // The lanes a weight group feeds, the parameter prefix and the weight zero point (docs/decoding-log.md "convmac" §A) are
 // read by the convolution compute (conv_compute.h); the Dense and element-wise paths model one
 // value of each and refuse the others by name.
@@ -1635,8 +1655,9 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                      "ring, Nest37 level 0 run once, a 16-byte block kept on every tile of the mask): not executed");
     }
   }
-  // A compute ends its tiles' run of numbered kept reads (Stage13KeptSequence, "keep13").
-  refuseARunOfKeptReads(packet);
+  // A compute ends its tiles' run of numbered kept reads (Stage13KeptSequence, "keep13"); it takes a run of equal
+  // blocks as that block ("split" §E).
+  refuseARunOfKeptReads(packet, RunOfEqualBlocks::kTaken);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (packet.tileMask & (1u << t)) tiles_[t].keptReadSequence = 0;
   }
@@ -1788,6 +1809,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   }
   // From here on the compute is the single-position form (Dense): one K reduction into 64 lanes.
   refuseComputeOverPositions(packet);
+  refuseDenseNestOtherThanOnePosition(packet);
   refuseOtherLanesOrPrefix(packet, kLanes / 4 - 1, 2, "single-position (Dense) compute: 64 lanes, f32 scale and u32 weight offset");
   if (readField(words, LleField::ComputeNluApply) != 0) {
     refuse(packet, "ComputeNluApply (word 15 bit 26) in the single-position form: the NLU table is applied in the element-wise form "
@@ -2861,7 +2883,7 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
                        ": the two bits differ in no corpus send; not decoded");
   }
   const bool drainsKeptRead = form86 == 0;
-  refuseARunOfKeptReads(packet);
+  refuseARunOfKeptReads(packet, RunOfEqualBlocks::kRefused);
   refuseAKeptReadOfUnwrittenBytes(packet);
   if (tile.keptRead) {
     if (!drainsKeptRead) {

@@ -196,7 +196,9 @@ class LleRung final : public models::DatapathRung {
   void keepReadForNormalise(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel,
                             uint64_t streamBeats, bool runs, uint64_t sequence);
   void refuseAKeptReadOfUnwrittenBytes(const models::DecodedPacket& packet) const;
-  void refuseARunOfKeptReads(const models::DecodedPacket& packet) const;
+  // Whether a run of kept reads whose blocks are all equal is taken (a compute: "split" §E) or refused (a send).
+  enum class RunOfEqualBlocks { kTaken, kRefused };
+  void refuseARunOfKeptReads(const models::DecodedPacket& packet, RunOfEqualBlocks equalBlocks) const;
   [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
                                                                           const StagedNest& reach);
   void writeImmediate(const models::DecodedPacket& packet);
@@ -229,6 +231,7 @@ class LleRung final : public models::DatapathRung {
   void refusePackedKCountDisagreeing(const models::DecodedPacket& packet, uint64_t elementBytes) const;
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
+  void refuseDenseNestOtherThanOnePosition(const models::DecodedPacket& packet) const;
   // Whether a loop nest (level 0 and the levels above it) counts `iterations` at one level at most,
   // running the others once.
   static bool countsAtOneLevel(std::span<const isa::Word128> words, LleField level0, LleField outerLevels, uint64_t iterations);

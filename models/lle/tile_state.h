@@ -139,6 +139,10 @@ struct TileState {
   // Its Stage13KeptSequence (docs/decoding-log.md "keep13"): 0 outside a run of numbered kept reads; N where
   // the tile took kept reads 1 ... N since its last compute. How a compute takes more than one is not decoded.
   uint64_t keptReadSequence = 0;
+  // A read of the run after the first kept other bytes than the one before it (or bytes this run did not write):
+  // how a compute takes several is not decoded, so it takes only a run whose blocks are all equal -- then any of
+  // them is the same operand (docs/decoding-log.md "split" §E: split_concat's three 4 x 4 identities).
+  bool keptReadRunDiffers = false;
   // The kept read is for the tile's next opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md
   // "bright13"): no 0x01 compute or send takes it.
   bool keptReadFeedsNormalise = false;

@@ -566,7 +566,7 @@ TEST_F(LleRungTest, ComputesTheDenseEpilogueAndDrainsInTileOrder) {
 // w12 bits 33 and 47 of the compute (docs/decoding-log.md "w12" §B): declared don't-care for the bytes.
 // Each of the four combinations -- on a w12 row no corpus compute has with them (the identity rows' 0x2c00
 // in w12[47:32], here under a Dense compute) -- passes the envelope and yields the same Dense results on
-// two tiles; the undeclared bit between them (34) is still refused naming word 12.
+// two tiles; the undeclared bit 35 beside them is still refused naming word 12 (34 is declared: "split" §C).
 TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
   for (const uint64_t bit33 : {0u, 1u}) {
     for (const uint64_t bit47 : {0u, 1u}) {
@@ -585,10 +585,70 @@ TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
     }
   }
   DecodedPacket neighbour = compute(0x1);
-  f.wordsOf(neighbour)[12].setBits(34, 1, f.wordsOf(neighbour)[12].bits(34, 1) ^ 1);
+  f.wordsOf(neighbour)[12].setBits(35, 1, f.wordsOf(neighbour)[12].bits(35, 1) ^ 1);
   const std::string why = checkEnvelope(neighbour);
   EXPECT_NE(why.find("word 12"), std::string::npos) << why;
-  EXPECT_NE(why.find("bits 34 "), std::string::npos) << why;
+  EXPECT_NE(why.find("bits 35 "), std::string::npos) << why;
+}
+
+// A compute with a parameter prefix is exempt from the two position relations (docs/decoding-log.md "split" §D),
+// so the single-position (Dense) path checks them itself: the Dense compute (prefix 2) with Nest37 slot 0's carry
+// 3 units or the output nest's level 1 counting 2 -- values no corpus Dense has -- is refused by the rung naming
+// both fields, and with the carry 0 or 1 (a loop that runs once) it runs. Fails without the rung's check (checked:
+// the step-3 packet runs and the expectation on its refusal fails).
+TEST_F(LleRungTest, TheDenseComputeChecksItsOnePositionItself) {
+  EXPECT_EQ(denseComputeRefusal([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputePositionStep37, 0, 0); }), "accepted");
+  EXPECT_EQ(denseComputeRefusal([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputePositionStep37, 0, 1); }), "accepted");
+  const std::string step = denseComputeRefusal([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputePositionStep37, 0, 3); });
+  EXPECT_NE(step.find("ComputePositionStep37 (word 1 bits 136:120) = 3, ComputeOutPositions (word 5 bits 62:45) = 0 in the single-position"),
+            std::string::npos)
+      << step;
+  const std::string out = denseComputeRefusal([&](const DecodedPacket& p) { f.setElement(p, LleField::ComputeOutPositions, 0, 2); });
+  EXPECT_NE(out.find("ComputeOutPositions (word 5 bits 62:45) = 2 in the single-position"), std::string::npos) << out;
+}
+
+// w12 bits 90:89, bit 34 and the mark w12[63:48] of a compute without a ring input (docs/decoding-log.md "split"
+// §A-§C): declared don't-care for the bytes. Values no corpus compute has -- bits 90:89 non-zero without the
+// parameter-prefix form's bit 123 (0 in all 1,995 such computes), the mark 12,345 (no corpus compute's), bit 34
+// both ways under them on the Dense compute -- pass the envelope and yield the same Dense results on two tiles.
+// (with the positions' flag and the row 4 they come with, "w12lo" §A). Their neighbours stay pinned: w12 bit 91
+// and w12[81:64] (4 without a ring: 5 here) are refused naming word 12.
+// Fails without the fields and the regenerated envelopes (checked: refused on "word 12 ... bits 90:89").
+TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
+  for (const uint64_t echo : {0u, 1u, 2u, 3u}) {
+    for (const uint64_t bit34 : {0u, 1u}) {
+      rung.reset();
+      parameterCachingRun(0x3);
+      const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+        f.wordsOf(p)[12].setBits(89, 2, echo);  // the bits themselves, not through the fields' rows
+        f.wordsOf(p)[12].setBits(34, 1, bit34);
+        f.wordsOf(p)[12].setBits(48, 16, 12345);
+        f.wordsOf(p)[12].setBits(64, 18, 4);  // the positions a mark comes with: the row 4 of a compute without a ring
+        f.wordsOf(p)[12].setBits(82, 1, 1);   // and their flag, twice ("w12lo" §A)
+        f.wordsOf(p)[12].setBits(45, 1, 1);
+        f.wordsOf(p)[12].setBits(44, 1, 1);   // pinned, set beside them in the corpus's (the envelope's row)
+        ASSERT_EQ(checkEnvelope(p), "") << "bits 90:89 " << echo << ", bit 34 " << bit34;
+      });
+      ASSERT_EQ(out.size(), 128u);
+      for (unsigned c = 0; c < 64; ++c) {
+        EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "bits 90:89 " << echo << ", bit 34 " << bit34 << ", lane " << c;
+        EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "bits 90:89 " << echo << ", bit 34 " << bit34 << ", lane " << c;
+      }
+    }
+  }
+  DecodedPacket bit91 = compute(0x1);
+  f.wordsOf(bit91)[12].setBits(91, 1, 1);
+  const std::string why91 = checkEnvelope(bit91);
+  EXPECT_NE(why91.find("word 12"), std::string::npos) << why91;
+  EXPECT_NE(why91.find("bits 91 "), std::string::npos) << why91;
+  DecodedPacket rowBytes = compute(0x1);
+  f.wordsOf(rowBytes)[12].setBits(64, 18, 5);
+  f.wordsOf(rowBytes)[12].setBits(82, 1, 1);
+  f.wordsOf(rowBytes)[12].setBits(45, 1, 1);
+  f.wordsOf(rowBytes)[12].setBits(44, 1, 1);
+  const std::string whyRow = checkEnvelope(rowBytes);
+  EXPECT_NE(whyRow.find("word 12"), std::string::npos) << whyRow;
+  EXPECT_NE(whyRow.find("bits 64 "), std::string::npos) << whyRow;
 }
 
 // w12 bit 42 of the compute (docs/decoding-log.md "w12c" §A): declared don't-care for the bytes, like bits 33 /
@@ -2671,8 +2731,9 @@ TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
 // The kept reads' numbering in w4 (lle_fields.def Stage13KeptSequence, docs/decoding-log.md "keep13"): with
 // w4 bit 59 clear, w4[58:43] numbers a kept read in the run its tiles take before their next compute (split_concat:
 // 1, 2, 3). Here five kept reads of 10 units from narrow unit 29 of tile 1 (no corpus run is longer than 3)
-// pass, each keeping the nest's bytes; a compute or an outfeed send after a run of more than one is refused
-// naming the run; a number that does not follow the tile's last is refused (2 first, 1 then 3, 2 after a sent
+// pass, each keeping the nest's bytes; an outfeed send after a run of more than one is refused naming the run, and
+// so is a compute unless every block of the run is the same ("split" §E: then it takes that block; without the
+// change the five equal blocks' compute is refused naming the run -- checked); a number that does not follow the tile's last is refused (2 first, 1 then 3, 2 after a sent
 // read), and so are the pairings never seen: a number with w4 bit 75 clear, bit 75 with the number 0, a sent
 // read with bit 59 clear. On main the envelope pinned w4[58:43] to 1 ("word 4 ... bits 44:43", split_concat's
 // stop @ 0x0226).
@@ -2682,8 +2743,8 @@ TEST_F(LleRungTest, KeptReadsNumberedInWordFourRunOneTwoThreeBeforeTheirCompute)
   constexpr uint64_t kUnits = 10;
   const auto fill = [&] { return patternFill(kTile, kBase, kUnits); };
   // A kept (route 0) or sent (route 1) read numbered `sequence` in the sequence form (bit 59 clear), bit 75 as given.
-  const auto read = [&](uint64_t sequence, uint64_t on = 1, uint64_t route = 0) {
-    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
+  const auto read = [&](uint64_t sequence, uint64_t on = 1, uint64_t route = 0, uint64_t units = 0) {  // 0: kUnits
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * (units == 0 ? kUnits : units));
     f.setElement(p, LleField::Stage13Route, 0, route);
     f.setElement(p, LleField::Stage13Route, 1, route);
     isa::Word128& w4 = f.wordsOf(p)[4];
@@ -2712,10 +2773,16 @@ TEST_F(LleRungTest, KeptReadsNumberedInWordFourRunOneTwoThreeBeforeTheirCompute)
   }
   rung.endRun();
   const std::vector<DecodedPacket> five = {read(1), read(2), read(3), read(4), read(5)};
+  // Five equal blocks: the compute takes the run as its block ("split" §E) and reaches the Dense path's own refusal
+  // of a kept operand; a run whose third read keeps 9 units, not 10, is refused naming the run.
   std::vector<DecodedPacket> thenCompute = five;
   thenCompute.push_back(compute(kTile));
-  EXPECT_NE(run(thenCompute).find("tile 1 holds a run of 5 kept reads (Stage13KeptSequence 1 ... 5"), std::string::npos)
-      << run(thenCompute);
+  const std::string equalRun = run(thenCompute);
+  EXPECT_EQ(equalRun.find("holds a run of"), std::string::npos) << equalRun;
+  EXPECT_NE(equalRun.find("tile 1 holds 40 bytes a 0x13 kept for its compute"), std::string::npos) << equalRun;
+  const std::string differing = run({read(1), read(2), read(3, 1, 0, kUnits - 1), compute(kTile)});
+  EXPECT_NE(differing.find("tile 1 holds a run of 3 kept reads (Stage13KeptSequence 1 ... 3, stream "), std::string::npos) << differing;
+  EXPECT_NE(differing.find(", not all the same bytes): how a compute or a send takes several is not decoded"), std::string::npos) << differing;
   std::vector<DecodedPacket> thenSend = {read(1), read(2), f.make(0x27, {{LleField::OutfeedLines, 4 * kUnits / 8 - 1}}),
                                          f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 0}, {LleField::Dma10Mask, kTile}})};
   EXPECT_NE(run(thenSend).find("tile 1 holds a run of 2 kept reads"), std::string::npos) << run(thenSend);

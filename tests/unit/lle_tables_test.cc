@@ -476,6 +476,32 @@ TEST(LleRelations, TheW12PositionsFlagGoesWithItsPositionsAndTheCodeIsZeroOrOdd)
   EXPECT_EQ(checkFieldRelations(0x01, words), "");
 }
 
+// The two position relations (ComputePositionStep37 = positions + 1, ComputeOutPositions = positions) are the
+// element-wise form's; a 4-byte compute with a parameter prefix runs as the convolution, which follows its nests
+// (docs/decoding-log.md "split" §D). Six positions at Nest37 level 2 with slot 0's carry 1 unit and the output
+// nest's level 1 run once (split_concat's 0x0485 has four; no corpus compute has six in this form) pass with a
+// scale-and-bias prefix (3) and are refused naming ComputePositionStep37 without one, and so with a ring input.
+// Fails with the exemption removed from the two rows (checked: "ComputePositionStep37 ... is not 1 x
+// ComputePositions + 1 = 6" with the prefix too).
+TEST(LleRelations, ThePositionRelationsAreNotAPrefixedComputesWhichRunsAsTheConvolution) {
+  std::array<isa::Word128, 17> words{};
+  const auto set = [&](LleField field, int64_t value) { setElement(words, field, 0, value); };
+  set(LleField::ComputeInputBytes, 4);
+  set(LleField::ComputePositions, 5);
+  set(LleField::ComputePositionStep37, 1);
+  set(LleField::ComputeOutPositions, 0);
+  set(LleField::ComputeParamPrefix, 3);
+  EXPECT_EQ(checkFieldRelations(0x01, words), "");
+  set(LleField::ComputeParamPrefix, 0);
+  const std::string unprefixed = checkFieldRelations(0x01, words);
+  EXPECT_NE(unprefixed.find("ComputePositionStep37"), std::string::npos) << unprefixed;
+  set(LleField::ComputeParamPrefix, 3);
+  set(LleField::ComputeInputRingOn, 1);
+  set(LleField::ComputeInputRingBytes, 512);
+  const std::string ring = checkFieldRelations(0x01, words);
+  EXPECT_NE(ring.find("ComputeOutPositions"), std::string::npos) << ring;
+}
+
 TEST(LleRelations, SignedReadsAreTwosComplementOfTheFieldWidth) {
   std::array<isa::Word128, 4> words{};
   const LleFieldDef& f = fieldDef(LleField::PopRingNeg16);  // 12 bits at word 1 bit 75
