@@ -954,6 +954,8 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadRepeats = repeats;
     tiles_[t].stagedReadMixedRoute = routedOnlyBy107;
     tiles_[t].stagedReadForMaxPass = forMaxPass;
+    tiles_[t].stagedReadMaxPassBeats =
+        forMaxPass && readField(words, LleField::Stage13MaxPassBeats) != 0xffff ? readField(words, LleField::Stage13MaxPassBeats) : 0;
     tiles_[t].keptRead.reset();
     tiles_[t].keptReadSequence = 0;
     tiles_[t].keptReadUnwrittenByte.reset();

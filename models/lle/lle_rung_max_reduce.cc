@@ -109,6 +109,12 @@ void LleRung::maxReduce(const models::DecodedPacket& packet) {
       refuse(packet, "tile " + std::to_string(t) + " holds neither a read kept for an opcode-0x02 / 0x03 compute nor a sent read of one line "
                      "marked for it (Stage13MaxPassMark): where else its stream comes from is not decoded");
     }
+    const uint64_t waits = readField(words, LleField::Max02WaitCount);
+    const uint64_t namedBeats = tile.keptReadFeedsNormalise ? 0 : tile.stagedReadMaxPassBeats;
+    if (waits != 1 + namedBeats) {
+      refuse(packet, "Max02WaitCount (word 12 bits 63:50) = " + std::to_string(waits) + " on tile " + std::to_string(t) + ": its read names " +
+                         std::to_string(namedBeats) + " beats of a pass before it (Stage13MaxPassBeats), and every corpus pass waits for 1 + those");
+    }
     if (stream.size() != bytes) {
       refuse(packet, "the stream on tile " + std::to_string(t) + " holds " + std::to_string(stream.size()) + " bytes; the reduction walks " +
                          std::to_string(groups) + " groups of " + std::to_string(lanes) + " (Max02Groups, Max02Lanes) = " + std::to_string(bytes));
@@ -128,6 +134,7 @@ void LleRung::maxReduce(const models::DecodedPacket& packet) {
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
     tile.stagedReadForMaxPass = false;
+    tile.stagedReadMaxPassBeats = 0;
     tile.lastMaxPass = TileState::MaxPassResult{outputAt, beats + 1};
   }
 }

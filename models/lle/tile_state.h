@@ -132,6 +132,8 @@ struct TileState {
   // The armed sent read is marked for the tile's next max pass (Stage13MaxPassMark, docs/decoding-log.md "bright02"):
   // only an opcode-0x02 compute takes it.
   bool stagedReadForMaxPass = false;
+  // The beats of the pass whose result that read takes (Stage13MaxPassBeats; 0 where it names none, 0xffff).
+  uint64_t stagedReadMaxPassBeats = 0;
   // The tile's last max pass (opcode 0x02): where its result lies and its beats (Max02Beats + 1), which the read
   // of that result names (Stage13MaxPassBeats).
   struct MaxPassResult {
