@@ -1,6 +1,7 @@
 #include "models/lle/field_relations.h"
 
 #include "models/lle/partial_sum_walk.h"
+#include "models/lle/write_nest_return.h"
 
 
 namespace coralsim::lle {
@@ -302,6 +303,8 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
   // The w10 nest's walk over a split reduction's partial-sum rows: a relation between several fields
   // and levels at once, checked by its own function (partial_sum_walk.h).
   if (opcode == fieldDef(LleField::ComputePartialSumRow).opcode) return partialSumWalkProblem(words);
+  // The 0x14 write's return carry against the whole nest it returns from (write_nest_return.h).
+  if (opcode == fieldDef(LleField::Stage14WrapC).opcode) return writeNestReturnProblem(words);
   return "";
 }
 

@@ -99,6 +99,14 @@ struct LoopNest {
   // True when no outer level counts and level 0 steps one unit: the units run on one by one.
   [[nodiscard]] bool contiguous() const { return (countingLevels() & ~1u) == 0 && (limits[0] == 0 || strides[0] == 1); }
 
+  // The unit the walk ends on: every level at its limit (the whole walk's last unit; a shorter last
+  // pass of level 0 ends lastPassDrops units before it, which no caller of this reads).
+  [[nodiscard]] int64_t lastUnit() const {
+    auto sum = static_cast<uint64_t>(firstUnit);
+    for (unsigned i = 0; i < kLevels; ++i) sum += limits[i] * static_cast<uint64_t>(strides[i]);
+    return static_cast<int64_t>(sum);
+  }
+
   // The lowest and highest unit the nest reaches (each level's walk is monotone).
   [[nodiscard]] int64_t lowestUnit() const { return firstUnit + walk(false); }
   [[nodiscard]] int64_t highestUnit() const { return firstUnit + walk(true); }

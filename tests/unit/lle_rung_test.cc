@@ -1306,6 +1306,39 @@ TEST_F(LleRungTest, TheStagingGroupLoopTakesAnySizeAndItsCarriesApplyOnlyWhenAnO
   EXPECT_NE(checkEnvelope(stage(98, -98, -98, 0, -98)).find("Stage14Groups"), std::string::npos);
 }
 
+// Stage14WrapC, the carry slot past level 4 ("wrap14"): the return to the write nest's first unit, minus
+// the offset of its last unit under the odometer -- -Stage14Groups only where level 0 alone counts.
+// Values no corpus 0x14 has: 12 units in two rows of 64 (groups 11, level 1 once more with carry
+// 64 - 11 = 53: the decoders' form with another group) return by -75, not -11 nor -(11 + 63);
+// limits (5, 2) with carry 7 (stride 12) by -29; three levels (3, 1, 2) with carries 2 and -6 (strides
+// 5 and 2) by -12; the same 16-bit field holds a return of -39,600 modulo 2^16 (level 1 counting 100
+// times at stride 400).
+TEST_F(LleRungTest, TheStagingWritesReturnCarryComesBackFromItsNestsLastUnit) {
+  const auto write = [&](std::vector<uint64_t> limits, std::vector<int64_t> carries, int64_t wrapC) {
+    DecodedPacket p = f.make(0x14, {{LleField::Dma14Mask, 1}, {LleField::Stage14Groups, limits[0]},
+                                    {LleField::Stage14LoopOn, 1}, {LleField::Stage14WrapC, static_cast<uint64_t>(wrapC)},
+                                    {LleField::Stage14SelectW4, 1}, {LleField::Stage14SelectW5, 1}});
+    for (unsigned i = 1; i < limits.size(); ++i) f.setElement(p, LleField::Stage14OuterLimit, i - 1, limits[i]);
+    const std::array<LleField, 4> carry = {LleField::Stage14WrapA, LleField::Stage14WrapB, LleField::Stage14WrapD,
+                                           LleField::Stage14WrapE};
+    for (unsigned i = 0; i < carries.size(); ++i) f.setElement(p, carry[i], 0, static_cast<uint64_t>(carries[i]));
+    return p;
+  };
+  EXPECT_EQ(checkEnvelope(write({11, 1}, {53}, -75)), "");
+  EXPECT_EQ(checkEnvelope(write({5, 2}, {7}, -29)), "");
+  EXPECT_EQ(checkEnvelope(write({3, 1, 2}, {2, -6}, -12)), "");
+  EXPECT_EQ(checkEnvelope(write({0, 99}, {400}, -39600)), "");
+  EXPECT_EQ(checkEnvelope(write({98}, {}, -98)), "");  // one level: -Stage14Groups, as before
+  for (const auto& [limits, carries, wrapC] :
+       std::vector<std::tuple<std::vector<uint64_t>, std::vector<int64_t>, int64_t>>{
+           {{11, 1}, {53}, -11}, {{11, 1}, {53}, -74}, {{5, 2}, {7}, -5}, {{3, 1, 2}, {2, -6}, -8}, {{98}, {}, -97}}) {
+    const std::string why = checkEnvelope(write(limits, carries, wrapC));
+    EXPECT_NE(why.find("Stage14WrapC (word 3 bits 79:64) = " + std::to_string(wrapC) + " is not minus the write nest's last unit,"),
+              std::string::npos)
+        << why;
+  }
+}
+
 // The 0x14 write's nest ("write14"): the popped bytes land unit by unit along the odometer, so a wrong
 // limit or carry gives wrong bytes. Values no corpus 0x14 has: level 1 counting 4 times with carry 5
 // (stride 6 units) from 3 x 64; levels 1 and 2 counting with carries 3 and 7 (strides 3 and 10: the
@@ -1323,6 +1356,15 @@ TEST_F(LleRungTest, AStagingWriteNestPlacesThePoppedBytesAlongItsLevels) {
     const std::array<LleField, 4> carry = {LleField::Stage14WrapA, LleField::Stage14WrapB, LleField::Stage14WrapD,
                                            LleField::Stage14WrapE};
     for (unsigned i = 0; i < carries.size(); ++i) f.setElement(p, carry[i], 0, static_cast<uint64_t>(carries[i]));
+    // The return carry ("wrap14"): minus the last unit's offset, every level at its limit (stride_i =
+    // carry_{i-1} + the walk below).
+    int64_t last = 0;
+    std::vector<int64_t> strides = {1};
+    for (unsigned i = 0; i < limits.size(); ++i) {
+      if (i > 0) strides.push_back((i - 1 < carries.size() ? carries[i - 1] : 0) + last);
+      last += static_cast<int64_t>(limits[i]) * strides[i];
+    }
+    f.setElement(p, LleField::Stage14WrapC, 0, static_cast<uint64_t>(-last));
     return p;
   };
   // Runs the write and a pop of `bytes` input bytes; the tile's narrow memory after the fence.
@@ -1450,6 +1492,7 @@ TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
     DecodedPacket nest = write(0x8, 2, 1, 4);
     f.setElement(nest, LleField::Stage14OuterLimit, 0, 1);
     f.setElement(nest, LleField::Stage14WrapA, 0, 3);
+    f.setElement(nest, LleField::Stage14WrapC, 0, static_cast<uint64_t>(-5));  // back from unit 5 ("wrap14")
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     rung.packet(nest, streams, 0);
