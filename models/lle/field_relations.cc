@@ -1,6 +1,7 @@
 #include "models/lle/field_relations.h"
 
 #include "models/lle/partial_sum_walk.h"
+#include "models/lle/word12_form.h"
 #include "models/lle/write_nest_return.h"
 
 
@@ -302,7 +303,11 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
   }
   // The w10 nest's walk over a split reduction's partial-sum rows: a relation between several fields
   // and levels at once, checked by its own function (partial_sum_walk.h).
-  if (opcode == fieldDef(LleField::ComputePartialSumRow).opcode) return partialSumWalkProblem(words);
+  if (opcode == fieldDef(LleField::ComputePartialSumRow).opcode) {
+    // The shape of word 12: its code and the flag written twice over its image positions (word12_form.h).
+    if (std::string problem = word12FormProblem(words); !problem.empty()) return problem;
+    return partialSumWalkProblem(words);
+  }
   // The 0x14 write's return carry against the whole nest it returns from (write_nest_return.h).
   if (opcode == fieldDef(LleField::Stage14WrapC).opcode) return writeNestReturnProblem(words);
   return "";

@@ -628,6 +628,7 @@ TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
       parameterCachingRun(0x3);
       const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
         f.wordsOf(p)[9].setBits(52, 1, bit52);  // the bits themselves, not through the fields' rows
+        f.wordsOf(p)[12].setBits(27, 1, 1);  // the code written (ComputeCodeW12: 0 or odd, "w12lo" §B): 1 or 3
         f.wordsOf(p)[12].setBits(28, 1, bit28);
         ASSERT_EQ(checkEnvelope(p), "") << "w9 bit 52 " << bit52 << ", w12 bit 28 " << bit28;
       });
@@ -644,10 +645,39 @@ TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
   EXPECT_NE(why9.find("word 9"), std::string::npos) << why9;
   EXPECT_NE(why9.find("bits 57 "), std::string::npos) << why9;
   DecodedPacket w12Neighbour = compute(0x1);
-  f.wordsOf(w12Neighbour)[12].setBits(30, 1, 1);
+  f.wordsOf(w12Neighbour)[12].setBits(41, 1, 1);  // 0 in every corpus compute (bit 30 is the code's since "w12lo")
   const std::string why12 = checkEnvelope(w12Neighbour);
   EXPECT_NE(why12.find("word 12"), std::string::npos) << why12;
-  EXPECT_NE(why12.find("bits 30 "), std::string::npos) << why12;
+  EXPECT_NE(why12.find("bits 41 "), std::string::npos) << why12;
+}
+
+// The compute's word 12 forms the three "w12lo" programs stopped on, under a Dense compute, where no corpus
+// compute has them (docs/decoding-log.md "w12lo"): no code and no image positions (w12 = 0, model_dense's
+// unrequantised pass), the code alone (11: model_mat_Add's two-byte adds), code 0 with the positions and their
+// flag (looming's element-wise compute), and code 1 (M = 0 written: no corpus compute) -- each passes the
+// envelope and gives the same Dense results on two tiles: ComputeCodeW12 and ComputeImagePositionsOn move no
+// byte. Fails on main (checked with main's lle_fields.def and envelopes: refused "word 12 ... bits 82, 45, 29,
+// 27" and the like).
+TEST_F(LleRungTest, TheW12CodeAndPositionsFlagMoveNoByte) {
+  const std::vector<std::pair<const char*, isa::Word128>> forms{
+      {"w12 = 0", isa::Word128{}},
+      {"code 11 alone", isa::Word128{0x0000000058000000ull, 0}},
+      {"code 0 with positions", isa::Word128{0x0004b40300000000ull, 0x0000000000040004ull}},
+      {"code 1 with positions", isa::Word128{0x0004b00308000000ull, 0x0000000000040004ull}},
+  };
+  for (const auto& [name, w12] : forms) {
+    rung.reset();
+    parameterCachingRun(0x3);
+    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      f.wordsOf(p)[12] = w12;
+      ASSERT_EQ(checkEnvelope(p), "") << name;
+    });
+    ASSERT_EQ(out.size(), 128u) << name;
+    for (unsigned c = 0; c < 64; ++c) {
+      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << name << ", lane " << c;
+      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << name << ", lane " << c;
+    }
+  }
 }
 
 // w11 bit 98 of the compute (docs/decoding-log.md "looming98"): set exactly where a K count is written over
@@ -717,6 +747,7 @@ TEST_F(LleRungTest, TheUnrequantisedCopyBitGoesOnlyWithAnEpilogueThatDoesNotRequ
   EXPECT_EQ(denseComputeRefusal([&](const DecodedPacket& p) { epilogue(p, 3, 200, 0.37f, -5.0f, 9.0f); }), "accepted");
   const std::string withWord12 = denseComputeRefusal([&](const DecodedPacket& p) {
     epilogue(p, 3, 200, 0.37f, -5.0f, 9.0f);
+    f.wordsOf(p)[kRequantisationWord] = isa::Word128{0x0004b00328000000ull, 0x0000000000040004ull};  // the Dense templates' word 12
     f.setElement(p, LleField::ComputeUnrequantisedCopy, 0, 1);
   });
   EXPECT_NE(withWord12.find("ComputeUnrequantisedCopy (word 11 bit 117) set with a word 12 that is not zero"), std::string::npos)
@@ -5090,8 +5121,10 @@ TEST_F(LleRungTest, TheUnrequantisedCopyGathersItsGroupsOverNest37Levels2And4) {
     for (uint64_t i = 4 * kUnits; i < 64; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the copy";
   }
   const auto refusal = [&](const DecodedPacket& compute) { return refusalOf([&] { run(compute); }); };
+  // Without the bit the zero word 12 is a form of its own ("w12lo": no code, no image positions), and the walk
+  // is the copy's alone: the output nest's relation refuses it.
   const std::string unflagged = refusal(copyWalk(0, 0, 0));
-  EXPECT_NE(unflagged.find("word 12 = 00000000000000000000000000000000"), std::string::npos) << unflagged;
+  EXPECT_NE(unflagged.find("ComputeOutPositions"), std::string::npos) << unflagged;
   const std::string looped = refusal(copyWalk(1, 1, 0));
   EXPECT_NE(looped.find("ComputePositionLoopOn (word 11 bit 111) = 1"), std::string::npos) << looped;
 }
@@ -5717,6 +5750,8 @@ TEST_F(LleRungTest, AOneByteElementComputeCopiesTheWindowsPassesRowByRow) {
     DecodedPacket marked = identity(3, kWindowAt / 4, 512, 1, kColumns);
     f.setElement(marked, LleField::ComputeImageRowBytes, 0, kColumns);
     f.setElement(marked, LleField::ComputeImageMark, 0, 7);
+    f.setElement(marked, LleField::ComputeImagePositionsOn, 0, 1);  // the flag written twice over the positions ("w12lo" §A)
+    f.setElement(marked, LleField::ComputeImagePositionsOnAgain, 0, 1);
     EXPECT_EQ(checkEnvelope(marked), "");
     // The ring, not the one-byte walk's flag, makes them fields ("ring4copy" §B: the RingCanary 4-byte
     // identity computes have the ring without the flag).

@@ -431,6 +431,52 @@ TEST(LleRelations, UnderCodeTwoTheW12Bit88FlagGoesWithThePartialSumWalk) {
   EXPECT_EQ(checkFieldRelations(0x01, plain), "");
 }
 
+// The shape of the compute's word 12 (docs/decoding-log.md "w12lo"): bits 82 and 45 are one flag written twice
+// over the image positions w12[81:48]; the code w12[31:27] is 0 or odd. Values no corpus compute has: a 7-byte
+// image row with mark 9 and the flag passes; the flag's two copies apart, the flag without a row, or a row
+// without the flag are refused naming the fields; the code 1 (M = 0 written) and 13 pass, the even codes 4 and
+// 2 are refused naming ComputeCodeW12. With the check's call removed from checkFieldRelations the five refusals
+// fail (checked); without the fields the test does not compile.
+TEST(LleRelations, TheW12PositionsFlagGoesWithItsPositionsAndTheCodeIsZeroOrOdd) {
+  std::array<isa::Word128, 17> words{};
+  const auto set = [&](LleField field, int64_t value) { setElement(words, field, 0, value); };
+  set(LleField::ComputeImageRowBytes, 7);
+  set(LleField::ComputeImageMark, 9);
+  set(LleField::ComputeImagePositionsOn, 1);
+  set(LleField::ComputeImagePositionsOnAgain, 1);
+  set(LleField::ComputeCodeW12, 1);
+  EXPECT_EQ(checkFieldRelations(0x01, words), "");
+  set(LleField::ComputeCodeW12, 13);
+  EXPECT_EQ(checkFieldRelations(0x01, words), "");
+  for (const int64_t even : {4, 2}) {
+    set(LleField::ComputeCodeW12, even);
+    const std::string why = checkFieldRelations(0x01, words);
+    EXPECT_NE(why.find("ComputeCodeW12 (word 12 bits 31:27) = " + std::to_string(even) + ": an even code"), std::string::npos) << why;
+  }
+  set(LleField::ComputeCodeW12, 0);
+  set(LleField::ComputeImagePositionsOnAgain, 0);
+  const std::string apart = checkFieldRelations(0x01, words);
+  EXPECT_NE(apart.find("ComputeImagePositionsOn (word 12 bit 82) = 1 and ComputeImagePositionsOnAgain (word 12 bit 45) = 0"),
+            std::string::npos)
+      << apart;
+  set(LleField::ComputeImagePositionsOnAgain, 1);
+  set(LleField::ComputeImageRowBytes, 0);
+  const std::string noRow = checkFieldRelations(0x01, words);
+  EXPECT_NE(noRow.find("ComputeImagePositionsOn (word 12 bit 82) = 1 with ComputeImageRowBytes (word 12 bits 81:64) = 0"),
+            std::string::npos)
+      << noRow;
+  set(LleField::ComputeImageRowBytes, 7);
+  set(LleField::ComputeImagePositionsOn, 0);
+  set(LleField::ComputeImagePositionsOnAgain, 0);
+  const std::string noFlag = checkFieldRelations(0x01, words);
+  EXPECT_NE(noFlag.find("ComputeImagePositionsOn (word 12 bit 82) = 0 with ComputeImageRowBytes / ComputeImageMark (word 12 bits 81:48) = 7 / 9"),
+            std::string::npos)
+      << noFlag;
+  set(LleField::ComputeImageRowBytes, 0);
+  set(LleField::ComputeImageMark, 0);
+  EXPECT_EQ(checkFieldRelations(0x01, words), "");
+}
+
 TEST(LleRelations, SignedReadsAreTwosComplementOfTheFieldWidth) {
   std::array<isa::Word128, 4> words{};
   const LleFieldDef& f = fieldDef(LleField::PopRingNeg16);  // 12 bits at word 1 bit 75
