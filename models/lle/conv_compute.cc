@@ -88,8 +88,9 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   conv.input = computeNestFromPacket(isa::ComputeNest::Nest37, words,
                                      static_cast<int64_t>(readField(words, LleField::ComputeInputAt4)));
   conv.weights = computeNestFromPacket(isa::ComputeNest::Nest29, words, 0);
-  conv.output = OutputNest::fromPacket(words, static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes));
   conv.lanes = 4 * (static_cast<unsigned>(readField(words, LleField::ComputeLaneGroups)) + 1);
+  conv.output = OutputNest::fromPacket(words, static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes),
+                                       conv.lanes / kUnitBytes);
   conv.prefix = static_cast<unsigned>(readField(words, LleField::ComputeParamPrefix));
   conv.zpWeight = static_cast<int32_t>(readField(words, LleField::ComputeZpWeight));
   conv.epilogue = readComputeEpilogue(words);
@@ -103,47 +104,49 @@ uint64_t ConvCompute::prefixBytes() const {
   return arrays * groupBytes();
 }
 
+uint64_t ConvCompute::blocks() const {
+  const auto split = splitReduction();
+  return split ? split->blocks : 1;
+}
+
 std::optional<ConvCompute::SplitReduction> ConvCompute::splitReduction() const {
   if (outputs() == 0) return std::nullopt;
-  // Levels of the weight nest: the taps (inner levels that move the weights), the positions (the next
-  // counting levels, which do not move them: their product is the outputs), the K groups above.
+  // Levels of the weight nest: the taps (inner levels that move the weights), then levels that do not move
+  // them -- the positions, the K groups (their product the reduction / taps), the output blocks (positions x
+  // blocks = the outputs), in that order.
   unsigned level = 0;
   uint64_t taps = 1;
   for (; level < ComputeLoopNest::kLevels; ++level) {
     if (weights.limits[level] != 0 && weights.strides[level] == 0) break;
     taps *= weights.limits[level] + 1;
   }
-  uint64_t positions = 1;
-  for (; level < ComputeLoopNest::kLevels && positions < outputs(); ++level) {
-    if (weights.limits[level] != 0 && weights.strides[level] != 0) return std::nullopt;
-    positions *= weights.limits[level] + 1;
+  // A level above the taps that moves the weight nest would be a walk the stream reading below does not describe.
+  for (unsigned above = level; above < ComputeLoopNest::kLevels; ++above) {
+    if (weights.limits[above] != 0 && weights.strides[above] != 0) return std::nullopt;
   }
-  if (positions != outputs() || outputs() == 0 || taps == 0 || reduction() % taps != 0) return std::nullopt;
+  if (taps == 0 || reduction() % taps != 0) return std::nullopt;
   const uint64_t groups = reduction() / taps;
   if (groups < 2) return std::nullopt;
-  uint64_t above = 1;
-  for (; level < ComputeLoopNest::kLevels; ++level) {
-    // A pass that moves the weight nest itself would be a walk the stream reading below does not describe.
-    if (weights.limits[level] != 0 && weights.strides[level] != 0) return std::nullopt;
-    above *= weights.limits[level] + 1;
+  const auto product = [&](unsigned from, unsigned to) {
+    uint64_t n = 1;
+    for (unsigned i = from; i < to; ++i) n *= weights.limits[i] + 1;
+    return n;
+  };
+  for (unsigned groupsFrom = level; groupsFrom <= ComputeLoopNest::kLevels; ++groupsFrom) {
+    const uint64_t positions = product(level, groupsFrom);
+    if (outputs() % positions != 0) continue;
+    unsigned blocksFrom = groupsFrom;
+    uint64_t counted = 1;
+    while (blocksFrom < ComputeLoopNest::kLevels && counted < groups) counted *= weights.limits[blocksFrom++] + 1;
+    if (counted != groups) continue;
+    if (positions * product(blocksFrom, ComputeLoopNest::kLevels) == outputs()) {
+      return SplitReduction{taps, positions, groups, outputs() / positions};
+    }
   }
-  if (above != groups) return std::nullopt;
-  return SplitReduction{taps, positions, groups};
+  return std::nullopt;
 }
 
 std::string ConvCompute::unsupported() const {
-  // Wider positions (docs/decoding-log.md "bcast10" §C): a position of lanes / 4 units writes them side by
-  // side, the output nest counting positions (its level-0 step is one position) -- the block its carries
-  // rewind is (level-0 positions) x (lane groups) units. Shown only where the nest has no level above 0 (gabor).
-  if (lanes != kUnitBytes) {
-    bool outerLevels = false;
-    for (unsigned i = 1; i < ComputeLoopNest::kLevels; ++i) outerLevels |= output.limits[i] != 0;
-    if (outerLevels || output.strides[0] != 1) {
-      return "ComputeLaneGroups (word 4 bits 103:99) = " + std::to_string(lanes / 4 - 1) + " (" + std::to_string(lanes) +
-             " lanes) with an output nest (Output37) that counts above level 0 or steps other than 1 unit: where the lane "
-             "groups of such a position go is not decoded";
-    }
-  }
   if (weights.units() != iterations()) {
     return "Nest29 (the weight nest, w7 bit 90) counts " + std::to_string(weights.units()) + " iterations, Nest37 (the input nest) " +
            std::to_string(iterations());
@@ -190,35 +193,43 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     return "no input byte at narrow address " + std::to_string(*missing) + " of the " + std::to_string(inputSpan) +
            " the input nest (Nest37) reaches from " + std::to_string(firstInput);
   }
-  // A split reduction's later passes read the stream's next windows (below).
+  // A split reduction's later passes read the stream's next windows, each output block its own prefix
+  // and windows after the block before (below).
   const auto split = conv.splitReduction();
   const uint64_t passes = split ? split->groups : 1;
+  const uint64_t blocks = split ? split->blocks : 1;
   const auto windowUnits = static_cast<uint64_t>(conv.weights.highestUnit() - conv.weights.lowestUnit() + 1);
-  const uint64_t weightEnd =
-      conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1 + (passes - 1) * windowUnits) * conv.groupBytes();
+  const uint64_t blockBytes = conv.prefixBytes() + passes * windowUnits * conv.groupBytes();
+  const uint64_t weightEnd = (blocks - 1) * blockBytes + conv.prefixBytes() +
+                             (static_cast<uint64_t>(conv.weights.highestUnit()) + 1 + (passes - 1) * windowUnits) * conv.groupBytes();
   if (wide.size() < weightEnd) {
     return "the weight nest (Nest29) reads wide bytes up to " + std::to_string(weightEnd) + "; the tile holds " +
            std::to_string(wide.size());
   }
   const unsigned lanes = conv.lanes;
-  std::vector<float> scale(lanes, 1.0f);
-  std::vector<int32_t> bias(lanes, 0);
-  std::vector<int32_t> weightOffset(lanes, conv.zpWeight);
-  // Array order: scale, bias, weight offset (the arrays present, each 4 x lanes bytes).
+  // Per block and lane (block b's lane c at b x lanes + c).
+  std::vector<float> scale(blocks * lanes, 1.0f);
+  std::vector<int32_t> bias(blocks * lanes, 0);
+  std::vector<int32_t> weightOffset(blocks * lanes, conv.zpWeight);
+  // Array order: scale, bias, weight offset (the arrays present, each 4 x lanes bytes), at each block's start.
   const uint64_t array = conv.groupBytes();
   const uint64_t biasAt = (conv.prefix & 2) ? array : 0;
   const uint64_t offsetAt = (conv.prefix & 1) ? 2 * array : array;
-  for (unsigned c = 0; c < lanes; ++c) {
-    if (conv.prefix & 2) {
-      scale[c] = std::bit_cast<float>(static_cast<uint32_t>(readLane32(wide, 4 * c)));
-      weightOffset[c] = readLane32(wide, offsetAt + 4 * c);
+  for (uint64_t block = 0; block < blocks; ++block) {
+    const uint64_t at = block * blockBytes;
+    for (unsigned c = 0; c < lanes; ++c) {
+      const uint64_t lane = block * lanes + c;
+      if (conv.prefix & 2) {
+        scale[lane] = std::bit_cast<float>(static_cast<uint32_t>(readLane32(wide, at + 4 * c)));
+        weightOffset[lane] = readLane32(wide, at + offsetAt + 4 * c);
+      }
+      if (conv.prefix & 1) bias[lane] = readLane32(wide, at + biasAt + 4 * c);
+      if (conv.streamOffsetArray) weightOffset[lane] = readLane32(wide, at + 4 * c);
     }
-    if (conv.prefix & 1) bias[c] = readLane32(wide, biasAt + 4 * c);
-    if (conv.streamOffsetArray) weightOffset[c] = readLane32(wide, 4 * c);
   }
   std::vector<Requantizer> requant;
-  requant.reserve(lanes);
-  for (unsigned c = 0; c < lanes; ++c) requant.emplace_back(scale[c], conv.epilogue.mult, conv.epilogue.lo, conv.epilogue.hi, conv.epilogue.zpOut, rounding);
+  requant.reserve(blocks * lanes);
+  for (const float laneScale : scale) requant.emplace_back(laneScale, conv.epilogue.mult, conv.epilogue.lo, conv.epilogue.hi, conv.epilogue.zpOut, rounding);
   // Copies: the output may land inside the span the input reaches (it does not in the corpus).
   const auto inputSpanBytes = narrow.read(firstInput, inputSpan);
   const std::vector<uint8_t> input(inputSpanBytes.begin(), inputSpanBytes.end());
@@ -226,11 +237,12 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   const uint64_t reduction = conv.reduction();
   std::array<uint8_t, kUnitBytes> results{};
   const int64_t laneGroups = lanes / kUnitBytes;
-  const auto writeOutput = [&](int64_t unit, std::span<const int32_t> acc) {
+  // A position's lane groups side by side from its unit (output_nest.h).
+  const auto writeOutput = [&](int64_t unit, std::span<const int32_t> acc, uint64_t block = 0) {
+    const Requantizer* laneRequant = requant.data() + block * lanes;
     for (unsigned g = 0; g < laneGroups; ++g) {
-      for (unsigned c = 0; c < kUnitBytes; ++c) results[c] = requant[kUnitBytes * g + c](acc[kUnitBytes * g + c]);
-      const int64_t at = conv.output.firstUnit + (unit - conv.output.firstUnit) * laneGroups + g;
-      if (!narrow.write(static_cast<uint64_t>(at) * kUnitBytes, results)) return false;
+      for (unsigned c = 0; c < kUnitBytes; ++c) results[c] = laneRequant[kUnitBytes * g + c](acc[kUnitBytes * g + c]);
+      if (!narrow.write(static_cast<uint64_t>(unit + g) * kUnitBytes, results)) return false;
     }
     return true;
   };
@@ -240,22 +252,30 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     // outside the positions, each pass over them adding into one partial sum a position (the rows
     // "ring9" decoded). The weight nest returns to its first unit for every pass; the ring-fed weight
     // stream has brought the pass's groups there by then, so in the rung's memory, which holds the
-    // whole stream, pass g reads the window the nest reaches g windows further on.
+    // whole stream, pass g reads the window the nest reaches g windows further on. Output blocks
+    // ("ring128" §C) repeat the positions and passes with the stream's next block: its prefix, then its windows.
     const auto window = static_cast<int64_t>(windowUnits);
-    std::vector<int32_t> acc(static_cast<size_t>(split->positions) * lanes);
-    for (uint64_t p = 0; p < split->positions; ++p) std::copy(bias.begin(), bias.end(), acc.begin() + static_cast<int64_t>(p * lanes));
+    const uint64_t sums = split->positions * split->blocks;
+    std::vector<int32_t> acc(static_cast<size_t>(sums) * lanes);
+    for (uint64_t o = 0; o < sums; ++o) {
+      const auto blockBias = bias.begin() + static_cast<int64_t>((o / split->positions) * lanes);
+      std::copy(blockBias, blockBias + lanes, acc.begin() + static_cast<int64_t>(o * lanes));
+    }
     NestCursor in(conv.input);
     NestCursor w(conv.weights);
+    const uint64_t blockIterations = split->taps * split->positions * split->groups;
     for (uint64_t i = 0; i < conv.iterations(); ++i, in.next(), w.next()) {
+      const uint64_t block = i / blockIterations;
       const uint64_t position = (i / split->taps) % split->positions;
-      const auto pass = static_cast<int64_t>(i / (split->taps * split->positions));
+      const auto pass = static_cast<int64_t>((i % blockIterations) / (split->taps * split->positions));
       const uint8_t* x = input.data() + (static_cast<uint64_t>(in.unit()) * kUnitBytes - firstInput);
-      const uint8_t* g = weights + static_cast<uint64_t>(w.unit() + pass * window) * conv.groupBytes();
-      int32_t* a = acc.data() + position * lanes;
-      for (unsigned c = 0; c < lanes; ++c) a[c] = accumulateGroup(a[c], x, g + kUnitBytes * c, conv.epilogue.zpIn, weightOffset[c]);
+      const uint8_t* g = weights + block * blockBytes + static_cast<uint64_t>(w.unit() + pass * window) * conv.groupBytes();
+      int32_t* a = acc.data() + (block * split->positions + position) * lanes;
+      const int32_t* offsets = weightOffset.data() + block * lanes;
+      for (unsigned c = 0; c < lanes; ++c) a[c] = accumulateGroup(a[c], x, g + kUnitBytes * c, conv.epilogue.zpIn, offsets[c]);
     }
     for (uint64_t o = 0; o < conv.outputs(); ++o, out.next()) {
-      if (!writeOutput(out.unit(), std::span<const int32_t>(acc.data() + o * lanes, lanes))) {
+      if (!writeOutput(out.unit(), std::span<const int32_t>(acc.data() + o * lanes, lanes), o / split->positions)) {
         return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
       }
     }

@@ -6,8 +6,8 @@
 //            position: 4 input bytes) -- tap column, tap row, position column, position row;
 //   Nest29   (w7 bit 90)  the weights: a group of 4 x lanes bytes after the parameter prefix in wide
 //            memory, byte (lane c, input byte i) at 4 c + i;
-//   Output37 (w5 bit 8)   the output: one 4-byte unit from ComputeOutputAt per output, the lanes'
-//            results in its bytes.
+//   Output37 (w5 bit 8)   the output: one 4-byte unit from ComputeOutputAt per output and 4 lanes, the
+//            lanes' results in its bytes (a wider output's groups side by side, output_nest.h).
 // The iterations over the outputs are the reduction: acc[c] = sum over it of
 // sum_i (x[i] - ComputeZpIn) (w[c][i] - offset[c]) + bias[c], then the epilogue (requantizer.h) with
 // the lane's f32 scale when the prefix has one. The prefix (ComputeParamPrefix) holds per lane, in
@@ -49,15 +49,20 @@ struct ConvCompute {
   [[nodiscard]] uint64_t outputs() const { return output.units(); }
   [[nodiscard]] uint64_t reduction() const { return outputs() == 0 ? 0 : iterations() / outputs(); }
   [[nodiscard]] uint64_t groupBytes() const { return 4ull * lanes; }
-  // Bytes of the prefix arrays in front of the first weight group (4 x lanes each).
+  // Bytes of the prefix arrays in front of the first weight group (4 x lanes each); of a split
+  // reduction's blocks, in front of each block's groups.
   [[nodiscard]] uint64_t prefixBytes() const;
+  // Output blocks: a split reduction's, else 1.
+  [[nodiscard]] uint64_t blocks() const;
 
   // A reduction split around the positions: taps x groups iterations an output, the K groups counted
-  // outside the positions.
+  // outside the positions, and above them the output blocks (RingCanary's two 64-lane halves of 128
+  // channels), each block's outputs the positions again with the next lanes' weights.
   struct SplitReduction {
     uint64_t taps = 0;
     uint64_t positions = 0;
     uint64_t groups = 0;
+    uint64_t blocks = 1;
   };
   [[nodiscard]] std::optional<SplitReduction> splitReduction() const;
 

@@ -1136,7 +1136,7 @@ void LleRung::receive(const DecodedPacket& packet) {
     const uint64_t prefixArrays = prefixed ? readField(words, LleField::Recv11PrefixBytes8) / kPrefixUnits8PerRow : 0;
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (packet.tileMask & (1u << t)) {
-        weightStreams_[t] = WeightStream{packet.pc, transfers, tag, 0x11, prefixArrays, readField(words, LleField::Recv11PrefixLast64), std::nullopt, 0};
+        weightStreams_[t] = WeightStream{packet.pc, transfers, tag, 0x11, prefixArrays, 1, readField(words, LleField::Recv11PrefixLast64), std::nullopt, 0};
       }
     }
     return;
@@ -1205,7 +1205,9 @@ void LleRung::receiveWeightStream(const DecodedPacket& packet) {
   uint64_t transfers = readField(words, LleField::Recv12Run) + 1;
   for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv12Repeat, i) + 1;
   uint64_t prefixArrays = 0;
+  uint64_t blocks = 1;
   if (readField(words, LleField::Recv12PrefixOn) != 0) {
+    blocks = (readField(words, LleField::Recv12Repeat, 1) + 1) * (readField(words, LleField::Recv12Repeat, 2) + 1);
     const uint64_t bytes8 = readField(words, LleField::Recv12PrefixBytes8);
     if (bytes8 % kPrefixUnits8PerRow != 0) {
       refuse(packet, "Recv12PrefixBytes8 (word 2 bits 63:57) = " + std::to_string(bytes8) + " is not whole 256-byte prefix rows (" +
@@ -1216,7 +1218,7 @@ void LleRung::receiveWeightStream(const DecodedPacket& packet) {
   const uint64_t tag = readField(words, LleField::Recv12Stream);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (packet.tileMask & (1u << t)) {
-      weightStreams_[t] = WeightStream{packet.pc, transfers, tag, 0x12, prefixArrays, readField(words, LleField::Recv12PrefixLast64), std::nullopt, 0};
+      weightStreams_[t] = WeightStream{packet.pc, transfers, tag, 0x12, prefixArrays, blocks, readField(words, LleField::Recv12PrefixLast64), std::nullopt, 0};
     }
   }
 }
@@ -2002,7 +2004,7 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
   refuseUnexecutedBias(packet);
   const ConvCompute conv = ConvCompute::fromPacket(packet.words);
   if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
-  const uint64_t weightBytes = conv.prefixBytes() + conv.reduction() * conv.groupBytes();
+  const uint64_t weightBytes = conv.blocks() * (conv.prefixBytes() + conv.reduction() * conv.groupBytes());
   const TileState* onlyHolder = nullptr;
   unsigned holders = 0;
   for (const TileState& tile : tiles_) {
@@ -2021,12 +2023,18 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
     const WeightStream stream = *weightStreams_[t];
     weightStreams_[t].reset();
     streamsAwaitingFeed_[t] = stream;
-    if (stream.transfers != conv.reduction()) {
+    if (stream.blocks != conv.blocks()) {
+      refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
+                         std::to_string(stream.blocks) + " output blocks ((Recv12Repeat[1] + 1) x (Recv12Repeat[2] + 1) with a prefix), the " +
+                         "convolution's weight nest counts " + std::to_string(conv.blocks()) + " above its K groups");
+    }
+    if (stream.transfers != conv.reduction() * conv.blocks()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
                          std::to_string(stream.transfers) + " transfers (" +
                          (stream.opcode == 0x12 ? "Recv12Run + 1, times its repeats" : "Recv11ExecRun + 1, times its repeats, less Recv11ExecLastShort") +
                          "), the convolution "
-                         "reduces over " + std::to_string(conv.reduction()) + " weight groups");
+                         "reduces over " + std::to_string(conv.reduction()) + " weight groups in each of " + std::to_string(conv.blocks()) +
+                         " output blocks");
     }
     // A 0x12 stream that opens with one prefix array where the compute names none (ComputeParamPrefix 0: the
     // gabor templates): that array is the per-lane u32 weight offset ("bcast10" §D; corpus-fitted).
@@ -2093,17 +2101,31 @@ void LleRung::refuseOffsetPrefixDisagreeing(const DecodedPacket& packet, unsigne
   }
 }
 
-// Each output position's lanes side by side from its unit (conv_compute.cc's writeOutput).
+// Each output position's lanes side by side from its unit (conv_compute.cc's writeOutput). A split
+// reduction's output blocks of one position that lie side by side (RingCanary's two 64-lane halves of 128
+// channels, docs/decoding-log.md "ring128") are reported as one position of all their lanes, as the layer holds them.
 void LleRung::reportConvolutionWrite(const DecodedPacket& packet, unsigned t, const ConvCompute& conv) const {
-  reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kConvolution, conv.lanes,
-                     positionAddresses(conv.output, conv.lanes / kGroupBytes), tiles_[t].narrowSram);
+  std::vector<uint64_t> at = positionAddresses(conv.output, 1);
+  unsigned bytesPerPosition = conv.lanes;
+  if (const uint64_t blocks = conv.blocks(); blocks > 1 && at.size() % blocks == 0) {
+    const size_t positions = at.size() / blocks;
+    bool sideBySide = true;
+    for (size_t p = 0; p < positions; ++p) {
+      for (uint64_t b = 1; b < blocks; ++b) sideBySide = sideBySide && at[b * positions + p] == at[p] + b * conv.lanes;
+    }
+    if (sideBySide) {
+      at.resize(positions);
+      bytesPerPosition = static_cast<unsigned>(conv.lanes * blocks);
+    }
+  }
+  reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kConvolution, bytesPerPosition, at, tiles_[t].narrowSram);
 }
 
 // The weight groups a 0x12 stream carries to tile t's convolution, gathered from the rows of the one tile
 // that holds them all (the tile itself, or the weight broadcast's sender): row r of the stream is wide row r,
 // its group at lane 0: the prefix arrays, then the weight groups.
 std::vector<uint8_t> LleRung::weightRowsOfStream(const DecodedPacket& packet, unsigned t, const WeightStream& stream, const ConvCompute& conv) {
-  const uint64_t rows = stream.prefixArrays + stream.transfers;
+  const uint64_t rows = stream.rows();
   const uint64_t groupBytes = conv.groupBytes();
   const auto holdsRows = [&](const TileState& tile) {
     for (uint64_t r = 0; r < rows; ++r) {
@@ -2160,10 +2182,10 @@ void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uin
     }
     // A prefixed stream carries its prefix arrays first, one 256-byte row each ("stride" §E).
     const WeightStream& fed = *streamsAwaitingFeed_[t];
-    if (ringBytes != (fed.prefixArrays + fed.transfers) * kRowBytes) {
+    if (ringBytes != fed.rows() * kRowBytes) {
       refuse(packet, "the stream-feeding pop carries " + std::to_string(ringBytes) + " ring bytes (PopBeatsHigh/Low); tile " +
                          std::to_string(t) + "'s weight stream armed at PC 0x" + isa::formatAddress(fed.pc) + " has " +
-                         std::to_string(fed.prefixArrays) + " prefix arrays and " + std::to_string(fed.transfers) +
+                         std::to_string(fed.prefixArrays) + " prefix arrays" + (fed.blocks > 1 ? " for each of " + std::to_string(fed.blocks) + " blocks" : "") + " and " + std::to_string(fed.transfers) +
                          " transfers of " + std::to_string(kRowBytes) + " bytes: what the length counts otherwise is not decoded");
     }
     if (t == static_cast<unsigned>(std::countr_zero(tiles))) {
@@ -2499,10 +2521,10 @@ void LleRung::broadcastWeights(const DecodedPacket& packet) {
                      "nothing fed yet (Dma10BroadcastTiles, word 3 bits 98:83)");
     }
     const WeightStream& fed = *streamsAwaitingFeed_[t];
-    if (rows != fed.prefixArrays + fed.transfers) {
+    if (rows != fed.rows()) {
       refuse(packet, "weight broadcast of " + std::to_string(rows) + " rows (Dma10BroadcastRows + 1, word 0 bits 110:95) to tile " +
                          std::to_string(t) + ", whose weight stream armed at PC 0x" + isa::formatAddress(fed.pc) + " takes " +
-                         std::to_string(fed.prefixArrays) + " prefix arrays and " + std::to_string(fed.transfers) +
+                         std::to_string(fed.prefixArrays) + " prefix arrays" + (fed.blocks > 1 ? " for each of " + std::to_string(fed.blocks) + " blocks" : "") + " and " + std::to_string(fed.transfers) +
                          " transfers of one row: another row count is not decoded");
     }
     if (fed.weightTile != sender) {

@@ -334,12 +334,18 @@ class LleRung final : public models::DatapathRung {
     // 32): the stream-feeding pop carries them. Only a 0x12's are checked against the compute's prefix;
     // the 0x11 stream receive's prefix fields are checked by relations only.
     uint64_t prefixArrays = 0;
+    // Output blocks of a 0x12 stream with a prefix ((Recv12Repeat[1] + 1) x (Recv12Repeat[2] + 1), the levels
+    // above its K groups; lle_fields.def Stage14StreamPrefixBlocks): the stream carries the prefix arrays again
+    // in front of each block's transfers (RingCanary's two 64-lane halves, docs/decoding-log.md "ring128" §C).
+    uint64_t blocks = 1;
     // The prefix's upper bound in 64-byte units (Recv12PrefixLast64 / Recv11PrefixLast64): the compute that
     // takes a stream with a weight offset array names it / 4 (ComputeOffsetPrefixLast, "p4w14").
     uint64_t prefixLast64 = 0;
     // Set when a convolution took the stream: the tile whose wide bytes it read, and how many.
     std::optional<unsigned> weightTile;
     uint64_t weightBytes = 0;
+    // 256-byte rows of the stream: each block's prefix arrays and transfers.
+    [[nodiscard]] uint64_t rows() const { return blocks * prefixArrays + transfers; }
   };
   std::array<std::optional<WeightStream>, 16> weightStreams_;
   // The streams a convolution compute took, per tile, until the pop that feeds them (PopStreamFeed).

@@ -2,10 +2,11 @@
 // The region of a mesh packet (0x15-0x18; docs/decoding-log.md "mesh16", "meshw3" §C, "meshregion"): w3[127:97]
 // and w4 after the two sides' flags. Its on bit (w3 bit 120, repeated at w4 bit 8) says it is there; it names a
 // mesh bus (w3[99:97], opcode - 0x12: a relay names its own) and carries a form, a count and 16-bit groups that
-// pace the transfer on that bus. None of it is an address: the bytes a side moves are its nest's, so in the
-// rung's serial execution -- packets one at a time, halves paired in program order -- the region moves no
-// byte. What the rung cannot read is refused by name: region bits without the on bit, a mark that disagrees,
-// a bus number that is no mesh bus, a relay naming another bus than its own.
+// pace the transfer on that bus, two more of them in its wide form (w4[95:64], "w4x"). None of it is an address:
+// the bytes a side moves are its nest's, so in the rung's serial execution -- packets one at a time, halves
+// paired in program order -- the region moves no byte. What the rung cannot read is refused by name: region
+// bits without the on bit, a mark that disagrees, a bus number that is no mesh bus, a relay naming another bus
+// than its own.
 
 #include <cstdint>
 #include <optional>
@@ -18,13 +19,12 @@
 namespace coralsim::lle {
 
 struct MeshRegionLayout {
-  LleField on, link, form, count, mark, code, pace;
+  LleField on, link, form, count, mark, code, pace, widePace;
 };
 
 // The first mesh bus number (0x15's); the four opcodes 0x15-0x18 are 3-6.
 inline constexpr uint8_t kMeshFirstBus = 3;
 inline constexpr uint8_t kMeshFirstOpcode = 0x15;
-inline constexpr unsigned kMeshRegionPaceGroups = 3;
 
 // The bus a mesh opcode names in its region's link field (opcode - 0x12).
 [[nodiscard]] constexpr uint64_t meshBusOf(uint8_t opcode) { return opcode - kMeshFirstOpcode + kMeshFirstBus; }
@@ -43,11 +43,17 @@ inline constexpr unsigned kMeshRegionPaceGroups = 3;
         return fieldText(field, value) + " without " + std::string(fieldDef(r.on).name) + ": region bits of a packet without one, never seen";
       }
     }
-    for (unsigned i = 0; i < kMeshRegionPaceGroups; ++i) {
-      if (const uint64_t value = readField(words, r.pace, i); value != 0) {
-        return fieldText(r.pace, value, i) + " without " + std::string(fieldDef(r.on).name) + ": region bits of a packet without one, never seen";
+    const auto groupWithoutRegion = [&](LleField groups) -> std::optional<std::string> {
+      for (unsigned i = 0; i < fieldDef(groups).count; ++i) {
+        if (const uint64_t value = readField(words, groups, i); value != 0) {
+          return fieldText(groups, value, i) + " without " + std::string(fieldDef(r.on).name) +
+                 ": region bits of a packet without one, never seen";
+        }
       }
-    }
+      return std::nullopt;
+    };
+    if (auto why = groupWithoutRegion(r.pace)) return why;
+    if (auto why = groupWithoutRegion(r.widePace)) return why;
     return std::nullopt;
   }
   const uint64_t link = readField(words, r.link);

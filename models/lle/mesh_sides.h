@@ -56,7 +56,7 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
      meshLastRepetition(LleField::Mesh15SendLastRunOn, LleField::Mesh15SendLastRun, LleField::Mesh15SendLastShort, LleField::Mesh15SendLimit),
      meshLastRepetition(LleField::Mesh15RecvLastRunOn, LleField::Mesh15RecvLastRun, LleField::Mesh15RecvLastShort, LleField::Mesh15RecvLimit),
      {LleField::Mesh15RegionOn, LleField::Mesh15RegionLink, LleField::Mesh15RegionForm, LleField::Mesh15RegionCount,
-      LleField::Mesh15RegionMark, LleField::Mesh15RegionCode, LleField::Mesh15RegionPace}},
+      LleField::Mesh15RegionMark, LleField::Mesh15RegionCode, LleField::Mesh15RegionPace, LleField::Mesh15RegionWidePace}},
     {0x16, -1, LleField::Mesh16SendAt4, LleField::Mesh16SendStride, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry,
      LleField::Mesh16RecvAt4, LleField::Mesh16RecvStride, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry,
      LleField::Mesh16Fill, LleField::Mesh16FillValue, LleField::Mesh16SendLevelOn, LleField::Mesh16RecvLevelOn, LleField::Mesh16SendRingMarks, LleField::Mesh16RecvRingMarks,
@@ -65,7 +65,7 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
      meshLastRepetition(LleField::Mesh16SendLastRunOn, LleField::Mesh16SendLastRun, LleField::Mesh16SendLastShort, LleField::Mesh16SendLimit),
      meshLastRepetition(LleField::Mesh16RecvLastRunOn, LleField::Mesh16RecvLastRun, LleField::Mesh16RecvLastShort, LleField::Mesh16RecvLimit),
      {LleField::Mesh16RegionOn, LleField::Mesh16RegionLink, LleField::Mesh16RegionForm, LleField::Mesh16RegionCount,
-      LleField::Mesh16RegionMark, LleField::Mesh16RegionCode, LleField::Mesh16RegionPace}},
+      LleField::Mesh16RegionMark, LleField::Mesh16RegionCode, LleField::Mesh16RegionPace, LleField::Mesh16RegionWidePace}},
     {0x17, -4, LleField::Mesh17SendAt4, LleField::Mesh17SendStride, LleField::Mesh17SendLimit, LleField::Mesh17SendCarry,
      LleField::Fill17At4, LleField::Mesh17RecvStride, LleField::Fill17Limit, LleField::Fill17Carry, LleField::Fill17Immediate,
      LleField::Fill17Value, LleField::Mesh17SendLevelOn, LleField::Fill17Step, LleField::Mesh17SendRingMarks, LleField::Fill17Step,
@@ -73,7 +73,7 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
      meshLastRepetition(LleField::Mesh17SendLastRunOn, LleField::Mesh17SendLastRun, LleField::Mesh17SendLastShort, LleField::Mesh17SendLimit),
      meshLastRepetition(LleField::Mesh17RecvLastRunOn, LleField::Mesh17RecvLastRun, LleField::Mesh17RecvLastShort, LleField::Fill17Limit),
      {LleField::Mesh17RegionOn, LleField::Mesh17RegionLink, LleField::Mesh17RegionForm, LleField::Mesh17RegionCount,
-      LleField::Mesh17RegionMark, LleField::Mesh17RegionCode, LleField::Mesh17RegionPace}},
+      LleField::Mesh17RegionMark, LleField::Mesh17RegionCode, LleField::Mesh17RegionPace, LleField::Mesh17RegionWidePace}},
     {0x18, +1, LleField::Mesh18SendAt4, LleField::Mesh18SendStride, LleField::Mesh18SendLimit, LleField::Mesh18SendCarry,
      LleField::Mesh18RecvAt4, LleField::Mesh18RecvStride, LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry,
      LleField::Mesh18Fill, LleField::Mesh18FillValue, LleField::Mesh18SendLevelOn, LleField::Mesh18RecvLevelOn, LleField::Mesh18SendRingMarks, LleField::Mesh18RecvRingMarks,
@@ -82,7 +82,7 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
      meshLastRepetition(LleField::Mesh18SendLastRunOn, LleField::Mesh18SendLastRun, LleField::Mesh18SendLastShort, LleField::Mesh18SendLimit),
      meshLastRepetition(LleField::Mesh18RecvLastRunOn, LleField::Mesh18RecvLastRun, LleField::Mesh18RecvLastShort, LleField::Mesh18RecvLimit),
      {LleField::Mesh18RegionOn, LleField::Mesh18RegionLink, LleField::Mesh18RegionForm, LleField::Mesh18RegionCount,
-      LleField::Mesh18RegionMark, LleField::Mesh18RegionCode, LleField::Mesh18RegionPace}},
+      LleField::Mesh18RegionMark, LleField::Mesh18RegionCode, LleField::Mesh18RegionPace, LleField::Mesh18RegionWidePace}},
 }};
 
 [[nodiscard]] inline const MeshLayout* meshLayoutOf(uint8_t opcode) {

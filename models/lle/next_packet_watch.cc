@@ -26,6 +26,14 @@ bool allowedAfter(bool feedsCompute, uint8_t next) {
   return next != kCompute;
 }
 
+// What a compute-feeding write's Stage14SplitPassPairs must be before `next` (docs/decoding-log.md
+// "ring128"): half the K passes (the w10 nest's level 2, ComputeLimitW10[1] + 1) of a compute whose
+// partial-sum walk is on, rounded down; 0 before any other compute and before a mesh 0x18.
+uint64_t splitPassPairsBefore(const models::DecodedPacket& next) {
+  if (static_cast<uint8_t>(next.opcode) != kCompute || readField(next.words, LleField::ComputePartialSumWalkOn) == 0) return 0;
+  return (readField(next.words, LleField::ComputeLimitW10, 1) + 1) / 2;
+}
+
 }  // namespace
 
 std::string NextPacketWatch::observe(const models::DecodedPacket& packet) {
@@ -35,7 +43,20 @@ std::string NextPacketWatch::observe(const models::DecodedPacket& packet) {
     if (!(packet.tileMask & (1u << t)) || !expected_[t]) continue;
     const Expectation e = *expected_[t];
     expected_[t].reset();
-    if (allowedAfter(e.feedsCompute, op)) continue;
+    if (allowedAfter(e.feedsCompute, op)) {
+      if (!e.feedsCompute) continue;
+      const uint64_t expected = splitPassPairsBefore(packet);
+      if (e.splitPassPairs == expected) continue;
+      const LleFieldDef& pairs = fieldDef(LleField::Stage14SplitPassPairs);
+      return "opcode 0x14 at " + models::describePacketLocation(e.pc, e.word0) + ": " + std::string(pairs.name) + " (word " +
+             std::to_string(pairs.lsb / 128) + " bits " + std::to_string(pairs.lsb % 128 + pairs.width - 1) + ":" +
+             std::to_string(pairs.lsb % 128) + ") = " + std::to_string(e.splitPassPairs) + " before opcode " + hexByte(op) + " at " +
+             models::describePacketLocation(packet.pc, packet.words[0]) + " on tile " + std::to_string(t) + ", which " +
+             (expected == 0 ? "walks no partial sums (0 expected)"
+                            : "splits its reduction into " + std::to_string(readField(packet.words, LleField::ComputeLimitW10, 1) + 1) +
+                                  " K passes (" + std::to_string(expected) + " expected)") +
+             ": another value is not decoded (docs/decoding-log.md \"ring128\")";
+    }
     const LleFieldDef& f = fieldDef(LleField::Stage14FeedsCompute);
     return "opcode 0x14 at " + models::describePacketLocation(e.pc, e.word0) + ": " + std::string(f.name) + " (word " + std::to_string(f.lsb / 128) +
            " bit " + std::to_string(f.lsb % 128) + ") = " + (e.feedsCompute ? "1 says a compute (or a 0x18)" : "0 says no compute") +
@@ -45,7 +66,9 @@ std::string NextPacketWatch::observe(const models::DecodedPacket& packet) {
   if (op == kStagingWrite) {
     const bool feeds = readField(packet.words, LleField::Stage14FeedsCompute) != 0;
     for (unsigned t = 0; t < kTiles; ++t) {
-      if (packet.tileMask & (1u << t)) expected_[t] = Expectation{packet.pc, packet.words[0], feeds};
+      if (packet.tileMask & (1u << t)) {
+        expected_[t] = Expectation{packet.pc, packet.words[0], feeds, feeds ? readField(packet.words, LleField::Stage14SplitPassPairs) : 0};
+      }
     }
   }
   return "";

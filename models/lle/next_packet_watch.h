@@ -3,7 +3,9 @@
 // next packet on each of its tiles (fences skipped: a fence moves no data) is a compute, or in nine
 // corpus writes a mesh 0x18, never a 0x11 receive; with it clear that packet is never a compute. A
 // packet that breaks the rule is refused naming the field, the tile and both PCs, so the bit's
-// meaning is checked wherever it is read rather than assumed.
+// meaning is checked wherever it is read rather than assumed. A compute-feeding write's w5[14:0]
+// (Stage14SplitPassPairs, "ring128") is checked against that compute the same way: half its split
+// reduction's K passes where it walks partial sums, else 0.
 #pragma once
 
 #include <array>
@@ -29,6 +31,7 @@ class NextPacketWatch {
     uint32_t pc = 0;
     isa::Word128 word0;  // for the location in a refusal
     bool feedsCompute = false;
+    uint64_t splitPassPairs = 0;  // Stage14SplitPassPairs, read where feedsCompute
   };
   std::array<std::optional<Expectation>, kTiles> expected_;
 };

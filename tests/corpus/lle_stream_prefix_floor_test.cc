@@ -148,8 +148,8 @@ TEST(LleRingCanary, TheirComputeFeedingWritePassesAndFullRunsMatchTheGolden) {
   for (const fs::path& model : programs) {
     const std::string name = model.filename().string();
     const std::string stem = name.substr(0, name.size() - std::string("_edgetpu.tflite").size());
-    const bool decodeSet = stem.starts_with("conv2d_12x128x32") || stem.starts_with("conv2d_12x128x64");
-    const bool wide = stem.find("x128_to_128") != std::string::npos;
+    // Decode sets: 12 x 128 x {32, 64} ("prefix14", "ring9", "ring88"), 12 x 128 x 128 ("ring128"); the rest held out.
+    const bool decodeSet = stem.starts_with("conv2d_12x128x");
     const long writePc = firstPc(model, [](const models::DecodedPacket& p, const models::DecodedPacket* previous) {
       return static_cast<uint8_t>(p.opcode) == 0x14 && lle::readField(p.words, LleField::Stage14FeedsCompute) != 0 &&
              previous && static_cast<uint8_t>(previous->opcode) == 0x12;
@@ -163,19 +163,20 @@ TEST(LleRingCanary, TheirComputeFeedingWritePassesAndFullRunsMatchTheGolden) {
     std::printf("%-40s (%s) stops: %s\n", stem.c_str(), decodeSet ? "decode set" : "held out", shortly(why).c_str());
     EXPECT_TRUE(why.find("lle:") != std::string::npos || why.find("not modelled") != std::string::npos) << why;
     past += refusedPc(why) > writePc;
-    if (!wide) {
-      // The convolution's split reduction executes (docs/decoding-log.md "ring88"): every 32- / 64-channel
-      // program runs fully.
-      ADD_FAILURE() << stem << ": a 32- / 64-channel program no longer runs fully: " << why;
-      EXPECT_GT(refusedPc(why), writePc) << stem << ": refused at or before its compute-feeding 0x14: " << why;
-      // The convolution's partial-sum row (w9[121:110]) and its w10 walk are decoded (docs/decoding-log.md
-      // "ring9"): no 32- / 64-channel program stops on word 9 or 10 of a compute any more.
-      EXPECT_EQ(why.find("word 9 = "), std::string::npos) << stem << ": " << why;
-      EXPECT_EQ(why.find("word 10 = "), std::string::npos) << stem << ": " << why;
-    }
+    // The convolution's split reduction executes (docs/decoding-log.md "ring88"), its output blocks and the
+    // compute-feeding write's w5[14:0] too ("ring128"): every program runs fully.
+    ADD_FAILURE() << stem << ": a RingCanary program no longer runs fully: " << why;
+    EXPECT_GT(refusedPc(why), writePc) << stem << ": refused at or before its compute-feeding 0x14: " << why;
+    // The convolution's partial-sum row (w9[121:110]) and its w10 walk are decoded (docs/decoding-log.md
+    // "ring9"): no program stops on word 9 or 10 of a compute any more.
+    EXPECT_EQ(why.find("word 9 = "), std::string::npos) << stem << ": " << why;
+    EXPECT_EQ(why.find("word 10 = "), std::string::npos) << stem << ": " << why;
+    // Nor on the 128-channel write's w5 bit 4 (Stage14SplitPassPairs, "ring128").
+    EXPECT_EQ(why.find("word 5 = "), std::string::npos) << stem << ": " << why;
   }
   std::printf("RingCanary: %zu / 8 past the compute-feeding 0x14, %zu golden-exact\n", past, exactRuns);
-  EXPECT_GE(exactRuns, 5u) << "fewer RingCanary programs golden-exact than the decoding log reports (\"ring88\": the five 32- / 64-channel ones)";
+  EXPECT_GE(exactRuns, 8u) << "fewer RingCanary programs golden-exact than the decoding log reports (\"ring128\": all eight, "
+                              "the three 128-channel ones added)";
 }
 
 }  // namespace

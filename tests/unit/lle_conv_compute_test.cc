@@ -307,16 +307,112 @@ TEST(LleConvCompute, AReductionSplitAroundThePositionsSumsEveryKGroupIntoItsPosi
       << ConvCompute::fromPacket(moving.words).unsupported();
 }
 
+// Output blocks of a split reduction (docs/decoding-log.md "ring128" §C: RingCanary's two 64-lane halves of
+// 128 channels) and the wide positions' lane-group walk (§B): the "ring88" convolution (2 x 3 taps, 6 positions,
+// 3 K groups) run for 3 blocks (Nest37 level 6 and Nest29 level 3 of stride 0: the same input, the stream's
+// next block), 8 lanes. Each block's prefix (scale, bias, offset) opens its part of the stream, then its 3 x 6
+// weight groups. The output nest counts the positions (step 5: with the second lane group, 6 units a
+// position) and the blocks (carry -29 from the last lane group of the last position: 2 units a block), so the
+// three blocks of a position lie side by side -- no corpus compute has 3 blocks, 8 lanes, step 5 or these
+// carries. The reference is written from that layout.
+TEST(LleConvCompute, ASplitReductionsOutputBlocksTakeTheStreamsNextPrefixAndWindowsAndThePositionsWalkTheirLaneGroups) {
+  const Epilogue e;
+  constexpr unsigned kGroups = 3, kBlocks = 3, kWideLanes = 8, kPrefix = 3, kLaneGroups = kWideLanes / 4;
+  constexpr int64_t kPlane = kG * (kOutH + kKh - 1);
+  constexpr int64_t kPositionUnits = kBlocks * kLaneGroups;  // 6: the blocks of a position side by side
+  Packet p = convPacket(kPrefix, e);
+  using N = isa::ComputeNest;
+  const int64_t walked = (kKw - 1) + (kKh - 1) * kG + (kOutW - 1) + (kOutH - 1) * kG;
+  p.slot(N::Nest37, 4, kOutH - 1, kPlane - walked);                                          // -> level 5 steps one plane
+  p.slot(N::Nest37, 5, kGroups - 1, -(walked + (kGroups - 1) * kPlane));                     // -> level 6 stride 0
+  p.slot(N::Nest37, 6, kBlocks - 1, 0);
+  p.slot(N::Nest29, 1, kOutputs - 1, -static_cast<int64_t>(kTaps - 1));                      // -> level 2 stride 0
+  p.slot(N::Nest29, 2, kGroups - 1, -static_cast<int64_t>(kTaps - 1));                       // -> level 3 stride 0
+  p.slot(N::Nest29, 3, kBlocks - 1, 0);
+  p.slot(N::Output37, 0, kOutputs - 1, 2 - (kLaneGroups - 1) - (kOutputs - 1) * kPositionUnits);  // -29
+  p.slot(N::Output37, 1, kBlocks - 1, 0);
+  p.field(LleField::ComputeOut37Step, kPositionUnits - (kLaneGroups - 1));                   // 5
+  p.field(LleField::ComputeLaneGroups, kLaneGroups - 1);
+  const ConvCompute conv = ConvCompute::fromPacket(p.words);
+  ASSERT_EQ(conv.unsupported(), "");
+  ASSERT_EQ(conv.reduction(), kTaps * kGroups);
+  ASSERT_EQ(conv.blocks(), kBlocks);
+  uint32_t s = 977;
+  std::vector<uint8_t> grid(4 * kPlane * kGroups);
+  for (uint8_t& b : grid) b = lcg(s);
+  std::vector<uint8_t> wide;
+  std::array<std::array<float, kWideLanes>, kBlocks> scale{};
+  std::array<std::array<int32_t, kWideLanes>, kBlocks> bias{};
+  std::array<std::array<uint32_t, kWideLanes>, kBlocks> offset{};
+  std::array<std::vector<uint8_t>, kBlocks> weights;
+  const auto array = [&](const auto& values) {
+    for (auto v : values) {
+      uint8_t b[4];
+      std::memcpy(b, &v, 4);
+      wide.insert(wide.end(), b, b + 4);
+    }
+  };
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned c = 0; c < kWideLanes; ++c) {
+      scale[b][c] = 0.0625f * static_cast<float>(c + 1 + 3 * b);
+      bias[b][c] = 250 * static_cast<int32_t>(c) - 900 * static_cast<int32_t>(b);
+      offset[b][c] = 60 + 11 * c + 17 * b;
+    }
+    weights[b].resize(kGroups * kTaps * 4 * kWideLanes);
+    for (uint8_t& w : weights[b]) w = lcg(s);
+    array(scale[b]);
+    array(bias[b]);
+    array(offset[b]);
+    wide.insert(wide.end(), weights[b].begin(), weights[b].end());
+  }
+  AddressedMemory narrow{8192};
+  ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
+  uint64_t macs = 0;
+  ASSERT_EQ(runConvCompute(conv, narrow, wide, models::RequantRounding::kFp32HalfEven, macs), "");
+  EXPECT_EQ(macs, uint64_t{kOutputs} * kBlocks * kTaps * kGroups * kWideLanes * 4);
+  const auto out = narrow.read(kOutputAt, 4 * kOutputs * kPositionUnits);
+  std::set<uint8_t> distinct;
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        for (unsigned c = 0; c < kWideLanes; ++c) {
+          int64_t acc = bias[b][c];
+          for (unsigned g = 0; g < kGroups; ++g) {
+            for (unsigned ky = 0; ky < kKh; ++ky) {
+              for (unsigned kx = 0; kx < kKw; ++kx) {
+                const int64_t unit = g * kPlane + (y + ky) * kG + x + kx;
+                const unsigned group = g * kTaps + ky * kKw + kx;
+                for (unsigned i = 0; i < 4; ++i) {
+                  acc += (int32_t{grid[4 * unit + i]} - e.zpIn) *
+                         (int32_t{weights[b][group * 4 * kWideLanes + 4 * c + i]} - static_cast<int32_t>(offset[b][c]));
+                }
+              }
+            }
+          }
+          const float v = std::clamp(static_cast<float>(acc) * scale[b][c] * e.mult, e.lo, e.hi);
+          const auto want = static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
+          const size_t at = 4 * (kPositionUnits * (y * kOutW + x) + kLaneGroups * b) + c;
+          const uint8_t got = out[at];
+          EXPECT_EQ(int{got}, int{want}) << "block " << b << " output (" << y << ", " << x << ") lane " << c;
+          distinct.insert(got);
+        }
+      }
+    }
+  }
+  EXPECT_GT(distinct.size(), 16u);
+  // Output blocks that are not the weight nest's (2 counted, 3 read): refused, not summed over the wrong passes.
+  Packet fewer = p;
+  fewer.slot(N::Output37, 1, 1, 0);
+  EXPECT_NE(ConvCompute::fromPacket(fewer.words).unsupported().find("accumulation across outer loops"), std::string::npos)
+      << ConvCompute::fromPacket(fewer.words).unsupported();
+}
+
 TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
   const Epilogue e;
   Fixture f;
   uint64_t macs = 0;
-  // More than 4 lanes with an output nest that counts above level 0: where the lane groups of such a
-  // position go is not decoded (the side-by-side form is shown with level 0 alone, docs/decoding-log.md "bcast10" §C).
-  Packet wide = convPacket(0, e);
-  wide.field(LleField::ComputeLaneGroups, 1);
-  wide.slot(isa::ComputeNest::Output37, 1, 1, 0);
-  EXPECT_NE(ConvCompute::fromPacket(wide.words).unsupported().find("ComputeLaneGroups"), std::string::npos);
+  // (More than 4 lanes with an output nest that counts above level 0 is decoded since "ring128": the
+  // lane-group walk, ASplitReductionsOutputBlocks... above.)
   // A weight nest that counts other iterations than the input nest.
   Packet skew = convPacket(0, e);
   skew.slot(isa::ComputeNest::Nest29, 1, kOutputs, 77);

@@ -2460,6 +2460,36 @@ TEST_F(LleRungTest, TheReadFlagsInWordSixLeaveTheBytesWhereTheNestSays) {
   }
 }
 
+// w6 bit 31 of a 0x13 not routed for the softmax (lle_fields.def Stage13FeedsReduction, docs/decoding-log.md "w4x"
+// §B): set where the read's consumer sums over its bytes (a 0x02 compute, an average pool's ComputeInputBytes-0
+// compute: gabor 128^2 p4's kept read @ 0x0111); not read. Here 10 units of 0x3c96e01b from narrow unit 29 of
+// tile 1 (a base no corpus read has), kept and sent under flags 2 / 4 / 8 with the bit set and clear: the same 40
+// bytes, each read inside the envelope. On main the envelope pinned the bit to 0 (p4's stop "word 6 ... bits 31").
+TEST_F(LleRungTest, TheReductionMarkInWordSixLeavesTheBytesWhereTheNestSays) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 29;
+  constexpr uint64_t kUnits = 10;
+  const auto fill = [&] { return patternFill(kTile, kBase, kUnits); };
+  const auto read = [&](uint64_t route, uint64_t flags, uint64_t mark) {
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
+    f.setElement(p, LleField::Stage13Route, 0, route);
+    f.setElement(p, LleField::Stage13Route, 1, route);
+    f.setElement(p, LleField::Stage13Flags, 0, flags);
+    f.wordsOf(p)[6].setBits(31, 1, mark);  // the bit itself, so that the test also builds without the field
+    return p;
+  };
+  const std::vector<uint8_t> expected = fillPattern(kUnits);
+  for (const uint64_t flags : {2, 4, 8}) {
+    for (const uint64_t mark : {0, 1}) {
+      const std::string what = "flags " + std::to_string(flags) + ", w6 bit 31 = " + std::to_string(mark);
+      EXPECT_EQ(checkEnvelope(read(0, flags, mark)), "") << what;
+      EXPECT_EQ(checkEnvelope(read(1, flags, mark)), "") << what;
+      EXPECT_EQ(keptAfter(fill(), read(0, flags, mark)), expected) << "kept, " << what;
+      EXPECT_EQ(sentAfter(fill(), read(1, flags, mark), kTile, 4 * kUnits), expected) << "sent, " << what;
+    }
+  }
+}
+
 // The two bits in a 0x13's w4[32:31] (lle_fields.def Stage13ConsumerMark, docs/decoding-log.md "keep13"):
 // 0 in the kept reads whose consumer compute has no word 12, 3 where it has one; not decoded, not read.
 // Here the kept read's w4 carries the fields the colour templates' and split_concat's kept identity reads carry
@@ -6247,7 +6277,8 @@ TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
 // region (Mesh16RegionOn ...). The two golden-exact forms -- conv 32^2 3x3's (w3[127:96] = 0x01000146, w4 =
 // 0x0002000200029500) and gabor 64^2's (0x01000186, 0x0002000200031500) -- pass the envelope, and so does a
 // value of neither whose bits are all region fields (link 5, form 7, count 0x155, pace (9, 0, 1)); the bits
-// the region leaves pinned (w3 bit 100 of w3[104:96] = 0x196, w4 bit 64) are still refused by name.
+// the region leaves pinned (w3 bit 100 of w3[104:96] = 0x196, w4 bit 96 -- bit 64 is the wide form's since
+// "w4x") are still refused by name.
 TEST_F(LleRungTest, TheColumnStripsRegionBitsAreFieldsAndTheRestIsPinned) {
   for (const uint8_t op : {uint8_t{0x16}, uint8_t{0x18}}) {
     const auto strip = [&](uint64_t w3High, uint64_t w4Low) {
@@ -6263,9 +6294,9 @@ TEST_F(LleRungTest, TheColumnStripsRegionBitsAreFieldsAndTheRestIsPinned) {
     const std::string refused = checkEnvelope(strip(0x01000196, 0x0002000200031500));
     EXPECT_NE(refused.find("bits 100 have no decoded meaning"), std::string::npos) << refused;
     DecodedPacket high = strip(0x01000186, 0x0002000200031500);
-    f.wordsOf(high)[4].setBits(64, 1, 1);
+    f.wordsOf(high)[4].setBits(96, 1, 1);
     const std::string refusedHigh = checkEnvelope(high);
-    EXPECT_NE(refusedHigh.find("bits 64 have no decoded meaning"), std::string::npos) << refusedHigh;
+    EXPECT_NE(refusedHigh.find("bits 96 have no decoded meaning"), std::string::npos) << refusedHigh;
   }
 }
 
@@ -6598,6 +6629,60 @@ TEST_F(LleRungTest, AMeshRegionNamesABusAndPacesItWithoutMovingAByte) {
                     streams, 0);
       },
       "Mesh17RegionOn (word 3 bit 120) = 1 on the immediate form, which sends nothing", "a region on a fill without a send was accepted");
+  rung.endRun();
+}
+
+// The region's wide form (docs/decoding-log.md "w4x"): two more 16-bit pacing groups at w4[95:64], non-zero in
+// the corpus exactly where Pace[2] is 0x100 or more, bit 10 of both set (w4 bits 74 / 90; model_conv's 0x18 @
+// 0x0104, the MobileNets' 0x16 @ 0x0123). They name no address: tile 2 sends two rows of three units (0x16, to
+// tile 1) and tile 1 takes them into six units, and the same six units land with the narrow region, with the wide
+// form at the corpus's first value (0x400, 0x400) and at groups no corpus packet has ((0x403, 0x800): bit 10 of the
+// second clear; (0x7ff, 0xffff)) beside a Pace[2] count of 37. Wide groups without the on bit are refused by name.
+TEST_F(LleRungTest, TheRegionsWideFormPacesAColumnStripWithoutMovingAByte) {
+  struct Wide {
+    uint64_t on;
+    std::array<uint64_t, 3> pace;
+    std::array<uint64_t, 2> wide;
+  };
+  const auto makeSend = [&](const Wide& w) {
+    DecodedPacket p = f.make(0x16, {{LleField::Dma16Mask, 0x0004}, {LleField::Mesh16SendStride, 1}, {LleField::Mesh16SendAt4, 30},
+                                    {LleField::Mesh16SendLevelOn, 3}, {LleField::Mesh16SendFlags, 7}});
+    setMeshNest(p, LleField::Mesh16SendLimit, LleField::Mesh16SendCarry, 2, 1, 5);
+    const std::pair<LleField, uint64_t> region[] = {{LleField::Mesh16RegionOn, w.on}, {LleField::Mesh16RegionMark, w.on},
+                                                    {LleField::Mesh16RegionForm, w.on ? 7u : 0u}, {LleField::Mesh16RegionCount, w.on ? 9u : 0u},
+                                                    {LleField::Mesh16RegionCode, w.on ? 0x46u : 0u}};
+    for (const auto& [field, value] : region) f.setElement(p, field, 0, value);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, LleField::Mesh16RegionPace, i, w.pace[i]);
+    for (unsigned i = 0; i < 2; ++i) f.setElement(p, LleField::Mesh16RegionWidePace, i, w.wide[i]);
+    return p;
+  };
+  const auto landed = [&](const Wide& w) {
+    DecodedPacket receive = f.make(0x16, {{LleField::Dma16Mask, 0x0002}, {LleField::Mesh16RecvStride, 1}, {LleField::Mesh16RecvAt4, 70},
+                                          {LleField::Mesh16RecvLevelOn, 1}, {LleField::Mesh16Flags, 7}});
+    setMeshNest(receive, LleField::Mesh16RecvLimit, LleField::Mesh16RecvCarry, 5, 0, 0);
+    rung.beginRun();
+    for (uint64_t k = 0; k < 10; ++k) writeUnit(2, 30 + k, 0x5eed0000u + static_cast<uint32_t>(k));
+    rung.packet(makeSend(w), streams, 0);
+    rung.packet(receive, streams, 0);
+    std::vector<std::vector<uint8_t>> units;
+    for (uint64_t k = 0; k < 6; ++k) units.push_back(unitBytes(1, 70 + k));
+    rung.endRun();
+    return units;
+  };
+  const Wide plain{0, {0, 0, 0}, {0, 0}};
+  const auto want = landed(plain);
+  ASSERT_EQ(want[2], (std::vector<uint8_t>{0x02, 0x00, 0xed, 0x5e}));
+  ASSERT_EQ(want[3], (std::vector<uint8_t>{0x07, 0x00, 0xed, 0x5e}));
+  const Wide narrow{1, {5, 2, 2}, {0, 0}};
+  const Wide corpusWide{1, {3, 2, 0x72a}, {0x400, 0x400}};
+  const Wide unseenWide{1, {11, 2, (37u << 10) | 0x32a}, {0x403, 0x800}};
+  const Wide fullWide{1, {11, 2, (37u << 10) | 0x32a}, {0x7ff, 0xffff}};
+  for (const Wide& w : {narrow, corpusWide, unseenWide, fullWide}) {
+    EXPECT_EQ(checkEnvelope(makeSend(w)), "");
+    EXPECT_EQ(landed(w), want) << "wide groups (" << w.wide[0] << ", " << w.wide[1] << ") moved the strip's bytes";
+  }
+  expectRefusal([&] { (void)landed({0, {0, 0, 0}, {0, 0x400}}); },
+                "Mesh16RegionWidePace[1] (word 4 bits 95:80) = 1024 without Mesh16RegionOn", "a wide group without the region was accepted");
   rung.endRun();
 }
 
