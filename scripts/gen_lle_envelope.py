@@ -20,7 +20,8 @@ naming it). --opcode may be given once per opcode; --opcode 0xOP:FIELD=VALUE PRO
 from the packets of that opcode where FIELD has VALUE (a form of it, e.g. 0x01:ComputeInputBytes=1: the
 one-byte-element identity computes of the convolutions, docs/decoding-log.md "convwire2" §B; a repeated
 field's elements packed from element 0 up); such a form is taken as named, KEPT_FORM not applied
-(0x13:Stage13RepeatSlot=0: the reads routed (0, 1), "conv64").
+(0x13:Stage13RepeatSlot=0: the reads routed (0, 1), "conv64"). Several FIELD=VALUE terms joined by commas
+must all hold (0x13:Stage13Route=3,Stage13MaxPassMark=1: the sent reads marked for a max pass, "bright02").
 Reading the models uses the shared reference parsers (tfl.py, seg.py) as libraries; nothing of them
 is copied. Re-run it after decoding a field and review the diff of the .def (it should only shrink).
 """
@@ -28,7 +29,7 @@ import os
 import re
 import sys
 
-ACCEPTED = [0x01, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27]
+ACCEPTED = [0x01, 0x02, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27]
 LENGTH = {0x01: 17, 0x10: 4, 0x11: 4, 0x12: 4, 0x13: 7, 0x14: 7, 0x15: 6, 0x16: 6, 0x17: 6, 0x18: 6, 0x19: 13, 0x1a: 1, 0x24: 2, 0x25: 2, 0x26: 4,
           0x27: 2}
 # Opcodes whose packets enter an envelope only in their decoded form: the 1-bit field that says so.
@@ -147,10 +148,9 @@ def main():
                     packet |= words[index + k] << (128 * k)
                 if op in REQUIRED and not (packet >> fields[REQUIRED[op]][1]) & 1:
                     continue
-                if where:
-                    name, _, value = where.partition("=")
-                    if field_value(packet, fields[name]) != int(value, 0):
-                        continue
+                if where and any(field_value(packet, fields[name]) != int(value, 0)
+                                 for name, _, value in (term.partition("=") for term in where.split(","))):
+                    continue
                 if only is not None and not where and op in KEPT_FORM and packet & field_bits(fields[KEPT_FORM[op]]):
                     continue
                 mask = packet_mask(op, packet, fields, formats, masks)

@@ -138,5 +138,12 @@ slot13=(--opcode 0x13:Stage13RepeatSlot=0 "$R/conv_2d_1_256_256_1_40_40_1_1_quan
 # first pass's read) pinned to bright 64^2's two reads; bright 128^2, the colour templates and the MobileNet
 # v1 classifiers are held out.
 normalise13=(--opcode 0x13:Stage13FeedsNormalise=1 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}"
+# The max reduction, opcode 0x02 (docs/decoding-log.md "bright02"): its bits of unknown meaning (the epilogue,
+# w12 / w14 / w15 marks, Nest29's upper wraps, the second pass's w12[63:48]) pinned to bright 64^2's two passes;
+# bright 128^2, the colour templates, MobileNet v1 and the pools are held out.
+# bright 64^2's sent reads marked for a max pass (Stage13Route 1, 1, Stage13MaxPassMark): the one between its two passes,
+# whose w4[42:36] bits of unknown meaning join the rows; its Stage13MaxPassBeats is decoded (128^2's held out).
+max02=(--opcode 0x02 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite"
+       --opcode 0x13:Stage13Route=3,Stage13MaxPassMark=1 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}" "${max02[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}" "${max02[@]}"

@@ -138,6 +138,8 @@ void LleRung::beginRun() {
     t.stagedReadRepeats = 0;
     t.stagedReadStride = 1;
     t.stagedReadMixedRoute = false;
+    t.stagedReadForMaxPass = false;
+    t.lastMaxPass.reset();
     t.stagedReadChannel = 0;
     t.keptRead.reset();
     t.keptReadRepeats = 0;
@@ -335,6 +337,9 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
       break;
     case 0x01:
       compute(packet, streams);
+      break;
+    case 0x02:
+      maxReduce(packet);
       break;
     default:  // 0x1a: a tile fence; its fields are don't-care when every packet runs to completion in order
       break;
@@ -912,6 +917,15 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     refuse(packet, "Stage13KeptSequence (word 4 bits 58:43) = " + std::to_string(sequence) +
                        " with Stage13W4Bit59 clear in a sent read (Stage13Route[1] set): never seen, every sent read sets bit 59");
   }
+  // The max-pass mark (w4 bit 35, a field of the reads with bit 105: docs/decoding-log.md "bright02"): a kept read
+  // for a pass is always marked; a marked sent read is taken by the tile's next 0x02 and names the beats of the pass
+  // whose result it reads, or 0xffff.
+  const bool forMaxPass = fieldPresent(LleField::Stage13MaxPassMark, words) && readField(words, LleField::Stage13MaxPassMark) != 0;
+  if (feedsNormalise && !forMaxPass) {
+    refuse(packet, "Stage13MaxPassMark (word 4 bit 35) = 0 in a read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise): "
+                   "every corpus one is marked (38 / 38)");
+  }
+  if (forMaxPass) refuseMaxPassBeatsDisagreeing(packet, address, feedsNormalise);
   if (feedsNormalise) {
     keepReadForNormalise(packet, reach, repeats, channel, streamBeats, loop || nest.countingLevels() != 0, sequence);
     deliverWaitingRingSends(packet);
@@ -951,6 +965,9 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].stagedReadChannel = channel;
     tiles_[t].stagedReadRepeats = repeats;
     tiles_[t].stagedReadMixedRoute = routedOnlyBy107;
+    tiles_[t].stagedReadForMaxPass = forMaxPass;
+    tiles_[t].stagedReadMaxPassBeats =
+        forMaxPass && readField(words, LleField::Stage13MaxPassBeats) != 0xffff ? readField(words, LleField::Stage13MaxPassBeats) : 0;
     tiles_[t].keptRead.reset();
     tiles_[t].keptReadSequence = 0;
     tiles_[t].keptReadRunDiffers = false;
@@ -1010,6 +1027,7 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
     tile.stagedReadBytes = 0;
     tile.stagedReadRepeats = 0;
     tile.stagedReadMixedRoute = false;
+    tile.stagedReadForMaxPass = false;
     // Bytes this run did not write are refused where they are taken, not here: a tile the program
     // never computes on may read them (tile_state.h keptReadUnwrittenByte).
     if (const uint64_t* hole = std::get_if<uint64_t>(&bytes)) {
@@ -1665,6 +1683,10 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     if ((packet.tileMask & (1u << t)) && tiles_[t].stagedReadMixedRoute) {
       refuse(packet, "tile " + std::to_string(t) + " holds a read with Stage13Route (word 3 bits 107, 105) = 1, 0 that no 0x10 send drained: "
                      "whether this compute takes its bytes is not decoded");
+    }
+    if ((packet.tileMask & (1u << t)) && tiles_[t].stagedReadForMaxPass) {
+      refuse(packet, "tile " + std::to_string(t) + " holds a read marked for a max pass (Stage13MaxPassMark, word 4 bit 35): "
+                     "an 0x01 compute taking it is never seen and not decoded");
     }
     if ((packet.tileMask & (1u << t)) && tiles_[t].keptReadFeedsNormalise) {
       refuse(packet, "tile " + std::to_string(t) + " holds a read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, word 3 bit 109; stream " +
@@ -2898,6 +2920,10 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
                        " holds no such read");
   }
   if (!tile.stagedReadAt) refuse(packet, "outfeed drain from a tile with no staging read (0x13) armed");
+  if (tile.stagedReadForMaxPass) {
+    refuse(packet, "the staging read of tile " + std::to_string(index) + " is marked for a max pass (Stage13MaxPassMark, word 4 bit 35): "
+                   "a send taking it is never seen and not decoded");
+  }
   const uint64_t at = *tile.stagedReadAt;
   // The send takes the stream its tag names (lle_fields.def Dma10Channel / Stage13Channel).
   if (const uint64_t channel = readField(packet.words, LleField::Dma10Channel); channel != tile.stagedReadChannel) {

@@ -230,6 +230,10 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] uint64_t inputElementBytes(const models::DecodedPacket& packet) const;  // 1, 2 or 4, else refused
   void refusePackedKCountDisagreeing(const models::DecodedPacket& packet, uint64_t elementBytes) const;
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
+  // The max reduction, opcode 0x02 (lle_rung_max_reduce.cc, docs/decoding-log.md "bright02").
+  void maxReduce(const models::DecodedPacket& packet);
+  // A read marked for a max pass names the beats of the pass whose result it reads (Stage13MaxPassBeats), or 0xffff.
+  void refuseMaxPassBeatsDisagreeing(const models::DecodedPacket& read, uint64_t address, bool keptForPass) const;
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
   void refuseDenseNestOtherThanOnePosition(const models::DecodedPacket& packet) const;
   // Whether a loop nest (level 0 and the levels above it) counts `iterations` at one level at most,

@@ -140,6 +140,9 @@ void LleRung::deliverRingSend(const models::DecodedPacket& read, unsigned tile) 
     refuse(read, from + " counts " + std::to_string(send.beats) + " beats of " + std::to_string(kBeatBytes) +
                      " bytes (Dma10RingBeats); its read covers " + std::to_string(bytes) + " bytes");
   }
+  if (source.stagedReadForMaxPass) {
+    refuse(read, from + " takes a read marked for a max pass (Stage13MaxPassMark, word 4 bit 35): never seen, not decoded");
+  }
   const auto gathered = gather(source.narrowSram, StagedNest{*source.stagedReadAt, groups, source.stagedReadStride});
   if (const uint64_t* hole = std::get_if<uint64_t>(&gathered)) {
     refuse(read, from + " carries narrow bytes of tile " + std::to_string(tile) + " from " + std::to_string(*source.stagedReadAt) +

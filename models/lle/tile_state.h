@@ -129,6 +129,18 @@ struct TileState {
   // The armed read has Stage13Route 1, 0 (bit 107 alone, docs/decoding-log.md "eltw12" §D): executed as a
   // sent read for the 0x10 send that drains it; a compute on the tile before that send is refused.
   bool stagedReadMixedRoute = false;
+  // The armed sent read is marked for the tile's next max pass (Stage13MaxPassMark, docs/decoding-log.md "bright02"):
+  // only an opcode-0x02 compute takes it.
+  bool stagedReadForMaxPass = false;
+  // The beats of the pass whose result that read takes (Stage13MaxPassBeats; 0 where it names none, 0xffff).
+  uint64_t stagedReadMaxPassBeats = 0;
+  // The tile's last max pass (opcode 0x02): where its result lies and its beats (Max02Beats + 1), which the read
+  // of that result names (Stage13MaxPassBeats).
+  struct MaxPassResult {
+    uint64_t outputAt = 0;
+    uint64_t beats = 0;
+  };
+  std::optional<MaxPassResult> lastMaxPass;
   // A read kept in the tile (Stage13Route both clear, docs/decoding-log.md "form13"): the bytes it
   // read from narrow memory, one pass of its group loop, for the tile's next compute, and how many
   // times its second level repeats that pass. How the compute takes them (weights or activations)

@@ -2575,6 +2575,13 @@ TEST_F(LleRungTest, AReadRoutedByBit105WithBit109IsKeptForTheNormalisePassOnly) 
                                     {LleField::Stage13RepeatWrap, static_cast<uint64_t>(-static_cast<int64_t>(repeats))},
                                     {LleField::Stage13StreamBeats, beats}, {LleField::Stage13Channel, kTag},
                                     {LleField::Stage13FeedsNormalise, bit109}});
+    // A read with bit 105 carries the max-pass mark (Stage13MaxPassMark, "bright02"): every corpus one kept for a pass.
+    if (route105 == 1) {
+      for (const auto& [field, value] : {std::pair{LleField::Stage13W4On, uint64_t{1}}, {LleField::Stage13W4Bit59, uint64_t{1}},
+                                         {LleField::Stage13MaxPassMark, uint64_t{1}}, {LleField::Stage13MaxPassBeats, uint64_t{0xffff}}}) {
+        f.setElement(p, field, 0, value);
+      }
+    }
     f.setElement(p, LleField::Stage13Route, 0, route105);
     f.setElement(p, LleField::Stage13Route, 1, route107);
     return p;
@@ -7160,6 +7167,124 @@ TEST_F(LleRungTest, AStagingWritesRowPositionMovesNoByte) {
   auto& words = f.wordsOf(feeding);
   words[4].setBits(111, 16, 40000);
   EXPECT_NE(checkEnvelope(feeding).find("word 4"), std::string::npos) << checkEnvelope(feeding);
+}
+
+
+// The max reduction, opcode 0x02 (lle_fields.def Max02*, docs/decoding-log.md "bright02"): the softmax's first passes
+// and the pools. Tile 6 keeps 24 units from narrow unit 40 for a pass (stream 1234, four repeats, ceil(96 / 16) = 6
+// beats): every unit 0x0a141e28 but three, 0x00000090 at unit 45, 0xfe00b700 at unit 57, 0x00c30000 at unit 63 (no corpus
+// pass has this tile, address, length, tag or output address: they reduce 1,004 to 16,384 bytes of tile 0 from unit 0).
+// The first pass walks 24 four-byte groups (6 beats of 4) and writes lane j = the largest byte j: 0x90, 0xb7, 0xc3, 0xfe
+// at narrow 700 (a sum, the first or the last group would give other bytes). A sent read of that one line, marked for
+// a pass and naming its 6 beats (Stage13MaxPassBeats), feeds the second pass: four one-byte groups, one lane, waiting
+// for 1 + 6 events (Max02WaitCount), 0xfe at narrow 1,000 and nothing in the unit's other bytes. Refused by name: a
+// wait count or named beats that disagree, another tag, two lanes, a short last beat, a walk that does not step one
+// group, an 0x01 compute taking the marked read, a pass with no read. On main the opcode is refused outright.
+TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
+  static constexpr uint16_t kTile = 0x40;  // tile 6
+  static constexpr uint64_t kBase = 40;    // narrow unit
+  static constexpr uint64_t kUnits = 24;
+  static constexpr uint64_t kTag = 1234;
+  static constexpr uint64_t kFirstAt = 700;
+  static constexpr uint64_t kSecondAt = 1000;
+  const auto fill = [&](uint64_t at, uint64_t units, uint64_t value) {
+    DecodedPacket p = f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                                    {LleField::Fill17At4, at},
+                                    {LleField::Fill17Carry, static_cast<uint64_t>(-static_cast<int64_t>(units - 1))},
+                                    {LleField::Fill17Step, 1}});
+    f.setElement(p, LleField::Fill17Limit, 0, units - 1);
+    return p;
+  };
+  const auto keptForPass = [&] {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kBase},
+                                    {LleField::Stage13Groups, kUnits - 1},
+                                    {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1}, {LleField::Stage13Repeats, 3},
+                                    {LleField::Stage13RepeatWrap, static_cast<uint64_t>(-3)}, {LleField::Stage13StreamBeats, 5},
+                                    {LleField::Stage13Channel, kTag}, {LleField::Stage13FeedsNormalise, 1}, {LleField::Stage13W4On, 1},
+                                    {LleField::Stage13W4Bit59, 1}, {LleField::Stage13MaxPassMark, 1},
+                                    {LleField::Stage13MaxPassBeats, 0xffff}});
+    f.setElement(p, LleField::Stage13Route, 0, 1);
+    f.setElement(p, LleField::Stage13Route, 1, 0);
+    return p;
+  };
+  const auto sentLine = [&](uint64_t at, uint64_t namedBeats) {
+    DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, at / 4}, {LleField::Stage13Groups, 0},
+                                    {LleField::Stage13LoopOn, 0}, {LleField::Stage13RepeatSlot, 1}, {LleField::Stage13Channel, kTag + 1},
+                                    {LleField::Stage13W4On, 1}, {LleField::Stage13W4Bit59, 1}, {LleField::Stage13MaxPassMark, 1},
+                                    {LleField::Stage13MaxPassBeats, namedBeats}});
+    f.setElement(p, LleField::Stage13Route, 0, 1);
+    f.setElement(p, LleField::Stage13Route, 1, 1);
+    return p;
+  };
+  struct Pass {
+    uint64_t beats, groups, lanes, wrap, carryLow, outputAt, tag, waits;
+  };
+  const auto pass = [&](const Pass& q) {
+    return f.make(0x02, {{LleField::Max02Mask, kTile}, {LleField::Max02BeatGroups, 3}, {LleField::Max02BeatGroupsNest29, 3},
+                         {LleField::Max02Beats, q.beats}, {LleField::Max02BeatsNest29, q.beats}, {LleField::Max02Groups, q.groups},
+                         {LleField::Max02Lanes, q.lanes}, {LleField::Max02StepWrap, q.wrap}, {LleField::Max02StepCarryLow, q.carryLow},
+                         {LleField::Max02OutputAt, q.outputAt}, {LleField::Max02StreamTag, q.tag}, {LleField::Max02WaitCount, q.waits}});
+  };
+  const Pass first{5, 23, 4, static_cast<uint64_t>(-3), 0, kFirstAt, kTag, 1};
+  const Pass second{0, 3, 1, static_cast<uint64_t>(-1), 1, kSecondAt, kTag + 1, 7};
+  const auto prologue = [&] {
+    rung.beginRun();
+    rung.packet(fill(kBase, kUnits, 0x0a141e28), streams, 0);
+    rung.packet(fill(45, 1, 0x00000090), streams, 0);
+    rung.packet(fill(57, 1, 0xfe00b700), streams, 0);
+    rung.packet(fill(63, 1, 0x00c30000), streams, 0);
+  };
+  const auto refusal = [&](const std::vector<DecodedPacket>& after) {
+    return refusalOf([&] {
+      prologue();
+      for (const DecodedPacket& p : after) rung.packet(p, streams, 0);
+    });
+  };
+
+  prologue();
+  rung.packet(keptForPass(), streams, 0);
+  rung.packet(pass(first), streams, 0);
+  const AddressedMemory& narrow = rung.tile(6).narrowSram;
+  ASSERT_FALSE(narrow.firstUnwritten(kFirstAt, 4).has_value());
+  const auto lanes = narrow.read(kFirstAt, 4);
+  EXPECT_EQ(std::vector<uint8_t>(lanes.begin(), lanes.end()), (std::vector<uint8_t>{0x90, 0xb7, 0xc3, 0xfe}));
+  EXPECT_FALSE(rung.tile(6).keptRead.has_value());  // taken by the pass
+  rung.packet(sentLine(kFirstAt, 6), streams, 0);
+  rung.packet(pass(second), streams, 0);
+  ASSERT_FALSE(narrow.firstUnwritten(kSecondAt, 1).has_value());
+  EXPECT_EQ(narrow.read(kSecondAt, 1)[0], 0xfe);
+  EXPECT_EQ(narrow.firstUnwritten(kSecondAt + 1, 3), std::optional<uint64_t>(kSecondAt + 1));  // one lane written
+  EXPECT_FALSE(rung.tile(5).narrowSram.firstUnwritten(kFirstAt, 1) == std::nullopt);        // not on the mask
+  rung.endRun();
+
+  const std::vector<DecodedPacket> firstPass{keptForPass(), pass(first)};
+  const auto then = [&](std::vector<DecodedPacket> more) {
+    std::vector<DecodedPacket> all = firstPass;
+    all.insert(all.end(), more.begin(), more.end());
+    return refusal(all);
+  };
+  Pass waits = second;
+  waits.waits = 1;
+  EXPECT_NE(then({sentLine(kFirstAt, 6), pass(waits)}).find("Max02WaitCount (word 12 bits 63:50) = 1"), std::string::npos)
+      << then({sentLine(kFirstAt, 6), pass(waits)});
+  EXPECT_NE(then({sentLine(kFirstAt, 5)}).find("Stage13MaxPassBeats (word 4 bits 58:43) = 5"), std::string::npos) << then({sentLine(kFirstAt, 5)});
+  EXPECT_NE(then({sentLine(kFirstAt + 4, 6)}).find("Stage13MaxPassBeats"), std::string::npos) << then({sentLine(kFirstAt + 4, 6)});
+  Pass otherTag = second;
+  otherTag.tag = kTag;
+  EXPECT_NE(then({sentLine(kFirstAt, 6), pass(otherTag)}).find("Max02StreamTag (word 7 bits 74:63) = 1234"), std::string::npos);
+  EXPECT_NE(then({sentLine(kFirstAt, 6), compute(kTile)}).find("Stage13MaxPassMark"), std::string::npos)
+      << then({sentLine(kFirstAt, 6), compute(kTile)});
+  Pass twoLanes = first;
+  twoLanes.lanes = 2;
+  EXPECT_NE(refusal({keptForPass(), pass(twoLanes)}).find("Max02Lanes (word 9 bits 75:64) = 2"), std::string::npos);
+  Pass shortBeat = first;
+  shortBeat.groups = 22;
+  EXPECT_NE(refusal({keptForPass(), pass(shortBeat)}).find("a short last beat"), std::string::npos) << refusal({keptForPass(), pass(shortBeat)});
+  Pass byteWalk = first;
+  byteWalk.carryLow = 1;
+  EXPECT_NE(refusal({keptForPass(), pass(byteWalk)}).find("Nest29 level-0 carry"), std::string::npos) << refusal({keptForPass(), pass(byteWalk)});
+  EXPECT_NE(refusal({pass(first)}).find("holds neither a read kept"), std::string::npos) << refusal({pass(first)});
 }
 
 }  // namespace coralsim::lle

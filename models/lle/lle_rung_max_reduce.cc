@@ -1,0 +1,142 @@
+// The max reduction, compute opcode 0x02 (docs/decoding-log.md "bright02"): the softmax's first passes in
+// bright / the colour templates / MobileNet v1, and the pools of nin_cnn / ensemble / voice_commands, which are
+// the graphs' maxima. Laid out as an 0x01 compute (its fields in lle_fields.def, Max02*); it walks its stream
+// in groups of Max02Lanes bytes and writes lane j = the largest byte j of any group. Executed for the softmax
+// form bright 64^2 shows: the stream one read before it on its one tile (the read kept for it, Stage13FeedsNormalise,
+// or a sent read of one line), whole beats, one-byte or four-byte groups; its epilogue (multiplier 1.0, clamps
+// 0 / 255, zero points 0) is pinned by the envelope, so the maximum is the byte itself.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "models/lle/field_relations.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/lle_rung.h"
+
+namespace coralsim::lle {
+
+namespace {
+
+// One byte of the walk is the result's lane 0; four bytes are the four lanes of a group (the first pass over
+// the softmax's input, whose four partial maxima a second pass of one-byte groups reduces).
+bool executedLanes(uint64_t lanes) { return lanes == 1 || lanes == 4; }
+
+}  // namespace
+
+// Stage13MaxPassBeats (docs/decoding-log.md "bright02"): 0xffff in every read kept for a pass (38 / 38) and in the
+// sent reads of another producer's bytes; otherwise the beats of the tile's last max pass, whose result is where the
+// read starts (19 / 19 corpus reads between two passes). A wait, not an address: it moves no byte.
+void LleRung::refuseMaxPassBeatsDisagreeing(const models::DecodedPacket& read, uint64_t address, bool keptForPass) const {
+  constexpr uint64_t kNoPass = 0xffff;
+  if (!fieldPresent(LleField::Stage13MaxPassBeats, read.words)) {
+    refuse(read, "a read marked for a max pass (Stage13MaxPassMark) with Stage13W4Bit59 clear: never seen, not decoded");
+  }
+  const uint64_t beats = readField(read.words, LleField::Stage13MaxPassBeats);
+  if (beats == kNoPass) return;
+  if (keptForPass) {
+    refuse(read, "Stage13MaxPassBeats (word 4 bits 58:43) = " + std::to_string(beats) +
+                     " in a read kept for an opcode-0x02 / 0x03 compute: every corpus one holds 0xffff");
+  }
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(read.tileMask & (1u << t))) continue;
+    const auto& pass = tiles_[t].lastMaxPass;
+    if (!pass || pass->outputAt != address || pass->beats != beats) {
+      refuse(read, "Stage13MaxPassBeats (word 4 bits 58:43) = " + std::to_string(beats) + " on tile " + std::to_string(t) +
+                       (pass ? ", whose last max pass wrote " + std::to_string(pass->beats) + " beats at narrow " + std::to_string(pass->outputAt)
+                             : ", which ran no max pass") +
+                       ", the read starting at " + std::to_string(address) + ": only the beats of the pass whose result it reads are decoded");
+    }
+  }
+}
+
+void LleRung::maxReduce(const models::DecodedPacket& packet) {
+  const auto words = packet.words;
+  const uint64_t beatGroups = readField(words, LleField::Max02BeatGroups);
+  const uint64_t beats = readField(words, LleField::Max02Beats);
+  const uint64_t groups = readField(words, LleField::Max02Groups) + 1;
+  const uint64_t lanes = readField(words, LleField::Max02Lanes);
+  const uint64_t tag = readField(words, LleField::Max02StreamTag);
+  const uint64_t outputAt = readField(words, LleField::Max02OutputAt);
+  // Nest29 repeats the w0 nest's two levels (123 / 123 corpus 0x02s): another walk there is not decoded.
+  if (readField(words, LleField::Max02BeatGroupsNest29) != beatGroups || readField(words, LleField::Max02BeatsNest29) != beats) {
+    refuse(packet, "Max02BeatGroupsNest29 / Max02BeatsNest29 (word 7 bits 103:90 / 132:119) = " +
+                       std::to_string(readField(words, LleField::Max02BeatGroupsNest29)) + " / " +
+                       std::to_string(readField(words, LleField::Max02BeatsNest29)) + " are not Max02BeatGroups / Max02Beats = " +
+                       std::to_string(beatGroups) + " / " + std::to_string(beats) + ": another walk is not decoded");
+  }
+  if (!executedLanes(lanes)) {
+    refuse(packet, "Max02Lanes (word 9 bits 75:64) = " + std::to_string(lanes) +
+                       ": only groups of one or four bytes are executed (the pools' 0 walks windows, not decoded)");
+  }
+  // The walk's level 0 steps one group: its carry back over the beat is -lanes x beatGroups bytes.
+  const int64_t wrap = static_cast<int64_t>(readField(words, LleField::Max02StepWrap) ^ 0x1000) - 0x1000;
+  const int64_t carry = 4 * wrap + static_cast<int64_t>(readField(words, LleField::Max02StepCarryLow));
+  if (carry != -static_cast<int64_t>(lanes * beatGroups)) {
+    refuse(packet, "the Nest29 level-0 carry 4 x Max02StepWrap + Max02StepCarryLow (word 8 bits 19:7, word 7 bits 105:104) = " +
+                       std::to_string(carry) + " bytes is not -Max02Lanes x Max02BeatGroups = -" + std::to_string(lanes * beatGroups) +
+                       ": a walk that does not step one group is not decoded");
+  }
+  if (groups != (beats + 1) * (beatGroups + 1)) {
+    refuse(packet, "Max02Groups + 1 = " + std::to_string(groups) + " is not (Max02Beats + 1) x (Max02BeatGroups + 1) = " +
+                       std::to_string((beats + 1) * (beatGroups + 1)) + ": a short last beat is not executed");
+  }
+  const uint64_t bytes = groups * lanes;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    // The stream: the read kept for this pass, or a sent read of one line (one 4-byte group, "bright10").
+    std::vector<uint8_t> stream;
+    if (tile.keptReadFeedsNormalise) {
+      if (!tile.keptRead) refuse(packet, "tile " + std::to_string(t) + " holds no bytes for its kept read (stream " + std::to_string(tile.keptReadChannel) + ")");
+      if (tile.keptReadChannel != tag) {
+        refuse(packet, "Max02StreamTag (word 7 bits 74:63) = " + std::to_string(tag) + " is not the tag of the read kept for it on tile " +
+                           std::to_string(t) + " (" + std::to_string(tile.keptReadChannel) + ")");
+      }
+      stream = *tile.keptRead;
+    } else if (tile.stagedReadAt && tile.stagedReadForMaxPass && tile.stagedReadBytes == 0 && tile.stagedReadRepeats == 0) {
+      if (tile.stagedReadChannel != tag) {
+        refuse(packet, "Max02StreamTag (word 7 bits 74:63) = " + std::to_string(tag) + " is not the tag of the read before it on tile " +
+                           std::to_string(t) + " (" + std::to_string(tile.stagedReadChannel) + ")");
+      }
+      const uint64_t at = *tile.stagedReadAt;
+      if (const auto hole = tile.narrowSram.firstUnwritten(at, 4); hole || at + 4 > tile.narrowSram.capacity()) {
+        refuse(packet, "the one-line read before it on tile " + std::to_string(t) + " covers narrow byte " +
+                           std::to_string(hole.value_or(at)) + ", not written in this run");
+      }
+      const auto line = tile.narrowSram.read(at, 4);
+      stream.assign(line.begin(), line.end());
+    } else {
+      refuse(packet, "tile " + std::to_string(t) + " holds neither a read kept for an opcode-0x02 / 0x03 compute nor a sent read of one line "
+                     "marked for it (Stage13MaxPassMark): where else its stream comes from is not decoded");
+    }
+    const uint64_t waits = readField(words, LleField::Max02WaitCount);
+    const uint64_t namedBeats = tile.keptReadFeedsNormalise ? 0 : tile.stagedReadMaxPassBeats;
+    if (waits != 1 + namedBeats) {
+      refuse(packet, "Max02WaitCount (word 12 bits 63:50) = " + std::to_string(waits) + " on tile " + std::to_string(t) + ": its read names " +
+                         std::to_string(namedBeats) + " beats of a pass before it (Stage13MaxPassBeats), and every corpus pass waits for 1 + those");
+    }
+    if (stream.size() != bytes) {
+      refuse(packet, "the stream on tile " + std::to_string(t) + " holds " + std::to_string(stream.size()) + " bytes; the reduction walks " +
+                         std::to_string(groups) + " groups of " + std::to_string(lanes) + " (Max02Groups, Max02Lanes) = " + std::to_string(bytes));
+    }
+    std::vector<uint8_t> result(lanes, 0);
+    for (uint64_t g = 0; g < groups; ++g) {
+      for (uint64_t j = 0; j < lanes; ++j) result[j] = std::max(result[j], stream[g * lanes + j]);
+    }
+    // Only the lanes the packet counts are written: what the unit's other bytes hold is not decoded.
+    if (!tile.narrowSram.write(outputAt, result)) {
+      refuse(packet, "Max02OutputAt (word 4 bits 79:62) = " + std::to_string(outputAt) + " + " + std::to_string(lanes) +
+                         " bytes lies outside narrow memory");
+    }
+    tile.keptRead.reset();
+    tile.keptReadFeedsNormalise = false;
+    tile.keptReadSequence = 0;
+    tile.stagedReadAt.reset();
+    tile.stagedReadBytes = 0;
+    tile.stagedReadForMaxPass = false;
+    tile.stagedReadMaxPassBeats = 0;
+    tile.lastMaxPass = TileState::MaxPassResult{outputAt, beats + 1};
+  }
+}
+
+}  // namespace coralsim::lle

@@ -1,0 +1,129 @@
+// The max reduction (opcode 0x02, docs/decoding-log.md "bright02") on real programs: the LibrEdgeTPU bright
+// templates gather their image onto tile 0 ("bright10"), keep it for the softmax's first pass ("bright13") and run
+// two 0x02 computes: four-byte groups into four partial maxima, then those four bytes into one. Their packets are
+// fed to the lle rung one by one, in program order, up to the first one it refuses. If the passes are decoded
+// right, tile 0 then holds, where each pass's Max02OutputAt says, the largest byte of each lane of the image (byte
+// i of the image is lane i mod 4) and the largest byte of the image. The images are made up, each lane's maximum
+// planted at a different place and value, so that a sum, the first or last group, or a swapped lane shows; the
+// golden img_cat input too where the golden data is present. bright 64^2 is the decode set, 128^2 held out. No
+// output is compared: the programs stop after the passes (the broadcast of the maximum, docs/decoding-log.md).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <exception>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "driver/model/model_file.h"
+#include "driver/model/model_loader.h"
+#include "models/chip_config.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/lle_rung.h"
+#include "models/scalar/decoded_program.h"
+#include "tests/support/corpus.h"
+
+namespace coralsim::lle {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ImageStreams : public models::RunStreams {
+ public:
+  explicit ImageStreams(std::vector<uint8_t> image) : image_(std::move(image)) {}
+  [[nodiscard]] std::span<const uint8_t> inputBytes() const override { return image_; }
+  [[nodiscard]] std::span<const uint8_t> parameterBytes() const override { return {}; }
+
+ private:
+  std::vector<uint8_t> image_;
+};
+
+// A made-up image below 100 everywhere but at one byte per lane: lane j's maximum 150 + 30 j at a place that
+// depends on j and on `seed`.
+std::vector<uint8_t> plantedImage(size_t bytes, unsigned seed) {
+  std::vector<uint8_t> image(bytes);
+  for (size_t i = 0; i < bytes; ++i) image[i] = static_cast<uint8_t>((37 * i + seed + i / 97) % 100);
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    const size_t group = (seed * 131 + lane * 977) % (bytes / 4);
+    image[4 * group + lane] = static_cast<uint8_t>(150 + 30 * lane);
+  }
+  return image;
+}
+
+struct PassRun {
+  unsigned passes = 0;
+  std::array<uint64_t, 2> outputAt{};
+  std::string stop = "the chunk's end";
+};
+
+PassRun runUpToTheRefusal(const models::DecodedProgram& program, LleRung& rung, const std::vector<uint8_t>& image) {
+  ImageStreams streams(image);
+  PassRun run;
+  rung.reset();
+  for (const models::DecodedPacket& p : program.packets()) {
+    if (p.action != models::PacketAction::kIssue) continue;
+    try {
+      rung.packet(p, streams, 0);
+    } catch (const std::exception& refusal) {
+      run.stop = refusal.what();
+      break;
+    }
+    if (static_cast<uint8_t>(p.opcode) == 0x02) {
+      if (run.passes < run.outputAt.size()) run.outputAt[run.passes] = readField(p.words, LleField::Max02OutputAt);
+      ++run.passes;
+    }
+  }
+  return run;
+}
+
+TEST(LleBright, TheMaxPassesReduceTheGatheredImageToItsLargestByte) {
+  const auto corpus = coralsim::testing::corpusDir();
+  if (!corpus) GTEST_SKIP() << "\n*** SKIPPED: no corpus ($CORALSIM_CORPUS). ***\n";
+  for (const unsigned side : {64u, 128u}) {
+    const std::string name = "bright_" + std::to_string(side) + "x" + std::to_string(side);
+    const fs::path path = *corpus / "ricardodeazambuja+LibrEdgeTPU" / "libredgetpu" / "tracker" / "templates" / (name + "_edgetpu.tflite");
+    if (!fs::exists(path)) {
+      std::printf("*** %s not in the corpus: skipped ***\n", name.c_str());
+      continue;
+    }
+    std::vector<std::vector<uint8_t>> images{plantedImage(side * side, 1), plantedImage(side * side, 7)};
+    const auto golden = coralsim::testing::goldenDir();
+    const fs::path cat = golden ? *golden / ("ricardodeazambuja+LibrEdgeTPU__" + name) / "img_cat.in0.bin" : fs::path();
+    if (!cat.empty() && fs::exists(cat)) images.push_back(coralsim::testing::readFile(cat));
+    const driver::ModelFile model = driver::loadModelFile(path);
+    bool ran = false;
+    for (const driver::Executable* e : driver::allExecutables(model)) {
+      for (const auto& bitstream : e->bitstreams) {
+        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+        const bool hasPasses = std::ranges::any_of(program->packets(), [](const models::DecodedPacket& p) {
+          return static_cast<uint8_t>(p.opcode) == 0x02;
+        });
+        if (!hasPasses) continue;
+        ran = true;
+        for (const std::vector<uint8_t>& image : images) {
+          ASSERT_EQ(image.size(), side * side) << name;
+          std::array<uint8_t, 4> laneMax{};
+          for (size_t i = 0; i < image.size(); ++i) laneMax[i % 4] = std::max(laneMax[i % 4], image[i]);
+          const uint8_t imageMax = *std::ranges::max_element(laneMax);
+          models::ChipConfig config;
+          LleRung rung(config);
+          const PassRun run = runUpToTheRefusal(*program, rung, image);
+          std::printf("%s: %u max passes run; stopped at %s\n", name.c_str(), run.passes, run.stop.c_str());
+          ASSERT_GE(run.passes, 2u) << name << ": stopped at " << run.stop;
+          EXPECT_EQ(run.stop.find("opcode 0x02"), std::string::npos) << name << ": stopped at " << run.stop;
+          const AddressedMemory& tile0 = rung.tile(0).narrowSram;
+          ASSERT_FALSE(tile0.firstUnwritten(run.outputAt[0], 4).has_value()) << name << ": the first pass wrote no four lanes";
+          const auto partial = tile0.read(run.outputAt[0], 4);
+          EXPECT_EQ(std::vector<uint8_t>(partial.begin(), partial.end()), std::vector<uint8_t>(laneMax.begin(), laneMax.end())) << name;
+          ASSERT_FALSE(tile0.firstUnwritten(run.outputAt[1], 1).has_value()) << name << ": the second pass wrote nothing";
+          EXPECT_EQ(tile0.read(run.outputAt[1], 1)[0], imageMax) << name;
+        }
+      }
+    }
+    EXPECT_TRUE(ran) << name << ": no bitstream with an opcode-0x02 compute";
+  }
+}
+
+}  // namespace
+}  // namespace coralsim::lle
