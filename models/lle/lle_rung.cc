@@ -2209,7 +2209,7 @@ void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uin
   // The rows the feed carries (w0[103:96] + 1): its nested 0x27 repeats it. The same count is the pop's passes
   // over its 64-beat ring, the last one partial (feedingPopBeats, docs/decoding-log.md "rubens" §C): a ring of
   // 4,096 bytes is 16 taps x 256, a row 16 taps x 16 weight bytes.
-  WeightFeed feed{packet.pc, readField(packet.words, LleField::PopBeatsHigh) + 1, std::nullopt, 0};
+  WeightFeed feed{packet.pc, readField(packet.words, LleField::PopBeatsHigh) + 1, std::nullopt, 0, 0};
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t))) continue;
     if (!streamsAwaitingFeed_[t]) {
@@ -2793,7 +2793,8 @@ void LleRung::armWeightFeedOutfeed(const DecodedPacket& packet) {
 // The send of the weight feed: one tile, the tile the convolutions read their weights from, its nest
 // counting the feed's rows (Dma10Beats, 256 bytes each), and the weights inside them. Its bytes go to the
 // parameter ring, which the rung does not model (the convolution read them at issue): nothing reaches
-// the host. Its stream tag (Dma10Channel: 0 in 404 of the 789 feed sends) is not checked.
+// the host. Its Dma10Channel is the wide row the send reads (docs/decoding-log.md "split2": a row its tile's caching
+// run received in 789 / 789 corpus feed sends, 0 in 404): it must be the row the convolution read its weights from.
 void LleRung::drainWeightFeed(const DecodedPacket& packet, const WeightFeed& feed) const {
   if (!std::has_single_bit(packet.tileMask)) {
     refuse(packet, "weight-feed send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
@@ -2839,6 +2840,10 @@ void LleRung::drainWeightFeed(const DecodedPacket& packet, const WeightFeed& fee
   if (*feed.weightTile != index) {
     refuse(packet, "the weight-feed send comes from tile " + std::to_string(index) + "; the convolution read its weights from tile " +
                        std::to_string(*feed.weightTile) + "'s wide memory");
+  }
+  if (const uint64_t row = readField(packet.words, LleField::Dma10Channel); row != feed.weightRow) {
+    refuse(packet, "the weight-feed send reads wide row " + std::to_string(row) + " (Dma10Channel, word 0 bits 73:62); the convolution read its " +
+                       "weights from row " + std::to_string(feed.weightRow) + " of tile " + std::to_string(*feed.weightTile) + "'s wide memory");
   }
   if (feed.weightBytes > feed.rows * kRingBeatBytes) {
     refuse(packet, "the weight-feed send carries " + std::to_string(feed.rows * kRingBeatBytes) + " bytes; the convolution read " +

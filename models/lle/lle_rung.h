@@ -120,6 +120,7 @@ class LleRung final : public models::DatapathRung {
     uint64_t rows = 0;                 // 256-byte rows: the feeding pop's w0[103:96] + 1
     std::optional<unsigned> weightTile;  // the tile the convolutions read their weights from (one, or unknown)
     uint64_t weightBytes = 0;
+    uint64_t weightRow = 0;  // the wide row they start at: the convolution reads wide address 0
   };
 
   // The tile-memory rows a 0x11 receive (bit 61 set) prepares for the next parameter pop to its tile.

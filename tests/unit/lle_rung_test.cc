@@ -3716,8 +3716,8 @@ TEST_F(LleRungTest, AOneStepConvolutionTakesTheBiasAndWeightGroupAPrefixedReceiv
 // host outfeed after it still sends its own bytes first in the window. The ring position is 4,321 (no
 // corpus feed has it: don't-care). Refused: a nested 0x27 with no feeding pop before it, one naming 2
 // rows, one whose row is not 64 4-byte units, the send from tile 1 (it holds no weights), without
-// Dma10WeightFeed, or with a nest of 2 rows. Without the change the nested 0x27 was refused by the
-// envelope (w0 bits 120, 88:74) and the send's bit 82 was pinned.
+// Dma10WeightFeed, or with a nest of 2 rows, or reading wide row 77 (Dma10Channel, "split2"). Without the change
+// the nested 0x27 was refused by the envelope (w0 bits 120, 88:74) and the send's bit 82 was pinned.
 TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBackAndNothingToTheHost) {
   constexpr uint64_t kFeedRowLines = 64;  // 4-byte groups: one 256-byte row
   const auto nested = [&](uint64_t rows, uint64_t groups) {
@@ -3799,6 +3799,19 @@ TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBa
         why, "a weight-feed send was accepted: " + why);
     rung.endRun();
   }
+  // The send's Dma10Channel is the wide row it reads ("split2": a row its tile cached in 789 / 789 corpus feeds):
+  // the convolution read its weights from row 0, so a send reading row 77 carries other bytes.
+  expectRefusal(
+      [&] {
+        computeAndFeed();
+        rung.packet(nested(1, kFeedRowLines), streams, 0);
+        DecodedPacket send = feedSend(0x1, 1, 1);
+        f.setElement(send, LleField::Dma10Channel, 0, 77);
+        rung.packet(send, streams, 0);
+      },
+      "the weight-feed send reads wide row 77 (Dma10Channel, word 0 bits 73:62); the convolution read its weights from row 0 of tile 0",
+      "a weight-feed send reading another wide row was accepted");
+  rung.endRun();
 }
 
 // The read's level-0 step (docs/decoding-log.md "conv32run" §C; lle_fields.def Stage13Step, w0[94:78]):
