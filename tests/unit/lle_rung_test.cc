@@ -719,8 +719,8 @@ TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
 // w15[11:4] (bits 5, 7, 9 set, 4, 6, 8 clear), the number 13 high / 9 low (the low's bits within the high's) and
 // bit 25 without bit 19 -- no corpus compute has any of these values -- and with them all zero gives the same
 // two tiles' results; w15 bits 10, 12 and 2 (still pinned) are refused naming word 15. Fails without the change
-// (checked: the fields' rows removed and the envelopes regenerated -- refused "word 15 ... bits 25, 23:22, 20, 16,
-// 14, 9, 7, 5").
+// (checked: lle_fields.def and the envelopes of main restored -- the all-zero case refused "word 15 ... bits 21:20,
+// 15:14 have no decoded meaning").
 TEST_F(LleRungTest, TheComputesW15ModeBitsAndTwiceWrittenNumberMoveNoByte) {
   struct W15 {
     const char* name;
