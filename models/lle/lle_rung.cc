@@ -969,6 +969,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                          " bytes = " + std::to_string(want) + " beats");
     }
   }
+  if (route107 != 0 && fieldPresent(LleField::Stage13ResendSequence, words)) checkResendSequence(packet, address);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedReadAt = address;
@@ -986,6 +987,28 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].keptReadUnwrittenByte.reset();
   }
   deliverWaitingRingSends(packet);
+}
+
+// Stage13ResendSequence (docs/decoding-log.md "bright3"): 0xffff starts a count of the sent reads of the same
+// bytes; every other value is one more than the last such read's on each of the read's tiles (1,770 / 1,770 corpus).
+void LleRung::checkResendSequence(const DecodedPacket& packet, uint64_t address) {
+  constexpr uint64_t kNone = 0xffff;
+  const uint64_t sequence = readField(packet.words, LleField::Stage13ResendSequence);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    auto& last = tiles_[t].resendSequenceAt;
+    if (sequence != kNone) {
+      const auto before = last.find(address);
+      if (before == last.end() || ((before->second + 1) & kNone) != sequence) {
+        refuse(packet, fieldText(LleField::Stage13ResendSequence, 0) + " on tile " + std::to_string(t) + " at narrow address " +
+                           std::to_string(address) + ": " +
+                           (before == last.end() ? std::string("no sent read of these bytes before it")
+                                                 : "the sent read of these bytes before it carried " + std::to_string(before->second)) +
+                           "; every corpus value is 0xffff or that one + 1");
+      }
+    }
+    last[address] = sequence;
+  }
 }
 
 // A ring send issued on the read's tile takes this read (lle_rung_ring_send.cc).
