@@ -406,16 +406,15 @@ uint64_t LleRung::outfeedBytes(const DecodedPacket& packet) const {
 
 void LleRung::stageWrite(const DecodedPacket& packet) {
   // Stage14WordThreeMark (w3 bit 97) is clear exactly where word 3 is zero as a whole in all 5,816 corpus
-  // 0x14s (docs/decoding-log.md "bright3"); the rung takes it only with that pairing.
+  // 0x14s (docs/decoding-log.md "bright3"); the rung refuses it clear beside another bit of word 3.
   const LleFieldDef& mark = fieldDef(LleField::Stage14WordThreeMark);
   isa::Word128 restOfWordThree = packet.words.size() > mark.lsb / 128 ? packet.words[mark.lsb / 128] : isa::Word128{};
   (mark.lsb % 128 < 64 ? restOfWordThree.lo : restOfWordThree.hi) &= ~(uint64_t{1} << (mark.lsb % 64));
   const bool markSet = readField(packet.words, LleField::Stage14WordThreeMark) != 0;
   const bool restOfWordThreeSet = restOfWordThree.lo != 0 || restOfWordThree.hi != 0;
-  if (markSet != restOfWordThreeSet) {
-    refuse(packet, fieldText(LleField::Stage14WordThreeMark, 0) + " with the rest of word 3 " +
-                       (restOfWordThreeSet ? "not zero" : "zero") +
-                       ": clear exactly where word 3 is zero in all 5,816 corpus 0x14s (what the mark says is not decoded)");
+  if (!markSet && restOfWordThreeSet) {
+    refuse(packet, fieldText(LleField::Stage14WordThreeMark, 0) +
+                       " with other bits of word 3 set: clear only where word 3 is zero in all 5,816 corpus 0x14s (what the mark says is not decoded)");
   }
   if (isKeptStreamWrite(packet.words)) {
     writeKeptStream(packet);

@@ -89,6 +89,9 @@ class PacketFactory {
     // Every corpus 0x14 with a word 4 takes a stream (lle_fields.def Stage14SourceSideOn); the form without one
     // (the kept-stream write) is asked for by the callers that test it.
     if (op == 0x14) words[4].setBits(fieldDef(LleField::Stage14SourceSideOn).lsb % 128, 1, 1);
+    // And every corpus 0x14 whose word 3 holds anything sets w3 bit 97 (Stage14WordThreeMark, "bright3"); the
+    // envelope's first w3 row is the broadcast's zero word. Callers may clear it.
+    if (op == 0x14) words[3].setBits(fieldDef(LleField::Stage14WordThreeMark).lsb % 128, 1, 1);
     // Every corpus line-format 0x27 names its format and the host window in word 1 (OutfeedLineFormat 1,
     // OutfeedPath 3); the envelope's first row is a nested one. Callers may override.
     if (op == 0x27) {
