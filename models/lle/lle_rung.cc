@@ -140,6 +140,7 @@ void LleRung::beginRun() {
     t.stagedReadMixedRoute = false;
     t.stagedReadForMaxPass = false;
     t.lastMaxPass.reset();
+    t.resendSequenceAt.clear();
     t.stagedReadChannel = 0;
     t.keptRead.reset();
     t.keptReadRepeats = 0;
