@@ -145,5 +145,15 @@ normalise13=(--opcode 0x13:Stage13FeedsNormalise=1 "$C/ricardodeazambuja+LibrEdg
 # whose w4[42:36] bits of unknown meaning join the rows; its Stage13MaxPassBeats is decoded (128^2's held out).
 max02=(--opcode 0x02 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite"
        --opcode 0x13:Stage13Route=3,Stage13MaxPassMark=1 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}" "${max02[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}" "${max02[@]}"
+# The broadcast of the softmax's maximum (docs/decoding-log.md "bright3"): one-unit 0x14s whose word 3 is zero
+# (Stage14WordThreeMark 0); their w4 bit 100 (set in these and in 77 other corpus 0x14s, not decoded) pinned to
+# bright 64^2's fifteen; bright 128^2, the colour templates and MobileNet v1 are held out.
+# The kept reads with w4 bit 59 (Stage13Route 0, 0) keep w4[58:43] pinned (0xffff in 115 of 137 corpus ones); the
+# stride / padding sweeps' one (w4[42:27] 0x3030 each) matched the Dense drains' rows until those bits became
+# Stage13ResendSequence ("bright3"): the row now comes from the stride sweep's decode set (64^2); the other stride /
+# padding programs, model_dense_2x2x3 and model_conv_128 are held out.
+resend13=(--opcode 0x13:Stage13Route=0,Stage13W4Bit59=1 "$S64")
+broadcast14=(--opcode 0x14:Stage14WordThreeMark=0 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite"
+             --opcode 0x10:Dma10ToOutfeed=0,Dma10WeightFeed=0 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}" "${max02[@]}" "${broadcast14[@]}" "${resend13[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}" "${max02[@]}" "${broadcast14[@]}" "${resend13[@]}"

@@ -140,6 +140,7 @@ void LleRung::beginRun() {
     t.stagedReadMixedRoute = false;
     t.stagedReadForMaxPass = false;
     t.lastMaxPass.reset();
+    t.resendSequenceAt.clear();
     t.stagedReadChannel = 0;
     t.keptRead.reset();
     t.keptReadRepeats = 0;
@@ -407,6 +408,17 @@ uint64_t LleRung::outfeedBytes(const DecodedPacket& packet) const {
 }
 
 void LleRung::stageWrite(const DecodedPacket& packet) {
+  // Stage14WordThreeMark (w3 bit 97) is clear exactly where word 3 is zero as a whole in all 5,816 corpus
+  // 0x14s (docs/decoding-log.md "bright3"); the rung refuses it clear beside another bit of word 3.
+  const LleFieldDef& mark = fieldDef(LleField::Stage14WordThreeMark);
+  isa::Word128 restOfWordThree = packet.words.size() > mark.lsb / 128 ? packet.words[mark.lsb / 128] : isa::Word128{};
+  (mark.lsb % 128 < 64 ? restOfWordThree.lo : restOfWordThree.hi) &= ~(uint64_t{1} << (mark.lsb % 64));
+  const bool markSet = readField(packet.words, LleField::Stage14WordThreeMark) != 0;
+  const bool restOfWordThreeSet = restOfWordThree.lo != 0 || restOfWordThree.hi != 0;
+  if (!markSet && restOfWordThreeSet) {
+    refuse(packet, fieldText(LleField::Stage14WordThreeMark, 0) +
+                       " with other bits of word 3 set: clear only where word 3 is zero in all 5,816 corpus 0x14s (what the mark says is not decoded)");
+  }
   if (isKeptStreamWrite(packet.words)) {
     writeKeptStream(packet);
     return;
@@ -959,6 +971,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                          " bytes = " + std::to_string(want) + " beats");
     }
   }
+  if (route107 != 0 && fieldPresent(LleField::Stage13ResendSequence, words)) checkResendSequence(packet, address);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     tiles_[t].stagedReadAt = address;
@@ -976,6 +989,28 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     tiles_[t].keptReadUnwrittenByte.reset();
   }
   deliverWaitingRingSends(packet);
+}
+
+// Stage13ResendSequence (docs/decoding-log.md "bright3"): 0xffff starts a count of the sent reads of the same
+// bytes; every other value is one more than the last such read's on each of the read's tiles (1,770 / 1,770 corpus).
+void LleRung::checkResendSequence(const DecodedPacket& packet, uint64_t address) {
+  constexpr uint64_t kNone = 0xffff;
+  const uint64_t sequence = readField(packet.words, LleField::Stage13ResendSequence);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    auto& last = tiles_[t].resendSequenceAt;
+    if (sequence != kNone) {
+      const auto before = last.find(address);
+      if (before == last.end() || ((before->second + 1) & kNone) != sequence) {
+        refuse(packet, fieldText(LleField::Stage13ResendSequence, 0) + " on tile " + std::to_string(t) + " at narrow address " +
+                           std::to_string(address) + ": " +
+                           (before == last.end() ? std::string("no sent read of these bytes before it")
+                                                 : "the sent read of these bytes before it carried " + std::to_string(before->second)) +
+                           "; every corpus value is 0xffff or that one + 1");
+      }
+    }
+    last[address] = sequence;
+  }
 }
 
 // A ring send issued on the read's tile takes this read (lle_rung_ring_send.cc).

@@ -273,6 +273,8 @@ class LleRung final : public models::DatapathRung {
   void ringSend(const models::DecodedPacket& packet);
   void deliverRingSend(const models::DecodedPacket& read, unsigned tile);
   void deliverWaitingRingSends(const models::DecodedPacket& read);
+  // A sent read's re-read count (lle_fields.def Stage13ResendSequence) against the last read of its bytes.
+  void checkResendSequence(const models::DecodedPacket& packet, uint64_t address);
   [[nodiscard]] bool ringSendWaitsFor(const models::DecodedPacket& read) const;
   void refuseAPacketBeforeARingSendsRead(const models::DecodedPacket& packet) const;
   void noteExecutionReceive(const models::DecodedPacket& packet, uint64_t lastDrops);

@@ -141,6 +141,8 @@ struct TileState {
     uint64_t beats = 0;
   };
   std::optional<MaxPassResult> lastMaxPass;
+  // The last Stage13ResendSequence of a sent read by narrow address: the next read of the same bytes counts on from it.
+  std::map<uint64_t, uint64_t> resendSequenceAt;
   // A read kept in the tile (Stage13Route both clear, docs/decoding-log.md "form13"): the bytes it
   // read from narrow memory, one pass of its group loop, for the tile's next compute, and how many
   // times its second level repeats that pass. How the compute takes them (weights or activations)

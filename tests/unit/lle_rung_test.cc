@@ -89,6 +89,9 @@ class PacketFactory {
     // Every corpus 0x14 with a word 4 takes a stream (lle_fields.def Stage14SourceSideOn); the form without one
     // (the kept-stream write) is asked for by the callers that test it.
     if (op == 0x14) words[4].setBits(fieldDef(LleField::Stage14SourceSideOn).lsb % 128, 1, 1);
+    // And every corpus 0x14 whose word 3 holds anything sets w3 bit 97 (Stage14WordThreeMark, "bright3"); the
+    // envelope's first w3 row is the broadcast's zero word. Callers may clear it.
+    if (op == 0x14) words[3].setBits(fieldDef(LleField::Stage14WordThreeMark).lsb % 128, 1, 1);
     // Every corpus line-format 0x27 names its format and the host window in word 1 (OutfeedLineFormat 1,
     // OutfeedPath 3); the envelope's first row is a nested one. Callers may override.
     if (op == 0x27) {
@@ -7433,6 +7436,87 @@ TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
   byteWalk.carryLow = 1;
   EXPECT_NE(refusal({keptForPass(), pass(byteWalk)}).find("Nest29 level-0 carry"), std::string::npos) << refusal({keptForPass(), pass(byteWalk)});
   EXPECT_NE(refusal({pass(first)}).find("holds neither a read kept"), std::string::npos) << refusal({pass(first)});
+}
+
+}  // namespace coralsim::lle
+
+namespace coralsim::lle {
+
+// The broadcast of one unit (docs/decoding-log.md "bright3"): the softmax sends its maximum from tile 0 to every
+// other tile, each time through a one-unit staging write whose word 3 is zero as a whole (Stage14WordThreeMark, w3
+// bit 97, clear) and a sent read of the same bytes numbered by Stage13ResendSequence (0xffff, then 0, 1, ...). Here
+// tile 9 sends the 4 bytes at narrow 1,536 to tile 3, then again to tile 12 (no corpus broadcast has these tiles,
+// this address or this unit's bytes): both hold them. Refused by name: the mark clear beside another w3 bit
+// (Stage14SourceUnitsOn / Units), a first read numbered 0, a re-read numbered 5 after 0xffff. On main the zero word 3 and the re-read's
+// w4[58:43] = 0 are pinned by the envelope (refused naming w3 bit 97 / w4 bits 58:43).
+TEST_F(LleRungTest, ABroadcastOfOneUnitStagesThroughAZeroWordThreeAndCountsTheReReadsOfItsBytes) {
+  constexpr uint16_t kSender = 0x200;
+  constexpr uint64_t kSourceAt = 1536, kDestAt = 2048, kTag = 1234, kNone = 0xffff;
+  streams.input = {0xa7, 0x3c, 0x51, 0xe9, 0x08, 0x6d, 0x92, 0x1f};  // the pop's 8-byte line; the unit is its first 4
+  const std::vector<uint8_t> unit(streams.input.begin(), streams.input.begin() + 4);
+  const auto oneUnitWrite = [&](uint16_t tile) {
+    DecodedPacket write = stageAt(tile, kDestAt, 4);
+    f.setElement(write, LleField::Stage14WordThreeMark, 0, 0);
+    return write;
+  };
+  const auto receiveOn = [&](uint16_t tile) {
+    DecodedPacket receive = executionOnlyReceive(tile);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, 0);
+    for (unsigned level = 0; level < 3; ++level) f.setElement(receive, LleField::Recv11ExecWrap, level, 0);
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(receive, LleField::Recv11ExecCount, 0, 1);
+    return receive;
+  };
+  const auto sendTo = [&](uint16_t tile) {
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kSender}, {LleField::Dma10Channel, kTag}, {LleField::Dma10RingTiles, tile}});
+    f.setElement(send, LleField::Dma10ReadForm, 0, 1);
+    f.setElement(send, LleField::Dma10ReadForm, 1, 1);
+    return send;
+  };
+  const auto readNumbered = [&](uint64_t sequence) {
+    DecodedPacket read = readAt(kSender, kSourceAt, 4);
+    f.setElement(read, LleField::Stage13Channel, 0, kTag);
+    f.setElement(read, LleField::Stage13W4On, 0, 1);
+    f.setElement(read, LleField::Stage13W4Bit59, 0, 1);
+    f.setElement(read, LleField::Stage13ResendSequence, 0, sequence);
+    return read;
+  };
+  ASSERT_EQ(checkEnvelope(oneUnitWrite(0x8)), "");
+  ASSERT_EQ(checkEnvelope(readNumbered(0)), "");
+  const auto broadcast = [&](uint64_t first, uint64_t second, const DecodedPacket& secondWrite) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(kSender, kSourceAt, 8), streams, 0);
+    rung.packet(popAt(true, 0, 0, kSender, 8), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    for (const auto& [tile, write, sequence] :
+         {std::tuple{uint16_t{0x8}, oneUnitWrite(0x8), first}, std::tuple{uint16_t{0x1000}, secondWrite, second}}) {
+      rung.packet(write, streams, 0);
+      rung.packet(receiveOn(tile), streams, 0);
+      rung.packet(sendTo(tile), streams, 0);
+      rung.packet(readNumbered(sequence), streams, 0);
+    }
+  };
+  broadcast(kNone, 0, oneUnitWrite(0x1000));
+  for (const unsigned t : {3u, 12u}) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    ASSERT_FALSE(m.firstUnwritten(kDestAt, 4).has_value()) << "tile " << t;
+    const auto bytes = m.read(kDestAt, 4);
+    EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()), unit) << "tile " << t;
+  }
+  rung.endRun();
+  DecodedPacket withUnits = oneUnitWrite(0x1000);
+  f.setElement(withUnits, LleField::Stage14SourceUnitsOn, 0, 1);
+  f.setElement(withUnits, LleField::Stage14SourceUnits, 0, 3);
+  expectRefusal([&] { broadcast(kNone, 0, withUnits); }, "Stage14WordThreeMark",
+                "a clear mark beside another word-3 field was accepted");
+  rung.endRun();
+  expectRefusal([&] { broadcast(0, 1, oneUnitWrite(0x1000)); }, "no sent read of these bytes before it",
+                "a first read numbered 0 was accepted");
+  rung.endRun();
+  expectRefusal([&] { broadcast(kNone, 5, oneUnitWrite(0x1000)); }, "carried 65535",
+                "a re-read numbered 5 after 0xffff was accepted");
+  rung.endRun();
 }
 
 }  // namespace coralsim::lle
