@@ -714,6 +714,46 @@ TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
   EXPECT_NE(why12.find("bits 41 "), std::string::npos) << why12;
 }
 
+// The compute's mode word w15[25:4] (docs/decoding-log.md "w15"): the mode bits w15[5:4] / w15[9:6], the number
+// written twice at w15[24:20] / w15[18:14] and flags 25, 19 move no byte. The Dense compute with mode 0x2a in
+// w15[11:4] (bits 5, 7, 9 set, 4, 6, 8 clear), the number 13 high / 9 low (the low's bits within the high's) and
+// bit 25 without bit 19 -- no corpus compute has any of these values -- and with them all zero gives the same
+// two tiles' results; w15 bits 10, 12 and 2 (still pinned) are refused naming word 15. Fails without the change
+// (checked: lle_fields.def and the envelopes of main restored -- the all-zero case refused "word 15 ... bits 21:20,
+// 15:14 have no decoded meaning").
+TEST_F(LleRungTest, TheComputesW15ModeBitsAndTwiceWrittenNumberMoveNoByte) {
+  struct W15 {
+    const char* name;
+    uint64_t modeLow, modeHigh, high, low, bit25, bit19;
+  };
+  for (const W15& w : {W15{"all zero", 0, 0, 0, 0, 0, 0}, W15{"unseen values", 2, 10, 13, 9, 1, 0}}) {
+    rung.reset();
+    parameterCachingRun(0x3);
+    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      isa::Word128& w15 = f.wordsOf(p)[15];  // the bits themselves, not through the fields' rows
+      w15.setBits(4, 2, w.modeLow);
+      w15.setBits(6, 4, w.modeHigh);
+      w15.setBits(14, 5, w.low);
+      w15.setBits(19, 1, w.bit19);
+      w15.setBits(20, 5, w.high);
+      w15.setBits(25, 1, w.bit25);
+      ASSERT_EQ(checkEnvelope(p), "") << w.name;
+    });
+    ASSERT_EQ(out.size(), 128u) << w.name;
+    for (unsigned c = 0; c < 64; ++c) {
+      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << w.name << ", lane " << c;
+      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << w.name << ", lane " << c;
+    }
+  }
+  for (const unsigned pinned : {10u, 12u, 2u}) {
+    DecodedPacket neighbour = compute(0x1);
+    f.wordsOf(neighbour)[15].setBits(pinned, 1, 1);
+    const std::string why = checkEnvelope(neighbour);
+    EXPECT_NE(why.find("word 15"), std::string::npos) << why;
+    EXPECT_NE(why.find("bits " + std::to_string(pinned) + " "), std::string::npos) << why;
+  }
+}
+
 // The compute's word 12 forms the three "w12lo" programs stopped on, under a Dense compute, where no corpus
 // compute has them (docs/decoding-log.md "w12lo"): no code and no image positions (w12 = 0, model_dense's
 // unrequantised pass), the code alone (11: model_mat_Add's two-byte adds), code 0 with the positions and their
