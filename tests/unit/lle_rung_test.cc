@@ -4686,6 +4686,24 @@ TEST_F(LleRungTest, AHostBoundSendsRunningPositionMovesNoByte) {
   EXPECT_EQ(run(send(1, kPosition)), expected);
 }
 
+// Sends between tiles carry the running position too (docs/decoding-log.md "recv12": the colour templates'
+// weight broadcast carries 1 after their feed's -1 and their 0x12's 0). A weight broadcast from tile 0 to tiles
+// 0-1 with w2[109:94] = 40,000 or 0xffff (above every corpus value, or -1) passes the envelope like one with 0.
+// Fails without the change (checked: with CORAL_LLE_FORMAT(Dma10ToOutfeed, Dma10SendOrder) restored and the
+// envelopes regenerated, the envelope refuses both naming "bits 109:94" (its parts): 2 failures).
+TEST_F(LleRungTest, ASendBetweenTilesCarriesTheRunningPositionToo) {
+  const auto broadcast = [&](uint64_t position) {
+    DecodedPacket b = f.make(0x10, {{LleField::Dma10Mask, 0x1}, {LleField::Dma10WeightFeed, 1}, {LleField::Dma10BroadcastRows, 6},
+                                    {LleField::Dma10BroadcastTiles, 0x3}, {LleField::Dma10FeedLevelOn, 1}});
+    for (unsigned e = 0; e < 3; ++e) f.setElement(b, LleField::Dma10BroadcastWrap, e, static_cast<uint64_t>(-6));
+    f.wordsOf(b)[2].setBits(94, 16, position);  // w2[109:94] as the compiler writes them, whatever the table says
+    return b;
+  };
+  ASSERT_EQ(checkEnvelope(broadcast(0)), "");
+  EXPECT_EQ(checkEnvelope(broadcast(40000)), "") << "a broadcast's running position is a declared field";
+  EXPECT_EQ(checkEnvelope(broadcast(0xffff)), "");
+}
+
 // Word 1 of a 0x27 says its format again and where its bytes go (lle_fields.def OutfeedLineFormat,
 // OutfeedPath, docs/decoding-log.md "splitpad" §B): bit 100 set in the line format, w1[46:45] = 3 (the
 // host window) there, 1 for the weight feed, 0 for the nested form that writes the scalar core's data
