@@ -4690,7 +4690,7 @@ TEST_F(LleRungTest, AHostBoundSendsRunningPositionMovesNoByte) {
 // weight broadcast carries 1 after their feed's -1 and their 0x12's 0). A weight broadcast from tile 0 to tiles
 // 0-1 with w2[109:94] = 40,000 or 0xffff (above every corpus value, or -1) passes the envelope like one with 0.
 // Fails without the change (checked: with CORAL_LLE_FORMAT(Dma10ToOutfeed, Dma10SendOrder) restored and the
-// envelopes regenerated, the envelope refuses both naming "bits 109:94" (its parts): 2 failures).
+// envelopes regenerated, the envelope refuses them naming "bits 109, 106:104, 100" / "bits 109:98": 2 failures).
 TEST_F(LleRungTest, ASendBetweenTilesCarriesTheRunningPositionToo) {
   const auto broadcast = [&](uint64_t position) {
     DecodedPacket b = f.make(0x10, {{LleField::Dma10Mask, 0x1}, {LleField::Dma10WeightFeed, 1}, {LleField::Dma10BroadcastRows, 6},
