@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/lle/conv_taps.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/requantizer.h"
 
@@ -87,7 +88,10 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   ConvCompute conv;
   conv.input = computeNestFromPacket(isa::ComputeNest::Nest37, words,
                                      static_cast<int64_t>(readField(words, LleField::ComputeInputAt4)));
-  conv.weights = computeNestFromPacket(isa::ComputeNest::Nest29, words, 0);
+  // In a pixel walk the w0 nest's level 0 counts pixels, not K groups ("colour43" §B), and Nest29's level 0 counts
+  // the same iterations: the one weight group the reduction of 1 takes weighs every pixel (its stream carries one
+  // transfer; split_concat's golden bytes, "split2" §C). Elsewhere level 0 steps one weight group a K group.
+  conv.weights = computeNestFromPacket(isa::ComputeNest::Nest29, words, 0, isPixelWalk(words) ? 0 : 1);
   conv.lanes = 4 * (static_cast<unsigned>(readField(words, LleField::ComputeLaneGroups)) + 1);
   conv.output = OutputNest::fromPacket(words, static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes),
                                        conv.lanes / kUnitBytes);

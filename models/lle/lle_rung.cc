@@ -170,6 +170,7 @@ void LleRung::beginRun() {
   for (auto& receives : pendingReceives_) receives.clear();
   outfeedArmed_.clear();
   feedAwaitingOutfeed_.reset();
+  convolutionAwaitingFeedSend_.reset();
   sendsWaiting_.clear();
   lastExecReceive_ = {};
   ringSendsWaiting_ = {};
@@ -188,6 +189,7 @@ void LleRung::endRun() {
   weightStreams_ = {};
   streamsAwaitingFeed_ = {};
   feedAwaitingOutfeed_.reset();
+  convolutionAwaitingFeedSend_.reset();
 }
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
@@ -1740,7 +1742,14 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   refuseWhileAWindowReaderWaits(packet);
   // The pixel walk is exempt from the weight-wrap and position relations (lle_relations.def) because the
   // walked element-wise executor checks them; on tiles without its kept block it is no form executed here.
-  if (isPixelWalk(words) && !isWalkedElementWise(packet)) {
+  const uint64_t streamTag = readField(words, LleField::ComputeStreamTag);
+  bool armsStreamOnItsTag = false;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    armsStreamOnItsTag = armsStreamOnItsTag || ((packet.tileMask & (1u << t)) && weightStreams_[t] && weightStreams_[t]->tag == streamTag);
+  }
+  // A pixel walk whose tiles armed a weight stream on its tag is the convolution form with one weight group an
+  // output (split_concat's 0x0272, "split2"): the convolution executor walks its nests.
+  if (isPixelWalk(words) && !isWalkedElementWise(packet) && !armsStreamOnItsTag) {
     refuse(packet, "ComputeK4W0 = " + std::to_string(readField(words, LleField::ComputeK4W0)) + " with ComputeK4W1 = 0 and ComputePositions = " +
                        std::to_string(readField(words, LleField::ComputePositions)) +
                        " (a pixel walk at Nest37 level 2) on tiles without a 16-byte kept block or with a weight stream on its tag: not decoded");
@@ -1756,7 +1765,6 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // Without a tap-row loop the compute is still of that form where its tiles armed a stream on its own
   // tag: the stride sweep's 1 x 1 convolution, one step from a prefixed receive's stream ("stride" §D).
   const bool tapRows = readField(words, LleField::ComputeNest37Limit1) != 0;
-  const uint64_t streamTag = readField(words, LleField::ComputeStreamTag);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if ((packet.tileMask & (1u << t)) && weightStreams_[t] && (tapRows || weightStreams_[t]->tag == streamTag)) {
       refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
@@ -2036,7 +2044,7 @@ bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
 // or, where only one tile holds them (conv 32^2: the PC receive and pop name tile 0 alone), that
 // tile's, which the stream carries to every tile -- which packet sends them is not decoded (no 0x10
 // or 0x13 carries the compute's stream tag), so a program with several holders is refused.
-void LleRung::computeConvolution(const DecodedPacket& packet) {
+void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedWeights> fed) {
   refuseUnexecutedBias(packet);
   const ConvCompute conv = ConvCompute::fromPacket(packet.words);
   if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
@@ -2048,6 +2056,27 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
       ++holders;
       onlyHolder = &tile;
     }
+  }
+  // No tile holds the weights at wide address 0 and the stream is an execution-only 0x11's: the weights are the rows
+  // the weight-feed send after the compute reads (Dma10Channel, "split2" §B). The chip's compute waits for its
+  // stream; the rung runs it when that send names them, taking the streams the feeding pop expects now.
+  const auto first = static_cast<unsigned>(std::countr_zero(packet.tileMask));
+  if (!fed && holders == 0 && first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) {
+    if (convolutionAwaitingFeedSend_) {
+      refuse(packet, "a second convolution waiting for its weight-feed send while the one at PC 0x" +
+                         isa::formatAddress(convolutionAwaitingFeedSend_->compute.packet.pc) + " still waits");
+    }
+    ConvolutionAwaitingFeed& waiting = convolutionAwaitingFeedSend_.emplace();
+    waiting.compute.words.assign(packet.words.begin(), packet.words.end());
+    waiting.compute.packet = packet;
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if (!(packet.tileMask & (1u << t))) continue;
+      if (!weightStreams_[t]) continue;  // refused when the compute runs
+      waiting.streams[t] = weightStreams_[t];
+      streamsAwaitingFeed_[t] = *weightStreams_[t];
+      weightStreams_[t].reset();
+    }
+    return;
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
@@ -2092,6 +2121,21 @@ void LleRung::computeConvolution(const DecodedPacket& packet) {
       streamConv.streamOffsetArray = unreadPrefixBytes != 0;
       const std::vector<uint8_t> groups = weightRowsOfStream(packet, t, stream, conv);
       if (const std::string why = runConvCompute(streamConv, tile.narrowSram, groups, config_.requantRounding, macs_); !why.empty()) {
+        refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
+      }
+      if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
+      continue;
+    }
+    if (fed) {
+      const uint64_t at = fed->row * kRowBytes;
+      if (!tiles_[fed->tile].wide.holds(at, weightBytes)) {
+        refuse(packet, "tile " + std::to_string(fed->tile) + " does not hold the " + std::to_string(weightBytes) + " parameter bytes at wide row " +
+                           std::to_string(fed->row) + " its weight-feed send reads (Dma10Channel)");
+      }
+      streamsAwaitingFeed_[t]->weightTile = fed->tile;
+      streamsAwaitingFeed_[t]->weightBytes = weightBytes;
+      const std::span<const uint8_t> rows(tiles_[fed->tile].wide.at(at), std::max(weightBytes, fed->bytes));
+      if (const std::string why = runConvCompute(conv, tile.narrowSram, rows, config_.requantRounding, macs_); !why.empty()) {
         refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
       }
       if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
@@ -2209,7 +2253,7 @@ void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uin
   // The rows the feed carries (w0[103:96] + 1): its nested 0x27 repeats it. The same count is the pop's passes
   // over its 64-beat ring, the last one partial (feedingPopBeats, docs/decoding-log.md "rubens" §C): a ring of
   // 4,096 bytes is 16 taps x 256, a row 16 taps x 16 weight bytes.
-  WeightFeed feed{packet.pc, readField(packet.words, LleField::PopBeatsHigh) + 1, std::nullopt, 0};
+  WeightFeed feed{packet.pc, readField(packet.words, LleField::PopBeatsHigh) + 1, std::nullopt, 0, 0};
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t))) continue;
     if (!streamsAwaitingFeed_[t]) {
@@ -2793,12 +2837,28 @@ void LleRung::armWeightFeedOutfeed(const DecodedPacket& packet) {
 // The send of the weight feed: one tile, the tile the convolutions read their weights from, its nest
 // counting the feed's rows (Dma10Beats, 256 bytes each), and the weights inside them. Its bytes go to the
 // parameter ring, which the rung does not model (the convolution read them at issue): nothing reaches
-// the host. Its stream tag (Dma10Channel: 0 in 404 of the 789 feed sends) is not checked.
-void LleRung::drainWeightFeed(const DecodedPacket& packet, const WeightFeed& feed) const {
+// the host. Its Dma10Channel is the wide row the send reads (docs/decoding-log.md "split2": a row its tile's caching
+// run received in 789 / 789 corpus feed sends, 0 in 404): it must be the row the convolution read its weights from.
+void LleRung::drainWeightFeed(const DecodedPacket& packet, WeightFeed feed) {
   if (!std::has_single_bit(packet.tileMask)) {
     refuse(packet, "weight-feed send from tiles " + tileList(packet.tileMask) + " (one tile expected)");
   }
   const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
+  // The convolution that waited for this send runs now, its weights the rows the send reads ("split2").
+  if (convolutionAwaitingFeedSend_) {
+    ConvolutionAwaitingFeed waiting = std::move(*convolutionAwaitingFeedSend_);
+    convolutionAwaitingFeedSend_.reset();
+    waiting.compute.packet.words = waiting.compute.words;
+    const uint64_t row = readField(packet.words, LleField::Dma10Channel);
+    std::swap(weightStreams_, waiting.streams);
+    computeConvolution(waiting.compute.packet, FedWeights{index, row, feed.rows * kRowBytes});
+    std::swap(weightStreams_, waiting.streams);
+    const auto first = static_cast<unsigned>(std::countr_zero(waiting.compute.packet.tileMask));
+    feed.weightTile = index;
+    feed.weightRow = row;
+    feed.weightBytes = streamsAwaitingFeed_[first] ? streamsAwaitingFeed_[first]->weightBytes : 0;
+    streamsAwaitingFeed_ = {};
+  }
   if (const uint64_t tiles = readField(packet.words, LleField::Dma10ToTiles); tiles != 0) {
     refuse(packet, "the weight-feed send also goes to tiles " + tileList(static_cast<uint16_t>(tiles)) +
                        " (Dma10ToTiles, word 3 bits 98:83)");
@@ -2839,6 +2899,10 @@ void LleRung::drainWeightFeed(const DecodedPacket& packet, const WeightFeed& fee
   if (*feed.weightTile != index) {
     refuse(packet, "the weight-feed send comes from tile " + std::to_string(index) + "; the convolution read its weights from tile " +
                        std::to_string(*feed.weightTile) + "'s wide memory");
+  }
+  if (const uint64_t row = readField(packet.words, LleField::Dma10Channel); row != feed.weightRow) {
+    refuse(packet, "the weight-feed send reads wide row " + std::to_string(row) + " (Dma10Channel, word 0 bits 73:62); the convolution read its " +
+                       "weights from row " + std::to_string(feed.weightRow) + " of tile " + std::to_string(*feed.weightTile) + "'s wide memory");
   }
   if (feed.weightBytes > feed.rows * kRingBeatBytes) {
     refuse(packet, "the weight-feed send carries " + std::to_string(feed.rows * kRingBeatBytes) + " bytes; the convolution read " +

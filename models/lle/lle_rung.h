@@ -120,6 +120,7 @@ class LleRung final : public models::DatapathRung {
     uint64_t rows = 0;                 // 256-byte rows: the feeding pop's w0[103:96] + 1
     std::optional<unsigned> weightTile;  // the tile the convolutions read their weights from (one, or unknown)
     uint64_t weightBytes = 0;
+    uint64_t weightRow = 0;  // the wide row they start at: the convolution reads wide address 0
   };
 
   // The tile-memory rows a 0x11 receive (bit 61 set) prepares for the next parameter pop to its tile.
@@ -284,7 +285,7 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] std::optional<uint64_t> readLengthOf(const models::DecodedPacket& send) const;
   void writeScalarMemory(uint32_t firstWord, std::span<const uint8_t> bytes);
   void armWeightFeedOutfeed(const models::DecodedPacket& packet);
-  void drainWeightFeed(const models::DecodedPacket& packet, const WeightFeed& feed) const;
+  void drainWeightFeed(const models::DecodedPacket& packet, WeightFeed feed);
   // The identity copy of one-byte input elements from a staging window into the padded grid
   // (docs/decoding-log.md "identcopy"), and the flow around it: a compute issued before its window
   // is filled waits (windowReaders_), the fence and the next compute run it once the pop has filled it.
@@ -309,7 +310,14 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] bool identityWindowFilled(const models::DecodedPacket& packet);
   [[nodiscard]] bool waitsForItsWindow(const models::DecodedPacket& packet);
   void runWindowReaders();
-  void computeConvolution(const models::DecodedPacket& packet);
+  // Where a convolution whose weights no tile holds at wide address 0 takes them once its weight-feed send names
+  // them (docs/decoding-log.md "split2"): the send's tile, its wide row (Dma10Channel), the bytes the feed carries.
+  struct FedWeights {
+    unsigned tile = 0;
+    uint64_t row = 0;
+    uint64_t bytes = 0;
+  };
+  void computeConvolution(const models::DecodedPacket& packet, std::optional<FedWeights> fed = std::nullopt);
   // Hands the compute observer tile t's outputs of `conv` (set only: callers check the observer).
   void reportConvolutionWrite(const models::DecodedPacket& packet, unsigned t, const ConvCompute& conv) const;
   // The pop that feeds the weight streams the convolution computes took (PopStreamFeed).
@@ -363,6 +371,13 @@ class LleRung final : public models::DatapathRung {
   std::array<std::optional<WeightStream>, 16> weightStreams_;
   // The streams a convolution compute took, per tile, until the pop that feeds them (PopStreamFeed).
   std::array<std::optional<WeightStream>, 16> streamsAwaitingFeed_;
+  // A convolution whose weights no tile holds at wide address 0, waiting for its weight-feed send (the chip waits
+  // for its stream), with the streams it takes.
+  struct ConvolutionAwaitingFeed {
+    DeferredCompute compute;
+    std::array<std::optional<WeightStream>, 16> streams;
+  };
+  std::optional<ConvolutionAwaitingFeed> convolutionAwaitingFeedSend_;
   [[nodiscard]] std::vector<uint8_t> weightRowsOfStream(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream,
                                                           const ConvCompute& conv);
   void refuseOffsetPrefixDisagreeing(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream, bool offsetArray) const;

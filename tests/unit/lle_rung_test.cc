@@ -3808,8 +3808,8 @@ TEST_F(LleRungTest, AOneStepConvolutionTakesTheBiasAndWeightGroupAPrefixedReceiv
 // host outfeed after it still sends its own bytes first in the window. The ring position is 4,321 (no
 // corpus feed has it: don't-care). Refused: a nested 0x27 with no feeding pop before it, one naming 2
 // rows, one whose row is not 64 4-byte units, the send from tile 1 (it holds no weights), without
-// Dma10WeightFeed, or with a nest of 2 rows. Without the change the nested 0x27 was refused by the
-// envelope (w0 bits 120, 88:74) and the send's bit 82 was pinned.
+// Dma10WeightFeed, or with a nest of 2 rows, or reading wide row 77 (Dma10Channel, "split2"). Without the change
+// the nested 0x27 was refused by the envelope (w0 bits 120, 88:74) and the send's bit 82 was pinned.
 TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBackAndNothingToTheHost) {
   constexpr uint64_t kFeedRowLines = 64;  // 4-byte groups: one 256-byte row
   const auto nested = [&](uint64_t rows, uint64_t groups) {
@@ -3891,6 +3891,19 @@ TEST_F(LleConvolutionStreamTest, TheWeightFeedOutfeedAndItsSendCarryTheWeightsBa
         why, "a weight-feed send was accepted: " + why);
     rung.endRun();
   }
+  // The send's Dma10Channel is the wide row it reads ("split2": a row its tile cached in 789 / 789 corpus feeds):
+  // the convolution read its weights from row 0, so a send reading row 77 carries other bytes.
+  expectRefusal(
+      [&] {
+        computeAndFeed();
+        rung.packet(nested(1, kFeedRowLines), streams, 0);
+        DecodedPacket send = feedSend(0x1, 1, 1);
+        f.setElement(send, LleField::Dma10Channel, 0, 77);
+        rung.packet(send, streams, 0);
+      },
+      "the weight-feed send reads wide row 77 (Dma10Channel, word 0 bits 73:62); the convolution read its weights from row 0 of tile 0",
+      "a weight-feed send reading another wide row was accepted");
+  rung.endRun();
 }
 
 // The read's level-0 step (docs/decoding-log.md "conv32run" §C; lle_fields.def Stage13Step, w0[94:78]):
@@ -5345,6 +5358,101 @@ TEST_F(LleRungTest, ThePixelWalkCountsItsPixelsAtTheW0NestsLevel0AndReadsThemAtN
   EXPECT_NE(carry.find("ComputeKWrap29[0] = 1 in the walked element-wise form"), std::string::npos) << carry;
   const std::string unkept = refusal(packet, false);
   EXPECT_NE(unkept.find("a pixel walk at Nest37 level 2"), std::string::npos) << unkept;
+}
+
+// A pixel walk over a weight stream (docs/decoding-log.md "split2"; split_concat's 0x0272 is one): no tile holds
+// the weights at wide address 0 -- a caching run put them at wide row 5 of tile 1 -- so the compute waits for its
+// weight-feed send, which names the tile (its mask) and the row (Dma10Channel). It then runs as the convolution with
+// Nest29's level 0 counting pixels, the one weight group (after the bias prefix) weighing every pixel: 5 pixels 8
+// bytes apart, out[4k + c] = clamp((bias[c] + sum_b (in[8k + b] - 3) w[c][b]) x 0.05). No corpus program has 5
+// pixels, a row 5 or these weights. A send naming row 9 (nothing cached there) is refused naming Dma10Channel.
+// Before the change the compute was refused at issue ("a pixel walk at Nest37 level 2 ... with a weight stream on
+// its tag"); with Nest29 level 0 stepping a group a pixel, pixels 1-4 read weights past the one group.
+TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWeightsFromTheRowItReads) {
+  constexpr uint16_t kTile = 0x1, kHolder = 0x2;
+  constexpr uint64_t kPixels = 5, kPixelBytes = 8, kRow = 5, kInputAt = 160, kOut = 512, kTag = 321;
+  constexpr uint8_t kWalkZpIn = 3;
+  constexpr float kScale = 0.05f;
+  const int32_t bias[4] = {7, -3, 0, 120};
+  std::mt19937 rng(5);
+  streams.params.assign(256, 0);
+  for (unsigned c = 0; c < 4; ++c) {
+    for (unsigned b = 0; b < 4; ++b) streams.params[4 * c + b] = static_cast<uint8_t>(static_cast<uint32_t>(bias[c]) >> (8 * b));
+  }
+  for (unsigned i = 16; i < 32; ++i) streams.params[i] = static_cast<uint8_t>(rng() % 9);
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(receiveAt(kHolder, kRow, 1), streams, 0);
+  rung.packet(pop(false, kHolder), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.endRun();
+  std::vector<uint32_t> pixels(kPixels);
+  for (auto& p : pixels) p = static_cast<uint32_t>(rng());
+  const auto walk = [&] {
+    DecodedPacket packet = elementWiseCompute(
+        kTile, kPixels, kInputAt,
+        {{LleField::ComputeZpIn, kWalkZpIn}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(kScale)},
+         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)},
+         {LleField::ComputeK4W0, kPixels - 1}, {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, kPixelBytes},
+         {LleField::ComputeOut37Limit0, kPixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, 0},
+         {LleField::ComputeOutputAt, kOut}, {LleField::ComputeStreamTag, kTag}, {LleField::ComputeParamPrefix, 1},
+         {LleField::ComputeLaneGroups, 0}, {LleField::ComputeZpWeight, 0}});
+    f.setElement(packet, LleField::ComputeLimitW0, 0, 0);
+    return packet;
+  };
+  const auto run = [&](uint64_t row) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    for (uint64_t k = 0; k < kPixels; ++k) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, pixels[k]},
+                                {LleField::Fill17At4, (kInputAt + kPixelBytes * k) / 4}}),
+                  streams, 0);
+    }
+    for (uint64_t k = 0; k + 1 < kPixels; ++k) {  // the units between the pixels: read by no step of the walk
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 0xdeadbeef},
+                                {LleField::Fill17At4, (kInputAt + kPixelBytes * k) / 4 + 1}}),
+                  streams, 0);
+    }
+    DecodedPacket receive = executionOnlyReceive(kTile);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, 0);
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(receive, LleField::Recv11ExecStream, 0, kTag);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, 1);
+    f.setElement(receive, LleField::Recv11PrefixBytes8, 0, 32);
+    f.setElement(receive, LleField::Recv11PrefixLast64, 0, 4);
+    rung.packet(receive, streams, 0);
+    rung.packet(walk(), streams, 0);
+    rung.packet(popAt(false, 0, 1, kTile, 2 * 256,
+                      {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
+                       {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * 8 - 1) % 256) % 256}}),
+                streams, 0);
+    std::vector<std::pair<LleField, uint64_t>> nested = {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1},
+                                                         {LleField::OutfeedLineFormat, 0}, {LleField::OutfeedPath, 1},
+                                                         {LleField::OutfeedFeedRows, 0}, {LleField::OutfeedFeedRing16, 4321}};
+    for (const auto& field : outfeedRowFields(64)) nested.push_back(field);
+    rung.packet(f.make(0x27, nested), streams, 0);
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kHolder}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, 1},
+                                       {LleField::Dma10ReadForm, 0}, {LleField::Dma10OutfeedForm, 1}, {LleField::Dma10Channel, row}});
+    f.setElement(send, LleField::Dma10FeedLevelOn, 0, 1);  // one row: level 1 does not count ("rubens" §E)
+    rung.packet(send, streams, 0);
+  };
+  run(kRow);
+  const AddressedMemory& narrow = rung.tile(0).narrowSram;
+  for (uint64_t k = 0; k < kPixels; ++k) {
+    ASSERT_FALSE(narrow.firstUnwritten(kOut + 4 * k, 4).has_value()) << "pixel " << k;
+    const auto got = narrow.read(kOut + 4 * k, 4);
+    for (unsigned c = 0; c < 4; ++c) {
+      int64_t acc = bias[c];
+      for (unsigned b = 0; b < 4; ++b) acc += (static_cast<int64_t>((pixels[k] >> (8 * b)) & 0xff) - kWalkZpIn) * streams.params[16 + 4 * c + b];
+      const float v = std::clamp(static_cast<float>(acc) * kScale, 0.0f, 255.0f);
+      EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "pixel " << k << " lane " << c;
+    }
+  }
+  rung.endRun();
+  const std::string other = refusalOf([&] { run(9); });
+  EXPECT_NE(other.find("does not hold the 32 parameter bytes at wide row 9 its weight-feed send reads (Dma10Channel)"), std::string::npos)
+      << other;
+  rung.endRun();
 }
 
 // The row walk (docs/decoding-log.md "conv1024"): conv / depthwise 1024^2's input copies read a window of
