@@ -3573,6 +3573,58 @@ TEST_F(LleConvolutionStreamTest, TheComputePlacesItsWeightOffsetArrayAtTheLastUn
   rung.endRun();
 }
 
+// The 0x12's w2[105:90] is a running position of the receive in its chunk (lle_fields.def Recv12Position,
+// docs/decoding-log.md "recv12"): a wait / ordering value the rung, running packets in program order, reads
+// nowhere. A stream armed with positions no corpus 0x12 has (31,000 and -20,000; the corpus spans -1 .. 2,241)
+// passes the envelope and the convolution it feeds gives the same outputs as with position 0 and -1 (the
+// RingCanary value). Without the field the bits were pinned to -1 by the envelope (the state of main: the
+// colour templates stopped on "w2 bits 105:90"): checked by reverting lle_fields.def and regenerating the
+// envelopes -- 0, 31,000 and -20,000 are refused, 3 failures.
+TEST_F(LleConvolutionStreamTest, TheWeightStreamsRunningPositionMovesNoByte) {
+  constexpr unsigned kLanes8 = 8;
+  std::mt19937 rng(31);
+  streams.params.assign((1 + kTaps) * 256, 0);
+  for (unsigned c = 0; c < kLanes8; ++c) streams.params[4 * c] = static_cast<uint8_t>(4 + c);  // u32 offsets
+  for (unsigned tap = 0; tap < kTaps; ++tap) {
+    for (unsigned i = 0; i < 4 * kLanes8; ++i) streams.params[(1 + tap) * 256 + i] = static_cast<uint8_t>(rng() % 50);
+  }
+  parameterCachingRun(0x1);
+  const auto stream = [&](int64_t position) {
+    DecodedPacket r = f.make(0x12, {{LleField::Dma12Mask, 0x3}, {LleField::Recv12InnerLevel, 1}, {LleField::Recv12Run, kTaps - 1},
+                                    {LleField::Recv12Step, 1}, {LleField::Recv12Stream, kTag}, {LleField::Recv12Count, kTaps},
+                                    {LleField::Recv12PrefixOn, 1}, {LleField::Recv12PrefixBytes8, 32}});
+    for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv12Wrap, e, static_cast<uint64_t>(-static_cast<int64_t>(kTaps - 1)));
+    f.wordsOf(r)[2].setBits(90, 16, static_cast<uint64_t>(position) & 0xffff);  // as the compiler writes them, whatever the table says
+    return r;
+  };
+  const auto outputsOf = [&](int64_t position) {
+    rung.beginRun();
+    writeGrids();
+    rung.packet(stream(position), streams, 0);
+    DecodedPacket p = conv();
+    f.setElement(p, LleField::ComputeLaneGroups, 0, 1);
+    rung.packet(p, streams, 0);
+    std::vector<uint8_t> out;
+    for (unsigned t = 0; t < 2; ++t) {
+      const AddressedMemory& m = rung.tile(t).narrowSram;
+      EXPECT_FALSE(m.firstUnwritten(kConvOutputAt, kLanes8 * kOutW * kOutH).has_value()) << "tile " << t;
+      const auto bytes = m.read(kConvOutputAt, kLanes8 * kOutW * kOutH);
+      out.insert(out.end(), bytes.begin(), bytes.end());
+    }
+    rung.endRun();
+    return out;
+  };
+  for (const int64_t position : {int64_t{0}, int64_t{31000}, int64_t{-20000}}) {
+    EXPECT_EQ(checkEnvelope(stream(position)), "") << "position " << position << " is a declared field";
+  }
+  const std::vector<uint8_t> canary = outputsOf(-1);
+  ASSERT_EQ(canary.size(), 2u * kLanes8 * kOutW * kOutH);
+  EXPECT_NE(std::ranges::count(canary, uint8_t{0}), static_cast<long>(canary.size())) << "the reference outputs are all 0";
+  EXPECT_EQ(outputsOf(0), canary);
+  EXPECT_EQ(outputsOf(31000), canary);
+  EXPECT_EQ(outputsOf(-20000), canary);
+}
+
 // The depthwise layout (docs/decoding-log.md "depthwise" §A, §B): each channel convolved with its own kernel.
 // The compiler writes it as the same 4-lane convolution with a diagonal weight group (lane c weighs input
 // byte c only; the fourth lane's weights 0) and a bias array in front (ComputeParamPrefix 1), and counts
@@ -4648,6 +4700,24 @@ TEST_F(LleRungTest, AHostBoundSendsRunningPositionMovesNoByte) {
   EXPECT_EQ(checkEnvelope(send(1, 0xffff)), "");
   EXPECT_EQ(run(send(1, 0)), expected);
   EXPECT_EQ(run(send(1, kPosition)), expected);
+}
+
+// Sends between tiles carry the running position too (docs/decoding-log.md "recv12": the colour templates'
+// weight broadcast carries 1 after their feed's -1 and their 0x12's 0). A weight broadcast from tile 0 to tiles
+// 0-1 with w2[109:94] = 40,000 or 0xffff (above every corpus value, or -1) passes the envelope like one with 0.
+// Fails without the change (checked: with CORAL_LLE_FORMAT(Dma10ToOutfeed, Dma10SendOrder) restored and the
+// envelopes regenerated, the envelope refuses them naming "bits 109, 106:104, 100" / "bits 109:98": 2 failures).
+TEST_F(LleRungTest, ASendBetweenTilesCarriesTheRunningPositionToo) {
+  const auto broadcast = [&](uint64_t position) {
+    DecodedPacket b = f.make(0x10, {{LleField::Dma10Mask, 0x1}, {LleField::Dma10WeightFeed, 1}, {LleField::Dma10BroadcastRows, 6},
+                                    {LleField::Dma10BroadcastTiles, 0x3}, {LleField::Dma10FeedLevelOn, 1}});
+    for (unsigned e = 0; e < 3; ++e) f.setElement(b, LleField::Dma10BroadcastWrap, e, static_cast<uint64_t>(-6));
+    f.wordsOf(b)[2].setBits(94, 16, position);  // w2[109:94] as the compiler writes them, whatever the table says
+    return b;
+  };
+  ASSERT_EQ(checkEnvelope(broadcast(0)), "");
+  EXPECT_EQ(checkEnvelope(broadcast(40000)), "") << "a broadcast's running position is a declared field";
+  EXPECT_EQ(checkEnvelope(broadcast(0xffff)), "");
 }
 
 // Word 1 of a 0x27 says its format again and where its bytes go (lle_fields.def OutfeedLineFormat,
