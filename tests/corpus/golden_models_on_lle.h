@@ -1,0 +1,80 @@
+// The corpus floors that find their programs by structure: every golden model (a folder of $CORALSIM_GOLDEN
+// with a manifest) whose compiled model `selects` accepts runs through the driver strictly on lle with each
+// golden case's input; one that runs fully has every output tensor compared whole, exact size, with the
+// golden's preferred reference. Programs that stop print where. The caller asserts its floor on the tally.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "driver/model/model_loader.h"
+#include "driver/run/run_plan.h"
+#include "tests/corpus/lle_run_on_device.h"
+#include "tests/support/corpus.h"
+#include "tests/support/golden_output.h"
+#include "tests/support/json_reader.h"
+
+namespace coralsim::testing {
+
+struct GoldenModelsOnLle {
+  size_t programs = 0;  // golden models the selector accepted
+  size_t fully = 0;     // of them, those whose every case ran fully on lle
+};
+
+inline GoldenModelsOnLle runSelectedGoldenModelsOnLle(const std::filesystem::path& golden, const std::filesystem::path& corpus,
+                                                      const std::function<bool(const driver::ModelFile&)>& selects) {
+  namespace fs = std::filesystem;
+  const auto text = [](const JsonValue* v) { return v ? v->text : std::string(); };
+  GoldenModelsOnLle tally;
+  for (const auto& entry : fs::directory_iterator(golden)) {
+    if (!entry.is_directory() || !fs::exists(entry.path() / "manifest.json")) continue;
+    std::ifstream file(entry.path() / "manifest.json");
+    std::stringstream contents;
+    contents << file.rdbuf();
+    const JsonValue manifest = parseJson(contents.str());
+    const fs::path compiledPath = corpus / text(manifest.find("compiled")->find("path"));
+    if (!fs::exists(compiledPath)) continue;
+    const driver::ModelFile model = driver::loadModelFile(compiledPath);
+    if (!selects(model)) continue;
+    ++tally.programs;
+    const driver::RunPlan plan = driver::planRun(model);
+    const std::string name = compiledPath.filename().string();
+    bool ranFully = true;
+    size_t cases = 0, bytes = 0;
+    for (const JsonValue& c : manifest.find("cases")->items) {
+      std::vector<std::vector<uint8_t>> inputs;
+      for (const JsonValue& in : c.find("tpu_inputs")->items) inputs.push_back(readFile(entry.path() / text(in.find("file"))));
+      const driver::RunResult r = runOnLle(plan, inputs);
+      if (!r.ok()) {
+        const size_t at = r.error->find("not modelled");
+        std::printf("  %s stops on lle: %s\n", name.c_str(), r.error->substr(at == std::string::npos ? 0 : at).c_str());
+        ranFully = false;
+        break;
+      }
+      const auto& outs = c.find("tpu_outputs")->items;
+      EXPECT_EQ(r.outputs.size(), outs.size()) << compiledPath;
+      for (size_t j = 0; j < outs.size() && j < r.outputs.size(); ++j) {
+        const std::vector<uint8_t> want = readPreferredGoldenOutput(entry.path(), outs[j]);
+        EXPECT_EQ(r.outputs[j].bytes.size(), want.size()) << compiledPath << " output " << j;
+        EXPECT_EQ(r.outputs[j].bytes, want) << compiledPath << " golden case " << text(c.find("id")) << " output " << j;
+        bytes += want.size();
+      }
+      ++cases;
+    }
+    if (ranFully) {
+      ++tally.fully;
+      std::printf("  %s runs fully on lle: %zu golden case(s), %zu bytes compared whole\n", name.c_str(), cases, bytes);
+    }
+  }
+  return tally;
+}
+
+}  // namespace coralsim::testing
