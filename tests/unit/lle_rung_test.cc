@@ -55,6 +55,14 @@ void expectRefusal(const std::function<void()>& action, const std::string& expec
   EXPECT_NE(why.find(expected), std::string::npos) << why;
 }
 
+// The envelope refuses `packet`, naming word `word` and the bits `bits` (as the refusal spells them:
+// "bits 91 ", "bits 35 "): a neighbour of a declared field stays pinned.
+void expectEnvelopeRefusesBits(const DecodedPacket& packet, unsigned word, const std::string& bits) {
+  const std::string why = checkEnvelope(packet);
+  EXPECT_NE(why.find("word " + std::to_string(word)), std::string::npos) << why;
+  EXPECT_NE(why.find(bits), std::string::npos) << why;
+}
+
 // A nested 0x27's row of `groups` 4-byte groups as every corpus one writes it (models/lle/outfeed_rows.h,
 // docs/decoding-log.md "loop27" §A): OutfeedLines and, in both slots, whether the lines are whole, the
 // lines of the last beat and the beats, negated.
@@ -589,9 +597,7 @@ TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
   }
   DecodedPacket neighbour = compute(0x1);
   f.wordsOf(neighbour)[12].setBits(35, 1, f.wordsOf(neighbour)[12].bits(35, 1) ^ 1);
-  const std::string why = checkEnvelope(neighbour);
-  EXPECT_NE(why.find("word 12"), std::string::npos) << why;
-  EXPECT_NE(why.find("bits 35 "), std::string::npos) << why;
+  expectEnvelopeRefusesBits(neighbour, 12, "bits 35 ");
 }
 
 // A compute with a parameter prefix is exempt from the two position relations (docs/decoding-log.md "split" §D),
@@ -641,17 +647,13 @@ TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
   }
   DecodedPacket bit91 = compute(0x1);
   f.wordsOf(bit91)[12].setBits(91, 1, 1);
-  const std::string why91 = checkEnvelope(bit91);
-  EXPECT_NE(why91.find("word 12"), std::string::npos) << why91;
-  EXPECT_NE(why91.find("bits 91 "), std::string::npos) << why91;
+  expectEnvelopeRefusesBits(bit91, 12, "bits 91 ");
   DecodedPacket rowBytes = compute(0x1);
   f.wordsOf(rowBytes)[12].setBits(64, 18, 5);
   f.wordsOf(rowBytes)[12].setBits(82, 1, 1);
   f.wordsOf(rowBytes)[12].setBits(45, 1, 1);
   f.wordsOf(rowBytes)[12].setBits(44, 1, 1);
-  const std::string whyRow = checkEnvelope(rowBytes);
-  EXPECT_NE(whyRow.find("word 12"), std::string::npos) << whyRow;
-  EXPECT_NE(whyRow.find("bits 64 "), std::string::npos) << whyRow;
+  expectEnvelopeRefusesBits(rowBytes, 12, "bits 64 ");
 }
 
 // w12 bit 42 of the compute (docs/decoding-log.md "w12c" §A): declared don't-care for the bytes, like bits 33 /
@@ -675,9 +677,7 @@ TEST_F(LleRungTest, TheComputesW12FlagAt42MovesNoByte) {
   }
   DecodedPacket neighbour = compute(0x1);
   f.wordsOf(neighbour)[12].setBits(41, 1, 1);
-  const std::string why = checkEnvelope(neighbour);
-  EXPECT_NE(why.find("word 12"), std::string::npos) << why;
-  EXPECT_NE(why.find("bits 41 "), std::string::npos) << why;
+  expectEnvelopeRefusesBits(neighbour, 12, "bits 41 ");
 }
 
 // w9 bit 52 of the compute (docs/decoding-log.md "mnet" §A): declared don't-care for the bytes. Both values --
@@ -707,14 +707,10 @@ TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
   }
   DecodedPacket w9Neighbour = compute(0x1);
   f.wordsOf(w9Neighbour)[9].setBits(57, 1, 1);
-  const std::string why9 = checkEnvelope(w9Neighbour);
-  EXPECT_NE(why9.find("word 9"), std::string::npos) << why9;
-  EXPECT_NE(why9.find("bits 57 "), std::string::npos) << why9;
+  expectEnvelopeRefusesBits(w9Neighbour, 9, "bits 57 ");
   DecodedPacket w12Neighbour = compute(0x1);
   f.wordsOf(w12Neighbour)[12].setBits(41, 1, 1);  // 0 in every corpus compute (bit 30 is the code's since "w12lo")
-  const std::string why12 = checkEnvelope(w12Neighbour);
-  EXPECT_NE(why12.find("word 12"), std::string::npos) << why12;
-  EXPECT_NE(why12.find("bits 41 "), std::string::npos) << why12;
+  expectEnvelopeRefusesBits(w12Neighbour, 12, "bits 41 ");
 }
 
 // The compute's mode word w15[25:4] (docs/decoding-log.md "w15"): the mode bits w15[5:4] / w15[9:6], the number
@@ -751,9 +747,7 @@ TEST_F(LleRungTest, TheComputesW15ModeBitsAndTwiceWrittenNumberMoveNoByte) {
   for (const unsigned pinned : {10u, 12u, 2u}) {
     DecodedPacket neighbour = compute(0x1);
     f.wordsOf(neighbour)[15].setBits(pinned, 1, 1);
-    const std::string why = checkEnvelope(neighbour);
-    EXPECT_NE(why.find("word 15"), std::string::npos) << why;
-    EXPECT_NE(why.find("bits " + std::to_string(pinned) + " "), std::string::npos) << why;
+    expectEnvelopeRefusesBits(neighbour, 15, "bits " + std::to_string(pinned) + " ");
   }
 }
 
