@@ -9,20 +9,33 @@
 #include <cstddef>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "driver/model/model_loader.h"
 #include "driver/run/run_plan.h"
+#include "models/scalar/decoded_program.h"
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 #include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 
 namespace coralsim::testing {
+
+// Whether a packet of the model's execution-only programs satisfies `holds` (the floors' selectors).
+inline bool anyExecutionOnlyPacket(const driver::ModelFile& model, const std::function<bool(const models::DecodedPacket&)>& holds) {
+  for (const driver::Executable* e : driver::allExecutables(model)) {
+    if (e->type != driver::ExecutableType::ExecutionOnly) continue;
+    for (const auto& bitstream : e->bitstreams) {
+      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);  // held: packets() views it
+      for (const models::DecodedPacket& p : program->packets()) {
+        if (holds(p)) return true;
+      }
+    }
+  }
+  return false;
+}
 
 struct GoldenModelsOnLle {
   size_t programs = 0;  // golden models the selector accepted
@@ -36,10 +49,7 @@ inline GoldenModelsOnLle runSelectedGoldenModelsOnLle(const std::filesystem::pat
   GoldenModelsOnLle tally;
   for (const auto& entry : fs::directory_iterator(golden)) {
     if (!entry.is_directory() || !fs::exists(entry.path() / "manifest.json")) continue;
-    std::ifstream file(entry.path() / "manifest.json");
-    std::stringstream contents;
-    contents << file.rdbuf();
-    const JsonValue manifest = parseJson(contents.str());
+    const JsonValue manifest = readJsonFile(entry.path() / "manifest.json");
     const fs::path compiledPath = corpus / text(manifest.find("compiled")->find("path"));
     if (!fs::exists(compiledPath)) continue;
     const driver::ModelFile model = driver::loadModelFile(compiledPath);

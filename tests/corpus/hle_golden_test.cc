@@ -147,10 +147,7 @@ std::string applyQuantPatches(const JsonValue& manifest, coralsim::hle::Graph& g
 ModelResult runModel(const fs::path& dir, const fs::path& golden) {
   ModelResult r;
   r.id = dir.filename().string();
-  std::ifstream f(dir / "manifest.json");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  const JsonValue manifest = coralsim::testing::parseJson(ss.str());
+  const JsonValue manifest = coralsim::testing::readJsonFile(dir / "manifest.json");
   if (const JsonValue* tol = manifest.find("tolerance")) {
     r.toleranceClass = text(tol->find("class"));
     if (const JsonValue* m = tol->find("max_abs_lsb")) r.maxAbsLsb = static_cast<int>(m->asDouble());
@@ -298,10 +295,7 @@ TEST(HleGolden, WholeTwinsMatchFinalOutputs) {
   }
   std::sort(dirs.begin(), dirs.end());
   for (const fs::path& dir : dirs) {
-    std::ifstream f(dir / "manifest.json");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    const JsonValue manifest = coralsim::testing::parseJson(ss.str());
+    const JsonValue manifest = coralsim::testing::readJsonFile(dir / "manifest.json");
     bool hasFinal = false;
     for (const JsonValue& c : manifest.find("cases")->items) {
       if (const JsonValue* fo = c.find("final_outputs")) {

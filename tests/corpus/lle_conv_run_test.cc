@@ -27,6 +27,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/held_streams.h"
 #include "tests/support/corpus.h"
 #include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
@@ -39,21 +40,11 @@ using lle::LleField;
 using lle::readField;
 namespace fs = std::filesystem;
 
-class Streams : public models::RunStreams {
- public:
-  std::vector<uint8_t> input, params;
-  [[nodiscard]] std::span<const uint8_t> inputBytes() const override { return input; }
-  [[nodiscard]] std::span<const uint8_t> parameterBytes() const override { return params; }
-};
+using Streams = coralsim::testing::HeldStreams;
 
 std::string text(const JsonValue* v) { return v ? v->text : std::string(); }
 
-JsonValue readManifest(const fs::path& dir) {
-  std::ifstream f(dir / "manifest.json");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return coralsim::testing::parseJson(ss.str());
-}
+JsonValue readManifest(const fs::path& dir) { return coralsim::testing::readJsonFile(dir / "manifest.json"); }
 
 bool isConvolutionCompute(const models::DecodedPacket& p) {
   return static_cast<uint8_t>(p.opcode) == 0x01 && p.words.size() == 17 && readField(p.words, LleField::ComputeInputBytes) == 4 &&

@@ -246,12 +246,7 @@ TEST(LleCorpus, HeldOutDense1024ParameterCachingPassesOnFieldsDecodedWithoutIt) 
 
 std::string text(const JsonValue* v) { return v ? v->text : std::string(); }
 
-JsonValue readManifest(const fs::path& dir) {
-  std::ifstream f(dir / "manifest.json");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return coralsim::testing::parseJson(ss.str());
-}
+JsonValue readManifest(const fs::path& dir) { return coralsim::testing::readJsonFile(dir / "manifest.json"); }
 
 struct Match {
   size_t n = 0, exact = 0;

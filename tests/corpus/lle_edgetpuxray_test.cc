@@ -69,10 +69,7 @@ TEST(LleEdgetpuxray, ProgramsRunBitExactOrStopCleanly) {
     GTEST_SKIP() << "\n*** SKIPPED: edgetpuxray_expected.json or the corpus not found (set CORALSIM_GOLDEN, "
                     "CORALSIM_CORPUS). ***\n";
   }
-  std::ifstream in(*golden / "edgetpuxray_expected.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  const JsonValue doc = coralsim::testing::parseJson(text.str());
+  const JsonValue doc = coralsim::testing::readJsonFile(*golden / "edgetpuxray_expected.json");
   size_t programs = 0, full = 0, bitExact = 0, withinTolerance = 0;
   for (const JsonValue& entry : doc.find("programs")->items) {
     const JsonValue* vectors = entry.find("test_vectors");

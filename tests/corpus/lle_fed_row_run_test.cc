@@ -22,19 +22,10 @@ namespace {
 
 bool holdsAWeightFeedOfANonZeroRow(const ModelFile& model) {
   using lle::LleField;
-  for (const Executable* e : allExecutables(model)) {
-    if (e->type != ExecutableType::ExecutionOnly) continue;
-    for (const auto& bitstream : e->bitstreams) {
-      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);  // held: packets() views it
-      for (const models::DecodedPacket& p : program->packets()) {
-        if (static_cast<uint8_t>(p.opcode) == 0x10 && lle::readField(p.words, LleField::Dma10ToOutfeed) != 0 &&
-            lle::readField(p.words, LleField::Dma10WeightFeed) != 0 && lle::readField(p.words, LleField::Dma10Channel) != 0) {
-          return true;
-        }
-      }
-    }
-  }
-  return false;
+  return coralsim::testing::anyExecutionOnlyPacket(model, [](const models::DecodedPacket& p) {
+    return static_cast<uint8_t>(p.opcode) == 0x10 && lle::readField(p.words, LleField::Dma10ToOutfeed) != 0 &&
+           lle::readField(p.words, LleField::Dma10WeightFeed) != 0 && lle::readField(p.words, LleField::Dma10Channel) != 0;
+  });
 }
 
 TEST(LleCorpus, TheProgramsWhoseWeightFeedsReadANonZeroRowRunOnLleAndMatchTheGoldenWhole) {

@@ -71,14 +71,9 @@ std::vector<uint8_t> recordedOutput(const fs::path& file, std::string& problem) 
   return {raw.begin() + kHeader, raw.end()};
 }
 
-// The corpus's record of what real hardware did (ground_truth/), and a JSON file read whole.
+// The corpus's record of what real hardware did (ground_truth/).
 fs::path groundTruthFile(const fs::path& corpus) { return corpus / "ground_truth" / "GROUND_TRUTH_public.json"; }
-JsonValue readJsonFile(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return coralsim::testing::parseJson(ss.str());
-}
+using coralsim::testing::readJsonFile;
 
 TEST(LleHardwareOutput, ProgramsWithARecordedDeviceOutputRunOnLleToThoseBytes) {
   const auto corpus = coralsim::testing::corpusDir();

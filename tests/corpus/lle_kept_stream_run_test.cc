@@ -22,16 +22,8 @@ namespace coralsim::driver {
 namespace {
 
 bool holdsAKeptStreamWrite(const ModelFile& model) {
-  for (const Executable* e : allExecutables(model)) {
-    if (e->type != ExecutableType::ExecutionOnly) continue;
-    for (const auto& bitstream : e->bitstreams) {
-      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);  // held: packets() views it
-      for (const models::DecodedPacket& p : program->packets()) {
-        if (static_cast<uint8_t>(p.opcode) == 0x14 && lle::isKeptStreamWrite(p.words)) return true;
-      }
-    }
-  }
-  return false;
+  return coralsim::testing::anyExecutionOnlyPacket(
+      model, [](const models::DecodedPacket& p) { return static_cast<uint8_t>(p.opcode) == 0x14 && lle::isKeptStreamWrite(p.words); });
 }
 
 TEST(LleCorpus, TheProgramsThatPutBackAKeptStreamRunOnLleAndMatchTheGoldenWhole) {

@@ -22,22 +22,13 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/held_streams.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::lle {
 namespace {
 
 namespace fs = std::filesystem;
-
-class ImageStreams : public models::RunStreams {
- public:
-  explicit ImageStreams(std::vector<uint8_t> image) : image_(std::move(image)) {}
-  [[nodiscard]] std::span<const uint8_t> inputBytes() const override { return image_; }
-  [[nodiscard]] std::span<const uint8_t> parameterBytes() const override { return {}; }
-
- private:
-  std::vector<uint8_t> image_;
-};
 
 // A made-up image below 100 everywhere but at one byte per lane: lane j's maximum 150 + 30 j at a place that
 // depends on j and on `seed`.
@@ -58,7 +49,8 @@ struct PassRun {
 };
 
 PassRun runUpToTheRefusal(const models::DecodedProgram& program, LleRung& rung, const std::vector<uint8_t>& image) {
-  ImageStreams streams(image);
+  coralsim::testing::HeldStreams streams;
+  streams.input = image;
   PassRun run;
   rung.reset();
   for (const models::DecodedPacket& p : program.packets()) {

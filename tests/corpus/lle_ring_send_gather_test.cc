@@ -19,22 +19,13 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/held_streams.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::lle {
 namespace {
 
 namespace fs = std::filesystem;
-
-class ImageStreams : public models::RunStreams {
- public:
-  explicit ImageStreams(std::vector<uint8_t> image) : image_(std::move(image)) {}
-  [[nodiscard]] std::span<const uint8_t> inputBytes() const override { return image_; }
-  [[nodiscard]] std::span<const uint8_t> parameterBytes() const override { return {}; }
-
- private:
-  std::vector<uint8_t> image_;
-};
 
 bool isRingSend(const models::DecodedPacket& p) {
   return static_cast<uint8_t>(p.opcode) == 0x10 && readField(p.words, LleField::Dma10ToOutfeed) == 0 &&
@@ -73,7 +64,8 @@ TEST(LleBright, TheRingSendsGatherTheWholeImageOntoTileZero) {
         models::ChipConfig config;
         LleRung rung(config);
         rung.reset();
-        ImageStreams streams(image);
+        coralsim::testing::HeldStreams streams;
+        streams.input = image;
         unsigned ringSends = 0;
         std::string stop = "the chunk's end";
         for (const models::DecodedPacket& p : program->packets()) {

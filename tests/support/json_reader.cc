@@ -2,6 +2,8 @@
 // Python dialect, so the grammar, escapes and error offsets are written once.
 #include "tests/support/json_reader.h"
 
+#include <fstream>
+#include <sstream>
 #include <utility>
 
 #include "traces/json_value.h"
@@ -67,6 +69,17 @@ JsonValue parseJson(std::string_view text) {
   } catch (const traces::JsonParseError& e) {
     throw JsonParseError(e.what());
   }
+}
+
+}  // namespace coralsim::testing
+
+namespace coralsim::testing {
+
+JsonValue readJsonFile(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream contents;
+  contents << in.rdbuf();
+  return parseJson(contents.str());
 }
 
 }  // namespace coralsim::testing

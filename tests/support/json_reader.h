@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -32,5 +33,9 @@ class JsonParseError : public std::runtime_error {
 };
 
 JsonValue parseJson(std::string_view text);
+
+// A JSON file read whole and parsed (a golden manifest, the ground-truth record); a file that cannot be
+// read parses as an empty document and so throws JsonParseError.
+JsonValue readJsonFile(const std::filesystem::path& path);
 
 }  // namespace coralsim::testing

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <set>
+#include <span>
 #include <vector>
 
 #include "models/isa/compute_loop_nest.h"
@@ -80,6 +81,28 @@ Packet convPacket(unsigned prefix, const Epilogue& e) {
 uint8_t lcg(uint32_t& s) {
   s = 1664525u * s + 1013904223u;
   return static_cast<uint8_t>(s >> 24);
+}
+
+// The expected byte of lane `c` at output (y, x) of a reduction split around the positions, as the tests below
+// lay it out: `groups` K groups, each a plane of `plane` grid units whose kKh x kKw window from (y, x) meets that
+// group's taps in `weights` (4 x `lanes` bytes a tap), then the lane's scale and the epilogue.
+uint8_t splitReductionReference(std::span<const uint8_t> grid, std::span<const uint8_t> weights, unsigned groups, unsigned lanes,
+                                int64_t plane, int32_t bias, uint32_t offset, float scale, const Epilogue& e, unsigned y, unsigned x,
+                                unsigned c) {
+  int64_t acc = bias;
+  for (unsigned g = 0; g < groups; ++g) {
+    for (unsigned ky = 0; ky < kKh; ++ky) {
+      for (unsigned kx = 0; kx < kKw; ++kx) {
+        const int64_t unit = g * plane + (y + ky) * kG + x + kx;
+        const unsigned group = g * kTaps + ky * kKw + kx;
+        for (unsigned i = 0; i < 4; ++i) {
+          acc += (int32_t{grid[4 * unit + i]} - e.zpIn) * (int32_t{weights[group * 4 * lanes + 4 * c + i]} - static_cast<int32_t>(offset));
+        }
+      }
+    }
+  }
+  const float v = std::clamp(static_cast<float>(acc) * scale * e.mult, e.lo, e.hi);
+  return static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
 }
 
 struct Fixture {
@@ -278,21 +301,7 @@ TEST(LleConvCompute, AReductionSplitAroundThePositionsSumsEveryKGroupIntoItsPosi
   for (unsigned y = 0; y < kOutH; ++y) {
     for (unsigned x = 0; x < kOutW; ++x) {
       for (unsigned c = 0; c < kWideLanes; ++c) {
-        int64_t acc = bias[c];
-        for (unsigned g = 0; g < kGroups; ++g) {
-          for (unsigned ky = 0; ky < kKh; ++ky) {
-            for (unsigned kx = 0; kx < kKw; ++kx) {
-              const int64_t unit = g * kPlane + (y + ky) * kG + x + kx;
-              const unsigned group = g * kTaps + ky * kKw + kx;
-              for (unsigned i = 0; i < 4; ++i) {
-                acc += (int32_t{grid[4 * unit + i]} - e.zpIn) *
-                       (int32_t{weights[group * 4 * kWideLanes + 4 * c + i]} - static_cast<int32_t>(offset[c]));
-              }
-            }
-          }
-        }
-        const float v = std::clamp(static_cast<float>(acc) * scale[c] * e.mult, e.lo, e.hi);
-        const auto want = static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
+        const uint8_t want = splitReductionReference(grid, weights, kGroups, kWideLanes, kPlane, bias[c], offset[c], scale[c], e, y, x, c);
         const uint8_t got = out[kWideLanes * (y * kOutW + x) + c];
         EXPECT_EQ(int{got}, int{want}) << "output (" << y << ", " << x << ") lane " << c;
         distinct.insert(got);
@@ -376,21 +385,8 @@ TEST(LleConvCompute, ASplitReductionsOutputBlocksTakeTheStreamsNextPrefixAndWind
     for (unsigned y = 0; y < kOutH; ++y) {
       for (unsigned x = 0; x < kOutW; ++x) {
         for (unsigned c = 0; c < kWideLanes; ++c) {
-          int64_t acc = bias[b][c];
-          for (unsigned g = 0; g < kGroups; ++g) {
-            for (unsigned ky = 0; ky < kKh; ++ky) {
-              for (unsigned kx = 0; kx < kKw; ++kx) {
-                const int64_t unit = g * kPlane + (y + ky) * kG + x + kx;
-                const unsigned group = g * kTaps + ky * kKw + kx;
-                for (unsigned i = 0; i < 4; ++i) {
-                  acc += (int32_t{grid[4 * unit + i]} - e.zpIn) *
-                         (int32_t{weights[b][group * 4 * kWideLanes + 4 * c + i]} - static_cast<int32_t>(offset[b][c]));
-                }
-              }
-            }
-          }
-          const float v = std::clamp(static_cast<float>(acc) * scale[b][c] * e.mult, e.lo, e.hi);
-          const auto want = static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
+          const uint8_t want =
+              splitReductionReference(grid, weights[b], kGroups, kWideLanes, kPlane, bias[b][c], offset[b][c], scale[b][c], e, y, x, c);
           const size_t at = 4 * (kPositionUnits * (y * kOutW + x) + kLaneGroups * b) + c;
           const uint8_t got = out[at];
           EXPECT_EQ(int{got}, int{want}) << "block " << b << " output (" << y << ", " << x << ") lane " << c;
