@@ -51,7 +51,10 @@ def compact(detail):
 
 def stop_of(coralsim, path, timeout):
     try:
-        run = subprocess.run([coralsim, "run", "--mode", "lle", "--random", "1", path],
+        # The device-side transfer limit follows the script's own: on a loaded machine a large program
+        # computes longer than coralsim's default 10 s per transfer, which is not a stop.
+        run = subprocess.run([coralsim, "run", "--mode", "lle", "--random", "1",
+                              "--timeout-ms", str(timeout * 1000), path],
                              capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return f"timed out after {timeout} s"
