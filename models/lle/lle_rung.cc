@@ -1730,8 +1730,14 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                          std::to_string(tiles_[t].keptReadChannel) + "): an 0x01 compute taking it is never seen and not decoded");
     }
   }
-  // A fifth level of the w0 nest (docs/decoding-log.md "splitcat" §B): model_mat_Add's 128 x 128 rows.
-  // No form executed here loops there; refused by name rather than run as if it ran once.
+  // The two-byte element form (lle_rung_two_byte_walk.cc, docs/decoding-log.md "twobyte") counts all its
+  // nests' levels, the w0 nest's fifth among them (model_mat_Add's 128 x 128 rows).
+  if (isTwoByteElementForm(packet)) {
+    computeTwoByteElementWise(packet);
+    return;
+  }
+  // A fifth level of the w0 nest (docs/decoding-log.md "splitcat" §B). No other form executed here loops
+  // there; refused by name rather than run as if it ran once.
   if (const uint64_t level4 = readField(words, LleField::ComputeLimitW0Level4); level4 != 0) {
     refuse(packet, "ComputeLimitW0Level4 (word 0 bits 127:118) = " + std::to_string(level4) + ": the compute's loop nest repeats " +
                        std::to_string(level4 + 1) + " times at level 4; no executed form has a fifth level");

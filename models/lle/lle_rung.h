@@ -260,6 +260,11 @@ class LleRung final : public models::DatapathRung {
   // The grouped copy (docs/decoding-log.md "colour"): an unrequantised copy whose Nest37 level 0 counts
   // K groups, each weighed into the output unit of its own lane group, as the ring copy's.
   [[nodiscard]] static uint64_t groupsAPosition(std::span<const isa::Word128> words);
+  // The two-byte element form (lle_rung_two_byte_walk.cc, docs/decoding-log.md "twobyte"): each input byte
+  // weighed by a 16-bit weight (ComputeWideWeights). isTwoByteElementForm refuses the bit and the element
+  // size apart; computeTwoByteElementWise runs the walk.
+  [[nodiscard]] bool isTwoByteElementForm(const models::DecodedPacket& packet) const;
+  void computeTwoByteElementWise(const models::DecodedPacket& packet);
   template <typename Nest>
   void writeWalkedGroups(const models::DecodedPacket& packet, const Nest& out, const InputByteWalk& walk, uint64_t iterations);
   // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.

@@ -6679,7 +6679,8 @@ TEST_F(LleRungTest, AComputeNamesItsInputElementSize) {
             std::string::npos);
   EXPECT_NE(attempt(1, 0).find("not one of the decoded element sizes"), std::string::npos);
   EXPECT_NE(attempt(4, 2).find("ComputeInputBytesCode (word 1 bits 119:118) = 2"), std::string::npos);
-  EXPECT_NE(attempt(2, 2).find("ComputeInputBytes (word 1 bits 83:81) = 2: 2-byte input elements"), std::string::npos);
+  // 2-byte elements are the two-byte element form ("twobyte"), which wants ComputeWideWeights: a Dense compute without it is refused naming it.
+  EXPECT_NE(attempt(2, 2).find("ComputeInputBytes = 2 with ComputeWideWeights (word 14 bit 55) clear"), std::string::npos);
 }
 
 
@@ -7581,6 +7582,99 @@ TEST_F(LleRungTest, ABroadcastOfOneUnitStagesThroughAZeroWordThreeAndCountsTheRe
   expectRefusal([&] { broadcast(kNone, 5, oneUnitWrite(0x1000)); }, "carried 65535",
                 "a re-read numbered 5 after 0xffff was accepted");
   rung.endRun();
+}
+
+// The two-byte element form (docs/decoding-log.md "twobyte"): each input byte weighed by a signed 16-bit
+// weight (ComputeWideWeights, w14 bit 55), a lane's two side by side in its 4-byte weight unit. Values no
+// corpus compute has: 3 positions, the second operand 40 bytes after the first (x + y, not model_mat_Add's
+// x + x), weights past int8 and negative (none of the corpus's ADD weights is), a 64-byte kept block of
+// K = 4 groups (the two elements of a position, then the second operand's). Each position's 4 lanes sum its
+// K iterations, plus the bias, into one output unit. Bit 55 without 2-byte elements, 2-byte elements
+// without it, and a weight walk that does not return to the first group are refused by name.
+TEST_F(LleRungTest, TheTwoByteElementFormWeighsEachInputByteWithASixteenBitWeight) {
+  constexpr uint16_t kTile = 0x8;
+  constexpr uint64_t kBlockAt = 96, kInputAt = 200, kSecondOperand = 40, kPositions = 3;
+  constexpr uint8_t kZpOut = 7;
+  constexpr int32_t kBias = -333;
+  constexpr float kMult = 0.002f;
+  // weight[g][c][k]: K group g, lane c, input byte k of the element.
+  int16_t weight[4][4][2];
+  for (int g = 0; g < 4; ++g) {
+    for (int c = 0; c < 4; ++c) {
+      for (int k = 0; k < 2; ++k) weight[g][c][k] = static_cast<int16_t>((g + 1) * 150 * (c % 2 ? -1 : 1) + 37 * c - 11 * k + 3 * g * k);
+    }
+  }
+  std::vector<DecodedPacket> before;
+  for (uint64_t g = 0; g < 4; ++g) {
+    for (uint64_t c = 0; c < 4; ++c) {
+      const uint64_t unit = uint64_t{static_cast<uint16_t>(weight[g][c][0])} | uint64_t{static_cast<uint16_t>(weight[g][c][1])} << 16;
+      before.push_back(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, unit},
+                                     {LleField::Fill17At4, kBlockAt / 4 + 4 * g + c}}));
+    }
+  }
+  DecodedPacket keep = readAt(kTile, kBlockAt, 64);
+  f.setElement(keep, LleField::Stage13Route, 0, 0);
+  f.setElement(keep, LleField::Stage13Route, 1, 0);
+  before.push_back(keep);
+  const auto twoByte = [&](const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
+    std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::ComputeZpOut, kZpOut}, {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
+        {LleField::ComputeClampHi, std::bit_cast<uint32_t>(240.0f)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-7.0f)},
+        {LleField::ComputeBias, static_cast<uint32_t>(kBias)},
+        {LleField::ComputeInputBytes, 2}, {LleField::ComputeInputBytesCode, 2}, {LleField::ComputeWideWeights, 1},
+        // Nest37: level 0 the position's two elements, level 1 the two operands kSecondOperand bytes apart
+        // (4 x step + code + 2 = 40), level 2 the positions 4 bytes apart (carry 4 - 2 - 40).
+        {LleField::ComputeK4W1, 1}, {LleField::ComputeNest37Limit1, 1},
+        {LleField::ComputePositionStep37, (kSecondOperand - 4) / 4},
+        {LleField::ComputeNest37Carry1, static_cast<uint64_t>(4 - 2 - static_cast<int64_t>(kSecondOperand)) & 0x7ffff},
+        {LleField::ComputeInputLevelMoves, 0b111},
+        {LleField::ComputeK4W0, 1}, {LleField::ComputeK4W7, 3}, {LleField::ComputeK4W10, 3},
+        {LleField::ComputeKWrap29, static_cast<uint64_t>(-3)}, {LleField::ComputeKWrapW7, static_cast<uint64_t>(-3)}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    DecodedPacket packet = elementWiseCompute(kTile, kPositions, kInputAt, fields);
+    f.setElement(packet, LleField::ComputeLimitW0, 0, 1);
+    f.setElement(packet, LleField::ComputeLimitW0, 1, kPositions - 1);
+    f.setElement(packet, LleField::ComputeLimit29, 0, kPositions - 1);
+    f.setElement(packet, LleField::ComputeLimitW10, 0, kPositions - 1);
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    std::vector<DecodedPacket> program = before;
+    program.push_back(canaryAt(kTile, kOutputAt / 4 + kPositions));
+    return runElementWise({kTile, 512, kInputAt, {1, 1, 1, 1}, 16, false, program}, compute);
+  };
+  streams.input.resize(56);  // whole 8-byte beats: both operands' 3 positions (52 bytes)
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(29 + 41 * i);
+  const DecodedPacket packet = twoByte();
+  EXPECT_EQ(checkEnvelope(packet), "");
+  const std::vector<uint8_t> out = run(packet);
+  ASSERT_EQ(out.size(), 16u);
+  for (uint64_t p = 0; p < kPositions; ++p) {
+    for (unsigned c = 0; c < 4; ++c) {
+      int32_t acc = kBias;
+      for (unsigned operand = 0; operand < 2; ++operand) {
+        for (unsigned e = 0; e < 2; ++e) {
+          for (unsigned k = 0; k < 2; ++k) {
+            acc += int32_t{streams.input[operand * kSecondOperand + 4 * p + 2 * e + k]} * weight[2 * operand + e][c][k];
+          }
+        }
+      }
+      const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * kMult, -7.0f, 240.0f)) + kZpOut);
+      EXPECT_EQ(out[4 * p + c], want) << "position " << p << " lane " << c << " (acc " << acc << ")";
+    }
+  }
+  for (uint64_t i = 4 * kPositions; i < 16; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the outputs";
+  const auto refusal = [&](const DecodedPacket& compute) {
+    return refusalOf([&] {
+      run(compute);
+    });
+  };
+  const std::string clear = refusal(twoByte({{LleField::ComputeWideWeights, 0}}));
+  EXPECT_NE(clear.find("ComputeInputBytes = 2 with ComputeWideWeights (word 14 bit 55) clear"), std::string::npos) << clear;
+  const std::string fourByte = refusal(twoByte({{LleField::ComputeInputBytes, 4}, {LleField::ComputeInputBytesCode, 0}}));
+  EXPECT_NE(fourByte.find("ComputeWideWeights (word 14 bit 55) set with ComputeInputBytes = 4"), std::string::npos) << fourByte;
+  const std::string walk = refusal(twoByte({{LleField::ComputeKWrapW7, 0}}));
+  EXPECT_NE(walk.find("ComputeKWrapW7[0] = 0 in the 2-byte element form"), std::string::npos) << walk;
 }
 
 }  // namespace coralsim::lle
