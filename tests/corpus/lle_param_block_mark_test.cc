@@ -2,8 +2,9 @@
 // "w12mn") over every distinct corpus program: read as the running number of the compute's first parameter block
 // along its chunk, it never goes down from one compute to the next that carries one (0 = none, skipped) except
 // where the count restarts at 1. The test prints how many steps rise, stay and restart (the figures the log
-// quotes) and wants all three present (else the reading would be tested on nothing). It fails when the field is
-// read one bit lower (from w12 bit 90, the mode echo's, which goes up and down with the layers).
+// quotes) and wants all three present (else the reading would be tested on nothing). Read one bit lower (from
+// w12 bit 90) or higher (from bit 92) the restarts are no longer at 1 and count as steps down (checked with a
+// throwaway scan of the same walk: 211 of them either way), so the test fails on a misplaced field.
 #include <gtest/gtest.h>
 
 #include <cstdio>

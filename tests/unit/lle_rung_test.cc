@@ -3379,13 +3379,13 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   // parameter block, 1 in that prefix-form w12, read for no byte: 2 (MobileNet's second compute) and 4,097 and
   // 65,535 (no corpus compute: the largest is 1,333) run the same convolution to the same outputs, the bytes
   // coming from the stream the receive armed. Without the field the envelope refuses the compute on "word 12
-  // ... bits 92" (checked: the prefix-form rows carry 1 there).
+  // ... bits 92 ..." (checked with main's lle_fields.def and envelopes: the prefix-form rows carry 1 there).
   for (const uint64_t mark : {2u, 4097u, 65535u}) {
     rung.beginRun();
     writeGrids();
     arm(0x3, kTaps, kTag);
     DecodedPacket marked = flagged;
-    f.setElement(marked, LleField::ComputeParamBlockMark, 0, mark);
+    isa::writePacketBits(f.wordsOf(marked), 12 * 128 + 91, 16, mark);  // the bits themselves, not through the field's row
     ASSERT_EQ(checkEnvelope(marked), "") << "mark " << mark;
     rung.packet(marked, streams, 0);
     ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value()) << "mark " << mark;
