@@ -620,7 +620,7 @@ TEST_F(LleRungTest, TheDenseComputeChecksItsOnePositionItself) {
 // §A-§C): declared don't-care for the bytes. Values no corpus compute has -- bits 90:89 non-zero without the
 // parameter-prefix form's bit 123 (0 in all 1,995 such computes), the mark 12,345 (no corpus compute's), bit 34
 // both ways under them on the Dense compute -- pass the envelope and yield the same Dense results on two tiles.
-// (with the positions' flag and the row 4 they come with, "w12lo" §A). Their neighbours stay pinned: w12 bit 91
+// (with the positions' flag and the row 4 they come with, "w12lo" §A). Their neighbours stay pinned: w12 bit 107
 // and w12[81:64] (4 without a ring: 5 here) are refused naming word 12.
 // Fails without the fields and the regenerated envelopes (checked: refused on "word 12 ... bits 90:89").
 TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
@@ -645,9 +645,9 @@ TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
       }
     }
   }
-  DecodedPacket bit91 = compute(0x1);
-  f.wordsOf(bit91)[12].setBits(91, 1, 1);
-  expectEnvelopeRefusesBits(bit91, 12, "bits 91 ");
+  DecodedPacket bit107 = compute(0x1);  // bit 91 is ComputeParamBlockMark's now ("w12mn"); 107 above it stays pinned
+  f.wordsOf(bit107)[12].setBits(107, 1, 1);
+  expectEnvelopeRefusesBits(bit107, 12, "bits 107 ");
   DecodedPacket rowBytes = compute(0x1);
   f.wordsOf(rowBytes)[12].setBits(64, 18, 5);
   f.wordsOf(rowBytes)[12].setBits(82, 1, 1);
@@ -3375,6 +3375,23 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
   EXPECT_EQ(outputs(), plainOutputs);
   rung.endRun();
+  // w12[106:91] (ComputeParamBlockMark, docs/decoding-log.md "w12mn"): the running number of the compute's first
+  // parameter block, 1 in that prefix-form w12, read for no byte: 2 (MobileNet's second compute) and 4,097 and
+  // 65,535 (no corpus compute: the largest is 1,333) run the same convolution to the same outputs, the bytes
+  // coming from the stream the receive armed. Without the field the envelope refuses the compute on "word 12
+  // ... bits 92 ..." (checked with main's lle_fields.def and envelopes: the prefix-form rows carry 1 there).
+  for (const uint64_t mark : {2u, 4097u, 65535u}) {
+    rung.beginRun();
+    writeGrids();
+    arm(0x3, kTaps, kTag);
+    DecodedPacket marked = flagged;
+    isa::writePacketBits(f.wordsOf(marked), 12 * 128 + 91, 16, mark);  // the bits themselves, not through the field's row
+    ASSERT_EQ(checkEnvelope(marked), "") << "mark " << mark;
+    rung.packet(marked, streams, 0);
+    ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value()) << "mark " << mark;
+    EXPECT_EQ(outputs(), plainOutputs) << "mark " << mark;
+    rung.endRun();
+  }
 
   // The same stream armed by a 0x12 (docs/decoding-log.md "op12", "bcast10"): the execution-only 0x11's
   // layout, its transfers (Recv12Run + 1) x (Recv12Repeat + 1) -- here a run of 3 repeated twice, a nest no
