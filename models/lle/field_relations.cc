@@ -249,6 +249,11 @@ bool isUnrequantisedCopyWalk(std::span<const isa::Word128> words) {
          readField(words, LleField::ComputeInputRingOn) == 0;
 }
 
+bool isGroupedWalk(std::span<const isa::Word128> words) {
+  return readField(words, LleField::ComputeInputBytes) == 4 && readField(words, LleField::ComputeInputRingOn) == 0 &&
+         readField(words, LleField::ComputeK4W1) != 0 && readField(words, LleField::ComputeK4W0) == 0;
+}
+
 bool fieldPresent(LleField field, std::span<const isa::Word128> words) {
   for (const FieldFormat& f : kFormats) {
     if (f.field == field && (readField(words, f.condition) == 0) != f.whenClear) return false;
@@ -265,8 +270,8 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     if (r.exceptField2 && readField(words, *r.exceptField2) == r.exceptValue2) continue;
     if (r.exceptWhereSet && readField(words, *r.exceptWhereSet) != 0) continue;        // so does the convolution
     if (r.onlyWhereSet && readField(words, *r.onlyWhereSet) == 0) continue;            // a relation of one form only
-    if (r.exceptPixelWalk && (isPixelWalk(words) || isUnrequantisedCopyWalk(words))) continue;  // lle_rung_eltwise_walk.cc checks it
-    if (r.exceptRowWalk && (isRowWalk(words) || isUnrequantisedCopyWalk(words))) continue;  // Nest37 read as a byte walk
+    if (r.exceptPixelWalk && (isPixelWalk(words) || isUnrequantisedCopyWalk(words) || isGroupedWalk(words))) continue;  // lle_rung_eltwise_walk.cc checks it
+    if (r.exceptRowWalk && (isRowWalk(words) || isUnrequantisedCopyWalk(words) || isGroupedWalk(words))) continue;  // Nest37 read as a byte walk
     if (r.exceptPrefixed && isPrefixedCompute(words)) continue;                         // the convolution / Dense executors'
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;

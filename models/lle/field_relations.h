@@ -78,6 +78,17 @@ struct FieldRelation {
 // the copies' carries of levels that run once are a return and a next block, not the K loop's wrap.
 [[nodiscard]] bool isUnrequantisedCopyWalk(std::span<const isa::Word128> words);
 
+// The grouped walk (docs/decoding-log.md "colour", "kstride"): 4-byte groups outside a ring whose Nest37 level 0
+// counts K groups (ComputeK4W1 > 0) while the w0 nest's K level runs once (ComputeK4W0 = 0): the w0 nest counts
+// those groups as iterations of one group each (ComputeLimitW0[0] in every corpus one), so nothing is reduced
+// over them -- each group is its own lane group of a wide position. The colour templates' grouped copies (bit
+// 117) and the element-wise templates' unrequantised passes (mode 0x30c060: model_dense's 0x012c, MobileNet v2
+// wo_fc, the PoseNet decoders; 569 / 569 corpus computes with K4W1 > 0 and K4W0 = 0) have it. Its executor (the
+// walked element-wise form) reads Nest37 as the byte walk: carries of levels that count are applied, those of
+// levels that run once are not, whatever they say (model_dense's +1 at slots 3 / 5), so the K-wrap rows of
+// lle_relations.def (_OR_ROW_WALK, _OR_PIXEL_WALK) are its, not the table's.
+[[nodiscard]] bool isGroupedWalk(std::span<const isa::Word128> words);
+
 // Conv / depthwise 1024^2's input copies (docs/decoding-log.md "conv1024"): 4-byte input elements outside a
 // ring, one group an iteration (ComputeK4W1 = 0), no tap-row loop (ComputeNest37Limit1 = 0) and a Nest37 level
 // above 3 counting (ComputeNest37LimitHigh):

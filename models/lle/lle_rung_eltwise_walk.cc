@@ -66,9 +66,8 @@ bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   const bool walksAtLevel1 = groupsOutsideARing && readField(words, LleField::ComputeNest37Limit1) != 0;
   // Conv 1024^2's input copy: positions at level 2, the image's rows at level 4 ("conv1024").
   const bool walksAboveLevel3 = groupsOutsideARing && InputByteWalk::fromPacket(words, kUnitBytes).countsAboveLevel3();
-  // The grouped copy: an unrequantised copy whose Nest37 level 0 counts K groups (groupsAPosition).
-  const bool groupedCopy = fourByteGroupsOutsideARing && isUnrequantisedCopy(words) && readField(words, LleField::ComputeK4W1) != 0;
-  if (!walksAtLevel1 && !walksAboveLevel3 && !isPixelWalk(words) && !groupedCopy) return false;
+  // The grouped walk: Nest37 level 0 counts K groups the w0 nest does not reduce over (groupsAPosition).
+  if (!walksAtLevel1 && !walksAboveLevel3 && !isPixelWalk(words) && !isGroupedWalk(words)) return false;
   bool any = false;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
@@ -148,7 +147,7 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
   const uint64_t groups = groupsAPosition(words);
   refuseOtherLanesOrPrefix(packet, groups - 1, 0,
                            groups == 1 ? "walked element-wise compute: 4 lanes, no parameter prefix"
-                                       : "grouped copy: 4 lanes a K group (ComputeLaneGroups = ComputeK4W1), no parameter prefix");
+                                       : "grouped walk: 4 lanes a K group (ComputeLaneGroups = ComputeK4W1), no parameter prefix");
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   if (outputAt % kUnitBytes != 0) refuse(packet, "ComputeOutputAt = " + std::to_string(outputAt) + " is not a 4-byte unit");
   const int64_t firstUnit = static_cast<int64_t>(outputAt / kUnitBytes);
@@ -160,9 +159,9 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
 }
 
 // Nest37 level 0's K groups a position: 1 in the element-wise forms (the level runs once), K4W1 + 1 in the
-// grouped copy, where each group is one output unit of its own lane group.
+// grouped walk (the copy's and the unrequantised passes'), where each group is one output unit of its own lane group.
 uint64_t LleRung::groupsAPosition(std::span<const isa::Word128> words) {
-  return isUnrequantisedCopy(words) ? readField(words, LleField::ComputeK4W1) + 1 : 1;
+  return isGroupedWalk(words) ? readField(words, LleField::ComputeK4W1) + 1 : 1;
 }
 
 // Each group of the walk, in walk order, weighed by the kept block into the next unit of `out`: Output37

@@ -31,6 +31,14 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
     return "ComputeFlagW12Bit88 (word 12 bit 88) = " + std::to_string(flag) + " with ComputeCodeW9 (word 9 bits 63:59) = 2 and " +
            "ComputePartialSumWalkOn (word 11 bit 99) = " + std::to_string(walkOn) + ": under code 2 the flag goes with the switch; another pairing is not decoded";
   }
+  // A walk none of whose levels above level 0 counts is one pass (docs/decoding-log.md "kstride"): the K groups of
+  // level 0 add into one row and the sum is taken whole, so the row and the wraps of the levels that run once
+  // (never applied, as every nest's) move no byte -- dense_1_8_mul's one-group compute (wraps 1, row 0) and
+  // model_dense's Dense computes (4 or 25 groups at level 0, wraps 0, 4 / 25, row 0) carry the switch on so.
+  if (readField(words, LleField::ComputeLimitW10, 0) == 0 && readField(words, LleField::ComputeLimitW10, 1) == 0 &&
+      readField(words, LleField::ComputeLimitW10Level3) == 0) {
+    return "";
+  }
   if (row == 0) {
     // No kept sums: the w10 nest does not walk (every decode-set compute; what a walk without its rows
     // would address is not decoded).

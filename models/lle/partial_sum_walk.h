@@ -3,7 +3,8 @@
 // its positions (the RingCanary 3 x 3 convolutions: 9 taps at a time, C/4 groups around the positions)
 // must keep each position's sums between the groups: the w10 nest walks them, one 256-byte row a
 // position from w9[121:110], the taps adding into one row, every counting level above the positions
-// returning to the first row, w11 bit 99 switching the walk on. The rung computes each output's whole reduction at once, so these rows move
+// returning to the first row, w11 bit 99 switching the walk on. A walk none of whose levels above level 0 counts
+// is one pass whose sum is taken whole: its row and idle wraps move no byte ("kstride"). The rung computes each output's whole reduction at once, so these rows move
 // no byte; the walk is checked so that a packet saying something else is refused naming the field.
 #pragma once
 

@@ -5656,8 +5656,66 @@ TEST_F(LleRungTest, TheGroupedCopyWritesEachKGroupOfAPositionToItsOwnLaneGroup) 
   for (uint64_t i = 4 * kUnits; i < 64; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the copy";
   const auto refusal = [&](const DecodedPacket& compute) { return refusalOf([&] { run(compute); }); };
   const std::string lanes = refusal(groupedCopy(1, kGroupsAPosition));
-  EXPECT_NE(lanes.find("grouped copy"), std::string::npos) << lanes;
+  EXPECT_NE(lanes.find("grouped walk"), std::string::npos) << lanes;
   EXPECT_NE(refusal(groupedCopy(0, kGroupsAPosition - 1)), "");
+}
+
+// The grouped walk without bit 117 (docs/decoding-log.md "kstride"): the element-wise templates' unrequantised
+// pass (mode bits w15[9:4] = 0x06, word 12 zero, multiplier 1.0, clamps +-inf) whose Nest37 level 0 counts K
+// groups while the w0 nest's K level runs once (ComputeK4W0 = 0, its level 1 counting the same groups): no
+// reduction, each group its own lane group -- iwatake model_dense's 0x012c (4 groups, 16 lanes, one position).
+// Here 3 groups x 3 positions 16 bytes apart (ComputeNest37Carry1 8: a 4-byte gap), PositionLoopOn set (the
+// pass is not the copy), the carries of levels that run once as model_dense's compile writes them, slots 2, 4, 6
+// -(iterations - 1) and slots 3, 5 a next block (+7 here, model_dense +1: no corpus value), none applied; a
+// diagonal block of 2 so the weighing shows: out[4 (3 p + g) + c] = 2 in[16 p + 4 g + c], saturated. The same
+// packet with a K level in the w0 nest (ComputeK4W0 = 2: the groups reduced) is not this form and is refused.
+// Fails without the change (checked: with models/lle of main the relation refuses "ComputeKWrap37[1] (word 2
+// bits 119:103) = 7 is not -1 x (iterations ...) = -8").
+TEST_F(LleRungTest, TheGroupedWalkWithoutBit117WritesEachGroupToItsOwnLaneGroup) {
+  constexpr uint16_t kTile = 0x10;
+  constexpr uint64_t kBlockAt = 192;
+  constexpr uint64_t kInputAt = 384;
+  constexpr uint64_t kGroupsAPosition = 3, kPositions = 3, kPositionBytes = 16, kUnits = kGroupsAPosition * kPositions;
+  const auto groupedWalk = [&](uint64_t k4w0) {
+    const float inf = std::numeric_limits<float>::infinity();
+    DecodedPacket packet = elementWiseCompute(
+        kTile, kUnits, kInputAt,
+        {{LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
+         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(inf)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-inf)},
+         {LleField::ComputeK4W0, k4w0}, {LleField::ComputeK4W1, kGroupsAPosition - 1},
+         {LleField::ComputeLaneGroups, kGroupsAPosition - 1}, {LleField::ComputePositions, kPositions - 1},
+         {LleField::ComputeNest37Carry1, kPositionBytes - 4 * (kGroupsAPosition - 1)},
+         {LleField::ComputePositionStep37, static_cast<uint64_t>(-int64_t{kGroupsAPosition - 1})},
+         {LleField::ComputeInputLevelMoves, 0b0000101},
+         {LleField::ComputeOut37Limit0, kPositions - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
+         {LleField::ComputeOutPositions, 0}, {LleField::ComputePositionLoopOn, 1},
+         {LleField::ComputeModeW15Low, 2}, {LleField::ComputeModeW15High, 1}, {LleField::ComputeUnrequantisedCopy, 0}});
+    for (unsigned e = 0; e < 5; ++e) {
+      f.setElement(packet, LleField::ComputeKWrap37, e, e % 2 ? 7 : static_cast<uint64_t>(-int64_t{kUnits - 1}));
+    }
+    f.wordsOf(packet)[kRequantisationWord] = isa::Word128{};
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    const DecodedPacket mark = canaryAt(kTile, kOutputAt / 4 + kUnits);
+    return runElementWise({kTile, kBlockAt, kInputAt, {2, 2, 2, 2}, 4 * (kUnits + 1), true, {mark}}, compute);
+  };
+  streams.input.resize(kPositions * kPositionBytes);  // whole 8-byte beats, every byte different
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(5 + 11 * i);
+  const DecodedPacket walk = groupedWalk(0);
+  EXPECT_EQ(checkEnvelope(walk), "");
+  const std::vector<uint8_t> out = run(walk);
+  ASSERT_EQ(out.size(), 4 * (kUnits + 1));
+  for (uint64_t p = 0; p < kPositions; ++p) {
+    for (uint64_t g = 0; g < kGroupsAPosition; ++g) {
+      for (unsigned c = 0; c < 4; ++c) {
+        const int doubled = 2 * int{streams.input[kPositionBytes * p + 4 * g + c]};
+        EXPECT_EQ(out[4 * (kGroupsAPosition * p + g) + c], std::min(doubled, 255)) << "position " << p << " group " << g << " lane " << c;
+      }
+    }
+  }
+  for (uint64_t i = 4 * kUnits; i < out.size(); ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the walk";
+  EXPECT_NE(refusalOf([&] { run(groupedWalk(kGroupsAPosition - 1)); }), "");
 }
 
 // A read with Stage13Route 1, 0 (w3 bit 107 alone; docs/decoding-log.md "eltw12" §D, add_128_128's output

@@ -395,6 +395,33 @@ TEST(LleRelations, APartialSumRowWalkKeepsOneRowAPositionAndReturnsAboveIt) {
       << refusal();
 }
 
+// A partial-sum walk none of whose levels above level 0 counts is one pass (docs/decoding-log.md "kstride"): the
+// level-0 K groups add into one row and the sum is taken whole, so neither the row nor the wraps of the levels that
+// run once move a byte -- dense_1_8_mul's one-group compute (wrap 1, row 0) and model_dense's Dense computes (wraps
+// 0, 4, row 0) carry the switch on so. Here 7 groups with wraps 3, 5, -2 at the idle levels and rows 0 and 77 (no
+// corpus compute has them) pass; with a second position counting (ComputeLimitW10[0] = 1) the walk is more than one
+// pass and the row-0 refusal stands. Fails without the change (checked: "ComputePartialSumWalkOn (word 11 bit 99) =
+// 1 with ComputePartialSumRow (word 9 bits 121:110) = 0: a walk over partial-sum rows without its first row ...").
+TEST(LleRelations, APartialSumWalkOfOnePassMovesNoByteWhateverItsRowAndIdleWraps) {
+  std::array<isa::Word128, 17> words{};
+  const auto set = [&](LleField field, unsigned element, int64_t value) { setElement(words, field, element, value); };
+  set(LleField::ComputeK4W10, 0, 6);
+  set(LleField::ComputePartialSumWalkOn, 0, 1);
+  set(LleField::ComputeWrapW10, 0, 3);
+  set(LleField::ComputeWrapW10, 1, 5);
+  set(LleField::ComputeWrapW10, 2, -2);
+  for (const int64_t row : {0, 77}) {
+    set(LleField::ComputePartialSumRow, 0, row);
+    EXPECT_EQ(checkFieldRelations(0x01, words), "") << "row " << row;
+  }
+  set(LleField::ComputePartialSumRow, 0, 0);
+  set(LleField::ComputeLimitW10, 0, 1);
+  const std::string twoPositions = checkFieldRelations(0x01, words);
+  EXPECT_NE(twoPositions.find("ComputePartialSumWalkOn (word 11 bit 99) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0"),
+            std::string::npos)
+      << twoPositions;
+}
+
 // w12 bit 88 goes with the partial-sum walk's switch where ComputeCodeW9 is 2 (docs/decoding-log.md "ring88";
 // 4,578 / 4,578 corpus computes); under other codes it is not decoded and not checked. The walk of the test
 // above (rows from 3,000, 3 K groups, 3 blocks: no corpus compute) with the flag set passes; the flag clear
