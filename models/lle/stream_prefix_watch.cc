@@ -30,6 +30,10 @@ struct StreamPrefix {
   bool level1Counts = false;
   uint64_t arrays = 0;
   uint64_t blocks = 0;  // output blocks - 1: the receive's levels 2-3
+
+  // The prefix's parts - 1 as the write's run counts them (docs/decoding-log.md "pair14b"): the bias array is one
+  // part, the scale / offset pair another (ComputeParamPrefix's two bits), so ceil(arrays / 2) - 1.
+  [[nodiscard]] uint64_t run() const { return arrays == 0 ? 0 : (arrays + 1) / 2 - 1; }
 };
 
 // False when the packet arms no prefixed stream.
@@ -60,6 +64,7 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
     const uint64_t on = readField(packet.words, LleField::Stage14StreamPrefixOn);
     const uint64_t blocks = readField(packet.words, LleField::Stage14StreamPrefixBlocks);
     const uint64_t ring = readField(packet.words, LleField::Stage14RingStream);
+    const uint64_t run = readField(packet.words, LleField::Stage14StreamPrefixRun);
     const std::string at = "opcode 0x14 at " + models::describePacketLocation(packet.pc, packet.words[0]) + ": ";
     for (unsigned t = 0; t < kTiles; ++t) {
       if (!(packet.tileMask & (1u << t))) continue;
@@ -72,10 +77,11 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
                                         : std::string("no packet")) +
                                 " (docs/decoding-log.md \"prefix14\" §B)";
       if (!streamed) {
-        if (arrays != 0 || on != 0 || blocks != 0 || ring != 0) {
+        if (arrays != 0 || on != 0 || blocks != 0 || ring != 0 || run != 0) {
           return at + "it describes a stream prefix (" + fieldText(LleField::Stage14StreamPrefixArrays, arrays) + ", " +
                  fieldText(LleField::Stage14StreamPrefixOn, on) + ", " + fieldText(LleField::Stage14StreamPrefixBlocks, blocks) + ", " +
-                 fieldText(LleField::Stage14RingStream, ring) + ") where no prefixed stream receive comes before it" + after;
+                 fieldText(LleField::Stage14RingStream, ring) + ", " + fieldText(LleField::Stage14StreamPrefixRun, run) +
+                 ") where no prefixed stream receive comes before it" + after;
         }
         continue;
       }
@@ -96,6 +102,11 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
       }
       if (on != (arrays != 0 ? 1u : 0u)) {
         return at + fieldText(LleField::Stage14StreamPrefixOn, on) + " with " + fieldText(LleField::Stage14StreamPrefixArrays, arrays) + after;
+      }
+      if (run != stream.run()) {
+        return at + fieldText(LleField::Stage14StreamPrefixRun, run) + " is not the stream's prefix parts - 1 (" +
+               std::to_string(stream.run()) + ": ceil(" + std::to_string(stream.arrays) + " arrays / 2) - 1, docs/decoding-log.md \"pair14b\")" +
+               after;
       }
       if (blocks != stream.blocks) {
         return at + fieldText(LleField::Stage14StreamPrefixBlocks, blocks) + " is not the stream's " + std::to_string(stream.blocks + 1) +

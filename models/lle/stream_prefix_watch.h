@@ -3,8 +3,9 @@
 // its tiles (fences skipped: a fence moves no data) is a stream receive with a prefix -- an execution-only
 // 0x11 (Recv11PrefixOn) or a 0x12 (Recv12PrefixOn) -- the write stages that stream's prefix: its arrays (or 0)
 // with the flag saying it holds them, one prefix a block of output lanes (the receive's levels 2-3 above its K
-// level), and whether the stream comes over the weight ring (a 0x12) or from the host (a 0x11). After any
-// other packet the four fields must be 0. Each is checked wherever it is read, the refusal naming field, tile
+// level), whether the stream comes over the weight ring (a 0x12) or from the host (a 0x11), and the prefix's
+// run: its parts - 1 (the bias array; the scale / offset pair), ceil(arrays / 2) - 1 of the stream, its wraps
+// -run by relation (docs/decoding-log.md "pair14b"). After any other packet the five fields must be 0. Each is checked wherever it is read, the refusal naming field, tile
 // and both PCs; the rung moves no byte for them (a convolution takes its prefix from the parameter rows its
 // stream names, conv_compute.h).
 #pragma once

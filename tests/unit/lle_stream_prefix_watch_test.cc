@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/stream_prefix_watch.h"
@@ -43,10 +44,23 @@ class StreamPrefixWatchTest : public ::testing::Test {
                                         {LleField::Recv11PrefixOn, 1}, {LleField::Recv11PrefixBytes8, 32}});
     return withBlocks(p, LleField::Recv11ExecRepeat, 5, 0);
   }
-  DecodedPacket write(uint16_t mask, uint64_t arrays, uint64_t on, uint64_t blocks, uint64_t ring) {
-    return make(0x14, mask, {{LleField::Stage14FeedsCompute, 1}, {LleField::Stage14StreamPrefixArrays, arrays},
-                             {LleField::Stage14StreamPrefixOn, on}, {LleField::Stage14StreamPrefixBlocks, blocks},
-                             {LleField::Stage14RingStream, ring}});
+  // `run`: the staged prefix's parts - 1 (docs/decoding-log.md "pair14b"), 1 after a three-array stream; its three
+  // wraps -run.
+  DecodedPacket write(uint16_t mask, uint64_t arrays, uint64_t on, uint64_t blocks, uint64_t ring, uint64_t run) {
+    DecodedPacket p = make(0x14, mask, {{LleField::Stage14FeedsCompute, 1}, {LleField::Stage14StreamPrefixArrays, arrays},
+                                        {LleField::Stage14StreamPrefixOn, on}, {LleField::Stage14StreamPrefixBlocks, blocks},
+                                        {LleField::Stage14RingStream, ring}, {LleField::Stage14StreamPrefixRun, run}});
+    setWraps(-static_cast<int64_t>(run));
+    p.words = packets_.lastWords();
+    return p;
+  }
+  // Every element of the last packet's Stage14StreamPrefixWrap (two's complement of its 17 bits).
+  void setWraps(int64_t wrap) {
+    const LleFieldDef& f = fieldDef(LleField::Stage14StreamPrefixWrap);
+    for (unsigned e = 0; e < f.count; ++e) {
+      const uint32_t lsb = f.lsb + e * f.stride;
+      packets_.lastWords()[lsb / 128].setBits(lsb % 128, f.width, static_cast<uint64_t>(wrap) & ((1ull << f.width) - 1));
+    }
   }
   std::string after(const DecodedPacket& receive, const DecodedPacket& staging) {
     StreamPrefixWatch watch;
@@ -64,9 +78,9 @@ constexpr uint16_t kTiles = (1u << 6) | (1u << 11);
 
 TEST_F(StreamPrefixWatchTest, AComputeFeedingWriteStagesThePrefixOfTheStreamBeforeIt) {
   const auto ring = [&] { return withBlocks(ringStream(kTiles), LleField::Recv12Repeat, 2, 1); };
-  EXPECT_EQ(after(ring(), write(kTiles, 3, 1, 5, 1)), "");
-  EXPECT_EQ(after(ring(), write(kTiles, 0, 0, 5, 1)), "");  // a copy that holds no arrays (the corpus's count 0)
-  EXPECT_EQ(after(hostStream(kTiles), write(kTiles, 1, 1, 5, 0)), "");
+  EXPECT_EQ(after(ring(), write(kTiles, 3, 1, 5, 1, 1)), "");
+  EXPECT_EQ(after(ring(), write(kTiles, 0, 0, 5, 1, 1)), "");  // a copy that holds no arrays (the corpus's count 0)
+  EXPECT_EQ(after(hostStream(kTiles), write(kTiles, 1, 1, 5, 0, 0)), "");
 }
 
 TEST_F(StreamPrefixWatchTest, OtherValuesAreRefusedNamingTheField) {
@@ -74,25 +88,74 @@ TEST_F(StreamPrefixWatchTest, OtherValuesAreRefusedNamingTheField) {
   const auto refusal = [](const std::string& why, const std::string& expected) {
     EXPECT_NE(why.find(expected), std::string::npos) << why;
   };
-  refusal(after(ring(), write(kTiles, 2, 1, 5, 1)), "Stage14StreamPrefixArrays (word 1 bits 98:88) = 2 is neither 0 nor the stream's 3");
-  refusal(after(ring(), write(kTiles, 3, 0, 5, 1)), "Stage14StreamPrefixOn (word 1 bit 86) = 0 with Stage14StreamPrefixArrays");
-  refusal(after(ring(), write(kTiles, 3, 1, 2, 1)), "Stage14StreamPrefixBlocks (word 1 bits 15:0) = 2 is not the stream's 6 output blocks");
-  refusal(after(ring(), write(kTiles, 3, 1, 5, 0)), "Stage14RingStream (word 4 bit 103) = 0 where the stream comes over the weight ring");
-  refusal(after(hostStream(kTiles), write(kTiles, 1, 1, 5, 1)), "Stage14RingStream (word 4 bit 103) = 1 where the stream comes from the host");
+  refusal(after(ring(), write(kTiles, 2, 1, 5, 1, 1)), "Stage14StreamPrefixArrays (word 1 bits 98:88) = 2 is neither 0 nor the stream's 3");
+  refusal(after(ring(), write(kTiles, 3, 0, 5, 1, 1)), "Stage14StreamPrefixOn (word 1 bit 86) = 0 with Stage14StreamPrefixArrays");
+  refusal(after(ring(), write(kTiles, 3, 1, 2, 1, 1)), "Stage14StreamPrefixBlocks (word 1 bits 15:0) = 2 is not the stream's 6 output blocks");
+  refusal(after(ring(), write(kTiles, 3, 1, 5, 0, 1)), "Stage14RingStream (word 4 bit 103) = 0 where the stream comes over the weight ring");
+  refusal(after(hostStream(kTiles), write(kTiles, 1, 1, 5, 1, 0)), "Stage14RingStream (word 4 bit 103) = 1 where the stream comes from the host");
   // The receive on tile 6 alone: tile 11's packet before the write is none.
-  refusal(after(withBlocks(ringStream(1u << 6), LleField::Recv12Repeat, 2, 1), write(kTiles, 3, 1, 5, 1)),
+  refusal(after(withBlocks(ringStream(1u << 6), LleField::Recv12Repeat, 2, 1), write(kTiles, 3, 1, 5, 1, 1)),
           "where no prefixed stream receive comes before it on tile 11");
   // A compute before it: no stream, so nothing may be described.
-  refusal(after(make(0x01, kTiles), write(kTiles, 0, 0, 1, 0)), "Stage14StreamPrefixBlocks (word 1 bits 15:0) = 1");
-  EXPECT_EQ(after(make(0x01, kTiles), write(kTiles, 0, 0, 0, 0)), "");
+  refusal(after(make(0x01, kTiles), write(kTiles, 0, 0, 1, 0, 0)), "Stage14StreamPrefixBlocks (word 1 bits 15:0) = 1");
+  EXPECT_EQ(after(make(0x01, kTiles), write(kTiles, 0, 0, 0, 0, 0)), "");
   // The bias form (Bytes8 = 32 x arrays + 1, "stride11"): its arrays and blocks as the whole form's where the
   // receive's level 1 does not count; with it counting, which levels the blocks count is not decoded.
-  EXPECT_EQ(after(withBlocks(ringStream(kTiles, 97), LleField::Recv12Repeat, 2, 1), write(kTiles, 3, 1, 5, 1)), "");
+  EXPECT_EQ(after(withBlocks(ringStream(kTiles, 97), LleField::Recv12Repeat, 2, 1), write(kTiles, 3, 1, 5, 1, 1)), "");
   DecodedPacket level1 = ringStream(kTiles, 97);
   packets_.lastWords()[fieldDef(LleField::Recv12Repeat).lsb / 128].setBits(fieldDef(LleField::Recv12Repeat).lsb % 128, 16, 4);
   level1.words = packets_.lastWords();
-  refusal(after(level1, write(kTiles, 3, 1, 0, 1)), "(the bias form) with its level 1 counting");
-  refusal(after(ringStream(kTiles, 98), write(kTiles, 3, 1, 0, 1)), "3 arrays and 2 eight-byte units more");
+  refusal(after(level1, write(kTiles, 3, 1, 0, 1, 1)), "(the bias form) with its level 1 counting");
+  refusal(after(ringStream(kTiles, 98), write(kTiles, 3, 1, 0, 1, 1)), "3 arrays and 2 eight-byte units more");
+}
+
+// The staged prefix's run (docs/decoding-log.md "pair14b"): its parts - 1, where the bias array is one part and the
+// scale / offset pair another -- ceil(arrays / 2) - 1 -- and its wraps -run. Streams no corpus program has: a host
+// 0x11 with two arrays (the corpus's two-array streams are 0x12s), a 0x12 with one array and 6 blocks, the
+// three-array ring stream on tiles 6 and 11.
+TEST_F(StreamPrefixWatchTest, TheWritesRunCountsTheStreamPrefixsPartsAndItsWrapsReturnToTheFirst) {
+  const auto refusal = [](const std::string& why, const std::string& expected) {
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  const auto ring = [&](uint64_t bytes8) { return withBlocks(ringStream(kTiles, bytes8), LleField::Recv12Repeat, 2, 1); };
+  const auto twoArrayHostStream = [&] {
+    DecodedPacket p = make(0x11, kTiles, {{LleField::Recv11ExecutionForm, 1}, {LleField::Recv11ExecInnerLevel, 1},
+                                          {LleField::Recv11PrefixOn, 1}, {LleField::Recv11PrefixBytes8, 64}});
+    return withBlocks(p, LleField::Recv11ExecRepeat, 5, 0);
+  };
+  // Three arrays (bias; scale and offset): two parts, run 1.
+  EXPECT_EQ(after(ring(96), write(kTiles, 3, 1, 5, 1, 1)), "");
+  refusal(after(ring(96), write(kTiles, 3, 1, 5, 1, 0)),
+          "Stage14StreamPrefixRun (word 0 bits 110:95) = 0 is not the stream's prefix parts - 1 (1: ceil(3 arrays / 2) - 1");
+  refusal(after(ring(96), write(kTiles, 3, 1, 5, 1, 2)), "Stage14StreamPrefixRun (word 0 bits 110:95) = 2 is not");
+  // Two arrays (the scale / offset pair) and one (the bias): one part, run 0.
+  EXPECT_EQ(after(twoArrayHostStream(), write(kTiles, 2, 1, 5, 0, 0)), "");
+  refusal(after(twoArrayHostStream(), write(kTiles, 2, 1, 5, 0, 1)), "(0: ceil(2 arrays / 2) - 1");
+  EXPECT_EQ(after(ring(32), write(kTiles, 1, 1, 5, 1, 0)), "");
+  refusal(after(ring(32), write(kTiles, 1, 1, 5, 1, 1)), "(0: ceil(1 arrays / 2) - 1");
+  // The run follows the stream, not the arrays the write holds (the corpus's count-0 copies after three arrays).
+  EXPECT_EQ(after(ring(96), write(kTiles, 0, 0, 5, 1, 1)), "");
+  // After no stream the run is 0 too.
+  refusal(after(make(0x01, kTiles), write(kTiles, 0, 0, 0, 0, 1)),
+          "Stage14StreamPrefixRun (word 0 bits 110:95) = 1) where no prefixed stream receive comes before it");
+
+  // The wraps: -run at each of the three levels above it (lle_relations.def); a run of 0 never wraps.
+  const auto relations = [&](uint64_t run, int64_t wrap, unsigned element) {
+    (void)write(kTiles, 3, 1, 5, 1, run);  // its words are the last made
+    const LleFieldDef& f = fieldDef(LleField::Stage14StreamPrefixWrap);
+    const uint32_t lsb = f.lsb + element * f.stride;
+    packets_.lastWords()[lsb / 128].setBits(lsb % 128, f.width, static_cast<uint64_t>(wrap) & ((1ull << f.width) - 1));
+    return checkFieldRelations(0x14, packets_.lastWords());
+  };
+  EXPECT_EQ(relations(1, -1, 0), "");
+  EXPECT_EQ(relations(5, -5, 2), "");
+  refusal(relations(1, 0, 0), "Stage14StreamPrefixWrap[0]");
+  refusal(relations(1, -2, 1), "Stage14StreamPrefixWrap[1]");
+  refusal(relations(5, -1, 2), "Stage14StreamPrefixWrap[2]");
+  // Only in the compute-feeding form: elsewhere the bits are the partner copy's, compared with the receive.
+  DecodedPacket copy = make(0x14, kTiles, {{LleField::Stage14FeedsCompute, 0}, {LleField::Stage14CopyLimit, 1}});
+  EXPECT_EQ(checkFieldRelations(0x14, copy.words), "");
+  EXPECT_NE(checkEnvelope(copy, EnvelopeSet::kShipped), "");  // pinned there, as before
 }
 
 }  // namespace
