@@ -1903,6 +1903,45 @@ TEST_F(LleRungTest, APopReadsARingOfAnySizeAndAOneBeatPopMayCarryZeroAsItsSecond
   EXPECT_THROW(rung.packet(popAt(true, 0, 0, 0x1, 16, {{LleField::PopInputRingNeg16, 0}}), streams, 0), ChipFault);
 }
 
+// The pop's wait mark (docs/decoding-log.md "co26"): a pop that waits for a point in the ring's traffic
+// (PopWaitOn, its copy, the class 1 + PopIsInput, an odd mark no corpus pop carries) passes the envelope and
+// fills the receive's rows as any pop: the Dense results on two tiles are the reference's. A mark without the
+// wait, a copy that disagrees, or a class other than the pop's are refused by name; the bits beside the mark
+// (w2 bits 101:100, bit 96) stay pinned.
+TEST_F(LleRungTest, APopThatWaitsForAPointInTheRingTrafficFillsItsRowsAsAnyPop) {
+  const auto waiting = [&](uint64_t on, uint64_t echo, uint64_t waitClass, uint64_t mark) {
+    return popAt(false, 0, 0, 0x3, streams.params.size(),
+                 {{LleField::PopWaitOn, on}, {LleField::PopWaitOnEcho, echo}, {LleField::PopWaitClass, waitClass},
+                  {LleField::PopWaitMark, mark}});
+  };
+  const uint64_t mark = 2 * 4321 + 1;
+  ASSERT_EQ(checkEnvelope(waiting(1, 1, 1, mark)), "");
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(denseReceive(0x3), streams, 0);
+  rung.packet(waiting(1, 1, 1, mark), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.endRun();
+  const std::vector<uint8_t> out = executionRun(0x3);
+  ASSERT_EQ(out.size(), 128u);
+  for (unsigned c = 0; c < 64; ++c) {
+    EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "tile 0 lane " << c;
+    EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "tile 1 lane " << c;
+  }
+  EXPECT_NE(checkEnvelope(waiting(0, 0, 0, mark)).find("PopWaitMark"), std::string::npos) << "a mark without the wait";
+  EXPECT_NE(checkEnvelope(waiting(1, 0, 1, mark)).find("PopWaitOnEcho"), std::string::npos) << "a copy that disagrees";
+  EXPECT_NE(checkEnvelope(waiting(1, 1, 2, mark)).find("PopWaitClass"), std::string::npos) << "an input class on a parameter pop";
+  EXPECT_NE(checkEnvelope(waiting(0, 0, 1, 0)).find("PopWaitClass"), std::string::npos) << "a class without the wait";
+  for (const unsigned bit : {100u, 101u}) {
+    const DecodedPacket p = waiting(1, 1, 1, mark);
+    f.wordsOf(p)[2].setBits(bit, 1, 1);
+    expectEnvelopeRefusesBits(p, 2, "bits " + std::to_string(bit));
+  }
+  const DecodedPacket cleared = waiting(1, 1, 1, mark);
+  f.wordsOf(cleared)[2].setBits(96, 1, 0);
+  expectEnvelopeRefusesBits(cleared, 2, "bits 96");
+}
+
 // The outfeed's line loop (decode3 §D): any line count (here 1,000 lines; the corpus has 2 to
 // 12,960) with bit 27 clear, or a single line (limit 0) with bit 27 set; the other two
 // combinations are refused naming both fields.
