@@ -34,6 +34,7 @@
 #include "models/lle/read_nest.h"
 #include "models/lle/staging_window.h"
 #include "models/lle/unrequantised_copy.h"
+#include "models/lle/w0_nest_count.h"
 #include "models/lle/write_nest.h"
 #include "models/lle/requantizer.h"
 
@@ -1565,6 +1566,26 @@ void LleRung::refuseComputeOverPositions(const DecodedPacket& packet) const {
   }
 }
 
+// The w0 nest's levels 4-6 (ComputeLimitW0Level4, ComputeLimitW0Levels56; docs/decoding-log.md "w1lo" §A) loop above
+// the rows of the forms other than the convolution, which walk at most four levels: refused by name where one counts.
+void LleRung::refuseW0NestAboveLevel3(const DecodedPacket& packet) const {
+  if (const uint64_t level4 = readField(packet.words, LleField::ComputeLimitW0Level4); level4 != 0) {
+    refuse(packet, "ComputeLimitW0Level4 (word 0 bits 127:118, word 1 bits 3:0) = " + std::to_string(level4) +
+                       ": the compute's loop nest repeats " + std::to_string(level4 + 1) +
+                       " times at level 4; only the convolution form walks a fifth level");
+  }
+  const LleFieldDef& def = fieldDef(LleField::ComputeLimitW0Levels56);
+  for (unsigned e = 0; e < def.count; ++e) {
+    if (const uint64_t limit = readField(packet.words, LleField::ComputeLimitW0Levels56, e); limit != 0) {
+      const unsigned bit = def.lsb % 128 + e * def.stride;  // word 1
+      refuse(packet, "ComputeLimitW0Levels56[" + std::to_string(e) + "] (word 1 bits " + std::to_string(bit + def.width - 1) + ":" +
+                         std::to_string(bit) + ") = " + std::to_string(limit) + ": the compute's loop nest repeats " +
+                         std::to_string(limit + 1) + " times at level " + std::to_string(5 + e) +
+                         "; only the convolution form walks levels above 4");
+    }
+  }
+}
+
 // The two position relations of lle_relations.def at one position (Nest37 slot 0's carry 1 unit, Output37 level 1
 // run once; a loop that runs once may leave its wrap 0), which the relation table leaves to the executors of a
 // compute with a parameter prefix (isPrefixedCompute, docs/decoding-log.md "split" §D): the Dense gather reads its K
@@ -1736,12 +1757,9 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     computeTwoByteElementWise(packet);
     return;
   }
-  // A fifth level of the w0 nest (docs/decoding-log.md "splitcat" §B). No other form executed here loops
-  // there; refused by name rather than run as if it ran once.
-  if (const uint64_t level4 = readField(words, LleField::ComputeLimitW0Level4); level4 != 0) {
-    refuse(packet, "ComputeLimitW0Level4 (word 0 bits 127:118) = " + std::to_string(level4) + ": the compute's loop nest repeats " +
-                       std::to_string(level4 + 1) + " times at level 4; no executed form has a fifth level");
-  }
+  // The w0 nest's levels 4-6 (docs/decoding-log.md "splitcat" §B, "w1lo" §A): model_mat_Add's 128 x 128 rows,
+  // model_conv's output columns. Only the convolution form walks levels above 3 (Nest37 / Nest29's odometers);
+  // the other forms refuse them by name (refuseW0NestAboveLevel3) rather than run them as if they ran once.
   // One-byte input elements: the convolutions' identity computes, which copy their tile's block of
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).
@@ -1753,6 +1771,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     refuseWeightWrapsOutsideTheWalkedForm(packet);
   }
   if (elementBytes == 1) {
+    refuseW0NestAboveLevel3(packet);
     refuseNest37HighLevels(packet, "the identity copy");
     refuseOtherIdentityWalk(packet);
     refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
@@ -1763,6 +1782,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // A ring input of 4-byte K groups: the RingCanary convolutions' identity copy (lle_rung_ring_copy.cc),
   // which waits for its window as the one-byte copy does.
   if (isRingIdentityCopy(packet)) {
+    refuseW0NestAboveLevel3(packet);
     refuseOtherRingCopyWalk(packet);
     refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
     if (waitsForItsWindow(packet)) return;
@@ -1796,6 +1816,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                        " (a pixel walk at Nest37 level 2) on tiles without a 16-byte kept block or with a weight stream on its tag: not decoded");
   }
   if (isWalkedElementWise(packet)) {
+    refuseW0NestAboveLevel3(packet);
     refuseAKeptReadOfUnwrittenBytes(packet);
     computeElementWiseWalk(packet);
     return;
@@ -1813,6 +1834,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
       return;
     }
   }
+  refuseW0NestAboveLevel3(packet);
   refuseAKeptReadOfUnwrittenBytes(packet);
   const uint64_t limit = readField(words, LleField::ComputeK4W0);
   // Nest37 splits the work into K groups (level 0) x positions (level 2); Nest29's level 0 and its
@@ -2089,6 +2111,8 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
   refuseUnexecutedBias(packet);
   const ConvCompute conv = ConvCompute::fromPacket(packet.words);
   if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
+  // The form walks Nest37 / Nest29's seven levels; its w0 nest, levels 4-6 included, must count their iterations.
+  if (const std::string why = w0NestCountProblem(packet.words); !why.empty()) refuse(packet, "the convolution compute: " + why);
   const uint64_t weightBytes = conv.blocks() * (conv.prefixBytes() + conv.reduction() * conv.groupBytes());
   const TileState* onlyHolder = nullptr;
   unsigned holders = 0;

@@ -236,6 +236,7 @@ class LleRung final : public models::DatapathRung {
   // A read marked for a max pass names the beats of the pass whose result it reads (Stage13MaxPassBeats), or 0xffff.
   void refuseMaxPassBeatsDisagreeing(const models::DecodedPacket& read, uint64_t address, bool keptForPass) const;
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;
+  void refuseW0NestAboveLevel3(const models::DecodedPacket& packet) const;  // levels 4-6 outside the convolution form
   void refuseDenseNestOtherThanOnePosition(const models::DecodedPacket& packet) const;
   // Whether a loop nest (level 0 and the levels above it) counts `iterations` at one level at most,
   // running the others once.

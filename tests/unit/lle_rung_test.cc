@@ -3156,6 +3156,8 @@ class LleConvolutionStreamTest : public LleRungTest {
                                     {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
                                     {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)},
                                     {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}});
+    // The w0 nest counts Nest29's iterations as in every corpus compute (docs/decoding-log.md "w1lo" §A): taps, then positions.
+    f.setElement(p, LleField::ComputeLimitW0, 0, kOutW * kOutH - 1);
     auto& words = f.wordsOf(p);
     const auto slot = [&](isa::ComputeNest nest, unsigned level, uint64_t limit, int64_t carry) {
       const isa::ComputeNestDef& def = isa::computeNestDef(nest);
@@ -3673,6 +3675,59 @@ TEST_F(LleConvolutionStreamTest, TheWeightStreamsRunningPositionMovesNoByte) {
   EXPECT_EQ(outputsOf(0), canary);
   EXPECT_EQ(outputsOf(31000), canary);
   EXPECT_EQ(outputsOf(-20000), canary);
+}
+
+// The w0 nest's levels 5 and 6 (ComputeLimitW0Levels56, w1[17:4] / w1[31:18]; docs/decoding-log.md "w1lo" §A): the
+// w0 nest counts the compute's iterations, whichever of its seven levels count them. In the setting above (6 taps x
+// 6 positions), the 6 positions counted at level 5 with level 1 run once, or split 3 x 2 over levels 5 and 6, give
+// the convolution the same bytes as at level 1 (values no corpus compute has there: iwatake model_conv counts 32
+// at level 5); a w0 nest that counts other iterations than Nest29 is refused naming both counts, and the
+// Dense form refuses a counting level 5 by name. Checked to fail without the change: the envelope refuses
+// "word 1 ... bits 4" / "bits 19:18, 4" (w1 was pinned to 0), 3 failures.
+TEST_F(LleConvolutionStreamTest, TheW0NestsLevels5And6CountTheConvolutionsIterationsWhereverTheyAre) {
+  const auto outputsOf = [&](uint64_t level1, uint64_t level5, uint64_t level6) {
+    rung.beginRun();
+    writeGrids();
+    arm(0x3, kTaps, kTag);
+    DecodedPacket p = conv();
+    f.setElement(p, LleField::ComputeLimitW0, 0, level1);
+    f.setElement(p, LleField::ComputeLimitW0Levels56, 0, level5);
+    f.setElement(p, LleField::ComputeLimitW0Levels56, 1, level6);
+    EXPECT_EQ(checkEnvelope(p), "") << level1 << " " << level5 << " " << level6;
+    rung.packet(p, streams, 0);
+    std::vector<uint8_t> out;
+    for (unsigned t = 0; t < 2; ++t) {
+      const AddressedMemory& m = rung.tile(t).narrowSram;
+      EXPECT_FALSE(m.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value()) << "tile " << t;
+      const auto bytes = m.read(kConvOutputAt, 4 * kOutW * kOutH);
+      out.insert(out.end(), bytes.begin(), bytes.end());
+    }
+    rung.endRun();
+    return out;
+  };
+  const std::vector<uint8_t> atLevel1 = outputsOf(kOutW * kOutH - 1, 0, 0);
+  EXPECT_NE(std::ranges::count(atLevel1, uint8_t{0}), static_cast<long>(atLevel1.size())) << "the reference outputs are all 0";
+  EXPECT_EQ(outputsOf(0, kOutW * kOutH - 1, 0), atLevel1);
+  EXPECT_EQ(outputsOf(0, kOutW - 1, kOutH - 1), atLevel1);
+  expectRefusal([&] { outputsOf(kOutW * kOutH - 1, 0, 1); },
+                "counts 72 iterations where the weight nest Nest29 (w7 bit 90) counts 36",
+                "a w0 nest counting twice the weight nest's iterations was accepted");
+  rung.endRun();
+  // The single-position (Dense) form walks no level above 3.
+  expectRefusal(
+      [&] {
+        parameterCachingRun(0x1);
+        rung.beginRun();
+        rung.packet(infeed(true), streams, 0);
+        rung.packet(pop(true, 0x1), streams, 0);
+        rung.packet(f.make(0x24, {}), streams, 0);
+        DecodedPacket single = compute(0x1);
+        f.setElement(single, LleField::ComputeLimitW0Levels56, 0, 9);
+        rung.packet(single, streams, 0);
+      },
+      "ComputeLimitW0Levels56[0] (word 1 bits 17:4) = 9: the compute's loop nest repeats 10 times at level 5",
+      "a Dense compute with a counting level 5 was accepted");
+  rung.endRun();
 }
 
 // The depthwise layout (docs/decoding-log.md "depthwise" §A, §B): each channel convolved with its own kernel.
@@ -4987,7 +5042,7 @@ TEST_F(LleRungTest, AComputeOverSeveralPositionsNamesItsLoopLevelInsteadOfRawBit
     rung.endRun();
     return why;
   }();
-  EXPECT_NE(level4.find("ComputeLimitW0Level4 (word 0 bits 127:118) = 77"), std::string::npos) << level4;
+  EXPECT_NE(level4.find("ComputeLimitW0Level4 (word 0 bits 127:118, word 1 bits 3:0) = 77"), std::string::npos) << level4;
 }
 
 // The element-wise form of the compute (docs/decoding-log.md "eltwise" §B): one 4-byte group per
