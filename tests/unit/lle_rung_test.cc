@@ -5575,9 +5575,10 @@ TEST_F(LleRungTest, TheUnrequantisedCopyGathersItsGroupsOverNest37Levels2And4) {
   }
   const auto refusal = [&](const DecodedPacket& compute) { return refusalOf([&] { run(compute); }); };
   // Without the bit the zero word 12 is a form of its own ("w12lo": no code, no image positions), and the walk
-  // is the copy's alone: the output nest's relation refuses it.
+  // is the copy's alone: the walked element-wise executor refuses it (the output nest's relations leave the row
+  // walk to it since "w8mid" §B): it iterates without the position loop's flag.
   const std::string unflagged = refusal(copyWalk(0, 0, 0));
-  EXPECT_NE(unflagged.find("ComputeOutPositions"), std::string::npos) << unflagged;
+  EXPECT_NE(unflagged.find("ComputePositionLoopOn (word 11 bit 111) = 0"), std::string::npos) << unflagged;
   const std::string looped = refusal(copyWalk(1, 1, 0));
   EXPECT_NE(looped.find("ComputePositionLoopOn (word 11 bit 111) = 1"), std::string::npos) << looped;
 }
