@@ -98,8 +98,21 @@ const FieldRelation kRelations[] = {
   exceptingThePrefixed(exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1,   \
                                                            std::nullopt, std::nullopt, std::nullopt, std::nullopt, 0, \
                                                            std::nullopt, 0, LleField::y})),
+// The same rows, also not applied in the row walk: its executor follows Output37 as the address generator it is
+// and checks that it writes one unit an iteration (lle_rung_eltwise_walk.cc; docs/decoding-log.md "w8mid" §B).
+#define CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED(f, b, m, a, y)                             \
+  exceptingThePrefixed(exceptingTheRowWalk(exceptingThePixelWalk(FieldRelation{                                  \
+      LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 0, \
+      std::nullopt, 0, LleField::y}))),
+#define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK(c, f, b, m, a, x, v, x2, v2, y)         \
+  exceptingTheRowWalk(exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1,        \
+                                                          std::nullopt, std::nullopt, std::nullopt, LleField::x, v,      \
+                                                          LleField::x2, v2, LleField::y, std::nullopt, false,           \
+                                                          std::nullopt, 0, LleField::c})),
 #include "models/lle/lle_relations.def"
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK
+#undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED
+#undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED
 #undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK_OR_PREFIXED
@@ -154,7 +167,11 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK(f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED(f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK_OR_PREFIXED(f, b, m, a, y)
+#define CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED(f, b, m, a, y)
+#define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK(c, f, b, m, a, x, v, x2, v2, y)
 #include "models/lle/lle_relations.def"
+#undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED
+#undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
 #undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED

@@ -1773,6 +1773,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   if (elementBytes == 1) {
     refuseW0NestAboveLevel3(packet);
     refuseNest37HighLevels(packet, "the identity copy");
+    refuseWeightNestHighLevels(packet, "the identity copy");
     refuseOtherIdentityWalk(packet);
     refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
     if (waitsForItsWindow(packet)) return;
@@ -1783,6 +1784,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // which waits for its window as the one-byte copy does.
   if (isRingIdentityCopy(packet)) {
     refuseW0NestAboveLevel3(packet);
+    refuseWeightNestHighLevels(packet, "the 4-byte identity copy");
     refuseOtherRingCopyWalk(packet);
     refuseInputLevelMovesDisagreeingWithTheWalk(packet, elementBytes);
     if (waitsForItsWindow(packet)) return;
@@ -1859,6 +1861,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                          ": a level-3 loop of the weight nests the Dense and element-wise forms do not run");
     }
   }
+  refuseWeightNestHighLevels(packet, "the Dense and element-wise forms");
   for (const auto& [level0, outer] : nests) {
     if (!countsAtOneLevel(words, level0, outer, iterations)) {
       std::string levels = std::to_string(readField(words, level0));
@@ -2590,6 +2593,21 @@ void LleRung::refuseNest37HighLevels(const DecodedPacket& packet, const char* fo
       refuse(packet, "ComputeNest37LimitHigh[" + std::to_string(e) + "] (Nest37 level " + std::to_string(e + 4) + ") = " +
                          std::to_string(limit) + ": a loop " + form + " do" + (std::string(form).starts_with("the identity") ? "es" : "") +
                          " not run");
+    }
+  }
+}
+
+// Levels 4-6 of the weight nests (ComputeLimit29High, ComputeLimitW10High; docs/decoding-log.md "w8mid"): the
+// image-window copies count positions and rows there (the walked element-wise form runs them, lle_rung_eltwise_walk.cc)
+// and the convolution walks Nest29 at every level (conv_compute.h); a form that runs them once refuses them by name.
+void LleRung::refuseWeightNestHighLevels(const DecodedPacket& packet, const char* form) const {
+  for (const LleField field : {LleField::ComputeLimit29High, LleField::ComputeLimitW10High}) {
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) {
+      if (const uint64_t limit = readField(packet.words, field, e); limit != 0) {
+        refuse(packet, std::string(fieldDef(field).name) + "[" + std::to_string(e) + "] (level " + std::to_string(e + 4) + ") = " +
+                           std::to_string(limit) + ": a loop of the weight nests " + form + " do" +
+                           (std::string(form).starts_with("the Dense") ? "" : "es") + " not run");
+      }
     }
   }
 }

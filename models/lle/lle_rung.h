@@ -303,6 +303,7 @@ class LleRung final : public models::DatapathRung {
   void refuseAnotherStream(const models::DecodedPacket& packet, unsigned tile) const;
   void refuseOtherGroupWalk(const models::DecodedPacket& packet, uint64_t positions) const;
   void refuseNest37HighLevels(const models::DecodedPacket& packet, const char* form) const;
+  void refuseWeightNestHighLevels(const models::DecodedPacket& packet, const char* form) const;
   void refuseARowPastTheInputRing(const models::DecodedPacket& packet, uint64_t rowBytes) const;
   void computeIdentityCopy(const models::DecodedPacket& packet);
   // The 4-byte identity copy of a ring input (the RingCanary convolutions, docs/decoding-log.md

@@ -7,6 +7,7 @@
 // computeElementWise) is the case of one counting level with the units one after the other.
 
 #include <array>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -30,11 +31,13 @@ namespace {
 constexpr uint64_t kUnitBytes = 4;                        // one K group: the input element and the output unit
 constexpr uint64_t kBlockBytes = kUnitBytes * kUnitBytes;  // the kept 4 x 4 weight block
 
-// The product of a counting nest's level limits + 1: its iterations.
-uint64_t nestIterations(std::span<const isa::Word128> words, LleField level0, LleField outer, LleField last) {
-  uint64_t n = readField(words, level0) + 1;
-  for (unsigned e = 0; e < fieldDef(outer).count; ++e) n *= readField(words, outer, e) + 1;
-  return n * (readField(words, last) + 1);
+// The product of a counting nest's level limits + 1 (every element of each field): its iterations.
+uint64_t nestIterations(std::span<const isa::Word128> words, std::initializer_list<LleField> levels) {
+  uint64_t n = 1;
+  for (const LleField field : levels) {
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) n *= readField(words, field, e) + 1;
+  }
+  return n;
 }
 
 }  // namespace
@@ -112,15 +115,17 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
   // The three counting nests count the same iterations (their split over levels does not move a byte:
   // the addresses are Nest37's and Output37's), and the weight nests' carries are 0 -- the block stays,
   // as in the raw programs' form ("eltwise" §B).
-  const struct {
-    LleField level0, outer, last;
-  } counters[] = {{LleField::ComputeK4W0, LleField::ComputeLimitW0, LleField::ComputeLimitW0Level4},
-                  {LleField::ComputeK4W7, LleField::ComputeLimit29, LleField::ComputeLimit29Level3},
-                  {LleField::ComputeK4W10, LleField::ComputeLimitW10, LleField::ComputeLimitW10Level3}};
+  // The weight nests count at all seven levels: the PoseNet decoders' and MobileNet v2 wo_fc's image-window
+  // copies count positions and rows at Nest29 / w10 levels 3 and 4 (docs/decoding-log.md "w8mid" §B).
+  const std::initializer_list<LleField> counters[] = {
+      {LleField::ComputeK4W0, LleField::ComputeLimitW0, LleField::ComputeLimitW0Level4},
+      {LleField::ComputeK4W7, LleField::ComputeLimit29, LleField::ComputeLimit29Level3, LleField::ComputeLimit29High},
+      {LleField::ComputeK4W10, LleField::ComputeLimitW10, LleField::ComputeLimitW10Level3, LleField::ComputeLimitW10High}};
   for (const auto& nest : counters) {
-    if (const uint64_t n = nestIterations(words, nest.level0, nest.outer, nest.last); n != iterations) {
-      refuse(packet, std::string(fieldDef(nest.level0).name) + ", " + std::string(fieldDef(nest.outer).name) + ", " + std::string(fieldDef(nest.last).name) +
-                         " count " + std::to_string(n) + " iterations where the input nest (Nest37: ComputeK4W1, ComputeNest37Limit1, "
+    if (const uint64_t n = nestIterations(words, nest); n != iterations) {
+      std::string names;
+      for (const LleField field : nest) names += (names.empty() ? "" : ", ") + std::string(fieldDef(field).name);
+      refuse(packet, names + " count " + std::to_string(n) + " iterations where the input nest (Nest37: ComputeK4W1, ComputeNest37Limit1, "
                          "ComputePositions, ComputeNest37Limit3, ComputeNest37LimitHigh) walks " + std::to_string(iterations) + " groups");
     }
   }

@@ -10,7 +10,7 @@ namespace coralsim::lle {
 namespace {
 
 constexpr unsigned kLevels = 7;        // the w10 nest's slots (ComputeWrapW10's elements)
-constexpr unsigned kCountedLevels = 4;  // levels 0-3 have declared limits; 4-6 are pinned to 0 by the envelope
+constexpr unsigned kCountedLevels = 7;  // every slot has a limit (levels 4-6: ComputeLimitW10High, docs/decoding-log.md "w8mid")
 constexpr uint64_t kCodeWhereBit88IsTheSwitch = 2;  // the ComputeCodeW9 value under which w12 bit 88 is the walk switch
 
 std::string wrapName(unsigned level) {
@@ -56,7 +56,9 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
   }
   const std::array<int64_t, kCountedLevels> limits{
       static_cast<int64_t>(readField(words, LleField::ComputeK4W10)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10, 0)),
-      static_cast<int64_t>(readField(words, LleField::ComputeLimitW10, 1)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10Level3))};
+      static_cast<int64_t>(readField(words, LleField::ComputeLimitW10, 1)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10Level3)),
+      static_cast<int64_t>(readField(words, LleField::ComputeLimitW10High, 0)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10High, 1)),
+      static_cast<int64_t>(readField(words, LleField::ComputeLimitW10High, 2))};
   // Row strides of the levels, from the wraps (the loop_nest.h reading: level i's stride is the carry
   // applied when it counts, less what the levels below it walked): level 0 stays on its row.
   std::array<int64_t, kCountedLevels> strides{};
@@ -81,7 +83,7 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
     split = true;
   }
   if (!split) {
-    return where + "no level above the positions of the w10 nest counts (ComputeLimitW10[1], ComputeLimitW10Level3 are 0): "
+    return where + "no level above the positions of the w10 nest counts (ComputeLimitW10[1], ComputeLimitW10Level3, ComputeLimitW10High are 0): "
                    "partial-sum rows without a split reduction are not decoded";
   }
   if (const uint64_t rows = static_cast<uint64_t>(limits[1]) + 1; row + rows > kPartialSumRowSpace) {

@@ -4,9 +4,9 @@
 // carry of slot i, applied when level i + 1 counts, is 15 bits in bytes -- the slot's 13-bit wrap
 // times 4 plus the two bits between its limit and its wrap (ComputeNest29CarryLow; 0 in the 4-byte
 // forms, whose wraps are then whole units). Levels 0-3 are read from the declared fields (level 0's
-// ComputeK4W7, levels 1-2 ComputeLimit29, level 3 ComputeLimit29Level3; levels 4-6 are
-// pinned to limit 0 by the envelope: they never count), the carries of all seven slots (the ones above
-// level 3 are never applied).
+// ComputeK4W7, levels 1-2 ComputeLimit29, level 3 ComputeLimit29Level3; levels 4-6, ComputeLimit29High,
+// are refused by name where they count by the forms that read this walk, docs/decoding-log.md "w8mid"), the
+// carries of all seven slots (the ones above level 3 are never applied).
 
 #include <array>
 #include <cstdint>

@@ -5630,6 +5630,81 @@ TEST_F(LleRungTest, TheRowWalkReadsAWindowOfImageRowsAtNest37Levels2And4) {
   EXPECT_NE(still.find("says level 4 does not move the input"), std::string::npos) << still;
 }
 
+// The image-window copy of the PoseNet decoders and MobileNet v2 wo_fc (docs/decoding-log.md "w8mid"): the row
+// walk with its weight nests counting the positions at level 3 and the rows at level 4 (ComputeLimit29Level3 /
+// ComputeLimit29High[0], the w10 nest's the same, the w0 nest's at levels 2 and 3), T != R, and Output37 writing
+// T units a row with a one-unit gap after each (slot 0's carry 2), the rows at its level 1 (ComputeOutPositions
+// R - 1, not the T - 1 of ComputePositions) and a slot-1 carry that never applies (+7, not -(R - 1)). Here 3
+// columns x 4 rows out of rows 5 units apart (no corpus copy has it: PoseNet 353 x 481's is 62 x 89, wo_fc 512^2's
+// 66 x 66). So out unit 4 r + col = f(in unit 5 r + col); the gap units keep what a 0x17 wrote. Fails without the
+// change (checked, one at a time: with the walked form's nests counted at levels 0-3 only, "ComputeK4W7,
+// ComputeLimit29, ComputeLimit29Level3 count 3 iterations"; without the row walk's exemption of either output
+// relation, "ComputeOutPositions ... = 3 is not 1 x ComputePositions = 2" / "ComputeOutWrap[0] ... = 7 is not -1 x
+// ComputeOutPositions = -3"; before the fields the envelope pinned w8 bits 78-91 to 0).
+TEST_F(LleRungTest, TheImageWindowCopyCountsItsRowsAtTheWeightNestsLevel4) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBlockAt = 96;
+  constexpr uint64_t kInputAt = 200;
+  constexpr uint64_t kRows = 4, kColumns = 3, kRowUnits = 5, kOutRowUnits = kColumns + 1, kWindowGroups = kRows * kColumns;
+  constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
+  constexpr int32_t kBias = 5;
+  const int8_t diagonal[4] = {1, -2, 3, 1};
+  const std::vector<std::pair<LleField, uint64_t>> fields = {
+      {LleField::ComputeZpIn, kEltZpIn}, {LleField::ComputeZpOut, kEltZpOut},
+      {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
+      {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+      {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)},
+      {LleField::ComputeBias, kBias},
+      {LleField::ComputeK4W0, 0}, {LleField::ComputeK4W7, 0}, {LleField::ComputeK4W10, 0},
+      {LleField::ComputeK4W1, 0}, {LleField::ComputeNest37Limit1, 0}, {LleField::ComputePositions, kColumns - 1},
+      {LleField::ComputePositionStep37, 0}, {LleField::ComputeNest37Carry1, 4},
+      {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+      {LleField::ComputeOut37Limit0, kColumns - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 2},
+      {LleField::ComputeOutPositions, kRows - 1}, {LleField::ComputeOutWrap, 7},
+      {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeInputLevelMoves, 0b0010101},
+      {LleField::ComputeLimit29Level3, kColumns - 1}, {LleField::ComputeLimitW10Level3, kColumns - 1}};
+  DecodedPacket packet = elementWiseCompute(kTile, kColumns, kInputAt, fields);
+  f.setElement(packet, LleField::ComputeLimitW0, 0, 0);
+  f.setElement(packet, LleField::ComputeLimitW0, 1, kColumns - 1);
+  f.setElement(packet, LleField::ComputeLimitW0, 2, kRows - 1);
+  f.setElement(packet, LleField::ComputeLimit29, 0, 0);
+  f.setElement(packet, LleField::ComputeLimitW10, 0, 0);
+  f.setElement(packet, LleField::ComputeLimit29High, 0, kRows - 1);
+  f.setElement(packet, LleField::ComputeLimitW10High, 0, kRows - 1);
+  setRowWindow(packet, kColumns, kRows, kRowUnits);
+  EXPECT_EQ(checkEnvelope(packet), "");
+  std::vector<DecodedPacket> gaps;
+  for (uint64_t r = 0; r < kRows; ++r) gaps.push_back(canaryAt(kTile, kOutputAt / 4 + kOutRowUnits * r + kColumns));
+  streams.input.resize(kRows * kRowUnits * 4);  // 80 bytes: whole 8-byte beats, every byte different
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(11 + 7 * i);
+  const std::vector<uint8_t> out =
+      runElementWise({kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, 4 * kRows * kOutRowUnits, true, gaps}, packet);
+  ASSERT_EQ(out.size(), 4 * kRows * kOutRowUnits);
+  for (uint64_t k = 0; k < kWindowGroups; ++k) {
+    const uint64_t r = k / kColumns, col = k % kColumns;
+    for (unsigned c = 0; c < 4; ++c) {
+      const int32_t acc = (streams.input[4 * (kRowUnits * r + col) + c] - kEltZpIn) * diagonal[c] + kBias;
+      const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.75f, -10.0f, 200.0f)) + kEltZpOut);
+      EXPECT_EQ(out[4 * (kOutRowUnits * r + col) + c], want) << "row " << r << " column " << col << " lane " << c;
+    }
+    for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(out[4 * (kOutRowUnits * r + kColumns) + c], 0x5a) << "the gap after row " << r;
+  }
+}
+
+// Levels 4-6 of the weight nests in a form that runs them once (docs/decoding-log.md "w8mid"): the element-wise
+// compute of 3 positions with ComputeLimit29High[1] (Nest29 level 5) = 2 is refused by name, as is the w10 nest's
+// ComputeLimitW10High[2]. Fails without the refusal (checked: the packet ran, its nests' extra iterations unread).
+TEST_F(LleRungTest, TheElementWiseFormRefusesAWeightNestLevelAbove3) {
+  constexpr uint16_t kTile = 0x1;
+  for (const auto& [field, element] : {std::pair{LleField::ComputeLimit29High, 1u}, std::pair{LleField::ComputeLimitW10High, 2u}}) {
+    DecodedPacket packet = elementWiseCompute(kTile, 3, 200, {});
+    f.setElement(packet, field, element, 2);
+    const std::string why = refusalOf([&] { runElementWise({kTile, 96, 200, {1, 1, 1, 1}, 16, true, {}}, packet); });
+    const std::string named = std::string(fieldDef(field).name) + "[" + std::to_string(element) + "] (level " + std::to_string(element + 4) + ") = 2";
+    EXPECT_NE(why.find(named), std::string::npos) << why;
+  }
+}
+
 // The unrequantised copy (w11 bit 117, docs/decoding-log.md "copy117"): the walked element-wise form
 // with no requantisation, its groups gathered over Nest37 levels 2 and 4 as the colour templates' 16 x 16
 // copy @ 0x00e9 does. Here a 3 x 5 grid no corpus compute has: level 2 three groups 4 bytes apart
@@ -5686,9 +5761,10 @@ TEST_F(LleRungTest, TheUnrequantisedCopyGathersItsGroupsOverNest37Levels2And4) {
   }
   const auto refusal = [&](const DecodedPacket& compute) { return refusalOf([&] { run(compute); }); };
   // Without the bit the zero word 12 is a form of its own ("w12lo": no code, no image positions), and the walk
-  // is the copy's alone: the output nest's relation refuses it.
+  // is the copy's alone: the walked element-wise executor refuses it (the output nest's relations leave the row
+  // walk to it since "w8mid" §B): it iterates without the position loop's flag.
   const std::string unflagged = refusal(copyWalk(0, 0, 0));
-  EXPECT_NE(unflagged.find("ComputeOutPositions"), std::string::npos) << unflagged;
+  EXPECT_NE(unflagged.find("ComputePositionLoopOn (word 11 bit 111) = 0"), std::string::npos) << unflagged;
   const std::string looped = refusal(copyWalk(1, 1, 0));
   EXPECT_NE(looped.find("ComputePositionLoopOn (word 11 bit 111) = 1"), std::string::npos) << looped;
 }
