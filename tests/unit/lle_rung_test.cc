@@ -5692,6 +5692,53 @@ TEST_F(LleRungTest, AGroupedCopyOfMoreThan32GroupsAPositionCountsItsLaneGroupsPa
   EXPECT_NE(lanes.find("grouped copy"), std::string::npos) << lanes;
 }
 
+// The broadcast copy (docs/decoding-log.md "w4hi" §A, bright's @ 0x0390 after its maximum's broadcast): an
+// unrequantised copy with one group a position (ComputeK4W1 0) whose Nest37 level 1 reads the same unit again and
+// again (ComputePositionStep37 0) and writes every read as one unit of one position of ComputeLaneGroups + 1 units,
+// Output37 running once. Here 7 reads of the unit at narrow 1,032 (bright: 1,024 of the one at 8,192), lanes 28:
+// out = the unit 7 times, the unit after it untouched. ComputeLaneGroups 5 (6 units a position for 7 reads) is
+// refused naming the output nest. Fails without the change (checked: with unitsAPosition = K4W1 + 1 as before,
+// refused "ComputeLaneGroups (word 4 bits 118:99) = 6 ... the walked element-wise compute models 0").
+TEST_F(LleRungTest, ABroadcastCopyWritesEveryReadOfItsUnitAsOneUnitOfOnePosition) {
+  constexpr uint16_t kTile = 0x20;
+  constexpr uint64_t kBlockAt = 256;
+  constexpr uint64_t kInputAt = 1032;
+  constexpr uint64_t kReads = 7;
+  const auto broadcast = [&](uint64_t laneGroups) {
+    const float inf = std::numeric_limits<float>::infinity();
+    DecodedPacket packet = elementWiseCompute(
+        kTile, kReads, kInputAt,
+        {{LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
+         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(inf)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-inf)},
+         {LleField::ComputeLaneGroups, laneGroups}, {LleField::ComputePositions, 0},
+         {LleField::ComputeNest37Limit1, kReads - 1}, {LleField::ComputePositionStep37, 0}, {LleField::ComputeKWrap37, 0},
+         {LleField::ComputeInputLevelMoves, 0b0000001},
+         {LleField::ComputeOut37Limit0, 0}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
+         {LleField::ComputeOutPositions, 0}, {LleField::ComputePositionLoopOn, 0}, {LleField::ComputeUnrequantisedCopy, 1}});
+    for (unsigned e = 0; e < 5; ++e) f.setElement(packet, LleField::ComputeKWrap37, e, e % 2);
+    f.wordsOf(packet)[kRequantisationWord] = isa::Word128{};
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    const DecodedPacket mark = canaryAt(kTile, kOutputAt / 4 + kReads);
+    return runElementWise({kTile, kBlockAt, kInputAt, {1, 1, 1, 1}, 4 * (kReads + 1), true, {mark}}, compute);
+  };
+  streams.input = {0xc7, 0x12, 0x9e, 0x40, 0x01, 0x02, 0x03, 0x04};  // one 8-byte beat: the unit, then another
+  const DecodedPacket copy = broadcast(kReads - 1);
+  EXPECT_EQ(checkEnvelope(copy), "");
+  const std::string why = refusalOf([&] {
+    const std::vector<uint8_t> out = run(copy);
+    ASSERT_EQ(out.size(), 4 * (kReads + 1));
+    for (uint64_t u = 0; u < kReads; ++u) {
+      for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(out[4 * u + c], streams.input[c]) << "unit " << u << " lane " << c;
+    }
+    for (uint64_t i = 4 * kReads; i < 4 * (kReads + 1); ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the copy";
+  });
+  EXPECT_EQ(why, "accepted");
+  const std::string fewer = refusalOf([&] { run(broadcast(kReads - 2)); });
+  EXPECT_NE(fewer.find("the output nest"), std::string::npos) << fewer;
+}
+
 // A read with Stage13Route 1, 0 (w3 bit 107 alone; docs/decoding-log.md "eltw12" §D, add_128_128's output
 // read): drained by a 0x10 send it gives the bytes a sent read (1, 1) gives -- 40 popped bytes at narrow
 // 280 of tile 0, back in order. A compute on its tiles before a send drains it is refused naming the
