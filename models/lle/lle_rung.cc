@@ -1607,7 +1607,7 @@ void LleRung::refuseOtherLanesOrPrefix(const DecodedPacket& packet, uint64_t lan
   const uint64_t gotPrefix = readField(packet.words, LleField::ComputeParamPrefix);
   const uint64_t gotZpWeight = readField(packet.words, LleField::ComputeZpWeight);
   if (gotLanes != laneGroups || gotPrefix != prefix || gotZpWeight != 0) {
-    refuse(packet, "ComputeLaneGroups (word 4 bits 103:99) = " + std::to_string(gotLanes) + ", ComputeParamPrefix (word 16 bits 46:45) = " +
+    refuse(packet, "ComputeLaneGroups (word 4 bits 118:99) = " + std::to_string(gotLanes) + ", ComputeParamPrefix (word 16 bits 46:45) = " +
                        std::to_string(gotPrefix) + ", ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(gotZpWeight) + ": the " +
                        form + " models " + std::to_string(laneGroups) + ", " + std::to_string(prefix) + " and 0");
   }

@@ -258,9 +258,9 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] bool isWalkedElementWise(const models::DecodedPacket& packet) const;
   void refuseWeightWrapsOutsideTheWalkedForm(const models::DecodedPacket& packet) const;
   void computeElementWiseWalk(const models::DecodedPacket& packet);
-  // The grouped copy (docs/decoding-log.md "colour"): an unrequantised copy whose Nest37 level 0 counts
-  // K groups, each weighed into the output unit of its own lane group, as the ring copy's.
-  [[nodiscard]] static uint64_t groupsAPosition(std::span<const isa::Word128> words);
+  // The units of a copy's output position (docs/decoding-log.md "colour", "w4hi"): ComputeLaneGroups + 1 -- the
+  // grouped walk's K groups ("kstride"), each weighed into its own lane group as the ring copy's, or a broadcast's whole walk.
+  [[nodiscard]] static uint64_t unitsAPosition(std::span<const isa::Word128> words);
   // The two-byte element form (lle_rung_two_byte_walk.cc, docs/decoding-log.md "twobyte"): each input byte
   // weighed by a 16-bit weight (ComputeWideWeights). isTwoByteElementForm refuses the bit and the element
   // size apart; computeTwoByteElementWise runs the walk.

@@ -69,7 +69,7 @@ bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   const bool walksAtLevel1 = groupsOutsideARing && readField(words, LleField::ComputeNest37Limit1) != 0;
   // Conv 1024^2's input copy: positions at level 2, the image's rows at level 4 ("conv1024").
   const bool walksAboveLevel3 = groupsOutsideARing && InputByteWalk::fromPacket(words, kUnitBytes).countsAboveLevel3();
-  // The grouped walk: Nest37 level 0 counts K groups the w0 nest does not reduce over (groupsAPosition).
+  // The grouped walk: Nest37 level 0 counts K groups the w0 nest does not reduce over (unitsAPosition).
   if (!walksAtLevel1 && !walksAboveLevel3 && !isPixelWalk(words) && !isGroupedWalk(words)) return false;
   bool any = false;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -148,25 +148,31 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
     refuse(packet, "ComputeNluApply in the walked element-wise form: a table applied over a walk is not decoded");
   }
   refuseInputLevelMovesDisagreeingWithTheWalk(packet, kUnitBytes);
-  // The grouped copy's lanes are its position's 4 x groups bytes, as the ring copy's are (its lanes = C).
-  const uint64_t groups = groupsAPosition(words);
-  refuseOtherLanesOrPrefix(packet, groups - 1, 0,
-                           groups == 1 ? "walked element-wise compute: 4 lanes, no parameter prefix"
-                                       : "grouped walk: 4 lanes a K group (ComputeLaneGroups = ComputeK4W1), no parameter prefix");
+  // A position is ComputeLaneGroups + 1 units ("w4hi" §A: Output37's positions x those units = the walk's groups in
+  // all 857 corpus copies): the grouped walk's K groups, each its own lane group, as the ring copy's (lanes = C,
+  // ComputeLaneGroups = ComputeK4W1 in all 388 grouped copies and all 181 grouped walks without bit 117, "kstride"),
+  // or the broadcast copies' one position of every group the walk reads (K4W1 0: bright @ 0x0390's 1,024 units).
+  // The other walked forms write 4 lanes a position.
+  const uint64_t units = unitsAPosition(words);
+  const bool grouped = isGroupedWalk(words);
+  refuseOtherLanesOrPrefix(packet, grouped ? readField(words, LleField::ComputeK4W1) : units - 1, 0,
+                           grouped                      ? "grouped walk: 4 lanes a K group (ComputeLaneGroups = ComputeK4W1), no parameter prefix"
+                           : isUnrequantisedCopy(words) ? "unrequantised copy: ComputeLaneGroups + 1 units a position, no parameter prefix"
+                                                        : "walked element-wise compute: 4 lanes, no parameter prefix");
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   if (outputAt % kUnitBytes != 0) refuse(packet, "ComputeOutputAt = " + std::to_string(outputAt) + " is not a 4-byte unit");
   const int64_t firstUnit = static_cast<int64_t>(outputAt / kUnitBytes);
-  if (groups == 1) {
+  if (units == 1) {
     writeWalkedGroups(packet, OutputNest::fromPacket(words, firstUnit), walk, iterations);
   } else {
-    writeWalkedGroups(packet, groupedOutputNest(words, firstUnit, groups), walk, iterations);
+    writeWalkedGroups(packet, groupedOutputNest(words, firstUnit, units), walk, iterations);
   }
 }
 
-// Nest37 level 0's K groups a position: 1 in the element-wise forms (the level runs once), K4W1 + 1 in the
-// grouped walk (the copy's and the unrequantised passes'), where each group is one output unit of its own lane group.
-uint64_t LleRung::groupsAPosition(std::span<const isa::Word128> words) {
-  return isGroupedWalk(words) ? readField(words, LleField::ComputeK4W1) + 1 : 1;
+// The 4-byte units of one output position: 1 in the element-wise forms, ComputeLaneGroups + 1 in the grouped walk
+// and the unrequantised copies, whose groups are written one unit each, a position's units innermost.
+uint64_t LleRung::unitsAPosition(std::span<const isa::Word128> words) {
+  return isGroupedWalk(words) || isUnrequantisedCopy(words) ? readField(words, LleField::ComputeLaneGroups) + 1 : 1;
 }
 
 // Each group of the walk, in walk order, weighed by the kept block into the next unit of `out`: Output37
@@ -175,7 +181,7 @@ template <typename Nest>
 void LleRung::writeWalkedGroups(const DecodedPacket& packet, const Nest& out, const InputByteWalk& walk, uint64_t iterations) {
   const auto words = packet.words;
   if (out.units() != iterations) {
-    refuse(packet, "the output nest (Output37" + std::string(groupsAPosition(words) > 1 ? ", K groups innermost" : "") + ") writes " +
+    refuse(packet, "the output nest (Output37" + std::string(unitsAPosition(words) > 1 ? ", a position's units innermost" : "") + ") writes " +
                        std::to_string(out.units()) + " units for the input nest's " + std::to_string(iterations) + " groups");
   }
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet, true);

@@ -76,7 +76,7 @@ void LleRung::refuseOtherRingCopyWalk(const models::DecodedPacket& packet) const
                    std::to_string(columns) + " positions x " + std::to_string(rows) + " rows with weight carries 0, the 4-byte identity copy's walk");
   }
   if (const uint64_t lanes = readField(words, LleField::ComputeLaneGroups); lanes != groups - 1) {
-    refuse(packet, "ComputeLaneGroups (word 4 bits 103:99) = " + std::to_string(lanes) + " in a 4-byte identity copy of " +
+    refuse(packet, "ComputeLaneGroups (word 4 bits 118:99) = " + std::to_string(lanes) + " in a 4-byte identity copy of " +
                        std::to_string(groups) + " K groups: its lanes are the position's C = 4 x " + std::to_string(groups) + " channels");
   }
   if (const uint64_t prefix = readField(words, LleField::ComputeParamPrefix); prefix != 0 || readField(words, LleField::ComputeZpWeight) != 0 ||

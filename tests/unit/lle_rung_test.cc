@@ -2219,7 +2219,7 @@ TEST_F(LleRungTest, TheDenseComputeRefusesOtherLanesOrParameterPrefixes) {
     });
     ASSERT_NE(why, "accepted") << fieldDef(field).name << " = " << value << " ran as Dense";
     const bool lanes = field == LleField::ComputeLaneGroups;
-    EXPECT_NE(why.find("ComputeLaneGroups (word 4 bits 103:99) = " + (lanes ? std::to_string(value) : std::string("15"))),
+    EXPECT_NE(why.find("ComputeLaneGroups (word 4 bits 118:99) = " + (lanes ? std::to_string(value) : std::string("15"))),
               std::string::npos)
         << why;
     rung.endRun();
@@ -5888,6 +5888,102 @@ TEST_F(LleRungTest, TheGroupedWalkWithoutBit117WritesEachGroupToItsOwnLaneGroup)
   EXPECT_NE(refusalOf([&] { run(groupedWalk(kGroupsAPosition - 1)); }), "");
 }
 
+// ComputeLaneGroups is twenty bits, w4[118:99] (docs/decoding-log.md "w4hi" §A): a position of more than 32 lane
+// groups carries the count on past bit 103, as colour's grouped copies @ 0x0288 (one position of 64 / 256 groups)
+// do. Here one position of 33 groups (ComputeLaneGroups 32: bit 104 alone; no corpus copy has 33 groups), read
+// from narrow 1,024: out[4 g + c] = in[4 g + c], the unit after the copy untouched. And ComputeOut37Step is
+// seventeen bits, w4[127:119] + w5[7:0] ("w4hi" §C): Output37 level 0 runs once here, so its step is never
+// applied, and the compiler's 961 of colour 64^2 (w5 bit 0 set) moves no byte against a step of 1.
+// ComputeLaneGroups 33 is still refused naming the grouped walk ("kstride"'s name for the form at the merge). Fails without the change (checked: with
+// lle_fields.def of main the envelope refuses "word 4 ... bits 104" and "word 5 ... bits 0").
+TEST_F(LleRungTest, AGroupedCopyOfMoreThan32GroupsAPositionCountsItsLaneGroupsPastBit103) {
+  constexpr uint16_t kTile = 0x8;
+  constexpr uint64_t kBlockAt = 224;
+  constexpr uint64_t kInputAt = 1024;
+  constexpr uint64_t kGroupsAPosition = 33;
+  const auto groupedCopy = [&](uint64_t laneGroups, uint64_t step) {
+    const float inf = std::numeric_limits<float>::infinity();
+    DecodedPacket packet = elementWiseCompute(
+        kTile, kGroupsAPosition, kInputAt,
+        {{LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
+         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(inf)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-inf)},
+         {LleField::ComputeK4W1, kGroupsAPosition - 1}, {LleField::ComputeLaneGroups, laneGroups}, {LleField::ComputePositions, 0},
+         {LleField::ComputePositionStep37, static_cast<uint64_t>(-int64_t{kGroupsAPosition - 1})}, {LleField::ComputeInputLevelMoves, 0b0000001},
+         {LleField::ComputeOut37Limit0, 0}, {LleField::ComputeOut37Step, step}, {LleField::ComputeOut37Carry0, step},
+         {LleField::ComputeOutPositions, 0}, {LleField::ComputePositionLoopOn, 0}, {LleField::ComputeUnrequantisedCopy, 1}});
+    for (unsigned e = 0; e < 5; ++e) {
+      f.setElement(packet, LleField::ComputeKWrap37, e, e % 2 ? 40 : static_cast<uint64_t>(-int64_t{kGroupsAPosition - 1}));
+    }
+    f.wordsOf(packet)[kRequantisationWord] = isa::Word128{};
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    const DecodedPacket mark = canaryAt(kTile, kOutputAt / 4 + kGroupsAPosition);
+    return runElementWise({kTile, kBlockAt, kInputAt, {1, 1, 1, 1}, 4 * (kGroupsAPosition + 1), true, {mark}}, compute);
+  };
+  streams.input.resize(4 * (kGroupsAPosition + 1));  // whole 8-byte beats, every byte different
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(5 + 11 * i);
+  for (const uint64_t step : {uint64_t{1}, uint64_t{961}}) {
+    const DecodedPacket copy = groupedCopy(kGroupsAPosition - 1, step);
+    ASSERT_EQ(readField(copy.words, LleField::ComputeLaneGroups), kGroupsAPosition - 1);
+    ASSERT_EQ(readField(copy.words, LleField::ComputeOut37Step), step);
+    EXPECT_EQ(checkEnvelope(copy), "") << "step " << step;
+    const std::vector<uint8_t> out = run(copy);
+    ASSERT_EQ(out.size(), 4 * (kGroupsAPosition + 1));
+    for (uint64_t i = 0; i < 4 * kGroupsAPosition; ++i) EXPECT_EQ(out[i], streams.input[i]) << "step " << step << ", byte " << i;
+    for (uint64_t i = 4 * kGroupsAPosition; i < out.size(); ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the copy";
+  }
+  const std::string lanes = refusalOf([&] { run(groupedCopy(kGroupsAPosition, 1)); });
+  EXPECT_NE(lanes.find("grouped walk"), std::string::npos) << lanes;
+}
+
+// The broadcast copy (docs/decoding-log.md "w4hi" §A, bright's @ 0x0390 after its maximum's broadcast): an
+// unrequantised copy with one group a position (ComputeK4W1 0) whose Nest37 level 1 reads the same unit again and
+// again (ComputePositionStep37 0) and writes every read as one unit of one position of ComputeLaneGroups + 1 units,
+// Output37 running once. Here 7 reads of the unit at narrow 1,032 (bright: 1,024 of the one at 8,192), lanes 28:
+// out = the unit 7 times, the unit after it untouched. ComputeLaneGroups 5 (6 units a position for 7 reads) is
+// refused naming the output nest. Fails without the change (checked: with unitsAPosition = K4W1 + 1 as before,
+// refused "ComputeLaneGroups (word 4 bits 118:99) = 6 ... the walked element-wise compute models 0").
+TEST_F(LleRungTest, ABroadcastCopyWritesEveryReadOfItsUnitAsOneUnitOfOnePosition) {
+  constexpr uint16_t kTile = 0x20;
+  constexpr uint64_t kBlockAt = 256;
+  constexpr uint64_t kInputAt = 1032;
+  constexpr uint64_t kReads = 7;
+  const auto broadcast = [&](uint64_t laneGroups) {
+    const float inf = std::numeric_limits<float>::infinity();
+    DecodedPacket packet = elementWiseCompute(
+        kTile, kReads, kInputAt,
+        {{LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
+         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(inf)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-inf)},
+         {LleField::ComputeLaneGroups, laneGroups}, {LleField::ComputePositions, 0},
+         {LleField::ComputeNest37Limit1, kReads - 1}, {LleField::ComputePositionStep37, 0}, {LleField::ComputeKWrap37, 0},
+         {LleField::ComputeInputLevelMoves, 0b0000001},
+         {LleField::ComputeOut37Limit0, 0}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
+         {LleField::ComputeOutPositions, 0}, {LleField::ComputePositionLoopOn, 0}, {LleField::ComputeUnrequantisedCopy, 1}});
+    for (unsigned e = 0; e < 5; ++e) f.setElement(packet, LleField::ComputeKWrap37, e, e % 2);
+    f.wordsOf(packet)[kRequantisationWord] = isa::Word128{};
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    const DecodedPacket mark = canaryAt(kTile, kOutputAt / 4 + kReads);
+    return runElementWise({kTile, kBlockAt, kInputAt, {1, 1, 1, 1}, 4 * (kReads + 1), true, {mark}}, compute);
+  };
+  streams.input = {0xc7, 0x12, 0x9e, 0x40, 0x01, 0x02, 0x03, 0x04};  // one 8-byte beat: the unit, then another
+  const DecodedPacket copy = broadcast(kReads - 1);
+  EXPECT_EQ(checkEnvelope(copy), "");
+  const std::string why = refusalOf([&] {
+    const std::vector<uint8_t> out = run(copy);
+    ASSERT_EQ(out.size(), 4 * (kReads + 1));
+    for (uint64_t u = 0; u < kReads; ++u) {
+      for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(out[4 * u + c], streams.input[c]) << "unit " << u << " lane " << c;
+    }
+    for (uint64_t i = 4 * kReads; i < 4 * (kReads + 1); ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the copy";
+  });
+  EXPECT_EQ(why, "accepted");
+  const std::string fewer = refusalOf([&] { run(broadcast(kReads - 2)); });
+  EXPECT_NE(fewer.find("the output nest"), std::string::npos) << fewer;
+}
+
 // A read with Stage13Route 1, 0 (w3 bit 107 alone; docs/decoding-log.md "eltw12" §D, add_128_128's output
 // read): drained by a 0x10 send it gives the bytes a sent read (1, 1) gives -- 40 popped bytes at narrow
 // 280 of tile 0, back in order. A compute on its tiles before a send drains it is refused naming the
@@ -6345,7 +6441,7 @@ TEST_F(LleRungTest, ARingInputComputeOfFourByteGroupsCopiesEachGroupToItsOwnUnit
   // Lanes that are not the position's C channels: refused by name.
   rung.beginRun();
   keepBlock();
-  expectRefusal([&] { rung.packet(copy(7, kRows), streams, 0); }, "ComputeLaneGroups (word 4 bits 103:99) = 7 in a 4-byte identity copy",
+  expectRefusal([&] { rung.packet(copy(7, kRows), streams, 0); }, "ComputeLaneGroups (word 4 bits 118:99) = 7 in a 4-byte identity copy",
                 "ComputeLaneGroups 7 ran");
   rung.endRun();
   // One row and no window (docs/decoding-log.md "eltw12" §C, add_128_128's copy): a contiguous staging
