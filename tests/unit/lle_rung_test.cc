@@ -525,6 +525,7 @@ class LleRungTest : public ::testing::Test {
     uint64_t outBytes = 0;
     bool keepBlock = true;
     std::vector<DecodedPacket> before;
+    uint64_t feedPosition = 0;  // the staging write's Stage14FeedPosition ("row112")
   };
   std::vector<uint8_t> runElementWise(const ElementWiseProgram& p, const DecodedPacket& compute) {
     rung.beginRun();
@@ -542,7 +543,9 @@ class LleRungTest : public ::testing::Test {
       rung.packet(keep, streams, 0);
     }
     rung.packet(infeed(true), streams, 0);
-    rung.packet(stageAt(p.tile, p.inputAt, streams.input.size(), true), streams, 0);
+    DecodedPacket staging = stageAt(p.tile, p.inputAt, streams.input.size(), true);
+    f.wordsOf(staging)[4].setBits(111, 16, p.feedPosition);  // w4[126:111], Stage14FeedPosition
+    rung.packet(staging, streams, 0);
     rung.packet(pop(true, p.tile), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
     rung.packet(compute, streams, 0);
@@ -7720,10 +7723,39 @@ TEST_F(LleRungTest, AStagingWritesRowPositionMovesNoByte) {
   };
   EXPECT_EQ(landed(40000), streams.input);
   EXPECT_EQ(landed(0x7fff), streams.input);
+  // The compute-feeding form's bits are Stage14FeedPosition ("row112"): 40,000 passes; bit 110 below them
+  // (undecoded, 0 in every corpus 0x14) is still refused naming word 4.
   DecodedPacket feeding = stageAt(kTile, kAt, streams.input.size(), true);
   auto& words = f.wordsOf(feeding);
   words[4].setBits(111, 16, 40000);
+  EXPECT_EQ(checkEnvelope(feeding), "");
+  words[4].setBits(110, 1, 1);
   EXPECT_NE(checkEnvelope(feeding).find("word 4"), std::string::npos) << checkEnvelope(feeding);
+}
+
+// w4[126:111] of a compute-feeding 0x14 (Stage14FeedPosition, docs/decoding-log.md "row112"): a running
+// position, declared don't-care for the bytes. The element-wise program on tile 5 (diagonal 2, -1, 1, 3,
+// 16 output bytes; no corpus compute has this tile, block or input address) gives the same bytes with
+// the write's position 0 and with 40,000, 0x7fff and 5,000 -- above the corpus's largest (1,249 besides
+// Dense's 0xffff). Before the field was declared the envelope refused these writes (w4 bits 126:111).
+TEST_F(LleRungTest, AComputeFeedingWritesRunningPositionMovesNoByte) {
+  constexpr uint16_t kTile = 0x20;
+  constexpr uint64_t kBlockAt = 160;
+  constexpr uint64_t kInputAt = 448;
+  const DecodedPacket compute = elementWiseCompute(kTile, 4, kInputAt, {});
+  const auto run = [&](uint64_t position) {
+    ElementWiseProgram p{kTile, kBlockAt, kInputAt, {2, -1, 1, 3}, 16, true, {}};
+    p.feedPosition = position;
+    DecodedPacket staging = stageAt(kTile, kInputAt, streams.input.size(), true);
+    f.wordsOf(staging)[4].setBits(111, 16, position);
+    EXPECT_EQ(checkEnvelope(staging), "") << "position " << position;
+    return runElementWise(p, compute);
+  };
+  const std::vector<uint8_t> reference = run(0);
+  ASSERT_EQ(reference.size(), 16u);
+  for (const uint64_t position : {uint64_t{40000}, uint64_t{0x7fff}, uint64_t{5000}}) {
+    EXPECT_EQ(run(position), reference) << "position " << position;
+  }
 }
 
 
