@@ -928,6 +928,17 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                        std::to_string(sequenceForm ? sequence : (uint64_t{1} << 16) | sequence) +
                        ": the bit is set exactly when those bits are not 0 in every corpus read");
   }
+  // The kept read's consumer-form mark (lle_fields.def Stage13KeptConsumerForm, docs/decoding-log.md "bit40"): w4[41:40]
+  // one-hot where the w4 fields are on (bit 41: the consumer weighs by 16-bit weights), 0 where they are off. Not read
+  // for the bytes (hypothesis: a mark for the consumer); the combinations never seen are refused.
+  if (sequenceForm) {
+    const uint64_t consumerForm = readField(words, LleField::Stage13KeptConsumerForm);
+    const bool seen = w4On != 0 ? (consumerForm == 1 || consumerForm == 2) : consumerForm == 0;
+    if (!seen) {
+      refuse(packet, "Stage13KeptConsumerForm (word 4 bits 41:40) = " + std::to_string(consumerForm) + " with Stage13W4On = " +
+                         std::to_string(w4On) + ": never seen (1 or 2 with the w4 fields on, 0 with them off); not decoded");
+    }
+  }
   if (sequenceForm && sequence != 0 && route107 != 0) {
     refuse(packet, "Stage13KeptSequence (word 4 bits 58:43) = " + std::to_string(sequence) +
                        " with Stage13W4Bit59 clear in a sent read (Stage13Route[1] set): never seen, every sent read sets bit 59");

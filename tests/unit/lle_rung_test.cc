@@ -2814,6 +2814,43 @@ TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
       "Stage13ConsumerMark (word 4 bits 32:31) = 2", "mark 2 (never seen) was accepted");
 }
 
+// The kept read's w4[41:40] (lle_fields.def Stage13KeptConsumerForm, docs/decoding-log.md "bit40"): bit 40 where the
+// consumer compute weighs by 8-bit weights, bit 41 where it weighs by 16-bit ones (bright / colour's 0x4500 reads
+// @ 0x03a8 / 0x05d6); not read for the bytes. 7 units of 0x3c96e01b from narrow unit 53 of tile 1 (no corpus read
+// has that base or length): w4[42:27] = 0x2500 and 0x4500 both pass the envelope and keep the same 28 bytes; both
+// bits (0x6500), neither (0x0500) with the w4 fields on, and bit 40 with them off are refused naming the field.
+// On main the envelope pinned bit 40 set / bit 41 clear (the templates' stop "0x13 ... w4 bits 40").
+TEST_F(LleRungTest, TheKeptReadsConsumerFormBitsLeaveTheBytesWhereTheNestSays) {
+  constexpr uint16_t kTile = 0x2;  // tile 1: the tile keptAfter looks at
+  constexpr uint64_t kBase = 53;
+  constexpr uint64_t kUnits = 7;
+  const auto read = [&](uint64_t form, bool w4On) {
+    DecodedPacket p = readAt(kTile, 4 * kBase, 4 * kUnits);
+    f.setElement(p, LleField::Stage13Route, 0, 0);
+    f.setElement(p, LleField::Stage13Route, 1, 0);
+    isa::Word128& w4 = f.wordsOf(p)[4];
+    if (w4On) {
+      w4.setBits(75, 1, 1);        // the w4 fields' enable ("keptread2" §B)
+      w4.setBits(27, 16, 0x0500);  // w4[42:27] of the kept reads without the form's bits (0x2500 / 0x4500 with them)
+      w4.setBits(43, 17, 1);       // w4[59:43]: first of a run of kept reads (Stage13KeptSequence 1)
+    }
+    w4.setBits(40, 2, form);  // Stage13KeptConsumerForm, set as the bits themselves
+    return p;
+  };
+  const std::vector<uint8_t> expected = fillPattern(kUnits);
+  for (const uint64_t form : {1, 2}) {
+    EXPECT_EQ(checkEnvelope(read(form, true)), "") << "form " << form;
+    EXPECT_EQ(keptAfter(patternFill(kTile, kBase, kUnits), read(form, true)), expected) << "form " << form;
+  }
+  EXPECT_EQ(keptAfter(patternFill(kTile, kBase, kUnits), read(0, false)), expected) << "w4 = 0";
+  expectRefusal([&] { keptAfter(patternFill(kTile, kBase, kUnits), read(3, true)); },
+                "Stage13KeptConsumerForm (word 4 bits 41:40) = 3", "both bits (never seen) were accepted");
+  expectRefusal([&] { keptAfter(patternFill(kTile, kBase, kUnits), read(0, true)); },
+                "Stage13KeptConsumerForm (word 4 bits 41:40) = 0", "neither bit with the w4 fields on was accepted");
+  expectRefusal([&] { keptAfter(patternFill(kTile, kBase, kUnits), read(1, false)); },
+                "Stage13KeptConsumerForm (word 4 bits 41:40) = 1", "bit 40 with the w4 fields off was accepted");
+}
+
 // The kept reads' numbering in w4 (lle_fields.def Stage13KeptSequence, docs/decoding-log.md "keep13"): with
 // w4 bit 59 clear, w4[58:43] numbers a kept read in the run its tiles take before their next compute (split_concat:
 // 1, 2, 3). Here five kept reads of 10 units from narrow unit 29 of tile 1 (no corpus run is longer than 3)
