@@ -3439,6 +3439,18 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
   EXPECT_EQ(outputs(), plainOutputs);
   rung.endRun();
+  // w11[108:106] is one code too (ComputeCodeW11, docs/decoding-log.md "w11b108"), read for no byte: 6 -- a value
+  // no corpus compute has (0-5 and 7) -- runs the same convolution to the same outputs. Without the field bits 108
+  // and 107 are pinned by the envelope (rows of 0, 1, 2) and the compute is refused on "word 11 bits 108:107".
+  rung.beginRun();
+  writeGrids();
+  arm(0x3, kTaps, kTag);
+  DecodedPacket codedW11 = withCount(kTaps);
+  f.setElement(codedW11, LleField::ComputeCodeW11, 0, 6);
+  rung.packet(codedW11, streams, 0);
+  ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
+  EXPECT_EQ(outputs(), plainOutputs);
+  rung.endRun();
   // w12 bit 28 (ComputeFlagW12Bit28, docs/decoding-log.md "mnet" §B), don't-care for the bytes: the convolution
   // sweep's w12 (high half 0x080008000a640004, w12[47:32] 0x3805 -- here 0xb805, bit 47 set: no corpus compute
   // has it) with the code w12[31:27] 7 in place of 5, and w9 bit 52 (ComputeFlagW9Bit52, §A) beside it, run the
