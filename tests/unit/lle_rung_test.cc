@@ -3446,7 +3446,7 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   writeGrids();
   arm(0x3, kTaps, kTag);
   DecodedPacket codedW11 = withCount(kTaps);
-  f.setElement(codedW11, LleField::ComputeCodeW11, 0, 6);
+  isa::writePacketBits(f.wordsOf(codedW11), 11 * 128 + 106, 3, 6);  // raw bits: the test outlives a wrong field row
   rung.packet(codedW11, streams, 0);
   ASSERT_FALSE(rung.tile(1).narrowSram.firstUnwritten(kConvOutputAt, 4 * kOutW * kOutH).has_value());
   EXPECT_EQ(outputs(), plainOutputs);
