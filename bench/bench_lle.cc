@@ -4,6 +4,10 @@
 //                             bytes x 64 lanes = 65,536 int8 MACs per call; items/s = MAC/s
 //                             (target >= 20 G MAC/s on one core). Counters: host_peak_MAC_per_s
 //                             (theoretical, from /proc/cpuinfo) and fraction_of_peak.
+//   BM_LleConvTaps/<path>     the convolution's batched tap kernel (dotConvTaps) on a 40x40 tap run
+//                             of 4 lanes, 16 outputs a call: 1,600 taps x 16 bytes x 16 outputs =
+//                             409,600 MACs per call, items/s = MAC/s. The portable path is the
+//                             baseline in the same run (report avx2 / portable, avx512_vnni / portable).
 //   BM_Baseline_PlainDot      a plain C++ int8 dot-product loop doing the same MACs on a row-major
 //                             W[c][i]: what straightforward code gets (report lle / baseline)
 //   BM_LleInference/<model> one whole inference through the device in lle mode (Runner +
@@ -29,6 +33,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -47,6 +52,7 @@
 #include "driver/run/random_inputs.h"
 #include "driver/run/run_plan.h"
 #include "driver/run/runner.h"
+#include "models/lle/conv_taps.h"
 #include "models/lle/mac_array.h"
 #include "sim/device.h"
 
@@ -238,8 +244,42 @@ void BM_LleInference(benchmark::State& state, LleModel model) {
   }
 }
 
+// The 40 x 40 convolutions' inner loop as the rung calls it: 16 outputs a call, consecutive run
+// starts 4 bytes apart, taps 40 rows of 40 units of a 2,048-byte-wide image.
+void BM_LleConvTaps(benchmark::State& state, lle::MacPath path) {
+  if (!lle::hostSupports(path)) {
+    state.SkipWithError("this host lacks the path's instructions");
+    return;
+  }
+  constexpr unsigned kLanesHere = 4, kSide = 40, kRowBytes = 2048;
+  std::mt19937 rng(7);
+  std::vector<uint8_t> input(kRowBytes * (kSide + 1) + 4096), weights(kSide * kSide * 4 * kLanesHere);
+  for (auto& b : input) b = static_cast<uint8_t>(rng());
+  for (auto& b : weights) b = static_cast<uint8_t>(rng());
+  std::vector<uint32_t> inputAt, weightAt;
+  for (unsigned r = 0; r < kSide; ++r) {
+    for (unsigned c = 0; c < kSide; ++c) {
+      inputAt.push_back(r * kRowBytes + c * 4);
+      weightAt.push_back((r * kSide + c) * 4 * kLanesHere);
+    }
+  }
+  const lle::ConvTaps taps{inputAt, weightAt, kLanesHere};
+  std::array<uint32_t, lle::kTapBatch> starts{};
+  for (unsigned o = 0; o < lle::kTapBatch; ++o) starts[o] = 4 * o;
+  std::vector<uint32_t> dot(lle::kTapBatch * kLanesHere), sumX(lle::kTapBatch);
+  for (auto _ : state) {
+    lle::dotConvTaps(input.data(), starts.data(), lle::kTapBatch, weights.data(), taps, dot.data(), sumX.data(), path);
+    benchmark::DoNotOptimize(dot.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(inputAt.size()) * 16 * lle::kTapBatch * state.iterations());
+}
+
 BENCHMARK_CAPTURE(BM_LleMac, portable, lle::MacPath::kPortable);
 BENCHMARK_CAPTURE(BM_LleMac, avx512_vnni, lle::MacPath::kAvx512Vnni);
+BENCHMARK_CAPTURE(BM_LleConvTaps, portable, lle::MacPath::kPortable);
+BENCHMARK_CAPTURE(BM_LleConvTaps, avx2, lle::MacPath::kAvx2);
+BENCHMARK_CAPTURE(BM_LleConvTaps, avx512_vnni, lle::MacPath::kAvx512Vnni);
 BENCHMARK(BM_Baseline_PlainDot);
 BENCHMARK_CAPTURE(BM_LleInference, dense_1024, kDense1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK_CAPTURE(BM_LleInference, padding_256x256x3, kPadding256)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -105,6 +105,71 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void dotConvTapsVnni(cons
   _mm512_store_si512(sums.data(), sx);
   std::copy_n(sums.begin(), count, sumX);
 }
+
+// AVX2 (hosts without AVX-512 VNNI): 8 outputs a pass, their 4-byte inputs one gather. There is
+// no exact byte dot product here (vpmaddubsw saturates at 16 bits), so the bytes are widened to
+// 16 bits and vpmaddwd adds products in pairs: each accumulator holds, per output, the sum of
+// bytes 0-1 and the sum of bytes 2-3, added together at the end. Every product is below 2^16 and
+// the sums wrap modulo 2^32 as the portable path's do, so the results are identical.
+// `pairs` holds 4 outputs x 2 pair sums a 256-bit half, in output order; out[o * stride] gets
+// output o's two sums added.
+__attribute__((target("avx2"))) void addPairSums(const __m256i (&pairs)[2], unsigned count, size_t stride, uint32_t* out) {
+  alignas(32) std::array<uint32_t, 16> v{};
+  _mm256_store_si256(reinterpret_cast<__m256i*>(v.data()), pairs[0]);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(v.data() + 8), pairs[1]);
+  for (unsigned o = 0; o < count; ++o) out[o * stride] = v[2 * o] + v[2 * o + 1];
+}
+
+template <unsigned N>
+__attribute__((target("avx2"))) void lanePassAvx2(const uint8_t* input, __m256i index, const uint8_t* weightRun,
+                                                  const ConvTaps& taps, unsigned firstLane, bool countInputs,
+                                                  uint32_t* sumX, uint32_t* dot, unsigned count) {
+  const __m256i ones = _mm256_set1_epi16(1);
+  __m256i acc[N][2];
+  for (unsigned k = 0; k < N; ++k) acc[k][0] = acc[k][1] = _mm256_setzero_si256();
+  __m256i sx[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
+  for (size_t t = 0; t < taps.inputAt.size(); ++t) {
+    const __m256i x = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(input + taps.inputAt[t]),
+                                                  index, _mm256_set1_epi32(-1), 1);
+    // Outputs 0-3 and 4-7, 16 bits a byte.
+    const __m256i xw[2] = {_mm256_cvtepu8_epi16(_mm256_castsi256_si128(x)), _mm256_cvtepu8_epi16(_mm256_extracti128_si256(x, 1))};
+    if (countInputs) {
+      sx[0] = _mm256_add_epi32(sx[0], _mm256_madd_epi16(xw[0], ones));
+      sx[1] = _mm256_add_epi32(sx[1], _mm256_madd_epi16(xw[1], ones));
+    }
+    const uint8_t* g = weightRun + taps.weightAt[t] + 4 * firstLane;
+    for (unsigned k = 0; k < N; ++k) {
+      const __m256i w = _mm256_cvtepu8_epi16(_mm_set1_epi32(static_cast<int32_t>(load32(g + 4 * k))));
+      acc[k][0] = _mm256_add_epi32(acc[k][0], _mm256_madd_epi16(xw[0], w));
+      acc[k][1] = _mm256_add_epi32(acc[k][1], _mm256_madd_epi16(xw[1], w));
+    }
+  }
+  if (countInputs) addPairSums(sx, count, 1, sumX);
+  for (unsigned k = 0; k < N; ++k) addPairSums(acc[k], count, taps.lanes, dot + firstLane + k);
+}
+
+__attribute__((target("avx2"))) void dotConvTapsAvx2(const uint8_t* input, const uint32_t* runStarts, unsigned count,
+                                                     const uint8_t* weightRun, const ConvTaps& taps, uint32_t* dot,
+                                                     uint32_t* sumX) {
+  constexpr unsigned kPassOutputs = 8;
+  for (unsigned first = 0; first < count; first += kPassOutputs) {
+    const unsigned n = std::min(kPassOutputs, count - first);
+    alignas(32) std::array<uint32_t, kPassOutputs> starts{};
+    for (unsigned o = 0; o < kPassOutputs; ++o) starts[o] = runStarts[first + (o < n ? o : 0)];  // spare slots repeat
+    const __m256i index = _mm256_load_si256(reinterpret_cast<const __m256i*>(starts.data()));
+    uint32_t* passDot = dot + static_cast<size_t>(first) * taps.lanes;
+    for (unsigned lane = 0; lane < taps.lanes;) {
+      const bool countInputs = lane == 0;
+      if (taps.lanes - lane >= 8) {
+        lanePassAvx2<8>(input, index, weightRun, taps, lane, countInputs, sumX + first, passDot, n);
+        lane += 8;
+      } else {
+        lanePassAvx2<4>(input, index, weightRun, taps, lane, countInputs, sumX + first, passDot, n);
+        lane += 4;
+      }
+    }
+  }
+}
 #endif
 
 }  // namespace
@@ -112,8 +177,12 @@ __attribute__((target("avx512f,avx512bw,avx512vnni"))) void dotConvTapsVnni(cons
 void dotConvTaps(const uint8_t* input, const uint32_t* runStarts, unsigned count, const uint8_t* weightRun,
                  const ConvTaps& taps, uint32_t* dot, uint32_t* sumX, MacPath path) {
 #ifdef CORALSIM_LLE_HAVE_VNNI_TAPS
-  if (path == MacPath::kAvx512Vnni && macPath() == MacPath::kAvx512Vnni) {
+  if (path == MacPath::kAvx512Vnni && hostSupports(MacPath::kAvx512Vnni)) {
     dotConvTapsVnni(input, runStarts, count, weightRun, taps, dot, sumX);
+    return;
+  }
+  if (path != MacPath::kPortable && hostSupports(MacPath::kAvx2)) {
+    dotConvTapsAvx2(input, runStarts, count, weightRun, taps, dot, sumX);
     return;
   }
 #endif

@@ -7,7 +7,8 @@
 //
 // Why a batch: the 40 x 40 convolutions spend nearly all of a run here (1,600 taps an output,
 // 4 lanes of 4 bytes a tap). One output at a time, a tap is 16 scalar multiply-adds; sixteen
-// outputs at a time, a tap is one gather of their 4-byte inputs and one vpdpbusd a lane.
+// outputs at a time, a tap is one gather of their 4-byte inputs and one vpdpbusd a lane
+// (AVX-512 VNNI), or two vpmaddwd a lane for eight outputs (AVX2).
 #pragma once
 
 #include <cstdint>
@@ -29,8 +30,8 @@ struct ConvTaps {
 //   dot[o * lanes + c] = sum over taps t, bytes i of input[runStarts[o] + inputAt[t] + i] x
 //                        weightRun[weightAt[t] + 4c + i]
 //   sumX[o]            = sum over taps t, bytes i of input[runStarts[o] + inputAt[t] + i]
-// Every byte read must lie inside `input`. Both paths give identical results (exact integer
-// arithmetic modulo 2^32); `path` falls back to portable when the host lacks it.
+// Every byte read must lie inside `input`. Every path gives identical results (exact integer
+// arithmetic modulo 2^32); `path` falls back (VNNI, AVX2, portable) to what the host has.
 void dotConvTaps(const uint8_t* input, const uint32_t* runStarts, unsigned count, const uint8_t* weightRun,
                  const ConvTaps& taps, uint32_t* dot, uint32_t* sumX, MacPath path);
 

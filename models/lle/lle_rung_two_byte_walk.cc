@@ -168,9 +168,8 @@ void LleRung::computeTwoByteElementWise(const DecodedPacket& packet) {
     std::vector<uint8_t> elements;
     elements.reserve(iterations * kElementBytes);
     std::array<uint64_t, InputByteWalk::kLevels> count{};
+    int64_t at = inputAt;  // inputAt + sum of count[i] x strideBytes[i], kept as the counters step
     for (;;) {
-      int64_t at = inputAt;
-      for (unsigned i = 0; i < InputByteWalk::kLevels; ++i) at += static_cast<int64_t>(count[i]) * walk.strideBytes[i];
       if (at < 0 || tile.narrowSram.firstUnwritten(static_cast<uint64_t>(at), kElementBytes)) {
         refuse(packet, "tile " + std::to_string(t) + " holds no input element at narrow address " + std::to_string(at) +
                            " of the input nest's walk from ComputeInputAt4 x 4 = " + std::to_string(inputAt));
@@ -179,9 +178,13 @@ void LleRung::computeTwoByteElementWise(const DecodedPacket& packet) {
       elements.push_back(bytes[0]);
       elements.push_back(bytes[1]);
       unsigned level = 0;
-      while (level < InputByteWalk::kLevels && count[level] == walk.limits[level]) count[level++] = 0;
+      while (level < InputByteWalk::kLevels && count[level] == walk.limits[level]) {
+        at -= static_cast<int64_t>(count[level]) * walk.strideBytes[level];
+        count[level++] = 0;
+      }
       if (level == InputByteWalk::kLevels) break;
       ++count[level];
+      at += walk.strideBytes[level];
     }
     tile.keptRead.reset();  // the compute consumes the last kept read; the block stays kept under its stream
     const std::vector<int32_t> weights = wideWeights(block, kGroups);

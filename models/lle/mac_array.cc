@@ -68,10 +68,26 @@ bool haveVnni() {
 
 }  // namespace
 
-MacPath macPath() {
+bool hostSupports(MacPath path) {
+  switch (path) {
+    case MacPath::kPortable: return true;
 #ifdef CORALSIM_LLE_HAVE_VNNI_PATH
-  if (haveVnni()) return MacPath::kAvx512Vnni;
+    case MacPath::kAvx2: {
+      static const bool have = __builtin_cpu_supports("avx2");
+      return have;
+    }
+    case MacPath::kAvx512Vnni: return haveVnni();
+#else
+    case MacPath::kAvx2:
+    case MacPath::kAvx512Vnni: return false;
 #endif
+  }
+  return false;
+}
+
+MacPath macPath() {
+  if (hostSupports(MacPath::kAvx512Vnni)) return MacPath::kAvx512Vnni;
+  if (hostSupports(MacPath::kAvx2)) return MacPath::kAvx2;
   return MacPath::kPortable;
 }
 

@@ -13,10 +13,12 @@ inline constexpr unsigned kLanes = 64;        // output lanes (channels) per til
 inline constexpr unsigned kGroupBytes = 4;    // input bytes per lane per step
 inline constexpr unsigned kGroupStride = kLanes * kGroupBytes;  // 256 weight bytes per step
 
-// The implementation: portable C++, or AVX-512 VNNI when the host has it (chosen at run time; the
-// results are identical, exact int32 arithmetic either way).
-enum class MacPath { kPortable, kAvx512Vnni };
-[[nodiscard]] MacPath macPath();  // the fastest path this host supports
+// The implementation: portable C++, AVX2 or AVX-512 VNNI, chosen at run time from what the host has
+// (the results are identical, exact int32 arithmetic on every path). macGroups has no AVX2 form of
+// its own: its portable loop is what the compiler vectorises, so kAvx2 runs it.
+enum class MacPath { kPortable, kAvx2, kAvx512Vnni };
+[[nodiscard]] MacPath macPath();                 // the fastest path this host supports
+[[nodiscard]] bool hostSupports(MacPath path);   // kPortable always
 
 // `x`: 4 x groups activation bytes; `weights`: groups x 256 bytes; `acc`: 64 lanes (overwritten).
 void macGroups(const uint8_t* x, int32_t zpIn, const uint8_t* weights, uint32_t groups, int32_t* acc);
