@@ -188,8 +188,16 @@ std::vector<uint8_t> InProcessTransport::control(const usb::ControlSetup& setup,
 
 usb::UrbResult InProcessTransport::await(uint64_t urbId, const std::shared_ptr<Slot>& slot, const std::string& operation) {
   std::unique_lock lock(shared_->mutex);
-  const auto deadline = std::chrono::steady_clock::now() + timeout_;
-  shared_->changed.wait_until(lock, deadline, [&] { return slot->done || shared_->faulted; });
+  // The limit runs only while the simulation is idle: a program the machine takes long to simulate
+  // (a large convolution, a sanitizer build, a loaded host) is not a device that stopped answering.
+  sim::SimulationActivity seen = device_.simulationActivity();
+  for (;;) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout_;
+    if (shared_->changed.wait_until(lock, deadline, [&] { return slot->done || shared_->faulted; })) break;
+    const sim::SimulationActivity now = device_.simulationActivity();
+    if (now.idleSince(seen)) break;
+    seen = now;
+  }
   if (slot->done) return std::move(slot->result);
   const bool faulted = shared_->faulted;
   lock.unlock();

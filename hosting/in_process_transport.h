@@ -1,9 +1,11 @@
 // InProcessTransport: a Transport onto a sim::Device in the same process. It lives in hosting/,
 // above both the driver and the simulator, so driver/ itself never sees sim/device.h. Bulk and
 // interrupt transfers are asynchronous on the device; each call
-// here submits one URB and waits for its completion on a condition variable with a wall-clock
-// timeout (the device signals completion from its simulator thread), cancelling the URB when the
-// time is up. Like libedgetpu it keeps a 4-byte URB posted on the interrupt endpoint 0x83; a fatal
+// here submits one URB and waits for its completion on a condition variable (the device signals
+// completion from its simulator thread), cancelling the URB when it has waited `timeout` of wall
+// time during which the simulation thread did no work at all. Time the host machine spends
+// simulating does not count (sim/simulation_activity.h): a big program on a slow or sanitizer
+// build is not a timeout, a transfer the program never serves is. Like libedgetpu it keeps a 4-byte URB posted on the interrupt endpoint 0x83; a fatal
 // interrupt (bit 0) fails the transfer in progress and later ones with DeviceFaultError.
 // It also offers DeviceIntrospection (simulated cycles, descriptor log, fault text).
 #pragma once

@@ -105,6 +105,8 @@ uint64_t Device::cycles() const {
   return impl_->onSlot([](DeviceSlot& s) { return s.chip.cycles(); }, uint64_t{0});
 }
 
+SimulationActivity Device::simulationActivity() const { return impl_->kernel->activity(); }
+
 std::vector<usb::EventPacket> Device::descriptorLog() const {
   return impl_->onSlot(
       [](DeviceSlot& s) {

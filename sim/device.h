@@ -29,6 +29,7 @@
 #include "models/chip_config.h"
 #include "sim/device_clock.h"
 #include "sim/dfu_state_machine.h"
+#include "sim/simulation_activity.h"
 #include "sim/usb_descriptors.h"
 #include "usb/event_packet.h"
 #include "usb/usb_device.h"
@@ -86,6 +87,9 @@ class Device final : public usb::UsbDevice {
   // Chip cycles since the device was created: modelled costs only, never time spent waiting for
   // the host, so identical transfers give identical counts.
   [[nodiscard]] uint64_t cycles() const;
+  // Whether the process's simulation thread is working or has worked (every device's, since they
+  // share it): lets a host tell "the chip waits for me" from "the machine is still simulating".
+  [[nodiscard]] SimulationActivity simulationActivity() const;
   // Every descriptor pushed, in the event packet's terms (also those descr_ep keeps off EP 0x82).
   [[nodiscard]] std::vector<usb::EventPacket> descriptorLog() const;
   [[nodiscard]] const DeviceOptions& options() const;

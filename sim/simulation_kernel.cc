@@ -74,6 +74,21 @@ bool SimulationKernel::requestVcdTrace(const std::string& path) {
   return true;
 }
 
+// Marks one sc_start() (or a run of them) as a simulation step for activity().
+class SimulationKernel::Step {
+ public:
+  explicit Step(SimulationKernel& kernel) : kernel_(kernel) {
+    kernel_.stepsBegun_.fetch_add(1, std::memory_order_relaxed);
+    kernel_.inStep_.store(true, std::memory_order_release);
+  }
+  ~Step() { kernel_.inStep_.store(false, std::memory_order_release); }
+  Step(const Step&) = delete;
+  Step& operator=(const Step&) = delete;
+
+ private:
+  SimulationKernel& kernel_;
+};
+
 SimulationKernel& SimulationKernel::instance() {
   static SimulationKernel* kernel = new SimulationKernel(slotsFromEnvironment());  // lives until exit
   return *kernel;
@@ -172,6 +187,7 @@ void SimulationKernel::threadMain(size_t count) {
       deliverCompletions();
     } else {
       try {
+        const Step step(*this);
         // Up to the next activity plus a slice: with SC_EXIT_ON_STARVATION, sc_start() would not
         // move at all if the next event lay beyond a bare slice (a long stall of the chip clock).
         sc_core::sc_start(sc_core::sc_time_to_pending_activity() + slice, sc_core::SC_EXIT_ON_STARVATION);
@@ -183,6 +199,12 @@ void SimulationKernel::threadMain(size_t count) {
       deliverCompletions();
     }
   }
+}
+
+SimulationActivity SimulationKernel::activity() const {
+  // inStep_ first: a step that ends between the two loads is still counted by stepsBegun_.
+  const bool inStep = inStep_.load(std::memory_order_acquire);
+  return SimulationActivity{stepsBegun_.load(std::memory_order_relaxed), inStep};
 }
 
 void SimulationKernel::runJob(const std::function<void()>& job) {
@@ -200,6 +222,8 @@ void SimulationKernel::runJob(const std::function<void()>& job) {
 
 void SimulationKernel::settle() {
   try {
+    if (!sc_core::sc_pending_activity_at_current_time()) return;
+    const Step step(*this);
     while (sc_core::sc_pending_activity_at_current_time()) sc_core::sc_start(sc_core::SC_ZERO_TIME);
   } catch (const std::exception& e) {
     models::forgetUnwoundFrames();

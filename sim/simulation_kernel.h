@@ -18,6 +18,7 @@
 // condition variable: no busy wait.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -34,6 +35,7 @@
 #include <systemc>
 
 #include "models/beagle.h"
+#include "sim/simulation_activity.h"
 #include "sim/usb_function.h"
 
 namespace coralsim::sim {
@@ -119,6 +121,8 @@ class SimulationKernel {
   void flushDeferred(const DeviceSlot& slot, std::optional<usb::UrbStatus> status);
 
   [[nodiscard]] uint64_t newUrbId();
+  // Any thread: the simulation steps begun so far and whether one runs now (every device's).
+  [[nodiscard]] SimulationActivity activity() const;
   [[nodiscard]] bool onKernelThread() const { return std::this_thread::get_id() == threadId_; }
 
   // Simulated time per sc_start() call while busy: bounds how late immediate jobs run.
@@ -159,6 +163,11 @@ class SimulationKernel {
   uint64_t nextUrbId_ = 1;
 
   bool busy_ = false;  // kernel thread only: the simulation has pending activity
+
+  // activity(): written by the kernel thread around every sc_start(), read by any thread.
+  class Step;
+  std::atomic<uint64_t> stepsBegun_{0};
+  std::atomic<bool> inStep_{false};
 };
 
 }  // namespace coralsim::sim

@@ -46,7 +46,7 @@ const std::vector<OptionSpec> kBaseOptions = {
     {"--clock-mhz", true, "MHZ", "chip clock (default 500; 250 = the reduced-clock runtime)"},
     {"--usb", true, "SPEED", "link speed: super (default) or high"},
     {"--cycle-limit", true, "N", "stop a run after N simulated cycles with a fault (default 4e9)"},
-    {"--timeout-ms", true, "MS", "wall-clock limit per host transfer (default 10000)"},
+    {"--timeout-ms", true, "MS", "per host transfer: wall time the simulated chip may sit idle waiting (default 10000)"},
     {"--timing", false, "", "predict the device time per run and per inference: USB transfer + compute + idle"},
     {"--timing-constant", true, "NAME=N", "override one cost-model constant of models/timing_model.h (repeat)"},
     {"--help", false, "", "show this help"},

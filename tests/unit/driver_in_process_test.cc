@@ -1,9 +1,10 @@
-// InProcessTransport against a real sim::Device: CSR access, the wall-clock timeout with URB
-// cancellation, and a whole run of the embedded demo program (models/isa/demo/sum_loop.s) whose
+// InProcessTransport against a real sim::Device: CSR access, the idle-time limit with URB
+// cancellation (time spent simulating does not count), and a whole run of the embedded demo program (models/isa/demo/sum_loop.s) whose
 // completion descriptor is stated in its own source: {address 0x400, length 55 = 1 + ... + 10, tag 4}.
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <string_view>
 
 #include "hosting/in_process_transport.h"
 #include "driver/run/open_close_sequence.h"
@@ -58,6 +59,47 @@ TEST(InProcessTransport, ATransferThatNeverCompletesTimesOutAndIsCancelled) {
   ASSERT_TRUE(r.ok()) << *r.error;
   ASSERT_EQ(r.runs.size(), 1u);
   EXPECT_TRUE(r.runs[0].completed);
+}
+
+// A scalar loop of 4 M iterations (12.6 M cycles): its event arrives after far more than 20 ms of
+// wall time on any host (0.28 s on the 2-core machine of 2026-11), all of it simulation. Before the
+// limit counted idle time only, a 20 ms limit failed this run; a transfer nothing will answer
+// still times out (ATransferThatNeverCompletesTimesOutAndIsCancelled).
+TEST(InProcessTransport, TimeTheHostSpendsSimulatingDoesNotCountAgainstTheTransferLimit) {
+  constexpr std::string_view kLongLoop = R"(program {
+        s0 = mov 0x0
+again:  s0 = add s0, 0x1
+        p0 = lt s0, 0x400000
+        (p0) br again
+        s6 = mov 0x400
+        s7 = mov 0x0 ; desc[0] = s6
+        desc[1] = s7
+        desc[2] = s7
+        s5 = mov 0x4
+        desc[3] = s5
+        push
+})";
+  ModelFile holder;
+  holder.kind = ModelKind::RawBitstream;
+  holder.path = "long_loop.s";
+  InstructionBitstream chunk;
+  chunk.bytes = isa::bytesFromWords(isa::assemble(kLongLoop, holder.path).words);
+  holder.rawBitstream = chunk;
+  sim::Device device;
+  InProcessTransport t(device, std::chrono::milliseconds(20));
+  Runner runner(t, RunnerOptions{ServiceMode::kEvents});
+  runner.open();
+  const auto start = std::chrono::steady_clock::now();
+  const RunResult r = runner.run(planRun(holder), {});
+  const auto took = std::chrono::steady_clock::now() - start;
+  runner.close();
+  ASSERT_TRUE(r.ok()) << *r.error;
+  ASSERT_EQ(r.runs.size(), 1u);
+  EXPECT_TRUE(r.runs[0].completed);
+  ASSERT_TRUE(r.runs[0].cycles.has_value());
+  EXPECT_GT(*r.runs[0].cycles, 12'000'000u);
+  // The premise: the run took longer than the limit (else the test proves nothing).
+  EXPECT_GT(took, std::chrono::milliseconds(20)) << "the loop ran faster than the limit; lengthen it";
 }
 
 TEST(InProcessTransport, DemoProgramRunsInBothServiceModesWithIntrospection) {
