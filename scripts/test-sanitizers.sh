@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the sanitizer presets of CMakePresets.json and runs the tests under them:
 #   asan  ASan + UBSan (UB fatal) over the suite (the QEMU kernel tests excepted: they run a guest,
-#         not our code under ASan): every label by default, or the labels named in
+#         not our code under ASan; and seven corpus golden sweeps whose programs other corpus tests
+#         run under ASan: the asan test preset's exclude filter, docs/sanitizers.md): every label by default, or the labels named in
 #         $SANITIZER_LABELS (a ctest -L regex, e.g. 'unit|fuzz');
 #   tsan  ThreadSanitizer over the threaded tests (USB/IP server and client, the Device's
 #         simulator thread, the in-process transport, the soak, the USB/IP session fuzz replay)
