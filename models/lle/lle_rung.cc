@@ -11,6 +11,7 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
 #include "models/lle/compute_observer.h"
+#include "models/lle/compute_output_bytes.h"
 #include "models/lle/compute_write_report.h"
 #include "models/lle/conv_compute.h"
 #include "models/lle/field_relations.h"
@@ -1724,6 +1725,8 @@ void LleRung::refuseUnexecutedBias(const DecodedPacket& packet) const {
 }
 
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
+  // Every executed form writes 4-byte output units (ComputeOutputBytes, docs/decoding-log.md "w4b82").
+  if (const std::string problem = outputElementBytesProblem(packet.words); !problem.empty()) refuse(packet, problem);
   if (!inputPopsDelivered(streams) || !deferredComputes_.empty()) {
     DeferredCompute& waiting = deferredComputes_.emplace_back();
     waiting.words.assign(packet.words.begin(), packet.words.end());

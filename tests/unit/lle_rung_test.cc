@@ -114,6 +114,9 @@ class PacketFactory {
       for (unsigned e = 0; e < form.count; ++e) words[2].setBits((form.lsb + e * form.stride) % 128, form.width, 2);
       words[2].setBits(79, 2, 3);
     }
+    // Every corpus compute of the executed forms writes 4-byte output units (ComputeOutputBytes 4, "w4b82");
+    // the envelope no longer pins the bits. Callers may override.
+    if (op == 0x01) words[4].setBits(fieldDef(LleField::ComputeOutputBytes).lsb % 128, 3, 4);
     // And every corpus 0x13 but the reads routed (0, 1) sets w2 bit 97 (Stage13RepeatSlot, "conv64").
     if (op == 0x13) words[2].setBits(fieldDef(LleField::Stage13RepeatSlot).lsb % 128, 1, 1);
     for (const auto& [field, value] : fields) {
@@ -8097,6 +8100,56 @@ TEST_F(LleRungTest, TheTwoByteElementFormWeighsEachInputByteWithASixteenBitWeigh
   EXPECT_NE(fourByte.find("ComputeWideWeights (word 14 bit 55) set with ComputeInputBytes = 4"), std::string::npos) << fourByte;
   const std::string walk = refusal(twoByte({{LleField::ComputeKWrapW7, 0}}));
   EXPECT_NE(walk.find("ComputeKWrapW7[0] = 0 in the 2-byte element form"), std::string::npos) << walk;
+}
+
+}  // namespace coralsim::lle
+
+namespace coralsim::lle {
+
+// The size of a compute's output element (ComputeOutputBytes, w4[82:80], docs/decoding-log.md "w4b82"): the
+// output side's ComputeInputBytes, 4 in every corpus compute of the executed forms, 1 in the softmax sequences'
+// computes of 1-byte inputs and 16-bit weights (bright @ 0x03b0, colour @ 0x05de), 0 beside w4[98:83] in the
+// BodyPix / PoseNet 1280 x 720 programs. An element-wise compute of 8 positions on tile 5 (values no corpus
+// compute has: this tile, block, zero points, multiplier) writes its 4-byte units with 4; the envelope no longer
+// pins the bits (it refused 1 naming word 4 bits 82, 80 before the field), and 1, 0 and 2 are refused by the
+// rung naming the field -- not written as 4-byte units.
+TEST_F(LleRungTest, AComputeWritesFourByteOutputUnitsAndRefusesAnotherOutputElementSize) {
+  constexpr uint16_t kTile = 0x20;
+  constexpr uint64_t kBlockAt = 160, kInputAt = 320, kPositions = 8;
+  constexpr uint8_t kEltZpIn = 5, kEltZpOut = 9;
+  const int8_t diagonal[4] = {2, -1, 3, 1};
+  streams.input.resize(4 * kPositions);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(17 + 29 * i);
+  const auto eltwise = [&](uint64_t outputBytes) {
+    return elementWiseCompute(kTile, kPositions, kInputAt,
+                              {{LleField::ComputeZpIn, kEltZpIn},
+                               {LleField::ComputeZpOut, kEltZpOut},
+                               {LleField::ComputeMult, std::bit_cast<uint32_t>(0.5f)},
+                               {LleField::ComputeClampHi, std::bit_cast<uint32_t>(240.0f)},
+                               {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-9.0f)},
+                               {LleField::ComputeOutputBytes, outputBytes}});
+  };
+  const auto run = [&](const DecodedPacket& compute) {
+    return runElementWise({kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, 4 * kPositions, true, {}},
+                          compute);
+  };
+  const DecodedPacket four = eltwise(4);
+  EXPECT_EQ(four.words[4].bits(80, 3), 4u);
+  EXPECT_EQ(checkEnvelope(four), "");
+  const std::vector<uint8_t> out = run(four);
+  ASSERT_EQ(out.size(), 4 * kPositions);
+  for (uint64_t i = 0; i < out.size(); ++i) {
+    const int32_t acc = (streams.input[i] - kEltZpIn) * diagonal[i % 4];
+    const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.5f, -9.0f, 240.0f)) + kEltZpOut);
+    EXPECT_EQ(out[i], want) << "byte " << i;
+  }
+  for (const uint64_t other : {1u, 0u, 2u}) {
+    const DecodedPacket packet = eltwise(other);
+    EXPECT_EQ(checkEnvelope(packet), "") << "ComputeOutputBytes " << other << ": the bits are decoded, not pinned";
+    const std::string why = refusalOf([&] { run(packet); });
+    EXPECT_NE(why.find("ComputeOutputBytes (word 4 bits 82:80) = " + std::to_string(other)), std::string::npos) << why;
+    rung.endRun();
+  }
 }
 
 }  // namespace coralsim::lle
