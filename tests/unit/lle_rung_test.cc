@@ -529,6 +529,7 @@ class LleRungTest : public ::testing::Test {
     bool keepBlock = true;
     std::vector<DecodedPacket> before;
     uint64_t feedPosition = 0;  // the staging write's Stage14FeedPosition ("row112")
+    std::optional<uint64_t> waitPosition = std::nullopt;  // sets Stage14WaitOn and Stage14WaitPosition ("w5wait")
   };
   std::vector<uint8_t> runElementWise(const ElementWiseProgram& p, const DecodedPacket& compute) {
     rung.beginRun();
@@ -548,6 +549,10 @@ class LleRungTest : public ::testing::Test {
     rung.packet(infeed(true), streams, 0);
     DecodedPacket staging = stageAt(p.tile, p.inputAt, streams.input.size(), true);
     f.wordsOf(staging)[4].setBits(111, 16, p.feedPosition);  // w4[126:111], Stage14FeedPosition
+    if (p.waitPosition) {
+      f.wordsOf(staging)[5].setBits(41, 1, 1);                 // Stage14WaitOn
+      f.wordsOf(staging)[5].setBits(25, 16, *p.waitPosition);  // Stage14WaitPosition
+    }
     rung.packet(staging, streams, 0);
     rung.packet(pop(true, p.tile), streams, 0);
     rung.packet(f.make(0x24, {}), streams, 0);
@@ -7810,6 +7815,36 @@ TEST_F(LleRungTest, AComputeFeedingWritesRunningPositionMovesNoByte) {
   }
 }
 
+// w5[41:25] of a 0x14 (Stage14WaitOn, Stage14WaitPosition, docs/decoding-log.md "w5wait"): a wait on the tile's
+// receive sequence, declared don't-care for the bytes in the program-order model. The element-wise program on
+// tile 5 gives the same 16 bytes with no wait and with waits on -1 (0xffff, the pop-fed writes' value), 12,345 and
+// 0x7fff (above every corpus value); before the fields were declared the envelope refused each of these writes
+// (word 5 bits 40:25 / 41). w5 bit 24 beside them (0 in every corpus 0x14) is still refused naming word 5.
+TEST_F(LleRungTest, AWritesWaitOnTheReceiveSequenceMovesNoByte) {
+  constexpr uint16_t kTile = 0x20;
+  constexpr uint64_t kBlockAt = 160;
+  constexpr uint64_t kInputAt = 448;
+  const DecodedPacket compute = elementWiseCompute(kTile, 4, kInputAt, {});
+  const auto run = [&](std::optional<uint64_t> wait) {
+    ElementWiseProgram p{kTile, kBlockAt, kInputAt, {2, -1, 1, 3}, 16, true, {}};
+    p.waitPosition = wait;
+    DecodedPacket staging = stageAt(kTile, kInputAt, streams.input.size(), true);
+    if (wait) {
+      f.wordsOf(staging)[5].setBits(41, 1, 1);
+      f.wordsOf(staging)[5].setBits(25, 16, *wait);
+    }
+    EXPECT_EQ(checkEnvelope(staging), "") << "wait " << wait.value_or(0);
+    return runElementWise(p, compute);
+  };
+  const std::vector<uint8_t> reference = run(std::nullopt);
+  ASSERT_EQ(reference.size(), 16u);
+  for (const uint64_t wait : {uint64_t{0xffff}, uint64_t{12345}, uint64_t{0x7fff}}) {
+    EXPECT_EQ(run(wait), reference) << "wait " << wait;
+  }
+  DecodedPacket undecoded = stageAt(kTile, kInputAt, streams.input.size(), true);
+  f.wordsOf(undecoded)[5].setBits(24, 1, 1);
+  EXPECT_NE(checkEnvelope(undecoded).find("word 5"), std::string::npos) << checkEnvelope(undecoded);
+}
 
 // The max reduction, opcode 0x02 (lle_fields.def Max02*, docs/decoding-log.md "bright02"): the softmax's first passes
 // and the pools. Tile 6 keeps 24 units from narrow unit 40 for a pass (stream 1234, four repeats, ceil(96 / 16) = 6
