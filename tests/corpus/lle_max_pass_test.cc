@@ -117,5 +117,95 @@ TEST(LleBright, TheMaxPassesReduceTheGatheredImageToItsLargestByte) {
   }
 }
 
+// The colour templates (docs/decoding-log.md "max15"): their two passes reduce the stream tile 0 keeps for the softmax
+// (the grouped copies' output, not the image) with an epilogue of multiplier 1.0 and clamps 0 and 255 — or, in eight
+// of them, 255 + 1 ulp (Max02ClampHi, word 15 bit 61), which stopped them before "max15". Fed packet by packet up to the
+// refusal with two made-up images and the golden ones present: the first pass's four lanes must be the lane maxima of
+// the bytes the pass took (the read kept on tile 0 just before it) and the second pass's byte their maximum. Decode
+// set colour blue 64^2; the other eleven held out. No output is compared: the templates stop after the passes.
+struct KeptPassRun {
+  unsigned passes = 0;
+  std::array<uint64_t, 2> outputAt{};
+  std::vector<uint8_t> firstStream;
+  std::string stop = "the chunk's end";
+};
+
+KeptPassRun runKeepingTheFirstStream(const models::DecodedProgram& program, LleRung& rung, const std::vector<uint8_t>& image) {
+  coralsim::testing::HeldStreams streams;
+  streams.input = image;
+  KeptPassRun run;
+  rung.reset();
+  for (const models::DecodedPacket& p : program.packets()) {
+    if (p.action != models::PacketAction::kIssue) continue;
+    const bool isPass = static_cast<uint8_t>(p.opcode) == 0x02;
+    if (isPass && run.passes == 0 && rung.tile(0).keptRead) run.firstStream = *rung.tile(0).keptRead;
+    try {
+      rung.packet(p, streams, 0);
+    } catch (const std::exception& refusal) {
+      run.stop = refusal.what();
+      break;
+    }
+    if (isPass) {
+      if (run.passes < run.outputAt.size()) run.outputAt[run.passes] = readField(p.words, LleField::Max02OutputAt);
+      ++run.passes;
+    }
+  }
+  return run;
+}
+
+// A made-up RGB image: every pixel's channels from `seed`, so that the colour score varies over the image.
+std::vector<uint8_t> madeUpColourImage(size_t bytes, unsigned seed) {
+  std::vector<uint8_t> image(bytes);
+  for (size_t i = 0; i < bytes; ++i) image[i] = static_cast<uint8_t>((53 * i + 11 * seed + (i / 191) * seed) % 256);
+  return image;
+}
+
+TEST(LleColour, TheMaxPassesReduceTheKeptStreamToItsLargestByteUnderTheirEpilogue) {
+  const auto corpus = coralsim::testing::corpusDir();
+  if (!corpus) GTEST_SKIP() << "\n*** SKIPPED: no corpus ($CORALSIM_CORPUS). ***\n";
+  const auto golden = coralsim::testing::goldenDir();
+  unsigned programs = 0;
+  for (const char* colour : {"blue", "cyan", "green", "magenta", "red", "white", "yellow"}) {
+    for (const unsigned side : {64u, 128u}) {
+      const std::string name = std::string("color_") + colour + "_" + std::to_string(side) + "x" + std::to_string(side);
+      const fs::path path = *corpus / "ricardodeazambuja+LibrEdgeTPU" / "libredgetpu" / "tracker" / "templates" / (name + "_edgetpu.tflite");
+      if (!fs::exists(path)) continue;  // not every colour comes in both sizes
+      std::vector<std::vector<uint8_t>> images{madeUpColourImage(side * side * 3, 3), madeUpColourImage(side * side * 3, 8)};
+      for (const char* in : {"img_cat", "red_square"}) {
+        const fs::path file = golden ? *golden / ("ricardodeazambuja+LibrEdgeTPU__" + name) / (std::string(in) + ".in0.bin") : fs::path();
+        if (!file.empty() && fs::exists(file)) images.push_back(coralsim::testing::readFile(file));
+      }
+      const driver::ModelFile model = driver::loadModelFile(path);
+      for (const driver::Executable* e : driver::allExecutables(model)) {
+        for (const auto& bitstream : e->bitstreams) {
+          const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+          if (std::ranges::none_of(program->packets(), [](const models::DecodedPacket& p) { return static_cast<uint8_t>(p.opcode) == 0x02; })) continue;
+          ++programs;
+          for (const std::vector<uint8_t>& image : images) {
+            ASSERT_EQ(image.size(), side * side * 3) << name;
+            models::ChipConfig config;
+            LleRung rung(config);
+            const KeptPassRun run = runKeepingTheFirstStream(*program, rung, image);
+            std::printf("%s: %u max passes run over a %zu-byte stream; stopped at %s\n", name.c_str(), run.passes, run.firstStream.size(),
+                        run.stop.c_str());
+            ASSERT_GE(run.passes, 2u) << name << ": stopped at " << run.stop;
+            ASSERT_FALSE(run.firstStream.empty()) << name << ": tile 0 kept no stream for the first pass";
+            std::array<uint8_t, 4> laneMax{};
+            for (size_t i = 0; i < run.firstStream.size(); ++i) laneMax[i % 4] = std::max(laneMax[i % 4], run.firstStream[i]);
+            const AddressedMemory& tile0 = rung.tile(0).narrowSram;
+            ASSERT_FALSE(tile0.firstUnwritten(run.outputAt[0], 4).has_value()) << name << ": the first pass wrote no four lanes";
+            const auto partial = tile0.read(run.outputAt[0], 4);
+            EXPECT_EQ(std::vector<uint8_t>(partial.begin(), partial.end()), std::vector<uint8_t>(laneMax.begin(), laneMax.end())) << name;
+            ASSERT_FALSE(tile0.firstUnwritten(run.outputAt[1], 1).has_value()) << name << ": the second pass wrote nothing";
+            EXPECT_EQ(tile0.read(run.outputAt[1], 1)[0], *std::ranges::max_element(laneMax)) << name;
+          }
+        }
+      }
+    }
+  }
+  std::printf("%u colour templates with max passes\n", programs);
+  if (programs == 0) GTEST_SKIP() << "\n*** SKIPPED: no colour template in the corpus. ***\n";
+}
+
 }  // namespace
 }  // namespace coralsim::lle
