@@ -4,7 +4,7 @@
 // in groups of Max02Lanes bytes and writes lane j = the largest byte j of any group. Executed for the softmax
 // form bright 64^2 shows: the stream one read before it on its one tile (the read kept for it, Stage13FeedsNormalise,
 // or a sent read of one line), whole beats, one-byte or four-byte groups. Its epilogue is 0x01's floats (Max02Mult,
-// Max02ClampHi / Lo, docs/decoding-log.md "max15"): each lane's maximum times the multiplier, clamped, rounded; its
+// Max02ClampHi / Lo, docs/decoding-log.md "w15b61"): each lane's maximum times the multiplier, clamped, rounded; its
 // zero points stay pinned (0) by the envelope. Every corpus pass's epilogue leaves a byte as it is.
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The max reduction's epilogue (opcode 0x02, lle_fields.def Max02Mult / Max02ClampHi / Max02ClampLo,
-// docs/decoding-log.md "max15"): the three float32s of word 15 at 0x01's ComputeMult / ClampHi / ClampLo places,
+// docs/decoding-log.md "w15b61"): the three float32s of word 15 at 0x01's ComputeMult / ClampHi / ClampLo places,
 // executed as 0x01's — each lane's maximum times the multiplier, clamped, rounded. Every corpus pass's epilogue
 // leaves a byte as it is (1.0 and clamps 0 / 255, or 255 + 1 ulp in eight colour templates), so the test uses one
 // no corpus 0x02 has: multiplier 0.25, clamps [37.5, 60.25]. Tile 11 keeps 20 four-byte units from narrow unit 90
