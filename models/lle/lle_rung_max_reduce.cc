@@ -3,15 +3,18 @@
 // the graphs' maxima. Laid out as an 0x01 compute (its fields in lle_fields.def, Max02*); it walks its stream
 // in groups of Max02Lanes bytes and writes lane j = the largest byte j of any group. Executed for the softmax
 // form bright 64^2 shows: the stream one read before it on its one tile (the read kept for it, Stage13FeedsNormalise,
-// or a sent read of one line), whole beats, one-byte or four-byte groups; its epilogue (multiplier 1.0, clamps
-// 0 / 255, zero points 0) is pinned by the envelope, so the maximum is the byte itself.
+// or a sent read of one line), whole beats, one-byte or four-byte groups. Its epilogue is 0x01's floats (Max02Mult,
+// Max02ClampHi / Lo, docs/decoding-log.md "w15b61"): each lane's maximum times the multiplier, clamped, rounded; its
+// zero points stay pinned (0) by the envelope. Every corpus pass's epilogue leaves a byte as it is.
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
+#include "models/lle/requantizer.h"
 
 namespace coralsim::lle {
 
@@ -20,6 +23,20 @@ namespace {
 // One byte of the walk is the result's lane 0; four bytes are the four lanes of a group (the first pass over
 // the softmax's input, whose four partial maxima a second pass of one-byte groups reduces).
 bool executedLanes(uint64_t lanes) { return lanes == 1 || lanes == 4; }
+
+// Why the pass's epilogue is not executed, or "". The maximum is taken before the epilogue: that order is
+// the hardware's only if the epilogue never reverses two bytes, i.e. the multiplier is positive (every corpus 0x02:
+// 1.0 or 1 - 2^-24); a negative one would turn the maximum into a minimum, not decoded.
+std::string maxEpilogueProblem(float mult, float lo, float hi) {
+  if (!std::isfinite(mult) || !(mult > 0.0f)) {
+    return "Max02Mult (word 15 bits 60:29) = " + std::to_string(mult) + ": only a finite positive multiplier keeps the maximum the maximum";
+  }
+  if (std::isnan(lo) || std::isnan(hi) || lo > hi) {
+    return "Max02ClampLo / Max02ClampHi (word 15 bits 124:93 / 92:61) = " + std::to_string(lo) + " / " + std::to_string(hi) +
+           ": not an ordered pair of clamps";
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -81,6 +98,11 @@ void LleRung::maxReduce(const models::DecodedPacket& packet) {
                        std::to_string((beats + 1) * (beatGroups + 1)) + ": a short last beat is not executed");
   }
   const uint64_t bytes = groups * lanes;
+  const float mult = readF32(words, LleField::Max02Mult);
+  const float lo = readF32(words, LleField::Max02ClampLo);
+  const float hi = readF32(words, LleField::Max02ClampHi);
+  if (const std::string problem = maxEpilogueProblem(mult, lo, hi); !problem.empty()) refuse(packet, problem);
+  const Requantizer epilogue(1.0f, mult, lo, hi, 0, config_.requantRounding);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
@@ -123,6 +145,7 @@ void LleRung::maxReduce(const models::DecodedPacket& packet) {
     for (uint64_t g = 0; g < groups; ++g) {
       for (uint64_t j = 0; j < lanes; ++j) result[j] = std::max(result[j], stream[g * lanes + j]);
     }
+    for (uint8_t& lane : result) lane = epilogue(lane);
     // Only the lanes the packet counts are written: what the unit's other bytes hold is not decoded.
     if (!tile.narrowSram.write(outputAt, result)) {
       refuse(packet, "Max02OutputAt (word 4 bits 79:62) = " + std::to_string(outputAt) + " + " + std::to_string(lanes) +

@@ -7900,7 +7900,10 @@ TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
     return f.make(0x02, {{LleField::Max02Mask, kTile}, {LleField::Max02BeatGroups, 3}, {LleField::Max02BeatGroupsNest29, 3},
                          {LleField::Max02Beats, q.beats}, {LleField::Max02BeatsNest29, q.beats}, {LleField::Max02Groups, q.groups},
                          {LleField::Max02Lanes, q.lanes}, {LleField::Max02StepWrap, q.wrap}, {LleField::Max02StepCarryLow, q.carryLow},
-                         {LleField::Max02OutputAt, q.outputAt}, {LleField::Max02StreamTag, q.tag}, {LleField::Max02WaitCount, q.waits}});
+                         {LleField::Max02OutputAt, q.outputAt}, {LleField::Max02StreamTag, q.tag}, {LleField::Max02WaitCount, q.waits},
+                         // bright's epilogue, which leaves each byte as it is ("w15b61" decodes it; lle_max_epilogue_test.cc)
+                         {LleField::Max02Mult, std::bit_cast<uint32_t>(1.0f)}, {LleField::Max02ClampHi, std::bit_cast<uint32_t>(255.0f)},
+                         {LleField::Max02ClampLo, std::bit_cast<uint32_t>(0.0f)}});
   };
   const Pass first{5, 23, 4, static_cast<uint64_t>(-3), 0, kFirstAt, kTag, 1};
   const Pass second{0, 3, 1, static_cast<uint64_t>(-1), 1, kSecondAt, kTag + 1, 7};
