@@ -2793,7 +2793,9 @@ TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
       w4.setBits(27, 16, 0x2500);  // w4[42:27] of the kept identity reads, the mark's bits clear
       w4.setBits(43, 17, 1);       // w4[59:43]: first of a run of kept reads (Stage13KeptSequence 1)
     } else {
-      w4 = isa::Word128{0x0ffff88000000000ull, 0x1800};  // the sent reads' word 4 (bit 59 set), the mark's bits clear
+      // The sent reads' word 4 (bit 59 set; bits 40 and 39 as in the corpus's (1, 1) reads, w4[42:27] 0x3030 -- bit 39 alone
+      // is the route-(0, 1) reads' Stage13LeavesTile, "loomgab"), the mark's bits clear.
+      w4 = isa::Word128{0x0ffff98000000000ull, 0x1800};
     }
     w4.setBits(31, 2, mark);  // Stage13ConsumerMark, set as the bits themselves
     return p;
@@ -3118,6 +3120,9 @@ TEST_F(LleRungTest, AReadRoutedOnlyByBit107NamesItsBeatsInWordTwoAndIsSent) {
                                     {LleField::Stage13Route, 1}, {LleField::Stage13RepeatOn, 0},
                                     {LleField::Stage13RepeatSlot, repeatSlot}, {LleField::Stage13SlotBeats, beats}});
     f.setElement(p, LleField::Stage13Route, 0, route105);
+    // The route-(0, 1) read's bytes leave the tile (Stage13LeavesTile, w4 bit 39, "loomgab"), a field of that form only (bit 97
+    // clear); the other reads keep the bit clear here.
+    if (route105 == 0 && repeatSlot == 0) f.setElement(p, LleField::Stage13LeavesTile, 0, 1);
     return p;
   };
   const auto fill = [&] {
@@ -6050,10 +6055,12 @@ TEST_F(LleRungTest, AReadWithBit107AloneIsDrainedByItsSendAsASentRead) {
     DecodedPacket r = readAt(kTile, kAt, streams.input.size());
     f.setElement(r, LleField::Stage13Route, 0, route105);
     f.setElement(r, LleField::Stage13Route, 1, route107);
-    // Routed (0, 1) the read names its one 256-byte beat in word 2 (Stage13RepeatSlot clear, "conv64").
+    // Routed (0, 1) the read names its one 256-byte beat in word 2 (Stage13RepeatSlot clear, "conv64"), and that its
+    // bytes leave the tile (Stage13LeavesTile, "loomgab").
     if (route105 == 0 && route107 == 1) {
       f.setElement(r, LleField::Stage13RepeatSlot, 0, 0);
       f.setElement(r, LleField::Stage13SlotBeats, 0, 0);
+      f.setElement(r, LleField::Stage13LeavesTile, 0, 1);
     }
     return r;
   };
