@@ -40,7 +40,7 @@ class RoutedReadMarkTest : public ::testing::Test {
   EnvelopePackets packets_{0x200};
 };
 
-TEST_F(RoutedReadMarkTest, AReadWhoseBytesLeaveTheTileIsRun) {
+TEST_F(RoutedReadMarkTest, AReadWhoseBytesLeaveTheTilePassesTheEnvelopeAndTheMarks) {
   const DecodedPacket sent = read(0, 1, 0, 0, 1);
   EXPECT_TRUE(fieldPresent(LleField::Stage13LeavesTile, sent.words));
   EXPECT_EQ(readField(sent.words, LleField::Stage13LeavesTile), 1u);

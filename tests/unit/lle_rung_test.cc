@@ -6045,7 +6045,8 @@ TEST_F(LleRungTest, ABroadcastCopyWritesEveryReadOfItsUnitAsOneUnitOfOnePosition
 // read): drained by a 0x10 send it gives the bytes a sent read (1, 1) gives -- 40 popped bytes at narrow
 // 280 of tile 0, back in order. A compute on its tiles before a send drains it is refused naming the
 // route; bit 105 alone (0, 1) stays refused. Before the change the read itself was refused ("neither sent
-// (1, 1) nor kept for the tile's compute (0, 0)").
+// (1, 1) nor kept for the tile's compute (0, 0)"). Its w4 bit 39 says the bytes leave the tile; with bit 35
+// instead (Stage13TakenByCompute, "loomgab": a compute on its tiles takes them) the read is refused by name.
 TEST_F(LleRungTest, AReadWithBit107AloneIsDrainedByItsSendAsASentRead) {
   constexpr uint16_t kTile = 0x1;
   constexpr uint64_t kAt = 280;
@@ -6099,6 +6100,14 @@ TEST_F(LleRungTest, AReadWithBit107AloneIsDrainedByItsSendAsASentRead) {
       << computeFirst;
   const std::string bit105 = refusal([&] { staged(read(1, 0)); });
   EXPECT_NE(bit105.find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos) << bit105;
+  // The same read marked as the stream of a compute on its tiles (Stage13TakenByCompute, w4 bit 35, "loomgab") is
+  // refused at the read, naming the mark: what the compute does with it is not executed.
+  DecodedPacket taken = read(0, 1);
+  f.setElement(taken, LleField::Stage13LeavesTile, 0, 0);
+  f.setElement(taken, LleField::Stage13TakenByCompute, 0, 1);
+  const std::string takenWhy = refusal([&] { staged(taken); });
+  EXPECT_NE(takenWhy.find("Stage13TakenByCompute (word 4 bit 35) = 1, Stage13LeavesTile (word 4 bit 39) = 0"), std::string::npos)
+      << takenWhy;
 }
 
 // A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the
