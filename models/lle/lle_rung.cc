@@ -31,6 +31,7 @@
 #include "models/lle/partner_copy.h"
 #include "models/lle/outfeed_rows.h"
 #include "models/lle/receive_slice.h"
+#include "models/lle/routed_read_mark.h"
 #include "models/lle/output_nest.h"
 #include "models/lle/read_nest.h"
 #include "models/lle/staging_window.h"
@@ -215,6 +216,13 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     std::string why = partners.observe(p, checkEnvelope(p));
     if (why.empty()) why = nextPackets.observe(p);
     if (why.empty()) why = streamPrefixes.observe(p);
+    // A read routed (0, 1) whose marks say a compute takes it is refused before the run (routed_read_mark.h): at run
+    // time the compute waiting for it comes first, and its refusal would not name the read.
+    if (why.empty()) {
+      if (const std::string mark = routedReadMarkProblem(p); !mark.empty()) {
+        why = "opcode 0x13 at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + mark;
+      }
+    }
     if (!why.empty()) return why;
     if (p.tilePacket && (p.tileMask >> config_.tileCount()) != 0) {
       return "tile packet at " + models::describePacketLocation(p.pc, p.words[0]) + " addresses tiles beyond the " +
@@ -891,6 +899,8 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   // other; that read is sent like a (1, 1) one (its send has Dma10ReadForm set), its beats checked below.
   const bool slotBeats = readField(words, LleField::Stage13RepeatSlot) == 0;
   const bool routedOnlyBy107 = route105 == 0 && route107 == 1;
+  // Its consumer marks (routed_read_mark.h, docs/decoding-log.md "loomgab"): only the bytes that leave the tile are run.
+  if (const std::string routeMarks = routedReadMarkProblem(packet); !routeMarks.empty()) refuse(packet, routeMarks);
   if (slotBeats != routedOnlyBy107) {
     refuse(packet, "Stage13RepeatSlot (word 2 bit 97) = " + std::to_string(slotBeats ? 0 : 1) + " with Stage13Route (word 3 bits 107, 105) = " +
                        std::to_string(route107) + ", " + std::to_string(route105) +

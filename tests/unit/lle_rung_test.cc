@@ -2801,7 +2801,9 @@ TEST_F(LleRungTest, TheConsumerMarkInWordFourLeavesTheBytesWhereTheNestSays) {
       w4.setBits(27, 16, 0x2500);  // w4[42:27] of the kept identity reads, the mark's bits clear
       w4.setBits(43, 17, 1);       // w4[59:43]: first of a run of kept reads (Stage13KeptSequence 1)
     } else {
-      w4 = isa::Word128{0x0ffff88000000000ull, 0x1800};  // the sent reads' word 4 (bit 59 set), the mark's bits clear
+      // The sent reads' word 4 (bit 59 set; bits 40 and 39 as in the corpus's (1, 1) reads, w4[42:27] 0x3030 -- bit 39 alone
+      // is the route-(0, 1) reads' Stage13LeavesTile, "loomgab"), the mark's bits clear.
+      w4 = isa::Word128{0x0ffff98000000000ull, 0x1800};
     }
     w4.setBits(31, 2, mark);  // Stage13ConsumerMark, set as the bits themselves
     return p;
@@ -3126,6 +3128,9 @@ TEST_F(LleRungTest, AReadRoutedOnlyByBit107NamesItsBeatsInWordTwoAndIsSent) {
                                     {LleField::Stage13Route, 1}, {LleField::Stage13RepeatOn, 0},
                                     {LleField::Stage13RepeatSlot, repeatSlot}, {LleField::Stage13SlotBeats, beats}});
     f.setElement(p, LleField::Stage13Route, 0, route105);
+    // The route-(0, 1) read's bytes leave the tile (Stage13LeavesTile, w4 bit 39, "loomgab"), a field of that form only (bit 97
+    // clear); the other reads keep the bit clear here.
+    if (route105 == 0 && repeatSlot == 0) f.setElement(p, LleField::Stage13LeavesTile, 0, 1);
     return p;
   };
   const auto fill = [&] {
@@ -6048,7 +6053,8 @@ TEST_F(LleRungTest, ABroadcastCopyWritesEveryReadOfItsUnitAsOneUnitOfOnePosition
 // read): drained by a 0x10 send it gives the bytes a sent read (1, 1) gives -- 40 popped bytes at narrow
 // 280 of tile 0, back in order. A compute on its tiles before a send drains it is refused naming the
 // route; bit 105 alone (0, 1) stays refused. Before the change the read itself was refused ("neither sent
-// (1, 1) nor kept for the tile's compute (0, 0)").
+// (1, 1) nor kept for the tile's compute (0, 0)"). Its w4 bit 39 says the bytes leave the tile; with bit 35
+// instead (Stage13TakenByCompute, "loomgab": a compute on its tiles takes them) the read is refused by name.
 TEST_F(LleRungTest, AReadWithBit107AloneIsDrainedByItsSendAsASentRead) {
   constexpr uint16_t kTile = 0x1;
   constexpr uint64_t kAt = 280;
@@ -6058,10 +6064,12 @@ TEST_F(LleRungTest, AReadWithBit107AloneIsDrainedByItsSendAsASentRead) {
     DecodedPacket r = readAt(kTile, kAt, streams.input.size());
     f.setElement(r, LleField::Stage13Route, 0, route105);
     f.setElement(r, LleField::Stage13Route, 1, route107);
-    // Routed (0, 1) the read names its one 256-byte beat in word 2 (Stage13RepeatSlot clear, "conv64").
+    // Routed (0, 1) the read names its one 256-byte beat in word 2 (Stage13RepeatSlot clear, "conv64"), and that its
+    // bytes leave the tile (Stage13LeavesTile, "loomgab").
     if (route105 == 0 && route107 == 1) {
       f.setElement(r, LleField::Stage13RepeatSlot, 0, 0);
       f.setElement(r, LleField::Stage13SlotBeats, 0, 0);
+      f.setElement(r, LleField::Stage13LeavesTile, 0, 1);
     }
     return r;
   };
@@ -6100,6 +6108,14 @@ TEST_F(LleRungTest, AReadWithBit107AloneIsDrainedByItsSendAsASentRead) {
       << computeFirst;
   const std::string bit105 = refusal([&] { staged(read(1, 0)); });
   EXPECT_NE(bit105.find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos) << bit105;
+  // The same read marked as the stream of a compute on its tiles (Stage13TakenByCompute, w4 bit 35, "loomgab") is
+  // refused at the read, naming the mark: what the compute does with it is not executed.
+  DecodedPacket taken = read(0, 1);
+  f.setElement(taken, LleField::Stage13LeavesTile, 0, 0);
+  f.setElement(taken, LleField::Stage13TakenByCompute, 0, 1);
+  const std::string takenWhy = refusal([&] { staged(taken); });
+  EXPECT_NE(takenWhy.find("Stage13TakenByCompute (word 4 bit 35) = 1, Stage13LeavesTile (word 4 bit 39) = 0"), std::string::npos)
+      << takenWhy;
 }
 
 // A compute issued before its input pop's bytes arrived (the raw programs issue theirs before the

@@ -1,0 +1,20 @@
+// The consumer marks of a read routed (0, 1) -- w3 bit 107 without bit 105, the stream beats in word 2
+// (lle_fields.def Stage13TakenByCompute, w4 bit 35, and Stage13LeavesTile, w4 bit 39; docs/decoding-log.md
+// "loomgab"). One-hot in the 878 corpus reads of the form that set either alone: bit 39 where the bytes leave
+// the tile (a 0x10 send or a 0x14 moves them: the rung's sent-read path), bit 35 where a compute on the
+// read's tiles takes them as the stream its ComputeStreamTag names -- the next compute, or one issued just
+// before the read and waiting for it (looming 64^2 @ 0x0122). How a compute uses such a streamed operand is
+// not decoded, so that form is refused by name rather than run as a send.
+#pragma once
+
+#include <string>
+
+#include "models/scalar/decoded_program.h"
+
+namespace coralsim::lle {
+
+// "" for a packet that is not a read routed (0, 1), or one whose bytes leave the tile (bit 39 alone); else
+// why the rung does not run it (both marks, neither, or the bytes taken by a compute).
+[[nodiscard]] std::string routedReadMarkProblem(const models::DecodedPacket& packet);
+
+}  // namespace coralsim::lle
