@@ -174,7 +174,7 @@ void LleRung::beginRun() {
   for (auto& receives : pendingReceives_) receives.clear();
   outfeedArmed_.clear();
   feedAwaitingOutfeed_.reset();
-  convolutionAwaitingFeedSend_.reset();
+  convolutionsAwaitingFeedSend_.clear();
   sendsWaiting_.clear();
   lastExecReceive_ = {};
   ringSendsWaiting_ = {};
@@ -193,7 +193,7 @@ void LleRung::endRun() {
   weightStreams_ = {};
   streamsAwaitingFeed_ = {};
   feedAwaitingOutfeed_.reset();
-  convolutionAwaitingFeedSend_.reset();
+  convolutionsAwaitingFeedSend_.clear();
 }
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
@@ -2154,11 +2154,13 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
   // stream; the rung runs it when that send names them, taking the streams the feeding pop expects now.
   const auto first = static_cast<unsigned>(std::countr_zero(packet.tileMask));
   if (!fed && holders == 0 && first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) {
-    if (convolutionAwaitingFeedSend_) {
-      refuse(packet, "a second convolution waiting for its weight-feed send while the one at PC 0x" +
-                         isa::formatAddress(convolutionAwaitingFeedSend_->compute.packet.pc) + " still waits");
+    for (const ConvolutionAwaitingFeed& other : convolutionsAwaitingFeedSend_) {
+      if (other.compute.packet.tileMask & packet.tileMask) {
+        refuse(packet, "a second convolution waiting for its weight-feed send on tiles " + tileList(other.compute.packet.tileMask & packet.tileMask) +
+                           " while the one at PC 0x" + isa::formatAddress(other.compute.packet.pc) + " still waits");
+      }
     }
-    ConvolutionAwaitingFeed& waiting = convolutionAwaitingFeedSend_.emplace();
+    ConvolutionAwaitingFeed& waiting = convolutionsAwaitingFeedSend_.emplace_back();
     waiting.compute.words.assign(packet.words.begin(), packet.words.end());
     waiting.compute.packet = packet;
     for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -2952,9 +2954,14 @@ void LleRung::drainWeightFeed(const DecodedPacket& packet, WeightFeed feed) {
   }
   const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
   // The convolution that waited for this send runs now, its weights the rows the send reads ("split2").
-  if (convolutionAwaitingFeedSend_) {
-    ConvolutionAwaitingFeed waiting = std::move(*convolutionAwaitingFeedSend_);
-    convolutionAwaitingFeedSend_.reset();
+  if (convolutionsAwaitingFeedSend_.size() > 1) {
+    refuse(packet, "a weight-feed send with " + std::to_string(convolutionsAwaitingFeedSend_.size()) + " convolutions waiting (the first at PC 0x" +
+                       isa::formatAddress(convolutionsAwaitingFeedSend_.front().compute.packet.pc) +
+                       "): a host-bound feed carries one convolution's weights");
+  }
+  if (!convolutionsAwaitingFeedSend_.empty()) {
+    ConvolutionAwaitingFeed waiting = std::move(convolutionsAwaitingFeedSend_.front());
+    convolutionsAwaitingFeedSend_.clear();
     waiting.compute.packet.words = waiting.compute.words;
     const uint64_t row = readField(packet.words, LleField::Dma10Channel);
     std::swap(weightStreams_, waiting.streams);

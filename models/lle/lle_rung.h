@@ -277,6 +277,8 @@ class LleRung final : public models::DatapathRung {
   // The ring send between tiles (lle_rung_ring_send.cc, docs/decoding-log.md "bright10"): armed at the send,
   // carried when the 0x13 read of its stream comes next on its tile, into the destinations' staging writes.
   void ringSend(const models::DecodedPacket& packet);
+  // The ring send of its tile's wide rows (Dma10RingSource 0): the weights of the convolutions waiting on the named tiles.
+  void ringWeightFeed(const models::DecodedPacket& packet, unsigned sender, uint16_t tiles);
   void deliverRingSend(const models::DecodedPacket& read, unsigned tile);
   void deliverWaitingRingSends(const models::DecodedPacket& read);
   // A sent read's re-read count (lle_fields.def Stage13ResendSequence) against the last read of its bytes.
@@ -380,13 +382,14 @@ class LleRung final : public models::DatapathRung {
   std::array<std::optional<WeightStream>, 16> weightStreams_;
   // The streams a convolution compute took, per tile, until the pop that feeds them (PopStreamFeed).
   std::array<std::optional<WeightStream>, 16> streamsAwaitingFeed_;
-  // A convolution whose weights no tile holds at wide address 0, waiting for its weight-feed send (the chip waits
-  // for its stream), with the streams it takes.
+  // The convolutions whose weights no tile holds at wide address 0, waiting for the send that feeds their stream (the
+  // chip waits for its stream), with the streams they take, in program order: a host-bound weight feed runs one, a
+  // ring send of wide rows (Dma10RingSource 0, lle_rung_ring_send.cc) every one on the tiles it names.
   struct ConvolutionAwaitingFeed {
     DeferredCompute compute;
     std::array<std::optional<WeightStream>, 16> streams;
   };
-  std::optional<ConvolutionAwaitingFeed> convolutionAwaitingFeedSend_;
+  std::deque<ConvolutionAwaitingFeed> convolutionsAwaitingFeedSend_;
   [[nodiscard]] std::vector<uint8_t> weightRowsOfStream(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream,
                                                           const ConvCompute& conv);
   void refuseOffsetPrefixDisagreeing(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream, bool offsetArray) const;

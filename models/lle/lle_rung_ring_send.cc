@@ -1,7 +1,8 @@
 // The ring send between tiles (lle_fields.def Dma10RingTiles / Dma10RingBeats, docs/decoding-log.md
 // "bright10"): a 0x10 with neither Dma10ToOutfeed nor Dma10WeightFeed. The send comes first; the 0x13
 // read of its stream tag next on its tile says which bytes it carries; each tile it names has armed an
-// execution-only 0x11 receive, and before it a 0x14 staging write, which places them. The LibrEdgeTPU
+// execution-only 0x11 receive, and before it a 0x14 staging write, which places them. Or (Dma10RingSource 0,
+// "c10w0") the send carries its tile's wide rows into the named tiles' weight streams (ringWeightFeed). The LibrEdgeTPU
 // tracker templates gather their image slices onto tile 0 this way and scatter tile 0's results back;
 // Dense's all-gather is the same form (every tile sends its slice to every tile, itself included).
 
@@ -17,6 +18,9 @@ namespace coralsim::lle {
 namespace {
 
 constexpr uint64_t kBeatBytes = 256;  // one iteration of the send's beat nest (lle_fields.def Dma10RingBeats)
+// Dma10RingSource's two executed values (lle_fields.def).
+constexpr uint64_t kRingSourceRead = 3;      // the 0x13 read next on the sending tile
+constexpr uint64_t kRingSourceWideRows = 0;  // the sending tile's wide rows from Dma10Channel
 
 std::string tilesNamed(uint16_t mask) {
   std::string text;
@@ -50,6 +54,20 @@ void LleRung::ringSend(const models::DecodedPacket& packet) {
   const auto tiles = static_cast<uint16_t>(readField(packet.words, LleField::Dma10RingTiles));
   if (tiles == 0 || (tiles >> tiles_.size()) != 0) {
     refuse(packet, "ring send to tiles " + isa::formatHex(tiles) + " (Dma10RingTiles, word 3 bits 98:83): none, or tiles this chip does not have");
+  }
+  // Where the bytes come from (Dma10RingSource, docs/decoding-log.md "c10w0" §B), with the two codes that go with it.
+  const uint64_t source = readField(packet.words, LleField::Dma10RingSource);
+  const uint64_t code0 = readField(packet.words, LleField::Dma10RingSourceForm, 0);
+  const uint64_t code1 = readField(packet.words, LleField::Dma10RingSourceForm, 1);
+  if (source == kRingSourceWideRows && code0 == 0 && code1 == 1) {
+    ringWeightFeed(packet, sender, tiles);
+    return;
+  }
+  if (source != kRingSourceRead || code0 != 2 || code1 != 2) {
+    refuse(packet, "Dma10RingSource (word 2 bits 82:79) = " + std::to_string(source) + " with Dma10RingSourceForm (word 2 bits 93:92, 85:84) = " +
+                       std::to_string(code1) + ", " + std::to_string(code0) +
+                       ": a ring send carries the read next on its tile (3 with 2, 2: 2,721 corpus sends) or its tile's wide rows "
+                       "(0 with 1, 0: 243); the kept-read form (1: model_dense_2x2x3's) is not decoded");
   }
   if (ringSendsWaiting_[sender]) {
     refuse(packet, "a second ring send from tile " + std::to_string(sender) + " while the one at PC 0x" +
@@ -94,6 +112,62 @@ void LleRung::ringSend(const models::DecodedPacket& packet) {
     lastExecReceive_[t].reset();
   }
   ringSendsWaiting_[sender] = std::move(send);
+}
+
+// The ring send of wide rows (Dma10RingSource 0, docs/decoding-log.md "c10w0" §B-§C): the sending tile reads its beats'
+// rows of wide memory from row Dma10Channel (the row its caching run received them at) into the weight stream each
+// named tile armed (an execution-only 0x11 of those rows: its prefix arrays and transfers). The convolutions that took
+// those streams came first on their tiles (243 / 243 corpus sends: model_conv, MobileNet v2 wo_fc, the PoseNet decoders)
+// and waited; they run now with the rows the send reads. No 0x13 read is involved and no staging write takes bytes.
+void LleRung::ringWeightFeed(const models::DecodedPacket& packet, unsigned sender, uint16_t tiles) {
+  if (readField(packet.words, LleField::Dma10ReadForm, 0) != 0 || readField(packet.words, LleField::Dma10ReadForm, 1) != 0) {
+    refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) set in a ring send of wide rows (Dma10RingSource 0): clear in all 243 corpus such "
+                   "sends (no 0x13 read is drained)");
+  }
+  uint64_t beats = 1;
+  for (unsigned level = 0; level < fieldDef(LleField::Dma10RingBeats).count && beats <= kMaxRingSendBeats; ++level) {
+    beats *= readField(packet.words, LleField::Dma10RingBeats, level) + 1;
+  }
+  const uint64_t row = readField(packet.words, LleField::Dma10Channel);
+  uint16_t fed = 0;
+  for (auto waiting = convolutionsAwaitingFeedSend_.begin(); waiting != convolutionsAwaitingFeedSend_.end();) {
+    const uint16_t computeTiles = waiting->compute.packet.tileMask;
+    if ((computeTiles & tiles) == 0) {
+      ++waiting;
+      continue;
+    }
+    if ((computeTiles & ~tiles) != 0) {
+      refuse(packet, "the ring send of wide rows goes to tiles " + tilesNamed(tiles) + "; the convolution at PC 0x" +
+                         isa::formatAddress(waiting->compute.packet.pc) + " waiting for its weights also runs on tiles " +
+                         tilesNamed(static_cast<uint16_t>(computeTiles & ~tiles)));
+    }
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      const std::optional<WeightStream>& stream = waiting->streams[t];
+      if (!(computeTiles & (1u << t)) || !stream) continue;
+      if (stream->rows() != beats) {
+        refuse(packet, "the ring send of wide rows counts " + std::string(beats > kMaxRingSendBeats ? "at least " : "") + std::to_string(beats) +
+                           " beats (Dma10RingBeats); the weight stream armed at PC 0x" + isa::formatAddress(stream->pc) + " on tile " +
+                           std::to_string(t) + " takes " + std::to_string(stream->rows()) +
+                           " rows (its prefix arrays and transfers): equal in all 243 corpus such sends");
+      }
+    }
+    ConvolutionAwaitingFeed run = std::move(*waiting);
+    waiting = convolutionsAwaitingFeedSend_.erase(waiting);
+    run.compute.packet.words = run.compute.words;
+    std::swap(weightStreams_, run.streams);
+    computeConvolution(run.compute.packet, FedWeights{sender, row, beats * kBeatBytes});
+    std::swap(weightStreams_, run.streams);
+    fed |= computeTiles;
+  }
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(tiles & (1u << t))) continue;
+    if (!(fed & (1u << t))) {
+      refuse(packet, "the ring send of wide rows goes to tile " + std::to_string(t) +
+                         ", where no convolution waits for its weights: in all 243 corpus such sends the convolution comes first");
+    }
+    streamsAwaitingFeed_[t].reset();  // fed by this send, not by a pop
+    lastExecReceive_[t].reset();      // the stream's receive: what this send filled
+  }
 }
 
 // Whether a ring send issued on one of the read's tiles waits for it.

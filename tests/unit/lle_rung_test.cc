@@ -117,6 +117,16 @@ class PacketFactory {
     // Every corpus compute of the executed forms writes 4-byte output units (ComputeOutputBytes 4, "w4b82");
     // the envelope no longer pins the bits. Callers may override.
     if (op == 0x01) words[4].setBits(fieldDef(LleField::ComputeOutputBytes).lsb % 128, 3, 4);
+    // A weight broadcast (Dma10WeightFeed without Dma10ToOutfeed) carries its own w2 in all 907 corpus broadcasts:
+    // w2[93:92] = 1, bit 88, w2[85:84] = 0, w2[82:79] = 0 (docs/decoding-log.md "c10w0" §B); the Dense drains' bits
+    // above were accepted in one only through the ring sends' envelope row, which the ring form's fields now clear.
+    if (op == 0x10 && std::ranges::any_of(fields, [](const auto& fv) { return fv.first == LleField::Dma10WeightFeed && fv.second == 1; }) &&
+        std::ranges::none_of(fields, [](const auto& fv) { return fv.first == LleField::Dma10ToOutfeed && fv.second == 1; })) {
+      words[2].setBits(92, 2, 1);
+      words[2].setBits(84, 2, 0);
+      words[2].setBits(87, 2, 2);  // bit 88 set, bit 87 clear
+      words[2].setBits(79, 4, 0);
+    }
     // And every corpus 0x13 but the reads routed (0, 1) sets w2 bit 97 (Stage13RepeatSlot, "conv64").
     if (op == 0x13) words[2].setBits(fieldDef(LleField::Stage13RepeatSlot).lsb % 128, 1, 1);
     for (const auto& [field, value] : fields) {
@@ -5626,6 +5636,125 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
   EXPECT_NE(other.find("does not hold the 32 parameter bytes at wide row 9 its weight-feed send reads (Dma10Channel)"), std::string::npos)
       << other;
   rung.endRun();
+}
+
+// The ring send of wide rows (docs/decoding-log.md "c10w0"; lle_rung_ring_send.cc ringWeightFeed): a 0x10 between tiles
+// with Dma10RingSource 0 (w2[82:79]; w2[93:92], [85:84] = 1, 0) reads its beats' rows of its own tile's wide memory from
+// row Dma10Channel into the weight stream every named tile armed; the convolutions that took those streams came first
+// and waited. Here tile 6 cached a bias array and one weight group at wide row 5; tiles 0 and 3 each run a pixel walk
+// (two computes, both waiting) over a stream of 2 rows (its prefix and one transfer), fed by one send from tile 6 to
+// tiles 0 and 3 counting 2 beats at level 0, its slots' address changes -1 (Dma10RingWrap = -Dma10RingBeats[0]). No
+// corpus send has these tiles, row or beats (model_conv 128^2: tile 2, row 786, 50 beats to all 16 tiles). Refused by
+// name: a send reading row 9, one counting 3 beats, one naming a tile where no convolution waits, the kept-read code
+// (Dma10RingSource 1); the envelope refuses slots that are not -Dma10RingBeats[0]. Fails on main (checked: the
+// envelope refuses w0 bits 127:111 of the send, and the rung refused the second waiting convolution and the send's
+// Dma10ReadForm 0, 0).
+TEST_F(LleRungTest, ARingSendOfWideRowsFeedsTheConvolutionsWaitingOnTheNamedTiles) {
+  constexpr uint16_t kHolder = 0x40, kTileA = 0x1, kTileB = 0x8;
+  constexpr uint64_t kPixels = 3, kPixelBytes = 8, kRow = 5, kInputAt = 320, kOut = 640, kTag = 77;
+  constexpr uint8_t kWalkZpIn = 5;
+  constexpr float kScale = 0.125f;
+  const int32_t bias[4] = {-20, 64, 3, 500};
+  std::mt19937 rng(11);
+  streams.params.assign(256, 0);
+  for (unsigned c = 0; c < 4; ++c) {
+    for (unsigned b = 0; b < 4; ++b) streams.params[4 * c + b] = static_cast<uint8_t>(static_cast<uint32_t>(bias[c]) >> (8 * b));
+  }
+  for (unsigned i = 16; i < 32; ++i) streams.params[i] = static_cast<uint8_t>(rng() % 13);
+  rung.beginRun();
+  rung.packet(infeed(false), streams, 0);
+  rung.packet(receiveAt(kHolder, kRow, 1), streams, 0);
+  rung.packet(pop(false, kHolder), streams, 0);
+  rung.packet(f.make(0x24, {}), streams, 0);
+  rung.endRun();
+  std::array<std::vector<uint32_t>, 2> pixels;
+  for (auto& tile : pixels) {
+    tile.resize(kPixels);
+    for (auto& p : tile) p = static_cast<uint32_t>(rng());
+  }
+  const auto walk = [&](uint16_t tile) {
+    DecodedPacket packet = elementWiseCompute(
+        tile, kPixels, kInputAt,
+        {{LleField::ComputeZpIn, kWalkZpIn}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(kScale)},
+         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)},
+         {LleField::ComputeK4W0, kPixels - 1}, {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, kPixelBytes},
+         {LleField::ComputeOut37Limit0, kPixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, 0},
+         {LleField::ComputeOutputAt, kOut}, {LleField::ComputeStreamTag, kTag}, {LleField::ComputeParamPrefix, 1},
+         {LleField::ComputeLaneGroups, 0}, {LleField::ComputeZpWeight, 0}});
+    f.setElement(packet, LleField::ComputeLimitW0, 0, 0);
+    return packet;
+  };
+  const auto sendOf = [&](uint64_t row, uint64_t beats, uint16_t tiles, uint64_t source = 0) {
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kHolder}, {LleField::Dma10Channel, row}, {LleField::Dma10RingTiles, tiles},
+                                       {LleField::Dma10ReadForm, 0}, {LleField::Dma10RingSource, source}});
+    f.setElement(send, LleField::Dma10RingSourceForm, 0, 0);
+    f.setElement(send, LleField::Dma10RingSourceForm, 1, 1);
+    f.setElement(send, LleField::Dma10RingBeats, 0, beats - 1);
+    for (unsigned slot = 0; slot < 3; ++slot) f.setElement(send, LleField::Dma10RingWrap, slot, static_cast<uint64_t>(1 - static_cast<int64_t>(beats)));
+    return send;
+  };
+  const auto run = [&](const DecodedPacket& send) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    for (unsigned i = 0; i < 2; ++i) {
+      const uint16_t tile = i == 0 ? kTileA : kTileB;
+      for (uint64_t k = 0; k < kPixels; ++k) {
+        rung.packet(f.make(0x17, {{LleField::Dma17Mask, tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, pixels[i][k]},
+                                  {LleField::Fill17At4, (kInputAt + kPixelBytes * k) / 4}}),
+                    streams, 0);
+      }
+      for (uint64_t k = 0; k + 1 < kPixels; ++k) {  // the units between the pixels: read by no step of the walk
+        rung.packet(f.make(0x17, {{LleField::Dma17Mask, tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 0xdeadbeef},
+                                  {LleField::Fill17At4, (kInputAt + kPixelBytes * k) / 4 + 1}}),
+                    streams, 0);
+      }
+    }
+    DecodedPacket receive = executionOnlyReceive(kTileA | kTileB);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, 0);
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(receive, LleField::Recv11ExecStream, 0, kTag);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, 1);
+    f.setElement(receive, LleField::Recv11PrefixBytes8, 0, 32);
+    f.setElement(receive, LleField::Recv11PrefixLast64, 0, 4);
+    rung.packet(receive, streams, 0);
+    rung.packet(walk(kTileA), streams, 0);
+    rung.packet(walk(kTileB), streams, 0);
+    rung.packet(send, streams, 0);
+  };
+  const DecodedPacket send = sendOf(kRow, 2, kTileA | kTileB);
+  ASSERT_EQ(checkEnvelope(send), "");
+  run(send);
+  for (unsigned i = 0; i < 2; ++i) {
+    const AddressedMemory& narrow = rung.tile(i == 0 ? 0 : 3).narrowSram;
+    for (uint64_t k = 0; k < kPixels; ++k) {
+      ASSERT_FALSE(narrow.firstUnwritten(kOut + 4 * k, 4).has_value()) << "tile " << (i == 0 ? 0 : 3) << " pixel " << k;
+      const auto got = narrow.read(kOut + 4 * k, 4);
+      for (unsigned c = 0; c < 4; ++c) {
+        int64_t acc = bias[c];
+        for (unsigned b = 0; b < 4; ++b) {
+          acc += (static_cast<int64_t>((pixels[i][k] >> (8 * b)) & 0xff) - kWalkZpIn) * streams.params[16 + 4 * c + b];
+        }
+        const float v = std::clamp(static_cast<float>(acc) * kScale, 0.0f, 255.0f);
+        EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << (i == 0 ? 0 : 3) << " pixel " << k << " lane " << c;
+      }
+    }
+  }
+  rung.endRun();
+  expectRefusal([&] { run(sendOf(9, 2, kTileA | kTileB)); }, "does not hold the 32 parameter bytes at wide row 9",
+                "a send of rows the sender does not hold was accepted");
+  rung.endRun();
+  expectRefusal([&] { run(sendOf(kRow, 3, kTileA | kTileB)); }, "counts 3 beats (Dma10RingBeats); the weight stream armed at PC",
+                "a send of other rows than its streams take was accepted");
+  rung.endRun();
+  expectRefusal([&] { run(sendOf(kRow, 2, kTileA | kTileB | 0x2)); }, "goes to tile 1, where no convolution waits",
+                "a send to a tile with no waiting convolution was accepted");
+  rung.endRun();
+  expectRefusal([&] { run(sendOf(kRow, 2, kTileA | kTileB, 1)); }, "Dma10RingSource (word 2 bits 82:79) = 1",
+                "the kept-read code was executed as wide rows");
+  rung.endRun();
+  DecodedPacket wrongSlot = sendOf(kRow, 2, kTileA | kTileB);
+  f.setElement(wrongSlot, LleField::Dma10RingWrap, 1, 0x1fffe);  // -2, not -1
+  EXPECT_NE(checkEnvelope(wrongSlot).find("Dma10RingWrap[1]"), std::string::npos) << checkEnvelope(wrongSlot);
 }
 
 // The row walk (docs/decoding-log.md "conv1024"): conv / depthwise 1024^2's input copies read a window of
