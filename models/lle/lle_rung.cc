@@ -34,6 +34,7 @@
 #include "models/lle/routed_read_mark.h"
 #include "models/lle/output_nest.h"
 #include "models/lle/read_nest.h"
+#include "models/lle/stage14_level_marks.h"
 #include "models/lle/staging_window.h"
 #include "models/lle/unrequantised_copy.h"
 #include "models/lle/w0_nest_count.h"
@@ -429,6 +430,8 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     refuse(packet, fieldText(LleField::Stage14WordThreeMark, 0) +
                        " with other bits of word 3 set: clear only where word 3 is zero in all 5,816 corpus 0x14s (what the mark says is not decoded)");
   }
+  // The marks above it and w6[104:102] (docs/decoding-log.md "dense"): not read for the bytes, checked for their corpus shape.
+  if (std::string why = stage14LevelMarksProblem(packet.words); !why.empty()) refuse(packet, why);
   if (isKeptStreamWrite(packet.words)) {
     writeKeptStream(packet);
     return;

@@ -26,6 +26,9 @@ class EnvelopePackets {
     // Every corpus 0x14 with a word 4 takes a stream (lle_fields.def Stage14SourceSideOn); the form without one
     // (the kept-stream write) is asked for by the callers that test it.
     if (op == 0x14) words[4].setBits(fieldDef(LleField::Stage14SourceSideOn).lsb % 128, 1, 1);
+    // And carries Stage14WordSixCode (w6[104:102]) 1..4 (1 in most; docs/decoding-log.md "dense"), no longer in the
+    // envelope's rows.
+    if (op == 0x14) words[6].setBits(102, 3, 1);
     if (op != 0x1a) words[0].setBits(12, 16, mask);  // the fence has no tile mask
     for (const auto& [field, value] : fields) {
       const LleFieldDef& f = fieldDef(field);

@@ -32,16 +32,17 @@ TEST(LleFieldListing, NamesEachDecodedFieldWithItsValueAndTheSetBitsNoFieldCover
   setField(packet, LleField::Stage14NarrowAt64, 1234);  // no corpus 0x14 starts at row 1234
   setField(packet, LleField::Stage14NarrowUnit, 9);
   setField(packet, LleField::Stage14OuterLimit, 5);     // element 0 only
-  setField(packet, LleField::Stage14SourceSideOn, 1);   // a write that takes a stream: w3 bit 98 is no field there
-  packet[3].setBits(97, 2, 3);                          // w3[98]: no field there (w3[122:106] is Stage14SourceUnits since "w3rows";
-                                                        // bit 98 is Stage14KeptWriteW3Bit98 only without the source side, "dma14";
-                                                        // bit 97 Stage14WordThreeMark since "bright3")
+  setField(packet, LleField::Stage14SourceSideOn, 1);   // a write that takes a stream
+  packet[3].setBits(97, 1, 1);                          // Stage14WordThreeMark since "bright3"
+  packet[3].setBits(101, 1, 1);                         // w3[101]: no field there (w3[122:106] is Stage14SourceUnits since "w3rows",
+                                                        // bit 103 Stage14SourceUnitsOn; w3[100:98] Stage14WordThreeLevels since "dense",
+                                                        // bit 98 Stage14KeptWriteW3Bit98 without the source side, "dma14")
   packet[4].setBits(33, 1, 1);                          // w4[33] (w4[40] is Stage14SourceBase since "src14", w4[32:31] Stage14SourceCompileMark since "conv3")
   const PacketFieldListing listing = listPacketFields(packet);
   EXPECT_TRUE(contains(listing.fields, "Stage14NarrowAt64=1234"));
   EXPECT_TRUE(contains(listing.fields, "Stage14NarrowUnit=9"));
   EXPECT_TRUE(contains(listing.fields, "Stage14OuterLimit=5,0,0,0"));
-  EXPECT_EQ(listing.undecodedBits, (std::vector<std::string>{"w3[98]", "w4[33]"}))
+  EXPECT_EQ(listing.undecodedBits, (std::vector<std::string>{"w3[101]", "w4[33]"}))
       << "the opcode bits and the bits of decoded fields are not 'not decoded'";
 }
 

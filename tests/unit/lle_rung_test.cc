@@ -100,6 +100,8 @@ class PacketFactory {
     // And every corpus 0x14 whose word 3 holds anything sets w3 bit 97 (Stage14WordThreeMark, "bright3"); the
     // envelope's first w3 row is the broadcast's zero word. Callers may clear it.
     if (op == 0x14) words[3].setBits(fieldDef(LleField::Stage14WordThreeMark).lsb % 128, 1, 1);
+    // And carries Stage14WordSixCode (w6[104:102]) 1..4 (1 in most; "dense"), which the envelope's rows no longer hold.
+    if (op == 0x14) words[6].setBits(102, 3, 1);
     // Every corpus line-format 0x27 names its format and the host window in word 1 (OutfeedLineFormat 1,
     // OutfeedPath 3); the envelope's first row is a nested one. Callers may override.
     if (op == 0x27) {
@@ -8331,6 +8333,54 @@ TEST_F(LleRungTest, AComputeWritesFourByteOutputUnitsAndRefusesAnotherOutputElem
     EXPECT_EQ(checkEnvelope(packet), "") << "ComputeOutputBytes " << other << ": the bits are decoded, not pinned";
     const std::string why = refusalOf([&] { run(packet); });
     EXPECT_NE(why.find("ComputeOutputBytes (word 4 bits 82:80) = " + std::to_string(other)), std::string::npos) << why;
+    rung.endRun();
+  }
+}
+
+// The marks beside a staging write's address (docs/decoding-log.md "dense"; stage14_level_marks.h): w3[100:97] a
+// thermometer code, w6[104:102] a code that is 4 exactly beside a full one (the corpus's broadcasts of a Dense
+// input from tile 0). Not read for the bytes: tile 3 sends its 16 popped bytes to tiles 5 and 6 through a write at
+// narrow 1,100 (no corpus broadcast has these tiles or this address), once with each corpus pairing of marks, and
+// both tiles hold them every time. Refused by name: a full thermometer with code 2, code 4 beside 3, a thermometer
+// 5 (w3 bits 99, 97), code 0. Fails on main (checked: models/ of main, this test alone): the envelope refuses the
+// pairings' w3 bits 100:98 / w6 bits, so the first write is refused before any byte lands.
+TEST_F(LleRungTest, AStagingWritesLevelMarksAreNotWhereItsBytesLand) {
+  constexpr uint16_t kSender = 0x8, kDestinations = 0x60;
+  constexpr uint64_t kSourceAt = 328, kDestAt = 1100, kBytes = 16;
+  const std::vector<uint8_t> sent(streams.input.begin(), streams.input.begin() + kBytes);
+  const auto broadcast = [&](uint64_t levels, uint64_t code) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(kSender, kSourceAt, kBytes), streams, 0);
+    rung.packet(popAt(true, 0, 0, kSender, kBytes), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    DecodedPacket write = stageAt(kDestinations, kDestAt, kBytes);
+    // Raw bits, so that without the two field rows the envelope refuses them: w3[100:98] above the mark, w6[104:102].
+    f.wordsOf(write)[3].setBits(98, 3, levels);
+    f.wordsOf(write)[6].setBits(102, 3, code);
+    rung.packet(write, streams, 0);
+    rung.packet(executionOnlyReceive(kDestinations), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, kSender}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10RingTiles, kDestinations}}),
+                streams, 0);
+    rung.packet(readAt(kSender, kSourceAt, kBytes), streams, 0);
+  };
+  // (levels, code): w3[100:97] = 1 with 1, 3 with 2, 7 with 3, 15 with 4.
+  for (const auto& [levels, code] : {std::pair<uint64_t, uint64_t>{0, 1}, {1, 2}, {3, 3}, {7, 4}}) {
+    broadcast(levels, code);
+    for (const unsigned t : {5u, 6u}) {
+      const AddressedMemory& m = rung.tile(t).narrowSram;
+      ASSERT_FALSE(m.firstUnwritten(kDestAt, kBytes).has_value()) << "tile " << t << " levels " << levels;
+      const auto bytes = m.read(kDestAt, kBytes);
+      EXPECT_EQ(std::vector<uint8_t>(bytes.begin(), bytes.end()), sent) << "tile " << t << " levels " << levels;
+    }
+    rung.endRun();
+  }
+  for (const auto& [levels, code, expected] :
+       {std::tuple<uint64_t, uint64_t, std::string>{7, 2, "Stage14WordSixCode (word 6 bits 104:102) = 2 with w3[100:97] = 15"},
+        {1, 4, "Stage14WordSixCode (word 6 bits 104:102) = 4 with w3[100:97] = 3"},
+        {2, 1, "w3[100:97] = 5 is no thermometer code"},
+        {0, 0, "Stage14WordSixCode (word 6 bits 104:102) = 0 with w3[100:97] = 1"}}) {
+    expectRefusal([&] { broadcast(levels, code); }, expected, "marks outside the corpus shape were accepted");
     rung.endRun();
   }
 }

@@ -1,0 +1,45 @@
+// The level marks of a staging write (models/lle/stage14_level_marks.h, docs/decoding-log.md "dense"): the
+// envelope leaves w3[100:98] and w6[104:102] to their fields, and the check holds the corpus shape -- a
+// thermometer code w3[100:97], w6[104:102] 4 exactly beside a full one, 1..3 elsewhere -- in the source-side
+// form; in the kept-stream form bit 98 is Stage14KeptWriteW3Bit98 and bits 100:99 stay pinned.
+#include <gtest/gtest.h>
+
+#include "models/lle/stage14_level_marks.h"
+#include "tests/unit/lle_envelope_packets.h"
+
+namespace coralsim::lle {
+namespace {
+
+models::DecodedPacket writeWithMarks(EnvelopePackets& packets, uint64_t thermometer, uint64_t code) {
+  models::DecodedPacket write = packets.make(0x14, 0x60);
+  packets.lastWords()[3].setBits(97, 4, thermometer);
+  packets.lastWords()[6].setBits(fieldDef(LleField::Stage14WordSixCode).lsb % 128, 3, code);
+  return write;
+}
+
+TEST(LleStage14LevelMarks, EveryCorpusPairingPassesTheEnvelopeAndTheCheckAndOthersAreNamed) {
+  EnvelopePackets packets(0x300);
+  for (const auto& [thermometer, code] : {std::pair<uint64_t, uint64_t>{1, 1}, {3, 1}, {3, 2}, {7, 3}, {15, 4}}) {
+    const models::DecodedPacket write = writeWithMarks(packets, thermometer, code);
+    EXPECT_EQ(checkEnvelope(write), "") << thermometer << " / " << code;
+    EXPECT_EQ(stage14LevelMarksProblem(write.words), "") << thermometer << " / " << code;
+  }
+  EXPECT_NE(stage14LevelMarksProblem(writeWithMarks(packets, 15, 1).words).find("Stage14WordSixCode (word 6 bits 104:102) = 1"),
+            std::string::npos);
+  EXPECT_NE(stage14LevelMarksProblem(writeWithMarks(packets, 11, 1).words).find("w3[100:97] = 11 is no thermometer code"),
+            std::string::npos);
+  EXPECT_NE(stage14LevelMarksProblem(writeWithMarks(packets, 7, 5).words).find("= 5 with w3[100:97] = 7"), std::string::npos);
+}
+
+TEST(LleStage14LevelMarks, TheKeptStreamFormKeepsBits100To99Pinned) {
+  EnvelopePackets packets(0x300);
+  models::DecodedPacket kept = writeWithMarks(packets, 15, 4);
+  packets.lastWords()[4] = isa::Word128{};
+  packets.lastWords()[5] = isa::Word128{};
+  const std::string why = checkEnvelope(kept);
+  EXPECT_NE(why.find("word 3"), std::string::npos) << why;
+  EXPECT_NE(why.find("bits 100:99"), std::string::npos) << why;
+}
+
+}  // namespace
+}  // namespace coralsim::lle
