@@ -30,24 +30,25 @@ def tile_packets(seg, data):
     return [(i, op, words[i:i + n], (words[i] >> 12) & 0xFFFF) for i, op, n in found if op < 0x20]
 
 
+def names_channel_before_another_read(packets, indices, mask, channel):
+    """True if, walking `indices`, a compute on the read's tiles names `channel` before another read there."""
+    for j in indices:
+        _, op, ws, m = packets[j]
+        if not m & mask or op == SYNC:
+            continue
+        if op == READ:
+            return False
+        if op in COMPUTES and bits(ws[7], 74, 63) == channel:
+            return True
+    return False
+
+
 def taken_by(packets, i, mask, channel):
     """Where a compute on the read's tiles names its channel: 'before', 'after', or '' (none)."""
-    for j in range(i - 1, -1, -1):
-        _, op, ws, m = packets[j]
-        if not m & mask or op == SYNC:
-            continue
-        if op == READ:
-            break
-        if op in COMPUTES and bits(ws[7], 74, 63) == channel:
-            return "before"
-    for j in range(i + 1, len(packets)):
-        _, op, ws, m = packets[j]
-        if not m & mask or op == SYNC:
-            continue
-        if op == READ:
-            break
-        if op in COMPUTES and bits(ws[7], 74, 63) == channel:
-            return "after"
+    if names_channel_before_another_read(packets, range(i - 1, -1, -1), mask, channel):
+        return "before"
+    if names_channel_before_another_read(packets, range(i + 1, len(packets)), mask, channel):
+        return "after"
     return ""
 
 

@@ -543,6 +543,23 @@ class LleRungTest : public ::testing::Test {
     uint64_t feedPosition = 0;  // the staging write's Stage14FeedPosition ("row112")
     std::optional<uint64_t> waitPosition = std::nullopt;  // sets Stage14WaitOn and Stage14WaitPosition ("w5wait")
   };
+  // A caching run that leaves one 256-byte parameter row on `holder` at `row`: four int32 biases (little-endian)
+  // then 16 weight bytes from `nextWeight` (the pixel walks' weight-feed sends read it).
+  template <class NextWeight>
+  void cacheBiasAndWeightRow(uint16_t holder, uint64_t row, const int32_t (&bias)[4], NextWeight nextWeight) {
+    streams.params.assign(256, 0);
+    for (unsigned c = 0; c < 4; ++c) {
+      for (unsigned b = 0; b < 4; ++b) streams.params[4 * c + b] = static_cast<uint8_t>(static_cast<uint32_t>(bias[c]) >> (8 * b));
+    }
+    for (unsigned i = 16; i < 32; ++i) streams.params[i] = nextWeight();
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(receiveAt(holder, row, 1), streams, 0);
+    rung.packet(pop(false, holder), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+  }
+
   std::vector<uint8_t> runElementWise(const ElementWiseProgram& p, const DecodedPacket& compute) {
     rung.beginRun();
     for (const DecodedPacket& packet : p.before) rung.packet(packet, streams, 0);
@@ -5560,17 +5577,7 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
   constexpr float kScale = 0.05f;
   const int32_t bias[4] = {7, -3, 0, 120};
   std::mt19937 rng(5);
-  streams.params.assign(256, 0);
-  for (unsigned c = 0; c < 4; ++c) {
-    for (unsigned b = 0; b < 4; ++b) streams.params[4 * c + b] = static_cast<uint8_t>(static_cast<uint32_t>(bias[c]) >> (8 * b));
-  }
-  for (unsigned i = 16; i < 32; ++i) streams.params[i] = static_cast<uint8_t>(rng() % 9);
-  rung.beginRun();
-  rung.packet(infeed(false), streams, 0);
-  rung.packet(receiveAt(kHolder, kRow, 1), streams, 0);
-  rung.packet(pop(false, kHolder), streams, 0);
-  rung.packet(f.make(0x24, {}), streams, 0);
-  rung.endRun();
+  cacheBiasAndWeightRow(kHolder, kRow, bias, [&] { return static_cast<uint8_t>(rng() % 9); });
   std::vector<uint32_t> pixels(kPixels);
   for (auto& p : pixels) p = static_cast<uint32_t>(rng());
   const auto walk = [&] {
@@ -5658,17 +5665,7 @@ TEST_F(LleRungTest, ARingSendOfWideRowsFeedsTheConvolutionsWaitingOnTheNamedTile
   constexpr float kScale = 0.125f;
   const int32_t bias[4] = {-20, 64, 3, 500};
   std::mt19937 rng(11);
-  streams.params.assign(256, 0);
-  for (unsigned c = 0; c < 4; ++c) {
-    for (unsigned b = 0; b < 4; ++b) streams.params[4 * c + b] = static_cast<uint8_t>(static_cast<uint32_t>(bias[c]) >> (8 * b));
-  }
-  for (unsigned i = 16; i < 32; ++i) streams.params[i] = static_cast<uint8_t>(rng() % 13);
-  rung.beginRun();
-  rung.packet(infeed(false), streams, 0);
-  rung.packet(receiveAt(kHolder, kRow, 1), streams, 0);
-  rung.packet(pop(false, kHolder), streams, 0);
-  rung.packet(f.make(0x24, {}), streams, 0);
-  rung.endRun();
+  cacheBiasAndWeightRow(kHolder, kRow, bias, [&] { return static_cast<uint8_t>(rng() % 13); });
   std::array<std::vector<uint32_t>, 2> pixels;
   for (auto& tile : pixels) {
     tile.resize(kPixels);
