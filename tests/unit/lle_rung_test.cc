@@ -543,6 +543,23 @@ class LleRungTest : public ::testing::Test {
     uint64_t feedPosition = 0;  // the staging write's Stage14FeedPosition ("row112")
     std::optional<uint64_t> waitPosition = std::nullopt;  // sets Stage14WaitOn and Stage14WaitPosition ("w5wait")
   };
+  // A pixel walk over a weight stream (docs/decoding-log.md "split2"): `pixels` positions `pixelBytes` apart from
+  // `inputAt`, one output unit each from `out`, weighed by stream `tag` with a one-array prefix (the bias),
+  // requantised by `scale` into [0, 255].
+  DecodedPacket pixelWalkCompute(uint16_t tile, uint64_t pixels, uint64_t pixelBytes, uint64_t inputAt, uint64_t out, uint64_t tag,
+                                 uint8_t zpIn, float scale) {
+    DecodedPacket packet = elementWiseCompute(
+        tile, pixels, inputAt,
+        {{LleField::ComputeZpIn, zpIn}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(scale)},
+         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)},
+         {LleField::ComputeK4W0, pixels - 1}, {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, pixelBytes},
+         {LleField::ComputeOut37Limit0, pixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, 0},
+         {LleField::ComputeOutputAt, out}, {LleField::ComputeStreamTag, tag}, {LleField::ComputeParamPrefix, 1},
+         {LleField::ComputeLaneGroups, 0}, {LleField::ComputeZpWeight, 0}});
+    f.setElement(packet, LleField::ComputeLimitW0, 0, 0);
+    return packet;
+  }
+
   // A caching run that leaves one 256-byte parameter row on `holder` at `row`: four int32 biases (little-endian)
   // then 16 weight bytes from `nextWeight` (the pixel walks' weight-feed sends read it).
   template <class NextWeight>
@@ -5580,18 +5597,7 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
   cacheBiasAndWeightRow(kHolder, kRow, bias, [&] { return static_cast<uint8_t>(rng() % 9); });
   std::vector<uint32_t> pixels(kPixels);
   for (auto& p : pixels) p = static_cast<uint32_t>(rng());
-  const auto walk = [&] {
-    DecodedPacket packet = elementWiseCompute(
-        kTile, kPixels, kInputAt,
-        {{LleField::ComputeZpIn, kWalkZpIn}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(kScale)},
-         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)},
-         {LleField::ComputeK4W0, kPixels - 1}, {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, kPixelBytes},
-         {LleField::ComputeOut37Limit0, kPixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, 0},
-         {LleField::ComputeOutputAt, kOut}, {LleField::ComputeStreamTag, kTag}, {LleField::ComputeParamPrefix, 1},
-         {LleField::ComputeLaneGroups, 0}, {LleField::ComputeZpWeight, 0}});
-    f.setElement(packet, LleField::ComputeLimitW0, 0, 0);
-    return packet;
-  };
+  const auto walk = [&] { return pixelWalkCompute(kTile, kPixels, kPixelBytes, kInputAt, kOut, kTag, kWalkZpIn, kScale); };
   const auto run = [&](uint64_t row) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
@@ -5672,16 +5678,7 @@ TEST_F(LleRungTest, ARingSendOfWideRowsFeedsTheConvolutionsWaitingOnTheNamedTile
     for (auto& p : tile) p = static_cast<uint32_t>(rng());
   }
   const auto walk = [&](uint16_t tile) {
-    DecodedPacket packet = elementWiseCompute(
-        tile, kPixels, kInputAt,
-        {{LleField::ComputeZpIn, kWalkZpIn}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(kScale)},
-         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)},
-         {LleField::ComputeK4W0, kPixels - 1}, {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, kPixelBytes},
-         {LleField::ComputeOut37Limit0, kPixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOutPositions, 0},
-         {LleField::ComputeOutputAt, kOut}, {LleField::ComputeStreamTag, kTag}, {LleField::ComputeParamPrefix, 1},
-         {LleField::ComputeLaneGroups, 0}, {LleField::ComputeZpWeight, 0}});
-    f.setElement(packet, LleField::ComputeLimitW0, 0, 0);
-    return packet;
+    return pixelWalkCompute(tile, kPixels, kPixelBytes, kInputAt, kOut, kTag, kWalkZpIn, kScale);
   };
   const auto sendOf = [&](uint64_t row, uint64_t beats, uint16_t tiles, uint64_t source = 0) {
     DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kHolder}, {LleField::Dma10Channel, row}, {LleField::Dma10RingTiles, tiles},
