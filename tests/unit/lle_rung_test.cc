@@ -560,6 +560,21 @@ class LleRungTest : public ::testing::Test {
     return packet;
   }
 
+  // A pixel walk's input on `tile`: one 4-byte pixel every `pixelBytes` from `inputAt` (0x17 immediates), the units
+  // between them filled with 0xdeadbeef, which no step of the walk reads.
+  void writePixels(uint16_t tile, uint64_t inputAt, uint64_t pixelBytes, const std::vector<uint32_t>& pixels) {
+    for (uint64_t k = 0; k < pixels.size(); ++k) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, pixels[k]},
+                                {LleField::Fill17At4, (inputAt + pixelBytes * k) / 4}}),
+                  streams, 0);
+    }
+    for (uint64_t k = 0; k + 1 < pixels.size(); ++k) {
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 0xdeadbeef},
+                                {LleField::Fill17At4, (inputAt + pixelBytes * k) / 4 + 1}}),
+                  streams, 0);
+    }
+  }
+
   // A caching run that leaves one 256-byte parameter row on `holder` at `row`: four int32 biases (little-endian)
   // then 16 weight bytes from `nextWeight` (the pixel walks' weight-feed sends read it).
   template <class NextWeight>
@@ -5601,16 +5616,7 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
   const auto run = [&](uint64_t row) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
-    for (uint64_t k = 0; k < kPixels; ++k) {
-      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, pixels[k]},
-                                {LleField::Fill17At4, (kInputAt + kPixelBytes * k) / 4}}),
-                  streams, 0);
-    }
-    for (uint64_t k = 0; k + 1 < kPixels; ++k) {  // the units between the pixels: read by no step of the walk
-      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 0xdeadbeef},
-                                {LleField::Fill17At4, (kInputAt + kPixelBytes * k) / 4 + 1}}),
-                  streams, 0);
-    }
+    writePixels(kTile, kInputAt, kPixelBytes, pixels);
     DecodedPacket receive = executionOnlyReceive(kTile);
     f.setElement(receive, LleField::Recv11ExecRun, 0, 0);
     f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
@@ -5694,16 +5700,7 @@ TEST_F(LleRungTest, ARingSendOfWideRowsFeedsTheConvolutionsWaitingOnTheNamedTile
     rung.packet(infeed(true), streams, 0);
     for (unsigned i = 0; i < 2; ++i) {
       const uint16_t tile = i == 0 ? kTileA : kTileB;
-      for (uint64_t k = 0; k < kPixels; ++k) {
-        rung.packet(f.make(0x17, {{LleField::Dma17Mask, tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, pixels[i][k]},
-                                  {LleField::Fill17At4, (kInputAt + kPixelBytes * k) / 4}}),
-                    streams, 0);
-      }
-      for (uint64_t k = 0; k + 1 < kPixels; ++k) {  // the units between the pixels: read by no step of the walk
-        rung.packet(f.make(0x17, {{LleField::Dma17Mask, tile}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, 0xdeadbeef},
-                                  {LleField::Fill17At4, (kInputAt + kPixelBytes * k) / 4 + 1}}),
-                    streams, 0);
-      }
+      writePixels(tile, kInputAt, kPixelBytes, pixels[i]);
     }
     DecodedPacket receive = executionOnlyReceive(kTileA | kTileB);
     f.setElement(receive, LleField::Recv11ExecRun, 0, 0);
