@@ -173,7 +173,10 @@ ModelResult runModel(const fs::path& dir, const fs::path& golden) {
         static_cast<int32_t>(e.find("twin_tensor")->asDouble());
   }
   const auto start = std::chrono::steady_clock::now();
+  const size_t caseLimit = coralsim::testing::goldenCasesPerModel();
+  size_t casesRun = 0;
   for (const JsonValue& c : manifest.find("cases")->items) {
+    if (casesRun++ == caseLimit) break;
     std::vector<coralsim::hle::TensorBytes> inputs;
     for (const JsonValue& in : c.find("tpu_inputs")->items) {
       const int32_t t = twinTensor.at("input:" + text(in.find("op")) + ":" + text(in.find("pos")));

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <stdexcept>
 
 namespace coralsim::testing {
@@ -43,6 +44,18 @@ std::vector<uint8_t> readFile(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot open " + path.string());
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+size_t goldenCasesPerModel() {
+  const char* value = std::getenv("CORALSIM_GOLDEN_CASES");
+  if (value == nullptr || *value == '\0') return std::numeric_limits<size_t>::max();
+  char* end = nullptr;
+  const unsigned long long parsed = std::strtoull(value, &end, 10);
+  if (*end != '\0' || parsed == 0 || value[0] == '-') {
+    throw std::invalid_argument(std::string("CORALSIM_GOLDEN_CASES='") + value +
+                                "': expected a positive number of cases per golden model");
+  }
+  return static_cast<size_t>(parsed);
 }
 
 }  // namespace coralsim::testing

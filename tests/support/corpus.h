@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +19,12 @@ std::optional<std::filesystem::path> toolsDir();
 std::vector<std::filesystem::path> corpusFiles(const std::string& suffix);
 
 std::vector<uint8_t> readFile(const std::filesystem::path& path);
+
+// How many of a golden model's cases a sweep over the golden set runs: every case, or the first N
+// when $CORALSIM_GOLDEN_CASES is N. The sanitizer test presets set 1: the other cases run the same
+// code on other input bytes, and under ASan each costs minutes (docs/sanitizers.md). A value that
+// is not a positive integer throws std::invalid_argument naming the variable.
+size_t goldenCasesPerModel();
 
 }  // namespace coralsim::testing
 
