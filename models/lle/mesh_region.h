@@ -2,7 +2,7 @@
 // The region of a mesh packet (0x15-0x18; docs/decoding-log.md "mesh16", "meshw3" §C, "meshregion"): w3[127:97]
 // and w4 after the two sides' flags. Its on bit (w3 bit 120, repeated at w4 bit 8) says it is there; it names a
 // mesh bus (w3[99:97], opcode - 0x12: a relay names its own) and carries a form, a count and 16-bit groups that
-// pace the transfer on that bus, two more of them in its wide form (w4[95:64], "w4x"). None of it is an address:
+// pace the transfer on that bus, two more of them in its wide form (w4[95:64], "w4x"), five in its wider form (w4[127:64], w5[15:0], "wider"). None of it is an address:
 // the bytes a side moves are its nest's, so in the rung's serial execution -- packets one at a time, halves
 // paired in program order -- the region moves no byte. What the rung cannot read is refused by name: region
 // bits without the on bit, a mark that disagrees, a bus number that is no mesh bus, a relay naming another bus
@@ -19,7 +19,7 @@
 namespace coralsim::lle {
 
 struct MeshRegionLayout {
-  LleField on, link, form, count, mark, code, pace, widePace;
+  LleField on, link, form, count, mark, code, pace, widePace, widerPace;
 };
 
 // The first mesh bus number (0x15's); the four opcodes 0x15-0x18 are 3-6.
@@ -54,6 +54,7 @@ inline constexpr uint8_t kMeshFirstOpcode = 0x15;
     };
     if (auto why = groupWithoutRegion(r.pace)) return why;
     if (auto why = groupWithoutRegion(r.widePace)) return why;
+    if (auto why = groupWithoutRegion(r.widerPace)) return why;
     return std::nullopt;
   }
   const uint64_t link = readField(words, r.link);

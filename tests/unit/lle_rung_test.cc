@@ -7661,12 +7661,15 @@ TEST_F(LleRungTest, AMeshRegionNamesABusAndPacesItWithoutMovingAByte) {
 // 0x0104, the MobileNets' 0x16 @ 0x0123). They name no address: tile 2 sends two rows of three units (0x16, to
 // tile 1) and tile 1 takes them into six units, and the same six units land with the narrow region, with the wide
 // form at the corpus's first value (0x400, 0x400) and at groups no corpus packet has ((0x403, 0x800): bit 10 of the
-// second clear; (0x7ff, 0xffff)) beside a Pace[2] count of 37. Wide groups without the on bit are refused by name.
+// second clear; (0x7ff, 0xffff)) beside a Pace[2] count of 37. The wider form ("wider") adds two groups at
+// w4[127:96] and one at w5[15:0]: the corpus's (6,300, 8; 24) beside Pace[2] = 50 << 10 | 0x22a, and (0x1234, 3;
+// 0x31) that no corpus packet has, move no byte either. Wide groups without the on bit are refused by name.
 TEST_F(LleRungTest, TheRegionsWideFormPacesAColumnStripWithoutMovingAByte) {
   struct Wide {
     uint64_t on;
     std::array<uint64_t, 3> pace;
-    std::array<uint64_t, 2> wide;
+    std::array<uint64_t, 4> wide;
+    uint64_t wider = 0;
   };
   const auto makeSend = [&](const Wide& w) {
     DecodedPacket p = f.make(0x16, {{LleField::Dma16Mask, 0x0004}, {LleField::Mesh16SendStride, 1}, {LleField::Mesh16SendAt4, 30},
@@ -7677,7 +7680,8 @@ TEST_F(LleRungTest, TheRegionsWideFormPacesAColumnStripWithoutMovingAByte) {
                                                     {LleField::Mesh16RegionCode, w.on ? 0x46u : 0u}};
     for (const auto& [field, value] : region) f.setElement(p, field, 0, value);
     for (unsigned i = 0; i < 3; ++i) f.setElement(p, LleField::Mesh16RegionPace, i, w.pace[i]);
-    for (unsigned i = 0; i < 2; ++i) f.setElement(p, LleField::Mesh16RegionWidePace, i, w.wide[i]);
+    for (unsigned i = 0; i < 4; ++i) f.setElement(p, LleField::Mesh16RegionWidePace, i, w.wide[i]);
+    f.setElement(p, LleField::Mesh16RegionWiderPace, 0, w.wider);
     return p;
   };
   const auto landed = [&](const Wide& w) {
@@ -7693,20 +7697,26 @@ TEST_F(LleRungTest, TheRegionsWideFormPacesAColumnStripWithoutMovingAByte) {
     rung.endRun();
     return units;
   };
-  const Wide plain{0, {0, 0, 0}, {0, 0}};
+  const Wide plain{0, {0, 0, 0}, {0, 0, 0, 0}};
   const auto want = landed(plain);
   ASSERT_EQ(want[2], (std::vector<uint8_t>{0x02, 0x00, 0xed, 0x5e}));
   ASSERT_EQ(want[3], (std::vector<uint8_t>{0x07, 0x00, 0xed, 0x5e}));
-  const Wide narrow{1, {5, 2, 2}, {0, 0}};
-  const Wide corpusWide{1, {3, 2, 0x72a}, {0x400, 0x400}};
-  const Wide unseenWide{1, {11, 2, (37u << 10) | 0x32a}, {0x403, 0x800}};
-  const Wide fullWide{1, {11, 2, (37u << 10) | 0x32a}, {0x7ff, 0xffff}};
-  for (const Wide& w : {narrow, corpusWide, unseenWide, fullWide}) {
+  const Wide narrow{1, {5, 2, 2}, {0, 0, 0, 0}};
+  const Wide corpusWide{1, {3, 2, 0x72a}, {0x400, 0x400, 0, 0}};
+  const Wide unseenWide{1, {11, 2, (37u << 10) | 0x32a}, {0x403, 0x800, 0, 0}};
+  const Wide fullWide{1, {11, 2, (37u << 10) | 0x32a}, {0x7ff, 0xffff, 0, 0}};
+  const Wide corpusWider{1, {97, 2, (50u << 10) | 0x22a}, {0x400, 0x400, 6300, 8}, 24};
+  const Wide unseenWider{1, {11, 2, (37u << 10) | 0x32a}, {0x400, 0x400, 0x1234, 3}, 0x31};
+  for (const Wide& w : {narrow, corpusWide, unseenWide, fullWide, corpusWider, unseenWider}) {
     EXPECT_EQ(checkEnvelope(makeSend(w)), "");
-    EXPECT_EQ(landed(w), want) << "wide groups (" << w.wide[0] << ", " << w.wide[1] << ") moved the strip's bytes";
+    EXPECT_EQ(landed(w), want) << "wide groups (" << w.wide[0] << ", " << w.wide[1] << ", " << w.wide[2] << ", " << w.wide[3] << ") moved the strip's bytes";
   }
-  expectRefusal([&] { (void)landed({0, {0, 0, 0}, {0, 0x400}}); },
+  expectRefusal([&] { (void)landed({0, {0, 0, 0}, {0, 0x400, 0, 0}}); },
                 "Mesh16RegionWidePace[1] (word 4 bits 95:80) = 1024 without Mesh16RegionOn", "a wide group without the region was accepted");
+  expectRefusal([&] { (void)landed({0, {0, 0, 0}, {0, 0, 0, 8}}); },
+                "Mesh16RegionWidePace[3] (word 4 bits 127:112) = 8 without Mesh16RegionOn", "a wider group without the region was accepted");
+  expectRefusal([&] { (void)landed({0, {0, 0, 0}, {0, 0, 0, 0}, 24}); },
+                "Mesh16RegionWiderPace (word 5 bits 15:0) = 24 without Mesh16RegionOn", "the wider form's last group without the region was accepted");
   rung.endRun();
 }
 
