@@ -23,7 +23,6 @@ enum class ComputeForm : uint8_t {
   kElementWiseWalk,   // one 4-lane unit an iteration along Output37
   kIdentityCopy,      // one 4-byte unit a position along Output37 (one-byte elements)
   kRingIdentityCopy,  // one 4-byte unit a K group along Output37 with the groups innermost
-  kSingleByte,        // one byte at ComputeOutputAt (lle_rung_one_byte_output.cc: the softmax's 255 - max)
 };
 
 [[nodiscard]] constexpr bool stagesInput(ComputeForm form) {

@@ -13,7 +13,6 @@
 
 #include "models/lle/compute_epilogue.h"
 #include "models/lle/compute_output_bytes.h"
-#include "models/lle/compute_write_report.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/lle/requantizer.h"
@@ -90,10 +89,9 @@ void LleRung::computeOneByteOutput(const DecodedPacket& packet) {
     refuseUnless(tile.narrowSram.write(outputAt, result), "ComputeOutputAt = " + std::to_string(outputAt) + " lies outside tile " +
                                                               std::to_string(t) + "'s narrow memory");
     macs_ += 1;
-    if (config_.lleComputeObserver) {
-      reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kSingleByte, 1, {outputAt}, tile.narrowSram);
-    }
   }
+  // Not handed to a compute observer: its forms (compute_observer.h) are units of lanes at output positions that
+  // check-layers matches against layer tensors, and this byte is no layer's tensor.
 }
 
 }  // namespace coralsim::lle
