@@ -1,9 +1,10 @@
-// The size of a compute's output element (ComputeOutputBytes, w4[82:80], docs/decoding-log.md "w4b82"): the
-// output side's ComputeInputBytes. Every form the rung executes writes 4-byte units of four one-byte lanes, and
-// every corpus compute of those forms carries 4; the 28 softmax-sequence computes carrying 1 (1-byte input
-// elements weighed by 16-bit weights) and the 856 BodyPix / PoseNet computes carrying 0 (beside a number in
-// w4[98:83]) are not executed, so a compute carrying anything but 4 is refused here, naming the field, rather
-// than written as 4-byte units.
+// The size of a compute's output element (ComputeOutputBytes, w4[82:80], docs/decoding-log.md "w4b82") and the
+// output nest's slot-6 flag pair that goes with it (ComputeOut37Flags6, w6[121:120], "soft2b" §A: 3 beside 4-byte
+// units, 0 beside 1-byte elements -- read as the element's last byte, bytes - 1). The 4-byte forms write units
+// of four one-byte lanes; the softmax sequences' one-iteration computes write one byte (lle_rung_one_byte_output.cc);
+// the 856 BodyPix / PoseNet computes carrying 0 (beside a number in w4[98:83]) are not executed. A compute whose
+// pair disagrees with its element size (the 7 BodyPix decoder output computes carry 1 beside 4) is refused here,
+// naming the fields, rather than written as either.
 #pragma once
 
 #include <span>
@@ -15,17 +16,21 @@
 namespace coralsim::lle {
 
 constexpr uint64_t kExecutedOutputBytes = 4;  // one unit of four one-byte lanes
+constexpr uint64_t kOneByteOutput = 1;        // the one-byte output form (LleRung::computeOneByteOutput)
 
-// Why the compute's output element is not the 4-byte unit the executors write, or "" when it is.
+// Why the compute's output element is neither the 4-byte unit nor the one byte the executors write, or "" when it
+// is one of them (the caller dispatches on ComputeOutputBytes).
 [[nodiscard]] inline std::string outputElementBytesProblem(std::span<const isa::Word128> words) {
   const uint64_t bytes = readField(words, LleField::ComputeOutputBytes);
-  if (bytes == kExecutedOutputBytes) return "";
   const std::string field = "ComputeOutputBytes (word 4 bits 82:80) = " + std::to_string(bytes);
-  if (bytes == 1) {
-    return field + ": 1-byte output elements (the softmax sequences' computes of 1-byte inputs and 16-bit weights) are not executed; "
-                   "every executed form writes 4-byte units";
+  if (bytes == kExecutedOutputBytes || bytes == kOneByteOutput) {
+    const uint64_t flags = readField(words, LleField::ComputeOut37Flags6);
+    if (flags == bytes - 1) return "";
+    return field + " with ComputeOut37Flags6 (word 6 bits 121:120) = " + std::to_string(flags) + ": the pair is " +
+           std::to_string(bytes - 1) + " (the element's last byte) beside " + std::to_string(bytes) +
+           "-byte output elements in every corpus compute but 7 BodyPix decoder output computes (1 beside 4, not decoded)";
   }
-  return field + ": every executed form writes 4-byte units (4); " +
+  return field + ": the executed forms write 4-byte units (4) or one byte (1); " +
          (bytes == 0 ? std::string("0 goes with a number in word 4 bits 98:83 that is not decoded") : std::string("no corpus compute carries it"));
 }
 

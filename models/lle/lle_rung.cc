@@ -1778,6 +1778,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                          std::to_string(tiles_[t].keptReadChannel) + "): an 0x01 compute taking it is never seen and not decoded");
     }
   }
+  // The one-byte output form (lle_rung_one_byte_output.cc, docs/decoding-log.md "soft2b"): one byte weighed by a
+  // 16-bit weight, one byte written; outputElementBytesProblem above has checked the slot-6 pair beside it.
+  if (readField(words, LleField::ComputeOutputBytes) == kOneByteOutput) {
+    computeOneByteOutput(packet);
+    return;
+  }
   // The two-byte element form (lle_rung_two_byte_walk.cc, docs/decoding-log.md "twobyte") counts all its
   // nests' levels, the w0 nest's fifth among them (model_mat_Add's 128 x 128 rows).
   if (isTwoByteElementForm(packet)) {

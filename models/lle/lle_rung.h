@@ -266,6 +266,9 @@ class LleRung final : public models::DatapathRung {
   // size apart; computeTwoByteElementWise runs the walk.
   [[nodiscard]] bool isTwoByteElementForm(const models::DecodedPacket& packet) const;
   void computeTwoByteElementWise(const models::DecodedPacket& packet);
+  // The one-byte output form (ComputeOutputBytes 1, docs/decoding-log.md "soft2b"): one input byte weighed by a
+  // kept 16-bit weight less ComputeZpWeight, requantised, one byte written (lle_rung_one_byte_output.cc).
+  void computeOneByteOutput(const models::DecodedPacket& packet);
   template <typename Nest>
   void writeWalkedGroups(const models::DecodedPacket& packet, const Nest& out, const InputByteWalk& walk, uint64_t iterations);
   // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.

@@ -119,6 +119,8 @@ class PacketFactory {
     // Every corpus compute of the executed forms writes 4-byte output units (ComputeOutputBytes 4, "w4b82");
     // the envelope no longer pins the bits. Callers may override.
     if (op == 0x01) words[4].setBits(fieldDef(LleField::ComputeOutputBytes).lsb % 128, 3, 4);
+    // And the output nest's slot-6 flag pair 3 beside them (ComputeOut37Flags6, "soft2b" §A).
+    if (op == 0x01) words[6].setBits(fieldDef(LleField::ComputeOut37Flags6).lsb % 128, 2, 3);
     // A weight broadcast (Dma10WeightFeed without Dma10ToOutfeed) carries its own w2 in all 907 corpus broadcasts:
     // w2[93:92] = 1, bit 88, w2[85:84] = 0, w2[82:79] = 0 (docs/decoding-log.md "c10w0" §B); the Dense drains' bits
     // above were accepted in one only through the ring sends' envelope row, which the ring form's fields now clear.
