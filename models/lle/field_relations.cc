@@ -68,9 +68,6 @@ const FieldRelation kRelations[] = {
 #define CORAL_LLE_FORMAT(c, f)
 #define CORAL_LLE_FORMAT_UNLESS(c, f)
 // The same rows, also not applied in the pixel walk (isPixelWalk).
-#define CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK(f, b, m, a, x, v, y)                                        \
-  exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, \
-                                      std::nullopt, LleField::x, v, std::nullopt, 0, LleField::y}),
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK(f, b, m, a, x, v, x2, v2, y)                               \
   exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, \
                                       std::nullopt, LleField::x, v, LleField::x2, v2, LleField::y}),
@@ -82,9 +79,6 @@ const FieldRelation kRelations[] = {
                                       std::nullopt, LleField::x, v, LleField::x2, v2, LleField::y, std::nullopt, false,     \
                                       std::nullopt, 0, LleField::c}),
 // The same rows, also not applied in the row walk (isRowWalk).
-#define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK(f, b, o, m, a, x, v, y)                               \
-  exceptingTheRowWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, \
-                                    LleField::o, LleField::x, v, std::nullopt, 0, LleField::y}),
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK(f, b, m, a, x, v, x2, v2, y)                       \
   exceptingTheRowWalk(exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1,      \
                                                           std::nullopt, std::nullopt, std::nullopt, LleField::x, v,    \
@@ -104,20 +98,30 @@ const FieldRelation kRelations[] = {
   exceptingThePrefixed(exceptingTheRowWalk(exceptingThePixelWalk(FieldRelation{                                  \
       LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, std::nullopt, std::nullopt, 0, \
       std::nullopt, 0, LleField::y}))),
-#define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK(c, f, b, m, a, x, v, x2, v2, y)         \
-  exceptingTheRowWalk(exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1,        \
-                                                          std::nullopt, std::nullopt, std::nullopt, LleField::x, v,      \
-                                                          LleField::x2, v2, LleField::y, std::nullopt, false,           \
-                                                          std::nullopt, 0, LleField::c})),
+// The K-loop wrap rows and the output carry row, also not applied in a compute with a parameter prefix: the
+// convolution executor walks the nests' carries as the address generators they are (docs/decoding-log.md
+// "stride2"), the single-position (Dense) one holds the K-loop rows itself (singlePositionKWrapProblem).
+#define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK_OR_PREFIXED(f, b, o, m, a, x, v, y)                     \
+  exceptingThePrefixed(exceptingTheRowWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1,       \
+                                                         std::nullopt, std::nullopt, LleField::o, LleField::x, v,      \
+                                                         std::nullopt, 0, LleField::y})),
+#define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED(c, f, b, m, a, x, v, x2, v2, y) \
+  exceptingThePrefixed(exceptingTheRowWalk(exceptingThePixelWalk(FieldRelation{                                       \
+      LleField::f, LleField::b, m, a, std::nullopt, false, 1, std::nullopt, std::nullopt, std::nullopt, LleField::x, v,  \
+      LleField::x2, v2, LleField::y, std::nullopt, false, std::nullopt, 0, LleField::c}))),
+#define CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK_OR_PREFIXED(f, b, m, a, x, v, y)                           \
+  exceptingThePrefixed(exceptingThePixelWalk(FieldRelation{LleField::f, LleField::b, m, a, std::nullopt, false, 1,     \
+                                                           std::nullopt, std::nullopt, std::nullopt, LleField::x, v,   \
+                                                           std::nullopt, 0, LleField::y})),
 #include "models/lle/lle_relations.def"
-#undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK
+#undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK_OR_PREFIXED
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK_OR_PREFIXED
+#undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED
 #undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED
-#undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED
 #undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK_OR_PREFIXED
 #undef CORAL_LLE_COUNT_OF_WRAP
-#undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
@@ -157,27 +161,27 @@ const FieldFormat kFormats[] = {
 #define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET(f, b, o, m, a, x, v, y)
 #define CORAL_LLE_RELATION_WHERE_UNSET(f, b, m, a, y)
 #define CORAL_LLE_COUNT_OF_WRAP(f, b, e, l, le)
-#define CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK(f, b, m, a, x, v, y)
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK(f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK(f, b, m, a, y)
 #define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_WALK(c, f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_FORMAT(c, f) FieldFormat{LleField::c, LleField::f, false},
 #define CORAL_LLE_FORMAT_UNLESS(c, f) FieldFormat{LleField::c, LleField::f, true},
-#define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK(f, b, o, m, a, x, v, y)
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK(f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED(f, b, m, a, x, v, x2, v2, y)
 #define CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK_OR_PREFIXED(f, b, m, a, y)
 #define CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED(f, b, m, a, y)
-#define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK(c, f, b, m, a, x, v, x2, v2, y)
+#define CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK_OR_PREFIXED(f, b, m, a, x, v, y)
+#define CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK_OR_PREFIXED(f, b, o, m, a, x, v, y)
+#define CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED(c, f, b, m, a, x, v, x2, v2, y)
 #include "models/lle/lle_relations.def"
+#undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK_OR_PREFIXED
+#undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK_OR_PREFIXED
+#undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED
 #undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED
-#undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
-#undef CORAL_LLE_RELATION_COUNT_EXCEPT_WHERE_SET_OR_ROW_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_OR_ROW_WALK_OR_PREFIXED
 #undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK_OR_PREFIXED
 #undef CORAL_LLE_COUNT_OF_WRAP
-#undef CORAL_LLE_RELATION_EXCEPT_WHERE_SET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_WHERE_UNSET_OR_PIXEL_WALK
 #undef CORAL_LLE_RELATION_WHERE_SET_EXCEPT2_WHERE_SET_OR_PIXEL_WALK
@@ -278,10 +282,20 @@ bool fieldPresent(LleField field, std::span<const isa::Word128> words) {
   return true;
 }
 
-std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> words) {
+namespace {
+
+// Which rows a check walks: all of the opcode's, or only its K-loop wrap rows held also in the prefixed form.
+enum class RowsChecked { kAll, kKWrapsOfThePrefixedForm };
+
+bool isKWrapRow(const FieldRelation& r) {
+  return r.field == LleField::ComputeKWrap37 || r.field == LleField::ComputeKWrap29 || r.field == LleField::ComputeKWrapW7;
+}
+
+std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words, RowsChecked rows) {
   for (const FieldRelation& r : kRelations) {
     const LleFieldDef& f = fieldDef(r.field);
     if (f.opcode != opcode) continue;
+    if (rows == RowsChecked::kKWrapsOfThePrefixedForm && !isKWrapRow(r)) continue;
     if (!fieldPresent(r.field, words) || !fieldPresent(r.base, words)) continue;  // the other format
     if (r.exceptField && readField(words, *r.exceptField) == r.exceptValue) continue;  // that form checks its own walk
     if (r.exceptField2 && readField(words, *r.exceptField2) == r.exceptValue2) continue;
@@ -289,7 +303,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
     if (r.onlyWhereSet && readField(words, *r.onlyWhereSet) == 0) continue;            // a relation of one form only
     if (r.exceptPixelWalk && (isPixelWalk(words) || isUnrequantisedCopyWalk(words) || isGroupedWalk(words))) continue;  // lle_rung_eltwise_walk.cc checks it
     if (r.exceptRowWalk && (isRowWalk(words) || isUnrequantisedCopyWalk(words) || isGroupedWalk(words))) continue;  // Nest37 read as a byte walk
-    if (r.exceptPrefixed && isPrefixedCompute(words)) continue;                         // the convolution / Dense executors'
+    if (r.exceptPrefixed && rows == RowsChecked::kAll && isPrefixedCompute(words)) continue;  // the convolution / Dense executors'
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);
@@ -349,6 +363,7 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
       }
     }
   }
+  if (rows != RowsChecked::kAll) return "";
   // The w10 nest's walk over a split reduction's partial-sum rows: a relation between several fields
   // and levels at once, checked by its own function (partial_sum_walk.h).
   if (opcode == fieldDef(LleField::ComputePartialSumRow).opcode) {
@@ -359,6 +374,16 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
   // The 0x14 write's return carry against the whole nest it returns from (write_nest_return.h).
   if (opcode == fieldDef(LleField::Stage14WrapC).opcode) return writeNestReturnProblem(words);
   return "";
+}
+
+}  // namespace
+
+std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> words) {
+  return relationsProblem(opcode, words, RowsChecked::kAll);
+}
+
+std::string singlePositionKWrapProblem(std::span<const isa::Word128> words) {
+  return relationsProblem(fieldDef(LleField::ComputeKWrap37).opcode, words, RowsChecked::kKWrapsOfThePrefixedForm);
 }
 
 }  // namespace coralsim::lle

@@ -120,4 +120,11 @@ struct FieldFormat {
 // word and bits, its value and the expected one.
 [[nodiscard]] std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> words);
 
+// The compute's K-loop wrap rows (ComputeKWrap37, ComputeKWrap29, ComputeKWrapW7) held as in a compute without a
+// parameter prefix: the table leaves them to the prefixed form's executors (docs/decoding-log.md "stride2") -- the
+// convolution walks the nests' carries as address generators, so a carry of a level that runs once is never
+// applied and a position carry is a position's step, while the single-position (Dense) executor reads its K
+// groups as one run and holds the rows here. "" or the sentence checkFieldRelations would give.
+[[nodiscard]] std::string singlePositionKWrapProblem(std::span<const isa::Word128> words);
+
 }  // namespace coralsim::lle

@@ -1023,7 +1023,14 @@ TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThat
   const uint32_t lsb = wrap.lsb + 3 * wrap.stride;  // element 3: w8 bit 94
   words[lsb / 128].setBits(lsb % 128, wrap.width, static_cast<uint64_t>(-126));  // stride 2
   odd.words = words;
-  const std::string why = checkEnvelope(odd);
+  // The compute carries a parameter prefix, so the relation table leaves its K wraps to the executor
+  // (docs/decoding-log.md "stride2"): the single-position one names the odd wrap when it runs.
+  parameterCachingRun(0x1);
+  rung.beginRun();
+  rung.packet(infeed(true), streams, 0);
+  rung.packet(pop(true, 0x1), streams, 0);
+  const std::string why = refusalOf([&] { rung.packet(odd, streams, 0); });
+  rung.endRun();
   EXPECT_NE(why.find("ComputeKWrap29[3] (word 8 bits 106:94) = -126 is not -1 x ComputeK4W0 = -63"), std::string::npos)
       << why;
   EXPECT_NE(why.find("opcode 0x01"), std::string::npos) << why;
