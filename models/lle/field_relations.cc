@@ -1,6 +1,7 @@
 #include "models/lle/field_relations.h"
 
 #include "models/lle/partial_sum_walk.h"
+#include "models/lle/w10_level0_once.h"
 #include "models/lle/word12_form.h"
 #include "models/lle/write_nest_return.h"
 
@@ -369,6 +370,8 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
   if (opcode == fieldDef(LleField::ComputePartialSumRow).opcode) {
     // The shape of word 12: its code and the flag written twice over its image positions (word12_form.h).
     if (std::string problem = word12FormProblem(words); !problem.empty()) return problem;
+    // The w10 nest's level-0 mark against its limit (w10_level0_once.h).
+    if (std::string problem = w10Level0OnceProblem(words); !problem.empty()) return problem;
     return partialSumWalkProblem(words);
   }
   // The 0x14 write's return carry against the whole nest it returns from (write_nest_return.h).

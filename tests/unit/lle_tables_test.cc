@@ -335,6 +335,8 @@ TEST(LleRelations, TheKLimitsAreFourteenBitsWide) {
 TEST(LleRelations, TheKCountIsOfWholeGroupsOfItsLoopsByteCarry) {
   std::array<isa::Word128, 17> words{};
   const auto set = [&](LleField field, unsigned element, int64_t value) { setElement(words, field, element, value); };
+  // Its w10 nest runs level 0 once (ComputeK4W10 0): every corpus compute marks that ("w9b122").
+  set(LleField::ComputeW10Level0Once, 0, 1);
   set(LleField::ComputeKWrap29, 5, -2);
   set(LleField::ComputeKCount, 0, 3);
   EXPECT_EQ(checkFieldRelations(0x01, words), "");
@@ -450,6 +452,7 @@ TEST(LleRelations, UnderCodeTwoTheW12Bit88FlagGoesWithThePartialSumWalk) {
       << clear;
   // No walk at all (row 0, wraps 0, switch off).
   std::array<isa::Word128, 17> plain{};
+  setElement(plain, LleField::ComputeW10Level0Once, 0, 1);  // level 0 runs once ("w9b122")
   setElement(plain, LleField::ComputeCodeW9, 0, 2);
   setElement(plain, LleField::ComputeFlagW12Bit88, 0, 1);
   const std::string alone = checkFieldRelations(0x01, plain);
@@ -467,6 +470,8 @@ TEST(LleRelations, UnderCodeTwoTheW12Bit88FlagGoesWithThePartialSumWalk) {
 TEST(LleRelations, TheW12PositionsFlagGoesWithItsPositionsAndTheCodeIsZeroOrOdd) {
   std::array<isa::Word128, 17> words{};
   const auto set = [&](LleField field, int64_t value) { setElement(words, field, 0, value); };
+  // Its w10 nest runs level 0 once (ComputeK4W10 0): every corpus compute marks that ("w9b122").
+  set(LleField::ComputeW10Level0Once, 1);
   set(LleField::ComputeImageRowBytes, 7);
   set(LleField::ComputeImageMark, 9);
   set(LleField::ComputeImagePositionsOn, 1);
@@ -514,6 +519,8 @@ TEST(LleRelations, TheW12PositionsFlagGoesWithItsPositionsAndTheCodeIsZeroOrOdd)
 TEST(LleRelations, ThePositionRelationsAreNotAPrefixedComputesWhichRunsAsTheConvolution) {
   std::array<isa::Word128, 17> words{};
   const auto set = [&](LleField field, int64_t value) { setElement(words, field, 0, value); };
+  // Its w10 nest runs level 0 once (ComputeK4W10 0): every corpus compute marks that ("w9b122").
+  set(LleField::ComputeW10Level0Once, 1);
   set(LleField::ComputeInputBytes, 4);
   set(LleField::ComputePositions, 5);
   set(LleField::ComputePositionStep37, 1);
