@@ -432,10 +432,13 @@ class LleRung final : public models::DatapathRung {
     uint64_t pc = 0;
     uint64_t channel = 0;  // Dma10Channel: the read's Stage13Channel
     uint64_t beats = 0;    // Dma10RingBeats' product (capped past kMaxRingSendBeats)
+    bool carriesKeptRead = false;  // Dma10ReadForm 0, 0: the read next on its tile is kept (Stage13Route 0, 0)
     std::vector<RingDelivery> writes;
   };
   static constexpr uint64_t kMaxRingSendBeats = uint64_t{1} << 32;  // five 16-bit limits could overflow the product
   std::array<std::optional<RingSend>, 16> ringSendsWaiting_;
+  // The bytes a waiting ring send takes from the read next on its tile: the sent read's nest, or the kept read's bytes.
+  [[nodiscard]] std::vector<uint8_t> ringSendBytes(const models::DecodedPacket& read, unsigned tile, const RingSend& send);
   std::vector<uint8_t> outQueue_;  // drained bytes not yet handed to an output window
   std::vector<models::ScalarMemoryWrite> scalarWrites_;  // not yet taken by the Datapath
   size_t outRead_ = 0;

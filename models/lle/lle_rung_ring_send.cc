@@ -7,9 +7,12 @@
 // Dense's all-gather is the same form (every tile sends its slice to every tile, itself included).
 
 #include <bit>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "models/isa/number_text.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 
@@ -21,6 +24,12 @@ constexpr uint64_t kBeatBytes = 256;  // one iteration of the send's beat nest (
 // Dma10RingSource's two executed values (lle_fields.def).
 constexpr uint64_t kRingSourceRead = 3;      // the 0x13 read next on the sending tile
 constexpr uint64_t kRingSourceWideRows = 0;  // the sending tile's wide rows from Dma10Channel
+constexpr uint64_t kRingSourceBroadcast = 1;  // the read next on the sending tile, broadcast to full-thermometer writes ("dense10")
+// The kind marks every ring send carries (Dma10RingKindCode, Dma10RingKindBit83): the broadcast's, and every other's.
+constexpr uint64_t kBroadcastKindCode = 3, kBroadcastKindBit83 = 0;
+constexpr uint64_t kOtherKindCode = 4, kOtherKindBit83 = 1;
+// Stage14WordThreeLevels of a write whose thermometer w3[100:97] is full (docs/decoding-log.md "dense" §A).
+constexpr uint64_t kFullThermometerLevels = 7;
 
 std::string tilesNamed(uint16_t mask) {
   std::string text;
@@ -59,34 +68,47 @@ void LleRung::ringSend(const models::DecodedPacket& packet) {
   const uint64_t source = readField(packet.words, LleField::Dma10RingSource);
   const uint64_t code0 = readField(packet.words, LleField::Dma10RingSourceForm, 0);
   const uint64_t code1 = readField(packet.words, LleField::Dma10RingSourceForm, 1);
+  // The kind marks (docs/decoding-log.md "dense10" §A): 3, 0 exactly in the broadcast form, 4, 1 in every other ring send.
+  const bool broadcast = source == kRingSourceBroadcast;
+  const uint64_t kindCode = readField(packet.words, LleField::Dma10RingKindCode);
+  const uint64_t kindBit83 = readField(packet.words, LleField::Dma10RingKindBit83);
+  if (kindCode != (broadcast ? kBroadcastKindCode : kOtherKindCode) || kindBit83 != (broadcast ? kBroadcastKindBit83 : kOtherKindBit83)) {
+    refuse(packet, "Dma10RingSource (word 2 bits 82:79) = " + std::to_string(source) + " with Dma10RingKindCode (word 2 bits 91:89) = " +
+                       std::to_string(kindCode) + ", Dma10RingKindBit83 (word 2 bit 83) = " + std::to_string(kindBit83) +
+                       ": 3, 0 in the broadcast form (source 1: 107 / 107 corpus sends), 4, 1 in every other (2,964 / 2,964)");
+  }
   if (source == kRingSourceWideRows && code0 == 0 && code1 == 1) {
     ringWeightFeed(packet, sender, tiles);
     return;
   }
-  if (source != kRingSourceRead || code0 != 2 || code1 != 2) {
+  const bool readNext = source == kRingSourceRead && code0 == 2 && code1 == 2;
+  const bool broadcastNext = broadcast && code0 == 0 && code1 == 1;
+  if (!readNext && !broadcastNext) {
     refuse(packet, "Dma10RingSource (word 2 bits 82:79) = " + std::to_string(source) + " with Dma10RingSourceForm (word 2 bits 93:92, 85:84) = " +
                        std::to_string(code1) + ", " + std::to_string(code0) +
-                       ": a ring send carries the read next on its tile (3 with 2, 2: 2,721 corpus sends) or its tile's wide rows "
-                       "(0 with 1, 0: 243); the kept-read form (1: model_dense_2x2x3's) is not decoded");
+                       ": a ring send carries the read next on its tile (3 with 2, 2: 2,721 corpus sends; the broadcast 1 with 1, 0: "
+                       "107) or its tile's wide rows (0 with 1, 0: 243)");
   }
   if (ringSendsWaiting_[sender]) {
     refuse(packet, "a second ring send from tile " + std::to_string(sender) + " while the one at PC 0x" +
                        isa::formatAddress(ringSendsWaiting_[sender]->pc) +
                        " still waits for its read: in the corpus each ring send's 0x13 is the next packet on its tile");
   }
-  // The send names the form of the read it carries (Dma10ReadForm, "pad13" §D): both set for a sent read.
+  // The send names the form of the read it carries (Dma10ReadForm, "pad13" §D): both set for a sent read, both clear
+  // for a kept one -- only in the broadcast (model_dense_2x2x3's 100: tile 0 keeps the vector and sends it on).
   const uint64_t form86 = readField(packet.words, LleField::Dma10ReadForm, 0);
   const uint64_t form88 = readField(packet.words, LleField::Dma10ReadForm, 1);
-  if (form86 != 1 || form88 != 1) {
+  const bool keptForm = form86 == 0 && form88 == 0;
+  if (!(form86 == 1 && form88 == 1) && !(broadcast && keptForm)) {
     refuse(packet, "Dma10ReadForm (word 1 bits 88, 86) = " + std::to_string(form88) + ", " + std::to_string(form86) +
-                       " in a ring send between tiles: only the sent read (1, 1) is executed; the kept form's ring sends "
-                       "(0, 0: model_dense_2x2x3's) are not decoded");
+                       " in a ring send between tiles of Dma10RingSource " + std::to_string(source) +
+                       ": a sent read (1, 1), or in the broadcast (source 1) a kept one (0, 0: 100 / 107 corpus broadcasts)");
   }
   uint64_t beats = 1;
   for (unsigned level = 0; level < fieldDef(LleField::Dma10RingBeats).count && beats <= kMaxRingSendBeats; ++level) {
     beats *= readField(packet.words, LleField::Dma10RingBeats, level) + 1;
   }
-  RingSend send{packet.pc, readField(packet.words, LleField::Dma10Channel), beats, {}};
+  RingSend send{packet.pc, readField(packet.words, LleField::Dma10Channel), beats, keptForm, {}};
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t))) continue;
     const std::optional<ExecReceive>& receive = lastExecReceive_[t];
@@ -102,6 +124,15 @@ void LleRung::ringSend(const models::DecodedPacket& packet) {
     TileState& dest = tiles_[t];
     if (!dest.stagedWriteAt) {
       refuse(packet, "ring send to tile " + std::to_string(t) + ", which has no staging write (0x14) armed: where the bytes land is not decoded");
+    }
+    // The broadcast goes exactly to writes with the full thermometer ("dense" §C: 107 / 107 such writes take one).
+    const std::span<const isa::Word128> writeWords(dest.stagedWriteWords);
+    const bool fullThermometer = fieldPresent(LleField::Stage14WordThreeLevels, writeWords) &&
+                                 readField(writeWords, LleField::Stage14WordThreeLevels) == kFullThermometerLevels;
+    if (fullThermometer != broadcast) {
+      refuse(packet, "ring send of Dma10RingSource " + std::to_string(source) + " to tile " + std::to_string(t) +
+                         ", whose staging write's thermometer (Stage14WordThreeLevels, word 3 bits 100:98) is " +
+                         (fullThermometer ? "" : "not ") + "full: the broadcast (source 1) and the full thermometer go together in the corpus");
     }
     if (dest.stagedWriteSkipUnits != 0 || dest.stagedWriteRowForm || dest.stagedWriteSliced || dest.stagedWriteNest.revisitsAUnit()) {
       refuse(packet, "ring send to tile " + std::to_string(t) + ", whose staging write skips part of its source, keeps a row form "
@@ -190,14 +221,41 @@ void LleRung::refuseAPacketBeforeARingSendsRead(const models::DecodedPacket& pac
   }
 }
 
-// At the read on the sending tile: its bytes, ceil(bytes / 256) beats of the send, into each destination
-// write, unit k taking bytes [4k, 4k + 4). A read whose group loop does not run is one 4-byte group (its
-// destinations' writes keep one unit: 360 / 360 corpus such sends).
-void LleRung::deliverRingSend(const models::DecodedPacket& read, unsigned tile) {
-  const RingSend send = std::move(*ringSendsWaiting_[tile]);
-  ringSendsWaiting_[tile].reset();
+// The bytes a ring send carries from the read next on its tile. A sent read (Stage13Route 1, 1): its nest's groups, ceil(bytes /
+// 256) beats of the send; a read whose group loop does not run is one 4-byte group (its destinations' writes keep one unit:
+// 360 / 360 corpus such sends). A kept read (Stage13Route 0, 0; the broadcast's Dma10ReadForm 0, 0): the bytes it copied, which
+// the send consumes as a host-bound send does (sendKeptRead), so the tile's next compute reads its narrow memory as before.
+std::vector<uint8_t> LleRung::ringSendBytes(const models::DecodedPacket& read, unsigned tile, const RingSend& send) {
   TileState& source = tiles_[tile];
   const std::string from = "the ring send at PC 0x" + isa::formatAddress(send.pc) + " from tile " + std::to_string(tile);
+  if (send.carriesKeptRead) {
+    if (source.stagedReadAt) {
+      refuse(read, from + " names a kept read (Dma10ReadForm 0, 0); the read next on its tile is sent (Stage13Route[1] set)");
+    }
+    if (source.keptReadUnwrittenByte) {
+      refuse(read, from + " carries the kept read of tile " + std::to_string(tile) + " over narrow byte " +
+                       std::to_string(*source.keptReadUnwrittenByte) + ", which was not written in this run");
+    }
+    if (!source.keptRead || source.keptReadFeedsNormalise) {
+      refuse(read, from + " names a kept read (Dma10ReadForm 0, 0); the read next on its tile is not kept for it (none, or kept for a "
+                       "max / normalise pass)");
+    }
+    if (source.keptReadChannel != send.channel) {
+      refuse(read, from + " takes stream " + std::to_string(send.channel) + " (Dma10Channel); the kept read entered stream " +
+                       std::to_string(source.keptReadChannel) + " (Stage13Channel)");
+    }
+    if (source.keptReadRepeats != 0) {
+      refuse(read, from + ": its kept read repeats (Stage13Repeats); where a repeated read goes is not decoded");
+    }
+    if ((source.keptRead->size() + kBeatBytes - 1) / kBeatBytes != send.beats) {
+      refuse(read, from + " counts " + std::to_string(send.beats) + " beats of " + std::to_string(kBeatBytes) +
+                       " bytes (Dma10RingBeats); its kept read holds " + std::to_string(source.keptRead->size()) + " bytes");
+    }
+    std::vector<uint8_t> carried = std::move(*source.keptRead);
+    source.keptRead.reset();  // carried by its send
+    source.keptReadSequence = 0;
+    return carried;
+  }
   if (!source.stagedReadAt) {
     refuse(read, from + " is followed on its tile by a read that is not sent (Stage13Route 1, 1 or 0, 1): not decoded");
   }
@@ -222,10 +280,19 @@ void LleRung::deliverRingSend(const models::DecodedPacket& read, unsigned tile) 
     refuse(read, from + " carries narrow bytes of tile " + std::to_string(tile) + " from " + std::to_string(*source.stagedReadAt) +
                      "; byte " + std::to_string(*hole) + " was not written in this run");
   }
-  const std::vector<uint8_t>& carried = std::get<std::vector<uint8_t>>(gathered);
   source.stagedReadAt.reset();  // carried by its send
   source.stagedReadBytes = 0;
   source.stagedReadMixedRoute = false;
+  return std::get<std::vector<uint8_t>>(gathered);
+}
+
+// At the read on the sending tile: its bytes into each destination write, unit k taking bytes [4k, 4k + 4).
+void LleRung::deliverRingSend(const models::DecodedPacket& read, unsigned tile) {
+  const RingSend send = std::move(*ringSendsWaiting_[tile]);
+  ringSendsWaiting_[tile].reset();
+  const std::string from = "the ring send at PC 0x" + isa::formatAddress(send.pc) + " from tile " + std::to_string(tile);
+  const std::vector<uint8_t> carried = ringSendBytes(read, tile, send);
+  const uint64_t bytes = carried.size();
   for (const RingDelivery& write : send.writes) {
     if (4 * write.nest.units() != bytes) {
       refuse(read, from + " carries " + std::to_string(bytes) + " bytes; tile " + std::to_string(write.tile) +

@@ -29,6 +29,12 @@ class EnvelopePackets {
     // And carries Stage14WordSixCode (w6[104:102]) 1..4 (1 in most; docs/decoding-log.md "dense"), no longer in the
     // envelope's rows.
     if (op == 0x14) words[6].setBits(102, 3, 1);
+    // Every corpus 0x10 but the 107 Dense broadcasts carries the kind marks 4, 1 (Dma10RingKindCode w2[91:89],
+    // Dma10RingKindBit83; docs/decoding-log.md "dense10"); the envelope's first row is the ring form's, where they are fields.
+    if (op == 0x10) {
+      words[2].setBits(fieldDef(LleField::Dma10RingKindCode).lsb % 128, 3, 4);
+      words[2].setBits(fieldDef(LleField::Dma10RingKindBit83).lsb % 128, 1, 1);
+    }
     if (op != 0x1a) words[0].setBits(12, 16, mask);  // the fence has no tile mask
     for (const auto& [field, value] : fields) {
       const LleFieldDef& f = fieldDef(field);
