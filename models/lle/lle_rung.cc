@@ -159,6 +159,7 @@ void LleRung::beginRun() {
   nextPackets_.clear();
   streamPrefixes_.clear();
   windowReaders_.clear();
+  streamedOperandTaker_.reset();
   meshSent_ = {};
   meshArmed_ = {};
   weightStreams_ = {};
@@ -189,6 +190,7 @@ void LleRung::endRun() {
   deferredComputes_.clear();
   waitingPackets_.clear();
   windowReaders_.clear();
+  streamedOperandTaker_.reset();
   meshSent_ = {};
   meshArmed_ = {};
   weightStreams_ = {};
@@ -196,6 +198,27 @@ void LleRung::endRun() {
   feedAwaitingOutfeed_.reset();
   convolutionsAwaitingFeedSend_.clear();
 }
+
+namespace {
+
+// Whether a read taken by a compute (routed_read_mark.h) comes just after the compute that waits for it: on each of its
+// tiles the last tile packet before it (fences aside) is one compute of one-byte elements on the same tiles naming the
+// read's Stage13Channel as its ComputeStreamTag (streamed_product.h).
+bool computeWaitsForRead(const DecodedPacket& read, const std::array<const DecodedPacket*, 16>& lastOnTile) {
+  if (!isTakenByCompute(read)) return false;
+  for (unsigned t = 0; t < lastOnTile.size(); ++t) {
+    if (!(read.tileMask & (1u << t))) continue;
+    const DecodedPacket* before = lastOnTile[t];
+    if (!before || static_cast<uint8_t>(before->opcode) != 0x01 || before->tileMask != read.tileMask ||
+        readField(before->words, LleField::ComputeInputBytes) != 1 ||
+        readField(before->words, LleField::ComputeStreamTag) != readField(read.words, LleField::Stage13Channel)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
   std::shared_ptr<const models::DecodedProgram> own;  // only off-device: the core passes its decode
@@ -210,6 +233,7 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
   PartnerCopyWatch partners;  // a 0x14 copying its 0x11 is checked against it (docs/decoding-log.md "pair14")
   NextPacketWatch nextPackets;  // and what it says comes next on its tiles ("stride" §B)
   StreamPrefixWatch streamPrefixes;  // and, feeding a compute, what it says of the stream before it ("prefix14" §B)
+  std::array<const DecodedPacket*, 16> lastOnTile{};  // each tile's last tile packet, fences aside
   for (const DecodedPacket& p : decoded->packets()) {
     if (p.action != models::PacketAction::kIssue) continue;
     const auto op = static_cast<uint8_t>(p.opcode);
@@ -217,11 +241,17 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     std::string why = partners.observe(p, checkEnvelope(p));
     if (why.empty()) why = nextPackets.observe(p);
     if (why.empty()) why = streamPrefixes.observe(p);
-    // A read routed (0, 1) whose marks say a compute takes it is refused before the run (routed_read_mark.h): at run
-    // time the compute waiting for it comes first, and its refusal would not name the read.
+    // A read routed (0, 1) whose marks say a compute takes it is refused before the run unless the compute issued just
+    // before it on its tiles waits for it (routed_read_mark.h, streamed_product.h): at run time a compute waiting for
+    // the read comes first, and its refusal would not name the read.
     if (why.empty()) {
-      if (const std::string mark = routedReadMarkProblem(p); !mark.empty()) {
+      if (const std::string mark = routedReadMarkProblem(p, computeWaitsForRead(p, lastOnTile)); !mark.empty()) {
         why = "opcode 0x13 at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + mark;
+      }
+    }
+    if (p.tilePacket && op != 0x1a) {
+      for (unsigned t = 0; t < lastOnTile.size(); ++t) {
+        if (p.tileMask & (1u << t)) lastOnTile[t] = &p;
       }
     }
     if (!why.empty()) return why;
@@ -289,6 +319,7 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
   const auto op = static_cast<uint8_t>(packet.opcode);
   const auto words = packet.words;
   if (packet.tilePacket && op != 0x13 && op != 0x1a) refuseAPacketBeforeARingSendsRead(packet);
+  endTheWaitForAStreamedOperand(packet, streams);
   switch (op) {
     case 0x25:
       infeed(packet);
@@ -903,7 +934,9 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   const bool slotBeats = readField(words, LleField::Stage13RepeatSlot) == 0;
   const bool routedOnlyBy107 = route105 == 0 && route107 == 1;
   // Its consumer marks (routed_read_mark.h, docs/decoding-log.md "loomgab"): only the bytes that leave the tile are run.
-  if (const std::string routeMarks = routedReadMarkProblem(packet); !routeMarks.empty()) refuse(packet, routeMarks);
+  if (const std::string routeMarks = routedReadMarkProblem(packet, streamedOperandTaker_.has_value()); !routeMarks.empty()) {
+    refuse(packet, routeMarks);
+  }
   if (slotBeats != routedOnlyBy107) {
     refuse(packet, "Stage13RepeatSlot (word 2 bit 97) = " + std::to_string(slotBeats ? 0 : 1) + " with Stage13Route (word 3 bits 107, 105) = " +
                        std::to_string(route107) + ", " + std::to_string(route105) +
@@ -927,6 +960,11 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     refuse(packet, "Stage13Route (word 3 bits 107, 105) = " + std::to_string(route107) + ", " + std::to_string(route105) +
                        ": a read that is neither sent (1, 1 or, with its beats in word 2, 0, 1) nor kept for the tile's "
                        "compute (0, 0) is not decoded");
+  }
+  // A read the compute waiting on its tiles takes (routed_read_mark.h): that compute's second operand (streamed_product.h).
+  if (isTakenByCompute(packet)) {
+    takeStreamedOperand(packet, reach);
+    return;
   }
   // The stream's beats (lle_fields.def Stage13StreamBeats): a slot of the second nest, decoded for a
   // sent read only.
@@ -1792,6 +1830,12 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // issued before its window is filled waits for it, as do the ones after it (program order).
   const uint64_t elementBytes = inputElementBytes(packet);
   refusePackedKCountDisagreeing(packet, elementBytes);
+  // One-byte elements with nothing on the tiles under the compute's tag: the streamed product, which waits for the read
+  // that brings its second operand (lle_rung_streamed_product.cc).
+  if (elementBytes == 1 && !computeUnstreamed_ && takesAStreamedOperand(packet)) {
+    waitForStreamedOperand(packet);
+    return;
+  }
   // Where Nest37 level 1 counts, the weight nests' wrap relation is the rung's to check (lle_relations.def):
   // the walked element-wise form keeps its block (wraps 0), the other forms keep the relation.
   if (elementBytes == kGroupBytes && readField(words, LleField::ComputeNest37Limit1) != 0 && !isWalkedElementWise(packet)) {
