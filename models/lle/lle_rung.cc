@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <variant>
 #include <vector>
@@ -949,10 +950,13 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     }
     const bool counts = loop || nest.countingLevels() != 0;
     const uint64_t bytes = counts ? 4 * reach.groups : 0;
-    const uint64_t want = (bytes + kRingBeatBytes - 1) / kRingBeatBytes;
+    // A read a compute takes streams into it one 4-byte group a beat (looming's two: 256 beats of 1,024 bytes,
+    // docs/decoding-log.md "loom35" §B); a sent read fills 256-byte ring beats.
+    const uint64_t beatBytes = isTakenByCompute(packet) ? 4 : kRingBeatBytes;
+    const uint64_t want = (bytes + beatBytes - 1) / beatBytes;
     const uint64_t slot = readField(words, LleField::Stage13SlotBeats);
     if (slot + 1 != want) {
-      refuse(packet, "the read names " + std::to_string(slot + 1) + " beats of " + std::to_string(kRingBeatBytes) +
+      refuse(packet, "the read names " + std::to_string(slot + 1) + " beats of " + std::to_string(beatBytes) +
                          " bytes (Stage13SlotBeats, word 2 bits 129:114); its nest reads " + std::to_string(bytes) +
                          " bytes = " + std::to_string(want) + " beats");
     }
@@ -1734,7 +1738,7 @@ uint64_t LleRung::inputElementBytes(const DecodedPacket& packet) const {
 // K loop's level 0 counts the elements the groups pack (docs/decoding-log.md "looming98"): the flag must
 // be set exactly there, and the count must agree with the limit. Neither form is executed here (refused
 // after this check); a packet breaking either rule says something else, refused naming the fields.
-void LleRung::refusePackedKCountDisagreeing(const DecodedPacket& packet, uint64_t elementBytes) const {
+void LleRung::refusePackedKCountDisagreeing(const DecodedPacket& packet, uint64_t elementBytes, bool packedExecuted) const {
   const auto& words = packet.words;
   const uint64_t count = readField(words, LleField::ComputeKCount);
   const uint64_t packed = readField(words, LleField::ComputeKCountOfPackedElements);
@@ -1751,6 +1755,7 @@ void LleRung::refusePackedKCountDisagreeing(const DecodedPacket& packet, uint64_
                        std::to_string(count) + " group(s) of " + std::to_string(kGroupBytes / elementBytes) + " " + std::to_string(elementBytes) +
                        "-byte elements (ComputeKCount x 4 / ComputeInputBytes)");
   }
+  if (packedExecuted) return;  // the streamed product reduces its K packed elements (streamed_product.h)
   refuse(packet, "ComputeKCountOfPackedElements (word 11 bit 98) set: a K reduction of " + std::to_string(elements) + " " +
                      std::to_string(elementBytes) + "-byte elements packed in " + std::to_string(count) +
                      " 4-byte group(s) is decoded but not executed (not the identity copy)");
@@ -1829,10 +1834,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).
   const uint64_t elementBytes = inputElementBytes(packet);
-  refusePackedKCountDisagreeing(packet, elementBytes);
   // One-byte elements with nothing on the tiles under the compute's tag: the streamed product, which waits for the read
-  // that brings its second operand (lle_rung_streamed_product.cc).
-  if (elementBytes == 1 && !computeUnstreamed_ && takesAStreamedOperand(packet)) {
+  // that brings its second operand (lle_rung_streamed_product.cc); its K reduction is the packed one.
+  const bool streamedProduct = elementBytes == 1 && !computeUnstreamed_ && takesAStreamedOperand(packet);
+  refusePackedKCountDisagreeing(packet, elementBytes, streamedProduct);
+  if (streamedProduct) {
     waitForStreamedOperand(packet);
     return;
   }
@@ -2199,8 +2205,15 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
   // No tile holds the weights at wide address 0 and the stream is an execution-only 0x11's: the weights are the rows
   // the weight-feed send after the compute reads (Dma10Channel, "split2" §B). The chip's compute waits for its
   // stream; the rung runs it when that send names them, taking the streams the feeding pop expects now.
+  // Several tiles holding them, some tile of the compute not among them (looming's two convolutions: tiles 1 and 3 cached
+  // one each, docs/decoding-log.md "loom35" §D), is the same wait: the send's tile says which rows the stream carries.
+  bool everyTileHoldsItsOwn = true;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && !tiles_[t].wide.holds(0, weightBytes)) everyTileHoldsItsOwn = false;
+  }
+  const bool noSingleSource = holders == 0 || (holders > 1 && !everyTileHoldsItsOwn);
   const auto first = static_cast<unsigned>(std::countr_zero(packet.tileMask));
-  if (!fed && holders == 0 && first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) {
+  if (!fed && noSingleSource && first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) {
     for (const ConvolutionAwaitingFeed& other : convolutionsAwaitingFeedSend_) {
       if (other.compute.packet.tileMask & packet.tileMask) {
         refuse(packet, "a second convolution waiting for its weight-feed send on tiles " + tileList(other.compute.packet.tileMask & packet.tileMask) +

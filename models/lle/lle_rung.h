@@ -231,7 +231,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet, bool biasExecuted = false) const;
   void refuseUnexecutedBias(const models::DecodedPacket& packet) const;
   [[nodiscard]] uint64_t inputElementBytes(const models::DecodedPacket& packet) const;  // 1, 2 or 4, else refused
-  void refusePackedKCountDisagreeing(const models::DecodedPacket& packet, uint64_t elementBytes) const;
+  // packedExecuted: the caller executes a packed K reduction (the streamed product); its count is still checked.
+  void refusePackedKCountDisagreeing(const models::DecodedPacket& packet, uint64_t elementBytes, bool packedExecuted = false) const;
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   // The max reduction, opcode 0x02 (lle_rung_max_reduce.cc, docs/decoding-log.md "bright02").
   void maxReduce(const models::DecodedPacket& packet);

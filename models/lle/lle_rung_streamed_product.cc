@@ -10,11 +10,9 @@
 
 #include "models/isa/number_text.h"
 #include "models/lle/compute_epilogue.h"
-#include "models/lle/compute_write_report.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/lle/output_nest.h"
-#include "models/lle/requantizer.h"
 #include "models/lle/routed_read_mark.h"
 #include "models/lle/streamed_product.h"
 
@@ -29,9 +27,9 @@ constexpr uint8_t kTileFence = 0x1a;
 
 }  // namespace
 
-// Nothing under the compute's tag on any of its tiles (no read kept in that stream, no weight stream armed on it), no
-// staging window its input address names (the identity copy's input, which may still be filling), and its input bytes
-// all written in this run (a compute's output, looming's convolution): the operand it lacks is the stream to come.
+// Nothing under the compute's tag on any of its tiles (no read kept in that stream, no weight stream armed on it) and its
+// input bytes all written in this run (looming's convolution output): the operand it lacks is the stream to come. An
+// identity copy in that state (issued before its window or its block) waits one packet and runs as before.
 bool LleRung::takesAStreamedOperand(const DecodedPacket& packet) {
   const auto shape = StreamedProduct::fromPacket(packet.words);
   const auto* product = std::get_if<StreamedProduct>(&shape);
@@ -42,7 +40,6 @@ bool LleRung::takesAStreamedOperand(const DecodedPacket& packet) {
     if (tile.keptRead && tile.keptReadChannel == tag) return false;
     if (tile.keptStreams.contains(tag)) return false;
     if (weightStreams_[t] && weightStreams_[t]->tag == tag) return false;
-    if (windowNamedBy(t, packet)) return false;
     // A shape this form does not walk is named by the identity copy's checks, as before this form was executed.
     if (!product || tile.narrowSram.firstUnwritten(product->inputAt, product->bytes())) return false;
   }
@@ -98,21 +95,12 @@ void LleRung::takeStreamedOperand(const DecodedPacket& read, const StagedNest& r
     refuse(read, "the read streams " + std::to_string(4 * reach.groups) + " bytes; the compute at PC 0x" + isa::formatAddress(packet.pc) +
                      " takes " + std::to_string(product.positions) + " positions of " + std::to_string(product.elements) + " bytes");
   }
-  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
-  const auto zpWeight = static_cast<int32_t>(readField(compute.words, LleField::ComputeZpWeight));
-  if (zpWeight > 255) refuse(packet, "ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(zpWeight) + ": above 255");
-  const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
+  static_cast<void>(readEpilogue(packet));  // refused by name where the requantiser could not model it
   const uint64_t outputAt = readField(compute.words, LleField::ComputeOutputAt);
   const OutputNest out = OutputNest::fromPacket(compute.words, static_cast<int64_t>(outputAt / 4));
-  if (outputAt % 4 != 0 || out.units() * StreamedProduct::kPositionsAUnit != product.positions) {
-    refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " covers " +
-                       std::to_string(out.units()) + " 4-byte units; the streamed product's " + std::to_string(product.positions) +
-                       " one-byte results fill " + std::to_string(product.positions / StreamedProduct::kPositionsAUnit));
-  }
-  if (out.revisitsAUnit()) refuse(packet, "the output nest (w5, Output37) writes some 4-byte unit twice: not decoded for the streamed product");
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
-    TileState& tile = tiles_[t];
+    const TileState& tile = tiles_[t];
     const auto stream = gather(tile.narrowSram, reach);
     if (const auto* hole = std::get_if<uint64_t>(&stream)) {
       refuse(read, "tile " + std::to_string(t) + ": the read's narrow byte " + std::to_string(*hole) + " was not written in this run");
@@ -121,25 +109,15 @@ void LleRung::takeStreamedOperand(const DecodedPacket& read, const StagedNest& r
       refuse(packet, "tile " + std::to_string(t) + ": input byte " + std::to_string(*hole) + " of the streamed product (from ComputeInputAt4 x 4 = " +
                          std::to_string(product.inputAt) + ") was not written in this run");
     }
-    if (!out.staysInside(tile.narrowSram.capacity() / 4)) {
-      refuse(packet, "the output nest (w5, Output37) from ComputeOutputAt = " + std::to_string(outputAt) + " leaves the " +
-                         std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory of tile " + std::to_string(t));
-    }
-    const std::vector<uint8_t> input(tile.narrowSram.read(product.inputAt, product.bytes()).begin(),
-                                     tile.narrowSram.read(product.inputAt, product.bytes()).end());
-    const std::vector<uint8_t> results = product.run(input, std::get<std::vector<uint8_t>>(stream), zpIn, zpWeight, requant);
-    uint64_t next = 0;
-    out.forEachUnit([&](int64_t unit) {
-      tile.narrowSram.write(static_cast<uint64_t>(unit) * 4,
-                            std::span<const uint8_t>(results).subspan(next, StreamedProduct::kPositionsAUnit));
-      next += StreamedProduct::kPositionsAUnit;
-    });
-    if (config_.lleComputeObserver) {
-      reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kElementWiseWalk, StreamedProduct::kPositionsAUnit,
-                         positionAddresses(out, 1), tile.narrowSram);
-    }
-    macs_ += product.bytes();
   }
+  // Both operands are on the tiles. What the product writes is not decoded: looming's output nest covers one 4-byte unit
+  // per input element (positions x K), not one byte per position, and the compute after it reduces four such units
+  // through the kept 4 x 4 identity (docs/decoding-log.md "loom35" §C). Refused by name rather than guessed.
+  refuse(packet, "the streamed product (" + std::to_string(product.positions) + " positions of K = " + std::to_string(product.elements) +
+                     " one-byte elements, its stream the read at PC 0x" + isa::formatAddress(read.pc) + "): its output nest (w5, Output37) from "
+                     "ComputeOutputAt = " + std::to_string(outputAt) + " covers " + std::to_string(out.units()) + " 4-byte units" +
+                     (out.units() == product.bytes() ? " (one a K element)" : "") +
+                     "; what the lanes of each unit hold is not decoded");
 }
 
 }  // namespace coralsim::lle

@@ -34,9 +34,6 @@ std::variant<StreamedProduct, std::string> StreamedProduct::fromPacket(std::span
   }
   product.positions = 1;
   for (unsigned e = 0; e < fieldDef(LleField::ComputeLimitW0).count; ++e) product.positions *= readField(words, LleField::ComputeLimitW0, e) + 1;
-  if (product.positions % kPositionsAUnit != 0) {
-    return std::to_string(product.positions) + " positions (ComputeLimitW0) do not fill whole 4-byte output units";
-  }
   product.inputAt = readField(words, LleField::ComputeInputAt4) * 4 + readField(words, LleField::ComputeInputByte);
   // The input: Nest37 in bytes must read the positions' K bytes one after the other, once each.
   const InputByteWalk walk = InputByteWalk::fromPacket(words, 1);
@@ -70,20 +67,6 @@ std::variant<StreamedProduct, std::string> StreamedProduct::fromPacket(std::span
     }
   }
   return product;
-}
-
-std::vector<uint8_t> StreamedProduct::run(std::span<const uint8_t> input, std::span<const uint8_t> stream, int32_t zpIn,
-                                          int32_t zpWeight, const Requantizer& requant) const {
-  std::vector<uint8_t> results(positions);
-  for (uint64_t p = 0; p < positions; ++p) {
-    int32_t acc = 0;
-    for (uint64_t c = 0; c < elements; ++c) {
-      const uint64_t at = p * elements + c;
-      acc += (static_cast<int32_t>(input[at]) - zpIn) * (static_cast<int32_t>(stream[at]) - zpWeight);
-    }
-    results[p] = requant(acc);
-  }
-  return results;
 }
 
 }  // namespace coralsim::lle
