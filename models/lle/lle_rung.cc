@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <variant>
 #include <vector>
@@ -159,6 +160,7 @@ void LleRung::beginRun() {
   nextPackets_.clear();
   streamPrefixes_.clear();
   windowReaders_.clear();
+  streamedOperandTaker_.reset();
   meshSent_ = {};
   meshArmed_ = {};
   weightStreams_ = {};
@@ -189,6 +191,7 @@ void LleRung::endRun() {
   deferredComputes_.clear();
   waitingPackets_.clear();
   windowReaders_.clear();
+  streamedOperandTaker_.reset();
   meshSent_ = {};
   meshArmed_ = {};
   weightStreams_ = {};
@@ -196,6 +199,27 @@ void LleRung::endRun() {
   feedAwaitingOutfeed_.reset();
   convolutionsAwaitingFeedSend_.clear();
 }
+
+namespace {
+
+// Whether a read taken by a compute (routed_read_mark.h) comes just after the compute that waits for it: on each of its
+// tiles the last tile packet before it (fences aside) is one compute of one-byte elements on the same tiles naming the
+// read's Stage13Channel as its ComputeStreamTag (streamed_product.h).
+bool computeWaitsForRead(const DecodedPacket& read, const std::array<const DecodedPacket*, 16>& lastOnTile) {
+  if (!isTakenByCompute(read)) return false;
+  for (unsigned t = 0; t < lastOnTile.size(); ++t) {
+    if (!(read.tileMask & (1u << t))) continue;
+    const DecodedPacket* before = lastOnTile[t];
+    if (!before || static_cast<uint8_t>(before->opcode) != 0x01 || before->tileMask != read.tileMask ||
+        readField(before->words, LleField::ComputeInputBytes) != 1 ||
+        readField(before->words, LleField::ComputeStreamTag) != readField(read.words, LleField::Stage13Channel)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
 
 std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::DecodedProgram* decoded) {
   std::shared_ptr<const models::DecodedProgram> own;  // only off-device: the core passes its decode
@@ -210,6 +234,7 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
   PartnerCopyWatch partners;  // a 0x14 copying its 0x11 is checked against it (docs/decoding-log.md "pair14")
   NextPacketWatch nextPackets;  // and what it says comes next on its tiles ("stride" §B)
   StreamPrefixWatch streamPrefixes;  // and, feeding a compute, what it says of the stream before it ("prefix14" §B)
+  std::array<const DecodedPacket*, 16> lastOnTile{};  // each tile's last tile packet, fences aside
   for (const DecodedPacket& p : decoded->packets()) {
     if (p.action != models::PacketAction::kIssue) continue;
     const auto op = static_cast<uint8_t>(p.opcode);
@@ -217,11 +242,17 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     std::string why = partners.observe(p, checkEnvelope(p));
     if (why.empty()) why = nextPackets.observe(p);
     if (why.empty()) why = streamPrefixes.observe(p);
-    // A read routed (0, 1) whose marks say a compute takes it is refused before the run (routed_read_mark.h): at run
-    // time the compute waiting for it comes first, and its refusal would not name the read.
+    // A read routed (0, 1) whose marks say a compute takes it is refused before the run unless the compute issued just
+    // before it on its tiles waits for it (routed_read_mark.h, streamed_product.h): at run time a compute waiting for
+    // the read comes first, and its refusal would not name the read.
     if (why.empty()) {
-      if (const std::string mark = routedReadMarkProblem(p); !mark.empty()) {
+      if (const std::string mark = routedReadMarkProblem(p, computeWaitsForRead(p, lastOnTile)); !mark.empty()) {
         why = "opcode 0x13 at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + mark;
+      }
+    }
+    if (p.tilePacket && op != 0x1a) {
+      for (unsigned t = 0; t < lastOnTile.size(); ++t) {
+        if (p.tileMask & (1u << t)) lastOnTile[t] = &p;
       }
     }
     if (!why.empty()) return why;
@@ -289,6 +320,7 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
   const auto op = static_cast<uint8_t>(packet.opcode);
   const auto words = packet.words;
   if (packet.tilePacket && op != 0x13 && op != 0x1a) refuseAPacketBeforeARingSendsRead(packet);
+  endTheWaitForAStreamedOperand(packet, streams);
   switch (op) {
     case 0x25:
       infeed(packet);
@@ -903,7 +935,9 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   const bool slotBeats = readField(words, LleField::Stage13RepeatSlot) == 0;
   const bool routedOnlyBy107 = route105 == 0 && route107 == 1;
   // Its consumer marks (routed_read_mark.h, docs/decoding-log.md "loomgab"): only the bytes that leave the tile are run.
-  if (const std::string routeMarks = routedReadMarkProblem(packet); !routeMarks.empty()) refuse(packet, routeMarks);
+  if (const std::string routeMarks = routedReadMarkProblem(packet, streamedOperandTaker_.has_value()); !routeMarks.empty()) {
+    refuse(packet, routeMarks);
+  }
   if (slotBeats != routedOnlyBy107) {
     refuse(packet, "Stage13RepeatSlot (word 2 bit 97) = " + std::to_string(slotBeats ? 0 : 1) + " with Stage13Route (word 3 bits 107, 105) = " +
                        std::to_string(route107) + ", " + std::to_string(route105) +
@@ -916,10 +950,13 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     }
     const bool counts = loop || nest.countingLevels() != 0;
     const uint64_t bytes = counts ? 4 * reach.groups : 0;
-    const uint64_t want = (bytes + kRingBeatBytes - 1) / kRingBeatBytes;
+    // A read a compute takes streams into it one 4-byte group a beat (looming's two: 256 beats of 1,024 bytes,
+    // docs/decoding-log.md "loom35" §B); a sent read fills 256-byte ring beats.
+    const uint64_t beatBytes = isTakenByCompute(packet) ? 4 : kRingBeatBytes;
+    const uint64_t want = (bytes + beatBytes - 1) / beatBytes;
     const uint64_t slot = readField(words, LleField::Stage13SlotBeats);
     if (slot + 1 != want) {
-      refuse(packet, "the read names " + std::to_string(slot + 1) + " beats of " + std::to_string(kRingBeatBytes) +
+      refuse(packet, "the read names " + std::to_string(slot + 1) + " beats of " + std::to_string(beatBytes) +
                          " bytes (Stage13SlotBeats, word 2 bits 129:114); its nest reads " + std::to_string(bytes) +
                          " bytes = " + std::to_string(want) + " beats");
     }
@@ -927,6 +964,11 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     refuse(packet, "Stage13Route (word 3 bits 107, 105) = " + std::to_string(route107) + ", " + std::to_string(route105) +
                        ": a read that is neither sent (1, 1 or, with its beats in word 2, 0, 1) nor kept for the tile's "
                        "compute (0, 0) is not decoded");
+  }
+  // A read the compute waiting on its tiles takes (routed_read_mark.h): that compute's second operand (streamed_product.h).
+  if (isTakenByCompute(packet)) {
+    takeStreamedOperand(packet, reach);
+    return;
   }
   // The stream's beats (lle_fields.def Stage13StreamBeats): a slot of the second nest, decoded for a
   // sent read only.
@@ -1696,7 +1738,7 @@ uint64_t LleRung::inputElementBytes(const DecodedPacket& packet) const {
 // K loop's level 0 counts the elements the groups pack (docs/decoding-log.md "looming98"): the flag must
 // be set exactly there, and the count must agree with the limit. Neither form is executed here (refused
 // after this check); a packet breaking either rule says something else, refused naming the fields.
-void LleRung::refusePackedKCountDisagreeing(const DecodedPacket& packet, uint64_t elementBytes) const {
+void LleRung::refusePackedKCountDisagreeing(const DecodedPacket& packet, uint64_t elementBytes, bool packedExecuted) const {
   const auto& words = packet.words;
   const uint64_t count = readField(words, LleField::ComputeKCount);
   const uint64_t packed = readField(words, LleField::ComputeKCountOfPackedElements);
@@ -1713,6 +1755,7 @@ void LleRung::refusePackedKCountDisagreeing(const DecodedPacket& packet, uint64_
                        std::to_string(count) + " group(s) of " + std::to_string(kGroupBytes / elementBytes) + " " + std::to_string(elementBytes) +
                        "-byte elements (ComputeKCount x 4 / ComputeInputBytes)");
   }
+  if (packedExecuted) return;  // the streamed product reduces its K packed elements (streamed_product.h)
   refuse(packet, "ComputeKCountOfPackedElements (word 11 bit 98) set: a K reduction of " + std::to_string(elements) + " " +
                      std::to_string(elementBytes) + "-byte elements packed in " + std::to_string(count) +
                      " 4-byte group(s) is decoded but not executed (not the identity copy)");
@@ -1797,7 +1840,14 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).
   const uint64_t elementBytes = inputElementBytes(packet);
-  refusePackedKCountDisagreeing(packet, elementBytes);
+  // One-byte elements with nothing on the tiles under the compute's tag: the streamed product, which waits for the read
+  // that brings its second operand (lle_rung_streamed_product.cc); its K reduction is the packed one.
+  const bool streamedProduct = elementBytes == 1 && !computeUnstreamed_ && takesAStreamedOperand(packet);
+  refusePackedKCountDisagreeing(packet, elementBytes, streamedProduct);
+  if (streamedProduct) {
+    waitForStreamedOperand(packet);
+    return;
+  }
   // Where Nest37 level 1 counts, the weight nests' wrap relation is the rung's to check (lle_relations.def):
   // the walked element-wise form keeps its block (wraps 0), the other forms keep the relation.
   if (elementBytes == kGroupBytes && readField(words, LleField::ComputeNest37Limit1) != 0 && !isWalkedElementWise(packet)) {
@@ -2164,8 +2214,15 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
   // No tile holds the weights at wide address 0 and the stream is an execution-only 0x11's: the weights are the rows
   // the weight-feed send after the compute reads (Dma10Channel, "split2" §B). The chip's compute waits for its
   // stream; the rung runs it when that send names them, taking the streams the feeding pop expects now.
+  // Several tiles holding them, some tile of the compute not among them (looming's two convolutions: tiles 1 and 3 cached
+  // one each, docs/decoding-log.md "loom35" §D), is the same wait: the send's tile says which rows the stream carries.
+  bool everyTileHoldsItsOwn = true;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && !tiles_[t].wide.holds(0, weightBytes)) everyTileHoldsItsOwn = false;
+  }
+  const bool noSingleSource = holders == 0 || (holders > 1 && !everyTileHoldsItsOwn);
   const auto first = static_cast<unsigned>(std::countr_zero(packet.tileMask));
-  if (!fed && holders == 0 && first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) {
+  if (!fed && noSingleSource && first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) {
     for (const ConvolutionAwaitingFeed& other : convolutionsAwaitingFeedSend_) {
       if (other.compute.packet.tileMask & packet.tileMask) {
         refuse(packet, "a second convolution waiting for its weight-feed send on tiles " + tileList(other.compute.packet.tileMask & packet.tileMask) +

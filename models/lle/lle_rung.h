@@ -190,6 +190,8 @@ class LleRung final : public models::DatapathRung {
     int64_t stride = 1;
   };
   void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel, uint64_t sequence);
+  // The read a waiting streamed product takes: runs that compute with the read's bytes as its second operand.
+  void takeStreamedOperand(const models::DecodedPacket& read, const StagedNest& reach);
   // A read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md "bright13"): its
   // second nest's repeat count and the beats of its stream, as every corpus one has them (measured, not decoded).
   static constexpr uint64_t kNormaliseReadRepeats = 3;
@@ -229,7 +231,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] ComputeEpilogue readEpilogue(const models::DecodedPacket& packet, bool biasExecuted = false) const;
   void refuseUnexecutedBias(const models::DecodedPacket& packet) const;
   [[nodiscard]] uint64_t inputElementBytes(const models::DecodedPacket& packet) const;  // 1, 2 or 4, else refused
-  void refusePackedKCountDisagreeing(const models::DecodedPacket& packet, uint64_t elementBytes) const;
+  // packedExecuted: the caller executes a packed K reduction (the streamed product); its count is still checked.
+  void refusePackedKCountDisagreeing(const models::DecodedPacket& packet, uint64_t elementBytes, bool packedExecuted = false) const;
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   // The max reduction, opcode 0x02 (lle_rung_max_reduce.cc, docs/decoding-log.md "bright02").
   void maxReduce(const models::DecodedPacket& packet);
@@ -269,6 +272,11 @@ class LleRung final : public models::DatapathRung {
   // The one-byte output form (ComputeOutputBytes 1, docs/decoding-log.md "soft2b"): one input byte weighed by a
   // kept 16-bit weight less ComputeZpWeight, requantised, one byte written (lle_rung_one_byte_output.cc).
   void computeOneByteOutput(const models::DecodedPacket& packet);
+  // The streamed product (lle_rung_streamed_product.cc, streamed_product.h, docs/decoding-log.md "loom35"): a compute of
+  // one-byte elements with nothing under its tag waits for the read marked Stage13TakenByCompute next on its tiles.
+  [[nodiscard]] bool takesAStreamedOperand(const models::DecodedPacket& packet);
+  void waitForStreamedOperand(const models::DecodedPacket& packet);
+  void endTheWaitForAStreamedOperand(const models::DecodedPacket& packet, const models::RunStreams& streams);
   template <typename Nest>
   void writeWalkedGroups(const models::DecodedPacket& packet, const Nest& out, const InputByteWalk& walk, uint64_t iterations);
   // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.
@@ -354,6 +362,8 @@ class LleRung final : public models::DatapathRung {
   std::deque<DeferredCompute> deferredComputes_;  // in program order (with the reads ring sends wait for)
   std::deque<DeferredCompute> waitingPackets_;    // every packet issued after a waiting compute, in program order
   std::deque<DeferredCompute> windowReaders_;     // identity copies (one-byte, ring 4-byte) waiting for their window, in program order
+  std::optional<DeferredCompute> streamedOperandTaker_;  // a streamed product waiting for its read (streamed_product.h)
+  bool computeUnstreamed_ = false;  // set while a compute whose wait ended runs as before the form (never waits again)
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   // Mesh transfers not yet paired, per direction (mesh_sides.h kMeshLayouts) and receiving tile.
   std::array<std::array<std::deque<std::vector<uint8_t>>, 16>, 4> meshSent_;

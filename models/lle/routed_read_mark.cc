@@ -11,11 +11,24 @@ constexpr uint8_t kStagingRead = 0x13;
 
 }  // namespace
 
-std::string routedReadMarkProblem(const models::DecodedPacket& packet) {
-  if (static_cast<uint8_t>(packet.opcode) != kStagingRead) return "";
+namespace {
+
+// The marks are fields only in the route-(0, 1) form (lle_relations.def): elsewhere bit 35 is another mark.
+bool carriesTheMarks(const models::DecodedPacket& packet) {
+  return static_cast<uint8_t>(packet.opcode) == kStagingRead && fieldPresent(LleField::Stage13TakenByCompute, packet.words) &&
+         fieldPresent(LleField::Stage13LeavesTile, packet.words);
+}
+
+}  // namespace
+
+bool isTakenByCompute(const models::DecodedPacket& packet) {
+  return carriesTheMarks(packet) && readField(packet.words, LleField::Stage13TakenByCompute) != 0 &&
+         readField(packet.words, LleField::Stage13LeavesTile) == 0;
+}
+
+std::string routedReadMarkProblem(const models::DecodedPacket& packet, bool computeWaits) {
+  if (!carriesTheMarks(packet)) return "";
   const auto words = packet.words;
-  // The marks are fields only in the route-(0, 1) form (lle_relations.def): elsewhere bit 35 is another mark.
-  if (!fieldPresent(LleField::Stage13TakenByCompute, words) || !fieldPresent(LleField::Stage13LeavesTile, words)) return "";
   const uint64_t taken = readField(words, LleField::Stage13TakenByCompute);
   const uint64_t leaves = readField(words, LleField::Stage13LeavesTile);
   const std::string marks = "Stage13TakenByCompute (word 4 bit 35) = " + std::to_string(taken) +
@@ -24,10 +37,11 @@ std::string routedReadMarkProblem(const models::DecodedPacket& packet) {
     return marks + " in a read routed (0, 1): the marks are one-hot in every corpus read of the form (267 bit 35, 611 bit 39); "
                    "this pairing is not decoded";
   }
-  if (taken != 0) {
+  if (taken != 0 && !computeWaits) {
     return marks + ": the read's bytes are the stream of a compute on its tiles (ComputeStreamTag = Stage13Channel " +
            std::to_string(readField(words, LleField::Stage13Channel)) +
-           ", the next compute or one waiting for it); how the compute takes a streamed operand is not executed";
+           "); no compute of one-byte elements issued just before it on its tiles waits for them, and a compute taking "
+           "a stream read before it is not executed";
   }
   return "";
 }

@@ -3,8 +3,9 @@
 // "loomgab"). One-hot in the 878 corpus reads of the form that set either alone: bit 39 where the bytes leave
 // the tile (a 0x10 send or a 0x14 moves them: the rung's sent-read path), bit 35 where a compute on the
 // read's tiles takes them as the stream its ComputeStreamTag names -- the next compute, or one issued just
-// before the read and waiting for it (looming 64^2 @ 0x0122). How a compute uses such a streamed operand is
-// not decoded, so that form is refused by name rather than run as a send.
+// before the read and waiting for it (looming 64^2 @ 0x0122). The second is executed (streamed_product.h,
+// docs/decoding-log.md "loom35"): the read feeds the compute of one-byte elements issued just before it on its
+// tiles; a read taken by a compute issued after it is refused by name rather than run as a send.
 #pragma once
 
 #include <string>
@@ -13,8 +14,12 @@
 
 namespace coralsim::lle {
 
-// "" for a packet that is not a read routed (0, 1), or one whose bytes leave the tile (bit 39 alone); else
-// why the rung does not run it (both marks, neither, or the bytes taken by a compute).
-[[nodiscard]] std::string routedReadMarkProblem(const models::DecodedPacket& packet);
+// True for a read routed (0, 1) with bit 35 alone: a compute on its tiles takes its bytes.
+[[nodiscard]] bool isTakenByCompute(const models::DecodedPacket& packet);
+
+// "" for a packet that is not a read routed (0, 1), one whose bytes leave the tile (bit 39 alone), or one taken
+// by a compute when `computeWaits` (the compute issued just before it on its tiles waits for the stream); else
+// why the rung does not run it (both marks, neither, or the bytes taken by a compute issued after it).
+[[nodiscard]] std::string routedReadMarkProblem(const models::DecodedPacket& packet, bool computeWaits);
 
 }  // namespace coralsim::lle

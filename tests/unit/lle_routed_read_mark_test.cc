@@ -1,7 +1,8 @@
 // The consumer marks of a read routed (0, 1) (models/lle/routed_read_mark.h; lle_fields.def Stage13TakenByCompute,
 // w4 bit 35, and Stage13LeavesTile, w4 bit 39; docs/decoding-log.md "loomgab"): one-hot in the corpus -- bit 39
 // where the bytes leave the tile (run as a sent read), bit 35 where a compute on the read's tiles takes them as
-// the stream its tag names (not executed: refused naming the field and the stream). Tiles 5 and 11, stream 3,001,
+// the stream its tag names (executed where that compute, issued just before the read, waits for it: the streamed
+// product, docs/decoding-log.md "loom35"; otherwise refused naming the field and the stream). Tiles 5 and 11, stream 3,001,
 // narrow unit 77 -- a mask, tag and base no corpus read has. Both marks or neither are refused as never seen; the
 // same bit 35 in a read of another form (sent 1, 1: the max-pass mark; kept 0, 0) is not this field's business.
 #include <gtest/gtest.h>
@@ -44,22 +45,27 @@ TEST_F(RoutedReadMarkTest, AReadWhoseBytesLeaveTheTilePassesTheEnvelopeAndTheMar
   const DecodedPacket sent = read(0, 1, 0, 0, 1);
   EXPECT_TRUE(fieldPresent(LleField::Stage13LeavesTile, sent.words));
   EXPECT_EQ(readField(sent.words, LleField::Stage13LeavesTile), 1u);
-  EXPECT_EQ(routedReadMarkProblem(sent), "");
+  EXPECT_EQ(routedReadMarkProblem(sent, false), "");
   // The envelope takes both marks as decoded in this form: only what the rung says of them decides.
   EXPECT_EQ(checkEnvelope(sent), "") << checkEnvelope(sent);
   EXPECT_EQ(checkEnvelope(read(0, 1, 0, 1, 0)), "") << checkEnvelope(read(0, 1, 0, 1, 0));
 }
 
-TEST_F(RoutedReadMarkTest, AReadAComputeTakesIsRefusedNamingTheMarkAndTheStream) {
-  const std::string why = routedReadMarkProblem(read(0, 1, 0, 1, 0));
+TEST_F(RoutedReadMarkTest, AReadAComputeTakesIsRefusedNamingTheMarkAndTheStreamUnlessTheComputeWaits) {
+  const DecodedPacket taken = read(0, 1, 0, 1, 0);
+  EXPECT_TRUE(isTakenByCompute(taken));
+  const std::string why = routedReadMarkProblem(taken, false);
   EXPECT_NE(why.find("Stage13TakenByCompute (word 4 bit 35) = 1, Stage13LeavesTile (word 4 bit 39) = 0"), std::string::npos) << why;
   EXPECT_NE(why.find("the stream of a compute on its tiles (ComputeStreamTag = Stage13Channel 3001"), std::string::npos) << why;
   EXPECT_NE(why.find("not executed"), std::string::npos) << why;
+  // The compute issued just before it waits for it: the streamed product runs (lle_streamed_product_test.cc).
+  EXPECT_EQ(routedReadMarkProblem(taken, true), "");
+  EXPECT_FALSE(isTakenByCompute(read(0, 1, 0, 0, 1)));
 }
 
 TEST_F(RoutedReadMarkTest, BothMarksOrNeitherAreRefusedAsNeverSeen) {
   for (const uint64_t both : {0u, 1u}) {
-    const std::string why = routedReadMarkProblem(read(0, 1, 0, both, both));
+    const std::string why = routedReadMarkProblem(read(0, 1, 0, both, both), both == 1);
     EXPECT_NE(why.find("= " + std::to_string(both) + " in a read routed (0, 1): the marks are one-hot"), std::string::npos) << why;
   }
 }
@@ -67,10 +73,10 @@ TEST_F(RoutedReadMarkTest, BothMarksOrNeitherAreRefusedAsNeverSeen) {
 TEST_F(RoutedReadMarkTest, TheSameBitsInReadsOfOtherFormsAreNotTheseMarks) {
   const DecodedPacket sent = read(1, 1, 1, 1, 0);  // a sent read marked for a max pass: bit 35 is Stage13MaxPassMark
   EXPECT_FALSE(fieldPresent(LleField::Stage13TakenByCompute, sent.words));
-  EXPECT_EQ(routedReadMarkProblem(sent), "");
+  EXPECT_EQ(routedReadMarkProblem(sent, false), "");
   const DecodedPacket kept = read(0, 0, 1, 1, 0);  // a kept read: bit 35 belongs to the w4 marks
   EXPECT_FALSE(fieldPresent(LleField::Stage13TakenByCompute, kept.words));
-  EXPECT_EQ(routedReadMarkProblem(kept), "");
+  EXPECT_EQ(routedReadMarkProblem(kept, false), "");
 }
 
 }  // namespace
