@@ -7322,8 +7322,8 @@ TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
 // region (Mesh16RegionOn ...). The two golden-exact forms -- conv 32^2 3x3's (w3[127:96] = 0x01000146, w4 =
 // 0x0002000200029500) and gabor 64^2's (0x01000186, 0x0002000200031500) -- pass the envelope, and so does a
 // value of neither whose bits are all region fields (link 5, form 7, count 0x155, pace (9, 0, 1)); the bits
-// the region leaves pinned (w3 bit 100 of w3[104:96] = 0x196, w4 bit 96 -- bit 64 is the wide form's since
-// "w4x") are still refused by name.
+// the region leaves pinned (w3 bit 100 of w3[104:96] = 0x196, w5 bit 16 -- w4[127:64] is the wide form's since
+// "w4x" and "wider", w5[15:0] the wider form's last group) are still refused by name.
 TEST_F(LleRungTest, TheColumnStripsRegionBitsAreFieldsAndTheRestIsPinned) {
   for (const uint8_t op : {uint8_t{0x16}, uint8_t{0x18}}) {
     const auto strip = [&](uint64_t w3High, uint64_t w4Low) {
@@ -7339,9 +7339,10 @@ TEST_F(LleRungTest, TheColumnStripsRegionBitsAreFieldsAndTheRestIsPinned) {
     const std::string refused = checkEnvelope(strip(0x01000196, 0x0002000200031500));
     EXPECT_NE(refused.find("bits 100 have no decoded meaning"), std::string::npos) << refused;
     DecodedPacket high = strip(0x01000186, 0x0002000200031500);
-    f.wordsOf(high)[4].setBits(96, 1, 1);
+    f.wordsOf(high)[5].setBits(16, 1, 1);
     const std::string refusedHigh = checkEnvelope(high);
-    EXPECT_NE(refusedHigh.find("bits 96 have no decoded meaning"), std::string::npos) << refusedHigh;
+    EXPECT_NE(refusedHigh.find("word 5 = "), std::string::npos) << refusedHigh;
+    EXPECT_NE(refusedHigh.find("bits 16 have no decoded meaning"), std::string::npos) << refusedHigh;
   }
 }
 
