@@ -30,6 +30,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/bright_templates.h"
 #include "tests/corpus/held_streams.h"
 #include "tests/support/corpus.h"
 #include "tests/unit/lle_envelope_packets.h"
@@ -117,13 +118,10 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
   const auto corpus = coralsim::testing::corpusDir();
   if (!corpus) GTEST_SKIP() << "\n*** SKIPPED: no corpus ($CORALSIM_CORPUS). ***\n";
   unsigned programsRun = 0;
-  for (const unsigned side : {64u, 128u}) {
-    const std::string name = "bright_" + std::to_string(side) + "x" + std::to_string(side);
-    const fs::path path = *corpus / "ricardodeazambuja+LibrEdgeTPU" / "libredgetpu" / "tracker" / "templates" / (name + "_edgetpu.tflite");
-    if (!fs::exists(path)) {
-      std::printf("*** %s not in the corpus: skipped ***\n", name.c_str());
-      continue;
-    }
+  for (const coralsim::testing::BrightTemplate& bright : coralsim::testing::brightTemplates(*corpus)) {
+    const unsigned side = bright.side;
+    const std::string& name = bright.name;
+    const fs::path& path = bright.path;
     std::vector<std::vector<uint8_t>> images{imageWithPeak(side * side, 3, 150, 203), imageWithPeak(side * side, 11, 60, 91)};
     const auto golden = coralsim::testing::goldenDir();
     const fs::path cat = golden ? *golden / ("ricardodeazambuja+LibrEdgeTPU__" + name) / "img_cat.in0.bin" : fs::path();

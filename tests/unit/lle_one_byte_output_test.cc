@@ -22,6 +22,7 @@
 #include "models/chip_config.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
+#include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
 namespace coralsim::lle {
@@ -29,11 +30,7 @@ namespace {
 
 using models::DecodedPacket;
 
-class Streams : public models::RunStreams {
- public:
-  [[nodiscard]] std::span<const uint8_t> inputBytes() const override { return {}; }
-  [[nodiscard]] std::span<const uint8_t> parameterBytes() const override { return {}; }
-};
+using Streams = EmptyStreams;
 
 constexpr uint16_t kTile = 0x40;  // tile 6
 constexpr unsigned kTileIndex = 6;
