@@ -16,6 +16,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/lle/requantizer.h"
+#include "models/lle/wide_weight.h"
 
 namespace coralsim::lle {
 
@@ -79,7 +80,7 @@ void LleRung::computeOneByteOutput(const DecodedPacket& packet) {
     refuseUnless(kept != tile.keptStreams.end() && kept->second && kept->second->size() >= kWeightBytes,
                  "tile " + std::to_string(t) + " keeps no block of a 16-bit weight on ComputeStreamTag = " + std::to_string(tag));
     const std::vector<uint8_t>& block = *kept->second;
-    const int32_t weight = static_cast<int16_t>(static_cast<uint16_t>(block[0] | (block[1] << 8)));
+    const int32_t weight = wideWeightAt(block, 0);
     refuseUnless(!tile.narrowSram.firstUnwritten(inputAt, 1).has_value(),
                  "tile " + std::to_string(t) + " holds no input byte at narrow address " + std::to_string(inputAt) +
                      " (ComputeInputAt4 x 4 + ComputeInputByte)");

@@ -19,6 +19,7 @@
 #include "models/lle/lle_rung.h"
 #include "models/lle/output_nest.h"
 #include "models/lle/requantizer.h"
+#include "models/lle/wide_weight.h"
 
 namespace coralsim::lle {
 
@@ -43,7 +44,7 @@ uint64_t iterationsOf(std::span<const isa::Word128> words, LleField level0, LleF
 std::vector<int32_t> wideWeights(const std::vector<uint8_t>& block, uint64_t groups) {
   std::vector<int32_t> weights(groups * kLanes * kElementBytes);
   for (uint64_t i = 0; i < weights.size(); ++i) {
-    weights[i] = static_cast<int16_t>(static_cast<uint16_t>(block[2 * i] | (block[2 * i + 1] << 8)));
+    weights[i] = wideWeightAt(block, i);
   }
   return weights;
 }
