@@ -160,8 +160,8 @@ broadcast14=(--opcode 0x14:Stage14WordThreeMark=0 "$C/ricardodeazambuja+LibrEdge
 # corpus computes of the form; pinned to bright 64^2's one; bright 128^2 and the colour templates are held out.
 onebyte01=(--opcode 0x01:ComputeOutputBytes=1 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
 # The average pool's compute (ComputeInputBytes 0, docs/decoding-log.md "gabp4"): its bits of unknown meaning (w9[58:51] = 63
-# beside bit 52, w12[39:32] = 9, w14 bits 52-54 / 59-60, w6 bits 122-124, w7 bit 75) are one value over the corpus's 40
-# distinct pool computes of ten programs, whatever the window (1 / 16 ... 1 / 1,089); pinned to gabor 128^2 p4's one;
+# beside bit 52, w12[39:32] = 9, w14 bits 52-54 / 59-60, w6 bits 122-124, w7 bit 75) are one value over the corpus's 42
+# distinct pool computes of 16 programs, whatever the window (1 / 16 ... 1 / 1,089); pinned to gabor 128^2 p4's one;
 # MobileNet v1 / v2, the embedding extractor, ensemble, nin_cnn, looming and the two DeepLabs are held out.
 pool01=(--opcode 0x01:ComputeInputBytes=0 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/optical_flow/templates/gabor_128x128_p4_edgetpu.tflite")
 python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}" "${max02[@]}" "${broadcast14[@]}" "${resend13[@]}" "${onebyte01[@]}" "${pool01[@]}"
