@@ -1,6 +1,7 @@
 #include "models/lle/field_relations.h"
 
 #include "models/lle/partial_sum_walk.h"
+#include "models/lle/stream_prefix_forward.h"
 #include "models/lle/w10_level0_once.h"
 #include "models/lle/word12_form.h"
 #include "models/lle/write_nest_return.h"
@@ -374,8 +375,12 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     if (std::string problem = w10Level0OnceProblem(words); !problem.empty()) return problem;
     return partialSumWalkProblem(words);
   }
-  // The 0x14 write's return carry against the whole nest it returns from (write_nest_return.h).
-  if (opcode == fieldDef(LleField::Stage14WrapC).opcode) return writeNestReturnProblem(words);
+  if (opcode == fieldDef(LleField::Stage14WrapC).opcode) {
+    // The compute-feeding write's forward marks against its prefix loop's wraps (stream_prefix_forward.h).
+    if (std::string problem = streamPrefixForwardProblem(words); !problem.empty()) return problem;
+    // The 0x14 write's return carry against the whole nest it returns from (write_nest_return.h).
+    return writeNestReturnProblem(words);
+  }
   return "";
 }
 

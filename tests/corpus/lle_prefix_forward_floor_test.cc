@@ -1,0 +1,88 @@
+// The compute-feeding write's forward marks on real programs (docs/decoding-log.md "dense11"; lle_fields.def
+// Stage14StreamPrefixForward, w1[85:83], set exactly where the staged prefix loop's wrap is +1). Every distinct
+// compiled model with a marked compute-feeding 0x14, found by structure, runs on the lle rung (random input, seed 1):
+// no run is refused naming the marks, and the decode set -- iwatake model_dense, whose 79 Dense layers carry mark 0
+// beside wrap +1 -- is refused past its first marked write (on main the envelope refused it there, @ 0x0159, naming
+// w1 bit 83). The held-out programs (bright, colour, ensemble, nin_cnn, MobileNet, voice_commands, deeplab) stop earlier
+// on this branch: printed with where their first marked write is. A program that runs fully fails the test: it must
+// then be compared with its golden (none does here).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "driver/model/model_file.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
+#include "driver/run/runner.h"
+#include "models/lle/lle_fields.h"
+#include "models/scalar/decoded_program.h"
+#include "tests/corpus/distinct_corpus_models.h"
+#include "tests/corpus/lle_refusal_pc.h"
+#include "tests/corpus/lle_run_on_device.h"
+#include "tests/support/corpus.h"
+
+namespace coralsim::driver {
+namespace {
+
+namespace fs = std::filesystem;
+using lle::LleField;
+
+bool isMarkedComputeFeedingWrite(const models::DecodedPacket& p) {
+  if (static_cast<uint8_t>(p.opcode) != 0x14 || lle::readField(p.words, LleField::Stage14FeedsCompute) == 0) return false;
+  for (unsigned i = 0; i < lle::fieldDef(LleField::Stage14StreamPrefixForward).count; ++i) {
+    if (lle::readField(p.words, LleField::Stage14StreamPrefixForward, i) != 0) return true;
+  }
+  return false;
+}
+
+// The PC of the first marked compute-feeding write in the execution-only executable; -1 without one.
+long firstMarkedWritePc(const ModelFile& file) {
+  for (const Executable* e : allExecutables(file)) {
+    if (e->type != ExecutableType::ExecutionOnly) continue;
+    for (const auto& bitstream : e->bitstreams) {
+      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+      for (const models::DecodedPacket& p : program->packets()) {
+        if (p.tilePacket && isMarkedComputeFeedingWrite(p)) return static_cast<long>(p.pc);
+      }
+    }
+  }
+  return -1;
+}
+
+TEST(LlePrefixForward, NoRunIsRefusedOnTheMarksAndModelDensePassesItsFirstMarkedWrite) {
+  if (!coralsim::testing::corpusDir()) GTEST_SKIP() << "\n*** SKIPPED: the corpus is absent (CORALSIM_CORPUS). ***\n";
+  size_t programs = 0, decodeSet = 0, past = 0;
+  coralsim::testing::forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& file) {
+    const long markedPc = firstMarkedWritePc(file);
+    if (markedPc < 0) return;
+    ++programs;
+    const bool decide = path.filename().string().starts_with("model_dense_");
+    decodeSet += decide;
+    const RunPlan plan = planRun(file);
+    const RunResult r = coralsim::testing::runOnLle(plan, randomInputs(plan, 1));
+    if (r.ok()) {
+      ADD_FAILURE() << path << " runs fully on lle: compare its output with its golden before accepting it";
+      return;
+    }
+    const std::string& why = *r.error;
+    const long stopPc = coralsim::testing::refusedPc(why);
+    past += stopPc > markedPc;
+    std::printf("%-60s (%s) first marked write 0x%04lx, stops at 0x%04lx%s\n", path.filename().c_str(), decide ? "decode set" : "held out",
+                markedPc, stopPc, stopPc > markedPc ? " (past it)" : "");
+    EXPECT_EQ(why.find("Stage14StreamPrefixForward"), std::string::npos) << path << ": " << why;
+    if (decide) {
+      EXPECT_GT(stopPc, markedPc) << path << ": refused at or before its first marked write: " << why;
+    }
+  });
+  if (programs == 0) GTEST_SKIP() << "\n*** SKIPPED: no corpus model with a marked compute-feeding 0x14 (CORALSIM_CORPUS). ***\n";
+  std::printf("programs with marked compute-feeding writes: %zu (decode set %zu), past their first: %zu\n", programs, decodeSet, past);
+  EXPECT_EQ(decodeSet, 1u) << "model_dense_2x2x3x100x100 not found among them";
+  EXPECT_GE(past, 1u) << "fewer programs past their first marked write than the decoding log reports (\"dense11\": model_dense)";
+}
+
+}  // namespace
+}  // namespace coralsim::driver
