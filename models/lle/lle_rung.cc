@@ -2212,7 +2212,13 @@ bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
 // or 0x13 carries the compute's stream tag), so a program with several holders is refused.
 void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedWeights> fed) {
   refuseUnexecutedBias(packet);
-  const ConvCompute conv = ConvCompute::fromPacket(packet.words);
+  const ConvCompute conv = [&] {
+    ConvCompute c = ConvCompute::fromPacket(packet.words);
+    // A host stream's output blocks over one K pass lie side by side in wide memory (conv_compute.h, "bias14").
+    const auto first = static_cast<unsigned>(std::countr_zero(packet.tileMask));
+    if (first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) c.sideBySideBlocks = weightStreams_[first]->blocks;
+    return c;
+  }();
   if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
   // The form walks Nest37 / Nest29's seven levels; its w0 nest, levels 4-6 included, must count their iterations.
   if (const std::string why = w0NestCountProblem(packet.words); !why.empty()) refuse(packet, "the convolution compute: " + why);
@@ -2279,9 +2285,9 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
                          "reduces over " + std::to_string(conv.reduction()) + " weight groups in each of " + std::to_string(conv.blocks()) +
                          " output blocks");
     }
-    // Several output blocks of a host stream (a 0x11, whose write names them: "bias14") are read from wide memory, where
-    // how the blocks' prefixes and groups lie is not decoded (no corpus convolution with them runs yet): refused, not guessed.
-    if (stream.opcode == 0x11 && stream.blocks > 1) {
+    // Several output blocks of a host stream (a 0x11, whose write names them: "bias14") are read from wide memory, side
+    // by side over one K pass (conv_compute.h); any other layout is not decoded: refused, not guessed.
+    if (stream.opcode == 0x11 && stream.blocks > 1 && conv.sideBySideBlocks != stream.blocks) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
                          std::to_string(stream.blocks) + " output blocks from the host (a 0x11, Stage14StreamPrefixBlocks + 1): where each "
                          "block's prefix and weight groups lie in wide memory is not decoded");
