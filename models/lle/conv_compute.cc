@@ -130,12 +130,22 @@ std::optional<ConvCompute::SplitReduction> ConvCompute::splitReduction() const {
   }
   if (taps == 0 || reduction() % taps != 0) return std::nullopt;
   const uint64_t groups = reduction() / taps;
-  if (groups < 2) return std::nullopt;
   const auto product = [&](unsigned from, unsigned to) {
     uint64_t n = 1;
     for (unsigned i = from; i < to; ++i) n *= weights.limits[i] + 1;
     return n;
   };
+  // Side-by-side blocks over one K pass: the positions, then levels whose product is the blocks.
+  if (sideBySideBlocks > 1) {
+    if (groups != 1 || outputs() % sideBySideBlocks != 0) return std::nullopt;
+    for (unsigned blocksFrom = level; blocksFrom <= ComputeLoopNest::kLevels; ++blocksFrom) {
+      if (product(level, blocksFrom) * sideBySideBlocks == outputs() && product(blocksFrom, ComputeLoopNest::kLevels) == sideBySideBlocks) {
+        return SplitReduction{taps, outputs() / sideBySideBlocks, 1, sideBySideBlocks};
+      }
+    }
+    return std::nullopt;
+  }
+  if (groups < 2) return std::nullopt;
   for (unsigned groupsFrom = level; groupsFrom <= ComputeLoopNest::kLevels; ++groupsFrom) {
     const uint64_t positions = product(level, groupsFrom);
     if (outputs() % positions != 0) continue;
@@ -203,9 +213,13 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   const uint64_t passes = split ? split->groups : 1;
   const uint64_t blocks = split ? split->blocks : 1;
   const auto windowUnits = static_cast<uint64_t>(conv.weights.highestUnit() - conv.weights.lowestUnit() + 1);
+  // Where block b's prefix arrays and weight groups lie (below): one block after another, or side by side.
+  const bool sideBySide = split && conv.sideBySideBlocks > 1;
   const uint64_t blockBytes = conv.prefixBytes() + passes * windowUnits * conv.groupBytes();
-  const uint64_t weightEnd = (blocks - 1) * blockBytes + conv.prefixBytes() +
-                             (static_cast<uint64_t>(conv.weights.highestUnit()) + 1 + (passes - 1) * windowUnits) * conv.groupBytes();
+  const uint64_t weightEnd =
+      sideBySide ? (conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1) * conv.groupBytes()) * blocks
+                 : (blocks - 1) * blockBytes + conv.prefixBytes() +
+                       (static_cast<uint64_t>(conv.weights.highestUnit()) + 1 + (passes - 1) * windowUnits) * conv.groupBytes();
   if (wide.size() < weightEnd) {
     return "the weight nest (Nest29) reads wide bytes up to " + std::to_string(weightEnd) + "; the tile holds " +
            std::to_string(wide.size());
@@ -215,12 +229,13 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   std::vector<float> scale(blocks * lanes, 1.0f);
   std::vector<int32_t> bias(blocks * lanes, 0);
   std::vector<int32_t> weightOffset(blocks * lanes, conv.zpWeight);
-  // Array order: scale, bias, weight offset (the arrays present, each 4 x lanes bytes), at each block's start.
-  const uint64_t array = conv.groupBytes();
+  // Array order: scale, bias, weight offset (the arrays present, each 4 x lanes bytes), at each block's start; side
+  // by side, each array holds every block's lanes, block b's at 4 x lanes x b.
+  const uint64_t array = conv.groupBytes() * (sideBySide ? blocks : 1);
   const uint64_t biasAt = (conv.prefix & 2) ? array : 0;
   const uint64_t offsetAt = (conv.prefix & 1) ? 2 * array : array;
   for (uint64_t block = 0; block < blocks; ++block) {
-    const uint64_t at = block * blockBytes;
+    const uint64_t at = block * (sideBySide ? conv.groupBytes() : blockBytes);
     for (unsigned c = 0; c < lanes; ++c) {
       const uint64_t lane = block * lanes + c;
       if (conv.prefix & 2) {
@@ -237,7 +252,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   // Copies: the output may land inside the span the input reaches (it does not in the corpus).
   const auto inputSpanBytes = narrow.read(firstInput, inputSpan);
   const std::vector<uint8_t> input(inputSpanBytes.begin(), inputSpanBytes.end());
-  const uint8_t* weights = wide.data() + conv.prefixBytes();
+  const uint8_t* weights = wide.data() + conv.prefixBytes() * (sideBySide ? blocks : 1);
   const uint64_t reduction = conv.reduction();
   std::array<uint8_t, kUnitBytes> results{};
   const int64_t laneGroups = lanes / kUnitBytes;
@@ -251,7 +266,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     return true;
   };
   NestCursor out(conv.output);
-  if (split && split->taps != reduction) {
+  if (split && (split->taps != reduction || sideBySide)) {
     // A reduction split around the positions (docs/decoding-log.md "ring88"): the K groups are counted
     // outside the positions, each pass over them adding into one partial sum a position (the rows
     // "ring9" decoded). The weight nest returns to its first unit for every pass; the ring-fed weight
@@ -273,7 +288,8 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
       const uint64_t position = (i / split->taps) % split->positions;
       const auto pass = static_cast<int64_t>((i % blockIterations) / (split->taps * split->positions));
       const uint8_t* x = input.data() + (static_cast<uint64_t>(in.unit()) * kUnitBytes - firstInput);
-      const uint8_t* g = weights + block * blockBytes + static_cast<uint64_t>(w.unit() + pass * window) * conv.groupBytes();
+      const uint8_t* g = sideBySide ? weights + (static_cast<uint64_t>(w.unit()) * blocks + block) * conv.groupBytes()
+                                    : weights + block * blockBytes + static_cast<uint64_t>(w.unit() + pass * window) * conv.groupBytes();
       int32_t* a = acc.data() + (block * split->positions + position) * lanes;
       const int32_t* offsets = weightOffset.data() + block * lanes;
       for (unsigned c = 0; c < lanes; ++c) a[c] = accumulateGroup(a[c], x, g + kUnitBytes * c, conv.epilogue.zpIn, offsets[c]);

@@ -40,6 +40,12 @@ struct ConvCompute {
   // opens with where ComputeParamPrefix is 0 (gabor; lle_rung.cc computeConvolution, docs/decoding-log.md "bcast10" §D).
   bool streamOffsetArray = false;
   int32_t zpWeight = 0;  // ComputeZpWeight: the offset where the prefix has no per-lane one
+  // Output blocks a host weight stream carries above one K pass (the compute-feeding write's count where the
+  // receive's level 1 counts blocks, docs/decoding-log.md "bias14"): the weight nest's outermost levels count them
+  // above the positions. In wide memory the blocks lie side by side: each prefix array holds every block's lanes,
+  // each weight group's row every block's group (MobileNet v2 wo_fc 224's first convolution: the 32 lanes' bias at
+  // bytes 0-127, then a 128-byte row a tap, block b's 16 bytes at 16 b). 1: one block, or the stream's own order.
+  uint64_t sideBySideBlocks = 1;
   ComputeEpilogue epilogue;  // input and output zero points, multiplier, clamps
 
   [[nodiscard]] static ConvCompute fromPacket(std::span<const isa::Word128> words);

@@ -346,6 +346,7 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
       send(packet);
       break;
     case 0x14:
+      takeStreamBlocksFromWrite(packet);
       stageWrite(packet);
       break;
     case 0x13:
@@ -1349,6 +1350,19 @@ void LleRung::receiveWeightStream(const DecodedPacket& packet) {
   }
 }
 
+// The compute-feeding write after a prefixed stream receive names the stream's output blocks (lle_fields.def
+// Stage14StreamPrefixBlocks, checked by StreamPrefixWatch to be the receive's levels 2-3, or 1-3 where its level 1
+// counts; docs/decoding-log.md "bias14"). The receive alone does not say whether its level 1 counts K parts or
+// blocks, so the stream takes the write's count: the convolution checks it against its weight nest's blocks and
+// the feeding pop against its length (a prefix a block).
+void LleRung::takeStreamBlocksFromWrite(const DecodedPacket& packet) {
+  if (readField(packet.words, LleField::Stage14FeedsCompute) == 0) return;
+  const uint64_t blocks = readField(packet.words, LleField::Stage14StreamPrefixBlocks) + 1;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if ((packet.tileMask & (1u << t)) && weightStreams_[t] && weightStreams_[t]->prefixArrays != 0) weightStreams_[t]->blocks = blocks;
+  }
+}
+
 void LleRung::pop(const DecodedPacket& packet) {
   const auto words = packet.words;
   const bool input = readField(words, LleField::PopIsInput) != 0;
@@ -2198,7 +2212,13 @@ bool LleRung::identityWindowFilled(const DecodedPacket& packet) {
 // or 0x13 carries the compute's stream tag), so a program with several holders is refused.
 void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedWeights> fed) {
   refuseUnexecutedBias(packet);
-  const ConvCompute conv = ConvCompute::fromPacket(packet.words);
+  const ConvCompute conv = [&] {
+    ConvCompute c = ConvCompute::fromPacket(packet.words);
+    // A host stream's output blocks over one K pass lie side by side in wide memory (conv_compute.h, "bias14").
+    const auto first = static_cast<unsigned>(std::countr_zero(packet.tileMask));
+    if (first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) c.sideBySideBlocks = weightStreams_[first]->blocks;
+    return c;
+  }();
   if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
   // The form walks Nest37 / Nest29's seven levels; its w0 nest, levels 4-6 included, must count their iterations.
   if (const std::string why = w0NestCountProblem(packet.words); !why.empty()) refuse(packet, "the convolution compute: " + why);
@@ -2253,7 +2273,8 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
     streamsAwaitingFeed_[t] = stream;
     if (stream.blocks != conv.blocks()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
-                         std::to_string(stream.blocks) + " output blocks ((Recv12Repeat[1] + 1) x (Recv12Repeat[2] + 1) with a prefix), the " +
+                         std::to_string(stream.blocks) +
+                         " output blocks (a 0x12's levels 2-3, or Stage14StreamPrefixBlocks + 1 of the compute-feeding write after it), the " +
                          "convolution's weight nest counts " + std::to_string(conv.blocks()) + " above its K groups");
     }
     if (stream.transfers != conv.reduction() * conv.blocks()) {
@@ -2263,6 +2284,13 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
                          "), the convolution "
                          "reduces over " + std::to_string(conv.reduction()) + " weight groups in each of " + std::to_string(conv.blocks()) +
                          " output blocks");
+    }
+    // Several output blocks of a host stream (a 0x11, whose write names them: "bias14") are read from wide memory, side
+    // by side over one K pass (conv_compute.h); any other layout is not decoded: refused, not guessed.
+    if (stream.opcode == 0x11 && stream.blocks > 1 && conv.sideBySideBlocks != stream.blocks) {
+      refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
+                         std::to_string(stream.blocks) + " output blocks from the host (a 0x11, Stage14StreamPrefixBlocks + 1): where each "
+                         "block's prefix and weight groups lie in wide memory is not decoded");
     }
     // A 0x12 stream that opens with one prefix array where the compute names none (ComputeParamPrefix 0: the
     // gabor templates): that array is the per-lane u32 weight offset ("bcast10" §D; corpus-fitted).

@@ -344,6 +344,9 @@ class LleRung final : public models::DatapathRung {
   void reportConvolutionWrite(const models::DecodedPacket& packet, unsigned t, const ConvCompute& conv) const;
   // The pop that feeds the weight streams the convolution computes took (PopStreamFeed).
   void receiveWeightStream(const models::DecodedPacket& packet);
+  // A compute-feeding 0x14 names the output blocks of the prefixed stream the receive before it armed on its tiles
+  // (Stage14StreamPrefixBlocks + 1; docs/decoding-log.md "bias14"): the stream's blocks from then on.
+  void takeStreamBlocksFromWrite(const models::DecodedPacket& packet);
   void feedWeightStreams(const models::DecodedPacket& packet, uint16_t tiles, uint64_t ringBytes);
   void refuseWhileAWindowReaderWaits(const models::DecodedPacket& packet) const;
   [[noreturn]] void refuse(const models::DecodedPacket& packet, const std::string& why) const;
@@ -379,9 +382,10 @@ class LleRung final : public models::DatapathRung {
     // 32): the stream-feeding pop carries them. Only a 0x12's are checked against the compute's prefix;
     // the 0x11 stream receive's prefix fields are checked by relations only.
     uint64_t prefixArrays = 0;
-    // Output blocks of a 0x12 stream with a prefix ((Recv12Repeat[1] + 1) x (Recv12Repeat[2] + 1), the levels
-    // above its K groups; lle_fields.def Stage14StreamPrefixBlocks): the stream carries the prefix arrays again
-    // in front of each block's transfers (RingCanary's two 64-lane halves, docs/decoding-log.md "ring128" §C).
+    // Output blocks of a stream with a prefix: the stream carries the prefix arrays again in front of each block's
+    // transfers (RingCanary's two 64-lane halves, docs/decoding-log.md "ring128" §C). A 0x12's levels 2-3
+    // ((Recv12Repeat[1] + 1) x (Recv12Repeat[2] + 1)) until the compute-feeding write after the receive names them
+    // (Stage14StreamPrefixBlocks + 1, levels 2-3 or 1-3: "bias14"; takeStreamBlocksFromWrite); a 0x11's 1 until then.
     uint64_t blocks = 1;
     // The prefix's upper bound in 64-byte units (Recv12PrefixLast64 / Recv11PrefixLast64): the compute that
     // takes a stream with a weight offset array names it / 4 (ComputeOffsetPrefixLast, "p4w14").

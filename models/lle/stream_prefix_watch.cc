@@ -23,17 +23,23 @@ std::string hexByte(uint8_t value) {
 // The prefixed stream a receive arms, as a compute-feeding write describes it.
 struct StreamPrefix {
   bool ring = false;  // a 0x12: over the weight ring
-  // Bytes8 = 32 x arrays + extra: 0 (whole arrays) or 1 (the bias form, "stride11" §B: 643 / 643 corpus
-  // compute-feeding writes after it hold its Bytes8 / 32 arrays, but their blocks count all the receive's
-  // repeats in 466 and its levels 2-3 in 177 -- which, where its level 1 counts, is not decoded).
+  // Bytes8 = 32 x arrays + extra: 0 (whole arrays) or 1 (the bias form, "stride11" §B); more is not decoded.
   uint64_t extra8 = 0;
   bool level1Counts = false;
   uint64_t arrays = 0;
-  uint64_t blocks = 0;  // output blocks - 1: the receive's levels 2-3
+  // Output blocks - 1 as the write may count them (docs/decoding-log.md "bias14"): the receive's levels 2-3, the
+  // levels above its K parts; or, where its level 1 counts, levels 1-3 -- level 1 then counts output blocks, not
+  // K parts (one stream run is a block's whole K: the 3 x 3 taps of 4-lane depthwise-style blocks, the K groups of
+  // a pointwise layer's 64-lane blocks). The receive alone does not say which (model_conv's and MobileNet v2's
+  // receives are bit for bit the same nest, blocks 1 and 2): the write does, and the stream's feeding pop carries
+  // that many prefixes (blocks x prefix rows + transfers, 134 / 134 corpus pops that tell the two apart).
+  uint64_t blocks = 0;
+  uint64_t blocksWithLevel1 = 0;
 
   // The prefix's parts - 1 as the write's run counts them (docs/decoding-log.md "pair14b"): the bias array is one
   // part, the scale / offset pair another (ComputeParamPrefix's two bits), so ceil(arrays / 2) - 1.
   [[nodiscard]] uint64_t run() const { return arrays == 0 ? 0 : (arrays + 1) / 2 - 1; }
+  [[nodiscard]] bool countsBlocks(uint64_t written) const { return written == blocks || (level1Counts && written == blocksWithLevel1); }
 };
 
 // False when the packet arms no prefixed stream.
@@ -49,8 +55,9 @@ bool streamPrefixOf(uint8_t opcode, std::span<const isa::Word128> words, StreamP
   }
   if (readField(words, on) == 0) return false;
   const uint64_t units8 = readField(words, bytes8);
+  const uint64_t levels23 = (readField(words, repeat, 1) + 1) * (readField(words, repeat, 2) + 1);
   stream = StreamPrefix{opcode == kWeightStreamReceive, units8 % kPrefixUnits8PerArray, readField(words, repeat, 0) != 0,
-                        units8 / kPrefixUnits8PerArray, (readField(words, repeat, 1) + 1) * (readField(words, repeat, 2) + 1) - 1};
+                        units8 / kPrefixUnits8PerArray, levels23 - 1, (readField(words, repeat, 0) + 1) * levels23 - 1};
   return true;
 }
 
@@ -85,12 +92,9 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
         }
         continue;
       }
-      if (stream.extra8 > 1 || (stream.extra8 == 1 && stream.level1Counts)) {
+      if (stream.extra8 > 1) {
         return at + "the stream before it carries a prefix of " + std::to_string(stream.arrays) + " arrays and " +
-               std::to_string(stream.extra8) + " eight-byte units more" +
-               (stream.extra8 == 1 ? " (the bias form) with its level 1 counting: which of its levels the write's blocks count"
-                                   : ": what the write stages of it") +
-               " is not decoded" + after;
+               std::to_string(stream.extra8) + " eight-byte units more: what the write stages of it is not decoded" + after;
       }
       if (ring != (stream.ring ? 1u : 0u)) {
         return at + fieldText(LleField::Stage14RingStream, ring) + " where the stream comes " +
@@ -108,9 +112,12 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
                std::to_string(stream.run()) + ": ceil(" + std::to_string(stream.arrays) + " arrays / 2) - 1, docs/decoding-log.md \"pair14b\")" +
                after;
       }
-      if (blocks != stream.blocks) {
+      if (!stream.countsBlocks(blocks)) {
         return at + fieldText(LleField::Stage14StreamPrefixBlocks, blocks) + " is not the stream's " + std::to_string(stream.blocks + 1) +
-               " output blocks - 1 (its receive's levels 2-3)" + after;
+               " output blocks - 1 (its receive's levels 2-3)" +
+               (stream.level1Counts ? " nor its " + std::to_string(stream.blocksWithLevel1 + 1) + " (levels 1-3: level 1 counting blocks, not K parts)"
+                                    : std::string()) +
+               after;
       }
     }
   }

@@ -3,11 +3,13 @@
 // its tiles (fences skipped: a fence moves no data) is a stream receive with a prefix -- an execution-only
 // 0x11 (Recv11PrefixOn) or a 0x12 (Recv12PrefixOn) -- the write stages that stream's prefix: its arrays (or 0)
 // with the flag saying it holds them, one prefix a block of output lanes (the receive's levels 2-3 above its K
-// level), whether the stream comes over the weight ring (a 0x12) or from the host (a 0x11), and the prefix's
+// parts, or levels 1-3 where level 1 counts blocks: the write says which, docs/decoding-log.md "bias14"), whether
+// the stream comes over the weight ring (a 0x12) or from the host (a 0x11), and the prefix's
 // run: its parts - 1 (the bias array; the scale / offset pair), ceil(arrays / 2) - 1 of the stream, its wraps
 // -run by relation (docs/decoding-log.md "pair14b"). After any other packet the five fields must be 0. Each is checked wherever it is read, the refusal naming field, tile
 // and both PCs; the rung moves no byte for them (a convolution takes its prefix from the parameter rows its
-// stream names, conv_compute.h).
+// stream names, conv_compute.h; the rung keeps the blocks the write names as the stream's, which the convolution
+// and the stream's feeding pop check, LleRung::takeStreamBlocksFromWrite).
 #pragma once
 
 #include <array>

@@ -403,6 +403,85 @@ TEST(LleConvCompute, ASplitReductionsOutputBlocksTakeTheStreamsNextPrefixAndWind
       << ConvCompute::fromPacket(fewer.words).unsupported();
 }
 
+// Output blocks of a host weight stream over one K pass (docs/decoding-log.md "bias14": the compute-feeding write counts
+// the receive's level 1 as blocks; MobileNet v2 wo_fc 224's first convolution, 8 blocks of 4 lanes): the weight nest
+// counts the taps, the positions, then the blocks (stride 0: the stream's next block), and the input nest reads the
+// same grid for every block. In wide memory the blocks lie side by side -- the bias array holds every block's lanes
+// (block b's at 16 b), then each tap's row every block's 16-byte group -- as the parameter-caching blob of wo_fc 224
+// holds them. Here 3 blocks over the 2 x 3 taps and 6 positions (no corpus convolution has 3 blocks or these taps):
+// each block's outputs take its own bias and groups, the blocks one after another in the output nest. With the
+// blocks unknown to the kernel (1) the same packet reads block 0's lanes only; told 2 blocks it finds no such split.
+TEST(LleConvCompute, SideBySideOutputBlocksOverOneKPassTakeTheirLanesOfEachPrefixAndGroupRow) {
+  const Epilogue e;
+  constexpr unsigned kBlocks = 3;
+  Packet p = convPacket(1, e);
+  using N = isa::ComputeNest;
+  const int64_t walked = (kKw - 1) + (kKh - 1) * kG + (kOutW - 1) + (kOutH - 1) * kG;
+  p.slot(N::Nest37, 4, kOutH - 1, -walked);  // -> level 5 stride 0: every block reads the same grid
+  p.slot(N::Nest37, 5, kBlocks - 1, 0);
+  p.slot(N::Nest29, 1, kOutputs - 1, -static_cast<int64_t>(kTaps - 1));  // -> level 2 stride 0: the stream's next block
+  p.slot(N::Nest29, 2, kBlocks - 1, 0);
+  p.slot(N::Output37, 0, kOutputs - 1, 1);  // the blocks' outputs one after another
+  p.slot(N::Output37, 1, kBlocks - 1, 0);
+  ConvCompute conv = ConvCompute::fromPacket(p.words);
+  conv.sideBySideBlocks = kBlocks;
+  ASSERT_EQ(conv.unsupported(), "");
+  ASSERT_EQ(conv.reduction(), kTaps);
+  ASSERT_EQ(conv.blocks(), kBlocks);
+  uint32_t s = 4242;
+  std::vector<uint8_t> grid(4 * kG * (kOutH + kKh - 1));
+  for (uint8_t& b : grid) b = lcg(s);
+  std::array<std::array<int32_t, kLanes>, kBlocks> bias{};
+  std::vector<uint8_t> wide;
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned c = 0; c < kLanes; ++c) {
+      bias[b][c] = 300 * static_cast<int32_t>(c) - 1100 * static_cast<int32_t>(b) + 17;
+      uint8_t v[4];
+      std::memcpy(v, &bias[b][c], 4);
+      wide.insert(wide.end(), v, v + 4);
+    }
+  }
+  std::vector<uint8_t> rows(kTaps * kBlocks * 4 * kLanes);  // tap t's row, block b's group at 16 b
+  for (uint8_t& w : rows) w = lcg(s);
+  wide.insert(wide.end(), rows.begin(), rows.end());
+  const auto expected = [&](unsigned b, unsigned y, unsigned x, unsigned c) {
+    int64_t acc = bias[b][c];
+    for (unsigned ky = 0; ky < kKh; ++ky) {
+      for (unsigned kx = 0; kx < kKw; ++kx) {
+        const unsigned unit = (y + ky) * kG + x + kx;
+        const unsigned tap = ky * kKw + kx;
+        for (unsigned i = 0; i < 4; ++i) {
+          acc += (int32_t{grid[4 * unit + i]} - e.zpIn) * (int32_t{rows[(tap * kBlocks + b) * 4 * kLanes + 4 * c + i]} - e.zpWeight);
+        }
+      }
+    }
+    const float v = std::clamp(static_cast<float>(acc) * e.mult, e.lo, e.hi);
+    return static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
+  };
+  AddressedMemory narrow{8192};
+  ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
+  uint64_t macs = 0;
+  ASSERT_EQ(runConvCompute(conv, narrow, wide, models::RequantRounding::kFp32HalfEven, macs), "");
+  EXPECT_EQ(macs, uint64_t{kOutputs} * kBlocks * kTaps * kLanes * 4);
+  const auto out = narrow.read(kOutputAt, 4 * kOutputs * kBlocks);
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        for (unsigned c = 0; c < kLanes; ++c) {
+          EXPECT_EQ(int{out[4 * (b * kOutputs + y * kOutW + x) + c]}, int{expected(b, y, x, c)})
+              << "block " << b << " output (" << y << ", " << x << ") lane " << c;
+        }
+      }
+    }
+  }
+  EXPECT_GT(std::set<uint8_t>(out.begin(), out.end()).size(), 16u);
+  // Blocks the weight nest does not count: no side-by-side split, one block (the rung then refuses the stream's count).
+  ConvCompute two = ConvCompute::fromPacket(p.words);
+  two.sideBySideBlocks = 2;
+  EXPECT_EQ(two.blocks(), 1u);
+  EXPECT_EQ(ConvCompute::fromPacket(p.words).blocks(), 1u);
+}
+
 TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
   const Epilogue e;
   Fixture f;

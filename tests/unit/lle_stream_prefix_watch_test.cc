@@ -99,14 +99,56 @@ TEST_F(StreamPrefixWatchTest, OtherValuesAreRefusedNamingTheField) {
   // A compute before it: no stream, so nothing may be described.
   refusal(after(make(0x01, kTiles), write(kTiles, 0, 0, 1, 0, 0)), "Stage14StreamPrefixBlocks (word 1 bits 15:0) = 1");
   EXPECT_EQ(after(make(0x01, kTiles), write(kTiles, 0, 0, 0, 0, 0)), "");
-  // The bias form (Bytes8 = 32 x arrays + 1, "stride11"): its arrays and blocks as the whole form's where the
-  // receive's level 1 does not count; with it counting, which levels the blocks count is not decoded.
+  // The bias form (Bytes8 = 32 x arrays + 1, "stride11"): its arrays and blocks as the whole form's (with its level 1
+  // counting, TheBlocksCountTheReceivesLevelsFromTwoOrFromOneUp below); two units more is not decoded.
   EXPECT_EQ(after(withBlocks(ringStream(kTiles, 97), LleField::Recv12Repeat, 2, 1), write(kTiles, 3, 1, 5, 1, 1)), "");
-  DecodedPacket level1 = ringStream(kTiles, 97);
-  packets_.lastWords()[fieldDef(LleField::Recv12Repeat).lsb / 128].setBits(fieldDef(LleField::Recv12Repeat).lsb % 128, 16, 4);
-  level1.words = packets_.lastWords();
-  refusal(after(level1, write(kTiles, 3, 1, 0, 1, 1)), "(the bias form) with its level 1 counting");
   refusal(after(ringStream(kTiles, 98), write(kTiles, 3, 1, 0, 1, 1)), "3 arrays and 2 eight-byte units more");
+}
+
+// The stream's output blocks where its receive's level 1 counts (docs/decoding-log.md "bias14"): level 1 counts K parts
+// (the blocks are levels 2-3) or output blocks (levels 1-3), and the receive alone does not say which, so the write's
+// Stage14StreamPrefixBlocks may name either: here a host 0x11 in the bias form (Bytes8 33) whose levels 1-3 repeat
+// 3 x 1 x 5 (no corpus receive has this nest): 5 blocks (levels 2-3) and 15 (levels 1-3) pass; 3 (level 1 alone),
+// 4, 16 and 1 are refused naming both counts. The same for a whole-array 0x12 whose levels 1-3 repeat 4 x 1 x 2: 2
+// and 8 blocks pass, 4 is refused. Where level 1 does not count, only levels 2-3. On main the bias form with its
+// level 1 counting was refused whatever the write said, and a whole-array stream's write could not count level 1.
+TEST_F(StreamPrefixWatchTest, TheBlocksCountTheReceivesLevelsFromTwoOrFromOneUp) {
+  const auto refusal = [](const std::string& why, const std::string& expected) {
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  const auto biasHostStream = [&] {
+    DecodedPacket p = make(0x11, kTiles, {{LleField::Recv11ExecutionForm, 1}, {LleField::Recv11ExecInnerLevel, 1},
+                                          {LleField::Recv11PrefixOn, 1}, {LleField::Recv11PrefixBytes8, 33}});
+    p = withBlocks(p, LleField::Recv11ExecRepeat, 0, 4);
+    const LleFieldDef& f = fieldDef(LleField::Recv11ExecRepeat);
+    packets_.lastWords()[f.lsb / 128].setBits(f.lsb % 128, f.width, 2);  // level 1: 3
+    p.words = packets_.lastWords();
+    return p;
+  };
+  EXPECT_EQ(after(biasHostStream(), write(kTiles, 1, 1, 4, 0, 0)), "");   // level 1 K parts: 5 blocks
+  EXPECT_EQ(after(biasHostStream(), write(kTiles, 1, 1, 14, 0, 0)), "");  // level 1 blocks: 15
+  EXPECT_EQ(after(biasHostStream(), write(kTiles, 0, 0, 14, 0, 0)), "");  // a copy that holds no arrays
+  for (const uint64_t blocks : {uint64_t{2}, uint64_t{3}, uint64_t{15}, uint64_t{0}}) {
+    refusal(after(biasHostStream(), write(kTiles, 1, 1, blocks, 0, 0)),
+            "Stage14StreamPrefixBlocks (word 1 bits 15:0) = " + std::to_string(blocks) +
+                " is not the stream's 5 output blocks - 1 (its receive's levels 2-3) nor its 15 (levels 1-3: level 1 counting blocks");
+  }
+  // A whole-array ring stream (three arrays) whose levels 1-3 repeat 4 x 1 x 2.
+  const auto ring = [&] {
+    DecodedPacket p = withBlocks(ringStream(kTiles), LleField::Recv12Repeat, 0, 1);
+    const LleFieldDef& f = fieldDef(LleField::Recv12Repeat);
+    packets_.lastWords()[f.lsb / 128].setBits(f.lsb % 128, f.width, 3);
+    p.words = packets_.lastWords();
+    return p;
+  };
+  EXPECT_EQ(after(ring(), write(kTiles, 3, 1, 1, 1, 1)), "");
+  EXPECT_EQ(after(ring(), write(kTiles, 3, 1, 7, 1, 1)), "");
+  refusal(after(ring(), write(kTiles, 3, 1, 3, 1, 1)), "is not the stream's 2 output blocks - 1 (its receive's levels 2-3) nor its 8");
+  // Level 1 idle: levels 2-3 alone, no second reading offered.
+  const auto flat = [&] { return withBlocks(ringStream(kTiles), LleField::Recv12Repeat, 0, 1); };
+  EXPECT_EQ(after(flat(), write(kTiles, 3, 1, 1, 1, 1)), "");
+  const std::string flatWhy = after(flat(), write(kTiles, 3, 1, 3, 1, 1));
+  refusal(flatWhy, "is not the stream's 2 output blocks - 1 (its receive's levels 2-3) on tile");
 }
 
 // The staged prefix's run (docs/decoding-log.md "pair14b"): its parts - 1, where the bias array is one part and the
