@@ -1,5 +1,6 @@
 #include "models/lle/field_relations.h"
 
+#include "models/lle/kept_read_records.h"
 #include "models/lle/partial_sum_walk.h"
 #include "models/lle/stream_prefix_forward.h"
 #include "models/lle/w10_level0_once.h"
@@ -381,6 +382,8 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     // The 0x14 write's return carry against the whole nest it returns from (write_nest_return.h).
     return writeNestReturnProblem(words);
   }
+  // The kept read's records mark against the records it marks (kept_read_records.h).
+  if (opcode == fieldDef(LleField::Stage13KeptRecordsOn).opcode) return keptReadRecordsProblem(words);
   return "";
 }
 

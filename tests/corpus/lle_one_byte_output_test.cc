@@ -4,7 +4,7 @@
 // weight 0 less ComputeZpWeight 1, clamped to [-255, 0], plus ComputeZpOut 255. If the form is decoded right (and
 // the chain before it), every tile of its mask then holds 255 - max(image) at its ComputeOutputAt: the operand the
 // computes after it add to each image byte to take the maximum off (x - max).
-// The device run cannot get there (the chunk is refused whole at a later packet, 0x13 @ 0x03e1), so the packets are
+// The device run cannot get there (the chunk is refused whole at a later packet in the softmax), so the packets are
 // fed to the rung one by one, in program order (the parameter-caching program first), up to the first refusal. One
 // gap is bridged by the test, not by the rung: the second max pass writes lane 0 of its unit only, and the ring
 // read that starts the broadcast takes the whole unit ("bright3" Next: what the hardware leaves in lanes 1-3 is not

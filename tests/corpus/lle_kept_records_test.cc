@@ -1,0 +1,107 @@
+// The kept read with records (docs/decoding-log.md "kept13"; lle_fields.def Stage13KeptRecordsOn, w4 bit 79) in the
+// LibrEdgeTPU tracker templates: each execution-only program's softmax keeps a block of 16-bit weights for its x - max
+// computes with a 0x13 whose words 4-5 carry two 84-bit records (bright @ 0x03e1, colour @ 0x060f). The records' numbers
+// and codes are pinned to bright 64^2's read (the decode set); bright 128^2 and the twelve colour templates are held out.
+// Each template runs on the lle rung through the driver and must get past that read: its refusal, if any, at a later PC
+// and not naming the mark. On main every one was refused at the read itself ("word 4 = a320...: bits 127, 125, ...").
+// A template that runs fully is compared with its golden rand1 output (whole tensor, exact size, exact bytes).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "driver/model/model_file.h"
+#include "driver/model/model_loader.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
+#include "models/lle/field_relations.h"
+#include "models/lle/lle_fields.h"
+#include "models/scalar/decoded_program.h"
+#include "tests/corpus/lle_refusal_pc.h"
+#include "tests/corpus/lle_run_on_device.h"
+#include "tests/support/corpus.h"
+
+namespace coralsim::driver {
+namespace {
+
+namespace fs = std::filesystem;
+using coralsim::testing::refusedPc;
+using coralsim::testing::runOnLle;
+using lle::LleField;
+
+constexpr uint8_t kRead = 0x13;
+
+// The PC of the first kept read with records in the model's execution-only programs; -1 when it has none.
+long firstRecordsReadPc(const ModelFile& model) {
+  for (const Executable* e : allExecutables(model)) {
+    if (e->type != ExecutableType::ExecutionOnly) continue;
+    for (const auto& bitstream : e->bitstreams) {
+      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+      for (const models::DecodedPacket& p : program->packets()) {
+        if (static_cast<uint8_t>(p.opcode) == kRead && lle::fieldPresent(LleField::Stage13KeptRecordsOn, p.words) &&
+            lle::readField(p.words, LleField::Stage13KeptRecordsOn) != 0) {
+          return static_cast<long>(p.pc);
+        }
+      }
+    }
+  }
+  return -1;
+}
+
+TEST(LleKeptRecords, TheTrackerTemplatesGetPastTheirSoftmaxKeptReadWithRecords) {
+  const auto corpus = coralsim::testing::corpusDir();
+  const fs::path dir = corpus ? *corpus / "ricardodeazambuja+LibrEdgeTPU" / "libredgetpu" / "tracker" / "templates" : fs::path();
+  if (!corpus || !fs::is_directory(dir)) GTEST_SKIP() << "\n*** SKIPPED: the LibrEdgeTPU tracker templates are not in the corpus. ***\n";
+  const auto golden = coralsim::testing::goldenDir();
+  std::vector<fs::path> programs;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() > 15 && name.ends_with("_edgetpu.tflite")) programs.push_back(entry.path());
+  }
+  std::sort(programs.begin(), programs.end());
+  ASSERT_FALSE(programs.empty()) << dir;
+  size_t past = 0, withRecords = 0;
+  for (const fs::path& path : programs) {
+    const ModelFile model = loadModelFile(path);
+    const std::string stem = path.filename().string().substr(0, path.filename().string().size() - 15);
+    const long recordsPc = firstRecordsReadPc(model);
+    if (recordsPc < 0) {
+      std::printf("%-24s no kept read with records\n", stem.c_str());
+      continue;
+    }
+    ++withRecords;
+    const RunPlan plan = planRun(model);
+    const fs::path cases = golden ? *golden / ("ricardodeazambuja+LibrEdgeTPU__" + stem) : fs::path();
+    std::vector<std::vector<uint8_t>> inputs = randomInputs(plan, 1);
+    std::vector<uint8_t> expected;
+    if (golden && fs::exists(cases / "rand1.in0.bin") && fs::exists(cases / "rand1.tpu_out0.bin")) {
+      inputs = {coralsim::testing::readFile(cases / "rand1.in0.bin")};
+      expected = coralsim::testing::readFile(cases / "rand1.tpu_out0.bin");
+    }
+    const char* set = stem == "bright_64x64" ? "decode set" : "held out";
+    const RunResult r = runOnLle(plan, inputs);
+    if (!r.ok()) {
+      const std::string& why = *r.error;
+      EXPECT_TRUE(why.find("lle:") != std::string::npos || why.find("not modelled") != std::string::npos) << path << ": " << why;
+      EXPECT_GT(refusedPc(why), recordsPc) << stem << ": refused at or before its kept read with records @ " << recordsPc << ": " << why;
+      EXPECT_EQ(why.find("Stage13KeptRecordsOn"), std::string::npos) << stem << ": " << why;
+      past += refusedPc(why) > recordsPc;
+      const size_t at = why.find("not modelled");
+      std::printf("%-24s (%s) read @ 0x%04lx passed; stops: %s\n", stem.c_str(), set, recordsPc,
+                  why.substr(at == std::string::npos ? 0 : at, 200).c_str());
+      continue;
+    }
+    ++past;
+    ASSERT_FALSE(expected.empty()) << stem << " ran fully; no golden rand1 to compare it with (set CORALSIM_GOLDEN)";
+    ASSERT_EQ(r.outputs.size(), 1u) << stem;
+    EXPECT_EQ(r.outputs[0].bytes, expected) << stem;
+  }
+  ASSERT_GT(withRecords, 0u) << "no tracker template with a kept read carrying records";
+  std::printf("%zu tracker templates with a kept read with records: %zu past it on lle\n", withRecords, past);
+}
+
+}  // namespace
+}  // namespace coralsim::driver
