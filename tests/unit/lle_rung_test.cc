@@ -5659,7 +5659,7 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
     DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kHolder}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, 1},
                                        {LleField::Dma10ReadForm, 0}, {LleField::Dma10OutfeedForm, 1}, {LleField::Dma10Channel, row}});
     f.setElement(send, LleField::Dma10FeedLevelOn, 0, 1);  // one row: level 1 does not count ("rubens" §E)
-    f.setElement(send, LleField::Dma10FeedPosition, 0, feedPosition);
+    f.wordsOf(send)[3].setBits(7, 16, feedPosition);  // w3[22:7], as a compiler writes it, whatever the table says
     rung.packet(send, streams, 0);
   };
   // The feed's position in the executable's weight rows (Dma10FeedPosition, "w3b7") moves no byte: an odd one (bit 7 set,
