@@ -894,7 +894,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   // One run of units where the counting levels chain (read_nest.h; a single counting level is one).
   const std::optional<ReadNest::Run> run = nest.asOneRun();
   if (!run) {
-    refuse(packet, "the counting levels of the read's nest (Stage13Groups, Stage13OuterLimit: level set 0x" +
+    refuse(packet, "the counting levels of the read's nest (Stage13Groups, Stage13OuterLimit: level set " +
                        isa::formatHex(nest.countingLevels()) +
                        "; Stage13Step, Stage13Wrap) do not follow each other into one run of units: gathering such a read "
                        "is not modelled");

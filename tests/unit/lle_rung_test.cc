@@ -5634,7 +5634,7 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
   std::vector<uint32_t> pixels(kPixels);
   for (auto& p : pixels) p = static_cast<uint32_t>(rng());
   const auto walk = [&] { return pixelWalkCompute(kTile, kPixels, kPixelBytes, kInputAt, kOut, kTag, kWalkZpIn, kScale); };
-  const auto run = [&](uint64_t row) {
+  const auto run = [&](uint64_t row, uint64_t feedPosition = 0) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
     writePixels(kTile, kInputAt, kPixelBytes, pixels);
@@ -5659,21 +5659,26 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
     DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kHolder}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, 1},
                                        {LleField::Dma10ReadForm, 0}, {LleField::Dma10OutfeedForm, 1}, {LleField::Dma10Channel, row}});
     f.setElement(send, LleField::Dma10FeedLevelOn, 0, 1);  // one row: level 1 does not count ("rubens" §E)
+    f.wordsOf(send)[3].setBits(7, 16, feedPosition);  // w3[22:7], as a compiler writes it, whatever the table says
     rung.packet(send, streams, 0);
   };
-  run(kRow);
-  const AddressedMemory& narrow = rung.tile(0).narrowSram;
-  for (uint64_t k = 0; k < kPixels; ++k) {
-    ASSERT_FALSE(narrow.firstUnwritten(kOut + 4 * k, 4).has_value()) << "pixel " << k;
-    const auto got = narrow.read(kOut + 4 * k, 4);
-    for (unsigned c = 0; c < 4; ++c) {
-      int64_t acc = bias[c];
-      for (unsigned b = 0; b < 4; ++b) acc += (static_cast<int64_t>((pixels[k] >> (8 * b)) & 0xff) - kWalkZpIn) * streams.params[16 + 4 * c + b];
-      const float v = std::clamp(static_cast<float>(acc) * kScale, 0.0f, 255.0f);
-      EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "pixel " << k << " lane " << c;
+  // The feed's position in the executable's weight rows (Dma10FeedPosition, "w3b7") moves no byte: an odd one (bit 7 set,
+  // as in looming's second feed; 4,321 in no corpus feed) gives the same outputs as 0.
+  for (const uint64_t position : {uint64_t{0}, uint64_t{4321}}) {
+    run(kRow, position);
+    const AddressedMemory& narrow = rung.tile(0).narrowSram;
+    for (uint64_t k = 0; k < kPixels; ++k) {
+      ASSERT_FALSE(narrow.firstUnwritten(kOut + 4 * k, 4).has_value()) << "pixel " << k << " position " << position;
+      const auto got = narrow.read(kOut + 4 * k, 4);
+      for (unsigned c = 0; c < 4; ++c) {
+        int64_t acc = bias[c];
+        for (unsigned b = 0; b < 4; ++b) acc += (static_cast<int64_t>((pixels[k] >> (8 * b)) & 0xff) - kWalkZpIn) * streams.params[16 + 4 * c + b];
+        const float v = std::clamp(static_cast<float>(acc) * kScale, 0.0f, 255.0f);
+        EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "pixel " << k << " lane " << c << " position " << position;
+      }
     }
+    rung.endRun();
   }
-  rung.endRun();
   const std::string other = refusalOf([&] { run(9); });
   EXPECT_NE(other.find("does not hold the 32 parameter bytes at wide row 9 its weight-feed send reads (Dma10Channel)"), std::string::npos)
       << other;
