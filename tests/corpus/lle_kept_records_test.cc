@@ -20,6 +20,7 @@
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/bright_templates.h"
 #include "tests/corpus/lle_refusal_pc.h"
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
@@ -53,15 +54,10 @@ long firstRecordsReadPc(const ModelFile& model) {
 
 TEST(LleKeptRecords, TheTrackerTemplatesGetPastTheirSoftmaxKeptReadWithRecords) {
   const auto corpus = coralsim::testing::corpusDir();
-  const fs::path dir = corpus ? *corpus / "ricardodeazambuja+LibrEdgeTPU" / "libredgetpu" / "tracker" / "templates" : fs::path();
+  const fs::path dir = corpus ? coralsim::testing::trackerTemplatesDir(*corpus) : fs::path();
   if (!corpus || !fs::is_directory(dir)) GTEST_SKIP() << "\n*** SKIPPED: the LibrEdgeTPU tracker templates are not in the corpus. ***\n";
   const auto golden = coralsim::testing::goldenDir();
-  std::vector<fs::path> programs;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() > 15 && name.ends_with("_edgetpu.tflite")) programs.push_back(entry.path());
-  }
-  std::sort(programs.begin(), programs.end());
+  const std::vector<fs::path> programs = coralsim::testing::trackerTemplatePrograms(*corpus);
   ASSERT_FALSE(programs.empty()) << dir;
   size_t past = 0, withRecords = 0;
   for (const fs::path& path : programs) {

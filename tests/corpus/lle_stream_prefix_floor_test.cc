@@ -30,6 +30,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
 #include "sim/device.h"
+#include "tests/corpus/bright_templates.h"
 #include "tests/corpus/lle_refusal_pc.h"
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
@@ -119,7 +120,7 @@ std::string shortly(const std::string& why) {
 
 TEST(LleBright, TheirDealtOutReceivePassesAndFullRunsMatchTheGolden) {
   const auto corpus = coralsim::testing::corpusDir();
-  const fs::path dir = corpus ? *corpus / "ricardodeazambuja+LibrEdgeTPU" / "libredgetpu" / "tracker" / "templates" : fs::path();
+  const fs::path dir = corpus ? coralsim::testing::trackerTemplatesDir(*corpus) : fs::path();
   if (!corpus || !fs::is_directory(dir)) GTEST_SKIP() << "\n*** SKIPPED: the LibrEdgeTPU tracker templates are not in the corpus. ***\n";
   size_t exactRuns = 0;
   for (const char* stem : {"bright_64x64", "bright_128x128"}) {
