@@ -12,6 +12,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/unit/lle_relation_marks.h"
 
 namespace coralsim::lle {
 
@@ -40,6 +41,7 @@ class EnvelopePackets {
       const LleFieldDef& f = fieldDef(field);
       words[f.lsb / 128].setBits(f.lsb % 128, f.width, value);
     }
+    setRelationFixedMarks(op, words, fields);
     models::DecodedPacket p;
     p.pc = pc_++;
     p.opcode = static_cast<isa::Opcode>(op);

@@ -72,8 +72,7 @@ DecodedPacket oneByteCompute(EnvelopePackets& f, const Fields& extra = {}) {
                    {LleField::ComputeZpIn, 17},           {LleField::ComputeZpWeight, 4},        {LleField::ComputeZpOut, 201},
                    {LleField::ComputeMult, std::bit_cast<uint32_t>(0.003f)},
                    {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-200.0f)},
-                   {LleField::ComputeClampHi, std::bit_cast<uint32_t>(10.0f)},
-                   {LleField::ComputeW10Level0Once, 1}};  // the w10 nest's level 0 runs once (limit 0), as marked
+                   {LleField::ComputeClampHi, std::bit_cast<uint32_t>(10.0f)}};
   fields.insert(fields.end(), extra.begin(), extra.end());
   return make(f, 0x01, fields);
 }

@@ -29,6 +29,7 @@
 #include "models/lle/output_nest.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/unrequantised_copy.h"
+#include "tests/unit/lle_relation_marks.h"
 
 namespace coralsim::lle {
 namespace {
@@ -148,12 +149,7 @@ class PacketFactory {
         if (low < f.width) words[lsb / 128 + 1].setBits(0, f.width - low, value >> low);
       }
     }
-    // Every corpus compute marks w9 bit 122 exactly where its w10 nest's level 0 runs once (ComputeW10Level0Once,
-    // "w9b122"); callers that name the mark keep their value.
-    if (op == 0x01 && std::ranges::none_of(fields, [](const auto& fv) { return fv.first == LleField::ComputeW10Level0Once; })) {
-      const LleFieldDef& mark = fieldDef(LleField::ComputeW10Level0Once);
-      words[mark.lsb / 128].setBits(mark.lsb % 128, 1, readField(words, LleField::ComputeK4W10) == 0 ? 1 : 0);
-    }
+    setRelationFixedMarks(op, words, fields);  // lle_relation_marks.h
     DecodedPacket p;
     p.pc = pc_++;
     p.opcode = static_cast<isa::Opcode>(op);

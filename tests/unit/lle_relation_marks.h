@@ -1,0 +1,29 @@
+// Bits that a relation between decoded fields fixes (lle_relations.def), set by the unit tests' packet factories
+// so that a test naming only the fields it is about builds a packet the rung's relations accept, as every corpus
+// packet is. One place for both factories (lle_envelope_packets.h, lle_rung_test.cc's PacketFactory): a new relation
+// that fixes a mark is added here, not to each test.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "models/isa/word128.h"
+#include "models/lle/lle_fields.h"
+
+namespace coralsim::lle {
+
+// After the caller's fields are set. A mark the caller names keeps the caller's value (to test its refusal).
+inline void setRelationFixedMarks(uint8_t op, std::span<isa::Word128> words, const std::vector<std::pair<LleField, uint64_t>>& named) {
+  const auto isNamed = [&](LleField field) { return std::ranges::any_of(named, [&](const auto& fv) { return fv.first == field; }); };
+  // Every corpus compute marks w9 bit 122 exactly where its w10 nest's level 0 runs once (ComputeW10Level0Once,
+  // docs/decoding-log.md "w9b122").
+  if (op == 0x01 && !isNamed(LleField::ComputeW10Level0Once)) {
+    const LleFieldDef& mark = fieldDef(LleField::ComputeW10Level0Once);
+    words[mark.lsb / 128].setBits(mark.lsb % 128, 1, readField(words, LleField::ComputeK4W10) == 0 ? 1 : 0);
+  }
+}
+
+}  // namespace coralsim::lle
