@@ -21,6 +21,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
 #include "tests/corpus/bright_templates.h"
+#include "tests/corpus/first_packet_pc.h"
 #include "tests/corpus/lle_refusal_pc.h"
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
@@ -37,19 +38,10 @@ constexpr uint8_t kRead = 0x13;
 
 // The PC of the first kept read with records in the model's execution-only programs; -1 when it has none.
 long firstRecordsReadPc(const ModelFile& model) {
-  for (const Executable* e : allExecutables(model)) {
-    if (e->type != ExecutableType::ExecutionOnly) continue;
-    for (const auto& bitstream : e->bitstreams) {
-      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-      for (const models::DecodedPacket& p : program->packets()) {
-        if (static_cast<uint8_t>(p.opcode) == kRead && lle::fieldPresent(LleField::Stage13KeptRecordsOn, p.words) &&
-            lle::readField(p.words, LleField::Stage13KeptRecordsOn) != 0) {
-          return static_cast<long>(p.pc);
-        }
-      }
-    }
-  }
-  return -1;
+  return coralsim::testing::firstExecutionOnlyPc(model, [](const models::DecodedPacket& p) {
+    return static_cast<uint8_t>(p.opcode) == kRead && lle::fieldPresent(LleField::Stage13KeptRecordsOn, p.words) &&
+           lle::readField(p.words, LleField::Stage13KeptRecordsOn) != 0;
+  });
 }
 
 TEST(LleKeptRecords, TheTrackerTemplatesGetPastTheirSoftmaxKeptReadWithRecords) {

@@ -21,6 +21,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
 #include "tests/corpus/distinct_corpus_models.h"
+#include "tests/corpus/first_packet_pc.h"
 #include "tests/corpus/lle_refusal_pc.h"
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
@@ -41,16 +42,7 @@ bool isMarkedComputeFeedingWrite(const models::DecodedPacket& p) {
 
 // The PC of the first marked compute-feeding write in the execution-only executable; -1 without one.
 long firstMarkedWritePc(const ModelFile& file) {
-  for (const Executable* e : allExecutables(file)) {
-    if (e->type != ExecutableType::ExecutionOnly) continue;
-    for (const auto& bitstream : e->bitstreams) {
-      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-      for (const models::DecodedPacket& p : program->packets()) {
-        if (p.tilePacket && isMarkedComputeFeedingWrite(p)) return static_cast<long>(p.pc);
-      }
-    }
-  }
-  return -1;
+  return coralsim::testing::firstExecutionOnlyPc(file, [](const models::DecodedPacket& p) { return p.tilePacket && isMarkedComputeFeedingWrite(p); });
 }
 
 TEST(LlePrefixForward, NoRunIsRefusedOnTheMarksAndModelDensePassesItsFirstMarkedWrite) {
