@@ -16,6 +16,7 @@
 // DeepLab v3) carry ComputeZpWeight = ComputeZpOut = the tensor's zero point, and their goldens' tie rule is not
 // checked ("gabp4" Next (2)); a prefix (per-lane scale), an addend, a ring input or a weight level above 3 is refused.
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,9 @@ void LleRung::computeAveragePool(const DecodedPacket& packet) {
       for (unsigned level = 0; level < InputByteWalk::kLevels && ++count[level] > input.limits[level]; ++level) count[level] = 0;
     }
   }
+  int64_t lastByte = 0;
+  for (const int64_t a : address) lastByte = std::max(lastByte, a);
+  const auto streamRows = static_cast<uint64_t>(lastByte) / kUnitBytes + 1;
   std::vector<uint64_t> outputUnits;
   output.forEachUnit([&](int64_t unit) { outputUnits.push_back(static_cast<uint64_t>(unit)); });
   const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
@@ -136,6 +140,11 @@ void LleRung::computeAveragePool(const DecodedPacket& packet) {
     const auto kept = tile.keptStreams.find(tag);
     if (kept == tile.keptStreams.end() || !kept->second) refuseAnotherStream(packet, t);
     const std::vector<uint8_t>& stream = *kept->second;
+    // The walk reads whole rows of the stream and every one of them: a stream of another length is laid out otherwise.
+    refuseUnless(stream.size() == streamRows * rowBytes,
+                 "tile " + std::to_string(t) + " keeps " + std::to_string(stream.size()) + " bytes on ComputeStreamTag = " + std::to_string(tag) +
+                     "; the weight nest (Nest29) reads " + std::to_string(streamRows) + " rows of 4 K elements x " + std::to_string(lanes) +
+                     " lanes (" + std::to_string(streamRows * rowBytes) + " bytes)");
     // The input bytes (one an iteration), written this run.
     std::vector<int32_t> x(iterations);
     for (uint64_t n = 0; n < iterations; ++n) {
