@@ -893,13 +893,18 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   const ReadNest nest = ReadNest::fromPacket(words);
   // One run of units where the counting levels chain (read_nest.h; a single counting level is one).
   const std::optional<ReadNest::Run> run = nest.asOneRun();
-  if (!run) {
+  // A read kept for the tile's compute (Stage13Route 0, 0, not for a normalise pass) whose levels do not chain gathers its
+  // units in the nest's order (docs/decoding-log.md "pool4" §A: gabor p4's pool read puts each position group's lane
+  // groups one after the other); a sent or streamed read of such a nest is not modelled.
+  const bool keptForCompute = readField(words, LleField::Stage13Route, 0) == 0 && readField(words, LleField::Stage13Route, 1) == 0 &&
+                              readField(words, LleField::Stage13FeedsNormalise) == 0;
+  if (!run && !keptForCompute) {
     refuse(packet, "the counting levels of the read's nest (Stage13Groups, Stage13OuterLimit: level set " +
                        isa::formatHex(nest.countingLevels()) +
                        "; Stage13Step, Stage13Wrap) do not follow each other into one run of units: gathering such a read "
-                       "is not modelled");
+                       "is modelled only where it is kept for the tile's compute (Stage13Route 0, 0)");
   }
-  const StagedNest reach{address, run->units, run->stride};
+  StagedNest reach = run ? StagedNest{address, run->units, run->stride, {}} : gatheredReach(packet, nest, address);
   // Stage13Flags (docs/decoding-log.md "keptread2"): not decoded; the values seen leave the read's
   // bytes as the nest says (the aarch64 compiles' 4 against the x86-64 compiles' 2). Others refused.
   const uint64_t flags = readField(words, LleField::Stage13Flags);
@@ -1095,13 +1100,31 @@ std::variant<std::vector<uint8_t>, uint64_t> LleRung::gather(const AddressedMemo
   std::vector<uint8_t> bytes;
   bytes.reserve(4 * reach.groups);
   for (uint64_t g = 0; g < reach.groups; ++g) {
-    const int64_t at = static_cast<int64_t>(reach.address) + 4 * static_cast<int64_t>(g) * reach.stride;
+    const int64_t unit = reach.unitOrder.empty() ? static_cast<int64_t>(g) * reach.stride : reach.unitOrder[g];
+    const int64_t at = static_cast<int64_t>(reach.address) + 4 * unit;
     if (at < 0 || static_cast<uint64_t>(at) + 4 > narrow.capacity()) return at < 0 ? uint64_t{0} : static_cast<uint64_t>(at);
     if (const auto hole = narrow.firstUnwritten(static_cast<uint64_t>(at), 4)) return *hole;
     const std::span<const uint8_t> group = narrow.read(static_cast<uint64_t>(at), 4);
     bytes.insert(bytes.end(), group.begin(), group.end());
   }
   return bytes;
+}
+
+// The units of a kept read whose counting levels do not chain, in the order its nest walks them (level 0 fastest,
+// read_nest.h). More units than the tiles' narrow memory holds is no gather of it: refused before walking.
+LleRung::StagedNest LleRung::gatheredReach(const DecodedPacket& packet, const ReadNest& nest, uint64_t address) const {
+  uint64_t capacityUnits = UINT64_MAX;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (packet.tileMask & (1u << t)) capacityUnits = std::min<uint64_t>(capacityUnits, tiles_[t].narrowSram.capacity() / 4);
+  }
+  if (nest.units() > capacityUnits) {
+    refuse(packet, "the read's nest (Stage13Groups, Stage13OuterLimit, Stage13Step, Stage13Wrap) walks " + std::to_string(nest.units()) +
+                       " units, more than the " + std::to_string(capacityUnits) + " of its tiles' narrow memory");
+  }
+  StagedNest reach{address, nest.units(), 1, {}};
+  reach.unitOrder.reserve(nest.units());
+  nest.forEachUnit([&](int64_t unit) { reach.unitOrder.push_back(unit); });
+  return reach;
 }
 
 // A read kept in the tile (Stage13Route 0, 0): the nest's bytes are taken from narrow memory now, as
@@ -1853,6 +1876,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // One-byte input elements: the convolutions' identity computes, which copy their tile's block of
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).
+  // ComputeInputBytes 0 over ones: the average pool (lle_rung_average_pool.cc, docs/decoding-log.md "pool4" §B).
+  if (readField(words, LleField::ComputeInputBytes) == 0 && readField(words, LleField::ComputeInputBytesCode) == 0) {
+    computeAveragePool(packet);
+    return;
+  }
   const uint64_t elementBytes = inputElementBytes(packet);
   // One-byte elements with nothing on the tiles under the compute's tag: the streamed product, which waits for the read
   // that brings its second operand (lle_rung_streamed_product.cc); its K reduction is the packed one.
@@ -3217,7 +3245,7 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
   }
   tile.stagedReadMixedRoute = false;  // drained by its send
   // The nest's groups in order (stride 1: the contiguous bytes [at, at + bytes)).
-  const auto sent = gather(tile.narrowSram, StagedNest{at, bytes / 4, tile.stagedReadStride});
+  const auto sent = gather(tile.narrowSram, StagedNest{at, bytes / 4, tile.stagedReadStride, {}});
   if (const uint64_t* hole = std::get_if<uint64_t>(&sent)) {
     refuse(packet, "the outfeed reads narrow bytes [" + std::to_string(at) + ", " + std::to_string(at + bytes) + ") of tile " +
                        std::to_string(index) + " (Stage13NarrowAt4); byte " + std::to_string(*hole) +

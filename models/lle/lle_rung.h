@@ -84,6 +84,7 @@
 #include "models/lle/next_packet_watch.h"
 #include "models/lle/stream_prefix_watch.h"
 #include "models/lle/partner_copy.h"
+#include "models/lle/read_nest.h"
 #include "models/lle/tile_state.h"
 
 namespace coralsim::lle {
@@ -184,11 +185,15 @@ class LleRung final : public models::DatapathRung {
   void stageRead(const models::DecodedPacket& packet);
   // The groups a 0x13 reads: from narrow byte `address`, `groups` groups of 4 bytes, `stride` 4-byte
   // units apart (its one counting level, read_nest.h).
+  // A kept read whose counting levels do not chain (docs/decoding-log.md "pool4" §A) names its units one by one
+  // instead, in the nest's order (`unitOrder`, 4-byte units from `address`; `groups` is their count).
   struct StagedNest {
     uint64_t address = 0;
     uint64_t groups = 0;
     int64_t stride = 1;
+    std::vector<int64_t> unitOrder;
   };
+  [[nodiscard]] StagedNest gatheredReach(const models::DecodedPacket& packet, const ReadNest& nest, uint64_t address) const;
   void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel, uint64_t sequence);
   // The read a waiting streamed product takes: runs that compute with the read's bytes as its second operand.
   void takeStreamedOperand(const models::DecodedPacket& read, const StagedNest& reach);
@@ -272,6 +277,9 @@ class LleRung final : public models::DatapathRung {
   // The one-byte output form (ComputeOutputBytes 1, docs/decoding-log.md "soft2b"): one input byte weighed by a
   // kept 16-bit weight less ComputeZpWeight, requantised, one byte written (lle_rung_one_byte_output.cc).
   void computeOneByteOutput(const models::DecodedPacket& packet);
+  // The average pool's form (lle_rung_average_pool.cc, docs/decoding-log.md "pool4" §B): ComputeInputBytes 0, the input
+  // nest over units of ones, each lane's taps summed from the kept stream along the weight nest, requantised.
+  void computeAveragePool(const models::DecodedPacket& packet);
   // The streamed product (lle_rung_streamed_product.cc, streamed_product.h, docs/decoding-log.md "loom35"): a compute of
   // one-byte elements with nothing under its tag waits for the read marked Stage13TakenByCompute next on its tiles.
   [[nodiscard]] bool takesAStreamedOperand(const models::DecodedPacket& packet);

@@ -275,7 +275,7 @@ std::vector<uint8_t> LleRung::ringSendBytes(const models::DecodedPacket& read, u
   if (source.stagedReadForMaxPass) {
     refuse(read, from + " takes a read marked for a max pass (Stage13MaxPassMark, word 4 bit 35): never seen, not decoded");
   }
-  const auto gathered = gather(source.narrowSram, StagedNest{*source.stagedReadAt, groups, source.stagedReadStride});
+  const auto gathered = gather(source.narrowSram, StagedNest{*source.stagedReadAt, groups, source.stagedReadStride, {}});
   if (const uint64_t* hole = std::get_if<uint64_t>(&gathered)) {
     refuse(read, from + " carries narrow bytes of tile " + std::to_string(tile) + " from " + std::to_string(*source.stagedReadAt) +
                      "; byte " + std::to_string(*hole) + " was not written in this run");

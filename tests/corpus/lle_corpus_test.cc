@@ -360,7 +360,15 @@ TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
     if (const JsonValue* twin = goldenModel.manifest.find("twin")) {
       if (const JsonValue* origin = twin->find("origin")) twinConfidence = text(origin->find("confidence"));
     }
-    const bool exactExpected = twinConfidence.empty() || twinConfidence.starts_with("high");
+    // A golden whose TPU subgraph holds an AVERAGE_POOL_2D (tolerance.tpu_subgraph_ops) rounds the pool's ties in
+    // TFLite's integer kernel, which no one rounding of the device's requantiser states (docs/decoding-log.md "gabp4" §C,
+    // "pool4" §C: gabor p4's pool, its sums of 16 with remainder 8 split both ways in one image). Exactness is reported
+    // there, the tolerance asserted; the rung's rounding is the one every golden-exact compute uses.
+    bool roundsPoolTies = false;
+    if (const JsonValue* tol = goldenModel.manifest.find("tolerance")) {
+      if (const JsonValue* ops = tol->find("tpu_subgraph_ops")) roundsPoolTies = ops->find("AVERAGE_POOL_2D") != nullptr;
+    }
+    const bool exactExpected = (twinConfidence.empty() || twinConfidence.starts_with("high")) && !roundsPoolTies;
     const ModelFile model = loadModelFile(goldenModel.compiled);  // the plan refers into it
     const RunPlan plan = planRun(model);
     std::string stop;
@@ -379,6 +387,9 @@ TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
         SCOPED_TRACE(name);
         if (exactExpected) {
           EXPECT_EQ(run.preferred.exact, run.preferred.n) << "not bit-exact against the fp32-requantisation reference";
+        } else if (roundsPoolTies) {
+          std::printf("%-62.62s an AVERAGE_POOL_2D's ties: exactness reported, not asserted (max|d| %d, tolerance %d)\n", name.c_str(),
+                      run.preferred.maxDiff, maxAbsLsb);
         } else {
           std::printf("%-62.62s twin confidence \"%.40s\": exactness reported, not asserted\n", name.c_str(),
                       twinConfidence.c_str());

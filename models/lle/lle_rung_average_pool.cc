@@ -1,0 +1,187 @@
+// The average pool's compute form (docs/decoding-log.md "pool4" §B): ComputeInputBytes 0 with ComputeInputBytesCode 0 and
+// ComputeCodeW9 0, the form of the corpus's 42 AVERAGE_POOL_2D computes ("gabp4" §A). Its input nest walks units of
+// ones (a 0x17 immediate fill: 01 00 00 00), so every product is a weight byte; its weights are the stream a 0x13 kept
+// on its tag, the pooled layer's bytes. Each lane sums its taps and the epilogue requantises the sum with the packet's
+// multiplier (1 / window) through the rounding every executed form uses (ChipConfig::requantRounding).
+//
+// Which stream byte a lane takes: the weight nest (Nest29, weight_byte_walk.h) walks each lane's byte address a; the
+// kept stream holds rows of 4 K elements x the lanes (4 x lanes bytes a row), lane group-major -- a row is a lane group
+// after the other, each 4 K elements of its 4 lanes -- so lane c's byte a lies at
+//   (a / 4) x 4 x lanes + 16 x (c / 4) + 4 x (a % 4) + c % 4.
+// That is the order gabor p4's kept read gathers (0x13 @ 0x0111 puts a chunk's four positions' channels 0-3, then
+// their channels 4-7: read_nest.h, "gabp4" §B); the gather is only needed for that layout, and the walk then takes
+// each 4 x 4 window's 16 positions per channel (docs/decoding-log.md "pool4" §B). The reduction is the w10 nest's
+// level 0 (ComputeK4W10 + 1 taps) along consecutive iterations of the weight nest; the outputs follow Output37,
+// lane groups side by side (output_nest.h). Only zero points 0 are executed: the uint8 pools (ensemble, nin_cnn,
+// DeepLab v3) carry ComputeZpWeight = ComputeZpOut = the tensor's zero point, and their goldens' tie rule is not
+// checked ("gabp4" Next (2)); a prefix (per-lane scale), an addend, a ring input or a weight level above 3 is refused.
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "models/lle/compute_epilogue.h"
+#include "models/lle/compute_observer.h"
+#include "models/lle/input_byte_walk.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/lle_rung.h"
+#include "models/lle/output_nest.h"
+#include "models/lle/requantizer.h"
+#include "models/lle/weight_byte_walk.h"
+
+namespace coralsim::lle {
+
+using models::DecodedPacket;
+
+namespace {
+
+constexpr unsigned kUnitBytes = 4;       // a nest unit: 4 lanes, or 4 K elements of a lane
+
+// Forms this executor does not take: each 0 in gabor p4's pool.
+constexpr LleField kAbsentFields[] = {LleField::ComputeInputRingOn, LleField::ComputeNluApply, LleField::ComputeParamPrefix,
+                                      LleField::ComputeUnrequantisedCopy, LleField::ComputeWideWeights, LleField::ComputeInputByte,
+                                      LleField::ComputeKCountOfPackedElements};
+
+uint64_t product(std::span<const isa::Word128> words, std::initializer_list<LleField> limits) {
+  uint64_t n = 1;
+  for (const LleField field : limits) {
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) n *= readField(words, field, e) + 1;
+  }
+  return n;
+}
+
+}  // namespace
+
+void LleRung::computeAveragePool(const DecodedPacket& packet) {
+  const auto words = packet.words;
+  const std::string form = "ComputeInputBytes = 0 (the average pool's form): ";
+  const auto refuseUnless = [&](bool ok, const std::string& why) {
+    if (!ok) refuse(packet, form + why);
+  };
+  refuseUnless(readField(words, LleField::ComputeCodeW9) == 0,
+               "ComputeCodeW9 = " + std::to_string(readField(words, LleField::ComputeCodeW9)) +
+                   ": only the pools' code 0 is executed (MobileNet v2 wo_fc's ComputeInputBytes-0 computes carry 4; not decoded)");
+  for (const LleField field : kAbsentFields) {
+    const uint64_t value = readField(words, field);
+    refuseUnless(value == 0, std::string(fieldDef(field).name) + " = " + std::to_string(value) + ": not decoded in this form");
+  }
+  for (const LleField high : {LleField::ComputeLimit29High, LleField::ComputeLimitW0Level4, LleField::ComputeLimitW0Levels56}) {
+    refuseUnless(product(words, {high}) == 1, std::string(fieldDef(high).name) + ": a level above 3 counts; not executed in this form");
+  }
+  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);  // refuses an addend (ComputeBias)
+  const auto zpWeight = static_cast<int32_t>(readField(words, LleField::ComputeZpWeight));
+  refuseUnless(zpIn == 0 && zpWeight == 0,
+               "ComputeZpIn = " + std::to_string(zpIn) + ", ComputeZpWeight = " + std::to_string(zpWeight) +
+                   ": a pool over zero-pointed (uint8) bytes; whether the device's rounding matches its golden's ties is not checked");
+  refuseAKeptReadOfUnwrittenBytes(packet);
+
+  const WeightByteWalk walk = WeightByteWalk::fromPacket(words);
+  uint64_t iterations = 1;
+  for (const uint64_t limit : walk.limits) iterations *= limit + 1;
+  const uint64_t taps = readField(words, LleField::ComputeK4W10) + 1;
+  const uint64_t w10Iterations = taps * product(words, {LleField::ComputeLimitW10, LleField::ComputeLimitW10Level3, LleField::ComputeLimitW10High});
+  refuseUnless(w10Iterations == iterations && iterations % taps == 0,
+               "the w10 nest counts " + std::to_string(w10Iterations) + " iterations, ComputeK4W10 + 1 = " + std::to_string(taps) +
+                   " a reduction, the weight nest (Nest29) " + std::to_string(iterations) + ": not one reduction per output");
+  const uint64_t outputs = iterations / taps;
+  const auto lanes = static_cast<unsigned>(kUnitBytes * (readField(words, LleField::ComputeLaneGroups) + 1));
+  const uint64_t rowBytes = uint64_t{kUnitBytes} * lanes;
+
+  // The input nest read over bytes (input_byte_walk.h) with level 0 stepping ComputeInputBytes = 0 bytes: the taps of a
+  // position read one byte, the same for all of them (gabor p4: the 0x17's 01 of the position's unit, 4 bytes on a position).
+  const InputByteWalk input = InputByteWalk::fromPacket(words, 0);
+  uint64_t inputIterations = 1;
+  for (const uint64_t limit : input.limits) inputIterations *= limit + 1;
+  refuseUnless(inputIterations == iterations, "the input nest (Nest37) counts " + std::to_string(inputIterations) + " iterations, the weight nest " +
+                                                  std::to_string(iterations));
+  const OutputNest output = OutputNest::fromPacket(words, static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes),
+                                                   static_cast<int64_t>(lanes / kUnitBytes));
+  refuseUnless(output.units() == outputs, "the output nest (Output37) writes " + std::to_string(output.units()) + " positions; the reductions make " +
+                                              std::to_string(outputs));
+  // Each iteration's weight byte address (level 0 fastest), the same for every lane.
+  std::vector<int64_t> address;
+  address.reserve(iterations);
+  {
+    std::array<uint64_t, WeightByteWalk::kLevels> count{};
+    for (uint64_t n = 0; n < iterations; ++n) {
+      int64_t a = 0;
+      for (unsigned i = 0; i < WeightByteWalk::kLevels; ++i) a += static_cast<int64_t>(count[i]) * walk.strideBytes[i];
+      refuseUnless(a >= 0, "the weight nest (Nest29) reaches byte " + std::to_string(a) + ", before the stream's first");
+      address.push_back(a);
+      for (unsigned level = 0; level < WeightByteWalk::kLevels && ++count[level] > walk.limits[level]; ++level) count[level] = 0;
+    }
+  }
+  // Each iteration's input byte address, from ComputeInputAt4.
+  std::vector<int64_t> inputAddress;
+  inputAddress.reserve(iterations);
+  {
+    std::array<uint64_t, InputByteWalk::kLevels> count{};
+    const auto first = static_cast<int64_t>(readField(words, LleField::ComputeInputAt4) * kUnitBytes);
+    for (uint64_t n = 0; n < iterations; ++n) {
+      int64_t a = first;
+      for (unsigned i = 0; i < InputByteWalk::kLevels; ++i) a += static_cast<int64_t>(count[i]) * input.strideBytes[i];
+      inputAddress.push_back(a);
+      for (unsigned level = 0; level < InputByteWalk::kLevels && ++count[level] > input.limits[level]; ++level) count[level] = 0;
+    }
+  }
+  int64_t lastByte = 0;
+  for (const int64_t a : address) lastByte = std::max(lastByte, a);
+  const auto streamRows = static_cast<uint64_t>(lastByte) / kUnitBytes + 1;
+  std::vector<uint64_t> outputUnits;
+  output.forEachUnit([&](int64_t unit) { outputUnits.push_back(static_cast<uint64_t>(unit)); });
+  const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
+  const uint64_t tag = readField(words, LleField::ComputeStreamTag);
+
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    refuseUnless(!(weightStreams_[t] && weightStreams_[t]->tag == tag),
+                 "tile " + std::to_string(t) + " armed a weight stream on ComputeStreamTag = " + std::to_string(tag) + "; the form weighs a kept stream");
+    const auto kept = tile.keptStreams.find(tag);
+    if (kept == tile.keptStreams.end() || !kept->second) refuseAnotherStream(packet, t);
+    const std::vector<uint8_t>& stream = *kept->second;
+    // The walk reads whole rows of the stream and every one of them: a stream of another length is laid out otherwise.
+    refuseUnless(stream.size() == streamRows * rowBytes,
+                 "tile " + std::to_string(t) + " keeps " + std::to_string(stream.size()) + " bytes on ComputeStreamTag = " + std::to_string(tag) +
+                     "; the weight nest (Nest29) reads " + std::to_string(streamRows) + " rows of 4 K elements x " + std::to_string(lanes) +
+                     " lanes (" + std::to_string(streamRows * rowBytes) + " bytes)");
+    // The input bytes (one an iteration), written this run.
+    std::vector<int32_t> x(iterations);
+    for (uint64_t n = 0; n < iterations; ++n) {
+      const int64_t at = inputAddress[n];
+      const bool written = at >= 0 && static_cast<uint64_t>(at) < tile.narrowSram.capacity() &&
+                           !tile.narrowSram.firstUnwritten(static_cast<uint64_t>(at), 1);
+      refuseUnless(written, "tile " + std::to_string(t) + " input byte " + std::to_string(at) +
+                                " (Nest37 over bytes from ComputeInputAt4) was not written this run or lies outside narrow memory");
+      x[n] = int32_t{tile.narrowSram.read(static_cast<uint64_t>(at), 1)[0]};
+    }
+    std::vector<uint8_t> results(outputs * lanes);
+    for (uint64_t o = 0; o < outputs; ++o) {
+      for (unsigned c = 0; c < lanes; ++c) {
+        int32_t acc = 0;
+        for (uint64_t k = 0; k < taps; ++k) {
+          const auto a = static_cast<uint64_t>(address[o * taps + k]);
+          const uint64_t at = (a / kUnitBytes) * rowBytes + kUnitBytes * kUnitBytes * (c / kUnitBytes) + kUnitBytes * (a % kUnitBytes) + c % kUnitBytes;
+          refuseUnless(at < stream.size(), "tile " + std::to_string(t) + " lane " + std::to_string(c) + " reads stream byte " + std::to_string(at) +
+                                               "; the kept stream " + std::to_string(tag) + " holds " + std::to_string(stream.size()));
+          acc += x[o * taps + k] * int32_t{stream[at]};
+        }
+        results[o * lanes + c] = requant(acc);
+      }
+    }
+    std::vector<uint64_t> positionAt(outputs);
+    for (uint64_t o = 0; o < outputs; ++o) {
+      positionAt[o] = outputUnits[o] * kUnitBytes;
+      refuseUnless(tile.narrowSram.write(positionAt[o], std::span<const uint8_t>(results.data() + o * lanes, lanes)),
+                   "output position " + std::to_string(o) + " at narrow byte " + std::to_string(positionAt[o]) + " leaves tile " + std::to_string(t) +
+                       "'s narrow memory");
+    }
+    tile.keptRead.reset();  // the compute consumes the last kept read; the stream stays kept under its tag
+    macs_ += iterations * lanes;
+    if (config_.lleComputeObserver) {
+      config_.lleComputeObserver->computed(packet, t, ComputeWrite{ComputeForm::kConvolution, lanes, positionAt, results});
+    }
+  }
+}
+
+}  // namespace coralsim::lle
