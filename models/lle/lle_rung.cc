@@ -34,6 +34,7 @@
 #include "models/lle/receive_slice.h"
 #include "models/lle/routed_read_mark.h"
 #include "models/lle/output_nest.h"
+#include "models/lle/output_partial_pass.h"
 #include "models/lle/read_nest.h"
 #include "models/lle/stage14_level_marks.h"
 #include "models/lle/staging_window.h"
@@ -1797,6 +1798,15 @@ void LleRung::refuseUnexecutedBias(const DecodedPacket& packet) const {
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
   // Every executed form writes 4-byte output units (ComputeOutputBytes, docs/decoding-log.md "w4b82").
   if (const std::string problem = outputElementBytesProblem(packet.words); !problem.empty()) refuse(packet, problem);
+  // A position that leaves a partial pass of lane groups (its w7 codes set, output_partial_pass.h; docs/decoding-log.md
+  // "w7codes"): which pass writes only its k units is not decoded, and writing all N would leave units past the
+  // position -- a padded grid's halo among them -- that nothing rewrites. Refused by name until bytes show the pass.
+  if (const OutputPartialPassCodes codes = expectedOutputPartialPassCodes(packet.words); codes != OutputPartialPassCodes{}) {
+    refuse(packet, "ComputeOutPartialUnits (word 7 bits 25:22) = " + std::to_string(codes.partialUnits) +
+                       ": a position of ComputeLaneGroups + 1 units leaves a partial pass of " +
+                       std::to_string(codes.partialUnits + 1) + " units at Output37 level " +
+                       std::to_string(codes.levelsWalked - 1) + "; which pass writes them is not executed");
+  }
   if (!inputPopsDelivered(streams) || !deferredComputes_.empty()) {
     DeferredCompute& waiting = deferredComputes_.emplace_back();
     waiting.words.assign(packet.words.begin(), packet.words.end());
