@@ -716,7 +716,8 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
   // A packet whose two sides walk the same units is the relay form (docs/decoding-log.md "meshw3" §B): its
   // tiles forward the stream they receive, through a buffer the walk revisits.
   if (sends && receives && !fills && sendNest.firstUnit == recvNest.firstUnit && sendNest.limits == recvNest.limits &&
-      sendNest.strides == recvNest.strides && sendNest.lastPassDrops == recvNest.lastPassDrops) {
+      sendNest.strides == recvNest.strides && sendNest.lastPassDrops == recvNest.lastPassDrops &&
+      sendNest.shortFromLevel == recvNest.shortFromLevel) {
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (packet.tileMask & (1u << t)) insideNarrow(recvNest, t, "relay");
     }
