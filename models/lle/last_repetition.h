@@ -3,8 +3,10 @@
 // "short18" for the mesh sides 0x15-0x18): a flag, the level-0 limit of the walk's last pass and the units
 // that pass drops, at the same distance above the nest's level-0 limit in every packet that has them. A
 // tile's rows, or a relay's stream, that is not a whole number of repetitions ends in a partial one.
-// Every corpus nest with the flag counts only level 1 above level 0 (or nothing): which pass is "last" when
-// levels 2-3 count is not decoded, so that is a conflict, as is a shortfall that is not limit0 - LastRun.
+// The mesh sides' flag is two bits, the level L whose last iteration runs every level-0 run short (docs/decoding-log.md
+// "w7codes" §C: 1 the walk's last repetition, 2 or 3 a partial pass of a position's units); the 0x11's is one bit, L = 1.
+// Every corpus nest with the flag counts no level above L: one that does is a conflict (which iteration of it is "last"
+// is not decoded), as is a shortfall that is not limit0 - LastRun.
 
 #include <cstdint>
 #include <optional>
@@ -17,7 +19,7 @@
 namespace coralsim::lle {
 
 struct LastRepetitionFields {
-  LleField on;         // 1: the last pass of level 0 runs to lastRun
+  LleField on;         // L > 0: the level-0 runs of level L's last iteration run to lastRun
   LleField lastRun;    // that pass's level-0 limit
   LleField shortfall;  // the units it drops: limit0 - lastRun
   LleField limit;      // the nest's level-0 limit is element `level0` of this field
@@ -48,15 +50,23 @@ inline constexpr LastRepetitionFields kRecv11ExecLastRepetition = {
            " is not the units the last repetition drops from " + element(f.limit, f.level0) + " = " + std::to_string(limit0) +
            " (docs/decoding-log.md \"oldrecv\", \"short18\")";
   }
-  if (readField(words, f.outer, f.firstOuter) != 0 || readField(words, f.outer, f.firstOuter + 1) != 0) {
-    return std::string(fieldDef(f.on).name) + " with " + std::string(fieldDef(f.outer).name) + "[" +
-           std::to_string(f.firstOuter) + "] or [" + std::to_string(f.firstOuter + 1) + "] counting: which repetition runs " +
-           std::string(fieldDef(f.lastRun).name) + " is not decoded";
+  // Levels 2 and 3 are the elements firstOuter, firstOuter + 1 of `outer`: those above L must not count.
+  const uint64_t shortLevel = readField(words, f.on);
+  for (unsigned level = 2; level <= 3; ++level) {
+    if (level <= shortLevel || readField(words, f.outer, f.firstOuter + level - 2) == 0) continue;
+    return std::string(fieldDef(f.on).name) + " = " + std::to_string(shortLevel) + " with " + element(f.outer, f.firstOuter + level - 2) +
+           " counting: which iteration of a level above the short one runs " + std::string(fieldDef(f.lastRun).name) +
+           " is not decoded";
   }
   return std::nullopt;
 }
 
-// The units the walk's last pass drops (0 without the flag); call after lastRepetitionConflict.
+// The level whose last iteration runs level 0 short (0 without the flag); call after lastRepetitionConflict.
+[[nodiscard]] inline unsigned lastRepetitionLevel(std::span<const isa::Word128> words, const LastRepetitionFields& f) {
+  return static_cast<unsigned>(readField(words, f.on));
+}
+
+// The units each short level-0 run drops (0 without the flag); call after lastRepetitionConflict.
 [[nodiscard]] inline uint64_t lastRepetitionShortfall(std::span<const isa::Word128> words, const LastRepetitionFields& f) {
   return readField(words, f.on) == 0 ? 0 : readField(words, f.shortfall);
 }

@@ -34,6 +34,7 @@
 #include "models/lle/receive_slice.h"
 #include "models/lle/routed_read_mark.h"
 #include "models/lle/output_nest.h"
+#include "models/lle/output_partial_pass.h"
 #include "models/lle/read_nest.h"
 #include "models/lle/stage14_level_marks.h"
 #include "models/lle/staging_window.h"
@@ -715,7 +716,8 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
   // A packet whose two sides walk the same units is the relay form (docs/decoding-log.md "meshw3" §B): its
   // tiles forward the stream they receive, through a buffer the walk revisits.
   if (sends && receives && !fills && sendNest.firstUnit == recvNest.firstUnit && sendNest.limits == recvNest.limits &&
-      sendNest.strides == recvNest.strides && sendNest.lastPassDrops == recvNest.lastPassDrops) {
+      sendNest.strides == recvNest.strides && sendNest.lastPassDrops == recvNest.lastPassDrops &&
+      sendNest.shortFromLevel == recvNest.shortFromLevel) {
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (packet.tileMask & (1u << t)) insideNarrow(recvNest, t, "relay");
     }
@@ -1820,6 +1822,15 @@ void LleRung::refuseUnexecutedBias(const DecodedPacket& packet) const {
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
   // Every executed form writes 4-byte output units (ComputeOutputBytes, docs/decoding-log.md "w4b82").
   if (const std::string problem = outputElementBytesProblem(packet.words); !problem.empty()) refuse(packet, problem);
+  // A position that leaves a partial pass of lane groups (its w7 codes set, output_partial_pass.h; docs/decoding-log.md
+  // "w7codes"): which pass writes only its k units is not decoded, and writing all N would leave units past the
+  // position -- a padded grid's halo among them -- that nothing rewrites. Refused by name until bytes show the pass.
+  if (const OutputPartialPassCodes codes = expectedOutputPartialPassCodes(packet.words); codes != OutputPartialPassCodes{}) {
+    refuse(packet, "ComputeOutPartialUnits (word 7 bits 25:22) = " + std::to_string(codes.partialUnits) +
+                       ": a position of ComputeLaneGroups + 1 units leaves a partial pass of " +
+                       std::to_string(codes.partialUnits + 1) + " units at Output37 level " +
+                       std::to_string(codes.levelsWalked - 1) + "; which pass writes them is not executed");
+  }
   if (!inputPopsDelivered(streams) || !deferredComputes_.empty()) {
     DeferredCompute& waiting = deferredComputes_.emplace_back();
     waiting.words.assign(packet.words.begin(), packet.words.end());

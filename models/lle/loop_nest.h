@@ -23,10 +23,13 @@ struct LoopNest {
   int64_t firstUnit = 0;                   // 4-byte units; 0 where the caller adds the packet's address
   std::array<uint64_t, kLevels> limits{};  // count - 1 per level
   std::array<int64_t, kLevels> strides{};  // 4-byte units per count of the level
-  // Units the walk's last pass of level 0 drops (docs/decoding-log.md "oldrecv", "short18": a nest's shorter
-  // last repetition, last_repetition.h): the walk ends lastPassDrops units before its last counters. The
-  // reach (lowestUnit / highestUnit) stays the whole walk's, a bound the shorter walk keeps inside.
+  // Units a short pass of level 0 drops (docs/decoding-log.md "oldrecv", "short18": a nest's shorter last
+  // repetition, last_repetition.h): every level-0 run whose counters at levels shortFromLevel and above are all at
+  // their limits ends lastPassDrops units early -- with shortFromLevel 1 the walk's last run alone, with 2 or 3 every
+  // run of that level's last iteration ("w7codes" §C: the partial pass of a position's units). The reach (lowestUnit
+  // / highestUnit) stays the whole walk's, a bound the shorter walk keeps inside.
   uint64_t lastPassDrops = 0;
+  unsigned shortFromLevel = 1;
 
   // The strides from the carries. Modulo 2^64 (defined for unsigned): a nest whose strides would
   // overflow has more units than any memory, which units() shows before a stride is used.
@@ -48,7 +51,15 @@ struct LoopNest {
   [[nodiscard]] uint64_t units() const {
     uint64_t n = 1;
     for (uint64_t limit : limits) n = n > UINT64_MAX / (limit + 1) ? UINT64_MAX : n * (limit + 1);
-    return n == UINT64_MAX ? n : n - lastPassDrops;
+    return n == UINT64_MAX ? n : n - lastPassDrops * shortRuns();
+  }
+
+  // How many level-0 runs are short: those of the last iteration of level shortFromLevel (every counter from it up
+  // at its limit), the levels between 1 and it each counting.
+  [[nodiscard]] uint64_t shortRuns() const {
+    uint64_t runs = 1;
+    for (unsigned i = 1; i < shortFromLevel && i < kLevels; ++i) runs *= limits[i] + 1;
+    return runs;
   }
 
   // The levels whose limit is not 0, as a bit set (bit i: level i counts).
@@ -92,7 +103,10 @@ struct LoopNest {
       run.units *= limits[i] + 1;
       if (run.units > kMoreThanAnyMemory) return std::nullopt;
     }
-    run.units -= lastPassDrops;  // the chained walk's last units, wherever the last pass of level 0 ends
+    // The chained walk's last units, wherever the last pass of level 0 ends; short runs with full ones after them
+    // (a counting level between 1 and shortFromLevel) leave gaps: no longer one run.
+    if (lastPassDrops != 0 && shortRuns() > 1) return std::nullopt;
+    run.units -= lastPassDrops;
     return run;
   }
 
@@ -136,15 +150,24 @@ struct LoopNest {
   }
 
   // Every unit, level 0 fastest (the order the packets use: a write's k-th unit takes its k-th 4 bytes),
-  // the last pass of level 0 ending lastPassDrops units early.
+  // the short passes of level 0 ending lastPassDrops units early.
   template <typename Visit>
   void forEachUnit(Visit&& visit) const {
     std::array<uint64_t, kLevels> count{};
     uint64_t left = units();
-    for (; left > 0; --left) {
-      int64_t unit = firstUnit;
-      for (unsigned i = 0; i < kLevels; ++i) unit += static_cast<int64_t>(count[i]) * strides[i];
-      visit(unit);
+    while (left > 0) {
+      const bool shortRun = lastPassDrops != 0 && [&] {
+        for (unsigned i = std::max(shortFromLevel, 1u); i < kLevels; ++i) {
+          if (count[i] != limits[i]) return false;
+        }
+        return true;
+      }();
+      if (!shortRun || count[0] + lastPassDrops <= limits[0]) {
+        int64_t unit = firstUnit;
+        for (unsigned i = 0; i < kLevels; ++i) unit += static_cast<int64_t>(count[i]) * strides[i];
+        visit(unit);
+        --left;
+      }
       unsigned level = 0;
       while (level < kLevels && count[level] == limits[level]) count[level++] = 0;
       if (level == kLevels) return;

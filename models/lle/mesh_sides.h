@@ -6,6 +6,7 @@
 // receive side is its immediate write nest (Fill17At4 ...). Which neighbour: by tile index t, 0x15
 // sends to t + 4, 0x17 to t - 4, 0x16 to t - 1, 0x18 to t + 1.
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -97,8 +98,8 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
 }
 
 // One side's nest: four levels of 16-bit limits, three carries, the level-0 stride (the odometer of
-// loop_nest.h, as the 0x17 write and the 0x13 read), its last pass of level 0 shortened where the side's
-// flag says so (call after lastRepetitionConflict).
+// loop_nest.h, as the 0x17 write and the 0x13 read), the level-0 runs of its short level's last iteration shortened
+// where the side's flag says so (call after lastRepetitionConflict).
 [[nodiscard]] inline LoopNest<4> meshNest(std::span<const isa::Word128> words, LleField at4, LleField stride,
                                           LleField limit, LleField carry, const LastRepetitionFields& last) {
   std::array<uint64_t, 4> limits{};
@@ -108,6 +109,7 @@ inline constexpr std::array<MeshLayout, 4> kMeshLayouts = {{
   LoopNest<4> nest =
       LoopNest<4>::fromCarries(static_cast<int64_t>(readField(words, at4)), limits, readSigned(words, stride), carries);
   nest.lastPassDrops = lastRepetitionShortfall(words, last);
+  nest.shortFromLevel = std::max(1u, lastRepetitionLevel(words, last));  // the level whose last iteration is short
   return nest;
 }
 

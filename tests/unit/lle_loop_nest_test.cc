@@ -99,6 +99,19 @@ TEST(LoopNestTest, TheLastPassOfLevelZeroMayEndEarly) {
   EXPECT_EQ(walk(rows).back(), 10);
 }
 
+// A short level above 1 (docs/decoding-log.md "w7codes" §C): every level-0 run of level 2's last iteration ends
+// lastPassDrops units early -- 3 positions of 6 units walked as a 4-unit pass and a 2-unit one visit each of their 18
+// units once (no corpus nest has this shape); the short runs have full ones after them, so the walk is no one run.
+TEST(LoopNestTest, EveryRunOfTheShortLevelsLastIterationMayEndEarly) {
+  LoopNest<4> passes = LoopNest<4>::fromCarries(0, {3, 2, 1, 0}, 1, {3, -11, 0});
+  passes.lastPassDrops = 2;
+  passes.shortFromLevel = 2;
+  EXPECT_EQ(passes.units(), 18u);
+  EXPECT_EQ(walk(passes), (std::vector<int64_t>{0, 1, 2, 3, 6, 7, 8, 9, 12, 13, 14, 15, 4, 5, 10, 11, 16, 17}));
+  EXPECT_FALSE(passes.asOneRun().has_value());
+  EXPECT_FALSE(passes.revisitsAUnit());
+}
+
 TEST(LoopNestTest, UnitsSaturateInsteadOfWrapping) {
   const LoopNest<5> huge = LoopNest<5>::fromCarries(0, {0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF, 0xFFFF}, 1, {0, 0, 0, 0});
   EXPECT_EQ(huge.units(), UINT64_MAX);

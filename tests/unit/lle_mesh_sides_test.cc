@@ -3,7 +3,9 @@
 // slot's bits above mark a relay's ring ("relay111").
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <vector>
 
 #include "models/isa/word128.h"
 #include "models/lle/mesh_sides.h"
@@ -96,7 +98,49 @@ TEST(LleMeshSides, ASidesLastRepetitionMayRunShorter) {
   words[2].setBits(0, 10, 0);
   words[1].setBits(33, 16, 1);  // Mesh16SendLimit[2]
   EXPECT_EQ(lastRepetitionConflict(words, m.sendLast),
-            "Mesh16SendLastRunOn with Mesh16SendLimit[2] or [3] counting: which repetition runs Mesh16SendLastRun is not decoded");
+            "Mesh16SendLastRunOn = 1 with Mesh16SendLimit[2] counting: which iteration of a level above the short one runs "
+            "Mesh16SendLastRun is not decoded");
+}
+
+// The flag's high bit (docs/decoding-log.md "w7codes" §C): send w1[122:121], receive w3[71:70] name the level L whose
+// last iteration runs every level-0 run short. A side of positions 6 units long moved as a 4-unit pass and a 2-unit one
+// (limits 3, 4, 1: 4 units, 5 positions, 2 passes; L = 2, LastRun 1, LastShort 2 -- no corpus side has this shape)
+// walks 4 x 5 + 2 x 5 = 30 units, each of the 30 units of the five positions once; L = 2 with level 3 counting, or
+// L = 1 with level 2 counting, is a conflict naming the fields.
+TEST(LleMeshSides, ASidesShortLevelMayBeItsHighestCountingLevel) {
+  std::array<isa::Word128, 6> words{};
+  const MeshLayout& m = *meshLayoutOf(0x16);
+  const auto set = [&](LleField field, unsigned i, uint64_t value) {
+    const LleFieldDef& f = fieldDef(field);
+    const unsigned lsb = f.lsb + i * f.stride;
+    words[lsb / 128].setBits(lsb % 128, f.width, value);  // no field here straddles a word
+  };
+  set(LleField::Mesh16SendStride, 0, 1);
+  set(LleField::Mesh16SendLimit, 0, 3);
+  set(LleField::Mesh16SendLimit, 1, 4);
+  set(LleField::Mesh16SendLimit, 2, 1);
+  set(LleField::Mesh16SendCarry, 0, 6 - 3);                           // the next position 6 units on
+  set(LleField::Mesh16SendCarry, 1, (4 - (3 + 4 * 6)) & 0x1ffff);     // the second pass at unit 4
+  set(LleField::Mesh16SendLastRun, 0, 1);
+  words[1].setBits(123, 5, 2);  // Mesh16SendLastShort, low bits (w1[127:123]; the field goes on into word 2)
+  set(LleField::Mesh16SendLastRunOn, 0, 2);
+  ASSERT_EQ(words[1].bits(121, 2), 2u);  // w1 bit 122 set, bit 121 clear
+  EXPECT_FALSE(lastRepetitionConflict(words, m.sendLast));
+  const auto nest = meshNest(words, m.sendAt4, m.sendStride, m.sendLimit, m.sendCarry, m.sendLast);
+  EXPECT_EQ(nest.units(), 30u);
+  std::vector<int64_t> units;
+  nest.forEachUnit([&](int64_t unit) { units.push_back(unit); });
+  ASSERT_EQ(units.size(), 30u);
+  EXPECT_EQ(std::vector<int64_t>(units.begin() + 20, units.end()), (std::vector<int64_t>{4, 5, 10, 11, 16, 17, 22, 23, 28, 29}));
+  std::sort(units.begin(), units.end());
+  for (int64_t k = 0; k < 30; ++k) EXPECT_EQ(units[static_cast<size_t>(k)], k);
+  set(LleField::Mesh16SendLimit, 3, 1);
+  EXPECT_EQ(lastRepetitionConflict(words, m.sendLast),
+            "Mesh16SendLastRunOn = 2 with Mesh16SendLimit[3] counting: which iteration of a level above the short one runs "
+            "Mesh16SendLastRun is not decoded");
+  set(LleField::Mesh16SendLimit, 3, 0);
+  set(LleField::Mesh16SendLastRunOn, 0, 1);
+  EXPECT_TRUE(lastRepetitionConflict(words, m.sendLast).has_value());
 }
 
 }  // namespace

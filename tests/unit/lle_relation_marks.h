@@ -12,6 +12,7 @@
 
 #include "models/isa/word128.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/output_partial_pass.h"
 
 namespace coralsim::lle {
 
@@ -23,6 +24,19 @@ inline void setRelationFixedMarks(uint8_t op, std::span<isa::Word128> words, con
   if (op == 0x01 && !isNamed(LleField::ComputeW10Level0Once)) {
     const LleFieldDef& mark = fieldDef(LleField::ComputeW10Level0Once);
     words[mark.lsb / 128].setBits(mark.lsb % 128, 1, readField(words, LleField::ComputeK4W10) == 0 ? 1 : 0);
+  }
+  // And writes w7's partial-pass codes from its output nest, lanes and step (ComputeOutPartialUnits,
+  // ComputeOutLevelsWalked, ComputeOutPartialRestPairs; docs/decoding-log.md "w7codes"): all 0 but where a position
+  // leaves an even, non-zero number of units beyond whole passes and a level above 0 counts.
+  if (op == 0x01 && !isNamed(LleField::ComputeOutPartialUnits) && !isNamed(LleField::ComputeOutLevelsWalked) &&
+      !isNamed(LleField::ComputeOutPartialRestPairs)) {
+    const OutputPartialPassCodes codes = expectedOutputPartialPassCodes(words);
+    for (const auto& [field, value] : {std::pair{LleField::ComputeOutPartialUnits, codes.partialUnits},
+                                       std::pair{LleField::ComputeOutLevelsWalked, codes.levelsWalked},
+                                       std::pair{LleField::ComputeOutPartialRestPairs, codes.partialRestPairs}}) {
+      const LleFieldDef& f = fieldDef(field);
+      words[f.lsb / 128].setBits(f.lsb % 128, f.width, value);
+    }
   }
 }
 

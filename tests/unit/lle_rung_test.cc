@@ -4433,7 +4433,7 @@ TEST_F(LleRungTest, AnExecutionOnlyReceivesLastRepetitionMayRunShorter) {
   expectRefusal([&] { through(receiveWith(1, 12, 0)); }, "Recv11ExecLastShort = 0 with Recv11ExecLastRun = 12 is not",
                 "a last run longer than the run was accepted");
   rung.endRun();
-  expectRefusal([&] { through(receiveWith(1, 3, 6, 1)); }, "Recv11ExecLastRunOn with Recv11ExecRepeat[1] or [2] counting",
+  expectRefusal([&] { through(receiveWith(1, 3, 6, 1)); }, "Recv11ExecLastRunOn = 1 with Recv11ExecRepeat[1] counting",
                 "a shorter last repetition with level 2 counting was accepted");
   rung.endRun();
   const std::string withoutBit = checkEnvelope(receiveWith(0, 3, 0));
@@ -7813,7 +7813,7 @@ TEST_F(LleRungTest, AMeshRelaysRingMayEndInAShorterLastRefill) {
                 "a shortfall that is not limit0 - LastRun was accepted");
   rung.endRun();
   expectRefusal([&] { runWith(relay, sinkWith(1)); },
-                "Mesh15RecvLastRunOn with Mesh15RecvLimit[2] or [3] counting: which repetition runs Mesh15RecvLastRun is not decoded",
+                "Mesh15RecvLastRunOn = 1 with Mesh15RecvLimit[2] counting: which iteration of a level above the short one runs Mesh15RecvLastRun is not decoded",
                 "a last repetition with level 2 counting was accepted");
   rung.endRun();
   const std::string withoutFlag = checkEnvelope(relayWith(0, 0, 2));
