@@ -92,6 +92,10 @@ struct MeshLayout;  // mesh_sides.h
 struct ConvCompute;  // conv_compute.h
 struct InputByteWalk;  // input_byte_walk.h
 
+// The two-byte lane-group form with a bias prefix (lle_rung_two_byte_lane_groups.cc, docs/decoding-log.md "soft14" §C):
+// 2-byte input elements, 16-bit weights and a parameter prefix.
+[[nodiscard]] bool isTwoByteLaneGroupForm(std::span<const isa::Word128> words);
+
 class LleRung final : public models::DatapathRung {
  public:
   explicit LleRung(const models::ChipConfig& config);
@@ -272,6 +276,9 @@ class LleRung final : public models::DatapathRung {
   // The one-byte output form (ComputeOutputBytes 1, docs/decoding-log.md "soft2b"): one input byte weighed by a
   // kept 16-bit weight less ComputeZpWeight, requantised, one byte written (lle_rung_one_byte_output.cc).
   void computeOneByteOutput(const models::DecodedPacket& packet);
+  // The two-byte lane-group form with a bias prefix (lle_rung_two_byte_lane_groups.cc, docs/decoding-log.md "soft14" §C):
+  // the softmax's x - max, its bias the sum a one-byte-output compute kept under the row the write before it names.
+  void computeTwoByteLaneGroups(const models::DecodedPacket& packet);
   // The streamed product (lle_rung_streamed_product.cc, streamed_product.h, docs/decoding-log.md "loom35"): a compute of
   // one-byte elements with nothing under its tag waits for the read marked Stage13TakenByCompute next on its tiles.
   [[nodiscard]] bool takesAStreamedOperand(const models::DecodedPacket& packet);
