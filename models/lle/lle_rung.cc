@@ -154,6 +154,8 @@ void LleRung::beginRun() {
     t.keptReadFeedsNormalise = false;
     t.keptReadUnwrittenByte.reset();
     t.keptStreams.clear();
+    t.keptSums.clear();
+    t.fedRow.reset();
     t.windows.clear();
   }
   partners_.clear();

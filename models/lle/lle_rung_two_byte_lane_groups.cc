@@ -124,6 +124,7 @@ void LleRung::computeTwoByteLaneGroups(const DecodedPacket& packet) {
     refuseUnless(sum != tile.keptSums.end(), "tile " + std::to_string(t) + " keeps no 32-bit sum under row " + std::to_string(*tile.fedRow) +
                                                  " (Stage14FeedTag of the write before it; a one-byte-output compute's ComputePartialSumRow)");
     const int32_t bias = sum->second;
+    tile.fedRow.reset();  // the write names the row for the compute after it; another compute wants its own write
     refuseUnless(!tile.narrowSram.firstUnwritten(inputAt, elements * kElementBytes).has_value(),
                  "tile " + std::to_string(t) + " holds no input at narrow [" + std::to_string(inputAt) + ", +" + std::to_string(elements * kElementBytes) + ")");
     refuseUnless(outputAt + laneGroups * kLanes <= tile.narrowSram.capacity(),
