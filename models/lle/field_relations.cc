@@ -265,8 +265,11 @@ bool isRowWalk(std::span<const isa::Word128> words) {
 }
 
 bool isPrefixedCompute(std::span<const isa::Word128> words) {
-  return readField(words, LleField::ComputeInputBytes) == 4 && readField(words, LleField::ComputeInputRingOn) == 0 &&
-         readField(words, LleField::ComputeParamPrefix) != 0;
+  // 4-byte K groups (the convolution / Dense executors) or 2-byte elements with 16-bit weights (the two-byte lane-group
+  // form, lle_rung_two_byte_lane_groups.cc, which checks its own walk: docs/decoding-log.md "soft14" §C).
+  const uint64_t elementBytes = readField(words, LleField::ComputeInputBytes);
+  return (elementBytes == 4 || (elementBytes == 2 && readField(words, LleField::ComputeWideWeights) != 0)) &&
+         readField(words, LleField::ComputeInputRingOn) == 0 && readField(words, LleField::ComputeParamPrefix) != 0;
 }
 
 bool isUnrequantisedCopyWalk(std::span<const isa::Word128> words) {

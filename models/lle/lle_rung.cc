@@ -155,6 +155,8 @@ void LleRung::beginRun() {
     t.keptReadFeedsNormalise = false;
     t.keptReadUnwrittenByte.reset();
     t.keptStreams.clear();
+    t.keptSums.clear();
+    t.fedRow.reset();
     t.windows.clear();
   }
   partners_.clear();
@@ -1383,6 +1385,10 @@ void LleRung::receiveWeightStream(const DecodedPacket& packet) {
 void LleRung::takeStreamBlocksFromWrite(const DecodedPacket& packet) {
   if (readField(packet.words, LleField::Stage14FeedsCompute) == 0) return;
   const uint64_t blocks = readField(packet.words, LleField::Stage14StreamPrefixBlocks) + 1;
+  // The row it names: where a one-byte-output compute kept its sum, the next compute's bias prefix ("soft14" §C).
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (packet.tileMask & (1u << t)) tiles_[t].fedRow = readField(packet.words, LleField::Stage14FeedTag);
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if ((packet.tileMask & (1u << t)) && weightStreams_[t] && weightStreams_[t]->prefixArrays != 0) weightStreams_[t]->blocks = blocks;
   }
@@ -1877,6 +1883,10 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   }
   // The two-byte element form (lle_rung_two_byte_walk.cc, docs/decoding-log.md "twobyte") counts all its
   // nests' levels, the w0 nest's fifth among them (model_mat_Add's 128 x 128 rows).
+  if (isTwoByteLaneGroupForm(words)) {
+    computeTwoByteLaneGroups(packet);
+    return;
+  }
   if (isTwoByteElementForm(packet)) {
     computeTwoByteElementWise(packet);
     return;

@@ -93,6 +93,10 @@ struct MeshLayout;  // mesh_sides.h
 struct ConvCompute;  // conv_compute.h
 struct InputByteWalk;  // input_byte_walk.h
 
+// The two-byte lane-group form with a bias prefix (lle_rung_two_byte_lane_groups.cc, docs/decoding-log.md "soft14" §C):
+// 2-byte input elements, 16-bit weights and a parameter prefix.
+[[nodiscard]] bool isTwoByteLaneGroupForm(std::span<const isa::Word128> words);
+
 class LleRung final : public models::DatapathRung {
  public:
   explicit LleRung(const models::ChipConfig& config);
@@ -280,6 +284,9 @@ class LleRung final : public models::DatapathRung {
   // The average pool's form (lle_rung_average_pool.cc, docs/decoding-log.md "pool4" §B): ComputeInputBytes 0, the input
   // nest over units of ones, each lane's taps summed from the kept stream along the weight nest, requantised.
   void computeAveragePool(const models::DecodedPacket& packet);
+  // The two-byte lane-group form with a bias prefix (lle_rung_two_byte_lane_groups.cc, docs/decoding-log.md "soft14" §C):
+  // the softmax's x - max, its bias the sum a one-byte-output compute kept under the row the write before it names.
+  void computeTwoByteLaneGroups(const models::DecodedPacket& packet);
   // The streamed product (lle_rung_streamed_product.cc, streamed_product.h, docs/decoding-log.md "loom35"): a compute of
   // one-byte elements with nothing under its tag waits for the read marked Stage13TakenByCompute next on its tiles.
   [[nodiscard]] bool takesAStreamedOperand(const models::DecodedPacket& packet);

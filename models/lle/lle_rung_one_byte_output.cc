@@ -86,6 +86,8 @@ void LleRung::computeOneByteOutput(const DecodedPacket& packet) {
                      " (ComputeInputAt4 x 4 + ComputeInputByte)");
     const int32_t acc = (int32_t{tile.narrowSram.read(inputAt, 1)[0]} - zpIn) * (weight - zpWeight);
     const uint8_t result[1] = {requant(acc)};
+    // Its 32-bit sum is kept under its row for the compute whose bias prefix a later 0x14 names it ("soft14" §C).
+    if (const uint64_t row = readField(words, LleField::ComputePartialSumRow); row != 0) tile.keptSums[row] = acc;
     tile.keptRead.reset();  // the compute consumes the last kept read; the block stays kept under its stream
     refuseUnless(tile.narrowSram.write(outputAt, result), "ComputeOutputAt = " + std::to_string(outputAt) + " lies outside tile " +
                                                               std::to_string(t) + "'s narrow memory");

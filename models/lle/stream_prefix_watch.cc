@@ -11,6 +11,7 @@ namespace {
 constexpr uint8_t kExecutionReceive = 0x11;
 constexpr uint8_t kWeightStreamReceive = 0x12;
 constexpr uint8_t kStagingWrite = 0x14;
+constexpr uint8_t kStagedRead = 0x13;
 constexpr uint8_t kSync = 0x1a;
 constexpr uint64_t kPrefixUnits8PerArray = 32;  // a 256-byte prefix array in the receives' 8-byte units
 
@@ -61,6 +62,19 @@ bool streamPrefixOf(uint8_t opcode, std::span<const isa::Word128> words, StreamP
   return true;
 }
 
+// A read kept for the tile's next compute (Stage13Route 0, 0): the compute-feeding write after it restates the
+// read's level-1 limit (Stage13OuterLimit[0]) in the slot a prefixed stream's write gives its output blocks - 1
+// (docs/decoding-log.md "soft14" §A: 23 / 23 writes after the softmax's records reads hold 1 beside a read
+// counting its level 1 twice, 79 / 79 after the other kept reads hold 0 beside an idle level 1). False when
+// `opcode` is not such a read.
+bool keptReadLevel1(uint8_t opcode, std::span<const isa::Word128> words, uint64_t& level1) {
+  if (opcode != kStagedRead || readField(words, LleField::Stage13Route, 0) != 0 || readField(words, LleField::Stage13Route, 1) != 0) {
+    return false;
+  }
+  level1 = readField(words, LleField::Stage13OuterLimit, 0);
+  return true;
+}
+
 }  // namespace
 
 std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
@@ -83,6 +97,17 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
                                               models::describePacketLocation(before->pc, before->words.front())
                                         : std::string("no packet")) +
                                 " (docs/decoding-log.md \"prefix14\" §B)";
+      uint64_t keptLevel1 = 0;
+      if (!streamed && before && keptReadLevel1(before->opcode, before->words, keptLevel1)) {
+        if (arrays != 0 || on != 0 || ring != 0 || run != 0 || blocks != keptLevel1) {
+          return at + "after a kept read it restates the read's level-1 limit (" +
+                 fieldText(LleField::Stage13OuterLimit, keptLevel1) + ") and describes no stream prefix, but holds " +
+                 fieldText(LleField::Stage14StreamPrefixBlocks, blocks) + ", " + fieldText(LleField::Stage14StreamPrefixArrays, arrays) +
+                 ", " + fieldText(LleField::Stage14StreamPrefixOn, on) + ", " + fieldText(LleField::Stage14RingStream, ring) + ", " +
+                 fieldText(LleField::Stage14StreamPrefixRun, run) + " (docs/decoding-log.md \"soft14\" §A)" + after;
+        }
+        continue;
+      }
       if (!streamed) {
         if (arrays != 0 || on != 0 || blocks != 0 || ring != 0 || run != 0) {
           return at + "it describes a stream prefix (" + fieldText(LleField::Stage14StreamPrefixArrays, arrays) + ", " +

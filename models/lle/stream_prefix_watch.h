@@ -6,7 +6,8 @@
 // parts, or levels 1-3 where level 1 counts blocks: the write says which, docs/decoding-log.md "bias14"), whether
 // the stream comes over the weight ring (a 0x12) or from the host (a 0x11), and the prefix's
 // run: its parts - 1 (the bias array; the scale / offset pair), ceil(arrays / 2) - 1 of the stream, its wraps
-// -run by relation (docs/decoding-log.md "pair14b"). After any other packet the five fields must be 0. Each is checked wherever it is read, the refusal naming field, tile
+// -run by relation (docs/decoding-log.md "pair14b"). After a read kept for the compute (a 0x13 routed 0, 0) the
+// blocks slot restates the read's level-1 limit and the other four are 0 ("soft14" §A). After any other packet the five fields must be 0. Each is checked wherever it is read, the refusal naming field, tile
 // and both PCs; the rung moves no byte for them (a convolution takes its prefix from the parameter rows its
 // stream names, conv_compute.h; the rung keeps the blocks the write names as the stream's, which the convolution
 // and the stream's feeding pop check, LleRung::takeStreamBlocksFromWrite).

@@ -168,6 +168,10 @@ struct TileState {
   // (0x14 with word 4 zero, kept_stream_write.h) puts them back. nullopt: the read met a byte this run
   // never wrote (a write taking it is refused).
   std::map<uint64_t, std::optional<std::vector<uint8_t>>> keptStreams;
+  // The 32-bit sums one-byte-output computes keep under their ComputePartialSumRow, and the row the last compute-feeding
+  // 0x14 on the tile named (Stage14FeedTag): the two-byte lane-group form's bias prefix (docs/decoding-log.md "soft14" §C).
+  std::map<uint64_t, int32_t> keptSums;
+  std::optional<uint64_t> fedRow;
   // The staging windows this run's 0x14s opened on the tile (staging_window.h), in program order: the
   // one-byte-element computes read their passes.
   std::vector<StagingWindow> windows;

@@ -12,7 +12,9 @@
 // one-byte compute reads lane 0 only, so its byte must not depend on the filler.
 // The images are made up (maxima 203 and 91 at different places), and the golden img_cat input where the golden
 // data is present. bright 64^2 is the decode set, 128^2 held out. No output is compared: the programs stop later
-// in the softmax (printed).
+// in the softmax (printed). The sixteen x - max computes after it (docs/decoding-log.md "soft14" §C: one a tile, the
+// one-byte compute's kept sum as their bias) must each write their tile's slice of the image less the maximum plus
+// 255 -- checked against the image itself, not against the rung's input bytes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -52,8 +54,17 @@ std::vector<uint8_t> imageWithPeak(size_t bytes, unsigned seed, uint8_t cap, uin
   return image;
 }
 
+// One run of the two-byte lane-group form (the x - max computes, docs/decoding-log.md "soft14" §C) on one tile: its
+// input address and the bytes it wrote (4 x (ComputeLaneGroups + 1) from ComputeOutputAt).
+struct LaneGroupRun {
+  unsigned tile = 0;
+  uint64_t inputAt = 0;
+  std::vector<uint8_t> bytes;
+};
+
 struct OneByteRun {
   std::vector<std::vector<uint8_t>> tileBytes;  // per one-byte compute run: the byte each tile of its mask holds at ComputeOutputAt
+  std::vector<LaneGroupRun> laneGroups;
   std::string stop = "the chunk's end";
 };
 
@@ -91,6 +102,18 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
       } catch (const std::exception& refusal) {
         run.stop = refusal.what();
         return false;
+      }
+      if (execution && static_cast<uint8_t>(packet.opcode) == 0x01 && isTwoByteLaneGroupForm(packet.words)) {
+        const uint64_t at = readField(packet.words, LleField::ComputeOutputAt);
+        const uint64_t bytes = 4 * (readField(packet.words, LleField::ComputeLaneGroups) + 1);
+        for (unsigned t = 0; t < 16; ++t) {
+          if (!(packet.tileMask & (1u << t))) continue;
+          const AddressedMemory& narrow = rung.tile(t).narrowSram;
+          EXPECT_FALSE(narrow.firstUnwritten(at, bytes).has_value()) << "tile " << t << " wrote nothing at ComputeOutputAt " << at;
+          if (narrow.firstUnwritten(at, bytes)) continue;
+          const auto written = narrow.read(at, bytes);
+          run.laneGroups.push_back({t, readField(packet.words, LleField::ComputeInputAt4) * 4, std::vector<uint8_t>(written.begin(), written.end())});
+        }
       }
       if (execution && isOneByteOutputCompute(packet)) {
         const uint64_t at = readField(packet.words, LleField::ComputeOutputAt);
@@ -151,6 +174,17 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
                         unsigned{filler}, run.tileBytes.size(), run.stop.c_str());
             ASSERT_EQ(run.tileBytes.size(), 1u) << name << ": stopped at " << run.stop;
             EXPECT_EQ(run.tileBytes[0], std::vector<uint8_t>(16, static_cast<uint8_t>(255 - imageMax))) << name << " filler " << unsigned{filler};
+            // The x - max computes after it (docs/decoding-log.md "soft14" §C): one a tile, each writing its slice of the
+            // image (from its ComputeInputAt4 x 4) less the maximum plus 255 -- checked against the image itself.
+            std::printf("%s (max %u, filler 0x%02x): %zu x - max compute(s) run\n", name.c_str(), unsigned{imageMax}, unsigned{filler},
+                        run.laneGroups.size());
+            EXPECT_EQ(run.laneGroups.size(), 16u) << name << ": stopped at " << run.stop;
+            for (const LaneGroupRun& xMinusMax : run.laneGroups) {
+              ASSERT_LE(xMinusMax.inputAt + xMinusMax.bytes.size(), image.size()) << name << " tile " << xMinusMax.tile;
+              std::vector<uint8_t> expected(xMinusMax.bytes.size());
+              for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<uint8_t>(image[xMinusMax.inputAt + i] - imageMax + 255);
+              EXPECT_EQ(xMinusMax.bytes, expected) << name << " tile " << xMinusMax.tile << " filler " << unsigned{filler};
+            }
           }
         }
       }

@@ -200,5 +200,31 @@ TEST_F(StreamPrefixWatchTest, TheWritesRunCountsTheStreamPrefixsPartsAndItsWraps
   EXPECT_NE(checkEnvelope(copy, EnvelopeSet::kShipped), "");  // pinned there, as before
 }
 
+// After a read kept for the compute (a 0x13 routed 0, 0; docs/decoding-log.md "soft14" §A) the compute-feeding write's
+// blocks slot restates the read's level-1 limit: a read whose level 1 counts 6 times (Stage13OuterLimit[0] = 5; the
+// corpus's kept reads count it once or twice) passes with 5 and is refused with 4, 0 or 6, with any prefix array,
+// ring mark or run; a sent read (routed 1, 1) with the same level 1 is no kept read: its write must describe nothing.
+// On main every write with a blocks slot not 0 after a 0x13 was refused ("no prefixed stream").
+TEST_F(StreamPrefixWatchTest, AfterAKeptReadTheBlocksSlotRestatesTheReadsLevelOneLimit) {
+  const auto kept = [&] { return make(0x13, kTiles, {{LleField::Stage13OuterLimit, 5}}); };
+  const auto refusal = [](const std::string& why, const std::string& expected) {
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  EXPECT_EQ(after(kept(), write(kTiles, 0, 0, 5, 0, 0)), "");
+  for (const uint64_t blocks : {0u, 4u, 6u}) {
+    refusal(after(kept(), write(kTiles, 0, 0, blocks, 0, 0)),
+            "restates the read's level-1 limit (Stage13OuterLimit[0] (word 1 bits 15:0) = 5) and describes no stream prefix, but holds "
+            "Stage14StreamPrefixBlocks (word 1 bits 15:0) = " + std::to_string(blocks));
+  }
+  refusal(after(kept(), write(kTiles, 1, 1, 5, 0, 0)), "Stage14StreamPrefixArrays (word 1 bits 98:88) = 1");
+  refusal(after(kept(), write(kTiles, 0, 0, 5, 1, 0)), "Stage14RingStream (word 4 bit 103) = 1");
+  refusal(after(kept(), write(kTiles, 0, 0, 5, 0, 1)), "Stage14StreamPrefixRun (word 0 bits 110:95) = 1");
+  DecodedPacket sent = make(0x13, kTiles, {{LleField::Stage13OuterLimit, 5}, {LleField::Stage13Route, 1}});
+  const LleFieldDef& route = fieldDef(LleField::Stage13Route);
+  packets_.lastWords()[(route.lsb + route.stride) / 128].setBits((route.lsb + route.stride) % 128, 1, 1);
+  sent.words = packets_.lastWords();
+  refusal(after(sent, write(kTiles, 0, 0, 5, 0, 0)), "where no prefixed stream receive comes before it");
+}
+
 }  // namespace
 }  // namespace coralsim::lle
