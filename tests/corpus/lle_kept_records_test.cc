@@ -94,8 +94,8 @@ TEST(LleKeptRecords, TheTrackerTemplatesGetPastTheirSoftmaxKeptReadWithRecords) 
 // looming 64^2's ADD keeps its block of 16-bit weights with a read of the two-record form whose numbers differ from bright's
 // (w4[58:43] = 2, w5[14:0] = 1, w5[56:36] = 72: its level 1 counts four times, bright's twice; docs/decoding-log.md "loom13").
 // On main the run was refused there by the static check, before the first packet ran ("word 4 = a320...: bits 44:43"). Now
-// the static check passes the whole chunk and the run stops at run time, earlier in program order (the streamed product @
-// 0x0111, "loom35" §C): the refusal must name neither the read's PC nor its records.
+// the static check passes the whole chunk and the run stops at run time, earlier in program order (at the identity compute @
+// 0x0149 after the streamed product, "loom13"): the refusal must name neither the read's PC nor its records.
 TEST(LleKeptRecords, LoomingsAddReadWithRecordsPassesTheStaticCheck) {
   const auto corpus = coralsim::testing::corpusDir();
   const fs::path path = corpus ? *corpus / "ricardodeazambuja+LibrEdgeTPU" / "libredgetpu" / "looming" / "templates" /
