@@ -167,7 +167,9 @@ pool01=(--opcode 0x01:ComputeInputBytes=0 "$C/ricardodeazambuja+LibrEdgeTPU/libr
 # The kept reads whose words 4-5 carry 84-bit records (Stage13KeptRecordsOn, w4 bit 79: docs/decoding-log.md "kept13"): the
 # records' numbers and codes (w4[127:80] = 0xa32000200068, w4 bit 77, w5 = 0x0200_0200_0288_8000_8000 in the 51 reads before
 # a compute of 2-byte inputs and 16-bit weights) and the form's w4[42:35] marks (bits 35, 36, 41) are not decoded: pinned to
-# bright 64^2's read @ 0x03e1; bright 128^2 and the twelve colour templates (@ 0x060f) are held out.
+# bright 64^2's read @ 0x03e1; bright 128^2 and the twelve colour templates (@ 0x060f) are held out. The three numbers that vary
+# with the read's level 1 (w4[58:43], w5[14:0], w5[56:36]: Stage13RecordsFirstNumber ..., "loom13") are fields checked against
+# the read's nest, so looming's ADD read @ 0x01ec and the DeepLabs' / ensemble's of its shape pass on bright's rows.
 records13=(--opcode 0x13:Stage13KeptRecordsOn=1 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
 # The softmax's x - max computes (two-byte input elements, 16-bit weights from the kept records block, a bias prefix:
 # docs/decoding-log.md "soft14" §B): their bits of unknown meaning (w12[35:32] = 0 where every other prefixed compute

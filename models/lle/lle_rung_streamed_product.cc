@@ -2,7 +2,9 @@
 // tiles hold nothing under its ComputeStreamTag waits for the read routed (0, 1) and marked Stage13TakenByCompute
 // (routed_read_mark.h) that its tiles issue next, naming its tag as Stage13Channel; that read's bytes are the
 // compute's second operand, and the compute runs when they arrive. Anything else next ends the wait: the compute then
-// runs as before this form was executed (the identity copy's path, which refuses what it lacks by name).
+// runs as before this form was executed (the identity copy's path, which refuses what it lacks by name). The product is
+// executed where every K element but a position's first is the zero point on both sides ("loom13": looming's padded
+// channels), one 4-byte output unit a K element; elsewhere refused naming the position and element.
 
 #include <string>
 #include <variant>
@@ -13,6 +15,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/lle/output_nest.h"
+#include "models/lle/requantizer.h"
 #include "models/lle/routed_read_mark.h"
 #include "models/lle/streamed_product.h"
 
@@ -95,12 +98,22 @@ void LleRung::takeStreamedOperand(const DecodedPacket& read, const StagedNest& r
     refuse(read, "the read streams " + std::to_string(4 * reach.groups) + " bytes; the compute at PC 0x" + isa::formatAddress(packet.pc) +
                      " takes " + std::to_string(product.positions) + " positions of " + std::to_string(product.elements) + " bytes");
   }
-  static_cast<void>(readEpilogue(packet));  // refused by name where the requantiser could not model it
+  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);  // refused by name where the requantiser could not model it
+  const int32_t zpWeight = static_cast<int32_t>(readField(compute.words, LleField::ComputeZpWeight));
+  if (zpWeight > 255) refuse(packet, "ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(zpWeight) + " above 255");
+  const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
   const uint64_t outputAt = readField(compute.words, LleField::ComputeOutputAt);
   const OutputNest out = OutputNest::fromPacket(compute.words, static_cast<int64_t>(outputAt / 4));
+  // One 4-byte unit a K element ("loom35" §C): the output nest must walk exactly those units, each once.
+  if (out.units() != product.bytes() || out.revisitsAUnit()) {
+    refuse(packet, "the streamed product (" + std::to_string(product.positions) + " positions of K = " + std::to_string(product.elements) +
+                       " one-byte elements, its stream the read at PC 0x" + isa::formatAddress(read.pc) + "): its output nest (w5, Output37) from "
+                       "ComputeOutputAt = " + std::to_string(outputAt) + " covers " + std::to_string(out.units()) +
+                       " 4-byte units, not one for each of its " + std::to_string(product.bytes()) + " K elements");
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
-    const TileState& tile = tiles_[t];
+    TileState& tile = tiles_[t];
     const auto stream = gather(tile.narrowSram, reach);
     if (const auto* hole = std::get_if<uint64_t>(&stream)) {
       refuse(read, "tile " + std::to_string(t) + ": the read's narrow byte " + std::to_string(*hole) + " was not written in this run");
@@ -109,15 +122,25 @@ void LleRung::takeStreamedOperand(const DecodedPacket& read, const StagedNest& r
       refuse(packet, "tile " + std::to_string(t) + ": input byte " + std::to_string(*hole) + " of the streamed product (from ComputeInputAt4 x 4 = " +
                          std::to_string(product.inputAt) + ") was not written in this run");
     }
+    const std::vector<uint8_t> input(tile.narrowSram.read(product.inputAt, product.bytes()).begin(),
+                                     tile.narrowSram.read(product.inputAt, product.bytes()).end());
+    // Executed only where the lanes do not depend on how the product pairs its bytes (streamed_product.h).
+    const auto units = product.unitsWhereOnlyFirstElementsWeigh(input, std::get<std::vector<uint8_t>>(stream), zpIn, zpWeight, requant);
+    if (const auto* why = std::get_if<std::string>(&units)) refuse(packet, "tile " + std::to_string(t) + ": the streamed product's " + *why);
+    const std::vector<uint8_t>& bytes = std::get<std::vector<uint8_t>>(units);
+    uint64_t next = 0;
+    bool inside = true;
+    out.forEachUnit([&](int64_t unit) {
+      inside = inside && unit >= 0 &&
+               tile.narrowSram.write(static_cast<uint64_t>(unit) * 4, std::span<const uint8_t>(bytes).subspan(next * 4, 4));
+      ++next;
+    });
+    if (!inside) {
+      refuse(packet, "the streamed product's output nest from ComputeOutputAt = " + std::to_string(outputAt) + " leaves tile " + std::to_string(t) +
+                         "'s narrow memory");
+    }
+    macs_ += product.bytes();
   }
-  // Both operands are on the tiles. What the product writes is not decoded: looming's output nest covers one 4-byte unit
-  // per input element (positions x K), not one byte per position, and the compute after it reduces four such units
-  // through the kept 4 x 4 identity (docs/decoding-log.md "loom35" §C). Refused by name rather than guessed.
-  refuse(packet, "the streamed product (" + std::to_string(product.positions) + " positions of K = " + std::to_string(product.elements) +
-                     " one-byte elements, its stream the read at PC 0x" + isa::formatAddress(read.pc) + "): its output nest (w5, Output37) from "
-                     "ComputeOutputAt = " + std::to_string(outputAt) + " covers " + std::to_string(out.units()) + " 4-byte units" +
-                     (out.units() == product.bytes() ? " (one a K element)" : "") +
-                     "; what the lanes of each unit hold is not decoded");
 }
 
 }  // namespace coralsim::lle

@@ -1,6 +1,8 @@
 #include "models/lle/streamed_product.h"
 
 #include <array>
+#include <string>
+#include <vector>
 
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/lle_fields.h"
@@ -67,6 +69,27 @@ std::variant<StreamedProduct, std::string> StreamedProduct::fromPacket(std::span
     }
   }
   return product;
+}
+
+std::variant<std::vector<uint8_t>, std::string> StreamedProduct::unitsWhereOnlyFirstElementsWeigh(
+    std::span<const uint8_t> input, std::span<const uint8_t> stream, int32_t zpIn, int32_t zpWeight, const Requantizer& requant) const {
+  constexpr uint64_t kLanes = 4;  // one 4-byte output unit a K element
+  if (input.size() < bytes() || stream.size() < bytes()) return std::string("fewer input or stream bytes than positions x K");
+  const uint8_t idle = requant(0);
+  std::vector<uint8_t> units(bytes() * kLanes, idle);
+  for (uint64_t p = 0; p < positions; ++p) {
+    for (uint64_t k = 1; k < elements; ++k) {
+      const uint64_t at = p * elements + k;
+      if (input[at] != zpIn || stream[at] != zpWeight) {
+        return "position " + std::to_string(p) + " element " + std::to_string(k) + ": input byte " + std::to_string(input[at]) +
+               ", stream byte " + std::to_string(stream[at]) + " (zero points " + std::to_string(zpIn) + " / " + std::to_string(zpWeight) +
+               "): a K element other than the first weighs, and how a unit's lanes pair input and stream bytes is not decoded";
+      }
+    }
+    const uint64_t first = p * elements;
+    units[first * kLanes] = requant((int32_t{input[first]} - zpIn) * (int32_t{stream[first]} - zpWeight));
+  }
+  return units;
 }
 
 }  // namespace coralsim::lle

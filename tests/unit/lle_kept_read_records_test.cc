@@ -2,13 +2,16 @@
 // docs/decoding-log.md "kept13"): 73 corpus kept reads with w4 bit 59 carry 84-bit records in words 4-5, marked by
 // w4 bit 79, and no other corpus 0x13 has a word 5 or w4[127:80] other than zero. The records' numbers and codes are
 // not decoded: the envelope pins them to the decode set's (bright 64^2's read @ 0x03e1), which is why this test
-// writes those bits as they are. Everything else is this test's own: tiles 6 and 10, stream 3,003, a nest of 3 units
-// from narrow unit 91 (no corpus read has that mask, tag, base or length). A read with the records and the mark
-// passes; records without the mark, the mark without records, and records in a sent read are refused naming the mark
-// and both words; a record bit other than the decode set's is refused by the envelope naming it.
+// writes those bits as they are. Everything else is this test's own: tiles 6 and 10, stream 3,003, a nest from narrow
+// unit 91 (no corpus read has that mask, tag or base). A read with the records and the mark passes; records without the
+// mark, the mark without records, and records in a sent read are refused naming the mark and both words; a record bit
+// other than the decode set's is refused by the envelope naming it. The three numbers that vary with the read's level 1
+// ("loom13": Stage13RecordsFirstNumber, ...SecondNumber, ...SecondSpan) follow it at a level-1 count no corpus read has
+// (6) and are refused naming the field where they do not.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 #include "models/lle/field_relations.h"
 #include "models/lle/kept_read_records.h"
@@ -28,10 +31,13 @@ class KeptReadRecordsTest : public ::testing::Test {
  protected:
   // A kept read (route 0, 0) with w4 bit 59 and the w4 fields on; `mark` is w4 bit 79, `records` writes the decode
   // set's two records (w4[127:76] and w4[42:35] of the form, word 5), raw bits.
-  DecodedPacket read(uint64_t mark, bool records, uint64_t route = 0) {
+  // `levelOne` is the count of the nest's level 1 over 4 units of level 0: 2 is the decode set's (32 bytes, the numbers
+  // 1, 0, 40 written below).
+  DecodedPacket read(uint64_t mark, bool records, uint64_t route = 0, uint64_t levelOne = 2) {
     DecodedPacket p = packets_.make(0x13, kTiles,
                                     {{LleField::Stage13Channel, kStream}, {LleField::Stage13NarrowAt4, 91}, {LleField::Stage13LoopOn, 1},
-                                     {LleField::Stage13Groups, 2}, {LleField::Stage13Step, 1}, {LleField::Stage13RepeatSlot, 1}});
+                                     {LleField::Stage13Groups, 3}, {LleField::Stage13Step, 1}, {LleField::Stage13RepeatSlot, 1},
+                                     {LleField::Stage13OuterOn, 1}, {LleField::Stage13OuterLimit, levelOne - 1}, {LleField::Stage13Wrap, 1}});
     const LleFieldDef& routeBits = fieldDef(LleField::Stage13Route);
     auto& words = packets_.lastWords();
     words[routeBits.lsb / 128].setBits(routeBits.lsb % 128, 1, route);
@@ -45,6 +51,14 @@ class KeptReadRecordsTest : public ::testing::Test {
     }
     words[4].setBits(79, 1, mark);  // after the records: bit 79 lies inside w4[127:76]
     return p;
+  }
+
+  // The numbers of the two-record form, raw bits: w4[58:43], w5[14:0], w5[56:36].
+  void setNumbers(uint64_t first, uint64_t second, uint64_t span) {
+    auto& words = packets_.lastWords();
+    words[4].setBits(43, 16, first);
+    words[5].setBits(0, 15, second);
+    words[5].setBits(36, 21, span);
   }
 
   EnvelopePackets packets_{0x400};
@@ -62,7 +76,10 @@ TEST_F(KeptReadRecordsTest, AKeptReadWithTheDecodeSetsRecordsAndTheMarkPassesThe
 }
 
 TEST_F(KeptReadRecordsTest, RecordsWithoutTheMarkOrTheMarkWithoutRecordsAreRefusedNamingBoth) {
-  const std::string unmarked = checkEnvelope(read(0, true));
+  // Without the mark the three numbers are no field and the envelope's row holds 0 there: the records here keep them 0.
+  const DecodedPacket records = read(0, true);
+  setNumbers(0, 0, 0);
+  const std::string unmarked = checkEnvelope(records);
   EXPECT_NE(unmarked.find("Stage13KeptRecordsOn (word 4 bit 79) = 0 with word 4 bits 127:80 not zero and word 5 not zero"),
             std::string::npos)
       << unmarked;
@@ -88,9 +105,39 @@ TEST_F(KeptReadRecordsTest, ARecordBitOtherThanTheDecodeSetsIsRefusedByTheEnvelo
   EXPECT_NE(number.find("word 4 = "), std::string::npos) << number;
   EXPECT_NE(number.find("bits 80 have no decoded meaning"), std::string::npos) << number;
   DecodedPacket q = read(1, true);
-  packets_.lastWords()[5].setBits(41, 2, 2);  // record 1's w5[42:41] = 2 (deeplab's, not the decode set's)
+  packets_.lastWords()[5].setBits(32, 3, 2);  // record 1's code w5[34:32] = 2 (the pool reads', not the decode set's)
   const std::string code = checkEnvelope(q);
   EXPECT_NE(code.find("word 5 = "), std::string::npos) << code;
+}
+
+TEST_F(KeptReadRecordsTest, TheRecordsNumbersFollowTheReadsLevelOneAtACountNoCorpusReadHas) {
+  // Level 1 counting 4 (64 bytes): looming's ADD read's numbers 2, 1, 72; counting 6 (96 bytes): 3, 2, 104, no corpus read.
+  for (const auto& [levelOne, first, second, span] : {std::tuple{4u, 2u, 1u, 72u}, std::tuple{6u, 3u, 2u, 104u}}) {
+    const DecodedPacket p = read(1, true, 0, levelOne);
+    setNumbers(first, second, span);
+    EXPECT_EQ(readField(p.words, LleField::Stage13RecordsFirstNumber), first);
+    EXPECT_EQ(readField(p.words, LleField::Stage13RecordsSecondSpan), span);
+    EXPECT_EQ(keptReadRecordsProblem(p.words), "") << levelOne;
+    EXPECT_EQ(checkEnvelope(p), "") << levelOne << ": " << checkEnvelope(p);
+  }
+}
+
+TEST_F(KeptReadRecordsTest, RecordsNumbersThatDoNotFollowTheReadsLevelOneAreRefusedNamingTheField) {
+  const DecodedPacket first = read(1, true, 0, 6);
+  setNumbers(2, 1, 104);  // the first number of a level 1 counting 4
+  EXPECT_NE(checkEnvelope(first).find("Stage13RecordsFirstNumber (word 4 bits 58:43) = 2 where level 1 of the read's nest counts 6"),
+            std::string::npos)
+      << checkEnvelope(first);
+  const DecodedPacket odd = read(1, true, 0, 3);
+  setNumbers(1, 0, 56);
+  EXPECT_NE(checkEnvelope(odd).find("Stage13RecordsFirstNumber"), std::string::npos) << checkEnvelope(odd);
+  const DecodedPacket second = read(1, true, 0, 6);
+  setNumbers(3, 3, 104);
+  EXPECT_NE(checkEnvelope(second).find("Stage13RecordsSecondNumber"), std::string::npos) << checkEnvelope(second);
+  const DecodedPacket span = read(1, true, 0, 6);
+  setNumbers(3, 2, 72);
+  EXPECT_NE(checkEnvelope(span).find("Stage13RecordsSecondSpan"), std::string::npos) << checkEnvelope(span);
+  EXPECT_NE(checkEnvelope(span).find("cover 96 bytes"), std::string::npos) << checkEnvelope(span);
 }
 
 }  // namespace

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 #include <variant>
 
+#include "models/chip_config.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/requantizer.h"
 #include "models/lle/streamed_product.h"
 #include "tests/unit/lle_envelope_packets.h"
 
@@ -83,6 +86,48 @@ TEST_F(StreamedProductTest, ANest37LevelZeroThatIsNotTheKElementsIsRefused) {
   setElement(LleField::ComputeK4W1, 0, 1);
   const std::string why = refusal(p);
   EXPECT_NE(why.find("ComputeK4W1 = 1 is not ComputeK4W0 = 3"), std::string::npos) << why;
+}
+
+// The product's units ("loom13"): one 4-byte unit a K element, executed where every element but a position's first is the
+// zero point on both sides (any lane rule then gives the same bytes). Zero points 120 / 131, multiplier 0.05 and output zero
+// point 3 (so requant(0) = 3, not a raw 0) -- no corpus compute has them (looming's MULs: 128 / 128 and 127 / 127, zero point 0).
+TEST_F(StreamedProductTest, ItsUnitsHoldThePositionsFirstProductInLaneZeroWhereOtherElementsAreZeroPoints) {
+  const auto shape = StreamedProduct::fromPacket(product().words);
+  ASSERT_TRUE(std::holds_alternative<StreamedProduct>(shape)) << std::get<std::string>(shape);
+  const StreamedProduct& p = std::get<StreamedProduct>(shape);
+  ASSERT_EQ(p.bytes(), 40u);
+  std::vector<uint8_t> input(40, 120), stream(40, 131);
+  input[0] = 150, stream[0] = 171;  // (30)(40) = 1,200 x 0.05 = 60, + 3 = 63
+  input[4] = 100, stream[4] = 111;  // (-20)(-20) = 400 x 0.05 = 20, + 3 = 23
+  input[8] = 200, stream[8] = 131;  // x (0): 0, + 3 = 3
+  const Requantizer requant(1.0f, 0.05f, 0.0f, 255.0f, 3, models::RequantRounding::kFp32HalfEven);
+  const auto units = p.unitsWhereOnlyFirstElementsWeigh(input, stream, 120, 131, requant);
+  ASSERT_TRUE(std::holds_alternative<std::vector<uint8_t>>(units)) << std::get<std::string>(units);
+  const std::vector<uint8_t>& bytes = std::get<std::vector<uint8_t>>(units);
+  ASSERT_EQ(bytes.size(), 160u);  // 10 positions x K = 4 units of 4 bytes
+  EXPECT_EQ(bytes[0], 63);        // position 0, element 0, lane 0
+  EXPECT_EQ(bytes[16], 23);       // position 1's first unit
+  EXPECT_EQ(bytes[32], 3);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i % 16 == 0) continue;  // lane 0 of each position's first unit
+    EXPECT_EQ(bytes[i], 3) << "byte " << i;
+  }
+}
+
+TEST_F(StreamedProductTest, ItsUnitsAreRefusedWhereAnotherElementWeighsNamingThePositionAndElement) {
+  const StreamedProduct p = std::get<StreamedProduct>(StreamedProduct::fromPacket(product().words));
+  const Requantizer requant(1.0f, 0.05f, 0.0f, 255.0f, 3, models::RequantRounding::kFp32HalfEven);
+  std::vector<uint8_t> input(40, 120), stream(40, 131);
+  input[7 * 4 + 2] = 119;
+  const auto in = p.unitsWhereOnlyFirstElementsWeigh(input, stream, 120, 131, requant);
+  ASSERT_TRUE(std::holds_alternative<std::string>(in));
+  EXPECT_NE(std::get<std::string>(in).find("position 7 element 2: input byte 119"), std::string::npos) << std::get<std::string>(in);
+  input[7 * 4 + 2] = 120;
+  stream[3 * 4 + 1] = 0;
+  const auto st = p.unitsWhereOnlyFirstElementsWeigh(input, stream, 120, 131, requant);
+  ASSERT_TRUE(std::holds_alternative<std::string>(st));
+  EXPECT_NE(std::get<std::string>(st).find("position 3 element 1: input byte 120, stream byte 0"), std::string::npos)
+      << std::get<std::string>(st);
 }
 
 }  // namespace
