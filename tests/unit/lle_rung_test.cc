@@ -818,6 +818,29 @@ TEST_F(LleRungTest, TheComputesW9RunMiddleBitsMoveNoByte) {
   expectEnvelopeRefusesBits(w9Neighbour, 9, "bits 55 ");
 }
 
+// w14 bit 53 (ComputeFlagW14Bit53, docs/decoding-log.md "w9b53" §C) moves no byte: the Dense compute with it set and
+// clear gives the same two tiles' results; bit 50 beside it (0 in every corpus compute) stays pinned. Fails without
+// the change (checked: lle_fields.def and the envelopes of the branch's previous commit -- one of the two values
+// refused "word 14 ... bits 53").
+TEST_F(LleRungTest, TheComputesW14Bit53MovesNoByte) {
+  for (const uint64_t bit53 : {0u, 1u}) {
+    rung.reset();
+    parameterCachingRun(0x3);
+    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      f.wordsOf(p)[14].setBits(53, 1, bit53);  // the bit itself, not through the field's row
+      ASSERT_EQ(checkEnvelope(p), "") << "w14 bit 53 " << bit53;
+    });
+    ASSERT_EQ(out.size(), 128u);
+    for (unsigned c = 0; c < 64; ++c) {
+      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "w14 bit 53 " << bit53 << ", lane " << c;
+      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "w14 bit 53 " << bit53 << ", lane " << c;
+    }
+  }
+  DecodedPacket w14Neighbour = compute(0x1);
+  f.wordsOf(w14Neighbour)[14].setBits(50, 1, 1);
+  expectEnvelopeRefusesBits(w14Neighbour, 14, "bits 50 ");
+}
+
 // The compute's mode word w15[25:4] (docs/decoding-log.md "w15"): the mode bits w15[5:4] / w15[9:6], the number
 // written twice at w15[24:20] / w15[18:14] and flags 25, 19 move no byte. The Dense compute with mode 0x2a in
 // w15[11:4] (bits 5, 7, 9 set, 4, 6, 8 clear), the number 13 high / 9 low (the low's bits within the high's) and
