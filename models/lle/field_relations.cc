@@ -4,6 +4,7 @@
 #include "models/lle/output_partial_pass.h"
 #include "models/lle/partial_sum_walk.h"
 #include "models/lle/stream_prefix_forward.h"
+#include "models/lle/w10_forward_marks.h"
 #include "models/lle/w10_level0_once.h"
 #include "models/lle/word12_form.h"
 #include "models/lle/write_nest_return.h"
@@ -380,7 +381,9 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     if (std::string problem = w10Level0OnceProblem(words); !problem.empty()) return problem;
     // The partial-pass codes of w7 against the output nest and lanes they are computed from (output_partial_pass.h).
     if (std::string problem = outputPartialPassProblem(words); !problem.empty()) return problem;
-    return partialSumWalkProblem(words);
+    if (std::string problem = partialSumWalkProblem(words); !problem.empty()) return problem;
+    // The w10 nest's forward marks against its carries (w10_forward_marks.h), once the walk itself is one the rung reads.
+    return w10ForwardMarksProblem(words);
   }
   if (opcode == fieldDef(LleField::Stage14WrapC).opcode) {
     // The compute-feeding write's forward marks against its prefix loop's wraps (stream_prefix_forward.h).

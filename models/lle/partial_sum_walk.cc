@@ -39,6 +39,13 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
       readField(words, LleField::ComputeLimitW10Level3) == 0) {
     return "";
   }
+  // The carries' low bits (ComputeW10CarryLow, docs/decoding-log.md "w9b53" §B) are non-zero only in model_dense's
+  // one-pass walks, which apply no carry: a walk that moves by part of a row is not decoded.
+  for (unsigned i = 0; i < kLevels; ++i) {
+    if (const uint64_t low = readField(words, LleField::ComputeW10CarryLow, i); low != 0) {
+      return fieldText(LleField::ComputeW10CarryLow, low, i) + ": a walk over partial-sum rows that moves by part of a row is not decoded";
+    }
+  }
   if (row == 0) {
     // No kept sums: the w10 nest does not walk (every decode-set compute; what a walk without its rows
     // would address is not decoded).

@@ -38,6 +38,17 @@ inline void setRelationFixedMarks(uint8_t op, std::span<isa::Word128> words, con
       words[f.lsb / 128].setBits(f.lsb % 128, f.width, value);
     }
   }
+  // And w11 bits 100-105 exactly where the w10 nest's slots 1-6 carry forward (ComputeW10ForwardMark, 4 x wrap + low > 0,
+  // docs/decoding-log.md "w9b53" §B; slot 0's mark, ComputePartialSumWalkOn, is left to the tests of the walk).
+  if (op == 0x01 && !isNamed(LleField::ComputeW10ForwardMark)) {
+    const LleFieldDef& marks = fieldDef(LleField::ComputeW10ForwardMark);
+    for (unsigned slot = 1; slot <= marks.count; ++slot) {
+      const int64_t carry = 4 * readSigned(words, LleField::ComputeWrapW10, slot) +
+                            static_cast<int64_t>(readField(words, LleField::ComputeW10CarryLow, slot));
+      const uint32_t lsb = marks.lsb + (slot - 1) * marks.stride;
+      words[lsb / 128].setBits(lsb % 128, 1, carry > 0 ? 1 : 0);
+    }
+  }
 }
 
 }  // namespace coralsim::lle

@@ -795,6 +795,52 @@ TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
   expectEnvelopeRefusesBits(w12Neighbour, 12, "bits 41 ");
 }
 
+// w9 bits 53-54, the middle of the w9[58:51] run (ComputeW9RunMiddle, docs/decoding-log.md "w9b53"), move no byte:
+// the Dense compute with bit 53 alone, bit 54 alone and both (run values 4, 8, 12: no corpus compute has them), and
+// with them clear, gives the same two tiles' results; bit 55 beside them stays pinned (refused naming word 9). Fails without the change (checked: lle_fields.def and the envelopes of main restored --
+// bit 53 alone refused "word 9 ... bits 53").
+TEST_F(LleRungTest, TheComputesW9RunMiddleBitsMoveNoByte) {
+  for (const uint64_t middle : {0u, 1u, 2u, 3u}) {
+    rung.reset();
+    parameterCachingRun(0x3);
+    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      f.wordsOf(p)[9].setBits(53, 2, middle);  // the bits themselves, not through the field's row
+      ASSERT_EQ(checkEnvelope(p), "") << "w9[54:53] " << middle;
+    });
+    ASSERT_EQ(out.size(), 128u);
+    for (unsigned c = 0; c < 64; ++c) {
+      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "w9[54:53] " << middle << ", lane " << c;
+      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "w9[54:53] " << middle << ", lane " << c;
+    }
+  }
+  DecodedPacket w9Neighbour = compute(0x1);
+  f.wordsOf(w9Neighbour)[9].setBits(53, 3, 7);
+  expectEnvelopeRefusesBits(w9Neighbour, 9, "bits 55 ");
+}
+
+// w14 bit 53 (ComputeFlagW14Bit53, docs/decoding-log.md "w9b53" §C) moves no byte: the Dense compute with it set and
+// clear gives the same two tiles' results; bit 50 beside it (0 in every corpus compute) stays pinned. Fails without
+// the change (checked: lle_fields.def and the envelopes of the branch's previous commit -- one of the two values
+// refused "word 14 ... bits 53").
+TEST_F(LleRungTest, TheComputesW14Bit53MovesNoByte) {
+  for (const uint64_t bit53 : {0u, 1u}) {
+    rung.reset();
+    parameterCachingRun(0x3);
+    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      f.wordsOf(p)[14].setBits(53, 1, bit53);  // the bit itself, not through the field's row
+      ASSERT_EQ(checkEnvelope(p), "") << "w14 bit 53 " << bit53;
+    });
+    ASSERT_EQ(out.size(), 128u);
+    for (unsigned c = 0; c < 64; ++c) {
+      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "w14 bit 53 " << bit53 << ", lane " << c;
+      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "w14 bit 53 " << bit53 << ", lane " << c;
+    }
+  }
+  DecodedPacket w14Neighbour = compute(0x1);
+  f.wordsOf(w14Neighbour)[14].setBits(50, 1, 1);
+  expectEnvelopeRefusesBits(w14Neighbour, 14, "bits 50 ");
+}
+
 // The compute's mode word w15[25:4] (docs/decoding-log.md "w15"): the mode bits w15[5:4] / w15[9:6], the number
 // written twice at w15[24:20] / w15[18:14] and flags 25, 19 move no byte. The Dense compute with mode 0x2a in
 // w15[11:4] (bits 5, 7, 9 set, 4, 6, 8 clear), the number 13 high / 9 low (the low's bits within the high's) and

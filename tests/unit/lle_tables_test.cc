@@ -413,6 +413,7 @@ TEST(LleRelations, APartialSumWalkOfOnePassMovesNoByteWhateverItsRowAndIdleWraps
   set(LleField::ComputePartialSumWalkOn, 0, 1);
   set(LleField::ComputeWrapW10, 0, 3);
   set(LleField::ComputeWrapW10, 1, 5);
+  set(LleField::ComputeW10ForwardMark, 0, 1);  // slot 1's +5 moves forward: marked, as in every corpus compute (w10_forward_marks.h)
   set(LleField::ComputeWrapW10, 2, -2);
   for (const int64_t row : {0, 77}) {
     set(LleField::ComputePartialSumRow, 0, row);
