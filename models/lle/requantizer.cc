@@ -44,8 +44,11 @@ int32_t roundingDivideByPot(int32_t x, int exponent) {
 }  // namespace
 
 int32_t multiplyByQuantizedMultiplier(int32_t x, int32_t quantizedMultiplier, int shift) {
-  const int leftShift = shift > 0 ? shift : 0;
-  const int rightShift = shift > 0 ? 0 : -shift;
+  // A multiplier of 2^32 or more saturates every non-zero x, and 2^-31 or less rounds it away; the shifts are held
+  // there so that a scale far outside TFLite's range (a parameter read where the compiler put none) cannot shift an
+  // int64 by its width (undefined behaviour; seen at 2^119 under UBSan) and still gives the saturated / rounded value.
+  const int leftShift = std::min(shift > 0 ? shift : 0, 32);
+  const int rightShift = std::min(shift > 0 ? 0 : -shift, 31);
   const auto shifted = static_cast<int32_t>(
       std::clamp<int64_t>(static_cast<int64_t>(x) * (int64_t{1} << leftShift), std::numeric_limits<int32_t>::min(),
                           std::numeric_limits<int32_t>::max()));

@@ -77,6 +77,21 @@ TEST(LleRequantizer, FixedPointIsWithinOneOfExactAndFollowsGemmlowpOnTies) {
   }
 }
 
+TEST(LleRequantizer, FixedPointSaturatesAScaleFarAboveTfliteRange) {
+  // A scale of 2^118 (what a parameter read where the compiler put none can give): every non-zero accumulator
+  // saturates before the high multiply (int32 max or min times the multiplier's 0.5 gives +-2^30), zero stays zero,
+  // and nothing shifts past its width (the ASan+UBSan suite checks that part).
+  int32_t m = 0;
+  int shift = 0;
+  quantizeMultiplier(std::ldexp(1.0, 118), m, shift);
+  EXPECT_EQ(shift, 119);
+  EXPECT_EQ(multiplyByQuantizedMultiplier(1, m, shift), 1 << 30);
+  EXPECT_EQ(multiplyByQuantizedMultiplier(-1, m, shift), -(1 << 30));
+  EXPECT_EQ(multiplyByQuantizedMultiplier(0, m, shift), 0);
+  const Requantizer requant(std::ldexp(1.0f, 118), 1.0f, -128.0f, 127.0f, 0, models::RequantRounding::kTfliteFixedPoint);
+  EXPECT_EQ(requant(5), 127);
+}
+
 TEST(LleRequantizer, RoundingNamesParseBack) {
   for (RequantRounding r : {RequantRounding::kFp32HalfEven, RequantRounding::kFp32HalfAway,
                             RequantRounding::kTfliteFixedPoint}) {
