@@ -360,14 +360,8 @@ TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
     if (const JsonValue* twin = goldenModel.manifest.find("twin")) {
       if (const JsonValue* origin = twin->find("origin")) twinConfidence = text(origin->find("confidence"));
     }
-    // A golden whose TPU subgraph holds an AVERAGE_POOL_2D (tolerance.tpu_subgraph_ops) rounds the pool's ties in
-    // TFLite's integer kernel, which no one rounding of the device's requantiser states (docs/decoding-log.md "gabp4" §C,
-    // "pool4" §C: gabor p4's pool, its sums of 16 with remainder 8 split both ways in one image). Exactness is reported
-    // there, the tolerance asserted; the rung's rounding is the one every golden-exact compute uses.
-    bool roundsPoolTies = false;
-    if (const JsonValue* tol = goldenModel.manifest.find("tolerance")) {
-      if (const JsonValue* ops = tol->find("tpu_subgraph_ops")) roundsPoolTies = ops->find("AVERAGE_POOL_2D") != nullptr;
-    }
+    // A pool's ties (goldenRoundsPoolTies, tests/support/golden_output.h): exactness reported, the tolerance asserted.
+    const bool roundsPoolTies = coralsim::testing::goldenRoundsPoolTies(goldenModel.manifest);
     const bool exactExpected = (twinConfidence.empty() || twinConfidence.starts_with("high")) && !roundsPoolTies;
     const ModelFile model = loadModelFile(goldenModel.compiled);  // the plan refers into it
     const RunPlan plan = planRun(model);

@@ -32,4 +32,10 @@ std::vector<uint8_t> readPreferredGoldenDeviceOutput(const std::filesystem::path
   return readFile(caseDir / textOf(output.find("dev_file")));
 }
 
+bool goldenRoundsPoolTies(const JsonValue& manifest) {
+  const JsonValue* tolerance = manifest.find("tolerance");
+  const JsonValue* ops = tolerance ? tolerance->find("tpu_subgraph_ops") : nullptr;
+  return ops && ops->find("AVERAGE_POOL_2D") != nullptr;
+}
+
 }  // namespace coralsim::testing

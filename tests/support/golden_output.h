@@ -20,4 +20,10 @@ std::vector<uint8_t> readPreferredGoldenOutput(const std::filesystem::path& case
 // `alt_xnnpack_dev_file`, else the primary's `dev_file`.
 std::vector<uint8_t> readPreferredGoldenDeviceOutput(const std::filesystem::path& caseDir, const JsonValue& output);
 
+// True when the golden's TPU subgraph holds an AVERAGE_POOL_2D (`tolerance.tpu_subgraph_ops`). TFLite's integer
+// kernel rounds the pool's ties in a way no single rounding of the device's requantiser states (docs/decoding-log.md
+// "gabp4" §C, "pool4" §C), and the corpus has no hardware pool output to say the chip's rule: a test reports how exact
+// such an lle output is and asserts the golden's tolerance, not exactness.
+bool goldenRoundsPoolTies(const JsonValue& manifest);
+
 }  // namespace coralsim::testing
