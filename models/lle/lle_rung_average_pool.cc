@@ -139,6 +139,9 @@ void LleRung::computeAveragePool(const DecodedPacket& packet) {
                  "tile " + std::to_string(t) + " armed a weight stream on ComputeStreamTag = " + std::to_string(tag) + "; the form weighs a kept stream");
     const auto kept = tile.keptStreams.find(tag);
     if (kept == tile.keptStreams.end() || !kept->second) refuseAnotherStream(packet, t);
+    // refuseAnotherStream returns where the tag is the tile's kept-read channel: nothing kept there is still no stream.
+    refuseUnless(kept != tile.keptStreams.end() && kept->second,
+                 "tile " + std::to_string(t) + " keeps no stream on ComputeStreamTag = " + std::to_string(tag));
     const std::vector<uint8_t>& stream = *kept->second;
     // The walk reads whole rows of the stream and every one of them: a stream of another length is laid out otherwise.
     refuseUnless(stream.size() == streamRows * rowBytes,
