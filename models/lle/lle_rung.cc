@@ -11,6 +11,7 @@
 
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
+#include "models/lle/byte_stepped_weighing.h"
 #include "models/lle/compute_observer.h"
 #include "models/lle/compute_output_bytes.h"
 #include "models/lle/compute_write_report.h"
@@ -1909,6 +1910,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   refusePackedKCountDisagreeing(packet, elementBytes, streamedProduct);
   if (streamedProduct) {
     waitForStreamedOperand(packet);
+    return;
+  }
+  // 4-byte groups weighed through a weight walk in bytes (byte_stepped_weighing.h, docs/decoding-log.md "loomid").
+  if (elementBytes == kGroupBytes && ByteSteppedWeighing::isForm(words)) {
+    computeByteSteppedWeighing(packet);
     return;
   }
   // Where Nest37 level 1 counts, the weight nests' wrap relation is the rung's to check (lle_relations.def):

@@ -270,6 +270,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] bool isWalkedElementWise(const models::DecodedPacket& packet) const;
   void refuseWeightWrapsOutsideTheWalkedForm(const models::DecodedPacket& packet) const;
   void computeElementWiseWalk(const models::DecodedPacket& packet);
+  // The byte-stepped weighing (lle_rung_byte_stepped_weighing.cc, byte_stepped_weighing.h, docs/decoding-log.md "loomid").
+  void computeByteSteppedWeighing(const models::DecodedPacket& packet);
   // The units of a copy's output position (docs/decoding-log.md "colour", "w4hi"): ComputeLaneGroups + 1 -- the
   // grouped walk's K groups ("kstride"), each weighed into its own lane group as the ring copy's, or a broadcast's whole walk.
   [[nodiscard]] static uint64_t unitsAPosition(std::span<const isa::Word128> words);

@@ -40,6 +40,15 @@ uint64_t nestIterations(std::span<const isa::Word128> words, std::initializer_li
   return n;
 }
 
+// Every level of the input nest (Nest37, levels 0-6) runs once: the walk reads one group.
+bool walksOnce(std::span<const isa::Word128> words) {
+  const InputByteWalk walk = InputByteWalk::fromPacket(words, kUnitBytes);
+  for (const uint64_t limit : walk.limits) {
+    if (limit != 0) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 // The form: 4-byte input elements outside a ring, Nest37 level 0 run once (one group an iteration)
@@ -70,7 +79,10 @@ bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
   // Conv 1024^2's input copy: positions at level 2, the image's rows at level 4 ("conv1024").
   const bool walksAboveLevel3 = groupsOutsideARing && InputByteWalk::fromPacket(words, kUnitBytes).countsAboveLevel3();
   // The grouped walk: Nest37 level 0 counts K groups the w0 nest does not reduce over (unitsAPosition).
-  if (!walksAtLevel1 && !walksAboveLevel3 && !isPixelWalk(words) && !isGroupedWalk(words)) return false;
+  // An unrequantised copy whose input nest runs once copies one group: the walk of one iteration (docs/decoding-log.md
+  // "loomid" §D: looming's copies @ 0x0407 / 0x0418 of a zone's average on tiles 0, 4 and 8).
+  const bool copiesOneGroup = groupsOutsideARing && isUnrequantisedCopy(words) && walksOnce(words);
+  if (!walksAtLevel1 && !walksAboveLevel3 && !isPixelWalk(words) && !isGroupedWalk(words) && !copiesOneGroup) return false;
   bool any = false;
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;

@@ -118,5 +118,24 @@ TEST(LleKeptRecords, LoomingsAddReadWithRecordsPassesTheStaticCheck) {
               why.substr(at == std::string::npos ? 0 : at, 240).c_str());
 }
 
+// The records read's consumer runs (docs/decoding-log.md "loomid"): with the identities after looming's MULs executed (the
+// byte-stepped weighing) and its one-group copies, the run gets past the ADD the read feeds, the zone pool and the gather of
+// the nine averages on tile 0: it stops after the read in program order. On main it stopped at the identity @ 0x0149,
+// before the read (checked: main's binary, the s18 stop table).
+TEST(LleKeptRecords, LoomingRunsPastTheAddItsRecordsReadFeeds) {
+  const auto corpus = coralsim::testing::corpusDir();
+  const fs::path path = corpus ? *corpus / "ricardodeazambuja+LibrEdgeTPU" / "libredgetpu" / "looming" / "templates" /
+                                     "looming_64x64_3x3_edgetpu.tflite"
+                               : fs::path();
+  if (!corpus || !fs::exists(path)) GTEST_SKIP() << "\n*** SKIPPED: looming_64x64_3x3 is not in the corpus. ***\n";
+  const ModelFile model = loadModelFile(path);
+  const long recordsPc = firstRecordsReadPc(model);
+  ASSERT_GT(recordsPc, 0) << "looming has no kept read with records";
+  const RunPlan plan = planRun(model);
+  const RunResult r = runOnLle(plan, randomInputs(plan, 1));
+  ASSERT_FALSE(r.ok()) << "looming ran fully: compare it with its golden (this test expects a later stop)";
+  EXPECT_GT(refusedPc(*r.error), recordsPc) << *r.error;
+}
+
 }  // namespace
 }  // namespace coralsim::driver

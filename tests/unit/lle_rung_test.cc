@@ -6024,6 +6024,31 @@ TEST_F(LleRungTest, TheUnrequantisedCopyGathersItsGroupsOverNest37Levels2And4) {
   EXPECT_NE(looped.find("ComputePositionLoopOn (word 11 bit 111) = 1"), std::string::npos) << looped;
 }
 
+// An unrequantised copy whose input nest runs once copies one group through the kept identity (docs/decoding-log.md
+// "loomid" §D: looming's copies @ 0x0407 / 0x0418 of a zone's average, unit 0 to unit 1 on tiles 0, 4, 8). Here the
+// second of two input units (no corpus copy reads there) to kOutputAt; the unit after it keeps the 0x17's canary.
+// Fails without the change (checked: with lle_rung_eltwise_walk.cc's one-group case removed the copy is refused,
+// "ComputeUnrequantisedCopy (word 11 bit 117) set outside the walked element-wise form").
+TEST_F(LleRungTest, AnUnrequantisedCopyWhoseNestRunsOnceCopiesOneGroup) {
+  constexpr uint16_t kTile = 0x8;
+  constexpr uint64_t kBlockAt = 96;
+  constexpr uint64_t kInputAt = 200;
+  const float inf = std::numeric_limits<float>::infinity();
+  DecodedPacket copy = elementWiseCompute(
+      kTile, 1, kInputAt + 4,
+      {{LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, 0}, {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f)},
+       {LleField::ComputeClampHi, std::bit_cast<uint32_t>(inf)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-inf)},
+       {LleField::ComputeUnrequantisedCopy, 1}});
+  f.wordsOf(copy)[kRequantisationWord] = isa::Word128{};
+  EXPECT_EQ(checkEnvelope(copy), "");
+  streams.input = {7, 11, 13, 17, 250, 3, 128, 99};
+  const DecodedPacket mark = canaryAt(kTile, kOutputAt / 4 + 1);
+  const std::vector<uint8_t> out = runElementWise({kTile, kBlockAt, kInputAt, {1, 1, 1, 1}, 8, true, {mark}}, copy);
+  ASSERT_EQ(out.size(), 8u);
+  EXPECT_EQ(std::vector<uint8_t>(out.begin(), out.begin() + 4), (std::vector<uint8_t>{250, 3, 128, 99}));
+  for (size_t i = 4; i < 8; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the copy";
+}
+
 // The grouped copy (docs/decoding-log.md "colour"): an unrequantised copy whose Nest37 level 0 counts K
 // groups, each weighed by the kept identity into the output unit of its own lane group (lanes = 4 x groups,
 // ComputeLaneGroups = ComputeK4W1, as the RingCanary ring copy's), the groups innermost in Output37 --

@@ -1,0 +1,148 @@
+// The byte-stepped weighing (models/lle/byte_stepped_weighing.h; docs/decoding-log.md "loomid"): 4-byte input groups, K a
+// position, weighed through a weight walk that steps one byte a group over a kept 16-byte block and returns. Here 6
+// positions (the w0 nest 1 x 3 x 2) of K = 3 groups from narrow unit 50 -- a K, count and base no corpus compute has
+// (looming's identities @ 0x0149 / 0x019a: 256 positions of K = 4 from unit 580).
+#include <gtest/gtest.h>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "models/chip_config.h"
+#include "models/lle/byte_stepped_weighing.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/requantizer.h"
+#include "tests/unit/lle_envelope_packets.h"
+
+namespace coralsim::lle {
+namespace {
+
+using models::DecodedPacket;
+
+class ByteSteppedWeighingTest : public ::testing::Test {
+ protected:
+  void setElement(LleField field, unsigned element, uint64_t value) {
+    const LleFieldDef& f = fieldDef(field);
+    const unsigned lsb = f.lsb + element * f.stride;
+    packets_.lastWords()[lsb / 128].setBits(lsb % 128, f.width, value);
+  }
+  void setAll(LleField field, uint64_t value) {
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) setElement(field, e, value);
+  }
+
+  // K = 3 groups of 4 bytes at Nest37 level 0 (stride 4), 3 x 2 positions at levels 1-2 (strides 12 and 36 bytes: one run
+  // of 18 units); Nest29 stepping 3 bytes at level 0 and back at every level (slot carries -1 unit + 2 bytes = -2), 3 x 2
+  // iterations above it at levels 2-3; the w10 nest the same 18.
+  DecodedPacket weighing() {
+    DecodedPacket p = packets_.make(0x01, 0x0030,
+                                    {{LleField::ComputeK4W0, 2}, {LleField::ComputeK4W1, 2}, {LleField::ComputeInputBytes, 4},
+                                     {LleField::ComputeInputBytesCode, 0}, {LleField::ComputeInputRingOn, 0}, {LleField::ComputeInputAt4, 50},
+                                     {LleField::ComputeInputByte, 0}, {LleField::ComputePositionStep37, 1},
+                                     {LleField::ComputeNest37Limit1, 2}, {LleField::ComputeNest37Carry1, 4}, {LleField::ComputePositions, 1},
+                                     {LleField::ComputeNest37Limit3, 0}, {LleField::ComputeK4W7, 2}, {LleField::ComputeLimit29Level3, 1},
+                                     {LleField::ComputeKWrapW7, 8191}, {LleField::ComputeK4W10, 2}, {LleField::ComputeLimitW10Level3, 1},
+                                     {LleField::ComputeLimitW0Level4, 0}});
+    setAll(LleField::ComputeNest37LimitHigh, 0);
+    setAll(LleField::ComputeLimitW0Levels56, 0);
+    setAll(LleField::ComputeLimit29High, 0);
+    setAll(LleField::ComputeLimitW10High, 0);
+    setElement(LleField::ComputeLimitW0, 0, 0);
+    setElement(LleField::ComputeLimitW0, 1, 2);
+    setElement(LleField::ComputeLimitW0, 2, 1);
+    setElement(LleField::ComputeLimit29, 0, 0);
+    setElement(LleField::ComputeLimit29, 1, 2);
+    setElement(LleField::ComputeLimitW10, 0, 0);
+    setElement(LleField::ComputeLimitW10, 1, 2);
+    setAll(LleField::ComputeKWrap29, 8191);
+    setAll(LleField::ComputeNest29CarryLow, 2);
+    return p;
+  }
+
+  static std::string refusal(const DecodedPacket& p) {
+    const auto shape = ByteSteppedWeighing::fromPacket(p.words);
+    return std::holds_alternative<std::string>(shape) ? std::get<std::string>(shape) : "accepted";
+  }
+
+  EnvelopePackets packets_{0x300};
+};
+
+TEST_F(ByteSteppedWeighingTest, ItIsTheFormWhereTheWeightNestCarriesAPartOfAUnit) {
+  DecodedPacket p = weighing();
+  EXPECT_TRUE(ByteSteppedWeighing::isForm(p.words));
+  setElement(LleField::ComputeNest29CarryLow, 0, 0);  // whole units: the 4-byte forms' weight walk
+  EXPECT_FALSE(ByteSteppedWeighing::isForm(p.words));
+}
+
+TEST_F(ByteSteppedWeighingTest, ItsPositionsAreTheW0NestAndItsInputOneRunOfUnits) {
+  const auto shape = ByteSteppedWeighing::fromPacket(weighing().words);
+  ASSERT_TRUE(std::holds_alternative<ByteSteppedWeighing>(shape)) << std::get<std::string>(shape);
+  const ByteSteppedWeighing& w = std::get<ByteSteppedWeighing>(shape);
+  EXPECT_EQ(w.positions, 6u);
+  EXPECT_EQ(w.groups, 3u);
+  EXPECT_EQ(w.inputAt, 200u);
+  EXPECT_EQ(w.inputBytes(), 72u);
+}
+
+TEST_F(ByteSteppedWeighingTest, WalksThatAreNotTheFormAreRefusedNamingTheLevel) {
+  DecodedPacket p = weighing();
+  setElement(LleField::ComputeNest29CarryLow, 1, 3);  // slot 1 carries -1 byte: level 2 moves one byte on
+  EXPECT_NE(refusal(p).find("Nest29's level 2 moves the weight bytes by 1"), std::string::npos) << refusal(p);
+  p = weighing();
+  setElement(LleField::ComputeNest37Carry1, 0, 8);  // level 2 steps 40 bytes: the second row of positions a unit late
+  EXPECT_NE(refusal(p).find("Nest37 reads input group 9 at byte offset 40"), std::string::npos) << refusal(p);
+  p = weighing();
+  setElement(LleField::ComputeK4W7, 0, 1);
+  EXPECT_NE(refusal(p).find("ComputeK4W7 = 1 is not ComputeK4W0 = 2"), std::string::npos) << refusal(p);
+  p = weighing();
+  setElement(LleField::ComputeLimitW10Level3, 0, 2);
+  EXPECT_NE(refusal(p).find("nest counts 27 iterations where the w0 nest counts 18"), std::string::npos) << refusal(p);
+}
+
+// Zero point 120, bias -6, multiplier 0.5, output zero point 40, block byte 0 = 3 (no corpus compute has them: looming's
+// identities carry 0, 0, 1.0, 0 and the identity block): lane 0 = requant(-6 + (x - 120) x 3), lanes 1-3 requant(-6) = 37.
+TEST_F(ByteSteppedWeighingTest, ItsUnitsHoldLaneZeroOfEachPositionsFirstGroupWeighedByBlockByteZero) {
+  const ByteSteppedWeighing w = std::get<ByteSteppedWeighing>(ByteSteppedWeighing::fromPacket(weighing().words));
+  std::vector<uint8_t> input(72, 120);
+  input[0] = 130;       // position 0: (10)(3) - 6 = 24 x 0.5 = 12, + 40 = 52
+  input[12] = 110;      // position 1: (-10)(3) - 6 = -36 x 0.5 = -18, + 40 = 22
+  input[5 * 12] = 120;  // position 5: -6 x 0.5 = -3, + 40 = 37
+  // Unit 0: 3, then bytes the zero-point lanes meet under every reading; units 1-3: byte 0 zero, the rest anything.
+  const std::vector<uint8_t> block = {3, 7, 0xfe, 5, 0, 9, 9, 9, 0, 1, 2, 3, 0, 0x80, 0x7f, 4};
+  const Requantizer requant(1.0f, 0.5f, -128.0f, 127.0f, 40, models::RequantRounding::kFp32HalfEven);
+  const auto units = w.unitsWhereOnlyLaneZeroWeighs(input, block, 120, -6, requant);
+  ASSERT_TRUE(std::holds_alternative<std::vector<uint8_t>>(units)) << std::get<std::string>(units);
+  const std::vector<uint8_t>& bytes = std::get<std::vector<uint8_t>>(units);
+  ASSERT_EQ(bytes.size(), 24u);  // one unit a position
+  EXPECT_EQ(bytes[0], 52);
+  EXPECT_EQ(bytes[4], 22);
+  EXPECT_EQ(bytes[20], 37);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i % 4 == 0) continue;
+    EXPECT_EQ(bytes[i], 37) << "byte " << i;
+  }
+}
+
+TEST_F(ByteSteppedWeighingTest, ItsUnitsAreRefusedWhereAnotherLaneOrBlockByteWeighs) {
+  const ByteSteppedWeighing w = std::get<ByteSteppedWeighing>(ByteSteppedWeighing::fromPacket(weighing().words));
+  const Requantizer requant(1.0f, 0.5f, -128.0f, 127.0f, 40, models::RequantRounding::kFp32HalfEven);
+  std::vector<uint8_t> block(16, 0);
+  block[0] = 1;
+  std::vector<uint8_t> input(72, 120);
+  input[(4 * 3 + 1) * 4 + 0] = 119;  // position 4, group 1, lane 0
+  const auto in = w.unitsWhereOnlyLaneZeroWeighs(input, block, 120, 0, requant);
+  ASSERT_TRUE(std::holds_alternative<std::string>(in));
+  EXPECT_NE(std::get<std::string>(in).find("position 4 group 1 lane 0: input byte 119"), std::string::npos) << std::get<std::string>(in);
+  input.assign(72, 120);
+  input[2 * 12 + 3] = 0;  // position 2, group 0, lane 3
+  const auto lane = w.unitsWhereOnlyLaneZeroWeighs(input, block, 120, 0, requant);
+  ASSERT_TRUE(std::holds_alternative<std::string>(lane));
+  EXPECT_NE(std::get<std::string>(lane).find("position 2 group 0 lane 3"), std::string::npos) << std::get<std::string>(lane);
+  input.assign(72, 120);
+  block[8] = 1;  // unit 2 byte 0
+  const auto blk = w.unitsWhereOnlyLaneZeroWeighs(input, block, 120, 0, requant);
+  ASSERT_TRUE(std::holds_alternative<std::string>(blk));
+  EXPECT_NE(std::get<std::string>(blk).find("block unit 2 byte 0 = 1"), std::string::npos) << std::get<std::string>(blk);
+}
+
+}  // namespace
+}  // namespace coralsim::lle
