@@ -88,8 +88,18 @@ def ignore_masks(fields, formats):
     return masks
 
 
+def layout_opcode(op, packet, fields):
+    """The opcode whose fields lay out this packet: 0x01's for the max pool's 0x02 (Max02Lanes 0; as
+    models/lle/max_pool_form.h, docs/decoding-log.md "maxpool"), the packet's own otherwise."""
+    lanes = fields["Max02Lanes"]
+    if op == lanes[0] and field_value(packet, lanes) == 0:
+        return fields["ComputeInputBytes"][0]
+    return op
+
+
 def packet_mask(op, packet, fields, formats, masks):
     """The bits decoded in this packet: every format's, plus the format fields present in it."""
+    op = layout_opcode(op, packet, fields)
     mask = masks[op]
     for name, conditions in formats.items():
         row = fields.get(name)

@@ -145,6 +145,10 @@ normalise13=(--opcode 0x13:Stage13FeedsNormalise=1 "$C/ricardodeazambuja+LibrEdg
 # whose w4[42:36] bits of unknown meaning join the rows; its Stage13MaxPassBeats is decoded (128^2's held out).
 max02=(--opcode 0x02 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite"
        --opcode 0x13:Stage13Route=3,Stage13MaxPassMark=1 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
+# The max pool's 0x02 (Max02Lanes 0, laid out as an 0x01 compute: docs/decoding-log.md "maxpool"): its bits outside
+# 0x01's fields (the pool marks: w6 122-124, w7 75, w9 51 / 55 / 56, w12 32 / 35, w14 52 / 58-60) pinned to nin_cnn's 32
+# pools; ensemble's 40 and voice_commands' 9 are held out.
+maxpool02=(--opcode 0x02:Max02Lanes=0 "$C/prbodmann+Coral-TPU/ensemble_tpu/models/nin_cnn_edgetpu.tflite")
 # The broadcast of the softmax's maximum (docs/decoding-log.md "bright3"): one-unit 0x14s whose word 3 is zero
 # (Stage14WordThreeMark 0); their w4 bit 100 (set in these and in 77 other corpus 0x14s, not decoded) pinned to
 # bright 64^2's fifteen; bright 128^2, the colour templates and MobileNet v1 are held out.
@@ -176,5 +180,5 @@ records13=(--opcode 0x13:Stage13KeptRecordsOn=1 "$C/ricardodeazambuja+LibrEdgeTP
 # carries an odd code, w6[123:122], w7 bit 77, w9 bit 51, w14[53:52] ...) pinned to bright 64^2's sixteen; bright 128^2 and
 # the twelve colour templates are held out.
 xmax01=(--opcode 0x01:ComputeInputBytes=2,ComputeParamPrefix=1,ComputeWideWeights=1 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}" "${max02[@]}" "${broadcast14[@]}" "${resend13[@]}" "${onebyte01[@]}" "${pool01[@]}" "${records13[@]}" "${xmax01[@]}"
-python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}" "${max02[@]}" "${broadcast14[@]}" "${resend13[@]}" "${onebyte01[@]}" "${pool01[@]}" "${records13[@]}" "${xmax01[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope.def "$T/dense_256_edgetpu.tflite" "$T/dense_1024_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}" "${max02[@]}" "${maxpool02[@]}" "${broadcast14[@]}" "${resend13[@]}" "${onebyte01[@]}" "${pool01[@]}" "${records13[@]}" "${xmax01[@]}"
+python3 scripts/gen_lle_envelope.py "$TOOLS/isa" models/lle/lle_envelope_decode_set.def "$T/dense_256_edgetpu.tflite" "${fill17[@]}" "${kept13[@]}" "${compute01[@]}" "${identity01[@]}" "${ring01[@]}" "${padding14[@]}" "${padding11[@]}" "${stride11[@]}" "${stride14[@]}" "${mesh[@]}" "${conv01[@]}" "${feed[@]}" "${nlu19[@]}" "${ring12[@]}" "${slot13[@]}" "${normalise13[@]}" "${max02[@]}" "${maxpool02[@]}" "${broadcast14[@]}" "${resend13[@]}" "${onebyte01[@]}" "${pool01[@]}" "${records13[@]}" "${xmax01[@]}"

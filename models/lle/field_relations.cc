@@ -273,6 +273,17 @@ bool isPrefixedCompute(std::span<const isa::Word128> words) {
          readField(words, LleField::ComputeInputRingOn) == 0 && readField(words, LleField::ComputeParamPrefix) != 0;
 }
 
+bool isIdleInputNest(std::span<const isa::Word128> words) {
+  if (readField(words, LleField::ComputeInputBytes) != 0 || readField(words, LleField::ComputeInputAt4) != 0) return false;
+  for (const LleField field : {LleField::ComputeK4W1, LleField::ComputeNest37Limit1, LleField::ComputePositions, LleField::ComputeNest37Limit3,
+                               LleField::ComputeNest37LimitHigh, LleField::ComputeKWrap37}) {
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) {
+      if (readField(words, field, e) != 0) return false;
+    }
+  }
+  return true;
+}
+
 bool isUnrequantisedCopyWalk(std::span<const isa::Word128> words) {
   return readField(words, LleField::ComputeUnrequantisedCopy) != 0 && readField(words, LleField::ComputeInputBytes) == 4 &&
          readField(words, LleField::ComputeInputRingOn) == 0;
@@ -311,7 +322,12 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     if (r.onlyWhereSet && readField(words, *r.onlyWhereSet) == 0) continue;            // a relation of one form only
     if (r.exceptPixelWalk && (isPixelWalk(words) || isUnrequantisedCopyWalk(words) || isGroupedWalk(words))) continue;  // lle_rung_eltwise_walk.cc checks it
     if (r.exceptRowWalk && (isRowWalk(words) || isUnrequantisedCopyWalk(words) || isGroupedWalk(words))) continue;  // Nest37 read as a byte walk
+    // The max pool's (idle input nest): its executor walks Output37 as an address generator, as the average pool's does.
+    if (r.exceptRowWalk && isIdleInputNest(words)) continue;
     if (r.exceptPrefixed && rows == RowsChecked::kAll && isPrefixedCompute(words)) continue;  // the convolution / Dense executors'
+    // The max pool (idle input nest): no input walk to wrap, and its executor walks Nest29's carries as the window's address
+    // generator (weight_byte_walk.h), as the average pool's does.
+    if (isKWrapRow(r) && isIdleInputNest(words)) continue;
     if (r.fixedElement) {
       if (readField(words, *r.condition) == 0) continue;
       const int64_t value = readSigned(words, r.field, *r.fixedElement);

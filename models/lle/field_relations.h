@@ -63,6 +63,14 @@ struct FieldRelation {
 // read it as one (the weight wraps, the raw element-wise form's position repeats) are the executor's.
 [[nodiscard]] bool isPixelWalk(std::span<const isa::Word128> words);
 
+// An input nest that reads nothing (docs/decoding-log.md "maxpool"): ComputeInputBytes 0 and ComputeInputAt4 0, every
+// Nest37 limit and wrap 0 -- the max pool's 0x02 (81 / 81 corpus ones, read as 0x01's), whose taps are the kept stream's
+// bytes alone. Its K-loop wrap rows do not apply: ComputeKWrap37 (the input advancing a unit a K group) has no input to
+// move, and ComputeKWrap29 / ComputeKWrapW7 are the window walk's carries, which its executor follows as an address
+// generator (weight_byte_walk.h, as the average pool's); nor the element-wise form's position rows (the _OR_ROW_WALK
+// rows: Output37 walked as an address generator, output_nest.h). Its executor refuses any other input nest.
+[[nodiscard]] bool isIdleInputNest(std::span<const isa::Word128> words);
+
 // A 4-byte compute outside a ring with a parameter prefix (ComputeParamPrefix not 0, docs/decoding-log.md "split"
 // §D): its weights come from a stream that opens with the prefix arrays ("convmac" §A), so only the convolution
 // executor (conv_compute.h: the three nests as address generators, the outputs dividing the iterations) and the

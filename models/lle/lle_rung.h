@@ -286,6 +286,11 @@ class LleRung final : public models::DatapathRung {
   // The average pool's form (lle_rung_average_pool.cc, docs/decoding-log.md "pool4" §B): ComputeInputBytes 0, the input
   // nest over units of ones, each lane's taps summed from the kept stream along the weight nest, requantised.
   void computeAveragePool(const models::DecodedPacket& packet);
+  // The max pool's 0x02 (lle_rung_max_pool.cc, max_pool_form.h, docs/decoding-log.md "maxpool"): the same window walk,
+  // each lane's largest tap of the kept stream, the epilogue after the maximum.
+  void computeMaxPool(const models::DecodedPacket& packet);
+  enum class PoolReduction { kSum, kMax };
+  void computeWindowPool(const models::DecodedPacket& packet, PoolReduction reduction);
   // The two-byte lane-group form with a bias prefix (lle_rung_two_byte_lane_groups.cc, docs/decoding-log.md "soft14" §C):
   // the softmax's x - max, its bias the sum a one-byte-output compute kept under the row the write before it names.
   void computeTwoByteLaneGroups(const models::DecodedPacket& packet);

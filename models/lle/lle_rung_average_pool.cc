@@ -52,9 +52,14 @@ uint64_t product(std::span<const isa::Word128> words, std::initializer_list<LleF
 
 }  // namespace
 
-void LleRung::computeAveragePool(const DecodedPacket& packet) {
+void LleRung::computeAveragePool(const DecodedPacket& packet) { computeWindowPool(packet, PoolReduction::kSum); }
+
+// The window walk both pools share: the max pool (lle_rung_max_pool.cc) takes each lane's largest tap where the average
+// sums the taps weighed by the input bytes; it reads no input (its input nest is idle, checked there).
+void LleRung::computeWindowPool(const DecodedPacket& packet, PoolReduction reduction) {
   const auto words = packet.words;
-  const std::string form = "ComputeInputBytes = 0 (the average pool's form): ";
+  const bool sum = reduction == PoolReduction::kSum;
+  const std::string form = sum ? "ComputeInputBytes = 0 (the average pool's form): " : "Max02Lanes = 0 (the max pool's form, read as 0x01's): ";
   const auto refuseUnless = [&](bool ok, const std::string& why) {
     if (!ok) refuse(packet, form + why);
   };
@@ -92,7 +97,7 @@ void LleRung::computeAveragePool(const DecodedPacket& packet) {
   const InputByteWalk input = InputByteWalk::fromPacket(words, 0);
   uint64_t inputIterations = 1;
   for (const uint64_t limit : input.limits) inputIterations *= limit + 1;
-  refuseUnless(inputIterations == iterations, "the input nest (Nest37) counts " + std::to_string(inputIterations) + " iterations, the weight nest " +
+  refuseUnless(!sum || inputIterations == iterations, "the input nest (Nest37) counts " + std::to_string(inputIterations) + " iterations, the weight nest " +
                                                   std::to_string(iterations));
   const OutputNest output = OutputNest::fromPacket(words, static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes),
                                                    static_cast<int64_t>(lanes / kUnitBytes));
@@ -149,8 +154,8 @@ void LleRung::computeAveragePool(const DecodedPacket& packet) {
                      "; the weight nest (Nest29) reads " + std::to_string(streamRows) + " rows of 4 K elements x " + std::to_string(lanes) +
                      " lanes (" + std::to_string(streamRows * rowBytes) + " bytes)");
     // The input bytes (one an iteration), written this run.
-    std::vector<int32_t> x(iterations);
-    for (uint64_t n = 0; n < iterations; ++n) {
+    std::vector<int32_t> x(sum ? iterations : 0);
+    for (uint64_t n = 0; n < x.size(); ++n) {
       const int64_t at = inputAddress[n];
       const bool written = at >= 0 && static_cast<uint64_t>(at) < tile.narrowSram.capacity() &&
                            !tile.narrowSram.firstUnwritten(static_cast<uint64_t>(at), 1);
@@ -167,7 +172,7 @@ void LleRung::computeAveragePool(const DecodedPacket& packet) {
           const uint64_t at = (a / kUnitBytes) * rowBytes + kUnitBytes * kUnitBytes * (c / kUnitBytes) + kUnitBytes * (a % kUnitBytes) + c % kUnitBytes;
           refuseUnless(at < stream.size(), "tile " + std::to_string(t) + " lane " + std::to_string(c) + " reads stream byte " + std::to_string(at) +
                                                "; the kept stream " + std::to_string(tag) + " holds " + std::to_string(stream.size()));
-          acc += x[o * taps + k] * int32_t{stream[at]};
+          acc = sum ? acc + x[o * taps + k] * int32_t{stream[at]} : std::max(acc, int32_t{stream[at]});
         }
         results[o * lanes + c] = requant(acc);
       }

@@ -14,6 +14,7 @@
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
+#include "models/lle/max_pool_form.h"
 #include "models/lle/requantizer.h"
 
 namespace coralsim::lle {
@@ -68,6 +69,10 @@ void LleRung::refuseMaxPassBeatsDisagreeing(const models::DecodedPacket& read, u
 
 void LleRung::maxReduce(const models::DecodedPacket& packet) {
   const auto words = packet.words;
+  if (isMaxPoolForm(static_cast<uint8_t>(packet.opcode), words)) {  // Max02Lanes 0: 0x01's layout, the pool's window walk
+    computeMaxPool(packet);
+    return;
+  }
   const uint64_t beatGroups = readField(words, LleField::Max02BeatGroups);
   const uint64_t beats = readField(words, LleField::Max02Beats);
   const uint64_t groups = readField(words, LleField::Max02Groups) + 1;

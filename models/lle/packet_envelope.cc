@@ -11,6 +11,7 @@
 #include "models/lle/field_relations.h"
 #include "models/lle/kept_stream_write.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/max_pool_form.h"
 #include "models/lle/unrequantised_copy.h"
 
 namespace coralsim::lle {
@@ -137,12 +138,15 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set, 
   if (!acceptedOpcode(op)) return where + ": the low-level datapath does not model this opcode";
   // The decoded bits of this packet: those of every format, and the format-dependent fields that
   // are present in this packet's format.
+  // The max pool's 0x02 is laid out as an 0x01 compute (max_pool_form.h): its decoded bits and relations are 0x01's,
+  // its rows its own opcode's.
+  const uint8_t layout = layoutOpcode(op, packet.words);
   std::array<isa::Word128, kMaxWords> masks{};
-  for (unsigned k = 0; k < packet.words.size() && k < kMaxWords; ++k) masks[k] = decodedBits(op, k);
+  for (unsigned k = 0; k < packet.words.size() && k < kMaxWords; ++k) masks[k] = decodedBits(layout, k);
   for (const FieldFormat& f : fieldFormats()) {
     const LleFieldDef& def = fieldDef(f.field);
     // A partner copy of one form stays pinned in it too: only the comparison with its partner sets it aside.
-    if (def.opcode == op && !partnerCopy(f.field) && fieldPresent(f.field, packet.words)) {
+    if (def.opcode == layout && !partnerCopy(f.field) && fieldPresent(f.field, packet.words)) {
       addFieldBits(def, std::span(masks).first(std::min<size_t>(packet.words.size(), kMaxWords)));
     }
   }
@@ -197,7 +201,7 @@ std::string checkEnvelope(const models::DecodedPacket& packet, EnvelopeSet set, 
              " have no decoded meaning and differ from the envelope (" + envelopeFile(set) + ")";
     }
   }
-  if (std::string why = checkFieldRelations(op, packet.words); !why.empty()) return where + ": " + why;
+  if (std::string why = checkFieldRelations(layout, packet.words); !why.empty()) return where + ": " + why;
   return "";
 }
 
