@@ -56,10 +56,18 @@ DecodedPacket keepBlock(EnvelopePackets& f) {
 // The one-byte compute with the slot-6 code's bits written raw (`code` into w6 bits 122 and up, `width` bits).
 DecodedPacket oneByteCompute(EnvelopePackets& f, uint64_t code, unsigned width) {
   DecodedPacket p = make(f, 0x01,
-                         {{LleField::ComputeInputBytes, 1},      {LleField::ComputeInputBytesCode, 0},  {LleField::ComputeWideWeights, 1},
-                          {LleField::ComputeOutputBytes, 1},     {LleField::ComputeOut37Flags6, 0},     {LleField::ComputeInputAt4, kInputUnit},
-                          {LleField::ComputeInputByte, kInputByte}, {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeStreamTag, kTag},
-                          {LleField::ComputeZpIn, 17},           {LleField::ComputeZpWeight, 4},        {LleField::ComputeZpOut, 201},
+                         {{LleField::ComputeInputBytes, 1},
+                          {LleField::ComputeInputBytesCode, 0},
+                          {LleField::ComputeWideWeights, 1},
+                          {LleField::ComputeOutputBytes, 1},
+                          {LleField::ComputeOut37Flags6, 0},
+                          {LleField::ComputeInputAt4, kInputUnit},
+                          {LleField::ComputeInputByte, kInputByte},
+                          {LleField::ComputeOutputAt, kOutputAt},
+                          {LleField::ComputeStreamTag, kTag},
+                          {LleField::ComputeZpIn, 17},
+                          {LleField::ComputeZpWeight, 4},
+                          {LleField::ComputeZpOut, 201},
                           {LleField::ComputeMult, std::bit_cast<uint32_t>(0.003f)},
                           {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-200.0f)},
                           {LleField::ComputeClampHi, std::bit_cast<uint32_t>(10.0f)}});

@@ -3,8 +3,8 @@
 // 10 positions at level 0 (ComputeOut37Limit0 9: the corpus's form has 6, 12, 24, 48 or 96) on tiles 3 and 9 with the
 // number 5 passes the envelope and its relations; 4 or 6 is refused naming the fields, and so is an odd count of
 // positions (7: no half). Beside 4-byte units the number must be 0 (0 beside element size 0 is left to the rung's
-// refusal of that size). The bits are written raw, so the test builds on
-// a tree without the field (checked: there the pass case is refused "word 4 ... bits 84, 82 have no decoded meaning").
+// refusal of that size). The bits are written raw, so the test builds on a tree without the field (checked: on the
+// previous commit all three tests fail, the pass case refused "word 4 ... bits 85, 83 have no decoded meaning").
 #include <gtest/gtest.h>
 
 #include <cstdint>
