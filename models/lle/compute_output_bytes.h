@@ -31,7 +31,7 @@ constexpr uint64_t kOneByteOutput = 1;        // the one-byte output form (LleRu
            "-byte output elements in every corpus compute but 7 BodyPix decoder output computes (1 beside 4, not decoded)";
   }
   return field + ": the executed forms write 4-byte units (4) or one byte (1); " +
-         (bytes == 0 ? std::string("0 goes with a number in word 4 bits 98:83 that is not decoded") : std::string("no corpus compute carries it"));
+         (bytes == 0 ? std::string("0 goes with ComputeOutHalfPositions (half the output nest's level-0 positions); what the form writes is not decoded") : std::string("no corpus compute carries it"));
 }
 
 }  // namespace coralsim::lle

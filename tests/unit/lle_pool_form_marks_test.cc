@@ -1,6 +1,6 @@
 // The average pool's compute form (ComputeInputBytes 0; docs/decoding-log.md "gabp4"): its bits of unknown meaning --
-// w9[58:51] = 63 (bit 52 the declared ComputeFlagW9Bit52), w12[39:32] = 9, w14 bits 52-54 / 59-60, w6 bits 122-124, w7
-// bit 75 -- are one value over the corpus's 42 distinct pool computes, whatever the window (1 / 16 ... 1 / 1,089). They
+// w9[58:51] = 63 (bit 52 the declared ComputeFlagW9Bit52), w12[39:32] = 9, w14 bits 52-54 / 59-60, w6 bits 122-124 (since
+// "w6b122" the declared don't-care ComputeOut37Slot6Code), w7 bit 75 -- are one value over the corpus's 42 distinct pool computes, whatever the window (1 / 16 ... 1 / 1,089). They
 // stay pinned: the envelope holds them at gabor 128^2 p4's values (its decode set) and nothing reads them. A pool of a
 // window no corpus compute has (5 x 5: 25 taps, ComputeK4W10 24, ComputeMult 1 / 25) on tiles 6 and 12 with those marks
 // passes the envelope -- gabor p4's pool @ 0x0119 was refused on main naming w9 bits 56:55 --; one more set bit beside
