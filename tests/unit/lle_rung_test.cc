@@ -3879,8 +3879,9 @@ TEST_F(LleConvolutionStreamTest, TheWeightStreamsRunningPositionMovesNoByte) {
 // 6 + lane, 6 taps) from row 4; the convolution on tiles 0-1 runs when tile 3 broadcasts 7 rows from row 4, each output
 // lane by lane against a reference written here -- a sender, row and sizes no corpus broadcast has. Refused by name:
 // a compute on tile 1 while the convolution waits, and a broadcast of rows its sender does not hold (from row 9).
-// Checked to fail on main: the convolution runs at issue with tile 0's own rows (wrong bytes on tile 0) and the
-// broadcast is refused ("weight broadcast from tile 3 to tile 0, whose convolution read its weights from tile 0").
+// Checked to fail with models/ at main (0555e9a): the convolution runs at issue and is refused there ("tile 1: several tiles
+// hold the 7 weight-stream rows": tiles 0 and 3 both hold rows 0-6; the corpus decoders, where every tile holds rows, ran
+// tile 0 on its own rows and were refused at the broadcast instead).
 TEST_F(LleConvolutionStreamTest, AConvolutionOnABroadcastStreamWaitsForItAndTakesTheSendersRowsFromItsChannel) {
   constexpr unsigned kLanes8 = 8, kStreamRows = 1 + kTaps;
   constexpr uint64_t kFirstRow = 4;
