@@ -182,6 +182,7 @@ void LleRung::beginRun() {
   outfeedArmed_.clear();
   feedAwaitingOutfeed_.reset();
   convolutionsAwaitingFeedSend_.clear();
+  convolutionsAwaitingBroadcast_.clear();
   sendsWaiting_.clear();
   lastExecReceive_ = {};
   ringSendsWaiting_ = {};
@@ -202,6 +203,7 @@ void LleRung::endRun() {
   streamsAwaitingFeed_ = {};
   feedAwaitingOutfeed_.reset();
   convolutionsAwaitingFeedSend_.clear();
+  convolutionsAwaitingBroadcast_.clear();
 }
 
 namespace {
@@ -1846,6 +1848,7 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   }
   resolvePops(streams);
   runWindowReaders();
+  refuseWhileAConvolutionAwaitsItsBroadcast(packet);
   const auto words = packet.words;
   // The unrequantised copy (ComputeUnrequantisedCopy, docs/decoding-log.md "copy117"): its epilogue must
   // say "no requantisation", and it runs only as the walked element-wise form (through the kept identity).
@@ -2316,6 +2319,11 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
     }
     return;
   }
+  // A 0x12 stream's rows come with the weight broadcast after the compute: it waits for it (lle_rung_broadcast_wait.cc).
+  if (!fed && first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x12) {
+    awaitWeightBroadcast(packet);
+    return;
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     const uint64_t tag = readField(packet.words, LleField::ComputeStreamTag);
@@ -2365,7 +2373,7 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
       // then one weight group a transfer, each at lane 0 of its row of the holding tile's wide memory.
       ConvCompute streamConv = conv;
       streamConv.streamOffsetArray = unreadPrefixBytes != 0;
-      const std::vector<uint8_t> groups = weightRowsOfStream(packet, t, stream, conv);
+      const std::vector<uint8_t> groups = weightRowsOfStream(packet, t, stream, conv, fed);
       if (const std::string why = runConvCompute(streamConv, tile.narrowSram, groups, config_.requantRounding, macs_); !why.empty()) {
         refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
       }
@@ -2447,19 +2455,26 @@ void LleRung::reportConvolutionWrite(const DecodedPacket& packet, unsigned t, co
   reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kConvolution, bytesPerPosition, at, tiles_[t].narrowSram);
 }
 
-// The weight groups a 0x12 stream carries to tile t's convolution, gathered from the rows of the one tile
-// that holds them all (the tile itself, or the weight broadcast's sender): row r of the stream is wide row r,
-// its group at lane 0: the prefix arrays, then the weight groups.
-std::vector<uint8_t> LleRung::weightRowsOfStream(const DecodedPacket& packet, unsigned t, const WeightStream& stream, const ConvCompute& conv) {
+// The weight groups a 0x12 stream carries to tile t's convolution: row r of the stream is the sender's wide row
+// Dma10Channel + r ("bcast" §B), its group at lane 0: the prefix arrays, then the weight groups. The broadcast's sender
+// (`fed`) holds them; without one (a compute run directly) the one tile holding rows 0.. (the tile itself first).
+std::vector<uint8_t> LleRung::weightRowsOfStream(const DecodedPacket& packet, unsigned t, const WeightStream& stream, const ConvCompute& conv,
+                                                 std::optional<FedWeights> fed) {
   const uint64_t rows = stream.rows();
   const uint64_t groupBytes = conv.groupBytes();
+  const uint64_t firstRow = fed ? fed->row : 0;
   const auto holdsRows = [&](const TileState& tile) {
     for (uint64_t r = 0; r < rows; ++r) {
-      if (!tile.wide.holds(r * kRowBytes, groupBytes)) return false;
+      if (!tile.wide.holds((firstRow + r) * kRowBytes, groupBytes)) return false;
     }
     return true;
   };
-  std::optional<unsigned> source = holdsRows(tiles_[t]) ? std::optional<unsigned>(t) : std::nullopt;
+  if (fed && !holdsRows(tiles_[fed->tile])) {
+    refuse(packet, "tile " + std::to_string(t) + ": the weight broadcast's sender, tile " + std::to_string(fed->tile) + ", does not hold the " +
+                       std::to_string(rows) + " rows of " + std::to_string(groupBytes) + " bytes from wide row " + std::to_string(firstRow) +
+                       " (Dma10Channel) the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " carries");
+  }
+  std::optional<unsigned> source = fed ? std::optional<unsigned>(fed->tile) : holdsRows(tiles_[t]) ? std::optional<unsigned>(t) : std::nullopt;
   for (unsigned h = 0; h < tiles_.size() && !source; ++h) {
     if (!holdsRows(tiles_[h])) continue;
     for (unsigned other = h + 1; other < tiles_.size(); ++other) {
@@ -2479,7 +2494,7 @@ std::vector<uint8_t> LleRung::weightRowsOfStream(const DecodedPacket& packet, un
   std::vector<uint8_t> groups;
   groups.reserve(rows * groupBytes);
   for (uint64_t r = 0; r < rows; ++r) {
-    const uint8_t* row = tiles_[*source].wide.at(r * kRowBytes);
+    const uint8_t* row = tiles_[*source].wide.at((firstRow + r) * kRowBytes);
     groups.insert(groups.end(), row, row + groupBytes);
   }
   return groups;
@@ -2862,6 +2877,7 @@ void LleRung::broadcastWeights(const DecodedPacket& packet) {
   const uint64_t rows = readField(words, LleField::Dma10BroadcastRows) + 1;
   const uint64_t tiles = readField(words, LleField::Dma10BroadcastTiles);
   if (tiles == 0) refuse(packet, "weight broadcast to no tile (Dma10BroadcastTiles, word 3 bits 98:83 = 0)");
+  runConvolutionsAwaitingBroadcast(packet, sender, static_cast<uint16_t>(tiles));
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t))) continue;
     if (!streamsAwaitingFeed_[t] || streamsAwaitingFeed_[t]->opcode != 0x12) {

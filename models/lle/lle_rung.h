@@ -429,8 +429,14 @@ class LleRung final : public models::DatapathRung {
     std::array<std::optional<WeightStream>, 16> streams;
   };
   std::deque<ConvolutionAwaitingFeed> convolutionsAwaitingFeedSend_;
+  // The convolutions on a 0x12 stream, waiting for the weight broadcast that carries its rows (lle_rung_broadcast_wait.cc,
+  // docs/decoding-log.md "bcast" §B): the broadcast's sender and Dma10Channel say whose rows they are.
+  std::deque<ConvolutionAwaitingFeed> convolutionsAwaitingBroadcast_;
+  void awaitWeightBroadcast(const models::DecodedPacket& packet);
+  void runConvolutionsAwaitingBroadcast(const models::DecodedPacket& packet, unsigned sender, uint16_t tiles);
+  void refuseWhileAConvolutionAwaitsItsBroadcast(const models::DecodedPacket& packet) const;
   [[nodiscard]] std::vector<uint8_t> weightRowsOfStream(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream,
-                                                          const ConvCompute& conv);
+                                                          const ConvCompute& conv, std::optional<FedWeights> fed);
   void refuseOffsetPrefixDisagreeing(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream, bool offsetArray) const;
   std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")

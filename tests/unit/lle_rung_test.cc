@@ -3378,6 +3378,15 @@ class LleConvolutionStreamTest : public LleRungTest {
                   {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * beats - 1) % 256) % 256}});
   }
 
+  // The weight broadcast of `rows` rows from tile `from`'s wide row `row` to tiles 0-1 ("bcast10"): a 0x12 stream's
+  // convolution runs when it comes ("bcast" §B).
+  DecodedPacket broadcast(uint16_t from, uint64_t rows, uint64_t row = 0) {
+    DecodedPacket b = f.make(0x10, {{LleField::Dma10Mask, from}, {LleField::Dma10WeightFeed, 1}, {LleField::Dma10BroadcastRows, rows - 1},
+                                    {LleField::Dma10BroadcastTiles, 0x3}, {LleField::Dma10FeedLevelOn, 1}, {LleField::Dma10Channel, row}});
+    for (unsigned e = 0; e < 3; ++e) f.setElement(b, LleField::Dma10BroadcastWrap, e, static_cast<uint64_t>(-static_cast<int64_t>(rows - 1)));
+    return b;
+  }
+
   std::array<std::vector<uint32_t>, 2> grid;
   // Every output of both tiles against `accumulator(t, y, x, lane)`, the sum a reference convolution
   // written in the test gives there, through the epilogue (the product scaled by kMult, clamped, rounded).
@@ -3664,16 +3673,11 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
     f.setElement(p, LleField::ComputeLaneGroups, 0, 1);
     return p;
   };
-  const auto broadcast = [&](uint16_t from, uint64_t rows) {
-    DecodedPacket b = f.make(0x10, {{LleField::Dma10Mask, from}, {LleField::Dma10WeightFeed, 1}, {LleField::Dma10BroadcastRows, rows - 1},
-                                    {LleField::Dma10BroadcastTiles, 0x3}, {LleField::Dma10FeedLevelOn, 1}});
-    for (unsigned e = 0; e < 3; ++e) f.setElement(b, LleField::Dma10BroadcastWrap, e, static_cast<uint64_t>(-static_cast<int64_t>(rows - 1)));
-    return b;
-  };
   rung.beginRun();
   writeGrids();
   arm12(0x3, 2, 1, kTag);
   rung.packet(conv8(), streams, 0);
+  rung.packet(broadcast(0x1, kRows12), streams, 0);
   for (unsigned t = 0; t < 2; ++t) {
     const AddressedMemory& m = rung.tile(t).narrowSram;
     for (unsigned y = 0; y < kOutH; ++y) {
@@ -3695,7 +3699,6 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
       }
     }
   }
-  rung.packet(broadcast(0x1, kRows12), streams, 0);
   expectRefusal([&] { rung.packet(broadcast(0x1, kRows12), streams, 0); },
                 "weight broadcast to tile 0, which has no 0x12 weight stream a convolution took", "a second broadcast was accepted");
   rung.endRun();
@@ -3713,7 +3716,7 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   EXPECT_NE(refusedBroadcast(0x1, kRows12 - 1).find("weight broadcast of 6 rows (Dma10BroadcastRows + 1, word 0 bits 110:95) to tile 0"),
             std::string::npos)
       << refusedBroadcast(0x1, kRows12 - 1);
-  EXPECT_NE(refusedBroadcast(0x2, kRows12).find("weight broadcast from tile 1 to tile 0, whose convolution read its weights from tile 0"),
+  EXPECT_NE(refusedBroadcast(0x2, kRows12).find("the weight broadcast's sender, tile 1, does not hold the 7 rows of 32 bytes from wide row 0"),
             std::string::npos)
       << refusedBroadcast(0x2, kRows12);
   const auto refused12 = [&](uint64_t run, uint64_t repeat, uint64_t tag, uint64_t prefixBytes8, uint64_t innerLevel) {
@@ -3722,6 +3725,7 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
       writeGrids();
       arm12(0x3, run, repeat, tag, prefixBytes8, innerLevel);
       rung.packet(conv(), streams, 0);
+      rung.packet(broadcast(0x1, kRows12), streams, 0);
     });
     rung.endRun();
     return why;
@@ -3779,6 +3783,7 @@ TEST_F(LleConvolutionStreamTest, TheComputePlacesItsWeightOffsetArrayAtTheLastUn
     writeGrids();
     arm12(at64, last64);
     rung.packet(placed(first, count, last), streams, 0);
+    rung.packet(broadcast(0x1, 1 + kTaps), streams, 0);
     std::vector<uint8_t> out;
     for (unsigned t = 0; t < 2; ++t) {
       const AddressedMemory& m = rung.tile(t).narrowSram;
@@ -3845,6 +3850,7 @@ TEST_F(LleConvolutionStreamTest, TheWeightStreamsRunningPositionMovesNoByte) {
     DecodedPacket p = conv();
     f.setElement(p, LleField::ComputeLaneGroups, 0, 1);
     rung.packet(p, streams, 0);
+    rung.packet(broadcast(0x1, 1 + kTaps), streams, 0);
     std::vector<uint8_t> out;
     for (unsigned t = 0; t < 2; ++t) {
       const AddressedMemory& m = rung.tile(t).narrowSram;
@@ -3864,6 +3870,94 @@ TEST_F(LleConvolutionStreamTest, TheWeightStreamsRunningPositionMovesNoByte) {
   EXPECT_EQ(outputsOf(0), canary);
   EXPECT_EQ(outputsOf(31000), canary);
   EXPECT_EQ(outputsOf(-20000), canary);
+}
+
+// The convolution on a 0x12 stream waits for its weight broadcast and takes the sender's rows from Dma10Channel on
+// (docs/decoding-log.md "bcast" §A-§B: the 16-channel PoseNet / BodyPix decoders' first convolution on tile 0, which
+// holds another layer's rows at wide row 0, and the broadcast from the tile that cached this layer's). Here tile 0
+// caches 7 rows of other bytes at row 0 and tile 3 caches 4 rows of other bytes and then the layer's 7 rows (offsets
+// 6 + lane, 6 taps) from row 4; the convolution on tiles 0-1 runs when tile 3 broadcasts 7 rows from row 4, each output
+// lane by lane against a reference written here -- a sender, row and sizes no corpus broadcast has. Refused by name:
+// a compute on tile 1 while the convolution waits, and a broadcast of rows its sender does not hold (from row 9).
+// Checked to fail with models/ at main (0555e9a): the convolution runs at issue and is refused there ("tile 1: several tiles
+// hold the 7 weight-stream rows": tiles 0 and 3 both hold rows 0-6; the corpus decoders, where every tile holds rows, ran
+// tile 0 on its own rows and were refused at the broadcast instead).
+TEST_F(LleConvolutionStreamTest, AConvolutionOnABroadcastStreamWaitsForItAndTakesTheSendersRowsFromItsChannel) {
+  constexpr unsigned kLanes8 = 8, kStreamRows = 1 + kTaps;
+  constexpr uint64_t kFirstRow = 4;
+  std::mt19937 rng(47);
+  streams.params.assign(kStreamRows * 256, 0);
+  for (auto& b : streams.params) b = static_cast<uint8_t>(rng());  // another layer's rows on tile 0
+  parameterCachingRun(0x1);
+  streams.params.assign((kFirstRow + kStreamRows) * 256, 0);
+  for (uint64_t i = 0; i < kFirstRow * 256; ++i) streams.params[i] = static_cast<uint8_t>(rng());
+  const uint64_t at = kFirstRow * 256;
+  for (unsigned c = 0; c < kLanes8; ++c) streams.params[at + 4 * c] = static_cast<uint8_t>(6 + c);  // u32 offsets
+  for (unsigned tap = 0; tap < kTaps; ++tap) {
+    for (unsigned i = 0; i < 4 * kLanes8; ++i) streams.params[at + (1 + tap) * 256 + i] = static_cast<uint8_t>(rng() % 40);
+  }
+  parameterCachingRun(0x8);
+  const auto stream = [&] {
+    DecodedPacket r = f.make(0x12, {{LleField::Dma12Mask, 0x3}, {LleField::Recv12InnerLevel, 1}, {LleField::Recv12Run, kTaps - 1},
+                                    {LleField::Recv12Step, 1}, {LleField::Recv12Stream, kTag}, {LleField::Recv12Count, kTaps},
+                                    {LleField::Recv12PrefixOn, 1}, {LleField::Recv12PrefixBytes8, 32}});
+    for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv12Wrap, e, static_cast<uint64_t>(-static_cast<int64_t>(kTaps - 1)));
+    return r;
+  };
+  const auto conv8 = [&] {
+    DecodedPacket p = conv();
+    f.setElement(p, LleField::ComputeLaneGroups, 0, 1);
+    return p;
+  };
+  rung.beginRun();
+  writeGrids();
+  rung.packet(stream(), streams, 0);
+  rung.packet(conv8(), streams, 0);
+  EXPECT_TRUE(rung.tile(0).narrowSram.firstUnwritten(kConvOutputAt, kLanes8).has_value()) << "the convolution ran before its broadcast";
+  rung.packet(broadcast(0x8, kStreamRows, kFirstRow), streams, 0);
+  for (unsigned t = 0; t < 2; ++t) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        const uint64_t out = kConvOutputAt + 4 * 2 * (y * kOutW + x);
+        ASSERT_FALSE(m.firstUnwritten(out, kLanes8).has_value()) << "tile " << t << " output " << y << ", " << x;
+        const auto got = m.read(out, kLanes8);
+        for (unsigned c = 0; c < kLanes8; ++c) {
+          int64_t acc = 0;
+          for (unsigned tap = 0; tap < kTaps; ++tap) {
+            const uint32_t unit = grid[t][(y + tap / kKw) * kG + x + tap % kKw];
+            for (unsigned i = 0; i < 4; ++i) {
+              acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * (int64_t{streams.params[at + (1 + tap) * 256 + 4 * c + i]} - (6 + c));
+            }
+          }
+          const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
+          EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " output " << y << ", " << x << " lane " << c;
+        }
+      }
+    }
+  }
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        rung.packet(stream(), streams, 0);
+        rung.packet(conv8(), streams, 0);
+        rung.packet(conv8(), streams, 0);
+      },
+      "where the convolution at PC 0x", "a compute on a tile whose convolution waits for its broadcast was accepted");
+  rung.endRun();
+  expectRefusal(
+      [&] {
+        rung.beginRun();
+        writeGrids();
+        rung.packet(stream(), streams, 0);
+        rung.packet(conv8(), streams, 0);
+        rung.packet(broadcast(0x8, kStreamRows, 9), streams, 0);
+      },
+      "the weight broadcast's sender, tile 3, does not hold the 7 rows of 32 bytes from wide row 9 (Dma10Channel)",
+      "a broadcast of rows its sender does not hold was accepted");
+  rung.endRun();
 }
 
 // The w0 nest's levels 5 and 6 (ComputeLimitW0Levels56, w1[17:4] / w1[31:18]; docs/decoding-log.md "w1lo" §A): the

@@ -1,0 +1,85 @@
+// The convolution that waits for its weight broadcast (docs/decoding-log.md "bcast" §B): a convolution compute whose
+// weight stream is a 0x12 runs on the chip when the stream's rows arrive, and they arrive with the weight broadcast
+// (a 0x10 between tiles with Dma10WeightFeed, "bcast10") that comes after it in program order. The rung used to run it
+// at issue with the rows of whichever tile held rows 0.. of the stream -- the tile itself first. In the 16-channel
+// PoseNet / BodyPix decoders tile 0 holds other parameters at those rows and the broadcast comes from the tile that
+// cached this layer's rows. So the compute waits, like the 0x11 stream's ("split2", "c10w0"), and runs at the broadcast
+// with the rows the sender reads from its wide row Dma10Channel on.
+
+#include <bit>
+#include <string>
+
+#include "models/isa/number_text.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/lle_rung.h"
+
+namespace coralsim::lle {
+
+namespace {
+
+constexpr uint64_t kBroadcastRowBytes = 256;  // the broadcast carries one 256-byte wide row a beat ("bcast10" §B)
+
+std::string tilesOf(uint16_t mask) {
+  std::string text;
+  for (unsigned t = 0; t < 16; ++t) {
+    if (mask & (1u << t)) text += (text.empty() ? "" : ",") + std::to_string(t);
+  }
+  return text;
+}
+
+}  // namespace
+
+void LleRung::awaitWeightBroadcast(const models::DecodedPacket& packet) {
+  for (const ConvolutionAwaitingFeed& other : convolutionsAwaitingBroadcast_) {
+    if (other.compute.packet.tileMask & packet.tileMask) {
+      refuse(packet, "a second convolution waiting for its weight broadcast on tiles " + tilesOf(other.compute.packet.tileMask & packet.tileMask) +
+                         " while the one at PC 0x" + isa::formatAddress(other.compute.packet.pc) + " still waits");
+    }
+  }
+  ConvolutionAwaitingFeed& waiting = convolutionsAwaitingBroadcast_.emplace_back();
+  waiting.compute.words.assign(packet.words.begin(), packet.words.end());
+  waiting.compute.packet = packet;
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !weightStreams_[t]) continue;  // a tile without its stream is refused when the compute runs
+    waiting.streams[t] = weightStreams_[t];
+    weightStreams_[t].reset();
+  }
+}
+
+// Runs, before the broadcast's own checks (LleRung::broadcastWeights), every convolution waiting on a tile the broadcast
+// names, with the sender's rows: each must run on named tiles only (one broadcast feeds the whole compute).
+void LleRung::runConvolutionsAwaitingBroadcast(const models::DecodedPacket& packet, unsigned sender, uint16_t tiles) {
+  const uint64_t row = readField(packet.words, LleField::Dma10Channel);
+  const uint64_t rows = readField(packet.words, LleField::Dma10BroadcastRows) + 1;
+  for (auto waiting = convolutionsAwaitingBroadcast_.begin(); waiting != convolutionsAwaitingBroadcast_.end();) {
+    const uint16_t computeTiles = waiting->compute.packet.tileMask;
+    if ((computeTiles & tiles) == 0) {
+      ++waiting;
+      continue;
+    }
+    if ((computeTiles & ~tiles) != 0) {
+      refuse(packet, "the weight broadcast goes to tiles " + tilesOf(tiles) + "; the convolution at PC 0x" +
+                         isa::formatAddress(waiting->compute.packet.pc) + " waiting for it also runs on tiles " +
+                         tilesOf(static_cast<uint16_t>(computeTiles & ~tiles)));
+    }
+    ConvolutionAwaitingFeed run = std::move(*waiting);
+    waiting = convolutionsAwaitingBroadcast_.erase(waiting);
+    run.compute.packet.words = run.compute.words;
+    std::swap(weightStreams_, run.streams);
+    computeConvolution(run.compute.packet, FedWeights{sender, row, rows * kBroadcastRowBytes});
+    std::swap(weightStreams_, run.streams);
+  }
+}
+
+// A compute on a tile whose convolution still waits for its broadcast: on the chip it would wait behind it; the rung
+// runs packets in order and has no byte of the waiting one yet, so anything reading them would read old bytes.
+void LleRung::refuseWhileAConvolutionAwaitsItsBroadcast(const models::DecodedPacket& packet) const {
+  for (const ConvolutionAwaitingFeed& waiting : convolutionsAwaitingBroadcast_) {
+    if (const uint16_t both = waiting.compute.packet.tileMask & packet.tileMask; both != 0) {
+      refuse(packet, "a compute on tiles " + tilesOf(both) + ", where the convolution at PC 0x" + isa::formatAddress(waiting.compute.packet.pc) +
+                         " still waits for its weight broadcast (a 0x12 stream's rows): in the corpus the broadcast comes first");
+    }
+  }
+}
+
+}  // namespace coralsim::lle
