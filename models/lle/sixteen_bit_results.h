@@ -2,7 +2,7 @@
 // all 238 corpus computes that apply an NLU table (ComputeNluApply, w15 bit 26), whose four lanes' 16-bit values
 // fill two 4-byte units a position (ComputeLaneGroups = 1; the trackers send each exp compute's 64 positions on as
 // 512 bytes), and in 55 computes without a table (the 1/sqrt tiles' two computes, MobileNet's sum with clamps
-// [0, 65535], deeplab's last layer), clear in the other 11,116. The rung writes 16-bit results only through a
+// [0, 65535], four deeplab computes), clear in the other 11,116. The rung writes 16-bit results only through a
 // table, so it executes the mark exactly beside ComputeNluApply; a table without the mark (never seen) and the
 // mark without a table (16-bit results of a plain requantiser, not executed) are refused naming both fields: the
 // mark without a table by LleRung::compute, a table without the mark by the two forms that apply a table (the
