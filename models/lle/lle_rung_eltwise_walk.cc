@@ -203,7 +203,7 @@ void LleRung::writeWalkedGroups(const DecodedPacket& packet, const Nest& out, co
   const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
   const int64_t inputAt = static_cast<int64_t>(readField(words, LleField::ComputeInputAt4) * kUnitBytes);
   // Through a table (ComputeNluApply): the clamped, unrounded value is the table's x and each lane's result 16 bits,
-  // low byte first (nlu_apply.h; the trackers' next compute reads them as 2-byte elements, "exp19" §B).
+  // low byte first as nlu_apply.h assumes (not decoded: the 0x03 that reads them is not executed, "exp19" §B).
   const bool table = readField(words, LleField::ComputeNluApply) != 0;
   const NluApplication applyTable(1.0f, mult, lo, hi);
   if (table && zpOut != 0) {
