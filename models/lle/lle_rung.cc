@@ -38,6 +38,7 @@
 #include "models/lle/output_partial_pass.h"
 #include "models/lle/read_nest.h"
 #include "models/lle/stage14_level_marks.h"
+#include "models/lle/sixteen_bit_results.h"
 #include "models/lle/staging_window.h"
 #include "models/lle/unrequantised_copy.h"
 #include "models/lle/w0_nest_count.h"
@@ -1831,6 +1832,11 @@ void LleRung::refuseUnexecutedBias(const DecodedPacket& packet) const {
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
   // Every executed form writes 4-byte output units (ComputeOutputBytes, docs/decoding-log.md "w4b82").
   if (const std::string problem = outputElementBytesProblem(packet.words); !problem.empty()) refuse(packet, problem);
+  // 16-bit results are written only through a table (ComputeSixteenBitResults beside ComputeNluApply, "exp19" §A): the
+  // mark without a table is refused here, a table without the mark by the forms that apply one (the others name the table).
+  if (readField(packet.words, LleField::ComputeSixteenBitResults) != 0) {
+    if (const std::string problem = sixteenBitResultsProblem(packet.words); !problem.empty()) refuse(packet, problem);
+  }
   // A position that leaves a partial pass of lane groups (its w7 codes set, output_partial_pass.h; docs/decoding-log.md
   // "w7codes"): which pass writes only its k units is not decoded, and writing all N would leave units past the
   // position -- a padded grid's halo among them -- that nothing rewrites. Refused by name until bytes show the pass.
@@ -2171,6 +2177,7 @@ void LleRung::computeElementWise(const DecodedPacket& packet, uint64_t positions
   // (docs/decoding-log.md "nlu"); the corpus's table computes all carry output zero point 0.
   const bool nlu = readField(words, LleField::ComputeNluApply) != 0;
   const NluApplication applyTable(1.0f, mult, lo, hi);
+  if (const std::string problem = sixteenBitResultsProblem(words); nlu && !problem.empty()) refuse(packet, problem);
   if (nlu && zpOut != 0) {
     refuse(packet, "ComputeNluApply with output zero point " + std::to_string(zpOut) +
                        " (ComputeZpOut): how a zero point enters a table's 16-bit result is not decoded");

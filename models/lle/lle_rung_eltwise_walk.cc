@@ -18,8 +18,10 @@
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
+#include "models/lle/nlu_apply.h"
 #include "models/lle/output_nest.h"
 #include "models/lle/requantizer.h"
+#include "models/lle/sixteen_bit_results.h"
 #include "models/lle/unrequantised_copy.h"
 
 namespace coralsim::lle {
@@ -156,9 +158,14 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
     refuse(packet, "ComputePositionLoopOn (word 11 bit 111) = " + std::to_string(loopOn) + " with " + std::to_string(iterations) +
                        " iterations (set wherever there is more than one, clear in every unrequantised copy)");
   }
-  if (readField(words, LleField::ComputeNluApply) != 0) {
-    refuse(packet, "ComputeNluApply in the walked element-wise form: a table applied over a walk is not decoded");
+  // A table over the walk (the trackers' exponentials @ 0x052f, docs/decoding-log.md "exp19" §B): each group's four
+  // lanes go through the tile's table into 16-bit results, two units a position (ComputeLaneGroups 1); the grouped
+  // walk and the unrequantised copy, whose positions are K groups, never carry it.
+  const bool table = readField(words, LleField::ComputeNluApply) != 0;
+  if (table && (isGroupedWalk(words) || isUnrequantisedCopy(words))) {
+    refuse(packet, "ComputeNluApply in the grouped walk or the unrequantised copy: a table over K groups is not decoded");
   }
+  if (const std::string problem = sixteenBitResultsProblem(words); table && !problem.empty()) refuse(packet, problem);
   refuseInputLevelMovesDisagreeingWithTheWalk(packet, kUnitBytes);
   // A position is ComputeLaneGroups + 1 units ("w4hi" §A: Output37's positions x those units = the walk's groups in
   // all 857 corpus copies): the grouped walk's K groups, each its own lane group, as the ring copy's (lanes = C,
@@ -170,11 +177,16 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
   refuseOtherLanesOrPrefix(packet, grouped ? readField(words, LleField::ComputeK4W1) : units - 1, 0,
                            grouped                      ? "grouped walk: 4 lanes a K group (ComputeLaneGroups = ComputeK4W1), no parameter prefix"
                            : isUnrequantisedCopy(words) ? "unrequantised copy: ComputeLaneGroups + 1 units a position, no parameter prefix"
+                           : table                      ? "walked element-wise compute through a table: 4 lanes of 16 bits, no parameter prefix"
                                                         : "walked element-wise compute: 4 lanes, no parameter prefix");
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   if (outputAt % kUnitBytes != 0) refuse(packet, "ComputeOutputAt = " + std::to_string(outputAt) + " is not a 4-byte unit");
   const int64_t firstUnit = static_cast<int64_t>(outputAt / kUnitBytes);
-  if (units == 1) {
+  if (table) {
+    // The position's two units are its lane group's 16-bit results, the step and carries applied from the second
+    // (output_nest.h's wider position): bright 64^2's 64 positions fill 128 units one after the other.
+    writeWalkedGroups(packet, OutputNest::fromPacket(words, firstUnit, static_cast<int64_t>(units)), walk, iterations);
+  } else if (units == 1) {
     writeWalkedGroups(packet, OutputNest::fromPacket(words, firstUnit), walk, iterations);
   } else {
     writeWalkedGroups(packet, groupedOutputNest(words, firstUnit, units), walk, iterations);
@@ -183,7 +195,9 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
 
 // The 4-byte units of one output position: 1 in the element-wise forms, ComputeLaneGroups + 1 in the grouped walk
 // and the unrequantised copies, whose groups are written one unit each, a position's units innermost.
+// A table's position is its four lanes' 16-bit results: NluApplication::kResultBytes units ("exp19" §B).
 uint64_t LleRung::unitsAPosition(std::span<const isa::Word128> words) {
+  if (readField(words, LleField::ComputeNluApply) != 0) return NluApplication::kResultBytes;
   return isGroupedWalk(words) || isUnrequantisedCopy(words) ? readField(words, LleField::ComputeLaneGroups) + 1 : 1;
 }
 
@@ -200,12 +214,24 @@ void LleRung::writeWalkedGroups(const DecodedPacket& packet, const Nest& out, co
   const int32_t bias = readComputeBias(words);
   const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
   const int64_t inputAt = static_cast<int64_t>(readField(words, LleField::ComputeInputAt4) * kUnitBytes);
+  // Through a table (ComputeNluApply): the clamped, unrounded value is the table's x and each lane's result 16 bits,
+  // low byte first as nlu_apply.h assumes (not decoded: the 0x03 that reads them is not executed, "exp19" §B).
+  const bool table = readField(words, LleField::ComputeNluApply) != 0;
+  const NluApplication applyTable(1.0f, mult, lo, hi);
+  if (table && zpOut != 0) {
+    refuse(packet, "ComputeNluApply with output zero point " + std::to_string(zpOut) +
+                       " (ComputeZpOut): how a zero point enters a table's 16-bit result is not decoded");
+  }
+  const uint64_t resultBytes = table ? NluApplication::kResultBytes : 1;
 
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
     const std::optional<std::vector<uint8_t>> held = walkBlock(t, readField(words, LleField::ComputeStreamTag));
     if (!held) refuseAnotherStream(packet, t);
+    if (table && !tile.nlu) {
+      refuse(packet, "tile " + std::to_string(t) + " applies an NLU table (ComputeNluApply) but no 0x19 loaded one since reset");
+    }
     const uint64_t capacityUnits = tile.narrowSram.capacity() / kUnitBytes;
     if (!out.staysInside(capacityUnits) || out.revisitsAUnit()) {
       refuse(packet, "the output nest (Output37) of tile " + std::to_string(t) + " leaves its narrow memory or writes a unit twice");
@@ -234,21 +260,27 @@ void LleRung::writeWalkedGroups(const DecodedPacket& packet, const Nest& out, co
     uint64_t g = 0;
     bool written = true;
     out.forEachUnit([&](int64_t unit) {
-      uint8_t results[kUnitBytes];
+      std::array<uint8_t, kUnitBytes * NluApplication::kResultBytes> results{};
       for (unsigned c = 0; c < kUnitBytes; ++c) {
         int32_t acc = bias;
         for (unsigned k = 0; k < kUnitBytes; ++k) {
           acc += (int32_t{groups[kUnitBytes * g + k]} - zpIn) * int32_t{static_cast<int8_t>(block[kUnitBytes * c + k])};
         }
-        results[c] = requant(acc);
+        if (table) {
+          const uint16_t value = applyTable(*tile.nlu, acc);
+          results[2 * c] = static_cast<uint8_t>(value);
+          results[2 * c + 1] = static_cast<uint8_t>(value >> 8);
+        } else {
+          results[c] = requant(acc);
+        }
       }
-      written = tile.narrowSram.write(static_cast<uint64_t>(unit) * kUnitBytes, results) && written;
+      written = tile.narrowSram.write(static_cast<uint64_t>(unit) * kUnitBytes, std::span(results.data(), kUnitBytes * resultBytes)) && written;
       ++g;
     });
     if (!written) refuse(packet, "the results of tile " + std::to_string(t) + " leave its narrow memory");
     if (config_.lleComputeObserver) {
-      reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kElementWiseWalk, kUnitBytes, positionAddresses(out, 1),
-                         tile.narrowSram);
+      reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kElementWiseWalk, static_cast<unsigned>(kUnitBytes * resultBytes),
+                         positionAddresses(out, 1), tile.narrowSram);
     }
     macs_ += kUnitBytes * kUnitBytes * iterations;
   }

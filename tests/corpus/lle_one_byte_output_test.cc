@@ -14,10 +14,14 @@
 // data is present. bright 64^2 is the decode set, 128^2 held out. No output is compared: the programs stop later
 // in the softmax (printed). The sixteen x - max computes after it (docs/decoding-log.md "soft14" §C: one a tile, the
 // one-byte compute's kept sum as their bias) must each write their tile's slice of the image less the maximum plus
-// 255 -- checked against the image itself, not against the rung's input bytes.
+// 255 -- checked against the image itself, not against the rung's input bytes. The sixteen exponentials after those
+// (docs/decoding-log.md "exp19" §B: a pixel walk through the tile's exp table, 16-bit results) must each write
+// 65535 e^(mult (q - max)) for its tile's slice, within 1 of the rounded exponential (the table's fit, "nlu" §B).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -59,12 +63,24 @@ std::vector<uint8_t> imageWithPeak(size_t bytes, unsigned seed, uint8_t cap, uin
 struct LaneGroupRun {
   unsigned tile = 0;
   uint64_t inputAt = 0;
+  uint64_t outputAt = 0;
   std::vector<uint8_t> bytes;
+};
+
+// One run of a walked compute through the tile's table (the exponentials, docs/decoding-log.md "exp19" §B) on one tile:
+// its input address, multiplier and clamps, and the 16-bit results it wrote (4 lanes x 2 bytes a position from
+// ComputeOutputAt).
+struct TableRun {
+  unsigned tile = 0;
+  uint64_t inputAt = 0;
+  float mult = 0, lo = 0, hi = 0;
+  std::vector<uint16_t> results;
 };
 
 struct OneByteRun {
   std::vector<std::vector<uint8_t>> tileBytes;  // per one-byte compute run: the byte each tile of its mask holds at ComputeOutputAt
   std::vector<LaneGroupRun> laneGroups;
+  std::vector<TableRun> tables;
   std::string stop = "the chunk's end";
 };
 
@@ -112,7 +128,25 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
           EXPECT_FALSE(narrow.firstUnwritten(at, bytes).has_value()) << "tile " << t << " wrote nothing at ComputeOutputAt " << at;
           if (narrow.firstUnwritten(at, bytes)) continue;
           const auto written = narrow.read(at, bytes);
-          run.laneGroups.push_back({t, readField(packet.words, LleField::ComputeInputAt4) * 4, std::vector<uint8_t>(written.begin(), written.end())});
+          run.laneGroups.push_back({t, readField(packet.words, LleField::ComputeInputAt4) * 4, at, std::vector<uint8_t>(written.begin(), written.end())});
+        }
+      }
+      if (execution && static_cast<uint8_t>(packet.opcode) == 0x01 && readField(packet.words, LleField::ComputeNluApply) != 0) {
+        const uint64_t at = readField(packet.words, LleField::ComputeOutputAt);
+        const uint64_t results = 4 * (readField(packet.words, LleField::ComputePositions) + 1);
+        for (unsigned t = 0; t < 16; ++t) {
+          if (!(packet.tileMask & (1u << t))) continue;
+          const AddressedMemory& narrow = rung.tile(t).narrowSram;
+          EXPECT_FALSE(narrow.firstUnwritten(at, 2 * results).has_value()) << "tile " << t << " wrote no 16-bit results at ComputeOutputAt " << at;
+          if (narrow.firstUnwritten(at, 2 * results)) continue;
+          const auto written = narrow.read(at, 2 * results);
+          TableRun& table = run.tables.emplace_back();
+          table.tile = t;
+          table.inputAt = readField(packet.words, LleField::ComputeInputAt4) * 4;
+          table.mult = std::bit_cast<float>(static_cast<uint32_t>(readField(packet.words, LleField::ComputeMult)));
+          table.lo = std::bit_cast<float>(static_cast<uint32_t>(readField(packet.words, LleField::ComputeClampLo)));
+          table.hi = std::bit_cast<float>(static_cast<uint32_t>(readField(packet.words, LleField::ComputeClampHi)));
+          for (uint64_t i = 0; i < results; ++i) table.results.push_back(static_cast<uint16_t>(written[2 * i] | written[2 * i + 1] << 8));
         }
       }
       if (execution && isOneByteOutputCompute(packet)) {
@@ -145,7 +179,10 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
     const unsigned side = bright.side;
     const std::string& name = bright.name;
     const fs::path& path = bright.path;
-    std::vector<std::vector<uint8_t>> images{imageWithPeak(side * side, 3, 150, 203), imageWithPeak(side * side, 11, 60, 91)};
+    // The third spans the exp table's whole domain: every byte within 15 of its maximum (x = q - max in [-15, 0] with
+    // beta s_in 1), so most exponentials are neither 0 nor 65535 (the other images' are, but for their maxima).
+    std::vector<std::vector<uint8_t>> images{imageWithPeak(side * side, 3, 150, 203), imageWithPeak(side * side, 11, 60, 91),
+                                             imageWithPeak(side * side, 5, 16, 15)};
     const auto golden = coralsim::testing::goldenDir();
     const fs::path cat = golden ? *golden / ("ricardodeazambuja+LibrEdgeTPU__" + name) / "img_cat.in0.bin" : fs::path();
     if (!cat.empty() && fs::exists(cat)) images.push_back(coralsim::testing::readFile(cat));
@@ -184,6 +221,33 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
               std::vector<uint8_t> expected(xMinusMax.bytes.size());
               for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<uint8_t>(image[xMinusMax.inputAt + i] - imageMax + 255);
               EXPECT_EQ(xMinusMax.bytes, expected) << name << " tile " << xMinusMax.tile << " filler " << unsigned{filler};
+            }
+            // The exponentials after them (docs/decoding-log.md "exp19" §B): one a tile, each walking the x - max bytes its
+            // tile holds and writing 65535 e^x through the exp table, x = mult (q - max) clamped -- checked against the
+            // image and the exponential itself (the table's fit is within 0.11, "nlu" §B: |d| <= 1 after rounding).
+            std::printf("%s (max %u, filler 0x%02x): %zu exponential compute(s) run\n", name.c_str(), unsigned{imageMax}, unsigned{filler},
+                        run.tables.size());
+            EXPECT_EQ(run.tables.size(), 16u) << name << ": stopped at " << run.stop;
+            size_t exact = 0, compared = 0, inside = 0;
+            for (const TableRun& table : run.tables) {
+              const auto xMinusMax = std::ranges::find(run.laneGroups, table.tile, &LaneGroupRun::tile);
+              ASSERT_NE(xMinusMax, run.laneGroups.end()) << name << ": no x - max compute on tile " << table.tile;
+              ASSERT_GE(table.inputAt, xMinusMax->outputAt) << name << " tile " << table.tile;
+              const uint64_t imageAt = xMinusMax->inputAt + (table.inputAt - xMinusMax->outputAt);
+              ASSERT_LE(imageAt + table.results.size(), image.size()) << name << " tile " << table.tile;
+              for (size_t i = 0; i < table.results.size(); ++i) {
+                const float x = std::clamp(table.mult * static_cast<float>(int{image[imageAt + i]} - imageMax), table.lo, table.hi);
+                const double want = std::nearbyint(65535.0 * std::exp(static_cast<double>(x)));
+                EXPECT_LE(std::abs(table.results[i] - want), 1.0) << name << " tile " << table.tile << " result " << i << " x " << x;
+                exact += table.results[i] == want;
+                inside += table.results[i] != 0 && table.results[i] != 65535;
+                ++compared;
+              }
+            }
+            std::printf("%s (max %u, filler 0x%02x): %zu / %zu exponentials equal to round(65535 e^x) (%zu neither 0 nor 65535)\n",
+                        name.c_str(), unsigned{imageMax}, unsigned{filler}, exact, compared, inside);
+            if (imageMax == 15) {
+              EXPECT_GT(inside, compared / 2) << name << ": the image near its maximum should reach inside the table";
             }
           }
         }

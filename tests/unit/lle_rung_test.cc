@@ -5486,7 +5486,7 @@ TEST_F(LleRungTest, AComputeWithTheNluBitSendsItsClampedValueThroughTheTilesTabl
         {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
         {LleField::ComputeClampHi, std::bit_cast<uint32_t>(kHi)},
         {LleField::ComputeClampLo, std::bit_cast<uint32_t>(kLo)},
-        {LleField::ComputeNluApply, 1}};
+        {LleField::ComputeNluApply, 1}, {LleField::ComputeSixteenBitResults, 1}};
     fields.insert(fields.end(), extra.begin(), extra.end());
     return elementWiseCompute(kTile, kPositions, kInputAt, fields);
   };
@@ -5749,6 +5749,101 @@ TEST_F(LleRungTest, ThePixelWalkCountsItsPixelsAtTheW0NestsLevel0AndReadsThemAtN
   EXPECT_NE(carry.find("ComputeKWrap29[0] = 1 in the walked element-wise form"), std::string::npos) << carry;
   const std::string unkept = refusal(packet, false);
   EXPECT_NE(unkept.find("a pixel walk at Nest37 level 2"), std::string::npos) << unkept;
+}
+
+// The pixel walk through the tile's table (docs/decoding-log.md "exp19" §B: the trackers' exponentials @ 0x052f): each
+// pixel's four lanes, x = clamp(acc x mult) unrounded, go through the 0x19 table into 16-bit results, low byte first,
+// two units a position (ComputeLaneGroups 1, ComputeSixteenBitResults set), the output nest's step and carries applied
+// from the position's second unit. No corpus walk has 6 pixels 12 bytes apart, this table (eight quadratics over
+// breakpoints -2 ... 4, the last saturating), zero point 9, multiplier 1/32 or clamps [-2.75, 4.5]. Before "exp19"
+// the walk refused ComputeNluApply; the mark without the table bit, the table bit without the mark and a tile without
+// a table are refused by name.
+TEST_F(LleRungTest, ThePixelWalkThroughATableWritesEachLanesSixteenBitResultTwoUnitsAPosition) {
+  constexpr uint16_t kTile = 0x8;
+  constexpr uint64_t kBlockAt = 96;
+  constexpr uint64_t kInputAt = 200;
+  constexpr uint64_t kPixels = 6, kPixelBytes = 12, kOutBytes = 8 * kPixels + 8;  // the positions, then the canary's line
+  constexpr uint8_t kTableZpIn = 9;
+  constexpr float kMult = 0.03125f, kLo = -2.75f, kHi = 4.5f;
+  const int8_t diagonal[4] = {3, -2, 1, 4};
+  std::array<std::array<float, 5>, 8> coef{};
+  for (unsigned seg = 0; seg < 8; ++seg) coef[seg] = {1500.0f * static_cast<float>(seg) + 2.25f, 310.0f, -12.5f, 0.0f, 0.0f};
+  coef[7][0] = 90000.0f;
+  const float breaks[7] = {-2, -1, 0, 1, 2, 3, 4};
+  DecodedPacket table = f.make(0x19, {{LleField::NluMask, kTile}});
+  for (unsigned seg = 0; seg < 8; ++seg) {
+    for (unsigned k = 0; k < 5; ++k) f.setElement(table, LleField::NluCoef, 5 * seg + k, std::bit_cast<uint32_t>(coef[seg][k]));
+  }
+  for (unsigned b = 0; b < 7; ++b) f.setElement(table, LleField::NluBreak, b, std::bit_cast<uint32_t>(breaks[b]));
+  const auto walk = [&](const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
+    std::vector<std::pair<LleField, uint64_t>> fields = {
+        {LleField::ComputeZpIn, kTableZpIn}, {LleField::ComputeZpOut, 0},
+        {LleField::ComputeMult, std::bit_cast<uint32_t>(kMult)},
+        {LleField::ComputeClampHi, std::bit_cast<uint32_t>(kHi)},
+        {LleField::ComputeClampLo, std::bit_cast<uint32_t>(kLo)},
+        {LleField::ComputeK4W0, kPixels - 1}, {LleField::ComputeK4W7, kPixels - 1}, {LleField::ComputeK4W10, kPixels - 1},
+        {LleField::ComputeK4W1, 0}, {LleField::ComputeNest37Limit1, 0}, {LleField::ComputePositions, kPixels - 1},
+        {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, kPixelBytes},
+        {LleField::ComputeKWrap37, static_cast<uint64_t>(-int64_t{kPixels - 1})},
+        {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+        {LleField::ComputeOut37Limit0, kPixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
+        {LleField::ComputeOutPositions, 0}, {LleField::ComputeOutWrap, static_cast<uint64_t>(-int64_t{kPixels - 1})},
+        {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeLaneGroups, 1},
+        {LleField::ComputeNluApply, 1}, {LleField::ComputeSixteenBitResults, 1}};
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    DecodedPacket packet = elementWiseCompute(kTile, kPixels, kInputAt, fields);
+    f.setElement(packet, LleField::ComputeLimitW0, 0, 0);  // the pixels are the w0 nest's level 0 alone
+    return packet;
+  };
+  const auto run = [&](const DecodedPacket& compute, bool loadTable = true) {
+    ElementWiseProgram p{kTile, kBlockAt, kInputAt, {diagonal[0], diagonal[1], diagonal[2], diagonal[3]}, kOutBytes, true, {}};
+    if (loadTable) p.before.push_back(table);
+    p.before.push_back(canaryAt(kTile, kOutputAt / 4 + 2 * kPixels));
+    p.before.push_back(canaryAt(kTile, kOutputAt / 4 + 2 * kPixels + 1));
+    return runElementWise(p, compute);
+  };
+  streams.input.resize(kPixels * kPixelBytes);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(23 + 37 * i);
+  // The expectation, written out: the segment's quadratic at x, rounded half-even, saturated to 16 bits.
+  const auto inputOf = [&](uint64_t pixel, unsigned lane) {
+    const int32_t acc = (streams.input[kPixelBytes * pixel + lane] - kTableZpIn) * diagonal[lane];
+    return std::clamp(static_cast<float>(acc) * kMult, kLo, kHi);
+  };
+  const auto segmentOf = [&](float x) {
+    unsigned seg = 0;
+    while (seg < 7 && x >= breaks[seg]) ++seg;
+    return seg;
+  };
+  const std::vector<uint8_t> out = run(walk());
+  ASSERT_EQ(out.size(), kOutBytes);
+  std::set<unsigned> segments;
+  for (uint64_t k = 0; k < kPixels; ++k) {
+    for (unsigned c = 0; c < 4; ++c) {
+      const float x = inputOf(k, c);
+      const auto& q = coef[segmentOf(x)];
+      const float y = (((q[4] * x + q[3]) * x + q[2]) * x + q[1]) * x + q[0];
+      const auto want = static_cast<uint16_t>(std::clamp(std::nearbyint(y), 0.0f, 65535.0f));
+      EXPECT_EQ(out[8 * k + 2 * c] | (out[8 * k + 2 * c + 1] << 8), want) << "pixel " << k << " lane " << c;
+      segments.insert(segmentOf(x));
+    }
+  }
+  EXPECT_GE(segments.size(), 3u) << "the inputs should reach several segments";
+  for (uint64_t i = 8 * kPixels; i < kOutBytes; ++i) EXPECT_EQ(out[i], 0x5a) << "byte " << i << " after the walk";
+
+  const auto refusal = [&](const DecodedPacket& compute, bool loadTable = true) {
+    return refusalOf([&] {
+      run(compute, loadTable);
+    });
+  };
+  const std::string unmarked = refusal(walk({{LleField::ComputeSixteenBitResults, 0}}));
+  EXPECT_NE(unmarked.find("ComputeSixteenBitResults (word 15 bit 28) = 0 with ComputeNluApply"), std::string::npos) << unmarked;
+  const std::string noTable = refusal(walk({{LleField::ComputeNluApply, 0}}));
+  EXPECT_NE(noTable.find("ComputeSixteenBitResults (word 15 bit 28) = 1 with ComputeNluApply (word 15 bit 26) = 0"), std::string::npos) << noTable;
+  const std::string fourLanes = refusal(walk({{LleField::ComputeLaneGroups, 0}}));
+  EXPECT_NE(fourLanes.find("through a table: 4 lanes of 16 bits"), std::string::npos) << fourLanes;
+  rung.reset();  // drops the table
+  const std::string unloaded = refusal(walk(), false);
+  EXPECT_NE(unloaded.find("no 0x19 loaded one"), std::string::npos) << unloaded;
 }
 
 // A pixel walk over a weight stream (docs/decoding-log.md "split2"; split_concat's 0x0272 is one): no tile holds
