@@ -5,6 +5,7 @@
 #include "models/lle/output_partial_pass.h"
 #include "models/lle/partial_sum_walk.h"
 #include "models/lle/stream_prefix_forward.h"
+#include "models/lle/top_level_passes.h"
 #include "models/lle/w10_forward_marks.h"
 #include "models/lle/w10_level0_once.h"
 #include "models/lle/word12_form.h"
@@ -402,7 +403,9 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     if (std::string problem = outputPartialPassProblem(words); !problem.empty()) return problem;
     if (std::string problem = partialSumWalkProblem(words); !problem.empty()) return problem;
     // The w10 nest's forward marks against its carries (w10_forward_marks.h), once the walk itself is one the rung reads.
-    return w10ForwardMarksProblem(words);
+    if (std::string problem = w10ForwardMarksProblem(words); !problem.empty()) return problem;
+    // w15 bit 12 against the walk it switches (top_level_passes.h).
+    return topLevelPassesProblem(words);
   }
   if (opcode == fieldDef(LleField::Stage14WrapC).opcode) {
     // The compute-feeding write's forward marks against its prefix loop's wraps (stream_prefix_forward.h).

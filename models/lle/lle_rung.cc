@@ -730,6 +730,15 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     relayMeshStream(packet, direction, recvNest);
     return;
   }
+  // A fill writes its immediate without waiting for any mesh data, so it lands before the packet's own send reads: in
+  // 163 corpus packets the send reads units the same packet fills (model_conv's input staging @ 0x00d4: the padding rows
+  // above the image, then the image's first row; docs/decoding-log.md "w15b12" §D).
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t)) || !fills) continue;
+    insideNarrow(recvNest, t, "receive");
+    AddressedMemory& narrow = tiles_[t].narrowSram;
+    recvNest.forEachUnit([&](int64_t unit) { (void)narrow.write(static_cast<uint64_t>(unit) * 4, fillBytes); });
+  }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t)) || !sends) continue;
     const unsigned destination = meshNeighbour(packet, m, t);
@@ -750,13 +759,8 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     pairMeshTransfers(packet, direction, destination);
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if (!(packet.tileMask & (1u << t)) || !receives) continue;
+    if (!(packet.tileMask & (1u << t)) || !receives || fills) continue;
     insideNarrow(recvNest, t, "receive");
-    if (fills) {
-      AddressedMemory& narrow = tiles_[t].narrowSram;
-      recvNest.forEachUnit([&](int64_t unit) { (void)narrow.write(static_cast<uint64_t>(unit) * 4, fillBytes); });
-      continue;
-    }
     meshArmed_[direction][t].push_back(recvNest);
     pairMeshTransfers(packet, direction, t);
   }

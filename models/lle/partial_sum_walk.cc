@@ -17,6 +17,35 @@ std::string wrapName(unsigned level) {
   return "ComputeWrapW10[" + std::to_string(level) + "] (the w10 nest's level-" + std::to_string(level) + " wrap)";
 }
 
+// The walk under ComputeTopLevelPasses (docs/decoding-log.md "w15b12"): level 6 counts the K passes, which add into
+// the same rows (stride 0); every counting level below it is a level of positions, each keeping its own row in
+// the nest's order (a level's stride is the rows of the counting levels below it). "" or the reason, after `where`.
+std::string topLevelPassWalkProblem(const std::array<int64_t, kCountedLevels>& limits, const std::array<int64_t, kCountedLevels>& strides,
+                                    uint64_t row) {
+  constexpr unsigned kPassLevel = kCountedLevels - 1;
+  if (limits[kPassLevel] == 0) {
+    return "ComputeTopLevelPasses (word 15 bit 12) = 1 with ComputeLimitW10High[2] = 0: passes at level 6 that run once are not decoded";
+  }
+  if (strides[kPassLevel] != 0) {
+    return wrapName(kPassLevel - 1) + " moves level 6 (" + std::to_string(limits[kPassLevel] + 1) + " passes) by " +
+           std::to_string(strides[kPassLevel]) + " rows: the passes add into the same rows (stride 0); another walk is not decoded";
+  }
+  int64_t rows = 1;
+  for (unsigned level = 1; level < kPassLevel; ++level) {
+    if (limits[level] == 0) continue;
+    if (strides[level] != rows) {
+      return wrapName(level - 1) + " moves level " + std::to_string(level) + " (" + std::to_string(limits[level] + 1) +
+             " positions) by " + std::to_string(strides[level]) + " rows where its positions' rows follow the " + std::to_string(rows) +
+             " below them (stride " + std::to_string(rows) + "); another walk is not decoded";
+    }
+    rows *= limits[level] + 1;
+  }
+  if (row + static_cast<uint64_t>(rows) > kPartialSumRowSpace) {
+    return std::to_string(rows) + " rows from it pass the " + std::to_string(kPartialSumRowSpace) + " rows of its 12-bit numbering";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
@@ -35,8 +64,11 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
   // level 0 add into one row and the sum is taken whole, so the row and the wraps of the levels that run once
   // (never applied, as every nest's) move no byte -- dense_1_8_mul's one-group compute (wraps 1, row 0) and
   // model_dense's Dense computes (4 or 25 groups at level 0, wraps 0, 4 / 25, row 0) carry the switch on so.
+  // Levels 4-6 count too (model_conv's last convolution: two passes at level 6, "w15b12"): a walk is one pass only
+  // where none of the six counts.
   if (readField(words, LleField::ComputeLimitW10, 0) == 0 && readField(words, LleField::ComputeLimitW10, 1) == 0 &&
-      readField(words, LleField::ComputeLimitW10Level3) == 0) {
+      readField(words, LleField::ComputeLimitW10Level3) == 0 && readField(words, LleField::ComputeLimitW10High, 0) == 0 &&
+      readField(words, LleField::ComputeLimitW10High, 1) == 0 && readField(words, LleField::ComputeLimitW10High, 2) == 0) {
     return "";
   }
   // The carries' low bits (ComputeW10CarryLow, docs/decoding-log.md "w9b53" §B) are non-zero only in model_dense's
@@ -74,7 +106,18 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
     for (unsigned below = 1; below < level; ++below) strides[level] += limits[below] * strides[below];
   }
   const std::string where = "ComputePartialSumRow (word 9 bits 121:110) = " + std::to_string(row) + ": ";
-  if (walkOn == 0) return where + "ComputePartialSumWalkOn (word 11 bit 99) = 0: the rows are walked only with the switch on";
+  const uint64_t topLevelPasses = readField(words, LleField::ComputeTopLevelPasses);
+  if (walkOn == 0) {
+    if (topLevelPasses == 0) {
+      return where + "ComputePartialSumWalkOn (word 11 bit 99) = 0: the rows are walked only with the switch on, or under "
+                     "ComputeTopLevelPasses (word 15 bit 12), here 0";
+    }
+    const std::string problem = topLevelPassWalkProblem(limits, strides, row);
+    return problem.empty() ? "" : where + problem;
+  }
+  if (topLevelPasses != 0) {
+    return where + "ComputePartialSumWalkOn (word 11 bit 99) = 1 with ComputeTopLevelPasses (word 15 bit 12) = 1: a walk under both switches is not decoded";
+  }
   if (limits[1] > 0 && strides[1] != 1) {
     return where + wrapName(0) + " = " + std::to_string(wraps[0]) + ": the positions (level 1, " + std::to_string(limits[1] + 1) +
            ") keep one row each, a step of 1 row; another step is not decoded";

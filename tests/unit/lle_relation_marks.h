@@ -49,6 +49,17 @@ inline void setRelationFixedMarks(uint8_t op, std::span<isa::Word128> words, con
       words[lsb / 128].setBits(lsb % 128, 1, carry > 0 ? 1 : 0);
     }
   }
+  // And w15 bit 12 exactly where a slot carries forward and the w10 nest's level 6 counts (ComputeTopLevelPasses,
+  // docs/decoding-log.md "w15b12").
+  if (op == 0x01 && !isNamed(LleField::ComputeTopLevelPasses)) {
+    bool forward = false;
+    for (unsigned slot = 0; slot < 7; ++slot) {
+      forward = forward || 4 * readSigned(words, LleField::ComputeWrapW10, slot) +
+                                   static_cast<int64_t>(readField(words, LleField::ComputeW10CarryLow, slot)) > 0;
+    }
+    const LleFieldDef& bit = fieldDef(LleField::ComputeTopLevelPasses);
+    words[bit.lsb / 128].setBits(bit.lsb % 128, 1, forward && readField(words, LleField::ComputeLimitW10High, 2) > 0 ? 1 : 0);
+  }
 }
 
 }  // namespace coralsim::lle

@@ -872,7 +872,7 @@ TEST_F(LleRungTest, TheComputesW15ModeBitsAndTwiceWrittenNumberMoveNoByte) {
       EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << w.name << ", lane " << c;
     }
   }
-  for (const unsigned pinned : {10u, 12u, 2u}) {
+  for (const unsigned pinned : {10u, 13u, 2u}) {  // bit 12 is ComputeTopLevelPasses (docs/decoding-log.md "w15b12")
     DecodedPacket neighbour = compute(0x1);
     f.wordsOf(neighbour)[15].setBits(pinned, 1, 1);
     expectEnvelopeRefusesBits(neighbour, 15, "bits " + std::to_string(pinned) + " ");
@@ -7577,6 +7577,46 @@ TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
   f.setElement(levelOff, LleField::Mesh16RecvLevelOn, 0, 3);
   EXPECT_NE(refusal(levelOff).find("Mesh16RecvLevelOn bit 2 is clear while Mesh16RecvLimit[2] = 1"), std::string::npos)
       << refusal(levelOff);
+}
+
+// A mesh packet that fills and sends at once (docs/decoding-log.md "w15b12" §D; model_conv's input staging @ 0x00d4,
+// 163 corpus packets): the fill writes its immediate without waiting for mesh data, so the packet's own send reads
+// it. Tile 1's 0x15 fills units 20, 31, 42 and sends units 31, 42, 53 (53 written before) to tile 5 (t + 4), whose
+// receive of 3 units from unit 100 was armed first: it gets the fill twice, then unit 53. No corpus packet has
+// these addresses or this value. Before the change the send ran first and was refused ("reads narrow byte 124,
+// which no packet wrote").
+TEST_F(LleRungTest, AMeshPacketsSendReadsWhatItsOwnFillWrote) {
+  const auto nest = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t level, uint64_t count, int64_t step) {
+    for (unsigned i = 0; i < 4; ++i) f.setElement(p, limit, i, i == level ? count - 1 : 0);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, i + 1 == level ? static_cast<uint64_t>(step) & 0x1ffff : 0);
+  };
+  DecodedPacket receive = f.make(0x15, {{LleField::Dma15Mask, 0x0020}, {LleField::Mesh15RecvStride, 1}, {LleField::Mesh15RecvAt4, 100},
+                                        {LleField::Mesh15SendStride, 0}, {LleField::Mesh15Fill, 0}, {LleField::Mesh15RecvLevelOn, 1}});
+  nest(receive, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry, 0, 3, 0);
+  DecodedPacket fillAndSend =
+      f.make(0x15, {{LleField::Dma15Mask, 0x0002}, {LleField::Mesh15RecvStride, 1}, {LleField::Mesh15RecvAt4, 20}, {LleField::Mesh15Fill, 1},
+                    {LleField::Mesh15FillValue, 0x5a6b7c8d}, {LleField::Mesh15RecvLevelOn, 3}, {LleField::Mesh15SendStride, 1},
+                    {LleField::Mesh15SendAt4, 31}, {LleField::Mesh15SendLevelOn, 3}});
+  nest(fillAndSend, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry, 1, 3, 11);
+  nest(fillAndSend, LleField::Mesh15SendLimit, LleField::Mesh15SendCarry, 1, 3, 11);
+  EXPECT_EQ(checkEnvelope(receive), "") << checkEnvelope(receive);
+  EXPECT_EQ(checkEnvelope(fillAndSend), "") << checkEnvelope(fillAndSend);
+  rung.beginRun();
+  writeUnit(1, 53, 0x04030201);
+  rung.packet(receive, streams, 0);
+  const std::string why = refusalOf([&] { rung.packet(fillAndSend, streams, 0); });
+  ASSERT_EQ(why, "accepted") << why;
+  const AddressedMemory& m = rung.tile(5).narrowSram;
+  const std::pair<uint64_t, std::vector<uint8_t>> expected[] = {
+      {100, {0x8d, 0x7c, 0x6b, 0x5a}}, {101, {0x8d, 0x7c, 0x6b, 0x5a}}, {102, {1, 2, 3, 4}}};
+  for (const auto& [unit, bytes] : expected) {
+    ASSERT_FALSE(m.firstUnwritten(4 * unit, 4).has_value()) << "unit " << unit;
+    const auto got = m.read(4 * unit, 4);
+    EXPECT_EQ(std::vector<uint8_t>(got.begin(), got.end()), bytes) << "unit " << unit;
+  }
+  const auto own = rung.tile(1).narrowSram.read(4 * 20, 4);
+  EXPECT_EQ(std::vector<uint8_t>(own.begin(), own.end()), (std::vector<uint8_t>{0x8d, 0x7c, 0x6b, 0x5a}));
+  rung.endRun();
 }
 
 // The column strips' send-side words (docs/decoding-log.md "mesh16", "meshregion"): w3[127:97] and w4 are the
