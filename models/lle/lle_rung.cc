@@ -40,6 +40,7 @@
 #include "models/lle/stage14_level_marks.h"
 #include "models/lle/sixteen_bit_results.h"
 #include "models/lle/staging_window.h"
+#include "models/lle/tile_list.h"
 #include "models/lle/unrequantised_copy.h"
 #include "models/lle/w0_nest_count.h"
 #include "models/lle/write_nest.h"
@@ -90,16 +91,6 @@ bool isSeenStage13Flags(uint64_t flags) {
 
 // The values of a 0x13's Stage13ConsumerMark (w4[32:31]) seen in the corpus (docs/decoding-log.md "keep13").
 bool isSeenStage13ConsumerMark(uint64_t mark) { return mark == 0 || mark == 1 || mark == 3; }
-
-std::string tileList(uint16_t mask) {
-  std::string text;
-  for (unsigned t = 0; t < 16; ++t) {
-    if (!(mask & (1u << t))) continue;
-    if (!text.empty()) text += ",";
-    text += std::to_string(t);
-  }
-  return text;
-}
 
 // Why a host-bound send (at `sendPc`) is refused when the 0x27 that takes its bytes is of the other
 // format than the one it names (lle_fields.def Dma10OutfeedForm): the line format, or the nested one
@@ -2312,15 +2303,7 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
   const bool noSingleSource = holders == 0 || (holders > 1 && !everyTileHoldsItsOwn);
   const auto first = static_cast<unsigned>(std::countr_zero(packet.tileMask));
   if (!fed && noSingleSource && first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) {
-    for (const ConvolutionAwaitingFeed& other : convolutionsAwaitingFeedSend_) {
-      if (other.compute.packet.tileMask & packet.tileMask) {
-        refuse(packet, "a second convolution waiting for its weight-feed send on tiles " + tileList(other.compute.packet.tileMask & packet.tileMask) +
-                           " while the one at PC 0x" + isa::formatAddress(other.compute.packet.pc) + " still waits");
-      }
-    }
-    ConvolutionAwaitingFeed& waiting = convolutionsAwaitingFeedSend_.emplace_back();
-    waiting.compute.words.assign(packet.words.begin(), packet.words.end());
-    waiting.compute.packet = packet;
+    ConvolutionAwaitingFeed& waiting = parkConvolution(convolutionsAwaitingFeedSend_, packet, "weight-feed send");
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (!(packet.tileMask & (1u << t))) continue;
       if (!weightStreams_[t]) continue;  // refused when the compute runs

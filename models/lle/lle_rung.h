@@ -74,6 +74,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -432,6 +433,8 @@ class LleRung final : public models::DatapathRung {
   // The convolutions on a 0x12 stream, waiting for the weight broadcast that carries its rows (lle_rung_broadcast_wait.cc,
   // docs/decoding-log.md "bcast" §B): the broadcast's sender and Dma10Channel say whose rows they are.
   std::deque<ConvolutionAwaitingFeed> convolutionsAwaitingBroadcast_;
+  ConvolutionAwaitingFeed& parkConvolution(std::deque<ConvolutionAwaitingFeed>& queue, const models::DecodedPacket& packet,
+                                           std::string_view what);
   void awaitWeightBroadcast(const models::DecodedPacket& packet);
   void runConvolutionsAwaitingBroadcast(const models::DecodedPacket& packet, unsigned sender, uint16_t tiles);
   void refuseWhileAConvolutionAwaitsItsBroadcast(const models::DecodedPacket& packet) const;

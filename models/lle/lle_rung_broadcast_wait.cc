@@ -12,6 +12,7 @@
 #include "models/isa/number_text.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
+#include "models/lle/tile_list.h"
 
 namespace coralsim::lle {
 
@@ -19,26 +20,27 @@ namespace {
 
 constexpr uint64_t kBroadcastRowBytes = 256;  // the broadcast carries one 256-byte wide row a beat ("bcast10" §B)
 
-std::string tilesOf(uint16_t mask) {
-  std::string text;
-  for (unsigned t = 0; t < 16; ++t) {
-    if (mask & (1u << t)) text += (text.empty() ? "" : ",") + std::to_string(t);
-  }
-  return text;
-}
-
 }  // namespace
 
-void LleRung::awaitWeightBroadcast(const models::DecodedPacket& packet) {
-  for (const ConvolutionAwaitingFeed& other : convolutionsAwaitingBroadcast_) {
+// Parks a convolution compute until the packet that brings its weights (what: "weight broadcast", "weight-feed send"),
+// keeping its words: one waits a tile at a time, since the rung runs a waiting one when its weights come, whole.
+LleRung::ConvolutionAwaitingFeed& LleRung::parkConvolution(std::deque<ConvolutionAwaitingFeed>& queue, const models::DecodedPacket& packet,
+                                                           std::string_view what) {
+  for (const ConvolutionAwaitingFeed& other : queue) {
     if (other.compute.packet.tileMask & packet.tileMask) {
-      refuse(packet, "a second convolution waiting for its weight broadcast on tiles " + tilesOf(other.compute.packet.tileMask & packet.tileMask) +
-                         " while the one at PC 0x" + isa::formatAddress(other.compute.packet.pc) + " still waits");
+      refuse(packet, "a second convolution waiting for its " + std::string(what) + " on tiles " +
+                         tileList(other.compute.packet.tileMask & packet.tileMask) + " while the one at PC 0x" +
+                         isa::formatAddress(other.compute.packet.pc) + " still waits");
     }
   }
-  ConvolutionAwaitingFeed& waiting = convolutionsAwaitingBroadcast_.emplace_back();
+  ConvolutionAwaitingFeed& waiting = queue.emplace_back();
   waiting.compute.words.assign(packet.words.begin(), packet.words.end());
   waiting.compute.packet = packet;
+  return waiting;
+}
+
+void LleRung::awaitWeightBroadcast(const models::DecodedPacket& packet) {
+  ConvolutionAwaitingFeed& waiting = parkConvolution(convolutionsAwaitingBroadcast_, packet, "weight broadcast");
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t)) || !weightStreams_[t]) continue;  // a tile without its stream is refused when the compute runs
     waiting.streams[t] = weightStreams_[t];
@@ -58,9 +60,9 @@ void LleRung::runConvolutionsAwaitingBroadcast(const models::DecodedPacket& pack
       continue;
     }
     if ((computeTiles & ~tiles) != 0) {
-      refuse(packet, "the weight broadcast goes to tiles " + tilesOf(tiles) + "; the convolution at PC 0x" +
+      refuse(packet, "the weight broadcast goes to tiles " + tileList(tiles) + "; the convolution at PC 0x" +
                          isa::formatAddress(waiting->compute.packet.pc) + " waiting for it also runs on tiles " +
-                         tilesOf(static_cast<uint16_t>(computeTiles & ~tiles)));
+                         tileList(static_cast<uint16_t>(computeTiles & ~tiles)));
     }
     ConvolutionAwaitingFeed run = std::move(*waiting);
     waiting = convolutionsAwaitingBroadcast_.erase(waiting);
@@ -76,7 +78,7 @@ void LleRung::runConvolutionsAwaitingBroadcast(const models::DecodedPacket& pack
 void LleRung::refuseWhileAConvolutionAwaitsItsBroadcast(const models::DecodedPacket& packet) const {
   for (const ConvolutionAwaitingFeed& waiting : convolutionsAwaitingBroadcast_) {
     if (const uint16_t both = waiting.compute.packet.tileMask & packet.tileMask; both != 0) {
-      refuse(packet, "a compute on tiles " + tilesOf(both) + ", where the convolution at PC 0x" + isa::formatAddress(waiting.compute.packet.pc) +
+      refuse(packet, "a compute on tiles " + tileList(both) + ", where the convolution at PC 0x" + isa::formatAddress(waiting.compute.packet.pc) +
                          " still waits for its weight broadcast (a 0x12 stream's rows): in the corpus the broadcast comes first");
     }
   }
