@@ -31,7 +31,7 @@ bool allowedAfter(bool feedsCompute, uint8_t next) {
 // partial-sum walk is on, rounded down; or, under ComputeTopLevelPasses, the passes are the nest's level 6
 // (ComputeLimitW10High[2] + 1: 1,153 / 1,153 tile-feeds of the 208 such corpus computes, "w15b12"); 0 before any other
 // compute and before a mesh 0x18.
-uint64_t kPassesOf(const models::DecodedPacket& next) {
+uint64_t reductionPassesOf(const models::DecodedPacket& next) {
   if (readField(next.words, LleField::ComputePartialSumWalkOn) != 0) return readField(next.words, LleField::ComputeLimitW10, 1) + 1;
   if (readField(next.words, LleField::ComputeTopLevelPasses) != 0) return readField(next.words, LleField::ComputeLimitW10High, 2) + 1;
   return 0;
@@ -39,7 +39,7 @@ uint64_t kPassesOf(const models::DecodedPacket& next) {
 
 uint64_t splitPassPairsBefore(const models::DecodedPacket& next) {
   if (static_cast<uint8_t>(next.opcode) != kCompute) return 0;
-  return kPassesOf(next) / 2;
+  return reductionPassesOf(next) / 2;
 }
 
 }  // namespace
@@ -61,7 +61,7 @@ std::string NextPacketWatch::observe(const models::DecodedPacket& packet) {
              std::to_string(pairs.lsb % 128) + ") = " + std::to_string(e.splitPassPairs) + " before opcode " + hexByte(op) + " at " +
              models::describePacketLocation(packet.pc, packet.words[0]) + " on tile " + std::to_string(t) + ", which " +
              (expected == 0 ? "walks no partial sums (0 expected)"
-                            : "splits its reduction into " + std::to_string(kPassesOf(packet)) +
+                            : "splits its reduction into " + std::to_string(reductionPassesOf(packet)) +
                                   " K passes (" + std::to_string(expected) + " expected)") +
              ": another value is not decoded (docs/decoding-log.md \"ring128\")";
     }
