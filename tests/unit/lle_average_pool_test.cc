@@ -57,11 +57,6 @@ DecodedPacket make(EnvelopePackets& f, uint8_t op, const Fields& fields) {
 }
 
 // One element of a field with several (make() sets every element).
-void setElement(EnvelopePackets& f, LleField field, unsigned e, uint64_t value) {
-  const LleFieldDef& def = fieldDef(field);
-  const uint32_t lsb = def.lsb + e * def.stride;
-  f.lastWords()[lsb / 128].setBits(lsb % 128, def.width, value);
-}
 
 DecodedPacket fillUnit(EnvelopePackets& f, uint64_t unit, uint64_t value) {
   return make(f, 0x17, {{LleField::Mesh17RecvStride, 1}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
@@ -73,11 +68,11 @@ DecodedPacket gatherRead(EnvelopePackets& f) {
   DecodedPacket p = make(f, 0x13, {{LleField::Stage13Step, 2}, {LleField::Stage13RepeatSlot, 1}, {LleField::Stage13NarrowAt4, kLayerUnit},
                                    {LleField::Stage13Groups, 3}, {LleField::Stage13LoopOn, 1}, {LleField::Stage13Channel, kTag},
                                    {LleField::Stage13Route, 0}, {LleField::Stage13Wrap, 1}});
-  setElement(f, LleField::Stage13Wrap, 0, negative(5));
-  setElement(f, LleField::Stage13OuterLimit, 0, 1);
-  setElement(f, LleField::Stage13OuterLimit, 1, kSide - 1);
-  setElement(f, LleField::Stage13OuterOn, 0, 1);
-  setElement(f, LleField::Stage13OuterOn, 1, 1);
+  f.setElement(LleField::Stage13Wrap, 0, negative(5));
+  f.setElement(LleField::Stage13OuterLimit, 0, 1);
+  f.setElement(LleField::Stage13OuterLimit, 1, kSide - 1);
+  f.setElement(LleField::Stage13OuterOn, 0, 1);
+  f.setElement(LleField::Stage13OuterOn, 1, 1);
   return p;
 }
 
@@ -100,14 +95,14 @@ DecodedPacket poolCompute(EnvelopePackets& f, const Fields& extra = {}) {
                    {LleField::ComputeOutPositions, kOutSide - 1}};
   fields.insert(fields.end(), extra.begin(), extra.end());
   DecodedPacket p = make(f, 0x01, fields);
-  setElement(f, LleField::ComputeLimit29, 0, 1);
-  setElement(f, LleField::ComputeLimit29, 1, 1);
-  setElement(f, LleField::ComputeLimitW10, 0, kOutSide * kOutSide - 1);
-  setElement(f, LleField::ComputeLimitW10, 1, 0);
-  setElement(f, LleField::ComputeNest29CarryLow, 0, 3);  // slot 0: 3 bytes (+ 1 stepped = 4)
-  setElement(f, LleField::ComputeKWrap29, 0, 0x1fff);    // slot 1: -1 unit + 1 byte = -3 bytes
-  setElement(f, LleField::ComputeNest29CarryLow, 1, 1);
-  setElement(f, LleField::ComputeNest29CarryLow, 2, 1);  // slot 2: +1 byte
+  f.setElement(LleField::ComputeLimit29, 0, 1);
+  f.setElement(LleField::ComputeLimit29, 1, 1);
+  f.setElement(LleField::ComputeLimitW10, 0, kOutSide * kOutSide - 1);
+  f.setElement(LleField::ComputeLimitW10, 1, 0);
+  f.setElement(LleField::ComputeNest29CarryLow, 0, 3);  // slot 0: 3 bytes (+ 1 stepped = 4)
+  f.setElement(LleField::ComputeKWrap29, 0, 0x1fff);    // slot 1: -1 unit + 1 byte = -3 bytes
+  f.setElement(LleField::ComputeNest29CarryLow, 1, 1);
+  f.setElement(LleField::ComputeNest29CarryLow, 2, 1);  // slot 2: +1 byte
   return p;
 }
 

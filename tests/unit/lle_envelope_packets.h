@@ -55,6 +55,13 @@ class EnvelopePackets {
   // The words of the packet made last, to change a field element `make` cannot name.
   std::vector<isa::Word128>& lastWords() { return storage_.back(); }
 
+  // Sets element `element` of `field` (a nest's slot, a level's limit) in the packet made last: `make` sets element 0.
+  void setElement(LleField field, unsigned element, uint64_t value) {
+    const LleFieldDef& def = fieldDef(field);
+    const uint32_t lsb = def.lsb + element * def.stride;
+    lastWords()[lsb / 128].setBits(lsb % 128, def.width, value);
+  }
+
  private:
   std::deque<std::vector<isa::Word128>> storage_;  // a deque: earlier packets' spans stay valid
   uint32_t pc_;

@@ -59,18 +59,13 @@ DecodedPacket make(EnvelopePackets& f, uint8_t op, const Fields& fields) {
   return p;
 }
 
-void setElement(EnvelopePackets& f, LleField field, unsigned element, uint64_t value) {
-  const LleFieldDef& def = fieldDef(field);
-  const uint32_t lsb = def.lsb + element * def.stride;
-  f.lastWords()[lsb / 128].setBits(lsb % 128, def.width, value);
-}
 
 // An immediate fill of `units` four-byte units of narrow memory from unit `at` (lle_rung_test.cc's fills).
 DecodedPacket fill(EnvelopePackets& f, uint64_t at, uint64_t units, uint64_t value) {
   // Every corpus 0x17 that receives has a receive stride (lle_rung_test.cc's factory sets it too).
   DecodedPacket p = make(f, 0x17, {{LleField::Mesh17RecvStride, 1}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
                                    {LleField::Fill17At4, at}, {LleField::Fill17Carry, negative(units - 1)}, {LleField::Fill17Step, 1}});
-  setElement(f, LleField::Fill17Limit, 0, units - 1);
+  f.setElement(LleField::Fill17Limit, 0, units - 1);
   return p;
 }
 
@@ -83,8 +78,8 @@ DecodedPacket keptForPass(EnvelopePackets& f) {
                                    {LleField::Stage13Channel, kTag}, {LleField::Stage13FeedsNormalise, 1}, {LleField::Stage13W4On, 1},
                                    {LleField::Stage13W4Bit59, 1}, {LleField::Stage13MaxPassMark, 1},
                                    {LleField::Stage13MaxPassBeats, 0xffff}});
-  setElement(f, LleField::Stage13Route, 0, 1);
-  setElement(f, LleField::Stage13Route, 1, 0);
+  f.setElement(LleField::Stage13Route, 0, 1);
+  f.setElement(LleField::Stage13Route, 1, 0);
   return p;
 }
 

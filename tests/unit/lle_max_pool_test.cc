@@ -42,16 +42,11 @@ uint8_t layerByte(unsigned p, unsigned c) { return static_cast<uint8_t>((37 * p 
 
 using Fields = std::vector<std::pair<LleField, uint64_t>>;
 
-void setElement(EnvelopePackets& f, LleField field, unsigned e, uint64_t value) {
-  const LleFieldDef& def = fieldDef(field);
-  const uint32_t lsb = def.lsb + e * def.stride;
-  f.lastWords()[lsb / 128].setBits(lsb % 128, def.width, value);
-}
 
 DecodedPacket make(EnvelopePackets& f, uint8_t op, const Fields& fields) {
   DecodedPacket p = f.make(op, kTile);
   for (const auto& [field, value] : fields) {
-    for (unsigned e = 0; e < fieldDef(field).count; ++e) setElement(f, field, e, value);
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) f.setElement(field, e, value);
   }
   return p;
 }
@@ -66,11 +61,11 @@ DecodedPacket gatherRead(EnvelopePackets& f) {
   DecodedPacket p = make(f, 0x13, {{LleField::Stage13Step, 2}, {LleField::Stage13RepeatSlot, 1}, {LleField::Stage13NarrowAt4, kLayerUnit},
                                    {LleField::Stage13Groups, 3}, {LleField::Stage13LoopOn, 1}, {LleField::Stage13Channel, kTag},
                                    {LleField::Stage13Route, 0}, {LleField::Stage13Wrap, 1}});
-  setElement(f, LleField::Stage13Wrap, 0, negative(5));
-  setElement(f, LleField::Stage13OuterLimit, 0, 1);
-  setElement(f, LleField::Stage13OuterLimit, 1, kChunks - 1);
-  setElement(f, LleField::Stage13OuterOn, 0, 1);
-  setElement(f, LleField::Stage13OuterOn, 1, 1);
+  f.setElement(LleField::Stage13Wrap, 0, negative(5));
+  f.setElement(LleField::Stage13OuterLimit, 0, 1);
+  f.setElement(LleField::Stage13OuterLimit, 1, kChunks - 1);
+  f.setElement(LleField::Stage13OuterOn, 0, 1);
+  f.setElement(LleField::Stage13OuterOn, 1, 1);
   return p;
 }
 
@@ -95,20 +90,20 @@ DecodedPacket maxPool(EnvelopePackets& f, const Fields& extra = {}) {
                    {LleField::ComputeOutPositions, kOutSide - 1}};
   fields.insert(fields.end(), extra.begin(), extra.end());
   DecodedPacket p = make(f, 0x01, fields);
-  setElement(f, LleField::ComputeLimitW0, 0, kWindow - 1);
-  setElement(f, LleField::ComputeLimitW0, 1, kOutSide - 1);
-  setElement(f, LleField::ComputeLimitW0, 2, kOutSide - 1);
-  setElement(f, LleField::ComputeLimit29, 0, kWindow - 1);
-  setElement(f, LleField::ComputeLimit29, 1, kOutSide - 1);
-  setElement(f, LleField::ComputeLimitW10, 0, kOutSide * kOutSide - 1);
-  setElement(f, LleField::ComputeLimitW10, 1, 0);
-  setElement(f, LleField::ComputeNest29CarryLow, 0, 0);  // slot 0: +4 bytes (wrap 1)
-  setElement(f, LleField::ComputeKWrap29, 0, 0x1ffd);    // slot 1: -3 units + 1 byte = -11 bytes
-  setElement(f, LleField::ComputeNest29CarryLow, 1, 1);
-  setElement(f, LleField::ComputeKWrap29, 1, 0);         // slot 2: +1 byte
-  setElement(f, LleField::ComputeNest29CarryLow, 2, 1);
+  f.setElement(LleField::ComputeLimitW0, 0, kWindow - 1);
+  f.setElement(LleField::ComputeLimitW0, 1, kOutSide - 1);
+  f.setElement(LleField::ComputeLimitW0, 2, kOutSide - 1);
+  f.setElement(LleField::ComputeLimit29, 0, kWindow - 1);
+  f.setElement(LleField::ComputeLimit29, 1, kOutSide - 1);
+  f.setElement(LleField::ComputeLimitW10, 0, kOutSide * kOutSide - 1);
+  f.setElement(LleField::ComputeLimitW10, 1, 0);
+  f.setElement(LleField::ComputeNest29CarryLow, 0, 0);  // slot 0: +4 bytes (wrap 1)
+  f.setElement(LleField::ComputeKWrap29, 0, 0x1ffd);    // slot 1: -3 units + 1 byte = -11 bytes
+  f.setElement(LleField::ComputeNest29CarryLow, 1, 1);
+  f.setElement(LleField::ComputeKWrap29, 1, 0);         // slot 2: +1 byte
+  f.setElement(LleField::ComputeNest29CarryLow, 2, 1);
   for (const auto& [field, value] : extra) {
-    for (unsigned e = 0; e < fieldDef(field).count; ++e) setElement(f, field, e, value);
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) f.setElement(field, e, value);
   }
   // The same words as opcode 0x02: only 0x01's fields kept, every other bit the pool's marks.
   std::vector<isa::Word128>& words = f.lastWords();
