@@ -15,15 +15,6 @@ namespace {
 
 constexpr uint64_t kLanes = ByteSteppedWeighing::kUnitBytes;
 
-// The product of the listed levels' limits + 1 (every element of each field): their iterations.
-uint64_t iterationsOf(std::span<const isa::Word128> words, std::initializer_list<LleField> levels) {
-  uint64_t n = 1;
-  for (const LleField field : levels) {
-    for (unsigned e = 0; e < fieldDef(field).count; ++e) n *= readField(words, field, e) + 1;
-  }
-  return n;
-}
-
 }  // namespace
 
 bool ByteSteppedWeighing::isForm(std::span<const isa::Word128> words) {
@@ -46,7 +37,7 @@ std::variant<ByteSteppedWeighing, std::string> ByteSteppedWeighing::fromPacket(s
       readField(words, LleField::ComputeLimitW0Levels56, 1) != 0) {
     return "the w0 nest counts levels 4-6 (ComputeLimitW0Level4 / ComputeLimitW0Levels56): not executed in the byte-stepped weighing";
   }
-  form.positions = iterationsOf(words, {LleField::ComputeLimitW0});
+  form.positions = levelIterations(words, {LleField::ComputeLimitW0});
   form.inputAt = readField(words, LleField::ComputeInputAt4) * kUnitBytes;
   const uint64_t iterations = form.positions * form.groups;
   // The input: Nest37 (4-byte elements) must read the positions' groups one unit after the other, once each.
@@ -90,7 +81,7 @@ std::variant<ByteSteppedWeighing, std::string> ByteSteppedWeighing::fromPacket(s
       {LleField::ComputeK4W7, LleField::ComputeLimit29, LleField::ComputeLimit29Level3, LleField::ComputeLimit29High},
       {LleField::ComputeK4W10, LleField::ComputeLimitW10, LleField::ComputeLimitW10Level3, LleField::ComputeLimitW10High}};
   for (const auto& nest : nests) {
-    if (const uint64_t n = iterationsOf(words, nest); n != iterations) {
+    if (const uint64_t n = levelIterations(words, nest); n != iterations) {
       return std::string(fieldDef(*nest.begin()).name) + "'s nest counts " + std::to_string(n) + " iterations where the w0 nest counts " +
              std::to_string(iterations) + " (positions x K)";
     }

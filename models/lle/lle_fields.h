@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 #include <string>
 #include <string_view>
@@ -70,6 +71,16 @@ inline constexpr LleFieldDef kLleFields[] = {
 
 [[nodiscard]] inline float readF32(std::span<const isa::Word128> words, LleField field, unsigned element = 0) {
   return std::bit_cast<float>(static_cast<uint32_t>(readField(words, field, element)));
+}
+
+// The iterations of a counting nest's listed level-limit fields (count - 1 each, every element of an array field):
+// the product of limit + 1 -- how the executors compare what two nests of one compute count.
+[[nodiscard]] inline uint64_t levelIterations(std::span<const isa::Word128> words, std::initializer_list<LleField> levels) {
+  uint64_t n = 1;
+  for (const LleField field : levels) {
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) n *= readField(words, field, e) + 1;
+  }
+  return n;
 }
 
 }  // namespace coralsim::lle

@@ -42,14 +42,6 @@ constexpr LleField kAbsentFields[] = {LleField::ComputeInputRingOn, LleField::Co
                                       LleField::ComputeUnrequantisedCopy, LleField::ComputeWideWeights, LleField::ComputeInputByte,
                                       LleField::ComputeKCountOfPackedElements};
 
-uint64_t product(std::span<const isa::Word128> words, std::initializer_list<LleField> limits) {
-  uint64_t n = 1;
-  for (const LleField field : limits) {
-    for (unsigned e = 0; e < fieldDef(field).count; ++e) n *= readField(words, field, e) + 1;
-  }
-  return n;
-}
-
 }  // namespace
 
 void LleRung::computeAveragePool(const DecodedPacket& packet) { computeWindowPool(packet, PoolReduction::kSum); }
@@ -71,7 +63,7 @@ void LleRung::computeWindowPool(const DecodedPacket& packet, PoolReduction reduc
     refuseUnless(value == 0, std::string(fieldDef(field).name) + " = " + std::to_string(value) + ": not decoded in this form");
   }
   for (const LleField high : {LleField::ComputeLimit29High, LleField::ComputeLimitW0Level4, LleField::ComputeLimitW0Levels56}) {
-    refuseUnless(product(words, {high}) == 1, std::string(fieldDef(high).name) + ": a level above 3 counts; not executed in this form");
+    refuseUnless(levelIterations(words, {high}) == 1, std::string(fieldDef(high).name) + ": a level above 3 counts; not executed in this form");
   }
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);  // refuses an addend (ComputeBias)
   const auto zpWeight = static_cast<int32_t>(readField(words, LleField::ComputeZpWeight));
@@ -84,7 +76,7 @@ void LleRung::computeWindowPool(const DecodedPacket& packet, PoolReduction reduc
   uint64_t iterations = 1;
   for (const uint64_t limit : walk.limits) iterations *= limit + 1;
   const uint64_t taps = readField(words, LleField::ComputeK4W10) + 1;
-  const uint64_t w10Iterations = taps * product(words, {LleField::ComputeLimitW10, LleField::ComputeLimitW10Level3, LleField::ComputeLimitW10High});
+  const uint64_t w10Iterations = taps * levelIterations(words, {LleField::ComputeLimitW10, LleField::ComputeLimitW10Level3, LleField::ComputeLimitW10High});
   refuseUnless(w10Iterations == iterations && iterations % taps == 0,
                "the w10 nest counts " + std::to_string(w10Iterations) + " iterations, ComputeK4W10 + 1 = " + std::to_string(taps) +
                    " a reduction, the weight nest (Nest29) " + std::to_string(iterations) + ": not one reduction per output");

@@ -33,15 +33,6 @@ namespace {
 constexpr uint64_t kUnitBytes = 4;                        // one K group: the input element and the output unit
 constexpr uint64_t kBlockBytes = kUnitBytes * kUnitBytes;  // the kept 4 x 4 weight block
 
-// The product of a counting nest's level limits + 1 (every element of each field): its iterations.
-uint64_t nestIterations(std::span<const isa::Word128> words, std::initializer_list<LleField> levels) {
-  uint64_t n = 1;
-  for (const LleField field : levels) {
-    for (unsigned e = 0; e < fieldDef(field).count; ++e) n *= readField(words, field, e) + 1;
-  }
-  return n;
-}
-
 // Every level of the input nest (Nest37, levels 0-6) runs once: the walk reads one group.
 bool walksOnce(std::span<const isa::Word128> words) {
   const InputByteWalk walk = InputByteWalk::fromPacket(words, kUnitBytes);
@@ -136,7 +127,7 @@ void LleRung::computeElementWiseWalk(const DecodedPacket& packet) {
       {LleField::ComputeK4W7, LleField::ComputeLimit29, LleField::ComputeLimit29Level3, LleField::ComputeLimit29High},
       {LleField::ComputeK4W10, LleField::ComputeLimitW10, LleField::ComputeLimitW10Level3, LleField::ComputeLimitW10High}};
   for (const auto& nest : counters) {
-    if (const uint64_t n = nestIterations(words, nest); n != iterations) {
+    if (const uint64_t n = levelIterations(words, nest); n != iterations) {
       std::string names;
       for (const LleField field : nest) names += (names.empty() ? "" : ", ") + std::string(fieldDef(field).name);
       refuse(packet, names + " count " + std::to_string(n) + " iterations where the input nest (Nest37: ComputeK4W1, ComputeNest37Limit1, "
