@@ -2065,6 +2065,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // The K-loop wraps the relation table leaves to the prefixed form's executors (docs/decoding-log.md "stride2"):
   // this one reads its K groups as one run, so it holds them as a compute without a prefix is held.
   if (const std::string problem = singlePositionKWrapProblem(words); !problem.empty()) refuse(packet, problem);
+  // The bias array alone as the prefix (ComputeParamPrefix 1, docs/decoding-log.md "loomdense"): its own executor.
+  if (readField(words, LleField::ComputeParamPrefix) == 1) {
+    computeBiasPrefixDense(packet, groups);
+    return;
+  }
   refuseOtherLanesOrPrefix(packet, kLanes / 4 - 1, 2, "single-position (Dense) compute: 64 lanes, f32 scale and u32 weight offset");
   if (readField(words, LleField::ComputeNluApply) != 0) {
     refuse(packet, "ComputeNluApply (word 15 bit 26) in the single-position form: the NLU table is applied in the element-wise form "

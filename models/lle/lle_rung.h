@@ -284,6 +284,7 @@ class LleRung final : public models::DatapathRung {
   // The one-byte output form (ComputeOutputBytes 1, docs/decoding-log.md "soft2b"): one input byte weighed by a
   // kept 16-bit weight less ComputeZpWeight, requantised, one byte written (lle_rung_one_byte_output.cc).
   void computeOneByteOutput(const models::DecodedPacket& packet);
+  void computeBiasPrefixDense(const models::DecodedPacket& packet, uint32_t groups);
   // The average pool's form (lle_rung_average_pool.cc, docs/decoding-log.md "pool4" §B): ComputeInputBytes 0, the input
   // nest over units of ones, each lane's taps summed from the kept stream along the weight nest, requantised.
   void computeAveragePool(const models::DecodedPacket& packet);

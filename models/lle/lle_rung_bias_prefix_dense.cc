@@ -1,0 +1,83 @@
+// The single-position (Dense) compute with the bias array as its whole parameter prefix (ComputeParamPrefix 1,
+// docs/decoding-log.md "loomdense"; the sums in bias_prefix_dense.h). Unlike the prefix-2 Dense, which gathers its
+// vector from the stream bytes its tiles received, this form reads its K groups where the packet says: narrow memory
+// from ComputeInputAt4 x 4, the bytes earlier computes and moves wrote there (looming's nine zone averages). Its lanes
+// are ComputeLaneGroups + 1 groups of 4; each lane's byte is written at ComputeOutputAt + lane.
+
+#include <bit>
+#include <string>
+#include <vector>
+
+#include "models/lle/bias_prefix_dense.h"
+#include "models/lle/compute_epilogue.h"
+#include "models/lle/compute_observer.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/lle_rung.h"
+#include "models/lle/mac_array.h"
+#include "models/lle/requantizer.h"
+
+namespace coralsim::lle {
+
+using models::DecodedPacket;
+
+namespace {
+constexpr uint64_t kMaxWeightZeroPoint = 255;  // a uint8 zero point in a 9-bit field
+}  // namespace
+
+void LleRung::computeBiasPrefixDense(const DecodedPacket& packet, uint32_t groups) {
+  const auto words = packet.words;
+  const std::string form = "the single-position (Dense) compute with the bias prefix alone (ComputeParamPrefix 1): ";
+  const auto refuseUnless = [&](bool ok, const std::string& why) {
+    if (!ok) refuse(packet, form + why);
+  };
+  const uint64_t laneGroups = readField(words, LleField::ComputeLaneGroups);
+  refuseUnless(laneGroups < kLanes / 4, "ComputeLaneGroups (word 4 bits 118:99) = " + std::to_string(laneGroups) + ": more than the tile's " +
+                                            std::to_string(kLanes) + " lanes");
+  const auto lanes = static_cast<unsigned>(4 * (laneGroups + 1));
+  refuseUnless(readField(words, LleField::ComputeWideWeights) == 0, "ComputeWideWeights (word 14 bit 55) set: 16-bit weights are not this form's");
+  refuseUnless(readField(words, LleField::ComputeNluApply) == 0, "ComputeNluApply (word 15 bit 26) set: where its 16-bit results go is not decoded");
+  const uint64_t offsetPlace = readField(words, LleField::ComputeOffsetPrefixFirst) | readField(words, LleField::ComputeOffsetPrefixCount) |
+                               readField(words, LleField::ComputeOffsetPrefixLast);
+  refuseUnless(offsetPlace == 0, "ComputeOffsetPrefixFirst / Count / Last not 0: the prefix has no weight offset array to place");
+  const uint64_t zpWeight = readField(words, LleField::ComputeZpWeight);
+  refuseUnless(zpWeight <= kMaxWeightZeroPoint, "ComputeZpWeight (word 14 bits 70:62) = " + std::to_string(zpWeight) + ": not a uint8 zero point");
+  const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
+  // No f32 scale array: the packet's multiplier is the whole scale, as in the element-wise form.
+  const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
+  const BiasPrefixDenseShape shape{groups, lanes, zpIn, static_cast<int32_t>(zpWeight)};
+  const uint64_t inputAt = readField(words, LleField::ComputeInputAt4) * 4;
+  const uint64_t inputBytes = uint64_t{kGroupBytes} * groups;
+  const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    if (const auto missing = tile.narrowSram.firstUnwritten(inputAt, inputBytes)) {
+      refuse(packet, form + "tile " + std::to_string(t) + " holds no input byte at narrow address " + std::to_string(*missing) + " of the " +
+                         std::to_string(inputBytes) + " it reads from ComputeInputAt4 x 4 = " + std::to_string(inputAt));
+    }
+    const std::span<const uint8_t> input = tile.narrowSram.read(inputAt, inputBytes);
+    std::vector<std::span<const uint8_t>> rows;
+    for (uint64_t r = 0; r <= groups; ++r) {
+      const uint64_t rowAt = r * kBiasPrefixDenseRowAddresses;
+      if (!tile.wide.holds(rowAt, 4 * lanes)) {
+        refuse(packet, form + "tile " + std::to_string(t) + " wide memory holds " + tile.wide.describe() + "; the compute reads " +
+                           std::to_string(4 * lanes) + " bytes at " + std::to_string(rowAt) + (r == 0 ? " (the bias row)" : " (a weight group's row)"));
+      }
+      rows.emplace_back(tile.wide.at(rowAt), 4 * lanes);
+    }
+    const std::vector<int32_t> sums = biasPrefixDenseSums(shape, input, rows);
+    std::vector<uint8_t> results(lanes);
+    for (unsigned c = 0; c < lanes; ++c) results[c] = requant(sums[c]);
+    macs_ += uint64_t{lanes} * inputBytes;
+    if (!tile.narrowSram.write(outputAt, results)) {
+      refuse(packet, form + "the lane results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
+                         " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
+    }
+    if (config_.lleComputeObserver) {
+      const uint64_t at[] = {outputAt};
+      config_.lleComputeObserver->computed(packet, t, ComputeWrite{ComputeForm::kSinglePosition, lanes, at, results});
+    }
+  }
+}
+
+}  // namespace coralsim::lle
