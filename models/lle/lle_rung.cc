@@ -31,6 +31,7 @@
 #include "models/lle/nlu_apply.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/partner_copy.h"
+#include "models/lle/outfeed_line_fill.h"
 #include "models/lle/outfeed_rows.h"
 #include "models/lle/receive_slice.h"
 #include "models/lle/routed_read_mark.h"
@@ -3022,11 +3023,12 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
   WaitingSend first = std::move(sendsWaiting_.front());
   sendsWaiting_.pop_front();
   if (first.outfeedForm != kLineOutfeedForm) refuse(packet, outfeedFormMismatch(first.pc, first.outfeedForm));
-  const std::vector<uint8_t>& waiting = first.bytes;
-  if (waiting.size() != bytes) {
+  // The outfeed moves whole 8-byte lines: a send of 4 (mod 8) bytes fills its last line half (outfeed_line_fill.h).
+  if (!outfeedLinesCarry(bytes, first.bytes.size())) {
     refuse(packet, "the outfeed sends " + std::to_string(bytes) + " bytes (OutfeedLines), the host-bound send before it carried " +
-                       std::to_string(waiting.size()));
+                       std::to_string(first.bytes.size()) + " (not its bytes filled to whole 8-byte lines)");
   }
+  const std::vector<uint8_t> waiting = filledToOutfeedLines(std::move(first.bytes), bytes);
   outQueue_.insert(outQueue_.end(), waiting.begin(), waiting.end());
 }
 
@@ -3207,11 +3209,12 @@ std::vector<uint8_t> LleRung::sendKeptRead(const DecodedPacket& packet, TileStat
     refuse(packet, "the kept read of tile " + std::to_string(index) + " repeats " + std::to_string(tile.keptReadRepeats + 1) +
                        " times (Stage13Repeats); where a repeated read goes is not decoded");
   }
-  if (tile.keptRead->size() != bytes) {
+  if (!outfeedLinesCarry(bytes, tile.keptRead->size())) {
     refuse(packet, "the kept read of tile " + std::to_string(index) + " holds " + std::to_string(tile.keptRead->size()) +
-                       " bytes (Stage13Groups, Stage13OuterLimit), the outfeed sends " + std::to_string(bytes) + " (OutfeedLines)");
+                       " bytes (Stage13Groups, Stage13OuterLimit), the outfeed sends " + std::to_string(bytes) +
+                       " (OutfeedLines; not the read filled to whole 8-byte lines)");
   }
-  std::vector<uint8_t> sent = std::move(*tile.keptRead);
+  std::vector<uint8_t> sent = filledToOutfeedLines(std::move(*tile.keptRead), bytes);
   tile.keptRead.reset();
   return sent;
 }
@@ -3281,19 +3284,23 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
                        std::to_string(tile.stagedReadRepeats + 1) +
                        " times (Stage13Repeats); where a repeated read goes is not decoded");
   }
-  if (tile.stagedReadBytes != 0 && tile.stagedReadBytes != bytes) {
+  // The outfeed moves whole 8-byte lines: a read of 4 (mod 8) bytes fills its last line half (outfeed_line_fill.h).
+  // A read with no level running (stagedReadBytes 0) is one line, the outfeed's length.
+  if (tile.stagedReadBytes != 0 && !outfeedLinesCarry(bytes, tile.stagedReadBytes)) {
     refuse(packet, "the staging read of tile " + std::to_string(index) + " covers " + std::to_string(tile.stagedReadBytes) +
-                       " bytes (Stage13Groups), the outfeed sends " + std::to_string(bytes) + " (OutfeedLines)");
+                       " bytes (Stage13Groups), the outfeed sends " + std::to_string(bytes) +
+                       " (OutfeedLines; not the read filled to whole 8-byte lines)");
   }
+  const uint64_t readBytes = tile.stagedReadBytes != 0 ? tile.stagedReadBytes : bytes;
   tile.stagedReadMixedRoute = false;  // drained by its send
-  // The nest's groups in order (stride 1: the contiguous bytes [at, at + bytes)).
-  const auto sent = gather(tile.narrowSram, StagedNest{at, bytes / 4, tile.stagedReadStride, {}});
+  // The nest's groups in order (stride 1: the contiguous bytes [at, at + readBytes)).
+  const auto sent = gather(tile.narrowSram, StagedNest{at, readBytes / 4, tile.stagedReadStride, {}});
   if (const uint64_t* hole = std::get_if<uint64_t>(&sent)) {
-    refuse(packet, "the outfeed reads narrow bytes [" + std::to_string(at) + ", " + std::to_string(at + bytes) + ") of tile " +
+    refuse(packet, "the outfeed reads narrow bytes [" + std::to_string(at) + ", " + std::to_string(at + readBytes) + ") of tile " +
                        std::to_string(index) + " (Stage13NarrowAt4); byte " + std::to_string(*hole) +
                        " was not written in this run");
   }
-  return std::get<std::vector<uint8_t>>(sent);
+  return filledToOutfeedLines(std::get<std::vector<uint8_t>>(sent), bytes);
 }
 
 std::vector<uint8_t> LleRung::windowTail(unsigned /*window*/, uint32_t windowLength, uint32_t streamedBytes,

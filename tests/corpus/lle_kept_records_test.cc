@@ -91,7 +91,8 @@ TEST(LleKeptRecords, TheTrackerTemplatesGetPastTheirSoftmaxKeptReadWithRecords) 
   std::printf("%zu tracker templates with a kept read with records: %zu past it on lle\n", withRecords, past);
 }
 
-// Looming 64^2's first records read and where one run on random inputs stops: both looming tests below ask about it.
+// Looming 64^2's first records read and where one run on random inputs stops (an empty error: it ran fully, past every
+// packet; docs/decoding-log.md "loomout"): both looming tests below ask about it.
 struct LoomingStop {
   long recordsPc = 0;
   std::string error;
@@ -108,8 +109,8 @@ void runLoomingToItsStop(LoomingStop& out) {
   ASSERT_GT(out.recordsPc, 0) << "looming has no kept read with records";
   const RunPlan plan = planRun(model);
   const RunResult r = runOnLle(plan, randomInputs(plan, 1));
-  ASSERT_FALSE(r.ok()) << "looming ran fully: compare it with its golden (this test expects a later stop)";
-  out.error = *r.error;
+  // A full run is compared with the golden by corpus_lle_outfeed_line_fill.
+  out.error = r.ok() ? std::string() : *r.error;
 }
 
 // looming 64^2's ADD keeps its block of 16-bit weights with a read of the two-record form whose numbers differ from bright's
@@ -129,7 +130,7 @@ TEST(LleKeptRecords, LoomingsAddReadWithRecordsPassesTheStaticCheck) {
   EXPECT_EQ(why.find("have no decoded meaning"), std::string::npos) << why;
   const size_t at = why.find("not modelled");
   std::printf("looming_64x64_3x3 records read @ 0x%04lx passed the static check; stops: %s\n", recordsPc,
-              why.substr(at == std::string::npos ? 0 : at, 240).c_str());
+              why.empty() ? "none (runs fully)" : why.substr(at == std::string::npos ? 0 : at, 240).c_str());
 }
 
 // The records read's consumer runs (docs/decoding-log.md "loomid"): with the identities after looming's MULs executed (the
@@ -141,6 +142,7 @@ TEST(LleKeptRecords, LoomingRunsPastTheAddItsRecordsReadFeeds) {
   runLoomingToItsStop(stop);
   if (::testing::Test::IsSkipped() || ::testing::Test::HasFatalFailure()) return;
   const long recordsPc = stop.recordsPc;
+  if (stop.error.empty()) return;  // ran fully: past the read
   EXPECT_GT(refusedPc(stop.error), recordsPc) << stop.error;
 }
 

@@ -26,6 +26,7 @@
 #include "models/lle/input_infeed_transfer.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
+#include "models/lle/outfeed_line_fill.h"
 #include "models/lle/output_nest.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/unrequantised_copy.h"
@@ -2227,6 +2228,48 @@ TEST_F(LleRungTest, AHostBoundSendBeforeItsOutfeedWaitsForIt) {
   EXPECT_NE(why.find(want), std::string::npos) << why;
 }
 
+// The line-form outfeed moves whole 8-byte lines (outfeed_line_fill.h, docs/decoding-log.md "loomout"): a read of
+// 12 bytes (three groups) under a one-line-loop 0x27 of 16 bytes reaches the host as its 12 bytes and 4 more that
+// are not the read's (zeros here), whichever of the send and the 0x27 comes first (looming's Dense output @ 0x04da).
+// An outfeed that is not the read rounded up to whole lines (12 under 24, 16 under 8) is refused naming both
+// lengths. Before the change the 12-under-16 send was refused ("the staging read of tile 2 covers 12 bytes").
+TEST_F(LleRungTest, TheOutfeedFillsTheLastLineOfAReadOfHalfALine) {
+  constexpr uint64_t kRead = 12;
+  const uint64_t bytes = streams.input.size();
+  const auto run = [&](uint64_t lineBytes, bool sendFirst) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(stageAt(0x4, 328, bytes), streams, 0);
+    rung.packet(pop(true, 0x4), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    const DecodedPacket line = f.make(0x27, {{LleField::OutfeedLines, lineBytes / 8 - 1}});
+    if (!sendFirst) rung.packet(line, streams, 0);
+    rung.packet(readAt(0x4, 332, kRead), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10Mask, 0x4}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}}), streams, 0);
+    if (sendFirst) rung.packet(line, streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, static_cast<uint32_t>(lineBytes), 0, streams);
+    rung.endRun();
+    return out;
+  };
+  std::vector<uint8_t> want(streams.input.begin() + 4, streams.input.begin() + 4 + kRead);
+  want.resize(16, 0);
+  EXPECT_EQ(run(16, false), want);
+  EXPECT_EQ(run(16, true), want);
+  for (bool sendFirst : {false, true}) {
+    const std::string why = refusalOf([&] {
+      run(24, sendFirst);
+    });
+    ASSERT_NE(why, "accepted") << "a 12-byte read under a 24-byte outfeed was served (send first: " << sendFirst << ")";
+    EXPECT_NE(why.find(sendFirst ? "the outfeed sends 24 bytes (OutfeedLines), the host-bound send before it carried 12"
+                                 : "covers 12 bytes (Stage13Groups), the outfeed sends 24"),
+              std::string::npos)
+        << why;
+  }
+  EXPECT_EQ(outfeedLineBytesOf(12), 16u);
+  EXPECT_EQ(outfeedLineBytesOf(16), 16u);
+  EXPECT_FALSE(outfeedLinesCarry(8, 16));
+}
+
 // A staging window (staging_window.h: level 0 over its units, one outer level of stride 0) passes more units
 // through than narrow memory holds: what bounds it is where it reaches (docs/decoding-log.md "dma14" §E,
 // depthwise 1024^2: 88 rows of 768 units through one row). Here 120 passes of 500 units (60,000 units, more
@@ -2298,7 +2341,12 @@ TEST_F(LleRungTest, ACopyThroughNarrowMemoryReadsBackWhatTheStagingWriteAddresse
                      "was not written in this run"),
             std::string::npos)
       << why;
-  EXPECT_THROW(copy(5, 20, groups - 1, 1), ChipFault);  // the read covers 4 bytes fewer than the outfeed sends
+  // A read 4 bytes short of the outfeed's lines fills its last line half (outfeed_line_fill.h, "loomout"): its bytes
+  // and 4 zeros; 8 bytes short is refused.
+  std::vector<uint8_t> halfLine(streams.input.begin(), streams.input.end() - 4);
+  halfLine.resize(streams.input.size(), 0);
+  EXPECT_EQ(copy(5, 20, groups - 1, 1), halfLine);
+  EXPECT_THROW(copy(5, 20, groups - 2, 1), ChipFault);
   // A new run does not serve the previous run's bytes: without the 0x14 the pop lands nowhere addressed.
   rung.beginRun();
   rung.packet(infeed(true), streams, 0);
