@@ -30,6 +30,7 @@
 #include "models/lle/mesh_sides.h"
 #include "models/lle/nlu_apply.h"
 #include "models/lle/packet_envelope.h"
+#include "models/lle/part_row_stream.h"
 #include "models/lle/partner_copy.h"
 #include "models/lle/outfeed_line_fill.h"
 #include "models/lle/outfeed_rows.h"
@@ -123,6 +124,7 @@ void LleRung::reset() {
     t.narrow.release();
     t.narrowSram.release();
     t.wide.release();  // power-on / GCB reset: the cached parameters are gone
+    t.widePartRows.clear();
     t.nlu.reset();
   }
   beginRun();
@@ -1611,9 +1613,17 @@ void LleRung::resolvePops(const models::RunStreams& streams) {
         tiles_[t].narrow.write(p.offset, from);
       } else {
         // Whole rows in one write; a part-row pop row by row, leaving the upper lanes of each row as they were.
+        // A part-row pop's rows are kept as such (part_row_stream.h): a weight-feed send of them carries the parts in order.
         const uint64_t perWrite = p.bytesPerRow == kRowBytes ? std::max<uint64_t>(from.size(), 1) : p.bytesPerRow;
+        const uint64_t firstRow = p.wideAddress[t] / kRowBytes;
         for (uint64_t done = 0, row = 0; done < from.size(); done += perWrite, ++row) {
-          tiles_[t].wide.write(p.wideAddress[t] + row * kRowBytes, from.subspan(done, std::min(perWrite, from.size() - done)));
+          const uint64_t length = std::min(perWrite, from.size() - done);
+          tiles_[t].wide.write(p.wideAddress[t] + row * kRowBytes, from.subspan(done, length));
+          if (p.bytesPerRow != kRowBytes) tiles_[t].widePartRows[firstRow + row] = length;
+        }
+        if (p.bytesPerRow == kRowBytes) {
+          const uint64_t rows = (from.size() + kRowBytes - 1) / kRowBytes;
+          tiles_[t].widePartRows.erase(tiles_[t].widePartRows.lower_bound(firstRow), tiles_[t].widePartRows.lower_bound(firstRow + rows));
         }
       }
     }
@@ -2382,13 +2392,17 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
     }
     if (fed) {
       const uint64_t at = fed->row * kRowBytes;
-      if (!tiles_[fed->tile].wide.holds(at, weightBytes)) {
+      // Rows a part-row caching pop wrote carry the stream a part a row (part_row_stream.h, docs/decoding-log.md "conv7" §C:
+      // model_conv's 7 x 7 convolutions, 128 bytes a row); a whole-row caching keeps it contiguous from the first row.
+      const std::optional<std::vector<uint8_t>> spread = partRowStream(tiles_[fed->tile], fed->row, weightBytes, kRowBytes);
+      if (!spread && !tiles_[fed->tile].wide.holds(at, weightBytes)) {
         refuse(packet, "tile " + std::to_string(fed->tile) + " does not hold the " + std::to_string(weightBytes) + " parameter bytes at wide row " +
-                           std::to_string(fed->row) + " its weight-feed send reads (Dma10Channel)");
+                           std::to_string(fed->row) + " its weight-feed send reads (Dma10Channel), contiguous or a part row each");
       }
       streamsAwaitingFeed_[t]->weightTile = fed->tile;
       streamsAwaitingFeed_[t]->weightBytes = weightBytes;
-      const std::span<const uint8_t> rows(tiles_[fed->tile].wide.at(at), std::max(weightBytes, fed->bytes));
+      const std::span<const uint8_t> rows = spread ? std::span<const uint8_t>(*spread)
+                                                   : std::span<const uint8_t>(tiles_[fed->tile].wide.at(at), std::max(weightBytes, fed->bytes));
       if (const std::string why = runConvCompute(conv, tile.narrowSram, rows, config_.requantRounding, macs_); !why.empty()) {
         refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
       }

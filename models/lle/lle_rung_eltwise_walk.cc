@@ -23,6 +23,7 @@
 #include "models/lle/requantizer.h"
 #include "models/lle/sixteen_bit_results.h"
 #include "models/lle/unrequantised_copy.h"
+#include "models/lle/weight_group_walk.h"
 
 namespace coralsim::lle {
 
@@ -89,15 +90,20 @@ bool LleRung::isWalkedElementWise(const DecodedPacket& packet) const {
 
 // Outside that form, the weight nests' wraps keep the relation the other 4-byte forms have
 // (lle_relations.def: ComputeKWrap29 / ComputeKWrapW7 = -ComputeK4W0), which the relation table leaves
-// to the rung where Nest37 level 1 counts.
+// to the rung where Nest37 level 1 counts -- or they walk the reduction's weight groups one after another over
+// the taps (weight_group_walk.h, docs/decoding-log.md "conv7": carries +1 at the reduction's levels, -(groups - 1)
+// above them; model_conv's 7 x 7 convolutions, MobileNet / PoseNet 3 x 3 ones), which the convolution executor walks.
 void LleRung::refuseWeightWrapsOutsideTheWalkedForm(const DecodedPacket& packet) const {
   const auto words = packet.words;
   const int64_t want = -static_cast<int64_t>(readField(words, LleField::ComputeK4W0));
+  const std::string walk = weightGroupWalkProblem(words);
+  if (walk.empty()) return;
   for (const LleField field : {LleField::ComputeKWrap29, LleField::ComputeKWrapW7}) {
     for (unsigned e = 0; e < fieldDef(field).count; ++e) {
       if (const int64_t got = readSigned(words, field, e); got != want) {
         refuse(packet, std::string(fieldDef(field).name) + "[" + std::to_string(e) + "] = " + std::to_string(got) +
-                           " is not -1 x ComputeK4W0 = " + std::to_string(want) + ": a loop the rung does not model (stride other than 1)");
+                           " is not -1 x ComputeK4W0 = " + std::to_string(want) + ", nor a walk of the reduction's weight groups one after another (" +
+                           walk + "): a loop the rung does not model");
       }
     }
   }

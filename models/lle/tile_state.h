@@ -99,6 +99,9 @@ class TileMemory {
 struct TileState {
   TileMemory narrow;  // the stream mirror the compute gathers its activations from (design note 18)
   TileMemory wide;
+  // Wide rows a part-row parameter pop wrote (PopRowQuarters < 3): row -> the bytes it put at lane 0; a whole-row
+  // write of the row removes it (part_row_stream.h, docs/decoding-log.md "conv7" §C).
+  std::map<uint64_t, uint64_t> widePartRows;
   std::optional<NluTable> nlu;
   // Narrow memory as the staging packets address it (addressed_memory.h), and the staging DMAs
   // armed on this tile: where the next data popped to it lands (0x14), and where the next

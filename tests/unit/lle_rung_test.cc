@@ -4160,6 +4160,75 @@ TEST_F(LleConvolutionStreamTest, ADepthwiseLayoutRunsEachChannelWithItsOwnTapsAn
   rung.endRun();
 }
 
+// The taps counted above the weight nest's level 0 (docs/decoding-log.md "conv7"; model_conv's first 7 x 7
+// convolution, 3 channels in one 4-byte group): ComputeK4W0 0, Nest29 levels 1-2 count the tap columns and rows with
+// carries +1 -- the next weight group after the walk below -- and level 4 the positions with -(taps - 1), back to the
+// first group; Nest37 walks the same taps over the grid (levels 1-2) and the positions (levels 4-5). Tap (ky, kx)
+// reads group kKw ky + kx: the rung's outputs equal the direct convolution the kernel-at-level-0 form gives. Refused
+// naming the wrap: a tap-row carry of +2 (rows kKw + 1 groups apart) and a position carry that moves the weights (read
+// as one more level of the reduction, whose step is not the next group).
+// Before the change the +1 walk was refused "ComputeKWrapW7[0] = 1 is not -1 x ComputeK4W0 = 0".
+TEST_F(LleConvolutionStreamTest, TapsCountedAboveTheWeightNestsLevelZeroReadTheWeightGroupsOneAfterAnother) {
+  const auto tapWalk = [&](int64_t rowCarry, int64_t positionCarry) {
+    DecodedPacket p = conv();
+    auto& words = f.wordsOf(p);
+    const auto slot = [&](isa::ComputeNest nest, unsigned level, uint64_t limit, int64_t carry) {
+      const isa::ComputeNestDef& def = isa::computeNestDef(nest);
+      isa::writePacketBits(words, def.limitLsb(level), def.limitWidth, limit);
+      isa::writePacketBits(words, def.wrapLsb(level), def.wrapWidth, static_cast<uint64_t>(carry) & ((uint64_t{1} << def.wrapWidth) - 1));
+    };
+    using N = isa::ComputeNest;
+    const int64_t tapEnd = (kKw - 1) + (kKh - 1) * kG;  // the last tap's grid unit from the first
+    slot(N::Nest37, 0, 0, 1);
+    slot(N::Nest37, 1, kKw - 1, kG - (kKw - 1));
+    slot(N::Nest37, 2, kKh - 1, 1 - tapEnd);
+    slot(N::Nest37, 3, 0, 1 - tapEnd);
+    slot(N::Nest37, 4, kOutW - 1, kG - (tapEnd + (kOutW - 1)));
+    slot(N::Nest37, 5, kOutH - 1, 0);
+    slot(N::Nest29, 0, 0, 1);
+    slot(N::Nest29, 1, kKw - 1, rowCarry);
+    slot(N::Nest29, 2, kKh - 1, -int64_t{kTaps - 1});
+    slot(N::Nest29, 3, 0, positionCarry);
+    slot(N::Nest29, 4, kOutW * kOutH - 1, -int64_t{kTaps - 1});
+    slot(N::Nest29, 5, 0, -int64_t{kTaps - 1});
+    f.setElement(p, LleField::ComputeK4W0, 0, 0);
+    f.setElement(p, LleField::ComputeLimitW0, 0, kTaps * kOutW * kOutH - 1);
+    f.setElement(p, LleField::ComputeInputLevelMoves, 0, 0b110110);
+    return p;
+  };
+  rung.beginRun();
+  writeGrids();
+  arm(0x3, kTaps, kTag);
+  const DecodedPacket walk = tapWalk(1, -int64_t{kTaps - 1});
+  EXPECT_EQ(checkEnvelope(walk), "");
+  rung.packet(walk, streams, 0);
+  expectConvOutputs([&](unsigned t, unsigned y, unsigned x, unsigned c) {
+    int64_t acc = 0;
+    for (unsigned ky = 0; ky < kKh; ++ky) {
+      for (unsigned kx = 0; kx < kKw; ++kx) {
+        const uint32_t unit = grid[t][(y + ky) * kG + x + kx];
+        for (unsigned i = 0; i < 4; ++i) acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * streams.params[(ky * kKw + kx) * 16 + 4 * c + i];
+      }
+    }
+    return acc;
+  });
+  rung.endRun();
+  const auto runWalk = [&](int64_t rowCarry, int64_t positionCarry) {
+    rung.beginRun();
+    writeGrids();
+    arm(0x3, kTaps, kTag);
+    rung.packet(tapWalk(rowCarry, positionCarry), streams, 0);
+  };
+  expectRefusal([&] { runWalk(2, -int64_t{kTaps - 1}); },
+                "ComputeKWrap29[0] (word 8 bits 19:7) = 2 makes Nest29 level 2 step 4 weight groups, not the 3 the levels below walk",
+                "tap rows four groups apart were accepted");
+  rung.endRun();
+  expectRefusal([&] { runWalk(1, 1 - int64_t{kTaps - 1}); },
+                "ComputeKWrap29[2] (word 8 bits 77:65) = -4 makes Nest29 level 4 step 1 weight groups, not the 6 the levels below walk",
+                "positions that move the weight walk were accepted");
+  rung.endRun();
+}
+
 // The stride sweep's one-step convolution (docs/decoding-log.md "stride" §D, §E): an execution-only receive
 // with a prefix (Recv11PrefixOn, one 256-byte array) whose run is 0 arms its tile's stream on the compute's
 // tag; the compute runs no loop at all (every limit 0: its wraps hold whatever they hold -- 3 and 500 here,
