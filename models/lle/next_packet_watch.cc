@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "models/lle/lle_fields.h"
+#include "models/lle/one_row_walk.h"
 
 namespace coralsim::lle {
 
@@ -29,11 +30,13 @@ bool allowedAfter(bool feedsCompute, uint8_t next) {
 // What a compute-feeding write's Stage14SplitPassPairs must be before `next` (docs/decoding-log.md
 // "ring128"): half the K passes (the w10 nest's level 2, ComputeLimitW10[1] + 1) of a compute whose
 // partial-sum walk is on, rounded down; or, under ComputeTopLevelPasses, the passes are the nest's level 6
-// (ComputeLimitW10High[2] + 1: 1,153 / 1,153 tile-feeds of the 208 such corpus computes, "w15b12"); 0 before any other
-// compute and before a mesh 0x18.
+// (ComputeLimitW10High[2] + 1: 1,153 / 1,153 tile-feeds of the 208 such corpus computes, "w15b12"); where the sums are
+// kept in one row (no w10 carry), level 1's count (ComputeLimitW10[0] + 1: 21 / 21 such corpus computes, "mnv1psum");
+// 0 before any other compute and before a mesh 0x18.
 uint64_t reductionPassesOf(const models::DecodedPacket& next) {
   if (readField(next.words, LleField::ComputePartialSumWalkOn) != 0) return readField(next.words, LleField::ComputeLimitW10, 1) + 1;
   if (readField(next.words, LleField::ComputeTopLevelPasses) != 0) return readField(next.words, LleField::ComputeLimitW10High, 2) + 1;
+  if (keepsSumsInOneRow(next.words)) return oneRowWalkPasses(next.words);
   return 0;
 }
 

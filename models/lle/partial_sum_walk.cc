@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "models/lle/lle_fields.h"
+#include "models/lle/one_row_walk.h"
 
 namespace coralsim::lle {
 
@@ -108,6 +109,8 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
   const std::string where = "ComputePartialSumRow (word 9 bits 121:110) = " + std::to_string(row) + ": ";
   const uint64_t topLevelPasses = readField(words, LleField::ComputeTopLevelPasses);
   if (walkOn == 0) {
+    // No slot carries: the sums are kept in the one row, level 1 counting the passes (one_row_walk.h, "mnv1psum").
+    if (keepsSumsInOneRow(words)) return "";
     if (topLevelPasses == 0) {
       return where + "ComputePartialSumWalkOn (word 11 bit 99) = 0: the rows are walked only with the switch on, or under "
                      "ComputeTopLevelPasses (word 15 bit 12), here 0";
