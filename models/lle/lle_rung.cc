@@ -39,6 +39,7 @@
 #include "models/lle/output_nest.h"
 #include "models/lle/output_partial_pass.h"
 #include "models/lle/read_nest.h"
+#include "models/lle/stage14_block_level.h"
 #include "models/lle/stage14_level_marks.h"
 #include "models/lle/sixteen_bit_results.h"
 #include "models/lle/staging_window.h"
@@ -507,7 +508,15 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     // consumes while the write runs. The shape whose consumer is decoded, a window (staging_window.h:
     // level 0 over its units, one outer level of stride 0), keeps its passes for the one-byte-element
     // computes that drain it (docs/decoding-log.md "identcopy" §B); other revisiting nests are refused.
-    if (nest.revisitsAUnit() && !StagingWindow::of(nest, address)) {
+    // A compute-feeding write whose nest is not a window comes back to its units once a block of the stream whose
+    // prefix it stages (stage14_block_level.h, docs/decoding-log.md "twice14"): each block's prefix over the last
+    // one's (the corpus's window-shaped compute-feeding writes count their blocks the same way; they keep the window
+    // rule). Checked; no byte is moved for it.
+    const bool window = StagingWindow::of(nest, address).has_value();
+    const bool feedsCompute = readField(packet.words, LleField::Stage14FeedsCompute) != 0;
+    if (feedsCompute && !window && nest.revisitsAUnit()) {
+      if (std::string why = stage14BlockLevelProblem(packet.words, nest); !why.empty()) refuse(packet, why);
+    } else if (nest.revisitsAUnit() && !window) {
       refuse(packet, "the write nest (Stage14Groups, Stage14OuterLimit, carries Stage14WrapA/B/D/E) writes some units more than "
                      "once, and not as a window (level 0 over its units, one outer level of stride 0): what consumes the "
                      "earlier passes is not decoded");

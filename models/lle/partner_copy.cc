@@ -8,6 +8,7 @@
 #include "models/isa/opcodes.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/kept_stream_write.h"
+#include "models/lle/kept_write_marks.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/receive_slice.h"
 #include "models/lle/write_nest.h"
@@ -352,6 +353,9 @@ std::string PartnerCopyWatch::compareKeptRead(const models::DecodedPacket& write
     }
     if (const std::string d = keptStreamCopyDifference(write.words, read->second); !d.empty()) {
       return where + " on tile " + std::to_string(t) + ": " + d + " (docs/decoding-log.md \"dma14\")";
+    }
+    if (const std::string m = keptWriteMarksProblem(write.words, read->second); !m.empty()) {
+      return where + " on tile " + std::to_string(t) + ": " + m + " (docs/decoding-log.md \"twice14\" §D)";
     }
   }
   return "";

@@ -17,14 +17,17 @@ bool isThermometer(uint64_t value) { return (value & (value + 1)) == 0; }
 }  // namespace
 
 std::string stage14LevelMarksProblem(std::span<const isa::Word128> words) {
-  // w3[100:97]: the mark, and above it the source side's levels or the kept-stream form's bit 98 (its bits
-  // 100:99 pinned to 0 by the envelope).
+  // w3[100:97]: the mark, and above it the source side's levels or the kept-stream form's bit 98 and bits 100:99
+  // (Stage14KeptWriteW3High, docs/decoding-log.md "twice14" §D).
   const bool sourceSide = fieldPresent(LleField::Stage14WordThreeLevels, words);
-  const LleField above = sourceSide ? LleField::Stage14WordThreeLevels : LleField::Stage14KeptWriteW3Bit98;
-  const uint64_t levels = readField(words, above);
+  const uint64_t levels = sourceSide ? readField(words, LleField::Stage14WordThreeLevels)
+                                     : readField(words, LleField::Stage14KeptWriteW3High) << 1 | readField(words, LleField::Stage14KeptWriteW3Bit98);
+  const std::string aboveText =
+      sourceSide ? fieldText(LleField::Stage14WordThreeLevels, levels)
+                 : fieldText(LleField::Stage14KeptWriteW3High, levels >> 1) + " and " + fieldText(LleField::Stage14KeptWriteW3Bit98, levels & 1);
   const uint64_t thermometer = levels << 1 | readField(words, LleField::Stage14WordThreeMark);
   if (!isThermometer(thermometer)) {
-    return fieldText(above, levels) + " over " + fieldText(LleField::Stage14WordThreeMark, thermometer & 1) +
+    return aboveText + " over " + fieldText(LleField::Stage14WordThreeMark, thermometer & 1) +
            ": w3[100:97] = " + std::to_string(thermometer) +
            " is no thermometer code (0, 1, 3, 7 or 15 in every corpus 0x14; what it paces is not decoded)";
   }

@@ -15,7 +15,7 @@
 namespace coralsim::lle {
 
 // The refusal text for a 0x14 whose marks leave the corpus shape, "" when they keep it. In the kept-stream form
-// the thermometer is Stage14WordThreeMark and Stage14KeptWriteW3Bit98 (bits 100:99 stay pinned by the envelope).
+// the thermometer is Stage14WordThreeMark, Stage14KeptWriteW3Bit98 and Stage14KeptWriteW3High (w3[100:99]).
 [[nodiscard]] std::string stage14LevelMarksProblem(std::span<const isa::Word128> words);
 
 }  // namespace coralsim::lle

@@ -1,7 +1,7 @@
 // The level marks of a staging write (models/lle/stage14_level_marks.h, docs/decoding-log.md "dense"): the
 // envelope leaves w3[100:98] and w6[104:102] to their fields, and the check holds the corpus shape -- a
 // thermometer code w3[100:97], w6[104:102] 4 exactly beside a full one, 1..3 elsewhere -- in the source-side
-// form; in the kept-stream form bit 98 is Stage14KeptWriteW3Bit98 and bits 100:99 stay pinned.
+// form; in the kept-stream form bit 98 is Stage14KeptWriteW3Bit98 and bits 100:99 Stage14KeptWriteW3High.
 #include <gtest/gtest.h>
 
 #include "models/lle/stage14_level_marks.h"
@@ -31,14 +31,26 @@ TEST(LleStage14LevelMarks, EveryCorpusPairingPassesTheEnvelopeAndTheCheckAndOthe
   EXPECT_NE(stage14LevelMarksProblem(writeWithMarks(packets, 7, 5).words).find("= 5 with w3[100:97] = 7"), std::string::npos);
 }
 
-TEST(LleStage14LevelMarks, TheKeptStreamFormKeepsBits100To99Pinned) {
+// The kept-stream form (word 4 and 5 zero) reads w3[100:99] as Stage14KeptWriteW3High ("twice14" §D): its corpus
+// thermometers 3 and 15 (code 2 / 4) pass the envelope and the check (on main the envelope refused bits 100:99 there);
+// 11 is no thermometer and is named with the form's fields.
+TEST(LleStage14LevelMarks, TheKeptStreamFormReadsBits100To99AsItsHighMarks) {
   EnvelopePackets packets(0x300);
-  models::DecodedPacket kept = writeWithMarks(packets, 15, 4);
-  packets.lastWords()[4] = isa::Word128{};
-  packets.lastWords()[5] = isa::Word128{};
-  const std::string why = checkEnvelope(kept);
-  EXPECT_NE(why.find("word 3"), std::string::npos) << why;
-  EXPECT_NE(why.find("bits 100:99"), std::string::npos) << why;
+  const auto kept = [&](uint64_t thermometer, uint64_t code) {
+    models::DecodedPacket write = writeWithMarks(packets, thermometer, code);
+    packets.lastWords()[4] = isa::Word128{};
+    packets.lastWords()[5] = isa::Word128{};
+    write.words = packets.lastWords();
+    return write;
+  };
+  for (const auto& [thermometer, code] : {std::pair<uint64_t, uint64_t>{3, 2}, {15, 4}}) {
+    const models::DecodedPacket write = kept(thermometer, code);
+    EXPECT_EQ(checkEnvelope(write), "") << thermometer << " / " << code;
+    EXPECT_EQ(stage14LevelMarksProblem(write.words), "") << thermometer << " / " << code;
+  }
+  const std::string why = stage14LevelMarksProblem(kept(11, 2).words);
+  EXPECT_NE(why.find("Stage14KeptWriteW3High (word 3 bits 100:99) = 2 and Stage14KeptWriteW3Bit98"), std::string::npos) << why;
+  EXPECT_NE(why.find("w3[100:97] = 11 is no thermometer code"), std::string::npos) << why;
 }
 
 }  // namespace
