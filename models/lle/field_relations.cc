@@ -4,7 +4,7 @@
 #include "models/lle/output_half_positions.h"
 #include "models/lle/output_partial_pass.h"
 #include "models/lle/partial_sum_walk.h"
-#include "models/lle/stream_prefix_forward.h"
+#include "models/lle/forward_marks.h"
 #include "models/lle/top_level_passes.h"
 #include "models/lle/w10_forward_marks.h"
 #include "models/lle/w10_level0_once.h"
@@ -343,6 +343,7 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     const bool applies = !r.condition || readField(words, *r.condition) != 0;
     for (unsigned e = 0; e < f.count; ++e) {
       if (fixedHere(r.field, e, words)) continue;  // checked by its CORAL_LLE_FIXED_IF row
+      if (isForwardMarkedWrap(r.field, e, words)) continue;  // a receive's +1 step: forward_marks.h checks it
       const int64_t value = readSigned(words, r.field, e);
       if (!applies) {
         if (value != 0) {
@@ -390,6 +391,8 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     }
   }
   if (rows != RowsChecked::kAll) return "";
+  // The forward marks against the wraps they mark, in every form that has them (forward_marks.h).
+  if (std::string problem = forwardMarksProblem(opcode, words); !problem.empty()) return problem;
   // The w10 nest's walk over a split reduction's partial-sum rows: a relation between several fields
   // and levels at once, checked by its own function (partial_sum_walk.h).
   if (opcode == fieldDef(LleField::ComputePartialSumRow).opcode) {
@@ -408,8 +411,6 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     return topLevelPassesProblem(words);
   }
   if (opcode == fieldDef(LleField::Stage14WrapC).opcode) {
-    // The compute-feeding write's forward marks against its prefix loop's wraps (stream_prefix_forward.h).
-    if (std::string problem = streamPrefixForwardProblem(words); !problem.empty()) return problem;
     // The 0x14 write's return carry against the whole nest it returns from (write_nest_return.h).
     return writeNestReturnProblem(words);
   }

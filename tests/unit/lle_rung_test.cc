@@ -4640,8 +4640,15 @@ TEST_F(LleRungTest, AnExecutionOnlyReceiveRunsALoopNestWhoseOuterLevelsStartTheR
   EXPECT_NE(checkEnvelope(receiveWith(-kRun, -kRun + 1, 1)).find("Recv11ExecWrap[1] (word 1 bits 32:16) = -36"),
             std::string::npos)
       << checkEnvelope(receiveWith(-kRun, -kRun + 1, 1));
-  EXPECT_NE(checkEnvelope(receiveWith(-kRun, -kRun, 2)).find("Recv11ExecStep"), std::string::npos);
+  // The step is one bit (w1 bit 82; the three above it are the forward marks, docs/decoding-log.md "fwd12"): a run of
+  // 38 units with step 0 is not this walk.
+  EXPECT_NE(checkEnvelope(receiveWith(-kRun, -kRun, 0)).find("Recv11ExecStep"), std::string::npos);
   EXPECT_NE(checkEnvelope(receiveWith(0, 0, 1)).find("Recv11ExecWrap[0]"), std::string::npos);
+  // A forward step (+1, marked) where level 1 counts is not decoded: refused naming the mark.
+  DecodedPacket forward = receiveWith(1, -kRun, 1);
+  f.setElement(forward, LleField::Recv11ExecForward, 0, 1);
+  EXPECT_NE(checkEnvelope(forward).find("Recv11ExecForward[0] (word 1 bit 83) = 1 where Recv11ExecRepeat[0]"), std::string::npos)
+      << checkEnvelope(forward);
 }
 
 // The execution-only nest's shorter last repetition (docs/decoding-log.md "oldrecv"; lle_fields.def

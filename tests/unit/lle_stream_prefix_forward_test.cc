@@ -1,4 +1,4 @@
-// The compute-feeding write's forward marks (models/lle/stream_prefix_forward.h; lle_fields.def
+// The compute-feeding write's forward marks (models/lle/forward_marks.h; lle_fields.def
 // Stage14StreamPrefixForward, w1[85:83]; docs/decoding-log.md "dense11"): one mark a wrap of the staged prefix's
 // loop, set exactly where that wrap is +1. Writes on tiles 5 and 13 (a mask no corpus 0x14 has) with levels 1 and 3
 // marked together, and level 3 alone (no corpus packet marks element 2): a mark beside its +1 wrap passes the
@@ -13,7 +13,7 @@
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
-#include "models/lle/stream_prefix_forward.h"
+#include "models/lle/forward_marks.h"
 #include "tests/unit/lle_envelope_packets.h"
 
 namespace coralsim::lle {
@@ -50,7 +50,7 @@ class StreamPrefixForwardTest : public ::testing::Test {
 TEST_F(StreamPrefixForwardTest, AMarkBesideItsForwardWrapPassesTheEnvelopeAndTheRelations) {
   const DecodedPacket both = write({1, 0, 1}, {1, 0, 1});
   EXPECT_EQ(both.words[1].bits(83, 3), 5u);
-  EXPECT_EQ(streamPrefixForwardProblem(both.words), "");
+  EXPECT_EQ(forwardMarksProblem(0x14, both.words), "");
   EXPECT_EQ(checkEnvelope(both), "") << checkEnvelope(both);
   const DecodedPacket third = write({0, 0, 1}, {0, 0, 1});
   EXPECT_EQ(checkEnvelope(third), "") << checkEnvelope(third);
@@ -64,7 +64,7 @@ TEST_F(StreamPrefixForwardTest, AMarkAndAWrapThatDisagreeAreRefusedNamingBoth) {
           "Stage14StreamPrefixForward[0] (word 1 bit 83) = 1 with Stage14StreamPrefixWrap[0] (word 0 bits 127:111) = 0 (0)");
   refused(checkEnvelope(write({0, 0, 0}, {0, 1, 0})),
           "Stage14StreamPrefixForward[1] (word 1 bit 84) = 0 with Stage14StreamPrefixWrap[1]");
-  refused(streamPrefixForwardProblem(write({0, 0, 1}, {0, 0, 2}).words),
+  refused(forwardMarksProblem(0x14, write({0, 0, 1}, {0, 0, 2}).words),
           "Stage14StreamPrefixForward[2] (word 1 bit 85) = 1 with Stage14StreamPrefixWrap[2] (word 1 bits 65:49) = 2 (2)");
   // A run that returns by -6 at every level: a forward step there is no corpus shape; the relation names the wrap.
   refused(checkEnvelope(write({1, 0, 0}, {1, -6, -6}, 6)), "Stage14StreamPrefixWrap[0]");
@@ -72,7 +72,7 @@ TEST_F(StreamPrefixForwardTest, AMarkAndAWrapThatDisagreeAreRefusedNamingBoth) {
 
 TEST_F(StreamPrefixForwardTest, ThePartnerCopyFormKeepsTheBitsPinned) {
   const DecodedPacket copy = write({1, 0, 0}, {0, 0, 0}, 0, 0);
-  EXPECT_EQ(streamPrefixForwardProblem(copy.words), "");  // not this form's field
+  EXPECT_EQ(forwardMarksProblem(0x14, copy.words), "");  // not this form's field
   refused(checkEnvelope(copy), "83");
 }
 
