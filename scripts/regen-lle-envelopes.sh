@@ -174,7 +174,12 @@ pool01=(--opcode 0x01:ComputeInputBytes=0 "$C/ricardodeazambuja+LibrEdgeTPU/libr
 # bright 64^2's read @ 0x03e1; bright 128^2 and the twelve colour templates (@ 0x060f) are held out. The three numbers that vary
 # with the read's level 1 (w4[58:43], w5[14:0], w5[56:36]: Stage13RecordsFirstNumber ..., "loom13") are fields checked against
 # the read's nest, so looming's ADD read @ 0x01ec and the DeepLabs' / ensemble's of its shape pass on bright's rows.
-records13=(--opcode 0x13:Stage13KeptRecordsOn=1 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite")
+# The three-record (pool) form (Stage13TwoRecordForm 0, docs/decoding-log.md "ninkept"): its numbers are no function of the
+# read (nin_cnn @ 0x0762 and MobileNet v1 0.25 @ 0x09a1 share a nest, not numbers), so they are pinned with its codes and
+# marks (w4 bits 40-41 where bright's carry 35, 36, 41) to nin_cnn's four pool reads @ 0x0762-0x0777; ensemble (the same
+# layers' reads and its own 3 x 3 pools' four), MobileNet v1 / v2 and the embedding extractor are held out.
+records13=(--opcode 0x13:Stage13KeptRecordsOn=1 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite"
+           --opcode 0x13:Stage13KeptRecordsOn=1,Stage13TwoRecordForm=0 "$C/prbodmann+Coral-TPU/ensemble_tpu/models/nin_cnn_edgetpu.tflite")
 # The softmax's x - max computes (two-byte input elements, 16-bit weights from the kept records block, a bias prefix:
 # docs/decoding-log.md "soft14" §B): their bits of unknown meaning (w12[35:32] = 0 where every other prefixed compute
 # carries an odd code, w6[123:122], w7 bit 77, w9 bit 51, w14[53:52] ...) pinned to bright 64^2's sixteen; bright 128^2 and

@@ -11,14 +11,13 @@ namespace {
 
 constexpr unsigned kRecordsWord = 5;   // the second record, and the third's first 44 bits
 constexpr unsigned kRecordZeroHigh = 80;  // w4[127:80]: record 0's numbers and codes above the mark
-constexpr unsigned kRecordZeroCodeAt = 76;  // w4[78:76]: record 0's code, 2 in the two-record form (pinned, read to pick the form)
-constexpr uint64_t kTwoRecordCode = 2;
 constexpr uint64_t kSpanBeyondTheBytes = 8;  // the second record's number less the bytes of levels 0-1 (40 / 32, 72 / 64)
 
 // The two-record form's numbers against the read's nest ("loom13"): measured over its 51 corpus reads, two values each (level 1
-// counting twice or four times); "" where they agree. The form is told by record 0's code, a pinned value.
+// counting twice or four times); "" where they agree. In the three-record (pool) form they are not fields: the envelope pins
+// them (Stage13TwoRecordForm, "ninkept").
 std::string twoRecordNumbersProblem(std::span<const isa::Word128> words) {
-  if (words[4].bits(kRecordZeroCodeAt, 3) != kTwoRecordCode) return "";
+  if (!fieldPresent(LleField::Stage13TwoRecordForm, words) || readField(words, LleField::Stage13TwoRecordForm) == 0) return "";
   const uint64_t levelOne = readField(words, LleField::Stage13OuterOn) != 0 ? readField(words, LleField::Stage13OuterLimit) + 1 : 1;
   const uint64_t levelZero = readField(words, LleField::Stage13LoopOn) != 0 ? readField(words, LleField::Stage13Groups) + 1 : 1;
   const uint64_t bytes = 4 * levelZero * levelOne;
@@ -38,7 +37,7 @@ std::string twoRecordNumbersProblem(std::span<const isa::Word128> words) {
                " bytes (expected those bytes + 8)";
   }
   if (expected.empty()) return "";
-  return expected + ": in the two-record form (record 0's code w4[78:76] = 2) the numbers went with the read's level 1 in 51 / 51 "
+  return expected + ": in the two-record form (Stage13TwoRecordForm, w4 bit 77) the numbers went with the read's level 1 in 51 / 51 "
                     "corpus reads (level 1 counting 2: 1, 0, 40; counting 4: 2, 1, 72), not decoded beyond that "
                     "(docs/decoding-log.md \"loom13\")";
 }

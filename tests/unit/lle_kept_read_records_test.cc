@@ -77,8 +77,12 @@ TEST_F(KeptReadRecordsTest, AKeptReadWithTheDecodeSetsRecordsAndTheMarkPassesThe
 
 TEST_F(KeptReadRecordsTest, RecordsWithoutTheMarkOrTheMarkWithoutRecordsAreRefusedNamingBoth) {
   // Without the mark the three numbers are no field and the envelope's row holds 0 there: the records here keep them 0.
-  const DecodedPacket records = read(0, true);
+  DecodedPacket records = read(0, true);
   setNumbers(0, 0, 0);
+  // The form bit (w4 bit 77, Stage13TwoRecordForm) is a field only with the mark: set, the envelope names it first (its
+  // rows hold it cleared); clear, the decode set's row takes the packet and the check names the mark.
+  EXPECT_NE(checkEnvelope(records).find("bits 77 have no decoded meaning"), std::string::npos) << checkEnvelope(records);
+  packets_.lastWords()[4].setBits(77, 1, 0);
   const std::string unmarked = checkEnvelope(records);
   EXPECT_NE(unmarked.find("Stage13KeptRecordsOn (word 4 bit 79) = 0 with word 4 bits 127:80 not zero and word 5 not zero"),
             std::string::npos)
@@ -138,6 +142,53 @@ TEST_F(KeptReadRecordsTest, RecordsNumbersThatDoNotFollowTheReadsLevelOneAreRefu
   setNumbers(3, 2, 72);
   EXPECT_NE(checkEnvelope(span).find("Stage13RecordsSecondSpan"), std::string::npos) << checkEnvelope(span);
   EXPECT_NE(checkEnvelope(span).find("cover 96 bytes"), std::string::npos) << checkEnvelope(span);
+}
+
+// The three-record (pool) form (Stage13TwoRecordForm, w4 bit 77, clear; docs/decoding-log.md "ninkept"): its numbers are
+// no function of the read, so they are no fields there and the envelope pins them with the codes to the decode set's
+// (nin_cnn's pool read @ 0x0762: w4[127:76] = 0x33200020002c8, first number 3, marks w4 bits 40-41, word 5 as below),
+// written here as raw bits on this test's own read (tiles 6 / 10, stream 3,003, unit 91, level 1 counting 16).
+class PoolRecordsTest : public KeptReadRecordsTest {
+ protected:
+  DecodedPacket poolRead(uint64_t levelOne = 16) {
+    DecodedPacket p = read(1, false, 0, levelOne);
+    auto& words = packets_.lastWords();
+    words[4].setBits(76, 52, 0x33200020002c8ull);  // record 0: form bit 77 clear, w4[100:80] = 44, bit 101, w4[127:108]
+    words[4].setBits(35, 24, 0x60);                // marks w4 bits 40-41 (w4[42:35] = 0x60), first number w4[58:43] ...
+    words[4].setBits(43, 16, 3);                   // ... = 3
+    words[5] = isa::Word128{0x020002ca80008000ull, 0x0008000800031a00ull};  // record 1 (number 0, code 2, 44, 0x31a00) ...
+    return p;
+  }
+};
+
+TEST_F(PoolRecordsTest, APoolReadWithTheDecodeSetsRecordsPassesAndItsNumbersAreNoFields) {
+  const DecodedPacket p = poolRead();
+  ASSERT_TRUE(fieldPresent(LleField::Stage13TwoRecordForm, p.words));
+  EXPECT_EQ(readField(p.words, LleField::Stage13TwoRecordForm), 0u);
+  EXPECT_FALSE(fieldPresent(LleField::Stage13RecordsFirstNumber, p.words));
+  EXPECT_FALSE(fieldPresent(LleField::Stage13RecordsSecondSpan, p.words));
+  // Level 1 counts 16 and the first number is 3: the two-record relation (count / 2) is not this form's.
+  EXPECT_EQ(keptReadRecordsProblem(p.words), "");
+  EXPECT_EQ(checkEnvelope(p), "") << checkEnvelope(p);
+  // The two-record form keeps its relation: bright's read with the form bit passes, as above.
+  const DecodedPacket two = read(1, true);
+  EXPECT_EQ(readField(two.words, LleField::Stage13TwoRecordForm), 1u);
+  EXPECT_TRUE(fieldPresent(LleField::Stage13RecordsFirstNumber, two.words));
+}
+
+TEST_F(PoolRecordsTest, APoolFormNumberOtherThanTheDecodeSetsIsRefusedByTheEnvelopeNamingItsBits) {
+  // MobileNet v1 0.25's first number -3 (0xfffd) on the same nest as nin_cnn's: pinned, not decoded.
+  DecodedPacket first = poolRead();
+  packets_.lastWords()[4].setBits(43, 16, 0xfffd);
+  const std::string whyFirst = checkEnvelope(first);
+  EXPECT_NE(whyFirst.find("word 4 = "), std::string::npos) << whyFirst;
+  EXPECT_NE(whyFirst.find("have no decoded meaning"), std::string::npos) << whyFirst;
+  // Record 1's signed number -84 for 44 (MobileNet v1 0.25's; nin_cnn's other reads' 12 is in a row of its own: the rows
+  // are per word, so any decode-set value of the word passes).
+  DecodedPacket span = poolRead();
+  packets_.lastWords()[5].setBits(36, 21, (uint64_t{1} << 21) - 84);
+  const std::string whySpan = checkEnvelope(span);
+  EXPECT_NE(whySpan.find("word 5 = "), std::string::npos) << whySpan;
 }
 
 }  // namespace
