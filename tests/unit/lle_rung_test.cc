@@ -872,7 +872,8 @@ TEST_F(LleRungTest, TheComputesW15ModeBitsAndTwiceWrittenNumberMoveNoByte) {
       EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << w.name << ", lane " << c;
     }
   }
-  for (const unsigned pinned : {10u, 13u, 2u}) {  // bit 12 is ComputeTopLevelPasses (docs/decoding-log.md "w15b12")
+  // bit 12 is ComputeTopLevelPasses (docs/decoding-log.md "w15b12"), bit 10 ComputeLevelFourPasses ("mdense")
+  for (const unsigned pinned : {11u, 13u, 2u}) {
     DecodedPacket neighbour = compute(0x1);
     f.wordsOf(neighbour)[15].setBits(pinned, 1, 1);
     expectEnvelopeRefusesBits(neighbour, 15, "bits " + std::to_string(pinned) + " ");
