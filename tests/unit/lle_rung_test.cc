@@ -5423,6 +5423,9 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
     f.setElement(carried, LleField::ComputeOutWrap, e, static_cast<uint64_t>(int64_t{-37}));
   }
   EXPECT_EQ(run(carried, 8, true, true), one);
+  // The position loop's bit set with one position (model_dense's unrequantised passes @ 0x00de / 0x00ef, docs/decoding-log.md
+  // "mdense" §D): a loop of one iteration, the same 8 bytes. Refused before "mdense" ("set exactly where there is more than one").
+  EXPECT_EQ(run(eltwise(1, {{LleField::ComputePositionLoopOn, 1}}), 8, true, true), one);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeK4W10, 6}})).find("ComputeK4W10, ComputeLimitW10 = 6, 0, 0 do not count 6 iterations"),
             std::string::npos);
   EXPECT_NE(refusal(eltwise(6), false).find("without a 16-byte weight block kept"), std::string::npos);
