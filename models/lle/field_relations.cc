@@ -1,6 +1,7 @@
 #include "models/lle/field_relations.h"
 
 #include "models/lle/kept_read_records.h"
+#include "models/lle/level_four_passes.h"
 #include "models/lle/output_half_positions.h"
 #include "models/lle/output_partial_pass.h"
 #include "models/lle/partial_sum_walk.h"
@@ -408,7 +409,9 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     // The w10 nest's forward marks against its carries (w10_forward_marks.h), once the walk itself is one the rung reads.
     if (std::string problem = w10ForwardMarksProblem(words); !problem.empty()) return problem;
     // w15 bit 12 against the walk it switches (top_level_passes.h).
-    return topLevelPassesProblem(words);
+    if (std::string problem = topLevelPassesProblem(words); !problem.empty()) return problem;
+    // w15 bit 10 against the walk it switches (level_four_passes.h).
+    return levelFourPassesProblem(words);
   }
   if (opcode == fieldDef(LleField::Stage14WrapC).opcode) {
     // The 0x14 write's return carry against the whole nest it returns from (write_nest_return.h).

@@ -2047,9 +2047,13 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                          std::to_string(limit) + ", ComputePositions = " + std::to_string(positions - 1) + ")");
     }
   }
-  if ((readField(words, LleField::ComputePositionLoopOn) != 0) != (positions > 1)) {
-    refuse(packet, "ComputePositionLoopOn (word 11 bit 111) = " + std::to_string(readField(words, LleField::ComputePositionLoopOn)) +
-                       " with " + std::to_string(positions) + " positions (set exactly where there is more than one)");
+  // The position loop's bit must be set where there is more than one position. Set with one position the loop runs
+  // once: the same one output as without it (docs/decoding-log.md "mdense" §D: model_dense's unrequantised passes @
+  // 0x00de / 0x00ef set it with one group, as all 926 corpus computes of their mode bits w15[11:4] = 0x06 do; the
+  // element-wise templates' one-position computes clear it).
+  if (readField(words, LleField::ComputePositionLoopOn) == 0 && positions > 1) {
+    refuse(packet, "ComputePositionLoopOn (word 11 bit 111) = 0 with " + std::to_string(positions) +
+                       " positions (set wherever there is more than one)");
   }
   if (positions > 1 && limit != 0) {
     refuse(packet, "a position loop (ComputePositions = " + std::to_string(positions - 1) + ") over K groups (ComputeK4W0 = " +

@@ -32,8 +32,14 @@ bool allowedAfter(bool feedsCompute, uint8_t next) {
 // partial-sum walk is on, rounded down; or, under ComputeTopLevelPasses, the passes are the nest's level 6
 // (ComputeLimitW10High[2] + 1: 1,153 / 1,153 tile-feeds of the 208 such corpus computes, "w15b12"); where the sums are
 // kept in one row (no w10 carry), level 1's count (ComputeLimitW10[0] + 1: 21 / 21 such corpus computes, "mnv1psum");
-// 0 before any other compute and before a mesh 0x18.
+// 0 before any other compute and before a mesh 0x18. Under ComputeLevelFourPasses, levels 3-4's passes ("mdense").
 uint64_t reductionPassesOf(const models::DecodedPacket& next) {
+  // Under ComputeLevelFourPasses the passes are the nest's levels 3-4, (ComputeLimitW10Level3 + 1) x
+  // (ComputeLimitW10High[0] + 1) (docs/decoding-log.md "mdense": model_dense's 43 tile-feeds 12 of 25, voice_commands'
+  // 164 held out 1 of 3 and 3 of 6), whatever slot 0's mark says (model_dense's is set, its level 1 running once).
+  if (readField(next.words, LleField::ComputeLevelFourPasses) != 0) {
+    return (readField(next.words, LleField::ComputeLimitW10Level3) + 1) * (readField(next.words, LleField::ComputeLimitW10High, 0) + 1);
+  }
   if (readField(next.words, LleField::ComputePartialSumWalkOn) != 0) return readField(next.words, LleField::ComputeLimitW10, 1) + 1;
   if (readField(next.words, LleField::ComputeTopLevelPasses) != 0) return readField(next.words, LleField::ComputeLimitW10High, 2) + 1;
   if (keepsSumsInOneRow(next.words)) return oneRowWalkPasses(next.words);

@@ -47,6 +47,45 @@ std::string topLevelPassWalkProblem(const std::array<int64_t, kCountedLevels>& l
   return "";
 }
 
+// The walk under ComputeLevelFourPasses (docs/decoding-log.md "mdense"): levels 3-4 count the K passes, which add into
+// the same rows (stride 0; level 3 may run once), levels 1-2 are positions keeping a row each in the nest's order, and
+// levels 5-6 run once. model_dense's K-split Dense computes walk one position (levels 1-2 once) through 5 x 5 passes
+// from row 0: row 0 is read as the walk's first row here, its 25 passes adding into it (the convolution walks' row 0
+// stays their own question). voice_commands' walks (passes at levels 1 and 5 too) are refused by name.
+std::string levelFourPassWalkProblem(const std::array<int64_t, kCountedLevels>& limits, const std::array<int64_t, kCountedLevels>& strides,
+                                     uint64_t row) {
+  constexpr unsigned kPassLevel = 4;
+  if (limits[kPassLevel] == 0) {
+    return "ComputeLevelFourPasses (word 15 bit 10) = 1 with ComputeLimitW10High[0] = 0: passes at level 4 that run once are not decoded";
+  }
+  for (const unsigned level : {3u, kPassLevel}) {
+    if (limits[level] != 0 && strides[level] != 0) {
+      return wrapName(level - 1) + " moves level " + std::to_string(level) + " (" + std::to_string(limits[level] + 1) + " passes) by " +
+             std::to_string(strides[level]) + " rows: the passes add into the same rows (stride 0); another walk is not decoded";
+    }
+  }
+  for (const unsigned level : {5u, 6u}) {
+    if (limits[level] != 0) {
+      return "level " + std::to_string(level) + " of the w10 nest counts " + std::to_string(limits[level] + 1) +
+             " beside ComputeLevelFourPasses (word 15 bit 10): a walk with levels above its level-4 passes is not decoded";
+    }
+  }
+  int64_t rows = 1;
+  for (unsigned level = 1; level < 3; ++level) {
+    if (limits[level] == 0) continue;
+    if (strides[level] != rows) {
+      return wrapName(level - 1) + " moves level " + std::to_string(level) + " (" + std::to_string(limits[level] + 1) +
+             " positions) by " + std::to_string(strides[level]) + " rows where its positions' rows follow the " + std::to_string(rows) +
+             " below them (stride " + std::to_string(rows) + "); another walk under ComputeLevelFourPasses is not decoded";
+    }
+    rows *= limits[level] + 1;
+  }
+  if (row + static_cast<uint64_t>(rows) > kPartialSumRowSpace) {
+    return std::to_string(rows) + " rows from it pass the " + std::to_string(kPartialSumRowSpace) + " rows of its 12-bit numbering";
+  }
+  return "";
+}
+
 }  // namespace
 
 std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
@@ -79,6 +118,27 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
       return fieldText(LleField::ComputeW10CarryLow, low, i) + ": a walk over partial-sum rows that moves by part of a row is not decoded";
     }
   }
+  const std::array<int64_t, kCountedLevels> limits{
+      static_cast<int64_t>(readField(words, LleField::ComputeK4W10)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10, 0)),
+      static_cast<int64_t>(readField(words, LleField::ComputeLimitW10, 1)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10Level3)),
+      static_cast<int64_t>(readField(words, LleField::ComputeLimitW10High, 0)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10High, 1)),
+      static_cast<int64_t>(readField(words, LleField::ComputeLimitW10High, 2))};
+  // Row strides of the levels, from the wraps (the loop_nest.h reading: level i's stride is the carry
+  // applied when it counts, less what the levels below it walked): level 0 stays on its row.
+  std::array<int64_t, kCountedLevels> strides{};
+  for (unsigned level = 1; level < kCountedLevels; ++level) {
+    strides[level] = wraps[level - 1];
+    for (unsigned below = 1; below < level; ++below) strides[level] += limits[below] * strides[below];
+  }
+  const std::string where = "ComputePartialSumRow (word 9 bits 121:110) = " + std::to_string(row) + ": ";
+  // Under w15 bit 10 the passes are the nest's levels 3-4 (ComputeLevelFourPasses, "mdense"), whatever slot 0's mark.
+  if (readField(words, LleField::ComputeLevelFourPasses) != 0) {
+    if (readField(words, LleField::ComputeTopLevelPasses) != 0) {
+      return where + "ComputeLevelFourPasses (word 15 bit 10) = 1 with ComputeTopLevelPasses (word 15 bit 12) = 1: a walk under both switches is not decoded";
+    }
+    const std::string problem = levelFourPassWalkProblem(limits, strides, row);
+    return problem.empty() ? "" : where + problem;
+  }
   if (row == 0) {
     // No kept sums: the w10 nest does not walk (every decode-set compute; what a walk without its rows
     // would address is not decoded).
@@ -94,19 +154,6 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
     }
     return "";
   }
-  const std::array<int64_t, kCountedLevels> limits{
-      static_cast<int64_t>(readField(words, LleField::ComputeK4W10)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10, 0)),
-      static_cast<int64_t>(readField(words, LleField::ComputeLimitW10, 1)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10Level3)),
-      static_cast<int64_t>(readField(words, LleField::ComputeLimitW10High, 0)), static_cast<int64_t>(readField(words, LleField::ComputeLimitW10High, 1)),
-      static_cast<int64_t>(readField(words, LleField::ComputeLimitW10High, 2))};
-  // Row strides of the levels, from the wraps (the loop_nest.h reading: level i's stride is the carry
-  // applied when it counts, less what the levels below it walked): level 0 stays on its row.
-  std::array<int64_t, kCountedLevels> strides{};
-  for (unsigned level = 1; level < kCountedLevels; ++level) {
-    strides[level] = wraps[level - 1];
-    for (unsigned below = 1; below < level; ++below) strides[level] += limits[below] * strides[below];
-  }
-  const std::string where = "ComputePartialSumRow (word 9 bits 121:110) = " + std::to_string(row) + ": ";
   const uint64_t topLevelPasses = readField(words, LleField::ComputeTopLevelPasses);
   if (walkOn == 0) {
     // No slot carries: the sums are kept in the one row, level 1 counting the passes (one_row_walk.h, "mnv1psum").

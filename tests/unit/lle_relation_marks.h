@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "models/isa/word128.h"
+#include "models/lle/level_four_passes.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/output_partial_pass.h"
 
@@ -59,6 +60,18 @@ inline void setRelationFixedMarks(uint8_t op, std::span<isa::Word128> words, con
     }
     const LleFieldDef& bit = fieldDef(LleField::ComputeTopLevelPasses);
     words[bit.lsb / 128].setBits(bit.lsb % 128, 1, forward && readField(words, LleField::ComputeLimitW10High, 2) > 0 ? 1 : 0);
+  }
+  // And w15 bit 10 exactly where a slot carries forward and the w10 nest's level 4 counts passes, row stride 0
+  // (ComputeLevelFourPasses, docs/decoding-log.md "mdense").
+  if (op == 0x01 && !isNamed(LleField::ComputeLevelFourPasses)) {
+    bool forward = false;
+    for (unsigned slot = 0; slot < 7; ++slot) {
+      forward = forward || 4 * readSigned(words, LleField::ComputeWrapW10, slot) +
+                                   static_cast<int64_t>(readField(words, LleField::ComputeW10CarryLow, slot)) > 0;
+    }
+    const LleFieldDef& bit = fieldDef(LleField::ComputeLevelFourPasses);
+    words[bit.lsb / 128].setBits(bit.lsb % 128, 1,
+                                 forward && readField(words, LleField::ComputeLimitW10High, 0) > 0 && w10RowStrides(words)[4] == 0 ? 1 : 0);
   }
 }
 

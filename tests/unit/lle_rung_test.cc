@@ -873,7 +873,8 @@ TEST_F(LleRungTest, TheComputesW15ModeBitsAndTwiceWrittenNumberMoveNoByte) {
       EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << w.name << ", lane " << c;
     }
   }
-  for (const unsigned pinned : {10u, 13u, 2u}) {  // bit 12 is ComputeTopLevelPasses (docs/decoding-log.md "w15b12")
+  // bit 12 is ComputeTopLevelPasses (docs/decoding-log.md "w15b12"), bit 10 ComputeLevelFourPasses ("mdense")
+  for (const unsigned pinned : {11u, 13u, 2u}) {
     DecodedPacket neighbour = compute(0x1);
     f.wordsOf(neighbour)[15].setBits(pinned, 1, 1);
     expectEnvelopeRefusesBits(neighbour, 15, "bits " + std::to_string(pinned) + " ");
@@ -5548,6 +5549,9 @@ TEST_F(LleRungTest, TheElementWiseComputeWeighsEachPositionsGroupByTheKeptBlock)
     f.setElement(carried, LleField::ComputeOutWrap, e, static_cast<uint64_t>(int64_t{-37}));
   }
   EXPECT_EQ(run(carried, 8, true, true), one);
+  // The position loop's bit set with one position (model_dense's unrequantised passes @ 0x00de / 0x00ef, docs/decoding-log.md
+  // "mdense" §D): a loop of one iteration, the same 8 bytes. Refused before "mdense" ("set exactly where there is more than one").
+  EXPECT_EQ(run(eltwise(1, {{LleField::ComputePositionLoopOn, 1}}), 8, true, true), one);
   EXPECT_NE(refusal(eltwise(6, {{LleField::ComputeK4W10, 6}})).find("ComputeK4W10, ComputeLimitW10 = 6, 0, 0 do not count 6 iterations"),
             std::string::npos);
   EXPECT_NE(refusal(eltwise(6), false).find("without a 16-byte weight block kept"), std::string::npos);
