@@ -16,6 +16,7 @@
 #include "models/lle/compute_output_bytes.h"
 #include "models/lle/compute_write_report.h"
 #include "models/lle/conv_compute.h"
+#include "models/lle/exp_sum_form.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/input_infeed_transfer.h"
@@ -238,6 +239,12 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     const auto op = static_cast<uint8_t>(p.opcode);
     if (op >= 0x21 && op <= 0x23) continue;
     std::string why = partners.observe(p, checkEnvelope(p));
+    // The sum's walk (exp_sum_form.h) is a form of the packet alone: one the rung does not walk is refused before the run.
+    if (why.empty() && isSumOpcode(op)) {
+      if (const std::string form = sumFormProblem(p.words); !form.empty()) {
+        why = "opcode 0x03 at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + form;
+      }
+    }
     if (why.empty()) why = nextPackets.observe(p);
     if (why.empty()) why = streamPrefixes.observe(p);
     // A read routed (0, 1) whose marks say a compute takes it is refused before the run unless the compute issued just
@@ -385,6 +392,9 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
       break;
     case 0x02:
       maxReduce(packet);
+      break;
+    case 0x03:
+      expSum(packet);
       break;
     default:  // 0x1a: a tile fence; its fields are don't-care when every packet runs to completion in order
       break;
