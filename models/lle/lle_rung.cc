@@ -1837,6 +1837,11 @@ void LleRung::refuseUnexecutedBias(const DecodedPacket& packet) const {
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
   // Every executed form writes 4-byte output units (ComputeOutputBytes, docs/decoding-log.md "w4b82").
   if (const std::string problem = outputElementBytesProblem(packet.words); !problem.empty()) refuse(packet, problem);
+  // Unsigned 16-bit weights (docs/decoding-log.md "sum03" §E): every executed form reads its 16-bit weights signed.
+  if (readField(packet.words, LleField::ComputeUnsignedWideWeights) != 0) {
+    refuse(packet, "ComputeUnsignedWideWeights (word 7 bit 76) = 1: 16-bit weights read unsigned (the softmax's square of the sum's "
+                   "table result, its normalisation by the exponentials) are not executed");
+  }
   // 16-bit results are written only through a table (ComputeSixteenBitResults beside ComputeNluApply, "exp19" §A): the
   // mark without a table is refused here, a table without the mark by the forms that apply one (the others name the table).
   if (readField(packet.words, LleField::ComputeSixteenBitResults) != 0) {
