@@ -29,7 +29,7 @@ import os
 import re
 import sys
 
-ACCEPTED = [0x01, 0x02, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27]
+ACCEPTED = [0x01, 0x02, 0x03, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27]
 LENGTH = {0x01: 17, 0x10: 4, 0x11: 4, 0x12: 4, 0x13: 7, 0x14: 7, 0x15: 6, 0x16: 6, 0x17: 6, 0x18: 6, 0x19: 13, 0x1a: 1, 0x24: 2, 0x25: 2, 0x26: 4,
           0x27: 2}
 # Opcodes whose packets enter an envelope only in their decoded form: the 1-bit field that says so.
@@ -90,7 +90,10 @@ def ignore_masks(fields, formats):
 
 def layout_opcode(op, packet, fields):
     """The opcode whose fields lay out this packet: 0x01's for the max pool's 0x02 (Max02Lanes 0; as
-    models/lle/max_pool_form.h, docs/decoding-log.md "maxpool"), the packet's own otherwise."""
+    models/lle/max_pool_form.h, docs/decoding-log.md "maxpool") and for every 0x03 (the softmax's sum,
+    models/lle/exp_sum_form.h, "sum03"), the packet's own otherwise."""
+    if op == 0x03:
+        return fields["ComputeInputBytes"][0]
     lanes = fields["Max02Lanes"]
     if op == lanes[0] and field_value(packet, lanes) == 0:
         return fields["ComputeInputBytes"][0]

@@ -16,6 +16,7 @@
 #include "models/lle/compute_output_bytes.h"
 #include "models/lle/compute_write_report.h"
 #include "models/lle/conv_compute.h"
+#include "models/lle/exp_sum_form.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/input_infeed_transfer.h"
@@ -242,6 +243,12 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     const auto op = static_cast<uint8_t>(p.opcode);
     if (op >= 0x21 && op <= 0x23) continue;
     std::string why = partners.observe(p, checkEnvelope(p));
+    // The sum's walk (exp_sum_form.h) is a form of the packet alone: one the rung does not walk is refused before the run.
+    if (why.empty() && isSumOpcode(op)) {
+      if (const std::string form = sumFormProblem(p.words); !form.empty()) {
+        why = "opcode 0x03 at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + form;
+      }
+    }
     if (why.empty()) why = nextPackets.observe(p);
     if (why.empty()) why = streamPrefixes.observe(p);
     // A read routed (0, 1) whose marks say a compute takes it is refused before the run unless the compute issued just
@@ -389,6 +396,9 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
       break;
     case 0x02:
       maxReduce(packet);
+      break;
+    case 0x03:
+      expSum(packet);
       break;
     default:  // 0x1a: a tile fence; its fields are don't-care when every packet runs to completion in order
       break;
@@ -1847,6 +1857,11 @@ void LleRung::refuseUnexecutedBias(const DecodedPacket& packet) const {
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
   // Every executed form writes 4-byte output units (ComputeOutputBytes, docs/decoding-log.md "w4b82").
   if (const std::string problem = outputElementBytesProblem(packet.words); !problem.empty()) refuse(packet, problem);
+  // Unsigned 16-bit weights (docs/decoding-log.md "sum03" §E): every executed form reads its 16-bit weights signed.
+  if (readField(packet.words, LleField::ComputeUnsignedWideWeights) != 0) {
+    refuse(packet, "ComputeUnsignedWideWeights (word 7 bit 76) = 1: 16-bit weights read unsigned (the softmax's square of the sum's "
+                   "table result, its normalisation by the exponentials) are not executed");
+  }
   // 16-bit results are written only through a table (ComputeSixteenBitResults beside ComputeNluApply, "exp19" §A): the
   // mark without a table is refused here, a table without the mark by the forms that apply one (the others name the table).
   if (readField(packet.words, LleField::ComputeSixteenBitResults) != 0) {

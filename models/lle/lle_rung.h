@@ -246,6 +246,10 @@ class LleRung final : public models::DatapathRung {
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
   // The max reduction, opcode 0x02 (lle_rung_max_reduce.cc, docs/decoding-log.md "bright02").
   void maxReduce(const models::DecodedPacket& packet);
+  // The softmax's sum, opcode 0x03 laid out as 0x01 (lle_rung_exp_sum.cc, exp_sum_form.h, docs/decoding-log.md "sum03"):
+  // the stream of its kept read summed; the table's application refused by name.
+  [[nodiscard]] static std::string sumFormProblem(std::span<const isa::Word128> words);
+  void expSum(const models::DecodedPacket& packet);
   // A read marked for a max pass names the beats of the pass whose result it reads (Stage13MaxPassBeats), or 0xffff.
   void refuseMaxPassBeatsDisagreeing(const models::DecodedPacket& read, uint64_t address, bool keptForPass) const;
   void refuseComputeOverPositions(const models::DecodedPacket& packet) const;

@@ -11,6 +11,7 @@
 #include <span>
 
 #include "models/isa/word128.h"
+#include "models/lle/exp_sum_form.h"
 #include "models/lle/lle_fields.h"
 
 namespace coralsim::lle {
@@ -20,9 +21,10 @@ namespace coralsim::lle {
   return opcode == kMaxReduction && words.size() > fieldDef(LleField::Max02Lanes).lsb / 128 && readField(words, LleField::Max02Lanes) == 0;
 }
 
-// The opcode whose field table lays out this packet: 0x01's for the max pool, the packet's own otherwise.
+// The opcode whose field table lays out this packet: 0x01's for the max pool and the sum (exp_sum_form.h), the packet's
+// own otherwise.
 [[nodiscard]] inline uint8_t layoutOpcode(uint8_t opcode, std::span<const isa::Word128> words) {
-  return isMaxPoolForm(opcode, words) ? fieldDef(LleField::ComputeInputBytes).opcode : opcode;
+  return isMaxPoolForm(opcode, words) || isSumOpcode(opcode) ? fieldDef(LleField::ComputeInputBytes).opcode : opcode;
 }
 
 }  // namespace coralsim::lle

@@ -17,6 +17,8 @@
 // 255 -- checked against the image itself, not against the rung's input bytes. The sixteen exponentials after those
 // (docs/decoding-log.md "exp19" §B: a pixel walk through the tile's exp table, 16-bit results) must each write
 // 65535 e^(mult (q - max)) for its tile's slice, within 1 of the rounded exponential (the table's fit, "nlu" §B).
+// The 0x03 on tile 0 after them (docs/decoding-log.md "sum03") must sum exactly those results, one 16-bit element each,
+// and stop there, naming the table's application (not decoded) and the sum.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -248,6 +250,32 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
                         name.c_str(), unsigned{imageMax}, unsigned{filler}, exact, compared, inside);
             if (imageMax == 15) {
               EXPECT_GT(inside, compared / 2) << name << ": the image near its maximum should reach inside the table";
+            }
+            // The 0x03 after them on tile 0 (docs/decoding-log.md "sum03"): it takes the gathered exponentials (tile 0's read
+            // @ 0x079d, kept for it) and sums their 16-bit elements, then refuses the table's application by name, saying the
+            // sum. It must be the sum of every exponential the sixteen computes wrote, and of round(65535 e^x) over the image.
+            const std::string sumSays = "the sum of its stream's ";
+            const size_t said = run.stop.find(sumSays);
+            EXPECT_NE(said, std::string::npos) << name << ": stopped at " << run.stop;
+            if (said != std::string::npos) {
+              EXPECT_NE(run.stop.find("lle: opcode 0x03 at"), std::string::npos) << run.stop;
+              unsigned long long elements = 0, sum = 0;
+              ASSERT_EQ(std::sscanf(run.stop.c_str() + said + sumSays.size(), "%llu 16-bit elements is %llu", &elements, &sum), 2) << run.stop;
+              uint64_t written = 0;
+              for (const TableRun& table : run.tables) {
+                for (const uint16_t r : table.results) written += r;
+              }
+              double fromImage = 0;
+              for (const uint8_t q : image) {
+                const float x = std::clamp(run.tables.front().mult * static_cast<float>(int{q} - imageMax), run.tables.front().lo, run.tables.front().hi);
+                fromImage += std::nearbyint(65535.0 * std::exp(static_cast<double>(x)));
+              }
+              std::printf("%s (max %u, filler 0x%02x): the 0x03 summed %llu elements to %llu (the exponentials written: %llu, "
+                          "round(65535 e^x) over the image: %.0f)\n", name.c_str(), unsigned{imageMax}, unsigned{filler}, elements, sum,
+                          static_cast<unsigned long long>(written), fromImage);
+              EXPECT_EQ(elements, image.size()) << name;
+              EXPECT_EQ(sum, written) << name;
+              EXPECT_EQ(static_cast<double>(sum), fromImage) << name;
             }
           }
         }

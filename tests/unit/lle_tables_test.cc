@@ -564,14 +564,14 @@ TEST(LleEnvelope, HoldsOnlyAcceptedOpcodesWithTheDecodedBitsCleared) {
     }
   }
   // The opcode field itself is never decoded: word 0 of every accepted opcode pins it.
-  for (uint8_t op : {0x01, 0x02, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27}) {
+  for (uint8_t op : {0x01, 0x02, 0x03, 0x10, 0x11, 0x12, 0x13, 0x14, 0x15, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x24, 0x25, 0x26, 0x27}) {
     if (op == 0x19) continue;  // no supported template uses the NLU: no envelope rows yet
     EXPECT_TRUE(acceptedOpcode(op));
     EXPECT_EQ(envelopeValue(op, 0).bits(6, 6), op) << int(op);
   }
-  // 0x12 is accepted since "op12" (the weight-stream receive), 0x02 since "bright02" (the max reduction); the other
-  // tile DMA opcodes since earlier branches. 0x03 (the softmax's sum pass) is not.
-  EXPECT_FALSE(acceptedOpcode(0x03));
+  // 0x12 is accepted since "op12" (the weight-stream receive), 0x02 since "bright02" (the max reduction), 0x03 since
+  // "sum03" (the softmax's sum, laid out as 0x01); the other tile DMA opcodes since earlier branches. 0x05 is not.
+  EXPECT_FALSE(acceptedOpcode(0x05));
   EXPECT_FALSE(acceptedOpcode(0x20));
 }
 

@@ -1,0 +1,93 @@
+// The softmax's sum, opcode 0x03 (exp_sum_form.h, docs/decoding-log.md "sum03"), laid out as an 0x01 compute. Its form is the
+// softmax max pass's (lle_rung_max_reduce.cc): beats of ComputeK4W0 + 1 four-byte groups (ComputeLimitW0[0] + 1 beats, Nest29
+// repeating both levels), the w10 nest's level 0 counting the groups, an idle input nest, over the stream of the read kept for
+// it on its tile (Stage13FeedsNormalise, ComputeStreamTag). ComputeWideWeights makes the stream's elements 16 bits (two a
+// group): the exponentials the table computes wrote two bytes each ("exp19"). What is executed: the stream is taken and its
+// elements summed. What is not: how ComputeNluApply applies the tile's table (the 1/sqrt table on [1, 4), "nlu" section B: a
+// range reduction by even powers of two) to ComputeMult times that sum beside w15 bit 27, and what the 16-bit results
+// it writes at ComputeOutputAt hold -- refused by name with the sum it reached, so the next step starts from a number.
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "models/lle/field_relations.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/lle_rung.h"
+
+namespace coralsim::lle {
+
+namespace {
+
+constexpr uint64_t kGroupBytes = 4;    // a group is one 4-byte unit of the stream (the max pass's groups of 4 lanes)
+constexpr uint64_t kElementBytes = 2;  // ComputeWideWeights: 16-bit elements, low byte first (as the exponentials wrote them)
+
+}  // namespace
+
+// Why the packet is not the sum's form the rung walks, or "" (static: no tile state needed).
+std::string LleRung::sumFormProblem(std::span<const isa::Word128> words) {
+  const uint64_t beatGroups = readField(words, LleField::ComputeK4W0) + 1;
+  const uint64_t beats = readField(words, LleField::ComputeLimitW0, 0) + 1;
+  const uint64_t groups = readField(words, LleField::ComputeK4W10) + 1;
+  if (readField(words, LleField::ComputeInputBytes) != 0 || !isIdleInputNest(words)) {
+    return "ComputeInputBytes (word 1 bits 83:81) = " + std::to_string(readField(words, LleField::ComputeInputBytes)) +
+           " or an input nest that walks: a sum that reads an input is not decoded (every corpus 0x03 has an idle input nest)";
+  }
+  if (readField(words, LleField::ComputeWideWeights) != 1) {
+    return "ComputeWideWeights (word 14 bit 55) = 0: a sum over one-byte elements is not decoded (every corpus 0x03 sums 16-bit ones)";
+  }
+  if (readField(words, LleField::ComputeK4W7) + 1 != beatGroups || readField(words, LleField::ComputeLimit29, 0) + 1 != beats) {
+    return "Nest29's levels 0-1 (ComputeK4W7, ComputeLimit29[0] = " + std::to_string(readField(words, LleField::ComputeK4W7)) + ", " +
+           std::to_string(readField(words, LleField::ComputeLimit29, 0)) + ") do not repeat the w0 nest's (" + std::to_string(beatGroups - 1) +
+           ", " + std::to_string(beats - 1) + "): another walk is not decoded";
+  }
+  for (unsigned level = 1; level < fieldDef(LleField::ComputeLimitW0).count; ++level) {
+    if (readField(words, LleField::ComputeLimitW0, level) != 0) {
+      return "ComputeLimitW0[" + std::to_string(level) + "] = " + std::to_string(readField(words, LleField::ComputeLimitW0, level)) +
+             ": a sum above two levels is not decoded";
+    }
+  }
+  // The w10 nest counts the groups; the beats cover them, the last one short by less than a beat (MobileNet's 501 groups in
+  // 126 beats of 4, nin_cnn's 5 in 2 of 3: the w0 nest rounds up).
+  if (groups > beats * beatGroups || groups + beatGroups <= beats * beatGroups) {
+    return "ComputeK4W10 + 1 = " + std::to_string(groups) + " groups are not covered by ComputeLimitW0[0] + 1 = " + std::to_string(beats) +
+           " beats of ComputeK4W0 + 1 = " + std::to_string(beatGroups) + " groups short by less than a beat";
+  }
+  return "";
+}
+
+void LleRung::expSum(const models::DecodedPacket& packet) {
+  const auto words = packet.words;
+  if (const std::string problem = sumFormProblem(words); !problem.empty()) refuse(packet, problem);
+  const uint64_t groups = readField(words, LleField::ComputeK4W10) + 1;
+  const uint64_t tag = readField(words, LleField::ComputeStreamTag);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (!(packet.tileMask & (1u << t))) continue;
+    TileState& tile = tiles_[t];
+    if (!tile.keptReadFeedsNormalise || !tile.keptRead) {
+      refuse(packet, "tile " + std::to_string(t) + " holds no read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise): "
+                     "where else a sum's stream comes from is not decoded");
+    }
+    if (tile.keptReadChannel != tag) {
+      refuse(packet, "ComputeStreamTag (word 7 bits 74:63) = " + std::to_string(tag) + " is not the tag of the read kept for it on tile " +
+                         std::to_string(t) + " (" + std::to_string(tile.keptReadChannel) + ")");
+    }
+    const std::vector<uint8_t>& stream = *tile.keptRead;
+    if (stream.size() != groups * kGroupBytes) {
+      refuse(packet, "the stream on tile " + std::to_string(t) + " holds " + std::to_string(stream.size()) + " bytes; the sum walks " +
+                         std::to_string(groups) + " groups of " + std::to_string(kGroupBytes) + " (ComputeK4W10 + 1) = " +
+                         std::to_string(groups * kGroupBytes));
+    }
+    uint64_t sum = 0;
+    for (uint64_t at = 0; at < stream.size(); at += kElementBytes) sum += stream[at] | (uint64_t{stream[at + 1]} << 8);
+    const float mult = readF32(words, LleField::ComputeMult);
+    char scaled[64];
+    std::snprintf(scaled, sizeof scaled, "%.9g = %.9g", static_cast<double>(mult), static_cast<double>(static_cast<float>(sum) * mult));
+    refuse(packet, "tile " + std::to_string(t) + ": the sum of its stream's " + std::to_string(stream.size() / kElementBytes) +
+                       " 16-bit elements is " + std::to_string(sum) + " (x ComputeMult " + scaled + "); how ComputeNluApply (word 15 bit 26) beside word 15 bit 27 "
+                       "takes it through the tile's table (the 1/sqrt table on [1, 4): a range reduction) and what the 16-bit results "
+                       "at ComputeOutputAt hold is not decoded");
+  }
+}
+
+}  // namespace coralsim::lle

@@ -1,0 +1,163 @@
+// The softmax's sum, opcode 0x03 (docs/decoding-log.md "sum03", exp_sum_form.h): laid out as an 0x01 compute of the max
+// pass's form over a stream of 16-bit elements; the rung takes the stream of the read kept for it, sums its elements and
+// refuses, by name, the table's application (what the 16-bit results hold is not decoded), saying the sum it reached.
+//
+// Values no corpus 0x03 has: tile 11, 7 four-byte groups (14 elements) kept from narrow unit 90 under stream 777, walked
+// as 2 beats of 4 groups (the last one short by one: the corpus has 2,048 / 8,192 groups in whole beats, 501 and 5 in
+// short ones). The elements are 0x1234 + 0x0101 x i (i = 0..13) little-endian, so summing bytes, or reading them high
+// byte first, gives another number than 14 x 0x1234 + 0x0101 x 91 = 88,627.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/chip/block_interfaces.h"
+#include "models/chip_config.h"
+#include "models/lle/lle_fields.h"
+#include "models/lle/lle_rung.h"
+#include "tests/unit/lle_empty_streams.h"
+#include "tests/unit/lle_envelope_packets.h"
+
+namespace coralsim::lle {
+namespace {
+
+using models::DecodedPacket;
+
+constexpr uint16_t kTile = 0x800;  // tile 11
+constexpr uint64_t kBase = 90;     // narrow unit
+constexpr uint64_t kGroups = 7;
+constexpr uint64_t kBeatGroups = 4, kBeats = 2;
+constexpr uint64_t kTag = 777;
+constexpr uint64_t kOutputAt = 2000;
+constexpr uint64_t kElements = 2 * kGroups;
+
+uint64_t negative(uint64_t v) { return static_cast<uint64_t>(-static_cast<int64_t>(v)); }
+
+uint16_t element(uint64_t i) { return static_cast<uint16_t>(0x1234 + 0x0101 * i); }
+
+using Fields = std::vector<std::pair<LleField, uint64_t>>;
+
+// Element `e` of `field` in the packet made last; an element may straddle two words (Nest29's wraps do).
+void set(EnvelopePackets& f, LleField field, unsigned e, uint64_t value) {
+  const LleFieldDef& def = fieldDef(field);
+  const uint32_t lsb = def.lsb + e * def.stride;
+  const unsigned low = std::min<unsigned>(def.width, 128 - lsb % 128);
+  f.lastWords()[lsb / 128].setBits(lsb % 128, low, value);
+  if (low < def.width) f.lastWords()[lsb / 128 + 1].setBits(0, def.width - low, value >> low);
+}
+
+// Element 0 of each field set to its value (set() sets the others), on the envelope's words.
+DecodedPacket make(EnvelopePackets& f, uint8_t op, const Fields& fields) {
+  DecodedPacket p = f.make(op, kTile);
+  for (const auto& [field, value] : fields) set(f, field, 0, value);
+  return p;
+}
+
+// Every element of each field set to its value (lle_max_epilogue_test.cc's make: a read's wraps alike at every level).
+DecodedPacket makeAll(EnvelopePackets& f, uint8_t op, const Fields& fields) {
+  DecodedPacket p = f.make(op, kTile);
+  for (const auto& [field, value] : fields) {
+    for (unsigned e = 0; e < fieldDef(field).count; ++e) set(f, field, e, value);
+  }
+  return p;
+}
+
+// One four-byte unit of narrow memory filled with `value` (lle_max_epilogue_test.cc's fills).
+DecodedPacket fillUnit(EnvelopePackets& f, uint64_t at, uint32_t value) {
+  DecodedPacket p = makeAll(f, 0x17, {{LleField::Mesh17RecvStride, 1}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value},
+                                   {LleField::Fill17At4, at}, {LleField::Fill17Step, 1}});
+  return p;
+}
+
+// The read kept for it ("bright13"): four repeats, ceil(bytes / 16) beats, Stage13FeedsNormalise.
+DecodedPacket keptForSum(EnvelopePackets& f, uint64_t groups) {
+  DecodedPacket p = makeAll(f, 0x13, {{LleField::Stage13Step, 1}, {LleField::Stage13RepeatSlot, 1}, {LleField::Stage13NarrowAt4, kBase},
+                                   {LleField::Stage13Groups, groups - 1}, {LleField::Stage13Wrap, negative(groups - 1)},
+                                   {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1}, {LleField::Stage13Repeats, 3},
+                                   {LleField::Stage13RepeatWrap, negative(3)}, {LleField::Stage13StreamBeats, (groups * 4 + 15) / 16 - 1},
+                                   {LleField::Stage13Channel, kTag}, {LleField::Stage13FeedsNormalise, 1}, {LleField::Stage13W4On, 1},
+                                   {LleField::Stage13W4Bit59, 1}, {LleField::Stage13MaxPassMark, 1},
+                                   {LleField::Stage13MaxPassBeats, 0xffff}});
+  set(f, LleField::Stage13Route, 0, 1);
+  set(f, LleField::Stage13Route, 1, 0);
+  return p;
+}
+
+// The sum as bright's 0x03 lays it out (0x01's fields), at this test's sizes: `beatGroups` groups a beat.
+DecodedPacket sum(EnvelopePackets& f, uint64_t beatGroups, const Fields& extra) {
+  Fields fields = {{LleField::ComputeK4W0, beatGroups - 1}, {LleField::ComputeLimitW0, kBeats - 1}, {LleField::ComputeOutputAt, kOutputAt},
+                   {LleField::ComputeOutputBytes, 4}, {LleField::ComputeLaneGroups, 1}, {LleField::ComputeOut37Step, 1},
+                   {LleField::ComputeOut37Carry0, 1}, {LleField::ComputeOut37Flags6, 3}, {LleField::ComputeOut37Slot6Code, 3},
+                   {LleField::ComputeStreamTag, kTag}, {LleField::ComputeK4W7, beatGroups - 1},
+                   {LleField::ComputeKWrapW7, negative(beatGroups - 1)}, {LleField::ComputeLimit29, kBeats - 1},
+                   {LleField::ComputeCodeW9, 1}, {LleField::ComputeKCount, beatGroups}, {LleField::ComputeK4W10, kGroups - 1},
+                   {LleField::ComputeCodeW11, 1}, {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeFlagW12Bit33, 1},
+                   {LleField::ComputeFlagW12Bit42, 1}, {LleField::ComputeImagePositionsOnAgain, 1}, {LleField::ComputeFlagW12Bit47, 1},
+                   {LleField::ComputeImageMark, 4}, {LleField::ComputeImageRowBytes, 4}, {LleField::ComputeImagePositionsOn, 1},
+                   {LleField::ComputeFlagW14Bit53, 1}, {LleField::ComputeWideWeights, 1}, {LleField::ComputeModeFlagW15Bit3, 1},
+                   {LleField::ComputeModeW15High, 3}, {LleField::ComputeChannelCodeW15Low, 3}, {LleField::ComputeChannelCodeW15High, 3},
+                   {LleField::ComputeNluApply, 1}, {LleField::ComputeSixteenBitResults, 1},
+                   {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f / 65535.0f)},
+                   {LleField::ComputeClampHi, std::bit_cast<uint32_t>(std::numeric_limits<float>::infinity())},
+                   {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-std::numeric_limits<float>::infinity())}};
+  fields.insert(fields.end(), extra.begin(), extra.end());
+  DecodedPacket p = make(f, 0x03, fields);
+  for (unsigned e = 0; e < fieldDef(LleField::ComputeKWrap29).count; ++e) set(f, LleField::ComputeKWrap29, e, negative(beatGroups - 1));
+  set(f, LleField::ComputeOutWrap, 0, 1);
+  for (unsigned e = 1; e < fieldDef(LleField::ComputeOutWrap).count; ++e) set(f, LleField::ComputeOutWrap, e, negative(1));
+  // A field `extra` names overrides the element it set above.
+  for (const auto& [field, value] : extra) set(f, field, 0, value);
+  return p;
+}
+
+// The refusal the run ends with ("" if none).
+std::string runSum(const Fields& extra = {}, uint64_t keptGroups = kGroups, uint64_t beatGroups = kBeatGroups) {
+  models::ChipConfig config;
+  LleRung rung(config);
+  EnvelopePackets f(0x100);
+  EmptyStreams streams;
+  try {
+    rung.beginRun();
+    for (uint64_t g = 0; g < keptGroups; ++g) {
+      const uint32_t unit = g < kGroups ? element(2 * g) | (uint32_t{element(2 * g + 1)} << 16) : 0;
+      rung.packet(fillUnit(f, kBase + g, unit), streams, 0);
+    }
+    rung.packet(keptForSum(f, keptGroups), streams, 0);
+    rung.packet(sum(f, beatGroups, extra), streams, 0);
+  } catch (const models::ChipFault& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(LleExpSum, TheSumTakesItsKeptStreamAndAddsItsSixteenBitElementsThenRefusesTheTablesApplicationByName) {
+  uint64_t expected = 0;
+  for (uint64_t i = 0; i < kElements; ++i) expected += element(i);
+  ASSERT_EQ(expected, 88627u);
+  const std::string refusal = runSum();
+  EXPECT_NE(refusal.find("lle: opcode 0x03 at"), std::string::npos) << refusal;
+  EXPECT_NE(refusal.find("the sum of its stream's 14 16-bit elements is 88627"), std::string::npos) << refusal;
+  EXPECT_NE(refusal.find("ComputeNluApply (word 15 bit 26)"), std::string::npos) << refusal;
+}
+
+TEST(LleExpSum, AWalkOtherThanTheMaxPassFormIsRefusedNamingItsField) {
+  // Eight groups cannot be kept as seven: the stream's size against ComputeK4W10.
+  EXPECT_NE(runSum({}, kGroups + 1).find("holds 32 bytes; the sum walks 7 groups of 4"), std::string::npos) << runSum({}, kGroups + 1);
+  // One-byte elements (ComputeWideWeights 0): not decoded.
+  EXPECT_NE(runSum({{LleField::ComputeWideWeights, 0}}).find("ComputeWideWeights (word 14 bit 55) = 0"), std::string::npos)
+      << runSum({{LleField::ComputeWideWeights, 0}});
+  // Beats that do not cover the groups (2 beats of 3 for 7).
+  EXPECT_NE(runSum({}, kGroups, 3).find("7 groups are not covered by ComputeLimitW0[0] + 1 = 2 beats"), std::string::npos)
+      << runSum({}, kGroups, 3);
+  // ComputeKCount apart from the beat's groups: 0x01's relations refuse it (the count Nest29's wrap says, -ComputeK4W0 + 1).
+  EXPECT_NE(runSum({{LleField::ComputeKCount, 2}}).find("ComputeKCount (word 9 bits 75:64) = 2"), std::string::npos)
+      << runSum({{LleField::ComputeKCount, 2}});
+}
+
+}  // namespace
+}  // namespace coralsim::lle
