@@ -14,19 +14,15 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_recv11_exec_form as recv  # noqa: E402
+import scan_lle_fields  # noqa: E402  (the scan scripts' shared command line)
 
 bits = recv.bits
 DECIDE = ["posenet_mobilenet_v1_075_353_481_quant_decoder"]
 
 
 def main():
-    args = sys.argv[1:]
-    decide = DECIDE
-    if "--decide" in args:
-        at = args.index("--decide")
-        decide, args = args[at + 1:], args[:at]
-    if len(args) != 2:
-        sys.exit(__doc__)
+    tools, corpus, decide = scan_lle_fields.decide_args(__doc__, DECIDE)
+    args = [tools, corpus]
     table = collections.Counter()
     where = collections.defaultdict(set)
     for label, packets in recv.programs(args[0], args[1]):

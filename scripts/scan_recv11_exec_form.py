@@ -22,6 +22,9 @@ import collections
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import scan_lle_fields  # noqa: E402  (the scan scripts' shared command line)
+
 DECIDE = ["templates/dense_256_edgetpu", "edgetpuxray/programs/div2", "model_stride_2x2x3", "model_stride_64x64x3",
           "model_stride_128x128x3", "conv_2d_1_32_32_1_3_3", "conv_2d_1_256_256_1_40_40"]
 TWINS = [("programs/div2_8.coral", "programs/div2_8_aarch64.coral"),
@@ -80,13 +83,8 @@ def next_carrier(packets, at):
 
 
 def main():
-    args = sys.argv[1:]
-    decide = DECIDE
-    if "--decide" in args:
-        at = args.index("--decide")
-        decide, args = args[at + 1:], args[:at]
-    if len(args) != 2:
-        sys.exit(__doc__)
+    tools, corpus, decide = scan_lle_fields.decide_args(__doc__, DECIDE)
+    args = [tools, corpus]
     split = lambda program: "decide" if any(d in program for d in decide) else "held out"
     flags = collections.Counter()
     sources = collections.Counter()

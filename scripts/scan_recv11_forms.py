@@ -23,6 +23,9 @@ import collections
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import scan_lle_fields  # noqa: E402  (the scan scripts' shared command line)
+
 DECIDE = ["model_stride_2x2x3", "model_stride_64x64x3", "model_stride_128x128x3",
           "google-coral+edgetpu/test_data/mobilenet_v1_0.25_128_quant_edgetpu"]
 TWIN = ("google-coral+edgetpu/test_data/mobilenet_v1_0.25_128_quant_edgetpu",
@@ -81,13 +84,8 @@ def executables(tools, corpus):
 
 
 def main():
-    args = sys.argv[1:]
-    decide = DECIDE
-    if "--decide" in args:
-        at = args.index("--decide")
-        decide, args = args[at + 1:], args[:at]
-    if len(args) != 2:
-        sys.exit(__doc__)
+    tools, corpus, decide = scan_lle_fields.decide_args(__doc__, DECIDE)
+    args = [tools, corpus]
     split = lambda program: "decide" if any(d in program for d in decide) else "held out"
     relations = collections.Counter()
     pairs = collections.Counter()
