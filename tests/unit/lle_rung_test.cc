@@ -5924,8 +5924,8 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
 // a pixel walk (two computes) over the stream, the pop names both, the send comes from tile 1, which cached the layer at
 // wide row 5; tiles 0 and 2 hold another layer's bias and weights at their own wide row 0 -- which the rung used to take,
 // running the computes at issue. Both tiles' outputs are the formula with tile 1's weights. A pop that names tile 0 only
-// is refused at the send, naming tile 2. No corpus program has these tiles, rows or weights. Before the change: the two
-// computes ran at issue with the other layer's row 0 (outputs differ), and two waiting ones were refused at the send.
+// is refused at the send, naming tile 2. No corpus program has these tiles, rows or weights. Before the change the two
+// computes ran at issue with their own row 0 and the send was refused ("took their weights from different tiles").
 TEST_F(LleRungTest, AWeightFeedSendCarriesItsRowsToEveryConvolutionWaitingOnItsPopsTiles) {
   constexpr uint16_t kTileA = 0x1, kTileB = 0x4, kHolder = 0x2;
   constexpr uint64_t kPixels = 3, kPixelBytes = 8, kRow = 5, kInputAt = 160, kOut = 512, kTag = 77;
