@@ -2335,18 +2335,16 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
       onlyHolder = &tile;
     }
   }
-  // No tile holds the weights at wide address 0 and the stream is an execution-only 0x11's: the weights are the rows
-  // the weight-feed send after the compute reads (Dma10Channel, "split2" §B). The chip's compute waits for its
-  // stream; the rung runs it when that send names them, taking the streams the feeding pop expects now.
-  // Several tiles holding them, some tile of the compute not among them (looming's two convolutions: tiles 1 and 3 cached
-  // one each, docs/decoding-log.md "loom35" §D), is the same wait: the send's tile says which rows the stream carries.
-  bool everyTileHoldsItsOwn = true;
-  for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if ((packet.tileMask & (1u << t)) && !tiles_[t].wide.holds(0, weightBytes)) everyTileHoldsItsOwn = false;
-  }
-  const bool noSingleSource = holders == 0 || (holders > 1 && !everyTileHoldsItsOwn);
+  // No tile, or several, hold the weights at wide address 0 and the stream is an execution-only 0x11's: the weights are
+  // the rows the weight-feed send after the compute reads (Dma10Channel, "split2" §B). The chip's compute waits for its
+  // stream; the rung runs it when that send names them, taking the streams the feeding pop expects now. Several holders
+  // are the same wait even where each tile of the compute holds bytes at its own wide address 0: every tile of the feed's
+  // pop takes the one sender's rows over the ring, and a tile's own rows 0.. may be another layer's (the 16-channel
+  // PoseNet decoders: tiles 0 and 2 hold Conv2d_2's / Conv2d_12's parameters where the send of Conv2d_1's comes from
+  // tile 1, docs/decoding-log.md "feed2"; looming's two convolutions, "loom35" §D). One holder names its source; the
+  // send's checks (drainWeightFeed) then hold it to that tile and row.
   const auto first = static_cast<unsigned>(std::countr_zero(packet.tileMask));
-  if (!fed && noSingleSource && first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) {
+  if (!fed && holders != 1 && first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) {
     ConvolutionAwaitingFeed& waiting = parkConvolution(convolutionsAwaitingFeedSend_, packet, "weight-feed send");
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (!(packet.tileMask & (1u << t))) continue;
@@ -2556,7 +2554,7 @@ void LleRung::feedWeightStreams(const DecodedPacket& packet, uint16_t tiles, uin
   // The rows the feed carries (w0[103:96] + 1): its nested 0x27 repeats it. The same count is the pop's passes
   // over its 64-beat ring, the last one partial (feedingPopBeats, docs/decoding-log.md "rubens" §C): a ring of
   // 4,096 bytes is 16 taps x 256, a row 16 taps x 16 weight bytes.
-  WeightFeed feed{packet.pc, readField(packet.words, LleField::PopBeatsHigh) + 1, std::nullopt, 0, 0};
+  WeightFeed feed{packet.pc, readField(packet.words, LleField::PopBeatsHigh) + 1, std::nullopt, 0, 0, tiles};
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t))) continue;
     if (!streamsAwaitingFeed_[t]) {
@@ -3165,23 +3163,27 @@ void LleRung::drainWeightFeed(const DecodedPacket& packet, WeightFeed feed) {
   }
   const auto index = static_cast<unsigned>(std::countr_zero(packet.tileMask));
   // The convolution that waited for this send runs now, its weights the rows the send reads ("split2").
-  if (convolutionsAwaitingFeedSend_.size() > 1) {
-    refuse(packet, "a weight-feed send with " + std::to_string(convolutionsAwaitingFeedSend_.size()) + " convolutions waiting (the first at PC 0x" +
-                       isa::formatAddress(convolutionsAwaitingFeedSend_.front().compute.packet.pc) +
-                       "): a host-bound feed carries one convolution's weights");
-  }
+  // Every convolution waiting on the pop's tiles takes this send's rows: one layer's computes split over disjoint tile
+  // sets (parkConvolution refuses overlap), all on the one stream tag the pop feeds (docs/decoding-log.md "feed2").
   if (!convolutionsAwaitingFeedSend_.empty()) {
-    ConvolutionAwaitingFeed waiting = std::move(convolutionsAwaitingFeedSend_.front());
-    convolutionsAwaitingFeedSend_.clear();
-    waiting.compute.packet.words = waiting.compute.words;
     const uint64_t row = readField(packet.words, LleField::Dma10Channel);
-    std::swap(weightStreams_, waiting.streams);
-    computeConvolution(waiting.compute.packet, FedWeights{index, row, feed.rows * kRowBytes});
-    std::swap(weightStreams_, waiting.streams);
-    const auto first = static_cast<unsigned>(std::countr_zero(waiting.compute.packet.tileMask));
+    while (!convolutionsAwaitingFeedSend_.empty()) {
+      ConvolutionAwaitingFeed waiting = std::move(convolutionsAwaitingFeedSend_.front());
+      convolutionsAwaitingFeedSend_.pop_front();
+      if (const uint16_t outside = waiting.compute.packet.tileMask & ~feed.tiles; outside != 0) {
+        refuse(packet, "the weight-feed send's pop at PC 0x" + isa::formatAddress(feed.popPc) + " feeds tiles " + tileList(feed.tiles) +
+                           "; the convolution at PC 0x" + isa::formatAddress(waiting.compute.packet.pc) + " waiting for it also runs on tiles " +
+                           tileList(outside) + " (in the corpus every waiting convolution's tiles are the pop's: 789 / 789 feeds)");
+      }
+      waiting.compute.packet.words = waiting.compute.words;
+      std::swap(weightStreams_, waiting.streams);
+      computeConvolution(waiting.compute.packet, FedWeights{index, row, feed.rows * kRowBytes});
+      std::swap(weightStreams_, waiting.streams);
+      const auto first = static_cast<unsigned>(std::countr_zero(waiting.compute.packet.tileMask));
+      feed.weightBytes = std::max(feed.weightBytes, streamsAwaitingFeed_[first] ? streamsAwaitingFeed_[first]->weightBytes : uint64_t{0});
+    }
     feed.weightTile = index;
     feed.weightRow = row;
-    feed.weightBytes = streamsAwaitingFeed_[first] ? streamsAwaitingFeed_[first]->weightBytes : 0;
     streamsAwaitingFeed_ = {};
   }
   if (const uint64_t tiles = readField(packet.words, LleField::Dma10ToTiles); tiles != 0) {

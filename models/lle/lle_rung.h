@@ -127,6 +127,7 @@ class LleRung final : public models::DatapathRung {
     std::optional<unsigned> weightTile;  // the tile the convolutions read their weights from (one, or unknown)
     uint64_t weightBytes = 0;
     uint64_t weightRow = 0;  // the wide row they start at: the convolution reads wide address 0
+    uint16_t tiles = 0;      // the pop's tiles (PopTiles): the convolutions waiting on them take the send's rows
   };
 
   // The tile-memory rows a 0x11 receive (bit 61 set) prepares for the next parameter pop to its tile.

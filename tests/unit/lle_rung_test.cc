@@ -6046,6 +6046,75 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
   rung.endRun();
 }
 
+// One host-bound weight feed serves every convolution waiting on its pop's tiles (docs/decoding-log.md "feed2"): the
+// 16-channel PoseNet decoders split one depthwise layer over disjoint tile sets (0x03e7 on tiles 0, 2, 0x03f8 on 1, 3 ...),
+// all on one stream tag, and one send from one tile carries the layer's rows to all of them. Here tiles 0 and 2 each run
+// a pixel walk (two computes) over the stream, the pop names both, the send comes from tile 1, which cached the layer at
+// wide row 5; tiles 0 and 2 hold another layer's bias and weights at their own wide row 0 -- which the rung used to take,
+// running the computes at issue. Both tiles' outputs are the formula with tile 1's weights. A pop that names tile 0 only
+// is refused at the send, naming tile 2. No corpus program has these tiles, rows or weights. Before the change the two
+// computes ran at issue with their own row 0 and the send was refused ("took their weights from different tiles").
+TEST_F(LleRungTest, AWeightFeedSendCarriesItsRowsToEveryConvolutionWaitingOnItsPopsTiles) {
+  constexpr uint16_t kTileA = 0x1, kTileB = 0x4, kHolder = 0x2;
+  constexpr uint64_t kPixels = 3, kPixelBytes = 8, kRow = 5, kInputAt = 160, kOut = 512, kTag = 77;
+  constexpr uint8_t kWalkZpIn = 3;
+  constexpr float kScale = 0.05f;
+  const int32_t otherBias[4] = {1000, 1000, 1000, 1000};
+  const int32_t bias[4] = {7, -3, 0, 120};
+  std::mt19937 rng(12);
+  cacheBiasAndWeightRow(kTileA | kTileB, 0, otherBias, [&] { return static_cast<uint8_t>(200 + rng() % 50); });
+  cacheBiasAndWeightRow(kHolder, kRow, bias, [&] { return static_cast<uint8_t>(rng() % 9); });
+  std::vector<uint32_t> pixels(kPixels);
+  for (auto& p : pixels) p = static_cast<uint32_t>(rng());
+  const auto run = [&](uint16_t popTiles) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    for (const uint16_t tile : {kTileA, kTileB}) writePixels(tile, kInputAt, kPixelBytes, pixels);
+    DecodedPacket receive = executionOnlyReceive(kTileA | kTileB);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, 0);
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(receive, LleField::Recv11ExecStream, 0, kTag);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, 1);
+    f.setElement(receive, LleField::Recv11PrefixBytes8, 0, 32);
+    f.setElement(receive, LleField::Recv11PrefixLast64, 0, 4);
+    rung.packet(receive, streams, 0);
+    for (const uint16_t tile : {kTileA, kTileB}) {
+      rung.packet(pixelWalkCompute(tile, kPixels, kPixelBytes, kInputAt, kOut, kTag, kWalkZpIn, kScale), streams, 0);
+    }
+    rung.packet(popAt(false, 0, 1, popTiles, 2 * 256,
+                      {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
+                       {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * 8 - 1) % 256) % 256}}),
+                streams, 0);
+    std::vector<std::pair<LleField, uint64_t>> nested = {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1},
+                                                         {LleField::OutfeedLineFormat, 0}, {LleField::OutfeedPath, 1},
+                                                         {LleField::OutfeedFeedRows, 0}, {LleField::OutfeedFeedRing16, 4321}};
+    for (const auto& field : outfeedRowFields(64)) nested.push_back(field);
+    rung.packet(f.make(0x27, nested), streams, 0);
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kHolder}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, 1},
+                                       {LleField::Dma10ReadForm, 0}, {LleField::Dma10OutfeedForm, 1}, {LleField::Dma10Channel, kRow}});
+    f.setElement(send, LleField::Dma10FeedLevelOn, 0, 1);  // one row: level 1 does not count ("rubens" §E)
+    rung.packet(send, streams, 0);
+  };
+  run(kTileA | kTileB);
+  for (const unsigned t : {0u, 2u}) {
+    const AddressedMemory& narrow = rung.tile(t).narrowSram;
+    for (uint64_t k = 0; k < kPixels; ++k) {
+      ASSERT_FALSE(narrow.firstUnwritten(kOut + 4 * k, 4).has_value()) << "tile " << t << " pixel " << k;
+      const auto got = narrow.read(kOut + 4 * k, 4);
+      for (unsigned c = 0; c < 4; ++c) {
+        int64_t acc = bias[c];
+        for (unsigned b = 0; b < 4; ++b) acc += (static_cast<int64_t>((pixels[k] >> (8 * b)) & 0xff) - kWalkZpIn) * streams.params[16 + 4 * c + b];
+        const float v = std::clamp(static_cast<float>(acc) * kScale, 0.0f, 255.0f);
+        EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " pixel " << k << " lane " << c;
+      }
+    }
+  }
+  rung.endRun();
+  const std::string outside = refusalOf([&] { run(kTileA); });
+  EXPECT_NE(outside.find("waiting for it also runs on tiles 2"), std::string::npos) << outside;
+  rung.endRun();
+}
+
 // The ring send of wide rows (docs/decoding-log.md "c10w0"; lle_rung_ring_send.cc ringWeightFeed): a 0x10 between tiles
 // with Dma10RingSource 0 (w2[82:79]; w2[93:92], [85:84] = 1, 0) reads its beats' rows of its own tile's wide memory from
 // row Dma10Channel into the weight stream every named tile armed; the convolutions that took those streams came first
