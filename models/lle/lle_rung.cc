@@ -34,6 +34,7 @@
 #include "models/lle/part_row_stream.h"
 #include "models/lle/partner_copy.h"
 #include "models/lle/outfeed_line_fill.h"
+#include "models/lle/read_copy_watch.h"
 #include "models/lle/outfeed_rows.h"
 #include "models/lle/receive_slice.h"
 #include "models/lle/routed_read_mark.h"
@@ -237,6 +238,7 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
   PartnerCopyWatch partners;  // a 0x14 copying its 0x11 is checked against it (docs/decoding-log.md "pair14")
   NextPacketWatch nextPackets;  // and what it says comes next on its tiles ("stride" §B)
   StreamPrefixWatch streamPrefixes;  // and, feeding a compute, what it says of the stream before it ("prefix14" §B)
+  ReadCopyWatch readCopies;  // a read with the copy marks and the 0x14 that copies it ("mnv1b")
   std::array<const DecodedPacket*, 16> lastOnTile{};  // each tile's last tile packet, fences aside
   for (const DecodedPacket& p : decoded->packets()) {
     if (p.action != models::PacketAction::kIssue) continue;
@@ -251,6 +253,7 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     }
     if (why.empty()) why = nextPackets.observe(p);
     if (why.empty()) why = streamPrefixes.observe(p);
+    if (why.empty()) why = readCopies.observe(p);
     // A read routed (0, 1) whose marks say a compute takes it is refused before the run unless the compute issued just
     // before it on its tiles waits for it (routed_read_mark.h, streamed_product.h): at run time a compute waiting for
     // the read comes first, and its refusal would not name the read.
@@ -270,7 +273,8 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
              std::to_string(config_.tileCount()) + " of this chip";
     }
   }
-  return partners.finish();
+  if (std::string why = partners.finish(); !why.empty()) return why;
+  return readCopies.finish();
 }
 
 void LleRung::refuse(const DecodedPacket& packet, const std::string& why) const {
@@ -480,6 +484,14 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
   if (isKeptStreamWrite(packet.words)) {
     writeKeptStream(packet);
     return;
+  }
+  // A write that takes the bytes of the read just before it on its tiles (Stage14TakesTileRead, "mnv1b"; the pairing is
+  // checked before the run, read_copy_watch.h): where it puts them (its nest, Stage14RowOrder) is not executed.
+  if (fieldPresent(LleField::Stage14TakesTileRead, packet.words) && readField(packet.words, LleField::Stage14TakesTileRead) != 0) {
+    refuse(packet, fieldText(LleField::Stage14TakesTileRead, 1) + ": the write takes the bytes of the 0x13 of stream " +
+                       std::to_string(readField(packet.words, LleField::Stage14CopyStream)) +
+                       " just before it on its tiles; how it lays them (its nest, Stage14RowOrder " +
+                       std::to_string(readField(packet.words, LleField::Stage14RowOrder)) + ") is not executed");
   }
   // The two one-hot selects (lle_fields.def Stage14SelectW4/W5, docs/decoding-log.md "xraypair" §A):
   // not decoded; the rung's hypothesis is that they leave a contiguous write where its address says.
@@ -968,6 +980,14 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   // Its consumer marks (routed_read_mark.h, docs/decoding-log.md "loomgab"): only the bytes that leave the tile are run.
   if (const std::string routeMarks = routedReadMarkProblem(packet, streamedOperandTaker_.has_value()); !routeMarks.empty()) {
     refuse(packet, routeMarks);
+  }
+  // A read a 0x14 copies (the copy marks, "mnv1b"): the pairing is checked before the run (read_copy_watch.h); where the
+  // 0x14 puts the bytes -- its Stage14RowOrder and the w4 bits beside it -- is not decoded, so the read is not run as a send.
+  if (isTakenByCopy(packet)) {
+    refuse(packet, "Stage13TakenByCopy / Stage13TakenByCopyHigh (word 4 bits 36, 38) = 1: the 0x14 next on its tiles copies stream " +
+                       std::to_string(readField(words, LleField::Stage13Channel)) +
+                       "; how that 0x14 takes the read's bytes (Stage14RowOrder " +
+                       "and its word 4 bits) is not executed");
   }
   if (slotBeats != routedOnlyBy107) {
     refuse(packet, "Stage13RepeatSlot (word 2 bit 97) = " + std::to_string(slotBeats ? 0 : 1) + " with Stage13Route (word 3 bits 107, 105) = " +

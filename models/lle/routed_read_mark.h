@@ -5,7 +5,8 @@
 // read's tiles takes them as the stream its ComputeStreamTag names -- the next compute, or one issued just
 // before the read and waiting for it (looming 64^2 @ 0x0122). The second is executed (streamed_product.h,
 // docs/decoding-log.md "loom35"): the read feeds the compute of one-byte elements issued just before it on its
-// tiles; a read taken by a compute issued after it is refused by name rather than run as a send.
+// tiles; a read taken by a compute issued after it is refused by name rather than run as a send. A third form, bits
+// 35, 36 and 38 (Stage13TakenByCopy / Stage13TakenByCopyHigh, "mnv1b"), is a read a 0x14 next on its tiles copies.
 #pragma once
 
 #include <string>
@@ -16,6 +17,10 @@ namespace coralsim::lle {
 
 // True for a read routed (0, 1) with bit 35 alone: a compute on its tiles takes its bytes.
 [[nodiscard]] bool isTakenByCompute(const models::DecodedPacket& packet);
+
+// True for a read routed (0, 1) with bits 35, 36 and 38 (w4[42:35] = 0x0b, docs/decoding-log.md "mnv1b"): the 0x14 next
+// on its tiles takes its bytes and names it (Stage14CopyStream = Stage13Channel; read_copy_watch.h checks that).
+[[nodiscard]] bool isTakenByCopy(const models::DecodedPacket& packet);
 
 // "" for a packet that is not a read routed (0, 1), one whose bytes leave the tile (bit 39 alone), or one taken
 // by a compute when `computeWaits` (the compute issued just before it on its tiles waits for the stream); else
