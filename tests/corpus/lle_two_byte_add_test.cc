@@ -6,7 +6,9 @@
 // CPU twin's ADD tensors computed by the hle kernels on the same input: the k-th 2-byte compute against the
 // twin's k-th ADD, lanes 0-2 of every position (the tensor's 3 channels; lane 3 pads the 4-byte pixel) as a
 // multiset of values equal to the tensor's, and, along the chain, each position's lanes the twin's element
-// function of the same position's lanes one compute before. Found by structure, no model named. The floor:
+// function of the same position's lanes one compute before (where the 2-byte computes and the twin's ADDs are as many: a
+// program whose 2-byte computes are also other layers is compared on its golden alone). Found by structure, no model
+// named. The floor:
 // one such program runs fully (model_mat_Add) with every compared byte exact.
 #include <gtest/gtest.h>
 
@@ -189,7 +191,17 @@ TEST(LleCorpus, TheTwoByteAddsComputeTheTwinsAddTensorsAndRunTheirProgramToTheGo
       ASSERT_TRUE(twin.tflite) << twinPath;
       const hle::Graph graph = sim::hleGraphFromTflite(*twin.tflite);
       ASSERT_EQ(graph.tensors[static_cast<size_t>(graph.inputs[0])].type, hle::ElementType::UInt8) << name;
-      compareWithTwin(name + " case " + text(c.find("case")), capture->computes(), twinAddTensors(graph, inputs[0]), tally);
+      // The k-th 2-byte compute is the twin's k-th ADD only in a program whose 2-byte computes are its ADDs, one for one.
+      // Another program with 2-byte computes (looming: 16 of them beside one ADD, its identities and weighings, since
+      // "loomout" runs fully) is compared on its golden output alone, said here.
+      const auto computes = capture->computes();
+      const auto adds = twinAddTensors(graph, inputs[0]);
+      if (computes.size() != adds.size()) {
+        std::printf("  %s: %zu two-byte computes, %zu ADDs in its twin: not an ADD chain, its golden output alone compared\n",
+                    name.c_str(), computes.size(), adds.size());
+        continue;
+      }
+      compareWithTwin(name + " case " + text(c.find("case")), computes, adds, tally);
     }
     if (ranFully) {
       ++tally.fully;
