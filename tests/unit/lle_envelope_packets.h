@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -15,6 +16,27 @@
 #include "tests/unit/lle_relation_marks.h"
 
 namespace coralsim::lle {
+
+// Writes element `element` of `field` at its place, bit by bit, whichever words it spans (the w10 nest's levels 4-6
+// cross from w10 into w11).
+inline void setFieldElement(std::span<isa::Word128> words, LleField field, unsigned element, uint64_t value) {
+  const LleFieldDef& f = fieldDef(field);
+  for (unsigned i = 0; i < f.width; ++i) {
+    const uint32_t bit = f.lsb + element * f.stride + i;
+    words[bit / 128].setBits(bit % 128, 1, (value >> i) & 1);
+  }
+}
+
+// The w10 nest's slot wraps (ComputeWrapW10, 13 bits each) with the forward mark every corpus compute carries beside a
+// positive one: slot 0's is ComputePartialSumWalkOn, slots 1-6's ComputeW10ForwardMark (w10_forward_marks.h).
+inline void setW10WrapsWithTheirMarks(std::span<isa::Word128> words, const std::vector<int64_t>& wraps) {
+  for (unsigned slot = 0; slot < wraps.size(); ++slot) {
+    setFieldElement(words, LleField::ComputeWrapW10, slot, static_cast<uint64_t>(wraps[slot]) & 0x1fff);
+    const uint64_t mark = wraps[slot] > 0 ? 1 : 0;
+    if (slot == 0) setFieldElement(words, LleField::ComputePartialSumWalkOn, 0, mark);
+    else setFieldElement(words, LleField::ComputeW10ForwardMark, slot - 1, mark);
+  }
+}
 
 class EnvelopePackets {
  public:
@@ -56,11 +78,7 @@ class EnvelopePackets {
   std::vector<isa::Word128>& lastWords() { return storage_.back(); }
 
   // Sets element `element` of `field` (a nest's slot, a level's limit) in the packet made last: `make` sets element 0.
-  void setElement(LleField field, unsigned element, uint64_t value) {
-    const LleFieldDef& def = fieldDef(field);
-    const uint32_t lsb = def.lsb + element * def.stride;
-    lastWords()[lsb / 128].setBits(lsb % 128, def.width, value);
-  }
+  void setElement(LleField field, unsigned element, uint64_t value) { setFieldElement(lastWords(), field, element, value); }
 
  private:
   std::deque<std::vector<isa::Word128>> storage_;  // a deque: earlier packets' spans stay valid

@@ -40,26 +40,12 @@ class LevelFourPassesTest : public ::testing::Test {
                                      {LleField::ComputePartialSumRow, row},
                                      {LleField::ComputeLevelFourPasses, bit}});
     auto& words = packets_.lastWords();
-    set(words, LleField::ComputeLimitW10, 1, positions - 1);
-    set(words, LleField::ComputeLimitW10High, 0, 1);
-    set(words, LleField::ComputeLimitW10High, 1, levelFive - 1);
-    for (unsigned slot = 0; slot < wraps.size(); ++slot) {
-      set(words, LleField::ComputeWrapW10, slot, static_cast<uint64_t>(wraps[slot]) & 0x1fff);
-      const uint64_t mark = wraps[slot] > 0 ? 1 : 0;  // the forward marks go with the carries (w10_forward_marks.h)
-      if (slot == 0) set(words, LleField::ComputePartialSumWalkOn, 0, mark);
-      else set(words, LleField::ComputeW10ForwardMark, slot - 1, mark);
-    }
+    setFieldElement(words, LleField::ComputeLimitW10, 1, positions - 1);
+    setFieldElement(words, LleField::ComputeLimitW10High, 0, 1);
+    setFieldElement(words, LleField::ComputeLimitW10High, 1, levelFive - 1);
+    setW10WrapsWithTheirMarks(words, wraps);  // the forward marks go with the carries
     p.words = words;
     return p;
-  }
-
-  // Writes an element at its field's place, whichever words it spans (levels 4-6's limits cross from w10 into w11).
-  static void set(std::vector<isa::Word128>& words, LleField field, unsigned element, uint64_t value) {
-    const LleFieldDef& f = fieldDef(field);
-    for (unsigned i = 0; i < f.width; ++i) {
-      const uint32_t bit = f.lsb + element * f.stride + i;
-      words[bit / 128].setBits(bit % 128, 1, (value >> i) & 1);
-    }
   }
 
   EnvelopePackets packets_{0x400};

@@ -33,19 +33,11 @@ class OneRowWalkTest : public ::testing::Test {
                                      {LleField::ComputeOutputBytes, 4},
                                      {LleField::ComputePartialSumRow, row}});
     auto& words = packets_.lastWords();
-    set(words, LleField::ComputeLimitW10, 0, 5);
-    set(words, LleField::ComputeLimitW10, 1, 2);
-    set(words, LleField::ComputeWrapW10, 1, static_cast<uint64_t>(wrap1) & 0x1fff);
+    setFieldElement(words, LleField::ComputeLimitW10, 0, 5);
+    setFieldElement(words, LleField::ComputeLimitW10, 1, 2);
+    setFieldElement(words, LleField::ComputeWrapW10, 1, static_cast<uint64_t>(wrap1) & 0x1fff);
     p.words = words;
     return p;
-  }
-
-  static void set(std::vector<isa::Word128>& words, LleField field, unsigned element, uint64_t value) {
-    const LleFieldDef& f = fieldDef(field);
-    for (unsigned i = 0; i < f.width; ++i) {
-      const uint32_t bit = f.lsb + element * f.stride + i;
-      words[bit / 128].setBits(bit % 128, 1, (value >> i) & 1);
-    }
   }
 
   EnvelopePackets packets_{0x400};

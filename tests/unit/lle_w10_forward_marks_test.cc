@@ -42,18 +42,12 @@ class W10ForwardMarksTest : public ::testing::Test {
     DecodedPacket p = packets_.make(0x01, kTiles, fields);
     auto& words = packets_.lastWords();
     for (unsigned i = 0; i < slots.size(); ++i) {
-      set(words, LleField::ComputeWrapW10, i, static_cast<uint64_t>(slots[i].wrap) & 0x1fff);
-      set(words, LleField::ComputeW10CarryLow, i, slots[i].low);
-      if (i == 0) set(words, LleField::ComputePartialSumWalkOn, 0, slots[i].mark);
-      else set(words, LleField::ComputeW10ForwardMark, i - 1, slots[i].mark);
+      setFieldElement(words, LleField::ComputeWrapW10, i, static_cast<uint64_t>(slots[i].wrap) & 0x1fff);
+      setFieldElement(words, LleField::ComputeW10CarryLow, i, slots[i].low);
+      if (i == 0) setFieldElement(words, LleField::ComputePartialSumWalkOn, 0, slots[i].mark);
+      else setFieldElement(words, LleField::ComputeW10ForwardMark, i - 1, slots[i].mark);
     }
     return p;
-  }
-
-  static void set(std::vector<isa::Word128>& words, LleField field, unsigned element, uint64_t value) {
-    const LleFieldDef& f = fieldDef(field);
-    const uint32_t lsb = f.lsb + element * f.stride;
-    words[lsb / 128].setBits(lsb % 128, f.width, value);  // no element these tests set straddles two words
   }
 
   EnvelopePackets packets_{0x400};
