@@ -54,13 +54,8 @@ TEST(LlePrefixForward, NoRunIsRefusedOnTheMarksAndModelDensePassesItsFirstMarked
     ++programs;
     const bool decide = path.filename().string().starts_with("model_dense_");
     decodeSet += decide;
-    const RunPlan plan = planRun(file);
-    const RunResult r = coralsim::testing::runOnLle(plan, randomInputs(plan, 1));
-    if (r.ok()) {
-      ADD_FAILURE() << path << " runs fully on lle: compare its output with its golden before accepting it";
-      return;
-    }
-    const std::string& why = *r.error;
+    const std::string why = coralsim::testing::lleRefusalOfAStoppingProgram(file, path);
+    if (why.empty()) return;  // ran fully: a failure already
     const long stopPc = coralsim::testing::refusedPc(why);
     past += stopPc > markedPc;
     std::printf("%-60s (%s) first marked write 0x%04lx, stops at 0x%04lx%s\n", path.filename().c_str(), decide ? "decode set" : "held out",
@@ -106,13 +101,8 @@ TEST(LlePrefixForward, EveryProgramWithAMarkedReceiveRunsPastItsFirst) {
         coralsim::testing::firstExecutionOnlyPc(file, [](const models::DecodedPacket& p) { return p.tilePacket && isMarkedReceive(p); });
     if (markedPc < 0) return;
     ++programs;
-    const RunPlan plan = planRun(file);
-    const RunResult r = coralsim::testing::runOnLle(plan, randomInputs(plan, 1));
-    if (r.ok()) {
-      ADD_FAILURE() << path << " runs fully on lle: compare its output with its golden before accepting it";
-      return;
-    }
-    const std::string& why = *r.error;
+    const std::string why = coralsim::testing::lleRefusalOfAStoppingProgram(file, path);
+    if (why.empty()) return;  // ran fully: a failure already
     const long stopPc = coralsim::testing::refusedPc(why);
     past += stopPc > markedPc;
     std::printf("%-60s first marked receive 0x%04lx, stops at 0x%04lx%s\n", path.filename().c_str(), markedPc, stopPc,

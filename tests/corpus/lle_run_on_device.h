@@ -3,8 +3,14 @@
 // program gets.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdint>
+#include <filesystem>
+#include <string>
 #include <vector>
+
+#include "driver/run/random_inputs.h"
 
 #include "driver/run/run_plan.h"
 #include "driver/run/runner.h"
@@ -23,6 +29,18 @@ inline driver::RunResult runOnLle(const driver::RunPlan& plan, const std::vector
   driver::RunResult result = runner.run(plan, inputs);
   runner.close();
   return result;
+}
+
+// Where a program a floor expects to stop on lle stops: its refusal on random input (seed 1). A program that runs fully
+// is a test failure naming it, since its output must be compared with its golden before a floor accepts it; then "".
+inline std::string lleRefusalOfAStoppingProgram(const driver::ModelFile& file, const std::filesystem::path& path) {
+  const driver::RunPlan plan = driver::planRun(file);
+  const driver::RunResult r = runOnLle(plan, driver::randomInputs(plan, 1));
+  if (r.ok()) {
+    ADD_FAILURE() << path << " runs fully on lle: compare its output with its golden before accepting it";
+    return "";
+  }
+  return *r.error;
 }
 
 }  // namespace coralsim::testing
