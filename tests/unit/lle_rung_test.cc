@@ -639,6 +639,27 @@ class LleRungTest : public ::testing::Test {
     return out;
   }
 
+  // A weight feed's two host-side packets before its send ("split2", "rubens" §E): the stream-feeding pop of two rows on
+  // `popTiles` and the nested outfeed that carries the fed row back to the scalar core's memory.
+  void issueWeightFeedPopAndOutfeed(uint16_t popTiles) {
+    rung.packet(popAt(false, 0, 1, popTiles, 2 * 256,
+                      {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
+                       {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * 8 - 1) % 256) % 256}}),
+                streams, 0);
+    std::vector<std::pair<LleField, uint64_t>> nested = {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1},
+                                                         {LleField::OutfeedLineFormat, 0}, {LleField::OutfeedPath, 1},
+                                                         {LleField::OutfeedFeedRows, 0}, {LleField::OutfeedFeedRing16, 4321}};
+    for (const auto& field : outfeedRowFields(64)) nested.push_back(field);
+    rung.packet(f.make(0x27, nested), streams, 0);
+  }
+  // The host-bound weight-feed send of wide row `row` on `holder` (one row: level 1 does not count, "rubens" §E).
+  DecodedPacket weightFeedSend(uint16_t holder, uint64_t row) {
+    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, holder}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, 1},
+                                       {LleField::Dma10ReadForm, 0}, {LleField::Dma10OutfeedForm, 1}, {LleField::Dma10Channel, row}});
+    f.setElement(send, LleField::Dma10FeedLevelOn, 0, 1);
+    return send;
+  }
+
   models::ChipConfig config;
   LleRung rung;
   PacketFactory f;
@@ -6008,18 +6029,8 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
     f.setElement(receive, LleField::Recv11PrefixLast64, 0, 4);
     rung.packet(receive, streams, 0);
     rung.packet(walk(), streams, 0);
-    rung.packet(popAt(false, 0, 1, kTile, 2 * 256,
-                      {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
-                       {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * 8 - 1) % 256) % 256}}),
-                streams, 0);
-    std::vector<std::pair<LleField, uint64_t>> nested = {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1},
-                                                         {LleField::OutfeedLineFormat, 0}, {LleField::OutfeedPath, 1},
-                                                         {LleField::OutfeedFeedRows, 0}, {LleField::OutfeedFeedRing16, 4321}};
-    for (const auto& field : outfeedRowFields(64)) nested.push_back(field);
-    rung.packet(f.make(0x27, nested), streams, 0);
-    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kHolder}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, 1},
-                                       {LleField::Dma10ReadForm, 0}, {LleField::Dma10OutfeedForm, 1}, {LleField::Dma10Channel, row}});
-    f.setElement(send, LleField::Dma10FeedLevelOn, 0, 1);  // one row: level 1 does not count ("rubens" §E)
+    issueWeightFeedPopAndOutfeed(kTile);
+    DecodedPacket send = weightFeedSend(kHolder, row);
     f.wordsOf(send)[3].setBits(7, 16, feedPosition);  // w3[22:7], as a compiler writes it, whatever the table says
     rung.packet(send, streams, 0);
   };
@@ -6081,19 +6092,8 @@ TEST_F(LleRungTest, AWeightFeedSendCarriesItsRowsToEveryConvolutionWaitingOnItsP
     for (const uint16_t tile : {kTileA, kTileB}) {
       rung.packet(pixelWalkCompute(tile, kPixels, kPixelBytes, kInputAt, kOut, kTag, kWalkZpIn, kScale), streams, 0);
     }
-    rung.packet(popAt(false, 0, 1, popTiles, 2 * 256,
-                      {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
-                       {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * 8 - 1) % 256) % 256}}),
-                streams, 0);
-    std::vector<std::pair<LleField, uint64_t>> nested = {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1},
-                                                         {LleField::OutfeedLineFormat, 0}, {LleField::OutfeedPath, 1},
-                                                         {LleField::OutfeedFeedRows, 0}, {LleField::OutfeedFeedRing16, 4321}};
-    for (const auto& field : outfeedRowFields(64)) nested.push_back(field);
-    rung.packet(f.make(0x27, nested), streams, 0);
-    DecodedPacket send = f.make(0x10, {{LleField::Dma10Mask, kHolder}, {LleField::Dma10ToOutfeed, 1}, {LleField::Dma10WeightFeed, 1},
-                                       {LleField::Dma10ReadForm, 0}, {LleField::Dma10OutfeedForm, 1}, {LleField::Dma10Channel, kRow}});
-    f.setElement(send, LleField::Dma10FeedLevelOn, 0, 1);  // one row: level 1 does not count ("rubens" §E)
-    rung.packet(send, streams, 0);
+    issueWeightFeedPopAndOutfeed(popTiles);
+    rung.packet(weightFeedSend(kHolder, kRow), streams, 0);
   };
   run(kTileA | kTileB);
   for (const unsigned t : {0u, 2u}) {
