@@ -72,7 +72,9 @@ TEST(LleCorpus, TheWeightWalkOverTheTapsHeldOutReadsEachReductionsGroupsOneAfter
     WalkCounts counts;
     for (const Executable* e : allExecutables(model)) {
       for (const auto& bitstream : e->bitstreams) {
-        for (const models::DecodedPacket& p : models::DecodedProgram::fromBytes(bitstream.bytes)->packets()) {
+        // Held by name: a range-for over fromBytes(...)->packets() would read the program after its temporary died.
+        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+        for (const models::DecodedPacket& p : program->packets()) {
           if (p.action != models::PacketAction::kIssue || !p.tilePacket || static_cast<uint8_t>(p.opcode) != 0x01) continue;
           if (readField(p.words, LleField::ComputeInputBytes) != 4 || readField(p.words, LleField::ComputeNest37Limit1) == 0) continue;
           if (wrapsAreMinusK(p.words)) continue;
