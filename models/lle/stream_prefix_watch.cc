@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "models/lle/block_prefix_write.h"
 #include "models/lle/lle_fields.h"
 
 namespace coralsim::lle {
@@ -13,7 +14,14 @@ constexpr uint8_t kWeightStreamReceive = 0x12;
 constexpr uint8_t kStagingWrite = 0x14;
 constexpr uint8_t kStagedRead = 0x13;
 constexpr uint8_t kSync = 0x1a;
+constexpr uint8_t kCompute = 0x01;
 constexpr uint64_t kPrefixUnits8PerArray = 32;  // a 256-byte prefix array in the receives' 8-byte units
+
+std::string hexPc(uint32_t pc) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%04x", pc);
+  return text;
+}
 
 std::string hexByte(uint8_t value) {
   char text[8];
@@ -80,6 +88,19 @@ bool keptReadLevel1(uint8_t opcode, std::span<const isa::Word128> words, uint64_
 std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
   const auto op = static_cast<uint8_t>(packet.opcode);
   if (!packet.tilePacket || op == kSync) return "";
+  // The compute after a write that staged a prefix a block with no stream before it (block_prefix_write.h) counts them.
+  if (op == kCompute) {
+    for (unsigned t = 0; t < kTiles; ++t) {
+      if (!(packet.tileMask & (1u << t)) || !blockPrefix_[t]) continue;
+      const BlockPrefix pending = *blockPrefix_[t];
+      blockPrefix_[t].reset();
+      if (const std::string why = blockPrefixComputeProblem(pending.blocks, packet.words); !why.empty()) {
+        return "opcode 0x01 at " + models::describePacketLocation(packet.pc, packet.words[0]) + ": " + why + " on tile " +
+               std::to_string(t) + ", after opcode 0x14 at PC " + hexPc(pending.pc) + " (docs/decoding-log.md \"nin14\")";
+      }
+    }
+  }
+  bool blockPrefixWrite = false;
   if (op == kStagingWrite && readField(packet.words, LleField::Stage14FeedsCompute) != 0) {
     const uint64_t arrays = readField(packet.words, LleField::Stage14StreamPrefixArrays);
     const uint64_t on = readField(packet.words, LleField::Stage14StreamPrefixOn);
@@ -106,6 +127,28 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
                  ", " + fieldText(LleField::Stage14StreamPrefixOn, on) + ", " + fieldText(LleField::Stage14RingStream, ring) + ", " +
                  fieldText(LleField::Stage14StreamPrefixRun, run) + " (docs/decoding-log.md \"soft14\" §A)" + after;
         }
+        continue;
+      }
+      if (!streamed && before && receivesBlockPrefixes(before->opcode, before->words, packet.words)) {
+        // A receive of the write's own stream carrying one prefix a block ("nin14").
+        if (const std::string why = blockPrefixAfterReceiveProblem(before->opcode, before->words, packet.words); !why.empty()) {
+          return at + why + after + "; as a prefix a block of the compute after it (docs/decoding-log.md \"nin14\")";
+        }
+        blockPrefix_[t] = BlockPrefix{packet.pc, blocks};
+        blockPrefixWrite = true;
+        continue;
+      }
+      if (!streamed && blocks != 0) {
+        // After no stream and no kept read a write may stage a prefix a block for the compute after it ("nin14").
+        if (const std::string why = blockPrefixWriteProblem(packet.words); !why.empty()) {
+          return at + "it describes a stream prefix (" + fieldText(LleField::Stage14StreamPrefixArrays, arrays) + ", " +
+                 fieldText(LleField::Stage14StreamPrefixOn, on) + ", " + fieldText(LleField::Stage14StreamPrefixBlocks, blocks) + ", " +
+                 fieldText(LleField::Stage14RingStream, ring) + ", " + fieldText(LleField::Stage14StreamPrefixRun, run) +
+                 ") where no prefixed stream receive comes before it" + after +
+                 "; nor as a prefix a block of the compute after it (docs/decoding-log.md \"nin14\"): " + why;
+        }
+        blockPrefix_[t] = BlockPrefix{packet.pc, blocks};
+        blockPrefixWrite = true;
         continue;
       }
       if (!streamed) {
@@ -146,6 +189,7 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
       }
     }
   }
+  blockPrefixWrites_ += blockPrefixWrite ? 1 : 0;
   for (unsigned t = 0; t < kTiles; ++t) {
     if (packet.tileMask & (1u << t)) previous_[t] = Previous{packet.pc, op, std::vector<isa::Word128>(packet.words.begin(), packet.words.end())};
   }
@@ -154,6 +198,8 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
 
 void StreamPrefixWatch::clear() {
   for (auto& p : previous_) p.reset();
+  for (auto& b : blockPrefix_) b.reset();
+  blockPrefixWrites_ = 0;
 }
 
 }  // namespace coralsim::lle

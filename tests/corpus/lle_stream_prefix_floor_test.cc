@@ -219,9 +219,9 @@ TEST(LleStreamPrefixRun, TheirThreeArrayPrefixWritePassesAndFullRunsMatchTheGold
     }
     std::printf("%-72s (%s) stops: %s\n", name.c_str(), decodeSet ? "decode set" : "held out", shortly(why).c_str());
     EXPECT_TRUE(why.find("lle:") != std::string::npos || why.find("not modelled") != std::string::npos) << why;
-    // A later compute-feeding write that describes a prefix after a compute rather than a receive (nin_cnn @ 0x0b2e since
-    // session 20's merges: blocks 2, no arrays) is another form, not decoded, refused by the watch past the three-array
-    // write; any other refusal naming the prefix fields is this decode's.
+    // A later compute-feeding write that describes a prefix after a compute rather than a receive (nin_cnn @ 0x0b2e from
+    // session 20's merges until "nin14" decoded it: blocks 2, no arrays) is another form, refused by the watch past the
+    // three-array write where not decoded; any other refusal naming the prefix fields is this decode's.
     const bool prefixAfterACompute = why.find("where no prefixed stream receive comes before it") != std::string::npos;
     if (!prefixAfterACompute || refusedPc(why) <= writePc) {
       EXPECT_EQ(why.find("Stage14StreamPrefix"), std::string::npos) << name << ": " << why;

@@ -228,3 +228,97 @@ TEST_F(StreamPrefixWatchTest, AfterAKeptReadTheBlocksSlotRestatesTheReadsLevelOn
 
 }  // namespace
 }  // namespace coralsim::lle
+
+namespace coralsim::lle {
+namespace {
+
+// After no prefixed stream and no kept read (a compute before it; docs/decoding-log.md "nin14") a compute-feeding write
+// may name blocks: it stages a prefix a block over one place (its nest's outermost counting level of stride 0 counts
+// them) and the compute after it counts as many output positions (ComputeOut37Limit2) and takes a prefix. Made-up
+// shape: tiles 6 and 11, level 0 over 3 units (the corpus's writes: 2), level 2 counting 5 blocks at stride 0 (corpus:
+// 3, 11, 16): passes with a compute of 5 positions and a bias prefix; a compute of 4 positions or without a prefix, a
+// write whose block level moves (stride 1), whose level counts 6 against 5 blocks, or that names a ring or a run, are
+// refused naming the field. On main every such write was refused ("no prefixed stream receive comes before it").
+class BlockPrefixWriteTest : public StreamPrefixWatchTest {
+ protected:
+  static constexpr uint64_t kWrap17 = (1u << 17) - 1;  // -1 in a 17-bit wrap
+  // Level 0 three units, level 1 idle (its carry 63: the next 256-byte row), level 2 counting `level2` + 1 with
+  // carry `carry2` (-2: stride 0 over the three units).
+  DecodedPacket stagedPrefix(uint64_t blocks, uint64_t level2, uint64_t carry2, uint64_t ring = 0, uint64_t run = 0) {
+    DecodedPacket p = make(0x14, kTiles, {{LleField::Stage14FeedsCompute, 1}, {LleField::Stage14StreamPrefixBlocks, blocks},
+                                          {LleField::Stage14RingStream, ring}, {LleField::Stage14StreamPrefixRun, run},
+                                          {LleField::Stage14Groups, 2}, {LleField::Stage14WrapA, 63}, {LleField::Stage14WrapB, carry2}});
+    const LleFieldDef& limit = fieldDef(LleField::Stage14OuterLimit);
+    packets_.lastWords()[(limit.lsb + limit.stride) / 128].setBits((limit.lsb + limit.stride) % 128, limit.width, level2);
+    p.words = packets_.lastWords();
+    return p;
+  }
+  DecodedPacket compute(uint64_t positions, uint64_t prefix) {
+    return make(0x01, kTiles, {{LleField::ComputeOut37Limit2, positions}, {LleField::ComputeParamPrefix, prefix}});
+  }
+  // After a receive of the write's stream carrying its blocks' prefixes: the write names one array (and the ring
+  // after a 0x12).
+  DecodedPacket streamedPrefix(uint64_t blocks, uint64_t tag, uint64_t arrays, uint64_t ring) {
+    DecodedPacket p = stagedPrefix(blocks, 4, kWrap17 - 1, ring);
+    const std::pair<LleField, uint64_t> more[] = {{LleField::Stage14FeedTag, tag}, {LleField::Stage14StreamPrefixArrays, arrays},
+                                                  {LleField::Stage14StreamPrefixOn, arrays != 0 ? 1u : 0u}};
+    for (const auto& [field, value] : more) {
+      const LleFieldDef& f = fieldDef(field);
+      packets_.lastWords()[f.lsb / 128].setBits(f.lsb % 128, f.width, value);
+    }
+    p.words = packets_.lastWords();
+    return p;
+  }
+  std::string sequence(const DecodedPacket& write, const DecodedPacket& next, const DecodedPacket* before = nullptr) {
+    StreamPrefixWatch watch;
+    EXPECT_EQ(watch.observe(before ? *before : make(0x01, kTiles)), "");  // the packet before: no prefixed stream
+    if (std::string why = watch.observe(write); !why.empty()) return "write: " + why;
+    return watch.observe(next);
+  }
+};
+
+TEST_F(BlockPrefixWriteTest, AfterAComputeAWriteStagesAPrefixABlockForTheComputeAfterIt) {
+  const auto refusal = [](const std::string& why, const std::string& expected) {
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  EXPECT_EQ(sequence(stagedPrefix(4, 4, kWrap17 - 1), compute(4, 1)), "");
+  EXPECT_EQ(sequence(stagedPrefix(4, 4, kWrap17 - 1), compute(4, 2)), "");
+  refusal(sequence(stagedPrefix(4, 4, kWrap17 - 1), compute(3, 1)),
+          "ComputeOut37Limit2 (word 5 bits 99:82) = 3 does not count the 5 blocks the write before it staged a prefix for");
+  refusal(sequence(stagedPrefix(4, 4, kWrap17 - 1), compute(4, 0)), "ComputeParamPrefix = 0 after a write that staged a prefix");
+  refusal(sequence(stagedPrefix(4, 4, 0), compute(4, 1)), "write: opcode 0x14");           // level 2 moves: no block level
+  refusal(sequence(stagedPrefix(4, 5, kWrap17 - 1), compute(4, 1)), "is not the stream's 5 blocks");
+  refusal(sequence(stagedPrefix(4, 4, kWrap17 - 1, 1), compute(4, 1)), "Stage14RingStream (word 4 bit 103) = 1 where no prefixed stream");
+  refusal(sequence(stagedPrefix(4, 4, kWrap17 - 1, 0, 1), compute(4, 1)), "Stage14StreamPrefixRun (word 0 bits 110:95) = 1 where no prefixed stream");
+}
+
+}  // namespace
+}  // namespace coralsim::lle
+
+namespace coralsim::lle {
+namespace {
+
+// The prefixes streamed just before the write (docs/decoding-log.md "nin14": ensemble, the co-compiled MobileNets): an
+// execution-only 0x11 without its nest, or a 0x12 without it, of the write's stream tag (777: no corpus stream has it),
+// whose run is the write's blocks - 1 (4). The write names one array, the ring exactly after the 0x12: passes; blocks 3
+// against run 4, no array, the ring after the 0x11 or none after the 0x12 refused naming the field. A receive of another
+// tag is no such receive: the write's array is then refused as after no stream.
+TEST_F(BlockPrefixWriteTest, AfterAReceiveOfItsStreamTheWriteNamesOneArrayAndTheReceivesRunAsItsBlocks) {
+  const auto refusal = [](const std::string& why, const std::string& expected) {
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  const DecodedPacket host = make(0x11, kTiles, {{LleField::Recv11ExecutionForm, 1}, {LleField::Recv11ExecStream, 777}, {LleField::Recv11ExecRun, 4}});
+  const DecodedPacket ring = make(0x12, kTiles, {{LleField::Recv12Stream, 777}, {LleField::Recv12Run, 4}});
+  EXPECT_EQ(sequence(streamedPrefix(4, 777, 1, 0), compute(4, 2), &host), "");
+  EXPECT_EQ(sequence(streamedPrefix(4, 777, 1, 1), compute(4, 1), &ring), "");
+  refusal(sequence(streamedPrefix(3, 777, 1, 0), compute(3, 1), &host),
+          "Stage14StreamPrefixBlocks (word 1 bits 15:0) = 3 is not the receive's Recv11ExecRun (word 0 bits 110:95) = 4");
+  refusal(sequence(streamedPrefix(4, 777, 0, 0), compute(4, 1), &host), "Stage14StreamPrefixArrays (word 1 bits 98:88) = 0 after a 0x11 receive");
+  refusal(sequence(streamedPrefix(4, 777, 1, 1), compute(4, 1), &host), "Stage14RingStream (word 4 bit 103) = 1 after a 0x11 receive");
+  refusal(sequence(streamedPrefix(4, 777, 1, 0), compute(4, 1), &ring), "Stage14RingStream (word 4 bit 103) = 0 after a 0x12 receive");
+  refusal(sequence(streamedPrefix(4, 777, 1, 0), compute(3, 1), &host), "ComputeOut37Limit2 (word 5 bits 99:82) = 3 does not count the 5 blocks");
+  refusal(sequence(streamedPrefix(4, 778, 1, 0), compute(4, 1), &host), "where no prefixed stream receive comes before it");
+}
+
+}  // namespace
+}  // namespace coralsim::lle
