@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 
 namespace coralsim::lle {
@@ -80,7 +81,10 @@ bool keptReadLevel1(uint8_t opcode, std::span<const isa::Word128> words, uint64_
 std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
   const auto op = static_cast<uint8_t>(packet.opcode);
   if (!packet.tilePacket || op == kSync) return "";
-  if (op == kStagingWrite && readField(packet.words, LleField::Stage14FeedsCompute) != 0) {
+  // A compute-feeding write whose copy is the read before it (Stage14CopyInnerLevel clear, no prefix fields) stages
+  // no stream prefix: read_copy_watch.h checks it.
+  if (op == kStagingWrite && readField(packet.words, LleField::Stage14FeedsCompute) != 0 &&
+      fieldPresent(LleField::Stage14StreamPrefixRun, packet.words)) {
     const uint64_t arrays = readField(packet.words, LleField::Stage14StreamPrefixArrays);
     const uint64_t on = readField(packet.words, LleField::Stage14StreamPrefixOn);
     const uint64_t blocks = readField(packet.words, LleField::Stage14StreamPrefixBlocks);
