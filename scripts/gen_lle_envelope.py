@@ -100,15 +100,16 @@ def layout_opcode(op, packet, fields):
     return op
 
 
-def packet_mask(op, packet, fields, formats, masks):
-    """The bits decoded in this packet: every format's, plus the format fields present in it."""
+def packet_mask(op, packet, fields, formats, masks, conditions_rows):
+    """The bits decoded in this packet: every format's, plus the format fields present in it. A condition may be a
+    partner copy's part (Stage14CopyInnerLevel, docs/decoding-log.md "mnv1c"): `conditions_rows` has every field's row."""
     op = layout_opcode(op, packet, fields)
     mask = masks[op]
     for name, conditions in formats.items():
         row = fields.get(name)
         if row is None or row[0] != op:  # a partner copy of one form: pinned in it too (the rows keep it)
             continue
-        if all(((packet >> fields[condition][1]) & 1) == when for condition, when in conditions):
+        if all(((packet >> conditions_rows[condition][1]) & 1) == when for condition, when in conditions):
             mask |= field_bits(row)
     return mask
 
@@ -145,6 +146,7 @@ def main():
     for unless, c, f in FORMAT.findall(open(os.path.join(root, "models", "lle", "lle_relations.def")).read()):
         formats.setdefault(f, []).append((c, 0 if unless else 1))
     copies = PARTNER_COPY.findall(open(os.path.join(root, "models", "lle", "lle_partner_copies.def")).read())
+    all_rows = fields
     fields = {name: row for name, row in fields.items() if name not in copies}
     masks = ignore_masks(fields, formats)
     seen = {}
@@ -166,7 +168,7 @@ def main():
                     continue
                 if only is not None and not where and op in KEPT_FORM and packet & field_bits(fields[KEPT_FORM[op]]):
                     continue
-                mask = packet_mask(op, packet, fields, formats, masks)
+                mask = packet_mask(op, packet, fields, formats, masks, all_rows)
                 for k in range(length):
                     value = words[index + k] & ~(mask >> (128 * k)) & ((1 << 128) - 1)
                     seen.setdefault((op, k), set()).add(value)

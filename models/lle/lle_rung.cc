@@ -485,13 +485,12 @@ void LleRung::stageWrite(const DecodedPacket& packet) {
     writeKeptStream(packet);
     return;
   }
-  // A write that takes the bytes of the read just before it on its tiles (Stage14TakesTileRead, "mnv1b"; the pairing is
-  // checked before the run, read_copy_watch.h): where it puts them (its nest, Stage14RowOrder) is not executed.
-  if (fieldPresent(LleField::Stage14TakesTileRead, packet.words) && readField(packet.words, LleField::Stage14TakesTileRead) != 0) {
-    refuse(packet, fieldText(LleField::Stage14TakesTileRead, 1) + ": the write takes the bytes of the 0x13 of stream " +
-                       std::to_string(readField(packet.words, LleField::Stage14CopyStream)) +
-                       " just before it on its tiles; how it lays them (its nest, Stage14RowOrder " +
-                       std::to_string(readField(packet.words, LleField::Stage14RowOrder)) + ") is not executed");
+  // A write that takes the bytes of the read just before it on its tiles (Stage14TakesTileRead, or a compute-feeding
+  // write with Stage14CopyInnerLevel clear; "mnv1b", "mnv1c"; the pairing is checked before the run, read_copy_watch.h):
+  // laid along its nest (lle_rung_read_copy.cc).
+  if (takesTheReadBeforeIt(packet.words)) {
+    writeReadCopy(packet);
+    return;
   }
   // The two one-hot selects (lle_fields.def Stage14SelectW4/W5, docs/decoding-log.md "xraypair" §A):
   // not decoded; the rung's hypothesis is that they leave a contiguous write where its address says.
@@ -930,12 +929,12 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   const ReadNest nest = ReadNest::fromPacket(words);
   // One run of units where the counting levels chain (read_nest.h; a single counting level is one).
   const std::optional<ReadNest::Run> run = nest.asOneRun();
-  // A read kept for the tile's compute (Stage13Route 0, 0, not for a normalise pass) whose levels do not chain gathers its
-  // units in the nest's order (docs/decoding-log.md "pool4" §A: gabor p4's pool read puts each position group's lane
+  // A read kept for the tile's compute (Stage13Route 0, 0, not for a normalise pass) or copied by the 0x14 after it
+  // (the copy marks, lle_rung_read_copy.cc) whose levels do not chain gathers its units in the nest's order (docs/decoding-log.md "pool4" §A: gabor p4's pool read puts each position group's lane
   // groups one after the other); a sent or streamed read of such a nest is not modelled.
   const bool keptForCompute = readField(words, LleField::Stage13Route, 0) == 0 && readField(words, LleField::Stage13Route, 1) == 0 &&
                               readField(words, LleField::Stage13FeedsNormalise) == 0;
-  if (!run && !keptForCompute) {
+  if (!run && !keptForCompute && !isTakenByCopy(packet)) {
     refuse(packet, "the counting levels of the read's nest (Stage13Groups, Stage13OuterLimit: level set " +
                        isa::formatHex(nest.countingLevels()) +
                        "; Stage13Step, Stage13Wrap) do not follow each other into one run of units: gathering such a read "
@@ -981,13 +980,11 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   if (const std::string routeMarks = routedReadMarkProblem(packet, streamedOperandTaker_.has_value()); !routeMarks.empty()) {
     refuse(packet, routeMarks);
   }
-  // A read a 0x14 copies (the copy marks, "mnv1b"): the pairing is checked before the run (read_copy_watch.h); where the
-  // 0x14 puts the bytes -- its Stage14RowOrder and the w4 bits beside it -- is not decoded, so the read is not run as a send.
+  // A read a 0x14 copies (the copy marks, "mnv1b"): the pairing is checked before the run (read_copy_watch.h); its bytes
+  // are gathered now, in its nest's order, for that 0x14 to lay along its own nest (lle_rung_read_copy.cc, "mnv1c"). Its beats (Stage13SlotBeats) are not checked: 256-byte beats of its bytes in 53 of the 70 corpus such reads only.
   if (isTakenByCopy(packet)) {
-    refuse(packet, "Stage13TakenByCopy / Stage13TakenByCopyHigh (word 4 bits 36, 38) = 1: the 0x14 next on its tiles copies stream " +
-                       std::to_string(readField(words, LleField::Stage13Channel)) +
-                       "; how that 0x14 takes the read's bytes (Stage14RowOrder " +
-                       "and its word 4 bits) is not executed");
+    keepReadForCopy(packet, reach, readField(words, LleField::Stage13Channel));
+    return;
   }
   if (slotBeats != routedOnlyBy107) {
     refuse(packet, "Stage13RepeatSlot (word 2 bit 97) = " + std::to_string(slotBeats ? 0 : 1) + " with Stage13Route (word 3 bits 107, 105) = " +

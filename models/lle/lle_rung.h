@@ -179,6 +179,9 @@ class LleRung final : public models::DatapathRung {
   void stageWrite(const models::DecodedPacket& packet);
   // A 0x14 with word 4 zero: puts back a read kept on its tiles (kept_stream_write.h; lle_rung_kept_stream.cc).
   void writeKeptStream(const models::DecodedPacket& packet);
+  // A 0x14 taking the bytes of the read just before it on its tiles (read_copy_watch.h; lle_rung_read_copy.cc), and
+  // that read when it is a copy-marked one (its bytes gathered along its nest for the write).
+  void writeReadCopy(const models::DecodedPacket& packet);
   // The 16-byte block kept on tile `t` under stream `tag` for a walked element-wise compute, if any.
   [[nodiscard]] std::optional<std::vector<uint8_t>> walkBlock(unsigned t, uint64_t tag) const;
   // The pop's units the write lets pass before it keeps any (Stage14Source*; refuses a pair it does not decode).
@@ -203,6 +206,7 @@ class LleRung final : public models::DatapathRung {
   void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel, uint64_t sequence);
   // The read a waiting streamed product takes: runs that compute with the read's bytes as its second operand.
   void takeStreamedOperand(const models::DecodedPacket& read, const StagedNest& reach);
+  void keepReadForCopy(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t channel);
   // A read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md "bright13"): its
   // second nest's repeat count and the beats of its stream, as every corpus one has them (measured, not decoded).
   static constexpr uint64_t kNormaliseReadRepeats = 3;

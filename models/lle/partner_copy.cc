@@ -10,6 +10,7 @@
 #include "models/lle/kept_stream_write.h"
 #include "models/lle/kept_write_marks.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/read_copy_watch.h"
 #include "models/lle/receive_slice.h"
 #include "models/lle/write_nest.h"
 
@@ -256,15 +257,6 @@ std::string PartnerCopyWatch::comparePartner(const Awaiting& copy, const models:
          " (docs/decoding-log.md \"pair14\", \"prefix14\")";
 }
 
-namespace {
-
-// A staging 0x14 whose bytes are the read just before it on its tiles (lle_fields.def Stage14TakesTileRead).
-bool takesTheReadBeforeIt(const models::DecodedPacket& packet) {
-  return fieldPresent(LleField::Stage14TakesTileRead, packet.words) && readField(packet.words, LleField::Stage14TakesTileRead) != 0;
-}
-
-}  // namespace
-
 std::string PartnerCopyWatch::observe(const models::DecodedPacket& packet, const std::string& pinnedRefusal,
                                       EnvelopeSet set) {
   const auto op = static_cast<uint8_t>(packet.opcode);
@@ -302,7 +294,7 @@ std::string PartnerCopyWatch::observe(const models::DecodedPacket& packet, const
   }
   if (pinnedRefusal.empty()) return "";
   if (!packet.tilePacket || !copiesAPartner(op)) return pinnedRefusal;
-  if (takesTheReadBeforeIt(packet)) {
+  if (takesTheReadBeforeIt(packet.words)) {
     // Its partner is the read just before it on its tiles (read_copy_watch.h checks that read's stream against its
     // Stage14CopyStream, docs/decoding-log.md "mnv1b"); the rest of the copied bits are not compared: its
     // Stage14CopyLimit[0] is the read's Stage13OuterLimit[0] in 67 of the 130 corpus tile-reads only.

@@ -23,12 +23,18 @@ std::string refusal(uint32_t pc, const isa::Word128& word0, uint64_t channel, un
 
 }  // namespace
 
+bool takesTheReadBeforeIt(std::span<const isa::Word128> words) {
+  if (readField(words, LleField::Stage14FeedsCompute) != 0) return readField(words, LleField::Stage14CopyInnerLevel) == 0;
+  return fieldPresent(LleField::Stage14TakesTileRead, words) && readField(words, LleField::Stage14TakesTileRead) != 0;
+}
+
 std::string ReadCopyWatch::observe(const models::DecodedPacket& packet) {
   lastWasCopy_ = false;
   if (!packet.tilePacket) return "";
   const auto op = static_cast<uint8_t>(packet.opcode);
   if (op == kSync) return "";  // a fence moves no data
   bool copies = false;
+  unsigned copiedTiles = 0;
   for (unsigned t = 0; t < kTiles; ++t) {
     if (!(packet.tileMask & (1u << t)) || !pending_[t]) continue;
     const Pending& p = *pending_[t];
@@ -46,11 +52,15 @@ std::string ReadCopyWatch::observe(const models::DecodedPacket& packet) {
                          ", copies stream " + std::to_string(stream));
     }
     copies = true;
+    copiedTiles |= 1u << t;
     pending_[t].reset();
   }
   lastWasCopy_ = copies;
   if (op == kStagingWrite) {
     if (std::string why = checkSource(packet); !why.empty()) return why;
+    if (std::string why = checkFeedingCopy(packet, copiedTiles == (packet.tileMask & ((1u << kTiles) - 1))); !why.empty()) {
+      return why;
+    }
   }
   for (unsigned t = 0; t < kTiles; ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
@@ -86,6 +96,17 @@ std::string ReadCopyWatch::checkSource(const models::DecodedPacket& write) const
                        : std::string("some tile is not a 0x13 of its stream ")) +
          std::to_string(stream) + " (Stage14CopyStream): the bits are one-hot and say exactly that in every corpus staging "
          "write (88 / 3,513); this pairing is not decoded";
+}
+
+std::string ReadCopyWatch::checkFeedingCopy(const models::DecodedPacket& write, bool copiesOnEveryTile) const {
+  if (readField(write.words, LleField::Stage14FeedsCompute) == 0) return "";
+  const bool copyForm = takesTheReadBeforeIt(write.words);
+  if (copyForm == copiesOnEveryTile) return "";
+  return "opcode 0x14 at " + models::describePacketLocation(write.pc, write.words[0]) + ": a compute-feeding write with " +
+         fieldText(LleField::Stage14CopyInnerLevel, copyForm ? 0 : 1) + (copiesOnEveryTile ? " takes" : " does not take, on every one of its tiles,") +
+         " the copy-marked read of stream " + std::to_string(readField(write.words, LleField::Stage14CopyStream)) +
+         " just before it on its tiles: bit 78 is clear exactly in the corpus writes that copy such a read (9 / 9, set in "
+         "2,052 / 2,052 others; docs/decoding-log.md \"mnv1c\" §A)";
 }
 
 std::string ReadCopyWatch::finish() const {

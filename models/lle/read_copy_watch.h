@@ -7,17 +7,26 @@
 // The other side: a staging 0x14 (Stage14SourceSideOn set, Stage14FeedsCompute clear) says in w4 bits 103 / 104
 // (Stage14TakesTileRead / Stage14TakesDelivered, one-hot) whether its bytes are those of the 0x13 just before it on
 // every one of its tiles naming its Stage14CopyStream (88 / 88 corpus writes) or not (3,513 / 3,513): checked here too.
+// A compute-feeding 0x14 (Stage14FeedsCompute) takes such a read too where its w0 bit 78 (Stage14CopyInnerLevel) is
+// clear: its w0 / w1 then copy the read, not a stream prefix (docs/decoding-log.md "mnv1c" §A: 9 / 9 corpus writes
+// after a copy-marked read of their stream, bit 78 set in the 2,052 others); such a write must be the copy a
+// marked read waits for on every one of its tiles.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "models/isa/word128.h"
 #include "models/scalar/decoded_program.h"
 
 namespace coralsim::lle {
+
+// True for a 0x14 whose bytes are those of the read just before it on its tiles: the staging form with
+// Stage14TakesTileRead, or the compute-feeding form with Stage14CopyInnerLevel clear (its copy is that read's).
+[[nodiscard]] bool takesTheReadBeforeIt(std::span<const isa::Word128> words);
 
 class ReadCopyWatch {
  public:
@@ -41,6 +50,9 @@ class ReadCopyWatch {
   };
   // The write's source bits against what came just before it on its tiles; "" when they agree.
   [[nodiscard]] std::string checkSource(const models::DecodedPacket& write) const;
+  // A compute-feeding write's Stage14CopyInnerLevel against whether it is the copy a marked read waited for
+  // on every one of its tiles; "" when they agree.
+  [[nodiscard]] std::string checkFeedingCopy(const models::DecodedPacket& write, bool copiesOnEveryTile) const;
 
   std::array<std::optional<Pending>, kTiles> pending_;
   // Per tile, the stream of the last tile packet (fences aside) when it was a 0x13, else nothing.

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "models/lle/block_prefix_write.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 
 namespace coralsim::lle {
@@ -101,7 +102,10 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
     }
   }
   bool blockPrefixWrite = false;
-  if (op == kStagingWrite && readField(packet.words, LleField::Stage14FeedsCompute) != 0) {
+  // A compute-feeding write whose copy is the read before it (Stage14CopyInnerLevel clear, no prefix fields) stages
+  // no stream prefix: read_copy_watch.h checks it.
+  if (op == kStagingWrite && readField(packet.words, LleField::Stage14FeedsCompute) != 0 &&
+      fieldPresent(LleField::Stage14StreamPrefixRun, packet.words)) {
     const uint64_t arrays = readField(packet.words, LleField::Stage14StreamPrefixArrays);
     const uint64_t on = readField(packet.words, LleField::Stage14StreamPrefixOn);
     const uint64_t blocks = readField(packet.words, LleField::Stage14StreamPrefixBlocks);

@@ -171,6 +171,14 @@ struct TileState {
   // (0x14 with word 4 zero, kept_stream_write.h) puts them back. nullopt: the read met a byte this run
   // never wrote (a write taking it is refused).
   std::map<uint64_t, std::optional<std::vector<uint8_t>>> keptStreams;
+  // A read with the copy marks (Stage13TakenByCopy, docs/decoding-log.md "mnv1b"): its bytes in its nest's order, for
+  // the 0x14 next on the tile (lle_rung_read_copy.cc); no bytes where it met one this run never wrote.
+  struct ReadForCopy {
+    uint64_t channel = 0;
+    std::optional<std::vector<uint8_t>> bytes;
+    std::optional<uint64_t> unwrittenByte;
+  };
+  std::optional<ReadForCopy> readForCopy;
   // The 32-bit sums one-byte-output computes keep under their ComputePartialSumRow, and the row the last compute-feeding
   // 0x14 on the tile named (Stage14FeedTag): the two-byte lane-group form's bias prefix (docs/decoding-log.md "soft14" §C).
   std::map<uint64_t, int32_t> keptSums;
