@@ -1,6 +1,8 @@
 #include "models/lle/field_relations.h"
 
 #include "models/lle/kept_read_records.h"
+#include "models/lle/kept_read_second_nest.h"
+#include "models/lle/kept_take_units.h"
 #include "models/lle/level_four_passes.h"
 #include "models/lle/output_half_positions.h"
 #include "models/lle/output_partial_pass.h"
@@ -418,7 +420,13 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     return writeNestReturnProblem(words);
   }
   // The kept read's records mark against the records it marks (kept_read_records.h).
-  if (opcode == fieldDef(LleField::Stage13KeptRecordsOn).opcode) return keptReadRecordsProblem(words);
+  if (opcode == fieldDef(LleField::Stage13KeptRecordsOn).opcode) {
+    // The records mark first: it says which form w4[58:43] is in. Then the second nest's level 1 against the rows of the
+    // first (kept_read_second_nest.h) and the take count of the form without records (kept_take_units.h).
+    if (std::string problem = keptReadRecordsProblem(words); !problem.empty()) return problem;
+    if (std::string problem = keptReadSecondNestProblem(words); !problem.empty()) return problem;
+    return keptTakeUnitsProblem(words);
+  }
   return "";
 }
 

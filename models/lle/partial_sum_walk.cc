@@ -139,13 +139,11 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
     const std::string problem = levelFourPassWalkProblem(limits, strides, row);
     return problem.empty() ? "" : where + problem;
   }
-  if (row == 0) {
-    // No kept sums: the w10 nest does not walk (every decode-set compute; what a walk without its rows
-    // would address is not decoded).
-    if (walkOn != 0) {
-      return "ComputePartialSumWalkOn (word 11 bit 99) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0: a walk over "
-             "partial-sum rows without its first row is not decoded";
-    }
+  // Row 0 is a row like any other: with the switch on, the walk from it is checked below as the walk from any
+  // first row (docs/decoding-log.md "st13b": the 243 corpus computes that walk from row 0 and count above their
+  // positions have the walk's shape, wrap +1 at level 0 and -(level 1's limit) above, as the 782 from a row > 0).
+  // With the switch off a row of 0 keeps no sums, and a wrap there is a walk the rung does not read.
+  if (row == 0 && walkOn == 0) {
     for (unsigned i = 0; i < kLevels; ++i) {
       if (wraps[i] != 0) {
         return wrapName(i) + " = " + std::to_string(wraps[i]) +

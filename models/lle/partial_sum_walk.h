@@ -20,7 +20,8 @@ namespace coralsim::lle {
 // The rows of the 12-bit row numbering (ComputePartialSumRow's width): P rows from the first must fit.
 inline constexpr uint64_t kPartialSumRowSpace = 4096;
 
-// "" where the compute's partial-sum fields describe the decoded walk, or keep none (row 0, wraps 0);
+// "" where the compute's partial-sum fields describe the decoded walk (from any first row, 0 too: "st13b"), or
+// keep none (switch off, row 0, wraps 0);
 // else the reason, naming the field and element.
 [[nodiscard]] std::string partialSumWalkProblem(std::span<const isa::Word128> words);
 

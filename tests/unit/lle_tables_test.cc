@@ -389,10 +389,8 @@ TEST(LleRelations, APartialSumRowWalkKeepsOneRowAPositionAndReturnsAboveIt) {
   set(LleField::ComputeLimitW10, 1, 0);
   set(LleField::ComputeLimitW10Level3, 0, 0);  // nothing above the positions: no split to keep sums for
   EXPECT_NE(refusal().find("partial-sum rows without a split reduction are not decoded"), std::string::npos) << refusal();
-  set(LleField::ComputePartialSumRow, 0, 0);  // a walk without its rows
-  EXPECT_NE(refusal().find("ComputePartialSumWalkOn (word 11 bit 99) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0"),
-            std::string::npos)
-      << refusal();
+  set(LleField::ComputePartialSumRow, 0, 0);  // from row 0 the same walk is checked alike ("st13b")
+  EXPECT_NE(refusal().find("ComputePartialSumRow (word 9 bits 121:110) = 0: no level above the positions"), std::string::npos) << refusal();
   set(LleField::ComputePartialSumWalkOn, 0, 0);
   EXPECT_NE(refusal().find("ComputeWrapW10[0] (the w10 nest's level-0 wrap) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0"),
             std::string::npos)
@@ -420,11 +418,39 @@ TEST(LleRelations, APartialSumWalkOfOnePassMovesNoByteWhateverItsRowAndIdleWraps
     EXPECT_EQ(checkFieldRelations(0x01, words), "") << "row " << row;
   }
   set(LleField::ComputePartialSumRow, 0, 0);
-  set(LleField::ComputeLimitW10, 0, 1);
+  set(LleField::ComputeLimitW10, 0, 1);  // a second position: now a walk, checked as one from row 0 ("st13b")
   const std::string twoPositions = checkFieldRelations(0x01, words);
-  EXPECT_NE(twoPositions.find("ComputePartialSumWalkOn (word 11 bit 99) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0"),
+  EXPECT_NE(twoPositions.find("ComputePartialSumRow (word 9 bits 121:110) = 0: ComputeWrapW10[0] (the w10 nest's level-0 wrap) = 3: "
+                              "the positions (level 1, 2) keep one row each"),
             std::string::npos)
       << twoPositions;
+}
+
+// Row 0 is the first row of a partial-sum walk like any other (docs/decoding-log.md "st13b"): the 243 corpus computes
+// that walk from row 0 and count above their positions (MobileNet v2 1.0 224 and its co-compile, DeepLab v3 mnv2 pascal,
+// the PoseNet quant decoders, MobileNet v1 0.25 co-compiled) have the shape of the 782 from a row > 0: level-0 wrap +1,
+// -(level 1's limit) above. Values no corpus compute has (7 taps, 13 positions, 5 K groups, 2 blocks) pass from row 0 as
+// from row 40; a walk of another shape from row 0 is refused naming its wrap, not its row. Fails without the change
+// (checked: "ComputePartialSumWalkOn (word 11 bit 99) = 1 with ComputePartialSumRow (word 9 bits 121:110) = 0 ...").
+TEST(LleRelations, APartialSumWalkFromRowZeroIsCheckedAsFromAnyRow) {
+  std::array<isa::Word128, 17> words{};
+  const auto set = [&](LleField field, unsigned element, int64_t value) { setElement(words, field, element, value); };
+  set(LleField::ComputeK4W10, 0, 6);           // 7 taps into one row
+  set(LleField::ComputeLimitW10, 0, 12);       // 13 positions, a row each
+  set(LleField::ComputeLimitW10, 1, 4);        // 5 K groups back over them
+  set(LleField::ComputeLimitW10Level3, 0, 1);  // 2 output blocks
+  set(LleField::ComputePartialSumWalkOn, 0, 1);
+  set(LleField::ComputeWrapW10, 0, 1);
+  for (unsigned level = 1; level < 7; ++level) set(LleField::ComputeWrapW10, level, -12);
+  for (const int64_t row : {40, 0}) {
+    set(LleField::ComputePartialSumRow, 0, row);
+    EXPECT_EQ(checkFieldRelations(0x01, words), "") << "row " << row;
+  }
+  set(LleField::ComputeWrapW10, 1, -11);  // the K groups would move on by a row
+  const std::string moved = checkFieldRelations(0x01, words);
+  EXPECT_NE(moved.find("ComputePartialSumRow (word 9 bits 121:110) = 0: ComputeWrapW10[1] (the w10 nest's level-1 wrap) = -11 moves level 2"),
+            std::string::npos)
+      << moved;
 }
 
 // w12 bit 88 goes with the partial-sum walk's switch where ComputeCodeW9 is 2 (docs/decoding-log.md "ring88";
