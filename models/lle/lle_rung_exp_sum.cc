@@ -2,18 +2,22 @@
 // softmax max pass's (lle_rung_max_reduce.cc): beats of ComputeK4W0 + 1 four-byte groups (ComputeLimitW0[0] + 1 beats, Nest29
 // repeating both levels), the w10 nest's level 0 counting the groups, an idle input nest, over the stream of the read kept for
 // it on its tile (Stage13FeedsNormalise, ComputeStreamTag). ComputeWideWeights makes the stream's elements 16 bits (two a
-// group): the exponentials the table computes wrote two bytes each ("exp19"). What is executed: the stream is taken and its
-// elements summed. What is not: how ComputeNluApply applies the tile's table (the 1/sqrt table on [1, 4), "nlu" section B: a
-// range reduction by even powers of two) to ComputeMult times that sum beside w15 bit 27, and what the 16-bit results
-// it writes at ComputeOutputAt hold -- refused by name with the sum it reached, so the next step starts from a number.
+// group): the exponentials the table computes wrote two bytes each ("exp19"). What is executed: the stream is taken, its
+// elements summed, and ComputeNluApply beside w15 bit 27 applies the tile's table to ComputeMult times that sum, clamped,
+// reduced by an even power of two into the table's factor of four (reduced_table_application.h, "trk14"). What is not:
+// which of the four 16-bit lanes the output unit pair at ComputeOutputAt holds the result in -- refused by name with the
+// result, so the next step starts from a number.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
+#include "models/lle/reduced_table_application.h"
 
 namespace coralsim::lle {
 
@@ -80,13 +84,29 @@ void LleRung::expSum(const models::DecodedPacket& packet) {
     }
     uint64_t sum = 0;
     for (uint64_t at = 0; at < stream.size(); at += kElementBytes) sum += stream[at] | (uint64_t{stream[at + 1]} << 8);
+    // The table's input: the sum times the multiplier, clamped, not rounded (nlu_apply.h's order: float32 products, then
+    // the clamps); its application (reduced_table_application.h): into the table's factor of four, back by 2^-k.
     const float mult = readF32(words, LleField::ComputeMult);
-    char scaled[64];
-    std::snprintf(scaled, sizeof scaled, "%.9g = %.9g", static_cast<double>(mult), static_cast<double>(static_cast<float>(sum) * mult));
+    const float lo = readF32(words, LleField::ComputeClampLo);
+    const float hi = readF32(words, LleField::ComputeClampHi);
+    const float x = std::min(std::max(static_cast<float>(sum) * mult, lo), hi);
+    if (!tile.nlu) {
+      refuse(packet, "ComputeNluApply (word 15 bit 26) on tile " + std::to_string(t) + ", which holds no table (packet 0x19)");
+    }
+    const std::optional<ReducedTableApplication> applied = ReducedTableApplication::of(*tile.nlu, x);
+    char said[192];
+    std::snprintf(said, sizeof said, "sum %llu x ComputeMult %.9g = %.9g", static_cast<unsigned long long>(sum), static_cast<double>(mult),
+                  static_cast<double>(x));
+    if (!applied) {
+      refuse(packet, "tile " + std::to_string(t) + ": the table's input (" + said + ") is not a finite positive number: "
+                     "its reduction by an even power of two is not defined");
+    }
+    char result[192];
+    std::snprintf(result, sizeof result, "= %.9g x 4^%d; the table's value %.9g x 2^-%d rounds to %u", static_cast<double>(applied->m), applied->k,
+                  static_cast<double>(applied->value), applied->k, unsigned{applied->result});
     refuse(packet, "tile " + std::to_string(t) + ": the sum of its stream's " + std::to_string(stream.size() / kElementBytes) +
-                       " 16-bit elements is " + std::to_string(sum) + " (x ComputeMult " + scaled + "); how ComputeNluApply (word 15 bit 26) beside word 15 bit 27 "
-                       "takes it through the tile's table (the 1/sqrt table on [1, 4): a range reduction) and what the 16-bit results "
-                       "at ComputeOutputAt hold is not decoded");
+                       " 16-bit elements is " + std::to_string(sum) + "; through the tile's table (" + said + " " + result +
+                       "): which of the four 16-bit lanes at ComputeOutputAt hold this result (the read after it takes all 8 bytes) is not decoded");
   }
 }
 

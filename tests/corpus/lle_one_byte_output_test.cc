@@ -276,6 +276,18 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
               EXPECT_EQ(elements, image.size()) << name;
               EXPECT_EQ(sum, written) << name;
               EXPECT_EQ(static_cast<double>(sum), fromImage) << name;
+              // Then the tile's 1/sqrt table through the reduction by even powers of two ("trk14"): the result must be
+              // 2^15.5 / sqrt(sum / 65,535) (T1 = 65536 / sqrt(2x), "nlu" section B; its fit is within 2.1e-5, under 1 after
+              // rounding: |d| <= 1), whatever k the sum needs (4,096 / 16,384 e^0 = 65,535 reach k = 6 / 7).
+              const std::string resultSays = "rounds to ";
+              const size_t at = run.stop.find(resultSays);
+              ASSERT_NE(at, std::string::npos) << run.stop;
+              unsigned result = 0;
+              ASSERT_EQ(std::sscanf(run.stop.c_str() + at + resultSays.size(), "%u", &result), 1) << run.stop;
+              const double reference = std::ldexp(1.0, 15) * std::sqrt(2.0) / std::sqrt(static_cast<double>(sum) / 65535.0);
+              std::printf("%s (max %u, filler 0x%02x): the table's result %u, 2^15.5 / sqrt(sum / 65535) = %.3f\n", name.c_str(),
+                          unsigned{imageMax}, unsigned{filler}, result, reference);
+              EXPECT_LE(std::abs(result - std::nearbyint(reference)), 1.0) << name << ": " << run.stop;
             }
           }
         }
