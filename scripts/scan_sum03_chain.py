@@ -70,7 +70,9 @@ def main():
                     if len([c for c in chain if c.startswith("compute")]) == 2:
                         break
                 else:
-                    read = "read: %d units on stream %d" % (value(packet, "Stage13Groups") + 1, value(packet, "Stage13Channel"))
+                    read = "read: %d units on stream %d, route %s, taken by compute %d" % (
+                        value(packet, "Stage13Groups") + 1, value(packet, "Stage13Channel"),
+                        [value(packet, "Stage13Route", e) for e in range(2)], value(packet, "Stage13TakenByCompute"))
                     chain.append(read)
                     print("\t0x13 @ 0x%04x: %s from narrow %d" % (index2, read, 4 * value(packet, "Stage13NarrowAt4")))
             signatures[tuple(chain)] += 1
