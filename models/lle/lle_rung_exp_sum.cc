@@ -4,9 +4,9 @@
 // it on its tile (Stage13FeedsNormalise, ComputeStreamTag). ComputeWideWeights makes the stream's elements 16 bits (two a
 // group): the exponentials the table computes wrote two bytes each ("exp19"). What is executed: the stream is taken, its
 // elements summed, and ComputeNluApply beside w15 bit 27 applies the tile's table to ComputeMult times that sum, clamped,
-// reduced by an even power of two into the table's factor of four (reduced_table_application.h, "trk14"). What is not:
-// which of the four 16-bit lanes the output unit pair at ComputeOutputAt holds the result in -- refused by name with the
-// result, so the next step starts from a number.
+// reduced by an even power of two into the table's factor of four (reduced_table_application.h, "trk14"), and the result
+// is written in all four 16-bit lanes of the output unit pair at ComputeOutputAt ("trk14b" §A: a Guess, not read from the
+// packet -- the chain after it carries the squared result whole only then).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +24,7 @@ namespace coralsim::lle {
 namespace {
 
 constexpr uint64_t kGroupBytes = 4;    // a group is one 4-byte unit of the stream (the max pass's groups of 4 lanes)
+constexpr uint64_t kOutputLanes = 4;   // the result's 16-bit lanes at ComputeOutputAt (8 bytes, what the read after the squaring takes)
 constexpr uint64_t kElementBytes = 2;  // ComputeWideWeights: 16-bit elements, low byte first (as the exponentials wrote them)
 
 }  // namespace
@@ -101,12 +102,25 @@ void LleRung::expSum(const models::DecodedPacket& packet) {
       refuse(packet, "tile " + std::to_string(t) + ": the table's input (" + said + ") is not a finite positive number: "
                      "its reduction by an even power of two is not defined");
     }
-    char result[192];
-    std::snprintf(result, sizeof result, "= %.9g x 4^%d; the table's value %.9g x 2^-%d rounds to %u", static_cast<double>(applied->m), applied->k,
-                  static_cast<double>(applied->value), applied->k, unsigned{applied->result});
-    refuse(packet, "tile " + std::to_string(t) + ": the sum of its stream's " + std::to_string(stream.size() / kElementBytes) +
-                       " 16-bit elements is " + std::to_string(sum) + "; through the tile's table (" + said + " " + result +
-                       "): which of the four 16-bit lanes at ComputeOutputAt hold this result (the read after it takes all 8 bytes) is not decoded");
+    // The result in all four 16-bit lanes of its output unit pair (Guess, docs/decoding-log.md "trk14b" §A): the squaring
+    // after it weighs the four lanes by themselves, the weighing after that spreads the bytes of the squares' 16-bit slots
+    // over four 16-bit results that 0x0949's weights 1 / 256 rebuild -- a chain that carries u whole only if every slot
+    // holds it. Not read from the 0x03's packet (its output nest is the max pass's one position).
+    const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
+    std::vector<uint8_t> lanes(kOutputLanes * kElementBytes);
+    for (uint64_t at = 0; at < lanes.size(); at += kElementBytes) {
+      lanes[at] = static_cast<uint8_t>(applied->result & 0xff);
+      lanes[at + 1] = static_cast<uint8_t>(applied->result >> 8);
+    }
+    if (!tile.narrowSram.write(outputAt, lanes)) {
+      refuse(packet, "ComputeOutputAt = " + std::to_string(outputAt) + ": the result's four 16-bit lanes leave tile " + std::to_string(t) +
+                         "'s narrow memory");
+    }
+    // The sum consumes the read kept for it, stream and all: the squaring after it names the same tag and takes a streamed
+    // read (23 / 23 corpus chains, "trk14" §C), so nothing stays kept under it.
+    tile.keptRead.reset();
+    tile.keptReadFeedsNormalise = false;
+    tile.keptStreams.erase(tag);
   }
 }
 
