@@ -11,6 +11,7 @@
 #include "models/lle/top_level_passes.h"
 #include "models/lle/w10_forward_marks.h"
 #include "models/lle/w10_level0_once.h"
+#include "models/lle/wide_streamed_square.h"
 #include "models/lle/word12_form.h"
 #include "models/lle/write_nest_return.h"
 
@@ -330,6 +331,10 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     // The max pool's (idle input nest): its executor walks Output37 as an address generator, as the average pool's does.
     if (r.exceptRowWalk && isIdleInputNest(words)) continue;
     if (r.exceptPrefixed && rows == RowsChecked::kAll && isPrefixedCompute(words)) continue;  // the convolution / Dense executors'
+    // Nor in the 16-bit streamed product (wide_streamed_square.h, docs/decoding-log.md "trk14b"): its input walk reads the
+    // 0x03's four lanes once each (no K wrap back) and its executor checks that walk and its output units itself; its
+    // weights are the stream taken in order, where every element is one value (the only case it executes).
+    if (r.exceptPrefixed && rows == RowsChecked::kAll && WideStreamedSquare::isForm(words)) continue;
     // The max pool (idle input nest): no input walk to wrap, and its executor walks Nest29's carries as the window's address
     // generator (weight_byte_walk.h), as the average pool's does.
     if (isKWrapRow(r) && isIdleInputNest(words)) continue;

@@ -48,6 +48,7 @@
 #include "models/lle/tile_list.h"
 #include "models/lle/unrequantised_copy.h"
 #include "models/lle/w0_nest_count.h"
+#include "models/lle/wide_streamed_square.h"
 #include "models/lle/write_nest.h"
 #include "models/lle/requantizer.h"
 
@@ -215,7 +216,7 @@ bool computeWaitsForRead(const DecodedPacket& read, const std::array<const Decod
     if (!(read.tileMask & (1u << t))) continue;
     const DecodedPacket* before = lastOnTile[t];
     if (!before || static_cast<uint8_t>(before->opcode) != 0x01 || before->tileMask != read.tileMask ||
-        readField(before->words, LleField::ComputeInputBytes) != 1 ||
+        (readField(before->words, LleField::ComputeInputBytes) != 1 && !WideStreamedSquare::isForm(before->words)) ||
         readField(before->words, LleField::ComputeStreamTag) != readField(read.words, LleField::Stage13Channel)) {
       return false;
     }
@@ -1875,13 +1876,16 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // Every executed form writes 4-byte output units (ComputeOutputBytes, docs/decoding-log.md "w4b82").
   if (const std::string problem = outputElementBytesProblem(packet.words); !problem.empty()) refuse(packet, problem);
   // Unsigned 16-bit weights (docs/decoding-log.md "sum03" §E): every executed form reads its 16-bit weights signed.
-  if (readField(packet.words, LleField::ComputeUnsignedWideWeights) != 0) {
+  // The 16-bit streamed product (wide_streamed_square.h, "trk14b") is the one form that reads them, and the one that
+  // writes 16-bit results without a table.
+  const bool wideSquare = WideStreamedSquare::isForm(packet.words);
+  if (readField(packet.words, LleField::ComputeUnsignedWideWeights) != 0 && !wideSquare) {
     refuse(packet, "ComputeUnsignedWideWeights (word 7 bit 76) = 1: 16-bit weights read unsigned (the softmax's square of the sum's "
                    "table result, its normalisation by the exponentials) are not executed");
   }
   // 16-bit results are written only through a table (ComputeSixteenBitResults beside ComputeNluApply, "exp19" §A): the
   // mark without a table is refused here, a table without the mark by the forms that apply one (the others name the table).
-  if (readField(packet.words, LleField::ComputeSixteenBitResults) != 0) {
+  if (readField(packet.words, LleField::ComputeSixteenBitResults) != 0 && !wideSquare) {
     if (const std::string problem = sixteenBitResultsProblem(packet.words); !problem.empty()) refuse(packet, problem);
   }
   // A position that leaves a partial pass of lane groups (its w7 codes set, output_partial_pass.h; docs/decoding-log.md
@@ -1936,6 +1940,10 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // 16-bit weight, one byte written; outputElementBytesProblem above has checked the slot-6 pair beside it.
   if (readField(words, LleField::ComputeOutputBytes) == kOneByteOutput) {
     computeOneByteOutput(packet);
+    return;
+  }
+  if (wideSquare) {
+    waitForWideStreamedSquare(packet);
     return;
   }
   // The two-byte element form (lle_rung_two_byte_walk.cc, docs/decoding-log.md "twobyte") counts all its

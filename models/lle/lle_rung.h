@@ -310,6 +310,10 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] bool takesAStreamedOperand(const models::DecodedPacket& packet);
   void waitForStreamedOperand(const models::DecodedPacket& packet);
   void endTheWaitForAStreamedOperand(const models::DecodedPacket& packet, const models::RunStreams& streams);
+  // The 16-bit streamed product (lle_rung_wide_streamed_square.cc, wide_streamed_square.h, docs/decoding-log.md "trk14b"):
+  // the softmax's squaring waits for its read as the one-byte form does, and runs where its elements are all equal.
+  void waitForWideStreamedSquare(const models::DecodedPacket& packet);
+  void takeWideStreamedSquare(const models::DecodedPacket& read, const StagedNest& reach);
   template <typename Nest>
   void writeWalkedGroups(const models::DecodedPacket& packet, const Nest& out, const InputByteWalk& walk, uint64_t iterations);
   // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.

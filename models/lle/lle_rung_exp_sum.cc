@@ -2,24 +2,29 @@
 // softmax max pass's (lle_rung_max_reduce.cc): beats of ComputeK4W0 + 1 four-byte groups (ComputeLimitW0[0] + 1 beats, Nest29
 // repeating both levels), the w10 nest's level 0 counting the groups, an idle input nest, over the stream of the read kept for
 // it on its tile (Stage13FeedsNormalise, ComputeStreamTag). ComputeWideWeights makes the stream's elements 16 bits (two a
-// group): the exponentials the table computes wrote two bytes each ("exp19"). What is executed: the stream is taken and its
-// elements summed. What is not: how ComputeNluApply applies the tile's table (the 1/sqrt table on [1, 4), "nlu" section B: a
-// range reduction by even powers of two) to ComputeMult times that sum beside w15 bit 27, and what the 16-bit results
-// it writes at ComputeOutputAt hold -- refused by name with the sum it reached, so the next step starts from a number.
+// group): the exponentials the table computes wrote two bytes each ("exp19"). What is executed: the stream is taken, its
+// elements summed, and ComputeNluApply beside w15 bit 27 applies the tile's table to ComputeMult times that sum, clamped,
+// reduced by an even power of two into the table's factor of four (reduced_table_application.h, "trk14"), and the result
+// is written in all four 16-bit lanes of the output unit pair at ComputeOutputAt ("trk14b" §A: a Guess, not read from the
+// packet -- the chain after it carries the squared result whole only then).
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
+#include "models/lle/reduced_table_application.h"
 
 namespace coralsim::lle {
 
 namespace {
 
 constexpr uint64_t kGroupBytes = 4;    // a group is one 4-byte unit of the stream (the max pass's groups of 4 lanes)
+constexpr uint64_t kOutputLanes = 4;   // the result's 16-bit lanes at ComputeOutputAt (8 bytes, what the read after the squaring takes)
 constexpr uint64_t kElementBytes = 2;  // ComputeWideWeights: 16-bit elements, low byte first (as the exponentials wrote them)
 
 }  // namespace
@@ -80,13 +85,42 @@ void LleRung::expSum(const models::DecodedPacket& packet) {
     }
     uint64_t sum = 0;
     for (uint64_t at = 0; at < stream.size(); at += kElementBytes) sum += stream[at] | (uint64_t{stream[at + 1]} << 8);
+    // The table's input: the sum times the multiplier, clamped, not rounded (nlu_apply.h's order: float32 products, then
+    // the clamps); its application (reduced_table_application.h): into the table's factor of four, back by 2^-k.
     const float mult = readF32(words, LleField::ComputeMult);
-    char scaled[64];
-    std::snprintf(scaled, sizeof scaled, "%.9g = %.9g", static_cast<double>(mult), static_cast<double>(static_cast<float>(sum) * mult));
-    refuse(packet, "tile " + std::to_string(t) + ": the sum of its stream's " + std::to_string(stream.size() / kElementBytes) +
-                       " 16-bit elements is " + std::to_string(sum) + " (x ComputeMult " + scaled + "); how ComputeNluApply (word 15 bit 26) beside word 15 bit 27 "
-                       "takes it through the tile's table (the 1/sqrt table on [1, 4): a range reduction) and what the 16-bit results "
-                       "at ComputeOutputAt hold is not decoded");
+    const float lo = readF32(words, LleField::ComputeClampLo);
+    const float hi = readF32(words, LleField::ComputeClampHi);
+    const float x = std::min(std::max(static_cast<float>(sum) * mult, lo), hi);
+    if (!tile.nlu) {
+      refuse(packet, "ComputeNluApply (word 15 bit 26) on tile " + std::to_string(t) + ", which holds no table (packet 0x19)");
+    }
+    const std::optional<ReducedTableApplication> applied = ReducedTableApplication::of(*tile.nlu, x);
+    char said[192];
+    std::snprintf(said, sizeof said, "sum %llu x ComputeMult %.9g = %.9g", static_cast<unsigned long long>(sum), static_cast<double>(mult),
+                  static_cast<double>(x));
+    if (!applied) {
+      refuse(packet, "tile " + std::to_string(t) + ": the table's input (" + said + ") is not a finite positive number: "
+                     "its reduction by an even power of two is not defined");
+    }
+    // The result in all four 16-bit lanes of its output unit pair (Guess, docs/decoding-log.md "trk14b" §A): the squaring
+    // after it weighs the four lanes by themselves, the weighing after that spreads the bytes of the squares' 16-bit slots
+    // over four 16-bit results that 0x0949's weights 1 / 256 rebuild -- a chain that carries u whole only if every slot
+    // holds it. Not read from the 0x03's packet (its output nest is the max pass's one position).
+    const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
+    std::vector<uint8_t> lanes(kOutputLanes * kElementBytes);
+    for (uint64_t at = 0; at < lanes.size(); at += kElementBytes) {
+      lanes[at] = static_cast<uint8_t>(applied->result & 0xff);
+      lanes[at + 1] = static_cast<uint8_t>(applied->result >> 8);
+    }
+    if (!tile.narrowSram.write(outputAt, lanes)) {
+      refuse(packet, "ComputeOutputAt = " + std::to_string(outputAt) + ": the result's four 16-bit lanes leave tile " + std::to_string(t) +
+                         "'s narrow memory");
+    }
+    // The sum consumes the read kept for it, stream and all: the squaring after it names the same tag and takes a streamed
+    // read (23 / 23 corpus chains, "trk14" §C), so nothing stays kept under it.
+    tile.keptRead.reset();
+    tile.keptReadFeedsNormalise = false;
+    tile.keptStreams.erase(tag);
   }
 }
 

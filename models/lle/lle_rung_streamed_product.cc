@@ -18,6 +18,7 @@
 #include "models/lle/requantizer.h"
 #include "models/lle/routed_read_mark.h"
 #include "models/lle/streamed_product.h"
+#include "models/lle/wide_streamed_square.h"
 
 namespace coralsim::lle {
 
@@ -82,6 +83,10 @@ void LleRung::takeStreamedOperand(const DecodedPacket& read, const StagedNest& r
   if (!streamedOperandTaker_) {
     refuse(read, "Stage13TakenByCompute (word 4 bit 35) = 1 and no compute waits on its tiles for the stream: the read taken by the "
                  "compute issued after it is not executed");
+  }
+  if (WideStreamedSquare::isForm(streamedOperandTaker_->words)) {  // its 16-bit form (lle_rung_wide_streamed_square.cc)
+    takeWideStreamedSquare(read, reach);
+    return;
   }
   const DeferredCompute compute = std::move(*streamedOperandTaker_);
   streamedOperandTaker_.reset();

@@ -17,8 +17,9 @@
 // 255 -- checked against the image itself, not against the rung's input bytes. The sixteen exponentials after those
 // (docs/decoding-log.md "exp19" §B: a pixel walk through the tile's exp table, 16-bit results) must each write
 // 65535 e^(mult (q - max)) for its tile's slice, within 1 of the rounded exponential (the table's fit, "nlu" §B).
-// The 0x03 on tile 0 after them (docs/decoding-log.md "sum03") must sum exactly those results, one 16-bit element each,
-// and stop there, naming the table's application (not decoded) and the sum.
+// The 0x03 on tile 0 after them (docs/decoding-log.md "sum03", "trk14") must sum those results and write t = 2^15.5 /
+// sqrt(S / 65,535) (within 1) in its four 16-bit lanes ("trk14b"), and the squaring after it u = t x t / 65,535, clamped
+// at 32,768, in all eight 16-bit slots of its four output units.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,14 +30,17 @@
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "driver/model/model_file.h"
 #include "driver/model/model_loader.h"
 #include "models/chip_config.h"
+#include "models/lle/addressed_memory.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
+#include "models/lle/wide_streamed_square.h"
 #include "models/scalar/decoded_program.h"
 #include "tests/corpus/bright_templates.h"
 #include "tests/corpus/held_streams.h"
@@ -84,6 +88,8 @@ struct OneByteRun {
   std::vector<LaneGroupRun> laneGroups;
   std::vector<TableRun> tables;
   std::string stop = "the chunk's end";
+  std::vector<uint8_t> sumLanes;  // the 0x03's four 16-bit lanes on tile 0 at its ComputeOutputAt (empty if unwritten)
+  std::vector<uint8_t> squares;   // the squaring's 16 bytes on tile 0 at its ComputeOutputAt (empty if unwritten)
 };
 
 // The parameter-caching program first (its tiles keep what it wrote), then the execution-only one up to its first
@@ -99,6 +105,7 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
   OneByteRun run;
   rung.reset();
   unsigned passes = 0;
+  std::optional<uint64_t> sumAt, squareAt;
   const auto drive = [&](const models::DecodedProgram& p, bool execution) {
     rung.beginRun();
     for (const models::DecodedPacket& packet : p.packets()) {
@@ -151,6 +158,12 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
           for (uint64_t i = 0; i < results; ++i) table.results.push_back(static_cast<uint16_t>(written[2 * i] | written[2 * i + 1] << 8));
         }
       }
+      if (execution && static_cast<uint8_t>(packet.opcode) == 0x03 && (packet.tileMask & 1u)) {
+        sumAt = readField(packet.words, LleField::ComputeOutputAt);
+      }
+      if (execution && static_cast<uint8_t>(packet.opcode) == 0x01 && WideStreamedSquare::isForm(packet.words) && (packet.tileMask & 1u)) {
+        squareAt = readField(packet.words, LleField::ComputeOutputAt);
+      }
       if (execution && isOneByteOutputCompute(packet)) {
         const uint64_t at = readField(packet.words, LleField::ComputeOutputAt);
         std::vector<uint8_t>& bytes = run.tileBytes.emplace_back();
@@ -170,6 +183,15 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
     return run;
   }
   drive(program, true);
+  // The 0x03's result and the squaring after it (docs/decoding-log.md "trk14b"), read from tile 0 after the run.
+  const AddressedMemory& narrow = rung.tile(0).narrowSram;
+  const auto readOut = [&](std::optional<uint64_t> at, uint64_t bytes, std::vector<uint8_t>& into) {
+    if (!at || narrow.firstUnwritten(*at, bytes)) return;
+    const auto written = narrow.read(*at, bytes);
+    into.assign(written.begin(), written.end());
+  };
+  readOut(sumAt, 8, run.sumLanes);
+  readOut(squareAt, 16, run.squares);
   return run;
 }
 
@@ -251,32 +273,34 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
             if (imageMax == 15) {
               EXPECT_GT(inside, compared / 2) << name << ": the image near its maximum should reach inside the table";
             }
-            // The 0x03 after them on tile 0 (docs/decoding-log.md "sum03"): it takes the gathered exponentials (tile 0's read
-            // @ 0x079d, kept for it) and sums their 16-bit elements, then refuses the table's application by name, saying the
-            // sum. It must be the sum of every exponential the sixteen computes wrote, and of round(65535 e^x) over the image.
-            const std::string sumSays = "the sum of its stream's ";
-            const size_t said = run.stop.find(sumSays);
-            EXPECT_NE(said, std::string::npos) << name << ": stopped at " << run.stop;
-            if (said != std::string::npos) {
-              EXPECT_NE(run.stop.find("lle: opcode 0x03 at"), std::string::npos) << run.stop;
-              unsigned long long elements = 0, sum = 0;
-              ASSERT_EQ(std::sscanf(run.stop.c_str() + said + sumSays.size(), "%llu 16-bit elements is %llu", &elements, &sum), 2) << run.stop;
-              uint64_t written = 0;
-              for (const TableRun& table : run.tables) {
-                for (const uint16_t r : table.results) written += r;
-              }
-              double fromImage = 0;
-              for (const uint8_t q : image) {
-                const float x = std::clamp(run.tables.front().mult * static_cast<float>(int{q} - imageMax), run.tables.front().lo, run.tables.front().hi);
-                fromImage += std::nearbyint(65535.0 * std::exp(static_cast<double>(x)));
-              }
-              std::printf("%s (max %u, filler 0x%02x): the 0x03 summed %llu elements to %llu (the exponentials written: %llu, "
-                          "round(65535 e^x) over the image: %.0f)\n", name.c_str(), unsigned{imageMax}, unsigned{filler}, elements, sum,
-                          static_cast<unsigned long long>(written), fromImage);
-              EXPECT_EQ(elements, image.size()) << name;
-              EXPECT_EQ(sum, written) << name;
-              EXPECT_EQ(static_cast<double>(sum), fromImage) << name;
+            // The 0x03 after them on tile 0 (docs/decoding-log.md "sum03", "trk14", "trk14b"): it takes the gathered exponentials
+            // (tile 0's read @ 0x079d, kept for it), sums their 16-bit elements and applies the tile's 1/sqrt table reduced by even
+            // powers of two; the result t must be 2^15.5 / sqrt(S / 65,535) with S the sum of every exponential the sixteen
+            // computes wrote (T1's fit is within 2.1e-5: |d| <= 1), written in all four 16-bit lanes. Then the squaring
+            // (0x07b8, the 16-bit streamed product) must write u = min(32,768, t x t / 65,535) rounded in all eight 16-bit slots
+            // of its four units.
+            uint64_t written = 0;
+            for (const TableRun& table : run.tables) {
+              for (const uint16_t r : table.results) written += r;
             }
+            double fromImage = 0;
+            for (const uint8_t q : image) {
+              const float x = std::clamp(run.tables.front().mult * static_cast<float>(int{q} - imageMax), run.tables.front().lo, run.tables.front().hi);
+              fromImage += std::nearbyint(65535.0 * std::exp(static_cast<double>(x)));
+            }
+            EXPECT_EQ(static_cast<double>(written), fromImage) << name;
+            ASSERT_EQ(run.sumLanes.size(), 8u) << name << ": the 0x03 wrote nothing; stopped at " << run.stop;
+            const auto lane = [](const std::vector<uint8_t>& b, size_t i) { return unsigned{b[2 * i]} | unsigned{b[2 * i + 1]} << 8; };
+            const unsigned t = lane(run.sumLanes, 0);
+            for (size_t i = 1; i < 4; ++i) EXPECT_EQ(lane(run.sumLanes, i), t) << name << " lane " << i;
+            const double reference = std::ldexp(1.0, 15) * std::sqrt(2.0) / std::sqrt(static_cast<double>(written) / 65535.0);
+            EXPECT_LE(std::abs(t - std::nearbyint(reference)), 1.0) << name;
+            ASSERT_EQ(run.squares.size(), 16u) << name << ": the squaring wrote nothing; stopped at " << run.stop;
+            const double square = std::min(32768.0, static_cast<double>(t) * t / 65535.0);
+            for (size_t i = 0; i < 8; ++i) EXPECT_LE(std::abs(lane(run.squares, i) - square), 0.5 + 1e-3) << name << " slot " << i;
+            std::printf("%s (max %u, filler 0x%02x): sum %llu, t = %u (2^15.5 / sqrt(S / 65535) = %.3f), u = %u (t^2 / 65535 = %.3f); stopped at %s\n",
+                        name.c_str(), unsigned{imageMax}, unsigned{filler}, static_cast<unsigned long long>(written), t, reference,
+                        lane(run.squares, 0), square, run.stop.c_str());
           }
         }
       }

@@ -1,6 +1,7 @@
 // The softmax's sum, opcode 0x03 (docs/decoding-log.md "sum03", exp_sum_form.h): laid out as an 0x01 compute of the max
 // pass's form over a stream of 16-bit elements; the rung takes the stream of the read kept for it, sums its elements and
-// refuses, by name, the table's application (what the 16-bit results hold is not decoded), saying the sum it reached.
+// applies the tile's table to the sum times its multiplier, reduced by an even power of two ("trk14"), and writes the result
+// in all four 16-bit lanes at ComputeOutputAt ("trk14b", a Guess the chain after it supports).
 //
 // Values no corpus 0x03 has: tile 11, 7 four-byte groups (14 elements) kept from narrow unit 90 under stream 777, walked
 // as 2 beats of 4 groups (the last one short by one: the corpus has 2,048 / 8,192 groups in whole beats, 501 and 5 in
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <limits>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -18,6 +20,7 @@
 
 #include "models/chip/block_interfaces.h"
 #include "models/chip_config.h"
+#include "models/lle/addressed_memory.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "tests/unit/lle_empty_streams.h"
@@ -115,14 +118,34 @@ DecodedPacket sum(EnvelopePackets& f, uint64_t beatGroups, const Fields& extra) 
   return p;
 }
 
-// The refusal the run ends with ("" if none).
-std::string runSum(const Fields& extra = {}, uint64_t keptGroups = kGroups, uint64_t beatGroups = kBeatGroups) {
+// A table no corpus program loads (the corpus has 65535 e^x and 65536 / sqrt(2x)): segment s is 1000 s + 7.5 + 100 x over
+// breakpoints 1.5, 2, 2.5, 3, 3.5, 8, 16, so the segment and the reduced input both show in the value.
+constexpr float kBreaks[7] = {1.5f, 2.0f, 2.5f, 3.0f, 3.5f, 8.0f, 16.0f};
+DecodedPacket table(EnvelopePackets& f) {
+  DecodedPacket p = f.make(0x19, kTile, {{LleField::NluMask, kTile}});
+  for (unsigned seg = 0; seg < 8; ++seg) {
+    const float coef[5] = {1000.0f * static_cast<float>(seg) + 7.5f, 100.0f, 0.0f, 0.0f, 0.0f};
+    for (unsigned k = 0; k < 5; ++k) f.setElement(LleField::NluCoef, 5 * seg + k, std::bit_cast<uint32_t>(coef[k]));
+  }
+  for (unsigned b = 0; b < 7; ++b) f.setElement(LleField::NluBreak, b, std::bit_cast<uint32_t>(kBreaks[b]));
+  return p;
+}
+
+// The refusal the run ends with ("" if none) and the 8 bytes tile 11 then holds at ComputeOutputAt (empty if unwritten).
+struct SumRun {
+  std::string refusal;
+  std::vector<uint8_t> lanes;
+};
+
+SumRun runSumAndRead(const Fields& extra = {}, uint64_t keptGroups = kGroups, uint64_t beatGroups = kBeatGroups, bool withTable = true) {
   models::ChipConfig config;
   LleRung rung(config);
   EnvelopePackets f(0x100);
   EmptyStreams streams;
+  SumRun run;
   try {
     rung.beginRun();
+    if (withTable) rung.packet(table(f), streams, 0);
     for (uint64_t g = 0; g < keptGroups; ++g) {
       const uint32_t unit = g < kGroups ? element(2 * g) | (uint32_t{element(2 * g + 1)} << 16) : 0;
       rung.packet(fillUnit(f, kBase + g, unit), streams, 0);
@@ -130,19 +153,49 @@ std::string runSum(const Fields& extra = {}, uint64_t keptGroups = kGroups, uint
     rung.packet(keptForSum(f, keptGroups), streams, 0);
     rung.packet(sum(f, beatGroups, extra), streams, 0);
   } catch (const models::ChipFault& e) {
-    return e.what();
+    run.refusal = e.what();
+    return run;
   }
-  return "";
+  const AddressedMemory& narrow = rung.tile(11).narrowSram;
+  if (!narrow.firstUnwritten(kOutputAt, 8)) {
+    const auto bytes = narrow.read(kOutputAt, 8);
+    run.lanes.assign(bytes.begin(), bytes.end());
+  }
+  return run;
 }
 
-TEST(LleExpSum, TheSumTakesItsKeptStreamAndAddsItsSixteenBitElementsThenRefusesTheTablesApplicationByName) {
+std::string runSum(const Fields& extra = {}, uint64_t keptGroups = kGroups, uint64_t beatGroups = kBeatGroups, bool withTable = true) {
+  return runSumAndRead(extra, keptGroups, beatGroups, withTable).refusal;
+}
+
+TEST(LleExpSum, TheSumTakesItsKeptStreamAddsItsSixteenBitElementsAndAppliesTheTableReducedByEvenPowersOfTwo) {
   uint64_t expected = 0;
   for (uint64_t i = 0; i < kElements; ++i) expected += element(i);
   ASSERT_EQ(expected, 88627u);
-  const std::string refusal = runSum();
-  EXPECT_NE(refusal.find("lle: opcode 0x03 at"), std::string::npos) << refusal;
-  EXPECT_NE(refusal.find("the sum of its stream's 14 16-bit elements is 88627"), std::string::npos) << refusal;
-  EXPECT_NE(refusal.find("ComputeNluApply (word 15 bit 26)"), std::string::npos) << refusal;
+  // Written out: x = 88,627 x mult = m 4^k, m in [1, 4); the value 1000 s + 7.5 + 100 m of m's segment s, times 2^-k, rounded.
+  const auto resultOf = [](double x) {
+    int k = 0;
+    while (x >= 4.0) x /= 4.0, ++k;
+    while (x < 1.0) x *= 4.0, --k;
+    unsigned seg = 0;
+    while (seg < 7 && x >= kBreaks[seg]) ++seg;
+    return std::pair{k, static_cast<unsigned>(std::nearbyint((1000.0 * seg + 7.5 + 100.0 * x) * std::ldexp(1.0, -k)))};
+  };
+  // 1 / 65,535 (the corpus's multiplier): x = 1.352, no reduction; 1 / 512: x = 173.1 = 2.70 x 4^3 (an odd exponent, m in
+  // [2, 4): segment 3); 1 / 4,096: 21.6 = 1.35 x 4^2; 1 / 262,144: 0.338 = 1.35 x 4^-1 (a negative k scales up).
+  // The result goes to all four 16-bit lanes at ComputeOutputAt, low byte first ("trk14b" §A, a Guess).
+  for (const float mult : {1.0f / 65535.0f, 1.0f / 512.0f, 1.0f / 4096.0f, 1.0f / 262144.0f}) {
+    const SumRun run = runSumAndRead({{LleField::ComputeMult, std::bit_cast<uint32_t>(mult)}});
+    EXPECT_EQ(run.refusal, "") << mult;
+    const auto [k, result] = resultOf(88627.0 * mult);
+    std::vector<uint8_t> lanes;
+    for (unsigned lane = 0; lane < 4; ++lane) lanes.insert(lanes.end(), {static_cast<uint8_t>(result & 0xff), static_cast<uint8_t>(result >> 8)});
+    EXPECT_EQ(run.lanes, lanes) << mult << " (k " << k << ", result " << result << ")";
+  }
+  EXPECT_EQ(resultOf(88627.0 / 512.0), std::pair(3, 410u));  // (3000 + 7.5 + 270.47) / 8 = 409.75: segment 3 reached
+  // Without a table on its tile the application is refused naming the field.
+  const std::string none = runSum({}, kGroups, kBeatGroups, false);
+  EXPECT_NE(none.find("ComputeNluApply (word 15 bit 26) on tile 11, which holds no table"), std::string::npos) << none;
 }
 
 TEST(LleExpSum, AWalkOtherThanTheMaxPassFormIsRefusedNamingItsField) {

@@ -863,6 +863,26 @@ TEST_F(LleRungTest, TheComputesW14Bit53MovesNoByte) {
   expectEnvelopeRefusesBits(w14Neighbour, 14, "bits 50 ");
 }
 
+// w14 bit 54 (ComputeFlagW14Bit54, docs/decoding-log.md "trk14b") moves no byte either: the Dense compute with it set
+// (no corpus Dense carries it: w14[54:51] = 14 only in the softmax chains and pool forms) and clear gives the same two
+// tiles' results. Without the field the envelope pins bit 54 in this form (the set value would be refused "word 14 ...
+// bits 54"; not checked by a scratch build).
+TEST_F(LleRungTest, TheComputesW14Bit54MovesNoByte) {
+  for (const uint64_t bit54 : {0u, 1u}) {
+    rung.reset();
+    parameterCachingRun(0x3);
+    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      f.wordsOf(p)[14].setBits(54, 1, bit54);  // the bit itself, not through the field's row
+      ASSERT_EQ(checkEnvelope(p), "") << "w14 bit 54 " << bit54;
+    });
+    ASSERT_EQ(out.size(), 128u);
+    for (unsigned c = 0; c < 64; ++c) {
+      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "w14 bit 54 " << bit54 << ", lane " << c;
+      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "w14 bit 54 " << bit54 << ", lane " << c;
+    }
+  }
+}
+
 // The compute's mode word w15[25:4] (docs/decoding-log.md "w15"): the mode bits w15[5:4] / w15[9:6], the number
 // written twice at w15[24:20] / w15[18:14] and flags 25, 19 move no byte. The Dense compute with mode 0x2a in
 // w15[11:4] (bits 5, 7, 9 set, 4, 6, 8 clear), the number 13 high / 9 low (the low's bits within the high's) and
