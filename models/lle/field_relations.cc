@@ -1,5 +1,8 @@
 #include "models/lle/field_relations.h"
 
+#include <variant>
+
+#include "models/lle/byte_stepped_weighing.h"
 #include "models/lle/kept_read_records.h"
 #include "models/lle/kept_read_second_nest.h"
 #include "models/lle/kept_take_units.h"
@@ -335,6 +338,17 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     // 0x03's four lanes once each (no K wrap back) and its executor checks that walk and its output units itself; its
     // weights are the stream taken in order, where every element is one value (the only case it executes).
     if (r.exceptPrefixed && rows == RowsChecked::kAll && WideStreamedSquare::isForm(words)) continue;
+    // Nor the K-wrap rows in the byte-stepped weighing (byte_stepped_weighing.h, docs/decoding-log.md "trk14c"): its input
+    // is one run of units, positions x K groups read once each, so Nest37's level 0 carries +1 unit after a position's K
+    // groups (on to the next unit, as a reduction level's +1 in "conv7") and the levels that run once return; its weight
+    // nest steps one byte a group and returns K - 1 bytes (slot carries -1 unit + ComputeNest29CarryLow bytes), no whole
+    // number of units. Looming's passed by its tap-row level (ComputeNest37Limit1); the softmax's one-position form @ 0x07d1
+    // has none. Skipped only where the form's own walk check (fromPacket: every input group at its unit of the run, the
+    // weight bytes stepped and returned at every level) accepts the packet.
+    if (isKWrapRow(r) && rows == RowsChecked::kAll && ByteSteppedWeighing::isForm(words) &&
+        std::holds_alternative<ByteSteppedWeighing>(ByteSteppedWeighing::fromPacket(words))) {
+      continue;
+    }
     // The max pool (idle input nest): no input walk to wrap, and its executor walks Nest29's carries as the window's address
     // generator (weight_byte_walk.h), as the average pool's does.
     if (isKWrapRow(r) && isIdleInputNest(words)) continue;

@@ -10,6 +10,7 @@
 
 #include "models/chip_config.h"
 #include "models/lle/byte_stepped_weighing.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/requantizer.h"
 #include "tests/unit/lle_envelope_packets.h"
@@ -142,6 +143,41 @@ TEST_F(ByteSteppedWeighingTest, ItsUnitsAreRefusedWhereAnotherLaneOrBlockByteWei
   const auto blk = w.unitsWhereOnlyLaneZeroWeighs(input, block, 120, 0, requant);
   ASSERT_TRUE(std::holds_alternative<std::string>(blk));
   EXPECT_NE(std::get<std::string>(blk).find("block unit 2 byte 0 = 1"), std::string::npos) << std::get<std::string>(blk);
+}
+
+// The softmax's one-position form (bright's 0x07d1, docs/decoding-log.md "trk14c"): K = 4 groups read as one run with no
+// tap-row level, so Nest37's level-0 wrap is +1 unit (on to the next unit) and levels 1-4 return (-3), and Nest29's slots
+// return 3 bytes (-1 unit + 1 byte), which the K-wrap rows (-(K - 1) units) do not describe. The form's own walk check
+// holds them; a walk it refuses keeps the rows.
+TEST_F(ByteSteppedWeighingTest, OnePositionsPlusOneLevelZeroWrapIsTheRunAndNotAKWrapError) {
+  DecodedPacket p = packets_.make(0x01, 0x0030,
+                                  {{LleField::ComputeK4W0, 3}, {LleField::ComputeK4W1, 3}, {LleField::ComputeInputBytes, 4},
+                                   {LleField::ComputeInputBytesCode, 0}, {LleField::ComputeInputRingOn, 0}, {LleField::ComputeInputAt4, 50},
+                                   {LleField::ComputeInputByte, 0}, {LleField::ComputePositionStep37, 1},
+                                   {LleField::ComputeNest37Limit1, 0}, {LleField::ComputePositions, 0},
+                                   {LleField::ComputeNest37Limit3, 0}, {LleField::ComputeK4W7, 3}, {LleField::ComputeLimit29Level3, 0},
+                                   {LleField::ComputeKWrapW7, 8191}, {LleField::ComputeK4W10, 3}, {LleField::ComputeLimitW10Level3, 0},
+                                   {LleField::ComputeLimitW0Level4, 0}});
+  setAll(LleField::ComputeNest37LimitHigh, 0);
+  setAll(LleField::ComputeLimitW0Levels56, 0);
+  setAll(LleField::ComputeLimit29High, 0);
+  setAll(LleField::ComputeLimitW10High, 0);
+  setAll(LleField::ComputeLimitW0, 0);
+  setAll(LleField::ComputeLimit29, 0);
+  setAll(LleField::ComputeLimitW10, 0);
+  setAll(LleField::ComputeKWrap29, 8191);
+  setAll(LleField::ComputeNest29CarryLow, 1);
+  setAll(LleField::ComputeNest37CarryLow, 0);
+  setAll(LleField::ComputeKWrap37, (1u << 17) - 3);
+  setElement(LleField::ComputeKWrap37, 0, 1);
+  ASSERT_EQ(refusal(p), "accepted");
+  EXPECT_EQ(checkFieldRelations(0x01, p.words).find("ComputeKWrap"), std::string::npos) << checkFieldRelations(0x01, p.words);
+  setElement(LleField::ComputeNest29CarryLow, 0, 0);  // whole units: not the form, the K-wrap row applies
+  EXPECT_NE(checkFieldRelations(0x01, p.words).find("ComputeKWrap37[0] (word 2 bits 82:66) = 1"), std::string::npos) << checkFieldRelations(0x01, p.words);
+  setElement(LleField::ComputeNest29CarryLow, 0, 1);
+  setElement(LleField::ComputeK4W7, 0, 2);  // a walk the form refuses keeps the row
+  EXPECT_NE(refusal(p), "accepted");
+  EXPECT_NE(checkFieldRelations(0x01, p.words).find("ComputeKWrap37[0] (word 2 bits 82:66) = 1"), std::string::npos) << checkFieldRelations(0x01, p.words);
 }
 
 }  // namespace
