@@ -27,11 +27,14 @@ struct MeshStream {
     uint64_t k = 0;
     nest.forEachUnit([&](int64_t unit) {
       const auto address = static_cast<uint64_t>(unit) * 4;
-      const std::vector<uint8_t> unitBytes = narrow.readAnyway(address, 4);
-      stream.bytes.insert(stream.bytes.end(), unitBytes.begin(), unitBytes.end());
       if (narrow.firstUnwritten(address, 4)) {
+        // Its value never matters (the receiver leaves the unit unwritten): zeros, so a never-allocated memory is not read.
+        stream.bytes.insert(stream.bytes.end(), 4, 0);
         stream.undefinedUnits.resize(nest.units(), false);
         stream.undefinedUnits[k] = true;
+      } else {
+        const auto unitBytes = narrow.read(address, 4);
+        stream.bytes.insert(stream.bytes.end(), unitBytes.begin(), unitBytes.end());
       }
       ++k;
     });
