@@ -44,6 +44,15 @@ class AddressedMemory {
     return std::span<const uint8_t>(bytes_).subspan(address, length);
   }
 
+  // The bytes at [address, address + length) whether written this run or not (0 where the memory was never
+  // allocated): an undefined byte's value, read only by a compute whose results it reaches are then marked
+  // undefined (undefined_outputs.h), so the value never matters.
+  [[nodiscard]] std::vector<uint8_t> readAnyway(uint64_t address, uint64_t length) const {
+    std::vector<uint8_t> out(length, 0);
+    for (uint64_t k = 0; k < length && address + k < bytes_.size(); ++k) out[k] = bytes_[address + k];
+    return out;
+  }
+
   // [address, address + length) no longer holds bytes this run knows (a write whose data is not
   // decoded reached them): a later read is refused as if nobody had written them.
   void forget(uint64_t address, uint64_t length) {

@@ -12,6 +12,7 @@
 #include "models/lle/conv_taps.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/conv_undefined_outputs.h"
 #include "models/lle/requantizer.h"
 
 namespace coralsim::lle {
@@ -192,7 +193,7 @@ std::string ConvCompute::unsupported() const {
 }
 
 std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std::span<const uint8_t> wide,
-                           models::RequantRounding rounding, uint64_t& macs) {
+                           models::RequantRounding rounding, uint64_t& macs, uint64_t* undefinedOutputs) {
   if (std::string why = conv.unsupported(); !why.empty()) return why;
   const uint64_t capacityUnits = narrow.capacity() / kUnitBytes;
   // The input nest revisits grid units (each tap row is read again by the next positions): a 40 x 40
@@ -203,10 +204,9 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   }
   const uint64_t firstInput = static_cast<uint64_t>(conv.input.lowestUnit()) * kUnitBytes;
   const uint64_t inputSpan = (static_cast<uint64_t>(conv.input.highestUnit()) + 1) * kUnitBytes - firstInput;
-  if (const auto missing = narrow.firstUnwritten(firstInput, inputSpan)) {
-    return "no input byte at narrow address " + std::to_string(*missing) + " of the " + std::to_string(inputSpan) +
-           " the input nest (Nest37) reaches from " + std::to_string(firstInput);
-  }
+  // Input bytes no packet wrote are undefined: the positions they reach are marked so after the run
+  // (conv_undefined_outputs.h), the others computed as ever.
+  const std::vector<bool> undefinedPositions = convUndefinedPositions(conv, narrow);
   // A split reduction's later passes read the stream's next windows, each output block its own prefix
   // and windows after the block before (below).
   const auto split = conv.splitReduction();
@@ -250,8 +250,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   requant.reserve(blocks * lanes);
   for (const float laneScale : scale) requant.emplace_back(laneScale, conv.epilogue.mult, conv.epilogue.lo, conv.epilogue.hi, conv.epilogue.zpOut, rounding);
   // Copies: the output may land inside the span the input reaches (it does not in the corpus).
-  const auto inputSpanBytes = narrow.read(firstInput, inputSpan);
-  const std::vector<uint8_t> input(inputSpanBytes.begin(), inputSpanBytes.end());
+  const std::vector<uint8_t> input = narrow.readAnyway(firstInput, inputSpan);
   const uint8_t* weights = wide.data() + conv.prefixBytes() * (sideBySide ? blocks : 1);
   const uint64_t reduction = conv.reduction();
   std::array<uint8_t, kUnitBytes> results{};
@@ -300,6 +299,8 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
       }
     }
     macs += conv.iterations() * lanes * kUnitBytes;
+    const uint64_t marked = forgetUndefinedPositions(conv, undefinedPositions, narrow);
+    if (undefinedOutputs) *undefinedOutputs += marked;
     return "";
   }
   const auto inputSplit = splitAtInnerLevels(conv.input, reduction);
@@ -376,6 +377,8 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     }
   }
   macs += conv.iterations() * lanes * kUnitBytes;
+  const uint64_t marked = forgetUndefinedPositions(conv, undefinedPositions, narrow);
+  if (undefinedOutputs) *undefinedOutputs += marked;
   return "";
 }
 

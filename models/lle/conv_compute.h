@@ -76,11 +76,12 @@ struct ConvCompute {
   [[nodiscard]] std::string unsupported() const;
 };
 
-// Runs `conv` on one tile: the input units from `narrow` (every byte of the span the input nest
-// reaches must have been written in this run), the prefix and weights from `wide` (the tile's
-// parameter bytes from address 0), the results written into `narrow` along the output nest.
-// Returns "" or why it cannot (a missing byte, memory left); `macs` grows by the MACs done.
+// Runs `conv` on one tile: the input units from `narrow`, the prefix and weights from `wide` (the tile's
+// parameter bytes from address 0), the results written into `narrow` along the output nest. A position
+// whose taps reach an input byte no packet wrote this run is undefined: its output units are left unwritten
+// (conv_undefined_outputs.h) and counted in `undefinedOutputs` when given.
+// Returns "" or why it cannot (memory left, parameters missing); `macs` grows by the MACs done.
 [[nodiscard]] std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std::span<const uint8_t> wide,
-                                         models::RequantRounding rounding, uint64_t& macs);
+                                         models::RequantRounding rounding, uint64_t& macs, uint64_t* undefinedOutputs = nullptr);
 
 }  // namespace coralsim::lle

@@ -166,6 +166,7 @@ void LleRung::beginRun() {
   streamedOperandTaker_.reset();
   meshSent_ = {};
   meshArmed_ = {};
+  firstUndefinedProducer_.clear();
   weightStreams_ = {};
   streamsAwaitingFeed_ = {};
   infeedConfigured_ = false;
@@ -768,19 +769,8 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     if (!(packet.tileMask & (1u << t)) || !sends) continue;
     const unsigned destination = meshNeighbour(packet, m, t);
     insideNarrow(sendNest, t, "send");
-    const AddressedMemory& narrow = tiles_[t].narrowSram;
-    std::vector<uint8_t> bytes;
-    bytes.reserve(sendNest.units() * 4);
-    sendNest.forEachUnit([&](int64_t unit) {
-      const auto address = static_cast<uint64_t>(unit) * 4;
-      if (const auto unwritten = narrow.firstUnwritten(address, 4)) {
-        refuse(packet, "the mesh send of tile " + std::to_string(t) + " reads narrow byte " + std::to_string(*unwritten) +
-                           ", which no packet wrote");
-      }
-      const auto unitBytes = narrow.read(address, 4);
-      bytes.insert(bytes.end(), unitBytes.begin(), unitBytes.end());
-    });
-    meshSent_[direction][destination].push_back(std::move(bytes));
+    // Units no packet wrote go as undefined bytes (mesh_stream.h, docs/decoding-log.md "convx").
+    meshSent_[direction][destination].push_back(MeshStream::read(tiles_[t].narrowSram, sendNest));
     pairMeshTransfers(packet, direction, destination);
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -825,18 +815,13 @@ void LleRung::relayMeshStream(const DecodedPacket& packet, size_t direction, con
                          (arrived.empty() ? ": no stream was sent towards it before it runs"
                                           : ": an earlier receive of the tile still waits for its bytes"));
     }
-    std::vector<uint8_t> stream = std::move(arrived.front());
+    MeshStream stream = std::move(arrived.front());
     arrived.pop_front();
     if (stream.size() != buffer.units() * 4) {
       refuse(packet, "the mesh relay on tile " + std::to_string(t) + " walks " + std::to_string(buffer.units() * 4) +
                          " bytes, the stream sent towards it carries " + std::to_string(stream.size()));
     }
-    AddressedMemory& narrow = tiles_[t].narrowSram;
-    size_t at = 0;
-    buffer.forEachUnit([&](int64_t unit) {
-      (void)narrow.write(static_cast<uint64_t>(unit) * 4, std::span<const uint8_t>(stream).subspan(at, 4));
-      at += 4;
-    });
+    stream.writeInto(tiles_[t].narrowSram, buffer);
     meshSent_[direction][destination].push_back(std::move(stream));
     pairMeshTransfers(packet, direction, destination);
   }
@@ -846,7 +831,7 @@ void LleRung::pairMeshTransfers(const DecodedPacket& packet, size_t direction, u
   auto& sent = meshSent_[direction][tile];
   auto& armed = meshArmed_[direction][tile];
   while (!sent.empty() && !armed.empty()) {
-    const std::vector<uint8_t> bytes = std::move(sent.front());
+    const MeshStream bytes = std::move(sent.front());
     const LoopNest<4> nest = armed.front();
     sent.pop_front();
     armed.pop_front();
@@ -855,12 +840,7 @@ void LleRung::pairMeshTransfers(const DecodedPacket& packet, size_t direction, u
                          std::to_string(tile) + ": the send carries " + std::to_string(bytes.size()) +
                          " bytes, the receive it pairs with takes " + std::to_string(nest.units() * 4));
     }
-    AddressedMemory& narrow = tiles_[tile].narrowSram;
-    size_t at = 0;
-    nest.forEachUnit([&](int64_t unit) {
-      (void)narrow.write(static_cast<uint64_t>(unit) * 4, std::span<const uint8_t>(bytes).subspan(at, 4));
-      at += 4;
-    });
+    bytes.writeInto(tiles_[tile].narrowSram, nest);
   }
 }
 
@@ -2435,9 +2415,11 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
       ConvCompute streamConv = conv;
       streamConv.streamOffsetArray = unreadPrefixBytes != 0;
       const std::vector<uint8_t> groups = weightRowsOfStream(packet, t, stream, conv, fed);
-      if (const std::string why = runConvCompute(streamConv, tile.narrowSram, groups, config_.requantRounding, macs_); !why.empty()) {
+      uint64_t undefined = 0;
+      if (const std::string why = runConvCompute(streamConv, tile.narrowSram, groups, config_.requantRounding, macs_, &undefined); !why.empty()) {
         refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
       }
+      noteUndefinedOutputs(packet, t, undefined);
       if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
       continue;
     }
@@ -2454,9 +2436,11 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
       streamsAwaitingFeed_[t]->weightBytes = weightBytes;
       const std::span<const uint8_t> rows = spread ? std::span<const uint8_t>(*spread)
                                                    : std::span<const uint8_t>(tiles_[fed->tile].wide.at(at), std::max(weightBytes, fed->bytes));
-      if (const std::string why = runConvCompute(conv, tile.narrowSram, rows, config_.requantRounding, macs_); !why.empty()) {
+      uint64_t undefined = 0;
+      if (const std::string why = runConvCompute(conv, tile.narrowSram, rows, config_.requantRounding, macs_, &undefined); !why.empty()) {
         refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
       }
+      noteUndefinedOutputs(packet, t, undefined);
       if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
       continue;
     }
@@ -2469,9 +2453,11 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
     streamsAwaitingFeed_[t]->weightTile = static_cast<unsigned>(source - tiles_.data());
     streamsAwaitingFeed_[t]->weightBytes = weightBytes;
     const std::span<const uint8_t> wide(source->wide.at(0), weightBytes);
-    if (const std::string why = runConvCompute(conv, tile.narrowSram, wide, config_.requantRounding, macs_); !why.empty()) {
+    uint64_t undefined = 0;
+    if (const std::string why = runConvCompute(conv, tile.narrowSram, wide, config_.requantRounding, macs_, &undefined); !why.empty()) {
       refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
     }
+    noteUndefinedOutputs(packet, t, undefined);
     if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
   }
 }
@@ -3367,7 +3353,7 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
   if (const uint64_t* hole = std::get_if<uint64_t>(&sent)) {
     refuse(packet, "the outfeed reads narrow bytes [" + std::to_string(at) + ", " + std::to_string(at + readBytes) + ") of tile " +
                        std::to_string(index) + " (Stage13NarrowAt4); byte " + std::to_string(*hole) +
-                       " was not written in this run");
+                       " was not written in this run" + undefinedOrigin());
   }
   return filledToOutfeedLines(std::get<std::vector<uint8_t>>(sent), bytes);
 }

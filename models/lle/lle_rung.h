@@ -82,6 +82,7 @@
 #include "models/chip/datapath_rung.h"
 #include "models/lle/compute_epilogue.h"
 #include "models/lle/loop_nest.h"
+#include "models/lle/mesh_stream.h"
 #include "models/lle/next_packet_watch.h"
 #include "models/lle/stream_prefix_watch.h"
 #include "models/lle/partner_copy.h"
@@ -406,7 +407,13 @@ class LleRung final : public models::DatapathRung {
   bool computeUnstreamed_ = false;  // set while a compute whose wait ended runs as before the form (never waits again)
   std::array<std::deque<WideReceive>, 16> pendingReceives_;  // per tile, in program order
   // Mesh transfers not yet paired, per direction (mesh_sides.h kMeshLayouts) and receiving tile.
-  std::array<std::array<std::deque<std::vector<uint8_t>>, 16>, 4> meshSent_;
+  std::array<std::array<std::deque<MeshStream>, 16>, 4> meshSent_;
+  // The first packet of the run that produced undefined results (a compute over bytes no packet wrote,
+  // conv_undefined_outputs.h; docs/decoding-log.md "convx"), named where an outfeed is refused for reading
+  // undefined bytes; "" while none has.
+  std::string firstUndefinedProducer_;
+  void noteUndefinedOutputs(const models::DecodedPacket& packet, unsigned tile, uint64_t positions);
+  [[nodiscard]] std::string undefinedOrigin() const;
   std::array<std::array<std::deque<LoopNest<4>>, 16>, 4> meshArmed_;
   // The last looping execution-only receive of each tile (Recv11ExecRun > 0 with its inner level): the
   // weight stream a convolution compute naming its tag (ComputeStreamTag = Recv11ExecStream) takes.

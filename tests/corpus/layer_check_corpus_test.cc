@@ -41,6 +41,11 @@ constexpr uint64_t kSeed = 20240605;
 // the two gabor convolutions write several positions a tile (lane_layout.h rule 2). Floors for the
 // Dense-only fixtures below stay 2.
 constexpr size_t kMinFullyChecked = 15;
+// Layers of fully running programs whose several-position packets the layer map cannot place: an intermediate layer has no
+// OutputLayout (lane_layout.h rule 2: "its positions stay unplaced, said, not guessed"). Since "convx" one such program runs
+// fully -- model_conv, its ten 7 x 7 layers (docs/decoding-log.md "convx" §B compares them with a throwaway dump; a per-layer
+// placement is its Next (1)). A bound, so that any other unplaced layer fails.
+constexpr size_t kMaxNotPlacedLayers = 10;
 constexpr size_t kMinSeveralPositionLayers = 2;
 constexpr size_t kMinDenseChecked = 2;
 constexpr size_t kMinStopped = 1;
@@ -79,7 +84,7 @@ const std::vector<Checked>& checkedCorpus() {
 
 TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
   CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
-  size_t full = 0, severalPositionLayers = 0;
+  size_t full = 0, severalPositionLayers = 0, notPlaced = 0;
   for (const Checked& c : checkedCorpus()) {
     if (!c.report.lleCompleted) continue;
     EXPECT_FALSE(c.report.mismatch()) << c.path;
@@ -108,7 +113,11 @@ TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
       offByOne += row.comparison.differing;
       EXPECT_NE(row.verdict, LayerVerdict::kDiffers) << c.path << " layer " << row.layer.index;
       EXPECT_NE(row.verdict, LayerVerdict::kDoesNotFit) << c.path << " layer " << row.layer.index;
-      EXPECT_NE(row.verdict, LayerVerdict::kNotPlaced) << c.path << " layer " << row.layer.index;
+      if (row.verdict == LayerVerdict::kNotPlaced) {
+        ++notPlaced;
+        std::printf("  %-50s layer %zu: POSITIONS NOT PLACED (no OutputLayout for an intermediate layer; bounded by kMaxNotPlacedLayers)\n",
+                    c.path.filename().string().c_str(), static_cast<size_t>(row.layer.index));
+      }
       if (row.verdict == LayerVerdict::kMatched || row.verdict == LayerVerdict::kWithinTolerance) {
         EXPECT_EQ(row.comparison.compared, row.comparison.elements) << c.path;
         compared += row.comparison.compared;
@@ -129,6 +138,7 @@ TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
   }
   EXPECT_GE(full, kMinFullyChecked);
   EXPECT_GE(severalPositionLayers, kMinSeveralPositionLayers);
+  EXPECT_LE(notPlaced, kMaxNotPlacedLayers) << "more layers of fully running programs are left unplaced than model_conv's ten";
 }
 
 TEST(LayerCheckCorpus, ModelsWhereLleStopsReportTheStopAndTheLayersNotReached) {

@@ -11,14 +11,17 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <set>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "models/isa/compute_loop_nest.h"
 #include "models/isa/word128.h"
 #include "models/lle/addressed_memory.h"
 #include "models/lle/conv_compute.h"
+#include "models/lle/conv_undefined_outputs.h"
 #include "models/lle/lle_fields.h"
 
 namespace coralsim::lle {
@@ -508,12 +511,6 @@ TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
   Packet both = convPacket(2, e);
   both.field(LleField::ComputeZpWeight, 5);
   EXPECT_NE(ConvCompute::fromPacket(both.words).unsupported().find("ComputeZpWeight"), std::string::npos);
-  // A grid byte nobody wrote: refused naming its address, not read as 0.
-  Packet late = convPacket(0, e);
-  late.field(LleField::ComputeInputAt4, kInputAt4 - 1);
-  const std::string why = runConvCompute(ConvCompute::fromPacket(late.words), f.narrow, f.wide(0),
-                                         models::RequantRounding::kFp32HalfEven, macs);
-  EXPECT_NE(why.find("no input byte at narrow address " + std::to_string(4 * (kInputAt4 - 1))), std::string::npos) << why;
   // Too few parameter bytes for the prefix and the weights the nest reaches.
   const std::vector<uint8_t> full = f.wide(3);
   const std::vector<uint8_t> shortWide(full.begin(), full.end() - 1);
@@ -522,6 +519,50 @@ TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
                 .find("Nest29"),
             std::string::npos);
   EXPECT_EQ(macs, 0u);
+}
+
+// Undefined bytes (docs/decoding-log.md "convx"): a grid unit no packet wrote is undefined, and so is every
+// output position whose taps reach it -- left unwritten, over the bytes the output units held -- while the
+// positions that do not reach it are the direct convolution as ever. Grid unit (row 0, column 3) is a tap of
+// outputs (0, 1) and (0, 2) alone (columns 1-3 and 2-4 of row 0); the 2 x 3 kernel, the grid and the output
+// address are no corpus convolution's. Before "convx" the compute was refused ("no input byte at narrow address").
+TEST(LleConvCompute, APositionWhoseTapsReachAnUnwrittenByteIsLeftUndefined) {
+  const Epilogue e;
+  constexpr unsigned kPrefix = 3;
+  constexpr uint64_t kHole = 4 * (kInputAt4 + 3);  // grid (0, 3)
+  Fixture f;
+  f.narrow.forget(kHole, 4);
+  // Earlier bytes at the output units: an undefined result must not leave them readable.
+  EXPECT_TRUE(f.narrow.write(kOutputAt, std::vector<uint8_t>(4 * kOutputs, 0xa5)));
+  const ConvCompute conv = ConvCompute::fromPacket(convPacket(kPrefix, e).words);
+  const std::vector<bool> undefined = convUndefinedPositions(conv, f.narrow);
+  EXPECT_EQ(undefined, (std::vector<bool>{false, true, true, false, false, false}));
+  uint64_t macs = 0;
+  uint64_t undefinedOutputs = 0;
+  ASSERT_EQ(runConvCompute(conv, f.narrow, f.wide(kPrefix), models::RequantRounding::kFp32HalfEven, macs, &undefinedOutputs), "");
+  EXPECT_EQ(undefinedOutputs, 2u);
+  for (unsigned y = 0; y < kOutH; ++y) {
+    for (unsigned x = 0; x < kOutW; ++x) {
+      const uint64_t at = kOutputAt + 4 * (y * kOutW + x);
+      if (y == 0 && (x == 1 || x == 2)) {
+        EXPECT_TRUE(f.narrow.firstUnwritten(at, 4).has_value()) << "output (" << y << ", " << x << ") reads the unwritten unit";
+        continue;
+      }
+      ASSERT_FALSE(f.narrow.firstUnwritten(at, 4).has_value()) << "output (" << y << ", " << x << ")";
+      for (unsigned c = 0; c < kLanes; ++c) {
+        EXPECT_EQ(int{f.narrow.read(at, 4)[c]}, int{f.expected(kPrefix, e, y, x, c)}) << "output (" << y << ", " << x << ") lane " << c;
+      }
+    }
+  }
+  // A memory no packet wrote at all (never allocated): every position undefined, nothing read out of range.
+  AddressedMemory empty(4096);
+  uint64_t all = 0;
+  ASSERT_EQ(runConvCompute(conv, empty, f.wide(kPrefix), models::RequantRounding::kFp32HalfEven, macs, &all), "");
+  EXPECT_EQ(all, uint64_t{kOutputs});
+  EXPECT_EQ(empty.firstUnwritten(kOutputAt, 4 * kOutputs), std::optional<uint64_t>(kOutputAt));
+  // Every unit written: no position undefined (and the list is empty, the fast path).
+  Fixture whole;
+  EXPECT_TRUE(convUndefinedPositions(conv, whole.narrow).empty());
 }
 
 }  // namespace

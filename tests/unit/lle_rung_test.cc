@@ -3482,8 +3482,9 @@ class LleConvolutionStreamTest : public LleRungTest {
   std::array<std::vector<uint32_t>, 2> grid;
   // Every output of both tiles against `accumulator(t, y, x, lane)`, the sum a reference convolution
   // written in the test gives there, through the epilogue (the product scaled by kMult, clamped, rounded).
-  void expectConvOutputs(const std::function<int64_t(unsigned, unsigned, unsigned, unsigned)>& accumulator) {
+  void expectConvOutputs(const std::function<int64_t(unsigned, unsigned, unsigned, unsigned)>& accumulator, uint16_t tiles = 0x3) {
     for (unsigned t = 0; t < 2; ++t) {
+      if (!(tiles & (1u << t))) continue;
       const AddressedMemory& m = rung.tile(t).narrowSram;
       for (unsigned y = 0; y < kOutH; ++y) {
         for (unsigned x = 0; x < kOutW; ++x) {
@@ -4270,6 +4271,69 @@ TEST_F(LleConvolutionStreamTest, TapsCountedAboveTheWeightNestsLevelZeroReadTheW
   expectRefusal([&] { runWalk(1, 1 - int64_t{kTaps - 1}); },
                 "ComputeKWrap29[2] (word 8 bits 77:65) = -4 makes Nest29 level 4 step 1 weight groups, not the 6 the levels below walk",
                 "positions that move the weight walk were accepted");
+  rung.endRun();
+}
+
+// Undefined bytes through the rung (docs/decoding-log.md "convx"): tile 1's grid unit (row 0, column 3) is left
+// unwritten, so the convolution runs on both tiles and tile 1's outputs (0, 1) and (0, 2) -- the positions whose
+// taps reach it -- are undefined (unwritten), its other four and all of tile 0's the direct convolution. A
+// staging read + outfeed of tile 0's first 16 output bytes reaches the host; the same read of tile 1 is refused
+// naming the outfeed's send (opcode 0x10), the undefined byte and the compute that produced it. Before "convx"
+// the compute itself was refused ("no input byte at narrow address").
+TEST_F(LleConvolutionStreamTest, AnOutfeedOfUndefinedBytesIsRefusedNamingWhereTheyWereProduced) {
+  constexpr uint64_t kHoleUnit = 3;  // grid (0, 3) of tile 1
+  const auto runTo = [&](uint16_t outfeedTile) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    for (unsigned t = 0; t < 2; ++t) {
+      for (size_t u = 0; u < grid[t].size(); ++u) {
+        if (t == 1 && u == kHoleUnit) continue;
+        rung.packet(f.make(0x17, {{LleField::Dma17Mask, 1u << t}, {LleField::Fill17Immediate, 1}, {LleField::Fill17Value, grid[t][u]},
+                                  {LleField::Fill17At4, kInputAt4 + u}}),
+                    streams, 0);
+      }
+    }
+    arm(0x3, kTaps, kTag);
+    rung.packet(conv(), streams, 0);
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        const uint64_t at = kConvOutputAt + 4 * (y * kOutW + x);
+        EXPECT_FALSE(rung.tile(0).narrowSram.firstUnwritten(at, 4).has_value()) << "tile 0 output " << y << ", " << x;
+        EXPECT_EQ(rung.tile(1).narrowSram.firstUnwritten(at, 4).has_value(), y == 0 && (x == 1 || x == 2)) << "tile 1 output " << y << ", " << x;
+      }
+    }
+    constexpr uint64_t kReadGroups = 3;  // 16 bytes: outputs 0-3
+    rung.packet(f.make(0x13, {{LleField::Dma13Mask, outfeedTile}, {LleField::Stage13NarrowAt4, kConvOutputAt / 4},
+                              {LleField::Stage13Groups, kReadGroups}, {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(kReadGroups))},
+                              {LleField::Stage13LoopOn, 1}, {LleField::Stage13Route, 1}}),
+                streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, outfeedTile}}), streams, 0);
+    return rung.windowTail(0, 16, 0, streams);
+  };
+  const std::vector<uint8_t> out = runTo(0x1);
+  const auto written = rung.tile(0).narrowSram.read(kConvOutputAt, 16);
+  EXPECT_EQ(out, std::vector<uint8_t>(written.begin(), written.end()));
+  expectConvOutputs([&](unsigned t, unsigned y, unsigned x, unsigned c) -> int64_t {
+    if (t == 1) return 0;  // checked above: tile 1 holds undefined positions
+    int64_t acc = 0;
+    for (unsigned ky = 0; ky < kKh; ++ky) {
+      for (unsigned kx = 0; kx < kKw; ++kx) {
+        const uint32_t unit = grid[t][(y + ky) * kG + x + kx];
+        for (unsigned i = 0; i < 4; ++i) acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * streams.params[(ky * kKw + kx) * 16 + 4 * c + i];
+      }
+    }
+    return acc;
+  }, 0x1);
+  rung.endRun();
+  expectRefusal([&] { runTo(0x2); },
+                "the outfeed reads narrow bytes [400, 416) of tile 1 "
+                "(Stage13NarrowAt4); byte 404 was not written in this run; undefined data was first produced by opcode 0x01",
+                "an outfeed of undefined bytes was accepted");
+  rung.endRun();
+  const std::string why = refusalOf([&] { runTo(0x2); });
+  EXPECT_EQ(why.rfind("lle: opcode 0x10 at ", 0), 0u) << why;  // the packet that read them
+  EXPECT_NE(why.find("on tile 1 (2 output positions over input bytes no packet wrote)"), std::string::npos) << why;
   rung.endRun();
 }
 
@@ -7788,8 +7852,9 @@ TEST_F(LleRungTest, AMeshFillWritesItsValueOverTheReceiveNest) {
     return why;
   };
   // Since "conv32run" the other forms run: a send reads its tile's narrow memory (here unit 0, which no
-  // packet wrote: refused), and a fill whose level 0 counts steps by the receive stride.
-  EXPECT_NE(refusal(fill(1, 1, 0)).find("reads narrow byte 0, which no packet wrote"), std::string::npos);
+  // packet wrote: since "convx" sent as undefined bytes, not refused), and a fill whose level 0 counts steps by
+  // the receive stride.
+  EXPECT_EQ(refusal(fill(1, 1, 0)), "accepted");
   EXPECT_EQ(refusal(fill(0, 1, 3)), "accepted");
   // The run mask (docs/decoding-log.md "mesh83"): level 2 counts (limit 1) but its bit is clear.
   DecodedPacket levelOff = fill(0, 1, 3);
@@ -7835,6 +7900,38 @@ TEST_F(LleRungTest, AMeshPacketsSendReadsWhatItsOwnFillWrote) {
   }
   const auto own = rung.tile(1).narrowSram.read(4 * 20, 4);
   EXPECT_EQ(std::vector<uint8_t>(own.begin(), own.end()), (std::vector<uint8_t>{0x8d, 0x7c, 0x6b, 0x5a}));
+  rung.endRun();
+}
+
+// The same transfer with tile 1's unit 53 never written (docs/decoding-log.md "convx"): the send carries it as
+// undefined, so tile 5's unit 102 -- written before the transfer -- is left unwritten, while the two filled units
+// land as ever. Before "convx" the send was refused ("reads narrow byte 212, which no packet wrote").
+TEST_F(LleRungTest, AMeshSendCarriesAnUnwrittenUnitAsUndefined) {
+  const auto nest = [&](DecodedPacket& p, LleField limit, LleField carry, uint64_t level, uint64_t count, int64_t step) {
+    for (unsigned i = 0; i < 4; ++i) f.setElement(p, limit, i, i == level ? count - 1 : 0);
+    for (unsigned i = 0; i < 3; ++i) f.setElement(p, carry, i, i + 1 == level ? static_cast<uint64_t>(step) & 0x1ffff : 0);
+  };
+  DecodedPacket receive = f.make(0x15, {{LleField::Dma15Mask, 0x0020}, {LleField::Mesh15RecvStride, 1}, {LleField::Mesh15RecvAt4, 100},
+                                        {LleField::Mesh15SendStride, 0}, {LleField::Mesh15Fill, 0}, {LleField::Mesh15RecvLevelOn, 1}});
+  nest(receive, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry, 0, 3, 0);
+  DecodedPacket fillAndSend =
+      f.make(0x15, {{LleField::Dma15Mask, 0x0002}, {LleField::Mesh15RecvStride, 1}, {LleField::Mesh15RecvAt4, 20}, {LleField::Mesh15Fill, 1},
+                    {LleField::Mesh15FillValue, 0x5a6b7c8d}, {LleField::Mesh15RecvLevelOn, 3}, {LleField::Mesh15SendStride, 1},
+                    {LleField::Mesh15SendAt4, 31}, {LleField::Mesh15SendLevelOn, 3}});
+  nest(fillAndSend, LleField::Mesh15RecvLimit, LleField::Mesh15RecvCarry, 1, 3, 11);
+  nest(fillAndSend, LleField::Mesh15SendLimit, LleField::Mesh15SendCarry, 1, 3, 11);
+  rung.beginRun();
+  writeUnit(5, 102, 0x0d0c0b0a);  // an earlier value the undefined unit must not leave readable
+  rung.packet(receive, streams, 0);
+  const std::string why = refusalOf([&] { rung.packet(fillAndSend, streams, 0); });
+  ASSERT_EQ(why, "accepted") << why;
+  const AddressedMemory& m = rung.tile(5).narrowSram;
+  for (const uint64_t unit : {100u, 101u}) {
+    ASSERT_FALSE(m.firstUnwritten(4 * unit, 4).has_value()) << "unit " << unit;
+    const auto got = m.read(4 * unit, 4);
+    EXPECT_EQ(std::vector<uint8_t>(got.begin(), got.end()), (std::vector<uint8_t>{0x8d, 0x7c, 0x6b, 0x5a})) << "unit " << unit;
+  }
+  EXPECT_EQ(m.firstUnwritten(4 * 102, 4), std::optional<uint64_t>(4 * 102));
   rung.endRun();
 }
 
