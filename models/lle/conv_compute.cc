@@ -97,6 +97,11 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   conv.output = OutputNest::fromPacket(words, static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes),
                                        conv.lanes / kUnitBytes);
   conv.prefix = static_cast<unsigned>(readField(words, LleField::ComputeParamPrefix));
+  // The packet's own codes (checked against its nest and step by outputPartialPassProblem): k - 1 and the level + 1.
+  if (const uint64_t levels = readField(words, LleField::ComputeOutLevelsWalked); levels != 0) {
+    conv.partialUnits = readField(words, LleField::ComputeOutPartialUnits) + 1;
+    conv.partialLevel = static_cast<unsigned>(levels - 1);
+  }
   conv.zpWeight = static_cast<int32_t>(readField(words, LleField::ComputeZpWeight));
   conv.epilogue = readComputeEpilogue(words);
   return conv;
@@ -107,6 +112,15 @@ uint64_t ConvCompute::prefixBytes() const {
   // (depthwise: 1; posenet / bodypix 324: scale, bias, offset = 3).
   const unsigned arrays = ((prefix & 2) ? 2 : 0) + (prefix & 1) + (streamOffsetArray ? 1 : 0);
   return arrays * groupBytes();
+}
+
+uint64_t ConvCompute::unitsOfOutput(uint64_t o) const {
+  const uint64_t whole = lanes / kUnitBytes;
+  if (partialUnits == 0 || partialLevel >= ComputeLoopNest::kLevels) return whole;
+  // The levels above the partial one run once (it is the highest counting level), so its last iteration is the
+  // walk's last outputs / (limit + 1) outputs.
+  const uint64_t last = outputs() / (output.limits[partialLevel] + 1);
+  return o + last >= outputs() ? partialUnits : whole;
 }
 
 uint64_t ConvCompute::blocks() const {
@@ -142,6 +156,16 @@ std::optional<ConvCompute::SplitReduction> ConvCompute::splitReduction() const {
     for (unsigned blocksFrom = level; blocksFrom <= ComputeLoopNest::kLevels; ++blocksFrom) {
       if (product(level, blocksFrom) * sideBySideBlocks == outputs() && product(blocksFrom, ComputeLoopNest::kLevels) == sideBySideBlocks) {
         return SplitReduction{taps, outputs() / sideBySideBlocks, 1, sideBySideBlocks};
+      }
+    }
+    return std::nullopt;
+  }
+  // A stream's blocks one after another over one K pass: the positions, then levels whose product is the blocks.
+  if (groups == 1 && streamBlocks > 1) {
+    if (outputs() % streamBlocks != 0) return std::nullopt;
+    for (unsigned blocksFrom = level; blocksFrom <= ComputeLoopNest::kLevels; ++blocksFrom) {
+      if (product(level, blocksFrom) * streamBlocks == outputs() && product(blocksFrom, ComputeLoopNest::kLevels) == streamBlocks) {
+        return SplitReduction{taps, outputs() / streamBlocks, 1, streamBlocks};
       }
     }
     return std::nullopt;
@@ -254,18 +278,18 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   const uint8_t* weights = wide.data() + conv.prefixBytes() * (sideBySide ? blocks : 1);
   const uint64_t reduction = conv.reduction();
   std::array<uint8_t, kUnitBytes> results{};
-  const int64_t laneGroups = lanes / kUnitBytes;
   // A position's lane groups side by side from its unit (output_nest.h).
-  const auto writeOutput = [&](int64_t unit, std::span<const int32_t> acc, uint64_t block = 0) {
+  const auto writeOutput = [&](int64_t unit, std::span<const int32_t> acc, uint64_t o, uint64_t block = 0) {
     const Requantizer* laneRequant = requant.data() + block * lanes;
-    for (unsigned g = 0; g < laneGroups; ++g) {
+    const uint64_t units = conv.unitsOfOutput(o);
+    for (unsigned g = 0; g < units; ++g) {
       for (unsigned c = 0; c < kUnitBytes; ++c) results[c] = laneRequant[kUnitBytes * g + c](acc[kUnitBytes * g + c]);
       if (!narrow.write(static_cast<uint64_t>(unit + g) * kUnitBytes, results)) return false;
     }
     return true;
   };
   NestCursor out(conv.output);
-  if (split && (split->taps != reduction || sideBySide)) {
+  if (split && (split->taps != reduction || sideBySide || split->blocks > 1)) {
     // A reduction split around the positions (docs/decoding-log.md "ring88"): the K groups are counted
     // outside the positions, each pass over them adding into one partial sum a position (the rows
     // "ring9" decoded). The weight nest returns to its first unit for every pass; the ring-fed weight
@@ -294,7 +318,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
       for (unsigned c = 0; c < lanes; ++c) a[c] = accumulateGroup(a[c], x, g + kUnitBytes * c, conv.epilogue.zpIn, offsets[c]);
     }
     for (uint64_t o = 0; o < conv.outputs(); ++o, out.next()) {
-      if (!writeOutput(out.unit(), std::span<const int32_t>(acc.data() + o * lanes, lanes), o / split->positions)) {
+      if (!writeOutput(out.unit(), std::span<const int32_t>(acc.data() + o * lanes, lanes), o, o / split->positions)) {
         return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
       }
     }
@@ -330,6 +354,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     };
     std::array<uint32_t, kTapBatch> runStart{};
     std::array<int64_t, kTapBatch> outUnit{};
+    std::array<uint64_t, kTapBatch> outIndex{};
     std::vector<uint32_t> dot(static_cast<size_t>(kTapBatch) * lanes);
     std::array<uint32_t, kTapBatch> sumX{};
     std::vector<int32_t> acc(lanes);
@@ -345,7 +370,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
           acc[c] = static_cast<int32_t>(static_cast<uint32_t>(bias[c]) + dot[static_cast<size_t>(o) * lanes + c] - offset * sumX[o] -
                                         zpIn * sumW[c] + terms * zpIn * offset);
         }
-        if (!writeOutput(outUnit[o], acc)) return "output unit " + std::to_string(outUnit[o]) + " leaves the narrow memory";
+        if (!writeOutput(outUnit[o], acc, outIndex[o])) return "output unit " + std::to_string(outUnit[o]) + " leaves the narrow memory";
       }
       batched = 0;
       return "";
@@ -359,6 +384,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
       }
       batchWeights = gRun;
       runStart[batched] = static_cast<uint32_t>(static_cast<uint64_t>(inRun.unit()) * kUnitBytes - firstInput);
+      outIndex[batched] = o;
       outUnit[batched++] = out.unit();
     }
     if (std::string why = flush(); !why.empty()) return why;
@@ -373,7 +399,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
         const uint8_t* g = weights + static_cast<uint64_t>(w.unit()) * conv.groupBytes();
         for (unsigned c = 0; c < lanes; ++c) acc[c] = accumulateGroup(acc[c], x, g + kUnitBytes * c, conv.epilogue.zpIn, weightOffset[c]);
       }
-      if (!writeOutput(out.unit(), acc)) return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
+      if (!writeOutput(out.unit(), acc, o)) return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
     }
   }
   macs += conv.iterations() * lanes * kUnitBytes;

@@ -46,6 +46,14 @@ struct ConvCompute {
   // each weight group's row every block's group (MobileNet v2 wo_fc 224's first convolution: the 32 lanes' bias at
   // bytes 0-127, then a 128-byte row a tap, block b's 16 bytes at 16 b). 1: one block, or the stream's own order.
   uint64_t sideBySideBlocks = 1;
+  // Output blocks a 0x12 weight stream carries one after another, each its prefix then its K groups (the receive's
+  // levels 2-3, "ring128" §C), where the weight nest reduces over one K pass: a level of the weight nest above the
+  // positions, of stride 0, counts them (the stream brings the next block's weights to the same place). 1: none.
+  uint64_t streamBlocks = 1;
+  // A position's partial pass (output_partial_pass.h, docs/decoding-log.md "dec16"): the last iteration of the output
+  // nest's highest counting level writes only `partialUnits` of the position's lane groups. 0: every pass is whole.
+  uint64_t partialUnits = 0;
+  unsigned partialLevel = 0;
   ComputeEpilogue epilogue;  // input and output zero points, multiplier, clamps
 
   [[nodiscard]] static ConvCompute fromPacket(std::span<const isa::Word128> words);
@@ -55,6 +63,9 @@ struct ConvCompute {
   [[nodiscard]] uint64_t outputs() const { return output.units(); }
   [[nodiscard]] uint64_t reduction() const { return outputs() == 0 ? 0 : iterations() / outputs(); }
   [[nodiscard]] uint64_t groupBytes() const { return 4ull * lanes; }
+  // The 4-byte units output `o` (in the output nest's order) writes: the lane groups, or the partial pass's units in
+  // the last iteration of its level (the outputs after all earlier iterations of the highest counting level).
+  [[nodiscard]] uint64_t unitsOfOutput(uint64_t o) const;
   // Bytes of the prefix arrays in front of the first weight group (4 x lanes each); of a split
   // reduction's blocks, in front of each block's groups.
   [[nodiscard]] uint64_t prefixBytes() const;

@@ -1869,13 +1869,15 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
     if (const std::string problem = sixteenBitResultsProblem(packet.words); !problem.empty()) refuse(packet, problem);
   }
   // A position that leaves a partial pass of lane groups (its w7 codes set, output_partial_pass.h; docs/decoding-log.md
-  // "w7codes"): which pass writes only its k units is not decoded, and writing all N would leave units past the
-  // position -- a padded grid's halo among them -- that nothing rewrites. Refused by name until bytes show the pass.
+  // "w7codes", "dec16"): the convolution form writes the last pass's k units (ConvCompute::unitsOfOutput, byte-checked
+  // against the twin). Held here: past it the 16-channel decoders run fully on bytes their earlier layers got wrong
+  // (Conv2d_2_depthwise's output already differs from the twin's, "dec16" §C) -- full runs that are not the golden.
   if (const OutputPartialPassCodes codes = expectedOutputPartialPassCodes(packet.words); codes != OutputPartialPassCodes{}) {
     refuse(packet, "ComputeOutPartialUnits (word 7 bits 25:22) = " + std::to_string(codes.partialUnits) +
                        ": a position of ComputeLaneGroups + 1 units leaves a partial pass of " +
                        std::to_string(codes.partialUnits + 1) + " units at Output37 level " +
-                       std::to_string(codes.levelsWalked - 1) + "; which pass writes them is not executed");
+                       std::to_string(codes.levelsWalked - 1) + " (its last iteration); the convolution writes them, but is held: "
+                       "the layers before it in the corpus programs that reach it are not yet right");
   }
   if (!inputPopsDelivered(streams) || !deferredComputes_.empty()) {
     DeferredCompute& waiting = deferredComputes_.emplace_back();
@@ -2326,6 +2328,8 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
     // A host stream's output blocks over one K pass lie side by side in wide memory (conv_compute.h, "bias14").
     const auto first = static_cast<unsigned>(std::countr_zero(packet.tileMask));
     if (first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) c.sideBySideBlocks = weightStreams_[first]->blocks;
+    // A 0x12's blocks lie one after another in its rows, each its prefix then its groups (conv_compute.h, "dec16").
+    if (first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x12) c.streamBlocks = weightStreams_[first]->blocks;
     return c;
   }();
   if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
@@ -2500,9 +2504,15 @@ void LleRung::reportConvolutionWrite(const DecodedPacket& packet, unsigned t, co
     }
     if (sideBySide) {
       at.resize(positions);
-      bytesPerPosition = static_cast<unsigned>(conv.lanes * blocks);
+      // A partial last block (the last pass, "dec16") holds its k units, not all the lanes.
+      bytesPerPosition = static_cast<unsigned>(conv.lanes * (blocks - 1) + 4 * conv.unitsOfOutput(conv.outputs() - 1));
+      reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kConvolution, bytesPerPosition, at, tiles_[t].narrowSram);
+      return;
     }
   }
+  // Positions of a partial pass (its last iteration, "dec16") hold fewer units; a report has one size a position, so
+  // they are left out here (in the corpus the partial pass is always a side-by-side last block, reported above).
+  if (conv.partialUnits != 0) at.resize(at.size() - at.size() / (conv.output.limits[conv.partialLevel] + 1));
   reportComputeWrite(*config_.lleComputeObserver, packet, t, ComputeForm::kConvolution, bytesPerPosition, at, tiles_[t].narrowSram);
 }
 

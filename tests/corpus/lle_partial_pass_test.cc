@@ -19,6 +19,7 @@
 #include "driver/model/model_loader.h"
 #include "models/isa/word128.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/output_nest.h"
 #include "models/lle/output_partial_pass.h"
 #include "models/scalar/decoded_program.h"
 #include "tests/corpus/distinct_corpus_models.h"
@@ -102,6 +103,50 @@ TEST(LleCorpus, ThePartialPassCodesHeldOutFollowTheOutputNestAsInTheDecodeSet) {
   EXPECT_EQ(heldOut.clearAgree, heldOut.clear) << "a held-out compute's codes do not follow its output nest";
   EXPECT_EQ(decode.controlRefused + heldOut.controlRefused, decode.coded + decode.clear + heldOut.coded + heldOut.clear)
       << "the control passed: the check cannot fail";
+}
+
+// The pass the codes leave partial (docs/decoding-log.md "dec16"): in every coded compute the level the codes name
+// (ComputeOutLevelsWalked - 1) steps a position's passes N units on, and its limit x N + k is the position's N - 1 + step
+// units -- so the level's last iteration is the pass of k units, and a whole N-unit last pass would write into the next
+// position's first units. Decode set the PoseNet 353 x 481 / 481 x 641 16-channel decoders (whose 96-channel layers
+// equal the twin's arithmetic in every byte with that pass written k units wide); every other program held out.
+TEST(LleCorpus, ThePartialPassIsTheLastIterationOfTheLevelTheCodesNameNUnitsAfterTheWholePass) {
+  CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
+  size_t decode = 0, decodeHolds = 0, heldOut = 0, heldOutHolds = 0, control = 0;
+  forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
+    const std::string name = path.filename().string();
+    const bool inDecodeSet = name == "posenet_mobilenet_v1_075_353_481_16_quant_decoder_edgetpu.tflite" ||
+                             name == "posenet_mobilenet_v1_075_481_641_16_quant_decoder_edgetpu.tflite";
+    for (const Executable* e : allExecutables(model)) {
+      for (const auto& bitstream : e->bitstreams) {
+        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);  // held: packets() views it
+        for (const models::DecodedPacket& p : program->packets()) {
+          if (p.action != models::PacketAction::kIssue || !p.tilePacket || static_cast<uint8_t>(p.opcode) != 0x01) continue;
+          const uint64_t levels = readField(p.words, LleField::ComputeOutLevelsWalked);
+          if (levels == 0) continue;
+          const auto units = static_cast<int64_t>(readField(p.words, LleField::ComputeLaneGroups) + 1);
+          const auto k = static_cast<int64_t>(readField(p.words, LleField::ComputeOutPartialUnits) + 1);
+          const auto step = static_cast<int64_t>(readField(p.words, LleField::ComputeOut37Step));
+          const lle::OutputNest nest = lle::OutputNest::fromPacket(p.words, 0, units);
+          const unsigned level = static_cast<unsigned>(levels - 1);
+          const bool holds = nest.strides[level] == units &&
+                             static_cast<int64_t>(nest.limits[level]) * units + k == units - 1 + step;
+          (inDecodeSet ? decode : heldOut) += 1;
+          (inDecodeSet ? decodeHolds : heldOutHolds) += holds ? 1 : 0;
+          // Control: the level below the named one (the positions or rows) never steps N units with that limit.
+          control += level > 0 && nest.strides[level - 1] == units &&
+                             static_cast<int64_t>(nest.limits[level - 1]) * units + k == units - 1 + step ? 1 : 0;
+        }
+      }
+    }
+  });
+  std::printf("decode set: %zu / %zu coded computes step their passes N units at the named level, k units in the last; "
+              "held out: %zu / %zu; control (the level below): %zu\n", decodeHolds, decode, heldOutHolds, heldOut, control);
+  ASSERT_GT(decode, 0u) << "the decode set's programs not found or without codes";
+  ASSERT_GT(heldOut, 1000u);
+  EXPECT_EQ(decodeHolds, decode);
+  EXPECT_EQ(heldOutHolds, heldOut) << "a held-out compute's named level is not its passes of N units";
+  EXPECT_EQ(control, 0u) << "the level below the named one reads as the passes too: the check cannot tell them apart";
 }
 
 }  // namespace
