@@ -11,6 +11,7 @@
 
 #include "models/lle/conv_taps.h"
 #include "models/lle/field_relations.h"
+#include "models/lle/input_step.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/requantizer.h"
 
@@ -86,8 +87,12 @@ std::optional<SplitNest> splitAtInnerLevels(const ComputeLoopNest& nest, uint64_
 
 ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   ConvCompute conv;
+  // Level 0 steps one 4-byte unit, or a tap column of a channel grid (C bytes, input_step.h; unsupported() refuses a
+  // step that is not whole units).
+  const int64_t inputUnits = walksAChannelGrid(words) ? static_cast<int64_t>(inputStepBytes(words) / kUnitBytes) : 1;
   conv.input = computeNestFromPacket(isa::ComputeNest::Nest37, words,
-                                     static_cast<int64_t>(readField(words, LleField::ComputeInputAt4)));
+                                     static_cast<int64_t>(readField(words, LleField::ComputeInputAt4)), inputUnits);
+  conv.inputStep = walksAChannelGrid(words) ? inputStepBytes(words) : kUnitBytes;
   // In a pixel walk the w0 nest's level 0 counts pixels, not K groups ("colour43" §B), and Nest29's level 0 counts
   // the same iterations: the one weight group the reduction of 1 takes weighs every pixel (its stream carries one
   // transfer; split_concat's golden bytes, "split2" §C). Elsewhere level 0 steps one weight group a K group.
@@ -161,6 +166,10 @@ std::optional<ConvCompute::SplitReduction> ConvCompute::splitReduction() const {
 }
 
 std::string ConvCompute::unsupported() const {
+  if (inputStep % kUnitBytes != 0) {
+    return "the input nest's level-0 step (ComputeInputBytes + 8 x ComputeInputStepHigh, word 1 bits 99:81) = " +
+           std::to_string(inputStep) + " bytes: a channel grid of C not a multiple of 4 is not decoded (units of 4 bytes are read)";
+  }
   if (weights.units() != iterations()) {
     return "Nest29 (the weight nest, w7 bit 90) counts " + std::to_string(weights.units()) + " iterations, Nest37 (the input nest) " +
            std::to_string(iterations());

@@ -47,6 +47,8 @@ struct ConvCompute {
   // bytes 0-127, then a 128-byte row a tap, block b's 16 bytes at 16 b). 1: one block, or the stream's own order.
   uint64_t sideBySideBlocks = 1;
   ComputeEpilogue epilogue;  // input and output zero points, multiplier, clamps
+  // The input nest's level-0 step in bytes: 4 (one unit), or C where a depthwise walks a channel grid (input_step.h).
+  uint64_t inputStep = 4;
 
   [[nodiscard]] static ConvCompute fromPacket(std::span<const isa::Word128> words);
 

@@ -20,6 +20,7 @@
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/input_infeed_transfer.h"
+#include "models/lle/input_step.h"
 #include "models/lle/weight_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
@@ -1820,6 +1821,8 @@ void LleRung::runDeferredComputes(const models::RunStreams& streams) {
 uint64_t LleRung::inputElementBytes(const DecodedPacket& packet) const {
   const uint64_t bytes = readField(packet.words, LleField::ComputeInputBytes);
   const uint64_t code = readField(packet.words, LleField::ComputeInputBytesCode);
+  // A channel grid's step (input_step.h): the lanes read 4-byte units, code 0 as in (4, 0); the step is C bytes.
+  if (walksAChannelGrid(packet.words) && code == 0 && bytes % kGroupBytes == 0) return kGroupBytes;
   const bool oneHot = bytes == 1 || bytes == 2 || bytes == 4;
   if (!oneHot || code != (bytes == 4 ? 0 : bytes)) {
     refuse(packet, "ComputeInputBytes (word 1 bits 83:81) = " + std::to_string(bytes) + " with ComputeInputBytesCode (word 1 bits 119:118) = " +
@@ -1958,7 +1961,9 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).
   // ComputeInputBytes 0 over ones: the average pool (lle_rung_average_pool.cc, docs/decoding-log.md "pool4" §B).
-  if (readField(words, LleField::ComputeInputBytes) == 0 && readField(words, LleField::ComputeInputBytesCode) == 0) {
+  // A step with high bits (input_step.h) is no pool: a depthwise over a channel grid, the convolution form below.
+  if (readField(words, LleField::ComputeInputBytes) == 0 && readField(words, LleField::ComputeInputBytesCode) == 0 &&
+      !walksAChannelGrid(words)) {
     computeAveragePool(packet);
     return;
   }
