@@ -14,6 +14,7 @@
 #include "models/lle/input_step.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/requantizer.h"
+#include "models/lle/whole_walk_passes.h"
 
 namespace coralsim::lle {
 namespace {
@@ -103,6 +104,7 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   conv.prefix = static_cast<unsigned>(readField(words, LleField::ComputeParamPrefix));
   conv.zpWeight = static_cast<int32_t>(readField(words, LleField::ComputeZpWeight));
   conv.epilogue = readComputeEpilogue(words);
+  conv.passes = wholeWalkPasses(words);
   return conv;
 }
 
@@ -165,12 +167,50 @@ std::optional<ConvCompute::SplitReduction> ConvCompute::splitReduction() const {
   return std::nullopt;
 }
 
+std::optional<OutputNest> ConvCompute::onePassOutput() const {
+  if (passes == 0 || outputs() % passes != 0) return std::nullopt;
+  const uint64_t perPass = outputs() / passes;
+  uint64_t below = 1;
+  unsigned level = 0;
+  while (level < ComputeLoopNest::kLevels && below < perPass) below *= output.limits[level++] + 1;
+  if (below != perPass) return std::nullopt;
+  OutputNest one = output;
+  for (unsigned above = level; above < ComputeLoopNest::kLevels; ++above) one.limits[above] = 0;
+  return one;
+}
+
+std::string ConvCompute::passesProblem() const {
+  const std::string field = "ComputeLimitW0Level7 (word 1 bits 45:32) = " + std::to_string(passes - 1) + ": ";
+  if (sideBySideBlocks > 1) return field + "passes of the whole walk over a stream of side-by-side blocks are not decoded";
+  if (input.units() == 0 || input.units() * passes % outputs() != 0 || outputs() % passes != 0) {
+    return field + "Output37 (w5 bit 8) counts " + std::to_string(outputs()) + " outputs, not a whole number of positions a pass";
+  }
+  if (!onePassOutput()) {
+    return field + "Output37's top levels do not count the " + std::to_string(passes) + " passes (an output block a pass)";
+  }
+  // One pass must be a plain reduction: its K groups the weight nest's inner levels (the passes with K passes at the
+  // nest's level 6 above the positions, 150 corpus computes, are not executed).
+  uint64_t innerWeights = 1;
+  for (unsigned i = 0; i < ComputeLoopNest::kLevels; ++i) {
+    if (weights.limits[i] != 0 && weights.strides[i] == 0) break;
+    innerWeights *= weights.limits[i] + 1;
+  }
+  if (innerWeights != reduction()) {
+    return field + "a pass whose reduction (" + std::to_string(reduction()) + " iterations an output) is not the inner " +
+           std::to_string(innerWeights) + " of the weight nest (K passes above the positions) is not executed";
+  }
+  return "";
+}
+
 std::string ConvCompute::unsupported() const {
   if (inputStep % kUnitBytes != 0) {
     return "the input nest's level-0 step (ComputeInputBytes + 8 x ComputeInputStepHigh, word 1 bits 99:81) = " +
            std::to_string(inputStep) + " bytes: a channel grid of C not a multiple of 4 is not decoded (units of 4 bytes are read)";
   }
-  if (weights.units() != iterations()) {
+  if (passes > 1) {
+    if (std::string why = passesProblem(); !why.empty()) return why;
+  }
+  if (weights.units() != input.units()) {
     return "Nest29 (the weight nest, w7 bit 90) counts " + std::to_string(weights.units()) + " iterations, Nest37 (the input nest) " +
            std::to_string(iterations());
   }
@@ -203,6 +243,30 @@ std::string ConvCompute::unsupported() const {
 std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std::span<const uint8_t> wide,
                            models::RequantRounding rounding, uint64_t& macs) {
   if (std::string why = conv.unsupported(); !why.empty()) return why;
+  if (conv.passes > 1) {
+    // Passes of the whole walk (whole_walk_passes.h): each runs the one-block compute with the stream's next block --
+    // its prefix arrays and its weight groups, after the block before -- and writes the next block of outputs, where
+    // Output37's odometer stands after the passes before (its lower levels back at 0, so one pass's walk from there
+    // visits the units the full nest does).
+    ConvCompute one = conv;
+    one.passes = 1;
+    one.output = *conv.onePassOutput();
+    const uint64_t perPass = one.outputs();
+    const uint64_t blockBytes = conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1) * conv.groupBytes();
+    if (wide.size() < conv.passes * blockBytes) {
+      return "the " + std::to_string(conv.passes) + " passes (ComputeLimitW0Level7) read wide bytes up to " +
+             std::to_string(conv.passes * blockBytes) + "; the tile holds " + std::to_string(wide.size());
+    }
+    NestCursor out(conv.output);
+    for (uint64_t pass = 0; pass < conv.passes; ++pass) {
+      one.output.firstUnit = out.unit();
+      if (std::string why = runConvCompute(one, narrow, wide.subspan(pass * blockBytes, blockBytes), rounding, macs); !why.empty()) {
+        return "pass " + std::to_string(pass) + " of " + std::to_string(conv.passes) + ": " + why;
+      }
+      for (uint64_t o = 0; o < perPass; ++o) out.next();
+    }
+    return "";
+  }
   const uint64_t capacityUnits = narrow.capacity() / kUnitBytes;
   // The input nest revisits grid units (each tap row is read again by the next positions): a 40 x 40
   // kernel walks 1,600 taps x the positions, more iterations than the memory has units.

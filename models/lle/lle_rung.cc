@@ -1746,6 +1746,10 @@ void LleRung::refuseW0NestAboveLevel3(const DecodedPacket& packet) const {
                          "; only the convolution form walks levels above 4");
     }
   }
+  if (const uint64_t level7 = readField(packet.words, LleField::ComputeLimitW0Level7); level7 != 0) {
+    refuse(packet, "ComputeLimitW0Level7 (word 1 bits 45:32) = " + std::to_string(level7) + ": the compute's whole walk repeats " +
+                       std::to_string(level7 + 1) + " times, an output block a pass; only the convolution form executes the passes");
+  }
 }
 
 // The two position relations of lle_relations.def at one position (Nest37 slot 0's carry 1 unit, Output37 level 1
@@ -2351,7 +2355,8 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
   if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
   // The form walks Nest37 / Nest29's seven levels; its w0 nest, levels 4-6 included, must count their iterations.
   if (const std::string why = w0NestCountProblem(packet.words); !why.empty()) refuse(packet, "the convolution compute: " + why);
-  const uint64_t weightBytes = conv.blocks() * (conv.prefixBytes() + conv.reduction() * conv.groupBytes());
+  // Passes of the whole walk (ComputeLimitW0Level7, whole_walk_passes.h) read one block of the stream each.
+  const uint64_t weightBytes = conv.passes * conv.blocks() * (conv.prefixBytes() + conv.reduction() * conv.groupBytes());
   const TileState* onlyHolder = nullptr;
   unsigned holders = 0;
   for (const TileState& tile : tiles_) {

@@ -572,6 +572,87 @@ TEST(LleConvCompute, ADepthwiseOverAChannelGridStepsCBytesATapColumnAndWritesEac
   EXPECT_NE(ConvCompute::fromPacket(p.words).unsupported().find("ComputeInputStepHigh"), std::string::npos);
 }
 
+// Passes of the whole walk (models/lle/whole_walk_passes.h, docs/decoding-log.md "w1b86b"): the w0 nest's level 7
+// (ComputeLimitW0Level7) repeats the input and weight nests' walk once an output block, as MobileNet v2 wo_fc's pointwise
+// layers and the PoseNet quant decoders' do (there 2-6 blocks of 64 lanes, Output37 level 3 counting them). Here 3 passes
+// of the 2 x 3 taps over 6 positions, 4 lanes, Output37's level 3 the passes: pass b reads the stream's block b (its own
+// scale, bias, offset arrays, then its 6 tap groups, after block b - 1) and writes its 6 outputs after pass b - 1's.
+// Without the passes the nests' 36 iterations over Output37's 18 outputs are refused; reading block 0 every pass would
+// give pass 1 and 2 block 0's bytes. Output37 counting 2 passes where level 7 says 3 is refused naming the field.
+TEST(LleConvCompute, PassesOfTheWholeWalkTakeTheStreamsNextBlockAndWriteTheNextOutputBlock) {
+  const Epilogue e;
+  constexpr unsigned kPasses = 3, kPrefix = 3;
+  constexpr int64_t kPlane = kG * (kOutH + kKh - 1);
+  Packet p = convPacket(kPrefix, e);
+  using N = isa::ComputeNest;
+  p.slot(N::Output37, 0, kOutputs - 1, 1);  // -> level 1 stride 6 units: one pass's outputs
+  p.slot(N::Output37, 1, 0, 1);
+  p.slot(N::Output37, 2, 0, 1);             // -> level 3 stride 6
+  p.slot(N::Output37, 3, kPasses - 1, 0);
+  p.field(LleField::ComputeLimitW0Level7, kPasses - 1);
+  const ConvCompute conv = ConvCompute::fromPacket(p.words);
+  ASSERT_EQ(conv.passes, kPasses);
+  ASSERT_EQ(conv.unsupported(), "");
+  ASSERT_EQ(conv.reduction(), kTaps);
+  uint32_t s = 4242;
+  std::vector<uint8_t> grid(4 * kPlane);
+  for (uint8_t& b : grid) b = lcg(s);
+  std::vector<uint8_t> wide;
+  std::array<std::array<float, kLanes>, kPasses> scale{};
+  std::array<std::array<int32_t, kLanes>, kPasses> bias{};
+  std::array<std::array<uint32_t, kLanes>, kPasses> offset{};
+  std::array<std::vector<uint8_t>, kPasses> weights;
+  const auto array = [&](const auto& values) {
+    for (auto v : values) {
+      uint8_t b[4];
+      std::memcpy(b, &v, 4);
+      wide.insert(wide.end(), b, b + 4);
+    }
+  };
+  for (unsigned b = 0; b < kPasses; ++b) {
+    for (unsigned c = 0; c < kLanes; ++c) {
+      scale[b][c] = 0.125f * static_cast<float>(c + 1 + 2 * b);
+      bias[b][c] = 300 * static_cast<int32_t>(c) - 700 * static_cast<int32_t>(b);
+      offset[b][c] = 90 + 13 * c + 19 * b;
+    }
+    weights[b].resize(kTaps * 4 * kLanes);
+    for (uint8_t& w : weights[b]) w = lcg(s);
+    array(scale[b]);
+    array(bias[b]);
+    array(offset[b]);
+    wide.insert(wide.end(), weights[b].begin(), weights[b].end());
+  }
+  AddressedMemory narrow{4096};
+  ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
+  uint64_t macs = 0;
+  ASSERT_EQ(runConvCompute(conv, narrow, wide, models::RequantRounding::kFp32HalfEven, macs), "");
+  EXPECT_EQ(macs, uint64_t{kPasses} * kOutputs * kTaps * kLanes * 4);
+  const auto out = narrow.read(kOutputAt, 4 * kOutputs * kPasses);
+  std::set<uint8_t> distinct;
+  for (unsigned b = 0; b < kPasses; ++b) {
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        for (unsigned c = 0; c < kLanes; ++c) {
+          const uint8_t want = splitReductionReference(grid, weights[b], 1, kLanes, kPlane, bias[b][c], offset[b][c], scale[b][c], e, y, x, c);
+          const uint8_t got = out[4 * (kOutputs * b + y * kOutW + x) + c];
+          EXPECT_EQ(int{got}, int{want}) << "pass " << b << " output (" << y << ", " << x << ") lane " << c;
+          distinct.insert(got);
+        }
+      }
+    }
+  }
+  EXPECT_GT(distinct.size(), 12u);
+  // Too little stream for the last pass's block: refused, not read past the end.
+  std::vector<uint8_t> shortWide(wide.begin(), wide.end() - 1);
+  EXPECT_NE(runConvCompute(conv, narrow, shortWide, models::RequantRounding::kFp32HalfEven, macs).find("ComputeLimitW0Level7"),
+            std::string::npos);
+  // Output37 counts 2 passes where the w0 nest's level 7 says 3: refused naming the field.
+  Packet fewer = p;
+  fewer.slot(N::Output37, 3, 1, 0);
+  EXPECT_NE(ConvCompute::fromPacket(fewer.words).unsupported().find("ComputeLimitW0Level7"), std::string::npos)
+      << ConvCompute::fromPacket(fewer.words).unsupported();
+}
+
 TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
   const Epilogue e;
   Fixture f;
