@@ -181,7 +181,10 @@ std::optional<OutputNest> ConvCompute::onePassOutput() const {
 
 std::string ConvCompute::passesProblem() const {
   const std::string field = "ComputeLimitW0Level7 (word 1 bits 45:32) = " + std::to_string(passes - 1) + ": ";
-  if (sideBySideBlocks > 1) return field + "passes of the whole walk over a stream of side-by-side blocks are not decoded";
+  if (sideBySideBlocks > 1 && sideBySideBlocks != passes) {
+    return field + "a stream of " + std::to_string(sideBySideBlocks) + " side-by-side blocks (the feeding write's) for " +
+           std::to_string(passes) + " passes is not decoded";
+  }
   if (input.units() == 0 || input.units() * passes % outputs() != 0 || outputs() % passes != 0) {
     return field + "Output37 (w5 bit 8) counts " + std::to_string(outputs()) + " outputs, not a whole number of positions a pass";
   }
@@ -250,6 +253,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     // visits the units the full nest does).
     ConvCompute one = conv;
     one.passes = 1;
+    one.sideBySideBlocks = 1;
     one.output = *conv.onePassOutput();
     const uint64_t perPass = one.outputs();
     const uint64_t blockBytes = conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1) * conv.groupBytes();
@@ -257,10 +261,22 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
       return "the " + std::to_string(conv.passes) + " passes (ComputeLimitW0Level7) read wide bytes up to " +
              std::to_string(conv.passes * blockBytes) + "; the tile holds " + std::to_string(wide.size());
     }
+    // Where the feeding write names as many blocks as passes, they lie side by side ("bias14"): each prefix array holds
+    // every block's lanes, each weight group's row every block's group; pass p gathers block p's (the scratch below).
+    const bool sideBySide = conv.sideBySideBlocks == conv.passes;
+    const uint64_t group = conv.groupBytes();
+    std::vector<uint8_t> gathered(sideBySide ? blockBytes : 0);
     NestCursor out(conv.output);
     for (uint64_t pass = 0; pass < conv.passes; ++pass) {
       one.output.firstUnit = out.unit();
-      if (std::string why = runConvCompute(one, narrow, wide.subspan(pass * blockBytes, blockBytes), rounding, macs); !why.empty()) {
+      std::span<const uint8_t> block = wide.subspan(pass * blockBytes, blockBytes);
+      if (sideBySide) {
+        for (uint64_t row = 0; row < blockBytes / group; ++row) {
+          std::memcpy(gathered.data() + row * group, wide.data() + (row * conv.passes + pass) * group, group);
+        }
+        block = gathered;
+      }
+      if (std::string why = runConvCompute(one, narrow, block, rounding, macs); !why.empty()) {
         return "pass " + std::to_string(pass) + " of " + std::to_string(conv.passes) + ": " + why;
       }
       for (uint64_t o = 0; o < perPass; ++o) out.next();

@@ -642,6 +642,25 @@ TEST(LleConvCompute, PassesOfTheWholeWalkTakeTheStreamsNextBlockAndWriteTheNextO
     }
   }
   EXPECT_GT(distinct.size(), 12u);
+  // The same blocks side by side, as the feeding write names them (as many as passes, "bias14"): row r of every block's
+  // 4 x lanes bytes (the prefix arrays, then the tap groups) together, block b's at row r x passes + b. Same bytes out.
+  ConvCompute side = conv;
+  side.sideBySideBlocks = kPasses;
+  ASSERT_EQ(side.unsupported(), "");
+  const size_t rowBytes = 4 * kLanes, rows = wide.size() / kPasses / rowBytes;
+  std::vector<uint8_t> sideWide(wide.size());
+  for (size_t b = 0; b < kPasses; ++b) {
+    for (size_t r = 0; r < rows; ++r) {
+      std::memcpy(sideWide.data() + (r * kPasses + b) * rowBytes, wide.data() + (b * rows + r) * rowBytes, rowBytes);
+    }
+  }
+  AddressedMemory sideNarrow{4096};
+  ASSERT_TRUE(sideNarrow.write(4 * kInputAt4, grid));
+  ASSERT_EQ(runConvCompute(side, sideNarrow, sideWide, models::RequantRounding::kFp32HalfEven, macs), "");
+  const auto sideOut = sideNarrow.read(kOutputAt, 4 * kOutputs * kPasses);
+  EXPECT_TRUE(std::equal(sideOut.begin(), sideOut.end(), out.begin()));
+  side.sideBySideBlocks = 2;  // blocks the write names that are not the passes: refused naming the field
+  EXPECT_NE(side.unsupported().find("ComputeLimitW0Level7"), std::string::npos) << side.unsupported();
   // Too little stream for the last pass's block: refused, not read past the end.
   std::vector<uint8_t> shortWide(wide.begin(), wide.end() - 1);
   EXPECT_NE(runConvCompute(conv, narrow, shortWide, models::RequantRounding::kFp32HalfEven, macs).find("ComputeLimitW0Level7"),
