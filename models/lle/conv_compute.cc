@@ -11,9 +11,11 @@
 
 #include "models/lle/conv_taps.h"
 #include "models/lle/field_relations.h"
+#include "models/lle/input_step.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/conv_undefined_outputs.h"
 #include "models/lle/requantizer.h"
+#include "models/lle/whole_walk_passes.h"
 
 namespace coralsim::lle {
 namespace {
@@ -87,8 +89,12 @@ std::optional<SplitNest> splitAtInnerLevels(const ComputeLoopNest& nest, uint64_
 
 ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   ConvCompute conv;
+  // Level 0 steps one 4-byte unit, or a tap column of a channel grid (C bytes, input_step.h; unsupported() refuses a
+  // step that is not whole units).
+  const int64_t inputUnits = walksAChannelGrid(words) ? static_cast<int64_t>(inputStepBytes(words) / kUnitBytes) : 1;
   conv.input = computeNestFromPacket(isa::ComputeNest::Nest37, words,
-                                     static_cast<int64_t>(readField(words, LleField::ComputeInputAt4)));
+                                     static_cast<int64_t>(readField(words, LleField::ComputeInputAt4)), inputUnits);
+  conv.inputStep = walksAChannelGrid(words) ? inputStepBytes(words) : kUnitBytes;
   // In a pixel walk the w0 nest's level 0 counts pixels, not K groups ("colour43" §B), and Nest29's level 0 counts
   // the same iterations: the one weight group the reduction of 1 takes weighs every pixel (its stream carries one
   // transfer; split_concat's golden bytes, "split2" §C). Elsewhere level 0 steps one weight group a K group.
@@ -104,6 +110,7 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   }
   conv.zpWeight = static_cast<int32_t>(readField(words, LleField::ComputeZpWeight));
   conv.epilogue = readComputeEpilogue(words);
+  conv.passes = wholeWalkPasses(words);
   return conv;
 }
 
@@ -185,8 +192,53 @@ std::optional<ConvCompute::SplitReduction> ConvCompute::splitReduction() const {
   return std::nullopt;
 }
 
+std::optional<OutputNest> ConvCompute::onePassOutput() const {
+  if (passes == 0 || outputs() % passes != 0) return std::nullopt;
+  const uint64_t perPass = outputs() / passes;
+  uint64_t below = 1;
+  unsigned level = 0;
+  while (level < ComputeLoopNest::kLevels && below < perPass) below *= output.limits[level++] + 1;
+  if (below != perPass) return std::nullopt;
+  OutputNest one = output;
+  for (unsigned above = level; above < ComputeLoopNest::kLevels; ++above) one.limits[above] = 0;
+  return one;
+}
+
+std::string ConvCompute::passesProblem() const {
+  const std::string field = "ComputeLimitW0Level7 (word 1 bits 45:32) = " + std::to_string(passes - 1) + ": ";
+  if (sideBySideBlocks > 1 && sideBySideBlocks != passes) {
+    return field + "a stream of " + std::to_string(sideBySideBlocks) + " side-by-side blocks (the feeding write's) for " +
+           std::to_string(passes) + " passes is not decoded";
+  }
+  if (input.units() == 0 || input.units() * passes % outputs() != 0 || outputs() % passes != 0) {
+    return field + "Output37 (w5 bit 8) counts " + std::to_string(outputs()) + " outputs, not a whole number of positions a pass";
+  }
+  if (!onePassOutput()) {
+    return field + "Output37's top levels do not count the " + std::to_string(passes) + " passes (an output block a pass)";
+  }
+  // One pass must be a plain reduction: its K groups the weight nest's inner levels (the passes with K passes at the
+  // nest's level 6 above the positions, 150 corpus computes, are not executed).
+  uint64_t innerWeights = 1;
+  for (unsigned i = 0; i < ComputeLoopNest::kLevels; ++i) {
+    if (weights.limits[i] != 0 && weights.strides[i] == 0) break;
+    innerWeights *= weights.limits[i] + 1;
+  }
+  if (innerWeights != reduction()) {
+    return field + "a pass whose reduction (" + std::to_string(reduction()) + " iterations an output) is not the inner " +
+           std::to_string(innerWeights) + " of the weight nest (K passes above the positions) is not executed";
+  }
+  return "";
+}
+
 std::string ConvCompute::unsupported() const {
-  if (weights.units() != iterations()) {
+  if (inputStep % kUnitBytes != 0) {
+    return "the input nest's level-0 step (ComputeInputBytes + 8 x ComputeInputStepHigh, word 1 bits 99:81) = " +
+           std::to_string(inputStep) + " bytes: a channel grid of C not a multiple of 4 is not decoded (units of 4 bytes are read)";
+  }
+  if (passes > 1) {
+    if (std::string why = passesProblem(); !why.empty()) return why;
+  }
+  if (weights.units() != input.units()) {
     return "Nest29 (the weight nest, w7 bit 90) counts " + std::to_string(weights.units()) + " iterations, Nest37 (the input nest) " +
            std::to_string(iterations());
   }
@@ -219,6 +271,43 @@ std::string ConvCompute::unsupported() const {
 std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std::span<const uint8_t> wide,
                            models::RequantRounding rounding, uint64_t& macs, uint64_t* undefinedOutputs) {
   if (std::string why = conv.unsupported(); !why.empty()) return why;
+  if (conv.passes > 1) {
+    // Passes of the whole walk (whole_walk_passes.h): each runs the one-block compute with the stream's next block --
+    // its prefix arrays and its weight groups, after the block before -- and writes the next block of outputs, where
+    // Output37's odometer stands after the passes before (its lower levels back at 0, so one pass's walk from there
+    // visits the units the full nest does).
+    ConvCompute one = conv;
+    one.passes = 1;
+    one.sideBySideBlocks = 1;
+    one.output = *conv.onePassOutput();
+    const uint64_t perPass = one.outputs();
+    const uint64_t blockBytes = conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1) * conv.groupBytes();
+    if (wide.size() < conv.passes * blockBytes) {
+      return "the " + std::to_string(conv.passes) + " passes (ComputeLimitW0Level7) read wide bytes up to " +
+             std::to_string(conv.passes * blockBytes) + "; the tile holds " + std::to_string(wide.size());
+    }
+    // Where the feeding write names as many blocks as passes, they lie side by side ("bias14"): each prefix array holds
+    // every block's lanes, each weight group's row every block's group; pass p gathers block p's (the scratch below).
+    const bool sideBySide = conv.sideBySideBlocks == conv.passes;
+    const uint64_t group = conv.groupBytes();
+    std::vector<uint8_t> gathered(sideBySide ? blockBytes : 0);
+    NestCursor out(conv.output);
+    for (uint64_t pass = 0; pass < conv.passes; ++pass) {
+      one.output.firstUnit = out.unit();
+      std::span<const uint8_t> block = wide.subspan(pass * blockBytes, blockBytes);
+      if (sideBySide) {
+        for (uint64_t row = 0; row < blockBytes / group; ++row) {
+          std::memcpy(gathered.data() + row * group, wide.data() + (row * conv.passes + pass) * group, group);
+        }
+        block = gathered;
+      }
+      if (std::string why = runConvCompute(one, narrow, block, rounding, macs); !why.empty()) {
+        return "pass " + std::to_string(pass) + " of " + std::to_string(conv.passes) + ": " + why;
+      }
+      for (uint64_t o = 0; o < perPass; ++o) out.next();
+    }
+    return "";
+  }
   const uint64_t capacityUnits = narrow.capacity() / kUnitBytes;
   // The input nest revisits grid units (each tap row is read again by the next positions): a 40 x 40
   // kernel walks 1,600 taps x the positions, more iterations than the memory has units.

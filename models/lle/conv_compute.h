@@ -55,11 +55,16 @@ struct ConvCompute {
   uint64_t partialUnits = 0;
   unsigned partialLevel = 0;
   ComputeEpilogue epilogue;  // input and output zero points, multiplier, clamps
+  // The input nest's level-0 step in bytes: 4 (one unit), or C where a depthwise walks a channel grid (input_step.h).
+  uint64_t inputStep = 4;
+  // Passes of the whole walk (whole_walk_passes.h: the w0 nest's level 7): the input and weight nests walk one output
+  // block, Output37 counts the blocks at its top, pass p reads the stream's block p (prefix, then weight groups).
+  uint64_t passes = 1;
 
   [[nodiscard]] static ConvCompute fromPacket(std::span<const isa::Word128> words);
 
   // Iterations (one 4-byte input unit x one weight group each), outputs, iterations per output.
-  [[nodiscard]] uint64_t iterations() const { return input.units(); }
+  [[nodiscard]] uint64_t iterations() const { return input.units() * passes; }
   [[nodiscard]] uint64_t outputs() const { return output.units(); }
   [[nodiscard]] uint64_t reduction() const { return outputs() == 0 ? 0 : iterations() / outputs(); }
   [[nodiscard]] uint64_t groupBytes() const { return 4ull * lanes; }
@@ -82,6 +87,11 @@ struct ConvCompute {
     uint64_t blocks = 1;
   };
   [[nodiscard]] std::optional<SplitReduction> splitReduction() const;
+
+  // With `passes` > 1: the output nest of one pass (Output37's levels below the ones whose product is the passes), or
+  // nullopt where its top levels do not count exactly the passes. `passesProblem` says why the passes cannot run, or "".
+  [[nodiscard]] std::optional<OutputNest> onePassOutput() const;
+  [[nodiscard]] std::string passesProblem() const;
 
   // Why the kernel cannot run this packet (naming the field), or "" when it can.
   [[nodiscard]] std::string unsupported() const;

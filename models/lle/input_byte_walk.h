@@ -14,6 +14,7 @@
 #include <span>
 
 #include "models/isa/word128.h"
+#include "models/lle/input_step.h"
 #include "models/lle/lle_fields.h"
 
 namespace coralsim::lle {
@@ -38,7 +39,8 @@ struct InputByteWalk {
     const std::array<int64_t, kLevels - 1> carries = {
         4 * readSigned(words, LleField::ComputePositionStep37) + static_cast<int64_t>(readField(words, LleField::ComputeInputBytesCode)),
         readSigned(words, LleField::ComputeNest37Carry1), slotCarry(0), slotCarry(1), slotCarry(2), slotCarry(3)};
-    walk.strideBytes[0] = static_cast<int64_t>(elementBytes);
+    // Level 0 steps one element, except where the step's high bits name a channel grid's tap column (input_step.h).
+    walk.strideBytes[0] = static_cast<int64_t>(walksAChannelGrid(words) ? inputStepBytes(words) : elementBytes);
     // When level i counts, the levels below it have run to their limits and the carry is applied.
     for (unsigned i = 1; i < kLevels; ++i) {
       int64_t stride = carries[i - 1];

@@ -20,6 +20,7 @@
 #include "models/lle/field_relations.h"
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/input_infeed_transfer.h"
+#include "models/lle/input_step.h"
 #include "models/lle/weight_byte_walk.h"
 #include "models/lle/fill_nest.h"
 #include "models/lle/identity_copy.h"
@@ -1723,6 +1724,10 @@ void LleRung::refuseW0NestAboveLevel3(const DecodedPacket& packet) const {
                          "; only the convolution form walks levels above 4");
     }
   }
+  if (const uint64_t level7 = readField(packet.words, LleField::ComputeLimitW0Level7); level7 != 0) {
+    refuse(packet, "ComputeLimitW0Level7 (word 1 bits 45:32) = " + std::to_string(level7) + ": the compute's whole walk repeats " +
+                       std::to_string(level7 + 1) + " times, an output block a pass; only the convolution form executes the passes");
+  }
 }
 
 // The two position relations of lle_relations.def at one position (Nest37 slot 0's carry 1 unit, Output37 level 1
@@ -1798,6 +1803,8 @@ void LleRung::runDeferredComputes(const models::RunStreams& streams) {
 uint64_t LleRung::inputElementBytes(const DecodedPacket& packet) const {
   const uint64_t bytes = readField(packet.words, LleField::ComputeInputBytes);
   const uint64_t code = readField(packet.words, LleField::ComputeInputBytesCode);
+  // A channel grid's step (input_step.h): the lanes read 4-byte units, code 0 as in (4, 0); the step is C bytes.
+  if (walksAChannelGrid(packet.words) && code == 0 && bytes % kGroupBytes == 0) return kGroupBytes;
   const bool oneHot = bytes == 1 || bytes == 2 || bytes == 4;
   if (!oneHot || code != (bytes == 4 ? 0 : bytes)) {
     refuse(packet, "ComputeInputBytes (word 1 bits 83:81) = " + std::to_string(bytes) + " with ComputeInputBytesCode (word 1 bits 119:118) = " +
@@ -1945,7 +1952,9 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // the image out of a staging window into the padded grid (docs/decoding-log.md "identcopy"). One
   // issued before its window is filled waits for it, as do the ones after it (program order).
   // ComputeInputBytes 0 over ones: the average pool (lle_rung_average_pool.cc, docs/decoding-log.md "pool4" §B).
-  if (readField(words, LleField::ComputeInputBytes) == 0 && readField(words, LleField::ComputeInputBytesCode) == 0) {
+  // A step with high bits (input_step.h) is no pool: a depthwise over a channel grid, the convolution form below.
+  if (readField(words, LleField::ComputeInputBytes) == 0 && readField(words, LleField::ComputeInputBytesCode) == 0 &&
+      !walksAChannelGrid(words)) {
     computeAveragePool(packet);
     return;
   }
@@ -2335,7 +2344,8 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
   if (const std::string why = conv.unsupported(); !why.empty()) refuse(packet, "the convolution compute: " + why);
   // The form walks Nest37 / Nest29's seven levels; its w0 nest, levels 4-6 included, must count their iterations.
   if (const std::string why = w0NestCountProblem(packet.words); !why.empty()) refuse(packet, "the convolution compute: " + why);
-  const uint64_t weightBytes = conv.blocks() * (conv.prefixBytes() + conv.reduction() * conv.groupBytes());
+  // Passes of the whole walk (ComputeLimitW0Level7, whole_walk_passes.h) read one block of the stream each.
+  const uint64_t weightBytes = conv.passes * conv.blocks() * (conv.prefixBytes() + conv.reduction() * conv.groupBytes());
   const TileState* onlyHolder = nullptr;
   unsigned holders = 0;
   for (const TileState& tile : tiles_) {

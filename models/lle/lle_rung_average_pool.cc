@@ -62,7 +62,8 @@ void LleRung::computeWindowPool(const DecodedPacket& packet, PoolReduction reduc
     const uint64_t value = readField(words, field);
     refuseUnless(value == 0, std::string(fieldDef(field).name) + " = " + std::to_string(value) + ": not decoded in this form");
   }
-  for (const LleField high : {LleField::ComputeLimit29High, LleField::ComputeLimitW0Level4, LleField::ComputeLimitW0Levels56}) {
+  for (const LleField high : {LleField::ComputeLimit29High, LleField::ComputeLimitW0Level4, LleField::ComputeLimitW0Levels56,
+                              LleField::ComputeLimitW0Level7}) {
     refuseUnless(levelIterations(words, {high}) == 1, std::string(fieldDef(high).name) + ": a level above 3 counts; not executed in this form");
   }
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);  // refuses an addend (ComputeBias)

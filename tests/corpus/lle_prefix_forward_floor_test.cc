@@ -114,7 +114,8 @@ TEST(LlePrefixForward, EveryProgramWithAMarkedReceiveRunsPastItsFirst) {
   });
   if (programs == 0) GTEST_SKIP() << "\n*** SKIPPED: no corpus model with a marked receive (CORALSIM_CORPUS). ***\n";
   std::printf("programs with marked receives: %zu, past their first: %zu\n", programs, past);
-  // Measured on the branch: 9 programs, 6 past (the three MobileNet v2 wo_fc stop before theirs, on compute w1 bit 86).
+  // Measured on the branch: 9 programs, 6 past (the three MobileNet v2 wo_fc stop before theirs, on compute w3 bit 103 since
+  // "w1b86b", w1 bit 32 since "w1b86"; on w1 bit 86 before).
   EXPECT_GE(past, 6u) << "fewer programs past their first marked receive than the decoding log reports (\"fwd12\")";
 }
 

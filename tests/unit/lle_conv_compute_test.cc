@@ -485,6 +485,196 @@ TEST(LleConvCompute, SideBySideOutputBlocksOverOneKPassTakeTheirLanesOfEachPrefi
   EXPECT_EQ(ConvCompute::fromPacket(p.words).blocks(), 1u);
 }
 
+// A depthwise over an H x W x C channel grid (docs/decoding-log.md "w1b86" §A, the MobileNet v2 wo_fc form): the input
+// nest's level 0 steps a tap column of C bytes (ComputeInputBytes 0 + 8 x ComputeInputStepHigh), each iteration's lanes
+// read the 4-byte unit there (4 channels); level 4 steps the next 4-channel block (4 bytes). The output walks positions
+// C / 4 units apart at levels 0-1 and the blocks at Output37 level 3 (ComputeOut37LimitHigh[0]), one unit on: an H x W
+// x C output. The stream's rows hold the blocks side by side (the rung's sideBySideBlocks, "bias14" §D).
+TEST(LleConvCompute, ADepthwiseOverAChannelGridStepsCBytesATapColumnAndWritesEachBlockOneUnitOn) {
+  const Epilogue e;
+  constexpr unsigned kBlocks = 2, kC = 4 * kBlocks;
+  constexpr int64_t kUnitsAPosition = kC / 4;
+  Packet p = convPacket(1, e);
+  using N = isa::ComputeNest;
+  // Nest37 from the strides (units): tap column C / 4, tap row a grid row, position column C / 4, position row a grid
+  // row, block 1 -- each carry is the stride less the walk below it.
+  const std::array<uint64_t, 5> limits{kKw - 1, kKh - 1, kOutW - 1, kOutH - 1, kBlocks - 1};
+  const std::array<int64_t, 5> strides{kUnitsAPosition, kG * kUnitsAPosition, kUnitsAPosition, kG * kUnitsAPosition, 1};
+  int64_t walked = 0;
+  for (unsigned level = 0; level < 5; ++level) {
+    walked += static_cast<int64_t>(limits[level]) * strides[level];
+    const int64_t carry = level + 1 < 5 ? strides[level + 1] - walked : 0;
+    p.slot(N::Nest37, level, limits[level], carry);
+  }
+  p.field(LleField::ComputeInputBytes, 0);
+  p.field(LleField::ComputeInputStepHigh, kC / 8);
+  // Nest29: the taps' groups, then positions and blocks at stride 0 (each tap's row holds every block).
+  p.slot(N::Nest29, 0, kKw - 1, 1);
+  p.slot(N::Nest29, 1, kKh - 1, -static_cast<int64_t>(kTaps - 1));  // each carry undoes the taps: levels 2-4 stride 0
+  p.slot(N::Nest29, 2, kOutW - 1, -static_cast<int64_t>(kTaps - 1));
+  p.slot(N::Nest29, 3, kOutH - 1, -static_cast<int64_t>(kTaps - 1));
+  p.slot(N::Nest29, 4, kBlocks - 1, 0);
+  // Output37: columns C / 4 units apart, rows, level 2 idle, the blocks at level 3 one unit on.
+  p.field(LleField::ComputeOut37Step, kUnitsAPosition);
+  p.slot(N::Output37, 0, kOutW - 1, kOutW * kUnitsAPosition - (kOutW - 1) * kUnitsAPosition);
+  p.slot(N::Output37, 1, kOutH - 1, 0);
+  p.slot(N::Output37, 2, 0, 1 - ((kOutW - 1) * kUnitsAPosition + (kOutH - 1) * kOutW * kUnitsAPosition));
+  p.field(LleField::ComputeOut37LimitHigh, kBlocks - 1);
+  ASSERT_EQ(readField(p.words, LleField::ComputeOut37LimitHigh, 0), kBlocks - 1);
+  ConvCompute conv = ConvCompute::fromPacket(p.words);
+  conv.sideBySideBlocks = kBlocks;
+  ASSERT_EQ(conv.unsupported(), "");
+  ASSERT_EQ(conv.output.limits[3], kBlocks - 1);  // Output37 level 3 from ComputeOut37LimitHigh
+  ASSERT_EQ(conv.input.strides[0], kUnitsAPosition);
+  ASSERT_EQ(conv.reduction(), kTaps);
+  ASSERT_EQ(conv.blocks(), kBlocks);
+  uint32_t s = 9090;
+  std::vector<uint8_t> grid(kC * kG * (kOutH + kKh - 1));  // H x W x C bytes
+  for (uint8_t& b : grid) b = lcg(s);
+  std::array<int32_t, kC> bias{};
+  std::vector<uint8_t> wide;
+  for (unsigned ch = 0; ch < kC; ++ch) {
+    bias[ch] = 250 * static_cast<int32_t>(ch) - 900;
+    uint8_t v[4];
+    std::memcpy(v, &bias[ch], 4);
+    wide.insert(wide.end(), v, v + 4);
+  }
+  std::vector<uint8_t> rows(kTaps * kBlocks * 4 * kLanes);  // tap t's row, block b's group at 16 b
+  for (uint8_t& w : rows) w = lcg(s);
+  wide.insert(wide.end(), rows.begin(), rows.end());
+  const auto expected = [&](unsigned b, unsigned y, unsigned x, unsigned c) {
+    int64_t acc = bias[4 * b + c];
+    for (unsigned ky = 0; ky < kKh; ++ky) {
+      for (unsigned kx = 0; kx < kKw; ++kx) {
+        const unsigned at = ((y + ky) * kG + x + kx) * kC + 4 * b;  // channels 4b .. 4b + 3 of the tap's position
+        const unsigned tap = ky * kKw + kx;
+        for (unsigned i = 0; i < 4; ++i) {
+          acc += (int32_t{grid[at + i]} - e.zpIn) * (int32_t{rows[(tap * kBlocks + b) * 4 * kLanes + 4 * c + i]} - e.zpWeight);
+        }
+      }
+    }
+    const float v = std::clamp(static_cast<float>(acc) * e.mult, e.lo, e.hi);
+    return static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
+  };
+  AddressedMemory narrow{8192};
+  ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
+  uint64_t macs = 0;
+  ASSERT_EQ(runConvCompute(conv, narrow, wide, models::RequantRounding::kFp32HalfEven, macs), "");
+  EXPECT_EQ(macs, uint64_t{kOutputs} * kBlocks * kTaps * kLanes * 4);
+  const auto out = narrow.read(kOutputAt, kC * kOutputs);
+  for (unsigned y = 0; y < kOutH; ++y) {
+    for (unsigned x = 0; x < kOutW; ++x) {
+      for (unsigned ch = 0; ch < kC; ++ch) {
+        EXPECT_EQ(int{out[(y * kOutW + x) * kC + ch]}, int{expected(ch / 4, y, x, ch % 4)}) << "output (" << y << ", " << x << ") channel " << ch;
+      }
+    }
+  }
+  EXPECT_GT(std::set<uint8_t>(out.begin(), out.end()).size(), 8u);
+  // A step that is not whole 4-byte units (C = 4 x ... + 2) is refused, naming the step.
+  p.field(LleField::ComputeInputBytes, 2);
+  EXPECT_NE(ConvCompute::fromPacket(p.words).unsupported().find("ComputeInputStepHigh"), std::string::npos);
+}
+
+// Passes of the whole walk (models/lle/whole_walk_passes.h, docs/decoding-log.md "w1b86b"): the w0 nest's level 7
+// (ComputeLimitW0Level7) repeats the input and weight nests' walk once an output block, as MobileNet v2 wo_fc's pointwise
+// layers and the PoseNet quant decoders' do (there 2-6 blocks of 64 lanes, Output37 level 3 counting them). Here 3 passes
+// of the 2 x 3 taps over 6 positions, 4 lanes, Output37's level 3 the passes: pass b reads the stream's block b (its own
+// scale, bias, offset arrays, then its 6 tap groups, after block b - 1) and writes its 6 outputs after pass b - 1's.
+// Without the passes the nests' 36 iterations over Output37's 18 outputs are refused; reading block 0 every pass would
+// give pass 1 and 2 block 0's bytes. Output37 counting 2 passes where level 7 says 3 is refused naming the field.
+TEST(LleConvCompute, PassesOfTheWholeWalkTakeTheStreamsNextBlockAndWriteTheNextOutputBlock) {
+  const Epilogue e;
+  constexpr unsigned kPasses = 3, kPrefix = 3;
+  constexpr int64_t kPlane = kG * (kOutH + kKh - 1);
+  Packet p = convPacket(kPrefix, e);
+  using N = isa::ComputeNest;
+  p.slot(N::Output37, 0, kOutputs - 1, 1);  // -> level 1 stride 6 units: one pass's outputs
+  p.slot(N::Output37, 1, 0, 1);
+  p.slot(N::Output37, 2, 0, 1);             // -> level 3 stride 6
+  p.slot(N::Output37, 3, kPasses - 1, 0);
+  p.field(LleField::ComputeLimitW0Level7, kPasses - 1);
+  const ConvCompute conv = ConvCompute::fromPacket(p.words);
+  ASSERT_EQ(conv.passes, kPasses);
+  ASSERT_EQ(conv.unsupported(), "");
+  ASSERT_EQ(conv.reduction(), kTaps);
+  uint32_t s = 4242;
+  std::vector<uint8_t> grid(4 * kPlane);
+  for (uint8_t& b : grid) b = lcg(s);
+  std::vector<uint8_t> wide;
+  std::array<std::array<float, kLanes>, kPasses> scale{};
+  std::array<std::array<int32_t, kLanes>, kPasses> bias{};
+  std::array<std::array<uint32_t, kLanes>, kPasses> offset{};
+  std::array<std::vector<uint8_t>, kPasses> weights;
+  const auto array = [&](const auto& values) {
+    for (auto v : values) {
+      uint8_t b[4];
+      std::memcpy(b, &v, 4);
+      wide.insert(wide.end(), b, b + 4);
+    }
+  };
+  for (unsigned b = 0; b < kPasses; ++b) {
+    for (unsigned c = 0; c < kLanes; ++c) {
+      scale[b][c] = 0.125f * static_cast<float>(c + 1 + 2 * b);
+      bias[b][c] = 300 * static_cast<int32_t>(c) - 700 * static_cast<int32_t>(b);
+      offset[b][c] = 90 + 13 * c + 19 * b;
+    }
+    weights[b].resize(kTaps * 4 * kLanes);
+    for (uint8_t& w : weights[b]) w = lcg(s);
+    array(scale[b]);
+    array(bias[b]);
+    array(offset[b]);
+    wide.insert(wide.end(), weights[b].begin(), weights[b].end());
+  }
+  AddressedMemory narrow{4096};
+  ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
+  uint64_t macs = 0;
+  ASSERT_EQ(runConvCompute(conv, narrow, wide, models::RequantRounding::kFp32HalfEven, macs), "");
+  EXPECT_EQ(macs, uint64_t{kPasses} * kOutputs * kTaps * kLanes * 4);
+  const auto out = narrow.read(kOutputAt, 4 * kOutputs * kPasses);
+  std::set<uint8_t> distinct;
+  for (unsigned b = 0; b < kPasses; ++b) {
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        for (unsigned c = 0; c < kLanes; ++c) {
+          const uint8_t want = splitReductionReference(grid, weights[b], 1, kLanes, kPlane, bias[b][c], offset[b][c], scale[b][c], e, y, x, c);
+          const uint8_t got = out[4 * (kOutputs * b + y * kOutW + x) + c];
+          EXPECT_EQ(int{got}, int{want}) << "pass " << b << " output (" << y << ", " << x << ") lane " << c;
+          distinct.insert(got);
+        }
+      }
+    }
+  }
+  EXPECT_GT(distinct.size(), 12u);
+  // The same blocks side by side, as the feeding write names them (as many as passes, "bias14"): row r of every block's
+  // 4 x lanes bytes (the prefix arrays, then the tap groups) together, block b's at row r x passes + b. Same bytes out.
+  ConvCompute side = conv;
+  side.sideBySideBlocks = kPasses;
+  ASSERT_EQ(side.unsupported(), "");
+  const size_t rowBytes = 4 * kLanes, rows = wide.size() / kPasses / rowBytes;
+  std::vector<uint8_t> sideWide(wide.size());
+  for (size_t b = 0; b < kPasses; ++b) {
+    for (size_t r = 0; r < rows; ++r) {
+      std::memcpy(sideWide.data() + (r * kPasses + b) * rowBytes, wide.data() + (b * rows + r) * rowBytes, rowBytes);
+    }
+  }
+  AddressedMemory sideNarrow{4096};
+  ASSERT_TRUE(sideNarrow.write(4 * kInputAt4, grid));
+  ASSERT_EQ(runConvCompute(side, sideNarrow, sideWide, models::RequantRounding::kFp32HalfEven, macs), "");
+  const auto sideOut = sideNarrow.read(kOutputAt, 4 * kOutputs * kPasses);
+  EXPECT_TRUE(std::equal(sideOut.begin(), sideOut.end(), out.begin()));
+  side.sideBySideBlocks = 2;  // blocks the write names that are not the passes: refused naming the field
+  EXPECT_NE(side.unsupported().find("ComputeLimitW0Level7"), std::string::npos) << side.unsupported();
+  // Too little stream for the last pass's block: refused, not read past the end.
+  std::vector<uint8_t> shortWide(wide.begin(), wide.end() - 1);
+  EXPECT_NE(runConvCompute(conv, narrow, shortWide, models::RequantRounding::kFp32HalfEven, macs).find("ComputeLimitW0Level7"),
+            std::string::npos);
+  // Output37 counts 2 passes where the w0 nest's level 7 says 3: refused naming the field.
+  Packet fewer = p;
+  fewer.slot(N::Output37, 3, 1, 0);
+  EXPECT_NE(ConvCompute::fromPacket(fewer.words).unsupported().find("ComputeLimitW0Level7"), std::string::npos)
+      << ConvCompute::fromPacket(fewer.words).unsupported();
+}
+
 TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
   const Epilogue e;
   Fixture f;
