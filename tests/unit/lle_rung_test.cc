@@ -1094,11 +1094,16 @@ TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThat
   for (uint64_t limit : {3u, 63u, 200u, 255u}) {
     EXPECT_EQ(checkEnvelope(compute(0x1, limit)), "") << "limit " << limit;
   }
+  // Nest29 counting the K groups at level 2 (the aarch64 compiles' form, "dense2"): slot 1's wrap is the step of a
+  // counting level. (A wrap at a level that runs once moves no weight: the walk of weight_group_walk.h accepts it,
+  // docs/decoding-log.md "dense43".)
   DecodedPacket odd = compute(0x1, 63);
+  f.setElement(odd, LleField::ComputeK4W7, 0, 0);
+  f.setElement(odd, LleField::ComputeLimit29, 1, 63);
   std::vector<isa::Word128> words(odd.words.begin(), odd.words.end());
   const LleFieldDef& wrap = fieldDef(LleField::ComputeKWrap29);
-  const uint32_t lsb = wrap.lsb + 3 * wrap.stride;  // element 3: w8 bit 94
-  words[lsb / 128].setBits(lsb % 128, wrap.width, static_cast<uint64_t>(-126));  // stride 2
+  const uint32_t lsb = wrap.lsb;  // element 0: w8 bit 7
+  words[lsb / 128].setBits(lsb % 128, wrap.width, static_cast<uint64_t>(-126) & 0x1fff);  // stride 2 groups back
   odd.words = words;
   // The compute carries a parameter prefix, so the relation table leaves its K wraps to the executor
   // (docs/decoding-log.md "stride2"): the single-position one names the odd wrap when it runs.
@@ -1108,8 +1113,9 @@ TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThat
   rung.packet(pop(true, 0x1), streams, 0);
   const std::string why = refusalOf([&] { rung.packet(odd, streams, 0); });
   rung.endRun();
-  EXPECT_NE(why.find("ComputeKWrap29[3] (word 8 bits 106:94) = -126 is not -1 x ComputeK4W0 = -63"), std::string::npos)
+  EXPECT_NE(why.find("ComputeKWrap29[0] (word 8 bits 19:7) = -126 is not -1 x ComputeK4W0 = -63"), std::string::npos)
       << why;
+  EXPECT_NE(why.find("nor a walk of the reduction's weight groups"), std::string::npos) << why;
   EXPECT_NE(why.find("opcode 0x01"), std::string::npos) << why;
 }
 
@@ -3127,6 +3133,36 @@ TEST_F(LleRungTest, KeptReadsNumberedInWordFourRunOneTwoThreeBeforeTheirCompute)
   EXPECT_NE(run({read(4, 0)}).find("Stage13W4On (word 4 bit 75) = 0 with word 4 bits 59:43 = 4"), std::string::npos) << run({read(4, 0)});
   EXPECT_NE(run({read(0, 1)}).find("Stage13W4On (word 4 bit 75) = 1 with word 4 bits 59:43 = 0"), std::string::npos) << run({read(0, 1)});
   EXPECT_NE(run({read(1, 1, 1)}).find("with Stage13W4Bit59 clear in a sent read"), std::string::npos) << run({read(1, 1, 1)});
+}
+
+// A kept read's consumer names its stream (tile_state.h keptReadChannel; docs/decoding-log.md "dense43"): model_dense's
+// identity block, kept on all 16 tiles in stream 2052 and taken by the unrequantised passes on tiles 0 / 8, still lies on
+// tile 1 when its Dense on stream 2029 runs. The Dense path refuses a read kept in its own stream as before, and passes
+// over one kept in another (here reaching its own refusal of the fixture's missing activations). Checked to fail with the
+// channel not compared: both refusals name the kept read.
+TEST_F(LleRungTest, TheDenseComputePassesOverAReadKeptInAnotherStream) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 29, kUnits = 4, kTag = 7;
+  const auto runWithReadIn = [&](uint64_t channel) {
+    DecodedPacket keep = readAt(kTile, 4 * kBase, 4 * kUnits);
+    f.setElement(keep, LleField::Stage13Route, 0, 0);
+    f.setElement(keep, LleField::Stage13Route, 1, 0);
+    f.setElement(keep, LleField::Stage13Channel, 0, channel);
+    DecodedPacket denseCompute = compute(kTile);
+    f.setElement(denseCompute, LleField::ComputeStreamTag, 0, kTag);
+    return refusalOf([&] {
+      rung.beginRun();
+      rung.packet(patternFill(kTile, kBase, kUnits), streams, 0);
+      rung.packet(keep, streams, 0);
+      rung.packet(denseCompute, streams, 0);
+      rung.endRun();
+    });
+  };
+  const std::string own = runWithReadIn(kTag);
+  EXPECT_NE(own.find("tile 1 holds 16 bytes a 0x13 kept for its compute (Stage13Route 0, 0; stream 7"), std::string::npos) << own;
+  const std::string other = runWithReadIn(kTag + 1);
+  EXPECT_EQ(other.find("kept for its compute"), std::string::npos) << other;
+  EXPECT_NE(other.find("activation byte"), std::string::npos) << other;
 }
 
 // The read's nest (docs/decoding-log.md "form13" §C, read_nest.h): level 1 counts with level 0 off,
