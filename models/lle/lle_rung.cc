@@ -2110,9 +2110,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
   // A read kept for this compute (Stage13Route 0, 0: the prologue identity reads) is one of its
-  // operands, but which one (weights or activations) and in what layout is not decoded.
+  // operands, but which one (weights or activations) and in what layout is not decoded. A read kept in another
+  // stream is not this compute's (its consumer names the stream, tile_state.h): model_dense's identity block, kept on
+  // all 16 tiles in stream 2052 and taken on tiles 0 / 8 only, still lies on tile 1 at its Dense on stream 2029.
   for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if (!(packet.tileMask & (1u << t)) || !tiles_[t].keptRead) continue;
+    if (!(packet.tileMask & (1u << t)) || !tiles_[t].keptRead || tiles_[t].keptReadChannel != streamTag) continue;
     refuse(packet, "tile " + std::to_string(t) + " holds " + std::to_string(tiles_[t].keptRead->size()) +
                        " bytes a 0x13 kept for its compute (Stage13Route 0, 0; stream " +
                        std::to_string(tiles_[t].keptReadChannel) + "; read " + std::to_string(tiles_[t].keptReadRepeats + 1) +
