@@ -3135,6 +3135,62 @@ TEST_F(LleRungTest, KeptReadsNumberedInWordFourRunOneTwoThreeBeforeTheirCompute)
   EXPECT_NE(run({read(1, 1, 1)}).find("with Stage13W4Bit59 clear in a sent read"), std::string::npos) << run({read(1, 1, 1)});
 }
 
+// The bias-prefix Dense (ComputeParamPrefix 1) reads its K groups from the wide row its ComputeStreamTag names and its
+// bias from the row before (docs/decoding-log.md "dense43": model_dense's layers at rows 2029, 27, 53, ... of one
+// caching run; looming's tag 1 is rows 0 and 1). Here 2 groups, 4 lanes, tag 5: bias row 4, groups at rows 5 and 6;
+// rows 0-2 (what the reading from row 0 took) hold other bytes. Checked to fail with the rows read from row 0.
+TEST_F(LleRungTest, TheBiasPrefixDenseReadsItsGroupsFromTheRowItsTagNames) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kTag = 5, kInputUnit = 40, kOut = 512;
+  constexpr uint8_t kZpW = 100;
+  const auto cacheRow = [&](uint64_t row, const std::vector<uint8_t>& bytes) {
+    streams.params.assign(256, 0);
+    std::copy(bytes.begin(), bytes.end(), streams.params.begin());
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(receiveAt(kTile, row, 1), streams, 0);
+    rung.packet(pop(false, kTile), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+  };
+  for (uint64_t row = 0; row < 3; ++row) cacheRow(row, std::vector<uint8_t>(16, 0xee));  // not this compute's
+  cacheRow(kTag - 1, {7, 0, 0, 0, 0xf6, 0xff, 0xff, 0xff, 0, 0, 0, 0, 3, 0, 0, 0});     // biases 7, -10, 0, 3
+  // Lane c's weight for input byte i at 4c + i: group 0 weighs lane c's byte c by zp + 1 + c, group 1 byte 0 by zp + 2.
+  std::vector<uint8_t> group0(16, kZpW), group1(16, kZpW);
+  for (unsigned c = 0; c < 4; ++c) {
+    group0[4 * c + c] = static_cast<uint8_t>(kZpW + 1 + c);
+    group1[4 * c] = kZpW + 2;
+  }
+  cacheRow(kTag, group0);
+  cacheRow(kTag + 1, group1);
+  DecodedPacket prefixed = compute(kTile, 1);
+  for (const auto& [field, value] : std::vector<std::pair<LleField, uint64_t>>{
+           {LleField::ComputeParamPrefix, 1}, {LleField::ComputeLaneGroups, 0}, {LleField::ComputeStreamTag, kTag},
+           {LleField::ComputeZpWeight, kZpW}, {LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, 0},
+           {LleField::ComputeInputAt4, kInputUnit}, {LleField::ComputeOutputAt, kOut},
+           {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)}}) {
+    f.setElement(prefixed, field, 0, value);
+  }
+  rung.beginRun();
+  writeUnit(0, kInputUnit, 0x04030201);      // group 0: bytes 1, 2, 3, 4
+  writeUnit(0, kInputUnit + 1, 0x0000000a);  // group 1: byte 10
+  rung.packet(prefixed, streams, 0);
+  rung.endRun();
+  ASSERT_FALSE(rung.tile(0).narrowSram.firstUnwritten(kOut, 4).has_value());
+  const auto got = rung.tile(0).narrowSram.read(kOut, 4);
+  // lane c = bias + (c + 1) x byte c + 2 x 10
+  const int expected[4] = {7 + 1 * 1 + 20, -10 + 2 * 2 + 20, 0 + 3 * 3 + 20, 3 + 4 * 4 + 20};
+  for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(int{got[c]}, expected[c]) << "lane " << c;
+  DecodedPacket untagged = prefixed;
+  f.setElement(untagged, LleField::ComputeStreamTag, 0, 0);
+  const std::string why = refusalOf([&] {
+    rung.beginRun();
+    rung.packet(untagged, streams, 0);
+    rung.endRun();
+  });
+  EXPECT_NE(why.find("ComputeStreamTag (the first K group's wide row) = 0"), std::string::npos) << why;
+}
+
 // A kept read's consumer names its stream (tile_state.h keptReadChannel; docs/decoding-log.md "dense43"): model_dense's
 // identity block, kept on all 16 tiles in stream 2052 and taken by the unrequantised passes on tiles 0 / 8, still lies on
 // tile 1 when its Dense on stream 2029 runs. The Dense path refuses a read kept in its own stream as before, and passes
