@@ -6149,6 +6149,64 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
   rung.endRun();
 }
 
+// A weight stream the host's pop carries itself (docs/decoding-log.md "dense43b"; model_dense's 21 K-split Dense layers): an
+// execution-only 0x11 with a one-array prefix arms the stream (1 transfer: 2 rows of 256 bytes), the pixel walk on its tag
+// takes it and waits; no caching run left its weights anywhere, and the parameter pop after it (PopStreamFeed 0, no receive on
+// its tile) is the stream's rows: row 0 the bias, row 1 the weight group at lane 0. The compute runs when the pop's bytes
+// are here (the fence): out[4k + c] = clamp((bias[c] + sum_b (in[8k + b] - 3) w[c][b]) x 0.05). A pop of one row (not the
+// stream's two) is refused naming both lengths; a pop with a caching receive on its tile keeps the receive's placement.
+// Before the change the pop was refused ("parameter pop into tile 0 without a receive"). No corpus program has these
+// pixels, biases or weights.
+TEST_F(LleRungTest, AConvolutionOnAStreamTheHostsPopCarriesRunsWithThePopsRows) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kPixels = 3, kPixelBytes = 8, kInputAt = 160, kOut = 512, kTag = 99;
+  constexpr uint8_t kWalkZpIn = 3;
+  constexpr float kScale = 0.05f;
+  const int32_t bias[4] = {7, -3, 0, 120};
+  std::mt19937 rng(43);
+  std::vector<uint32_t> pixels(kPixels);
+  for (auto& p : pixels) p = static_cast<uint32_t>(rng());
+  streams.params.assign(512, 0xee);  // lanes past the group's 16 bytes: bytes no lane reads
+  for (unsigned c = 0; c < 4; ++c) {
+    for (unsigned b = 0; b < 4; ++b) streams.params[4 * c + b] = static_cast<uint8_t>(static_cast<uint32_t>(bias[c]) >> (8 * b));
+  }
+  for (unsigned i = 0; i < 16; ++i) streams.params[256 + i] = static_cast<uint8_t>(rng() % 9);
+  const auto run = [&](uint64_t popBytes) {
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    writePixels(kTile, kInputAt, kPixelBytes, pixels);
+    DecodedPacket receive = executionOnlyReceive(kTile);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, 0);
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(receive, LleField::Recv11ExecStream, 0, kTag);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, 1);
+    f.setElement(receive, LleField::Recv11PrefixBytes8, 0, 32);
+    f.setElement(receive, LleField::Recv11PrefixLast64, 0, 4);
+    rung.packet(receive, streams, 0);
+    rung.packet(pixelWalkCompute(kTile, kPixels, kPixelBytes, kInputAt, kOut, kTag, kWalkZpIn, kScale), streams, 0);
+    EXPECT_TRUE(rung.tile(0).narrowSram.firstUnwritten(kOut, 4).has_value()) << "the compute ran before its stream's bytes";
+    rung.packet(popAt(false, 0, 0, kTile, popBytes), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+  };
+  run(512);
+  const AddressedMemory& narrow = rung.tile(0).narrowSram;
+  for (uint64_t k = 0; k < kPixels; ++k) {
+    ASSERT_FALSE(narrow.firstUnwritten(kOut + 4 * k, 4).has_value()) << "pixel " << k;
+    const auto got = narrow.read(kOut + 4 * k, 4);
+    for (unsigned c = 0; c < 4; ++c) {
+      int64_t acc = bias[c];
+      for (unsigned b = 0; b < 4; ++b) acc += (static_cast<int64_t>((pixels[k] >> (8 * b)) & 0xff) - kWalkZpIn) * streams.params[256 + 4 * c + b];
+      const float v = std::clamp(static_cast<float>(acc) * kScale, 0.0f, 255.0f);
+      EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "pixel " << k << " lane " << c;
+    }
+  }
+  rung.endRun();
+  const std::string shortPop = refusalOf([&] { run(256); });
+  EXPECT_NE(shortPop.find("a parameter pop of 256 bytes into tile 0, whose weight stream"), std::string::npos) << shortPop;
+  EXPECT_NE(shortPop.find("the stream's 2 rows are 512 bytes"), std::string::npos) << shortPop;
+  rung.endRun();
+}
+
 // One host-bound weight feed serves every convolution waiting on its pop's tiles (docs/decoding-log.md "feed2"): the
 // 16-channel PoseNet decoders split one depthwise layer over disjoint tile sets (0x03e7 on tiles 0, 2, 0x03f8 on 1, 3 ...),
 // all on one stream tag, and one send from one tile carries the layer's rows to all of them. Here tiles 0 and 2 each run
