@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -66,30 +67,36 @@ std::vector<isa::Word128> movedOneGroup(std::span<const isa::Word128> words) {
   return out;
 }
 
+// Each issued 0x01 of every bitstream of `model`. The decoded program is held by name while its packets are read: a
+// range-for over fromBytes(...)->packets() reads them after the temporary program is freed (ASan, stop 32's CI).
+void forEachIssuedCompute(const ModelFile& model, const std::function<void(const models::DecodedPacket&)>& visit) {
+  for (const Executable* e : allExecutables(model)) {
+    for (const auto& bitstream : e->bitstreams) {
+      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
+      for (const models::DecodedPacket& p : program->packets()) {
+        if (p.action == models::PacketAction::kIssue && p.tilePacket && static_cast<uint8_t>(p.opcode) == 0x01) visit(p);
+      }
+    }
+  }
+}
+
 TEST(LleCorpus, TheWeightWalkOverTheTapsHeldOutReadsEachReductionsGroupsOneAfterAnother) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   std::map<std::string, WalkCounts> byProgram;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
     WalkCounts counts;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        // Held by name: a range-for over fromBytes(...)->packets() would read the program after its temporary died.
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (p.action != models::PacketAction::kIssue || !p.tilePacket || static_cast<uint8_t>(p.opcode) != 0x01) continue;
-          if (readField(p.words, LleField::ComputeInputBytes) != 4 || readField(p.words, LleField::ComputeNest37Limit1) == 0) continue;
-          if (wrapsAreMinusK(p.words)) continue;
-          if (lle::ByteSteppedWeighing::isForm(p.words)) {
-            ++counts.byteStepped;
-            continue;
-          }
-          ++counts.computes;
-          if (!lle::weightGroupWalkProblem(p.words).empty()) continue;
-          ++counts.walked;
-          counts.controlRefused += !lle::weightGroupWalkProblem(movedOneGroup(p.words)).empty();
-        }
+    forEachIssuedCompute(model, [&](const models::DecodedPacket& p) {
+      if (readField(p.words, LleField::ComputeInputBytes) != 4 || readField(p.words, LleField::ComputeNest37Limit1) == 0) return;
+      if (wrapsAreMinusK(p.words)) return;
+      if (lle::ByteSteppedWeighing::isForm(p.words)) {
+        ++counts.byteStepped;
+        return;
       }
-    }
+      ++counts.computes;
+      if (!lle::weightGroupWalkProblem(p.words).empty()) return;
+      ++counts.walked;
+      counts.controlRefused += !lle::weightGroupWalkProblem(movedOneGroup(p.words)).empty();
+    });
     if (counts.computes != 0 || counts.byteStepped != 0) byProgram[path.string()] = counts;
   });
   size_t decodeSet = 0, heldOut = 0, heldOutWalked = 0, notWalked = 0;
@@ -123,21 +130,16 @@ TEST(LleCorpus, TheSinglePositionFormsWeightWrapsThatAreNotMinusKWalkTheGroupsIn
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
     const bool inDecodeSet = path.filename() == kDenseDecodeSet;
     size_t computes = 0, walked = 0;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        for (const models::DecodedPacket& p : models::DecodedProgram::fromBytes(bitstream.bytes)->packets()) {
-          if (p.action != models::PacketAction::kIssue || !p.tilePacket || static_cast<uint8_t>(p.opcode) != 0x01) continue;
-          if (readField(p.words, LleField::ComputeInputBytes) != 4 || readField(p.words, LleField::ComputeNest37Limit1) != 0) continue;
-          if (readField(p.words, LleField::ComputePositions) != 0 || !lle::isPrefixedCompute(p.words)) continue;
-          if (wrapsAreMinusK(p.words)) {
-            ++minusK;
-            continue;
-          }
-          ++computes;
-          walked += lle::weightGroupWalkProblem(p.words).empty();
-        }
+    forEachIssuedCompute(model, [&](const models::DecodedPacket& p) {
+      if (readField(p.words, LleField::ComputeInputBytes) != 4 || readField(p.words, LleField::ComputeNest37Limit1) != 0) return;
+      if (readField(p.words, LleField::ComputePositions) != 0 || !lle::isPrefixedCompute(p.words)) return;
+      if (wrapsAreMinusK(p.words)) {
+        ++minusK;
+        return;
       }
-    }
+      ++computes;
+      walked += lle::weightGroupWalkProblem(p.words).empty();
+    });
     if (computes != 0) {
       std::printf("  %-70s %s: %zu single-position computes with wraps not all -K, %zu walk their groups in order\n",
                   path.filename().string().c_str(), inDecodeSet ? "decode set" : "held out", computes, walked);
