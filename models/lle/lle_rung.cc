@@ -159,6 +159,7 @@ void LleRung::beginRun() {
     t.keptSums.clear();
     t.fedRow.reset();
     t.windows.clear();
+    t.readForCopy.reset();  // a copy-marked read whose write never came must not feed the next run's write
   }
   partners_.clear();
   nextPackets_.clear();

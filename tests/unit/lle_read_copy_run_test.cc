@@ -149,6 +149,12 @@ TEST_F(ReadCopyRunTest, AWriteOfOtherUnitsThanTheReadOrAReadOfUnwrittenBytesIsRe
   EXPECT_NE(why.find("which this run never wrote"), std::string::npos) << why;
 }
 
+TEST_F(ReadCopyRunTest, AReadWhoseWriteNeverCameDoesNotFeedTheNextRunsWrite) {
+  EXPECT_EQ(run({read()}), "");  // the run ends (or is abandoned) between the read and its write
+  const std::string why = run({write(5, false)});
+  EXPECT_NE(why.find("holds no read of stream 3005"), std::string::npos) << why;
+}
+
 TEST_F(ReadCopyRunTest, TheWatchAsksBit78ClearExactlyWhereTheComputeFeedingWriteTakesTheMarkedRead) {
   {
     ReadCopyWatch watch;
