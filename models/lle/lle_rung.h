@@ -220,6 +220,15 @@ class LleRung final : public models::DatapathRung {
   void refuseARunOfKeptReads(const models::DecodedPacket& packet, RunOfEqualBlocks equalBlocks) const;
   [[nodiscard]] static std::variant<std::vector<uint8_t>, uint64_t> gather(const AddressedMemory& narrow,
                                                                           const StagedNest& reach);
+  // A streamed product's two operands on tile `t`: the stream `read` gathers along `reach` and the compute's own
+  // `inputBytes` from `inputAt`; an unwritten byte of either is refused naming its packet and the `form`.
+  struct StreamedOperands {
+    std::vector<uint8_t> input;
+    std::vector<uint8_t> stream;
+  };
+  [[nodiscard]] StreamedOperands streamedOperands(unsigned t, const models::DecodedPacket& compute, const models::DecodedPacket& read,
+                                                  const StagedNest& reach, uint64_t inputAt, uint64_t inputBytes,
+                                                  const std::string& form) const;
   void writeImmediate(const models::DecodedPacket& packet);
   void meshTransfer(const models::DecodedPacket& packet, const models::RunStreams& streams);
   // Pairs the bytes sent towards `tile` in one mesh direction with the receive nests it armed, in

@@ -119,18 +119,9 @@ void LleRung::takeStreamedOperand(const DecodedPacket& read, const StagedNest& r
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
-    const auto stream = gather(tile.narrowSram, reach);
-    if (const auto* hole = std::get_if<uint64_t>(&stream)) {
-      refuse(read, "tile " + std::to_string(t) + ": the read's narrow byte " + std::to_string(*hole) + " was not written in this run");
-    }
-    if (const auto hole = tile.narrowSram.firstUnwritten(product.inputAt, product.bytes())) {
-      refuse(packet, "tile " + std::to_string(t) + ": input byte " + std::to_string(*hole) + " of the streamed product (from ComputeInputAt4 x 4 = " +
-                         std::to_string(product.inputAt) + ") was not written in this run");
-    }
-    const std::vector<uint8_t> input(tile.narrowSram.read(product.inputAt, product.bytes()).begin(),
-                                     tile.narrowSram.read(product.inputAt, product.bytes()).end());
+    const StreamedOperands operands = streamedOperands(t, packet, read, reach, product.inputAt, product.bytes(), "streamed product");
     // Executed only where the lanes do not depend on how the product pairs its bytes (streamed_product.h).
-    const auto units = product.unitsWhereOnlyFirstElementsWeigh(input, std::get<std::vector<uint8_t>>(stream), zpIn, zpWeight, requant);
+    const auto units = product.unitsWhereOnlyFirstElementsWeigh(operands.input, operands.stream, zpIn, zpWeight, requant);
     if (const auto* why = std::get_if<std::string>(&units)) refuse(packet, "tile " + std::to_string(t) + ": the streamed product's " + *why);
     const std::vector<uint8_t>& bytes = std::get<std::vector<uint8_t>>(units);
     uint64_t next = 0;
@@ -146,6 +137,22 @@ void LleRung::takeStreamedOperand(const DecodedPacket& read, const StagedNest& r
     }
     macs_ += product.bytes();
   }
+}
+
+LleRung::StreamedOperands LleRung::streamedOperands(unsigned t, const DecodedPacket& compute, const DecodedPacket& read,
+                                                     const StagedNest& reach, uint64_t inputAt, uint64_t inputBytes,
+                                                     const std::string& form) const {
+  const TileState& tile = tiles_[t];
+  auto stream = gather(tile.narrowSram, reach);
+  if (const auto* hole = std::get_if<uint64_t>(&stream)) {
+    refuse(read, "tile " + std::to_string(t) + ": the read's narrow byte " + std::to_string(*hole) + " was not written in this run");
+  }
+  if (const auto hole = tile.narrowSram.firstUnwritten(inputAt, inputBytes)) {
+    refuse(compute, "tile " + std::to_string(t) + ": input byte " + std::to_string(*hole) + " of the " + form + " (from ComputeInputAt4 x 4 = " +
+                        std::to_string(inputAt) + ") was not written in this run");
+  }
+  const auto input = tile.narrowSram.read(inputAt, inputBytes);
+  return {std::vector<uint8_t>(input.begin(), input.end()), std::move(std::get<std::vector<uint8_t>>(stream))};
 }
 
 }  // namespace coralsim::lle

@@ -78,17 +78,8 @@ void LleRung::takeWideStreamedSquare(const DecodedPacket& read, const StagedNest
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
-    const auto stream = gather(tile.narrowSram, reach);
-    if (const auto* hole = std::get_if<uint64_t>(&stream)) {
-      refuse(read, "tile " + std::to_string(t) + ": the read's narrow byte " + std::to_string(*hole) + " was not written in this run");
-    }
-    if (const auto hole = tile.narrowSram.firstUnwritten(form.inputAt, form.operandBytes())) {
-      refuse(packet, "tile " + std::to_string(t) + ": input byte " + std::to_string(*hole) + " of the 16-bit streamed product (from ComputeInputAt4 x 4 = " +
-                         std::to_string(form.inputAt) + ") was not written in this run");
-    }
-    const auto inputBytes = tile.narrowSram.read(form.inputAt, form.operandBytes());
-    const std::vector<uint8_t> input(inputBytes.begin(), inputBytes.end());
-    const auto units = form.unitsWhereAllElementsAreEqual(input, std::get<std::vector<uint8_t>>(stream), e.mult, e.lo, e.hi);
+    const StreamedOperands operands = streamedOperands(t, packet, read, reach, form.inputAt, form.operandBytes(), "16-bit streamed product");
+    const auto units = form.unitsWhereAllElementsAreEqual(operands.input, operands.stream, e.mult, e.lo, e.hi);
     if (const auto* why = std::get_if<std::string>(&units)) refuse(packet, "tile " + std::to_string(t) + ": the 16-bit streamed product's " + *why);
     const std::vector<uint8_t>& bytes = std::get<std::vector<uint8_t>>(units);
     uint64_t next = 0;
