@@ -66,6 +66,8 @@ void Tile::traceSpan(const TilePacket& packet, uint64_t start) const {
             static_cast<uint16_t>(index_)};
   e.name = std::string(isa::opcodeInfo(packet.opcode).mnemonic);
   e.args = {{"pc", packet.pc}, {"sequence", packet.sequence}, {"issue_cycle", packet.issueCycle}};
+  // The layer map reads it (sim/profile/compute_packet_log.h): a pass-through compute does no MAC work of a layer.
+  if (packet.passThrough) e.args.push_back({"pass_through", 1});
   tracer_->record(e);
 }
 

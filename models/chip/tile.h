@@ -40,6 +40,7 @@ struct TilePacket {
   uint64_t issueCycle = 0;  // chip cycle at which the scalar core issued it
   TileUnit unit = TileUnit::kFence;  // which unit of the tile executes it
   uint64_t costCycles = 0;           // tilePacketCycles (models/chip/cost_model.h)
+  bool passThrough = false;          // a compute without a layer's epilogue (models/chip/pass_through_compute.h)
 
   friend bool operator==(const TilePacket&, const TilePacket&) = default;
 };

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "models/chip/pass_through_compute.h"
 #include "models/isa/packet_fields.h"
 
 namespace coralsim::models {
@@ -56,7 +57,8 @@ std::string TileDispatcher::dispatch(const DecodedPacket& packet, uint64_t cycle
                        packet.tileSequence,
                        cycle,
                        tileUnitOf(packet.opcode),
-                       tilePacketCycles(timing_, packet.opcode, packet.words).value()};
+                       tilePacketCycles(timing_, packet.opcode, packet.words).value(),
+                       isPassThroughCompute(packet.opcode, packet.words)};
   for (unsigned t = 0; t < tiles; ++t) {
     if (((mask >> t) & 1u) == 0) continue;
     // The core synchronises before every issue, so each tile has drained its FIFO by now.

@@ -238,7 +238,11 @@ LayerCheckReport checkLayers(const driver::ModelFile& compiled, const std::files
     row.comparison.elements = hle::elementCount(t.shape);
     if (!row.layer.onCpu && row.packetsRun > 0) {
       row.tensor.bytes = values.at(static_cast<size_t>(output));
-      const std::vector<size_t> ran(row.packets.begin(), row.packets.begin() + static_cast<std::ptrdiff_t>(row.packetsRun));
+      // A pass-through (the mapping's staging packets: no clamp, multiplier 1) wrote the layer's input, not its output.
+      std::vector<size_t> ran;
+      for (size_t j = 0; j < row.packetsRun; ++j) {
+        if (!programPackets[row.packets[j]].passThrough) ran.push_back(row.packets[j]);
+      }
       const std::optional<OutputLayoutPlacement> placement = outputLayoutOf(compiled, row.tensor);
       row.comparison = compareWithTwin(row.tensor, lle.packets, ran, options.tolerance, placement ? &*placement : nullptr);
     }

@@ -64,7 +64,8 @@ void writeLayerCheckText(std::ostream& out, const LayerCheckReport& r) {
   out << "mapping: compute packets to layers by cumulative MAC work (as `coralsim profile`); lanes laid on the\n"
          "layer's first output: one-position packets as channel slices, tiles ascending; several-position packets\n"
          "through the executable's OutputLayout; identity copies (input staging) not compared\n"
-         "(sim/layer_check/lane_layout.h)\n\n";
+         "(sim/layer_check/lane_layout.h); pass-through computes (no clamp, multiplier 1) off the MAC axis, given to the\n"
+         "layer after them, not compared (sim/profile/layer_mapping.h)\n\n";
   char line[512];
   std::snprintf(line, sizeof line, "%4s %-18s %-40s %-12s %-9s %-11s %s\n", "#", "op", "output tensor", "shape",
                 "packets", "compared", "verdict");

@@ -35,6 +35,7 @@ void ComputePacketLog::record(const traces::TraceEvent& e) {
     p.mnemonic = e.name;
     p.start = e.cycle;
     p.cycles = e.duration;
+    p.passThrough = argValue(e, "pass_through") != 0;
   }
   ++p.tiles;
   p.start = std::min(p.start, e.cycle);

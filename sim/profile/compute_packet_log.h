@@ -29,6 +29,9 @@ struct ComputePacket {
   // (K groups) x (output positions) per tile (models/chip/cost_model.h). One iteration is one
   // 4-byte reduction group at one output position on a tile's 64 MAC cells, so x 256 = MACs.
   uint64_t iterations = 0;
+  // A compute whose epilogue leaves the accumulator as it is (models/chip/pass_through_compute.h: no
+  // clamp, multiplier 1, zero points 0): no layer's output, so none of its iterations are a layer's MACs.
+  bool passThrough = false;
 };
 
 struct RunSpan {

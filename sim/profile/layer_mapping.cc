@@ -17,8 +17,11 @@ std::vector<LayerAssignment> assignPackets(const std::vector<ComputePacket>& pac
       totalMacs += layers[i].arrayMacs;
     }
   }
+  // A pass-through compute (no clamp, multiplier 1: models/chip/pass_through_compute.h) computes no
+  // layer's output, so its iterations are no layer's MACs: it does not advance the work axis.
+  const auto work = [](const ComputePacket& p) { return p.passThrough ? uint64_t{0} : p.iterations; };
   uint64_t totalIterations = 0;
-  for (const ComputePacket& p : packets) totalIterations += p.iterations;
+  for (const ComputePacket& p : packets) totalIterations += work(p);
   if (macLayers.empty() || totalIterations == 0) {
     for (size_t i : macLayers) out[i].mapping = "uncertain";
     return out;
@@ -26,20 +29,36 @@ std::vector<LayerAssignment> assignPackets(const std::vector<ComputePacket>& pac
   // Fractions in double: the same inputs give the same assignment on every run.
   const auto total = static_cast<double>(totalIterations);
   const auto macs = static_cast<double>(totalMacs);
+  // The MAC layer of each packet (an index into macLayers): by its midpoint on the work axis; a
+  // pass-through's is the next working packet's (it stages or feeds that layer's input), or the last
+  // working packet's when none follows.
+  std::vector<size_t> layerOf(packets.size());
   size_t layer = 0;
   uint64_t layerEnd = layers[macLayers[0]].arrayMacs;  // cumulative MACs up to this layer's end
   uint64_t before = 0;
   for (size_t k = 0; k < packets.size(); ++k) {
-    const uint64_t w = packets[k].iterations;
+    const uint64_t w = work(packets[k]);
+    if (packets[k].passThrough) continue;
     const double mid = (static_cast<double>(before) + static_cast<double>(w) / 2) / total;
     while (layer + 1 < macLayers.size() && mid >= static_cast<double>(layerEnd) / macs) {
       ++layer;
       layerEnd += layers[macLayers[layer]].arrayMacs;
     }
-    LayerAssignment& a = out[macLayers[layer]];
-    a.packets.push_back(k);
-    a.packetIterations += w;
+    layerOf[k] = layer;
     before += w;
+  }
+  size_t next = layer;  // the layer of the last working packet
+  for (size_t k = packets.size(); k-- > 0;) {
+    if (packets[k].passThrough) {
+      layerOf[k] = next;
+    } else {
+      next = layerOf[k];
+    }
+  }
+  for (size_t k = 0; k < packets.size(); ++k) {
+    LayerAssignment& a = out[macLayers[layerOf[k]]];
+    a.packets.push_back(k);
+    a.packetIterations += work(packets[k]);
   }
   for (size_t i : macLayers) {
     LayerAssignment& a = out[i];

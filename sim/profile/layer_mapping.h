@@ -13,6 +13,11 @@
 // layers come out uncertain (docs/timing.md). Layers
 // without MACs (pooling, add, concatenation, ...) get no packet: their work is not visible as
 // compute packets on this model (`no compute packet`). Layers left on the CPU are `cpu`.
+// Pass-through computes (ComputePacket::passThrough: no clamp, multiplier 1 — the identity copies
+// that stage an input, the unrequantised passes through the kept identity block) compute no layer's
+// output: they do not advance the work axis (their iterations count 0 on both sides) and go to the
+// layer of the next working packet, whose input they stage (docs/decoding-log.md "dense44": without
+// this, model_dense's 7 staging computes put its layer 1's second packet into layer 2).
 #pragma once
 
 #include <string>
@@ -25,7 +30,7 @@ namespace coralsim::sim {
 
 struct LayerAssignment {
   std::vector<size_t> packets;  // indices into the packet list, in issue order
-  uint64_t packetIterations = 0;
+  uint64_t packetIterations = 0;  // its working packets' iterations (pass-throughs count 0)
   double agreement = 0;          // (packet work share) / (MAC share); 0 without packets or MACs
   std::string mapping;           // "mac-aligned", "uncertain", "no compute packet", "cpu"
 };

@@ -245,6 +245,7 @@ void writeProfileJson(std::ostream& out, const LayerProfile& p, int indent) {
     w.beginObject();
     w.field("issue_cycle", c.issueCycle).field("pc", c.pc).field("op", c.mnemonic).field("tiles", c.tiles);
     w.field("start", c.start).field("end", c.end).field("cycles", c.cycles).field("iterations", c.iterations);
+    if (c.passThrough) w.field("pass_through", true);
     w.field("layer", layerOf[k]);
     w.endObject();
   }

@@ -69,6 +69,40 @@ TEST(ProfileMapping, ALayerWhosePacketShareDiffersFromItsMacShareIsUncertain) {
   EXPECT_EQ(a[1].mapping, "uncertain");
 }
 
+ComputePacket passThrough(uint64_t iterations) {
+  ComputePacket p = packet(iterations);
+  p.passThrough = true;
+  return p;
+}
+
+// model_dense's shape (docs/decoding-log.md "dense44"): staging computes before the first layer whose loop
+// iterations are copy steps. Counted as work they push the second layer's second packet into the third layer.
+TEST(ProfileMapping, PassThroughPacketsDoNotAdvanceTheWorkAxisAndGoToTheLayerAfterThem) {
+  const std::vector<TwinLayer> layers = {layer("FULLY_CONNECTED", 10), layer("FULLY_CONNECTED", 20),
+                                         layer("FULLY_CONNECTED", 20)};
+  const std::vector<ComputePacket> packets = {passThrough(40), passThrough(40), packet(5),  packet(5),
+                                              packet(10),      packet(10),      passThrough(7), packet(10),
+                                              packet(10)};
+  const auto a = assignPackets(packets, layers);
+  EXPECT_EQ(a[0].packets, (std::vector<size_t>{0, 1, 2, 3}));
+  EXPECT_EQ(a[0].packetIterations, 10u) << "the pass-throughs' 80 iterations are no layer's MACs";
+  EXPECT_DOUBLE_EQ(a[0].agreement, 1.0);
+  EXPECT_EQ(a[1].packets, (std::vector<size_t>{4, 5}));
+  EXPECT_EQ(a[2].packets, (std::vector<size_t>{6, 7, 8})) << "a pass-through goes with the layer after it";
+  EXPECT_EQ(a[2].mapping, "mac-aligned");
+  // Without the mark the same packets are laid one layer late (the revert of the "dense43" merge).
+  std::vector<ComputePacket> counted = packets;
+  for (ComputePacket& p : counted) p.passThrough = false;
+  const auto late = assignPackets(counted, layers);
+  EXPECT_NE(late[1].packets, (std::vector<size_t>{4, 5}));
+}
+
+TEST(ProfileMapping, PassThroughPacketsAfterTheLastWorkingPacketGoToItsLayer) {
+  const auto a = assignPackets({packet(10), passThrough(50)}, {layer("CONV_2D", 50)});
+  EXPECT_EQ(a[0].packets, (std::vector<size_t>{0, 1}));
+  EXPECT_DOUBLE_EQ(a[0].agreement, 1.0);
+}
+
 TEST(ProfileMapping, NoPacketsLeavesEveryMacLayerUncertain) {
   const auto a = assignPackets({}, {layer("CONV_2D", 50)});
   EXPECT_TRUE(a[0].packets.empty());
@@ -109,6 +143,22 @@ TEST(ProfileLog, TileSpansOfOnePacketBecomeOnePacketSplitByRun) {
   const auto second = log.packetsIn(log.runs()[1]);
   ASSERT_EQ(second.size(), 1u);
   EXPECT_EQ(second[0].iterations, 5u);
+  EXPECT_FALSE(first[0].passThrough);
+}
+
+TEST(ProfileLog, APassThroughArgMarksThePacket) {
+  ComputePacketLog log(300, 2);
+  using K = traces::TraceUnitKind;
+  log.record(span(K::kScalarCore, 0, "run 0", 0, 1000, 0, 0));
+  traces::TraceEvent e = span(K::kTile, 0, "tile.compute", 10, 400, 5, 8);
+  e.args.push_back({"pass_through", 1});
+  log.record(e);
+  log.record(span(K::kTile, 0, "tile.compute", 410, 350, 40, 20));
+  const auto packets = log.packetsIn(log.runs()[0]);
+  ASSERT_EQ(packets.size(), 2u);
+  EXPECT_TRUE(packets[0].passThrough);
+  EXPECT_EQ(packets[0].iterations, 50u) << "its iterations are kept; the mapping counts them 0";
+  EXPECT_FALSE(packets[1].passThrough);
 }
 
 }  // namespace
