@@ -1,6 +1,7 @@
 // The single-position (Dense) compute whose parameter prefix is the int32 bias array alone (ComputeParamPrefix 1,
 // docs/decoding-log.md "loomdense"). The tile's wide memory holds, one receive row (256 addresses) each, the prefix's
-// one array and then the K groups: row 0 lane c's int32 bias at bytes 4c .. 4c + 3 (little-endian), row 1 + g group
+// one array and then the K groups, the first group at the row ComputeStreamTag names ("dense43"): row 0 (the one before
+// it) lane c's int32 bias at bytes 4c .. 4c + 3 (little-endian), row 1 + g group
 // g's weights, lane c's weight for input byte i at byte 4c + i, uint8 less the packet's weight zero point
 // (ComputeZpWeight). Each lane's sum is bias + sum over the K bytes of (x - ComputeZpIn) (w - ComputeZpWeight); with
 // no f32 scale array the packet's multiplier is the whole scale (the rung requantises with scale 1).

@@ -14,6 +14,7 @@
 #include "models/lle/top_level_passes.h"
 #include "models/lle/w10_forward_marks.h"
 #include "models/lle/w10_level0_once.h"
+#include "models/lle/weight_group_walk.h"
 #include "models/lle/wide_streamed_square.h"
 #include "models/lle/word12_form.h"
 #include "models/lle/write_nest_return.h"
@@ -312,8 +313,12 @@ bool fieldPresent(LleField field, std::span<const isa::Word128> words) {
 
 namespace {
 
-// Which rows a check walks: all of the opcode's, or only its K-loop wrap rows held also in the prefixed form.
-enum class RowsChecked { kAll, kKWrapsOfThePrefixedForm };
+// Which rows a check walks: all of the opcode's, or only its K-loop wrap rows held also in the prefixed form -- there
+// with or without the weight nest's rows (Nest29's: ComputeKWrap29, ComputeKWrapW7), which a weight walk over the
+// reduction's groups one after another answers instead (weight_group_walk.h).
+enum class RowsChecked { kAll, kKWrapsOfThePrefixedForm, kKWrap37OfThePrefixedForm };
+
+bool isWeightWrapRow(const FieldRelation& r) { return r.field == LleField::ComputeKWrap29 || r.field == LleField::ComputeKWrapW7; }
 
 bool isKWrapRow(const FieldRelation& r) {
   return r.field == LleField::ComputeKWrap37 || r.field == LleField::ComputeKWrap29 || r.field == LleField::ComputeKWrapW7;
@@ -323,7 +328,8 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
   for (const FieldRelation& r : kRelations) {
     const LleFieldDef& f = fieldDef(r.field);
     if (f.opcode != opcode) continue;
-    if (rows == RowsChecked::kKWrapsOfThePrefixedForm && !isKWrapRow(r)) continue;
+    if (rows != RowsChecked::kAll && !isKWrapRow(r)) continue;
+    if (rows == RowsChecked::kKWrap37OfThePrefixedForm && isWeightWrapRow(r)) continue;
     if (!fieldPresent(r.field, words) || !fieldPresent(r.base, words)) continue;  // the other format
     if (r.exceptField && readField(words, *r.exceptField) == r.exceptValue) continue;  // that form checks its own walk
     if (r.exceptField2 && readField(words, *r.exceptField2) == r.exceptValue2) continue;
@@ -456,7 +462,16 @@ std::string checkFieldRelations(uint8_t opcode, std::span<const isa::Word128> wo
 }
 
 std::string singlePositionKWrapProblem(std::span<const isa::Word128> words) {
-  return relationsProblem(fieldDef(LleField::ComputeKWrap37).opcode, words, RowsChecked::kKWrapsOfThePrefixedForm);
+  const uint8_t opcode = fieldDef(LleField::ComputeKWrap37).opcode;
+  const std::string rows = relationsProblem(opcode, words, RowsChecked::kKWrapsOfThePrefixedForm);
+  if (rows.empty()) return "";
+  // The weight nest's wraps may instead walk the reduction's groups one after another (docs/decoding-log.md "conv7",
+  // "dense43"): model_dense's bias-prefix Dense layers carry +1 at a level that runs once (ComputeKWrap29[0]), its K
+  // split ones +1 at the level of the pass's groups and -(groups - 1) at the level of its passes. Nest37's row stays.
+  const std::string nest37 = relationsProblem(opcode, words, RowsChecked::kKWrap37OfThePrefixedForm);
+  const std::string walk = weightGroupWalkProblem(words);
+  if (walk.empty() || !nest37.empty()) return nest37;
+  return rows + "; nor a walk of the reduction's weight groups one after another (" + walk + ")";
 }
 
 }  // namespace coralsim::lle

@@ -132,7 +132,9 @@ struct FieldFormat {
 // parameter prefix: the table leaves them to the prefixed form's executors (docs/decoding-log.md "stride2") -- the
 // convolution walks the nests' carries as address generators, so a carry of a level that runs once is never
 // applied and a position carry is a position's step, while the single-position (Dense) executor reads its K
-// groups as one run and holds the rows here. "" or the sentence checkFieldRelations would give.
+// groups as one run and holds the rows here -- the weight nest's rows (ComputeKWrap29, ComputeKWrapW7) or, instead,
+// a walk of the reduction's weight groups one after another (weight_group_walk.h; docs/decoding-log.md "dense43").
+// "" or the sentence checkFieldRelations would give.
 [[nodiscard]] std::string singlePositionKWrapProblem(std::span<const isa::Word128> words);
 
 }  // namespace coralsim::lle

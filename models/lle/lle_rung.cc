@@ -1537,7 +1537,18 @@ void LleRung::pop(const DecodedPacket& packet) {
     tiles_[t].stagedWriteAt.reset();
     tiles_[t].stagedWriteSliced = false;
   }
-  if (!input) placeParameters(packet, pending);
+  if (!input) {
+    // model_dense's K-split pops also find the compute-feeding 0x14 before the compute armed on their tiles (its staged
+    // write above takes the bytes as before): whether that write, not the stream, is where they land is not decoded.
+    pending.feedsWaitingStream = popFeedsAWaitingStream(packet, pending);
+    if (!pending.feedsWaitingStream) placeParameters(packet, pending);
+  }
+  // The waiting convolution runs when the pop's bytes are here; until then what follows waits behind it (waitsForInput).
+  if (pending.feedsWaitingStream) {
+    DeferredCompute& waiting = deferredComputes_.emplace_back();
+    waiting.words.assign(packet.words.begin(), packet.words.end());
+    waiting.packet = packet;
+  }
   pendingPops_.push_back(std::move(pending));
 }
 
@@ -1623,6 +1634,10 @@ void LleRung::placeParameters(const DecodedPacket& packet, PendingPop& pop) {
 void LleRung::resolvePops(const models::RunStreams& streams) {
   for (const PendingPop& p : pendingPops_) {
     const std::span<const uint8_t> from = popBytes(p, streams);
+    if (p.feedsWaitingStream) {
+      feedWaitingStreamsFromHost(p, from);
+      continue;
+    }
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (!(p.tiles & (1u << t))) continue;
       // Parameters land in the rows of the tile's receive (placeParameters()); activations keep
@@ -1768,7 +1783,10 @@ void LleRung::refuseOtherLanesOrPrefix(const DecodedPacket& packet, uint64_t lan
 }
 
 bool LleRung::inputPopsDelivered(const models::RunStreams& streams) const {
+  // A pop that is a waiting convolution's weight stream (lle_rung_host_stream.cc) waits for its parameter bytes alike:
+  // the compute runs when they are here, and what follows it on the chip waits for it.
   return std::ranges::all_of(pendingPops_, [&](const PendingPop& p) {
+    if (p.feedsWaitingStream) return p.offset + p.length <= streams.parameterBytes().size();
     return !p.input || std::min(p.transferStart + p.offset + p.length, p.transferEnd) <= streams.inputBytes().size();
   });
 }
@@ -1792,6 +1810,10 @@ void LleRung::runDeferredComputes(const models::RunStreams& streams) {
     if (static_cast<uint8_t>(next.packet.opcode) == 0x13) {  // a ring send's read (dispatch)
       resolvePops(streams);
       stageRead(next.packet);
+      continue;
+    }
+    if (static_cast<uint8_t>(next.packet.opcode) == 0x26) {  // a host pop into a waiting stream: its compute runs (pop())
+      resolvePops(streams);
       continue;
     }
     compute(next.packet, streams);
@@ -2107,9 +2129,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
   // A read kept for this compute (Stage13Route 0, 0: the prologue identity reads) is one of its
-  // operands, but which one (weights or activations) and in what layout is not decoded.
+  // operands, but which one (weights or activations) and in what layout is not decoded. A read kept in another
+  // stream is not this compute's (its consumer names the stream, tile_state.h): model_dense's identity block, kept on
+  // all 16 tiles in stream 2052 and taken on tiles 0 / 8 only, still lies on tile 1 at its Dense on stream 2029.
   for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if (!(packet.tileMask & (1u << t)) || !tiles_[t].keptRead) continue;
+    if (!(packet.tileMask & (1u << t)) || !tiles_[t].keptRead || tiles_[t].keptReadChannel != streamTag) continue;
     refuse(packet, "tile " + std::to_string(t) + " holds " + std::to_string(tiles_[t].keptRead->size()) +
                        " bytes a 0x13 kept for its compute (Stage13Route 0, 0; stream " +
                        std::to_string(tiles_[t].keptReadChannel) + "; read " + std::to_string(tiles_[t].keptReadRepeats + 1) +
@@ -2435,6 +2459,26 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
         refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
       }
       noteUndefinedOutputs(packet, t, undefined);
+      if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
+      continue;
+    }
+    if (fed && fed->hostRows) {
+      // The host's pop carried the stream (lle_rung_host_stream.cc): row r of it is the pop's bytes [256 r, 256 r + 256),
+      // its group at lane 0, as a 0x12 stream's rows are ("bcast" §B): the prefix arrays, then one weight group a transfer.
+      const std::vector<uint8_t>& rows = (*fed->hostRows)[t];
+      if (stream.prefixArrays * conv.groupBytes() != conv.prefixBytes() || rows.size() != stream.rows() * kRowBytes) {
+        refuse(packet, "the host's pop carries " + std::to_string(rows.size()) + " bytes of tile " + std::to_string(t) +
+                           "'s weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " (" + std::to_string(stream.prefixArrays) +
+                           " prefix arrays, " + std::to_string(stream.transfers) + " transfers); the convolution's prefix is " +
+                           std::to_string(conv.prefixBytes()) + " bytes of " + std::to_string(conv.groupBytes()) + "-byte groups: not decoded");
+      }
+      std::vector<uint8_t> groups;
+      groups.reserve(stream.rows() * conv.groupBytes());
+      for (uint64_t r = 0; r < stream.rows(); ++r) groups.insert(groups.end(), rows.begin() + static_cast<std::ptrdiff_t>(r * kRowBytes),
+                                                                  rows.begin() + static_cast<std::ptrdiff_t>(r * kRowBytes + conv.groupBytes()));
+      if (const std::string why = runConvCompute(conv, tile.narrowSram, groups, config_.requantRounding, macs_); !why.empty()) {
+        refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
+      }
       if (config_.lleComputeObserver) reportConvolutionWrite(packet, t, conv);
       continue;
     }

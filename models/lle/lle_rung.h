@@ -159,6 +159,9 @@ class LleRung final : public models::DatapathRung {
     // Parameters: stream bytes per 256-byte destination row, from its first lane on (PopRowQuarters:
     // 64, 128, 192 or 256); each row takes the next that many stream bytes.
     uint64_t bytesPerRow = 0;
+    // Parameters that are the rows of the weight stream a waiting convolution took on each of the pop's tiles, not
+    // rows of a receive (lle_rung_host_stream.cc, docs/decoding-log.md "dense43b").
+    bool feedsWaitingStream = false;
   };
 
   // A compute that waits for its input pop's bytes (its own copy of the packet's words).
@@ -385,6 +388,9 @@ class LleRung final : public models::DatapathRung {
     unsigned tile = 0;
     uint64_t row = 0;
     uint64_t bytes = 0;
+    // Set where the host's pop carried the stream itself (lle_rung_host_stream.cc): each tile's stream rows, 256
+    // bytes a row, its prefix arrays then its transfers; tile and row are then unused.
+    const std::array<std::vector<uint8_t>, 16>* hostRows = nullptr;
   };
   void computeConvolution(const models::DecodedPacket& packet, std::optional<FedWeights> fed = std::nullopt);
   // Hands the compute observer tile t's outputs of `conv` (set only: callers check the observer).
@@ -458,7 +464,15 @@ class LleRung final : public models::DatapathRung {
   struct ConvolutionAwaitingFeed {
     DeferredCompute compute;
     std::array<std::optional<WeightStream>, 16> streams;
+    // The stream rows a host pop brought to each tile, and the tiles that have them (lle_rung_host_stream.cc).
+    std::array<std::vector<uint8_t>, 16> hostRows;
+    uint16_t hostFed = 0;
   };
+  // A parameter pop with no caching receive on its tiles whose tiles' streams a waiting convolution took: the pop is
+  // those streams' rows (lle_rung_host_stream.cc). Checks the length against each stream's rows.
+  [[nodiscard]] bool popFeedsAWaitingStream(const models::DecodedPacket& packet, const PendingPop& pop);
+  // Hands a resolved such pop's bytes to the waiting convolutions and runs each once all its tiles have theirs.
+  void feedWaitingStreamsFromHost(const PendingPop& pop, std::span<const uint8_t> bytes);
   std::deque<ConvolutionAwaitingFeed> convolutionsAwaitingFeedSend_;
   // The convolutions on a 0x12 stream, waiting for the weight broadcast that carries its rows (lle_rung_broadcast_wait.cc,
   // docs/decoding-log.md "bcast" §B): the broadcast's sender and Dma10Channel say whose rows they are.

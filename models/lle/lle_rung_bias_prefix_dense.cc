@@ -45,6 +45,10 @@ void LleRung::computeBiasPrefixDense(const DecodedPacket& packet, uint32_t group
   // No f32 scale array: the packet's multiplier is the whole scale, as in the element-wise form.
   const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
   const BiasPrefixDenseShape shape{groups, lanes, zpIn, static_cast<int32_t>(zpWeight)};
+  // The tag names the wide row of the first K group, the bias row the one before it (docs/decoding-log.md "dense43":
+  // looming's tag 1, rows 0 and 1 ...; model_dense's layers 2029, 27, 53, ..., each layer's rows after the last's).
+  const uint64_t firstGroupRow = readField(words, LleField::ComputeStreamTag);
+  refuseUnless(firstGroupRow >= 1, "ComputeStreamTag (the first K group's wide row) = 0: no row before it holds the bias");
   const uint64_t inputAt = readField(words, LleField::ComputeInputAt4) * 4;
   const uint64_t inputBytes = uint64_t{kGroupBytes} * groups;
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
@@ -58,7 +62,7 @@ void LleRung::computeBiasPrefixDense(const DecodedPacket& packet, uint32_t group
     const std::span<const uint8_t> input = tile.narrowSram.read(inputAt, inputBytes);
     std::vector<std::span<const uint8_t>> rows;
     for (uint64_t r = 0; r <= groups; ++r) {
-      const uint64_t rowAt = r * kBiasPrefixDenseRowAddresses;
+      const uint64_t rowAt = (firstGroupRow - 1 + r) * kBiasPrefixDenseRowAddresses;
       if (!tile.wide.holds(rowAt, 4 * lanes)) {
         refuse(packet, form + "tile " + std::to_string(t) + " wide memory holds " + tile.wide.describe() + "; the compute reads " +
                            std::to_string(4 * lanes) + " bytes at " + std::to_string(rowAt) + (r == 0 ? " (the bias row)" : " (a weight group's row)"));

@@ -21,6 +21,7 @@
 #include "models/isa/compute_loop_nest.h"
 #include "models/isa/word128.h"
 #include "models/lle/byte_stepped_weighing.h"
+#include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/weight_group_walk.h"
 #include "models/scalar/decoded_program.h"
@@ -115,6 +116,42 @@ TEST(LleCorpus, TheWeightWalkOverTheTapsHeldOutReadsEachReductionsGroupsOneAfter
   EXPECT_GE(heldOut, 800u);
   EXPECT_EQ(notWalked, 1u) << "only add_128_128's walked element-wise add reads no group walk";
   EXPECT_EQ(heldOutWalked + 1, heldOut);
+}
+
+// The single-position (Dense) form's weight wraps (docs/decoding-log.md "dense43"): every corpus compute of 4-byte groups
+// with a parameter prefix, no tap-row loop (Nest37 level 1) and one position whose Nest29 wraps are not all -ComputeK4W0
+// must walk its reduction's groups one after another (weightGroupWalkProblem ""), so singlePositionKWrapProblem passes its
+// Nest29 rows. Decode set: model_dense (its bias-prefix Dense layers, +1 at a level that runs once, and its K-split
+// computes, +1 at the pass's groups and -(groups - 1) at its passes); held out: every other program.
+TEST(LleCorpus, TheSinglePositionFormsWeightWrapsThatAreNotMinusKWalkTheGroupsInOrder) {
+  CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
+  constexpr const char* kDenseDecodeSet = "model_dense_2x2x3x100x100_edgetpu.tflite";
+  size_t decode = 0, decodeWalked = 0, heldOut = 0, heldOutWalked = 0, minusK = 0;
+  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
+    const bool inDecodeSet = path.filename() == kDenseDecodeSet;
+    size_t computes = 0, walked = 0;
+    forEachIssuedCompute(model, [&](const models::DecodedPacket& p) {
+      if (readField(p.words, LleField::ComputeInputBytes) != 4 || readField(p.words, LleField::ComputeNest37Limit1) != 0) return;
+      if (readField(p.words, LleField::ComputePositions) != 0 || !lle::isPrefixedCompute(p.words)) return;
+      if (wrapsAreMinusK(p.words)) {
+        ++minusK;
+        return;
+      }
+      ++computes;
+      walked += lle::weightGroupWalkProblem(p.words).empty();
+    });
+    if (computes != 0) {
+      std::printf("  %-70s %s: %zu single-position computes with wraps not all -K, %zu walk their groups in order\n",
+                  path.filename().string().c_str(), inDecodeSet ? "decode set" : "held out", computes, walked);
+    }
+    (inDecodeSet ? decode : heldOut) += computes;
+    (inDecodeSet ? decodeWalked : heldOutWalked) += walked;
+  });
+  std::printf("  decode set %zu / %zu walked; held out %zu / %zu walked; %zu with wraps all -K\n", decodeWalked, decode, heldOutWalked,
+              heldOut, minusK);
+  EXPECT_GT(decode, 0u);
+  EXPECT_EQ(decodeWalked, decode);
+  EXPECT_EQ(heldOutWalked, heldOut);
 }
 
 }  // namespace

@@ -1114,11 +1114,16 @@ TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThat
   for (uint64_t limit : {3u, 63u, 200u, 255u}) {
     EXPECT_EQ(checkEnvelope(compute(0x1, limit)), "") << "limit " << limit;
   }
+  // Nest29 counting the K groups at level 2 (the aarch64 compiles' form, "dense2"): slot 1's wrap is the step of a
+  // counting level. (A wrap at a level that runs once moves no weight: the walk of weight_group_walk.h accepts it,
+  // docs/decoding-log.md "dense43".)
   DecodedPacket odd = compute(0x1, 63);
+  f.setElement(odd, LleField::ComputeK4W7, 0, 0);
+  f.setElement(odd, LleField::ComputeLimit29, 1, 63);
   std::vector<isa::Word128> words(odd.words.begin(), odd.words.end());
   const LleFieldDef& wrap = fieldDef(LleField::ComputeKWrap29);
-  const uint32_t lsb = wrap.lsb + 3 * wrap.stride;  // element 3: w8 bit 94
-  words[lsb / 128].setBits(lsb % 128, wrap.width, static_cast<uint64_t>(-126));  // stride 2
+  const uint32_t lsb = wrap.lsb;  // element 0: w8 bit 7
+  words[lsb / 128].setBits(lsb % 128, wrap.width, static_cast<uint64_t>(-126) & 0x1fff);  // stride 2 groups back
   odd.words = words;
   // The compute carries a parameter prefix, so the relation table leaves its K wraps to the executor
   // (docs/decoding-log.md "stride2"): the single-position one names the odd wrap when it runs.
@@ -1128,8 +1133,9 @@ TEST_F(LleRungTest, AcceptsAnyKLoopWhoseWrapsAreMinusTheLimitAndNamesTheWrapThat
   rung.packet(pop(true, 0x1), streams, 0);
   const std::string why = refusalOf([&] { rung.packet(odd, streams, 0); });
   rung.endRun();
-  EXPECT_NE(why.find("ComputeKWrap29[3] (word 8 bits 106:94) = -126 is not -1 x ComputeK4W0 = -63"), std::string::npos)
+  EXPECT_NE(why.find("ComputeKWrap29[0] (word 8 bits 19:7) = -126 is not -1 x ComputeK4W0 = -63"), std::string::npos)
       << why;
+  EXPECT_NE(why.find("nor a walk of the reduction's weight groups"), std::string::npos) << why;
   EXPECT_NE(why.find("opcode 0x01"), std::string::npos) << why;
 }
 
@@ -3147,6 +3153,92 @@ TEST_F(LleRungTest, KeptReadsNumberedInWordFourRunOneTwoThreeBeforeTheirCompute)
   EXPECT_NE(run({read(4, 0)}).find("Stage13W4On (word 4 bit 75) = 0 with word 4 bits 59:43 = 4"), std::string::npos) << run({read(4, 0)});
   EXPECT_NE(run({read(0, 1)}).find("Stage13W4On (word 4 bit 75) = 1 with word 4 bits 59:43 = 0"), std::string::npos) << run({read(0, 1)});
   EXPECT_NE(run({read(1, 1, 1)}).find("with Stage13W4Bit59 clear in a sent read"), std::string::npos) << run({read(1, 1, 1)});
+}
+
+// The bias-prefix Dense (ComputeParamPrefix 1) reads its K groups from the wide row its ComputeStreamTag names and its
+// bias from the row before (docs/decoding-log.md "dense43": model_dense's layers at rows 2029, 27, 53, ... of one
+// caching run; looming's tag 1 is rows 0 and 1). Here 2 groups, 4 lanes, tag 5: bias row 4, groups at rows 5 and 6;
+// rows 0-2 (what the reading from row 0 took) hold other bytes. Checked to fail with the rows read from row 0.
+TEST_F(LleRungTest, TheBiasPrefixDenseReadsItsGroupsFromTheRowItsTagNames) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kTag = 5, kInputUnit = 40, kOut = 512;
+  constexpr uint8_t kZpW = 100;
+  const auto cacheRow = [&](uint64_t row, const std::vector<uint8_t>& bytes) {
+    streams.params.assign(256, 0);
+    std::copy(bytes.begin(), bytes.end(), streams.params.begin());
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    rung.packet(receiveAt(kTile, row, 1), streams, 0);
+    rung.packet(pop(false, kTile), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.endRun();
+  };
+  for (uint64_t row = 0; row < 3; ++row) cacheRow(row, std::vector<uint8_t>(16, 0xee));  // not this compute's
+  cacheRow(kTag - 1, {7, 0, 0, 0, 0xf6, 0xff, 0xff, 0xff, 0, 0, 0, 0, 3, 0, 0, 0});     // biases 7, -10, 0, 3
+  // Lane c's weight for input byte i at 4c + i: group 0 weighs lane c's byte c by zp + 1 + c, group 1 byte 0 by zp + 2.
+  std::vector<uint8_t> group0(16, kZpW), group1(16, kZpW);
+  for (unsigned c = 0; c < 4; ++c) {
+    group0[4 * c + c] = static_cast<uint8_t>(kZpW + 1 + c);
+    group1[4 * c] = kZpW + 2;
+  }
+  cacheRow(kTag, group0);
+  cacheRow(kTag + 1, group1);
+  DecodedPacket prefixed = compute(kTile, 1);
+  for (const auto& [field, value] : std::vector<std::pair<LleField, uint64_t>>{
+           {LleField::ComputeParamPrefix, 1}, {LleField::ComputeLaneGroups, 0}, {LleField::ComputeStreamTag, kTag},
+           {LleField::ComputeZpWeight, kZpW}, {LleField::ComputeZpIn, 0}, {LleField::ComputeZpOut, 0},
+           {LleField::ComputeInputAt4, kInputUnit}, {LleField::ComputeOutputAt, kOut},
+           {LleField::ComputeClampHi, std::bit_cast<uint32_t>(255.0f)}, {LleField::ComputeClampLo, std::bit_cast<uint32_t>(0.0f)}}) {
+    f.setElement(prefixed, field, 0, value);
+  }
+  rung.beginRun();
+  writeUnit(0, kInputUnit, 0x04030201);      // group 0: bytes 1, 2, 3, 4
+  writeUnit(0, kInputUnit + 1, 0x0000000a);  // group 1: byte 10
+  rung.packet(prefixed, streams, 0);
+  rung.endRun();
+  ASSERT_FALSE(rung.tile(0).narrowSram.firstUnwritten(kOut, 4).has_value());
+  const auto got = rung.tile(0).narrowSram.read(kOut, 4);
+  // lane c = bias + (c + 1) x byte c + 2 x 10
+  const int expected[4] = {7 + 1 * 1 + 20, -10 + 2 * 2 + 20, 0 + 3 * 3 + 20, 3 + 4 * 4 + 20};
+  for (unsigned c = 0; c < 4; ++c) EXPECT_EQ(int{got[c]}, expected[c]) << "lane " << c;
+  DecodedPacket untagged = prefixed;
+  f.setElement(untagged, LleField::ComputeStreamTag, 0, 0);
+  const std::string why = refusalOf([&] {
+    rung.beginRun();
+    rung.packet(untagged, streams, 0);
+    rung.endRun();
+  });
+  EXPECT_NE(why.find("ComputeStreamTag (the first K group's wide row) = 0"), std::string::npos) << why;
+}
+
+// A kept read's consumer names its stream (tile_state.h keptReadChannel; docs/decoding-log.md "dense43"): model_dense's
+// identity block, kept on all 16 tiles in stream 2052 and taken by the unrequantised passes on tiles 0 / 8, still lies on
+// tile 1 when its Dense on stream 2029 runs. The Dense path refuses a read kept in its own stream as before, and passes
+// over one kept in another (here reaching its own refusal of the fixture's missing activations). Checked to fail with the
+// channel not compared: both refusals name the kept read.
+TEST_F(LleRungTest, TheDenseComputePassesOverAReadKeptInAnotherStream) {
+  constexpr uint16_t kTile = 0x2;
+  constexpr uint64_t kBase = 29, kUnits = 4, kTag = 7;
+  const auto runWithReadIn = [&](uint64_t channel) {
+    DecodedPacket keep = readAt(kTile, 4 * kBase, 4 * kUnits);
+    f.setElement(keep, LleField::Stage13Route, 0, 0);
+    f.setElement(keep, LleField::Stage13Route, 1, 0);
+    f.setElement(keep, LleField::Stage13Channel, 0, channel);
+    DecodedPacket denseCompute = compute(kTile);
+    f.setElement(denseCompute, LleField::ComputeStreamTag, 0, kTag);
+    return refusalOf([&] {
+      rung.beginRun();
+      rung.packet(patternFill(kTile, kBase, kUnits), streams, 0);
+      rung.packet(keep, streams, 0);
+      rung.packet(denseCompute, streams, 0);
+      rung.endRun();
+    });
+  };
+  const std::string own = runWithReadIn(kTag);
+  EXPECT_NE(own.find("tile 1 holds 16 bytes a 0x13 kept for its compute (Stage13Route 0, 0; stream 7"), std::string::npos) << own;
+  const std::string other = runWithReadIn(kTag + 1);
+  EXPECT_EQ(other.find("kept for its compute"), std::string::npos) << other;
+  EXPECT_NE(other.find("activation byte"), std::string::npos) << other;
 }
 
 // The read's nest (docs/decoding-log.md "form13" §C, read_nest.h): level 1 counts with level 0 off,
@@ -6138,6 +6230,64 @@ TEST_F(LleRungTest, APixelWalkOverAWeightStreamWaitsForItsFeedSendAndTakesTheWei
   const std::string other = refusalOf([&] { run(9); });
   EXPECT_NE(other.find("does not hold the 32 parameter bytes at wide row 9 its weight-feed send reads (Dma10Channel)"), std::string::npos)
       << other;
+  rung.endRun();
+}
+
+// A weight stream the host's pop carries itself (docs/decoding-log.md "dense43b"; model_dense's 21 K-split Dense layers): an
+// execution-only 0x11 with a one-array prefix arms the stream (1 transfer: 2 rows of 256 bytes), the pixel walk on its tag
+// takes it and waits; no caching run left its weights anywhere, and the parameter pop after it (PopStreamFeed 0, no receive on
+// its tile) is the stream's rows: row 0 the bias, row 1 the weight group at lane 0. The compute runs when the pop's bytes
+// are here (the fence): out[4k + c] = clamp((bias[c] + sum_b (in[8k + b] - 3) w[c][b]) x 0.05). A pop of one row (not the
+// stream's two) is refused naming both lengths; a pop with a caching receive on its tile keeps the receive's placement.
+// Before the change the pop was refused ("parameter pop into tile 0 without a receive"). No corpus program has these
+// pixels, biases or weights.
+TEST_F(LleRungTest, AConvolutionOnAStreamTheHostsPopCarriesRunsWithThePopsRows) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kPixels = 3, kPixelBytes = 8, kInputAt = 160, kOut = 512, kTag = 99;
+  constexpr uint8_t kWalkZpIn = 3;
+  constexpr float kScale = 0.05f;
+  const int32_t bias[4] = {7, -3, 0, 120};
+  std::mt19937 rng(43);
+  std::vector<uint32_t> pixels(kPixels);
+  for (auto& p : pixels) p = static_cast<uint32_t>(rng());
+  streams.params.assign(512, 0xee);  // lanes past the group's 16 bytes: bytes no lane reads
+  for (unsigned c = 0; c < 4; ++c) {
+    for (unsigned b = 0; b < 4; ++b) streams.params[4 * c + b] = static_cast<uint8_t>(static_cast<uint32_t>(bias[c]) >> (8 * b));
+  }
+  for (unsigned i = 0; i < 16; ++i) streams.params[256 + i] = static_cast<uint8_t>(rng() % 9);
+  const auto run = [&](uint64_t popBytes) {
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    writePixels(kTile, kInputAt, kPixelBytes, pixels);
+    DecodedPacket receive = executionOnlyReceive(kTile);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, 0);
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(receive, LleField::Recv11ExecStream, 0, kTag);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, 1);
+    f.setElement(receive, LleField::Recv11PrefixBytes8, 0, 32);
+    f.setElement(receive, LleField::Recv11PrefixLast64, 0, 4);
+    rung.packet(receive, streams, 0);
+    rung.packet(pixelWalkCompute(kTile, kPixels, kPixelBytes, kInputAt, kOut, kTag, kWalkZpIn, kScale), streams, 0);
+    EXPECT_TRUE(rung.tile(0).narrowSram.firstUnwritten(kOut, 4).has_value()) << "the compute ran before its stream's bytes";
+    rung.packet(popAt(false, 0, 0, kTile, popBytes), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+  };
+  run(512);
+  const AddressedMemory& narrow = rung.tile(0).narrowSram;
+  for (uint64_t k = 0; k < kPixels; ++k) {
+    ASSERT_FALSE(narrow.firstUnwritten(kOut + 4 * k, 4).has_value()) << "pixel " << k;
+    const auto got = narrow.read(kOut + 4 * k, 4);
+    for (unsigned c = 0; c < 4; ++c) {
+      int64_t acc = bias[c];
+      for (unsigned b = 0; b < 4; ++b) acc += (static_cast<int64_t>((pixels[k] >> (8 * b)) & 0xff) - kWalkZpIn) * streams.params[256 + 4 * c + b];
+      const float v = std::clamp(static_cast<float>(acc) * kScale, 0.0f, 255.0f);
+      EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "pixel " << k << " lane " << c;
+    }
+  }
+  rung.endRun();
+  const std::string shortPop = refusalOf([&] { run(256); });
+  EXPECT_NE(shortPop.find("a parameter pop of 256 bytes into tile 0, whose weight stream"), std::string::npos) << shortPop;
+  EXPECT_NE(shortPop.find("the stream's 2 rows are 512 bytes"), std::string::npos) << shortPop;
   rung.endRun();
 }
 
