@@ -26,6 +26,25 @@ LanePlace placeLane(const std::vector<int32_t>& shape, size_t slice, unsigned la
   return {LanePlace::Kind::kElement, position * channels + channel};
 }
 
+SliceWalk::SliceWalk(const std::vector<int32_t>& shape)
+    : channels_(shape.empty() ? 1 : static_cast<size_t>(shape.back() > 0 ? shape.back() : 0)),
+      positions_(channels_ == 0 ? 0 : elementsOf(shape) / channels_) {}
+
+LanePlace SliceWalk::place(unsigned lane) const {
+  if (position_ >= positions_) return {LanePlace::Kind::kBeyond, 0};
+  const size_t channel = firstChannel_ + lane;
+  if (channel >= channels_) return {LanePlace::Kind::kPadding, 0};
+  return {LanePlace::Kind::kElement, position_ * channels_ + channel};
+}
+
+void SliceWalk::next(unsigned lanes) {
+  firstChannel_ += lanes;
+  if (lanes == 0 || firstChannel_ >= channels_) {
+    ++position_;
+    firstChannel_ = 0;
+  }
+}
+
 OutputLayoutPlacement::OutputLayoutPlacement(const usb::OutputLayout& layout, int64_t y, int64_t x, int64_t z) : z_(z) {
   for (int64_t row = 0; row < y; ++row) {
     for (int64_t column = 0; column < x; ++column) {

@@ -9,6 +9,7 @@
 // Dense, 4 x (ComputeLaneGroups + 1) for a convolution). A layer's compute packets, in issue order,
 // and within a packet its tiles in ascending order, give the layer's lane slices 0, 1, 2, ...; slice
 // s holds channels w x (s mod B) .. + w - 1 of output position s div B, where B = ceil(C / w) slices
+// (slices of several widths: SliceWalk below, each slice from the channel after the one before)
 // cover the C channels (the last dimension) of one position. Lanes at channel >= C are the tile's
 // padding and compare with nothing. Evidence: the Dense-256 and Dense-1024 templates (tiles 0-3
 // resp. 0-15 of one packet hold channels 0-255 resp. 0-1023, bit-exact against the golden data);
@@ -53,6 +54,25 @@ struct LanePlace {
 // shape `shape` (an empty shape is a scalar: one channel). kBeyond: the slice lies past the tensor's
 // last position.
 [[nodiscard]] LanePlace placeLane(const std::vector<int32_t>& shape, size_t slice, unsigned lane, unsigned lanesPerSlice = 64);
+
+// Rule 1 where the slices of a layer are not all one width (model_dense's Dense: tile 0 computes 64 lanes,
+// tile 1 the last 36 of the 100 channels, ComputeLaneGroups 15 / 8): the slices lie one after another along
+// a position's channels, each starting where the one before ended, and a slice that reaches the last channel
+// ends the position (its lanes past it are padding). For slices of one width this is placeLane.
+class SliceWalk {
+ public:
+  explicit SliceWalk(const std::vector<int32_t>& shape);
+  // Where lane `lane` of the current slice lands.
+  [[nodiscard]] LanePlace place(unsigned lane) const;
+  // The next slice begins after this one's `lanes` lanes.
+  void next(unsigned lanes);
+
+ private:
+  size_t channels_ = 0;
+  size_t positions_ = 0;
+  size_t position_ = 0;
+  size_t firstChannel_ = 0;
+};
 
 // Rule 2: an output layer's positions by tile and local byte offset.
 class OutputLayoutPlacement {

@@ -69,14 +69,14 @@ TensorComparison compareWithTwin(const TwinTensor& twin, std::span<const Capture
     severalPositions = severalPositions || writesSeveralPositions(packets[k]);
   }
   if (!severalPositions) {
-    size_t slice = 0;
+    SliceWalk walk(twin.shape);  // slices of several widths follow each other along the channels
     for (size_t k : outputs) {
       const CapturedCompute& packet = packets[k];
-      for (size_t i = 0; i < packet.tiles.size(); ++i, ++slice) {
+      for (size_t i = 0; i < packet.tiles.size(); walk.next(packet.bytesPerPosition), ++i) {
         const std::vector<uint8_t>& lanes = packet.lanes[i];
         const uint64_t at = packet.positionAt[i].empty() ? 0 : packet.positionAt[i].front();
         for (unsigned lane = 0; lane < lanes.size(); ++lane) {
-          const LanePlace place = placeLane(twin.shape, slice, lane, packet.bytesPerPosition);
+          const LanePlace place = walk.place(lane);
           if (place.kind == LanePlace::Kind::kBeyond) {
             ++result.slicesBeyond;
             break;

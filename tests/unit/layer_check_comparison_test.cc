@@ -117,6 +117,62 @@ TEST(LaneLayout, OnePositionSlicesAreAsWideAsThePacketsLanes) {
   EXPECT_EQ(placeLane(shape, 4, 0, 4).kind, LanePlace::Kind::kBeyond);
 }
 
+TEST(LaneLayout, SlicesOfSeveralWidthsFollowEachOtherAlongTheChannels) {
+  // model_dense's Dense (docs/decoding-log.md "dense44" §B): tile 0 computes channels 0-63 (64 lanes), tile 1
+  // channels 64-99 (36 lanes), on 2 positions here. With the second slice's own width (placeLane's w x s) its
+  // lane 0 would land on channel 36.
+  const std::vector<int32_t> shape = {2, 100};
+  SliceWalk walk(shape);
+  EXPECT_EQ(walk.place(63).element, 63u);
+  walk.next(64);
+  EXPECT_EQ(walk.place(0).element, 64u);
+  EXPECT_EQ(walk.place(35).element, 99u);
+  EXPECT_EQ(walk.place(36).kind, LanePlace::Kind::kPadding);
+  walk.next(36);
+  EXPECT_EQ(walk.place(0).element, 100u) << "the slice that reached channel 99 ended the position";
+  walk.next(64);
+  walk.next(64);
+  EXPECT_EQ(walk.place(0).kind, LanePlace::Kind::kBeyond);
+  // Slices of one width: placeLane's rule.
+  SliceWalk same({1, 1, 2, 6});
+  for (size_t slice = 0; slice < 5; same.next(4), ++slice) {
+    for (unsigned lane = 0; lane < 4; ++lane) {
+      const LanePlace a = same.place(lane), b = placeLane({1, 1, 2, 6}, slice, lane, 4);
+      EXPECT_EQ(a.kind, b.kind) << slice << " " << lane;
+      if (a.kind == LanePlace::Kind::kElement) {
+        EXPECT_EQ(a.element, b.element) << slice << " " << lane;
+      }
+    }
+  }
+}
+
+TEST(LayerComparison, ATileOfFewerLanesTakesTheChannelsAfterTheTileBefore) {
+  // 100 channels over a 64-lane and a 36-lane tile, every lane its channel's value: all 100 compare equal.
+  std::vector<uint8_t> twinBytes(100);
+  for (size_t c = 0; c < 100; ++c) twinBytes[c] = static_cast<uint8_t>(c);
+  const TwinTensor twin{1, "dense/Relu", {1, 100}, false, twinBytes};
+  std::vector<uint8_t> lanes0(64), lanes1(36);
+  for (size_t c = 0; c < 64; ++c) lanes0[c] = static_cast<uint8_t>(c);
+  for (size_t c = 0; c < 36; ++c) lanes1[c] = static_cast<uint8_t>(64 + c);
+  CapturedCompute tile0, tile1;
+  tile0.pc = 0x160;
+  tile0.bytesPerPosition = 64;
+  tile0.tiles = {0};
+  tile0.positionAt = {{100}};
+  tile0.lanes = {lanes0};
+  tile1 = tile0;
+  tile1.pc = 0x171;
+  tile1.bytesPerPosition = 36;
+  tile1.tiles = {1};
+  tile1.lanes = {lanes1};
+  const std::vector<CapturedCompute> packets = {tile0, tile1};
+  const std::vector<size_t> layer = {0, 1};
+  const TensorComparison c = compareWithTwin(twin, packets, layer);
+  EXPECT_EQ(c.compared, 100u);
+  EXPECT_EQ(c.differing, 0u);
+  EXPECT_EQ(c.slicesBeyond, 0u);
+}
+
 // A 3 x 5 output of 6 channels over two tiles of a 4 x 4 mesh, tiles 9 (rows 0-1) and 14 (row 2),
 // each row 5 positions x 8 bytes (6 channels, 2 bytes of padding a position), tile 14's part after 80
 // bytes of tile 9's: no corpus program has this geometry.
