@@ -20,12 +20,14 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/stream_prefix_watch.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 namespace fs = std::filesystem;
 
@@ -65,9 +67,7 @@ TEST(LleCorpus, TheWritesThatStageAPrefixABlockAfterNoStreamPassTheirWatch) {
   std::map<std::string, Counts> byProgram;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
     Counts counts;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) watchProgram(*models::DecodedProgram::fromBytes(bitstream.bytes), counts);
-    }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) { watchProgram(program, counts); });
     byProgram[fs::path(path).filename().string()] = counts;
   });
   size_t heldOut = 0, controls = 0, refusedControls = 0;

@@ -25,6 +25,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
 #include "sim/hle_host/hle_graph.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
@@ -32,6 +33,7 @@ namespace coralsim::driver {
 namespace {
 
 namespace fs = std::filesystem;
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 
@@ -61,18 +63,15 @@ TEST(LleCorpus, ComputeBiasIsMinusTheZeroPointsTimesTheAddInputsIntegerWeights) 
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
     // The distinct (multiplier, output zero point, addend) of the computes with an addend.
     std::set<std::tuple<uint32_t, uint64_t, int64_t>> epilogues;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != kCompute) continue;
-          if (const int64_t bias = lle::readSigned(p.words, LleField::ComputeBias); bias != 0) {
-            epilogues.emplace(static_cast<uint32_t>(lle::readField(p.words, LleField::ComputeMult)),
-                              lle::readField(p.words, LleField::ComputeZpOut), bias);
-          }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) != kCompute) continue;
+        if (const int64_t bias = lle::readSigned(p.words, LleField::ComputeBias); bias != 0) {
+          epilogues.emplace(static_cast<uint32_t>(lle::readField(p.words, LleField::ComputeMult)),
+                            lle::readField(p.words, LleField::ComputeZpOut), bias);
         }
       }
-    }
+    });
     if (epilogues.empty()) return;
     std::string stem = path.filename().string();
     stem.resize(stem.size() - std::string("_edgetpu.tflite").size());

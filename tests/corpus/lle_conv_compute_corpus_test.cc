@@ -23,12 +23,14 @@
 #include "models/lle/conv_compute.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -46,40 +48,37 @@ Tally tally(int prefixShift, bool print) {
     for (const Executable* e : allExecutables(model)) {
       if (e->type == ExecutableType::ParameterCaching && !e->parameters.empty()) parameterSizes.push_back(e->parameters.size());
     }
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        uint64_t gridEnd = 0;  // the input address of the first compute that has one
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != 0x01 || p.words.size() < 17) continue;
-          const uint64_t inputAt4 = readField(p.words, LleField::ComputeInputAt4);
-          if (gridEnd == 0) gridEnd = inputAt4;
-          lle::ConvCompute conv = lle::ConvCompute::fromPacket(p.words);
-          if (prefixShift != 0) {
-            const uint32_t lsb = lle::fieldDef(LleField::ComputeParamPrefix).lsb + static_cast<uint32_t>(prefixShift);
-            conv.prefix = static_cast<unsigned>(p.words[lsb / 128].bits(lsb % 128, 2));
-          }
-          if (!conv.unsupported().empty() || conv.reduction() < 2 || inputAt4 != 0 || gridEnd == 0) continue;
-          ++t.candidates;
-          const bool grid = conv.input.lowestUnit() == 0 && static_cast<uint64_t>(conv.input.highestUnit()) + 1 == gridEnd;
-          const bool after = static_cast<uint64_t>(conv.output.firstUnit) == gridEnd;
-          const uint64_t end = conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1) * conv.groupBytes();
-          bool fits = false;
-          for (size_t size : parameterSizes) fits = fits || (end <= size && end + 64 > size);
-          t.gridExact += grid;
-          t.outputAfter += after;
-          t.paramsFit += fits;
-          t.all += grid && after && fits;
-          if (print && grid) {
-            std::printf("  %s: reduction %llu, outputs %llu, prefix %u, weights end %llu, input reaches %lld (E %llu)%s%s%s\n",
-                        path.filename().string().c_str(), static_cast<unsigned long long>(conv.reduction()),
-                        static_cast<unsigned long long>(conv.outputs()), conv.prefix, static_cast<unsigned long long>(end),
-                        static_cast<long long>(conv.input.highestUnit()) + 1, static_cast<unsigned long long>(gridEnd),
-                        grid ? "" : " [grid differs]", after ? "" : " [output elsewhere]", fits ? "" : " [parameters differ]");
-          }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      uint64_t gridEnd = 0;  // the input address of the first compute that has one
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) != 0x01 || p.words.size() < 17) continue;
+        const uint64_t inputAt4 = readField(p.words, LleField::ComputeInputAt4);
+        if (gridEnd == 0) gridEnd = inputAt4;
+        lle::ConvCompute conv = lle::ConvCompute::fromPacket(p.words);
+        if (prefixShift != 0) {
+          const uint32_t lsb = lle::fieldDef(LleField::ComputeParamPrefix).lsb + static_cast<uint32_t>(prefixShift);
+          conv.prefix = static_cast<unsigned>(p.words[lsb / 128].bits(lsb % 128, 2));
+        }
+        if (!conv.unsupported().empty() || conv.reduction() < 2 || inputAt4 != 0 || gridEnd == 0) continue;
+        ++t.candidates;
+        const bool grid = conv.input.lowestUnit() == 0 && static_cast<uint64_t>(conv.input.highestUnit()) + 1 == gridEnd;
+        const bool after = static_cast<uint64_t>(conv.output.firstUnit) == gridEnd;
+        const uint64_t end = conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1) * conv.groupBytes();
+        bool fits = false;
+        for (size_t size : parameterSizes) fits = fits || (end <= size && end + 64 > size);
+        t.gridExact += grid;
+        t.outputAfter += after;
+        t.paramsFit += fits;
+        t.all += grid && after && fits;
+        if (print && grid) {
+          std::printf("  %s: reduction %llu, outputs %llu, prefix %u, weights end %llu, input reaches %lld (E %llu)%s%s%s\n",
+                      path.filename().string().c_str(), static_cast<unsigned long long>(conv.reduction()),
+                      static_cast<unsigned long long>(conv.outputs()), conv.prefix, static_cast<unsigned long long>(end),
+                      static_cast<long long>(conv.input.highestUnit()) + 1, static_cast<unsigned long long>(gridEnd),
+                      grid ? "" : " [grid differs]", after ? "" : " [output elsewhere]", fits ? "" : " [parameters differ]");
         }
       }
-    }
+    });
   });
   return t;
 }

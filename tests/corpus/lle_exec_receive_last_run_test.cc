@@ -19,6 +19,7 @@
 #include "driver/model/model_file.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
@@ -26,6 +27,7 @@ namespace coralsim::driver {
 namespace {
 
 namespace fs = std::filesystem;
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -71,38 +73,34 @@ TEST(LleCorpus, ExecutionOnlyReceivesWithAShorterLastRepetitionTakeThePopsRows) 
                        name.find("conv_2d_1_500_500_1_40_40") != std::string::npos
                    ? decide
                    : heldOut;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        if (!program) continue;
-        const std::span<const models::DecodedPacket> packets = program->packets();
-        for (size_t i = 0; i < packets.size(); ++i) {
-          const models::DecodedPacket& p = packets[i];
-          if (static_cast<uint8_t>(p.opcode) != kReceive || readField(p.words, LleField::Recv11ExecutionForm) == 0 ||
-              readField(p.words, LleField::Recv11ExecInnerLevel) == 0) {
-            continue;
-          }
-          const uint64_t run = readField(p.words, LleField::Recv11ExecRun);
-          const uint64_t repeat = readField(p.words, LleField::Recv11ExecRepeat, 0);
-          const uint64_t lastRun = readField(p.words, LleField::Recv11ExecLastRun);
-          if (readField(p.words, LleField::Recv11ExecLastRunOn) == 0) {
-            ++withoutBit;
-            withoutBitClear += lastRun == 0 && readField(p.words, LleField::Recv11ExecLastShort) == 0;
-            continue;
-          }
-          ++t.receives;
-          t.shortfallHolds += lastRun <= run && readField(p.words, LleField::Recv11ExecLastShort) == run - lastRun;
-          const models::DecodedPacket* pop = nextInputPop(packets, i);
-          if (!pop) continue;
-          ++t.popFed;
-          const auto rowsOf = [](uint64_t bytes) { return (bytes + kRowBytes - 1) / kRowBytes; };
-          const uint64_t popRows = rowsOf(popInputBytes(*pop, true));
-          t.shortened += popRows == (run + 1) * repeat + lastRun + 1;
-          t.whole += popRows == (run + 1) * (repeat + 1);
-          t.withoutHigh += rowsOf(popInputBytes(*pop, false)) == (run + 1) * repeat + lastRun + 1;
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      const std::span<const models::DecodedPacket> packets = program.packets();
+      for (size_t i = 0; i < packets.size(); ++i) {
+        const models::DecodedPacket& p = packets[i];
+        if (static_cast<uint8_t>(p.opcode) != kReceive || readField(p.words, LleField::Recv11ExecutionForm) == 0 ||
+            readField(p.words, LleField::Recv11ExecInnerLevel) == 0) {
+          continue;
         }
+        const uint64_t run = readField(p.words, LleField::Recv11ExecRun);
+        const uint64_t repeat = readField(p.words, LleField::Recv11ExecRepeat, 0);
+        const uint64_t lastRun = readField(p.words, LleField::Recv11ExecLastRun);
+        if (readField(p.words, LleField::Recv11ExecLastRunOn) == 0) {
+          ++withoutBit;
+          withoutBitClear += lastRun == 0 && readField(p.words, LleField::Recv11ExecLastShort) == 0;
+          continue;
+        }
+        ++t.receives;
+        t.shortfallHolds += lastRun <= run && readField(p.words, LleField::Recv11ExecLastShort) == run - lastRun;
+        const models::DecodedPacket* pop = nextInputPop(packets, i);
+        if (!pop) continue;
+        ++t.popFed;
+        const auto rowsOf = [](uint64_t bytes) { return (bytes + kRowBytes - 1) / kRowBytes; };
+        const uint64_t popRows = rowsOf(popInputBytes(*pop, true));
+        t.shortened += popRows == (run + 1) * repeat + lastRun + 1;
+        t.whole += popRows == (run + 1) * (repeat + 1);
+        t.withoutHigh += rowsOf(popInputBytes(*pop, false)) == (run + 1) * repeat + lastRun + 1;
       }
-    }
+    });
   });
   for (const auto& [label, t] : {std::pair<const char*, const Tally&>{"decide", decide}, {"held out", heldOut}}) {
     std::printf("%s: receives with a shorter last repetition %zu, Run - LastRun stated in %zu; fed by an input pop %zu: "

@@ -23,6 +23,7 @@
 #include "driver/run/runner.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/corpus/lle_refusal_pc.h"
 #include "tests/corpus/lle_run_on_device.h"
@@ -32,6 +33,7 @@ namespace coralsim::driver {
 namespace {
 
 namespace fs = std::filesystem;
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using coralsim::testing::refusedPc;
 using lle::LleField;
@@ -66,32 +68,29 @@ TEST(LleCorpus, ExecutionOnlyReceiveWrapsStartTheRunAgainAndStagingUnitsCountThe
   size_t receives = 0, wrapsHold = 0, wrapsOneOff = 0, stepHolds = 0;
   size_t writes = 0, unitsHold = 0, unitsOneRowMore = 0, highBitsClearWithoutBit = 0, clearBit = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path&, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          const auto op = static_cast<uint8_t>(p.opcode);
-          if (op == kReceive && loopForm(p)) {
-            ++receives;
-            const auto run = static_cast<int64_t>(readField(p.words, LleField::Recv11ExecRun));
-            wrapsHold += wrapsAre(p, -run);
-            wrapsOneOff += wrapsAre(p, -run - 1);
-            const uint64_t step = readField(p.words, LleField::Recv11ExecStep);
-            stepHolds += step == 1 || (run == 0 && step == 0);
-          }
-          if (op != kStagingWrite) continue;
-          if (readField(p.words, LleField::Stage14SourceUnitsOn) == 0) {
-            ++clearBit;
-            highBitsClearWithoutBit += p.words[3].bits(112, 11) == 0;  // w3[111:106] carry another form's bits here
-            continue;
-          }
-          ++writes;
-          const uint64_t units = readField(p.words, LleField::Stage14SourceUnits);
-          unitsHold += units == sourceUnitsWanted(p);
-          unitsOneRowMore += units == sourceUnitsWanted(p) + 64;
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        const auto op = static_cast<uint8_t>(p.opcode);
+        if (op == kReceive && loopForm(p)) {
+          ++receives;
+          const auto run = static_cast<int64_t>(readField(p.words, LleField::Recv11ExecRun));
+          wrapsHold += wrapsAre(p, -run);
+          wrapsOneOff += wrapsAre(p, -run - 1);
+          const uint64_t step = readField(p.words, LleField::Recv11ExecStep);
+          stepHolds += step == 1 || (run == 0 && step == 0);
         }
+        if (op != kStagingWrite) continue;
+        if (readField(p.words, LleField::Stage14SourceUnitsOn) == 0) {
+          ++clearBit;
+          highBitsClearWithoutBit += p.words[3].bits(112, 11) == 0;  // w3[111:106] carry another form's bits here
+          continue;
+        }
+        ++writes;
+        const uint64_t units = readField(p.words, LleField::Stage14SourceUnits);
+        unitsHold += units == sourceUnitsWanted(p);
+        unitsOneRowMore += units == sourceUnitsWanted(p) + 64;
       }
-    }
+    });
   });
   std::printf("execution-only receives with w0 bit 78: %zu; wraps -Run in %zu (one off: %zu), step 1 (0 with a run of 1) in %zu\n",
               receives, wrapsHold, wrapsOneOff, stepHolds);
@@ -118,16 +117,12 @@ TEST(LleAdd128, ItsStagingWritesPassToTheirReceiveAndAFullRunIsTheGoldenOrOneAbo
   // The receive the four 0x14s copy: the first 0x11 of the program; the add: its last compute (the one
   // with an accumulator addend, docs/decoding-log.md "eltw12").
   long receivePc = -1, addPc = -1;
-  for (const Executable* e : allExecutables(model)) {
-    for (const auto& bitstream : e->bitstreams) {
-      // Held for the loop: a range-for over ->packets() of the temporary would read freed packets.
-      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-      for (const models::DecodedPacket& p : program->packets()) {
-        if (receivePc < 0 && static_cast<uint8_t>(p.opcode) == kReceive) receivePc = static_cast<long>(p.pc);
-        if (static_cast<uint8_t>(p.opcode) == kCompute) addPc = static_cast<long>(p.pc);
-      }
+  forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+    for (const models::DecodedPacket& p : program.packets()) {
+      if (receivePc < 0 && static_cast<uint8_t>(p.opcode) == kReceive) receivePc = static_cast<long>(p.pc);
+      if (static_cast<uint8_t>(p.opcode) == kCompute) addPc = static_cast<long>(p.pc);
     }
-  }
+  });
   ASSERT_GE(receivePc, 0) << "no 0x11 in " << path;
   ASSERT_GT(addPc, receivePc) << "no 0x01 after the receive in " << path;
 

@@ -28,6 +28,7 @@
 #include "driver/run/runner.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/corpus/lle_refusal_pc.h"
 #include "tests/corpus/lle_run_on_device.h"
@@ -37,6 +38,7 @@ namespace coralsim::driver {
 namespace {
 
 namespace fs = std::filesystem;
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using coralsim::testing::refusedPc;
 using lle::LleField;
@@ -53,28 +55,25 @@ TEST(LleCorpus, ExecutionOnlyReceivesWithAPrefixEndOneArrayAfterTheirSpanAndFeed
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   size_t receives = 0, lengthHolds = 0, oneMore = 0, prefixedCompute = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path&, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        const auto& packets = program->packets();
-        for (size_t i = 0; i < packets.size(); ++i) {
-          if (!prefixedExecutionOnlyReceive(packets[i])) continue;
-          ++receives;
-          const uint64_t span8 = readField(packets[i].words, LleField::Recv11PrefixSpan8);
-          const uint64_t bytes8 = readField(packets[i].words, LleField::Recv11PrefixBytes8);
-          lengthHolds += bytes8 == span8 + 32;
-          oneMore += bytes8 == span8 + 33;
-          const uint64_t tiles = readField(packets[i].words, LleField::Dma11Mask);
-          for (size_t j = i + 1; j < packets.size(); ++j) {
-            if (static_cast<uint8_t>(packets[j].opcode) != kCompute || (readField(packets[j].words, LleField::ComputeMask) & tiles) == 0) {
-              continue;
-            }
-            prefixedCompute += readField(packets[j].words, LleField::ComputeParamPrefix) != 0;
-            break;
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      const auto& packets = program.packets();
+      for (size_t i = 0; i < packets.size(); ++i) {
+        if (!prefixedExecutionOnlyReceive(packets[i])) continue;
+        ++receives;
+        const uint64_t span8 = readField(packets[i].words, LleField::Recv11PrefixSpan8);
+        const uint64_t bytes8 = readField(packets[i].words, LleField::Recv11PrefixBytes8);
+        lengthHolds += bytes8 == span8 + 32;
+        oneMore += bytes8 == span8 + 33;
+        const uint64_t tiles = readField(packets[i].words, LleField::Dma11Mask);
+        for (size_t j = i + 1; j < packets.size(); ++j) {
+          if (static_cast<uint8_t>(packets[j].opcode) != kCompute || (readField(packets[j].words, LleField::ComputeMask) & tiles) == 0) {
+            continue;
           }
+          prefixedCompute += readField(packets[j].words, LleField::ComputeParamPrefix) != 0;
+          break;
         }
       }
-    }
+    });
   });
   std::printf("execution-only receives with Recv11PrefixOn: %zu; Bytes8 = Span8 + 32 in %zu (+ 33: %zu); "
               "next compute on their tiles has a parameter prefix in %zu\n",
@@ -149,19 +148,15 @@ TEST(LleStrideSweep, ThePrefixReceivesPassAndAFullRunMatchesTheGolden) {
     }
     const ModelFile model = loadModelFile(path);
     long receivePc = -1, convolutionPc = -1;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        // Held for the loop: a range-for over ->packets() of the temporary would read freed packets.
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (receivePc < 0 && prefixedExecutionOnlyReceive(p)) receivePc = static_cast<long>(p.pc);
-          if (receivePc >= 0 && convolutionPc < 0 && static_cast<uint8_t>(p.opcode) == kCompute &&
-              readField(p.words, LleField::ComputeParamPrefix) != 0) {
-            convolutionPc = static_cast<long>(p.pc);
-          }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (receivePc < 0 && prefixedExecutionOnlyReceive(p)) receivePc = static_cast<long>(p.pc);
+        if (receivePc >= 0 && convolutionPc < 0 && static_cast<uint8_t>(p.opcode) == kCompute &&
+            readField(p.words, LleField::ComputeParamPrefix) != 0) {
+          convolutionPc = static_cast<long>(p.pc);
         }
       }
-    }
+    });
     ASSERT_GE(receivePc, 0) << "no execution-only 0x11 with a prefix in " << path;
     ASSERT_GT(convolutionPc, receivePc) << "no prefixed compute after the prefix receive in " << path;
     std::vector<GoldenCase> golds =

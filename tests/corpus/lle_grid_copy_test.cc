@@ -25,12 +25,14 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/output_nest.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 namespace fs = std::filesystem;
@@ -71,49 +73,46 @@ TEST(LleCorpus, TheIdentityComputesOutputNestCoversThePaddedGridsInterior) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   size_t shapes = 0, exact = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        std::vector<const models::DecodedPacket*> computes;
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) == 0x01 && p.words.size() >= 17) computes.push_back(&p);
-        }
-        // Leading identity computes of one block width (R rows in all, the last one row or more),
-        // then a convolution with square taps (Nest37 levels 0 and 1).
-        size_t identities = 0;
-        std::vector<IdentityShape> blocks;
-        while (identities < computes.size()) {
-          const auto shape = identityShape(*computes[identities]);
-          if (!shape || (!blocks.empty() && shape->blockWidth != blocks.front().blockWidth)) break;
-          blocks.push_back(*shape);
-          ++identities;
-        }
-        if (blocks.size() < 2 || identities == computes.size()) continue;
-        const auto taps = isa::readComputeNestLimits(isa::ComputeNest::Nest37, computes[identities]->words);
-        if (taps[0] == 0 || taps[0] != taps[1]) continue;
-        ++shapes;
-        const uint64_t t = blocks.front().blockWidth, k = taps[0] + 1, grid = t + k - 1, pad = (k - 1) / 2;
-        // Each tile's block continues where that tile's previous identity compute stopped (a program
-        // may send one packet per tile column: masks 1111, 2222, ...).
-        bool rowsLand = true;
-        std::map<uint64_t, uint64_t> rowOfTiles;
-        uint64_t row = 0;
-        for (size_t i = 0; i < blocks.size(); ++i) {
-          uint64_t& at = rowOfTiles[readField(computes[i]->words, LleField::ComputeMask)];
-          rowsLand = rowsLand && outputUnits(*computes[i]) == gridRows(grid, pad, at, blocks[i].rows, t);
-          at += blocks[i].rows;
-          row = std::max(row, at);
-        }
-        const bool convAfter = readField(computes[identities]->words, LleField::ComputeOutputAt) == 4 * grid * grid;
-        const bool all = rowsLand && convAfter;
-        exact += all;
-        std::printf("  %s %s: T %llu, %zu identity computes, %llu rows a tile, K %llu, G %llu: rows on the grid %s, "
-                    "convolution after the grid %s\n",
-                    all ? "exact" : "other layout", path.filename().string().c_str(), static_cast<unsigned long long>(t),
-                    blocks.size(), static_cast<unsigned long long>(row), static_cast<unsigned long long>(k),
-                    static_cast<unsigned long long>(grid), rowsLand ? "yes" : "no", convAfter ? "yes" : "no");
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      std::vector<const models::DecodedPacket*> computes;
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) == 0x01 && p.words.size() >= 17) computes.push_back(&p);
       }
-    }
+      // Leading identity computes of one block width (R rows in all, the last one row or more),
+      // then a convolution with square taps (Nest37 levels 0 and 1).
+      size_t identities = 0;
+      std::vector<IdentityShape> blocks;
+      while (identities < computes.size()) {
+        const auto shape = identityShape(*computes[identities]);
+        if (!shape || (!blocks.empty() && shape->blockWidth != blocks.front().blockWidth)) break;
+        blocks.push_back(*shape);
+        ++identities;
+      }
+      if (blocks.size() < 2 || identities == computes.size()) return;
+      const auto taps = isa::readComputeNestLimits(isa::ComputeNest::Nest37, computes[identities]->words);
+      if (taps[0] == 0 || taps[0] != taps[1]) return;
+      ++shapes;
+      const uint64_t t = blocks.front().blockWidth, k = taps[0] + 1, grid = t + k - 1, pad = (k - 1) / 2;
+      // Each tile's block continues where that tile's previous identity compute stopped (a program
+      // may send one packet per tile column: masks 1111, 2222, ...).
+      bool rowsLand = true;
+      std::map<uint64_t, uint64_t> rowOfTiles;
+      uint64_t row = 0;
+      for (size_t i = 0; i < blocks.size(); ++i) {
+        uint64_t& at = rowOfTiles[readField(computes[i]->words, LleField::ComputeMask)];
+        rowsLand = rowsLand && outputUnits(*computes[i]) == gridRows(grid, pad, at, blocks[i].rows, t);
+        at += blocks[i].rows;
+        row = std::max(row, at);
+      }
+      const bool convAfter = readField(computes[identities]->words, LleField::ComputeOutputAt) == 4 * grid * grid;
+      const bool all = rowsLand && convAfter;
+      exact += all;
+      std::printf("  %s %s: T %llu, %zu identity computes, %llu rows a tile, K %llu, G %llu: rows on the grid %s, "
+                  "convolution after the grid %s\n",
+                  all ? "exact" : "other layout", path.filename().string().c_str(), static_cast<unsigned long long>(t),
+                  blocks.size(), static_cast<unsigned long long>(row), static_cast<unsigned long long>(k),
+                  static_cast<unsigned long long>(grid), rowsLand ? "yes" : "no", convAfter ? "yes" : "no");
+    });
   });
   std::printf("identity, identity, convolution programs: %zu; output nests on the padded grid's interior: %zu\n", shapes, exact);
   ASSERT_GT(shapes, 0u) << "no program of the shape: the corpus lost its convolutions";

@@ -16,12 +16,14 @@
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -32,20 +34,17 @@ TEST(LleCorpus, EveryGroupedWalkWithoutTheCopyBitWritesOneLaneGroupAGroupCounted
   size_t walks = 0;
   std::map<std::string, size_t> otherShapes;  // program: computes of another shape
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != 0x01 || p.words.size() <= 12) continue;
-          if (!lle::isGroupedWalk(p.words) || readField(p.words, LleField::ComputeUnrequantisedCopy) != 0) continue;
-          ++walks;
-          const uint64_t groups = readField(p.words, LleField::ComputeK4W1);
-          if (readField(p.words, LleField::ComputeLaneGroups) != groups || readField(p.words, LleField::ComputeLimitW0, 0) != groups) {
-            ++otherShapes[path.filename().string()];
-          }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) != 0x01 || p.words.size() <= 12) continue;
+        if (!lle::isGroupedWalk(p.words) || readField(p.words, LleField::ComputeUnrequantisedCopy) != 0) continue;
+        ++walks;
+        const uint64_t groups = readField(p.words, LleField::ComputeK4W1);
+        if (readField(p.words, LleField::ComputeLaneGroups) != groups || readField(p.words, LleField::ComputeLimitW0, 0) != groups) {
+          ++otherShapes[path.filename().string()];
         }
       }
-    }
+    });
   });
   std::printf("grouped walks without bit 117: %zu\n", walks);
   for (const auto& [program, n] : otherShapes) std::printf("  of another shape in %s: %zu\n", program.c_str(), n);

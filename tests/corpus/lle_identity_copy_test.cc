@@ -35,12 +35,14 @@
 #include "models/lle/staging_window.h"
 #include "models/lle/write_nest.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -145,53 +147,50 @@ TEST(LleCorpus, TheIdentityCopyPutsTheImageIntoTheConvolutionsPaddedGrid) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   size_t programs = 0, exact = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        // Leading one-byte-element computes, then a convolution with square taps (4-byte elements).
-        const models::DecodedPacket* conv = nullptr;
-        bool identities = false;
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != 0x01) continue;
-          if (isIdentityCompute(p)) {
-            identities = true;
-            continue;
-          }
-          if (identities && readField(p.words, LleField::ComputeInputBytes) == 4) conv = &p;
-          break;
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      // Leading one-byte-element computes, then a convolution with square taps (4-byte elements).
+      const models::DecodedPacket* conv = nullptr;
+      bool identities = false;
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) != 0x01) continue;
+        if (isIdentityCompute(p)) {
+          identities = true;
+          continue;
         }
-        if (!conv) continue;
-        const auto taps = isa::readComputeNestLimits(isa::ComputeNest::Nest37, conv->words);
-        if (taps[0] == 0 || taps[0] != taps[1]) continue;
-        // The image: as long as the last input pop's offset plus the largest window.
-        uint64_t lastOffset = 0, windowBytes = 0;
-        for (const models::DecodedPacket& p : program->packets()) {
-          const auto op = static_cast<uint8_t>(p.opcode);
-          if (op == 0x26 && readField(p.words, LleField::PopIsInput) == 1) {
-            lastOffset = std::max<uint64_t>(lastOffset, (readField(p.words, LleField::PopOffsetPlus1) - 1) * 8);
-          } else if (op == 0x14) {
-            const uint64_t address =
-                readField(p.words, LleField::Stage14NarrowAt64) * 64 + 4 * readField(p.words, LleField::Stage14NarrowUnit);
-            if (const auto w = lle::StagingWindow::of(lle::WriteNest::fromPacket(p.words), address)) {
-              windowBytes = std::max<uint64_t>(windowBytes, 4 * w->units * w->passes);
-            }
-          }
-        }
-        if (windowBytes == 0) continue;
-        std::vector<uint8_t> image(lastOffset + windowBytes);
-        std::mt19937 random(7);
-        for (uint8_t& b : image) b = static_cast<uint8_t>(random());
-        Result result;
-        for (unsigned tile = 0; tile < 16; ++tile) copyOnTile(*program, tile, image, taps[0] + 1, result);
-        if (result.pixels == 0) continue;
-        ++programs;
-        exact += result.wrong == 0;
-        std::printf("  %s %s: K %llu, %llu tiles, %llu grid positions checked, %llu wrong\n", result.wrong == 0 ? "exact" : "other",
-                    path.filename().string().c_str(), static_cast<unsigned long long>(taps[0] + 1),
-                    static_cast<unsigned long long>(result.tiles), static_cast<unsigned long long>(result.pixels),
-                    static_cast<unsigned long long>(result.wrong));
+        if (identities && readField(p.words, LleField::ComputeInputBytes) == 4) conv = &p;
+        break;
       }
-    }
+      if (!conv) return;
+      const auto taps = isa::readComputeNestLimits(isa::ComputeNest::Nest37, conv->words);
+      if (taps[0] == 0 || taps[0] != taps[1]) return;
+      // The image: as long as the last input pop's offset plus the largest window.
+      uint64_t lastOffset = 0, windowBytes = 0;
+      for (const models::DecodedPacket& p : program.packets()) {
+        const auto op = static_cast<uint8_t>(p.opcode);
+        if (op == 0x26 && readField(p.words, LleField::PopIsInput) == 1) {
+          lastOffset = std::max<uint64_t>(lastOffset, (readField(p.words, LleField::PopOffsetPlus1) - 1) * 8);
+        } else if (op == 0x14) {
+          const uint64_t address =
+              readField(p.words, LleField::Stage14NarrowAt64) * 64 + 4 * readField(p.words, LleField::Stage14NarrowUnit);
+          if (const auto w = lle::StagingWindow::of(lle::WriteNest::fromPacket(p.words), address)) {
+            windowBytes = std::max<uint64_t>(windowBytes, 4 * w->units * w->passes);
+          }
+        }
+      }
+      if (windowBytes == 0) return;
+      std::vector<uint8_t> image(lastOffset + windowBytes);
+      std::mt19937 random(7);
+      for (uint8_t& b : image) b = static_cast<uint8_t>(random());
+      Result result;
+      for (unsigned tile = 0; tile < 16; ++tile) copyOnTile(program, tile, image, taps[0] + 1, result);
+      if (result.pixels == 0) return;
+      ++programs;
+      exact += result.wrong == 0;
+      std::printf("  %s %s: K %llu, %llu tiles, %llu grid positions checked, %llu wrong\n", result.wrong == 0 ? "exact" : "other",
+                  path.filename().string().c_str(), static_cast<unsigned long long>(taps[0] + 1),
+                  static_cast<unsigned long long>(result.tiles), static_cast<unsigned long long>(result.pixels),
+                  static_cast<unsigned long long>(result.wrong));
+    });
   });
   std::printf("programs with identity copies into a convolution's grid: %zu; the image exact in the grid: %zu\n", programs, exact);
   ASSERT_GT(programs, 0u) << "no program of the shape: the corpus lost its convolutions";

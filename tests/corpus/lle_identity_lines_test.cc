@@ -17,6 +17,7 @@
 #include "models/lle/input_byte_walk.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
@@ -35,26 +36,23 @@ TEST(LleCorpus, AnIdentityCopysLinesAreRowsOfTheInputImage) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   Tally t;
   coralsim::testing::forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path&, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (p.action != models::PacketAction::kIssue || static_cast<uint8_t>(p.opcode) != 0x01) continue;
-          if (readField(p.words, LleField::ComputeInputBytes) != 1) continue;
-          ++t.oneByte;
-          const uint64_t m = readField(p.words, LleField::ComputeLimitW0, 1);
-          t.sameCount += readField(p.words, LleField::ComputePositions) == m && readField(p.words, LleField::ComputeOutPositions) == m;
-          if (m == 0) continue;
-          ++t.withLines;
-          if (lle::InputByteWalk::fromPacket(p.words, 1).strideBytes[3] != 0 || e->inputLayers.size() != 1) continue;
-          ++t.walked;
-          const Layer& image = e->inputLayers.front();
-          const uint64_t s = lle::IdentityCopy::fromPacket(p.words).lineStrideBytes;
-          t.imageRow += s == static_cast<uint64_t>(image.xDim) * static_cast<uint64_t>(image.zDim);
-          t.control += s == static_cast<uint64_t>(image.xDim + 1) * static_cast<uint64_t>(image.zDim);
-        }
+    coralsim::testing::forEachDecodedBitstream(model, [&](const Executable& e, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (p.action != models::PacketAction::kIssue || static_cast<uint8_t>(p.opcode) != 0x01) continue;
+        if (readField(p.words, LleField::ComputeInputBytes) != 1) continue;
+        ++t.oneByte;
+        const uint64_t m = readField(p.words, LleField::ComputeLimitW0, 1);
+        t.sameCount += readField(p.words, LleField::ComputePositions) == m && readField(p.words, LleField::ComputeOutPositions) == m;
+        if (m == 0) continue;
+        ++t.withLines;
+        if (lle::InputByteWalk::fromPacket(p.words, 1).strideBytes[3] != 0 || e.inputLayers.size() != 1) continue;
+        ++t.walked;
+        const Layer& image = e.inputLayers.front();
+        const uint64_t s = lle::IdentityCopy::fromPacket(p.words).lineStrideBytes;
+        t.imageRow += s == static_cast<uint64_t>(image.xDim) * static_cast<uint64_t>(image.zDim);
+        t.control += s == static_cast<uint64_t>(image.xDim + 1) * static_cast<uint64_t>(image.zDim);
       }
-    }
+    });
   });
   std::printf("one-byte computes %zu, w0 level 2 = ComputePositions = ComputeOutPositions in %zu; with lines (M > 1) %zu, "
               "walked with level-3 stride 0 %zu: line stride = W x C of the input image in %zu (control (W + 1) x C: %zu)\n",

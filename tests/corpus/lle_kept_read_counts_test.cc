@@ -19,12 +19,14 @@
 #include "models/lle/kept_take_units.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -95,9 +97,7 @@ TEST(LleCorpus, KeptReadCountsHoldOutAsInTheirDecodeSets) {
   Counts nestDecode, takeDecode, heldOutNest, heldOutTake;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
     Counts c;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) count(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), c);
-    }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) { count(program.packets(), c); });
     const std::string name = path.filename().string();
     if (c.levelOneReads != 0 || c.takeReads != 0) {
       std::printf("%-70.70s bit-102 reads %2zu (refused %zu); take-count reads %3zu (refused %zu, join disagrees %zu)\n", name.c_str(),

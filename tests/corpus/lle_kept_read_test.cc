@@ -20,6 +20,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
@@ -27,6 +28,7 @@
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 namespace fs = std::filesystem;
@@ -37,29 +39,26 @@ TEST(LleCorpus, KeptReadsPassTheEnvelopeOnDecodedFieldsOrNameTheBitsThatStopThem
   size_t kept = 0, passing = 0, firstKept = 0, firstPassing = 0;
   std::map<std::string, size_t> stoppedBy;  // "word K" of the first refusal
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        bool first = true;
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != 0x13) continue;
-          const bool isFirst = first;
-          first = false;
-          if (readField(p.words, LleField::Stage13Route, 0) != 0 || readField(p.words, LleField::Stage13Route, 1) != 0) continue;
-          ++kept;
-          firstKept += isFirst;
-          const std::string why = lle::checkEnvelope(p);
-          if (why.empty()) {
-            ++passing;
-            firstPassing += isFirst;
-            continue;
-          }
-          const size_t at = why.find(": word ");
-          ASSERT_NE(at, std::string::npos) << path << ": a refusal that names no word: " << why;
-          ++stoppedBy[why.substr(at + 2, why.find(" = ", at) - at - 2)];
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      bool first = true;
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) != 0x13) continue;
+        const bool isFirst = first;
+        first = false;
+        if (readField(p.words, LleField::Stage13Route, 0) != 0 || readField(p.words, LleField::Stage13Route, 1) != 0) continue;
+        ++kept;
+        firstKept += isFirst;
+        const std::string why = lle::checkEnvelope(p);
+        if (why.empty()) {
+          ++passing;
+          firstPassing += isFirst;
+          continue;
         }
+        const size_t at = why.find(": word ");
+        ASSERT_NE(at, std::string::npos) << path << ": a refusal that names no word: " << why;
+        ++stoppedBy[why.substr(at + 2, why.find(" = ", at) - at - 2)];
       }
-    }
+    });
   });
   std::printf("kept 0x13 reads (Stage13Route 0, 0): %zu, inside the shipped envelope %zu; first 0x13 of a bitstream "
               "%zu, inside %zu\n",
@@ -81,52 +80,49 @@ TEST(LleCorpus, KeptReadsMarkTheirConsumersWordTwelveAndNumberTheirRuns) {
   std::map<std::pair<uint64_t, bool>, size_t> markByConsumer;  // (mark, consumer's word 12 is zero)
   size_t numbered = 0, following = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path&, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        const auto packets = program->packets();
-        std::array<uint64_t, 16> held{};  // each tile's last number since its last compute
-        for (size_t n = 0; n < packets.size(); ++n) {
-          const models::DecodedPacket& p = packets[n];
-          const uint8_t op = static_cast<uint8_t>(p.opcode);
-          if (op == 0x01) {
-            for (unsigned t = 0; t < 16; ++t) {
-              if (p.tileMask & (1u << t)) held[t] = 0;
-            }
-          }
-          if (op != 0x13 || readField(p.words, LleField::Stage13Route, 0) != 0 ||
-              readField(p.words, LleField::Stage13Route, 1) != 0) {
-            continue;
-          }
-          const bool on = readField(p.words, LleField::Stage13W4On) != 0;
-          const bool sequenceForm = readField(p.words, LleField::Stage13W4Bit59) == 0;
-          const uint64_t sequence = on && sequenceForm ? readField(p.words, LleField::Stage13KeptSequence) : 0;
-          if (sequence != 0) {
-            ++numbered;
-            bool follows = true;
-            for (unsigned t = 0; t < 16; ++t) {
-              if ((p.tileMask & (1u << t)) && sequence != 1 && held[t] + 1 != sequence) follows = false;
-            }
-            following += follows;
-          }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      const auto packets = program.packets();
+      std::array<uint64_t, 16> held{};  // each tile's last number since its last compute
+      for (size_t n = 0; n < packets.size(); ++n) {
+        const models::DecodedPacket& p = packets[n];
+        const uint8_t op = static_cast<uint8_t>(p.opcode);
+        if (op == 0x01) {
           for (unsigned t = 0; t < 16; ++t) {
-            if (p.tileMask & (1u << t)) held[t] = sequence;
-          }
-          if (!on) continue;
-          const uint64_t tag = readField(p.words, LleField::Stage13Channel);
-          for (size_t m = n + 1; m < packets.size(); ++m) {
-            const models::DecodedPacket& c = packets[m];
-            if (static_cast<uint8_t>(c.opcode) != 0x01 || !(c.tileMask & p.tileMask) || c.words.size() <= 12 ||
-                readField(c.words, LleField::ComputeStreamTag) != tag) {
-              continue;
-            }
-            const bool zero = c.words[12].lo == 0 && c.words[12].hi == 0;
-            ++markByConsumer[{readField(p.words, LleField::Stage13ConsumerMark), zero}];
-            break;
+            if (p.tileMask & (1u << t)) held[t] = 0;
           }
         }
+        if (op != 0x13 || readField(p.words, LleField::Stage13Route, 0) != 0 ||
+            readField(p.words, LleField::Stage13Route, 1) != 0) {
+          continue;
+        }
+        const bool on = readField(p.words, LleField::Stage13W4On) != 0;
+        const bool sequenceForm = readField(p.words, LleField::Stage13W4Bit59) == 0;
+        const uint64_t sequence = on && sequenceForm ? readField(p.words, LleField::Stage13KeptSequence) : 0;
+        if (sequence != 0) {
+          ++numbered;
+          bool follows = true;
+          for (unsigned t = 0; t < 16; ++t) {
+            if ((p.tileMask & (1u << t)) && sequence != 1 && held[t] + 1 != sequence) follows = false;
+          }
+          following += follows;
+        }
+        for (unsigned t = 0; t < 16; ++t) {
+          if (p.tileMask & (1u << t)) held[t] = sequence;
+        }
+        if (!on) continue;
+        const uint64_t tag = readField(p.words, LleField::Stage13Channel);
+        for (size_t m = n + 1; m < packets.size(); ++m) {
+          const models::DecodedPacket& c = packets[m];
+          if (static_cast<uint8_t>(c.opcode) != 0x01 || !(c.tileMask & p.tileMask) || c.words.size() <= 12 ||
+              readField(c.words, LleField::ComputeStreamTag) != tag) {
+            continue;
+          }
+          const bool zero = c.words[12].lo == 0 && c.words[12].hi == 0;
+          ++markByConsumer[{readField(p.words, LleField::Stage13ConsumerMark), zero}];
+          break;
+        }
       }
-    }
+    });
   });
   for (const auto& [key, count] : markByConsumer) {
     std::printf("kept reads with w4 bit 75, Stage13ConsumerMark %llu, consumer's word 12 %s: %zu\n",
@@ -178,19 +174,16 @@ TEST(LleCorpus, TheComputesW0NestCountsTheLoopsOfItsOtherTwoNests) {
   };
   size_t computes = 0, agree = 0, agreeShifted = 0, positions = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path&, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != 0x01 || p.words.size() < 17) continue;
-          ++computes;
-          const auto limits = w0Nest(p.words, 0);
-          agree += agrees(limits, p.words);
-          agreeShifted += agrees(w0Nest(p.words, 1), p.words);
-          positions += limits[1] + limits[2] + limits[3] > 0;
-        }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) != 0x01 || p.words.size() < 17) continue;
+        ++computes;
+        const auto limits = w0Nest(p.words, 0);
+        agree += agrees(limits, p.words);
+        agreeShifted += agrees(w0Nest(p.words, 1), p.words);
+        positions += limits[1] + limits[2] + limits[3] > 0;
       }
-    }
+    });
   });
   std::printf("compute packets 0x01: %zu; the w0 nest counts the loops of Nest29 or Nest37 in %zu (read one bit "
               "higher: %zu); over more than one position: %zu\n",

@@ -109,7 +109,7 @@ void runLoomingToItsStop(LoomingStop& out) {
   ASSERT_GT(out.recordsPc, 0) << "looming has no kept read with records";
   const RunPlan plan = planRun(model);
   const RunResult r = runOnLle(plan, randomInputs(plan, 1));
-  // A full run is compared with the golden by corpus_lle_outfeed_line_fill.
+  // A full run is compared with the golden by lle_outfeed_line_fill_test.cc (corpus_lle_floors).
   out.error = r.ok() ? std::string() : *r.error;
 }
 

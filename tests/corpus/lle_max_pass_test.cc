@@ -23,6 +23,7 @@
 #include "models/lle/lle_rung.h"
 #include "models/scalar/decoded_program.h"
 #include "tests/corpus/bright_templates.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/held_streams.h"
 #include "tests/support/corpus.h"
 
@@ -83,34 +84,31 @@ TEST(LleBright, TheMaxPassesReduceTheGatheredImageToItsLargestByte) {
     if (!cat.empty() && fs::exists(cat)) images.push_back(coralsim::testing::readFile(cat));
     const driver::ModelFile model = driver::loadModelFile(path);
     bool ran = false;
-    for (const driver::Executable* e : driver::allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        const bool hasPasses = std::ranges::any_of(program->packets(), [](const models::DecodedPacket& p) {
-          return static_cast<uint8_t>(p.opcode) == 0x02;
-        });
-        if (!hasPasses) continue;
-        ran = true;
-        for (const std::vector<uint8_t>& image : images) {
-          ASSERT_EQ(image.size(), side * side) << name;
-          std::array<uint8_t, 4> laneMax{};
-          for (size_t i = 0; i < image.size(); ++i) laneMax[i % 4] = std::max(laneMax[i % 4], image[i]);
-          const uint8_t imageMax = *std::ranges::max_element(laneMax);
-          models::ChipConfig config;
-          LleRung rung(config);
-          const PassRun run = runUpToTheRefusal(*program, rung, image);
-          std::printf("%s: %u max passes run; stopped at %s\n", name.c_str(), run.passes, run.stop.c_str());
-          ASSERT_GE(run.passes, 2u) << name << ": stopped at " << run.stop;
-          EXPECT_EQ(run.stop.find("opcode 0x02"), std::string::npos) << name << ": stopped at " << run.stop;
-          const AddressedMemory& tile0 = rung.tile(0).narrowSram;
-          ASSERT_FALSE(tile0.firstUnwritten(run.outputAt[0], 4).has_value()) << name << ": the first pass wrote no four lanes";
-          const auto partial = tile0.read(run.outputAt[0], 4);
-          EXPECT_EQ(std::vector<uint8_t>(partial.begin(), partial.end()), std::vector<uint8_t>(laneMax.begin(), laneMax.end())) << name;
-          ASSERT_FALSE(tile0.firstUnwritten(run.outputAt[1], 1).has_value()) << name << ": the second pass wrote nothing";
-          EXPECT_EQ(tile0.read(run.outputAt[1], 1)[0], imageMax) << name;
-        }
+    coralsim::testing::forEachDecodedBitstream(model, [&](const driver::Executable&, const models::DecodedProgram& program) {
+      const bool hasPasses = std::ranges::any_of(program.packets(), [](const models::DecodedPacket& p) {
+        return static_cast<uint8_t>(p.opcode) == 0x02;
+      });
+      if (!hasPasses) return;
+      ran = true;
+      for (const std::vector<uint8_t>& image : images) {
+        ASSERT_EQ(image.size(), side * side) << name;
+        std::array<uint8_t, 4> laneMax{};
+        for (size_t i = 0; i < image.size(); ++i) laneMax[i % 4] = std::max(laneMax[i % 4], image[i]);
+        const uint8_t imageMax = *std::ranges::max_element(laneMax);
+        models::ChipConfig config;
+        LleRung rung(config);
+        const PassRun run = runUpToTheRefusal(program, rung, image);
+        std::printf("%s: %u max passes run; stopped at %s\n", name.c_str(), run.passes, run.stop.c_str());
+        ASSERT_GE(run.passes, 2u) << name << ": stopped at " << run.stop;
+        EXPECT_EQ(run.stop.find("opcode 0x02"), std::string::npos) << name << ": stopped at " << run.stop;
+        const AddressedMemory& tile0 = rung.tile(0).narrowSram;
+        ASSERT_FALSE(tile0.firstUnwritten(run.outputAt[0], 4).has_value()) << name << ": the first pass wrote no four lanes";
+        const auto partial = tile0.read(run.outputAt[0], 4);
+        EXPECT_EQ(std::vector<uint8_t>(partial.begin(), partial.end()), std::vector<uint8_t>(laneMax.begin(), laneMax.end())) << name;
+        ASSERT_FALSE(tile0.firstUnwritten(run.outputAt[1], 1).has_value()) << name << ": the second pass wrote nothing";
+        EXPECT_EQ(tile0.read(run.outputAt[1], 1)[0], imageMax) << name;
       }
-    }
+    });
     EXPECT_TRUE(ran) << name << ": no bitstream with an opcode-0x02 compute";
   }
 }

@@ -19,12 +19,14 @@
 #include "models/lle/max_pool_form.h"
 #include "models/lle/packet_envelope.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 namespace fs = std::filesystem;
 
@@ -56,9 +58,7 @@ TEST(LleCorpus, TheMaxPoolsHeldOutPassTheComputeLayoutAndTheRowsOfTheirDecodeSet
   std::map<std::string, PoolCounts> byProgram;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
     PoolCounts counts;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) countPools(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), counts);
-    }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) { countPools(program.packets(), counts); });
     if (counts.pools != 0) byProgram[fs::path(path).filename().string()] = counts;
   });
   size_t controls = 0, refused = 0;

@@ -25,6 +25,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/mesh_sides.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
@@ -32,6 +33,7 @@ namespace coralsim::driver {
 namespace {
 
 namespace fs = std::filesystem;
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -53,70 +55,66 @@ TEST(LleCorpus, MeshRelaysWithAShorterLastRepetitionWalkTheirUpstreamStream) {
   } decide, heldOut;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
     Tally& t = path.filename().string().find("conv_2d_1_1024_1024_1_40_40") != std::string::npos ? decide : heldOut;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        if (!program) continue;
-        std::array<std::array<std::deque<Stream>, 16>, 4> sent{};
-        std::array<std::array<size_t, 16>, 4> armed{};  // receives waiting for a stream, per direction and tile
-        for (const models::DecodedPacket& p : program->packets()) {
-          const lle::MeshLayout* m = lle::meshLayoutOf(static_cast<uint8_t>(p.opcode));
-          if (!m || p.words.size() < 6) continue;
-          const bool sends = readField(p.words, m->sendStride) != 0;
-          const bool receives = readField(p.words, m->recvStride) != 0;
-          const bool fills = readField(p.words, m->fill) != 0;
-          for (const auto& [on, last, beside] : {std::tuple{sends, m->sendLast, kSendBeside}, {receives, m->recvLast, kRecvBeside}}) {
-            if (!on || readField(p.words, last.on) == 0 || bitAt(p, beside)) continue;
-            ++t.flaggedSides;
-            t.conflictFree += !lle::lastRepetitionConflict(p.words, last).has_value();
-          }
-          const auto nestOf = [&](bool sendSide, bool shortened) {
-            lle::LoopNest<4> nest = sendSide ? lle::meshNest(p.words, m->sendAt4, m->sendStride, m->sendLimit, m->sendCarry, m->sendLast)
-                                             : lle::meshNest(p.words, m->recvAt4, m->recvStride, m->recvLimit, m->recvCarry, m->recvLast);
-            if (!shortened) nest.lastPassDrops = 0;
-            return nest;
-          };
-          const auto direction = static_cast<size_t>(m - lle::kMeshLayouts.data());
-          const auto inGrid = [&](unsigned tile) {
-            const int to = static_cast<int>(tile) + m->neighbourOffset;
-            return to >= 0 && to < 16 ? std::optional<unsigned>(static_cast<unsigned>(to)) : std::nullopt;
-          };
-          const lle::LoopNest<4> send = nestOf(true, true), receive = nestOf(false, true);
-          const bool relay = sends && receives && !fills && send.firstUnit == receive.firstUnit && send.limits == receive.limits &&
-                             send.strides == receive.strides;
-          if (relay) {
-            const bool flagged = readField(p.words, m->recvLast.on) != 0 && !bitAt(p, kRecvBeside);
-            for (unsigned k = 0; k < 16; ++k) {
-              const unsigned tile = m->neighbourOffset < 0 ? 15 - k : k;  // upstream first, as relayMeshStream
-              const auto to = inGrid(tile);
-              if (!(p.tileMask >> tile & 1u) || !to || sent[direction][tile].empty()) continue;
-              const Stream arrived = sent[direction][tile].front();
-              sent[direction][tile].pop_front();
-              if (flagged) {
-                ++t.relayTiles;
-                const bool shortHolds = arrived.units == receive.units();
-                const bool wholeHolds = arrived.wholeUnits == nestOf(false, false).units();
-                t.shortened += shortHolds;
-                t.whole += wholeHolds;
-                t.missBoth += !shortHolds && !wholeHolds;
-              }
-              sent[direction][*to].push_back(arrived);
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      std::array<std::array<std::deque<Stream>, 16>, 4> sent{};
+      std::array<std::array<size_t, 16>, 4> armed{};  // receives waiting for a stream, per direction and tile
+      for (const models::DecodedPacket& p : program.packets()) {
+        const lle::MeshLayout* m = lle::meshLayoutOf(static_cast<uint8_t>(p.opcode));
+        if (!m || p.words.size() < 6) continue;
+        const bool sends = readField(p.words, m->sendStride) != 0;
+        const bool receives = readField(p.words, m->recvStride) != 0;
+        const bool fills = readField(p.words, m->fill) != 0;
+        for (const auto& [on, last, beside] : {std::tuple{sends, m->sendLast, kSendBeside}, {receives, m->recvLast, kRecvBeside}}) {
+          if (!on || readField(p.words, last.on) == 0 || bitAt(p, beside)) continue;
+          ++t.flaggedSides;
+          t.conflictFree += !lle::lastRepetitionConflict(p.words, last).has_value();
+        }
+        const auto nestOf = [&](bool sendSide, bool shortened) {
+          lle::LoopNest<4> nest = sendSide ? lle::meshNest(p.words, m->sendAt4, m->sendStride, m->sendLimit, m->sendCarry, m->sendLast)
+                                           : lle::meshNest(p.words, m->recvAt4, m->recvStride, m->recvLimit, m->recvCarry, m->recvLast);
+          if (!shortened) nest.lastPassDrops = 0;
+          return nest;
+        };
+        const auto direction = static_cast<size_t>(m - lle::kMeshLayouts.data());
+        const auto inGrid = [&](unsigned tile) {
+          const int to = static_cast<int>(tile) + m->neighbourOffset;
+          return to >= 0 && to < 16 ? std::optional<unsigned>(static_cast<unsigned>(to)) : std::nullopt;
+        };
+        const lle::LoopNest<4> send = nestOf(true, true), receive = nestOf(false, true);
+        const bool relay = sends && receives && !fills && send.firstUnit == receive.firstUnit && send.limits == receive.limits &&
+                           send.strides == receive.strides;
+        if (relay) {
+          const bool flagged = readField(p.words, m->recvLast.on) != 0 && !bitAt(p, kRecvBeside);
+          for (unsigned k = 0; k < 16; ++k) {
+            const unsigned tile = m->neighbourOffset < 0 ? 15 - k : k;  // upstream first, as relayMeshStream
+            const auto to = inGrid(tile);
+            if (!(p.tileMask >> tile & 1u) || !to || sent[direction][tile].empty()) continue;
+            const Stream arrived = sent[direction][tile].front();
+            sent[direction][tile].pop_front();
+            if (flagged) {
+              ++t.relayTiles;
+              const bool shortHolds = arrived.units == receive.units();
+              const bool wholeHolds = arrived.wholeUnits == nestOf(false, false).units();
+              t.shortened += shortHolds;
+              t.whole += wholeHolds;
+              t.missBoth += !shortHolds && !wholeHolds;
             }
-            continue;
+            sent[direction][*to].push_back(arrived);
           }
-          for (unsigned tile = 0; tile < 16; ++tile) {
-            if (!(p.tileMask >> tile & 1u)) continue;
-            if (sends) {
-              if (const auto to = inGrid(tile)) sent[direction][*to].push_back({send.units(), nestOf(true, false).units()});
-            }
-            if (receives && !fills) ++armed[direction][tile];
+          continue;
+        }
+        for (unsigned tile = 0; tile < 16; ++tile) {
+          if (!(p.tileMask >> tile & 1u)) continue;
+          if (sends) {
+            if (const auto to = inGrid(tile)) sent[direction][*to].push_back({send.units(), nestOf(true, false).units()});
           }
-          for (unsigned tile = 0; tile < 16; ++tile) {
-            for (; armed[direction][tile] > 0 && !sent[direction][tile].empty(); --armed[direction][tile]) sent[direction][tile].pop_front();
-          }
+          if (receives && !fills) ++armed[direction][tile];
+        }
+        for (unsigned tile = 0; tile < 16; ++tile) {
+          for (; armed[direction][tile] > 0 && !sent[direction][tile].empty(); --armed[direction][tile]) sent[direction][tile].pop_front();
         }
       }
-    }
+    });
   });
   for (const auto& [label, t] : {std::pair<const char*, const Tally&>{"decide", decide}, {"held out", heldOut}}) {
     std::printf("%s: flagged mesh sides %zu, LastShort = limit0 - LastRun with level 1 alone above in %zu; flagged relay "

@@ -20,12 +20,14 @@
 #include "driver/model/model_loader.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedChunk;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -86,14 +88,7 @@ TEST(LleCorpus, TheComputesWeightOffsetArrayEndsItsStreamsPrefix) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   Counts counts;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path&, const ModelFile& model) {
-    std::vector<const InstructionBitstream*> bitstreams;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) bitstreams.push_back(&bitstream);
-    }
-    if (model.rawBitstream) bitstreams.push_back(&*model.rawBitstream);
-    for (const InstructionBitstream* bitstream : bitstreams) {
-      countComputes(models::DecodedProgram::fromBytes(bitstream->bytes)->packets(), counts);
-    }
+    forEachDecodedChunk(model, [&](size_t, const models::DecodedProgram& program) { countComputes(program.packets(), counts); });
   });
   std::printf("computes with a weight offset array and a prefixed stream on their tag: %zu, ComputeOffsetPrefixLast = the "
               "stream's PrefixLast64 / 4 in %zu (read one bit lower: %zu)\n"

@@ -20,12 +20,14 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/one_row_walk.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -70,9 +72,7 @@ TEST(LleCorpus, TheOneRowWalksFeedingWritesSayHalfLevelOnesPassesHeldOutAsInTheD
   std::map<std::string, FeedCounts> byProgram;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
     FeedCounts counts;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) countFeeds(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), counts);
-    }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) { countFeeds(program.packets(), counts); });
     if (counts.computes != 0) byProgram[path.string()] = counts;  // by path: two programs may share a file name
   });
   FeedCounts decode, heldOut;

@@ -15,12 +15,14 @@
 #include "driver/model/model_loader.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedChunk;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -71,15 +73,9 @@ TEST(LleCorpus, HostBoundSendsNameTheOutfeedFormatTheyMeet) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   FormPairs pairs;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path&, const ModelFile& model) {
-    std::vector<const InstructionBitstream*> bitstreams;  // compiled executables' chunks, or the raw program
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) bitstreams.push_back(&bitstream);
-    }
-    if (model.rawBitstream) bitstreams.push_back(&*model.rawBitstream);
-    for (const InstructionBitstream* bitstream : bitstreams) {
-      const auto program = models::DecodedProgram::fromBytes(bitstream->bytes);
-      countPairs(program->packets(), pairs);
-    }
+    forEachDecodedChunk(model, [&](size_t, const models::DecodedProgram& program) {
+      countPairs(program.packets(), pairs);
+    });
   });
   std::printf("host-bound sends paired with a line-format 0x27: %zu, naming 2, 2: %zu (read one bit higher: %zu)\n"
               "paired with a nested 0x27: %zu, naming 1, 1: %zu; chunks left out (counts differ): %zu\n",

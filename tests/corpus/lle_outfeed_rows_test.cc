@@ -20,12 +20,14 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/outfeed_rows.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedChunk;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::OutfeedRows;
@@ -100,15 +102,9 @@ void tallyChunk(std::span<const models::DecodedPacket> packets, const std::strin
 template <typename Visit>
 void forEveryChunk(Visit visit) {
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
-    std::vector<const InstructionBitstream*> bitstreams;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) bitstreams.push_back(&bitstream);
-    }
-    if (model.rawBitstream) bitstreams.push_back(&*model.rawBitstream);
-    for (size_t c = 0; c < bitstreams.size(); ++c) {
-      const auto program = models::DecodedProgram::fromBytes(bitstreams[c]->bytes);
-      visit(path.filename().string() + " chunk " + std::to_string(c), program->packets());
-    }
+    forEachDecodedChunk(model, [&](size_t c, const models::DecodedProgram& program) {
+      visit(path.filename().string() + " chunk " + std::to_string(c), program.packets());
+    });
   });
 }
 

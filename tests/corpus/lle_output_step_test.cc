@@ -37,12 +37,14 @@
 #include "models/lle/output_nest.h"
 #include "models/scalar/decoded_program.h"
 #include "sim/device.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -93,46 +95,43 @@ TEST(LleCorpus, TheOutputNestsLevelZeroStepIsTheStepItsCarriesWereWrittenFor) {
   std::vector<fs::path> concatModels;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
     bool stepped = false;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        // Per tile, the stepped one-byte computes' output walks (part 2).
-        std::map<unsigned, std::vector<std::vector<int64_t>>> withStep, withOne;
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (!isCompute(p)) continue;
-          const auto step = static_cast<int64_t>(readField(p.words, LleField::ComputeOut37Step));
-          const lle::OutputNest nest = lle::OutputNest::fromPacket(p.words, 0);
-          const unsigned counting = nest.countingLevels();
-          if (step > 1 && (counting & 1u) != 0 && (counting & ~1u) != 0) {
-            const auto decoded = outputUnits(p, step);
-            if (!decoded.empty()) {
-              ++t.nests;
-              t.coverWithStep += coversABlockOnce(decoded) ? 1 : 0;
-              t.coverWithOne += coversABlockOnce(outputUnits(p, 1)) ? 1 : 0;
-            }
-          }
-          if (step > 1 && readField(p.words, LleField::ComputeInputBytes) == 1) {
-            for (unsigned tile = 0; tile < 16; ++tile) {
-              if (!(p.tileMask >> tile & 1)) continue;
-              withStep[tile].push_back(outputUnits(p, step));
-              withOne[tile].push_back(outputUnits(p, 1));
-            }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      // Per tile, the stepped one-byte computes' output walks (part 2).
+      std::map<unsigned, std::vector<std::vector<int64_t>>> withStep, withOne;
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (!isCompute(p)) continue;
+        const auto step = static_cast<int64_t>(readField(p.words, LleField::ComputeOut37Step));
+        const lle::OutputNest nest = lle::OutputNest::fromPacket(p.words, 0);
+        const unsigned counting = nest.countingLevels();
+        if (step > 1 && (counting & 1u) != 0 && (counting & ~1u) != 0) {
+          const auto decoded = outputUnits(p, step);
+          if (!decoded.empty()) {
+            ++t.nests;
+            t.coverWithStep += coversABlockOnce(decoded) ? 1 : 0;
+            t.coverWithOne += coversABlockOnce(outputUnits(p, 1)) ? 1 : 0;
           }
         }
-        // A concatenation: two or more stepped copies on one tile (deeplab's single one-byte compute
-        // with step 25 is another form, alone on its tiles).
-        if (std::ranges::none_of(withStep, [](const auto& entry) { return entry.second.size() > 1; })) continue;
-        ++concatPrograms;
-        stepped = true;
-        bool overlapOne = false, overlapStep = false;
-        for (const auto& [tile, walks] : withStep) overlapStep |= writesAUnitTwice(walks);
-        for (const auto& [tile, walks] : withOne) overlapOne |= writesAUnitTwice(walks);
-        concatOverlapsWithStep += overlapStep ? 1 : 0;
-        concatOverlapsWithOne += overlapOne ? 1 : 0;
-        std::printf("stepped identity copies in %s: %s with the step, %s with a step of 1\n", path.filename().c_str(),
-                    overlapStep ? "a unit written twice" : "disjoint", overlapOne ? "a unit written twice" : "disjoint");
+        if (step > 1 && readField(p.words, LleField::ComputeInputBytes) == 1) {
+          for (unsigned tile = 0; tile < 16; ++tile) {
+            if (!(p.tileMask >> tile & 1)) continue;
+            withStep[tile].push_back(outputUnits(p, step));
+            withOne[tile].push_back(outputUnits(p, 1));
+          }
+        }
       }
-    }
+      // A concatenation: two or more stepped copies on one tile (deeplab's single one-byte compute
+      // with step 25 is another form, alone on its tiles).
+      if (std::ranges::none_of(withStep, [](const auto& entry) { return entry.second.size() > 1; })) return;
+      ++concatPrograms;
+      stepped = true;
+      bool overlapOne = false, overlapStep = false;
+      for (const auto& [tile, walks] : withStep) overlapStep |= writesAUnitTwice(walks);
+      for (const auto& [tile, walks] : withOne) overlapOne |= writesAUnitTwice(walks);
+      concatOverlapsWithStep += overlapStep ? 1 : 0;
+      concatOverlapsWithOne += overlapOne ? 1 : 0;
+      std::printf("stepped identity copies in %s: %s with the step, %s with a step of 1\n", path.filename().c_str(),
+                  overlapStep ? "a unit written twice" : "disjoint", overlapOne ? "a unit written twice" : "disjoint");
+    });
     if (stepped) concatModels.push_back(path);
   });
   std::printf("output nests counting at level 0 and above with a step > 1: %zu; each unit of a block once: %zu with the step, "
@@ -150,16 +149,13 @@ TEST(LleCorpus, TheOutputNestsLevelZeroStepIsTheStepItsCarriesWereWrittenFor) {
   for (const fs::path& path : concatModels) {
     const ModelFile model = loadModelFile(path);
     uint64_t firstSteppedPc = UINT64_MAX;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (isCompute(p) && readField(p.words, LleField::ComputeOut37Step) > 1 && readField(p.words, LleField::ComputeInputBytes) == 1) {
-            firstSteppedPc = std::min<uint64_t>(firstSteppedPc, p.pc);
-          }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (isCompute(p) && readField(p.words, LleField::ComputeOut37Step) > 1 && readField(p.words, LleField::ComputeInputBytes) == 1) {
+          firstSteppedPc = std::min<uint64_t>(firstSteppedPc, p.pc);
         }
       }
-    }
+    });
     const RunPlan plan = planRun(model);
     sim::DeviceOptions options;
     options.chip.mode = models::ExecutionMode::kLle;

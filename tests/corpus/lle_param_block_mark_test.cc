@@ -15,12 +15,14 @@
 #include "driver/model/model_loader.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -31,26 +33,23 @@ TEST(LleCorpus, TheComputesParameterBlockMarkRunsUpAlongEachChunkOrRestartsAtOne
   size_t marked = 0, rises = 0, stays = 0, restarts = 0, largest = 0;
   std::map<std::string, size_t> drops;  // program -> steps that go down to a number other than 1
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        uint64_t previous = 0;
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != 0x01 || p.words.size() <= 12) continue;
-          const uint64_t mark = readField(p.words, LleField::ComputeParamBlockMark);
-          if (mark == 0) continue;
-          ++marked;
-          largest = std::max<size_t>(largest, mark);
-          if (previous != 0) {
-            if (mark > previous) ++rises;
-            else if (mark == previous) ++stays;
-            else if (mark == 1) ++restarts;
-            else ++drops[path.filename().string()];
-          }
-          previous = mark;
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      uint64_t previous = 0;
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) != 0x01 || p.words.size() <= 12) continue;
+        const uint64_t mark = readField(p.words, LleField::ComputeParamBlockMark);
+        if (mark == 0) continue;
+        ++marked;
+        largest = std::max<size_t>(largest, mark);
+        if (previous != 0) {
+          if (mark > previous) ++rises;
+          else if (mark == previous) ++stays;
+          else if (mark == 1) ++restarts;
+          else ++drops[path.filename().string()];
         }
+        previous = mark;
       }
-    }
+    });
   });
   std::printf("computes with a mark %zu (largest %zu); steps: rise %zu, stay %zu, restart at 1 %zu\n", marked, largest, rises, stays, restarts);
   for (const auto& [name, n] : drops) std::printf("  %zu steps down in %s\n", n, name.c_str());

@@ -22,13 +22,16 @@
 #include "models/lle/output_nest.h"
 #include "models/lle/output_partial_pass.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
+using coralsim::testing::forEachIssuedCompute;
 using lle::LleField;
 using lle::readField;
 namespace fs = std::filesystem;
@@ -66,9 +69,7 @@ TEST(LleCorpus, ThePartialPassCodesHeldOutFollowTheOutputNestAsInTheDecodeSet) {
   std::map<std::string, CodeCounts> byProgram;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
     CodeCounts counts;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) countComputes(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), counts);
-    }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) { countComputes(program.packets(), counts); });
     if (counts.coded + counts.clear != 0) byProgram[path.string()] = counts;  // by path: two programs may share a file name
   });
   CodeCounts decode, heldOut;
@@ -117,28 +118,22 @@ TEST(LleCorpus, ThePartialPassIsTheLastIterationOfTheLevelTheCodesNameNUnitsAfte
     const std::string name = path.filename().string();
     const bool inDecodeSet = name == "posenet_mobilenet_v1_075_353_481_16_quant_decoder_edgetpu.tflite" ||
                              name == "posenet_mobilenet_v1_075_481_641_16_quant_decoder_edgetpu.tflite";
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);  // held: packets() views it
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (p.action != models::PacketAction::kIssue || !p.tilePacket || static_cast<uint8_t>(p.opcode) != 0x01) continue;
-          const uint64_t levels = readField(p.words, LleField::ComputeOutLevelsWalked);
-          if (levels == 0) continue;
-          const auto units = static_cast<int64_t>(readField(p.words, LleField::ComputeLaneGroups) + 1);
-          const auto k = static_cast<int64_t>(readField(p.words, LleField::ComputeOutPartialUnits) + 1);
-          const auto step = static_cast<int64_t>(readField(p.words, LleField::ComputeOut37Step));
-          const lle::OutputNest nest = lle::OutputNest::fromPacket(p.words, 0, units);
-          const unsigned level = static_cast<unsigned>(levels - 1);
-          const bool holds = nest.strides[level] == units &&
-                             static_cast<int64_t>(nest.limits[level]) * units + k == units - 1 + step;
-          (inDecodeSet ? decode : heldOut) += 1;
-          (inDecodeSet ? decodeHolds : heldOutHolds) += holds ? 1 : 0;
-          // Control: the level below the named one (the positions or rows) never steps N units with that limit.
-          control += level > 0 && nest.strides[level - 1] == units &&
-                             static_cast<int64_t>(nest.limits[level - 1]) * units + k == units - 1 + step ? 1 : 0;
-        }
-      }
-    }
+    forEachIssuedCompute(model, [&](const models::DecodedPacket& p) {
+      const uint64_t levels = readField(p.words, LleField::ComputeOutLevelsWalked);
+      if (levels == 0) return;
+      const auto units = static_cast<int64_t>(readField(p.words, LleField::ComputeLaneGroups) + 1);
+      const auto k = static_cast<int64_t>(readField(p.words, LleField::ComputeOutPartialUnits) + 1);
+      const auto step = static_cast<int64_t>(readField(p.words, LleField::ComputeOut37Step));
+      const lle::OutputNest nest = lle::OutputNest::fromPacket(p.words, 0, units);
+      const unsigned level = static_cast<unsigned>(levels - 1);
+      const bool holds = nest.strides[level] == units &&
+                         static_cast<int64_t>(nest.limits[level]) * units + k == units - 1 + step;
+      (inDecodeSet ? decode : heldOut) += 1;
+      (inDecodeSet ? decodeHolds : heldOutHolds) += holds ? 1 : 0;
+      // Control: the level below the named one (the positions or rows) never steps N units with that limit.
+      control += level > 0 && nest.strides[level - 1] == units &&
+                         static_cast<int64_t>(nest.limits[level - 1]) * units + k == units - 1 + step ? 1 : 0;
+    });
   });
   std::printf("decode set: %zu / %zu coded computes step their passes N units at the named level, k units in the last; "
               "held out: %zu / %zu; control (the level below): %zu\n", decodeHolds, decode, heldOutHolds, heldOut, control);

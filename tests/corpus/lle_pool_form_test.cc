@@ -22,12 +22,14 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -73,9 +75,7 @@ TEST(LleCorpus, ThePoolFormsMarksHeldOutPassTheEnvelopeRowsOfItsDecodeSet) {
   std::map<std::string, PoolCounts> byProgram;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
     PoolCounts counts;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) countPools(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), counts);
-    }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) { countPools(program.packets(), counts); });
     if (counts.computes != 0 || counts.others != 0) byProgram[path.string()] = counts;  // by path: two distinct programs may share a file name
   });
   PoolCounts decode, heldOut;

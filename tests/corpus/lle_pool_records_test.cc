@@ -22,12 +22,14 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 namespace fs = std::filesystem;
@@ -69,9 +71,7 @@ TEST(LleCorpus, ThePoolFormRecordsReadsOfTheDecodeSetPassAndTheHeldOutOnesOfItsL
   std::map<std::string, ReadCounts> byProgram;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
     ReadCounts counts;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) countReads(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), counts);
-    }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) { countReads(program.packets(), counts); });
     if (counts.reads != 0) byProgram[fs::path(path).filename().string()] = counts;
   });
   size_t controls = 0, refused = 0;

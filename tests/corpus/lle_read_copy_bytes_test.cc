@@ -21,12 +21,14 @@
 #include "models/lle/read_nest.h"
 #include "models/lle/write_nest.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -83,9 +85,7 @@ TEST(LleCorpus, AWriteTakingTheReadBeforeItWritesAsManyUnitsAsTheReadWalksHeldOu
   bool decodeFound = false;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
     Counts c;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) count(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), c);
-    }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) { count(program.packets(), c); });
     if (c.tileCopies == 0) return;
     const bool inDecodeSet = path.filename().string() == kDecodeSet;
     decodeFound = decodeFound || inDecodeSet;

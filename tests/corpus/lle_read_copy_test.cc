@@ -23,12 +23,14 @@
 #include "models/lle/read_copy_watch.h"
 #include "models/lle/routed_read_mark.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -80,9 +82,7 @@ TEST(LleCorpus, ReadsACopyTakesAndTheStagingWritesSourceBitsHoldOutAsInTheDecode
   bool decodeFound = false;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
     Counts c;
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) count(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), c);
-    }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) { count(program.packets(), c); });
     const bool inDecodeSet = path.filename().string() == kDecodeSet;
     decodeFound = decodeFound || inDecodeSet;
     if (c.markedTileReads != 0 || c.tileReadWrites != 0 || c.refusals != 0) {

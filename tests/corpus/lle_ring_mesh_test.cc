@@ -18,12 +18,14 @@
 #include "driver/model/model_loader.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedChunk;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -71,10 +73,7 @@ TEST(LleCorpus, SendBeatsCoverTheReadOfTheirStream) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   SendJoins joins;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path&, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) joinSends(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), joins);
-    }
-    if (model.rawBitstream) joinSends(models::DecodedProgram::fromBytes(model.rawBitstream->bytes)->packets(), joins);
+    forEachDecodedChunk(model, [&](size_t, const models::DecodedProgram& program) { joinSends(program.packets(), joins); });
   });
   std::printf("sends joined to the read of their stream: %zu; beats = ceil(bytes / 256) in %zu (128-byte beats: %zu, 512: %zu)\n",
               joins.sends, joins.agreeAtBeat[256], joins.agreeAtBeat[128], joins.agreeAtBeat[512]);
@@ -143,10 +142,7 @@ TEST(LleCorpus, MeshNeighboursReceiveWhatTheTilesSend) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   MeshJoins joins;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path&, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) joinMesh(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), joins);
-    }
-    if (model.rawBitstream) joinMesh(models::DecodedProgram::fromBytes(model.rawBitstream->bytes)->packets(), joins);
+    forEachDecodedChunk(model, [&](size_t, const models::DecodedProgram& program) { joinMesh(program.packets(), joins); });
   });
   std::printf("mesh tile sends: %zu; the neighbour receives the same bytes in %zu (direction reversed: %zu)\n",
               joins.tileSends, joins.neighbourReceives, joins.reversedReceives);

@@ -20,6 +20,7 @@
 #include "models/lle/lle_rung.h"
 #include "models/scalar/decoded_program.h"
 #include "tests/corpus/bright_templates.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/held_streams.h"
 #include "tests/support/corpus.h"
 
@@ -52,49 +53,46 @@ TEST(LleBright, TheRingSendsGatherTheWholeImageOntoTileZero) {
     ASSERT_EQ(image.size(), side * side) << name;
     const driver::ModelFile model = driver::loadModelFile(path);
     bool ran = false;
-    for (const driver::Executable* e : driver::allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        bool hasRingSends = false;
-        for (const models::DecodedPacket& p : program->packets()) hasRingSends = hasRingSends || isRingSend(p);
-        if (!hasRingSends) continue;
-        ran = true;
-        models::ChipConfig config;
-        LleRung rung(config);
-        rung.reset();
-        coralsim::testing::HeldStreams streams;
-        streams.input = image;
-        unsigned ringSends = 0;
-        std::string stop = "the chunk's end";
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (p.action != models::PacketAction::kIssue) continue;
-          if (static_cast<uint8_t>(p.opcode) == 0x02) {
-            stop = "the first 0x02 compute";
-            break;
-          }
-          try {
-            rung.packet(p, streams, 0);
-          } catch (const std::exception& refusal) {
-            stop = refusal.what();
-            break;
-          }
-          ringSends += isRingSend(p) ? 1 : 0;
+    coralsim::testing::forEachDecodedBitstream(model, [&](const driver::Executable&, const models::DecodedProgram& program) {
+      bool hasRingSends = false;
+      for (const models::DecodedPacket& p : program.packets()) hasRingSends = hasRingSends || isRingSend(p);
+      if (!hasRingSends) return;
+      ran = true;
+      models::ChipConfig config;
+      LleRung rung(config);
+      rung.reset();
+      coralsim::testing::HeldStreams streams;
+      streams.input = image;
+      unsigned ringSends = 0;
+      std::string stop = "the chunk's end";
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (p.action != models::PacketAction::kIssue) continue;
+        if (static_cast<uint8_t>(p.opcode) == 0x02) {
+          stop = "the first 0x02 compute";
+          break;
         }
-        std::printf("%s: %u ring sends run; stopped at %s\n", name.c_str(), ringSends, stop.c_str());
-        EXPECT_GE(ringSends, 15u) << name << ": the gather's fifteen sends did not all run";
-        const AddressedMemory& tile0 = rung.tile(0).narrowSram;
-        ASSERT_FALSE(tile0.firstUnwritten(0, image.size()).has_value())
-            << name << ": tile 0 lacks byte " << *tile0.firstUnwritten(0, image.size()) << " of the image";
-        const auto held = tile0.read(0, image.size());
-        EXPECT_EQ(std::vector<uint8_t>(held.begin(), held.end()), image) << name;
-        // The read after the gather (w3 bit 109, routed by bit 105 alone: docs/decoding-log.md "bright13") keeps
-        // the image for the first softmax pass, an opcode-0x02 compute: the feed stops there.
-        EXPECT_EQ(stop, "the first 0x02 compute") << name;
-        ASSERT_TRUE(rung.tile(0).keptRead.has_value()) << name << ": tile 0 kept no read for its 0x02 compute";
-        EXPECT_TRUE(rung.tile(0).keptReadFeedsNormalise) << name;
-        EXPECT_EQ(*rung.tile(0).keptRead, image) << name << ": the kept read is not the gathered image";
+        try {
+          rung.packet(p, streams, 0);
+        } catch (const std::exception& refusal) {
+          stop = refusal.what();
+          break;
+        }
+        ringSends += isRingSend(p) ? 1 : 0;
       }
-    }
+      std::printf("%s: %u ring sends run; stopped at %s\n", name.c_str(), ringSends, stop.c_str());
+      EXPECT_GE(ringSends, 15u) << name << ": the gather's fifteen sends did not all run";
+      const AddressedMemory& tile0 = rung.tile(0).narrowSram;
+      ASSERT_FALSE(tile0.firstUnwritten(0, image.size()).has_value())
+          << name << ": tile 0 lacks byte " << *tile0.firstUnwritten(0, image.size()) << " of the image";
+      const auto held = tile0.read(0, image.size());
+      EXPECT_EQ(std::vector<uint8_t>(held.begin(), held.end()), image) << name;
+      // The read after the gather (w3 bit 109, routed by bit 105 alone: docs/decoding-log.md "bright13") keeps
+      // the image for the first softmax pass, an opcode-0x02 compute: the feed stops there.
+      EXPECT_EQ(stop, "the first 0x02 compute") << name;
+      ASSERT_TRUE(rung.tile(0).keptRead.has_value()) << name << ": tile 0 kept no read for its 0x02 compute";
+      EXPECT_TRUE(rung.tile(0).keptReadFeedsNormalise) << name;
+      EXPECT_EQ(*rung.tile(0).keptRead, image) << name << ": the kept read is not the gathered image";
+    });
     EXPECT_TRUE(ran) << name << ": no bitstream with ring sends";
   }
 }

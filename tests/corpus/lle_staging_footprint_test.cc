@@ -17,6 +17,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/write_nest.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
@@ -24,6 +25,7 @@
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedPacket;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 namespace fs = std::filesystem;
@@ -92,33 +94,28 @@ TEST(LleCorpus, StagingWriteNestsStayInsideTheCompilersNarrowFootprint) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   size_t nests = 0, endToEndBeyond = 0, plainStridesBelowZero = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      const auto footprint = static_cast<int64_t>(e->usedNarrowMemoryBytesPerTile);
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != 0x14) continue;
-          const lle::WriteNest nest = lle::WriteNest::fromPacket(p.words);
-          if (nest.contiguous()) continue;
-          ++nests;
-          const auto at = static_cast<int64_t>(readField(p.words, LleField::Stage14NarrowAt64) * 64 +
-                                               readField(p.words, LleField::Stage14NarrowUnit) * 4);
-          EXPECT_GE(at + 4 * nest.lowestUnit(), 0) << path << ": a 0x14 nest reaches below address 0";
-          EXPECT_LE(at + 4 * (nest.highestUnit() + 1), footprint) << path << ": a 0x14 nest ends beyond the footprint";
-          endToEndBeyond += at + 4 * static_cast<int64_t>(nest.units()) > footprint;
-          int64_t lowest = 0;  // the carries as strides of their own levels
-          for (unsigned i = 1; i < lle::WriteNest::kLevels; ++i) {
-            const int64_t plain = nest.strides[i] - [&] {
-              int64_t walk = 0;
-              for (unsigned j = 0; j < i; ++j) walk += static_cast<int64_t>(nest.limits[j]) * nest.strides[j];
-              return walk;
-            }();
-            lowest += std::min<int64_t>(0, static_cast<int64_t>(nest.limits[i]) * plain);
-          }
-          plainStridesBelowZero += at + 4 * lowest < 0;
-        }
+    forEachDecodedPacket(model, [&](const Executable& e, const models::DecodedPacket& p) {
+      const auto footprint = static_cast<int64_t>(e.usedNarrowMemoryBytesPerTile);
+      if (static_cast<uint8_t>(p.opcode) != 0x14) return;
+      const lle::WriteNest nest = lle::WriteNest::fromPacket(p.words);
+      if (nest.contiguous()) return;
+      ++nests;
+      const auto at = static_cast<int64_t>(readField(p.words, LleField::Stage14NarrowAt64) * 64 +
+                                           readField(p.words, LleField::Stage14NarrowUnit) * 4);
+      EXPECT_GE(at + 4 * nest.lowestUnit(), 0) << path << ": a 0x14 nest reaches below address 0";
+      EXPECT_LE(at + 4 * (nest.highestUnit() + 1), footprint) << path << ": a 0x14 nest ends beyond the footprint";
+      endToEndBeyond += at + 4 * static_cast<int64_t>(nest.units()) > footprint;
+      int64_t lowest = 0;  // the carries as strides of their own levels
+      for (unsigned i = 1; i < lle::WriteNest::kLevels; ++i) {
+        const int64_t plain = nest.strides[i] - [&] {
+          int64_t walk = 0;
+          for (unsigned j = 0; j < i; ++j) walk += static_cast<int64_t>(nest.limits[j]) * nest.strides[j];
+          return walk;
+        }();
+        lowest += std::min<int64_t>(0, static_cast<int64_t>(nest.limits[i]) * plain);
       }
-    }
+      plainStridesBelowZero += at + 4 * lowest < 0;
+    });
   });
   std::printf("%zu 0x14 nests with a counting outer level, all inside their footprint; end to end %zu would leave it, "
               "with plain strides %zu would reach below 0\n",

@@ -13,12 +13,14 @@
 #include "models/lle/write_nest.h"
 #include "models/lle/write_nest_return.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 namespace fs = std::filesystem;
@@ -27,20 +29,17 @@ TEST(LleCorpus, StagingWriteReturnCarryComesBackFromItsNestsLastUnit) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   size_t writes = 0, outerLevelsCount = 0, notMinusGroups = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != 0x14) continue;
-          ++writes;
-          EXPECT_EQ(lle::writeNestReturnProblem(p.words), "") << path << " PC " << p.pc;
-          const lle::WriteNest nest = lle::WriteNest::fromPacket(p.words);
-          outerLevelsCount += (nest.countingLevels() & ~1u) != 0;
-          const auto groups = static_cast<int64_t>(lle::readField(p.words, LleField::Stage14Groups));
-          notMinusGroups += lle::readSigned(p.words, LleField::Stage14WrapC) != -groups;
-        }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) != 0x14) continue;
+        ++writes;
+        EXPECT_EQ(lle::writeNestReturnProblem(p.words), "") << path << " PC " << p.pc;
+        const lle::WriteNest nest = lle::WriteNest::fromPacket(p.words);
+        outerLevelsCount += (nest.countingLevels() & ~1u) != 0;
+        const auto groups = static_cast<int64_t>(lle::readField(p.words, LleField::Stage14Groups));
+        notMinusGroups += lle::readSigned(p.words, LleField::Stage14WrapC) != -groups;
       }
-    }
+    });
   });
   std::printf("%zu corpus 0x14s (%zu with an outer level counting): Stage14WrapC = minus the nest's last unit in all; "
               "-Stage14Groups would refuse %zu\n",

@@ -18,6 +18,7 @@
 #include "driver/model/model_loader.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
@@ -25,6 +26,7 @@
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedChunk;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 namespace fs = std::filesystem;
@@ -70,14 +72,8 @@ TEST(LleCorpus, TheStagingSelectsAreOneHotAndGoWithWhatFeedsTheWrite) {
   std::map<std::pair<uint64_t, uint64_t>, std::map<Carrier, size_t>> table;
   size_t writes = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
-    std::vector<const InstructionBitstream*> bitstreams;  // compiled executables' chunks, or the raw program
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) bitstreams.push_back(&bitstream);
-    }
-    if (model.rawBitstream) bitstreams.push_back(&*model.rawBitstream);
-    for (const InstructionBitstream* bitstream : bitstreams) {
-      const auto program = models::DecodedProgram::fromBytes(bitstream->bytes);
-      const std::span<const models::DecodedPacket> packets = program->packets();
+    forEachDecodedChunk(model, [&](size_t, const models::DecodedProgram& program) {
+      const std::span<const models::DecodedPacket> packets = program.packets();
       for (size_t i = 0; i < packets.size(); ++i) {
         const models::DecodedPacket& p = packets[i];
         if (p.action != models::PacketAction::kIssue || static_cast<uint8_t>(p.opcode) != 0x14) continue;
@@ -97,7 +93,7 @@ TEST(LleCorpus, TheStagingSelectsAreOneHotAndGoWithWhatFeedsTheWrite) {
                                               << carrierName(next);
         }
       }
-    }
+    });
   });
   std::printf("%zu 0x14s; (Stage14SelectW4, Stage14SelectW5): what next carries data into their tiles\n", writes);
   for (const auto& [pair, carriers] : table) {

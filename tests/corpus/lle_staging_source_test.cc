@@ -18,12 +18,14 @@
 #include "driver/model/model_file.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -56,39 +58,36 @@ TEST(LleCorpus, StagingSourceSkipsKeepTheirAddressPairAndFollowTheTileGroupsBefo
   const uint64_t modulus = uint64_t{1} << lle::fieldDef(LleField::Stage14SourceBase).width;
   size_t skipping = 0, baseOneOff = 0, endOneOff = 0, partitions = 0, otherRuns = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const auto& run : distributions(*program)) {
-          for (const models::DecodedPacket* p : run) {
-            if (readField(p->words, LleField::Stage14SourceOn) == 0) continue;
-            ++skipping;
-            const uint64_t base = readField(p->words, LleField::Stage14SourceBase);
-            const uint64_t skip = readField(p->words, LleField::Stage14SourceSkip);
-            const uint64_t end = readField(p->words, LleField::Stage14SourceEnd);
-            EXPECT_EQ(base, writeUnits(*p) % modulus) << path << " 0x14 @ " << p->pc << ": Stage14SourceBase";
-            EXPECT_EQ(end, (base + skip) % modulus) << path << " 0x14 @ " << p->pc << ": Stage14SourceEnd";
-            baseOneOff += base == (writeUnits(*p) + 1) % modulus;
-            endOneOff += end == (base + skip + 1) % modulus;
-          }
-          if (run.size() < 2 || readField(run.front()->words, LleField::Stage14SourceOn) != 0) continue;
-          bool follows = true;
-          uint64_t before = 0;  // units the earlier tile groups keep
-          for (const models::DecodedPacket* p : run) {
-            const bool on = readField(p->words, LleField::Stage14SourceOn) != 0;
-            const uint64_t skipped = on ? readField(p->words, LleField::Stage14SourceSkip) + 1 : 0;
-            follows = follows && (p == run.front() || on) && skipped == before;
-            before += readField(p->words, LleField::Stage14Groups) + 1;
-          }
-          if (!std::any_of(run.begin() + 1, run.end(), [](const models::DecodedPacket* p) {
-                return readField(p->words, LleField::Stage14SourceOn) != 0;
-              })) {
-            continue;
-          }
-          ++(follows ? partitions : otherRuns);
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const auto& run : distributions(program)) {
+        for (const models::DecodedPacket* p : run) {
+          if (readField(p->words, LleField::Stage14SourceOn) == 0) continue;
+          ++skipping;
+          const uint64_t base = readField(p->words, LleField::Stage14SourceBase);
+          const uint64_t skip = readField(p->words, LleField::Stage14SourceSkip);
+          const uint64_t end = readField(p->words, LleField::Stage14SourceEnd);
+          EXPECT_EQ(base, writeUnits(*p) % modulus) << path << " 0x14 @ " << p->pc << ": Stage14SourceBase";
+          EXPECT_EQ(end, (base + skip) % modulus) << path << " 0x14 @ " << p->pc << ": Stage14SourceEnd";
+          baseOneOff += base == (writeUnits(*p) + 1) % modulus;
+          endOneOff += end == (base + skip + 1) % modulus;
         }
+        if (run.size() < 2 || readField(run.front()->words, LleField::Stage14SourceOn) != 0) continue;
+        bool follows = true;
+        uint64_t before = 0;  // units the earlier tile groups keep
+        for (const models::DecodedPacket* p : run) {
+          const bool on = readField(p->words, LleField::Stage14SourceOn) != 0;
+          const uint64_t skipped = on ? readField(p->words, LleField::Stage14SourceSkip) + 1 : 0;
+          follows = follows && (p == run.front() || on) && skipped == before;
+          before += readField(p->words, LleField::Stage14Groups) + 1;
+        }
+        if (!std::any_of(run.begin() + 1, run.end(), [](const models::DecodedPacket* p) {
+              return readField(p->words, LleField::Stage14SourceOn) != 0;
+            })) {
+          continue;
+        }
+        ++(follows ? partitions : otherRuns);
       }
-    }
+    });
   });
   std::printf("%zu 0x14s with Stage14SourceOn: the address pair holds in all (one unit off: base %zu, end %zu); "
               "%zu distributions whose tile groups skip the units of the groups before them, %zu by another rule\n",
@@ -109,25 +108,22 @@ TEST(LleCorpus, StagingRowFormPartsAddUpToTheGroupAndTheFirstIsTheRowAfterTheSki
   const uint64_t modulus = uint64_t{1} << lle::fieldDef(LleField::Stage14SourceRowSkip).width;
   size_t rowForm = 0, sumOneOff = 0, rowAfterSkip = 0, withoutSourceOn = 0;
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != 0x14 || readField(p.words, LleField::Stage14SourceRowForm) == 0) continue;
-          ++rowForm;
-          const uint64_t rest = readField(p.words, LleField::Stage14SourceRowRest);
-          const uint64_t second = readField(p.words, LleField::Stage14SourceRowSkip);
-          const uint64_t groups = readField(p.words, LleField::Stage14Groups);
-          EXPECT_EQ((rest + second) % modulus, groups) << path << " 0x14 @ " << p.pc << ": RowRest + RowSkip";
-          sumOneOff += (rest + second + 1) % modulus == groups;
-          if (readField(p.words, LleField::Stage14SourceOn) == 0) {
-            ++withoutSourceOn;
-            continue;
-          }
-          rowAfterSkip += rest + readField(p.words, LleField::Stage14SourceSkip) + 1 == groups;
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) != 0x14 || readField(p.words, LleField::Stage14SourceRowForm) == 0) continue;
+        ++rowForm;
+        const uint64_t rest = readField(p.words, LleField::Stage14SourceRowRest);
+        const uint64_t second = readField(p.words, LleField::Stage14SourceRowSkip);
+        const uint64_t groups = readField(p.words, LleField::Stage14Groups);
+        EXPECT_EQ((rest + second) % modulus, groups) << path << " 0x14 @ " << p.pc << ": RowRest + RowSkip";
+        sumOneOff += (rest + second + 1) % modulus == groups;
+        if (readField(p.words, LleField::Stage14SourceOn) == 0) {
+          ++withoutSourceOn;
+          continue;
         }
+        rowAfterSkip += rest + readField(p.words, LleField::Stage14SourceSkip) + 1 == groups;
       }
-    }
+    });
   });
   std::printf("%zu 0x14s with Stage14SourceRowForm: RowRest + RowSkip = Stage14Groups in all (one unit off: %zu); "
               "the row after the skip in %zu, another first part in %zu with SourceOn, %zu without it\n",
@@ -146,23 +142,20 @@ TEST(LleCorpus, StagingSourceCompileMarkIsOneHotWithSourceOnAndOneValuePerModel)
   std::array<size_t, 4> byValue{};
   forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
     uint64_t seen = 0;  // bit v set: a skipping write of this model holds mark v
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != 0x14) continue;
-          const uint64_t mark = readField(p.words, LleField::Stage14SourceCompileMark);
-          if (readField(p.words, LleField::Stage14SourceOn) == 0) {
-            EXPECT_EQ(mark, 0u) << path << " 0x14 @ " << p.pc << ": a mark without SourceOn";
-            continue;
-          }
-          ++withSourceOn;
-          ++byValue[mark];
-          EXPECT_TRUE(mark == 1 || mark == 2) << path << " 0x14 @ " << p.pc << ": mark " << mark;
-          seen |= uint64_t{1} << mark;
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) != 0x14) continue;
+        const uint64_t mark = readField(p.words, LleField::Stage14SourceCompileMark);
+        if (readField(p.words, LleField::Stage14SourceOn) == 0) {
+          EXPECT_EQ(mark, 0u) << path << " 0x14 @ " << p.pc << ": a mark without SourceOn";
+          continue;
         }
+        ++withSourceOn;
+        ++byValue[mark];
+        EXPECT_TRUE(mark == 1 || mark == 2) << path << " 0x14 @ " << p.pc << ": mark " << mark;
+        seen |= uint64_t{1} << mark;
       }
-    }
+    });
     mixedModels += std::popcount(seen) > 1;
   });
   std::printf("%zu 0x14s with Stage14SourceOn: compile mark 1 in %zu, 2 in %zu, other %zu; models with both: %zu\n",

@@ -18,6 +18,7 @@
 #include "driver/model/model_loader.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
@@ -25,6 +26,7 @@
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedChunk;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 namespace fs = std::filesystem;
@@ -80,14 +82,7 @@ TEST(LleCorpus, ReadsAndTheirConsumersNameTheSameStream) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   Pairs pairs;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path&, const ModelFile& model) {
-    std::vector<const InstructionBitstream*> bitstreams;  // compiled executables' chunks, or the raw program
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) bitstreams.push_back(&bitstream);
-    }
-    if (model.rawBitstream) bitstreams.push_back(&*model.rawBitstream);
-    for (const InstructionBitstream* bitstream : bitstreams) {
-      countPairs(models::DecodedProgram::fromBytes(bitstream->bytes)->packets(), pairs);
-    }
+    forEachDecodedChunk(model, [&](size_t, const models::DecodedProgram& program) { countPairs(program.packets(), pairs); });
   });
   std::printf("sent reads with an earlier 0x10 on their tiles: %zu, same tag %zu (read one bit higher: %zu)\n"
               "kept reads directly followed by a compute: %zu, same tag as its ComputeStreamTag %zu (one bit higher: %zu)\n"

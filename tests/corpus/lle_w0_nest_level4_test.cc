@@ -15,6 +15,7 @@
 #include "models/isa/word128.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
@@ -34,32 +35,29 @@ TEST(LleCorpus, TheW0NestsLevel4IsTheNextLevelOfTheNestItRepeats) {
   Tally t;
   const lle::LleFieldDef& field = lle::fieldDef(LleField::ComputeLimitW0Level4);
   coralsim::testing::forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path&, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (p.action != models::PacketAction::kIssue || static_cast<uint8_t>(p.opcode) != 0x01) continue;
-          ++t.computes;
-          const uint64_t level4 = readField(p.words, LleField::ComputeLimitW0Level4);
-          if (level4 == 0) continue;
-          ++t.nonZero;
-          const std::array<uint64_t, 3> w0 = {readField(p.words, LleField::ComputeLimitW0, 0),
-                                              readField(p.words, LleField::ComputeLimitW0, 1),
-                                              readField(p.words, LleField::ComputeLimitW0, 2)};
-          const auto repeats = [&](isa::ComputeNest id) {
-            const auto limits = isa::readComputeNestLimits(id, p.words);
-            return limits[1] == w0[0] && limits[2] == w0[1] && limits[3] == w0[2] ? std::optional<uint64_t>(limits[4]) : std::nullopt;
-          };
-          std::optional<uint64_t> next = repeats(isa::ComputeNest::Nest29);
-          if (!next) next = repeats(isa::ComputeNest::Nest37);
-          if (!next) continue;
-          ++t.repeatANest;
-          t.matches += level4 == *next ? 1 : 0;
-          // The same ten bits read one bit higher (bit 127 is the word's last: nine bits and a zero).
-          t.controlMatches += isa::readPacketBits(p.words, field.lsb + 1, field.width - 1) == *next ? 1 : 0;
-        }
+    coralsim::testing::forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (p.action != models::PacketAction::kIssue || static_cast<uint8_t>(p.opcode) != 0x01) continue;
+        ++t.computes;
+        const uint64_t level4 = readField(p.words, LleField::ComputeLimitW0Level4);
+        if (level4 == 0) continue;
+        ++t.nonZero;
+        const std::array<uint64_t, 3> w0 = {readField(p.words, LleField::ComputeLimitW0, 0),
+                                            readField(p.words, LleField::ComputeLimitW0, 1),
+                                            readField(p.words, LleField::ComputeLimitW0, 2)};
+        const auto repeats = [&](isa::ComputeNest id) {
+          const auto limits = isa::readComputeNestLimits(id, p.words);
+          return limits[1] == w0[0] && limits[2] == w0[1] && limits[3] == w0[2] ? std::optional<uint64_t>(limits[4]) : std::nullopt;
+        };
+        std::optional<uint64_t> next = repeats(isa::ComputeNest::Nest29);
+        if (!next) next = repeats(isa::ComputeNest::Nest37);
+        if (!next) continue;
+        ++t.repeatANest;
+        t.matches += level4 == *next ? 1 : 0;
+        // The same ten bits read one bit higher (bit 127 is the word's last: nine bits and a zero).
+        t.controlMatches += isa::readPacketBits(p.words, field.lsb + 1, field.width - 1) == *next ? 1 : 0;
       }
-    }
+    });
   });
   std::printf("computes %zu, w0 level 4 non-zero %zu, of which the w0 nest repeats Nest29 or Nest37 in %zu: its level 4 "
               "in %zu (control, one bit higher: %zu)\n",

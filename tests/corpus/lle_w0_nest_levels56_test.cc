@@ -18,6 +18,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/w0_nest_count.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
@@ -40,26 +41,23 @@ TEST(LleCorpus, TheW0NestsLevels5And6AreNest29sAndTheSevenLevelsCountItsIteratio
   coralsim::testing::forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
     const bool decodeSet = path.filename().string().find("model_conv_") != std::string::npos;
     Tally& t = bySet[decodeSet];
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (p.action != models::PacketAction::kIssue || static_cast<uint8_t>(p.opcode) != 0x01) continue;
-          ++t.computes;
-          t.countAgrees += lle::w0NestCountProblem(p.words).empty() ? 1 : 0;
-          const uint64_t level5 = readField(p.words, LleField::ComputeLimitW0Levels56, 0);
-          const uint64_t level6 = readField(p.words, LleField::ComputeLimitW0Levels56, 1);
-          if (level5 == 0 && level6 == 0) continue;
-          ++t.nonZero;
-          if (!decodeSet) heldOutPrograms.insert(path.filename().string());
-          const auto nest29 = isa::readComputeNestLimits(isa::ComputeNest::Nest29, p.words);
-          t.levelsAgree += level5 == nest29[5] && level6 == nest29[6] ? 1 : 0;
-          const uint64_t control5 = isa::readPacketBits(p.words, field.lsb + 1, field.width);
-          const uint64_t control6 = isa::readPacketBits(p.words, field.lsb + field.stride + 1, field.width);
-          t.controlAgrees += control5 == nest29[5] && control6 == nest29[6] ? 1 : 0;
-        }
+    coralsim::testing::forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (p.action != models::PacketAction::kIssue || static_cast<uint8_t>(p.opcode) != 0x01) continue;
+        ++t.computes;
+        t.countAgrees += lle::w0NestCountProblem(p.words).empty() ? 1 : 0;
+        const uint64_t level5 = readField(p.words, LleField::ComputeLimitW0Levels56, 0);
+        const uint64_t level6 = readField(p.words, LleField::ComputeLimitW0Levels56, 1);
+        if (level5 == 0 && level6 == 0) continue;
+        ++t.nonZero;
+        if (!decodeSet) heldOutPrograms.insert(path.filename().string());
+        const auto nest29 = isa::readComputeNestLimits(isa::ComputeNest::Nest29, p.words);
+        t.levelsAgree += level5 == nest29[5] && level6 == nest29[6] ? 1 : 0;
+        const uint64_t control5 = isa::readPacketBits(p.words, field.lsb + 1, field.width);
+        const uint64_t control6 = isa::readPacketBits(p.words, field.lsb + field.stride + 1, field.width);
+        t.controlAgrees += control5 == nest29[5] && control6 == nest29[6] ? 1 : 0;
       }
-    }
+    });
   });
   for (const bool decodeSet : {true, false}) {
     const Tally& t = bySet[decodeSet];

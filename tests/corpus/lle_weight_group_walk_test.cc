@@ -11,7 +11,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -24,7 +23,7 @@
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/weight_group_walk.h"
-#include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
@@ -32,6 +31,7 @@ namespace coralsim::driver {
 namespace {
 
 using coralsim::testing::forEachDistinctCorpusModel;
+using coralsim::testing::forEachIssuedCompute;
 using lle::LleField;
 using lle::readField;
 using lle::readSigned;
@@ -65,19 +65,6 @@ std::vector<isa::Word128> movedOneGroup(std::span<const isa::Word128> words) {
     break;
   }
   return out;
-}
-
-// Each issued 0x01 of every bitstream of `model`. The decoded program is held by name while its packets are read: a
-// range-for over fromBytes(...)->packets() reads them after the temporary program is freed (ASan, stop 32's CI).
-void forEachIssuedCompute(const ModelFile& model, const std::function<void(const models::DecodedPacket&)>& visit) {
-  for (const Executable* e : allExecutables(model)) {
-    for (const auto& bitstream : e->bitstreams) {
-      const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-      for (const models::DecodedPacket& p : program->packets()) {
-        if (p.action == models::PacketAction::kIssue && p.tilePacket && static_cast<uint8_t>(p.opcode) == 0x01) visit(p);
-      }
-    }
-  }
 }
 
 TEST(LleCorpus, TheWeightWalkOverTheTapsHeldOutReadsEachReductionsGroupsOneAfterAnother) {

@@ -13,12 +13,14 @@
 #include "driver/model/model_loader.h"
 #include "models/lle/lle_fields.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedChunk;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -62,10 +64,7 @@ TEST(LleCorpus, AWeightStreamReceiveNamesTheNextComputesTagAndPrefix) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   StreamJoins joins;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path&, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) joinStreams(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), joins);
-    }
-    if (model.rawBitstream) joinStreams(models::DecodedProgram::fromBytes(model.rawBitstream->bytes)->packets(), joins);
+    forEachDecodedChunk(model, [&](size_t, const models::DecodedProgram& program) { joinStreams(program.packets(), joins); });
   });
   std::printf("0x12 stream receives before a compute: %zu; tag = next compute's %zu (previous compute's %zu); prefix arrays = "
               "next compute's %zu\n",

@@ -14,12 +14,14 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/word12_form.h"
 #include "models/scalar/decoded_program.h"
+#include "tests/corpus/decoded_bitstreams.h"
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
 namespace coralsim::driver {
 namespace {
 
+using coralsim::testing::forEachDecodedBitstream;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -31,17 +33,14 @@ TEST(LleCorpus, EveryComputesWordTwelveHasTheFormTheRungChecks) {
   std::map<std::pair<uint64_t, uint64_t>, size_t> byFlagAndCode;  // (ComputeImagePositionsOn, ComputeCodeW12)
   std::map<std::string, size_t> problems;
   forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path&, const ModelFile& model) {
-    for (const Executable* e : allExecutables(model)) {
-      for (const auto& bitstream : e->bitstreams) {
-        const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
-        for (const models::DecodedPacket& p : program->packets()) {
-          if (static_cast<uint8_t>(p.opcode) != 0x01 || p.words.size() <= 12) continue;
-          ++computes;
-          ++byFlagAndCode[{readField(p.words, LleField::ComputeImagePositionsOn), readField(p.words, LleField::ComputeCodeW12)}];
-          if (const std::string why = lle::word12FormProblem(p.words); !why.empty()) ++problems[why];
-        }
+    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+      for (const models::DecodedPacket& p : program.packets()) {
+        if (static_cast<uint8_t>(p.opcode) != 0x01 || p.words.size() <= 12) continue;
+        ++computes;
+        ++byFlagAndCode[{readField(p.words, LleField::ComputeImagePositionsOn), readField(p.words, LleField::ComputeCodeW12)}];
+        if (const std::string why = lle::word12FormProblem(p.words); !why.empty()) ++problems[why];
       }
-    }
+    });
   });
   std::printf("computes %zu\n", computes);
   for (const auto& [key, n] : byFlagAndCode) std::printf("  positions flag %llu, code %llu: %zu\n", static_cast<unsigned long long>(key.first),
