@@ -1867,13 +1867,16 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // The 16-bit streamed product (wide_streamed_square.h, "trk14b") is the one form that reads them, and the one that
   // writes 16-bit results without a table.
   const bool wideSquare = WideStreamedSquare::isForm(packet.words);
+  // The byte-stepped weighing writes 16-bit results without a table through its diagonal rule ("trk15").
+  const bool steppedSixteen = readField(packet.words, LleField::ComputeInputBytes) == ByteSteppedWeighing::kUnitBytes &&
+                              ByteSteppedWeighing::isForm(packet.words) && readField(packet.words, LleField::ComputeNluApply) == 0;
   if (readField(packet.words, LleField::ComputeUnsignedWideWeights) != 0 && !wideSquare) {
     refuse(packet, "ComputeUnsignedWideWeights (word 7 bit 76) = 1: 16-bit weights read unsigned (the softmax's square of the sum's "
                    "table result, its normalisation by the exponentials) are not executed");
   }
   // 16-bit results are written only through a table (ComputeSixteenBitResults beside ComputeNluApply, "exp19" §A): the
   // mark without a table is refused here, a table without the mark by the forms that apply one (the others name the table).
-  if (readField(packet.words, LleField::ComputeSixteenBitResults) != 0 && !wideSquare) {
+  if (readField(packet.words, LleField::ComputeSixteenBitResults) != 0 && !wideSquare && !steppedSixteen) {
     if (const std::string problem = sixteenBitResultsProblem(packet.words); !problem.empty()) refuse(packet, problem);
   }
   // A position that leaves a partial pass of lane groups (its w7 codes set, output_partial_pass.h; docs/decoding-log.md

@@ -38,6 +38,7 @@
 #include "driver/model/model_loader.h"
 #include "models/chip_config.h"
 #include "models/lle/addressed_memory.h"
+#include "models/lle/byte_stepped_weighing.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/lle/wide_streamed_square.h"
@@ -90,6 +91,7 @@ struct OneByteRun {
   std::string stop = "the chunk's end";
   std::vector<uint8_t> sumLanes;  // the 0x03's four 16-bit lanes on tile 0 at its ComputeOutputAt (empty if unwritten)
   std::vector<uint8_t> squares;   // the squaring's 16 bytes on tile 0 at its ComputeOutputAt (empty if unwritten)
+  std::vector<uint8_t> weighed;   // the byte-stepped weighing's 8 bytes after the squaring (0x07d1, "trk15") on tile 0
 };
 
 // The parameter-caching program first (its tiles keep what it wrote), then the execution-only one up to its first
@@ -106,12 +108,27 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
   rung.reset();
   unsigned passes = 0;
   std::optional<uint64_t> sumAt, squareAt;
+  // The 0x03's lanes and the squares are read when the compute after them is issued: 0x07d1 writes back over the
+  // 0x03's output address (docs/decoding-log.md "trk14" §C, "trk15").
+  const auto readTile0 = [&](std::optional<uint64_t> at, uint64_t bytes, std::vector<uint8_t>& into) {
+    const AddressedMemory& narrow = rung.tile(0).narrowSram;
+    if (!at || narrow.firstUnwritten(*at, bytes)) return;
+    const auto written = narrow.read(*at, bytes);
+    into.assign(written.begin(), written.end());
+  };
   const auto drive = [&](const models::DecodedProgram& p, bool execution) {
     rung.beginRun();
     for (const models::DecodedPacket& packet : p.packets()) {
       if (packet.action != models::PacketAction::kIssue) continue;
+      const bool steppedSixteen = execution && static_cast<uint8_t>(packet.opcode) == 0x01 && (packet.tileMask & 1u) &&
+                                  ByteSteppedWeighing::isForm(packet.words) && readField(packet.words, LleField::ComputeSixteenBitResults) != 0;
+      if (steppedSixteen) {
+        readTile0(sumAt, 8, run.sumLanes);
+        readTile0(squareAt, 16, run.squares);
+      }
       try {
         rung.packet(packet, streams, 0);
+        if (steppedSixteen) readTile0(readField(packet.words, LleField::ComputeOutputAt), 8, run.weighed);
         if (execution && static_cast<uint8_t>(packet.opcode) == 0x02 && ++passes == 2) {
           const uint64_t at = readField(packet.words, LleField::Max02OutputAt);
           for (unsigned t = 0; t < 16; ++t) {
@@ -183,15 +200,9 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
     return run;
   }
   drive(program, true);
-  // The 0x03's result and the squaring after it (docs/decoding-log.md "trk14b"), read from tile 0 after the run.
-  const AddressedMemory& narrow = rung.tile(0).narrowSram;
-  const auto readOut = [&](std::optional<uint64_t> at, uint64_t bytes, std::vector<uint8_t>& into) {
-    if (!at || narrow.firstUnwritten(*at, bytes)) return;
-    const auto written = narrow.read(*at, bytes);
-    into.assign(written.begin(), written.end());
-  };
-  readOut(sumAt, 8, run.sumLanes);
-  readOut(squareAt, 16, run.squares);
+  // A run that stopped before 0x07d1: the 0x03's result and the squaring after it (docs/decoding-log.md "trk14b") as left.
+  if (run.sumLanes.empty()) readTile0(sumAt, 8, run.sumLanes);
+  if (run.squares.empty()) readTile0(squareAt, 16, run.squares);
   return run;
 }
 
@@ -298,9 +309,17 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
             ASSERT_EQ(run.squares.size(), 16u) << name << ": the squaring wrote nothing; stopped at " << run.stop;
             const double square = std::min(32768.0, static_cast<double>(t) * t / 65535.0);
             for (size_t i = 0; i < 8; ++i) EXPECT_LE(std::abs(lane(run.squares, i) - square), 0.5 + 1e-3) << name << " slot " << i;
-            std::printf("%s (max %u, filler 0x%02x): sum %llu, t = %u (2^15.5 / sqrt(S / 65535) = %.3f), u = %u (t^2 / 65535 = %.3f); stopped at %s\n",
+            // 0x07d1 (docs/decoding-log.md "trk15"): the squares' 4-byte groups weighed one byte a group over the identity
+            // block by the diagonal rule (lane c = byte c of group c), 16-bit results: u's low byte in lanes 0 and 2, its
+            // high byte in lanes 1 and 3 -- the pair 0x0949's weights 1 and 256 rebuild into u. (The rotating read would
+            // give u's low byte in all four lanes; the golden outputs downstream rule it out, "trk15" §A.)
+            const unsigned u = lane(run.squares, 0);
+            ASSERT_EQ(run.weighed.size(), 8u) << name << ": 0x07d1 wrote nothing; stopped at " << run.stop;
+            for (size_t c = 0; c < 4; ++c) EXPECT_EQ(lane(run.weighed, c), c % 2 == 0 ? (u & 0xffu) : (u >> 8)) << name << " 0x07d1 lane " << c;
+            std::printf("%s (max %u, filler 0x%02x): sum %llu, t = %u (2^15.5 / sqrt(S / 65535) = %.3f), u = %u (t^2 / 65535 = %.3f), "
+                        "0x07d1 lanes %u %u %u %u; stopped at %s\n",
                         name.c_str(), unsigned{imageMax}, unsigned{filler}, static_cast<unsigned long long>(written), t, reference,
-                        lane(run.squares, 0), square, run.stop.c_str());
+                        u, square, lane(run.weighed, 0), lane(run.weighed, 1), lane(run.weighed, 2), lane(run.weighed, 3), run.stop.c_str());
           }
         }
       }
