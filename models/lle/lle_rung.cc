@@ -12,6 +12,7 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
 #include "models/lle/byte_stepped_weighing.h"
+#include "models/lle/fill_recv_stride.h"
 #include "models/lle/compute_observer.h"
 #include "models/lle/compute_output_bytes.h"
 #include "models/lle/compute_write_report.h"
@@ -868,15 +869,17 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
   if (const auto why = meshRegionConflict(packet.words, meshLayoutOf(0x17)->region, 0x17, false)) refuse(packet, *why);
   // Its level-0 step is Fill17Step; the mesh form's receive stride at w2[43:27] is 1 in every immediate
   // write the decode set holds, so the two readings agree there -- any other value is refused
-  // (docs/decoding-log.md "conv32run" §B).
-  if (const uint64_t stride = readField(packet.words, LleField::Mesh17RecvStride); stride != 1) {
+  // (docs/decoding-log.md "conv32run" §B) but the 0x03 chains' pairs, whose level 0 steps by the
+  // receive stride (fill_recv_stride.h, "trk15" §D).
+  const std::optional<int64_t> recvStride = fillRecvStrideAsLevelZero(packet.words);
+  if (const uint64_t stride = readField(packet.words, LleField::Mesh17RecvStride); stride != 1 && !recvStride) {
     refuse(packet, "Mesh17RecvStride (word 2 bits 43:27) = " + std::to_string(stride) +
                        " in the immediate form: which of it and Fill17Step steps level 0 is not separated; only 1 is read");
   }
   // Its nest's shorter last repetition is the receive side's (docs/decoding-log.md "short18").
   const LastRepetitionFields& last = meshLayoutOf(0x17)->recvLast;
   if (const auto why = lastRepetitionConflict(packet.words, last)) refuse(packet, *why);
-  FillNest nest = FillNest::fromPacket(packet.words);
+  FillNest nest = recvStride ? FillNest::fromPacket(packet.words, *recvStride) : FillNest::fromPacket(packet.words);
   nest.lastPassDrops = coralsim::lle::lastRepetitionShortfall(packet.words, last);
   const auto value = static_cast<uint32_t>(readField(packet.words, LleField::Fill17Value));
   const std::array<uint8_t, 4> bytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),

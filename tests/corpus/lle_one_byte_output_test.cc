@@ -92,6 +92,7 @@ struct OneByteRun {
   std::vector<uint8_t> sumLanes;  // the 0x03's four 16-bit lanes on tile 0 at its ComputeOutputAt (empty if unwritten)
   std::vector<uint8_t> squares;   // the squaring's 16 bytes on tile 0 at its ComputeOutputAt (empty if unwritten)
   std::vector<uint8_t> weighed;   // the byte-stepped weighing's 8 bytes after the squaring (0x07d1, "trk15") on tile 0
+  std::vector<std::vector<uint8_t>> fillPairs;  // per tile: the 4 units from the first receive-stride-2 fill's Fill17At4
 };
 
 // The parameter-caching program first (its tiles keep what it wrote), then the execution-only one up to its first
@@ -107,7 +108,7 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
   OneByteRun run;
   rung.reset();
   unsigned passes = 0;
-  std::optional<uint64_t> sumAt, squareAt;
+  std::optional<uint64_t> sumAt, squareAt, pairAt4;
   // The 0x03's lanes and the squares are read when the compute after them is issued: 0x07d1 writes back over the
   // 0x03's output address (docs/decoding-log.md "trk14" §C, "trk15").
   const auto readTile0 = [&](std::optional<uint64_t> at, uint64_t bytes, std::vector<uint8_t>& into) {
@@ -175,6 +176,10 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
           for (uint64_t i = 0; i < results; ++i) table.results.push_back(static_cast<uint16_t>(written[2 * i] | written[2 * i + 1] << 8));
         }
       }
+      if (execution && static_cast<uint8_t>(packet.opcode) == 0x17 && !pairAt4 && readField(packet.words, LleField::Fill17Immediate) != 0 &&
+          readField(packet.words, LleField::Mesh17RecvStride) == 2) {
+        pairAt4 = readField(packet.words, LleField::Fill17At4);
+      }
       if (execution && static_cast<uint8_t>(packet.opcode) == 0x03 && (packet.tileMask & 1u)) {
         sumAt = readField(packet.words, LleField::ComputeOutputAt);
       }
@@ -203,6 +208,11 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
   // A run that stopped before 0x07d1: the 0x03's result and the squaring after it (docs/decoding-log.md "trk14b") as left.
   if (run.sumLanes.empty()) readTile0(sumAt, 8, run.sumLanes);
   if (run.squares.empty()) readTile0(squareAt, 16, run.squares);
+  for (unsigned t = 0; pairAt4 && t < 16; ++t) {
+    const AddressedMemory& narrow = rung.tile(t).narrowSram;
+    std::vector<uint8_t>& units = run.fillPairs.emplace_back();
+    for (uint64_t b = 0; b < 16; ++b) units.push_back(narrow.firstUnwritten(*pairAt4 * 4 + b, 1) ? 0xee : narrow.read(*pairAt4 * 4 + b, 1)[0]);
+  }
   return run;
 }
 
@@ -313,6 +323,11 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
             // block by the diagonal rule (lane c = byte c of group c), 16-bit results: u's low byte in lanes 0 and 2, its
             // high byte in lanes 1 and 3 -- the pair 0x0949's weights 1 and 256 rebuild into u. (The rotating read would
             // give u's low byte in all four lanes; the golden outputs downstream rule it out, "trk15" §A.)
+            // The fills after it (0x0935 / 0x093b, "trk15" §D): 1 and 256 at alternate units on every tile, the level-0
+            // stride being the receive stride 2 -- the four units (1, 256, 1, 256) the read @ 0x0941 takes.
+            ASSERT_EQ(run.fillPairs.size(), 16u) << name << ": no receive-stride-2 fill ran; stopped at " << run.stop;
+            const std::vector<uint8_t> pairs = {1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0};
+            for (size_t tile = 0; tile < 16; ++tile) EXPECT_EQ(run.fillPairs[tile], pairs) << name << " tile " << tile;
             const unsigned u = lane(run.squares, 0);
             ASSERT_EQ(run.weighed.size(), 8u) << name << ": 0x07d1 wrote nothing; stopped at " << run.stop;
             for (size_t c = 0; c < 4; ++c) EXPECT_EQ(lane(run.weighed, c), c % 2 == 0 ? (u & 0xffu) : (u >> 8)) << name << " 0x07d1 lane " << c;
