@@ -13,6 +13,7 @@
 #include "models/isa/number_text.h"
 #include "models/lle/byte_stepped_weighing.h"
 #include "models/lle/fill_recv_stride.h"
+#include "models/lle/kept_operand_read.h"
 #include "models/lle/compute_observer.h"
 #include "models/lle/compute_output_bytes.h"
 #include "models/lle/compute_write_report.h"
@@ -245,7 +246,9 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
   StreamPrefixWatch streamPrefixes;  // and, feeding a compute, what it says of the stream before it ("prefix14" §B)
   ReadCopyWatch readCopies;  // a read with the copy marks and the 0x14 that copies it ("mnv1b")
   std::array<const DecodedPacket*, 16> lastOnTile{};  // each tile's last tile packet, fences aside
-  for (const DecodedPacket& p : decoded->packets()) {
+  const std::span<const DecodedPacket> packets = decoded->packets();
+  for (size_t index = 0; index < packets.size(); ++index) {
+    const DecodedPacket& p = packets[index];
     if (p.action != models::PacketAction::kIssue) continue;
     const auto op = static_cast<uint8_t>(p.opcode);
     if (op >= 0x21 && op <= 0x23) continue;
@@ -263,7 +266,10 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     // before it on its tiles waits for it (routed_read_mark.h, streamed_product.h): at run time a compute waiting for
     // the read comes first, and its refusal would not name the read.
     if (why.empty()) {
-      if (const std::string mark = routedReadMarkProblem(p, computeWaitsForRead(p, lastOnTile)); !mark.empty()) {
+      // Or, marked Stage13FeedsReduction, the next compute on its tiles takes it as its kept operand (kept_operand_read.h,
+      // "trk15" §C): accepted here, its gather and the compute are refused at run time.
+      const bool taken = computeWaitsForRead(p, lastOnTile) || nextComputeTakesKeptOperand(packets, index);
+      if (const std::string mark = routedReadMarkProblem(p, taken); !mark.empty()) {
         why = "opcode 0x13 at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + mark;
       }
     }
