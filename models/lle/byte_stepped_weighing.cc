@@ -1,6 +1,8 @@
 #include "models/lle/byte_stepped_weighing.h"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -87,6 +89,35 @@ std::variant<ByteSteppedWeighing, std::string> ByteSteppedWeighing::fromPacket(s
     }
   }
   return form;
+}
+
+std::variant<std::vector<int32_t>, std::string> ByteSteppedWeighing::diagonalLaneSums(std::span<const uint8_t> input,
+                                                                                       std::span<const uint8_t> block, int32_t zpIn,
+                                                                                       int32_t bias) const {
+  if (input.size() < inputBytes()) return std::string("fewer input bytes than positions x K groups x 4");
+  if (block.size() != kLanes * kLanes) return "a kept block of " + std::to_string(block.size()) + " bytes, not 16";
+  std::vector<int32_t> sums(positions * kLanes, bias);
+  for (uint64_t p = 0; p < positions; ++p) {
+    for (uint64_t lane = 0; lane < kLanes; ++lane) {
+      for (uint64_t k = 0; k < groups; ++k) {
+        // Nest29 steps one byte a group inside the unit of the lane: byte k of block unit c meets lane c of group k.
+        const int32_t x = int32_t{input[(p * groups + k) * kLanes + lane]} - zpIn;
+        sums[p * kLanes + lane] += x * int32_t{static_cast<int8_t>(block[lane * kLanes + k])};
+      }
+    }
+  }
+  return sums;
+}
+
+std::vector<uint8_t> ByteSteppedWeighing::sixteenBitResults(std::span<const int32_t> sums, float mult, float lo, float hi) {
+  std::vector<uint8_t> bytes(sums.size() * 2);
+  for (size_t i = 0; i < sums.size(); ++i) {
+    const float scaled = std::clamp(static_cast<float>(sums[i]) * mult, lo, hi);
+    const auto result = static_cast<uint16_t>(std::clamp(std::nearbyint(scaled), 0.0f, 65535.0f));  // half-even (default mode)
+    bytes[2 * i] = static_cast<uint8_t>(result & 0xff);
+    bytes[2 * i + 1] = static_cast<uint8_t>(result >> 8);
+  }
+  return bytes;
 }
 
 std::variant<std::vector<uint8_t>, std::string> ByteSteppedWeighing::unitsWhereOnlyLaneZeroWeighs(std::span<const uint8_t> input,

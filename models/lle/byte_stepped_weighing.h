@@ -5,7 +5,8 @@
 // above 0 moves no weight byte). Looming's 4 x 4 identity @ 0x0149 / 0x019a after its MULs x * x reads this way: each
 // position is the product's K = 4 units (one a channel, "loom35" §C), one 4-byte unit written a position.
 //
-// Which input lane each weight byte meets is not decoded: lane c = sum over k of lane c of group k x byte k of block unit
+// Which input lane each weight byte meets ("trk15": the diagonal, decided by the trackers' golden outputs downstream of
+// their 16-bit-results 0x07d1, and executed there; the one-byte form below keeps its narrower domain) was open: lane c = sum over k of lane c of group k x byte k of block unit
 // c (the diagonal the byte step suggests, "loom13" §E), lane c = sum over k of lane (c - k) mod 4 of group k x the same
 // byte (a rotating read of unit c), or each group weighed by the whole unit c (the step ignored) give other bytes in
 // general. They give the same bytes where only lane 0 of a position's first group differs from the input zero point and
@@ -46,6 +47,17 @@ struct ByteSteppedWeighing {
   // One output unit a position (4 lane bytes each) where the lanes do not depend on the rule not decoded (the header's
   // comment), from `input` (the positions' groups in order) and the 16-byte `block` (signed weight bytes); or the first
   // input byte or block byte that would make the rule matter.
+  // The diagonal rule (docs/decoding-log.md "trk15"): lane c of a position = bias + sum over its K groups k of (lane c of
+  // group k - zpIn) x signed byte k of block unit c. Decided for the 16-bit-results form by the bytes downstream of the
+  // trackers' 0x07d1 (the rotating read gives other golden outputs); 4 accumulators a position, positions in order.
+  [[nodiscard]] std::variant<std::vector<int32_t>, std::string> diagonalLaneSums(std::span<const uint8_t> input, std::span<const uint8_t> block,
+                                                                                 int32_t zpIn, int32_t bias) const;
+
+  // The 16-bit results of the diagonal lane sums (ComputeSixteenBitResults without a table): each sum x `mult` in
+  // float32, clamped to [lo, hi], rounded half-even and saturated to 0 .. 65,535, written low byte first, the four lanes
+  // of a position in two 4-byte units (the 16-bit streamed product's result arithmetic, wide_streamed_square.h).
+  [[nodiscard]] static std::vector<uint8_t> sixteenBitResults(std::span<const int32_t> sums, float mult, float lo, float hi);
+
   [[nodiscard]] std::variant<std::vector<uint8_t>, std::string> unitsWhereOnlyLaneZeroWeighs(std::span<const uint8_t> input,
                                                                                              std::span<const uint8_t> block, int32_t zpIn,
                                                                                              int32_t bias, const Requantizer& requant) const;

@@ -15,12 +15,16 @@ namespace coralsim::lle {
 
 struct FillNest : LoopNest<4> {
   [[nodiscard]] static FillNest fromPacket(std::span<const isa::Word128> words) {
+    return fromPacket(words, readSigned(words, LleField::Fill17Step));
+  }
+  // With the level-0 step given (the receive stride of fill_recv_stride.h).
+  [[nodiscard]] static FillNest fromPacket(std::span<const isa::Word128> words, int64_t levelZeroStep) {
     std::array<uint64_t, kLevels> limits{};
     std::array<int64_t, kLevels - 1> carries{};
     for (unsigned i = 0; i < kLevels; ++i) limits[i] = readField(words, LleField::Fill17Limit, i);
     for (unsigned i = 1; i < kLevels; ++i) carries[i - 1] = readSigned(words, LleField::Fill17Carry, i - 1);
     return {fromCarries(static_cast<int64_t>(readField(words, LleField::Fill17At4)), limits,
-                        readSigned(words, LleField::Fill17Step), carries)};
+                        levelZeroStep, carries)};
   }
 };
 

@@ -12,6 +12,8 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
 #include "models/lle/byte_stepped_weighing.h"
+#include "models/lle/fill_recv_stride.h"
+#include "models/lle/kept_operand_read.h"
 #include "models/lle/compute_observer.h"
 #include "models/lle/compute_output_bytes.h"
 #include "models/lle/compute_write_report.h"
@@ -244,7 +246,9 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
   StreamPrefixWatch streamPrefixes;  // and, feeding a compute, what it says of the stream before it ("prefix14" §B)
   ReadCopyWatch readCopies;  // a read with the copy marks and the 0x14 that copies it ("mnv1b")
   std::array<const DecodedPacket*, 16> lastOnTile{};  // each tile's last tile packet, fences aside
-  for (const DecodedPacket& p : decoded->packets()) {
+  const std::span<const DecodedPacket> packets = decoded->packets();
+  for (size_t index = 0; index < packets.size(); ++index) {
+    const DecodedPacket& p = packets[index];
     if (p.action != models::PacketAction::kIssue) continue;
     const auto op = static_cast<uint8_t>(p.opcode);
     if (op >= 0x21 && op <= 0x23) continue;
@@ -262,7 +266,10 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     // before it on its tiles waits for it (routed_read_mark.h, streamed_product.h): at run time a compute waiting for
     // the read comes first, and its refusal would not name the read.
     if (why.empty()) {
-      if (const std::string mark = routedReadMarkProblem(p, computeWaitsForRead(p, lastOnTile)); !mark.empty()) {
+      // Or, marked Stage13FeedsReduction, the next compute on its tiles takes it as its kept operand (kept_operand_read.h,
+      // "trk15" §C): accepted here, its gather and the compute are refused at run time.
+      const bool taken = computeWaitsForRead(p, lastOnTile) || nextComputeTakesKeptOperand(packets, index);
+      if (const std::string mark = routedReadMarkProblem(p, taken); !mark.empty()) {
         why = "opcode 0x13 at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + mark;
       }
     }
@@ -868,15 +875,17 @@ void LleRung::writeImmediate(const DecodedPacket& packet) {
   if (const auto why = meshRegionConflict(packet.words, meshLayoutOf(0x17)->region, 0x17, false)) refuse(packet, *why);
   // Its level-0 step is Fill17Step; the mesh form's receive stride at w2[43:27] is 1 in every immediate
   // write the decode set holds, so the two readings agree there -- any other value is refused
-  // (docs/decoding-log.md "conv32run" §B).
-  if (const uint64_t stride = readField(packet.words, LleField::Mesh17RecvStride); stride != 1) {
+  // (docs/decoding-log.md "conv32run" §B) but the 0x03 chains' pairs, whose level 0 steps by the
+  // receive stride (fill_recv_stride.h, "trk15" §D).
+  const std::optional<int64_t> recvStride = fillRecvStrideAsLevelZero(packet.words);
+  if (const uint64_t stride = readField(packet.words, LleField::Mesh17RecvStride); stride != 1 && !recvStride) {
     refuse(packet, "Mesh17RecvStride (word 2 bits 43:27) = " + std::to_string(stride) +
                        " in the immediate form: which of it and Fill17Step steps level 0 is not separated; only 1 is read");
   }
   // Its nest's shorter last repetition is the receive side's (docs/decoding-log.md "short18").
   const LastRepetitionFields& last = meshLayoutOf(0x17)->recvLast;
   if (const auto why = lastRepetitionConflict(packet.words, last)) refuse(packet, *why);
-  FillNest nest = FillNest::fromPacket(packet.words);
+  FillNest nest = recvStride ? FillNest::fromPacket(packet.words, *recvStride) : FillNest::fromPacket(packet.words);
   nest.lastPassDrops = coralsim::lle::lastRepetitionShortfall(packet.words, last);
   const auto value = static_cast<uint32_t>(readField(packet.words, LleField::Fill17Value));
   const std::array<uint8_t, 4> bytes = {static_cast<uint8_t>(value), static_cast<uint8_t>(value >> 8),
@@ -1889,13 +1898,16 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // The 16-bit streamed product (wide_streamed_square.h, "trk14b") is the one form that reads them, and the one that
   // writes 16-bit results without a table.
   const bool wideSquare = WideStreamedSquare::isForm(packet.words);
+  // The byte-stepped weighing writes 16-bit results without a table through its diagonal rule ("trk15").
+  const bool steppedSixteen = readField(packet.words, LleField::ComputeInputBytes) == ByteSteppedWeighing::kUnitBytes &&
+                              ByteSteppedWeighing::isForm(packet.words) && readField(packet.words, LleField::ComputeNluApply) == 0;
   if (readField(packet.words, LleField::ComputeUnsignedWideWeights) != 0 && !wideSquare) {
     refuse(packet, "ComputeUnsignedWideWeights (word 7 bit 76) = 1: 16-bit weights read unsigned (the softmax's square of the sum's "
                    "table result, its normalisation by the exponentials) are not executed");
   }
   // 16-bit results are written only through a table (ComputeSixteenBitResults beside ComputeNluApply, "exp19" §A): the
   // mark without a table is refused here, a table without the mark by the forms that apply one (the others name the table).
-  if (readField(packet.words, LleField::ComputeSixteenBitResults) != 0 && !wideSquare) {
+  if (readField(packet.words, LleField::ComputeSixteenBitResults) != 0 && !wideSquare && !steppedSixteen) {
     if (const std::string problem = sixteenBitResultsProblem(packet.words); !problem.empty()) refuse(packet, problem);
   }
   // A position that leaves a partial pass of lane groups (its w7 codes set, output_partial_pass.h; docs/decoding-log.md

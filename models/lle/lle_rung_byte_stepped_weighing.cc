@@ -32,8 +32,15 @@ void LleRung::computeByteSteppedWeighing(const DecodedPacket& packet) {
     refuse(packet, "ComputeNluApply in the byte-stepped weighing: a table applied there is not decoded");
   }
   if (isUnrequantisedCopy(words)) refuse(packet, "ComputeUnrequantisedCopy in the byte-stepped weighing: not decoded");
-  refuseOtherLanesOrPrefix(packet, 0, 0, "byte-stepped weighing: 4 lanes a position, no parameter prefix");
+  // 16-bit results (ComputeSixteenBitResults without a table, "trk15"): the four lanes' diagonal sums as 16-bit values,
+  // two 4-byte units a position (ComputeLaneGroups 1); one byte a lane otherwise.
+  const bool sixteen = readField(words, LleField::ComputeSixteenBitResults) != 0;
+  const uint64_t unitsPerPosition = sixteen ? 2 : 1;
+  refuseOtherLanesOrPrefix(packet, unitsPerPosition - 1, 0, "byte-stepped weighing: 4 lanes a position, no parameter prefix");
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet, true);
+  if (sixteen && zpOut != 0) {
+    refuse(packet, "ComputeZpOut = " + std::to_string(zpOut) + " with ComputeSixteenBitResults: how a zero point enters a 16-bit result is not decoded");
+  }
   const int32_t bias = readComputeBias(words);
   const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
@@ -50,7 +57,7 @@ void LleRung::computeByteSteppedWeighing(const DecodedPacket& packet) {
     TileState& tile = tiles_[t];
     const std::optional<std::vector<uint8_t>> block = walkBlock(t, tag);
     if (!block) refuseAnotherStream(packet, t);
-    if (!out.staysInside(tile.narrowSram.capacity() / ByteSteppedWeighing::kUnitBytes)) {
+    if (!out.staysInside(tile.narrowSram.capacity() / ByteSteppedWeighing::kUnitBytes - (unitsPerPosition - 1))) {
       refuse(packet, "the byte-stepped weighing's output nest leaves tile " + std::to_string(t) + "'s narrow memory");
     }
     if (const auto hole = tile.narrowSram.firstUnwritten(form.inputAt, form.inputBytes())) {
@@ -59,16 +66,25 @@ void LleRung::computeByteSteppedWeighing(const DecodedPacket& packet) {
     }
     const auto read = tile.narrowSram.read(form.inputAt, form.inputBytes());
     const std::vector<uint8_t> input(read.begin(), read.end());
-    const auto units = form.unitsWhereOnlyLaneZeroWeighs(input, *block, zpIn, bias, requant);
-    if (const auto* why = std::get_if<std::string>(&units)) refuse(packet, "tile " + std::to_string(t) + ": the byte-stepped weighing's " + *why);
+    std::vector<uint8_t> bytes;
+    if (sixteen) {
+      const auto sums = form.diagonalLaneSums(input, *block, zpIn, bias);
+      if (const auto* why = std::get_if<std::string>(&sums)) refuse(packet, "tile " + std::to_string(t) + ": the byte-stepped weighing's " + *why);
+      bytes = ByteSteppedWeighing::sixteenBitResults(std::get<std::vector<int32_t>>(sums), mult, lo, hi);
+    } else {
+      auto units = form.unitsWhereOnlyLaneZeroWeighs(input, *block, zpIn, bias, requant);
+      if (const auto* why = std::get_if<std::string>(&units)) refuse(packet, "tile " + std::to_string(t) + ": the byte-stepped weighing's " + *why);
+      bytes = std::move(std::get<std::vector<uint8_t>>(units));
+    }
     tile.keptRead.reset();  // the compute consumes the last kept read; the block stays kept under its stream
-    const std::vector<uint8_t>& bytes = std::get<std::vector<uint8_t>>(units);
+    // Each nest unit starts a position's unitsPerPosition consecutive units (the lane groups, as the table forms write them).
+    const uint64_t positionBytes = unitsPerPosition * ByteSteppedWeighing::kUnitBytes;
     uint64_t next = 0;
     bool inside = true;
     out.forEachUnit([&](int64_t unit) {
       inside = inside && unit >= 0 &&
                tile.narrowSram.write(static_cast<uint64_t>(unit) * ByteSteppedWeighing::kUnitBytes,
-                                     std::span<const uint8_t>(bytes).subspan(next * ByteSteppedWeighing::kUnitBytes, ByteSteppedWeighing::kUnitBytes));
+                                     std::span<const uint8_t>(bytes).subspan(next * positionBytes, positionBytes));
       ++next;
     });
     if (!inside) refuse(packet, "the results of tile " + std::to_string(t) + " leave its narrow memory");

@@ -5,7 +5,8 @@
 // read's tiles takes them as the stream its ComputeStreamTag names -- the next compute, or one issued just
 // before the read and waiting for it (looming 64^2 @ 0x0122). The second is executed (streamed_product.h,
 // docs/decoding-log.md "loom35"): the read feeds the compute of one-byte elements issued just before it on its
-// tiles; a read taken by a compute issued after it is refused by name rather than run as a send. A third form, bits
+// tiles; a read taken by a compute issued after it is refused by name rather than run as a send (at run time; the static
+// check accepts the kept-operand form of kept_operand_read.h, "trk15"). A third form, bits
 // 35, 36 and 38 (Stage13TakenByCopy / Stage13TakenByCopyHigh, "mnv1b"), is a read a 0x14 next on its tiles copies.
 #pragma once
 

@@ -38,6 +38,7 @@
 #include "driver/model/model_loader.h"
 #include "models/chip_config.h"
 #include "models/lle/addressed_memory.h"
+#include "models/lle/byte_stepped_weighing.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/lle/wide_streamed_square.h"
@@ -90,6 +91,8 @@ struct OneByteRun {
   std::string stop = "the chunk's end";
   std::vector<uint8_t> sumLanes;  // the 0x03's four 16-bit lanes on tile 0 at its ComputeOutputAt (empty if unwritten)
   std::vector<uint8_t> squares;   // the squaring's 16 bytes on tile 0 at its ComputeOutputAt (empty if unwritten)
+  std::vector<uint8_t> weighed;   // the byte-stepped weighing's 8 bytes after the squaring (0x07d1, "trk15") on tile 0
+  std::vector<std::vector<uint8_t>> fillPairs;  // per tile: the 4 units from the first receive-stride-2 fill's Fill17At4
 };
 
 // The parameter-caching program first (its tiles keep what it wrote), then the execution-only one up to its first
@@ -105,13 +108,28 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
   OneByteRun run;
   rung.reset();
   unsigned passes = 0;
-  std::optional<uint64_t> sumAt, squareAt;
+  std::optional<uint64_t> sumAt, squareAt, pairAt4;
+  // The 0x03's lanes and the squares are read when the compute after them is issued: 0x07d1 writes back over the
+  // 0x03's output address (docs/decoding-log.md "trk14" §C, "trk15").
+  const auto readTile0 = [&](std::optional<uint64_t> at, uint64_t bytes, std::vector<uint8_t>& into) {
+    const AddressedMemory& narrow = rung.tile(0).narrowSram;
+    if (!at || narrow.firstUnwritten(*at, bytes)) return;
+    const auto written = narrow.read(*at, bytes);
+    into.assign(written.begin(), written.end());
+  };
   const auto drive = [&](const models::DecodedProgram& p, bool execution) {
     rung.beginRun();
     for (const models::DecodedPacket& packet : p.packets()) {
       if (packet.action != models::PacketAction::kIssue) continue;
+      const bool steppedSixteen = execution && static_cast<uint8_t>(packet.opcode) == 0x01 && (packet.tileMask & 1u) &&
+                                  ByteSteppedWeighing::isForm(packet.words) && readField(packet.words, LleField::ComputeSixteenBitResults) != 0;
+      if (steppedSixteen) {
+        readTile0(sumAt, 8, run.sumLanes);
+        readTile0(squareAt, 16, run.squares);
+      }
       try {
         rung.packet(packet, streams, 0);
+        if (steppedSixteen) readTile0(readField(packet.words, LleField::ComputeOutputAt), 8, run.weighed);
         if (execution && static_cast<uint8_t>(packet.opcode) == 0x02 && ++passes == 2) {
           const uint64_t at = readField(packet.words, LleField::Max02OutputAt);
           for (unsigned t = 0; t < 16; ++t) {
@@ -158,6 +176,10 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
           for (uint64_t i = 0; i < results; ++i) table.results.push_back(static_cast<uint16_t>(written[2 * i] | written[2 * i + 1] << 8));
         }
       }
+      if (execution && static_cast<uint8_t>(packet.opcode) == 0x17 && !pairAt4 && readField(packet.words, LleField::Fill17Immediate) != 0 &&
+          readField(packet.words, LleField::Mesh17RecvStride) == 2) {
+        pairAt4 = readField(packet.words, LleField::Fill17At4);
+      }
       if (execution && static_cast<uint8_t>(packet.opcode) == 0x03 && (packet.tileMask & 1u)) {
         sumAt = readField(packet.words, LleField::ComputeOutputAt);
       }
@@ -183,15 +205,14 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
     return run;
   }
   drive(program, true);
-  // The 0x03's result and the squaring after it (docs/decoding-log.md "trk14b"), read from tile 0 after the run.
-  const AddressedMemory& narrow = rung.tile(0).narrowSram;
-  const auto readOut = [&](std::optional<uint64_t> at, uint64_t bytes, std::vector<uint8_t>& into) {
-    if (!at || narrow.firstUnwritten(*at, bytes)) return;
-    const auto written = narrow.read(*at, bytes);
-    into.assign(written.begin(), written.end());
-  };
-  readOut(sumAt, 8, run.sumLanes);
-  readOut(squareAt, 16, run.squares);
+  // A run that stopped before 0x07d1: the 0x03's result and the squaring after it (docs/decoding-log.md "trk14b") as left.
+  if (run.sumLanes.empty()) readTile0(sumAt, 8, run.sumLanes);
+  if (run.squares.empty()) readTile0(squareAt, 16, run.squares);
+  for (unsigned t = 0; pairAt4 && t < 16; ++t) {
+    const AddressedMemory& narrow = rung.tile(t).narrowSram;
+    std::vector<uint8_t>& units = run.fillPairs.emplace_back();
+    for (uint64_t b = 0; b < 16; ++b) units.push_back(narrow.firstUnwritten(*pairAt4 * 4 + b, 1) ? 0xee : narrow.read(*pairAt4 * 4 + b, 1)[0]);
+  }
   return run;
 }
 
@@ -298,9 +319,22 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
             ASSERT_EQ(run.squares.size(), 16u) << name << ": the squaring wrote nothing; stopped at " << run.stop;
             const double square = std::min(32768.0, static_cast<double>(t) * t / 65535.0);
             for (size_t i = 0; i < 8; ++i) EXPECT_LE(std::abs(lane(run.squares, i) - square), 0.5 + 1e-3) << name << " slot " << i;
-            std::printf("%s (max %u, filler 0x%02x): sum %llu, t = %u (2^15.5 / sqrt(S / 65535) = %.3f), u = %u (t^2 / 65535 = %.3f); stopped at %s\n",
+            // 0x07d1 (docs/decoding-log.md "trk15"): the squares' 4-byte groups weighed one byte a group over the identity
+            // block by the diagonal rule (lane c = byte c of group c), 16-bit results: u's low byte in lanes 0 and 2, its
+            // high byte in lanes 1 and 3 -- the pair 0x0949's weights 1 and 256 rebuild into u. (The rotating read would
+            // give u's low byte in all four lanes; the golden outputs downstream rule it out, "trk15" §A.)
+            // The fills after it (0x0935 / 0x093b, "trk15" §D): 1 and 256 at alternate units on every tile, the level-0
+            // stride being the receive stride 2 -- the four units (1, 256, 1, 256) the read @ 0x0941 takes.
+            ASSERT_EQ(run.fillPairs.size(), 16u) << name << ": no receive-stride-2 fill ran; stopped at " << run.stop;
+            const std::vector<uint8_t> pairs = {1, 0, 0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0};
+            for (size_t tile = 0; tile < 16; ++tile) EXPECT_EQ(run.fillPairs[tile], pairs) << name << " tile " << tile;
+            const unsigned u = lane(run.squares, 0);
+            ASSERT_EQ(run.weighed.size(), 8u) << name << ": 0x07d1 wrote nothing; stopped at " << run.stop;
+            for (size_t c = 0; c < 4; ++c) EXPECT_EQ(lane(run.weighed, c), c % 2 == 0 ? (u & 0xffu) : (u >> 8)) << name << " 0x07d1 lane " << c;
+            std::printf("%s (max %u, filler 0x%02x): sum %llu, t = %u (2^15.5 / sqrt(S / 65535) = %.3f), u = %u (t^2 / 65535 = %.3f), "
+                        "0x07d1 lanes %u %u %u %u; stopped at %s\n",
                         name.c_str(), unsigned{imageMax}, unsigned{filler}, static_cast<unsigned long long>(written), t, reference,
-                        lane(run.squares, 0), square, run.stop.c_str());
+                        u, square, lane(run.weighed, 0), lane(run.weighed, 1), lane(run.weighed, 2), lane(run.weighed, 3), run.stop.c_str());
           }
         }
       }

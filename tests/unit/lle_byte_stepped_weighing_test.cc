@@ -4,6 +4,8 @@
 // (looming's identities @ 0x0149 / 0x019a: 256 positions of K = 4 from unit 580).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 #include <variant>
 #include <vector>
@@ -178,6 +180,56 @@ TEST_F(ByteSteppedWeighingTest, OnePositionsPlusOneLevelZeroWrapIsTheRunAndNotAK
   setElement(LleField::ComputeK4W7, 0, 2);  // a walk the form refuses keeps the row
   EXPECT_NE(refusal(p), "accepted");
   EXPECT_NE(checkFieldRelations(0x01, p.words).find("ComputeKWrap37[0] (word 2 bits 82:66) = 1"), std::string::npos) << checkFieldRelations(0x01, p.words);
+}
+
+}  // namespace
+}  // namespace coralsim::lle
+
+namespace coralsim::lle {
+namespace {
+
+// The diagonal rule (docs/decoding-log.md "trk15"): lane c of a position = bias + sum over k of (lane c of group k - zpIn)
+// x signed byte k of block unit c. Position 1 of 6 differs from the zero point 100; the block is no identity, so the
+// rotating read (lane c from lane (c - k) mod 4 of group k: lane 0 = 5 + 20 - 3 + 0 = 22) and the step-ignoring
+// readings give other sums. Byte 3 of every unit is past K = 3 and weighs nothing.
+TEST_F(ByteSteppedWeighingTest, TheDiagonalRuleWeighsLaneCOfGroupKByByteKOfBlockUnitC) {
+  const ByteSteppedWeighing w = std::get<ByteSteppedWeighing>(ByteSteppedWeighing::fromPacket(weighing().words));
+  std::vector<uint8_t> input(72, 100);
+  const uint8_t position1[12] = {110, 90, 101, 100, 100, 104, 100, 99, 102, 100, 100, 100};
+  std::copy(std::begin(position1), std::end(position1), input.begin() + 12);
+  const std::vector<uint8_t> block = {2, 3, 5, 99, 7, 0xff, 4, 99, 1, 1, 1, 99, 0xfe, 6, 0, 99};
+  const auto sums = w.diagonalLaneSums(input, block, 100, 5);
+  ASSERT_TRUE(std::holds_alternative<std::vector<int32_t>>(sums)) << std::get<std::string>(sums);
+  const std::vector<int32_t>& s = std::get<std::vector<int32_t>>(sums);
+  ASSERT_EQ(s.size(), 24u);  // 4 lanes a position
+  EXPECT_EQ(s[4], 35);   // 5 + 10 x 2 + 0 x 3 + 2 x 5
+  EXPECT_EQ(s[5], -69);  // 5 - 10 x 7 + 4 x -1 + 0 x 4
+  EXPECT_EQ(s[6], 6);    // 5 + 1 x 1
+  EXPECT_EQ(s[7], -1);   // 5 + 0 x -2 + -1 x 6
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i / 4 == 1) continue;
+    EXPECT_EQ(s[i], 5) << "lane sum " << i;
+  }
+  EXPECT_NE(std::get<std::string>(w.diagonalLaneSums(input, std::vector<uint8_t>(12, 0), 100, 5)).find("not 16"), std::string::npos);
+}
+
+// 16-bit results: the sum x multiplier clamped, rounded half-even, saturated to 0 .. 65,535, low byte first.
+TEST_F(ByteSteppedWeighingTest, SixteenBitResultsRoundHalfEvenClampAndSaturateLowByteFirst) {
+  const std::vector<int32_t> sums = {35, -69, 6, 13107, 27000, 1, 3, 5};
+  const std::vector<uint8_t> clamped = ByteSteppedWeighing::sixteenBitResults(sums, 2.5f, -1000.0f, 60000.0f);
+  ASSERT_EQ(clamped.size(), 16u);
+  const auto at = [&](const std::vector<uint8_t>& b, size_t i) { return unsigned{b[2 * i]} | unsigned{b[2 * i + 1]} << 8; };
+  EXPECT_EQ(at(clamped, 0), 88u);     // 87.5 -> 88 (even)
+  EXPECT_EQ(at(clamped, 1), 0u);      // -172.5: saturated at 0
+  EXPECT_EQ(at(clamped, 2), 15u);
+  EXPECT_EQ(at(clamped, 3), 32768u);  // 32,767.5 -> 32,768 (even)
+  EXPECT_EQ(at(clamped, 4), 60000u);  // 67,500 clamped by ClampHi
+  EXPECT_EQ(at(clamped, 5), 2u);      // 2.5 -> 2 (even)
+  EXPECT_EQ(at(clamped, 6), 8u);      // 7.5 -> 8
+  EXPECT_EQ(clamped[6], 0x00);
+  EXPECT_EQ(clamped[7], 0x80);  // 32,768's high byte second
+  const std::vector<uint8_t> open = ByteSteppedWeighing::sixteenBitResults(sums, 2.5f, -1e30f, 1e30f);
+  EXPECT_EQ(at(open, 4), 65535u);  // 67,500 saturated to 16 bits
 }
 
 }  // namespace
