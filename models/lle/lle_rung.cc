@@ -13,6 +13,7 @@
 #include "models/isa/number_text.h"
 #include "models/lle/byte_stepped_weighing.h"
 #include "models/lle/compute_observer.h"
+#include "models/lle/stream_block_layout.h"
 #include "models/lle/compute_output_bytes.h"
 #include "models/lle/compute_write_report.h"
 #include "models/lle/conv_compute.h"
@@ -1312,6 +1313,8 @@ void LleRung::receive(const DecodedPacket& packet) {
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (packet.tileMask & (1u << t)) {
         weightStreams_[t] = WeightStream{packet.pc, transfers, tag, 0x11, prefixArrays, 1, readField(words, LleField::Recv11PrefixLast64), std::nullopt, 0};
+        weightStreams_[t]->levelOneRepeats = readField(words, LleField::Recv11ExecRepeat, 0) + 1;
+        weightStreams_[t]->levelsTwoThreeRepeats = (readField(words, LleField::Recv11ExecRepeat, 1) + 1) * (readField(words, LleField::Recv11ExecRepeat, 2) + 1);
       }
     }
     return;
@@ -1411,7 +1414,12 @@ void LleRung::takeStreamBlocksFromWrite(const DecodedPacket& packet) {
     if (packet.tileMask & (1u << t)) tiles_[t].fedRow = readField(packet.words, LleField::Stage14FeedTag);
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if ((packet.tileMask & (1u << t)) && weightStreams_[t] && weightStreams_[t]->prefixArrays != 0) weightStreams_[t]->blocks = blocks;
+    if ((packet.tileMask & (1u << t)) && weightStreams_[t] && weightStreams_[t]->prefixArrays != 0) {
+      WeightStream& stream = *weightStreams_[t];
+      stream.blocks = blocks;
+      // Blocks that include the receive's level 1 lie side by side, the others one after another (stream_block_layout.h).
+      stream.blocksSideBySide = stream.opcode == 0x11 && hostStreamBlocksLieSideBySide(stream.levelOneRepeats, stream.levelsTwoThreeRepeats, blocks);
+    }
   }
 }
 
@@ -2335,9 +2343,12 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
   refuseUnexecutedBias(packet);
   const ConvCompute conv = [&] {
     ConvCompute c = ConvCompute::fromPacket(packet.words);
-    // A host stream's output blocks over one K pass lie side by side in wide memory (conv_compute.h, "bias14").
+    // A host stream's output blocks over one K pass lie side by side in wide memory where they include the receive's
+    // level 1 ("bias14"), else one after another, each its prefix then its groups (stream_block_layout.h, "dec17").
     const auto first = static_cast<unsigned>(std::countr_zero(packet.tileMask));
-    if (first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) c.sideBySideBlocks = weightStreams_[first]->blocks;
+    if (first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x11) {
+      (weightStreams_[first]->blocksSideBySide ? c.sideBySideBlocks : c.streamBlocks) = weightStreams_[first]->blocks;
+    }
     // A 0x12's blocks lie one after another in its rows, each its prefix then its groups (conv_compute.h, "dec16").
     if (first < tiles_.size() && weightStreams_[first] && weightStreams_[first]->opcode == 0x12) c.streamBlocks = weightStreams_[first]->blocks;
     return c;
@@ -2404,9 +2415,10 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
                          "reduces over " + std::to_string(conv.reduction()) + " weight groups in each of " + std::to_string(conv.blocks()) +
                          " output blocks");
     }
-    // Several output blocks of a host stream (a 0x11, whose write names them: "bias14") are read from wide memory, side
-    // by side over one K pass (conv_compute.h); any other layout is not decoded: refused, not guessed.
-    if (stream.opcode == 0x11 && stream.blocks > 1 && conv.sideBySideBlocks != stream.blocks) {
+    // Several output blocks of a host stream (a 0x11, whose write names them: "bias14") are read from wide memory over
+    // one K pass, side by side or one after another (stream_block_layout.h); any other layout is not decoded: refused.
+    if (stream.opcode == 0x11 && stream.blocks > 1 &&
+        (stream.blocksSideBySide ? conv.sideBySideBlocks : conv.streamBlocks) != stream.blocks) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
                          std::to_string(stream.blocks) + " output blocks from the host (a 0x11, Stage14StreamPrefixBlocks + 1): where each "
                          "block's prefix and weight groups lie in wide memory is not decoded");
