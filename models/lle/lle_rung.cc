@@ -2424,6 +2424,13 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
                          std::to_string(stream.blocks) + " output blocks from the host (a 0x11, Stage14StreamPrefixBlocks + 1): where each "
                          "block's prefix and weight groups lie in wide memory is not decoded");
     }
+    // Both layouts are read over one K pass; a host stream's blocks over several K passes (the receive's level 1
+    // counting K parts) are not decoded, as before "dec17": refused, not read as a 0x12's ("ring128").
+    if (const auto split = conv.splitReduction(); stream.opcode == 0x11 && stream.blocks > 1 && (!split || split->groups != 1)) {
+      refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
+                         std::to_string(stream.blocks) + " output blocks from the host (a 0x11) over several K passes: where each "
+                         "block's K parts lie in wide memory is not decoded");
+    }
     // A 0x12 stream that opens with one prefix array where the compute names none (ComputeParamPrefix 0: the
     // gabor templates): that array is the per-lane u32 weight offset ("bcast10" §D; corpus-fitted).
     const uint64_t unreadPrefixBytes = stream.opcode == 0x12 && conv.prefix == 0 && stream.prefixArrays == 1 ? conv.groupBytes() : 0;
