@@ -454,6 +454,11 @@ class LleRung final : public models::DatapathRung {
     uint64_t weightBytes = 0;
     // 256-byte rows of the stream: each block's prefix arrays and transfers.
     [[nodiscard]] uint64_t rows() const { return blocks * prefixArrays + transfers; }
+    // A 0x11's level 1 and levels 2-3 repetitions (Recv11ExecRepeat), and whether the write's blocks include level 1:
+    // then they lie side by side, else one after another (stream_block_layout.h, docs/decoding-log.md "dec17").
+    uint64_t levelOneRepeats = 1;
+    uint64_t levelsTwoThreeRepeats = 1;
+    bool blocksSideBySide = false;
   };
   std::array<std::optional<WeightStream>, 16> weightStreams_;
   // The streams a convolution compute took, per tile, until the pop that feeds them (PopStreamFeed).

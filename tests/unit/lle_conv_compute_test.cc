@@ -21,6 +21,7 @@
 #include "models/isa/word128.h"
 #include "models/lle/addressed_memory.h"
 #include "models/lle/conv_compute.h"
+#include "models/lle/stream_block_layout.h"
 #include "models/lle/conv_undefined_outputs.h"
 #include "models/lle/lle_fields.h"
 
@@ -483,6 +484,91 @@ TEST(LleConvCompute, SideBySideOutputBlocksOverOneKPassTakeTheirLanesOfEachPrefi
   two.sideBySideBlocks = 2;
   EXPECT_EQ(two.blocks(), 1u);
   EXPECT_EQ(ConvCompute::fromPacket(p.words).blocks(), 1u);
+}
+
+// The other layout of a host stream's blocks (models/lle/stream_block_layout.h, docs/decoding-log.md "dec17"): where the
+// compute-feeding write counts the blocks at the receive's levels 2-3 (level 1 idle), each block is its prefix, then its
+// K groups, one block after another -- the 16-channel PoseNet / BodyPix decoders' depthwise layers, each 192-byte block
+// its scale, bias and offset arrays and its 9 tap groups. The rung gives such a stream to the kernel as streamBlocks.
+// The same packet as the side-by-side test above, 3 blocks over the 2 x 3 taps: each block's outputs take its own bias
+// and groups from its own stretch of the rows; read side by side, the same bytes give other outputs.
+TEST(LleConvCompute, OneAfterAnotherOutputBlocksOfAHostStreamTakeEachBlocksOwnPrefixAndGroups) {
+  EXPECT_FALSE(hostStreamBlocksLieSideBySide(1, 6, 6));  // levels 2-3, level 1 idle: the decoders' Conv2d_1_depthwise
+  EXPECT_FALSE(hostStreamBlocksLieSideBySide(2, 6, 6));  // level 1 counting K parts, the blocks at levels 2-3
+  EXPECT_TRUE(hostStreamBlocksLieSideBySide(8, 1, 8));   // level 1 counting the blocks: wo_fc 224's Conv1 ("bias14" §D)
+  EXPECT_TRUE(hostStreamBlocksLieSideBySide(2, 3, 6));   // levels 1-3
+  EXPECT_FALSE(hostStreamBlocksLieSideBySide(1, 1, 1));  // one block: no layout to tell
+  const Epilogue e;
+  constexpr unsigned kBlocks = 3;
+  Packet p = convPacket(1, e);
+  using N = isa::ComputeNest;
+  const int64_t walked = (kKw - 1) + (kKh - 1) * kG + (kOutW - 1) + (kOutH - 1) * kG;
+  p.slot(N::Nest37, 4, kOutH - 1, -walked);
+  p.slot(N::Nest37, 5, kBlocks - 1, 0);
+  p.slot(N::Nest29, 1, kOutputs - 1, -static_cast<int64_t>(kTaps - 1));
+  p.slot(N::Nest29, 2, kBlocks - 1, 0);
+  p.slot(N::Output37, 0, kOutputs - 1, 1);
+  p.slot(N::Output37, 1, kBlocks - 1, 0);
+  ConvCompute conv = ConvCompute::fromPacket(p.words);
+  conv.streamBlocks = kBlocks;
+  ASSERT_EQ(conv.unsupported(), "");
+  ASSERT_EQ(conv.blocks(), kBlocks);
+  uint32_t s = 977;
+  std::vector<uint8_t> grid(4 * kG * (kOutH + kKh - 1));
+  for (uint8_t& b : grid) b = lcg(s);
+  // Block b: its 4 biases, then its 6 tap groups of 16 bytes.
+  constexpr unsigned kBlockBytes = 4 * kLanes + kTaps * 4 * kLanes;
+  std::array<std::array<int32_t, kLanes>, kBlocks> bias{};
+  std::vector<uint8_t> wide;
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned c = 0; c < kLanes; ++c) {
+      bias[b][c] = 250 * static_cast<int32_t>(c) - 900 * static_cast<int32_t>(b) + 31;
+      uint8_t v[4];
+      std::memcpy(v, &bias[b][c], 4);
+      wide.insert(wide.end(), v, v + 4);
+    }
+    for (unsigned i = 0; i < kTaps * 4 * kLanes; ++i) wide.push_back(lcg(s));
+  }
+  ASSERT_EQ(wide.size(), kBlocks * kBlockBytes);
+  const auto expected = [&](unsigned b, unsigned y, unsigned x, unsigned c) {
+    int64_t acc = bias[b][c];
+    for (unsigned ky = 0; ky < kKh; ++ky) {
+      for (unsigned kx = 0; kx < kKw; ++kx) {
+        const unsigned unit = (y + ky) * kG + x + kx;
+        const unsigned tap = ky * kKw + kx;
+        for (unsigned i = 0; i < 4; ++i) {
+          const uint8_t w = wide[b * kBlockBytes + 4 * kLanes + tap * 4 * kLanes + 4 * c + i];
+          acc += (int32_t{grid[4 * unit + i]} - e.zpIn) * (int32_t{w} - e.zpWeight);
+        }
+      }
+    }
+    const float v = std::clamp(static_cast<float>(acc) * e.mult, e.lo, e.hi);
+    return static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
+  };
+  const auto run = [&](const ConvCompute& c) {
+    AddressedMemory narrow{8192};
+    EXPECT_TRUE(narrow.write(4 * kInputAt4, grid));
+    uint64_t macs = 0;
+    EXPECT_EQ(runConvCompute(c, narrow, wide, models::RequantRounding::kFp32HalfEven, macs), "");
+    const auto written = narrow.read(kOutputAt, 4 * kOutputs * kBlocks);  // a view into `narrow`: copied out
+    return std::vector<uint8_t>(written.begin(), written.end());
+  };
+  const auto out = run(conv);
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        for (unsigned c = 0; c < kLanes; ++c) {
+          EXPECT_EQ(int{out[4 * (b * kOutputs + y * kOutW + x) + c]}, int{expected(b, y, x, c)})
+              << "block " << b << " output (" << y << ", " << x << ") lane " << c;
+        }
+      }
+    }
+  }
+  EXPECT_GT(std::set<uint8_t>(out.begin(), out.end()).size(), 16u);
+  // The same rows read side by side (the decoders' bytes as the rung read them before "dec17"): other outputs.
+  ConvCompute sideBySide = ConvCompute::fromPacket(p.words);
+  sideBySide.sideBySideBlocks = kBlocks;
+  EXPECT_NE(run(sideBySide), out);
 }
 
 // A depthwise over an H x W x C channel grid (docs/decoding-log.md "w1b86" §A, the MobileNet v2 wo_fc form): the input
