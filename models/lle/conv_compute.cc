@@ -111,6 +111,8 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   conv.zpWeight = static_cast<int32_t>(readField(words, LleField::ComputeZpWeight));
   conv.epilogue = readComputeEpilogue(words);
   conv.passes = wholeWalkPasses(words);
+  conv.inputPassStride = levelSevenStride(isa::ComputeNest::Nest37, words, conv.input);
+  conv.weightPassStride = levelSevenStride(isa::ComputeNest::Nest29, words, conv.weights);
   return conv;
 }
 
@@ -215,6 +217,15 @@ std::string ConvCompute::passesProblem() const {
   }
   if (!onePassOutput()) {
     return field + "Output37's top levels do not count the " + std::to_string(passes) + " passes (an output block a pass)";
+  }
+  // Each pass walks the input and the weight window again ("w3b103": the nests' level-7 strides, 0 in 519 / 519).
+  if (inputPassStride != 0) {
+    return field + "Nest37's level 7 (ComputeNest37Level7, its carry ComputeKWrap37[4], word 3 bits 102:86) steps " +
+           std::to_string(inputPassStride) + " input units a pass: a pass reading other input is not decoded";
+  }
+  if (weightPassStride != 0) {
+    return field + "Nest29's level 7 (ComputeNest29Level7, its carry ComputeKWrap29[5], word 9 bits 36:24) steps " +
+           std::to_string(weightPassStride) + " weight groups a pass: a pass walking another weight window is not decoded";
   }
   // One pass must be a plain reduction: its K groups the weight nest's inner levels (the passes with K passes at the
   // nest's level 6 above the positions, 150 corpus computes, are not executed).

@@ -60,6 +60,10 @@ struct ConvCompute {
   // Passes of the whole walk (whole_walk_passes.h: the w0 nest's level 7): the input and weight nests walk one output
   // block, Output37 counts the blocks at its top, pass p reads the stream's block p (prefix, then weight groups).
   uint64_t passes = 1;
+  // The input and weight nests' level-7 strides (whole_walk_passes.h levelSevenStride, "w3b103"): 0 where every pass
+  // walks the same input units and weight window again, the only form executed.
+  int64_t inputPassStride = 0;
+  int64_t weightPassStride = 0;
 
   [[nodiscard]] static ConvCompute fromPacket(std::span<const isa::Word128> words);
 

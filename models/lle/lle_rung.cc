@@ -37,6 +37,7 @@
 #include "models/lle/packet_envelope.h"
 #include "models/lle/part_row_stream.h"
 #include "models/lle/partner_copy.h"
+#include "models/lle/prefix_row_mark.h"
 #include "models/lle/outfeed_line_fill.h"
 #include "models/lle/read_copy_watch.h"
 #include "models/lle/outfeed_rows.h"
@@ -1395,12 +1396,14 @@ void LleRung::receiveWeightStream(const DecodedPacket& packet) {
   uint64_t blocks = 1;
   if (readField(words, LleField::Recv12PrefixOn) != 0) {
     blocks = (readField(words, LleField::Recv12Repeat, 1) + 1) * (readField(words, LleField::Recv12Repeat, 2) + 1);
+    // Whole 256-byte rows, or one row with the newer compiler's mark (33: prefix_row_mark.h, "w3b103" §B).
     const uint64_t bytes8 = readField(words, LleField::Recv12PrefixBytes8);
-    if (bytes8 % kPrefixUnits8PerRow != 0) {
+    const std::optional<uint64_t> arrays = prefixArraysOfBytes8(bytes8);
+    if (!arrays) {
       refuse(packet, "Recv12PrefixBytes8 (word 2 bits 63:57) = " + std::to_string(bytes8) + " is not whole 256-byte prefix rows (" +
-                         std::to_string(kPrefixUnits8PerRow) + " each)");
+                         std::to_string(kPrefixUnits8PerRow) + " each) nor one row with the mark (33)");
     }
-    prefixArrays = bytes8 / kPrefixUnits8PerRow;
+    prefixArrays = arrays.value_or(0);
   }
   const uint64_t tag = readField(words, LleField::Recv12Stream);
   for (unsigned t = 0; t < tiles_.size(); ++t) {

@@ -679,8 +679,25 @@ TEST(LleConvCompute, PassesOfTheWholeWalkTakeTheStreamsNextBlockAndWriteTheNextO
   p.slot(N::Output37, 2, 0, 1);             // -> level 3 stride 6
   p.slot(N::Output37, 3, kPasses - 1, 0);
   p.field(LleField::ComputeLimitW0Level7, kPasses - 1);
+  // The other nests' level 7 ("w3b103"): the same passes, each slot 6's wrap (the carry when level 7 counts) returning
+  // the nest to its first unit, as in every corpus compute with passes.
+  p.field(LleField::ComputeNest37Level7, kPasses - 1);
+  p.field(LleField::ComputeNest29Level7, kPasses - 1);
+  p.field(LleField::ComputeW10Level7, kPasses - 1);
+  const auto walkOf = [](const ComputeLoopNest& nest) {
+    int64_t walk = 0;
+    for (unsigned j = 0; j < ComputeLoopNest::kLevels; ++j) walk += static_cast<int64_t>(nest.limits[j]) * nest.strides[j];
+    return walk;
+  };
+  {
+    const ConvCompute once = ConvCompute::fromPacket(p.words);
+    p.slot(N::Nest37, 6, 0, -walkOf(once.input));
+    p.slot(N::Nest29, 6, 0, -walkOf(once.weights));
+  }
   const ConvCompute conv = ConvCompute::fromPacket(p.words);
   ASSERT_EQ(conv.passes, kPasses);
+  ASSERT_EQ(conv.inputPassStride, 0);
+  ASSERT_EQ(conv.weightPassStride, 0);
   ASSERT_EQ(conv.unsupported(), "");
   ASSERT_EQ(conv.reduction(), kTaps);
   uint32_t s = 4242;
@@ -759,6 +776,18 @@ TEST(LleConvCompute, PassesOfTheWholeWalkTakeTheStreamsNextBlockAndWriteTheNextO
   fewer.slot(N::Output37, 3, 1, 0);
   EXPECT_NE(ConvCompute::fromPacket(fewer.words).unsupported().find("ComputeLimitW0Level7"), std::string::npos)
       << ConvCompute::fromPacket(fewer.words).unsupported();
+  // A level-7 carry that does not return a nest to its start (a pass reading other input units, or another weight
+  // window): refused naming the nest's level 7. One unit off in each.
+  Packet inputSteps = p;
+  inputSteps.slot(N::Nest37, 6, 0, 1 - walkOf(conv.input));
+  const ConvCompute steppedInput = ConvCompute::fromPacket(inputSteps.words);
+  EXPECT_EQ(steppedInput.inputPassStride, 1);
+  EXPECT_NE(steppedInput.unsupported().find("ComputeNest37Level7"), std::string::npos) << steppedInput.unsupported();
+  Packet weightSteps = p;
+  weightSteps.slot(N::Nest29, 6, 0, -1 - walkOf(conv.weights));
+  const ConvCompute steppedWeights = ConvCompute::fromPacket(weightSteps.words);
+  EXPECT_EQ(steppedWeights.weightPassStride, -1);
+  EXPECT_NE(steppedWeights.unsupported().find("ComputeNest29Level7"), std::string::npos) << steppedWeights.unsupported();
 }
 
 TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {
