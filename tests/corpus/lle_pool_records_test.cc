@@ -76,7 +76,10 @@ TEST(LleCorpus, EveryPoolFormRecordsReadKeepsItsSlotsRelationsAndTheControlsAreR
     for (const Executable* e : allExecutables(model)) {
       for (const auto& bitstream : e->bitstreams) countReads(models::DecodedProgram::fromBytes(bitstream.bytes)->packets(), counts);
     }
-    if (counts.reads != 0) byProgram[fs::path(path).filename().string()] = counts;
+    // Two distinct programs may share a file name (MobileNet v1 0.25 128 in two trees): keep both.
+    std::string key = fs::path(path).filename().string();
+    while (byProgram.contains(key)) key += " (another tree)";
+    if (counts.reads != 0) byProgram[key] = counts;
   });
   size_t reads = 0, passed = 0, refused = 0, signRefused = 0;
   for (const auto& [name, c] : byProgram) {
