@@ -177,7 +177,9 @@ pool01=(--opcode 0x01:ComputeInputBytes=0 "$C/ricardodeazambuja+LibrEdgeTPU/libr
 # The three-record (pool) form (Stage13TwoRecordForm 0, docs/decoding-log.md "ninkept"): its numbers are no function of the
 # read (nin_cnn @ 0x0762 and MobileNet v1 0.25 @ 0x09a1 share a nest, not numbers), so they are pinned with its codes and
 # marks (w4 bits 40-41 where bright's carry 35, 36, 41) to nin_cnn's four pool reads @ 0x0762-0x0777; ensemble (the same
-# layers' reads and its own 3 x 3 pools' four), MobileNet v1 / v2 and the embedding extractor are held out.
+# layers' reads and its own 3 x 3 pools' four), MobileNet v1 / v2 and the embedding extractor are held out. Since "pool13" the
+# slots that vary in that form (Stage13PoolRecordNumber / Span / SizeCode / SizeMark / SignMark) are fields held to their
+# relations (pool_records.cc); only the bits constant over all 22 corpus pool reads stay pinned here.
 records13=(--opcode 0x13:Stage13KeptRecordsOn=1 "$C/ricardodeazambuja+LibrEdgeTPU/libredgetpu/tracker/templates/bright_64x64_edgetpu.tflite"
            --opcode 0x13:Stage13KeptRecordsOn=1,Stage13TwoRecordForm=0 "$C/prbodmann+Coral-TPU/ensemble_tpu/models/nin_cnn_edgetpu.tflite")
 # The softmax's x - max computes (two-byte input elements, 16-bit weights from the kept records block, a bias prefix:

@@ -4,6 +4,7 @@
 
 #include "models/lle/byte_stepped_weighing.h"
 #include "models/lle/kept_read_records.h"
+#include "models/lle/pool_records.h"
 #include "models/lle/kept_read_second_nest.h"
 #include "models/lle/kept_take_units.h"
 #include "models/lle/level_four_passes.h"
@@ -449,6 +450,8 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     // The records mark first: it says which form w4[58:43] is in. Then the second nest's level 1 against the rows of the
     // first (kept_read_second_nest.h) and the take count of the form without records (kept_take_units.h).
     if (std::string problem = keptReadRecordsProblem(words); !problem.empty()) return problem;
+    // The pool form's record slots against each other (pool_records.h).
+    if (std::string problem = poolRecordsProblem(words); !problem.empty()) return problem;
     if (std::string problem = keptReadSecondNestProblem(words); !problem.empty()) return problem;
     return keptTakeUnitsProblem(words);
   }

@@ -145,7 +145,8 @@ TEST_F(KeptReadRecordsTest, RecordsNumbersThatDoNotFollowTheReadsLevelOneAreRefu
 }
 
 // The three-record (pool) form (Stage13TwoRecordForm, w4 bit 77, clear; docs/decoding-log.md "ninkept"): its numbers are
-// no function of the read, so they are no fields there and the envelope pins them with the codes to the decode set's
+// no function of the read, so the two-record form's number fields are not present there; its own varying slots are fields
+// held to relations since "pool13" (lle_pool_records_test.cc), its constant bits pinned to the decode set's
 // (nin_cnn's pool read @ 0x0762: w4[127:76] = 0x33200020002c8, first number 3, marks w4 bits 40-41, word 5 as below),
 // written here as raw bits on this test's own read (tiles 6 / 10, stream 3,003, unit 91, level 1 counting 16).
 class PoolRecordsTest : public KeptReadRecordsTest {
@@ -176,19 +177,29 @@ TEST_F(PoolRecordsTest, APoolReadWithTheDecodeSetsRecordsPassesAndItsNumbersAreN
   EXPECT_TRUE(fieldPresent(LleField::Stage13RecordsFirstNumber, two.words));
 }
 
-TEST_F(PoolRecordsTest, APoolFormNumberOtherThanTheDecodeSetsIsRefusedByTheEnvelopeNamingItsBits) {
-  // MobileNet v1 0.25's first number -3 (0xfffd) on the same nest as nin_cnn's: pinned, not decoded.
+// Since "pool13" the pool form's varying slots are fields held to their relations (pool_records.h), no longer pinned:
+// MobileNet v1 0.25's numbers on nin_cnn's nest pass where the sign is written with them and are refused naming the
+// relation's field where it is not.
+TEST_F(PoolRecordsTest, APoolFormNumberOtherThanTheDecodeSetsIsAFieldHeldToItsRelations) {
+  // MobileNet v1 0.25's first number: w4[58:43] = 0xfffd (record 0's number -2, bit 43 set) under nin_cnn's clear sign.
   DecodedPacket first = poolRead();
   packets_.lastWords()[4].setBits(43, 16, 0xfffd);
+  // No longer "no decoded meaning": the relation (checked with the envelope) names the sign.
   const std::string whyFirst = checkEnvelope(first);
-  EXPECT_NE(whyFirst.find("word 4 = "), std::string::npos) << whyFirst;
-  EXPECT_NE(whyFirst.find("have no decoded meaning"), std::string::npos) << whyFirst;
-  // Record 1's signed number -84 for 44 (MobileNet v1 0.25's; nin_cnn's other reads' 12 is in a row of its own: the rows
-  // are per word, so any decode-set value of the word passes).
+  EXPECT_NE(whyFirst.find("Stage13PoolSignMark[0]"), std::string::npos) << whyFirst;
+  EXPECT_EQ(whyFirst.find("have no decoded meaning"), std::string::npos) << whyFirst;
+  packets_.lastWords()[4].setBits(127, 1, 1);
+  packets_.lastWords()[5].setBits(83, 1, 1);
+  EXPECT_EQ(checkEnvelope(first), "") << checkEnvelope(first);
+  EXPECT_EQ(checkFieldRelations(0x13, first.words), "") << checkFieldRelations(0x13, first.words);
+  // Record 1's signed number -84 for 44 (MobileNet v1 0.25's): 12 modulo 16 like nin_cnn's, with the size code 3; -86 is not.
   DecodedPacket span = poolRead();
   packets_.lastWords()[5].setBits(36, 21, (uint64_t{1} << 21) - 84);
-  const std::string whySpan = checkEnvelope(span);
-  EXPECT_NE(whySpan.find("word 5 = "), std::string::npos) << whySpan;
+  EXPECT_EQ(checkEnvelope(span), "") << checkEnvelope(span);
+  EXPECT_EQ(checkFieldRelations(0x13, span.words), "") << checkFieldRelations(0x13, span.words);
+  packets_.lastWords()[5].setBits(36, 21, (uint64_t{1} << 21) - 86);
+  const std::string whySpan = checkFieldRelations(0x13, span.words);
+  EXPECT_NE(whySpan.find("Stage13PoolRecordSpan[1]"), std::string::npos) << whySpan;
 }
 
 }  // namespace
