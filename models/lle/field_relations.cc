@@ -5,6 +5,7 @@
 #include "models/lle/byte_stepped_weighing.h"
 #include "models/lle/kept_read_records.h"
 #include "models/lle/kept_read_second_nest.h"
+#include "models/lle/read_partial_run.h"
 #include "models/lle/kept_take_units.h"
 #include "models/lle/level_four_passes.h"
 #include "models/lle/output_half_positions.h"
@@ -444,6 +445,8 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     // first (kept_read_second_nest.h) and the take count of the form without records (kept_take_units.h).
     if (std::string problem = keptReadRecordsProblem(words); !problem.empty()) return problem;
     if (std::string problem = keptReadSecondNestProblem(words); !problem.empty()) return problem;
+    // The read's partial-run mark against its nest (read_partial_run.h).
+    if (std::string problem = readPartialRunProblem(words); !problem.empty()) return problem;
     return keptTakeUnitsProblem(words);
   }
   return "";
