@@ -76,6 +76,11 @@ std::string blockPrefixComputeProblem(uint64_t blocks, std::span<const isa::Word
   if (readField(compute, LleField::ComputeParamPrefix) == 0) {
     return "ComputeParamPrefix = 0 after a write that staged a prefix for each of its " + std::to_string(blocks + 1) + " blocks";
   }
+  // The compute says it takes the staged prefix (115 / 115 corpus computes after such a write set the bit).
+  if (const uint64_t staged = readField(compute, LleField::ComputeStagedPrefix); staged != 1) {
+    return fieldText(LleField::ComputeStagedPrefix, staged) + " after a write that staged a prefix for each of its " +
+           std::to_string(blocks + 1) + " blocks (docs/decoding-log.md \"misc\")";
+  }
   return "";
 }
 

@@ -45,7 +45,8 @@ namespace coralsim::lle {
                                                          std::span<const isa::Word128> write);
 
 // "" where `compute`, the 0x01 next on the tiles of a write naming `blocks` (Stage14StreamPrefixBlocks), counts
-// blocks + 1 output positions at its output nest's level 2 and takes a prefix; else why not, naming the fields.
+// blocks + 1 output positions at its output nest's level 2 and takes a prefix, the staged one (ComputeStagedPrefix,
+// w12 bit 83); else why not, naming the fields.
 [[nodiscard]] std::string blockPrefixComputeProblem(uint64_t blocks, std::span<const isa::Word128> compute);
 
 }  // namespace coralsim::lle

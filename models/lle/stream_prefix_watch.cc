@@ -91,6 +91,17 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
   if (!packet.tilePacket || op == kSync) return "";
   // The compute after a write that staged a prefix a block with no stream before it (block_prefix_write.h) counts them.
   if (op == kCompute) {
+    // A compute that says it takes a staged prefix (ComputeStagedPrefix) where no write staged one a block before it on
+    // a tile: 2 corpus computes (MobileNet v1 alone, after a one-unit write after a 0x16); what it then takes is not
+    // decoded.
+    if (const uint64_t staged = readField(packet.words, LleField::ComputeStagedPrefix); staged != 0) {
+      for (unsigned t = 0; t < kTiles; ++t) {
+        if (!(packet.tileMask & (1u << t)) || blockPrefix_[t]) continue;
+        return "opcode 0x01 at " + models::describePacketLocation(packet.pc, packet.words[0]) + ": " +
+               fieldText(LleField::ComputeStagedPrefix, staged) + " on tile " + std::to_string(t) +
+               " where no write before it staged a prefix a block: which prefix it takes is not decoded (docs/decoding-log.md \"misc\")";
+      }
+    }
     for (unsigned t = 0; t < kTiles; ++t) {
       if (!(packet.tileMask & (1u << t)) || !blockPrefix_[t]) continue;
       const BlockPrefix pending = *blockPrefix_[t];

@@ -253,8 +253,10 @@ class BlockPrefixWriteTest : public StreamPrefixWatchTest {
     p.words = packets_.lastWords();
     return p;
   }
-  DecodedPacket compute(uint64_t positions, uint64_t prefix) {
-    return make(0x01, kTiles, {{LleField::ComputeOut37Limit2, positions}, {LleField::ComputeParamPrefix, prefix}});
+  // `staged`: ComputeStagedPrefix (w12 bit 83), set by every corpus compute after such a write.
+  DecodedPacket compute(uint64_t positions, uint64_t prefix, uint64_t staged = 1) {
+    return make(0x01, kTiles, {{LleField::ComputeOut37Limit2, positions}, {LleField::ComputeParamPrefix, prefix},
+                               {LleField::ComputeStagedPrefix, staged}});
   }
   // After a receive of the write's stream carrying its blocks' prefixes: the write names one array (and the ring
   // after a 0x12).
@@ -286,10 +288,25 @@ TEST_F(BlockPrefixWriteTest, AfterAComputeAWriteStagesAPrefixABlockForTheCompute
   refusal(sequence(stagedPrefix(4, 4, kWrap17 - 1), compute(3, 1)),
           "ComputeOut37Limit2 (word 5 bits 99:82) = 3 does not count the 5 blocks the write before it staged a prefix for");
   refusal(sequence(stagedPrefix(4, 4, kWrap17 - 1), compute(4, 0)), "ComputeParamPrefix = 0 after a write that staged a prefix");
+  refusal(sequence(stagedPrefix(4, 4, kWrap17 - 1), compute(4, 1, 0)),
+          "ComputeStagedPrefix (word 12 bit 83) = 0 after a write that staged a prefix for each of its 5 blocks");
   refusal(sequence(stagedPrefix(4, 4, 0), compute(4, 1)), "write: opcode 0x14");           // level 2 moves: no block level
   refusal(sequence(stagedPrefix(4, 5, kWrap17 - 1), compute(4, 1)), "is not the stream's 5 blocks");
   refusal(sequence(stagedPrefix(4, 4, kWrap17 - 1, 1), compute(4, 1)), "Stage14RingStream (word 4 bit 103) = 1 where no prefixed stream");
   refusal(sequence(stagedPrefix(4, 4, kWrap17 - 1, 0, 1), compute(4, 1)), "Stage14StreamPrefixRun (word 0 bits 110:95) = 1 where no prefixed stream");
+}
+
+// ComputeStagedPrefix (w12 bit 83) says the compute takes the prefix a write staged a block at a time
+// (docs/decoding-log.md "misc"): set where no such write came before it on a tile (after a plain write naming no
+// block, or after none), it is refused by name; clear after no such write it passes as before.
+TEST_F(BlockPrefixWriteTest, AStagedPrefixComputeWithoutAWriteStagingOneIsRefused) {
+  const std::string noBlock = sequence(stagedPrefix(0, 0, 0), compute(0, 2, 1));
+  EXPECT_NE(noBlock.find("ComputeStagedPrefix (word 12 bit 83) = 1 on tile 6 where no write before it staged a prefix a block"),
+            std::string::npos)
+      << noBlock;
+  StreamPrefixWatch watch;
+  EXPECT_NE(watch.observe(compute(0, 1, 1)).find("ComputeStagedPrefix"), std::string::npos);
+  EXPECT_EQ(sequence(stagedPrefix(0, 0, 0), compute(0, 2, 0)), "");
 }
 
 }  // namespace
