@@ -28,14 +28,7 @@ def main():
     import seg  # noqa: E402
     counts = collections.Counter()
     examples = {}
-    seen = set()
-    for label, _, data in scan_lle_fields.programs(corpus):
-        if data in seen:
-            continue
-        seen.add(data)
-        part = "decide" if any(d in label for d in decide) else "held out"
-        words = seg.words(data)
-        packets, _ = seg.segment(words)
+    for label, part, words, packets in scan_lle_fields.distinct_segmented_programs(seg, corpus, decide):
         armed = [None] * 16      # exec-form 0x11 tag per tile
         takers = []              # (pc, mask, tag) since the last feeding pop
         fed = None               # (pop pc, pop tiles, takers) until its send

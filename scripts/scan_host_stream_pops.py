@@ -27,14 +27,7 @@ def main():
     import seg  # noqa: E402
     counts = collections.Counter()
     programs = collections.defaultdict(set)
-    seen = set()
-    for label, _, data in scan_lle_fields.programs(corpus):
-        if data in seen:
-            continue
-        seen.add(data)
-        part = "decide" if any(d in label for d in decide) else "held out"
-        words = seg.words(data)
-        packets, _ = seg.segment(words)
+    for label, part, words, packets in scan_lle_fields.distinct_segmented_programs(seg, corpus, decide):
         armed = [None] * 16
         took = [False] * 16      # a compute took the tile's stream, no pop since
         caching = [False] * 16   # a parameter-caching 0x11 on the tile since then

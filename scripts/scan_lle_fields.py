@@ -50,6 +50,20 @@ def programs(corpus):
             yield "%s#p%d#c%d" % (relpath, p, c), str(exe["type"]), bitstream["bitstream"]
 
 
+def distinct_segmented_programs(seg, corpus, decide):
+    """(label, "decide" or "held out", words, packets) of every distinct bitstream or raw program, once each
+    (identical bytes in several trees are scanned once), segmented by the shared reference segmenter `seg`."""
+    seen = set()
+    for label, _, data in programs(corpus):
+        if data in seen:
+            continue
+        seen.add(data)
+        part = "decide" if any(d in label for d in decide) else "held out"
+        words = seg.words(data)
+        packets, _ = seg.segment(words)
+        yield label, part, words, packets
+
+
 def opcode_packets(seg, data, opcode):
     """(word index, the packet's words joined into one integer, word 0 lowest) of every `opcode`
     packet of one bitstream, as the shared reference segmenter `seg` finds them."""
