@@ -406,6 +406,24 @@ class LleRungTest : public ::testing::Test {
     rung.endRun();
     return out;
   }
+
+  // The "moves no byte" check: a fresh rung, the parameter-caching run, then the execution run on tiles 0 and 1 with
+  // `change` applied to its compute packet, which must still pass the envelope and give both tiles the Dense results.
+  // Callers name the case with SCOPED_TRACE.
+  void expectDenseResultsUnchangedBy(const std::function<void(const DecodedPacket&)>& change) {
+    rung.reset();
+    parameterCachingRun(0x3);
+    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      change(p);
+      ASSERT_EQ(checkEnvelope(p), "");
+    });
+    ASSERT_EQ(out.size(), 128u);
+    for (unsigned c = 0; c < 64; ++c) {
+      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "tile 0 lane " << c;
+      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "tile 1 lane " << c;
+    }
+  }
+
   void parameterCachingRun(uint16_t tiles) {
     rung.beginRun();
     rung.packet(infeed(false), streams, 0);
@@ -685,18 +703,11 @@ TEST_F(LleRungTest, ComputesTheDenseEpilogueAndDrainsInTileOrder) {
 TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
   for (const uint64_t bit33 : {0u, 1u}) {
     for (const uint64_t bit47 : {0u, 1u}) {
-      rung.reset();
-      parameterCachingRun(0x3);
-      const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      SCOPED_TRACE(::testing::Message() << "bit 33 " << bit33 << ", bit 47 " << bit47);
+      expectDenseResultsUnchangedBy([&](const DecodedPacket& p) {
         f.wordsOf(p)[12].setBits(33, 1, bit33);  // the bits themselves, not through the fields' rows
         f.wordsOf(p)[12].setBits(47, 1, bit47);
-        ASSERT_EQ(checkEnvelope(p), "") << "bit 33 " << bit33 << ", bit 47 " << bit47;
       });
-      ASSERT_EQ(out.size(), 128u);
-      for (unsigned c = 0; c < 64; ++c) {
-        EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "bit 33 " << bit33 << ", bit 47 " << bit47 << ", lane " << c;
-        EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "bit 33 " << bit33 << ", bit 47 " << bit47 << ", lane " << c;
-      }
     }
   }
   DecodedPacket neighbour = compute(0x1);
@@ -730,9 +741,8 @@ TEST_F(LleRungTest, TheDenseComputeChecksItsOnePositionItself) {
 TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
   for (const uint64_t echo : {0u, 1u, 2u, 3u}) {
     for (const uint64_t bit34 : {0u, 1u}) {
-      rung.reset();
-      parameterCachingRun(0x3);
-      const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      SCOPED_TRACE(::testing::Message() << "bits 90:89 " << echo << ", bit 34 " << bit34);
+      expectDenseResultsUnchangedBy([&](const DecodedPacket& p) {
         f.wordsOf(p)[12].setBits(89, 2, echo);  // the bits themselves, not through the fields' rows
         f.wordsOf(p)[12].setBits(34, 1, bit34);
         f.wordsOf(p)[12].setBits(48, 16, 12345);
@@ -740,13 +750,7 @@ TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
         f.wordsOf(p)[12].setBits(82, 1, 1);   // and their flag, twice ("w12lo" §A)
         f.wordsOf(p)[12].setBits(45, 1, 1);
         f.wordsOf(p)[12].setBits(44, 1, 1);   // pinned, set beside them in the corpus's (the envelope's row)
-        ASSERT_EQ(checkEnvelope(p), "") << "bits 90:89 " << echo << ", bit 34 " << bit34;
       });
-      ASSERT_EQ(out.size(), 128u);
-      for (unsigned c = 0; c < 64; ++c) {
-        EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "bits 90:89 " << echo << ", bit 34 " << bit34 << ", lane " << c;
-        EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "bits 90:89 " << echo << ", bit 34 " << bit34 << ", lane " << c;
-      }
     }
   }
   DecodedPacket bit107 = compute(0x1);  // bit 91 is ComputeParamBlockMark's now ("w12mn"); 107 above it stays pinned
@@ -767,17 +771,10 @@ TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
 // envelopes regenerated (checked): the identity rows carry bit 42 set, so the clear value is refused.
 TEST_F(LleRungTest, TheComputesW12FlagAt42MovesNoByte) {
   for (const uint64_t bit42 : {0u, 1u}) {
-    rung.reset();
-    parameterCachingRun(0x3);
-    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+    SCOPED_TRACE(::testing::Message() << "bit 42 " << bit42);
+    expectDenseResultsUnchangedBy([&](const DecodedPacket& p) {
       f.wordsOf(p)[12].setBits(42, 1, bit42);  // the bit itself, not through the field's row
-      ASSERT_EQ(checkEnvelope(p), "") << "bit 42 " << bit42;
     });
-    ASSERT_EQ(out.size(), 128u);
-    for (unsigned c = 0; c < 64; ++c) {
-      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "bit 42 " << bit42 << ", lane " << c;
-      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "bit 42 " << bit42 << ", lane " << c;
-    }
   }
   DecodedPacket neighbour = compute(0x1);
   f.wordsOf(neighbour)[12].setBits(41, 1, 1);
@@ -794,19 +791,12 @@ TEST_F(LleRungTest, TheComputesW12FlagAt42MovesNoByte) {
 TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
   for (const uint64_t bit52 : {0u, 1u}) {
     for (const uint64_t bit28 : {0u, 1u}) {
-      rung.reset();
-      parameterCachingRun(0x3);
-      const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+      SCOPED_TRACE(::testing::Message() << "w9 bit 52 " << bit52 << ", w12 bit 28 " << bit28);
+      expectDenseResultsUnchangedBy([&](const DecodedPacket& p) {
         f.wordsOf(p)[9].setBits(52, 1, bit52);  // the bits themselves, not through the fields' rows
         f.wordsOf(p)[12].setBits(27, 1, 1);  // the code written (ComputeCodeW12: 0 or odd, "w12lo" §B): 1 or 3
         f.wordsOf(p)[12].setBits(28, 1, bit28);
-        ASSERT_EQ(checkEnvelope(p), "") << "w9 bit 52 " << bit52 << ", w12 bit 28 " << bit28;
       });
-      ASSERT_EQ(out.size(), 128u);
-      for (unsigned c = 0; c < 64; ++c) {
-        EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "bit 52 " << bit52 << ", bit 28 " << bit28 << ", lane " << c;
-        EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "bit 52 " << bit52 << ", bit 28 " << bit28 << ", lane " << c;
-      }
     }
   }
   DecodedPacket w9Neighbour = compute(0x1);
@@ -823,17 +813,10 @@ TEST_F(LleRungTest, TheComputesW9Bit52AndW12Bit28MoveNoByte) {
 // bit 53 alone refused "word 9 ... bits 53").
 TEST_F(LleRungTest, TheComputesW9RunMiddleBitsMoveNoByte) {
   for (const uint64_t middle : {0u, 1u, 2u, 3u}) {
-    rung.reset();
-    parameterCachingRun(0x3);
-    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+    SCOPED_TRACE(::testing::Message() << "w9[54:53] " << middle);
+    expectDenseResultsUnchangedBy([&](const DecodedPacket& p) {
       f.wordsOf(p)[9].setBits(53, 2, middle);  // the bits themselves, not through the field's row
-      ASSERT_EQ(checkEnvelope(p), "") << "w9[54:53] " << middle;
     });
-    ASSERT_EQ(out.size(), 128u);
-    for (unsigned c = 0; c < 64; ++c) {
-      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "w9[54:53] " << middle << ", lane " << c;
-      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "w9[54:53] " << middle << ", lane " << c;
-    }
   }
   DecodedPacket w9Neighbour = compute(0x1);
   f.wordsOf(w9Neighbour)[9].setBits(53, 3, 7);
@@ -846,17 +829,10 @@ TEST_F(LleRungTest, TheComputesW9RunMiddleBitsMoveNoByte) {
 // refused "word 14 ... bits 53").
 TEST_F(LleRungTest, TheComputesW14Bit53MovesNoByte) {
   for (const uint64_t bit53 : {0u, 1u}) {
-    rung.reset();
-    parameterCachingRun(0x3);
-    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+    SCOPED_TRACE(::testing::Message() << "w14 bit 53 " << bit53);
+    expectDenseResultsUnchangedBy([&](const DecodedPacket& p) {
       f.wordsOf(p)[14].setBits(53, 1, bit53);  // the bit itself, not through the field's row
-      ASSERT_EQ(checkEnvelope(p), "") << "w14 bit 53 " << bit53;
     });
-    ASSERT_EQ(out.size(), 128u);
-    for (unsigned c = 0; c < 64; ++c) {
-      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "w14 bit 53 " << bit53 << ", lane " << c;
-      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "w14 bit 53 " << bit53 << ", lane " << c;
-    }
   }
   DecodedPacket w14Neighbour = compute(0x1);
   f.wordsOf(w14Neighbour)[14].setBits(50, 1, 1);
@@ -869,17 +845,10 @@ TEST_F(LleRungTest, TheComputesW14Bit53MovesNoByte) {
 // bits 54"; not checked by a scratch build).
 TEST_F(LleRungTest, TheComputesW14Bit54MovesNoByte) {
   for (const uint64_t bit54 : {0u, 1u}) {
-    rung.reset();
-    parameterCachingRun(0x3);
-    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+    SCOPED_TRACE(::testing::Message() << "w14 bit 54 " << bit54);
+    expectDenseResultsUnchangedBy([&](const DecodedPacket& p) {
       f.wordsOf(p)[14].setBits(54, 1, bit54);  // the bit itself, not through the field's row
-      ASSERT_EQ(checkEnvelope(p), "") << "w14 bit 54 " << bit54;
     });
-    ASSERT_EQ(out.size(), 128u);
-    for (unsigned c = 0; c < 64; ++c) {
-      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << "w14 bit 54 " << bit54 << ", lane " << c;
-      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << "w14 bit 54 " << bit54 << ", lane " << c;
-    }
   }
 }
 
@@ -896,9 +865,8 @@ TEST_F(LleRungTest, TheComputesW15ModeBitsAndTwiceWrittenNumberMoveNoByte) {
     uint64_t modeLow, modeHigh, high, low, bit25, bit19;
   };
   for (const W15& w : {W15{"all zero", 0, 0, 0, 0, 0, 0}, W15{"unseen values", 2, 10, 13, 9, 1, 0}}) {
-    rung.reset();
-    parameterCachingRun(0x3);
-    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+    SCOPED_TRACE(::testing::Message() << w.name);
+    expectDenseResultsUnchangedBy([&](const DecodedPacket& p) {
       isa::Word128& w15 = f.wordsOf(p)[15];  // the bits themselves, not through the fields' rows
       w15.setBits(4, 2, w.modeLow);
       w15.setBits(6, 4, w.modeHigh);
@@ -906,13 +874,7 @@ TEST_F(LleRungTest, TheComputesW15ModeBitsAndTwiceWrittenNumberMoveNoByte) {
       w15.setBits(19, 1, w.bit19);
       w15.setBits(20, 5, w.high);
       w15.setBits(25, 1, w.bit25);
-      ASSERT_EQ(checkEnvelope(p), "") << w.name;
     });
-    ASSERT_EQ(out.size(), 128u) << w.name;
-    for (unsigned c = 0; c < 64; ++c) {
-      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << w.name << ", lane " << c;
-      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << w.name << ", lane " << c;
-    }
   }
   // bit 12 is ComputeTopLevelPasses (docs/decoding-log.md "w15b12"), bit 10 ComputeLevelFourPasses ("mdense")
   for (const unsigned pinned : {11u, 13u, 2u}) {
@@ -937,17 +899,10 @@ TEST_F(LleRungTest, TheW12CodeAndPositionsFlagMoveNoByte) {
       {"code 1 with positions", isa::Word128{0x0004b00308000000ull, 0x0000000000040004ull}},
   };
   for (const auto& [name, w12] : forms) {
-    rung.reset();
-    parameterCachingRun(0x3);
-    const std::vector<uint8_t> out = executionRun(0x3, [&](const DecodedPacket& p) {
+    SCOPED_TRACE(::testing::Message() << name);
+    expectDenseResultsUnchangedBy([&](const DecodedPacket& p) {
       f.wordsOf(p)[12] = w12;
-      ASSERT_EQ(checkEnvelope(p), "") << name;
     });
-    ASSERT_EQ(out.size(), 128u) << name;
-    for (unsigned c = 0; c < 64; ++c) {
-      EXPECT_EQ(out[c], dense.expected(streams.input, c)) << name << ", lane " << c;
-      EXPECT_EQ(out[64 + c], dense.expected(streams.input, c)) << name << ", lane " << c;
-    }
   }
 }
 
