@@ -79,6 +79,11 @@ class EnvelopePackets {
 
   // Sets element `element` of `field` (a nest's slot, a level's limit) in the packet made last: `make` sets element 0.
   void setElement(LleField field, unsigned element, uint64_t value) { setFieldElement(lastWords(), field, element, value); }
+  // The same for a signed element (a wrap, a carry, a return): its two's complement in the field's width, which
+  // setFieldElement cuts it to.
+  void setSignedElement(LleField field, unsigned element, int64_t value) {
+    setElement(field, element, static_cast<uint64_t>(value));
+  }
 
  private:
   std::deque<std::vector<isa::Word128>> storage_;  // a deque: earlier packets' spans stay valid

@@ -24,10 +24,6 @@ using models::DecodedPacket;
 
 constexpr uint16_t kTiles = (1u << 5) | (1u << 9);
 constexpr uint64_t kStream = 3011;
-constexpr uint64_t kWrap17 = (uint64_t{1} << 17) - 1;  // a 17-bit two's complement field's mask
-
-uint64_t wrap17(int64_t value) { return static_cast<uint64_t>(value) & kWrap17; }
-
 class KeptReadSecondNestTest : public ::testing::Test {
  protected:
   // A kept read (route 0, 0) of 4 groups x 8 x 3 x 5 x 2 from narrow unit 0 (level 0 steps 8 units, level 1 one unit on, the
@@ -46,11 +42,11 @@ class KeptReadSecondNestTest : public ::testing::Test {
       packets_.setElement(LleField::Stage13OuterOn, e, 1);
       packets_.setElement(LleField::Stage13OuterLimit, e, limits[e]);
     }
-    for (unsigned e = 0; e < 5; ++e) packets_.setElement(LleField::Stage13Wrap, e, wrap17(wraps[e]));
+    for (unsigned e = 0; e < 5; ++e) packets_.setSignedElement(LleField::Stage13Wrap, e, wraps[e]);
     packets_.setElement(LleField::Stage13Repeats, 0, repeats - 1);
     packets_.setElement(LleField::Stage13RepeatLimit1, 0, limitOne - 1);
-    packets_.setElement(LleField::Stage13RepeatCarry1, 0, wrap17(carry));
-    for (unsigned e = 0; e < 2; ++e) packets_.setElement(LleField::Stage13RepeatReturn, e, wrap17(back));
+    packets_.setSignedElement(LleField::Stage13RepeatCarry1, 0, carry);
+    for (unsigned e = 0; e < 2; ++e) packets_.setSignedElement(LleField::Stage13RepeatReturn, e, back);
     for (unsigned e = 0; e < 2; ++e) packets_.setElement(LleField::Stage13Route, e, route);
     return p;
   }

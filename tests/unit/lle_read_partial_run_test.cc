@@ -24,10 +24,6 @@ using models::DecodedPacket;
 
 constexpr uint16_t kTiles = (1u << 2) | (1u << 7);
 constexpr uint64_t kStream = 3013;
-constexpr uint64_t kWrap17 = (uint64_t{1} << 17) - 1;  // a 17-bit two's complement field's mask
-
-uint64_t wrap17(int64_t value) { return static_cast<uint64_t>(value) & kWrap17; }
-
 class ReadPartialRunTest : public ::testing::Test {
  protected:
   // The pixel read with the triple (level, run, rest); level 4 counting `top` times.
@@ -41,7 +37,7 @@ class ReadPartialRunTest : public ::testing::Test {
     for (unsigned e = 0; e < 4; ++e) {
       packets_.setElement(LleField::Stage13OuterOn, e, limits[e] != 0 ? 1 : 0);
       packets_.setElement(LleField::Stage13OuterLimit, e, limits[e]);
-      packets_.setElement(LleField::Stage13Wrap, e, wrap17(limits[e] != 0 ? wraps[e] : 0));
+      packets_.setSignedElement(LleField::Stage13Wrap, e, limits[e] != 0 ? wraps[e] : 0);
     }
     setTriple(level, run, rest);
     return p;
@@ -54,7 +50,7 @@ class ReadPartialRunTest : public ::testing::Test {
                                      {LleField::Stage13Step, 1}, {LleField::Stage13RepeatSlot, 1}});
     packets_.setElement(LleField::Stage13OuterOn, 0, 1);
     packets_.setElement(LleField::Stage13OuterLimit, 0, 2);
-    packets_.setElement(LleField::Stage13Wrap, 0, wrap17(1));
+    packets_.setSignedElement(LleField::Stage13Wrap, 0, 1);
     setTriple(level, run, rest);
     return p;
   }
