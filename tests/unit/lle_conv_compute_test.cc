@@ -87,6 +87,27 @@ uint8_t lcg(uint32_t& s) {
   return static_cast<uint8_t>(s >> 24);
 }
 
+// One prefix array as a parameter stream holds it: a 4-byte little-endian value a lane.
+template <typename Lanes>
+void appendLanes(std::vector<uint8_t>& out, const Lanes& values) {
+  for (const auto v : values) {
+    static_assert(sizeof(v) == 4);
+    uint8_t b[4];
+    std::memcpy(b, &v, 4);
+    out.insert(out.end(), b, b + 4);
+  }
+}
+
+// One output block's parameters in a parameter stream's order: the scale, bias and weight-offset arrays, then its groups.
+template <typename Scales, typename Biases, typename Offsets>
+void appendBlockParameters(std::vector<uint8_t>& wide, const Scales& scale, const Biases& bias, const Offsets& offset,
+                           const std::vector<uint8_t>& weights) {
+  appendLanes(wide, scale);
+  appendLanes(wide, bias);
+  appendLanes(wide, offset);
+  wide.insert(wide.end(), weights.begin(), weights.end());
+}
+
 // The expected byte of lane `c` at output (y, x) of a reduction split around the positions, as the tests below
 // lay it out: `groups` K groups, each a plane of `plane` grid units whose kKh x kKw window from (y, x) meets that
 // group's taps in `weights` (4 x `lanes` bytes a tap), then the lane's scale and the epilogue.
@@ -129,16 +150,9 @@ struct Fixture {
   // The parameter bytes of a prefix kind: its arrays (4 x lanes bytes each), then the weights.
   std::vector<uint8_t> wide(unsigned prefix) const {
     std::vector<uint8_t> out;
-    const auto array = [&](auto values) {
-      for (auto v : values) {
-        uint8_t b[4];
-        std::memcpy(b, &v, 4);
-        out.insert(out.end(), b, b + 4);
-      }
-    };
-    if (prefix & 2) array(scale);
-    if (prefix & 1) array(bias);
-    if (prefix & 2) array(offset);
+    if (prefix & 2) appendLanes(out, scale);
+    if (prefix & 1) appendLanes(out, bias);
+    if (prefix & 2) appendLanes(out, offset);
     out.insert(out.end(), weights.begin(), weights.end());
     return out;
   }
@@ -284,17 +298,7 @@ TEST(LleConvCompute, AReductionSplitAroundThePositionsSumsEveryKGroupIntoItsPosi
     offset[c] = 90 + 9 * c;
   }
   std::vector<uint8_t> wide;
-  const auto array = [&](const auto& values) {
-    for (auto v : values) {
-      uint8_t b[4];
-      std::memcpy(b, &v, 4);
-      wide.insert(wide.end(), b, b + 4);
-    }
-  };
-  array(scale);
-  array(bias);
-  array(offset);
-  wide.insert(wide.end(), weights.begin(), weights.end());
+  appendBlockParameters(wide, scale, bias, offset, weights);
   AddressedMemory narrow{8192};
   ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
   uint64_t macs = 0;
@@ -358,13 +362,6 @@ TEST(LleConvCompute, ASplitReductionsOutputBlocksTakeTheStreamsNextPrefixAndWind
   std::array<std::array<int32_t, kWideLanes>, kBlocks> bias{};
   std::array<std::array<uint32_t, kWideLanes>, kBlocks> offset{};
   std::array<std::vector<uint8_t>, kBlocks> weights;
-  const auto array = [&](const auto& values) {
-    for (auto v : values) {
-      uint8_t b[4];
-      std::memcpy(b, &v, 4);
-      wide.insert(wide.end(), b, b + 4);
-    }
-  };
   for (unsigned b = 0; b < kBlocks; ++b) {
     for (unsigned c = 0; c < kWideLanes; ++c) {
       scale[b][c] = 0.0625f * static_cast<float>(c + 1 + 3 * b);
@@ -373,10 +370,7 @@ TEST(LleConvCompute, ASplitReductionsOutputBlocksTakeTheStreamsNextPrefixAndWind
     }
     weights[b].resize(kGroups * kTaps * 4 * kWideLanes);
     for (uint8_t& w : weights[b]) w = lcg(s);
-    array(scale[b]);
-    array(bias[b]);
-    array(offset[b]);
-    wide.insert(wide.end(), weights[b].begin(), weights[b].end());
+    appendBlockParameters(wide, scale[b], bias[b], offset[b], weights[b]);
   }
   AddressedMemory narrow{8192};
   ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
@@ -708,13 +702,6 @@ TEST(LleConvCompute, PassesOfTheWholeWalkTakeTheStreamsNextBlockAndWriteTheNextO
   std::array<std::array<int32_t, kLanes>, kPasses> bias{};
   std::array<std::array<uint32_t, kLanes>, kPasses> offset{};
   std::array<std::vector<uint8_t>, kPasses> weights;
-  const auto array = [&](const auto& values) {
-    for (auto v : values) {
-      uint8_t b[4];
-      std::memcpy(b, &v, 4);
-      wide.insert(wide.end(), b, b + 4);
-    }
-  };
   for (unsigned b = 0; b < kPasses; ++b) {
     for (unsigned c = 0; c < kLanes; ++c) {
       scale[b][c] = 0.125f * static_cast<float>(c + 1 + 2 * b);
@@ -723,10 +710,7 @@ TEST(LleConvCompute, PassesOfTheWholeWalkTakeTheStreamsNextBlockAndWriteTheNextO
     }
     weights[b].resize(kTaps * 4 * kLanes);
     for (uint8_t& w : weights[b]) w = lcg(s);
-    array(scale[b]);
-    array(bias[b]);
-    array(offset[b]);
-    wide.insert(wide.end(), weights[b].begin(), weights[b].end());
+    appendBlockParameters(wide, scale[b], bias[b], offset[b], weights[b]);
   }
   AddressedMemory narrow{4096};
   ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
