@@ -85,7 +85,8 @@ TEST(LleRequantizer, FixedPointIsWithinOneOfExactAndFollowsGemmlowpOnTies) {
 // 130 and 124: ties to even of the float32 product. Double arithmetic gives 129 / 125, half-away 130 / 125.
 TEST(LleRequantizer, TheDeviceRoundsTheFloat32ProductHalfToEven) {
   const float mult = std::bit_cast<float>(0x36a7c5acu);
-  const Requantizer device(1.0f, mult, 0.0f, 255.0f, 0, RequantRounding::kFp32HalfEven);
+  // The rung's default rounding is the rule under test: a default changed to another option fails here.
+  const Requantizer device(1.0f, mult, 0.0f, 255.0f, 0, models::ChipConfig{}.requantRounding);
   EXPECT_EQ(device(25899999), 130) << "27 device bytes: float32 129.5 (exact 129.49999)";
   EXPECT_EQ(device(24900001), 124) << "1 device byte: float32 124.5 (exact 124.500002)";
   const Requantizer away(1.0f, mult, 0.0f, 255.0f, 0, RequantRounding::kFp32HalfAway);
