@@ -41,7 +41,7 @@ enum class ExecutionMode {
 // requantisation with round-to-nearest; the options exist so the corpus test can report every
 // hypothesis's match rate against the golden data (models/lle/requantizer.h).
 enum class RequantRounding {
-  kFp32HalfEven,     // round(float32(acc) * scale), ties to even (XNNPACK-like; the default)
+  kFp32HalfEven,     // round(float32(acc) * scale), ties to even: the default, the device's (requantizer.h, "round18")
   kFp32HalfAway,     // the same, ties away from zero (std::round)
   kTfliteFixedPoint, // TFLite reference: Q31 multiplier, doubling high mul + rounding shift
 };

@@ -1,8 +1,15 @@
 // The compute epilogue: int32 accumulator -> uint8 output, from the per-channel float32 scale
 // (parameter prefix), the packet's float32 multiplier and clamps and the output zero point
-// (docs/isa.md §4.2, §5.5). The rounding is a configuration choice (ChipConfig::requantRounding):
-// the exact hardware arithmetic is open question Q1, and the corpus test reports how many golden
-// bytes each option matches.
+// (docs/isa.md §4.2, §5.5). The rounding is a configuration choice (ChipConfig::requantRounding); the
+// rung's default, kFp32HalfEven, is the device's arithmetic as far as hardware-recorded outputs show
+// (docs/decoding-log.md "round18", Likely): the int32 accumulator (bias included) converted to
+// float32, multiplied in float32 by the scale and the multiplier, clamped, rounded half to even.
+// The 500^2 box convolution's device bytes (250,000) hold 28 exact float32 ties where the exact
+// product is no tie (acc 25,899,999 x 5.0e-6 -> 129.5 -> 130; 24,900,001 -> 124.5 -> 124): only this
+// rule gives all of them (double arithmetic changes 28 bytes, half-away / half-up 1, TFLite's fixed
+// point 28 and RingCanary's hash); prbodmann's nin_cnn device scores are reproduced 300 / 300 by it
+// and 219 / 300 by the fixed point. Which factor is applied first (acc x scale x mult, or acc x
+// (scale x mult)) no hardware output tells: each recorded program has one factor 1.0.
 #pragma once
 
 #include <cstdint>

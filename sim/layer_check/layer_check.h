@@ -86,7 +86,8 @@ struct LayerCheckOptions {
   std::optional<std::vector<std::vector<uint8_t>>> inputs;
   uint64_t seed = 1;
   // The lle epilogue's rounding. Default: the twin's (TFLite's fixed point), so that a difference
-  // is a decoding matter, not the open rounding question (docs/isa.md Q1; see the README).
+  // is a decoding matter, not the twin's rounding against the device's (float32, ties to even:
+  // models/lle/requantizer.h, docs/decoding-log.md "round18"; the rung's own default).
   models::RequantRounding rounding = models::RequantRounding::kTfliteFixedPoint;
   unsigned tolerance = 0;  // LSB a byte may differ by and still not count as a difference
 };

@@ -1,6 +1,7 @@
 // The requantisation epilogue's rounding options, against plain double arithmetic written here.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <cmath>
 #include <random>
 
@@ -75,6 +76,38 @@ TEST(LleRequantizer, FixedPointIsWithinOneOfExactAndFollowsGemmlowpOnTies) {
     const double exact = acc * mult;
     ASSERT_LE(std::abs(multiplyByQuantizedMultiplier(acc, m, shift) - exact), 1.0) << acc << " x " << mult;
   }
+}
+
+// Hardware evidence (docs/decoding-log.md "round18"): the rubensrech 500^2 box convolution's recorded device output
+// (ground_truth golden_rb_conv_2d_1_500_500_1_40_40_1_1, 250,000 bytes, equal to the rung's) holds 28 bytes whose
+// accumulator, converted to float32 (which drops its low bit above 2^24) and multiplied by the packet's float32
+// multiplier 5.0e-6 (bits 0x36a7c5ac, scale 1.0), is an exact tie while the exact product is none. The device wrote
+// 130 and 124: ties to even of the float32 product. Double arithmetic gives 129 / 125, half-away 130 / 125.
+TEST(LleRequantizer, TheDeviceRoundsTheFloat32ProductHalfToEven) {
+  const float mult = std::bit_cast<float>(0x36a7c5acu);
+  // The rung's default rounding is the rule under test: a default changed to another option fails here.
+  const Requantizer device(1.0f, mult, 0.0f, 255.0f, 0, models::ChipConfig{}.requantRounding);
+  EXPECT_EQ(device(25899999), 130) << "27 device bytes: float32 129.5 (exact 129.49999)";
+  EXPECT_EQ(device(24900001), 124) << "1 device byte: float32 124.5 (exact 124.500002)";
+  const Requantizer away(1.0f, mult, 0.0f, 255.0f, 0, RequantRounding::kFp32HalfAway);
+  EXPECT_EQ(away(24900001), 125) << "half-away changes the device's byte";
+  const Requantizer fixedPoint(1.0f, mult, 0.0f, 255.0f, 0, RequantRounding::kTfliteFixedPoint);
+  EXPECT_EQ(fixedPoint(25899999), 129) << "TFLite's fixed point rounds the exact product: not the device's byte";
+  EXPECT_EQ(fixedPoint(24900001), 125);
+}
+
+// The compiled average pool's multiplier is one float32 ulp below 1 / n (nin_cnn's 4 x 4 pool: 0.0624999963,
+// coralsim disasm), so a sum that is an exact tie of 1 / n lands just short of the half and rounds toward zero on
+// both sides; prbodmann's nin_cnn device scores need exactly that ("round18": 30 / 30 images with it, 24 / 30 with
+// 1 / 16 itself under half-even). The rung takes the packet's multiplier as it is.
+TEST(LleRequantizer, APoolMultiplierOneUlpBelowOneOverNSendsTiesTowardZero) {
+  const float below = std::nextafter(0.0625f, 0.0f);
+  const Requantizer pool(1.0f, below, -124.0f, 131.0f, 124, RequantRounding::kFp32HalfEven);
+  EXPECT_EQ(pool(8), 124) << "0.5 -> 0";
+  EXPECT_EQ(pool(104), 124 + 6) << "6.5 -> 6";
+  EXPECT_EQ(pool(-56), 124 - 3) << "-3.5 -> -3";
+  const Requantizer exact(1.0f, 0.0625f, -124.0f, 131.0f, 124, RequantRounding::kFp32HalfEven);
+  EXPECT_EQ(exact(-56), 124 - 4) << "with 1 / 16 itself half-even gives -4";
 }
 
 TEST(LleRequantizer, FixedPointSaturatesAScaleFarAboveTfliteRange) {
