@@ -1181,6 +1181,7 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
+    keptReadTakesStreamTag(packet, t, channel);  // the host's input stream on its tag gives it up (lle_rung_input_stream_tag.cc)
     TileState& tile = tiles_[t];
     tile.keptReadSequence = sequence;
     tile.keptReadFeedsNormalise = false;
@@ -1471,6 +1472,8 @@ void LleRung::pop(const DecodedPacket& packet) {
   if (tiles == 0 || (tiles >> config_.tileCount()) != 0) {
     refuse(packet, "destination tile mask " + isa::formatHex(tiles) + " is empty or names tiles this chip does not have");
   }
+  // The input's pop marks the 0x11 streams armed on its tiles as the host's input (lle_rung_input_stream_tag.cc).
+  if (input && !feedsStream) markHostInputStreams(tiles);
   // The length, in 64-byte ring beats (an input byte takes 8 ring bytes, see PopBuffer32), and again as
   // -(ring bytes / 16 - 1): in an input pop 8 + 20 bits of beats - 1 and the repeat in 16 bits (PopInputBeatsHigh,
   // PopInputBeats, PopInputRingNeg16; docs/decoding-log.md "win14" §C, "oldrecv" §B), in a parameter pop 10 + 8

@@ -459,8 +459,15 @@ class LleRung final : public models::DatapathRung {
     uint64_t levelOneRepeats = 1;
     uint64_t levelsTwoThreeRepeats = 1;
     bool blocksSideBySide = false;
+    // An input pop (PopIsInput) landed on its tile after it was armed: the host's input, not weights
+    // (lle_rung_input_stream_tag.cc, docs/decoding-log.md "wait2").
+    bool hostInput = false;
   };
   std::array<std::optional<WeightStream>, 16> weightStreams_;
+  // lle_rung_input_stream_tag.cc: an input pop marks the 0x11 streams on its tiles as the host's input; a kept read on
+  // such a stream's tag takes the tag from it (and is refused on a weight stream's).
+  void markHostInputStreams(uint16_t tiles);
+  void keptReadTakesStreamTag(const models::DecodedPacket& packet, unsigned t, uint64_t channel);
   // The streams a convolution compute took, per tile, until the pop that feeds them (PopStreamFeed).
   std::array<std::optional<WeightStream>, 16> streamsAwaitingFeed_;
   // The convolutions whose weights no tile holds at wide address 0, waiting for the send that feeds their stream (the

@@ -6033,6 +6033,90 @@ TEST_F(LleRungTest, ThePixelWalkCountsItsPixelsAtTheW0NestsLevel0AndReadsThemAtN
   EXPECT_NE(unkept.find("a pixel walk at Nest37 level 2"), std::string::npos) << unkept;
 }
 
+// The host's input stream gives its tag up to the kept read after it (docs/decoding-log.md "wait2";
+// lle_rung_input_stream_tag.cc). Where the image is streamed in (MobileNet v2 wo_fc 1024x512 @ 0x00ac / 0x00b0, the
+// PoseNet 481x641 decoders @ 0x0148 / 0x014c), an execution-only 0x11 arms a tag on the input's tiles and an input pop
+// (PopIsInput) fills them; the kept read of the identity block names the same tag, and the input copy after it takes
+// the block as its weights (the walked element-wise form). Here tile 2's 0x11 arms tag 91 (the kept read's and the
+// compute's Stage13Channel / ComputeStreamTag), an input pop lands, then the pixel walk of the test above: the same
+// outputs. The same 0x11 without an input pop is a weight stream on the kept read's tag: refused by name. No corpus
+// program has these tiles or pixels. Before the change the compute read the 0x11 as its weight stream and waited for
+// a weight-feed send that never comes (its outputs were never written): the corpus stops "a second convolution
+// waiting for its weight-feed send".
+TEST_F(LleRungTest, AKeptReadTakesTheTagOfTheHostsInputStreamAndTheInputCopyWalksWithItsBlock) {
+  constexpr uint16_t kTile = 0x4;
+  constexpr uint64_t kBlockAt = 96, kInputAt = 200, kPixels = 7, kPixelBytes = 8, kTag = 91;
+  constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
+  constexpr int32_t kBias = 5;
+  const int8_t diagonal[4] = {2, -1, 1, 3};
+  std::vector<std::pair<LleField, uint64_t>> fields = {
+      {LleField::ComputeZpIn, kEltZpIn}, {LleField::ComputeZpOut, kEltZpOut},
+      {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
+      {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+      {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)},
+      {LleField::ComputeBias, kBias},
+      {LleField::ComputeK4W0, kPixels - 1}, {LleField::ComputeK4W7, kPixels - 1}, {LleField::ComputeK4W10, kPixels - 1},
+      {LleField::ComputeK4W1, 0}, {LleField::ComputeNest37Limit1, 0}, {LleField::ComputePositions, kPixels - 1},
+      {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, kPixelBytes},
+      {LleField::ComputeKWrap37, static_cast<uint64_t>(-int64_t{kPixels - 1})},
+      {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+      {LleField::ComputeOut37Limit0, kPixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
+      {LleField::ComputeOutPositions, 0}, {LleField::ComputeOutWrap, static_cast<uint64_t>(-int64_t{kPixels - 1})},
+      {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeStreamTag, kTag}};
+  DecodedPacket walk = elementWiseCompute(kTile, kPixels, kInputAt, fields);
+  f.setElement(walk, LleField::ComputeLimitW0, 0, 0);
+  streams.input.resize(kPixels * kPixelBytes);
+  for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(17 + 11 * i);
+  // The corpus order (wo_fc 1024x512 @ 0x0074, 0x00ac, 0x00b0, 0x019e, 0x01a6): the staging write, the 0x11, the input's
+  // pop, the kept block, the copy.
+  const auto run = [&](bool inputPop) {
+    rung.beginRun();
+    rung.packet(canaryAt(kTile, kOutputAt / 4 + kPixels), streams, 0);
+    rung.packet(infeed(true), streams, 0);
+    for (uint64_t c = 0; c < 4; ++c) {
+      const uint64_t value = uint64_t{static_cast<uint8_t>(diagonal[c])} << (8 * c);
+      rung.packet(f.make(0x17, {{LleField::Dma17Mask, kTile}, {LleField::Fill17Immediate, 1},
+                                {LleField::Fill17Value, value}, {LleField::Fill17At4, kBlockAt / 4 + c}}),
+                  streams, 0);
+    }
+    if (inputPop) rung.packet(stageAt(kTile, kInputAt, streams.input.size()), streams, 0);
+    // A stream the rung arms (a prefix, as the feed test's above) on the kept read's and the walk's tag.
+    DecodedPacket receive = executionOnlyReceive(kTile);
+    f.setElement(receive, LleField::Recv11ExecStream, 0, kTag);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, 0);
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(receive, LleField::Recv11PrefixOn, 0, 1);
+    f.setElement(receive, LleField::Recv11PrefixBytes8, 0, 32);
+    f.setElement(receive, LleField::Recv11PrefixLast64, 0, 4);
+    rung.packet(receive, streams, 0);
+    if (inputPop) rung.packet(pop(true, kTile), streams, 0);
+    DecodedPacket keep = readAt(kTile, kBlockAt, 16);
+    f.setElement(keep, LleField::Stage13Route, 0, 0);
+    f.setElement(keep, LleField::Stage13Route, 1, 0);
+    f.setElement(keep, LleField::Stage13Channel, 0, kTag);
+    rung.packet(keep, streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    rung.packet(walk, streams, 0);
+    rung.packet(readAt(kTile, kOutputAt, 32), streams, 0);
+    rung.packet(f.make(0x27, {{LleField::OutfeedLines, 32 / 8 - 1}}), streams, 0);
+    rung.packet(f.make(0x10, {{LleField::Dma10ToOutfeed, 1}, {LleField::Dma10ReadForm, 1}, {LleField::Dma10Mask, kTile}}), streams, 0);
+    std::vector<uint8_t> out = rung.windowTail(0, 32, 0, streams);
+    rung.endRun();
+    return out;
+  };
+  const std::vector<uint8_t> out = run(true);
+  ASSERT_EQ(out.size(), 32u);
+  for (uint64_t k = 0; k < kPixels; ++k) {
+    for (unsigned c = 0; c < 4; ++c) {
+      const int32_t acc = (streams.input[kPixelBytes * k + c] - kEltZpIn) * diagonal[c] + kBias;
+      const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.75f, -10.0f, 200.0f)) + kEltZpOut);
+      EXPECT_EQ(out[4 * k + c], want) << "pixel " << k << " lane " << c;
+    }
+  }
+  const std::string weights = refusalOf([&] { run(false); });
+  EXPECT_NE(weights.find("holds the same tag and no input pop fed it"), std::string::npos) << weights;
+}
+
 // The pixel walk through the tile's table (docs/decoding-log.md "exp19" §B: the trackers' exponentials @ 0x052f): each
 // pixel's four lanes, x = clamp(acc x mult) unrounded, go through the 0x19 table into 16-bit results, low byte first,
 // two units a position (ComputeLaneGroups 1, ComputeSixteenBitResults set), the output nest's step and carries applied
