@@ -227,16 +227,28 @@ std::string ConvCompute::passesProblem() const {
     return field + "Nest29's level 7 (ComputeNest29Level7, its carry ComputeKWrap29[5], word 9 bits 36:24) steps " +
            std::to_string(weightPassStride) + " weight groups a pass: a pass walking another weight window is not decoded";
   }
-  // One pass must be a plain reduction: its K groups the weight nest's inner levels (the passes with K passes at the
-  // nest's level 6 above the positions, 150 corpus computes, are not executed).
+  // One pass is a plain reduction (its K groups the weight nest's inner levels), or a reduction split into K passes
+  // above the positions (the w0 nest's level 6, 150 corpus computes: docs/decoding-log.md "wrap10"), run as the split
+  // form runs it -- pass by pass over the stream's next window, into one sum a position -- within the block.
   uint64_t innerWeights = 1;
   for (unsigned i = 0; i < ComputeLoopNest::kLevels; ++i) {
     if (weights.limits[i] != 0 && weights.strides[i] == 0) break;
     innerWeights *= weights.limits[i] + 1;
   }
   if (innerWeights != reduction()) {
-    return field + "a pass whose reduction (" + std::to_string(reduction()) + " iterations an output) is not the inner " +
-           std::to_string(innerWeights) + " of the weight nest (K passes above the positions) is not executed";
+    ConvCompute one = *this;
+    one.passes = 1;
+    one.sideBySideBlocks = 1;
+    one.output = *onePassOutput();
+    const auto split = one.splitReduction();
+    if (!split || split->blocks != 1 || split->groups < 2) {
+      return field + "a pass whose reduction (" + std::to_string(reduction()) + " iterations an output) is neither the inner " +
+             std::to_string(innerWeights) + " of the weight nest nor K passes above the positions of one block is not executed";
+    }
+    if (sideBySideBlocks > 1) {
+      return field + "K passes above the positions (" + std::to_string(split->groups) + ") in a stream of " +
+             std::to_string(sideBySideBlocks) + " side-by-side blocks are not decoded";
+    }
   }
   return "";
 }
@@ -265,7 +277,8 @@ std::string ConvCompute::unsupported() const {
     if (weights.limits[i] != 0 && weights.strides[i] == 0) break;
     innerWeights *= weights.limits[i] + 1;
   }
-  if (innerWeights != reduction() && !splitReduction()) {
+  // With passes of the whole walk, passesProblem has read one pass's reduction (plain or split into K passes).
+  if (passes == 1 && innerWeights != reduction() && !splitReduction()) {
     return "the reduction (" + std::to_string(reduction()) + " iterations an output) is not the inner " + std::to_string(innerWeights) +
            " iterations of the weight nest (Nest29): an accumulation across outer loops is not decoded";
   }
@@ -292,7 +305,13 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     one.sideBySideBlocks = 1;
     one.output = *conv.onePassOutput();
     const uint64_t perPass = one.outputs();
-    const uint64_t blockBytes = conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1) * conv.groupBytes();
+    // A block is its prefix and the weight window, or, where the pass splits its reduction into K passes above the
+    // positions ("wrap10"), its prefix and one window a K pass, one after another (the split form's reading below).
+    const auto kSplit = one.splitReduction();
+    const uint64_t kPasses = kSplit ? kSplit->groups : 1;
+    const auto windowUnits = static_cast<uint64_t>(conv.weights.highestUnit() - conv.weights.lowestUnit() + 1);
+    const uint64_t blockBytes =
+        conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1 + (kPasses - 1) * windowUnits) * conv.groupBytes();
     if (wide.size() < conv.passes * blockBytes) {
       return "the " + std::to_string(conv.passes) + " passes (ComputeLimitW0Level7) read wide bytes up to " +
              std::to_string(conv.passes * blockBytes) + "; the tile holds " + std::to_string(wide.size());
