@@ -113,6 +113,7 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   conv.passes = wholeWalkPasses(words);
   conv.inputPassStride = levelSevenStride(isa::ComputeNest::Nest37, words, conv.input);
   conv.weightPassStride = levelSevenStride(isa::ComputeNest::Nest29, words, conv.weights);
+  if (readField(words, LleField::ComputeTopLevelPasses) != 0) conv.kPassLevel = ComputeLoopNest::kLevels - 1;
   return conv;
 }
 
@@ -181,6 +182,7 @@ std::optional<ConvCompute::SplitReduction> ConvCompute::splitReduction() const {
   }
   if (groups < 2) return std::nullopt;
   for (unsigned groupsFrom = level; groupsFrom <= ComputeLoopNest::kLevels; ++groupsFrom) {
+    if (kPassLevel != 0 && groupsFrom != kPassLevel) continue;
     const uint64_t positions = product(level, groupsFrom);
     if (outputs() % positions != 0) continue;
     unsigned blocksFrom = groupsFrom;

@@ -64,6 +64,11 @@ struct ConvCompute {
   // walks the same input units and weight window again, the only form executed.
   int64_t inputPassStride = 0;
   int64_t weightPassStride = 0;
+  // The weight nest's level that counts a split reduction's K passes where the packet names it: 6 under
+  // ComputeTopLevelPasses (w15 bit 12, whose w10 walk adds level 6 into the same rows: docs/decoding-log.md "w15b12",
+  // "wrap10"); 0 where the split is found from the counts alone. Named, a level of positions whose count equals the
+  // passes' (the PoseNet decoders' 8 positions beside 8 K passes) cannot be taken for them.
+  unsigned kPassLevel = 0;
 
   [[nodiscard]] static ConvCompute fromPacket(std::span<const isa::Word128> words);
 
