@@ -208,6 +208,19 @@ std::optional<OutputNest> ConvCompute::onePassOutput() const {
   return one;
 }
 
+std::optional<ConvCompute::SplitReduction> ConvCompute::onePassSplit() const {
+  const auto onePass = onePassOutput();
+  if (passes < 2 || !onePass) return std::nullopt;
+  ConvCompute one = *this;
+  one.passes = 1;
+  one.sideBySideBlocks = 1;
+  one.streamBlocks = 1;
+  one.output = *onePass;
+  const auto split = one.splitReduction();
+  if (!split || split->blocks != 1 || split->groups < 2) return std::nullopt;
+  return split;
+}
+
 std::string ConvCompute::passesProblem() const {
   const std::string field = "ComputeLimitW0Level7 (word 1 bits 45:32) = " + std::to_string(passes - 1) + ": ";
   if (sideBySideBlocks > 1 && sideBySideBlocks != passes) {
@@ -238,12 +251,8 @@ std::string ConvCompute::passesProblem() const {
     innerWeights *= weights.limits[i] + 1;
   }
   if (innerWeights != reduction()) {
-    ConvCompute one = *this;
-    one.passes = 1;
-    one.sideBySideBlocks = 1;
-    one.output = *onePassOutput();
-    const auto split = one.splitReduction();
-    if (!split || split->blocks != 1 || split->groups < 2) {
+    const auto split = onePassSplit();
+    if (!split) {
       return field + "a pass whose reduction (" + std::to_string(reduction()) + " iterations an output) is neither the inner " +
              std::to_string(innerWeights) + " of the weight nest nor K passes above the positions of one block is not executed";
     }
@@ -305,6 +314,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     ConvCompute one = conv;
     one.passes = 1;
     one.sideBySideBlocks = 1;
+    one.streamBlocks = 1;
     one.output = *conv.onePassOutput();
     const uint64_t perPass = one.outputs();
     // A block is its prefix and the weight window, or, where the pass splits its reduction into K passes above the

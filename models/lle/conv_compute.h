@@ -101,6 +101,13 @@ struct ConvCompute {
   // nullopt where its top levels do not count exactly the passes. `passesProblem` says why the passes cannot run, or "".
   [[nodiscard]] std::optional<OutputNest> onePassOutput() const;
   [[nodiscard]] std::string passesProblem() const;
+  // With `passes` > 1: one pass's reduction split into K passes above the positions ("wrap10"), or nullopt where a
+  // pass is a plain reduction (or its output nest does not count the passes).
+  [[nodiscard]] std::optional<SplitReduction> onePassSplit() const;
+  // The output blocks the weight stream carries for this compute: the split reduction's blocks, once a pass of the whole
+  // walk (the compute-feeding write's Stage14StreamPrefixBlocks + 1 = level 7's passes in 2,096 / 2,096 corpus tile-feeds,
+  // docs/decoding-log.md "wrap10").
+  [[nodiscard]] uint64_t streamOutputBlocks() const { return blocks() * passes; }
 
   // Why the kernel cannot run this packet (naming the field), or "" when it can.
   [[nodiscard]] std::string unsupported() const;

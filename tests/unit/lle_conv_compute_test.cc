@@ -700,6 +700,8 @@ TEST(LleConvCompute, PassesOfTheWholeWalkTakeTheStreamsNextBlockAndWriteTheNextO
   ASSERT_EQ(conv.weightPassStride, 0);
   ASSERT_EQ(conv.unsupported(), "");
   ASSERT_EQ(conv.reduction(), kTaps);
+  EXPECT_FALSE(conv.onePassSplit().has_value());  // a pass is a plain reduction
+  EXPECT_EQ(conv.streamOutputBlocks(), kPasses);   // the stream carries a block a pass ("wrap10")
   uint32_t s = 4242;
   std::vector<uint8_t> grid(4 * kPlane);
   for (uint8_t& b : grid) b = lcg(s);
@@ -833,6 +835,11 @@ TEST(LleConvCompute, PassesOfTheWholeWalkSplitIntoKPassesAboveThePositionsAddEac
   ASSERT_EQ(conv.weightPassStride, 0);
   ASSERT_EQ(conv.reduction(), kTaps * kGroups);
   ASSERT_EQ(conv.unsupported(), "");
+  // One pass splits into the 3 K passes in one block; the stream carries a block a pass (the feeding write's count).
+  ASSERT_TRUE(conv.onePassSplit().has_value());
+  EXPECT_EQ(conv.onePassSplit()->groups, kGroups);
+  EXPECT_EQ(conv.onePassSplit()->positions, kOutputs);
+  EXPECT_EQ(conv.streamOutputBlocks(), kPasses);
   uint32_t s = 8080;
   std::vector<uint8_t> grid(4 * kPlane * kGroups);
   for (uint8_t& b : grid) b = lcg(s);
