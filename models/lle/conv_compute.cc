@@ -113,6 +113,7 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   conv.passes = wholeWalkPasses(words);
   conv.inputPassStride = levelSevenStride(isa::ComputeNest::Nest37, words, conv.input);
   conv.weightPassStride = levelSevenStride(isa::ComputeNest::Nest29, words, conv.weights);
+  if (readField(words, LleField::ComputeTopLevelPasses) != 0) conv.kPassLevel = ComputeLoopNest::kLevels - 1;
   return conv;
 }
 
@@ -181,6 +182,7 @@ std::optional<ConvCompute::SplitReduction> ConvCompute::splitReduction() const {
   }
   if (groups < 2) return std::nullopt;
   for (unsigned groupsFrom = level; groupsFrom <= ComputeLoopNest::kLevels; ++groupsFrom) {
+    if (kPassLevel != 0 && groupsFrom != kPassLevel) continue;
     const uint64_t positions = product(level, groupsFrom);
     if (outputs() % positions != 0) continue;
     unsigned blocksFrom = groupsFrom;
@@ -206,6 +208,19 @@ std::optional<OutputNest> ConvCompute::onePassOutput() const {
   return one;
 }
 
+std::optional<ConvCompute::SplitReduction> ConvCompute::onePassSplit() const {
+  const auto onePass = onePassOutput();
+  if (passes < 2 || !onePass) return std::nullopt;
+  ConvCompute one = *this;
+  one.passes = 1;
+  one.sideBySideBlocks = 1;
+  one.streamBlocks = 1;
+  one.output = *onePass;
+  const auto split = one.splitReduction();
+  if (!split || split->blocks != 1 || split->groups < 2) return std::nullopt;
+  return split;
+}
+
 std::string ConvCompute::passesProblem() const {
   const std::string field = "ComputeLimitW0Level7 (word 1 bits 45:32) = " + std::to_string(passes - 1) + ": ";
   if (sideBySideBlocks > 1 && sideBySideBlocks != passes) {
@@ -227,16 +242,24 @@ std::string ConvCompute::passesProblem() const {
     return field + "Nest29's level 7 (ComputeNest29Level7, its carry ComputeKWrap29[5], word 9 bits 36:24) steps " +
            std::to_string(weightPassStride) + " weight groups a pass: a pass walking another weight window is not decoded";
   }
-  // One pass must be a plain reduction: its K groups the weight nest's inner levels (the passes with K passes at the
-  // nest's level 6 above the positions, 150 corpus computes, are not executed).
+  // One pass is a plain reduction (its K groups the weight nest's inner levels), or a reduction split into K passes
+  // above the positions (the w0 nest's level 6, 150 corpus computes: docs/decoding-log.md "wrap10"), run as the split
+  // form runs it -- pass by pass over the stream's next window, into one sum a position -- within the block.
   uint64_t innerWeights = 1;
   for (unsigned i = 0; i < ComputeLoopNest::kLevels; ++i) {
     if (weights.limits[i] != 0 && weights.strides[i] == 0) break;
     innerWeights *= weights.limits[i] + 1;
   }
   if (innerWeights != reduction()) {
-    return field + "a pass whose reduction (" + std::to_string(reduction()) + " iterations an output) is not the inner " +
-           std::to_string(innerWeights) + " of the weight nest (K passes above the positions) is not executed";
+    const auto split = onePassSplit();
+    if (!split) {
+      return field + "a pass whose reduction (" + std::to_string(reduction()) + " iterations an output) is neither the inner " +
+             std::to_string(innerWeights) + " of the weight nest nor K passes above the positions of one block is not executed";
+    }
+    if (sideBySideBlocks > 1) {
+      return field + "K passes above the positions (" + std::to_string(split->groups) + ") in a stream of " +
+             std::to_string(sideBySideBlocks) + " side-by-side blocks are not decoded";
+    }
   }
   return "";
 }
@@ -265,7 +288,8 @@ std::string ConvCompute::unsupported() const {
     if (weights.limits[i] != 0 && weights.strides[i] == 0) break;
     innerWeights *= weights.limits[i] + 1;
   }
-  if (innerWeights != reduction() && !splitReduction()) {
+  // With passes of the whole walk, passesProblem has read one pass's reduction (plain or split into K passes).
+  if (passes == 1 && innerWeights != reduction() && !splitReduction()) {
     return "the reduction (" + std::to_string(reduction()) + " iterations an output) is not the inner " + std::to_string(innerWeights) +
            " iterations of the weight nest (Nest29): an accumulation across outer loops is not decoded";
   }
@@ -290,9 +314,16 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     ConvCompute one = conv;
     one.passes = 1;
     one.sideBySideBlocks = 1;
+    one.streamBlocks = 1;
     one.output = *conv.onePassOutput();
     const uint64_t perPass = one.outputs();
-    const uint64_t blockBytes = conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1) * conv.groupBytes();
+    // A block is its prefix and the weight window, or, where the pass splits its reduction into K passes above the
+    // positions ("wrap10"), its prefix and one window a K pass, one after another (the split form's reading below).
+    const auto kSplit = one.splitReduction();
+    const uint64_t kPasses = kSplit ? kSplit->groups : 1;
+    const auto windowUnits = static_cast<uint64_t>(conv.weights.highestUnit() - conv.weights.lowestUnit() + 1);
+    const uint64_t blockBytes =
+        conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1 + (kPasses - 1) * windowUnits) * conv.groupBytes();
     if (wide.size() < conv.passes * blockBytes) {
       return "the " + std::to_string(conv.passes) + " passes (ComputeLimitW0Level7) read wide bytes up to " +
              std::to_string(conv.passes * blockBytes) + "; the tile holds " + std::to_string(wide.size());

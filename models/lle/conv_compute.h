@@ -64,6 +64,11 @@ struct ConvCompute {
   // walks the same input units and weight window again, the only form executed.
   int64_t inputPassStride = 0;
   int64_t weightPassStride = 0;
+  // The weight nest's level that counts a split reduction's K passes where the packet names it: 6 under
+  // ComputeTopLevelPasses (w15 bit 12, whose w10 walk adds level 6 into the same rows: docs/decoding-log.md "w15b12",
+  // "wrap10"); 0 where the split is found from the counts alone. Named, a level of positions whose count equals the
+  // passes' (the PoseNet decoders' 8 positions beside 8 K passes) cannot be taken for them.
+  unsigned kPassLevel = 0;
 
   [[nodiscard]] static ConvCompute fromPacket(std::span<const isa::Word128> words);
 
@@ -96,6 +101,13 @@ struct ConvCompute {
   // nullopt where its top levels do not count exactly the passes. `passesProblem` says why the passes cannot run, or "".
   [[nodiscard]] std::optional<OutputNest> onePassOutput() const;
   [[nodiscard]] std::string passesProblem() const;
+  // With `passes` > 1: one pass's reduction split into K passes above the positions ("wrap10"), or nullopt where a
+  // pass is a plain reduction (or its output nest does not count the passes).
+  [[nodiscard]] std::optional<SplitReduction> onePassSplit() const;
+  // The output blocks the weight stream carries for this compute: the split reduction's blocks, once a pass of the whole
+  // walk (the compute-feeding write's Stage14StreamPrefixBlocks + 1 = level 7's passes in 2,096 / 2,096 corpus tile-feeds,
+  // docs/decoding-log.md "wrap10").
+  [[nodiscard]] uint64_t streamOutputBlocks() const { return blocks() * passes; }
 
   // Why the kernel cannot run this packet (naming the field), or "" when it can.
   [[nodiscard]] std::string unsupported() const;

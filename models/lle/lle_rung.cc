@@ -2444,19 +2444,21 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
     const WeightStream stream = *weightStreams_[t];
     weightStreams_[t].reset();
     streamsAwaitingFeed_[t] = stream;
-    if (stream.blocks != conv.blocks()) {
+    // Passes of the whole walk (ComputeLimitW0Level7) take one block of the stream each ("wrap10": 2,096 / 2,096 tile-feeds).
+    if (stream.blocks != conv.streamOutputBlocks()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
                          std::to_string(stream.blocks) +
                          " output blocks (a 0x12's levels 2-3, or Stage14StreamPrefixBlocks + 1 of the compute-feeding write after it), the " +
-                         "convolution's weight nest counts " + std::to_string(conv.blocks()) + " above its K groups");
+                         "convolution's weight nest counts " + std::to_string(conv.blocks()) + " above its K groups, times " +
+                         std::to_string(conv.passes) + " passes (ComputeLimitW0Level7 + 1)");
     }
-    if (stream.transfers != conv.reduction() * conv.blocks()) {
+    if (stream.transfers != conv.reduction() * conv.streamOutputBlocks()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
                          std::to_string(stream.transfers) + " transfers (" +
                          (stream.opcode == 0x12 ? "Recv12Run + 1, times its repeats" : "Recv11ExecRun + 1, times its repeats, less Recv11ExecLastShort") +
                          "), the convolution "
-                         "reduces over " + std::to_string(conv.reduction()) + " weight groups in each of " + std::to_string(conv.blocks()) +
-                         " output blocks");
+                         "reduces over " + std::to_string(conv.reduction()) + " weight groups in each of " +
+                         std::to_string(conv.streamOutputBlocks()) + " output blocks");
     }
     // Several output blocks of a host stream (a 0x11, whose write names them: "bias14") are read from wide memory over
     // one K pass, side by side or one after another (stream_block_layout.h); any other layout is not decoded: refused.
@@ -2468,7 +2470,10 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
     }
     // Both layouts are read over one K pass; a host stream's blocks over several K passes (the receive's level 1
     // counting K parts) are not decoded, as before "dec17": refused, not read as a 0x12's ("ring128").
-    if (const auto split = conv.splitReduction(); stream.opcode == 0x11 && stream.blocks > 1 && (!split || split->groups != 1)) {
+    // A level-7 pass of one K pass reads its block as one K pass does (the passes are the blocks); one whose reduction is
+    // split into K passes (onePassSplit) is the same unread layout.
+    const bool plainPasses = conv.passes > 1 && !conv.onePassSplit();
+    if (const auto split = conv.splitReduction(); stream.opcode == 0x11 && stream.blocks > 1 && !plainPasses && (!split || split->groups != 1)) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
                          std::to_string(stream.blocks) + " output blocks from the host (a 0x11) over several K passes: where each "
                          "block's K parts lie in wide memory is not decoded");

@@ -1,5 +1,6 @@
 #include "models/lle/partial_sum_walk.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 
@@ -142,17 +143,20 @@ std::string partialSumWalkProblem(std::span<const isa::Word128> words) {
   // Row 0 is a row like any other: with the switch on, the walk from it is checked below as the walk from any
   // first row (docs/decoding-log.md "st13b": the 243 corpus computes that walk from row 0 and count above their
   // positions have the walk's shape, wrap +1 at level 0 and -(level 1's limit) above, as the 782 from a row > 0).
-  // With the switch off a row of 0 keeps no sums, and a wrap there is a walk the rung does not read.
+  // With the switch off a row of 0 keeps no sums, and a wrap there is a walk the rung does not read -- except under
+  // ComputeTopLevelPasses, whose walks never carry slot 0's mark: there row 0 is the walk's first row as well
+  // (docs/decoding-log.md "wrap10": the 179 corpus level-6 walks from row 0 have the shape of the 29 from a row > 0).
+  const uint64_t topLevelPasses = readField(words, LleField::ComputeTopLevelPasses);
   if (row == 0 && walkOn == 0) {
     for (unsigned i = 0; i < kLevels; ++i) {
-      if (wraps[i] != 0) {
+      if (wraps[i] != 0 && topLevelPasses == 0) {
         return wrapName(i) + " = " + std::to_string(wraps[i]) +
                " with ComputePartialSumRow (word 9 bits 121:110) = 0: a walk over partial-sum rows without its first row is not decoded";
       }
     }
-    return "";
+    // No wrap: nothing walks (a bit without its walk is topLevelPassesProblem's to name).
+    if (std::all_of(wraps.begin(), wraps.end(), [](int64_t w) { return w == 0; })) return "";
   }
-  const uint64_t topLevelPasses = readField(words, LleField::ComputeTopLevelPasses);
   if (walkOn == 0) {
     // No slot carries: the sums are kept in the one row, level 1 counting the passes (one_row_walk.h, "mnv1psum").
     if (keepsSumsInOneRow(words)) return "";

@@ -694,6 +694,8 @@ TEST(LleConvCompute, PassesOfTheWholeWalkTakeTheStreamsNextBlockAndWriteTheNextO
   ASSERT_EQ(conv.weightPassStride, 0);
   ASSERT_EQ(conv.unsupported(), "");
   ASSERT_EQ(conv.reduction(), kTaps);
+  EXPECT_FALSE(conv.onePassSplit().has_value());  // a pass is a plain reduction
+  EXPECT_EQ(conv.streamOutputBlocks(), kPasses);   // the stream carries a block a pass ("wrap10")
   uint32_t s = 4242;
   std::vector<uint8_t> grid(4 * kPlane);
   for (uint8_t& b : grid) b = lcg(s);
@@ -772,6 +774,113 @@ TEST(LleConvCompute, PassesOfTheWholeWalkTakeTheStreamsNextBlockAndWriteTheNextO
   const ConvCompute steppedWeights = ConvCompute::fromPacket(weightSteps.words);
   EXPECT_EQ(steppedWeights.weightPassStride, -1);
   EXPECT_NE(steppedWeights.unsupported().find("ComputeNest29Level7"), std::string::npos) << steppedWeights.unsupported();
+}
+
+// Passes of the whole walk whose one pass splits its reduction into K passes above the positions (docs/decoding-log.md
+// "wrap10": the w0 nest's level 6 under level 7, 150 corpus computes of MobileNet v2 wo_fc and the PoseNet 353x481 /
+// 481x641 quant decoders, their w10 nest walking partial-sum rows under ComputeTopLevelPasses). Here the "ring88"
+// convolution (2 x 3 taps, 6 positions, 3 K groups, the groups' planes one after another in the input) run for 2
+// level-7 passes, 8 lanes: pass b reads the stream's block b -- its scale, bias and offset arrays, then its 3 windows of
+// 6 tap groups, one K pass after another -- adds the 3 K passes into one sum a position, and writes its 6 outputs after
+// pass b - 1's. No corpus compute has these taps, lanes or counts. The reference sums every K group directly from the
+// layout; reading the block's first window for every K pass (the one-window block of "w1b86b") changes pass outputs.
+TEST(LleConvCompute, PassesOfTheWholeWalkSplitIntoKPassesAboveThePositionsAddEachBlocksWindowsIntoOneSum) {
+  const Epilogue e;
+  constexpr unsigned kPasses = 2, kGroups = 3, kWideLanes = 8, kPrefix = 3;
+  constexpr int64_t kPlane = kG * (kOutH + kKh - 1);
+  Packet p = convPacket(kPrefix, e);
+  using N = isa::ComputeNest;
+  const int64_t walked = (kKw - 1) + (kKh - 1) * kG + (kOutW - 1) + (kOutH - 1) * kG;
+  p.slot(N::Nest37, 4, kOutH - 1, kPlane - walked);                       // -> level 5 steps one plane: the K passes
+  p.slot(N::Nest37, 5, kGroups - 1, 0);
+  p.slot(N::Nest29, 1, kOutputs - 1, -static_cast<int64_t>(kTaps - 1));   // -> level 2 stride 0: the stream's next window
+  p.slot(N::Nest29, 2, kGroups - 1, 0);
+  p.slot(N::Output37, 0, kOutputs - 1, 2 - 1);                            // -> level 1 stride 2 x 6 units: one pass's outputs
+  p.slot(N::Output37, 1, kPasses - 1, 0);
+  p.field(LleField::ComputeOut37Step, 2 - 1);                              // 2 lane groups a position
+  p.field(LleField::ComputeLaneGroups, kWideLanes / 4 - 1);
+  p.field(LleField::ComputeLimitW0Level7, kPasses - 1);
+  p.field(LleField::ComputeNest37Level7, kPasses - 1);
+  p.field(LleField::ComputeNest29Level7, kPasses - 1);
+  p.field(LleField::ComputeW10Level7, kPasses - 1);
+  const auto walkOf = [](const ComputeLoopNest& nest) {
+    int64_t walk = 0;
+    for (unsigned j = 0; j < ComputeLoopNest::kLevels; ++j) walk += static_cast<int64_t>(nest.limits[j]) * nest.strides[j];
+    return walk;
+  };
+  {
+    const ConvCompute once = ConvCompute::fromPacket(p.words);
+    p.slot(N::Nest37, 6, 0, -walkOf(once.input));
+    p.slot(N::Nest29, 6, 0, -walkOf(once.weights));
+  }
+  const ConvCompute conv = ConvCompute::fromPacket(p.words);
+  ASSERT_EQ(conv.passes, kPasses);
+  ASSERT_EQ(conv.inputPassStride, 0);
+  ASSERT_EQ(conv.weightPassStride, 0);
+  ASSERT_EQ(conv.reduction(), kTaps * kGroups);
+  ASSERT_EQ(conv.unsupported(), "");
+  // One pass splits into the 3 K passes in one block; the stream carries a block a pass (the feeding write's count).
+  ASSERT_TRUE(conv.onePassSplit().has_value());
+  EXPECT_EQ(conv.onePassSplit()->groups, kGroups);
+  EXPECT_EQ(conv.onePassSplit()->positions, kOutputs);
+  EXPECT_EQ(conv.streamOutputBlocks(), kPasses);
+  uint32_t s = 8080;
+  std::vector<uint8_t> grid(4 * kPlane * kGroups);
+  for (uint8_t& b : grid) b = lcg(s);
+  std::vector<uint8_t> wide;
+  std::array<std::array<float, kWideLanes>, kPasses> scale{};
+  std::array<std::array<int32_t, kWideLanes>, kPasses> bias{};
+  std::array<std::array<uint32_t, kWideLanes>, kPasses> offset{};
+  std::array<std::vector<uint8_t>, kPasses> weights;
+  const auto array = [&](const auto& values) {
+    for (auto v : values) {
+      uint8_t b[4];
+      std::memcpy(b, &v, 4);
+      wide.insert(wide.end(), b, b + 4);
+    }
+  };
+  for (unsigned b = 0; b < kPasses; ++b) {
+    for (unsigned c = 0; c < kWideLanes; ++c) {
+      scale[b][c] = 0.0625f * static_cast<float>(c + 2 + 3 * b);
+      bias[b][c] = 270 * static_cast<int32_t>(c) - 800 * static_cast<int32_t>(b);
+      offset[b][c] = 70 + 9 * c + 23 * b;
+    }
+    weights[b].resize(kGroups * kTaps * 4 * kWideLanes);
+    for (uint8_t& w : weights[b]) w = lcg(s);
+    array(scale[b]);
+    array(bias[b]);
+    array(offset[b]);
+    wide.insert(wide.end(), weights[b].begin(), weights[b].end());
+  }
+  AddressedMemory narrow{8192};
+  ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
+  uint64_t macs = 0;
+  ASSERT_EQ(runConvCompute(conv, narrow, wide, models::RequantRounding::kFp32HalfEven, macs), "");
+  EXPECT_EQ(macs, uint64_t{kPasses} * kOutputs * kTaps * kGroups * kWideLanes * 4);
+  const auto out = narrow.read(kOutputAt, 4 * kOutputs * 2 * kPasses);
+  std::set<uint8_t> distinct;
+  for (unsigned b = 0; b < kPasses; ++b) {
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        for (unsigned c = 0; c < kWideLanes; ++c) {
+          const uint8_t want =
+              splitReductionReference(grid, weights[b], kGroups, kWideLanes, kPlane, bias[b][c], offset[b][c], scale[b][c], e, y, x, c);
+          const uint8_t got = out[kWideLanes * (kOutputs * b + y * kOutW + x) + c];
+          EXPECT_EQ(int{got}, int{want}) << "pass " << b << " output (" << y << ", " << x << ") lane " << c;
+          distinct.insert(got);
+        }
+      }
+    }
+  }
+  EXPECT_GT(distinct.size(), 16u);
+  // One block's bytes short of the last pass's third window: refused naming the passes, not read past the end.
+  std::vector<uint8_t> shortWide(wide.begin(), wide.end() - 1);
+  EXPECT_NE(runConvCompute(conv, narrow, shortWide, models::RequantRounding::kFp32HalfEven, macs).find("ComputeLimitW0Level7"),
+            std::string::npos);
+  // The blocks side by side (the feeding write naming as many blocks as passes) over K passes: not decoded, refused by name.
+  ConvCompute side = conv;
+  side.sideBySideBlocks = kPasses;
+  EXPECT_NE(side.unsupported().find("side-by-side blocks are not decoded"), std::string::npos) << side.unsupported();
 }
 
 TEST(LleConvCompute, RefusesWhatItDoesNotModelNamingTheField) {

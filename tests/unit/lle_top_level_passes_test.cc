@@ -83,6 +83,27 @@ TEST_F(TopLevelPassesTest, PassesThatMoveRowsOrPositionsOutOfOrderAreRefused) {
   EXPECT_NE(why.find("moves level 4 (2 positions) by 4 rows where its positions' rows follow the 3 below them"), std::string::npos) << why;
 }
 
+// Row 0 under the bit is the walk's first row (docs/decoding-log.md "wrap10": the 179 corpus level-6 walks from row 0 --
+// MobileNet v2 wo_fc, the PoseNet 353x481 / 481x641 quant decoders -- have the shape of the 29 from a row > 0): the same
+// walk from row 0 passes, and from row 0 a walk of another shape is refused naming its wrap, not its row. Without the
+// bit, row 0 with wraps stays "a walk without its first row". Fails on main 79eaec7 (row 0 refused whatever the bit).
+TEST_F(TopLevelPassesTest, AWalkOfLevelSixPassesFromRowZeroIsCheckedAsFromAnyRow) {
+  const DecodedPacket p = compute(1, kWalk, 0);
+  EXPECT_EQ(readField(p.words, LleField::ComputePartialSumRow), 0u);
+  EXPECT_EQ(readField(p.words, LleField::ComputePartialSumWalkOn), 0u);
+  EXPECT_EQ(checkEnvelope(p), "") << checkEnvelope(p);
+  std::vector<int64_t> movingPasses = kWalk;
+  movingPasses[5] = -4;
+  std::string why = checkEnvelope(compute(1, movingPasses, 0));
+  EXPECT_NE(why.find("ComputePartialSumRow (word 9 bits 121:110) = 0: ComputeWrapW10[5] (the w10 nest's level-5 wrap) moves level 6"),
+            std::string::npos)
+      << why;
+  why = checkEnvelope(compute(0, kWalk, 0));
+  EXPECT_NE(why.find("with ComputePartialSumRow (word 9 bits 121:110) = 0: a walk over partial-sum rows without its first row"),
+            std::string::npos)
+      << why;
+}
+
 TEST_F(TopLevelPassesTest, TheFeedingWriteSaysHalfTheLevelSixPasses) {
   NextPacketWatch watch;
   const auto write = [&](uint64_t pairs) {
