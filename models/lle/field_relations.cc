@@ -12,6 +12,7 @@
 #include "models/lle/output_half_positions.h"
 #include "models/lle/output_partial_pass.h"
 #include "models/lle/partial_sum_walk.h"
+#include "models/lle/position_split_reduction.h"
 #include "models/lle/forward_marks.h"
 #include "models/lle/top_level_passes.h"
 #include "models/lle/w10_forward_marks.h"
@@ -342,6 +343,13 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     // The max pool's (idle input nest): its executor walks Output37 as an address generator, as the average pool's does.
     if (r.exceptRowWalk && isIdleInputNest(words)) continue;
     if (r.exceptPrefixed && rows == RowsChecked::kAll && isPrefixedCompute(words)) continue;  // the convolution / Dense executors'
+    // The one-output position rows in the reduction split over positions (position_split_reduction.h, docs/decoding-log.md
+    // "trkfc" §B): its positions are K groups of one output, so the form's own walk check holds these two fields.
+    if ((r.field == LleField::ComputePositionStep37 || r.field == LleField::ComputeOutPositions) && rows == RowsChecked::kAll &&
+        isPositionSplitReduction(words)) {
+      if (std::string problem = positionSplitReductionProblem(words); !problem.empty()) return problem;
+      continue;
+    }
     // Nor in the 16-bit streamed product (wide_streamed_square.h, docs/decoding-log.md "trk14b"): its input walk reads the
     // 0x03's four lanes once each (no K wrap back) and its executor checks that walk and its output units itself; its
     // weights are the stream taken in order, where every element is one value (the only case it executes).

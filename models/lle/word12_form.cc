@@ -19,6 +19,13 @@ std::string word12FormProblem(std::span<const isa::Word128> words) {
     return "ComputeCodeW12 (word 12 bits 31:27) = " + std::to_string(code) +
            ": an even code other than 0 (every corpus compute carries 0 or 2M + 1: bit 27 marks the code written)";
   }
+  // The second code w12[35:32] ("trkfc" §A): 0 or 2N + 1, bit 32 its written mark. Bit 35 (N's bit 2) is no field, so it
+  // is read here; the envelope no longer pins it together with bit 32.
+  const uint64_t highN = words[kWord].bits(33, 3);
+  if (highN != 0 && readField(words, LleField::ComputeCodeW12HighMark) == 0) {
+    return "ComputeCodeW12HighMark (word 12 bit 32) = 0 with w12[35:33] = " + std::to_string(highN) +
+           ": an even second code other than 0 (every corpus compute carries 0 or 2N + 1 in w12[35:32]: bit 32 marks it written)";
+  }
   const uint64_t on = readField(words, LleField::ComputeImagePositionsOn);
   const uint64_t again = readField(words, LleField::ComputeImagePositionsOnAgain);
   if (on != again) {

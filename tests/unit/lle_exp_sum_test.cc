@@ -99,7 +99,7 @@ DecodedPacket sum(EnvelopePackets& f, uint64_t beatGroups, const Fields& extra) 
                    {LleField::ComputeStreamTag, kTag}, {LleField::ComputeK4W7, beatGroups - 1},
                    {LleField::ComputeKWrapW7, negative(beatGroups - 1)}, {LleField::ComputeLimit29, kBeats - 1},
                    {LleField::ComputeCodeW9, 1}, {LleField::ComputeKCount, beatGroups}, {LleField::ComputeK4W10, kGroups - 1},
-                   {LleField::ComputeCodeW11, 1}, {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeFlagW12Bit33, 1},
+                   {LleField::ComputeCodeW11, 1}, {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeFlagW12Bit33, 1}, {LleField::ComputeCodeW12HighMark, 1},
                    {LleField::ComputeFlagW12Bit42, 1}, {LleField::ComputeImagePositionsOnAgain, 1}, {LleField::ComputeFlagW12Bit47, 1},
                    {LleField::ComputeImageMark, 4}, {LleField::ComputeImageRowBytes, 4}, {LleField::ComputeImagePositionsOn, 1},
                    {LleField::ComputeFlagW14Bit53, 1}, {LleField::ComputeWideWeights, 1}, {LleField::ComputeModeFlagW15Bit3, 1},

@@ -699,7 +699,7 @@ TEST_F(LleRungTest, ComputesTheDenseEpilogueAndDrainsInTileOrder) {
 // w12 bits 33 and 47 of the compute (docs/decoding-log.md "w12" §B): declared don't-care for the bytes.
 // Each of the four combinations -- on a w12 row no corpus compute has with them (the identity rows' 0x2c00
 // in w12[47:32], here under a Dense compute) -- passes the envelope and yields the same Dense results on
-// two tiles; the undeclared bit 35 beside them is still refused naming word 12 (34 is declared: "split" §C).
+// two tiles; the undeclared bit 35 beside them is still refused, alone by the code's mark (34 is declared: "split" §C).
 TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
   for (const uint64_t bit33 : {0u, 1u}) {
     for (const uint64_t bit47 : {0u, 1u}) {
@@ -707,12 +707,16 @@ TEST_F(LleRungTest, TheComputesW12FlagsAt33And47MoveNoByte) {
       expectDenseResultsUnchangedBy([&](const DecodedPacket& p) {
         f.wordsOf(p)[12].setBits(33, 1, bit33);  // the bits themselves, not through the fields' rows
         f.wordsOf(p)[12].setBits(47, 1, bit47);
+        f.wordsOf(p)[12].setBits(32, 1, bit33);  // bit 33 is N's bit 0 of the code bit 32 marks written ("trkfc" §A)
       });
     }
   }
+  // Bit 35 alone: N's bit 2 without the mark bit 32 that every corpus code carries ("trkfc" §A), refused by name.
   DecodedPacket neighbour = compute(0x1);
-  f.wordsOf(neighbour)[12].setBits(35, 1, f.wordsOf(neighbour)[12].bits(35, 1) ^ 1);
-  expectEnvelopeRefusesBits(neighbour, 12, "bits 35 ");
+  ASSERT_EQ(f.wordsOf(neighbour)[12].bits(32, 4), 0u);
+  f.wordsOf(neighbour)[12].setBits(35, 1, 1);
+  const std::string why = checkEnvelope(neighbour);
+  EXPECT_NE(why.find("ComputeCodeW12HighMark (word 12 bit 32) = 0 with w12[35:33] = 4"), std::string::npos) << why;
 }
 
 // A compute with a parameter prefix is exempt from the two position relations (docs/decoding-log.md "split" §D),
@@ -745,6 +749,7 @@ TEST_F(LleRungTest, TheComputesW12Bits90To89And34AndItsMarkMoveNoByte) {
       expectDenseResultsUnchangedBy([&](const DecodedPacket& p) {
         f.wordsOf(p)[12].setBits(89, 2, echo);  // the bits themselves, not through the fields' rows
         f.wordsOf(p)[12].setBits(34, 1, bit34);
+        f.wordsOf(p)[12].setBits(32, 1, bit34);  // bit 34 is N's bit 1 of the code bit 32 marks written ("trkfc" §A)
         f.wordsOf(p)[12].setBits(48, 16, 12345);
         f.wordsOf(p)[12].setBits(64, 18, 4);  // the positions a mark comes with: the row 4 of a compute without a ring
         f.wordsOf(p)[12].setBits(82, 1, 1);   // and their flag, twice ("w12lo" §A)

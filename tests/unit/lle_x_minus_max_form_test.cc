@@ -47,10 +47,11 @@ TEST_F(XMinusMaxFormTest, ItsWordTwelveWithoutTheOddCodePassesTheEnvelope) {
   EXPECT_EQ(checkEnvelope(compute(9)), "");
 }
 
+// Bit 32 is the code's declared mark since "trkfc" §A: bit 35 without it is refused by the form check (word12_form.h).
 TEST_F(XMinusMaxFormTest, BitThirtyFiveWithoutTheCodesMarkIsRefusedNamingIt) {
   const std::string why = checkEnvelope(compute(8));
   EXPECT_NE(why.find("word 12"), std::string::npos) << why;
-  EXPECT_NE(why.find("bits 35"), std::string::npos) << why;
+  EXPECT_NE(why.find("ComputeCodeW12HighMark (word 12 bit 32) = 0 with w12[35:33] = 4"), std::string::npos) << why;
 }
 
 }  // namespace
