@@ -44,8 +44,11 @@ std::variant<KeptOperandWeighing, std::string> KeptOperandWeighing::fromPacket(s
   }
   const std::initializer_list<LleField> w10 = {LleField::ComputeK4W10, LleField::ComputeLimitW10, LleField::ComputeLimitW10Level3,
                                                LleField::ComputeLimitW10High};
-  if (const uint64_t n = levelIterations(words, w10); n != form.iterations()) {
-    return "the w10 nest counts " + std::to_string(n) + " iterations where the w0 nest counts " + std::to_string(form.iterations()) + " (positions x K)";
+  // The w10 nest counts the iterations that write: all positions x K, or the last position's later K steps dropped.
+  form.written = levelIterations(words, w10);
+  if (form.written > form.positions * kK || form.written + kK <= form.positions * kK) {
+    return "the w10 nest counts " + std::to_string(form.written) + " iterations where the w0 nest counts " + std::to_string(form.positions * kK) +
+           " (positions x K): not the whole walk less some of the last position's K steps";
   }
   if (const uint64_t units = readField(words, LleField::ComputeLaneGroups) + 1; units != form.iterations()) {
     return "ComputeLaneGroups + 1 = " + std::to_string(units) + " output units, not one for each of the " + std::to_string(form.iterations()) +
@@ -62,9 +65,11 @@ uint32_t KeptOperandWeighing::weight(std::span<const uint8_t> operand, uint64_t 
 std::variant<std::vector<int64_t>, std::string> KeptOperandWeighing::products(std::span<const uint8_t> inputUnits,
                                                                                std::span<const uint8_t> operand) const {
   if (inputUnits.size() != iterations() * kUnitBytes) return std::string("not one input unit an iteration");
-  if (operand.size() != operandBytes()) {
-    return "a kept operand of " + std::to_string(operand.size()) + " bytes, not one 16-byte block for each of the " + std::to_string(positions) +
-           " positions (" + std::to_string(operandBytes()) + ")";
+  const uint64_t needed = (iterations() - 1) / kK * kBlockBytes + kUnitBytes * (2 + (iterations() - 1) % kK) + kUnitBytes;
+  if (operand.size() > operandBytes() || operand.size() < needed) {
+    return "a kept operand of " + std::to_string(operand.size()) + " bytes for " + std::to_string(iterations()) + " iterations of " +
+           std::to_string(positions) + " positions (at most one 16-byte block a position, " + std::to_string(operandBytes()) + ", at least " +
+           std::to_string(needed) + ")";
   }
   std::vector<int64_t> out;
   out.reserve(iterations() * kUnitBytes);

@@ -12,7 +12,10 @@
 // K step one unit on within the pair's 8 bytes. With the read's (0, 2, 1, 3) order this writes the exponentials in their
 // order (iteration k of block p: pixels 8p + 4k .. 8p + 4k + 3), which is what the gather's reordering is for; the
 // 16-bit analogue of the byte-stepped diagonal (half k of unit c) would give pixels (0, 4, 2, 6) -- not decided by any
-// byte downstream (the FULLY_CONNECTED computes that read this output are not executed). Lane c's input is 16-bit
+// byte downstream (the FULLY_CONNECTED computes that read this output are not executed), but the held-out 10-class
+// normalisations (nin_cnn, the ensemble) count it: 2 positions x K = 4 in the w0 nest and Nest29, 3 in the w10 nest,
+// Nest37 and the output units -- the 10 weights' last 2 need K step 0 of position 1 only in this order, steps 0 and 1 in
+// the diagonal one. So the iterations written are the w10 nest's count, the last position's later steps dropped. Lane c's input is 16-bit
 // element c mod 2 of its unit; executed only where the unit's two elements are equal (0x0949 writes u twice), so the
 // input pairing does not matter. The product (unsigned 16 x 16 bits, below 2^31) goes through the compute's epilogue.
 #pragma once
@@ -33,9 +36,10 @@ struct KeptOperandWeighing {
   static constexpr uint64_t kK = 2;  // a 4-byte weight unit holds two 16-bit weights
 
   uint64_t positions = 0;  // the w0 nest's iterations above K (ComputeLimitW0 levels 1-3)
+  uint64_t written = 0;    // the iterations that write a unit: the w10 nest's count (positions x K, or fewer by < K)
 
-  [[nodiscard]] uint64_t iterations() const { return positions * kK; }
-  [[nodiscard]] uint64_t operandBytes() const { return positions * kBlockBytes; }
+  [[nodiscard]] uint64_t iterations() const { return written; }
+  [[nodiscard]] uint64_t operandBytes() const { return positions * kBlockBytes; }  // the most a kept operand holds
 
   // True for the packet's marks of this form: 4-byte input elements outside a ring, unsigned 16-bit weights, one-byte
   // results (no 16-bit results, no table), a weight walk whose slot-0 carry is a part of a unit.

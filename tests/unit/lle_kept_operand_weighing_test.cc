@@ -43,6 +43,7 @@ TEST(KeptOperandWeighing, TheGatheredBlocksGiveThePixelsInOrderLanePairsAUnitThe
   }
   KeptOperandWeighing form;
   form.positions = 3;
+  form.written = 6;
   std::vector<uint8_t> units;
   for (uint64_t i = 0; i < form.iterations(); ++i) units.insert(units.end(), {7, 0, 7, 0});  // u = 7 twice
   const auto products = form.products(units, operand);
@@ -53,6 +54,7 @@ TEST(KeptOperandWeighing, TheGatheredBlocksGiveThePixelsInOrderLanePairsAUnitThe
 TEST(KeptOperandWeighing, AnInputUnitOfTwoDifferentElementsOrAnotherOperandSizeIsRefusedByName) {
   KeptOperandWeighing form;
   form.positions = 2;
+  form.written = 4;
   std::vector<uint8_t> units(form.iterations() * 4, 0);
   units[4 * 3 + 2] = 1;  // iteration 3: elements 0 and 1
   const auto unequal = form.products(units, gatheredOperand(2));
@@ -61,17 +63,19 @@ TEST(KeptOperandWeighing, AnInputUnitOfTwoDifferentElementsOrAnotherOperandSizeI
   const auto size = form.products(std::vector<uint8_t>(form.iterations() * 4, 0), gatheredOperand(3));
   ASSERT_EQ(size.index(), 1u);
   EXPECT_NE(std::get<std::string>(size).find("a kept operand of 48 bytes"), std::string::npos) << std::get<std::string>(size);
+  const auto tooShort = form.products(std::vector<uint8_t>(form.iterations() * 4, 0), std::vector<uint8_t>(28, 0));  // 32 needed
+  ASSERT_EQ(tooShort.index(), 1u);
 }
 
 TEST(KeptOperandWeighing, TheCountsArePositionsTimesTwoAndNestTwentyNineReturnsAfterOneSixteenBitStep) {
   EnvelopePackets packets(0x400);
-  const auto compute = [&](uint64_t k4w0, uint64_t carryLow) {
+  const auto compute = [&](uint64_t k4w0, uint64_t carryLow, uint64_t written = 10) {
     const models::DecodedPacket p = packets.make(
         0x01, 1,
         {{LleField::ComputeInputBytes, 4}, {LleField::ComputeWideWeights, 1}, {LleField::ComputeUnsignedWideWeights, 1}, {LleField::ComputeK4W0, k4w0},
          {LleField::ComputeK4W1, 0}, {LleField::ComputeLimitW0, 4}, {LleField::ComputeK4W7, k4w0}, {LleField::ComputeLimit29, 4},
-         {LleField::ComputeKWrapW7, (uint64_t{1} << 13) - 1}, {LleField::ComputeNest29CarryLow, carryLow}, {LleField::ComputeK4W10, 9},
-         {LleField::ComputeLimitW10, 0}, {LleField::ComputeLimit29Level3, 0}, {LleField::ComputeLimitW10Level3, 0}, {LleField::ComputeLaneGroups, 9}});
+         {LleField::ComputeKWrapW7, (uint64_t{1} << 13) - 1}, {LleField::ComputeNest29CarryLow, carryLow}, {LleField::ComputeK4W10, written - 1},
+         {LleField::ComputeLimitW10, 0}, {LleField::ComputeLimit29Level3, 0}, {LleField::ComputeLimitW10Level3, 0}, {LleField::ComputeLaneGroups, written - 1}});
     return p;
   };
   const models::DecodedPacket good = compute(1, 2);
@@ -86,6 +90,16 @@ TEST(KeptOperandWeighing, TheCountsArePositionsTimesTwoAndNestTwentyNineReturnsA
   EXPECT_NE(std::get<std::string>(refused).find("slot-0 carry"), std::string::npos) << std::get<std::string>(refused);
   const models::DecodedPacket k3 = compute(2, 2);
   ASSERT_EQ(KeptOperandWeighing::fromPacket(k3.words).index(), 1u);
+  // The last position's K step 1 dropped (the 10-class normalisations' 3 of 4): 9 iterations written; 8 would drop a
+  // whole position's steps, refused naming the w10 nest.
+  const models::DecodedPacket nine = compute(1, 2, 9);
+  const auto dropped = KeptOperandWeighing::fromPacket(nine.words);
+  ASSERT_EQ(dropped.index(), 0u) << std::get<std::string>(dropped);
+  EXPECT_EQ(std::get<0>(dropped).iterations(), 9u);
+  const models::DecodedPacket eight = compute(1, 2, 8);
+  const auto short8 = KeptOperandWeighing::fromPacket(eight.words);
+  ASSERT_EQ(short8.index(), 1u);
+  EXPECT_NE(std::get<std::string>(short8).find("the w10 nest counts 8 iterations"), std::string::npos) << std::get<std::string>(short8);
 }
 
 }  // namespace
