@@ -14,6 +14,7 @@
 #include "models/lle/byte_stepped_weighing.h"
 #include "models/lle/fill_recv_stride.h"
 #include "models/lle/kept_operand_read.h"
+#include "models/lle/kept_operand_weighing.h"
 #include "models/lle/compute_observer.h"
 #include "models/lle/stream_block_layout.h"
 #include "models/lle/compute_output_bytes.h"
@@ -928,7 +929,10 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   // groups one after the other); a sent or streamed read of such a nest is not modelled.
   const bool keptForCompute = readField(words, LleField::Stage13Route, 0) == 0 && readField(words, LleField::Stage13Route, 1) == 0 &&
                               readField(words, LleField::Stage13FeedsNormalise) == 0;
-  if (!run && !keptForCompute && !isTakenByCopy(packet)) {
+  // The kept-operand read ("trk15" §C, "trk16" §B): taken by a compute, marked for a reduction, no compute waiting for it --
+  // its bytes are kept for the next compute on its tiles, gathered as a kept read's are.
+  const bool keptOperand = isTakenByCompute(packet) && readField(words, LleField::Stage13FeedsReduction) != 0 && !streamedOperandTaker_;
+  if (!run && !keptForCompute && !isTakenByCopy(packet) && !keptOperand) {
     refuse(packet, "the counting levels of the read's nest (Stage13Groups, Stage13OuterLimit: level set " +
                        isa::formatHex(nest.countingLevels()) +
                        "; Stage13Step, Stage13Wrap) do not follow each other into one run of units: gathering such a read "
@@ -971,7 +975,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   const bool slotBeats = readField(words, LleField::Stage13RepeatSlot) == 0;
   const bool routedOnlyBy107 = route105 == 0 && route107 == 1;
   // Its consumer marks (routed_read_mark.h, docs/decoding-log.md "loomgab"): only the bytes that leave the tile are run.
-  if (const std::string routeMarks = routedReadMarkProblem(packet, streamedOperandTaker_.has_value()); !routeMarks.empty()) {
+  if (const std::string routeMarks = routedReadMarkProblem(packet, streamedOperandTaker_.has_value() || keptOperand); !routeMarks.empty()) {
     refuse(packet, routeMarks);
   }
   // A read a 0x14 copies (the copy marks, "mnv1b"): the pairing is checked before the run (read_copy_watch.h); its bytes
@@ -994,7 +998,9 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     const uint64_t bytes = counts ? 4 * reach.groups : 0;
     // A read a compute takes streams into it one 4-byte group a beat (looming's two: 256 beats of 1,024 bytes,
     // docs/decoding-log.md "loom35" §B); a sent read fills 256-byte ring beats.
-    const uint64_t beatBytes = isTakenByCompute(packet) ? 4 : kRingBeatBytes;
+    // The kept operand names beats of 16 bytes, one block each (the trackers' 224 reads: 32 / 128 beats of 512 / 2,048 bytes;
+    // Guess, "trk16" §B).
+    const uint64_t beatBytes = keptOperand ? 16 : isTakenByCompute(packet) ? 4 : kRingBeatBytes;
     const uint64_t want = (bytes + beatBytes - 1) / beatBytes;
     const uint64_t slot = readField(words, LleField::Stage13SlotBeats);
     if (slot + 1 != want) {
@@ -1008,6 +1014,10 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                        "compute (0, 0) is not decoded");
   }
   // A read the compute waiting on its tiles takes (routed_read_mark.h): that compute's second operand (streamed_product.h).
+  if (keptOperand) {
+    keepOperandRead(packet, reach);
+    return;
+  }
   if (isTakenByCompute(packet)) {
     takeStreamedOperand(packet, reach);
     return;
@@ -1915,9 +1925,10 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // The byte-stepped weighing writes 16-bit results without a table through its diagonal rule ("trk15").
   const bool steppedSixteen = readField(packet.words, LleField::ComputeInputBytes) == ByteSteppedWeighing::kUnitBytes &&
                               ByteSteppedWeighing::isForm(packet.words) && readField(packet.words, LleField::ComputeNluApply) == 0;
-  if (readField(packet.words, LleField::ComputeUnsignedWideWeights) != 0 && !wideSquare) {
-    refuse(packet, "ComputeUnsignedWideWeights (word 7 bit 76) = 1: 16-bit weights read unsigned (the softmax's square of the sum's "
-                   "table result, its normalisation by the exponentials) are not executed");
+  // The weighing by a kept operand (kept_operand_weighing.h, "trk16" §B) reads them too: the normalisation by the exponentials.
+  if (readField(packet.words, LleField::ComputeUnsignedWideWeights) != 0 && !wideSquare && !KeptOperandWeighing::isForm(packet.words)) {
+    refuse(packet, "ComputeUnsignedWideWeights (word 7 bit 76) = 1: 16-bit weights read unsigned outside the 16-bit streamed product and "
+                   "the weighing by a kept operand are not executed");
   }
   // 16-bit results are written only through a table (ComputeSixteenBitResults beside ComputeNluApply, "exp19" §A): the
   // mark without a table is refused here, a table without the mark by the forms that apply one (the others name the table).
@@ -1989,6 +2000,11 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // nests' levels, the w0 nest's fifth among them (model_mat_Add's 128 x 128 rows).
   if (isTwoByteLaneGroupForm(words)) {
     computeTwoByteLaneGroups(packet);
+    return;
+  }
+  // 4-byte input units weighed by a kept operand's unsigned 16-bit weights (kept_operand_weighing.h, "trk16" §B).
+  if (KeptOperandWeighing::isForm(words)) {
+    computeKeptOperandWeighing(packet);
     return;
   }
   if (isTwoByteElementForm(packet)) {

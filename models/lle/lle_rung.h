@@ -210,6 +210,10 @@ class LleRung final : public models::DatapathRung {
   void keepRead(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel, uint64_t sequence);
   // The read a waiting streamed product takes: runs that compute with the read's bytes as its second operand.
   void takeStreamedOperand(const models::DecodedPacket& read, const StagedNest& reach);
+  // The kept-operand read (Stage13FeedsReduction, no compute waiting) and the weighing that takes it as its 16-bit
+  // weights (lle_rung_kept_operand.cc, docs/decoding-log.md "trk16" §B).
+  void keepOperandRead(const models::DecodedPacket& read, const StagedNest& reach);
+  void computeKeptOperandWeighing(const models::DecodedPacket& packet);
   void keepReadForCopy(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t channel);
   // A read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md "bright13"): its
   // second nest's repeat count and the beats of its stream, as every corpus one has them (measured, not decoded).

@@ -6,9 +6,11 @@
 // next unit of the output nest (Output37, output_nest.h). The raw programs' form (lle_rung.cc
 // computeElementWise) is the case of one counting level with the units one after the other.
 
+#include <algorithm>
 #include <array>
 #include <initializer_list>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "models/lle/compute_epilogue.h"
@@ -22,6 +24,7 @@
 #include "models/lle/output_nest.h"
 #include "models/lle/requantizer.h"
 #include "models/lle/sixteen_bit_results.h"
+#include "models/lle/two_byte_element_broadcast.h"
 #include "models/lle/unrequantised_copy.h"
 #include "models/lle/weight_group_walk.h"
 
@@ -220,6 +223,19 @@ void LleRung::writeWalkedGroups(const DecodedPacket& packet, const Nest& out, co
                        " (ComputeZpOut): how a zero point enters a table's 16-bit result is not decoded");
   }
   const uint64_t resultBytes = table ? NluApplication::kResultBytes : 1;
+  // A broadcast copy of 2-byte elements (two_byte_element_broadcast.h, docs/decoding-log.md "trk16" §A) reads its group
+  // as two 16-bit elements; the byte broadcasts (element width 1) keep the byte rule below.
+  bool twoByteElements = false;
+  if (TwoByteElementBroadcast::isBroadcastCopy(words)) {
+    const auto width = TwoByteElementBroadcast::elementBytes(words);
+    if (const auto* why = std::get_if<std::string>(&width)) refuse(packet, *why);
+    const uint64_t bytes = std::get<uint64_t>(width);
+    if (bytes != 1 && bytes != TwoByteElementBroadcast::kElementBytes) {
+      refuse(packet, "the broadcast copy's idle Nest37 carries name " + std::to_string(bytes) +
+                         "-byte elements (ComputeNest37Carry1 / 4): only 1- and 2-byte elements are decoded");
+    }
+    twoByteElements = bytes == TwoByteElementBroadcast::kElementBytes;
+  }
 
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
@@ -258,6 +274,16 @@ void LleRung::writeWalkedGroups(const DecodedPacket& packet, const Nest& out, co
     bool written = true;
     out.forEachUnit([&](int64_t unit) {
       std::array<uint8_t, kUnitBytes * NluApplication::kResultBytes> results{};
+      if (twoByteElements) {
+        const auto lanes = TwoByteElementBroadcast::lanes(std::span(groups).subspan(kUnitBytes * g, kUnitBytes), block);
+        if (const auto* why = std::get_if<std::string>(&lanes)) {
+          refuse(packet, "tile " + std::to_string(t) + ": the broadcast copy of 2-byte elements: " + *why);
+        }
+        std::ranges::copy(std::get<0>(lanes), results.begin());
+        written = tile.narrowSram.write(static_cast<uint64_t>(unit) * kUnitBytes, std::span(results.data(), kUnitBytes)) && written;
+        ++g;
+        return;
+      }
       for (unsigned c = 0; c < kUnitBytes; ++c) {
         int32_t acc = bias;
         for (unsigned k = 0; k < kUnitBytes; ++k) {

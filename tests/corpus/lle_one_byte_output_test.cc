@@ -32,6 +32,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "driver/model/model_file.h"
@@ -41,6 +42,8 @@
 #include "models/lle/byte_stepped_weighing.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
+#include "models/lle/kept_operand_weighing.h"
+#include "models/lle/two_byte_element_broadcast.h"
 #include "models/lle/wide_streamed_square.h"
 #include "models/scalar/decoded_program.h"
 #include "tests/corpus/bright_templates.h"
@@ -93,7 +96,17 @@ struct OneByteRun {
   std::vector<uint8_t> squares;   // the squaring's 16 bytes on tile 0 at its ComputeOutputAt (empty if unwritten)
   std::vector<uint8_t> weighed;   // the byte-stepped weighing's 8 bytes after the squaring (0x07d1, "trk15") on tile 0
   std::vector<std::vector<uint8_t>> fillPairs;  // per tile: the 4 units from the first receive-stride-2 fill's Fill17At4
+  std::vector<std::vector<uint8_t>> broadcast16;  // per tile: the 2-byte element broadcast's output (0x0949, "trk16")
+  std::vector<std::vector<uint8_t>> normalised;   // per tile: the weighing by the kept operand's output (0x09cb, "trk16")
+  float normaliseMult = 0;
 };
+
+// The broadcast copy of 2-byte elements (docs/decoding-log.md "trk16" §A: 0x0949 after the 1 / 256 fills).
+bool isTwoByteElementBroadcast(const models::DecodedPacket& p) {
+  if (static_cast<uint8_t>(p.opcode) != 0x01 || !TwoByteElementBroadcast::isBroadcastCopy(p.words)) return false;
+  const auto width = TwoByteElementBroadcast::elementBytes(p.words);
+  return std::holds_alternative<uint64_t>(width) && std::get<uint64_t>(width) == TwoByteElementBroadcast::kElementBytes;
+}
 
 // The parameter-caching program first (its tiles keep what it wrote), then the execution-only one up to its first
 // refusal, the second max pass's unit completed with `filler` in lanes 1-3.
@@ -179,6 +192,31 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
       if (execution && static_cast<uint8_t>(packet.opcode) == 0x17 && !pairAt4 && readField(packet.words, LleField::Fill17Immediate) != 0 &&
           readField(packet.words, LleField::Mesh17RecvStride) == 2) {
         pairAt4 = readField(packet.words, LleField::Fill17At4);
+      }
+      if (execution && isTwoByteElementBroadcast(packet)) {
+        const uint64_t at = readField(packet.words, LleField::ComputeOutputAt);
+        const uint64_t bytes = 4 * (readField(packet.words, LleField::ComputeLaneGroups) + 1);
+        for (unsigned t = 0; t < 16; ++t) {
+          if (!(packet.tileMask & (1u << t))) continue;
+          const AddressedMemory& narrow = rung.tile(t).narrowSram;
+          std::vector<uint8_t>& units = run.broadcast16.emplace_back();
+          if (narrow.firstUnwritten(at, bytes)) continue;
+          const auto written = narrow.read(at, bytes);
+          units.assign(written.begin(), written.end());
+        }
+      }
+      if (execution && static_cast<uint8_t>(packet.opcode) == 0x01 && KeptOperandWeighing::isForm(packet.words)) {
+        const uint64_t at = readField(packet.words, LleField::ComputeOutputAt);
+        const uint64_t bytes = 4 * (readField(packet.words, LleField::ComputeLaneGroups) + 1);
+        run.normaliseMult = std::bit_cast<float>(static_cast<uint32_t>(readField(packet.words, LleField::ComputeMult)));
+        for (unsigned t = 0; t < 16; ++t) {
+          if (!(packet.tileMask & (1u << t))) continue;
+          const AddressedMemory& narrow = rung.tile(t).narrowSram;
+          std::vector<uint8_t>& units = run.normalised.emplace_back();
+          if (narrow.firstUnwritten(at, bytes)) continue;
+          const auto written = narrow.read(at, bytes);
+          units.assign(written.begin(), written.end());
+        }
       }
       if (execution && static_cast<uint8_t>(packet.opcode) == 0x03 && (packet.tileMask & 1u)) {
         sumAt = readField(packet.words, LleField::ComputeOutputAt);
@@ -331,6 +369,57 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
             const unsigned u = lane(run.squares, 0);
             ASSERT_EQ(run.weighed.size(), 8u) << name << ": 0x07d1 wrote nothing; stopped at " << run.stop;
             for (size_t c = 0; c < 4; ++c) EXPECT_EQ(lane(run.weighed, c), c % 2 == 0 ? (u & 0xffu) : (u >> 8)) << name << " 0x07d1 lane " << c;
+            // 0x0949 (docs/decoding-log.md "trk16" §A): the broadcast copy of 2-byte elements reads 0x07d1's group as the
+            // 16-bit elements (u_lo, u_hi) and weighs them by the fills' block, (1, 256, 1, 256) as 4-byte values: every
+            // unit of its output on every tile is u as a 16-bit element twice, (u_lo, u_hi, u_lo, u_hi) -- u' = u.
+            ASSERT_EQ(run.broadcast16.size(), 16u) << name << ": the 2-byte element broadcast did not run; stopped at " << run.stop;
+            size_t unitsRight = 0, units = 0;
+            for (size_t tile = 0; tile < 16; ++tile) {
+              const std::vector<uint8_t>& bytes = run.broadcast16[tile];
+              ASSERT_FALSE(bytes.empty()) << name << " tile " << tile << ": the broadcast wrote no whole output";
+              for (size_t at = 0; at + 4 <= bytes.size(); at += 4) {
+                const bool right = bytes[at] == (u & 0xffu) && bytes[at + 1] == (u >> 8) && bytes[at + 2] == (u & 0xffu) && bytes[at + 3] == (u >> 8);
+                EXPECT_TRUE(right) << name << " tile " << tile << " unit " << at / 4 << ": " << unsigned{bytes[at]} << " " << unsigned{bytes[at + 1]}
+                                   << " " << unsigned{bytes[at + 2]} << " " << unsigned{bytes[at + 3]} << " for u = " << u;
+                unitsRight += right;
+                ++units;
+              }
+            }
+            std::printf("%s (max %u, filler 0x%02x): 0x0949's units equal to (u_lo, u_hi, u_lo, u_hi): %zu / %zu\n", name.c_str(),
+                        unsigned{imageMax}, unsigned{filler}, unitsRight, units);
+            // 0x09cb (docs/decoding-log.md "trk16" §B): the weighing by the kept operand -- the tile's exponentials gathered in the
+            // (0, 2, 1, 3) unit order @ 0x095b, as unsigned 16-bit weights -- writes each of its tile's pixels' byte
+            // clamp(round(e x u x mult), 0, 255) in the pixels' order: checked against the tile's own exponentials and u (the
+            // rung's bytes), and counted against the offline chain model of scripts/trk15_pairing_rule_downstream.py (e =
+            // round(65535 e^x) from the image, t, u from their sum; T1's bias 0), which gave the golden outputs downstream.
+            ASSERT_EQ(run.normalised.size(), 16u) << name << ": the weighing by the kept operand did not run; stopped at " << run.stop;
+            double chainS = 0;
+            for (const uint8_t q : image) chainS += std::nearbyint(65535.0 * std::exp(static_cast<double>(std::clamp(
+                                                        run.tables.front().mult * static_cast<float>(int{q} - imageMax), run.tables.front().lo, run.tables.front().hi))));
+            const double chainT = std::nearbyint(std::ldexp(1.0, 15) * std::sqrt(2.0) / std::sqrt(chainS / 65535.0));
+            const double chainU = std::min(32768.0, std::nearbyint(chainT * chainT / 65535.0));
+            size_t selfExact = 0, chainExact = 0, chainNear = 0, pixels = 0;
+            for (const TableRun& table : run.tables) {
+              const std::vector<uint8_t>& bytes = run.normalised[table.tile];
+              ASSERT_EQ(bytes.size(), table.results.size()) << name << " tile " << table.tile << ": one byte a pixel";
+              const auto xMinusMax = std::ranges::find(run.laneGroups, table.tile, &LaneGroupRun::tile);
+              const uint64_t imageAt = xMinusMax->inputAt + (table.inputAt - xMinusMax->outputAt);
+              for (size_t i = 0; i < bytes.size(); ++i) {
+                const double self = std::clamp(std::nearbyint(static_cast<double>(static_cast<float>(table.results[i] * static_cast<double>(u)) *
+                                                                                  run.normaliseMult)), 0.0, 255.0);
+                EXPECT_EQ(bytes[i], self) << name << " tile " << table.tile << " pixel " << i << ": e = " << table.results[i] << ", u = " << u;
+                selfExact += bytes[i] == self;
+                const float x = std::clamp(table.mult * static_cast<float>(int{image[imageAt + i]} - imageMax), table.lo, table.hi);
+                const double expo = std::nearbyint(65535.0 * std::exp(static_cast<double>(x)));
+                const double chain = std::clamp(std::nearbyint(expo * chainU * static_cast<double>(run.normaliseMult)), 0.0, 255.0);
+                chainExact += bytes[i] == chain;
+                chainNear += std::abs(bytes[i] - chain) <= 1.0;
+                ++pixels;
+              }
+            }
+            std::printf("%s (max %u, filler 0x%02x): 0x09cb's bytes: %zu / %zu equal to clamp(round(e u mult)) of the tile's exponentials and u; "
+                        "against the chain model (u = %.0f): %zu exact, %zu within 1\n",
+                        name.c_str(), unsigned{imageMax}, unsigned{filler}, selfExact, pixels, chainU, chainExact, chainNear);
             std::printf("%s (max %u, filler 0x%02x): sum %llu, t = %u (2^15.5 / sqrt(S / 65535) = %.3f), u = %u (t^2 / 65535 = %.3f), "
                         "0x07d1 lanes %u %u %u %u; stopped at %s\n",
                         name.c_str(), unsigned{imageMax}, unsigned{filler}, static_cast<unsigned long long>(written), t, reference,
