@@ -832,13 +832,6 @@ TEST(LleConvCompute, PassesOfTheWholeWalkSplitIntoKPassesAboveThePositionsAddEac
   std::array<std::array<int32_t, kWideLanes>, kPasses> bias{};
   std::array<std::array<uint32_t, kWideLanes>, kPasses> offset{};
   std::array<std::vector<uint8_t>, kPasses> weights;
-  const auto array = [&](const auto& values) {
-    for (auto v : values) {
-      uint8_t b[4];
-      std::memcpy(b, &v, 4);
-      wide.insert(wide.end(), b, b + 4);
-    }
-  };
   for (unsigned b = 0; b < kPasses; ++b) {
     for (unsigned c = 0; c < kWideLanes; ++c) {
       scale[b][c] = 0.0625f * static_cast<float>(c + 2 + 3 * b);
@@ -847,10 +840,7 @@ TEST(LleConvCompute, PassesOfTheWholeWalkSplitIntoKPassesAboveThePositionsAddEac
     }
     weights[b].resize(kGroups * kTaps * 4 * kWideLanes);
     for (uint8_t& w : weights[b]) w = lcg(s);
-    array(scale[b]);
-    array(bias[b]);
-    array(offset[b]);
-    wide.insert(wide.end(), weights[b].begin(), weights[b].end());
+    appendBlockParameters(wide, scale[b], bias[b], offset[b], weights[b]);
   }
   AddressedMemory narrow{8192};
   ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
