@@ -59,9 +59,13 @@ std::string positionLaneFormProblem(std::span<const isa::Word128> words) {
            std::to_string(input.limits[kUnitLevel]) + ", stride " + std::to_string(input.strides[kUnitLevel]) +
            ") and level 6 be idle, as in all 856 corpus computes of the form";
   }
-  if (const uint64_t step = readField(words, LleField::ComputePositionStep37); step != units) {
-    return field + " with ComputePositionStep37 (word 1 bit 120, 17 bits) = " + std::to_string(step) +
-           ": positions lie one element (" + std::to_string(units) + " units) apart in all 856 corpus computes; another step is not decoded";
+  // The positions lie one element (U units) apart; Output37's level-0 step, applied after the last of them, is then
+  // 1 - (P - 1) x U, the next unit of position 0 (856 / 856): a dense H x W x C tensor.
+  const int64_t step = signedField(words, LleField::ComputeOut37Step);
+  if (const int64_t dense = 1 - static_cast<int64_t>((positions - 1) * units); step != dense) {
+    return field + " with ComputeOut37Step (word 4 bit 119, 17 bits) = " + std::to_string(step) + ": after " +
+           std::to_string(positions) + " positions of " + std::to_string(units) + " units the next unit of position 0 is " +
+           std::to_string(dense) + " away (856 / 856 corpus computes); another step is not decoded";
   }
   return "";
 }
@@ -74,10 +78,11 @@ OutputNest positionLaneOutputNest(std::span<const isa::Word128> words) {
   std::array<int64_t, isa::kComputeNestLevels - 1> carries{};
   // The unit level's step is the change after the last position: ComputeOut37Step, a signed 17-bit number here.
   carries[0] = signedField(words, LleField::ComputeOut37Step);
+  // The positions step one element: ComputeOutputBytes / 4 units.
   OutputNest nest;
   static_cast<ComputeLoopNest&>(nest) =
       ComputeLoopNest::fromCarries(static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes), limits,
-                                   static_cast<int64_t>(readField(words, LleField::ComputePositionStep37)), carries);
+                                   static_cast<int64_t>(readField(words, LleField::ComputeOutputBytes) / kUnitBytes), carries);
   return nest;
 }
 

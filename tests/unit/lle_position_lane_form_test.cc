@@ -4,11 +4,11 @@
 // 8 channels (2 units), 3 x 2 positions, input at unit 5, output at byte 1,000, per-tensor weights (bias prefix, zero
 // point 77) -- written as the corpus's form writes its nests: Nest37 taps / positions / units, Nest29 taps then
 // positions and units at stride 0, Output37 level 0 the units with step 1 - (P - 1) x U after the positions'
-// walk at ComputePositionStep37 = U. Each channel unit takes its own stream block (bias, then 6 tap groups). Every
+// walk, the positions one element (U units) apart. Each channel unit takes its own stream block (bias, then 6 tap groups). Every
 // output byte is checked against a direct depthwise written here from the layout (an H x W x C output, C bytes a
 // position): with 4 x P lanes (the reading of ComputeLaneGroups in the 4-byte forms) or Output37 alone the outputs land
 // elsewhere. The form's relations refuse, naming the fields, an element that is not 4 x the units, positions that
-// Nest37 does not walk, and a position step that is not the element.
+// Nest37 does not walk, and an Output37 step that does not make the tensor dense.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -72,11 +72,10 @@ Packet positionLanePacket() {
   p.slot(N::Nest29, 0, kTaps - 1, -static_cast<int64_t>(kTaps - 1));
   p.slot(N::Nest29, 1, kPositions - 1, -static_cast<int64_t>(kTaps - 1));
   p.slot(N::Nest29, 2, kUnits - 1, 0);
-  // Output37: level 0 the units; its step applies after the positions' walk (ComputePositionStep37 apart).
+  // Output37: level 0 the units; its step applies after the positions' walk (one element, U units, apart).
   p.slot(N::Output37, 0, kUnits - 1, 0);
   const int64_t step = 1 - static_cast<int64_t>(kPositions - 1) * kUnits;
   p.field(LleField::ComputeOut37Step, static_cast<uint64_t>(step) & ((uint64_t{1} << 17) - 1));
-  p.field(LleField::ComputePositionStep37, kUnits);
   p.field(LleField::ComputeLaneGroups, kPositions - 1);
   p.field(LleField::ComputeOutputBytes, kC);
   p.field(LleField::ComputeOut37Flags6, 3);
@@ -168,9 +167,9 @@ TEST(LlePositionLaneForm, FieldsThatDisagreeWithTheFormAreRefusedNamingThem) {
   }
   {
     Packet p = positionLanePacket();
-    p.field(LleField::ComputePositionStep37, kUnits + 1);
+    p.field(LleField::ComputeOut37Step, 1);  // positions overlapping their units: not the dense step 1 - 5 x 2
     const std::string why = positionLaneFormProblem(p.words);
-    EXPECT_NE(why.find("ComputePositionStep37"), std::string::npos) << why;
+    EXPECT_NE(why.find("ComputeOut37Step (word 4 bit 119, 17 bits) = 1"), std::string::npos) << why;
   }
   {
     Packet p = positionLanePacket();
