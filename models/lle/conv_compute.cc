@@ -13,6 +13,7 @@
 #include "models/lle/field_relations.h"
 #include "models/lle/input_step.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/position_lane_form.h"
 #include "models/lle/conv_undefined_outputs.h"
 #include "models/lle/requantizer.h"
 #include "models/lle/whole_walk_passes.h"
@@ -102,6 +103,13 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   conv.lanes = 4 * (static_cast<unsigned>(readField(words, LleField::ComputeLaneGroups)) + 1);
   conv.output = OutputNest::fromPacket(words, static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes),
                                        conv.lanes / kUnitBytes);
+  // The position-lane form (position_lane_form.h, docs/decoding-log.md "obytes"): the lanes are the output positions,
+  // each writing one 4-byte unit of 4 channels a channel unit -- a convolution of 4 lanes whose outputs are the P
+  // positions at ComputePositionStep37, then Output37's level 0 (the units, each the weight stream's next block).
+  if (isPositionLaneForm(words)) {
+    conv.lanes = kUnitBytes;
+    conv.output = positionLaneOutputNest(words);
+  }
   conv.prefix = static_cast<unsigned>(readField(words, LleField::ComputeParamPrefix));
   // The packet's own codes (checked against its nest and step by outputPartialPassProblem): k - 1 and the level + 1.
   if (const uint64_t levels = readField(words, LleField::ComputeOutLevelsWalked); levels != 0) {

@@ -9,7 +9,7 @@
 #include "models/lle/read_partial_run.h"
 #include "models/lle/kept_take_units.h"
 #include "models/lle/level_four_passes.h"
-#include "models/lle/output_half_positions.h"
+#include "models/lle/position_lane_form.h"
 #include "models/lle/output_partial_pass.h"
 #include "models/lle/partial_sum_walk.h"
 #include "models/lle/position_split_reduction.h"
@@ -438,8 +438,8 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     if (std::string problem = word12FormProblem(words); !problem.empty()) return problem;
     // The w10 nest's level-0 mark against its limit (w10_level0_once.h).
     if (std::string problem = w10Level0OnceProblem(words); !problem.empty()) return problem;
-    // The number after the output element's size against the output nest's level 0 (output_half_positions.h).
-    if (std::string problem = outputHalfPositionsProblem(words); !problem.empty()) return problem;
+    // A position element against the output nest's level 0 and the walk whose lanes are the positions (position_lane_form.h).
+    if (std::string problem = positionLaneFormProblem(words); !problem.empty()) return problem;
     // The partial-pass codes of w7 against the output nest and lanes they are computed from (output_partial_pass.h).
     if (std::string problem = outputPartialPassProblem(words); !problem.empty()) return problem;
     if (std::string problem = partialSumWalkProblem(words); !problem.empty()) return problem;

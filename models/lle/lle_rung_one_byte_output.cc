@@ -43,7 +43,7 @@ constexpr LleField kAbsentFields[] = {LleField::ComputeInputRingOn, LleField::Co
 
 void LleRung::computeOneByteOutput(const DecodedPacket& packet) {
   const auto words = packet.words;
-  const std::string form = "ComputeOutputBytes (word 4 bits 82:80) = 1 (the one-byte output form): ";
+  const std::string form = "ComputeOutputBytes (word 4 bits 98:80) = 1 (the one-byte output form): ";
   const auto refuseUnless = [&](bool ok, const std::string& why) {
     if (!ok) refuse(packet, form + why);
   };

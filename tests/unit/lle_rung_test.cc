@@ -9125,10 +9125,11 @@ TEST_F(LleRungTest, TheTwoByteElementFormWeighsEachInputByteWithASixteenBitWeigh
 
 namespace coralsim::lle {
 
-// The size of a compute's output element (ComputeOutputBytes, w4[82:80], docs/decoding-log.md "w4b82"): the
+// The size of a compute's output element (ComputeOutputBytes, w4[98:80], docs/decoding-log.md "w4b82", "obytes"): the
 // output side's ComputeInputBytes, 4 in every corpus compute of the executed forms, 1 in the softmax sequences'
-// computes of 1-byte inputs and 16-bit weights (bright @ 0x03b0, colour @ 0x05de), 0 beside w4[98:83] in the
-// BodyPix / PoseNet 1280 x 720 programs. An element-wise compute of 8 positions on tile 5 (values no corpus
+// computes of 1-byte inputs and 16-bit weights (bright @ 0x03b0, colour @ 0x05de), a whole position's C bytes in the
+// BodyPix / PoseNet 1280 x 720 / 324 depthwise layers (24 here: refused by the static check, the element-wise compute
+// has 2 level-0 units). An element-wise compute of 8 positions on tile 5 (values no corpus
 // compute has: this tile, block, zero points, multiplier) writes its 4-byte units with 4; the envelope no longer
 // pins the bits (it refused 1 naming word 4 bits 82, 80 before the field), and 1, 0 and 2 are refused by the
 // rung naming the field -- not written as 4-byte units.
@@ -9162,11 +9163,14 @@ TEST_F(LleRungTest, AComputeWritesFourByteOutputUnitsAndRefusesAnotherOutputElem
     const auto want = static_cast<uint8_t>(std::nearbyint(std::clamp(static_cast<float>(acc) * 0.5f, -9.0f, 240.0f)) + kEltZpOut);
     EXPECT_EQ(out[i], want) << "byte " << i;
   }
+  // A position element (24) beside this compute's 2 level-0 units breaks the form's relations: refused by the static
+  // check (position_lane_form.h, from checkFieldRelations) naming the field.
+  EXPECT_NE(checkEnvelope(eltwise(24)).find("ComputeOutputBytes (word 4 bits 98:80) = 24"), std::string::npos);
   for (const uint64_t other : {1u, 0u, 2u}) {
     const DecodedPacket packet = eltwise(other);
     EXPECT_EQ(checkEnvelope(packet), "") << "ComputeOutputBytes " << other << ": the bits are decoded, not pinned";
     const std::string why = refusalOf([&] { run(packet); });
-    EXPECT_NE(why.find("ComputeOutputBytes (word 4 bits 82:80) = " + std::to_string(other)), std::string::npos) << why;
+    EXPECT_NE(why.find("ComputeOutputBytes (word 4 bits 98:80) = " + std::to_string(other)), std::string::npos) << why;
     rung.endRun();
   }
 }
