@@ -15,6 +15,7 @@
 #include "models/lle/fill_recv_stride.h"
 #include "models/lle/kept_operand_read.h"
 #include "models/lle/kept_operand_weighing.h"
+#include "models/lle/max_pass_stream_read.h"
 #include "models/lle/compute_observer.h"
 #include "models/lle/stream_block_layout.h"
 #include "models/lle/compute_output_bytes.h"
@@ -271,9 +272,13 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
     if (why.empty()) {
       // Or, marked Stage13FeedsReduction, the next compute on its tiles takes it as its kept operand (kept_operand_read.h,
       // "trk15" §C): accepted here, its gather and the compute are refused at run time.
-      const bool taken = computeWaitsForRead(p, lastOnTile) || nextComputeTakesKeptOperand(packets, index);
+      // Or, with Stage13FeedsReduction clear and no compute waiting, the max pass next on its tiles reduces it (max_pass_stream_read.h, "nin15").
+      const bool waits = computeWaitsForRead(p, lastOnTile);
+      const std::string maxPass = !waits && isMaxPassStreamReadForm(p) ? maxPassStreamReadProblem(packets, index) : "not of the form";
+      const bool taken = waits || nextComputeTakesKeptOperand(packets, index) || maxPass.empty();
       if (const std::string mark = routedReadMarkProblem(p, taken); !mark.empty()) {
         why = "opcode 0x13 at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + mark;
+        if (!waits && isMaxPassStreamReadForm(p)) why += "; nor is it the stream of a max pass issued next: " + maxPass;
       }
     }
     if (p.tilePacket && op != 0x1a) {
@@ -975,7 +980,12 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   const bool slotBeats = readField(words, LleField::Stage13RepeatSlot) == 0;
   const bool routedOnlyBy107 = route105 == 0 && route107 == 1;
   // Its consumer marks (routed_read_mark.h, docs/decoding-log.md "loomgab"): only the bytes that leave the tile are run.
-  if (const std::string routeMarks = routedReadMarkProblem(packet, streamedOperandTaker_.has_value() || keptOperand); !routeMarks.empty()) {
+  // With no compute waiting, a read of the max pass's form is that pass's stream (max_pass_stream_read.h; paired before the run).
+  // Its reduction mark is clear, the kept operand's set: the two forms are disjoint.
+  const bool forNextMaxPass = !streamedOperandTaker_ && isMaxPassStreamReadForm(packet);
+  if (const std::string routeMarks =
+          routedReadMarkProblem(packet, streamedOperandTaker_.has_value() || keptOperand || forNextMaxPass);
+      !routeMarks.empty()) {
     refuse(packet, routeMarks);
   }
   // A read a 0x14 copies (the copy marks, "mnv1b"): the pairing is checked before the run (read_copy_watch.h); its bytes
@@ -1016,6 +1026,12 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   // A read the compute waiting on its tiles takes (routed_read_mark.h): that compute's second operand (streamed_product.h).
   if (keptOperand) {
     keepOperandRead(packet, reach);
+    return;
+  }
+  // The max pass's stream, kept under its channel for the 0x02 issued next on its tiles (max_pass_stream_read.h).
+  if (forNextMaxPass) {
+    keepReadForMaxPass(packet, reach, readField(words, LleField::Stage13Channel));
+    deliverWaitingRingSends(packet);
     return;
   }
   if (isTakenByCompute(packet)) {
@@ -1982,7 +1998,8 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                      "an 0x01 compute taking it is never seen and not decoded");
     }
     if ((packet.tileMask & (1u << t)) && tiles_[t].keptReadFeedsNormalise) {
-      refuse(packet, "tile " + std::to_string(t) + " holds a read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, word 3 bit 109; stream " +
+      refuse(packet, "tile " + std::to_string(t) + " holds a read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, word 3 bit 109, "
+                     "or a max pass's streamed read; stream " +
                          std::to_string(tiles_[t].keptReadChannel) + "): an 0x01 compute taking it is never seen and not decoded");
     }
   }

@@ -221,6 +221,9 @@ class LleRung final : public models::DatapathRung {
   static constexpr uint64_t kNormaliseBeatBytes = 16;
   void keepReadForNormalise(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel,
                             uint64_t streamBeats, bool runs, uint64_t sequence);
+  // A read routed (0, 1) taken by the max pass issued next on its tiles (max_pass_stream_read.h, docs/decoding-log.md
+  // "nin15"): kept for that pass as a read kept for it (Stage13FeedsNormalise) is; the pass checks tag and bytes.
+  void keepReadForMaxPass(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t channel);
   void refuseAKeptReadOfUnwrittenBytes(const models::DecodedPacket& packet) const;
   // Whether a run of kept reads whose blocks are all equal is taken (a compute: "split" §E) or refused (a send).
   enum class RunOfEqualBlocks { kTaken, kRefused };

@@ -67,6 +67,17 @@ void LleRung::refuseMaxPassBeatsDisagreeing(const models::DecodedPacket& read, u
   }
 }
 
+// The max pass's streamed read (max_pass_stream_read.h): the static check (LleRung::checkChunk) has paired it with the
+// softmax-form 0x02 next on its tiles naming its channel and walking its bytes. Its bytes are taken now, in its nest's
+// order, and held as a read kept for a pass (Stage13FeedsNormalise): no 0x01 compute and no send may take them
+// (lle_rung.cc), and maxReduce checks the tag and the byte count again at run time.
+void LleRung::keepReadForMaxPass(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t channel) {
+  keepRead(packet, reach, 0, channel, 0);
+  for (unsigned t = 0; t < tiles_.size(); ++t) {
+    if (packet.tileMask & (1u << t)) tiles_[t].keptReadFeedsNormalise = true;
+  }
+}
+
 void LleRung::maxReduce(const models::DecodedPacket& packet) {
   const auto words = packet.words;
   if (isMaxPoolForm(static_cast<uint8_t>(packet.opcode), words)) {  // Max02Lanes 0: 0x01's layout, the pool's window walk
@@ -107,7 +118,16 @@ void LleRung::maxReduce(const models::DecodedPacket& packet) {
   const float lo = readF32(words, LleField::Max02ClampLo);
   const float hi = readF32(words, LleField::Max02ClampHi);
   if (const std::string problem = maxEpilogueProblem(mult, lo, hi); !problem.empty()) refuse(packet, problem);
-  const Requantizer epilogue(1.0f, mult, lo, hi, 0, config_.requantRounding);
+  // The addend and the output zero point ("nin15" §B): every corpus pass subtracts the scores' zero point Z and adds it back,
+  // so the maximum byte comes out as it went in. The number at the weight zero point's place is Z again (no weight): checked.
+  const int64_t bias = static_cast<int32_t>(static_cast<uint32_t>(readField(words, LleField::Max02Bias)));
+  const auto zpOut = static_cast<int32_t>(readField(words, LleField::Max02ZpOut));
+  if (const uint64_t zpWeight = readField(words, LleField::Max02ZpWeight); zpWeight != static_cast<uint64_t>(zpOut)) {
+    refuse(packet, "Max02ZpWeight (word 14 bits 70:62) = " + std::to_string(zpWeight) + " is not Max02ZpOut (word 16 bits 37:29) = " +
+                       std::to_string(zpOut) + ": every corpus pass holds the scores' zero point in both; another value is not decoded");
+  }
+  if (zpOut > 255) refuse(packet, "Max02ZpOut (word 16 bits 37:29) = " + std::to_string(zpOut) + " above 255");
+  const Requantizer epilogue(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     TileState& tile = tiles_[t];
@@ -150,7 +170,7 @@ void LleRung::maxReduce(const models::DecodedPacket& packet) {
     for (uint64_t g = 0; g < groups; ++g) {
       for (uint64_t j = 0; j < lanes; ++j) result[j] = std::max(result[j], stream[g * lanes + j]);
     }
-    for (uint8_t& lane : result) lane = epilogue(lane);
+    for (uint8_t& lane : result) lane = epilogue(static_cast<int32_t>(lane + bias));
     // Only the lanes the packet counts are written: what the unit's other bytes hold is not decoded.
     if (!tile.narrowSram.write(outputAt, result)) {
       refuse(packet, "Max02OutputAt (word 4 bits 79:62) = " + std::to_string(outputAt) + " + " + std::to_string(lanes) +
