@@ -1549,10 +1549,18 @@ void LleRung::pop(const DecodedPacket& packet) {
                        "-byte transfer (InfeedWraps64K, InfeedRingLimit, InfeedLines, InfeedLineWrapOn)");
   }
   PendingPop pending{tiles, input, offset, ringBytes / ringPerByte, inputTransferStart_, inputTransferEnd_, {}, {}, quarters * 64};
+  // A parameter pop with no receive whose tiles' convolutions wait for their execution-only stream is that stream's rows
+  // ("dense43b"), whole or part rows ("dense45": the part carries the compute's lanes).
+  if (!input) pending.feedsWaitingStream = popFeedsAWaitingStream(packet, pending);
   // A staging write armed on a destination tile (0x14) receives this pop at its narrow address.
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t)) || !tiles_[t].stagedWriteAt) continue;
-    if (quarters != 4) refuse(packet, "a part-row pop (PopRowQuarters) into a staging write (0x14) is not decoded");
+    // Beside a waiting stream the write takes a part-row pop as it takes a whole-row one (model_dense's K-split
+    // layers, "dense43b" §B open: where that write's bytes go is not decoded, and no compute reads them there); a
+    // part-row pop into a staging write alone is not decoded (156 corpus pops: the co-compiled MobileNet v1s, ensemble).
+    if (quarters != 4 && !pending.feedsWaitingStream) {
+      refuse(packet, "a part-row pop (PopRowQuarters) into a staging write (0x14) is not decoded");
+    }
     // The tile keeps the nest's units of the pop after the units its source side lets pass
     // (docs/decoding-log.md "src14"): Dense's column group k is the pop's bytes [64k, 64k + 64). A
     // contiguous write without a skip keeps the rung's placement of the whole pop from the address
@@ -1586,12 +1594,9 @@ void LleRung::pop(const DecodedPacket& packet) {
     tiles_[t].stagedWriteAt.reset();
     tiles_[t].stagedWriteSliced = false;
   }
-  if (!input) {
-    // model_dense's K-split pops also find the compute-feeding 0x14 before the compute armed on their tiles (its staged
-    // write above takes the bytes as before): whether that write, not the stream, is where they land is not decoded.
-    pending.feedsWaitingStream = popFeedsAWaitingStream(packet, pending);
-    if (!pending.feedsWaitingStream) placeParameters(packet, pending);
-  }
+  // model_dense's K-split pops also find the compute-feeding 0x14 before the compute armed on their tiles (its staged
+  // write above takes the bytes as before): whether that write, not the stream, is where they land is not decoded.
+  if (!input && !pending.feedsWaitingStream) placeParameters(packet, pending);
   // The waiting convolution runs when the pop's bytes are here; until then what follows waits behind it (waitsForInput).
   if (pending.feedsWaitingStream) {
     DeferredCompute& waiting = deferredComputes_.emplace_back();
@@ -2539,10 +2544,17 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
       continue;
     }
     if (fed && fed->hostRows) {
-      // The host's pop carried the stream (lle_rung_host_stream.cc): row r of it is the pop's bytes [256 r, 256 r + 256),
-      // its group at lane 0, as a 0x12 stream's rows are ("bcast" §B): the prefix arrays, then one weight group a transfer.
+      // The host's pop carried the stream (lle_rung_host_stream.cc): row r of it is the pop's bytes [w r, w r + w), w its
+      // bytes a row (256, or a part row's 64 x PopRowQuarters: "dense45"), its group at lane 0, as a 0x12 stream's rows
+      // are ("bcast" §B): the prefix arrays, then one weight group a transfer. A group wider than the part is refused.
       const std::vector<uint8_t>& rows = (*fed->hostRows)[t];
-      if (stream.prefixArrays * conv.groupBytes() != conv.prefixBytes() || rows.size() != stream.rows() * kRowBytes) {
+      const uint64_t rowBytes = fed->hostRowBytes;
+      if (conv.groupBytes() > rowBytes) {
+        refuse(packet, "the host's pop carries " + std::to_string(rowBytes) + " bytes of each row of tile " + std::to_string(t) +
+                           "'s weight stream (PopRowQuarters), the convolution's groups are " + std::to_string(conv.groupBytes()) +
+                           " bytes (its lanes x 4): the rest of the row is not carried");
+      }
+      if (stream.prefixArrays * conv.groupBytes() != conv.prefixBytes() || rows.size() != stream.rows() * rowBytes) {
         refuse(packet, "the host's pop carries " + std::to_string(rows.size()) + " bytes of tile " + std::to_string(t) +
                            "'s weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " (" + std::to_string(stream.prefixArrays) +
                            " prefix arrays, " + std::to_string(stream.transfers) + " transfers); the convolution's prefix is " +
@@ -2550,8 +2562,8 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
       }
       std::vector<uint8_t> groups;
       groups.reserve(stream.rows() * conv.groupBytes());
-      for (uint64_t r = 0; r < stream.rows(); ++r) groups.insert(groups.end(), rows.begin() + static_cast<std::ptrdiff_t>(r * kRowBytes),
-                                                                  rows.begin() + static_cast<std::ptrdiff_t>(r * kRowBytes + conv.groupBytes()));
+      for (uint64_t r = 0; r < stream.rows(); ++r) groups.insert(groups.end(), rows.begin() + static_cast<std::ptrdiff_t>(r * rowBytes),
+                                                                  rows.begin() + static_cast<std::ptrdiff_t>(r * rowBytes + conv.groupBytes()));
       if (const std::string why = runConvCompute(conv, tile.narrowSram, groups, config_.requantRounding, macs_); !why.empty()) {
         refuse(packet, "the convolution compute on tile " + std::to_string(t) + ": " + why);
       }

@@ -395,9 +395,12 @@ class LleRung final : public models::DatapathRung {
     unsigned tile = 0;
     uint64_t row = 0;
     uint64_t bytes = 0;
-    // Set where the host's pop carried the stream itself (lle_rung_host_stream.cc): each tile's stream rows, 256
-    // bytes a row, its prefix arrays then its transfers; tile and row are then unused.
+    // Set where the host's pop carried the stream itself (lle_rung_host_stream.cc): each tile's stream rows, its
+    // prefix arrays then its transfers; tile and row are then unused.
     const std::array<std::vector<uint8_t>, 16>* hostRows = nullptr;
+    // The pop's bytes a stream row (PopRowQuarters x 64): a part-row pop carries each row's lanes 0 .. 16 x quarters - 1
+    // ("dense45").
+    uint64_t hostRowBytes = 256;
   };
   void computeConvolution(const models::DecodedPacket& packet, std::optional<FedWeights> fed = std::nullopt);
   // Hands the compute observer tile t's outputs of `conv` (set only: callers check the observer).
@@ -486,6 +489,7 @@ class LleRung final : public models::DatapathRung {
     // The stream rows a host pop brought to each tile, and the tiles that have them (lle_rung_host_stream.cc).
     std::array<std::vector<uint8_t>, 16> hostRows;
     uint16_t hostFed = 0;
+    uint64_t hostRowBytes = 256;  // the feeding pop's bytes a row (PopRowQuarters x 64)
   };
   // A parameter pop with no caching receive on its tiles whose tiles' streams a waiting convolution took: the pop is
   // those streams' rows (lle_rung_host_stream.cc). Checks the length against each stream's rows.

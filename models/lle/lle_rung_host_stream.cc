@@ -7,7 +7,8 @@
 // transfers = 26 x 256 = 6,656 per tile). Such a pop is read as the stream: row r of it is stream row r, and the
 // waiting compute runs when its bytes are resolved (the chip's compute waits for its stream). Anything else -- a tile
 // of the pop with a receive, or with no waiting stream, or a length that is not the stream's rows -- keeps the old
-// placement or refusal (placeParameters).
+// placement or refusal (placeParameters). A part-row pop (PopRowQuarters < 3, "dense45") carries each row's first
+// 64 x quarters bytes: the lanes the compute reads.
 
 #include <bit>
 #include <string>
@@ -44,9 +45,12 @@ bool LleRung::popFeedsAWaitingStream(const DecodedPacket& packet, const PendingP
     refuse(packet, "a parameter pop into tiles " + tileList(pop.tiles) + " some of which have a convolution waiting for its weight "
                    "stream and no receive, some not: whether it is the stream's rows or a receive's is not decoded");
   }
-  if (pop.bytesPerRow != kStreamRowBytes) {
+  // A part-row pop (PopRowQuarters < 3) carries the first 64 x quarters bytes of each stream row ("dense45": 38 / 38 corpus
+  // part-row pops into a waiting stream have the stream's rows at that width, and quarters = ceil(the compute's lanes / 16)):
+  // the compute reads its groups from there (computeConvolution checks that they fit).
+  if (pop.bytesPerRow == 0 || pop.bytesPerRow > kStreamRowBytes || pop.bytesPerRow % 64 != 0) {
     refuse(packet, "a parameter pop of " + std::to_string(pop.bytesPerRow) + " bytes a row (PopRowQuarters) into the weight stream "
-                   "a waiting convolution took on tiles " + tileList(pop.tiles) + ": only whole 256-byte rows are decoded");
+                   "a waiting convolution took on tiles " + tileList(pop.tiles) + ": not 64, 128, 192 or 256");
   }
   for (const ConvolutionAwaitingFeed& waiting : convolutionsAwaitingFeedSend_) {
     for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -56,12 +60,12 @@ bool LleRung::popFeedsAWaitingStream(const DecodedPacket& packet, const PendingP
                            isa::formatAddress(waiting.compute.packet.pc) + " took and a pop already fed");
       }
       const uint64_t rows = waiting.streams[t]->rows();
-      if (pop.length != rows * kStreamRowBytes) {
+      if (pop.length != rows * pop.bytesPerRow) {
         refuse(packet, "a parameter pop of " + std::to_string(pop.length) + " bytes into tile " + std::to_string(t) +
                            ", whose weight stream (armed at PC 0x" + isa::formatAddress(waiting.streams[t]->pc) + ") the convolution at PC 0x" +
                            isa::formatAddress(waiting.compute.packet.pc) + " took and no receive is there: the stream's " +
-                           std::to_string(rows) + " rows are " + std::to_string(rows * kStreamRowBytes) +
-                           " bytes; what the length counts otherwise is not decoded");
+                           std::to_string(rows) + " rows are " + std::to_string(rows * pop.bytesPerRow) + " bytes at " +
+                           std::to_string(pop.bytesPerRow) + " a row (PopRowQuarters); what the length counts otherwise is not decoded");
       }
     }
   }
@@ -74,6 +78,7 @@ void LleRung::feedWaitingStreamsFromHost(const PendingPop& pop, std::span<const 
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (!(mine & (1u << t)) || !waiting->streams[t]) continue;
       waiting->hostRows[t].assign(bytes.begin(), bytes.end());
+      waiting->hostRowBytes = pop.bytesPerRow;
       waiting->hostFed = static_cast<uint16_t>(waiting->hostFed | (1u << t));
     }
     if ((waiting->compute.packet.tileMask & ~waiting->hostFed) != 0) {
@@ -88,7 +93,7 @@ void LleRung::feedWaitingStreamsFromHost(const PendingPop& pop, std::span<const 
     waiting = convolutionsAwaitingFeedSend_.erase(waiting);
     run.compute.packet.words = run.compute.words;
     std::swap(weightStreams_, run.streams);
-    computeConvolution(run.compute.packet, FedWeights{0, 0, 0, &run.hostRows});
+    computeConvolution(run.compute.packet, FedWeights{0, 0, 0, &run.hostRows, run.hostRowBytes});
     std::swap(weightStreams_, run.streams);
     for (unsigned t = 0; t < tiles_.size(); ++t) {
       if (run.compute.packet.tileMask & (1u << t)) streamsAwaitingFeed_[t].reset();

@@ -6335,6 +6335,70 @@ TEST_F(LleRungTest, AConvolutionOnAStreamTheHostsPopCarriesRunsWithThePopsRows) 
   rung.endRun();
 }
 
+// A part-row pop into the weight stream a waiting convolution took (docs/decoding-log.md "dense45"; model_dense's dense_100,
+// PopRowQuarters 0: 26 rows of 64 bytes for a 4-lane compute): the pop carries the first 64 bytes of each stream row, and
+// row r is the pop's bytes [64 r, 64 r + 64) -- row 0 the bias, row 1 the weight group at lane 0 -- with a compute-feeding
+// staging write armed on the tile beside it, as in model_dense. out[4k + c] = clamp((bias[c] + sum_b (in[8k + b] - 3)
+// w[c][b]) x 0.05). A pop of 4 part rows (not the stream's 2) is refused naming the row width; a part-row pop into a
+// staging write with no waiting stream is refused as before. Before the change the first run was refused ("a part-row pop
+// (PopRowQuarters) into a staging write (0x14) is not decoded"). No corpus program has these pixels, biases or weights.
+TEST_F(LleRungTest, APartRowPopIntoAWaitingStreamCarriesTheLanesItsComputeReads) {
+  constexpr uint16_t kTile = 0x1;
+  constexpr uint64_t kPixels = 3, kPixelBytes = 8, kInputAt = 160, kOut = 512, kTag = 98, kStagedAt = 1024;
+  constexpr uint8_t kWalkZpIn = 3;
+  constexpr float kScale = 0.05f;
+  const int32_t bias[4] = {-9, 40, 0, 3};
+  std::mt19937 rng(45);
+  std::vector<uint32_t> pixels(kPixels);
+  for (auto& p : pixels) p = static_cast<uint32_t>(rng());
+  streams.params.assign(256, 0xee);  // bytes 16-63 of each 64-byte part: lanes the compute does not read
+  for (unsigned c = 0; c < 4; ++c) {
+    for (unsigned b = 0; b < 4; ++b) streams.params[4 * c + b] = static_cast<uint8_t>(static_cast<uint32_t>(bias[c]) >> (8 * b));
+  }
+  for (unsigned i = 0; i < 16; ++i) streams.params[64 + i] = static_cast<uint8_t>(rng() % 9);
+  const auto run = [&](uint64_t popBytes, bool withStream) {
+    rung.beginRun();
+    rung.packet(infeed(false), streams, 0);
+    writePixels(kTile, kInputAt, kPixelBytes, pixels);
+    if (withStream) {
+      DecodedPacket receive = executionOnlyReceive(kTile);
+      f.setElement(receive, LleField::Recv11ExecRun, 0, 0);
+      f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+      f.setElement(receive, LleField::Recv11ExecStream, 0, kTag);
+      f.setElement(receive, LleField::Recv11PrefixOn, 0, 1);
+      f.setElement(receive, LleField::Recv11PrefixBytes8, 0, 32);
+      f.setElement(receive, LleField::Recv11PrefixLast64, 0, 4);
+      rung.packet(receive, streams, 0);
+    }
+    rung.packet(stageAt(kTile, kStagedAt, 128, withStream), streams, 0);  // a compute next only where there is one
+    if (withStream) {
+      rung.packet(pixelWalkCompute(kTile, kPixels, kPixelBytes, kInputAt, kOut, kTag, kWalkZpIn, kScale), streams, 0);
+      EXPECT_TRUE(rung.tile(0).narrowSram.firstUnwritten(kOut, 4).has_value()) << "the compute ran before its stream's bytes";
+    }
+    rung.packet(popAt(false, 0, 0, kTile, popBytes, {{LleField::PopRowQuarters, 0}}), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+  };
+  run(128, true);
+  const AddressedMemory& narrow = rung.tile(0).narrowSram;
+  for (uint64_t k = 0; k < kPixels; ++k) {
+    ASSERT_FALSE(narrow.firstUnwritten(kOut + 4 * k, 4).has_value()) << "pixel " << k;
+    const auto got = narrow.read(kOut + 4 * k, 4);
+    for (unsigned c = 0; c < 4; ++c) {
+      int64_t acc = bias[c];
+      for (unsigned b = 0; b < 4; ++b) acc += (static_cast<int64_t>((pixels[k] >> (8 * b)) & 0xff) - kWalkZpIn) * streams.params[64 + 4 * c + b];
+      const float v = std::clamp(static_cast<float>(acc) * kScale, 0.0f, 255.0f);
+      EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "pixel " << k << " lane " << c;
+    }
+  }
+  rung.endRun();
+  const std::string longPop = refusalOf([&] { run(256, true); });
+  EXPECT_NE(longPop.find("the stream's 2 rows are 128 bytes at 64 a row (PopRowQuarters)"), std::string::npos) << longPop;
+  rung.endRun();
+  const std::string noStream = refusalOf([&] { run(128, false); });
+  EXPECT_NE(noStream.find("a part-row pop (PopRowQuarters) into a staging write (0x14) is not decoded"), std::string::npos) << noStream;
+  rung.endRun();
+}
+
 // One host-bound weight feed serves every convolution waiting on its pop's tiles (docs/decoding-log.md "feed2"): the
 // 16-channel PoseNet decoders split one depthwise layer over disjoint tile sets (0x03e7 on tiles 0, 2, 0x03f8 on 1, 3 ...),
 // all on one stream tag, and one send from one tile carries the layer's rows to all of them. Here tiles 0 and 2 each run
