@@ -7054,16 +7054,16 @@ TEST_F(LleRungTest, AReadWithBit107AloneIsDrainedByItsSendAsASentRead) {
   const std::string bit105 = refusal([&] { staged(read(1, 0)); });
   EXPECT_NE(bit105.find("Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos) << bit105;
   // The same read marked as the stream of a compute on its tiles (Stage13TakenByCompute, w4 bit 35, "loomgab") with
-  // Stage13FeedsReduction set and no compute waiting is refused at the read, naming the mark (the kept operand, "trk15", is
-  // not executed). With the reduction mark clear it is the stream of the max pass issued next ("nin15",
-  // max_pass_stream_read.h; paired before the run): kept for that pass, an 0x01 compute taking it is refused instead.
+  // Stage13FeedsReduction set and no compute waiting is the kept operand ("trk15", executed since "trk16"): its beats are
+  // counted in 16-byte blocks, so this read's 4-byte count is refused at the read, naming the slot. With the reduction mark
+  // clear it is the stream of the max pass issued next ("nin15", max_pass_stream_read.h; paired before the run): kept for
+  // that pass, an 0x01 compute taking it is refused instead.
   DecodedPacket taken = read(0, 1);
   f.setElement(taken, LleField::Stage13LeavesTile, 0, 0);
   f.setElement(taken, LleField::Stage13TakenByCompute, 0, 1);
   f.setElement(taken, LleField::Stage13FeedsReduction, 0, 1);
   const std::string takenWhy = refusal([&] { staged(taken); });
-  EXPECT_NE(takenWhy.find("Stage13TakenByCompute (word 4 bit 35) = 1, Stage13LeavesTile (word 4 bit 39) = 0"), std::string::npos)
-      << takenWhy;
+  EXPECT_NE(takenWhy.find("beats of 16 bytes (Stage13SlotBeats, word 2 bits 129:114)"), std::string::npos) << takenWhy;
   f.setElement(taken, LleField::Stage13FeedsReduction, 0, 0);
   f.setElement(taken, LleField::Stage13SlotBeats, 0, streams.input.size() / 4 - 1);  // a taken read's beats are 4 bytes ("loom35" §B)
   const std::string passWhy = refusal([&] {
