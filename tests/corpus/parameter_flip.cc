@@ -1,5 +1,7 @@
 #include "tests/corpus/parameter_flip.h"
 
+#include <algorithm>
+
 #include "driver/run/run_plan.h"
 #include "driver/run/runner.h"
 #include "hosting/in_process_transport.h"
@@ -22,7 +24,7 @@ std::optional<std::vector<uint8_t>> lleOutput(const driver::ModelFile& model, co
 }
 
 std::optional<ParameterFlip> flipFirstOutputChangingParameter(driver::ModelFile& model, const std::vector<std::vector<uint8_t>>& inputs,
-                                                              size_t from) {
+                                                              size_t from, size_t maxTries) {
   std::vector<uint8_t>* parameters = nullptr;
   for (auto& op : model.edgeTpuOps) {
     for (auto& package : op.packages) {
@@ -34,7 +36,9 @@ std::optional<ParameterFlip> flipFirstOutputChangingParameter(driver::ModelFile&
   if (!parameters) return std::nullopt;
   const std::optional<std::vector<uint8_t>> clean = lleOutput(model, inputs);
   if (!clean) return std::nullopt;
-  for (size_t at = from; at < parameters->size(); ++at) {
+  const size_t left = parameters->size() > from ? parameters->size() - from : 0;
+  const size_t end = from + std::min(left, maxTries);
+  for (size_t at = from; at < end; ++at) {
     (*parameters)[at] ^= 0x80;
     std::optional<std::vector<uint8_t>> changed = lleOutput(model, inputs);
     if (changed && *changed != *clean) return ParameterFlip{at, *clean, std::move(*changed)};

@@ -24,9 +24,10 @@ struct ParameterFlip {
 };
 
 // Flips (XOR 0x80) the first byte of the first parameter stream, from `from` on, that changes the lle
-// output on `inputs`, and leaves it flipped in `model`; nullopt (model unchanged) when none does.
+// output on `inputs`, and leaves it flipped in `model`; nullopt (model unchanged) when none does among the
+// first `maxTries` bytes tried (each try is a whole lle run).
 [[nodiscard]] std::optional<ParameterFlip> flipFirstOutputChangingParameter(driver::ModelFile& model,
                                                                             const std::vector<std::vector<uint8_t>>& inputs,
-                                                                            size_t from = 0);
+                                                                            size_t from = 0, size_t maxTries = SIZE_MAX);
 
 }  // namespace coralsim::testing
