@@ -480,6 +480,27 @@ class LleRungTest : public ::testing::Test {
     return rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
   }
 
+  // The walked element-wise form's pixel walk ("eltwise" §B, the pixel-walk test below): `pixels` pixels of `pixelBytes`
+  // bytes counted at the w0 nest's level 0 and read at Nest37 level 2, one output unit each, the kept block weighing every
+  // group (weight wraps 0); the epilogue's zero points, multiplier 0.75, clamps [-10, 200] and bias as given.
+  static std::vector<std::pair<LleField, uint64_t>> pixelWalkFields(uint64_t pixels, uint64_t pixelBytes, uint8_t zpIn,
+                                                                    uint8_t zpOut, int32_t bias) {
+    const uint64_t back = static_cast<uint64_t>(-static_cast<int64_t>(pixels - 1));
+    return {{LleField::ComputeZpIn, zpIn}, {LleField::ComputeZpOut, zpOut},
+            {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
+            {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
+            {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)},
+            {LleField::ComputeBias, static_cast<uint64_t>(bias)},
+            {LleField::ComputeK4W0, pixels - 1}, {LleField::ComputeK4W7, pixels - 1}, {LleField::ComputeK4W10, pixels - 1},
+            {LleField::ComputeK4W1, 0}, {LleField::ComputeNest37Limit1, 0}, {LleField::ComputePositions, pixels - 1},
+            {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, pixelBytes},
+            {LleField::ComputeKWrap37, back},
+            {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
+            {LleField::ComputeOut37Limit0, pixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
+            {LleField::ComputeOutPositions, 0}, {LleField::ComputeOutWrap, back},
+            {LleField::ComputePositionLoopOn, 1}};
+  }
+
   // An element-wise compute on `tile` (the form of the raw edgetpuxray programs, "eltwise"): `positions`
   // 4-byte groups read at narrow `inputAt`, results at kOutputAt. `fields` add the epilogue and may
   // override these rows (a later row of one field wins).
@@ -5983,20 +6004,7 @@ TEST_F(LleRungTest, ThePixelWalkCountsItsPixelsAtTheW0NestsLevel0AndReadsThemAtN
   constexpr int32_t kBias = 5;
   const int8_t diagonal[4] = {2, -1, 1, 3};
   const auto pixelWalk = [&](const std::vector<std::pair<LleField, uint64_t>>& extra = {}) {
-    std::vector<std::pair<LleField, uint64_t>> fields = {
-        {LleField::ComputeZpIn, kEltZpIn}, {LleField::ComputeZpOut, kEltZpOut},
-        {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
-        {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
-        {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)},
-        {LleField::ComputeBias, kBias},
-        {LleField::ComputeK4W0, kPixels - 1}, {LleField::ComputeK4W7, kPixels - 1}, {LleField::ComputeK4W10, kPixels - 1},
-        {LleField::ComputeK4W1, 0}, {LleField::ComputeNest37Limit1, 0}, {LleField::ComputePositions, kPixels - 1},
-        {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, kPixelBytes},
-        {LleField::ComputeKWrap37, static_cast<uint64_t>(-int64_t{kPixels - 1})},
-        {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
-        {LleField::ComputeOut37Limit0, kPixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
-        {LleField::ComputeOutPositions, 0}, {LleField::ComputeOutWrap, static_cast<uint64_t>(-int64_t{kPixels - 1})},
-        {LleField::ComputePositionLoopOn, 1}};
+    std::vector<std::pair<LleField, uint64_t>> fields = pixelWalkFields(kPixels, kPixelBytes, kEltZpIn, kEltZpOut, kBias);
     fields.insert(fields.end(), extra.begin(), extra.end());
     DecodedPacket packet = elementWiseCompute(kTile, kPixels, kInputAt, fields);
     f.setElement(packet, LleField::ComputeLimitW0, 0, 0);  // the pixels are the w0 nest's level 0 alone
@@ -6054,20 +6062,8 @@ TEST_F(LleRungTest, AKeptReadTakesTheTagOfTheHostsInputStreamAndTheInputCopyWalk
   constexpr uint8_t kEltZpIn = 3, kEltZpOut = 10;
   constexpr int32_t kBias = 5;
   const int8_t diagonal[4] = {2, -1, 1, 3};
-  std::vector<std::pair<LleField, uint64_t>> fields = {
-      {LleField::ComputeZpIn, kEltZpIn}, {LleField::ComputeZpOut, kEltZpOut},
-      {LleField::ComputeMult, std::bit_cast<uint32_t>(0.75f)},
-      {LleField::ComputeClampHi, std::bit_cast<uint32_t>(200.0f)},
-      {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-10.0f)},
-      {LleField::ComputeBias, kBias},
-      {LleField::ComputeK4W0, kPixels - 1}, {LleField::ComputeK4W7, kPixels - 1}, {LleField::ComputeK4W10, kPixels - 1},
-      {LleField::ComputeK4W1, 0}, {LleField::ComputeNest37Limit1, 0}, {LleField::ComputePositions, kPixels - 1},
-      {LleField::ComputePositionStep37, 1}, {LleField::ComputeNest37Carry1, kPixelBytes},
-      {LleField::ComputeKWrap37, static_cast<uint64_t>(-int64_t{kPixels - 1})},
-      {LleField::ComputeKWrap29, 0}, {LleField::ComputeKWrapW7, 0},
-      {LleField::ComputeOut37Limit0, kPixels - 1}, {LleField::ComputeOut37Step, 1}, {LleField::ComputeOut37Carry0, 1},
-      {LleField::ComputeOutPositions, 0}, {LleField::ComputeOutWrap, static_cast<uint64_t>(-int64_t{kPixels - 1})},
-      {LleField::ComputePositionLoopOn, 1}, {LleField::ComputeStreamTag, kTag}};
+  std::vector<std::pair<LleField, uint64_t>> fields = pixelWalkFields(kPixels, kPixelBytes, kEltZpIn, kEltZpOut, kBias);
+  fields.emplace_back(LleField::ComputeStreamTag, kTag);
   DecodedPacket walk = elementWiseCompute(kTile, kPixels, kInputAt, fields);
   f.setElement(walk, LleField::ComputeLimitW0, 0, 0);
   streams.input.resize(kPixels * kPixelBytes);
