@@ -480,6 +480,25 @@ class LleRungTest : public ::testing::Test {
     return rung.windowTail(0, static_cast<uint32_t>(bytes), 0, streams);
   }
 
+  // Tile 0's output units of a pixel walk (pixelWalkCompute) against its arithmetic: lane c of pixel k is bias[c] plus the
+  // sum of (pixel byte b - zpIn) x the stream's weight byte at weightsAt + 4c + b, scaled, clamped to [0, 255] and rounded.
+  void expectPixelWalkOutputs(const std::vector<uint32_t>& pixels, const int32_t (&bias)[4], uint64_t out, size_t weightsAt,
+                              uint8_t zpIn, float scale) {
+    const AddressedMemory& narrow = rung.tile(0).narrowSram;
+    for (uint64_t k = 0; k < pixels.size(); ++k) {
+      ASSERT_FALSE(narrow.firstUnwritten(out + 4 * k, 4).has_value()) << "pixel " << k;
+      const auto got = narrow.read(out + 4 * k, 4);
+      for (unsigned c = 0; c < 4; ++c) {
+        int64_t acc = bias[c];
+        for (unsigned b = 0; b < 4; ++b) {
+          acc += (static_cast<int64_t>((pixels[k] >> (8 * b)) & 0xff) - zpIn) * streams.params[weightsAt + 4 * c + b];
+        }
+        const float v = std::clamp(static_cast<float>(acc) * scale, 0.0f, 255.0f);
+        EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "pixel " << k << " lane " << c;
+      }
+    }
+  }
+
   // The walked element-wise form's pixel walk ("eltwise" §B, the pixel-walk test below): `pixels` pixels of `pixelBytes`
   // bytes counted at the w0 nest's level 0 and read at Nest37 level 2, one output unit each, the kept block weighing every
   // group (weight wraps 0); the epilogue's zero points, multiplier 0.75, clamps [-10, 200] and bias as given.
@@ -6313,17 +6332,7 @@ TEST_F(LleRungTest, AConvolutionOnAStreamTheHostsPopCarriesRunsWithThePopsRows) 
     rung.packet(f.make(0x24, {}), streams, 0);
   };
   run(512);
-  const AddressedMemory& narrow = rung.tile(0).narrowSram;
-  for (uint64_t k = 0; k < kPixels; ++k) {
-    ASSERT_FALSE(narrow.firstUnwritten(kOut + 4 * k, 4).has_value()) << "pixel " << k;
-    const auto got = narrow.read(kOut + 4 * k, 4);
-    for (unsigned c = 0; c < 4; ++c) {
-      int64_t acc = bias[c];
-      for (unsigned b = 0; b < 4; ++b) acc += (static_cast<int64_t>((pixels[k] >> (8 * b)) & 0xff) - kWalkZpIn) * streams.params[256 + 4 * c + b];
-      const float v = std::clamp(static_cast<float>(acc) * kScale, 0.0f, 255.0f);
-      EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "pixel " << k << " lane " << c;
-    }
-  }
+  expectPixelWalkOutputs(pixels, bias, kOut, 256, kWalkZpIn, kScale);
   rung.endRun();
   const std::string shortPop = refusalOf([&] { run(256); });
   EXPECT_NE(shortPop.find("a parameter pop of 256 bytes into tile 0, whose weight stream"), std::string::npos) << shortPop;
@@ -6375,17 +6384,7 @@ TEST_F(LleRungTest, APartRowPopIntoAWaitingStreamCarriesTheLanesItsComputeReads)
     rung.packet(f.make(0x24, {}), streams, 0);
   };
   run(128, true);
-  const AddressedMemory& narrow = rung.tile(0).narrowSram;
-  for (uint64_t k = 0; k < kPixels; ++k) {
-    ASSERT_FALSE(narrow.firstUnwritten(kOut + 4 * k, 4).has_value()) << "pixel " << k;
-    const auto got = narrow.read(kOut + 4 * k, 4);
-    for (unsigned c = 0; c < 4; ++c) {
-      int64_t acc = bias[c];
-      for (unsigned b = 0; b < 4; ++b) acc += (static_cast<int64_t>((pixels[k] >> (8 * b)) & 0xff) - kWalkZpIn) * streams.params[64 + 4 * c + b];
-      const float v = std::clamp(static_cast<float>(acc) * kScale, 0.0f, 255.0f);
-      EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "pixel " << k << " lane " << c;
-    }
-  }
+  expectPixelWalkOutputs(pixels, bias, kOut, 64, kWalkZpIn, kScale);
   rung.endRun();
   const std::string longPop = refusalOf([&] { run(256, true); });
   EXPECT_NE(longPop.find("the stream's 2 rows are 128 bytes at 64 a row (PopRowQuarters)"), std::string::npos) << longPop;
