@@ -9,12 +9,13 @@ std::vector<int32_t> biasPrefixDenseSums(const BiasPrefixDenseShape& shape, std:
   std::vector<int32_t> sums(shape.lanes);
   for (unsigned c = 0; c < shape.lanes; ++c) {
     int32_t bias = 0;
-    std::memcpy(&bias, rows[0].data() + 4 * c, 4);
+    if (shape.biasRow) std::memcpy(&bias, rows[0].data() + 4 * c, 4);
+    const size_t firstGroup = shape.biasRow ? 1 : 0;
     int32_t sum = bias;
     for (uint32_t g = 0; g < shape.groups; ++g) {
       for (unsigned i = 0; i < 4; ++i) {
         const int32_t x = input[4 * g + i];
-        const int32_t w = rows[1 + g][4 * c + i];
+        const int32_t w = rows[firstGroup + g][4 * c + i];
         sum += (x - shape.zpIn) * (w - shape.zpWeight);
       }
     }

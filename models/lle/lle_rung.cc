@@ -56,6 +56,7 @@
 #include "models/lle/unrequantised_copy.h"
 #include "models/lle/w0_nest_count.h"
 #include "models/lle/wide_streamed_square.h"
+#include "models/lle/whole_ring_pop.h"
 #include "models/lle/write_nest.h"
 #include "models/lle/requantizer.h"
 
@@ -1297,6 +1298,11 @@ void LleRung::checkInfeedSize(const models::RunStreams& streams) {
   // by their descriptors, which the rung does not see: not checked.
   if (c.offset != 0) return;
   const uint64_t bytes = streams.parameterBytes().size();
+  // An infeed whose whole fills cannot hold the stream ((InfeedWraps64K + 1) x 64 KiB below its size) describes a segment
+  // of it, sized by its descriptor (docs/decoding-log.md "fcx" §B: the 128 x 128 trackers' two FULLY_CONNECTED weight
+  // infeeds, both at InfeedOffset64 0 with 3 wraps, each 262,144 bytes of the 524,288-byte execution-only stream, their
+  // InfeedFirstBeats 63,492 / 2,052 -- 4,096 beats apart, a position, not a first fill): not checked.
+  if (((c.wraps + 1) << 16) < bytes) return;
   const uint64_t wantWraps = bytes >> 16;
   const int64_t wantBeats = -(static_cast<int64_t>(std::min<uint64_t>(bytes / 64, 2048)) - 1);
   // The oldest compiles (min_runtime_version 10) leave the first fill unstated: 0 in all 8 of their
@@ -1510,14 +1516,19 @@ void LleRung::pop(const DecodedPacket& packet) {
   // (feedingPopBeats).
   const LleField repeatField = input ? LleField::PopInputRingNeg16 : LleField::PopRingNeg16;
   const uint64_t repeat = readField(words, repeatField);
-  const uint64_t beats = feedsStream ? feedingPopBeats(packet, repeat) : popBeats(packet);
+  // A parameter pop of whole passes over its ring (whole_ring_pop.h, docs/decoding-log.md "fcx" §B) reads as a feeding pop does.
+  const std::optional<uint64_t> wholePasses =
+      input || feedsStream ? std::nullopt
+                           : wholeRingPassBeats(readField(words, LleField::PopBeatsHigh), readField(words, LleField::PopBeatsLow), repeat,
+                                                readField(words, LleField::PopRingLimit) + 1);
+  const uint64_t beats = feedsStream ? feedingPopBeats(packet, repeat) : wholePasses.value_or(popBeats(packet));
   const uint64_t modulus = feedsStream ? 256 : uint64_t{1} << fieldDef(repeatField).width;
   // A one-beat pop runs its beat loop once and carries 0 in the repeat; its ring loop then counts the
   // beats: PopRingLimit + 1 of them (docs/decoding-log.md "recv11" §C).
   const bool oneBeatZero = beats == 1 && repeat == 0;
   const uint64_t ringBytes = (oneBeatZero ? readField(words, LleField::PopRingLimit) + 1 : beats) * 64;
   // A feeding pop's repeat names its last pass; 0 there is a whole ring (feedingPopBeats), not a length.
-  const bool wholeLastPass = feedsStream && repeat == 0;
+  const bool wholeLastPass = (feedsStream || wholePasses) && repeat == 0;
   if (repeat != (modulus - (ringBytes / 16 - 1) % modulus) % modulus && !oneBeatZero && !wholeLastPass) {
     const LleFieldDef& f = fieldDef(repeatField);
     refuse(packet, std::string(f.name) + " (word 1 bits " + std::to_string(f.lsb % 128 + f.width - 1) + ":" +
@@ -2210,8 +2221,9 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   // The K-loop wraps the relation table leaves to the prefixed form's executors (docs/decoding-log.md "stride2"):
   // this one reads its K groups as one run, so it holds them as a compute without a prefix is held.
   if (const std::string problem = singlePositionKWrapProblem(words); !problem.empty()) refuse(packet, problem);
-  // The bias array alone as the prefix (ComputeParamPrefix 1, docs/decoding-log.md "loomdense"): its own executor.
-  if (readField(words, LleField::ComputeParamPrefix) == 1) {
+  // The bias array alone as the prefix (ComputeParamPrefix 1, docs/decoding-log.md "loomdense"): its own executor, which
+  // also runs the form without a prefix (0: the K groups' wide rows from the tag's, "fcx" §A).
+  if (readField(words, LleField::ComputeParamPrefix) <= 1) {
     computeBiasPrefixDense(packet, groups);
     return;
   }

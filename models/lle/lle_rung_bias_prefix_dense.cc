@@ -3,6 +3,9 @@
 // vector from the stream bytes its tiles received, this form reads its K groups where the packet says: narrow memory
 // from ComputeInputAt4 x 4, the bytes earlier computes and moves wrote there (looming's nine zone averages). Its lanes
 // are ComputeLaneGroups + 1 groups of 4; each lane's byte is written at ComputeOutputAt + lane.
+// The same executor runs the form without a prefix (ComputeParamPrefix 0, docs/decoding-log.md "fcx" §A): the K groups'
+// rows from the tag's row on, no bias row before them (the 64 x 64 trackers' first FULLY_CONNECTED: one 4-lane unit over
+// 1,024 groups its caching run received at wide rows 3 .. 1,026 of tile 0).
 
 #include <bit>
 #include <string>
@@ -26,7 +29,9 @@ constexpr uint64_t kMaxWeightZeroPoint = 255;  // a uint8 zero point in a 9-bit 
 
 void LleRung::computeBiasPrefixDense(const DecodedPacket& packet, uint32_t groups) {
   const auto words = packet.words;
-  const std::string form = "the single-position (Dense) compute with the bias prefix alone (ComputeParamPrefix 1): ";
+  const bool biasRow = readField(words, LleField::ComputeParamPrefix) == 1;
+  const std::string form = biasRow ? "the single-position (Dense) compute with the bias prefix alone (ComputeParamPrefix 1): "
+                                   : "the single-position (Dense) compute without a prefix (ComputeParamPrefix 0): ";
   const auto refuseUnless = [&](bool ok, const std::string& why) {
     if (!ok) refuse(packet, form + why);
   };
@@ -44,11 +49,12 @@ void LleRung::computeBiasPrefixDense(const DecodedPacket& packet, uint32_t group
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);
   // No f32 scale array: the packet's multiplier is the whole scale, as in the element-wise form.
   const Requantizer requant(1.0f, mult, lo, hi, zpOut, config_.requantRounding);
-  const BiasPrefixDenseShape shape{groups, lanes, zpIn, static_cast<int32_t>(zpWeight)};
+  const BiasPrefixDenseShape shape{groups, lanes, zpIn, static_cast<int32_t>(zpWeight), biasRow};
   // The tag names the wide row of the first K group, the bias row the one before it (docs/decoding-log.md "dense43":
   // looming's tag 1, rows 0 and 1 ...; model_dense's layers 2029, 27, 53, ..., each layer's rows after the last's).
   const uint64_t firstGroupRow = readField(words, LleField::ComputeStreamTag);
-  refuseUnless(firstGroupRow >= 1, "ComputeStreamTag (the first K group's wide row) = 0: no row before it holds the bias");
+  refuseUnless(!biasRow || firstGroupRow >= 1, "ComputeStreamTag (the first K group's wide row) = 0: no row before it holds the bias");
+  const uint64_t firstRow = biasRow ? firstGroupRow - 1 : firstGroupRow;
   const uint64_t inputAt = readField(words, LleField::ComputeInputAt4) * 4;
   const uint64_t inputBytes = uint64_t{kGroupBytes} * groups;
   const uint64_t outputAt = readField(words, LleField::ComputeOutputAt);
@@ -61,11 +67,11 @@ void LleRung::computeBiasPrefixDense(const DecodedPacket& packet, uint32_t group
     }
     const std::span<const uint8_t> input = tile.narrowSram.read(inputAt, inputBytes);
     std::vector<std::span<const uint8_t>> rows;
-    for (uint64_t r = 0; r <= groups; ++r) {
-      const uint64_t rowAt = (firstGroupRow - 1 + r) * kBiasPrefixDenseRowAddresses;
+    for (uint64_t r = 0; r < groups + (biasRow ? 1 : 0); ++r) {
+      const uint64_t rowAt = (firstRow + r) * kBiasPrefixDenseRowAddresses;
       if (!tile.wide.holds(rowAt, 4 * lanes)) {
         refuse(packet, form + "tile " + std::to_string(t) + " wide memory holds " + tile.wide.describe() + "; the compute reads " +
-                           std::to_string(4 * lanes) + " bytes at " + std::to_string(rowAt) + (r == 0 ? " (the bias row)" : " (a weight group's row)"));
+                           std::to_string(4 * lanes) + " bytes at " + std::to_string(rowAt) + (biasRow && r == 0 ? " (the bias row)" : " (a weight group's row)"));
       }
       rows.emplace_back(tile.wide.at(rowAt), 4 * lanes);
     }

@@ -37,6 +37,7 @@
 
 #include "driver/model/model_file.h"
 #include "driver/model/model_loader.h"
+#include "driver/run/output_layout.h"
 #include "models/chip_config.h"
 #include "models/lle/addressed_memory.h"
 #include "models/lle/byte_stepped_weighing.h"
@@ -49,6 +50,8 @@
 #include "tests/corpus/bright_templates.h"
 #include "tests/corpus/held_streams.h"
 #include "tests/support/corpus.h"
+#include "tests/support/golden_output.h"
+#include "tests/support/json_reader.h"
 #include "tests/unit/lle_envelope_packets.h"
 
 namespace coralsim::lle {
@@ -99,6 +102,10 @@ struct OneByteRun {
   std::vector<std::vector<uint8_t>> broadcast16;  // per tile: the 2-byte element broadcast's output (0x0949, "trk16")
   std::vector<std::vector<uint8_t>> normalised;   // per tile: the weighing by the kept operand's output (0x09cb, "trk16")
   float normaliseMult = 0;
+  // The FULLY_CONNECTED computes after 0x09cb (docs/decoding-log.md "fcx"): the computes without a parameter prefix issued
+  // after it, in order; each one's 4-byte output unit on tile 0 at its ComputeOutputAt when the run ended (empty if unwritten).
+  std::vector<std::vector<uint8_t>> fullyConnected;
+  std::vector<uint8_t> outfeed;  // the bytes the run's outfeed sent (window 0), when it ran to the chunk's end
 };
 
 // The broadcast copy of 2-byte elements (docs/decoding-log.md "trk16" §A: 0x0949 after the 1 / 256 fills).
@@ -111,7 +118,7 @@ bool isTwoByteElementBroadcast(const models::DecodedPacket& p) {
 // The parameter-caching program first (its tiles keep what it wrote), then the execution-only one up to its first
 // refusal, the second max pass's unit completed with `filler` in lanes 1-3.
 OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models::DecodedProgram& program, const std::vector<uint8_t>& params,
-                             const std::vector<uint8_t>& image, uint8_t filler) {
+                             const std::vector<uint8_t>& image, uint8_t filler, const std::vector<uint8_t>& executionParams, uint32_t outputBytes) {
   models::ChipConfig config;
   LleRung rung(config);
   EnvelopePackets made(0xf000);
@@ -122,6 +129,8 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
   rung.reset();
   unsigned passes = 0;
   std::optional<uint64_t> sumAt, squareAt, pairAt4;
+  std::vector<uint64_t> fullyConnectedAt;
+  bool normalisedYet = false;
   // The 0x03's lanes and the squares are read when the compute after them is issued: 0x07d1 writes back over the
   // 0x03's output address (docs/decoding-log.md "trk14" §C, "trk15").
   const auto readTile0 = [&](std::optional<uint64_t> at, uint64_t bytes, std::vector<uint8_t>& into) {
@@ -131,6 +140,8 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
     into.assign(written.begin(), written.end());
   };
   const auto drive = [&](const models::DecodedProgram& p, bool execution) {
+    // The execution-only run pops its own parameter stream (the 128 x 128 FULLY_CONNECTED weights); the caching run the cached one.
+    streams.params = execution ? executionParams : params;
     rung.beginRun();
     for (const models::DecodedPacket& packet : p.packets()) {
       if (packet.action != models::PacketAction::kIssue) continue;
@@ -205,7 +216,11 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
           units.assign(written.begin(), written.end());
         }
       }
+      if (execution && normalisedYet && static_cast<uint8_t>(packet.opcode) == 0x01 && readField(packet.words, LleField::ComputeParamPrefix) == 0) {
+        fullyConnectedAt.push_back(readField(packet.words, LleField::ComputeOutputAt));
+      }
       if (execution && static_cast<uint8_t>(packet.opcode) == 0x01 && KeptOperandWeighing::isForm(packet.words)) {
+        normalisedYet = true;
         const uint64_t at = readField(packet.words, LleField::ComputeOutputAt);
         const uint64_t bytes = 4 * (readField(packet.words, LleField::ComputeLaneGroups) + 1);
         run.normaliseMult = std::bit_cast<float>(static_cast<uint32_t>(readField(packet.words, LleField::ComputeMult)));
@@ -234,6 +249,15 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
           EXPECT_FALSE(narrow.firstUnwritten(at, 1).has_value()) << "tile " << t << " wrote nothing at ComputeOutputAt " << at;
         }
       }
+    }
+    if (execution) {
+      for (const uint64_t at : fullyConnectedAt) {
+        std::vector<uint8_t>& unit = run.fullyConnected.emplace_back();
+        if (rung.tile(0).narrowSram.firstUnwritten(at, 4)) continue;
+        const auto written = rung.tile(0).narrowSram.read(at, 4);
+        unit.assign(written.begin(), written.end());
+      }
+      run.outfeed = rung.windowTail(0, outputBytes, 0, streams);
     }
     rung.endRun();
     return true;
@@ -266,9 +290,22 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
     // beta s_in 1), so most exponentials are neither 0 nor 65535 (the other images' are, but for their maxima).
     std::vector<std::vector<uint8_t>> images{imageWithPeak(side * side, 3, 150, 203), imageWithPeak(side * side, 11, 60, 91),
                                              imageWithPeak(side * side, 5, 16, 15)};
+    // The golden cases (docs/decoding-log.md "fcx" §C): every one is run (img_cat with both fillers, as before; the others
+    // with one, the filler moving no byte) and its output compared with the golden's, in the device's encoding.
+    std::vector<std::vector<uint8_t>> expectedOutputs(images.size());
+    std::vector<std::string> caseNames(images.size(), "made up");
     const auto golden = coralsim::testing::goldenDir();
-    const fs::path cat = golden ? *golden / ("ricardodeazambuja+LibrEdgeTPU__" + name) / "img_cat.in0.bin" : fs::path();
-    if (!cat.empty() && fs::exists(cat)) images.push_back(coralsim::testing::readFile(cat));
+    const fs::path goldenCases = golden ? *golden / ("ricardodeazambuja+LibrEdgeTPU__" + name) : fs::path();
+    if (!goldenCases.empty() && fs::exists(goldenCases / "manifest.json")) {
+      const coralsim::testing::JsonValue manifest = coralsim::testing::readJsonFile(goldenCases / "manifest.json");
+      for (const coralsim::testing::JsonValue& c : manifest.find("cases")->items) {
+        images.push_back(coralsim::testing::readFile(goldenCases / c.find("tpu_inputs")->items.at(0).find("dev_file")->text));
+        expectedOutputs.push_back(coralsim::testing::readPreferredGoldenDeviceOutput(goldenCases, c.find("tpu_outputs")->items.at(0)));
+        caseNames.push_back(c.find("case")->text);
+      }
+    } else {
+      std::printf("*** %s: no golden cases ($CORALSIM_GOLDEN): the outputs are not compared ***\n", name.c_str());
+    }
     const driver::ModelFile model = driver::loadModelFile(path);
     const driver::Executable* cachingExecutable = nullptr;
     for (const driver::Executable* e : driver::allExecutables(model)) {
@@ -285,11 +322,17 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
         const auto program = models::DecodedProgram::fromBytes(bitstream.bytes);
         if (!std::ranges::any_of(program->packets(), isOneByteOutputCompute)) continue;
         ++programsRun;
-        for (const std::vector<uint8_t>& image : images) {
+        ASSERT_EQ(e->outputLayers.size(), 1u) << name;
+        const driver::Layer& outputLayer = e->outputLayers[0];
+        for (size_t imageIndex = 0; imageIndex < images.size(); ++imageIndex) {
+          const std::vector<uint8_t>& image = images[imageIndex];
           ASSERT_EQ(image.size(), side * side) << name;
           const uint8_t imageMax = *std::ranges::max_element(image);
+          const bool oneFiller = !expectedOutputs[imageIndex].empty() && caseNames[imageIndex] != "img_cat";
           for (const uint8_t filler : {uint8_t{0x00}, uint8_t{0xff}}) {
-            const OneByteRun run = runUpToTheRefusal(caching.get(), *program, params, image, filler);
+            if (oneFiller && filler != 0) continue;
+            const OneByteRun run = runUpToTheRefusal(caching.get(), *program, params, image, filler, e->parameters,
+                                                     static_cast<uint32_t>(outputLayer.sizeBytes));
             std::printf("%s (max %u, filler 0x%02x): %zu one-byte output compute(s) run; stopped at %s\n", name.c_str(), unsigned{imageMax},
                         unsigned{filler}, run.tileBytes.size(), run.stop.c_str());
             ASSERT_EQ(run.tileBytes.size(), 1u) << name << ": stopped at " << run.stop;
@@ -424,6 +467,33 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
                         "0x07d1 lanes %u %u %u %u; stopped at %s\n",
                         name.c_str(), unsigned{imageMax}, unsigned{filler}, static_cast<unsigned long long>(written), t, reference,
                         u, square, lane(run.weighed, 0), lane(run.weighed, 1), lane(run.weighed, 2), lane(run.weighed, 3), run.stop.c_str());
+            // The two FULLY_CONNECTED computes (docs/decoding-log.md "fcx" §A / §B) and the outfeed after the CONCATENATION's
+            // packets: the run reaches the chunk's end, each FC writes one 4-lane unit on tile 0 whose lanes 1-3 (weights at
+            // the weight zero point) hold the output zero point, the outfeed sends the layer's bytes, and where the case is a
+            // golden one, the output in TFLite order is the golden's; the concatenation copies lane 0 of each FC (identity).
+            EXPECT_EQ(run.stop, "the chunk's end") << name << " " << caseNames[imageIndex];
+            ASSERT_EQ(run.fullyConnected.size(), 2u) << name << ": stopped at " << run.stop;
+            for (const std::vector<uint8_t>& unit : run.fullyConnected) {
+              ASSERT_EQ(unit.size(), 4u) << name << ": a FULLY_CONNECTED compute wrote no unit on tile 0";
+            }
+            const uint8_t zpOut = run.fullyConnected[0][1];
+            for (const std::vector<uint8_t>& unit : run.fullyConnected) {
+              EXPECT_EQ(unit[2], zpOut) << name;
+              EXPECT_EQ(unit[3], zpOut) << name;
+            }
+            ASSERT_EQ(run.outfeed.size(), static_cast<size_t>(outputLayer.sizeBytes)) << name << ": the outfeed sent too few bytes";
+            const auto output = driver::deviceToTfliteOrder(outputLayer, run.outfeed);
+            ASSERT_TRUE(output.has_value()) << name;
+            EXPECT_EQ(*output, (std::vector<uint8_t>{run.fullyConnected[0][0], run.fullyConnected[1][0]})) << name << " " << caseNames[imageIndex];
+            std::printf("%s %s (max %u, filler 0x%02x): FULLY_CONNECTED units %u %u %u %u / %u %u %u %u, output %u %u", name.c_str(),
+                        caseNames[imageIndex].c_str(), unsigned{imageMax}, unsigned{filler}, run.fullyConnected[0][0], run.fullyConnected[0][1],
+                        run.fullyConnected[0][2], run.fullyConnected[0][3], run.fullyConnected[1][0], run.fullyConnected[1][1],
+                        run.fullyConnected[1][2], run.fullyConnected[1][3], (*output)[0], (*output)[1]);
+            if (!expectedOutputs[imageIndex].empty()) {
+              std::printf(", golden %u %u", expectedOutputs[imageIndex][0], expectedOutputs[imageIndex][1]);
+              EXPECT_EQ(*output, expectedOutputs[imageIndex]) << name << " " << caseNames[imageIndex];
+            }
+            std::printf("\n");
           }
         }
       }
