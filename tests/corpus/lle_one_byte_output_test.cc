@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,7 @@
 #include "models/chip_config.h"
 #include "models/lle/addressed_memory.h"
 #include "models/lle/byte_stepped_weighing.h"
+#include "models/lle/compute_observer.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/lle/kept_operand_weighing.h"
@@ -105,6 +107,7 @@ struct OneByteRun {
   // The FULLY_CONNECTED computes after 0x09cb (docs/decoding-log.md "fcx"): the computes without a parameter prefix issued
   // after it, in order; each one's 4-byte output unit on tile 0 at its ComputeOutputAt when the run ended (empty if unwritten).
   std::vector<std::vector<uint8_t>> fullyConnected;
+  std::vector<ComputeForm> fullyConnectedForms;  // the executed form that wrote each (the compute observer's)
   std::vector<uint8_t> outfeed;  // the bytes the run's outfeed sent (window 0), when it ran to the chunk's end
 };
 
@@ -115,11 +118,20 @@ bool isTwoByteElementBroadcast(const models::DecodedPacket& p) {
   return std::holds_alternative<uint64_t>(width) && std::get<uint64_t>(width) == TwoByteElementBroadcast::kElementBytes;
 }
 
+// Which form each compute packet was executed by (its PC; the last tile's report).
+class FormsSeen : public ComputeObserver {
+ public:
+  std::map<uint64_t, ComputeForm> byPc;
+  void computed(const models::DecodedPacket& packet, unsigned, const ComputeWrite& write) override { byPc[packet.pc] = write.form; }
+};
+
 // The parameter-caching program first (its tiles keep what it wrote), then the execution-only one up to its first
 // refusal, the second max pass's unit completed with `filler` in lanes 1-3.
 OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models::DecodedProgram& program, const std::vector<uint8_t>& params,
                              const std::vector<uint8_t>& image, uint8_t filler, const std::vector<uint8_t>& executionParams, uint32_t outputBytes) {
   models::ChipConfig config;
+  const auto forms = std::make_shared<FormsSeen>();
+  config.lleComputeObserver = forms;
   LleRung rung(config);
   EnvelopePackets made(0xf000);
   coralsim::testing::HeldStreams streams;
@@ -129,7 +141,7 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
   rung.reset();
   unsigned passes = 0;
   std::optional<uint64_t> sumAt, squareAt, pairAt4;
-  std::vector<uint64_t> fullyConnectedAt;
+  std::vector<uint64_t> fullyConnectedAt, fullyConnectedPc;
   bool normalisedYet = false;
   // The 0x03's lanes and the squares are read when the compute after them is issued: 0x07d1 writes back over the
   // 0x03's output address (docs/decoding-log.md "trk14" §C, "trk15").
@@ -218,6 +230,7 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
       }
       if (execution && normalisedYet && static_cast<uint8_t>(packet.opcode) == 0x01 && readField(packet.words, LleField::ComputeParamPrefix) == 0) {
         fullyConnectedAt.push_back(readField(packet.words, LleField::ComputeOutputAt));
+        fullyConnectedPc.push_back(packet.pc);
       }
       if (execution && static_cast<uint8_t>(packet.opcode) == 0x01 && KeptOperandWeighing::isForm(packet.words)) {
         normalisedYet = true;
@@ -256,6 +269,9 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
         if (rung.tile(0).narrowSram.firstUnwritten(at, 4)) continue;
         const auto written = rung.tile(0).narrowSram.read(at, 4);
         unit.assign(written.begin(), written.end());
+      }
+      for (const uint64_t pc : fullyConnectedPc) {
+        if (const auto seen = forms->byPc.find(pc); seen != forms->byPc.end()) run.fullyConnectedForms.push_back(seen->second);
       }
       run.outfeed = rung.windowTail(0, outputBytes, 0, streams);
     }
@@ -476,6 +492,12 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
             for (const std::vector<uint8_t>& unit : run.fullyConnected) {
               ASSERT_EQ(unit.size(), 4u) << name << ": a FULLY_CONNECTED compute wrote no unit on tile 0";
             }
+            // 64 x 64: the first is the single-position form over the cached wide rows, the second the reduction split over
+            // positions (its weight stream the ring send of tile 1's rows); 128 x 128: both split, their streams popped from
+            // the host -- the split ones executed by the convolution form ("trkfc" §B's walk: one run of (K + 1) P units).
+            ASSERT_EQ(run.fullyConnectedForms.size(), 2u) << name;
+            EXPECT_EQ(run.fullyConnectedForms[0], side == 64 ? ComputeForm::kSinglePosition : ComputeForm::kConvolution) << name;
+            EXPECT_EQ(run.fullyConnectedForms[1], ComputeForm::kConvolution) << name;
             const uint8_t zpOut = run.fullyConnected[0][1];
             for (const std::vector<uint8_t>& unit : run.fullyConnected) {
               EXPECT_EQ(unit[2], zpOut) << name;

@@ -64,5 +64,23 @@ TEST(BiasPrefixDenseTest, AGroupRowIsLaneMajor) {
   EXPECT_EQ(sums[0], 0);
 }
 
+// Without the prefix (ComputeParamPrefix 0, docs/decoding-log.md "fcx" §A) the rows are the K groups alone: row g is group
+// g, and no lane has a bias.
+TEST(BiasPrefixDenseTest, WithoutThePrefixTheRowsAreTheGroupsAndNoLaneHasABias) {
+  Rows rows;
+  rows.weight(0, 5, 0, 9);    // lane 5: (12 - 10) (9 - 3) = 12
+  rows.weight(1, 5, 1, 1);    // lane 5: (25 - 10) (1 - 3) = -30
+  rows.weight(2, 19, 3, 200);  // lane 19: (4 - 10) (200 - 3) = -1182
+  const auto withBiasRow = rows.spans();
+  const std::vector<std::span<const uint8_t>> groupsOnly(withBiasRow.begin() + 1, withBiasRow.end());
+  BiasPrefixDenseShape shape = kShape;
+  shape.biasRow = false;
+  const std::vector<int32_t> sums = biasPrefixDenseSums(shape, kInput, groupsOnly);
+  ASSERT_EQ(sums.size(), kTestLanes);
+  EXPECT_EQ(sums[5], 12 - 30);
+  EXPECT_EQ(sums[19], -1182);
+  EXPECT_EQ(sums[0], 0);
+}
+
 }  // namespace
 }  // namespace coralsim::lle

@@ -1948,6 +1948,26 @@ TEST_F(LleRungTest, ARowFormWriteKeepsItsGroupAsTwoConsecutiveRunsOfThePop) {
   EXPECT_NE(checkEnvelope(write(0x2, 4, 5, 2, 3, 2, 0)), "");
 }
 
+// An infeed whose whole fills cannot hold the stream is a segment of it (docs/decoding-log.md "fcx" §B: the 128 x 128
+// trackers' weight infeeds, 3 wraps and InfeedFirstBeats -2,044 against a 524,288-byte stream): not size-checked. The
+// same fields against a stream they could hold (262,144 bytes: 4 wraps) are still refused.
+TEST_F(LleRungTest, AParameterInfeedWhoseFillsCannotHoldTheStreamIsASegmentOfIt) {
+  streams.params.assign(3 * 65536 + 640, 0);
+  const DecodedPacket segment = infeed(false);  // 3 wraps
+  f.setElement(segment, LleField::InfeedFirstBeats, 0, static_cast<uint64_t>(int64_t{-2044}));
+  streams.params.assign(8 * 65536, 0);
+  rung.beginRun();
+  rung.packet(segment, streams, 0);
+  EXPECT_NO_THROW(rung.packet(f.make(0x24, {}), streams, 0));
+  rung.endRun();
+  streams.params.assign(4 * 65536, 0);
+  rung.beginRun();
+  rung.packet(segment, streams, 0);
+  const std::string why = refusalOf([&] { rung.packet(f.make(0x24, {}), streams, 0); });
+  EXPECT_NE(why.find("InfeedWraps64K = 3, InfeedFirstBeats = -2044"), std::string::npos) << why;
+  rung.endRun();
+}
+
 TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
   // 3 x 65536 + 640 bytes: 3 whole 64 KiB units, 2048 beats fill the first 128 KiB.
   streams.params.assign(3 * 65536 + 640, 0);
