@@ -8,11 +8,13 @@
 // fed to the rung one by one, in program order (the parameter-caching program first), up to the first refusal. One
 // gap is bridged by the test, not by the rung: the second max pass writes lane 0 of its unit only, and the ring
 // read that starts the broadcast takes the whole unit ("bright3" Next: what the hardware leaves in lanes 1-3 is not
-// known). The test writes a filler there (lane 0 kept) and runs every image with two fillers, 0x00 and 0xff: the
-// one-byte compute reads lane 0 only, so its byte must not depend on the filler.
-// The images are made up (maxima 203 and 91 at different places), and the golden img_cat input where the golden
-// data is present. bright 64^2 is the decode set, 128^2 held out. No output is compared: the programs stop later
-// in the softmax (printed). The sixteen x - max computes after it (docs/decoding-log.md "soft14" §C: one a tile, the
+// known). The test writes a filler there (lane 0 kept) and runs the made-up images and img_cat with two fillers, 0x00 and
+// 0xff (the other golden cases with 0x00): the one-byte compute reads lane 0 only, so its byte must not depend on the filler.
+// The images are made up (maxima 203, 91 and 15 at different places), and the golden cases' inputs where the golden
+// data is present. bright 64^2 is the decode set, 128^2 held out. The packet drive now runs each program to its chunk's
+// end: after the chain below, the two FULLY_CONNECTED computes, the CONCATENATION's packets and the outfeed, whose output
+// is compared with every golden case of the size (docs/decoding-log.md "fcx"; the made-up images' outputs are printed).
+// The sixteen x - max computes after the one-byte compute (docs/decoding-log.md "soft14" §C: one a tile, the
 // one-byte compute's kept sum as their bias) must each write their tile's slice of the image less the maximum plus
 // 255 -- checked against the image itself, not against the rung's input bytes. The sixteen exponentials after those
 // (docs/decoding-log.md "exp19" §B: a pixel walk through the tile's exp table, 16-bit results) must each write
