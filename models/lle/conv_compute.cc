@@ -197,6 +197,10 @@ std::optional<ConvCompute::SplitReduction> ConvCompute::splitReduction() const {
     uint64_t counted = 1;
     while (blocksFrom < ComputeLoopNest::kLevels && counted < groups) counted *= weights.limits[blocksFrom++] + 1;
     if (counted != groups) continue;
+    // Where the stream names its output blocks (a 0x12's levels 2-3, a host stream's feeding write), the levels above the
+    // K passes count exactly them: a level of positions whose count equals the passes' (MobileNet v1's pointwise layers:
+    // 4 positions beside 4 K passes of 32 channels) is not the passes (docs/decoding-log.md "blk").
+    if (streamBlocks > 1 && product(blocksFrom, ComputeLoopNest::kLevels) != streamBlocks) continue;
     if (positions * product(blocksFrom, ComputeLoopNest::kLevels) == outputs()) {
       return SplitReduction{taps, positions, groups, outputs() / positions};
     }

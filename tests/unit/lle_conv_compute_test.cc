@@ -401,6 +401,96 @@ TEST(LleConvCompute, ASplitReductionsOutputBlocksTakeTheStreamsNextPrefixAndWind
       << ConvCompute::fromPacket(fewer.words).unsupported();
 }
 
+// A stream's output blocks pin which levels of a split reduction are the K passes (docs/decoding-log.md "blk"): MobileNet
+// v1's 128-channel pointwise layers walk a window of 8 K groups (level 0), 4 positions (level 2), 4 K passes (level 3) and
+// 2 output blocks (level 4, the 0x12's levels 2-3), the weight nest still above the window. By the counts alone the
+// position level, counting as many as the passes, reads as the K passes (1 position, 8 blocks); with the stream's 2
+// blocks the levels above the passes count exactly them. Here a window of 2 groups, 3 positions, 3 K passes, 2 blocks of
+// 4 lanes (the corpus's shape, smaller), the blocks one after another, each its prefix then its passes' windows.
+TEST(LleConvCompute, AStreamsOutputBlocksPinTheKPassesWhereAPositionLevelCountsAsMany) {
+  const Epilogue e;
+  constexpr unsigned kWindow = 2, kPositions = 3, kPasses = 3, kBlocks = 2, kPrefix = 3;
+  constexpr int64_t kPositionUnits = kWindow * kPasses;  // a position's K channels, one unit a group
+  constexpr int64_t kBlockUnits = 8;                     // Output37's level 1: block b's outputs 8 units on
+  Packet p = convPacket(kPrefix, e);
+  using N = isa::ComputeNest;
+  for (unsigned level = 0; level < 7; ++level) {
+    p.slot(N::Nest37, level, 0, 0);
+    p.slot(N::Nest29, level, 0, 0);
+    p.slot(N::Output37, level, 0, 0);
+  }
+  p.slot(N::Nest37, 0, kWindow - 1, kPositionUnits - (kWindow - 1));                                          // -> stride 6
+  p.slot(N::Nest37, 1, kPositions - 1, kWindow - ((kWindow - 1) + (kPositions - 1) * kPositionUnits));        // -> stride 2
+  p.slot(N::Nest37, 2, kPasses - 1, -((kWindow - 1) + (kPositions - 1) * kPositionUnits + (kPasses - 1) * kWindow));  // -> 0
+  p.slot(N::Nest37, 3, kBlocks - 1, 0);
+  p.slot(N::Nest29, 0, kWindow - 1, -static_cast<int64_t>(kWindow - 1));  // -> stride 0 above the window
+  p.slot(N::Nest29, 1, kPositions - 1, -static_cast<int64_t>(kWindow - 1));
+  p.slot(N::Nest29, 2, kPasses - 1, -static_cast<int64_t>(kWindow - 1));
+  p.slot(N::Nest29, 3, kBlocks - 1, 0);
+  p.slot(N::Output37, 0, kPositions - 1, kBlockUnits - (kPositions - 1));
+  p.slot(N::Output37, 1, kBlocks - 1, 0);
+  p.field(LleField::ComputeOut37Step, 1);
+  ConvCompute conv = ConvCompute::fromPacket(p.words);
+  ASSERT_EQ(conv.reduction(), kWindow * kPasses);
+  // The counts alone: the position level taken for the passes, every output its own block.
+  EXPECT_EQ(conv.blocks(), kPositions * kBlocks);
+  conv.streamBlocks = kBlocks;
+  ASSERT_EQ(conv.unsupported(), "");
+  const auto split = conv.splitReduction();
+  ASSERT_TRUE(split.has_value());
+  EXPECT_EQ(split->positions, kPositions);
+  EXPECT_EQ(split->groups, kPasses);
+  EXPECT_EQ(split->blocks, kBlocks);
+  EXPECT_EQ(conv.streamOutputBlocks(), kBlocks);
+  // A stream naming blocks the nest's top levels do not count (3): no split of that shape.
+  ConvCompute three = conv;
+  three.streamBlocks = 3;
+  EXPECT_FALSE(three.splitReduction().has_value());
+  uint32_t s = 4242;
+  std::vector<uint8_t> grid(4 * kPositions * kPositionUnits);
+  for (uint8_t& b : grid) b = lcg(s);
+  std::vector<uint8_t> wide;
+  std::array<std::array<float, kLanes>, kBlocks> scale{};
+  std::array<std::array<int32_t, kLanes>, kBlocks> bias{};
+  std::array<std::array<uint32_t, kLanes>, kBlocks> offset{};
+  std::array<std::vector<uint8_t>, kBlocks> weights;
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned c = 0; c < kLanes; ++c) {
+      scale[b][c] = 0.125f * static_cast<float>(c + 2 + 5 * b);
+      bias[b][c] = 300 * static_cast<int32_t>(c) - 1100 * static_cast<int32_t>(b);
+      offset[b][c] = 90 + 13 * c + 19 * b;
+    }
+    weights[b].resize(kWindow * kPasses * 4 * kLanes);  // pass g's window: groups g x kWindow ...
+    for (uint8_t& w : weights[b]) w = lcg(s);
+    appendBlockParameters(wide, scale[b], bias[b], offset[b], weights[b]);
+  }
+  AddressedMemory narrow{4096};
+  ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
+  uint64_t macs = 0;
+  ASSERT_EQ(runConvCompute(conv, narrow, wide, models::RequantRounding::kFp32HalfEven, macs), "");
+  std::set<uint8_t> distinct;
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned pos = 0; pos < kPositions; ++pos) {
+      for (unsigned c = 0; c < kLanes; ++c) {
+        // Position pos's K channels are its units pos x 6 ...; the block's group q weighs unit q of the position.
+        int64_t acc = bias[b][c];
+        for (unsigned q = 0; q < kWindow * kPasses; ++q) {
+          for (unsigned i = 0; i < 4; ++i) {
+            acc += (int32_t{grid[4 * (pos * kPositionUnits + q) + i]} - e.zpIn) *
+                   (int32_t{weights[b][q * 4 * kLanes + 4 * c + i]} - static_cast<int32_t>(offset[b][c]));
+          }
+        }
+        const float v = std::clamp(static_cast<float>(acc) * scale[b][c] * e.mult, e.lo, e.hi);
+        const auto want = static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f));
+        const uint8_t got = narrow.read(kOutputAt + 4 * (b * kBlockUnits + pos) + c, 1)[0];
+        EXPECT_EQ(int{got}, int{want}) << "block " << b << " position " << pos << " lane " << c;
+        distinct.insert(got);
+      }
+    }
+  }
+  EXPECT_GT(distinct.size(), 8u);
+}
+
 // Output blocks of a host weight stream over one K pass (docs/decoding-log.md "bias14": the compute-feeding write counts
 // the receive's level 1 as blocks; MobileNet v2 wo_fc 224's first convolution, 8 blocks of 4 lanes): the weight nest
 // counts the taps, the positions, then the blocks (stride 0: the stream's next block), and the input nest reads the
