@@ -42,6 +42,7 @@
 #include "models/lle/prefix_row_mark.h"
 #include "models/lle/outfeed_line_fill.h"
 #include "models/lle/read_copy_watch.h"
+#include "models/lle/read_beat_walk.h"
 #include "models/lle/outfeed_rows.h"
 #include "models/lle/receive_slice.h"
 #include "models/lle/routed_read_mark.h"
@@ -279,6 +280,12 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
       if (const std::string mark = routedReadMarkProblem(p, taken); !mark.empty()) {
         why = "opcode 0x13 at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + mark;
         if (!waits && isMaxPassStreamReadForm(p)) why += "; nor is it the stream of a max pass issued next: " + maxPass;
+      }
+    }
+    // A read sent into the sum (Stage13SentIntoSum, read_beat_walk.h, "nin16"): the sum must be the next compute on its tiles.
+    if (why.empty()) {
+      if (const std::string taker = sentIntoSumTakerProblem(packets, index); !taker.empty()) {
+        why = "opcode 0x13 at " + models::describePacketLocation(p.pc, p.words[0]) + ": Stage13SentIntoSum (word 3 bit 108) = 1: " + taker;
       }
     }
     if (p.tilePacket && op != 0x1a) {
@@ -1075,8 +1082,11 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     refuse(packet, "Stage13MaxPassMark (word 4 bit 35) = 0 in a read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise): "
                    "every corpus one is marked (38 / 38)");
   }
-  if (forMaxPass) refuseMaxPassBeatsDisagreeing(packet, address, feedsNormalise);
-  if (feedsNormalise) {
+  // A sent read marked for the tile's next sum (Stage13SentIntoSum, read_beat_walk.h, docs/decoding-log.md "nin16"): no send
+  // drains it; the 0x03 after it takes its stream as it takes a read kept for it, so it is kept as one.
+  const bool intoSum = readField(words, LleField::Stage13SentIntoSum) != 0;
+  if (forMaxPass) refuseMaxPassBeatsDisagreeing(packet, address, feedsNormalise || intoSum);
+  if (feedsNormalise || intoSum) {
     keepReadForNormalise(packet, reach, repeats, channel, streamBeats, loop || nest.countingLevels() != 0, sequence);
     deliverWaitingRingSends(packet);
     return;
@@ -1239,26 +1249,27 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
 }
 
 // A read kept for the tile's next opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md
-// "bright13"): taken from narrow memory now, as a kept read is, and marked so that no other consumer (an
-// 0x01 compute, a send) takes it. Its second nest is measured, not decoded: in all 38 corpus reads it repeats
-// four times (Stage13Repeats 3) and Stage13StreamBeats + 1 = ceil(bytes / 16); with four repeats that is also
-// ceil(groups / 4), so which of the two it counts is open: other repeats, or beats not fitting, are refused.
+// "bright13"), or sent into its sum (Stage13SentIntoSum, "nin16"): taken from narrow memory now, as a kept read is, and
+// marked so that no other consumer (an 0x01 compute, a send) takes it. Its second nest is the taker's beat walk
+// (read_beat_walk.h: its groups a beat, its beats, a shorter last beat): the walk must cover the read's groups here, and
+// the taker checks its beats against the walk (expSum, maxReduce). It paces the stream and moves no byte.
 void LleRung::keepReadForNormalise(const DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel,
                                    uint64_t streamBeats, bool runs, uint64_t sequence) {
-  if (repeats != kNormaliseReadRepeats) {
-    refuse(packet, "Stage13Repeats (word 2 bits 129:114) = " + std::to_string(repeats) + " in a read kept for an opcode-0x02 / 0x03 compute "
-                   "(Stage13FeedsNormalise): every corpus one repeats " + std::to_string(kNormaliseReadRepeats + 1) +
-                   " times; what another count repeats is not decoded");
+  if (!fieldPresent(LleField::Stage13StreamBeats, packet.words)) {
+    refuse(packet, "a read a softmax pass takes without the one-level second nest (Stage13RepeatOn, Stage13RepeatLevel1On): every "
+                   "corpus one (42 / 42) names the taker's beats there; another form is not decoded");
   }
-  const uint64_t bytes = runs ? 4 * reach.groups : 4;
-  if (streamBeats + 1 != (bytes + kNormaliseBeatBytes - 1) / kNormaliseBeatBytes) {
-    refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) + " in a read kept for an opcode-0x02 / 0x03 compute "
-                   "(Stage13FeedsNormalise) of " + std::to_string(bytes) + " bytes: every corpus one names ceil(bytes / " +
-                   std::to_string(kNormaliseBeatBytes) + ") - 1 = " + std::to_string((bytes + kNormaliseBeatBytes - 1) / kNormaliseBeatBytes - 1));
+  const uint64_t groups = runs ? reach.groups : 1;
+  if (const uint64_t walked = readBeatWalkGroups(packet.words); walked != groups) {
+    refuse(packet, "the second nest's beat walk (Stage13Repeats + 1 = " + std::to_string(repeats + 1) + " groups a beat, Stage13StreamBeats + 1 = " +
+                       std::to_string(streamBeats + 1) + " beats, less Stage13RepeatLastShort) covers " + std::to_string(walked) +
+                       " groups; the read's nest reads " + std::to_string(groups) + " (42 / 42 corpus reads a softmax pass takes agree)");
   }
   keepRead(packet, reach, repeats, channel, sequence);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if (packet.tileMask & (1u << t)) tiles_[t].keptReadFeedsNormalise = true;
+    if (!(packet.tileMask & (1u << t))) continue;
+    tiles_[t].keptReadFeedsNormalise = true;
+    tiles_[t].keptReadBeatWalk = std::pair{repeats, streamBeats};
   }
 }
 
