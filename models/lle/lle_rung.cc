@@ -34,6 +34,7 @@
 #include "models/lle/loop_nest.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
+#include "models/lle/mesh_pass_through.h"
 #include "models/lle/mesh_sides.h"
 #include "models/lle/nlu_apply.h"
 #include "models/lle/packet_envelope.h"
@@ -687,6 +688,12 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     refuse(packet, std::string(fieldDef(m.fill).name) + " without " + std::string(fieldDef(m.recvStride).name) +
                        ": a fill that is not a receive, never seen");
   }
+  // Both sides off and marked (mesh_pass_through.h, docs/decoding-log.md "nin16"): the tiles forward what arrives.
+  if (isMeshPassThroughForm(words, m)) {
+    if (const auto why = meshPassThroughConflict(words, m, op)) refuse(packet, *why);
+    passMeshStreamThrough(packet, static_cast<size_t>(&m - kMeshLayouts.data()), meshPassThroughUnits(words, m));
+    return;
+  }
   // Each side's run mask must agree with its limits (docs/decoding-log.md "mesh83"), unless the slot's bits
   // above the level bits mark the walk as a ring buffer (relay111: 0x11, both sides of every corpus relay):
   // then level 1 refills the ring, and the mark is read only on a relay whose walk is that ring.
@@ -847,6 +854,33 @@ void LleRung::relayMeshStream(const DecodedPacket& packet, size_t direction, con
     }
     stream.writeInto(tiles_[t].narrowSram, buffer);
     meshSent_[direction][destination].push_back(std::move(stream));
+    pairMeshTransfers(packet, direction, destination);
+  }
+}
+
+// The pass-through form (mesh_pass_through.h, docs/decoding-log.md "nin16"): each tile of the mask sends on the oldest stream
+// sent towards it, whole, writing none of it -- upstream tiles first, as the relay's, so a chain of hops in one packet
+// finds each stream sent. A stream of another length than the packet's nest, or none, is refused.
+void LleRung::passMeshStreamThrough(const DecodedPacket& packet, size_t direction, uint64_t units) {
+  const MeshLayout& m = kMeshLayouts[direction];
+  const bool upstreamIsHigher = m.neighbourOffset < 0;
+  const auto count = static_cast<unsigned>(tiles_.size());
+  for (unsigned k = 0; k < count; ++k) {
+    const unsigned t = upstreamIsHigher ? count - 1 - k : k;
+    if (!(packet.tileMask & (1u << t))) continue;
+    const unsigned destination = meshNeighbour(packet, m, t);
+    auto& arrived = meshSent_[direction][t];
+    if (arrived.empty() || !meshArmed_[direction][t].empty()) {
+      refuse(packet, "the mesh pass-through on tile " + std::to_string(t) +
+                         (arrived.empty() ? ": no stream was sent towards it before it runs"
+                                          : ": an earlier receive of the tile still waits for its bytes"));
+    }
+    if (arrived.front().size() != units * 4) {
+      refuse(packet, "the mesh pass-through on tile " + std::to_string(t) + " names " + std::to_string(units * 4) +
+                         " bytes (its nest), the stream sent towards it carries " + std::to_string(arrived.front().size()));
+    }
+    meshSent_[direction][destination].push_back(std::move(arrived.front()));
+    arrived.pop_front();
     pairMeshTransfers(packet, direction, destination);
   }
 }

@@ -246,6 +246,7 @@ class LleRung final : public models::DatapathRung {
   // neighbour sent, walks it through `buffer` and sends the same stream on.
   [[nodiscard]] unsigned meshNeighbour(const models::DecodedPacket& packet, const MeshLayout& layout, unsigned tile) const;
   void relayMeshStream(const models::DecodedPacket& packet, size_t direction, const LoopNest<4>& buffer);
+  void passMeshStreamThrough(const models::DecodedPacket& packet, size_t direction, uint64_t units);
   void receive(const models::DecodedPacket& packet);
   void dealRowsToStagingWrites(const models::DecodedPacket& packet);
   // The units an execution-only receive's last repetition drops (Recv11ExecLastShort, checked against its
