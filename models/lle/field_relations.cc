@@ -6,6 +6,7 @@
 #include "models/lle/kept_read_records.h"
 #include "models/lle/pool_records.h"
 #include "models/lle/kept_read_second_nest.h"
+#include "models/lle/read_beat_walk.h"
 #include "models/lle/read_partial_run.h"
 #include "models/lle/kept_take_units.h"
 #include "models/lle/level_four_passes.h"
@@ -464,6 +465,9 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
     if (std::string problem = keptReadSecondNestProblem(words); !problem.empty()) return problem;
     // The read's partial-run mark against its nest (read_partial_run.h).
     if (std::string problem = readPartialRunProblem(words); !problem.empty()) return problem;
+    // The second nest's shorter last beat and the sent-into-sum mark's form (read_beat_walk.h).
+    if (std::string problem = readBeatWalkLastRunProblem(words); !problem.empty()) return problem;
+    if (std::string problem = sentIntoSumProblem(words); !problem.empty()) return problem;
     return keptTakeUnitsProblem(words);
   }
   return "";

@@ -34,6 +34,7 @@
 #include "models/lle/loop_nest.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/mac_array.h"
+#include "models/lle/mesh_pass_through.h"
 #include "models/lle/mesh_sides.h"
 #include "models/lle/nlu_apply.h"
 #include "models/lle/packet_envelope.h"
@@ -42,6 +43,7 @@
 #include "models/lle/prefix_row_mark.h"
 #include "models/lle/outfeed_line_fill.h"
 #include "models/lle/read_copy_watch.h"
+#include "models/lle/read_beat_walk.h"
 #include "models/lle/outfeed_rows.h"
 #include "models/lle/receive_slice.h"
 #include "models/lle/routed_read_mark.h"
@@ -280,6 +282,12 @@ std::string LleRung::checkChunk(std::span<const uint8_t> chunk, const models::De
       if (const std::string mark = routedReadMarkProblem(p, taken); !mark.empty()) {
         why = "opcode 0x13 at " + models::describePacketLocation(p.pc, p.words[0]) + ": " + mark;
         if (!waits && isMaxPassStreamReadForm(p)) why += "; nor is it the stream of a max pass issued next: " + maxPass;
+      }
+    }
+    // A read sent into the sum (Stage13SentIntoSum, read_beat_walk.h, "nin16"): the sum must be the next compute on its tiles.
+    if (why.empty()) {
+      if (const std::string taker = sentIntoSumTakerProblem(packets, index); !taker.empty()) {
+        why = "opcode 0x13 at " + models::describePacketLocation(p.pc, p.words[0]) + ": Stage13SentIntoSum (word 3 bit 108) = 1: " + taker;
       }
     }
     if (p.tilePacket && op != 0x1a) {
@@ -681,6 +689,12 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     refuse(packet, std::string(fieldDef(m.fill).name) + " without " + std::string(fieldDef(m.recvStride).name) +
                        ": a fill that is not a receive, never seen");
   }
+  // Both sides off and marked (mesh_pass_through.h, docs/decoding-log.md "nin16"): the tiles forward what arrives.
+  if (isMeshPassThroughForm(words, m)) {
+    if (const auto why = meshPassThroughConflict(words, m, op)) refuse(packet, *why);
+    passMeshStreamThrough(packet, static_cast<size_t>(&m - kMeshLayouts.data()), meshPassThroughUnits(words, m));
+    return;
+  }
   // Each side's run mask must agree with its limits (docs/decoding-log.md "mesh83"), unless the slot's bits
   // above the level bits mark the walk as a ring buffer (relay111: 0x11, both sides of every corpus relay):
   // then level 1 refills the ring, and the mark is read only on a relay whose walk is that ring.
@@ -841,6 +855,33 @@ void LleRung::relayMeshStream(const DecodedPacket& packet, size_t direction, con
     }
     stream.writeInto(tiles_[t].narrowSram, buffer);
     meshSent_[direction][destination].push_back(std::move(stream));
+    pairMeshTransfers(packet, direction, destination);
+  }
+}
+
+// The pass-through form (mesh_pass_through.h, docs/decoding-log.md "nin16"): each tile of the mask sends on the oldest stream
+// sent towards it, whole, writing none of it -- upstream tiles first, as the relay's, so a chain of hops in one packet
+// finds each stream sent. A stream of another length than the packet's nest, or none, is refused.
+void LleRung::passMeshStreamThrough(const DecodedPacket& packet, size_t direction, uint64_t units) {
+  const MeshLayout& m = kMeshLayouts[direction];
+  const bool upstreamIsHigher = m.neighbourOffset < 0;
+  const auto count = static_cast<unsigned>(tiles_.size());
+  for (unsigned k = 0; k < count; ++k) {
+    const unsigned t = upstreamIsHigher ? count - 1 - k : k;
+    if (!(packet.tileMask & (1u << t))) continue;
+    const unsigned destination = meshNeighbour(packet, m, t);
+    auto& arrived = meshSent_[direction][t];
+    if (arrived.empty() || !meshArmed_[direction][t].empty()) {
+      refuse(packet, "the mesh pass-through on tile " + std::to_string(t) +
+                         (arrived.empty() ? ": no stream was sent towards it before it runs"
+                                          : ": an earlier receive of the tile still waits for its bytes"));
+    }
+    if (arrived.front().size() != units * 4) {
+      refuse(packet, "the mesh pass-through on tile " + std::to_string(t) + " names " + std::to_string(units * 4) +
+                         " bytes (its nest), the stream sent towards it carries " + std::to_string(arrived.front().size()));
+    }
+    meshSent_[direction][destination].push_back(std::move(arrived.front()));
+    arrived.pop_front();
     pairMeshTransfers(packet, direction, destination);
   }
 }
@@ -1076,8 +1117,11 @@ void LleRung::stageRead(const DecodedPacket& packet) {
     refuse(packet, "Stage13MaxPassMark (word 4 bit 35) = 0 in a read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise): "
                    "every corpus one is marked (38 / 38)");
   }
-  if (forMaxPass) refuseMaxPassBeatsDisagreeing(packet, address, feedsNormalise);
-  if (feedsNormalise) {
+  // A sent read marked for the tile's next sum (Stage13SentIntoSum, read_beat_walk.h, docs/decoding-log.md "nin16"): no send
+  // drains it; the 0x03 after it takes its stream as it takes a read kept for it, so it is kept as one.
+  const bool intoSum = readField(words, LleField::Stage13SentIntoSum) != 0;
+  if (forMaxPass) refuseMaxPassBeatsDisagreeing(packet, address, feedsNormalise || intoSum);
+  if (feedsNormalise || intoSum) {
     keepReadForNormalise(packet, reach, repeats, channel, streamBeats, loop || nest.countingLevels() != 0, sequence);
     deliverWaitingRingSends(packet);
     return;
@@ -1240,26 +1284,27 @@ void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uin
 }
 
 // A read kept for the tile's next opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md
-// "bright13"): taken from narrow memory now, as a kept read is, and marked so that no other consumer (an
-// 0x01 compute, a send) takes it. Its second nest is measured, not decoded: in all 38 corpus reads it repeats
-// four times (Stage13Repeats 3) and Stage13StreamBeats + 1 = ceil(bytes / 16); with four repeats that is also
-// ceil(groups / 4), so which of the two it counts is open: other repeats, or beats not fitting, are refused.
+// "bright13"), or sent into its sum (Stage13SentIntoSum, "nin16"): taken from narrow memory now, as a kept read is, and
+// marked so that no other consumer (an 0x01 compute, a send) takes it. Its second nest is the taker's beat walk
+// (read_beat_walk.h: its groups a beat, its beats, a shorter last beat): the walk must cover the read's groups here, and
+// the taker checks its beats against the walk (expSum, maxReduce). It paces the stream and moves no byte.
 void LleRung::keepReadForNormalise(const DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel,
                                    uint64_t streamBeats, bool runs, uint64_t sequence) {
-  if (repeats != kNormaliseReadRepeats) {
-    refuse(packet, "Stage13Repeats (word 2 bits 129:114) = " + std::to_string(repeats) + " in a read kept for an opcode-0x02 / 0x03 compute "
-                   "(Stage13FeedsNormalise): every corpus one repeats " + std::to_string(kNormaliseReadRepeats + 1) +
-                   " times; what another count repeats is not decoded");
+  if (!fieldPresent(LleField::Stage13StreamBeats, packet.words)) {
+    refuse(packet, "a read a softmax pass takes without the one-level second nest (Stage13RepeatOn, Stage13RepeatLevel1On): every "
+                   "corpus one (42 / 42) names the taker's beats there; another form is not decoded");
   }
-  const uint64_t bytes = runs ? 4 * reach.groups : 4;
-  if (streamBeats + 1 != (bytes + kNormaliseBeatBytes - 1) / kNormaliseBeatBytes) {
-    refuse(packet, "Stage13StreamBeats (word 3 bits 34:19) = " + std::to_string(streamBeats) + " in a read kept for an opcode-0x02 / 0x03 compute "
-                   "(Stage13FeedsNormalise) of " + std::to_string(bytes) + " bytes: every corpus one names ceil(bytes / " +
-                   std::to_string(kNormaliseBeatBytes) + ") - 1 = " + std::to_string((bytes + kNormaliseBeatBytes - 1) / kNormaliseBeatBytes - 1));
+  const uint64_t groups = runs ? reach.groups : 1;
+  if (const uint64_t walked = readBeatWalkGroups(packet.words); walked != groups) {
+    refuse(packet, "the second nest's beat walk (Stage13Repeats + 1 = " + std::to_string(repeats + 1) + " groups a beat, Stage13StreamBeats + 1 = " +
+                       std::to_string(streamBeats + 1) + " beats, less Stage13RepeatLastShort) covers " + std::to_string(walked) +
+                       " groups; the read's nest reads " + std::to_string(groups) + " (42 / 42 corpus reads a softmax pass takes agree)");
   }
   keepRead(packet, reach, repeats, channel, sequence);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if (packet.tileMask & (1u << t)) tiles_[t].keptReadFeedsNormalise = true;
+    if (!(packet.tileMask & (1u << t))) continue;
+    tiles_[t].keptReadFeedsNormalise = true;
+    tiles_[t].keptReadBeatWalk = std::pair{repeats, streamBeats};
   }
 }
 

@@ -215,10 +215,8 @@ class LleRung final : public models::DatapathRung {
   void keepOperandRead(const models::DecodedPacket& read, const StagedNest& reach);
   void computeKeptOperandWeighing(const models::DecodedPacket& packet);
   void keepReadForCopy(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t channel);
-  // A read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md "bright13"): its
-  // second nest's repeat count and the beats of its stream, as every corpus one has them (measured, not decoded).
-  static constexpr uint64_t kNormaliseReadRepeats = 3;
-  static constexpr uint64_t kNormaliseBeatBytes = 16;
+  // A read kept for an opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md "bright13") or sent into its
+  // sum (Stage13SentIntoSum, "nin16"): its second nest is the taker's beat walk (read_beat_walk.h).
   void keepReadForNormalise(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel,
                             uint64_t streamBeats, bool runs, uint64_t sequence);
   // A read routed (0, 1) taken by the max pass issued next on its tiles (max_pass_stream_read.h, docs/decoding-log.md
@@ -248,6 +246,7 @@ class LleRung final : public models::DatapathRung {
   // neighbour sent, walks it through `buffer` and sends the same stream on.
   [[nodiscard]] unsigned meshNeighbour(const models::DecodedPacket& packet, const MeshLayout& layout, unsigned tile) const;
   void relayMeshStream(const models::DecodedPacket& packet, size_t direction, const LoopNest<4>& buffer);
+  void passMeshStreamThrough(const models::DecodedPacket& packet, size_t direction, uint64_t units);
   void receive(const models::DecodedPacket& packet);
   void dealRowsToStagingWrites(const models::DecodedPacket& packet);
   // The units an execution-only receive's last repetition drops (Recv11ExecLastShort, checked against its

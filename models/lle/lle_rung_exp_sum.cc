@@ -77,6 +77,14 @@ void LleRung::expSum(const models::DecodedPacket& packet) {
       refuse(packet, "ComputeStreamTag (word 7 bits 74:63) = " + std::to_string(tag) + " is not the tag of the read kept for it on tile " +
                          std::to_string(t) + " (" + std::to_string(tile.keptReadChannel) + ")");
     }
+    // The read's second nest is the sum's beat walk (read_beat_walk.h, docs/decoding-log.md "nin16"): groups a beat, beats.
+    const uint64_t beatGroups = readField(words, LleField::ComputeK4W0);
+    const uint64_t beats = readField(words, LleField::ComputeLimitW0, 0);
+    if (tile.keptReadBeatWalk && (tile.keptReadBeatWalk->first != beatGroups || tile.keptReadBeatWalk->second != beats)) {
+      refuse(packet, "ComputeK4W0 / ComputeLimitW0[0] = " + std::to_string(beatGroups) + " / " + std::to_string(beats) + " on tile " +
+                         std::to_string(t) + " are not the beat walk of the read kept for the sum (Stage13Repeats / Stage13StreamBeats = " +
+                         std::to_string(tile.keptReadBeatWalk->first) + " / " + std::to_string(tile.keptReadBeatWalk->second) + ")");
+    }
     const std::vector<uint8_t>& stream = *tile.keptRead;
     if (stream.size() != groups * kGroupBytes) {
       refuse(packet, "the stream on tile " + std::to_string(t) + " holds " + std::to_string(stream.size()) + " bytes; the sum walks " +

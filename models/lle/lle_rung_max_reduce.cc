@@ -74,7 +74,9 @@ void LleRung::refuseMaxPassBeatsDisagreeing(const models::DecodedPacket& read, u
 void LleRung::keepReadForMaxPass(const models::DecodedPacket& packet, const StagedNest& reach, uint64_t channel) {
   keepRead(packet, reach, 0, channel, 0);
   for (unsigned t = 0; t < tiles_.size(); ++t) {
-    if (packet.tileMask & (1u << t)) tiles_[t].keptReadFeedsNormalise = true;
+    if (!(packet.tileMask & (1u << t))) continue;
+    tiles_[t].keptReadFeedsNormalise = true;
+    tiles_[t].keptReadBeatWalk.reset();  // no second nest: the pass walks the bytes the static check paired it with
   }
 }
 
@@ -140,6 +142,12 @@ void LleRung::maxReduce(const models::DecodedPacket& packet) {
                            std::to_string(t) + " (" + std::to_string(tile.keptReadChannel) + ")");
       }
       stream = *tile.keptRead;
+      // The read's second nest is this pass's beat walk (read_beat_walk.h, docs/decoding-log.md "nin16"): 42 / 42 corpus takers.
+      if (tile.keptReadBeatWalk && (tile.keptReadBeatWalk->first != beatGroups || tile.keptReadBeatWalk->second != beats)) {
+        refuse(packet, "Max02BeatGroups / Max02Beats = " + std::to_string(beatGroups) + " / " + std::to_string(beats) + " on tile " +
+                           std::to_string(t) + " are not the beat walk of the read kept for it (Stage13Repeats / Stage13StreamBeats = " +
+                           std::to_string(tile.keptReadBeatWalk->first) + " / " + std::to_string(tile.keptReadBeatWalk->second) + ")");
+      }
     } else if (tile.stagedReadAt && tile.stagedReadForMaxPass && tile.stagedReadBytes == 0 && tile.stagedReadRepeats == 0) {
       if (tile.stagedReadChannel != tag) {
         refuse(packet, "Max02StreamTag (word 7 bits 74:63) = " + std::to_string(tag) + " is not the tag of the read before it on tile " +

@@ -11,6 +11,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/lle/addressed_memory.h"
@@ -163,6 +164,10 @@ struct TileState {
   // The kept read is for the tile's next opcode-0x02 / 0x03 compute (Stage13FeedsNormalise, docs/decoding-log.md
   // "bright13"): no 0x01 compute or send takes it.
   bool keptReadFeedsNormalise = false;
+  // Its second nest where it has one, the beat walk of the pass that takes it: (groups a beat - 1, beats - 1) =
+  // (Stage13Repeats, Stage13StreamBeats); the taker's own beats must be these (read_beat_walk.h, docs/decoding-log.md
+  // "nin16"). None for the max pass's streamed read (no second nest, "nin15").
+  std::optional<std::pair<uint64_t, uint64_t>> keptReadBeatWalk;
   // A kept read over bytes this run never wrote (the padding programs read the prologue's identity on
   // all 16 tiles and wrote it on four, docs/decoding-log.md "pad13"): the first such byte. Harmless
   // until something takes the bytes: a compute with 4-byte elements or an outfeed then refuses, naming it.

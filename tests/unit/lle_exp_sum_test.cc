@@ -1,5 +1,5 @@
 // The softmax's sum, opcode 0x03 (docs/decoding-log.md "sum03", exp_sum_form.h): laid out as an 0x01 compute of the max
-// pass's form over a stream of 16-bit elements; the rung takes the stream of the read kept for it, sums its elements and
+// pass's form over a stream of 16-bit elements; the rung takes the stream of the read kept for it (or sent into it, "nin16"), sums its elements and
 // applies the tile's table to the sum times its multiplier, reduced by an even power of two ("trk14"), and writes the result
 // in all four 16-bit lanes at ComputeOutputAt ("trk14b", a Guess the chain after it supports).
 //
@@ -77,17 +77,30 @@ DecodedPacket fillUnit(EnvelopePackets& f, uint64_t at, uint32_t value) {
   return p;
 }
 
-// The read kept for it ("bright13"): four repeats, ceil(bytes / 16) beats, Stage13FeedsNormalise.
-DecodedPacket keptForSum(EnvelopePackets& f, uint64_t groups) {
+// How the read for it routes its bytes: kept for it ("bright13": route 1, 0, Stage13FeedsNormalise) or sent into it
+// ("nin16": route 1, 1, Stage13SentIntoSum).
+enum class Route { kKept, kSentIntoSum };
+
+// The read for it: its second nest the sum's beat walk ("nin16", read_beat_walk.h) -- `beatGroups` groups a beat, as many
+// beats as cover the groups, a shorter last beat named by the triple (L = 1, its run, the rest).
+DecodedPacket keptForSum(EnvelopePackets& f, uint64_t groups, uint64_t beatGroups = kBeatGroups, Route route = Route::kKept) {
+  const uint64_t beats = (groups + beatGroups - 1) / beatGroups;
+  const uint64_t last = groups - beatGroups * (beats - 1);
   DecodedPacket p = makeAll(f, 0x13, {{LleField::Stage13Step, 1}, {LleField::Stage13RepeatSlot, 1}, {LleField::Stage13NarrowAt4, kBase},
                                    {LleField::Stage13Groups, groups - 1}, {LleField::Stage13Wrap, negative(groups - 1)},
-                                   {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1}, {LleField::Stage13Repeats, 3},
-                                   {LleField::Stage13RepeatWrap, negative(3)}, {LleField::Stage13StreamBeats, (groups * 4 + 15) / 16 - 1},
-                                   {LleField::Stage13Channel, kTag}, {LleField::Stage13FeedsNormalise, 1}, {LleField::Stage13W4On, 1},
+                                   {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1}, {LleField::Stage13Repeats, beatGroups - 1},
+                                   {LleField::Stage13RepeatWrap, negative(beatGroups - 1)}, {LleField::Stage13StreamBeats, beats - 1},
+                                   {LleField::Stage13Channel, kTag}, {LleField::Stage13W4On, 1},
                                    {LleField::Stage13W4Bit59, 1}, {LleField::Stage13MaxPassMark, 1},
                                    {LleField::Stage13MaxPassBeats, 0xffff}});
+  if (last != beatGroups) {
+    set(f, LleField::Stage13RepeatLastRunLevel, 0, 1);
+    set(f, LleField::Stage13RepeatLastRun, 0, last - 1);
+    set(f, LleField::Stage13RepeatLastShort, 0, beatGroups - last);
+  }
   set(f, LleField::Stage13Route, 0, 1);
-  set(f, LleField::Stage13Route, 1, 0);
+  set(f, LleField::Stage13Route, 1, route == Route::kKept ? 0 : 1);
+  set(f, route == Route::kKept ? LleField::Stage13FeedsNormalise : LleField::Stage13SentIntoSum, 0, 1);
   return p;
 }
 
@@ -137,7 +150,8 @@ struct SumRun {
   std::vector<uint8_t> lanes;
 };
 
-SumRun runSumAndRead(const Fields& extra = {}, uint64_t keptGroups = kGroups, uint64_t beatGroups = kBeatGroups, bool withTable = true) {
+SumRun runSumAndRead(const Fields& extra = {}, uint64_t keptGroups = kGroups, uint64_t beatGroups = kBeatGroups, bool withTable = true,
+                     Route route = Route::kKept, uint64_t readBeatGroups = kBeatGroups) {
   models::ChipConfig config;
   LleRung rung(config);
   EnvelopePackets f(0x100);
@@ -150,7 +164,7 @@ SumRun runSumAndRead(const Fields& extra = {}, uint64_t keptGroups = kGroups, ui
       const uint32_t unit = g < kGroups ? element(2 * g) | (uint32_t{element(2 * g + 1)} << 16) : 0;
       rung.packet(fillUnit(f, kBase + g, unit), streams, 0);
     }
-    rung.packet(keptForSum(f, keptGroups), streams, 0);
+    rung.packet(keptForSum(f, keptGroups, readBeatGroups, route), streams, 0);
     rung.packet(sum(f, beatGroups, extra), streams, 0);
   } catch (const models::ChipFault& e) {
     run.refusal = e.what();
@@ -164,8 +178,9 @@ SumRun runSumAndRead(const Fields& extra = {}, uint64_t keptGroups = kGroups, ui
   return run;
 }
 
-std::string runSum(const Fields& extra = {}, uint64_t keptGroups = kGroups, uint64_t beatGroups = kBeatGroups, bool withTable = true) {
-  return runSumAndRead(extra, keptGroups, beatGroups, withTable).refusal;
+std::string runSum(const Fields& extra = {}, uint64_t keptGroups = kGroups, uint64_t beatGroups = kBeatGroups, bool withTable = true,
+                   Route route = Route::kKept, uint64_t readBeatGroups = kBeatGroups) {
+  return runSumAndRead(extra, keptGroups, beatGroups, withTable, route, readBeatGroups).refusal;
 }
 
 TEST(LleExpSum, TheSumTakesItsKeptStreamAddsItsSixteenBitElementsAndAppliesTheTableReducedByEvenPowersOfTwo) {
@@ -196,6 +211,24 @@ TEST(LleExpSum, TheSumTakesItsKeptStreamAddsItsSixteenBitElementsAndAppliesTheTa
   // Without a table on its tile the application is refused naming the field.
   const std::string none = runSum({}, kGroups, kBeatGroups, false);
   EXPECT_NE(none.find("ComputeNluApply (word 15 bit 26) on tile 11, which holds no table"), std::string::npos) << none;
+}
+
+// The sum's stream sent into it ("nin16": route 1, 1 with Stage13SentIntoSum, nin_cnn's and ensemble's four corpus reads) is
+// taken as the read kept for it is: the same sum, the same lanes. Its second nest is the sum's beat walk: a read pacing the
+// same 7 groups as beats of 3 (3 + 3 + 1: L = 1, run 0, rest 2) refused at the sum, which walks beats of 4.
+TEST(LleExpSum, ASentReadMarkedForTheSumFeedsItAsTheReadKeptForItDoes) {
+  const SumRun kept = runSumAndRead();
+  ASSERT_EQ(kept.refusal, "");
+  const SumRun sent = runSumAndRead({}, kGroups, kBeatGroups, true, Route::kSentIntoSum);
+  EXPECT_EQ(sent.refusal, "");
+  EXPECT_EQ(sent.lanes, kept.lanes);
+  for (const Route route : {Route::kKept, Route::kSentIntoSum}) {
+    const std::string other = runSum({}, kGroups, kBeatGroups, true, route, 3);
+    EXPECT_NE(other.find("ComputeK4W0 / ComputeLimitW0[0] = 3 / 1 on tile 11 are not the beat walk of the read kept for the sum "
+                         "(Stage13Repeats / Stage13StreamBeats = 2 / 2)"),
+              std::string::npos)
+        << other;
+  }
 }
 
 TEST(LleExpSum, AWalkOtherThanTheMaxPassFormIsRefusedNamingItsField) {

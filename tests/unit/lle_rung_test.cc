@@ -2878,10 +2878,11 @@ TEST_F(LleRungTest, AKeptStreamWritePutsBackTheBytesItsStreamsKeptReadTook) {
 // "bright13"): in the corpus the 38 such reads are each followed by an opcode-0x02 / 0x03 compute (the softmax
 // passes) naming their tag. The read is kept: its bytes are taken from narrow memory when it runs. Here 23 units of
 // 0xa5c3e10f written from narrow unit 53 of tile 5, stream 1234 (a tile, base, length and tag no corpus read of
-// this form has: they read 1,004 to 16,384 bytes from unit 0 of tile 0 into streams 2071 / 2072), four repeats and
-// ceil(92 / 16) = 6 beats. Nothing but a 0x02 / 0x03 compute may take it: an 0x01 compute on the tile is refused
-// naming the field. Refused by name: bit 109 with another route, bit 105 alone without bit 109, beats that are not
-// ceil(bytes / 16) and a repeat count other than four. On main the read is refused at w3 bit 109 (the envelope).
+// this form has: they read 1,004 to 16,384 bytes from unit 0 of tile 0 into streams 2071 / 2072), its second nest a beat
+// walk of 4 groups a beat, 6 beats, the last one 3 ("nin16": L = 1, run 2, rest 1; 24 - 1 = 23). Nothing but a 0x02 / 0x03
+// compute may take it: an 0x01 compute on the tile is refused naming the field. Refused by name: bit 109 with another
+// route, bit 105 alone without bit 109, a walk of 7 beats (27 groups, not the read's 23) and a triple that does not split
+// the level-0 limit (3 a beat, run 2, rest 1). On main the read is refused at w3 bit 109 (the envelope).
 TEST_F(LleRungTest, AReadRoutedByBit105WithBit109IsKeptForTheNormalisePassOnly) {
   static constexpr uint16_t kTile = 0x20;  // tile 5
   static constexpr uint64_t kBase = 53;    // narrow unit (4 bytes)
@@ -2904,6 +2905,10 @@ TEST_F(LleRungTest, AReadRoutedByBit105WithBit109IsKeptForTheNormalisePassOnly) 
                                     {LleField::Stage13RepeatWrap, static_cast<uint64_t>(-static_cast<int64_t>(repeats))},
                                     {LleField::Stage13StreamBeats, beats}, {LleField::Stage13Channel, kTag},
                                     {LleField::Stage13FeedsNormalise, bit109}});
+    // The last beat runs 3 groups (read_beat_walk.h, "nin16").
+    f.setElement(p, LleField::Stage13RepeatLastRunLevel, 0, 1);
+    f.setElement(p, LleField::Stage13RepeatLastRun, 0, 2);
+    f.setElement(p, LleField::Stage13RepeatLastShort, 0, 1);
     // A read with bit 105 carries the max-pass mark (Stage13MaxPassMark, "bright02"): every corpus one kept for a pass.
     if (route105 == 1) {
       for (const auto& [field, value] : {std::pair{LleField::Stage13W4On, uint64_t{1}}, {LleField::Stage13W4Bit59, uint64_t{1}},
@@ -2947,9 +2952,11 @@ TEST_F(LleRungTest, AReadRoutedByBit105WithBit109IsKeptForTheNormalisePassOnly) 
   EXPECT_NE(without.find("Stage13FeedsNormalise (word 3 bit 109) = 0 with Stage13Route (word 3 bits 107, 105) = 0, 1"), std::string::npos)
       << without;
   const std::string beats = refusal({read(1, 0, 1, 6, 3)});
-  EXPECT_NE(beats.find("Stage13StreamBeats (word 3 bits 34:19) = 6"), std::string::npos) << beats;
+  EXPECT_NE(beats.find("Stage13StreamBeats + 1 = 7 beats, less Stage13RepeatLastShort) covers 27 groups; the read's nest reads 23"),
+            std::string::npos)
+      << beats;
   const std::string repeats = refusal({read(1, 0, 1, 5, 2)});
-  EXPECT_NE(repeats.find("Stage13Repeats (word 2 bits 129:114) = 2"), std::string::npos) << repeats;
+  EXPECT_NE(repeats.find("does not split Stage13Repeats = 2"), std::string::npos) << repeats;
 }
 
 // The four flags in a 0x13's w6[35:32] (lle_fields.def Stage13Flags, docs/decoding-log.md "keptread2"):

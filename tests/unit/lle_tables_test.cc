@@ -260,11 +260,12 @@ TEST(LleRelations, RelateFieldsOfOnePacketUnderAOneBitCondition) {
     EXPECT_EQ(f.opcode, fieldDef(r.base).opcode) << f.name;
     EXPECT_TRUE(acceptedOpcode(f.opcode)) << f.name;
     if (r.condition) {
-      // A flag, a mesh side's short level (LastRunOn, 2 bits: docs/decoding-log.md "w7codes" §C) or the 0x13's partial-run
-      // level (3 bits, "w2k13"), present where not 0.
+      // A flag, a mesh side's short level (LastRunOn, 2 bits: docs/decoding-log.md "w7codes" §C), the 0x13's partial-run
+      // level (3 bits, "w2k13") or its second nest's short level (2 bits, "nin16"), present where not 0.
       const LleFieldDef& c = fieldDef(*r.condition);
       EXPECT_TRUE(c.width == 1 || (std::string_view(c.name).ends_with("LastRunOn") && c.width == 2) ||
-                  (*r.condition == LleField::Stage13PartialRunLevel && c.width == 3))
+                  (*r.condition == LleField::Stage13PartialRunLevel && c.width == 3) ||
+                  (*r.condition == LleField::Stage13RepeatLastRunLevel && c.width == 2))
           << f.name;
       EXPECT_EQ(fieldDef(*r.condition).opcode, f.opcode) << f.name;
     }
