@@ -37,6 +37,9 @@ struct ComputeWrite {
   unsigned bytesPerPosition = 0;
   std::span<const uint64_t> positionAt;
   std::span<const uint8_t> bytes;  // positionAt.size() x bytesPerPosition
+  // Per position, 1 where some byte of it no packet of the run wrote (undefined, "convx": a convolution
+  // over unstaged input); empty when every position is defined. Its bytes are whatever the memory held.
+  std::span<const uint8_t> undefined = {};
 };
 
 class ComputeObserver {

@@ -31,11 +31,21 @@ inline void reportComputeWrite(ComputeObserver& observer, const models::DecodedP
                                unsigned bytesPerPosition, const std::vector<uint64_t>& positionAt, const AddressedMemory& narrow) {
   std::vector<uint8_t> bytes;
   bytes.reserve(positionAt.size() * bytesPerPosition);
-  for (const uint64_t at : positionAt) {
+  std::vector<uint8_t> undefined;  // filled only when some position is undefined
+  for (size_t p = 0; p < positionAt.size(); ++p) {
+    const uint64_t at = positionAt[p];
+    if (narrow.firstUnwritten(at, bytesPerPosition)) {
+      // An undefined position ("convx"): its bytes are whatever the memory held, marked so a checker skips them.
+      undefined.resize(positionAt.size(), 0);
+      undefined[p] = 1;
+      const std::vector<uint8_t> any = narrow.readAnyway(at, bytesPerPosition);
+      bytes.insert(bytes.end(), any.begin(), any.end());
+      continue;
+    }
     const auto written = narrow.read(at, bytesPerPosition);
     bytes.insert(bytes.end(), written.begin(), written.end());
   }
-  observer.computed(packet, tile, ComputeWrite{form, bytesPerPosition, positionAt, bytes});
+  observer.computed(packet, tile, ComputeWrite{form, bytesPerPosition, positionAt, bytes, undefined});
 }
 
 }  // namespace coralsim::lle

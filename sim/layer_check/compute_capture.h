@@ -20,6 +20,7 @@ struct CapturedCompute {
   std::vector<unsigned> tiles;                         // the tiles of its mask, ascending
   std::vector<std::vector<uint64_t>> positionAt;       // per tile (same order): each position's narrow address
   std::vector<std::vector<uint8_t>> lanes;             // per tile: positions x bytesPerPosition, position-major
+  std::vector<std::vector<uint8_t>> undefined;         // per tile: 1 per undefined position, or empty (all defined)
 };
 
 class ComputeCapture final : public lle::ComputeObserver {

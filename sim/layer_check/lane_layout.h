@@ -32,8 +32,12 @@
 // outputs are golden-exact on the lle rung through this layout ("bcast10"): with the rule, 32,768 /
 // 32,768 and 131,072 / 131,072 elements equal the twin's (corpus_layer_check), and a flipped parameter
 // byte is named at the element where the lle output first differs. The rule covers layers that are an
-// executable's output layer only; an intermediate layer with multi-position packets has no map (no
-// program running fully on lle has one yet): its positions stay unplaced, said, not guessed.
+// executable's output layer only.
+//
+// Rule 3, several positions a tile on an intermediate layer (no OutputLayout): the 4 x 4 tile grid, each
+// tile's block row-major, its row length from its positions' addresses (tile_grid_placement.h, with its
+// evidence); where it does not hold (a chunk, blocks that do not add up, a tile written twice, channel
+// blocks) the positions stay unplaced with the reason, not guessed.
 #pragma once
 
 #include <cstddef>

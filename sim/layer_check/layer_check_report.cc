@@ -82,7 +82,17 @@ void writeLayerCheckText(std::ostream& out, const LayerCheckReport& r) {
       verdict += " (" + std::to_string(row.comparison.differing) + " differ, max |d| " +
                  std::to_string(row.comparison.maxAbsDiff) + ")";
     }
-    if (row.comparison.unplaced > 0) verdict += " (" + std::to_string(row.comparison.unplaced) + " positions unplaced)";
+    if (row.comparison.slicesBeyond > 0 && !row.comparison.unplacedWhy.empty()) verdict += " (" + row.comparison.unplacedWhy + ")";
+    if (row.comparison.unplaced > 0) {
+      verdict += " (" + std::to_string(row.comparison.unplaced) + " positions unplaced" +
+                 (row.comparison.unplacedWhy.empty() ? "" : ": " + row.comparison.unplacedWhy) + ")";
+    }
+    if (row.comparison.undefinedPositions > 0) verdict += " [" + std::to_string(row.comparison.undefinedPositions) + " positions undefined]";
+    if (row.comparison.gridAgrees + row.comparison.gridDisagrees > 0) {
+      verdict += " [tile grid: " + std::to_string(row.comparison.gridAgrees) + " positions where the OutputLayout puts them, " +
+                 std::to_string(row.comparison.gridDisagrees) + " elsewhere]";
+    }
+    if (row.comparison.gridPlaced > 0) verdict += " [" + std::to_string(row.comparison.gridPlaced) + " positions by the tile grid]";
     if (row.mapping == "uncertain") verdict += " [mapping uncertain]";
     std::snprintf(line, sizeof line, "%4zu %-18s %-40.40s %-12s %-9s %-11s %s\n", row.layer.index, row.layer.op.c_str(),
                   tensor.c_str(), shapeText(row.tensor.shape).c_str(), packets.c_str(), compared.c_str(),
@@ -152,6 +162,11 @@ void writeLayerCheckJson(std::ostream& out, const LayerCheckReport& r, int inden
     w.field("beyond_tolerance", static_cast<uint64_t>(row.comparison.beyondTolerance));
     w.field("max_abs_diff", row.comparison.maxAbsDiff);
     w.field("unplaced", static_cast<uint64_t>(row.comparison.unplaced));
+    w.field("grid_placed", static_cast<uint64_t>(row.comparison.gridPlaced));
+    w.field("undefined_positions", static_cast<uint64_t>(row.comparison.undefinedPositions));
+    w.field("grid_agrees_with_layout", static_cast<uint64_t>(row.comparison.gridAgrees));
+    w.field("grid_disagrees_with_layout", static_cast<uint64_t>(row.comparison.gridDisagrees));
+    w.field("unplaced_why", row.comparison.unplacedWhy);
     w.field("staging_packets", static_cast<uint64_t>(row.comparison.stagingPackets));
     w.field("verdict", layerVerdictName(row.verdict));
     if (row.comparison.first) {

@@ -40,6 +40,12 @@ class Tally {
   TensorComparison& result_;
 };
 
+bool undefinedAt(const CapturedCompute& packet, size_t tileIndex, size_t position) {
+  if (tileIndex >= packet.undefined.size()) return false;
+  const std::vector<uint8_t>& undefined = packet.undefined[tileIndex];
+  return position < undefined.size() && undefined[position] != 0;
+}
+
 bool writesSeveralPositions(const CapturedCompute& packet) {
   return std::ranges::any_of(packet.positionAt, [](const auto& at) { return at.size() > 1; });
 }
@@ -96,16 +102,49 @@ TensorComparison compareWithTwin(const TwinTensor& twin, std::span<const Capture
       for (const uint64_t at : packets[k].positionAt[i]) it->second = std::min(it->second, at);
     }
   }
+  // Rule 3 where the layer has no OutputLayout: the tile grid, from the positions' addresses.
+  // Where rule 2 places the layer (the executable's own map), rule 3 is computed beside it and checked against it.
+  const TileGridPlacement grid = TileGridPlacement::of(twin.shape, packets, outputs);
+  if (!outputLayout && !grid.placed()) result.unplacedWhy = grid.problem();
   for (size_t k : outputs) {
     const CapturedCompute& packet = packets[k];
     for (size_t i = 0; i < packet.tiles.size(); ++i) {
       const std::vector<uint64_t>& positionAt = packet.positionAt[i];
       if (!outputLayout) {
-        result.unplaced += positionAt.size();
+        if (!grid.placed()) {
+          (grid.wider() ? result.slicesBeyond : result.unplaced) += positionAt.size();
+          continue;
+        }
+        for (size_t p = 0; p < positionAt.size(); ++p) {
+          if (undefinedAt(packet, i, p)) {
+            ++result.undefinedPositions;
+            continue;
+          }
+          const std::optional<size_t> first = grid.firstElement(packet.tiles[i], p);
+          if (!first) {
+            ++result.unplaced;
+            continue;
+          }
+          ++result.gridPlaced;
+          for (unsigned lane = 0; lane < packet.bytesPerPosition; ++lane) {
+            if (lane >= static_cast<unsigned>(twin.shape.back())) break;  // padding lanes
+            tally.lane(*first + lane, packet.lanes[i][p * packet.bytesPerPosition + lane], k, packet, i, lane, positionAt[p] + lane);
+          }
+        }
         continue;
       }
       for (size_t p = 0; p < positionAt.size(); ++p) {
+        if (undefinedAt(packet, i, p)) {
+          ++result.undefinedPositions;
+          continue;
+        }
         const uint64_t local = positionAt[p] - base.at(packet.tiles[i]);
+        if (grid.placed()) {
+          const LanePlace byLayout = outputLayout->place(packet.tiles[i], local, 0);
+          const std::optional<size_t> byGrid = grid.firstElement(packet.tiles[i], p);
+          const bool agree = byLayout.kind == LanePlace::Kind::kElement && byGrid && *byGrid == byLayout.element;
+          ++(agree ? result.gridAgrees : result.gridDisagrees);
+        }
         for (unsigned lane = 0; lane < packet.bytesPerPosition; ++lane) {
           const LanePlace place = outputLayout->place(packet.tiles[i], local, lane);
           if (place.kind == LanePlace::Kind::kBeyond) {

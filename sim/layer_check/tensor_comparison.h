@@ -15,6 +15,7 @@
 
 #include "sim/layer_check/compute_capture.h"
 #include "sim/layer_check/lane_layout.h"
+#include "sim/layer_check/tile_grid_placement.h"
 
 namespace coralsim::sim {
 
@@ -47,6 +48,11 @@ struct TensorComparison {
   unsigned maxAbsDiff = 0;
   size_t slicesBeyond = 0;    // lane slices past the tensor's end: the packets do not fit the layout
   size_t unplaced = 0;        // positions of multi-position packets no rule placed (lane_layout.h rule 2)
+  size_t undefinedPositions = 0;  // positions the rung marks undefined ("convx"): skipped, not compared
+  size_t gridPlaced = 0;      // positions placed by the tile grid (tile_grid_placement.h, rule 3)
+  size_t gridAgrees = 0;      // positions rule 2 placed where rule 3 places them too (rule 3 checked by the OutputLayout)
+  size_t gridDisagrees = 0;   // positions rule 2 placed where rule 3 places them elsewhere or not at all
+  std::string unplacedWhy;    // why rule 3 placed none (empty when it did or was not needed)
   size_t stagingPackets = 0;  // the layer's identity copies: its input staged, not compared
   // The element with the lowest index among those beyond the tolerance, or, when none is, among
   // the differing ones.
@@ -58,7 +64,8 @@ struct TensorComparison {
 // `beyondTolerance` (the twin rounds as TFLite's fixed point, the lle epilogue as
 // ChipConfig::requantRounding says: they may differ by 1 where a product lies near .5).
 // `outputLayout`: lane_layout.h rule 2's map for a layer whose packets write several positions a
-// tile (null: such positions are counted as unplaced); packets of one position a tile follow rule 1.
+// tile (null: rule 3, the tile grid of tile_grid_placement.h, places them, or they are counted as
+// unplaced with its reason); packets of one position a tile follow rule 1.
 // Throws std::invalid_argument for a twin tensor whose byte count is not its element count (a
 // type the comparison does not cover: int16, int32, float).
 [[nodiscard]] TensorComparison compareWithTwin(const TwinTensor& twin, std::span<const CapturedCompute> packets,
