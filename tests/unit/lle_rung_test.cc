@@ -3971,7 +3971,11 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
                                               "ComputeParamPrefix 0 reads 0"),
             std::string::npos)
       << refused12(2, 1, kTag, 64, 1);
-  EXPECT_NE(refused12(2, 1, kTag, 0, 0).find("Recv12InnerLevel (word 0 bit 78) = 0"), std::string::npos) << refused12(2, 1, kTag, 0, 0);
+  // A 0x12 without its nest is refused as a stream by its kind code (Recv12Kind 4 there: every corpus one carries 48,
+  // block prefixes; docs/decoding-log.md "mnv1d" §A) before the rung reaches Recv12InnerLevel.
+  EXPECT_NE(refused12(2, 1, kTag, 0, 0).find("Recv12Kind (word 2 bits 87:81) = 4 (a stream) in a 0x12 without its loop nest"),
+            std::string::npos)
+      << refused12(2, 1, kTag, 0, 0);
 }
 
 // Where the compute places its weight offset array (ComputeOffsetPrefixFirst / Count / Last, w14 bits 118, 106,
