@@ -33,6 +33,11 @@ inline constexpr LastRepetitionFields kRecv11ExecLastRepetition = {
     LleField::Recv11ExecLastRunOn, LleField::Recv11ExecLastRun, LleField::Recv11ExecLastShort, LleField::Recv11ExecRun, 0,
     LleField::Recv11ExecRepeat,    1};
 
+// The weight-stream receive's (lle_fields.def Recv12LastRunOn; docs/decoding-log.md "mnv1d" §B): the 0x11's layout.
+inline constexpr LastRepetitionFields kRecv12LastRepetition = {
+    LleField::Recv12LastRunOn, LleField::Recv12LastRun, LleField::Recv12LastShort, LleField::Recv12Run, 0,
+    LleField::Recv12Repeat,    1};
+
 // Why the fields do not describe a shorter last repetition the rung walks, naming them; nullopt when they
 // do or when the flag is clear.
 [[nodiscard]] inline std::optional<std::string> lastRepetitionConflict(std::span<const isa::Word128> words,

@@ -45,6 +45,7 @@
 #include "models/lle/read_copy_watch.h"
 #include "models/lle/read_beat_walk.h"
 #include "models/lle/outfeed_rows.h"
+#include "models/lle/receive_kind.h"
 #include "models/lle/receive_slice.h"
 #include "models/lle/routed_read_mark.h"
 #include "models/lle/output_nest.h"
@@ -1465,11 +1466,17 @@ void LleRung::dealRowsToStagingWrites(const DecodedPacket& packet) {
 // ring send after the compute carries (tag 0 from the caching tile), as with the 0x11 stream.
 void LleRung::receiveWeightStream(const DecodedPacket& packet) {
   const auto words = packet.words;
+  // A 0x12 whose kind code says block prefixes (Recv12Kind 48, receive_kind.h; every corpus 0x12 without its nest)
+  // arms no weight stream: the compute-feeding write after it, which the static check ties to it, stages what it carries.
+  if (receiveCarriesBlockPrefixes(0x12, words)) return;
   if (readField(words, LleField::Recv12InnerLevel) == 0) {
     refuse(packet, "Recv12InnerLevel (word 0 bit 78) = 0: the 0x12 without its loop nest is not decoded");
   }
+  // Its last repetition may run short, as the 0x11's (Recv12LastRunOn, "mnv1d" §B): the transfers less Recv12LastShort.
+  if (const auto why = lastRepetitionConflict(words, kRecv12LastRepetition)) refuse(packet, *why);
   uint64_t transfers = readField(words, LleField::Recv12Run) + 1;
   for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv12Repeat, i) + 1;
+  transfers -= coralsim::lle::lastRepetitionShortfall(words, kRecv12LastRepetition);
   uint64_t prefixArrays = 0;
   uint64_t blocks = 1;
   if (readField(words, LleField::Recv12PrefixOn) != 0) {
@@ -2550,7 +2557,7 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
     if (stream.transfers != conv.reduction() * conv.streamOutputBlocks()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
                          std::to_string(stream.transfers) + " transfers (" +
-                         (stream.opcode == 0x12 ? "Recv12Run + 1, times its repeats" : "Recv11ExecRun + 1, times its repeats, less Recv11ExecLastShort") +
+                         (stream.opcode == 0x12 ? "Recv12Run + 1, times its repeats, less Recv12LastShort" : "Recv11ExecRun + 1, times its repeats, less Recv11ExecLastShort") +
                          "), the convolution "
                          "reduces over " + std::to_string(conv.reduction()) + " weight groups in each of " +
                          std::to_string(conv.streamOutputBlocks()) + " output blocks");

@@ -5,6 +5,7 @@
 #include "models/lle/block_prefix_write.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
+#include "models/lle/receive_kind.h"
 
 namespace coralsim::lle {
 
@@ -112,6 +113,24 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
       }
     }
   }
+  // A receive's kind code (receive_kind.h, docs/decoding-log.md "mnv1d" §A): the one its form allows, and where it says
+  // block prefixes (48) the next packet on each of its tiles is the compute-feeding write that takes them (below).
+  if (const std::string why = receiveKindProblem(op, packet.words); !why.empty()) {
+    return "opcode " + hexByte(op) + " at " + models::describePacketLocation(packet.pc, packet.words[0]) + ": " + why +
+           " (docs/decoding-log.md \"mnv1d\")";
+  }
+  for (unsigned t = 0; t < kTiles; ++t) {
+    if (!(packet.tileMask & (1u << t)) || !previous_[t] || !receiveCarriesBlockPrefixes(previous_[t]->opcode, previous_[t]->words)) continue;
+    const bool taken = op == kStagingWrite && readField(packet.words, LleField::Stage14FeedsCompute) != 0 &&
+                       receivesBlockPrefixes(previous_[t]->opcode, previous_[t]->words, packet.words);
+    if (!taken) {
+      return "opcode " + hexByte(previous_[t]->opcode) + " at " + models::describePacketLocation(previous_[t]->pc, previous_[t]->words.front()) +
+             ": its kind code says it carries the block prefixes of the compute-feeding write after it (" +
+             fieldText(*receiveKindField(previous_[t]->opcode, previous_[t]->words), kReceiveKindBlockPrefixes) + "), but the next packet on tile " +
+             std::to_string(t) + " is opcode " + hexByte(op) + " at " + models::describePacketLocation(packet.pc, packet.words[0]) +
+             ", no such write of its stream (docs/decoding-log.md \"mnv1d\", \"nin14\")";
+    }
+  }
   bool blockPrefixWrite = false;
   // A compute-feeding write whose copy is the read before it (Stage14CopyInnerLevel clear, no prefix fields) stages
   // no stream prefix: read_copy_watch.h checks it.
@@ -145,7 +164,13 @@ std::string StreamPrefixWatch::observe(const models::DecodedPacket& packet) {
         continue;
       }
       if (!streamed && before && receivesBlockPrefixes(before->opcode, before->words, packet.words)) {
-        // A receive of the write's own stream carrying one prefix a block ("nin14").
+        // A receive of the write's own stream carrying one prefix a block ("nin14"), which its kind code says (48).
+        if (!receiveCarriesBlockPrefixes(before->opcode, before->words)) {
+          const LleField kind = *receiveKindField(before->opcode, before->words);
+          return at + "the receive before it is of its stream and arms no prefixed weight stream, but its " +
+                 fieldText(kind, readField(before->words, kind)) + " does not say block prefixes (48)" + after +
+                 " (docs/decoding-log.md \"mnv1d\")";
+        }
         if (const std::string why = blockPrefixAfterReceiveProblem(before->opcode, before->words, packet.words); !why.empty()) {
           return at + why + after + "; as a prefix a block of the compute after it (docs/decoding-log.md \"nin14\")";
         }

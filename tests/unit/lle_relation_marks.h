@@ -14,12 +14,21 @@
 #include "models/lle/level_four_passes.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/output_partial_pass.h"
+#include "models/lle/receive_kind.h"
 
 namespace coralsim::lle {
 
 // After the caller's fields are set. A mark the caller names keeps the caller's value (to test its refusal).
 inline void setRelationFixedMarks(uint8_t op, std::span<isa::Word128> words, const std::vector<std::pair<LleField, uint64_t>>& named) {
   const auto isNamed = [&](LleField field) { return std::ranges::any_of(named, [&](const auto& fv) { return fv.first == field; }); };
+  // Every corpus stream receive carries its form's kind code (Recv11ExecKind / Recv12Kind, receive_kind.h,
+  // docs/decoding-log.md "mnv1d" §A): 44 in the 0x11's wait-rows form (w2 bit 106 clear), else 4 (a stream); the
+  // block-prefix code 48 is asked for by the tests of that form.
+  if (const auto kind = receiveKindField(op, words); kind && !isNamed(*kind)) {
+    const bool waitRows = op == 0x11 && readField(words, LleField::Recv11ExecWideValue) == 0;
+    const LleFieldDef& f = fieldDef(*kind);
+    words[f.lsb / 128].setBits(f.lsb % 128, f.width, waitRows ? kReceiveKindWaitRows : kReceiveKindStream);
+  }
   // Every corpus compute marks w9 bit 122 exactly where its w10 nest's level 0 runs once (ComputeW10Level0Once,
   // docs/decoding-log.md "w9b122").
   if (op == 0x01 && !isNamed(LleField::ComputeW10Level0Once)) {

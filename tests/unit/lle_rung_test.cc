@@ -3911,8 +3911,54 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
       }
     }
   }
+  // Both tiles' outputs of the whole stream, to compare the short-last-repetition stream's with (below).
+  const auto outputs12 = [&] {
+    std::vector<uint8_t> all;
+    for (unsigned t = 0; t < 2; ++t) {
+      for (unsigned y = 0; y < kOutH; ++y) {
+        for (unsigned x = 0; x < kOutW; ++x) {
+          const auto got = rung.tile(t).narrowSram.read(kConvOutputAt + 4 * 2 * (y * kOutW + x), kLanes8);
+          all.insert(all.end(), got.begin(), got.end());
+        }
+      }
+    }
+    return all;
+  };
+  const std::vector<uint8_t> wholeStream = outputs12();
   expectRefusal([&] { rung.packet(broadcast(0x1, kRows12), streams, 0); },
                 "weight broadcast to tile 0, which has no 0x12 weight stream a convolution took", "a second broadcast was accepted");
+  rung.endRun();
+  // A 0x12 whose last repetition runs short (Recv12LastRunOn, docs/decoding-log.md "mnv1d" §B; the 0x11's layout): a run
+  // of 4 repeated twice, the last repetition 2 (Recv12LastRun 1, Recv12LastShort 2), is 4 + 2 = 6 transfers, the
+  // convolution's 6 taps -- a nest no corpus 0x12 has (MobileNet v1 0.25 co-compiled: runs of 12, 5 whole and one of 4).
+  // It gives the whole stream's outputs; read as every repetition whole (8 transfers) it is refused, as is a shortfall
+  // that is not Run - LastRun. Without the change the 0x12 stopped on the envelope ("w1 bits ..."), or counted 8.
+  const auto shortLast = [&](uint64_t lastShort, uint64_t lastRunOn) {
+    return refusalOf([&] {
+      rung.beginRun();
+      writeGrids();
+      DecodedPacket r = f.make(0x12, {{LleField::Dma12Mask, 0x3}, {LleField::Recv12InnerLevel, 1}, {LleField::Recv12Run, 3},
+                                      {LleField::Recv12Step, 1}, {LleField::Recv12Stream, kTag}, {LleField::Recv12Count, 4},
+                                      {LleField::Recv12PrefixOn, 1}, {LleField::Recv12PrefixBytes8, 32},
+                                      {LleField::Recv12LastRunOn, lastRunOn}, {LleField::Recv12LastRun, lastRunOn},
+                                      {LleField::Recv12LastShort, lastShort}});
+      f.setElement(r, LleField::Recv12Repeat, 0, 1);
+      for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv12Wrap, e, static_cast<uint64_t>(-3));
+      rung.packet(r, streams, 0);
+      rung.packet(conv8(), streams, 0);
+      rung.packet(broadcast(0x1, kRows12), streams, 0);
+    });
+  };
+  EXPECT_EQ(shortLast(2, 1), "accepted");
+  EXPECT_EQ(outputs12(), wholeStream);
+  rung.endRun();
+  EXPECT_NE(shortLast(1, 1).find("Recv12LastShort = 1 with Recv12LastRun = 1 is not the units the last repetition drops from Recv12Run = 3"),
+            std::string::npos)
+      << shortLast(1, 1);
+  rung.endRun();
+  EXPECT_NE(shortLast(0, 0).find("carries 8 transfers (Recv12Run + 1, times its repeats, less Recv12LastShort), the convolution reduces over 6"),
+            std::string::npos)
+      << shortLast(0, 0);
   rung.endRun();
   const auto refusedBroadcast = [&](uint16_t from, uint64_t rows) {
     const std::string why = refusalOf([&] {
@@ -3942,7 +3988,7 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
     rung.endRun();
     return why;
   };
-  EXPECT_NE(refused12(2, 0, kTag, 32, 1).find("carries 3 transfers (Recv12Run + 1, times its repeats), the convolution reduces over 6"),
+  EXPECT_NE(refused12(2, 0, kTag, 32, 1).find("carries 3 transfers (Recv12Run + 1, times its repeats, less Recv12LastShort), the convolution reduces over 6"),
             std::string::npos)
       << refused12(2, 0, kTag, 32, 1);
   EXPECT_NE(refused12(2, 1, kTag + 1, 32, 1).find("tile 0 of the convolution compute (ComputeStreamTag 1234) armed no weight stream"),
@@ -3952,7 +3998,11 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
                                               "ComputeParamPrefix 0 reads 0"),
             std::string::npos)
       << refused12(2, 1, kTag, 64, 1);
-  EXPECT_NE(refused12(2, 1, kTag, 0, 0).find("Recv12InnerLevel (word 0 bit 78) = 0"), std::string::npos) << refused12(2, 1, kTag, 0, 0);
+  // A 0x12 without its nest is refused as a stream by its kind code (Recv12Kind 4 there: every corpus one carries 48,
+  // block prefixes; docs/decoding-log.md "mnv1d" §A) before the rung reaches Recv12InnerLevel.
+  EXPECT_NE(refused12(2, 1, kTag, 0, 0).find("Recv12Kind (word 2 bits 87:81) = 4 (a stream) in a 0x12 without its loop nest"),
+            std::string::npos)
+      << refused12(2, 1, kTag, 0, 0);
 }
 
 // Where the compute places its weight offset array (ComputeOffsetPrefixFirst / Count / Last, w14 bits 118, 106,

@@ -13,6 +13,7 @@
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
+#include "models/lle/receive_kind.h"
 #include "models/lle/stream_prefix_watch.h"
 #include "tests/unit/lle_envelope_packets.h"
 
@@ -318,14 +319,16 @@ namespace {
 // The prefixes streamed just before the write (docs/decoding-log.md "nin14": ensemble, the co-compiled MobileNets): an
 // execution-only 0x11 without its nest, or a 0x12 without it, of the write's stream tag (777: no corpus stream has it),
 // whose run is the write's blocks - 1 (4). The write names one array, the ring exactly after the 0x12: passes; blocks 3
-// against run 4, no array, the ring after the 0x11 or none after the 0x12 refused naming the field. A receive of another
-// tag is no such receive: the write's array is then refused as after no stream.
+// against run 4, no array, the ring after the 0x11 or none after the 0x12 refused naming the field. A write of another
+// tag after the receive is refused: the receive's kind code says the write after it takes its block prefixes.
 TEST_F(BlockPrefixWriteTest, AfterAReceiveOfItsStreamTheWriteNamesOneArrayAndTheReceivesRunAsItsBlocks) {
   const auto refusal = [](const std::string& why, const std::string& expected) {
     EXPECT_NE(why.find(expected), std::string::npos) << why;
   };
-  const DecodedPacket host = make(0x11, kTiles, {{LleField::Recv11ExecutionForm, 1}, {LleField::Recv11ExecStream, 777}, {LleField::Recv11ExecRun, 4}});
-  const DecodedPacket ring = make(0x12, kTiles, {{LleField::Recv12Stream, 777}, {LleField::Recv12Run, 4}});
+  // Both carry the block-prefix kind code (48, receive_kind.h; the 0x11 with w2 bit 106 set, as every corpus one).
+  const DecodedPacket host = make(0x11, kTiles, {{LleField::Recv11ExecutionForm, 1}, {LleField::Recv11ExecStream, 777}, {LleField::Recv11ExecRun, 4},
+                                                 {LleField::Recv11ExecWideValue, 1}, {LleField::Recv11ExecKind, kReceiveKindBlockPrefixes}});
+  const DecodedPacket ring = make(0x12, kTiles, {{LleField::Recv12Stream, 777}, {LleField::Recv12Run, 4}, {LleField::Recv12Kind, kReceiveKindBlockPrefixes}});
   EXPECT_EQ(sequence(streamedPrefix(4, 777, 1, 0), compute(4, 2), &host), "");
   EXPECT_EQ(sequence(streamedPrefix(4, 777, 1, 1), compute(4, 1), &ring), "");
   refusal(sequence(streamedPrefix(3, 777, 1, 0), compute(3, 1), &host),
@@ -334,7 +337,67 @@ TEST_F(BlockPrefixWriteTest, AfterAReceiveOfItsStreamTheWriteNamesOneArrayAndThe
   refusal(sequence(streamedPrefix(4, 777, 1, 1), compute(4, 1), &host), "Stage14RingStream (word 4 bit 103) = 1 after a 0x11 receive");
   refusal(sequence(streamedPrefix(4, 777, 1, 0), compute(4, 1), &ring), "Stage14RingStream (word 4 bit 103) = 0 after a 0x12 receive");
   refusal(sequence(streamedPrefix(4, 777, 1, 0), compute(3, 1), &host), "ComputeOut37Limit2 (word 5 bits 99:82) = 3 does not count the 5 blocks");
-  refusal(sequence(streamedPrefix(4, 778, 1, 0), compute(4, 1), &host), "where no prefixed stream receive comes before it");
+  // A write of another tag after it: the block-prefix receive (its kind code 48) is taken by no write ("mnv1d" §A).
+  refusal(sequence(streamedPrefix(4, 778, 1, 0), compute(4, 1), &host), "no such write of its stream");
+}
+
+}  // namespace
+}  // namespace coralsim::lle
+
+namespace coralsim::lle {
+namespace {
+
+// The receives' kind code (receive_kind.h, lle_fields.def Recv11ExecKind / Recv12Kind; docs/decoding-log.md "mnv1d"
+// §A), made-up receives of tag 777 on tiles 6 and 11 (run 4; no corpus receive has the tag). 48 says the receive
+// carries the block prefixes of the compute-feeding write after it: that write passes after it; the same write after
+// the same receive with the stream code (4) is refused naming the code, as is a kind-48 receive followed by a compute
+// or by a write of another tag. The code must fit the receive's own form: 44 exactly where the 0x11's w2 bit 106 is
+// clear, 48 not in a receive arming a prefixed stream, 4 not in a 0x12 without its nest, and no other value.
+TEST_F(BlockPrefixWriteTest, TheReceivesKindCodeSaysWhereItsTransfersGo) {
+  const auto refusal = [](const std::string& why, const std::string& expected) {
+    EXPECT_NE(why.find(expected), std::string::npos) << why;
+  };
+  const auto host = [&](uint64_t kind, uint64_t wide = 1, uint64_t inner = 0, uint64_t prefixOn = 0) {
+    return make(0x11, kTiles, {{LleField::Recv11ExecutionForm, 1}, {LleField::Recv11ExecStream, 777}, {LleField::Recv11ExecRun, 4},
+                               {LleField::Recv11ExecWideValue, wide}, {LleField::Recv11ExecKind, kind},
+                               {LleField::Recv11ExecInnerLevel, inner}, {LleField::Recv11PrefixOn, prefixOn},
+                               {LleField::Recv11PrefixBytes8, prefixOn != 0 ? 32u : 0u}});
+  };
+  const auto ring = [&](uint64_t kind, uint64_t inner = 0) {
+    return make(0x12, kTiles, {{LleField::Recv12Stream, 777}, {LleField::Recv12Run, 4}, {LleField::Recv12Kind, kind},
+                               {LleField::Recv12InnerLevel, inner}, {LleField::Recv12Step, inner}});
+  };
+  const DecodedPacket blockHost = host(kReceiveKindBlockPrefixes);
+  EXPECT_EQ(sequence(streamedPrefix(4, 777, 1, 0), compute(4, 2), &blockHost), "");
+  const DecodedPacket streamHost = host(kReceiveKindStream);
+  refusal(sequence(streamedPrefix(4, 777, 1, 0), compute(4, 2), &streamHost),
+          "Recv11ExecKind (word 2 bits 87:81) = 4 does not say block prefixes (48)");
+  const DecodedPacket streamRing = ring(kReceiveKindStream, 1);
+  refusal(sequence(streamedPrefix(4, 777, 1, 1), compute(4, 1), &streamRing), "Recv12Kind (word 2 bits 87:81) = 4 does not say block prefixes");
+  // A kind-48 receive must be taken by the write next on its tiles.
+  {
+    StreamPrefixWatch watch;
+    EXPECT_EQ(watch.observe(host(kReceiveKindBlockPrefixes)), "");
+    EXPECT_EQ(watch.observe(make(0x1a, 0)), "");  // a fence moves no data
+    refusal(watch.observe(compute(4, 1, 0)), "its kind code says it carries the block prefixes of the compute-feeding write after it");
+  }
+  {
+    StreamPrefixWatch watch;
+    EXPECT_EQ(watch.observe(ring(kReceiveKindBlockPrefixes)), "");
+    refusal(watch.observe(streamedPrefix(4, 778, 1, 1)), "(Recv12Kind (word 2 bits 87:81) = 48), but the next packet on tile 6 is opcode 0x14");
+  }
+  // The code against the receive's own form.
+  const auto alone = [&](const DecodedPacket& p) {
+    StreamPrefixWatch watch;
+    return watch.observe(p);
+  };
+  EXPECT_EQ(alone(host(kReceiveKindWaitRows, 0)), "");
+  EXPECT_EQ(alone(host(kReceiveKindStream, 1, 1)), "");
+  refusal(alone(host(kReceiveKindStream, 0)), "Recv11ExecKind (word 2 bits 87:81) = 4 where Recv11ExecWideValue is 0");
+  refusal(alone(host(kReceiveKindWaitRows, 1)), "Recv11ExecKind (word 2 bits 87:81) = 44 is the wait-rows form's code");
+  refusal(alone(host(kReceiveKindBlockPrefixes, 1, 1, 1)), "= 48 (block prefixes for the write after it) in a receive that arms a prefixed");
+  refusal(alone(host(12)), "Recv11ExecKind (word 2 bits 87:81) = 12: the receive kinds decoded are");
+  refusal(alone(ring(kReceiveKindStream, 0)), "Recv12Kind (word 2 bits 87:81) = 4 (a stream) in a 0x12 without its loop nest");
 }
 
 }  // namespace
