@@ -8963,6 +8963,7 @@ TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
     rung.packet(fill(45, 1, 0x00000090), streams, 0);
     rung.packet(fill(57, 1, 0xfe00b700), streams, 0);
     rung.packet(fill(63, 1, 0x00c30000), streams, 0);
+    rung.packet(fill(kSecondAt / 4, 1, 0x11223344), streams, 0);  // stale bytes the second pass's 4-byte element replaces
   };
   const auto refusal = [&](const std::vector<DecodedPacket>& after) {
     return refusalOf([&] {
@@ -8983,7 +8984,8 @@ TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
   rung.packet(pass(second), streams, 0);
   ASSERT_FALSE(narrow.firstUnwritten(kSecondAt, 1).has_value());
   EXPECT_EQ(narrow.read(kSecondAt, 1)[0], 0xfe);
-  EXPECT_EQ(narrow.firstUnwritten(kSecondAt + 1, 3), std::optional<uint64_t>(kSecondAt + 1));  // one lane written
+  // One lane reduced; the element's other three bytes written with values not decoded: undefined, not the stale 0x112233.
+  for (uint64_t b = 1; b < 4; ++b) EXPECT_EQ(narrow.firstUnwritten(kSecondAt + b, 1), std::optional<uint64_t>(kSecondAt + b));
   EXPECT_FALSE(rung.tile(5).narrowSram.firstUnwritten(kFirstAt, 1) == std::nullopt);        // not on the mask
   rung.endRun();
 
