@@ -37,6 +37,7 @@
 #include "models/lle/mesh_pass_through.h"
 #include "models/lle/mesh_sides.h"
 #include "models/lle/nlu_apply.h"
+#include "models/lle/one_transfer_stream.h"
 #include "models/lle/packet_envelope.h"
 #include "models/lle/part_row_stream.h"
 #include "models/lle/partner_copy.h"
@@ -1393,7 +1394,9 @@ void LleRung::receive(const DecodedPacket& packet) {
     const bool prefixed = readField(words, LleField::Recv11PrefixOn) != 0;
     const uint64_t lastDrops = lastRepetitionShortfall(packet);
     noteExecutionReceive(packet, lastDrops);
-    if (readField(words, LleField::Recv11ExecInnerLevel) == 0 || (run == 0 && !prefixed)) return;
+    if (readField(words, LleField::Recv11ExecInnerLevel) == 0) return;
+    // One transfer without a prefix: the pop-fed input form, or a weight stream of one transfer (one_transfer_stream.h).
+    if (run == 0 && !prefixed && !oneTransferReceiveArmsAStream(packet.tileMask, tiles_)) return;
     uint64_t transfers = run + 1;
     for (unsigned i = 0; i < 3; ++i) transfers *= readField(words, LleField::Recv11ExecRepeat, i) + 1;
     transfers -= lastDrops;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -36,6 +37,13 @@ namespace {
 
 constexpr uint64_t kUnitBytes = 4;                        // one K group: the input element and the output unit
 constexpr uint64_t kBlockBytes = kUnitBytes * kUnitBytes;  // the kept 4 x 4 weight block
+
+// An input group of which some bytes are undefined: its place in the walk, its address, which bytes.
+struct PartlyUndefinedGroup {
+  uint64_t index = 0;
+  uint64_t address = 0;
+  std::array<bool, kUnitBytes> undefined{};
+};
 
 // Every level of the input nest (Nest37, levels 0-6) runs once: the walk reads one group.
 bool walksOnce(std::span<const isa::Word128> words) {
@@ -253,15 +261,25 @@ void LleRung::writeWalkedGroups(const DecodedPacket& packet, const Nest& out, co
     // write in place, as add_128_128's does).
     std::vector<uint8_t> groups;
     groups.reserve(iterations * kUnitBytes);
+    // A group partly undefined (a one-lane max pass's unit, docs/decoding-log.md "trkrun" §A): where each lane weighs its
+    // undefined bytes by 0 their values never reach a result; anywhere else the compute is refused below, naming the byte.
+    std::vector<PartlyUndefinedGroup> partlyUndefined;
     std::array<uint64_t, InputByteWalk::kLevels> count{};
     for (;;) {
       int64_t at = inputAt;
       for (unsigned i = 0; i < InputByteWalk::kLevels; ++i) at += static_cast<int64_t>(count[i]) * walk.strideBytes[i];
-      if (at < 0 || tile.narrowSram.firstUnwritten(static_cast<uint64_t>(at), kUnitBytes)) {
+      PartlyUndefinedGroup group{groups.size() / kUnitBytes, static_cast<uint64_t>(std::max<int64_t>(at, 0)), {}};
+      unsigned undefinedBytes = 0;
+      for (unsigned k = 0; k < kUnitBytes; ++k) {
+        group.undefined[k] = tile.narrowSram.firstUnwritten(group.address + k, 1).has_value();
+        undefinedBytes += group.undefined[k] ? 1 : 0;
+      }
+      if (at < 0 || group.address + kUnitBytes > tile.narrowSram.capacity() || undefinedBytes == kUnitBytes) {
         refuse(packet, "tile " + std::to_string(t) + " holds no input group at narrow address " + std::to_string(at) +
                            " of the input nest's walk from ComputeInputAt4 x 4 = " + std::to_string(inputAt));
       }
-      const auto bytes = tile.narrowSram.read(static_cast<uint64_t>(at), kUnitBytes);
+      if (undefinedBytes != 0) partlyUndefined.push_back(group);
+      const std::vector<uint8_t> bytes = tile.narrowSram.readAnyway(static_cast<uint64_t>(at), kUnitBytes);
       groups.insert(groups.end(), bytes.begin(), bytes.end());
       unsigned level = 0;
       while (level < InputByteWalk::kLevels && count[level] == walk.limits[level]) count[level++] = 0;
@@ -269,6 +287,19 @@ void LleRung::writeWalkedGroups(const DecodedPacket& packet, const Nest& out, co
       ++count[level];
     }
     const std::vector<uint8_t> block = *held;
+    for (const PartlyUndefinedGroup& group : partlyUndefined) {
+      for (unsigned k = 0; k < kUnitBytes; ++k) {
+        if (!group.undefined[k]) continue;
+        for (unsigned c = 0; c < kUnitBytes; ++c) {
+          if (twoByteElements || block[kUnitBytes * c + k] != 0) {
+            refuse(packet, "tile " + std::to_string(t) + ": input byte " + std::to_string(k) + " of the group at narrow address " +
+                               std::to_string(group.address) + " was not written in this run (or holds a value not decoded), and lane " +
+                               std::to_string(c) + (twoByteElements ? " reads it as part of a 2-byte element" : " weighs it by " +
+                               std::to_string(static_cast<int8_t>(block[kUnitBytes * c + k]))));
+          }
+        }
+      }
+    }
     tile.keptRead.reset();  // the compute consumes the last kept read; the block stays kept under its stream
     uint64_t g = 0;
     bool written = true;

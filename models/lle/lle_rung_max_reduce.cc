@@ -25,6 +25,11 @@ namespace {
 // the softmax's input, whose four partial maxima a second pass of one-byte groups reduces).
 bool executedLanes(uint64_t lanes) { return lanes == 1 || lanes == 4; }
 
+// The pass's output element: a whole 4-byte unit. 0x01's ComputeOutputBytes place (w4[98:80]) holds 4 in all 123 corpus
+// 0x02s -- the 23 one-lane passes among them -- where 0x01 writes 1 exactly in its one-byte-output computes
+// (docs/decoding-log.md "trkrun" §A); the envelope pins it there (the 0x02 w4 row's bit 82), so every pass run writes 4 bytes.
+constexpr uint64_t kMaxOutputElementBytes = 4;
+
 // Why the pass's epilogue is not executed, or "". The maximum is taken before the epilogue: that order is
 // the hardware's only if the epilogue never reverses two bytes, i.e. the multiplier is positive (every corpus 0x02:
 // 1.0 or 1 - 2^-24); a negative one would turn the maximum into a minimum, not decoded.
@@ -179,11 +184,13 @@ void LleRung::maxReduce(const models::DecodedPacket& packet) {
       for (uint64_t j = 0; j < lanes; ++j) result[j] = std::max(result[j], stream[g * lanes + j]);
     }
     for (uint8_t& lane : result) lane = epilogue(static_cast<int32_t>(lane + bias));
-    // Only the lanes the packet counts are written: what the unit's other bytes hold is not decoded.
-    if (!tile.narrowSram.write(outputAt, result)) {
-      refuse(packet, "Max02OutputAt (word 4 bits 79:62) = " + std::to_string(outputAt) + " + " + std::to_string(lanes) +
+    // The pass writes a whole 4-byte output element: the lanes it counts hold their maxima, the others
+    // values not decoded, left undefined ("trkrun" §A) -- not what an earlier packet wrote there.
+    if (outputAt + kMaxOutputElementBytes > tile.narrowSram.capacity() || !tile.narrowSram.write(outputAt, result)) {
+      refuse(packet, "Max02OutputAt (word 4 bits 79:62) = " + std::to_string(outputAt) + " + " + std::to_string(kMaxOutputElementBytes) +
                          " bytes lies outside narrow memory");
     }
+    if (lanes < kMaxOutputElementBytes) tile.narrowSram.forget(outputAt + lanes, kMaxOutputElementBytes - lanes);
     tile.keptRead.reset();
     tile.keptReadFeedsNormalise = false;
     tile.keptReadSequence = 0;

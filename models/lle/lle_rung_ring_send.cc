@@ -7,11 +7,13 @@
 // Dense's all-gather is the same form (every tile sends its slice to every tile, itself included).
 
 #include <bit>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "models/isa/number_text.h"
+#include "models/lle/carried_bytes.h"
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
@@ -221,6 +223,17 @@ void LleRung::refuseAPacketBeforeARingSendsRead(const models::DecodedPacket& pac
   }
 }
 
+namespace {
+
+// The groups a sent read covers (Stage13Groups' run; one 4-byte group where its loop does not run), byte by byte defined
+// or not; none when a group leaves the tile's narrow memory.
+std::optional<CarriedBytes> sentReadCarriage(const TileState& source) {
+  const uint64_t groups = source.stagedReadBytes == 0 ? 1 : source.stagedReadBytes / 4;
+  return CarriedBytes::gather(source.narrowSram, *source.stagedReadAt, groups, source.stagedReadStride);
+}
+
+}  // namespace
+
 // The bytes a ring send carries from the read next on its tile. A sent read (Stage13Route 1, 1): its nest's groups, ceil(bytes /
 // 256) beats of the send; a read whose group loop does not run is one 4-byte group (its destinations' writes keep one unit:
 // 360 / 360 corpus such sends). A kept read (Stage13Route 0, 0; the broadcast's Dma10ReadForm 0, 0): the bytes it copied, which
@@ -275,15 +288,17 @@ std::vector<uint8_t> LleRung::ringSendBytes(const models::DecodedPacket& read, u
   if (source.stagedReadForMaxPass) {
     refuse(read, from + " takes a read marked for a max pass (Stage13MaxPassMark, word 4 bit 35): never seen, not decoded");
   }
-  const auto gathered = gather(source.narrowSram, StagedNest{*source.stagedReadAt, groups, source.stagedReadStride, {}});
-  if (const uint64_t* hole = std::get_if<uint64_t>(&gathered)) {
+  // Bytes no packet wrote (or wrote with a value not decoded: a one-lane max pass's other lanes) go as undefined
+  // (sentReadCarriage marks them for deliverRingSend) and land unwritten ("convx", "trkrun" §A): only a consumer that needs them refuses.
+  std::optional<CarriedBytes> gathered = sentReadCarriage(source);
+  if (!gathered) {
     refuse(read, from + " carries narrow bytes of tile " + std::to_string(tile) + " from " + std::to_string(*source.stagedReadAt) +
-                     "; byte " + std::to_string(*hole) + " was not written in this run");
+                     " (" + std::to_string(groups) + " groups " + std::to_string(source.stagedReadStride) + " units apart) that leave its narrow memory");
   }
   source.stagedReadAt.reset();  // carried by its send
   source.stagedReadBytes = 0;
   source.stagedReadMixedRoute = false;
-  return std::get<std::vector<uint8_t>>(gathered);
+  return std::move(gathered->bytes);
 }
 
 // At the read on the sending tile: its bytes into each destination write, unit k taking bytes [4k, 4k + 4).
@@ -291,8 +306,10 @@ void LleRung::deliverRingSend(const models::DecodedPacket& read, unsigned tile) 
   const RingSend send = std::move(*ringSendsWaiting_[tile]);
   ringSendsWaiting_[tile].reset();
   const std::string from = "the ring send at PC 0x" + isa::formatAddress(send.pc) + " from tile " + std::to_string(tile);
-  const std::vector<uint8_t> carried = ringSendBytes(read, tile, send);
-  const uint64_t bytes = carried.size();
+  // Which of a sent read's bytes are undefined, taken before ringSendBytes consumes the read (a kept read's are all defined).
+  std::optional<CarriedBytes> marks = send.carriesKeptRead || !tiles_[tile].stagedReadAt ? std::nullopt : sentReadCarriage(tiles_[tile]);
+  const CarriedBytes carried{ringSendBytes(read, tile, send), marks ? std::move(marks->undefined) : std::vector<bool>{}};
+  const uint64_t bytes = carried.bytes.size();
   for (const RingDelivery& write : send.writes) {
     if (4 * write.nest.units() != bytes) {
       refuse(read, from + " carries " + std::to_string(bytes) + " bytes; tile " + std::to_string(write.tile) +
@@ -302,7 +319,7 @@ void LleRung::deliverRingSend(const models::DecodedPacket& read, unsigned tile) 
     uint64_t k = 0;
     write.nest.forEachUnit([&](int64_t unit) {
       const uint64_t at = write.address + static_cast<uint64_t>(unit) * 4;
-      if (!tiles_[write.tile].narrowSram.write(at, std::span<const uint8_t>(carried).subspan(4 * k, 4))) {
+      if (!carried.writeInto(tiles_[write.tile].narrowSram, at, 4 * k, 4)) {
         refuse(read, from + " lands at narrow address " + std::to_string(at) + " of tile " + std::to_string(write.tile) +
                          ", outside its narrow memory");
       }

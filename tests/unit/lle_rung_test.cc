@@ -699,10 +699,11 @@ class LleRungTest : public ::testing::Test {
 
   // A weight feed's two host-side packets before its send ("split2", "rubens" §E): the stream-feeding pop of two rows on
   // `popTiles` and the nested outfeed that carries the fed row back to the scalar core's memory.
-  void issueWeightFeedPopAndOutfeed(uint16_t popTiles) {
-    rung.packet(popAt(false, 0, 1, popTiles, 2 * 256,
+  // `rows` 256-byte rows: a prefix row and one transfer (the pixel walks'), or one transfer alone ("trkrun" §B).
+  void issueWeightFeedPopAndOutfeed(uint16_t popTiles, uint64_t rows = 2) {
+    rung.packet(popAt(false, 0, 1, popTiles, rows * 256,
                       {{LleField::PopStreamFeed, 3}, {LleField::PopStreamFeedEcho, 3}, {LleField::PopRowsForm, 0},
-                       {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (4 * 8 - 1) % 256) % 256}}),
+                       {LleField::PopRowQuarters, 0}, {LleField::PopRingNeg16, (256 - (16 * rows - 1) % 256) % 256}}),
                 streams, 0);
     std::vector<std::pair<LleField, uint64_t>> nested = {{LleField::OutfeedSingleLine, 1}, {LleField::OutfeedNested, 1},
                                                          {LleField::OutfeedLineFormat, 0}, {LleField::OutfeedPath, 1},
@@ -6529,6 +6530,69 @@ TEST_F(LleRungTest, AWeightFeedSendCarriesItsRowsToEveryConvolutionWaitingOnItsP
   rung.endRun();
 }
 
+// An execution-only receive of one transfer and no prefix with no staging write armed on its tiles is a weight stream of
+// one transfer (docs/decoding-log.md "trkrun" §B, one_transfer_stream.h): the colour templates' 0x11 @ 0x00a9 (all 16 tiles,
+// tag 2078) before their pixel walk @ 0x00ad, which takes its 4 x 4 colour block from the row tile 3 cached, through a
+// stream-feeding pop and a host-bound weight-feed send. Here tiles 0 and 2 run a pixel walk without a prefix
+// (ComputeParamPrefix 0) after such a receive; tile 1 cached the block at wide row 5 (bytes 0-15: lane c weighs byte b
+// of a pixel by byte 4c + b), tiles 0 and 2 another layer's at their own row 0. Both tiles' outputs are the formula with tile
+// 1's block, written only at the send. The same receive after a staging write on its tiles is the pop-fed input form
+// (no stream): the pixel walk then finds no kept block and is refused as before. No corpus program has these tiles, rows
+// or weights. Before the change the receive armed nothing and the compute was refused ("a pixel walk at Nest37 level 2").
+TEST_F(LleRungTest, AOneTransferReceiveWithoutAStagingWriteIsTheWeightStreamOfThePixelWalkAfterIt) {
+  constexpr uint16_t kTileA = 0x1, kTileB = 0x4, kHolder = 0x2;
+  constexpr uint64_t kPixels = 3, kPixelBytes = 8, kRow = 5, kInputAt = 160, kOut = 512, kTag = 78;
+  constexpr uint8_t kWalkZpIn = 3;
+  constexpr float kScale = 0.05f;
+  const int32_t other[4] = {0x7f7f7f7f, 0x7f7f7f7f, 0x7f7f7f7f, 0x7f7f7f7f};
+  const int32_t block[4] = {0x01000302, 0x00040100, 0x02000005, 0x06010000};  // lane c's four weights, byte b = weight of byte b
+  std::mt19937 rng(78);
+  cacheBiasAndWeightRow(kTileA | kTileB, 0, other, [&] { return static_cast<uint8_t>(200 + rng() % 50); });
+  cacheBiasAndWeightRow(kHolder, kRow, block, [&] { return static_cast<uint8_t>(rng() % 9); });
+  std::vector<uint32_t> pixels(kPixels);
+  for (auto& p : pixels) p = static_cast<uint32_t>(rng());
+  const auto run = [&](bool stagingWrite) {
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    for (const uint16_t tile : {kTileA, kTileB}) writePixels(tile, kInputAt, kPixelBytes, pixels);
+    if (stagingWrite) rung.packet(stageAt(kTileA | kTileB, 2048, 64, false), streams, 0);
+    DecodedPacket receive = executionOnlyReceive(kTileA | kTileB);
+    f.setElement(receive, LleField::Recv11ExecRun, 0, 0);
+    f.setElement(receive, LleField::Recv11ExecStep, 0, 1);
+    f.setElement(receive, LleField::Recv11ExecStream, 0, kTag);
+    rung.packet(receive, streams, 0);
+    for (const uint16_t tile : {kTileA, kTileB}) {
+      DecodedPacket walk = pixelWalkCompute(tile, kPixels, kPixelBytes, kInputAt, kOut, kTag, kWalkZpIn, kScale);
+      f.setElement(walk, LleField::ComputeParamPrefix, 0, 0);
+      rung.packet(walk, streams, 0);
+      EXPECT_TRUE(rung.tile(static_cast<unsigned>(std::countr_zero(tile))).narrowSram.firstUnwritten(kOut, 4).has_value())
+          << "the pixel walk ran before its weight-feed send";
+    }
+    issueWeightFeedPopAndOutfeed(kTileA | kTileB, 1);
+    rung.packet(weightFeedSend(kHolder, kRow), streams, 0);
+  };
+  run(false);
+  for (const unsigned t : {0u, 2u}) {
+    const AddressedMemory& narrow = rung.tile(t).narrowSram;
+    for (uint64_t k = 0; k < kPixels; ++k) {
+      ASSERT_FALSE(narrow.firstUnwritten(kOut + 4 * k, 4).has_value()) << "tile " << t << " pixel " << k;
+      const auto got = narrow.read(kOut + 4 * k, 4);
+      for (unsigned c = 0; c < 4; ++c) {
+        int64_t acc = 0;
+        for (unsigned b = 0; b < 4; ++b) {
+          acc += (static_cast<int64_t>((pixels[k] >> (8 * b)) & 0xff) - kWalkZpIn) * ((static_cast<uint32_t>(block[c]) >> (8 * b)) & 0xff);
+        }
+        const float v = std::clamp(static_cast<float>(acc) * kScale, 0.0f, 255.0f);
+        EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " pixel " << k << " lane " << c;
+      }
+    }
+  }
+  rung.endRun();
+  const std::string inputForm = refusalOf([&] { run(true); });
+  EXPECT_NE(inputForm.find("a pixel walk at Nest37 level 2"), std::string::npos) << inputForm;
+  rung.endRun();
+}
+
 // The ring send of wide rows (docs/decoding-log.md "c10w0"; lle_rung_ring_send.cc ringWeightFeed): a 0x10 between tiles
 // with Dma10RingSource 0 (w2[82:79]; w2[93:92], [85:84] = 1, 0) reads its beats' rows of its own tile's wide memory from
 // row Dma10Channel into the weight stream every named tile armed; the convolutions that took those streams came first
@@ -9040,6 +9104,7 @@ TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
     rung.packet(fill(45, 1, 0x00000090), streams, 0);
     rung.packet(fill(57, 1, 0xfe00b700), streams, 0);
     rung.packet(fill(63, 1, 0x00c30000), streams, 0);
+    rung.packet(fill(kSecondAt / 4, 1, 0x11223344), streams, 0);  // stale bytes the second pass's 4-byte element replaces
   };
   const auto refusal = [&](const std::vector<DecodedPacket>& after) {
     return refusalOf([&] {
@@ -9060,7 +9125,8 @@ TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
   rung.packet(pass(second), streams, 0);
   ASSERT_FALSE(narrow.firstUnwritten(kSecondAt, 1).has_value());
   EXPECT_EQ(narrow.read(kSecondAt, 1)[0], 0xfe);
-  EXPECT_EQ(narrow.firstUnwritten(kSecondAt + 1, 3), std::optional<uint64_t>(kSecondAt + 1));  // one lane written
+  // One lane reduced; the element's other three bytes written with values not decoded: undefined, not the stale 0x112233.
+  for (uint64_t b = 1; b < 4; ++b) EXPECT_EQ(narrow.firstUnwritten(kSecondAt + b, 1), std::optional<uint64_t>(kSecondAt + b));
   EXPECT_FALSE(rung.tile(5).narrowSram.firstUnwritten(kFirstAt, 1) == std::nullopt);        // not on the mask
   rung.endRun();
 
