@@ -8,6 +8,8 @@ Usage: scan_stage14_source.py SHARED_TOOLS_ISA_DIR CORPUS_DIR
   B  the address pair of the 0x14s with bit 30: SourceBase (w4[47:34]) against the write's address
      (w2[26:11], 4-byte units) modulo 2^14, SourceEnd (w4[79:66]) against Base + Skip (w4[63:50]);
      the controls are the same tests one bit off
+  B2 SourceBase against the distribution's origin (the address of its first write without bit 30,
+     "x14" §A), and where the write lands: at Base, or at Base + Skip + 1 (its units' pop place)
   C  the size sweeps, decode set and held out: per tile of each distribution, Skip + 1 against the
      units of the tiles before it (Dense, matmul_256, add_128_128) or a quarter row per tile group (the
      iwatake stride sweep); the padding sweep's three 0x14s @ 0x0051 with the same checks as B
@@ -123,6 +125,27 @@ SWEEPS = [
 ]
 
 
+def table_b2(by_program):
+    modulus = 1 << 14
+    tally, names = Counter(), defaultdict(Counter)
+    for label, program14 in by_program.items():
+        for run in distributions(program14):
+            first = next((q for q in run if not q.on), None)
+            for p in run:
+                if not p.on:
+                    continue
+                origin = "no non-skipping write" if first is None else (
+                    "Base == origin" if p.base == first.at % modulus else "Base != origin")
+                own = p.at % modulus
+                lands = ("lands at Base" if own == p.base else
+                         "lands at Base + Skip + 1" if own == (p.base + p.skip + 1) % modulus else "lands elsewhere")
+                tally[(origin, lands)] += 1
+                names[(origin, lands)][p.name().split(" @")[0]] += 1
+    print("B2. SourceBase against the distribution's origin (its first write without Stage14SourceOn)")
+    for key, n in sorted(tally.items()):
+        print("   %-24s %-26s %4d  e.g. %s" % (key[0], key[1], n, ", ".join(sorted(names[key])[:3])))
+
+
 def distributions(program14):
     """Runs of consecutive 0x14s whose tiles do not overlap: one distribution, tile group by tile group."""
     run = []
@@ -228,6 +251,7 @@ def main():
     print("%d 0x14s in %d bitstreams" % (len(all14), len(by_program)))
     table_a(all14)
     table_b([p for p in all14 if p.on])
+    table_b2(by_program)
     table_c(by_program)
     table_d([p for p in all14 if p.format])
     table_e(corpus)
