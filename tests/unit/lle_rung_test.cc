@@ -1847,6 +1847,17 @@ TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
   EXPECT_NE(base.find("Stage14SourceBase"), std::string::npos) << base;
   const std::string popPlaceOneOff = refusal(write(0x2, 4, 3, 3, -2), 64);  // neither the address nor its pop place
   EXPECT_NE(popPlaceOneOff.find("Stage14SourceBase"), std::string::npos) << popPlaceOneOff;
+  {  // Base and End are 16 bits like the address ("x14" §B: DeepLab cityscapes writes at 42,511 units)
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(write(0x2, 2100, 3, 3), streams, 0);  // 33,600 units: bit 15 of Base and End set
+    rung.packet(popAt(true, 0, 0, 0x2, 64), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    EXPECT_EQ(bytesAt(rung.tile(1).narrowSram, 2100 * 64, 16), input(12, 16));
+    rung.endRun();
+  }
+  const std::string lowBitsOnly = refusal(write(0x2, 2100, 3, 3, -32768), 64);  // Base without its bit 15
+  EXPECT_NE(lowBitsOnly.find("Stage14SourceBase (word 4 bits 49:34)"), std::string::npos) << lowBitsOnly;
   const std::string end = refusal(write(0x2, 4, 3, 3, 0, 1), 64);
   EXPECT_NE(end.find("Stage14SourceEnd"), std::string::npos) << end;
   const std::string past = refusal(write(0x2, 4, 3, 5), 32);
