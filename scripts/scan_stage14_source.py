@@ -5,9 +5,11 @@ each tile keeps. Every table of that section, over every corpus program.
 Usage: scan_stage14_source.py SHARED_TOOLS_ISA_DIR CORPUS_DIR
 
   A  the format: w3 bit 103 against "w3[127:112] or w4[63:0] non-zero", and w4 bit 30 (Stage14SourceOn)
-  B  the address pair of the 0x14s with bit 30: SourceBase (w4[47:34]) against the write's address
-     (w2[26:11], 4-byte units) modulo 2^14, SourceEnd (w4[79:66]) against Base + Skip (w4[63:50]);
+  B  the address pair of the 0x14s with bit 30: SourceBase (w4[49:34]) against the write's address
+     (w2[26:11], 4-byte units), SourceEnd (w4[81:66]) against Base + Skip (w4[63:50]) mod 2^16;
      the controls are the same tests one bit off
+  B2 SourceBase against the distribution's origin (the address of its first write without bit 30,
+     "x14" §A), and where the write lands: at Base, or at Base + Skip + 1 (its units' pop place)
   C  the size sweeps, decode set and held out: per tile of each distribution, Skip + 1 against the
      units of the tiles before it (Dense, matmul_256, add_128_128) or a quarter row per tile group (the
      iwatake stride sweep); the padding sweep's three 0x14s @ 0x0051 with the same checks as B
@@ -71,7 +73,8 @@ class Stage14:
         self.at = bits(w[2], 11, 16)  # 4-byte units (identform §B)
         self.format = bits(w[3], 103, 1)
         self.on = bits(w[4], 30, 1)
-        self.base, self.skip, self.end = bits(w[4], 34, 14), bits(w[4], 50, 14), bits(w[4], 66, 14)
+        # Base and End are 16 bits like the address ("x14" §B: w4 bits 48-49 / 80-81 its bits 14-15)
+        self.base, self.skip, self.end = bits(w[4], 34, 16), bits(w[4], 50, 14), bits(w[4], 66, 16)
         self.select = bits(w[4], 31, 2)
         self.rest = bits(w[3], 112, 16) | bits(w[4], 0, 64) << 16
         self.chunks = bits(w[3], 112, 11)
@@ -100,16 +103,17 @@ def table_a(all14):
 def table_b(on14):
     print("B. the address pair of the %d 0x14s with Stage14SourceOn" % len(on14))
     tests = {
-        "Base == address mod 2^14": lambda p: p.base == p.at % (1 << 14),
-        "  control: Base == (address + 1) mod 2^14": lambda p: p.base == (p.at + 1) % (1 << 14),
+        "Base == address (16 bits)": lambda p: p.base == p.at,
+        "  of them with address >= 2^14 (bits 48-49 in use)": lambda p: p.base == p.at and p.at >= 1 << 14,
+        "  control: Base == address + 1": lambda p: p.base == (p.at + 1) % (1 << 16),
         "  control: w4[46:33] == address mod 2^14": lambda p: bits(p.w[4], 33, 14) == p.at % (1 << 14),
-        "End == Base + Skip mod 2^14": lambda p: p.end == (p.base + p.skip) % (1 << 14),
-        "  control: w4[80:67] == Base + Skip": lambda p: bits(p.w[4], 67, 14) == (p.base + p.skip) % (1 << 14),
+        "End == Base + Skip mod 2^16": lambda p: p.end == (p.base + p.skip) % (1 << 16),
+        "  control: w4[82:67] == Base + Skip": lambda p: bits(p.w[4], 67, 16) == (p.base + p.skip) % (1 << 16),
         "Skip < Groups + 1": lambda p: p.skip < p.groups + 1,
     }
     for name, test in tests.items():
         print("   %-46s %d / %d" % (name, sum(1 for p in on14 if test(p)), len(on14)))
-    misses = Counter(p.name() for p in on14 if p.base != p.at % (1 << 14))
+    misses = Counter(p.name() for p in on14 if p.base != p.at)
     print("   Base misses:", ", ".join("%s x%d" % (k, v) for k, v in sorted(misses.items())))
     print("   selects w4[32:31] with bit 30:", dict(Counter(p.select for p in on14)))
 
@@ -121,6 +125,27 @@ SWEEPS = [
     ("iwatake padding", r"model_padding_(\d+x\d+)x3_edgetpu", {"64x64", "128x128", "256x256"}),
     ("iwatake padding_stride", r"model_padding_stride_(\d+x\d+)x3_edgetpu", set()),
 ]
+
+
+def table_b2(by_program):
+    modulus = 1 << 16
+    tally, names = Counter(), defaultdict(Counter)
+    for label, program14 in by_program.items():
+        for run in distributions(program14):
+            first = next((q for q in run if not q.on), None)
+            for p in run:
+                if not p.on:
+                    continue
+                origin = "no non-skipping write" if first is None else (
+                    "Base == origin" if p.base == first.at % modulus else "Base != origin")
+                own = p.at % modulus
+                lands = ("lands at Base" if own == p.base else
+                         "lands at Base + Skip + 1" if own == (p.base + p.skip + 1) % modulus else "lands elsewhere")
+                tally[(origin, lands)] += 1
+                names[(origin, lands)][p.name().split(" @")[0]] += 1
+    print("B2. SourceBase against the distribution's origin (its first write without Stage14SourceOn)")
+    for key, n in sorted(tally.items()):
+        print("   %-24s %-26s %4d  e.g. %s" % (key[0], key[1], n, ", ".join(sorted(names[key])[:3])))
 
 
 def distributions(program14):
@@ -150,7 +175,7 @@ def table_c(by_program):
                 for k, p in enumerate(run):
                     start = (p.skip + 1) if p.on else 0
                     if "padding" in family:
-                        ok = (not p.on or (p.base == p.at % (1 << 14) and p.end == (p.base + p.skip) % (1 << 14)))
+                        ok = (not p.on or (p.base == p.at and p.end == (p.base + p.skip) % (1 << 16)))
                         tally[part]["address pair holds" if ok else "address pair differs"] += 1
                         tally[part]["skip units %d" % start] += 1
                     elif "stride" in family:
@@ -228,6 +253,7 @@ def main():
     print("%d 0x14s in %d bitstreams" % (len(all14), len(by_program)))
     table_a(all14)
     table_b([p for p in all14 if p.on])
+    table_b2(by_program)
     table_c(by_program)
     table_d([p for p in all14 if p.format])
     table_e(corpus)

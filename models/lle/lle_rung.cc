@@ -612,22 +612,29 @@ void LleRung::refuseOtherSourceUnits(const DecodedPacket& packet, uint64_t skipU
 
 // The write's source side (lle_fields.def Stage14Source*, docs/decoding-log.md "src14"): every tile of
 // a distribution sees the whole pop, and one whose write has Stage14SourceOn lets the first
-// Stage14SourceSkip + 1 units pass. The address pair beside the skip (Base = the write's address,
-// End = Base + Skip, both modulo 2^14) is redundant where it holds; where it does not, it says
-// something not decoded (matmul_256's Base is tile 0's address), so the rung refuses.
+// Stage14SourceSkip + 1 units pass. The address pair beside the skip (Base = where the distribution starts,
+// End = Base + Skip, both modulo 2^16) names the distribution's origin and the last unit skipped; a
+// base that is neither the write's address nor its pop position says something not decoded: refused.
 uint64_t LleRung::sourceSkipUnits(const DecodedPacket& packet, uint64_t address) const {
   if (readField(packet.words, LleField::Stage14SourceOn) == 0) return 0;
   const uint64_t base = readField(packet.words, LleField::Stage14SourceBase);
   const uint64_t skip = readField(packet.words, LleField::Stage14SourceSkip);
   const uint64_t end = readField(packet.words, LleField::Stage14SourceEnd);
   const uint64_t modulus = uint64_t{1} << fieldDef(LleField::Stage14SourceBase).width;
-  if (base != (address / 4) % modulus) {
-    refuse(packet, "Stage14SourceBase (word 4 bits 47:34) = " + std::to_string(base) + " is not the write's address " +
+  // Base is the distribution's origin, the address its first (non-skipping) tile writes (474 / 474 corpus
+  // writes, docs/decoding-log.md "x14" §A). A skipping tile lands its kept units either at that origin too
+  // (every tile its own copy at one address: Dense, add_128_128, the convolutions: 471) or at their place
+  // in the pop laid out from the origin, Base + Skip + 1 (matmul_256's column groups: 3). Both put the
+  // kept units at the write's own address, which the nest uses; another layout is not decoded.
+  const uint64_t own = (address / 4) % modulus;
+  if (base != own && (base + skip + 1) % modulus != own) {
+    refuse(packet, "Stage14SourceBase (word 4 bits 49:34) = " + std::to_string(base) + " is neither the write's address " +
                        std::to_string(address / 4) + " (4-byte units) modulo " + std::to_string(modulus) +
-                       ": what another base means is not decoded");
+                       " nor that address less the skipped units (" + std::to_string(skip + 1) +
+                       "): what another base means is not decoded");
   }
   if (end != (base + skip) % modulus) {
-    refuse(packet, "Stage14SourceEnd (word 4 bits 79:66) = " + std::to_string(end) +
+    refuse(packet, "Stage14SourceEnd (word 4 bits 81:66) = " + std::to_string(end) +
                        " is not Stage14SourceBase + Stage14SourceSkip = " + std::to_string((base + skip) % modulus) +
                        ": what another end means is not decoded");
   }

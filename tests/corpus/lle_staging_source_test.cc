@@ -1,7 +1,10 @@
 // The 0x14 staging write's source side (docs/decoding-log.md "src14" §B, §C) over every compiled corpus
-// program: the address pair the rung checks beside the skip (Stage14SourceBase = the write's address
-// modulo 2^14, Stage14SourceEnd = Base + Skip) holds in every 0x14 with Stage14SourceOn, so the rung's
-// refusals never hit a compiled program; the same checks one unit off would fail, so they can. And
+// program and raw program: the address pair the rung checks beside the skip (Stage14SourceBase = the
+// distribution's origin, the address its first, non-skipping write lands at; Stage14SourceEnd = Base +
+// Skip, both 16 bits like the write's address, "x14" §B) holds in every 0x14 with Stage14SourceOn, and the skipping write itself lands
+// either at that origin (its own copy) or at its units' place in the pop laid out from it, Base + Skip + 1
+// (docs/decoding-log.md "x14" §A: matmul_256's column groups), so the rung's refusals never hit a corpus
+// program; the same checks one unit off would fail, so they can. And
 // where the skips partition the pop: the distributions (a run of 0x14s on disjoint tiles, the first
 // without a skip) whose tile group k skips exactly the units of the groups before it (Dense) are
 // counted, the runs that skip by another rule (add_128_128, the stride sweep's quarter rows, the
@@ -26,6 +29,7 @@ namespace coralsim::driver {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
+using coralsim::testing::forEachDecodedChunk;
 using coralsim::testing::forEachDistinctCorpusModel;
 using lle::LleField;
 using lle::readField;
@@ -56,19 +60,32 @@ std::vector<std::vector<const models::DecodedPacket*>> distributions(const model
 TEST(LleCorpus, StagingSourceSkipsKeepTheirAddressPairAndFollowTheTileGroupsBeforeThem) {
   CORALSIM_REQUIRE_CORPUS(coralsim::testing::corpusDir());
   const uint64_t modulus = uint64_t{1} << lle::fieldDef(LleField::Stage14SourceBase).width;
-  size_t skipping = 0, baseOneOff = 0, endOneOff = 0, partitions = 0, otherRuns = 0;
-  forEachDistinctCorpusModel({"_edgetpu.tflite"}, [&](const fs::path& path, const ModelFile& model) {
-    forEachDecodedBitstream(model, [&](const Executable&, const models::DecodedProgram& program) {
+  size_t skipping = 0, baseOneOff = 0, endOneOff = 0, partitions = 0, otherRuns = 0, withOrigin = 0, atOrigin = 0,
+         atPopPlace = 0, highAddress = 0;
+  forEachDistinctCorpusModel({"_edgetpu.tflite", ".coral"}, [&](const fs::path& path, const ModelFile& model) {
+    forEachDecodedChunk(model, [&](size_t, const models::DecodedProgram& program) {  // raw programs too
       for (const auto& run : distributions(program)) {
+        // The distribution's origin: where its first write without a skip lands (none in 11 corpus runs).
+        const auto first = std::find_if(run.begin(), run.end(), [](const models::DecodedPacket* p) {
+          return readField(p->words, LleField::Stage14SourceOn) == 0;
+        });
         for (const models::DecodedPacket* p : run) {
           if (readField(p->words, LleField::Stage14SourceOn) == 0) continue;
           ++skipping;
           const uint64_t base = readField(p->words, LleField::Stage14SourceBase);
           const uint64_t skip = readField(p->words, LleField::Stage14SourceSkip);
           const uint64_t end = readField(p->words, LleField::Stage14SourceEnd);
-          EXPECT_EQ(base, writeUnits(*p) % modulus) << path << " 0x14 @ " << p->pc << ": Stage14SourceBase";
+          const uint64_t own = writeUnits(*p) % modulus;
+          if (first != run.end()) {
+            ++withOrigin;
+            EXPECT_EQ(base, writeUnits(**first) % modulus) << path << " 0x14 @ " << p->pc << ": Stage14SourceBase is not the origin";
+          }
+          atOrigin += base == own;
+          highAddress += own >= (uint64_t{1} << 14);  // Base's and End's two top bits (w4 48-49, 80-81) in use
+          atPopPlace += base != own && (base + skip + 1) % modulus == own;
+          EXPECT_TRUE(base == own || (base + skip + 1) % modulus == own) << path << " 0x14 @ " << p->pc << ": Stage14SourceBase";
           EXPECT_EQ(end, (base + skip) % modulus) << path << " 0x14 @ " << p->pc << ": Stage14SourceEnd";
-          baseOneOff += base == (writeUnits(*p) + 1) % modulus;
+          baseOneOff += base == (own + 1) % modulus;
           endOneOff += end == (base + skip + 1) % modulus;
         }
         if (run.size() < 2 || readField(run.front()->words, LleField::Stage14SourceOn) != 0) continue;
@@ -90,9 +107,13 @@ TEST(LleCorpus, StagingSourceSkipsKeepTheirAddressPairAndFollowTheTileGroupsBefo
     });
   });
   std::printf("%zu 0x14s with Stage14SourceOn: the address pair holds in all (one unit off: base %zu, end %zu); "
-              "%zu distributions whose tile groups skip the units of the groups before them, %zu by another rule\n",
-              skipping, baseOneOff, endOneOff, partitions, otherRuns);
+              "Base is the origin in %zu with a non-skipping first write; the write lands at the origin in %zu, at its "
+              "pop place in %zu; %zu at addresses >= 2^14 units; %zu distributions whose tile groups skip the units of the groups before them, %zu by "
+              "another rule\n",
+              skipping, baseOneOff, endOneOff, withOrigin, atOrigin, atPopPlace, highAddress, partitions, otherRuns);
   ASSERT_GT(skipping, 0u);
+  EXPECT_GT(withOrigin, 0u) << "no skipping write with a non-skipping first write in its distribution";
+  EXPECT_GT(highAddress, 0u) << "no skipping write above 2^14 units: Base's and End's top bits unchecked";
   EXPECT_LT(baseOneOff, skipping) << "the base check could not tell the write's address from the next unit";
   EXPECT_LT(endOneOff, skipping) << "the end check could not tell Base + Skip from the next unit";
   EXPECT_GT(partitions, 0u) << "no distribution whose skips follow its tile groups (Dense's column groups)";

@@ -208,10 +208,11 @@ TEST(LleMatmul256, ItsStagingWriteWithoutAWaitPassesToItsReceive) {
   if (!corpus || !fs::exists(path)) GTEST_SKIP() << "\n*** SKIPPED: matmul_256.coral not in the corpus. ***\n";
   const ModelFile model = loadModelFile(path);
   const RunPlan plan = planRun(model);
-  long receivePc = -1;
+  long receivePc = -1, lastWritePc = -1;
   const auto program = models::DecodedProgram::fromBytes(coralsim::testing::readFile(path));
   for (const models::DecodedPacket& p : program->packets()) {
     if (receivePc < 0 && static_cast<uint8_t>(p.opcode) == kReceive) receivePc = static_cast<long>(p.pc);
+    if (static_cast<uint8_t>(p.opcode) == 0x14) lastWritePc = static_cast<long>(p.pc);
   }
   ASSERT_GE(receivePc, 0) << "no 0x11 in " << path;
   const RunResult r = runOnLle(plan, randomInputs(plan, 1));
@@ -222,6 +223,11 @@ TEST(LleMatmul256, ItsStagingWriteWithoutAWaitPassesToItsReceive) {
   const std::string& why = *r.error;
   std::printf("matmul_256 on lle stops: %s\n", why.substr(why.find("not modelled") == std::string::npos ? 0 : why.find("not modelled"), 260).c_str());
   EXPECT_EQ(why.find("its copy of the 0x11"), std::string::npos) << "a copy of a receive refused: " << why;
+  // Its column groups' skipping writes land at their place in the pop laid out from tile 0's address
+  // (Stage14SourceBase 0, docs/decoding-log.md "x14" §A): every 0x14 passes; the program stops, if at all,
+  // after its last one (the compute whose weights a parameter-caching executable outside the file holds).
+  EXPECT_EQ(why.find("Stage14SourceBase"), std::string::npos) << "a skipping write's base refused: " << why;
+  EXPECT_GT(refusedPc(why), lastWritePc) << "refused at or before its last 0x14: " << why;
   if (why.find("instruction chunk") != std::string::npos) {
     // Refused by the static check: it must reach past the first receive, as before.
     EXPECT_GT(refusedPc(why), receivePc) << "refused at or before the receive its 0x14 copies: " << why;

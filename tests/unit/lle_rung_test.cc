@@ -1768,7 +1768,8 @@ TEST_F(LleRungTest, AStagingWriteStartsAtTheFourByteUnitInsideItsRow) {
 // (Dense's column group k: skip 16k units). Values no corpus 0x14 has: two tiles of one 64-byte pop
 // skipping 3 and 10 units into 16-byte writes at rows 4 and 6; a skip into a nest with a counting outer
 // level (carry 3: units 0, 1, 4, 5). The address pair beside the skip is checked: a base other than the
-// write's address, an end other than base + skip, and a part running past the pop are refused by name.
+// write's address or its pop place (address - skipped units), an end other than base + skip, and a part
+// running past the pop are refused by name.
 TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
   streams.input.resize(64);  // a 64-byte input pop, every byte different
   for (size_t i = 0; i < streams.input.size(); ++i) streams.input[i] = static_cast<uint8_t>(3 * i + 1);
@@ -1804,6 +1805,18 @@ TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
     EXPECT_TRUE(rung.tile(1).narrowSram.firstUnwritten(256 + 16, 4).has_value());  // nothing after its part
     rung.endRun();
   }
+  {  // the pop-place form (docs/decoding-log.md "x14" §A, matmul_256): Base is the distribution's origin and
+     // the write lands at Base + Skip + 1, its units' place in the pop laid out from there; same units kept
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(write(0x2, 4, 3, 3, -3), streams, 0);
+    rung.packet(write(0x4, 6, 3, 10, -10), streams, 0);
+    rung.packet(popAt(true, 0, 0, 0x6, 64), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    EXPECT_EQ(bytesAt(rung.tile(1).narrowSram, 256, 16), input(12, 16));
+    EXPECT_EQ(bytesAt(rung.tile(2).narrowSram, 384, 16), input(40, 16));
+    rung.endRun();
+  }
   {  // a skip of 4 units into a nest: groups of 2 units, level 1 twice with carry 3 (units 0, 1, 4, 5)
     DecodedPacket nest = write(0x8, 2, 1, 4);
     f.setElement(nest, LleField::Stage14OuterLimit, 0, 1);
@@ -1833,6 +1846,19 @@ TEST_F(LleRungTest, AStagingWriteKeepsThePopsUnitsAfterItsSourceSkip) {
   };
   const std::string base = refusal(write(0x2, 4, 3, 3, 16), 64);
   EXPECT_NE(base.find("Stage14SourceBase"), std::string::npos) << base;
+  const std::string popPlaceOneOff = refusal(write(0x2, 4, 3, 3, -2), 64);  // neither the address nor its pop place
+  EXPECT_NE(popPlaceOneOff.find("Stage14SourceBase"), std::string::npos) << popPlaceOneOff;
+  {  // Base and End are 16 bits like the address ("x14" §B: DeepLab cityscapes writes at 42,511 units)
+    rung.beginRun();
+    rung.packet(infeed(true), streams, 0);
+    rung.packet(write(0x2, 2100, 3, 3), streams, 0);  // 33,600 units: bit 15 of Base and End set
+    rung.packet(popAt(true, 0, 0, 0x2, 64), streams, 0);
+    rung.packet(f.make(0x24, {}), streams, 0);
+    EXPECT_EQ(bytesAt(rung.tile(1).narrowSram, 2100 * 64, 16), input(12, 16));
+    rung.endRun();
+  }
+  const std::string lowBitsOnly = refusal(write(0x2, 2100, 3, 3, -32768), 64);  // Base without its bit 15
+  EXPECT_NE(lowBitsOnly.find("Stage14SourceBase (word 4 bits 49:34)"), std::string::npos) << lowBitsOnly;
   const std::string end = refusal(write(0x2, 4, 3, 3, 0, 1), 64);
   EXPECT_NE(end.find("Stage14SourceEnd"), std::string::npos) << end;
   const std::string past = refusal(write(0x2, 4, 3, 5), 32);
