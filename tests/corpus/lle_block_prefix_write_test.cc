@@ -24,7 +24,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_block_prefix_write_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -89,4 +89,4 @@ TEST(LleCorpus, TheWritesThatStageAPrefixABlockAfterNoStreamPassTheirWatch) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_block_prefix_write_test

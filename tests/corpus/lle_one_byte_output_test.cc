@@ -51,7 +51,7 @@
 #include "tests/support/corpus.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_one_byte_output_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -433,4 +433,4 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_one_byte_output_test

@@ -22,7 +22,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_staging_source_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -167,4 +167,4 @@ TEST(LleCorpus, StagingSourceCompileMarkIsOneHotWithSourceOnAndOneValuePerModel)
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_staging_source_test

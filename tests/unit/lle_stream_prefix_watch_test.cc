@@ -16,7 +16,7 @@
 #include "models/lle/stream_prefix_watch.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_stream_prefix_watch_test {
 namespace {
 
 using models::DecodedPacket;
@@ -227,9 +227,9 @@ TEST_F(StreamPrefixWatchTest, AfterAKeptReadTheBlocksSlotRestatesTheReadsLevelOn
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_stream_prefix_watch_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_stream_prefix_watch_test {
 namespace {
 
 // After no prefixed stream and no kept read (a compute before it; docs/decoding-log.md "nin14") a compute-feeding write
@@ -310,9 +310,9 @@ TEST_F(BlockPrefixWriteTest, AStagedPrefixComputeWithoutAWriteStagingOneIsRefuse
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_stream_prefix_watch_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_stream_prefix_watch_test {
 namespace {
 
 // The prefixes streamed just before the write (docs/decoding-log.md "nin14": ensemble, the co-compiled MobileNets): an
@@ -338,4 +338,4 @@ TEST_F(BlockPrefixWriteTest, AfterAReceiveOfItsStreamTheWriteNamesOneArrayAndThe
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_stream_prefix_watch_test
