@@ -18,7 +18,7 @@
 #include "tests/support/json_reader.h"
 #include "tests/support/run_command.h"
 
-namespace coralsim::testing {
+namespace coralsim::testing::check_layers_cli_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -116,4 +116,4 @@ TEST(CheckLayersCli, ExitsZeroWhenTheLayersMatchAndOneOnAFlippedWeight) {
 }
 
 }  // namespace
-}  // namespace coralsim::testing
+}  // namespace coralsim::testing::check_layers_cli_test

@@ -44,7 +44,7 @@
 #include "traces/sha256.h"
 #include "traces/trace_event.h"
 
-namespace coralsim {
+namespace coralsim::compute_estimate_test {
 namespace {
 
 using testing::corpusDir;
@@ -281,4 +281,4 @@ TEST(ComputeEstimate, EveryCorpusExecutableHasARowAgainstTheCompilersEstimate) {
 }
 
 }  // namespace
-}  // namespace coralsim
+}  // namespace coralsim::compute_estimate_test

@@ -31,7 +31,7 @@
 #include "traces/usb_log.h"
 #include "usb/record_header.h"
 
-namespace coralsim {
+namespace coralsim::device_time_trace_test {
 namespace {
 
 // (corpus path, speed) of every published latency.
@@ -181,4 +181,4 @@ TEST(DeviceTimeTrace, RunsHideTheirComputeUnderTheParametersTheyStream) {
 }
 
 }  // namespace
-}  // namespace coralsim
+}  // namespace coralsim::device_time_trace_test

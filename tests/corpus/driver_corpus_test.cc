@@ -15,7 +15,7 @@
 #include "tests/support/corpus.h"
 #include "tests/support/run_command.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::driver_corpus_test {
 namespace {
 
 using coralsim::testing::corpusDir;
@@ -254,4 +254,4 @@ TEST(DriverCorpus, LinkingPatchesOnlyTheNamedImmediates) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::driver_corpus_test

@@ -19,7 +19,7 @@
 #include "tests/support/json_reader.h"
 #include "tests/support/run_command.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::driver_crosscheck_test {
 namespace {
 
 using coralsim::testing::JsonValue;
@@ -230,4 +230,4 @@ TEST(DriverCrossCheck, InspectJsonMatchesDarwinnDump) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::driver_crosscheck_test

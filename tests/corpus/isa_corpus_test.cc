@@ -23,7 +23,7 @@
 #include "tests/support/corpus.h"
 #include "tests/support/run_command.h"
 
-namespace coralsim::isa {
+namespace coralsim::isa::isa_corpus_test {
 namespace {
 
 struct Bitstream {
@@ -366,4 +366,4 @@ TEST(IsaCorpus, PacketsAndBundleFieldsMatchTheReferenceTools) {
 }
 
 }  // namespace
-}  // namespace coralsim::isa
+}  // namespace coralsim::isa::isa_corpus_test

@@ -28,7 +28,7 @@
 #include "tests/corpus/parameter_flip.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::layer_check_corpus_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -367,4 +367,4 @@ TEST(LayerCheckCorpus, AChangedByteOfASeveralPositionLayerIsNamedWhereTheLleOutp
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::layer_check_corpus_test

@@ -21,7 +21,7 @@
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_average_pool_run_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -80,4 +80,4 @@ TEST(LleAveragePoolRun, GaborP4IsTheFourByFourMeanOfTheConvolutionItsSevenKSibli
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_average_pool_run_test

@@ -25,7 +25,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_block_prefix_write_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -117,4 +117,4 @@ TEST(LleCorpus, EveryStreamReceivesKindCodeFitsItsForm) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_block_prefix_write_test

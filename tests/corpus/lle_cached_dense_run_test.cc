@@ -28,7 +28,7 @@
 #include "sim/device.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_cached_dense_run_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -103,4 +103,4 @@ TEST(LleCachedDense, DenseOneByEightRunsOnTheRowsWeightCopyCachesAndFollowsTheBi
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_cached_dense_run_test

@@ -21,7 +21,7 @@
 #include "sim/device.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_compile_twins_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -91,4 +91,4 @@ TEST(LleCompileTwins, AnAarch64CompileReturnsTheBytesOfItsX8664Twin) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_compile_twins_test

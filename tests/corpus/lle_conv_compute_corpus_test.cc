@@ -27,7 +27,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_conv_compute_corpus_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -99,4 +99,4 @@ TEST(LleCorpus, TheConvolutionComputesNestsReachTheGridAndTheirWeightsEndWithThe
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_conv_compute_corpus_test

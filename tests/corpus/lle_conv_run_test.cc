@@ -32,7 +32,7 @@
 #include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_conv_run_test {
 namespace {
 
 using coralsim::testing::JsonValue;
@@ -178,4 +178,4 @@ TEST(LleCorpus, TheConvolutionProgramsOutputAgainstTheGoldenBytes) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_conv_run_test

@@ -41,7 +41,7 @@
 #include "tests/support/json_reader.h"
 #include "traces/sha256.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_corpus_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -513,4 +513,4 @@ TEST(LleCorpus, TheWeightFeedProgramsThatRunFullyOnLleMatchGoldenEveryByte) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_corpus_test

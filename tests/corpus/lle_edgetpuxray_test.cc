@@ -27,7 +27,7 @@
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_edgetpuxray_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -135,4 +135,4 @@ TEST(LleEdgetpuxray, ProgramsRunBitExactOrStopCleanly) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_edgetpuxray_test

@@ -23,7 +23,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_exec_receive_last_run_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -118,4 +118,4 @@ TEST(LleCorpus, ExecutionOnlyReceivesWithAShorterLastRepetitionTakeThePopsRows) 
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_exec_receive_last_run_test

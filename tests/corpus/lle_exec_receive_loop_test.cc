@@ -29,7 +29,7 @@
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_exec_receive_loop_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -174,4 +174,4 @@ TEST(LleAdd128, ItsStagingWritesPassToTheirReceiveAndAFullRunIsTheGoldenOrOneAbo
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_exec_receive_loop_test

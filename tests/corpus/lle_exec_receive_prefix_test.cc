@@ -34,7 +34,7 @@
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_exec_receive_prefix_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -201,4 +201,4 @@ TEST(LleStrideSweep, ThePrefixReceivesPassAndAFullRunMatchesTheGolden) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_exec_receive_prefix_test

@@ -24,7 +24,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_fc_forms_scan_test {
 namespace {
 
 using coralsim::testing::forEachDistinctCorpusModel;
@@ -102,4 +102,4 @@ TEST(LleCorpus, TheReductionSplitOverPositionsHeldOutHasTheWholeWalkStep) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_fc_forms_scan_test

@@ -17,7 +17,7 @@
 #include "tests/corpus/golden_models_on_lle.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_fed_row_run_test {
 namespace {
 
 bool holdsAWeightFeedOfANonZeroRow(const ModelFile& model) {
@@ -43,4 +43,4 @@ TEST(LleCorpus, TheProgramsWhoseWeightFeedsReadANonZeroRowRunOnLleAndMatchTheGol
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_fed_row_run_test

@@ -29,7 +29,7 @@
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_feed_takers_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -79,4 +79,4 @@ TEST(LleFeedTakers, EveryConvolutionWaitingOnAFeedsTilesRunsAtItsSend) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_feed_takers_test

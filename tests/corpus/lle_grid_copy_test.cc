@@ -29,7 +29,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_grid_copy_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -121,4 +121,4 @@ TEST(LleCorpus, TheIdentityComputesOutputNestCoversThePaddedGridsInterior) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_grid_copy_test

@@ -20,7 +20,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_grouped_walk_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -53,4 +53,4 @@ TEST(LleCorpus, EveryGroupedWalkWithoutTheCopyBitWritesOneLaneGroupAGroupCounted
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_grouped_walk_test

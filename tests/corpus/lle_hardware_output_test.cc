@@ -31,7 +31,7 @@
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_hardware_output_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -206,4 +206,4 @@ TEST(LleHardwareOutput, ProgramsWithARecordedRawOutputHashRunOnLleToThatHash) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_hardware_output_test

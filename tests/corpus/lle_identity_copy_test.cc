@@ -39,7 +39,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_identity_copy_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -201,4 +201,4 @@ TEST(LleCorpus, TheIdentityCopyPutsTheImageIntoTheConvolutionsPaddedGrid) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_identity_copy_test

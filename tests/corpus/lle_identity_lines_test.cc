@@ -21,7 +21,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_identity_lines_test {
 namespace {
 
 using lle::LleField;
@@ -64,4 +64,4 @@ TEST(LleCorpus, AnIdentityCopysLinesAreRowsOfTheInputImage) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_identity_lines_test

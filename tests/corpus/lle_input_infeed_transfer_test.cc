@@ -21,7 +21,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_input_infeed_transfer_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -86,4 +86,4 @@ TEST(LleCorpus, EveryHintedInputInfeedTransfersItsHintsBytes) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_input_infeed_transfer_test

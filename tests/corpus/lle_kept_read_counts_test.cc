@@ -23,7 +23,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_kept_read_counts_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -127,4 +127,4 @@ TEST(LleCorpus, KeptReadCountsHoldOutAsInTheirDecodeSets) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_kept_read_counts_test

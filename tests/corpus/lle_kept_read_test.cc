@@ -29,7 +29,7 @@
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_kept_read_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -227,4 +227,4 @@ TEST(LleCorpus, TheComputesW0NestCountsTheLoopsOfItsOtherTwoNests) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_kept_read_test

@@ -26,7 +26,7 @@
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_kept_records_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -151,4 +151,4 @@ TEST(LleKeptRecords, LoomingRunsPastTheAddItsRecordsReadFeeds) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_kept_records_test

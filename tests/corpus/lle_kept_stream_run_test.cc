@@ -18,7 +18,7 @@
 #include "tests/corpus/golden_models_on_lle.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_kept_stream_run_test {
 namespace {
 
 bool holdsAKeptStreamWrite(const ModelFile& model) {
@@ -41,4 +41,4 @@ TEST(LleCorpus, TheProgramsThatPutBackAKeptStreamRunOnLleAndMatchTheGoldenWhole)
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_kept_stream_run_test

@@ -26,7 +26,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_level_six_walk_test {
 namespace {
 
 using coralsim::testing::forEachDistinctCorpusModel;
@@ -123,4 +123,4 @@ TEST(LleCorpus, TheLevelSixPartialSumWalkFromAnyRowHeldOutAndItsPassesRunAsSplit
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_level_six_walk_test

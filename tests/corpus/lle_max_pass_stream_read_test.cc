@@ -25,7 +25,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_max_pass_stream_read_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -109,4 +109,4 @@ TEST(LleCorpus, TheMaxPassesStreamedReadsPairWithThePassIssuedNextAndEveryPassEp
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_max_pass_stream_read_test

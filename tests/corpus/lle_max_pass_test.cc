@@ -27,7 +27,7 @@
 #include "tests/corpus/held_streams.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_max_pass_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -124,4 +124,4 @@ TEST(LleBright, TheMaxPassesReduceTheGatheredImageToItsLargestByte) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_max_pass_test

@@ -23,7 +23,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_max_pool_form_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -77,4 +77,4 @@ TEST(LleCorpus, TheMaxPoolsHeldOutPassTheComputeLayoutAndTheRowsOfTheirDecodeSet
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_max_pool_form_test

@@ -40,7 +40,7 @@
 #include "tests/corpus/held_streams.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_max_pool_run_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -222,4 +222,4 @@ TEST(LleMaxPoolRun, NinCnnsTwoMaxPoolLayersEqualTheTwinsMaxPool2d) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_max_pool_run_test

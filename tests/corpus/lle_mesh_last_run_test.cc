@@ -29,7 +29,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_mesh_last_run_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -130,4 +130,4 @@ TEST(LleCorpus, MeshRelaysWithAShorterLastRepetitionWalkTheirUpstreamStream) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_mesh_last_run_test

@@ -24,7 +24,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_offset_prefix_test {
 namespace {
 
 using coralsim::testing::forEachDecodedChunk;
@@ -102,4 +102,4 @@ TEST(LleCorpus, TheComputesWeightOffsetArrayEndsItsStreamsPrefix) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_offset_prefix_test

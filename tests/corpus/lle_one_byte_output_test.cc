@@ -58,7 +58,7 @@
 #include "tests/support/json_reader.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_one_byte_output_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -527,4 +527,4 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_one_byte_output_test

@@ -24,7 +24,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_one_row_walk_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -102,4 +102,4 @@ TEST(LleCorpus, TheOneRowWalksFeedingWritesSayHalfLevelOnesPassesHeldOutAsInTheD
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_one_row_walk_test

@@ -19,7 +19,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_outfeed_form_test {
 namespace {
 
 using coralsim::testing::forEachDecodedChunk;
@@ -88,4 +88,4 @@ TEST(LleCorpus, HostBoundSendsNameTheOutfeedFormatTheyMeet) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_outfeed_form_test

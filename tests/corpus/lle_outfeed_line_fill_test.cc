@@ -27,7 +27,7 @@
 #include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_outfeed_line_fill_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -112,4 +112,4 @@ TEST(LleOutfeedLineFill, GoldenModelsWhoseTileRowsFillHalfALineRunOnLleAndMatchT
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_outfeed_line_fill_test

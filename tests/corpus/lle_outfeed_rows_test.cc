@@ -24,7 +24,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_outfeed_rows_test {
 namespace {
 
 using coralsim::testing::forEachDecodedChunk;
@@ -145,4 +145,4 @@ TEST(LleCorpus, TheRowsToScalarMemoryTakeEachSendsBeatsInOrder) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_outfeed_rows_test

@@ -41,7 +41,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_output_step_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -187,4 +187,4 @@ TEST(LleCorpus, TheOutputNestsLevelZeroStepIsTheStepItsCarriesWereWrittenFor) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_output_step_test

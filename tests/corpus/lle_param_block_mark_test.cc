@@ -19,7 +19,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_param_block_mark_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -61,4 +61,4 @@ TEST(LleCorpus, TheComputesParameterBlockMarkRunsUpAlongEachChunkOrRestartsAtOne
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_param_block_mark_test

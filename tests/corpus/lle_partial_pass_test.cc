@@ -26,7 +26,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_partial_pass_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -145,4 +145,4 @@ TEST(LleCorpus, ThePartialPassIsTheLastIterationOfTheLevelTheCodesNameNUnitsAfte
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_partial_pass_test

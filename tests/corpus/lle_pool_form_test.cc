@@ -26,7 +26,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_pool_form_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -102,4 +102,4 @@ TEST(LleCorpus, ThePoolFormsMarksHeldOutPassTheEnvelopeRowsOfItsDecodeSet) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_pool_form_test

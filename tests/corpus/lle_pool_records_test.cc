@@ -26,7 +26,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_pool_records_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -101,4 +101,4 @@ TEST(LleCorpus, EveryPoolFormRecordsReadKeepsItsSlotsRelationsAndTheControlsAreR
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_pool_records_test

@@ -25,7 +25,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_position_lane_form_test {
 namespace {
 
 using coralsim::testing::forEachDistinctCorpusModel;
@@ -89,4 +89,4 @@ TEST(LleCorpus, EveryComputeWritingWholePositionsIsTheDepthwiseWhoseLanesArePosi
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_position_lane_form_test

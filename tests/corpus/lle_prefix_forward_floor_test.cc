@@ -31,7 +31,7 @@
 #include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_prefix_forward_floor_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -179,4 +179,4 @@ TEST(LlePrefixForward, EveryProgramWithAMarkedReceiveRunsPastItsFirst) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_prefix_forward_floor_test

@@ -25,7 +25,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_read_copy_bytes_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -116,4 +116,4 @@ TEST(LleCorpus, AWriteTakingTheReadBeforeItWritesAsManyUnitsAsTheReadWalksHeldOu
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_read_copy_bytes_test

@@ -27,7 +27,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_read_copy_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -114,4 +114,4 @@ TEST(LleCorpus, ReadsACopyTakesAndTheStagingWritesSourceBitsHoldOutAsInTheDecode
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_read_copy_test

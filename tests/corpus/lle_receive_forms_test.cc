@@ -26,7 +26,7 @@
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_receive_forms_test {
 namespace {
 
 using coralsim::testing::forEachDistinctCorpusModel;
@@ -169,4 +169,4 @@ TEST(LleCorpus, ExecutionOnlyReceivesPassWhateverTheirFlagsSay) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_receive_forms_test

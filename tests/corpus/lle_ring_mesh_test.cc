@@ -22,7 +22,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_ring_mesh_test {
 namespace {
 
 using coralsim::testing::forEachDecodedChunk;
@@ -152,4 +152,4 @@ TEST(LleCorpus, MeshNeighboursReceiveWhatTheTilesSend) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_ring_mesh_test

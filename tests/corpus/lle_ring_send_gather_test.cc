@@ -24,7 +24,7 @@
 #include "tests/corpus/held_streams.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_ring_send_gather_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -98,4 +98,4 @@ TEST(LleBright, TheRingSendsGatherTheWholeImageOntoTileZero) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_ring_send_gather_test

@@ -20,7 +20,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_softmax_normalisation_scan_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -64,4 +64,4 @@ TEST(LleCorpus, TheBroadcastCopiesNameOneOrTwoByteElementsAndTheKeptOperandWeigh
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_softmax_normalisation_scan_test

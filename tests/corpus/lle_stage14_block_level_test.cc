@@ -28,7 +28,7 @@
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_stage14_block_level_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -80,4 +80,4 @@ TEST(LleStage14BlockLevel, TheDecodersPassTheirTwoRowPrefixWriteAndNoRunIsRefuse
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_stage14_block_level_test

@@ -22,7 +22,7 @@
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_staging_footprint_test {
 namespace {
 
 using coralsim::testing::forEachDecodedPacket;
@@ -126,4 +126,4 @@ TEST(LleCorpus, StagingWriteNestsStayInsideTheCompilersNarrowFootprint) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_staging_footprint_test

@@ -17,7 +17,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_staging_return_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -49,4 +49,4 @@ TEST(LleCorpus, StagingWriteReturnCarryComesBackFromItsNestsLastUnit) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_staging_return_test

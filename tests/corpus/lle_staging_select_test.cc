@@ -23,7 +23,7 @@
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_staging_select_test {
 namespace {
 
 using coralsim::testing::forEachDecodedChunk;
@@ -111,4 +111,4 @@ TEST(LleCorpus, TheStagingSelectsAreOneHotAndGoWithWhatFeedsTheWrite) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_staging_select_test

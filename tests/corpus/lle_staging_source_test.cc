@@ -25,7 +25,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_staging_source_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -188,4 +188,4 @@ TEST(LleCorpus, StagingSourceCompileMarkIsOneHotWithSourceOnAndOneValuePerModel)
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_staging_source_test

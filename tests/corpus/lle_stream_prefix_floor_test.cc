@@ -37,7 +37,7 @@
 #include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_stream_prefix_floor_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -237,4 +237,4 @@ TEST(LleStreamPrefixRun, TheirThreeArrayPrefixWritePassesAndFullRunsMatchTheGold
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_stream_prefix_floor_test

@@ -23,7 +23,7 @@
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_stream_tag_test {
 namespace {
 
 using coralsim::testing::forEachDecodedChunk;
@@ -100,4 +100,4 @@ TEST(LleCorpus, ReadsAndTheirConsumersNameTheSameStream) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_stream_tag_test

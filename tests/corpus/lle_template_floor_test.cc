@@ -40,7 +40,7 @@
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_template_floor_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -235,4 +235,4 @@ TEST(LleMatmul256, ItsStagingWriteWithoutAWaitPassesToItsReceive) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_template_floor_test

@@ -38,7 +38,7 @@
 #include "tests/support/golden_output.h"
 #include "tests/support/json_reader.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_two_byte_add_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -218,4 +218,4 @@ TEST(LleCorpus, TheTwoByteAddsComputeTheTwinsAddTensorsAndRunTheirProgramToTheGo
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_two_byte_add_test

@@ -19,7 +19,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_w0_nest_level4_test {
 namespace {
 
 using lle::LleField;
@@ -68,4 +68,4 @@ TEST(LleCorpus, TheW0NestsLevel4IsTheNextLevelOfTheNestItRepeats) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_w0_nest_level4_test

@@ -22,7 +22,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_w0_nest_levels56_test {
 namespace {
 
 using lle::LleField;
@@ -78,4 +78,4 @@ TEST(LleCorpus, TheW0NestsLevels5And6AreNest29sAndTheSevenLevelsCountItsIteratio
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_w0_nest_levels56_test

@@ -27,7 +27,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_weight_group_walk_test {
 namespace {
 
 using coralsim::testing::forEachDistinctCorpusModel;
@@ -142,4 +142,4 @@ TEST(LleCorpus, TheSinglePositionFormsWeightWrapsThatAreNotMinusKWalkTheGroupsIn
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_weight_group_walk_test

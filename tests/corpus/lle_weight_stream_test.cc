@@ -17,7 +17,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_weight_stream_test {
 namespace {
 
 using coralsim::testing::forEachDecodedChunk;
@@ -76,4 +76,4 @@ TEST(LleCorpus, AWeightStreamReceiveNamesTheNextComputesTagAndPrefix) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_weight_stream_test

@@ -18,7 +18,7 @@
 #include "tests/corpus/distinct_corpus_models.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::lle_word12_form_test {
 namespace {
 
 using coralsim::testing::forEachDecodedBitstream;
@@ -60,4 +60,4 @@ TEST(LleCorpus, EveryComputesWordTwelveHasTheFormTheRungChecks) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::lle_word12_form_test

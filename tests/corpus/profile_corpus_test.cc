@@ -11,7 +11,7 @@
 #include "tests/support/corpus.h"
 #include "traces/timeline_writer.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::profile_corpus_test {
 namespace {
 
 std::optional<std::filesystem::path> corpusFile(const std::string& name) {
@@ -93,4 +93,4 @@ TEST(ProfileCorpus, KxKConvolutionPacketsCountTheirTaps) {
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::profile_corpus_test

@@ -12,7 +12,7 @@
 #include "tests/support/run_command.h"
 #include "traces/sha256.h"
 
-namespace coralsim::testing {
+namespace coralsim::testing::run_cli_test {
 namespace {
 
 const std::string kCoralsim = std::string(CORALSIM_BINARY_DIR) + "/coralsim";
@@ -149,4 +149,4 @@ TEST(RunCli, UsageErrorsExitWithTwoAndBadModelsWithOne) {
 }
 
 }  // namespace
-}  // namespace coralsim::testing
+}  // namespace coralsim::testing::run_cli_test

@@ -28,7 +28,7 @@
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::run_corpus_test {
 namespace {
 
 using coralsim::testing::corpusDir;
@@ -240,9 +240,9 @@ TEST(RunCorpus, RawProgramsRunToCompletion) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::run_corpus_test
 
-namespace coralsim::driver {
+namespace coralsim::driver::run_corpus_test {
 namespace {
 
 TEST(RunCorpus, ADeviceFaultEndsTheRunAtOnceAndTheNextOpenRecovers) {
@@ -273,4 +273,4 @@ TEST(RunCorpus, ADeviceFaultEndsTheRunAtOnceAndTheNextOpenRecovers) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::run_corpus_test

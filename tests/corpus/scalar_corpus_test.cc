@@ -35,7 +35,7 @@
 #include "models/scalar/scalar_engine.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim {
+namespace coralsim::scalar_corpus_test {
 namespace {
 
 using driver::BufferKind;
@@ -375,4 +375,4 @@ TEST(ScalarCorpus, RawProgramsHaltOrFaultCleanly) {
 }
 
 }  // namespace
-}  // namespace coralsim
+}  // namespace coralsim::scalar_corpus_test

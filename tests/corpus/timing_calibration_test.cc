@@ -19,7 +19,7 @@
 #include "tests/support/corpus.h"
 #include "tests/support/timing_references.h"
 
-namespace coralsim {
+namespace coralsim::timing_calibration_test {
 namespace {
 
 double predictMs(const std::filesystem::path& modelPath, const std::string& usb) {
@@ -64,4 +64,4 @@ TEST(TimingCalibration, PublishedLatenciesArePredictedWithinTheStatedBounds) {
 }
 
 }  // namespace
-}  // namespace coralsim
+}  // namespace coralsim::timing_calibration_test

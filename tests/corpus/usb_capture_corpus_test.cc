@@ -32,7 +32,7 @@
 #include "traces/usb_diff.h"
 #include "traces/usb_import.h"
 
-namespace coralsim::traces {
+namespace coralsim::traces::usb_capture_corpus_test {
 namespace {
 
 using coralsim::testing::corpusDir;
@@ -343,4 +343,4 @@ TEST(UsbCaptureCorpus, TraceDiffCommandExitStatus) {
 }
 
 }  // namespace
-}  // namespace coralsim::traces
+}  // namespace coralsim::traces::usb_capture_corpus_test

@@ -12,7 +12,7 @@
 #include "tests/support/corpus.h"
 #include "tests/support/run_command.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::usb_dfu_corpus_test {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
@@ -77,4 +77,4 @@ TEST(UsbDfuCorpus, LibedgetpuFirmwareImagesDownloadVerifyAndSwitch) {
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::usb_dfu_corpus_test

@@ -34,7 +34,7 @@
 #include "tests/support/run_command.h"
 #include "traces/sha256.h"
 
-namespace coralsim::testing {
+namespace coralsim::testing::qemu_kernel_e2e_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -204,4 +204,4 @@ INSTANTIATE_TEST_SUITE_P(Speeds, QemuKernelE2E, ::testing::Values("super", "high
                          [](const ::testing::TestParamInfo<std::string>& param) { return param.param; });
 
 }  // namespace
-}  // namespace coralsim::testing
+}  // namespace coralsim::testing::qemu_kernel_e2e_test

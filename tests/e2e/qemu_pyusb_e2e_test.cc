@@ -40,7 +40,7 @@
 #include "tests/support/run_command.h"
 #include "traces/sha256.h"
 
-namespace coralsim::testing {
+namespace coralsim::testing::qemu_pyusb_e2e_test {
 namespace {
 
 namespace fs = std::filesystem;
@@ -246,4 +246,4 @@ TEST(QemuPyusbE2E, EdgetpuxrayProgramsThroughVhciAndPyusb) {
 }
 
 }  // namespace
-}  // namespace coralsim::testing
+}  // namespace coralsim::testing::qemu_pyusb_e2e_test

@@ -25,7 +25,7 @@
 
 extern char** environ;
 
-namespace coralsim::usbip {
+namespace coralsim::usbip::serve_cli_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -205,7 +205,7 @@ TEST(ServeCli, AnAddressInUseIsAClearError) {
 }
 
 }  // namespace
-}  // namespace coralsim::usbip
+}  // namespace coralsim::usbip::serve_cli_test
 
 TEST(CoralsimCli, VersionIsTheBuildsProjectVersion) {
   // The version printed must come from CMake's PROJECT_VERSION, not a literal in the CLI source.

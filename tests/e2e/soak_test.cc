@@ -57,7 +57,7 @@
 #include "usbip/server.h"
 #include "hosting/sim_exported_device.h"
 
-namespace coralsim::usbip {
+namespace coralsim::usbip::soak_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -382,4 +382,4 @@ TEST(Soak, AttachDfuInferDetachCyclesWithKilledClientsAndUnlinks) {
 }
 
 }  // namespace
-}  // namespace coralsim::usbip
+}  // namespace coralsim::usbip::soak_test

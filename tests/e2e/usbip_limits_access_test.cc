@@ -14,7 +14,7 @@
 #include "usbip/pdu_serializer.h"
 #include "usbip/server.h"
 
-namespace coralsim::usbip {
+namespace coralsim::usbip::usbip_limits_access_test {
 namespace {
 
 using testing::FakeExportedDevice;
@@ -221,4 +221,4 @@ TEST_F(UsbipLimitsAccessTest, DetachingOneClientNeverDisturbsAnothersDevice) {
 }
 
 }  // namespace
-}  // namespace coralsim::usbip
+}  // namespace coralsim::usbip::usbip_limits_access_test

@@ -18,7 +18,7 @@
 #include "usbip/pdu_serializer.h"
 #include "usbip/server.h"
 
-namespace coralsim::usbip {
+namespace coralsim::usbip::usbip_server_test {
 namespace {
 
 using testing::FakeExportedDevice;
@@ -569,10 +569,10 @@ TEST_F(UsbipServerTest, ListenAddressErrorsNameTheAddress) {
 }
 
 }  // namespace
-}  // namespace coralsim::usbip
+}  // namespace coralsim::usbip::usbip_server_test
 
 // ---- client allow-list (ServerOptions::allowedClients, `coralsim serve --allow`) -------------------
-namespace coralsim::usbip {
+namespace coralsim::usbip::usbip_server_test {
 namespace {
 
 TEST_F(UsbipServerTest, AllowListRefusesAddressesNotOnIt) {
@@ -617,4 +617,4 @@ TEST_F(UsbipServerTest, AllowListEntryThatIsNotAnAddressIsRefusedAtStart) {
 }
 
 }  // namespace
-}  // namespace coralsim::usbip
+}  // namespace coralsim::usbip::usbip_server_test

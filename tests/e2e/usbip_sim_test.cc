@@ -27,7 +27,7 @@
 #include "usbip/server.h"
 #include "hosting/sim_exported_device.h"
 
-namespace coralsim::usbip {
+namespace coralsim::usbip::usbip_sim_test {
 namespace {
 
 class UsbipSimTest : public ::testing::Test {
@@ -317,4 +317,4 @@ TEST(UsbipSimBootloader, DfuDownloadOverTheWireSwitchesToTheRuntime) {
 }
 
 }  // namespace
-}  // namespace coralsim::usbip
+}  // namespace coralsim::usbip::usbip_sim_test

@@ -7,7 +7,7 @@
 #include "tests/support/fake_exported_device.h"
 #include "usbip/server.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::usbip_transport_test {
 namespace {
 
 using namespace std::chrono_literals;
@@ -103,4 +103,4 @@ TEST_F(UsbipTransportTest, RefusedImportIsATransportError) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::usbip_transport_test

@@ -10,7 +10,7 @@
 #include "models/chip_config.h"
 #include "models/csr/csr_block.h"
 
-namespace coralsim::models {
+namespace coralsim::models::csr_block_test {
 namespace {
 
 TEST(CsrTable, NoOverlapsNoDuplicateNames) {
@@ -158,4 +158,4 @@ TEST(ExecutionMode, NamesRoundTrip) {
 }
 
 }  // namespace
-}  // namespace coralsim::models
+}  // namespace coralsim::models::csr_block_test

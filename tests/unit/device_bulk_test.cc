@@ -9,7 +9,7 @@
 
 #include "tests/unit/device_harness.h"
 
-namespace coralsim::testing {
+namespace coralsim::testing::device_bulk_test {
 namespace {
 
 // Asks for `n` input bytes (tag-1 descriptor), fences on them (0x24), then signals done (tag 4).
@@ -419,4 +419,4 @@ TEST(DeviceBulk, FlushMidRecordAbandonsIt) {
 }
 
 }  // namespace
-}  // namespace coralsim::testing
+}  // namespace coralsim::testing::device_bulk_test

@@ -5,7 +5,7 @@
 
 #include "sim/device_clock.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::device_clock_test {
 namespace {
 
 UsbLinkParameters simpleLink() {
@@ -149,4 +149,4 @@ TEST(DeviceClock, HighSpeedTable) {
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::device_clock_test

@@ -4,7 +4,7 @@
 
 #include "tests/unit/device_harness.h"
 
-namespace coralsim::testing {
+namespace coralsim::testing::device_csr_test {
 namespace {
 
 // §5.5: libedgetpu's open is R32 11 / R64 3 / W32 11 / W64 27 and its close 6 / 1 / 11 / 21 on
@@ -190,4 +190,4 @@ TEST(DeviceCsr, ExecutionModeInEffect) {
 }
 
 }  // namespace
-}  // namespace coralsim::testing
+}  // namespace coralsim::testing::device_csr_test

@@ -11,7 +11,7 @@
 #include "sim/usb_function.h"
 #include "tests/unit/device_harness.h"
 
-namespace coralsim::testing {
+namespace coralsim::testing::device_limits_test {
 namespace {
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -147,4 +147,4 @@ TEST(DeviceLimits, OversizedInstructionRecordIsDiscardedWithAFatalInterrupt) {
 }
 
 }  // namespace
-}  // namespace coralsim::testing
+}  // namespace coralsim::testing::device_limits_test

@@ -14,7 +14,7 @@
 #include "tests/unit/device_harness.h"
 #include "traces/sha256.h"
 
-namespace coralsim::testing {
+namespace coralsim::testing::device_personality_test {
 namespace {
 
 sim::DeviceOptions bootloader() {
@@ -127,4 +127,4 @@ TEST(DevicePersonality, DfuDownloadRefusedByARuntimeDevice) {
 }
 
 }  // namespace
-}  // namespace coralsim::testing
+}  // namespace coralsim::testing::device_personality_test

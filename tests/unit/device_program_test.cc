@@ -11,7 +11,7 @@
 #include "models/isa/segmenter.h"
 #include "tests/unit/device_harness.h"
 
-namespace coralsim::testing {
+namespace coralsim::testing::device_program_test {
 namespace {
 
 // The demo sums 1..10 twice and reports {addr 0x400, length = the sum, tag 4} (sum_loop.s).
@@ -469,4 +469,4 @@ TEST(DeviceProgram, CycleCountsAreDeterministic) {
 }
 
 }  // namespace
-}  // namespace coralsim::testing
+}  // namespace coralsim::testing::device_program_test

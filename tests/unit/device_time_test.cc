@@ -19,7 +19,7 @@
 #include "traces/usb_log.h"
 #include "usb/record_header.h"
 
-namespace coralsim {
+namespace coralsim::device_time_test {
 namespace {
 
 struct Session {
@@ -160,4 +160,4 @@ TEST(DeviceTime, BulkStampsFollowTheLinkModelAtSuperSpeed) { expectStampsFollowT
 TEST(DeviceTime, BulkStampsFollowTheLinkModelAtHighSpeed) { expectStampsFollowTheLinkModel(usb::UsbSpeed::kHigh); }
 
 }  // namespace
-}  // namespace coralsim
+}  // namespace coralsim::device_time_test

@@ -17,7 +17,7 @@
 #include "driver/transport/dfu_download.h"
 #include "sim/usb_personality.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::dfu_download_test {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
@@ -390,4 +390,4 @@ TEST(DfuDownload, AgainstTheEmulatedBootloader) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::dfu_download_test

@@ -9,7 +9,7 @@
 #include "sim/dfu_state_machine.h"
 #include "traces/sha256.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::dfu_state_machine_test {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
@@ -200,4 +200,4 @@ TEST(DfuStateMachine, ResetForgetsEverything) {
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::dfu_state_machine_test

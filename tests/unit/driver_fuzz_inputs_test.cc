@@ -8,7 +8,7 @@
 #include "driver/model/model_loader.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::driver_fuzz_inputs_test {
 namespace {
 
 TEST(ModelLoaderFuzzInputs, EveryCommittedInputLoadsOrFailsCleanly) {
@@ -39,4 +39,4 @@ TEST(ModelLoaderFuzzInputs, EveryCommittedInputLoadsOrFailsCleanly) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::driver_fuzz_inputs_test

@@ -14,7 +14,7 @@
 #include "models/isa/demo/demo_program.h"
 #include "sim/device.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::driver_in_process_test {
 namespace {
 
 RunPlan demoPlan(ModelFile& holder) {
@@ -132,4 +132,4 @@ TEST(InProcessTransport, DemoProgramRunsInBothServiceModesWithIntrospection) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::driver_in_process_test

@@ -8,7 +8,7 @@
 
 #include "driver/model/linker.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::driver_linker_test {
 namespace {
 
 __extension__ typedef unsigned __int128 Word;  // one 16-byte instruction word, little-endian
@@ -98,4 +98,4 @@ TEST(Linker, LinkedCopyLeavesTheChunkUntouched) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::driver_linker_test

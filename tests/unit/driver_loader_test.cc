@@ -10,7 +10,7 @@
 #include "driver/model/schema/executable_generated.h"
 #include "tests/support/test_models.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::driver_loader_test {
 namespace {
 
 using testing::buildCustomOptions;
@@ -272,4 +272,4 @@ TEST(DarwinnEnums, NamesMatchTheSchema) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::driver_loader_test

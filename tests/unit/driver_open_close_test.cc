@@ -11,7 +11,7 @@
 #include "driver/run/runner.h"
 #include "tests/unit/fake_coral.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::driver_open_close_test {
 namespace {
 
 using testing::FakeCoral;
@@ -227,4 +227,4 @@ TEST(OpenCloseSequence, ClockPerformanceIsTheFastestSettingNotAboveTheClock) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::driver_open_close_test

@@ -15,7 +15,7 @@
 #include "tests/unit/fake_coral.h"
 #include "traces/sha256.h"
 
-namespace coralsim::driver {
+namespace coralsim::driver::driver_runner_test {
 namespace {
 
 using testing::FakeCoral;
@@ -587,4 +587,4 @@ TEST(Runner, RawProgramIsServedByEventsWithStreamOffsets) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::driver_runner_test

@@ -12,7 +12,7 @@
 #include "models/isa/scalar_bundle.h"
 #include "models/isa/segmenter.h"
 
-namespace coralsim::isa {
+namespace coralsim::isa::isa_assembler_test {
 namespace {
 
 AsmError expectAsmError(std::string_view text) {
@@ -216,4 +216,4 @@ TEST(IsaRoundTrip, RandomStreamsWithUnknownAndTruncatedPacketsReassembleBitExact
 }
 
 }  // namespace
-}  // namespace coralsim::isa
+}  // namespace coralsim::isa::isa_assembler_test

@@ -13,7 +13,7 @@
 #include "models/isa/packet_syntax.h"
 #include "models/isa/scalar_bundle.h"
 
-namespace coralsim::isa {
+namespace coralsim::isa::isa_decode_test {
 namespace {
 
 // A 128-bit word from (hi, lo) halves, and a helper that ORs `value` in at bit `lsb` by hand.
@@ -275,4 +275,4 @@ TEST(IsaNumberText, AddressesNeverLookLikeLabels) {
 }
 
 }  // namespace
-}  // namespace coralsim::isa
+}  // namespace coralsim::isa::isa_decode_test

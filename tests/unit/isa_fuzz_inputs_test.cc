@@ -9,7 +9,7 @@
 #include "tests/fuzz/isa_fuzz_harness.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::isa {
+namespace coralsim::isa::isa_fuzz_inputs_test {
 namespace {
 
 std::vector<std::filesystem::path> inputsOf(const char* target) {
@@ -68,4 +68,4 @@ TEST(IsaFuzzInputs, AssemblerInputsEndInSuccessOrAsmError) {
 }
 
 }  // namespace
-}  // namespace coralsim::isa
+}  // namespace coralsim::isa::isa_fuzz_inputs_test

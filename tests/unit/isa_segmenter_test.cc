@@ -5,7 +5,7 @@
 
 #include "models/isa/segmenter.h"
 
-namespace coralsim::isa {
+namespace coralsim::isa::isa_segmenter_test {
 namespace {
 
 Word128 op(unsigned opcode) { return Word128{uint64_t{opcode} << 6, 0}; }
@@ -205,4 +205,4 @@ TEST(IsaSegmenter, TileSequenceContinuesAcrossChunks) {
 }
 
 }  // namespace
-}  // namespace coralsim::isa
+}  // namespace coralsim::isa::isa_segmenter_test

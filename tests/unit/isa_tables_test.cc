@@ -15,7 +15,7 @@
 #include "models/isa/packet_fields.h"
 #include "models/isa/scalar_bundle.h"
 
-namespace coralsim::isa {
+namespace coralsim::isa::isa_tables_test {
 namespace {
 
 // One element of a (possibly array) field, as a bit interval [lo, hi).
@@ -303,4 +303,4 @@ TEST(IsaSlotTables, LoadAndStoreOpsAsDocumented) {
 }
 
 }  // namespace
-}  // namespace coralsim::isa
+}  // namespace coralsim::isa::isa_tables_test

@@ -5,7 +5,7 @@
 #include <limits>
 #include <sstream>
 
-namespace coralsim::traces {
+namespace coralsim::traces::json_writer_test {
 namespace {
 
 TEST(JsonWriter, WritesNestedContainersOnOneLine) {
@@ -35,4 +35,4 @@ TEST(JsonWriter, PrettyPrintsWithIndent) {
 }
 
 }  // namespace
-}  // namespace coralsim::traces
+}  // namespace coralsim::traces::json_writer_test

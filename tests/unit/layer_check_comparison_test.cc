@@ -11,7 +11,7 @@
 #include "sim/layer_check/lane_layout.h"
 #include "sim/layer_check/tensor_comparison.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::layer_check_comparison_test {
 namespace {
 
 TEST(LaneLayout, OnePositionTakesItsChannelsFromConsecutiveTiles) {
@@ -286,4 +286,4 @@ TEST(ComputeCapture, GroupsTheTilesOfEachExecutionIntoOnePacket) {
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::layer_check_comparison_test

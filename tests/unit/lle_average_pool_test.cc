@@ -27,7 +27,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_average_pool_test {
 namespace {
 
 using models::DecodedPacket;
@@ -190,4 +190,4 @@ TEST(LleAveragePool, ATapCountThatDoesNotDivideTheWeightNestIsRefused) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_average_pool_test

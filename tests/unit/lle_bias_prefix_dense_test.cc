@@ -10,7 +10,7 @@
 
 #include "models/lle/bias_prefix_dense.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_bias_prefix_dense_test {
 namespace {
 
 constexpr unsigned kTestLanes = 20;
@@ -83,4 +83,4 @@ TEST(BiasPrefixDenseTest, WithoutThePrefixTheRowsAreTheGroupsAndNoLaneHasABias) 
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_bias_prefix_dense_test

@@ -17,7 +17,7 @@
 #include "models/lle/requantizer.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_byte_stepped_weighing_test {
 namespace {
 
 using models::DecodedPacket;
@@ -183,9 +183,9 @@ TEST_F(ByteSteppedWeighingTest, OnePositionsPlusOneLevelZeroWrapIsTheRunAndNotAK
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_byte_stepped_weighing_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_byte_stepped_weighing_test {
 namespace {
 
 // The diagonal rule (docs/decoding-log.md "trk15"): lane c of a position = bias + sum over k of (lane c of group k - zpIn)
@@ -233,4 +233,4 @@ TEST_F(ByteSteppedWeighingTest, SixteenBitResultsRoundHalfEvenClampAndSaturateLo
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_byte_stepped_weighing_test

@@ -25,7 +25,7 @@
 #include "models/lle/conv_undefined_outputs.h"
 #include "models/lle/lle_fields.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_conv_compute_test {
 namespace {
 
 constexpr unsigned kKh = 2, kKw = 3;         // kernel rows, columns
@@ -1044,4 +1044,4 @@ TEST(LleConvCompute, APositionWhoseTapsReachAnUnwrittenByteIsLeftUndefined) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_conv_compute_test

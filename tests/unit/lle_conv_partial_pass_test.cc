@@ -22,7 +22,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/output_partial_pass.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_conv_partial_pass_test {
 namespace {
 
 constexpr unsigned kPositions = 3;
@@ -166,4 +166,4 @@ TEST(LleConvPartialPass, AStreamsBlocksOverOneKPassAreTheBlocksOnlyWhereTheWeigh
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_conv_partial_pass_test

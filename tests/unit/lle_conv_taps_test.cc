@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_conv_taps_test {
 namespace {
 
 struct Expected {
@@ -69,4 +69,4 @@ TEST(LleConvTaps, SumsWrapModulo2To32AsTheAccumulatorDoes) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_conv_taps_test

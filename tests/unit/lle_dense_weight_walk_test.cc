@@ -16,7 +16,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/weight_group_walk.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_dense_weight_walk_test {
 namespace {
 
 constexpr int64_t kGroups = 5;
@@ -94,4 +94,4 @@ TEST(LleDenseWeightWalk, TheInputNestsWrapRowIsHeldBesideAWalk) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_dense_weight_walk_test

@@ -26,7 +26,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_exp_sum_test {
 namespace {
 
 using models::DecodedPacket;
@@ -246,4 +246,4 @@ TEST(LleExpSum, AWalkOtherThanTheMaxPassFormIsRefusedNamingItsField) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_exp_sum_test

@@ -13,7 +13,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_feed_position_test {
 namespace {
 
 // What every corpus host-bound send carries in word 3 besides its fields: w3[6:0] = 0x32 in a feed, bits 23 and 39.
@@ -88,4 +88,4 @@ TEST(LleFeedPosition, TheWeightBroadcastKeepsThoseBitsPinned) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_feed_position_test

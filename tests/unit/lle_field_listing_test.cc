@@ -10,7 +10,7 @@
 #include "models/lle/field_listing.h"
 #include "models/lle/lle_fields.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_field_listing_test {
 namespace {
 
 // An all-zero packet of `op` with its opcode set.
@@ -62,4 +62,4 @@ TEST(LleFieldListing, TheNotesAreCommentsAndTheListingStillReassembles) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_field_listing_test

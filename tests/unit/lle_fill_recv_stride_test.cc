@@ -18,7 +18,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_fill_recv_stride_test {
 namespace {
 
 using models::DecodedPacket;
@@ -95,4 +95,4 @@ TEST(LleFillRecvStride, AnotherCarryOrRunMaskKeepsTheStrideRefusedByName) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_fill_recv_stride_test

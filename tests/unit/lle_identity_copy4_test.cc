@@ -12,7 +12,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/output_nest.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_identity_copy4_test {
 namespace {
 
 // A small twin of the RingCanary 12 x 128 x 32 identity compute: 3 K groups a position (C = 12; the
@@ -92,4 +92,4 @@ TEST(GroupIdentityCopyTest, EachKGroupOfEachPassIsWeightedByTheBlockIntoOneUnit)
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_identity_copy4_test

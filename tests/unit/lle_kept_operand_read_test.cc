@@ -10,7 +10,7 @@
 #include "models/lle/lle_fields.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_kept_operand_read_test {
 namespace {
 
 using models::DecodedPacket;
@@ -57,4 +57,4 @@ TEST_F(KeptOperandReadTest, AnotherMarkStreamWeightWidthOrAMissingTakerIsNotTheF
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_kept_operand_read_test

@@ -12,7 +12,7 @@
 #include "models/lle/lle_fields.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_kept_operand_weighing_test {
 namespace {
 
 // Pixels 0 .. 8 x positions - 1 as 16-bit weights 1,000 + pixel, each 16-byte block's 4-byte units gathered in the order
@@ -103,4 +103,4 @@ TEST(KeptOperandWeighing, TheCountsArePositionsTimesTwoAndNestTwentyNineReturnsA
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_kept_operand_weighing_test

@@ -19,7 +19,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_kept_read_records_test {
 namespace {
 
 using models::DecodedPacket;
@@ -203,4 +203,4 @@ TEST_F(PoolRecordsTest, APoolFormNumberOtherThanTheDecodeSetsIsAFieldHeldToItsRe
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_kept_read_records_test

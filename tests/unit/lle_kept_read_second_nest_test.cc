@@ -17,7 +17,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_kept_read_second_nest_test {
 namespace {
 
 using models::DecodedPacket;
@@ -141,4 +141,4 @@ TEST_F(KeptTakeUnitsTest, ASentReadsW4IsNotTheTakeCount) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_kept_read_second_nest_test

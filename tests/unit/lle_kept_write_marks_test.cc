@@ -14,7 +14,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_kept_write_marks_test {
 namespace {
 
 using models::DecodedPacket;
@@ -74,4 +74,4 @@ TEST_F(KeptWriteMarksTest, ThePartnerWatchChecksTheMarksAgainstTheKeptRead) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_kept_write_marks_test

@@ -17,7 +17,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_level_four_passes_test {
 namespace {
 
 using models::DecodedPacket;
@@ -109,4 +109,4 @@ TEST_F(LevelFourPassesTest, TheFeedingWriteSaysHalfTheLevelThreeAndFourPasses) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_level_four_passes_test

@@ -11,7 +11,7 @@
 
 #include "models/lle/loop_nest.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_loop_nest_test {
 namespace {
 
 std::vector<int64_t> walk(const auto& nest) {
@@ -119,4 +119,4 @@ TEST(LoopNestTest, UnitsSaturateInsteadOfWrapping) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_loop_nest_test

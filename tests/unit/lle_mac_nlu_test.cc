@@ -11,7 +11,7 @@
 #include "models/lle/nlu_apply.h"
 #include "models/lle/nlu_table.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_mac_nlu_test {
 namespace {
 
 TEST(LleMac, MatchesTheLayoutFormulaOfTheDenseTemplates) {
@@ -89,4 +89,4 @@ TEST(LleNlu, AnApplicationClampsTheScaledAccumulatorIntoTheTableAndSaturatesToSi
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_mac_nlu_test

@@ -25,7 +25,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_max_epilogue_test {
 namespace {
 
 using models::DecodedPacket;
@@ -146,4 +146,4 @@ TEST(LleMaxEpilogue, AMultiplierThatCouldReverseTwoBytesOrUnorderedClampsAreRefu
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_max_epilogue_test

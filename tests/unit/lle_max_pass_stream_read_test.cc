@@ -21,7 +21,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_max_pass_stream_read_test {
 namespace {
 
 using models::DecodedPacket;
@@ -164,4 +164,4 @@ TEST(MaxPassStreamRead, ThePassReducesTheReadsBytesAndItsZeroPointEpilogueGivesT
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_max_pass_stream_read_test

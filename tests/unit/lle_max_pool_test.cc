@@ -25,7 +25,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_max_pool_test {
 namespace {
 
 using models::DecodedPacket;
@@ -198,4 +198,4 @@ TEST(LleMaxPool, AMultiplierThatCouldReverseTwoBytesIsRefusedByName) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_max_pool_test

@@ -10,7 +10,7 @@
 #include "models/isa/word128.h"
 #include "models/lle/mesh_sides.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_mesh_sides_test {
 namespace {
 
 // conv 32^2 6x6's 0x18 send (decode-set shape): 2 columns x 13 rows, levels 0 and 1 counting.
@@ -144,4 +144,4 @@ TEST(LleMeshSides, ASidesShortLevelMayBeItsHighestCountingLevel) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_mesh_sides_test

@@ -15,7 +15,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_next_packet_watch_test {
 namespace {
 
 using models::DecodedPacket;
@@ -103,4 +103,4 @@ TEST_F(NextPacketWatchTest, AnotherSplitPassValueIsRefusedNamingTheField) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_next_packet_watch_test

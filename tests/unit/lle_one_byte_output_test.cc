@@ -25,7 +25,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_one_byte_output_test {
 namespace {
 
 using models::DecodedPacket;
@@ -131,4 +131,4 @@ TEST(LleOneByteOutput, ALoopThatCountsLaneGroupsOrATableAreRefusedByName) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_one_byte_output_test

@@ -16,7 +16,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_one_row_walk_test {
 namespace {
 
 using models::DecodedPacket;
@@ -74,4 +74,4 @@ TEST_F(OneRowWalkTest, TheFeedingWriteSaysHalfTheLevelOnePasses) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_one_row_walk_test

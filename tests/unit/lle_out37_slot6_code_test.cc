@@ -21,7 +21,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_out37_slot6_code_test {
 namespace {
 
 using models::DecodedPacket;
@@ -126,4 +126,4 @@ TEST(LleOut37Slot6Code, TheBitsAboveTheCodeStayPinned) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_out37_slot6_code_test

@@ -15,7 +15,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_output_partial_pass_test {
 namespace {
 
 using models::DecodedPacket;
@@ -91,4 +91,4 @@ TEST_F(OutputPartialPassTest, CodesThatDisagreeWithTheFieldsAreRefusedNamingThem
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_output_partial_pass_test

@@ -9,7 +9,7 @@
 #include "models/lle/part_row_stream.h"
 #include "models/lle/tile_state.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_part_row_stream_test {
 namespace {
 
 constexpr uint64_t kRow = 256;
@@ -62,4 +62,4 @@ TEST(LlePartRowStream, RowsThatAreNotOnePartRowRunGiveNoStream) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_part_row_stream_test

@@ -12,7 +12,7 @@
 #include "models/lle/packet_envelope.h"
 #include "models/lle/partner_copy.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_partner_copy_test {
 namespace {
 
 using models::DecodedPacket;
@@ -347,4 +347,4 @@ TEST_F(PartnerCopyWatchTest, AReceiveWithoutAnInnerLevelTakesTheBytesItsWriteWri
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_partner_copy_test

@@ -26,7 +26,7 @@
 #include "models/lle/field_relations.h"
 #include "models/lle/lle_fields.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_pointwise_grid_test {
 namespace {
 
 constexpr unsigned kGroups = 3;                      // K groups of 4 input channels
@@ -208,4 +208,4 @@ TEST(LlePointwiseGrid, TheSinglePositionExecutorStillHoldsTheKLoopWrapsOfAPrefix
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_pointwise_grid_test

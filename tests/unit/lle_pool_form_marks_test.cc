@@ -17,7 +17,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_pool_form_marks_test {
 namespace {
 
 using models::DecodedPacket;
@@ -81,4 +81,4 @@ TEST_F(PoolFormMarksTest, TheRunIsPinnedWholeNotBitByBit) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_pool_form_marks_test

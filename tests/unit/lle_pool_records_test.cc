@@ -16,7 +16,7 @@
 #include "models/lle/pool_records.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_pool_records_test {
 namespace {
 
 using models::DecodedPacket;
@@ -126,4 +126,4 @@ TEST_F(PoolRecordSlotsTest, APinnedBitOfTheFormIsStillRefusedByTheEnvelope) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_pool_records_test

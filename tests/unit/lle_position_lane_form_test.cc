@@ -29,7 +29,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/position_lane_form.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_position_lane_form_test {
 namespace {
 
 constexpr unsigned kKh = 2, kKw = 3, kTaps = kKh * kKw;  // kernel rows, columns (no corpus kernel is 2 x 3)
@@ -185,4 +185,4 @@ TEST(LlePositionLaneForm, FieldsThatDisagreeWithTheFormAreRefusedNamingThem) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_position_lane_form_test

@@ -11,7 +11,7 @@
 #include "models/lle/position_split_reduction.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_position_split_reduction_test {
 namespace {
 
 using models::DecodedPacket;
@@ -123,4 +123,4 @@ TEST_F(PositionSplitReductionTest, OtherFormsAreNotIt) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_position_split_reduction_test

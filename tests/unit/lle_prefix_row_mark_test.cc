@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_prefix_row_mark_test {
 namespace {
 
 TEST(LlePrefixRowMark, WholeRowsAreTheirArraysAndThirtyThreeIsOneMarkedRow) {
@@ -26,4 +26,4 @@ TEST(LlePrefixRowMark, RefusesLengthsNoCorpusStreamCarries) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_prefix_row_mark_test

@@ -19,7 +19,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_read_copy_run_test {
 namespace {
 
 using models::DecodedPacket;
@@ -176,4 +176,4 @@ TEST_F(ReadCopyRunTest, TheWatchAsksBit78ClearExactlyWhereTheComputeFeedingWrite
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_read_copy_run_test

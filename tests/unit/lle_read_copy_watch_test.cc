@@ -13,7 +13,7 @@
 #include "models/lle/routed_read_mark.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_read_copy_watch_test {
 namespace {
 
 using models::DecodedPacket;
@@ -122,4 +122,4 @@ TEST_F(ReadCopyWatchTest, AnotherPacketAnotherStreamOrTheChunksEndRefusesTheRead
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_read_copy_watch_test

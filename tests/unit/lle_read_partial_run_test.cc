@@ -17,7 +17,7 @@
 #include "models/lle/read_partial_run.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_read_partial_run_test {
 namespace {
 
 using models::DecodedPacket;
@@ -107,4 +107,4 @@ TEST_F(ReadPartialRunTest, ARunWithoutItsLevelIsRefused) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_read_partial_run_test

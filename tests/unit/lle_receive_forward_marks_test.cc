@@ -14,7 +14,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_receive_forward_marks_test {
 namespace {
 
 using models::DecodedPacket;
@@ -85,4 +85,4 @@ INSTANTIATE_TEST_SUITE_P(WeightStreamAndExecutionOnly, ReceiveForwardMarksTest, 
                          [](const ::testing::TestParamInfo<bool>& param) { return param.param ? "Dma12" : "Dma11Exec"; });
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_receive_forward_marks_test

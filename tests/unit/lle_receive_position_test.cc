@@ -12,7 +12,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_receive_position_test {
 namespace {
 
 // An execution-only receive of the loop-nest form (4 rows, step 1) with the running position at w2[105:90].
@@ -54,4 +54,4 @@ TEST(LleReceivePosition, TheExecutionOnlyReceivesRunningPositionTakesAnyValueAnd
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_receive_position_test

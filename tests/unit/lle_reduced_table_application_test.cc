@@ -9,7 +9,7 @@
 
 #include "models/lle/reduced_table_application.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_reduced_table_application_test {
 namespace {
 
 NluTable table() {
@@ -62,4 +62,4 @@ TEST(LleReducedTableApplication, ResultsRoundHalfEvenSaturateAndAnInputWithoutAn
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_reduced_table_application_test

@@ -7,7 +7,7 @@
 
 #include "models/lle/requantizer.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_requantizer_test {
 namespace {
 
 using models::RequantRounding;
@@ -137,4 +137,4 @@ TEST(LleRequantizer, RoundingNamesParseBack) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_requantizer_test

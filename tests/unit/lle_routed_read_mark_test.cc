@@ -14,7 +14,7 @@
 #include "models/lle/routed_read_mark.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_routed_read_mark_test {
 namespace {
 
 using models::DecodedPacket;
@@ -80,4 +80,4 @@ TEST_F(RoutedReadMarkTest, TheSameBitsInReadsOfOtherFormsAreNotTheseMarks) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_routed_read_mark_test

@@ -32,7 +32,7 @@
 #include "models/lle/unrequantised_copy.h"
 #include "tests/unit/lle_relation_marks.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_rung_test {
 namespace {
 
 using models::ChipFault;
@@ -2224,9 +2224,9 @@ TEST_F(LleRungTest, AComputeWithoutDeliveredActivationsIsRefused) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_rung_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_rung_test {
 namespace {
 
 TEST_F(LleRungTest, RefusesPopsWhoseTwoOffsetsDisagreeOrWhoseClassIsNotTheInfeeds) {
@@ -2255,9 +2255,9 @@ TEST_F(LleRungTest, RefusesADrainFromSeveralTilesAtOnce) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_rung_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_rung_test {
 namespace {
 
 // A copy through narrow memory at decoded addresses ("xray" §B, the shape of edgetpuxray sub1):
@@ -7456,9 +7456,9 @@ TEST_F(LleRungTest, AStagingWriteRunsOnlyWhenTheReceiveNextOnItsTilesCarriesTheB
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_rung_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_rung_test {
 namespace {
 
 // The output nest of a compute packet (models/isa/compute_loop_nest.def Output37, docs/decoding-log.md
@@ -8567,9 +8567,9 @@ TEST_F(LleRungTest, AMeshRelayForwardsTheStreamItReceivesThroughItsBuffer) {
   rung.endRun();
 }
 
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_rung_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_rung_test {
 
 // The relay's ring marks (docs/decoding-log.md "relay111"): the slot's bits 4 and 8 (0x11) on both sides of a
 // relay say its walk is a ring buffer that level 1 refills, although level 1's bit of the run mask is clear.
@@ -8789,9 +8789,9 @@ TEST_F(LleRungTest, TheRegionsWideFormPacesAColumnStripWithoutMovingAByte) {
   rung.endRun();
 }
 
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_rung_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_rung_test {
 
 // A mesh side's shorter last repetition (docs/decoding-log.md "short18"; the execution-only 0x11's, "oldrecv"):
 // tile 0 sends 7 units (send-only 0x15, t + 4, from unit 40) that tiles 4 and 8 relay through a 3-unit ring at
@@ -8965,9 +8965,9 @@ TEST_F(LleRungTest, ARingSendBetweenTilesCarriesTheReadAfterItIntoTheNamedTilesS
   rung.endRun();
 }
 
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_rung_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_rung_test {
 
 // The staging write's running row position (lle_fields.def Stage14RowOrder, docs/decoding-log.md "bright10"):
 // w4[126:111] of a write that stages a receive's bytes counts the rows its tile has taken; the rung places bytes
@@ -9185,9 +9185,9 @@ TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
   EXPECT_NE(refusal({pass(first)}).find("holds neither a read kept"), std::string::npos) << refusal({pass(first)});
 }
 
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_rung_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_rung_test {
 
 // The broadcast of one unit (docs/decoding-log.md "bright3"): the softmax sends its maximum from tile 0 to every
 // other tile, each time through a one-unit staging write whose word 3 is zero as a whole (Stage14WordThreeMark, w3
@@ -9359,9 +9359,9 @@ TEST_F(LleRungTest, TheTwoByteElementFormWeighsEachInputByteWithASixteenBitWeigh
   EXPECT_NE(walk.find("ComputeKWrapW7[0] = 0 in the 2-byte element form"), std::string::npos) << walk;
 }
 
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_rung_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_rung_test {
 
 // The size of a compute's output element (ComputeOutputBytes, w4[98:80], docs/decoding-log.md "w4b82", "obytes"): the
 // output side's ComputeInputBytes, 4 in every corpus compute of the executed forms, 1 in the softmax sequences'
@@ -9535,4 +9535,4 @@ TEST_F(LleRungTest, ABroadcastSendCarriesItsTilesKeptReadIntoTheFullThermometerW
   }
 }
 
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_rung_test

@@ -22,7 +22,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_stage14_block_level_test {
 namespace {
 
 using models::DecodedPacket;
@@ -114,4 +114,4 @@ TEST_F(Stage14BlockLevelTest, TheRungTakesTheBlockLevelAndMovesNoByte) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_stage14_block_level_test

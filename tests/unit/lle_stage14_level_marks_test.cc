@@ -7,7 +7,7 @@
 #include "models/lle/stage14_level_marks.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_stage14_level_marks_test {
 namespace {
 
 models::DecodedPacket writeWithMarks(EnvelopePackets& packets, uint64_t thermometer, uint64_t code) {
@@ -54,4 +54,4 @@ TEST(LleStage14LevelMarks, TheKeptStreamFormReadsBits100To99AsItsHighMarks) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_stage14_level_marks_test

@@ -7,7 +7,7 @@
 
 #include "models/lle/staging_window.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_staging_window_test {
 namespace {
 
 TEST(LleStagingWindow, TheSecondHalfOfATwoRowInputRingNamesTheWindow) {
@@ -24,4 +24,4 @@ TEST(LleStagingWindow, TheSecondHalfOfATwoRowInputRingNamesTheWindow) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_staging_window_test

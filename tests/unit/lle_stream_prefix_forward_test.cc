@@ -16,7 +16,7 @@
 #include "models/lle/forward_marks.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_stream_prefix_forward_test {
 namespace {
 
 using models::DecodedPacket;
@@ -77,4 +77,4 @@ TEST_F(StreamPrefixForwardTest, ThePartnerCopyFormKeepsTheBitsPinned) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_stream_prefix_forward_test

@@ -17,7 +17,7 @@
 #include "models/lle/stream_prefix_watch.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_stream_prefix_watch_test {
 namespace {
 
 using models::DecodedPacket;
@@ -228,9 +228,9 @@ TEST_F(StreamPrefixWatchTest, AfterAKeptReadTheBlocksSlotRestatesTheReadsLevelOn
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_stream_prefix_watch_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_stream_prefix_watch_test {
 namespace {
 
 // After no prefixed stream and no kept read (a compute before it; docs/decoding-log.md "nin14") a compute-feeding write
@@ -311,9 +311,9 @@ TEST_F(BlockPrefixWriteTest, AStagedPrefixComputeWithoutAWriteStagingOneIsRefuse
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_stream_prefix_watch_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_stream_prefix_watch_test {
 namespace {
 
 // The prefixes streamed just before the write (docs/decoding-log.md "nin14": ensemble, the co-compiled MobileNets): an
@@ -401,4 +401,4 @@ TEST_F(BlockPrefixWriteTest, TheReceivesKindCodeSaysWhereItsTransfersGo) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_stream_prefix_watch_test

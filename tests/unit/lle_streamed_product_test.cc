@@ -14,7 +14,7 @@
 #include "models/lle/streamed_product.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_streamed_product_test {
 namespace {
 
 using models::DecodedPacket;
@@ -131,4 +131,4 @@ TEST_F(StreamedProductTest, ItsUnitsAreRefusedWhereAnotherElementWeighsNamingThe
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_streamed_product_test

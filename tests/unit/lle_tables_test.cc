@@ -20,7 +20,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/packet_envelope.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_tables_test {
 namespace {
 
 // Writes element `element` of `field` (two's complement of its width) into a packet's words, bit by bit
@@ -606,4 +606,4 @@ TEST(LleEnvelope, HoldsOnlyAcceptedOpcodesWithTheDecodedBitsCleared) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_tables_test

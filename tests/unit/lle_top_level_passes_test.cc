@@ -18,7 +18,7 @@
 #include "models/lle/top_level_passes.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_top_level_passes_test {
 namespace {
 
 using models::DecodedPacket;
@@ -118,4 +118,4 @@ TEST_F(TopLevelPassesTest, TheFeedingWriteSaysHalfTheLevelSixPasses) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_top_level_passes_test

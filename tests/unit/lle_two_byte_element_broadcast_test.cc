@@ -13,7 +13,7 @@
 #include "models/lle/two_byte_element_broadcast.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_two_byte_element_broadcast_test {
 namespace {
 
 std::vector<uint8_t> blockOf(const std::array<uint32_t, 4>& units) {
@@ -75,4 +75,4 @@ TEST(TwoByteElementBroadcast, TheIdleCarriesNameTheElementWidthAndTheWalkIsOneGr
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_two_byte_element_broadcast_test

@@ -23,7 +23,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_two_byte_lane_groups_test {
 namespace {
 
 using models::DecodedPacket;
@@ -160,4 +160,4 @@ TEST(LleTwoByteLaneGroups, WithoutTheRowOfItsBiasOrWithALevelAboveNest37sZeroItI
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_two_byte_lane_groups_test

@@ -12,7 +12,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_unsigned_wide_weights_test {
 namespace {
 
 std::string refusalOf(uint64_t unsignedWeights) {
@@ -39,4 +39,4 @@ TEST(LleUnsignedWideWeights, AComputeWithUnsignedSixteenBitWeightsIsRefusedNamin
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_unsigned_wide_weights_test

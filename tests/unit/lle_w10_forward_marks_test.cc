@@ -18,7 +18,7 @@
 #include "models/lle/w10_forward_marks.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_w10_forward_marks_test {
 namespace {
 
 using models::DecodedPacket;
@@ -101,4 +101,4 @@ TEST_F(W10ForwardMarksTest, LowBitsInAWalkThatIsNotOnePassAreRefusedByName) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_w10_forward_marks_test

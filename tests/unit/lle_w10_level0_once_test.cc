@@ -15,7 +15,7 @@
 #include "models/lle/w10_level0_once.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_w10_level0_once_test {
 namespace {
 
 using models::DecodedPacket;
@@ -61,4 +61,4 @@ TEST_F(W10Level0OnceTest, AMarkThatDisagreesWithTheLevel0LimitIsRefusedNamingBot
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_w10_level0_once_test

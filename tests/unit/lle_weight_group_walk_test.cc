@@ -10,7 +10,7 @@
 #include "models/isa/word128.h"
 #include "models/lle/weight_group_walk.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_weight_group_walk_test {
 namespace {
 
 struct Words {
@@ -84,4 +84,4 @@ TEST(LleWeightGroupWalk, AWalkThatSkipsOrRepeatsGroupsIsRefusedNamingTheWrap) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_weight_group_walk_test

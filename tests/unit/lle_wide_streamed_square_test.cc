@@ -16,7 +16,7 @@
 #include "models/lle/wide_streamed_square.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_wide_streamed_square_test {
 namespace {
 
 std::vector<uint8_t> elements(const std::vector<uint16_t>& values) {
@@ -92,4 +92,4 @@ TEST(LleWideStreamedSquare, TheShapeIsReadFromThePacketAndItsInputCountChecked) 
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_wide_streamed_square_test

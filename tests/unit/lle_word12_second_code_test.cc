@@ -10,7 +10,7 @@
 #include "models/lle/word12_form.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_word12_second_code_test {
 namespace {
 
 class Word12SecondCodeTest : public ::testing::Test {
@@ -38,4 +38,4 @@ TEST_F(Word12SecondCodeTest, NsBitsWithoutTheMarkAreRefusedNamingIt) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_word12_second_code_test

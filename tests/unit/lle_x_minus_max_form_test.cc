@@ -13,7 +13,7 @@
 #include "models/lle/packet_envelope.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_x_minus_max_form_test {
 namespace {
 
 using models::DecodedPacket;
@@ -55,4 +55,4 @@ TEST_F(XMinusMaxFormTest, BitThirtyFiveWithoutTheCodesMarkIsRefusedNamingIt) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_x_minus_max_form_test

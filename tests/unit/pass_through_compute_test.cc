@@ -14,7 +14,7 @@
 #include "models/isa/field.h"
 #include "models/isa/opcodes.h"
 
-namespace coralsim::models {
+namespace coralsim::models::pass_through_compute_test {
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
@@ -59,4 +59,4 @@ TEST(PassThroughCompute, OnlyThe0x01ComputeIsClassified) {
 }
 
 }  // namespace
-}  // namespace coralsim::models
+}  // namespace coralsim::models::pass_through_compute_test

@@ -7,7 +7,7 @@
 #include "sim/profile/layer_mapping.h"
 #include "sim/profile/twin_layers.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::profile_mapping_test {
 namespace {
 
 TEST(ProfileMacs, ConvDepthwiseAndFullyConnectedCountTheirMultiplyAccumulates) {
@@ -162,4 +162,4 @@ TEST(ProfileLog, APassThroughArgMarksThePacket) {
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::profile_mapping_test

@@ -10,7 +10,7 @@
 
 #include "tests/unit/scalar_test_support.h"
 
-namespace coralsim::models {
+namespace coralsim::models::scalar_alu_test {
 namespace {
 
 using testing::faultMessage;
@@ -421,4 +421,4 @@ TEST(ScalarMemory, SizeComesFromTheConstructor) {
 }
 
 }  // namespace
-}  // namespace coralsim::models
+}  // namespace coralsim::models::scalar_alu_test

@@ -7,7 +7,7 @@
 #include "models/isa/demo/demo_program.h"
 #include "tests/unit/scalar_test_support.h"
 
-namespace coralsim::models {
+namespace coralsim::models::scalar_control_test {
 namespace {
 
 using testing::assembleProgram;
@@ -483,4 +483,4 @@ TEST(ScalarDemo, TheDemoProgramPushesItsSum) {
 }
 
 }  // namespace
-}  // namespace coralsim::models
+}  // namespace coralsim::models::scalar_control_test

@@ -9,7 +9,7 @@
 #include "models/isa/packet_fields.h"
 #include "tests/unit/scalar_test_support.h"
 
-namespace coralsim::models {
+namespace coralsim::models::scalar_decoded_program_test {
 namespace {
 
 using isa::Opcode;
@@ -242,4 +242,4 @@ TEST(DecodedProgram, RawProgramRunsOnTheEngine) {
 }
 
 }  // namespace
-}  // namespace coralsim::models
+}  // namespace coralsim::models::scalar_decoded_program_test

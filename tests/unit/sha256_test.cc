@@ -7,7 +7,7 @@
 
 #include "traces/sha256.h"
 
-namespace coralsim::traces {
+namespace coralsim::traces::sha256_test {
 namespace {
 
 std::string hexOf(std::string_view text) {
@@ -57,4 +57,4 @@ TEST(Sha256, FinishTwiceIsAnError) {
 }
 
 }  // namespace
-}  // namespace coralsim::traces
+}  // namespace coralsim::traces::sha256_test

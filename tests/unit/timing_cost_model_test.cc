@@ -10,7 +10,7 @@
 #include "models/isa/opcodes.h"
 #include "models/timing_model.h"
 
-namespace coralsim::models {
+namespace coralsim::models::timing_cost_model_test {
 namespace {
 
 constexpr isa::Opcode op(uint8_t value) { return static_cast<isa::Opcode>(value); }
@@ -204,4 +204,4 @@ TEST(TimingCostModel, EveryConstantIsInTheTableOnce) {
 }
 
 }  // namespace
-}  // namespace coralsim::models
+}  // namespace coralsim::models::timing_cost_model_test

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-namespace coralsim::driver {
+namespace coralsim::driver::transport_text_test {
 namespace {
 
 TEST(TransportText, CsrAccessesAreNamedByRegister) {
@@ -30,4 +30,4 @@ TEST(TransportText, BulkTransfers) {
 }
 
 }  // namespace
-}  // namespace coralsim::driver
+}  // namespace coralsim::driver::transport_text_test

@@ -9,7 +9,7 @@
 
 #include "units/units.h"
 
-namespace coralsim::units {
+namespace coralsim::units::units_arithmetic_test {
 namespace {
 
 template <class A, class B>
@@ -105,4 +105,4 @@ TEST(Units, PrintWithTheirUnit) {
 }
 
 }  // namespace
-}  // namespace coralsim::units
+}  // namespace coralsim::units::units_arithmetic_test

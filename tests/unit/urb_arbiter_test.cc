@@ -3,7 +3,7 @@
 
 #include "sim/urb_arbiter.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::urb_arbiter_test {
 namespace {
 
 TEST(UrbArbiter, AWithdrawnUrbCannotBeClaimedAndAClaimedOneCannotBeWithdrawn) {
@@ -47,4 +47,4 @@ TEST(UrbArbiter, ClearForgetsEveryUrbOfTheLease) {
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::urb_arbiter_test

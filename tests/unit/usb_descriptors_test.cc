@@ -8,7 +8,7 @@
 
 #include "sim/usb_descriptors.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::usb_descriptors_test {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
@@ -224,4 +224,4 @@ TEST(UsbDescriptors, RuntimeEndpointTableMatchesTheConfiguration) {
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::usb_descriptors_test

@@ -4,7 +4,7 @@
 
 #include "usb/dfu_protocol.h"
 
-namespace coralsim::usb {
+namespace coralsim::usb::usb_dfu_protocol_test {
 namespace {
 
 TEST(DfuProtocol, RequestsCarryTheirCodeDirectionAndName) {
@@ -38,4 +38,4 @@ TEST(DfuProtocol, StatesAndStatusesAreNamedByValue) {
 }
 
 }  // namespace
-}  // namespace coralsim::usb
+}  // namespace coralsim::usb::usb_dfu_protocol_test

@@ -4,7 +4,7 @@
 
 #include "sim/usb_link_model.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::usb_link_model_test {
 namespace {
 
 TEST(UsbLinkModel, RecordsAreAHeaderPlusPayloadPieces) {
@@ -64,4 +64,4 @@ TEST(UsbLinkModel, HighSpeedIsSlowerThanSuperSpeed) {
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::usb_link_model_test

@@ -10,7 +10,7 @@
 #include "usb/interrupt_packet.h"
 #include "usb/record_header.h"
 
-namespace coralsim::usb {
+namespace coralsim::usb::usb_packets_test {
 namespace {
 
 TEST(RecordHeader, EncodesLengthLittleEndianAndMasksTheTag) {
@@ -46,4 +46,4 @@ TEST(InterruptPacket, FatalBitRoundTrips) {
 }
 
 }  // namespace
-}  // namespace coralsim::usb
+}  // namespace coralsim::usb::usb_packets_test

@@ -7,7 +7,7 @@
 
 #include "sim/usb_personality.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::usb_personality_test {
 namespace {
 
 using Bytes = std::vector<uint8_t>;
@@ -184,4 +184,4 @@ TEST(UsbPersonality, DirectBusResetTakesTheArmedSwitchAndUnconfigures) {
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::usb_personality_test

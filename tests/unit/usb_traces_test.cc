@@ -12,7 +12,7 @@
 #include "traces/usb_import.h"
 #include "traces/usb_log.h"
 
-namespace coralsim::traces {
+namespace coralsim::traces::usb_traces_test {
 namespace {
 
 std::vector<uint8_t> header(uint32_t size, uint8_t tag) {
@@ -404,4 +404,4 @@ TEST(Timeline, DeterministicChromeJson) {
 }
 
 }  // namespace
-}  // namespace coralsim::traces
+}  // namespace coralsim::traces::usb_traces_test

@@ -11,7 +11,7 @@
 #include "usbip/pdu_serializer.h"
 #include "usbip/stream_decoder.h"
 
-namespace coralsim::usbip {
+namespace coralsim::usbip::usbip_codec_test {
 namespace {
 
 // ---------------------------------------------------------------- layout table
@@ -536,4 +536,4 @@ TEST(UsbipCodec, FixedTextFieldsArePaddedAndTruncated) {
 }
 
 }  // namespace
-}  // namespace coralsim::usbip
+}  // namespace coralsim::usbip::usbip_codec_test

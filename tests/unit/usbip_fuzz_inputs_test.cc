@@ -10,7 +10,7 @@
 #include "tests/fuzz/usbip_fuzz_harness.h"
 #include "tests/support/corpus.h"
 
-namespace coralsim::usbip {
+namespace coralsim::usbip::usbip_fuzz_inputs_test {
 namespace {
 
 TEST(UsbipFuzzInputs, EveryInputEndsInMessagesOrACleanCodecError) {
@@ -43,4 +43,4 @@ TEST(UsbipFuzzInputs, EveryInputEndsInMessagesOrACleanCodecError) {
 }
 
 }  // namespace
-}  // namespace coralsim::usbip
+}  // namespace coralsim::usbip::usbip_fuzz_inputs_test
