@@ -12,7 +12,7 @@
 #include "models/lle/addressed_memory.h"
 #include "models/lle/carried_bytes.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_carried_bytes_test {
 namespace {
 
 TEST(CarriedBytes, AnUnwrittenByteIsCarriedUndefinedAndLandsUnwrittenOverStaleBytes) {
@@ -52,4 +52,4 @@ TEST(CarriedBytes, AWholeDefinedGatherHasNoMarksAndAGroupOutsideTheMemoryIsNone)
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_carried_bytes_test

@@ -22,7 +22,7 @@
 #include "tests/unit/lle_empty_streams.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_mesh_pass_through_test {
 namespace {
 
 using models::DecodedPacket;
@@ -140,4 +140,4 @@ TEST_F(MeshPassThroughTest, AnotherLengthNoStreamAnotherAddressOrNoRegionIsRefus
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_mesh_pass_through_test

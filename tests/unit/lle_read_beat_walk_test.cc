@@ -15,7 +15,7 @@
 #include "models/lle/read_beat_walk.h"
 #include "tests/unit/lle_envelope_packets.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_read_beat_walk_test {
 namespace {
 
 using models::DecodedPacket;
@@ -98,4 +98,4 @@ TEST_F(ReadBeatWalkTest, TheSumNextOnEveryTileNamingItsChannelWithItsBeatWalkTak
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_read_beat_walk_test

@@ -342,9 +342,9 @@ TEST_F(BlockPrefixWriteTest, AfterAReceiveOfItsStreamTheWriteNamesOneArrayAndThe
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_stream_prefix_watch_test
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_stream_prefix_watch_test {
 namespace {
 
 // The receives' kind code (receive_kind.h, lle_fields.def Recv11ExecKind / Recv12Kind; docs/decoding-log.md "mnv1d"

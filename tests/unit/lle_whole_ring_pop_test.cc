@@ -5,7 +5,7 @@
 
 #include "models/lle/whole_ring_pop.h"
 
-namespace coralsim::lle {
+namespace coralsim::lle::lle_whole_ring_pop_test {
 namespace {
 
 constexpr uint64_t kRingBeats = 40;
@@ -24,4 +24,4 @@ TEST(WholeRingPop, OtherShapesAreNotIt) {
 }
 
 }  // namespace
-}  // namespace coralsim::lle
+}  // namespace coralsim::lle::lle_whole_ring_pop_test

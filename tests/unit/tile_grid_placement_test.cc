@@ -7,7 +7,7 @@
 #include "sim/layer_check/tensor_comparison.h"
 #include "sim/layer_check/tile_grid_placement.h"
 
-namespace coralsim::sim {
+namespace coralsim::sim::tile_grid_placement_test {
 namespace {
 
 constexpr size_t kC = 4;
@@ -134,4 +134,4 @@ TEST(TileGridPlacement, UndefinedPositionsAreSkippedNotCompared) {
 }
 
 }  // namespace
-}  // namespace coralsim::sim
+}  // namespace coralsim::sim::tile_grid_placement_test
