@@ -4,7 +4,7 @@
 
 #include "driver/model/model_file.h"
 
-namespace coralsim::testing::decoded_bitstreams {
+namespace coralsim::testing {
 
 void forEachDecodedBitstream(const driver::ModelFile& model,
                              const std::function<void(const driver::Executable&, const models::DecodedProgram&)>& visit) {
@@ -45,4 +45,4 @@ void forEachIssuedCompute(const driver::ModelFile& model, const std::function<vo
   forEachIssuedTilePacket(model, 0x01, visit);
 }
 
-}  // namespace coralsim::testing::decoded_bitstreams
+}  // namespace coralsim::testing

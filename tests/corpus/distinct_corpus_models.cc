@@ -8,7 +8,7 @@
 #include "tests/support/corpus.h"
 #include "traces/sha256.h"
 
-namespace coralsim::testing::distinct_corpus_models {
+namespace coralsim::testing {
 
 void forEachDistinctCorpusModel(std::initializer_list<std::string> suffixes,
                                 const std::function<void(const std::filesystem::path&, const driver::ModelFile&)>& visit) {
@@ -28,4 +28,4 @@ void forEachDistinctCorpusModel(std::initializer_list<std::string> suffixes,
   }
 }
 
-}  // namespace coralsim::testing::distinct_corpus_models
+}  // namespace coralsim::testing

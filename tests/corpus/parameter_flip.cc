@@ -7,7 +7,7 @@
 #include "hosting/in_process_transport.h"
 #include "sim/device.h"
 
-namespace coralsim::testing::parameter_flip {
+namespace coralsim::testing {
 
 std::optional<std::vector<uint8_t>> lleOutput(const driver::ModelFile& model, const std::vector<std::vector<uint8_t>>& inputs) {
   sim::DeviceOptions options;
@@ -47,4 +47,4 @@ std::optional<ParameterFlip> flipFirstOutputChangingParameter(driver::ModelFile&
   return std::nullopt;
 }
 
-}  // namespace coralsim::testing::parameter_flip
+}  // namespace coralsim::testing

@@ -12,7 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
-namespace coralsim::testing::child_process {
+namespace coralsim::testing {
 namespace {
 
 int decodeStatus(int raw) {
@@ -107,4 +107,4 @@ std::optional<std::filesystem::path> findProgram(const std::string& name) {
   return std::nullopt;
 }
 
-}  // namespace coralsim::testing::child_process
+}  // namespace coralsim::testing

@@ -12,7 +12,7 @@
 
 #include "tests/e2e/child_process.h"
 
-namespace coralsim::testing::qemu_guest {
+namespace coralsim::testing {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -149,4 +149,4 @@ std::optional<std::string> between(const std::string& text, const std::string& b
   return text.substr(start, e >= start ? e - start : 0);
 }
 
-}  // namespace coralsim::testing::qemu_guest
+}  // namespace coralsim::testing
