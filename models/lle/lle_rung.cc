@@ -843,35 +843,32 @@ unsigned LleRung::meshNeighbour(const DecodedPacket& packet, const MeshLayout& m
 // its buffer and sending the same bytes on. A relay whose stream has not arrived, or that an earlier
 // receive of the tile is still waiting before, is refused: the rung runs packets one at a time.
 void LleRung::relayMeshStream(const DecodedPacket& packet, size_t direction, const LoopNest<4>& buffer) {
-  const MeshLayout& m = kMeshLayouts[direction];
-  const bool upstreamIsHigher = m.neighbourOffset < 0;
-  const auto count = static_cast<unsigned>(tiles_.size());
-  for (unsigned k = 0; k < count; ++k) {
-    const unsigned t = upstreamIsHigher ? count - 1 - k : k;
-    if (!(packet.tileMask & (1u << t))) continue;
-    const unsigned destination = meshNeighbour(packet, m, t);
-    auto& arrived = meshSent_[direction][t];
-    if (arrived.empty() || !meshArmed_[direction][t].empty()) {
-      refuse(packet, "the mesh relay on tile " + std::to_string(t) +
-                         (arrived.empty() ? ": no stream was sent towards it before it runs"
-                                          : ": an earlier receive of the tile still waits for its bytes"));
-    }
-    MeshStream stream = std::move(arrived.front());
-    arrived.pop_front();
+  forwardMeshStreams(packet, direction, "relay", [&](unsigned t, const MeshStream& stream) {
     if (stream.size() != buffer.units() * 4) {
       refuse(packet, "the mesh relay on tile " + std::to_string(t) + " walks " + std::to_string(buffer.units() * 4) +
                          " bytes, the stream sent towards it carries " + std::to_string(stream.size()));
     }
     stream.writeInto(tiles_[t].narrowSram, buffer);
-    meshSent_[direction][destination].push_back(std::move(stream));
-    pairMeshTransfers(packet, direction, destination);
-  }
+  });
 }
 
 // The pass-through form (mesh_pass_through.h, docs/decoding-log.md "nin16"): each tile of the mask sends on the oldest stream
 // sent towards it, whole, writing none of it -- upstream tiles first, as the relay's, so a chain of hops in one packet
 // finds each stream sent. A stream of another length than the packet's nest, or none, is refused.
 void LleRung::passMeshStreamThrough(const DecodedPacket& packet, size_t direction, uint64_t units) {
+  forwardMeshStreams(packet, direction, "pass-through", [&](unsigned t, const MeshStream& stream) {
+    if (stream.size() != units * 4) {
+      refuse(packet, "the mesh pass-through on tile " + std::to_string(t) + " names " + std::to_string(units * 4) +
+                         " bytes (its nest), the stream sent towards it carries " + std::to_string(stream.size()));
+    }
+  });
+}
+
+// The walk the relay and the pass-through share: the tiles of the mask in the stream's order, upstream first, each
+// taking the oldest stream sent towards it (refused, naming `form`, where none was sent or an earlier receive of the
+// tile still waits), handing it to `take`, then sending it on to its downstream neighbour.
+void LleRung::forwardMeshStreams(const DecodedPacket& packet, size_t direction, const char* form,
+                                 const std::function<void(unsigned tile, const MeshStream& stream)>& take) {
   const MeshLayout& m = kMeshLayouts[direction];
   const bool upstreamIsHigher = m.neighbourOffset < 0;
   const auto count = static_cast<unsigned>(tiles_.size());
@@ -881,16 +878,14 @@ void LleRung::passMeshStreamThrough(const DecodedPacket& packet, size_t directio
     const unsigned destination = meshNeighbour(packet, m, t);
     auto& arrived = meshSent_[direction][t];
     if (arrived.empty() || !meshArmed_[direction][t].empty()) {
-      refuse(packet, "the mesh pass-through on tile " + std::to_string(t) +
+      refuse(packet, std::string("the mesh ") + form + " on tile " + std::to_string(t) +
                          (arrived.empty() ? ": no stream was sent towards it before it runs"
                                           : ": an earlier receive of the tile still waits for its bytes"));
     }
-    if (arrived.front().size() != units * 4) {
-      refuse(packet, "the mesh pass-through on tile " + std::to_string(t) + " names " + std::to_string(units * 4) +
-                         " bytes (its nest), the stream sent towards it carries " + std::to_string(arrived.front().size()));
-    }
-    meshSent_[direction][destination].push_back(std::move(arrived.front()));
+    MeshStream stream = std::move(arrived.front());
     arrived.pop_front();
+    take(t, stream);
+    meshSent_[direction][destination].push_back(std::move(stream));
     pairMeshTransfers(packet, direction, destination);
   }
 }

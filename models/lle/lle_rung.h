@@ -71,6 +71,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -247,6 +248,10 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] unsigned meshNeighbour(const models::DecodedPacket& packet, const MeshLayout& layout, unsigned tile) const;
   void relayMeshStream(const models::DecodedPacket& packet, size_t direction, const LoopNest<4>& buffer);
   void passMeshStreamThrough(const models::DecodedPacket& packet, size_t direction, uint64_t units);
+  // The upstream-first walk the relay and the pass-through share (lle_rung.cc): `take` sees each tile's stream before it
+  // is sent on.
+  void forwardMeshStreams(const models::DecodedPacket& packet, size_t direction, const char* form,
+                          const std::function<void(unsigned tile, const MeshStream& stream)>& take);
   void receive(const models::DecodedPacket& packet);
   void dealRowsToStagingWrites(const models::DecodedPacket& packet);
   // The units an execution-only receive's last repetition drops (Recv11ExecLastShort, checked against its
