@@ -661,6 +661,19 @@ class LleRungTest : public ::testing::Test {
     rung.endRun();
   }
 
+  // The weight-feed tests' setup, from one seed: row 0 of `decoys` with a decoy layer's `decoyBias` and weights 200-249
+  // (the row the rung must not take), the held row `row` of `holder` with `heldBias` and weights 0-8, then `count`
+  // random 4-byte pixels.
+  std::vector<uint32_t> cacheDecoyAndHeldRows(uint16_t decoys, uint16_t holder, uint64_t row, const int32_t (&decoyBias)[4],
+                                              const int32_t (&heldBias)[4], size_t count, unsigned seed) {
+    std::mt19937 rng(seed);
+    cacheBiasAndWeightRow(decoys, 0, decoyBias, [&] { return static_cast<uint8_t>(200 + rng() % 50); });
+    cacheBiasAndWeightRow(holder, row, heldBias, [&] { return static_cast<uint8_t>(rng() % 9); });
+    std::vector<uint32_t> pixels(count);
+    for (auto& p : pixels) p = static_cast<uint32_t>(rng());
+    return pixels;
+  }
+
   std::vector<uint8_t> runElementWise(const ElementWiseProgram& p, const DecodedPacket& compute) {
     rung.beginRun();
     for (const DecodedPacket& packet : p.before) rung.packet(packet, streams, 0);
@@ -6513,11 +6526,7 @@ TEST_F(LleRungTest, AWeightFeedSendCarriesItsRowsToEveryConvolutionWaitingOnItsP
   constexpr float kScale = 0.05f;
   const int32_t otherBias[4] = {1000, 1000, 1000, 1000};
   const int32_t bias[4] = {7, -3, 0, 120};
-  std::mt19937 rng(12);
-  cacheBiasAndWeightRow(kTileA | kTileB, 0, otherBias, [&] { return static_cast<uint8_t>(200 + rng() % 50); });
-  cacheBiasAndWeightRow(kHolder, kRow, bias, [&] { return static_cast<uint8_t>(rng() % 9); });
-  std::vector<uint32_t> pixels(kPixels);
-  for (auto& p : pixels) p = static_cast<uint32_t>(rng());
+  const std::vector<uint32_t> pixels = cacheDecoyAndHeldRows(kTileA | kTileB, kHolder, kRow, otherBias, bias, kPixels, 12);
   const auto run = [&](uint16_t popTiles) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
@@ -6572,11 +6581,7 @@ TEST_F(LleRungTest, AOneTransferReceiveWithoutAStagingWriteIsTheWeightStreamOfTh
   constexpr float kScale = 0.05f;
   const int32_t other[4] = {0x7f7f7f7f, 0x7f7f7f7f, 0x7f7f7f7f, 0x7f7f7f7f};
   const int32_t block[4] = {0x01000302, 0x00040100, 0x02000005, 0x06010000};  // lane c's four weights, byte b = weight of byte b
-  std::mt19937 rng(78);
-  cacheBiasAndWeightRow(kTileA | kTileB, 0, other, [&] { return static_cast<uint8_t>(200 + rng() % 50); });
-  cacheBiasAndWeightRow(kHolder, kRow, block, [&] { return static_cast<uint8_t>(rng() % 9); });
-  std::vector<uint32_t> pixels(kPixels);
-  for (auto& p : pixels) p = static_cast<uint32_t>(rng());
+  const std::vector<uint32_t> pixels = cacheDecoyAndHeldRows(kTileA | kTileB, kHolder, kRow, other, block, kPixels, 78);
   const auto run = [&](bool stagingWrite) {
     rung.beginRun();
     rung.packet(infeed(true), streams, 0);
