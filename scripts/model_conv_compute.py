@@ -42,11 +42,7 @@ import struct
 import sys
 
 import numpy as np
-
-
-def bits(v, word, bit, width, signed=False):
-    x = (v >> (128 * word + bit)) & ((1 << width) - 1)
-    return x - (1 << width) if signed and x >> (width - 1) else x
+from scan_lle_fields import packet_bits as bits
 
 
 def f32(u):

@@ -15,10 +15,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scan_lle_fields import opcode_packets, programs  # noqa: E402  (the scan scripts' one corpus walk)
-
-
-def field(packet, lsb, width):
-    return (packet >> lsb) & ((1 << width) - 1)
+from scan_lle_fields import bits as field  # noqa: E402
 
 
 # Level limits (count - 1) of the compute's nests, as lle_fields.def declares them: absolute bit, width.

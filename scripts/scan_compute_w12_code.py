@@ -16,10 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scan_lle_fields import opcode_packets, programs  # noqa: E402  (the scan scripts' one corpus walk)
-
-
-def field(packet, word, lsb, width):
-    return (packet >> (128 * word + lsb)) & ((1 << width) - 1)
+from scan_lle_fields import packet_bits as field  # noqa: E402
 
 
 def as_float(bits):

@@ -15,12 +15,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_lle_fields  # noqa: E402
+from scan_lle_fields import bits as field  # noqa: E402
 
 DECIDE = ["posenet_mobilenet_v1_075_353_481_16_quant_decoder", "posenet_mobilenet_v1_075_481_641_16_quant_decoder"]
-
-
-def field(word, lsb, width):
-    return (word >> lsb) & ((1 << width) - 1)
 
 
 def main():

@@ -14,12 +14,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_lle_fields  # noqa: E402
+from scan_lle_fields import bits as field  # noqa: E402
 
 DECIDE = ["model_dense_2x2x3x100x100"]
-
-
-def field(word, lsb, width):
-    return (word >> lsb) & ((1 << width) - 1)
 
 
 def main():

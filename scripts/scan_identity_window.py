@@ -35,11 +35,7 @@ import sys
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-
-def bits(v, word, bit, width, signed=False):
-    x = (v >> (128 * word + bit)) & ((1 << width) - 1)
-    return x - (1 << width) if signed and x >> (width - 1) else x
+from scan_lle_fields import packet_bits as bits  # noqa: E402
 
 
 def window_of(v):

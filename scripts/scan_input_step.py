@@ -17,10 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scan_lle_fields import opcode_packets, programs  # noqa: E402  (the scan scripts' one corpus walk)
-
-
-def field(packet, lsb, width):
-    return (packet >> lsb) & ((1 << width) - 1)
+from scan_lle_fields import bits as field  # noqa: E402
 
 
 def signed(value, width):

@@ -18,12 +18,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scan_lle_fields import programs  # noqa: E402  (the scan scripts' one corpus walk)
+from scan_lle_fields import packet_bits as field  # noqa: E402
 
 DECODE_SET = ("model_mobilenet_v2_wo_fc_224x224x3", "model_mobilenet_v2_wo_fc_512x512x3")
-
-
-def field(packet, word, lsb, width):
-    return (packet >> (128 * word + lsb)) & ((1 << width) - 1)
 
 
 def signed(value, width):

@@ -16,12 +16,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scan_lle_fields import opcode_packets, programs  # noqa: E402  (the scan scripts' one corpus walk)
+from scan_lle_fields import bits as field  # noqa: E402
 
 DECODE_SET = ("model_mobilenet_v2_wo_fc_224x224x3", "coralmicro/models/posenet_mobilenet_v1_075_353_481_quant_decoder")
-
-
-def field(packet, lsb, width):
-    return (packet >> lsb) & ((1 << width) - 1)
 
 
 def signed(value, width):

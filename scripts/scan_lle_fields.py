@@ -20,6 +20,23 @@ import sys
 FIELD = re.compile(r"w(\d+)\[(\d+):(\d+)\]$")
 
 
+def bits(value, lsb, width):
+    """The `width` bits of `value` from bit `lsb` up (a word's or a whole packet's bits): the one field reader of the scan
+    scripts, so a reading bug is fixed once."""
+    return (value >> lsb) & ((1 << width) - 1)
+
+
+def bit_range(value, hi, lo):
+    """Bits hi..lo of `value`, both ends included, as the decoding log writes them (w2[87:81])."""
+    return bits(value, lo, hi - lo + 1)
+
+
+def packet_bits(packet, word, lsb, width, signed=False):
+    """Bits of 128-bit word `word` of a packet held as one integer (word 0 lowest), two's complement with `signed`."""
+    x = bits(packet, 128 * word + lsb, width)
+    return x - (1 << width) if signed and x >> (width - 1) else x
+
+
 def executables(corpus):
     """(corpus-relative path, package index, executable index, executable) of every compiled model
     the shared reference parser reads, in path order; a file it cannot read is named on stderr and

@@ -16,12 +16,9 @@ The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of 
 import collections
 
 from scan_lle_fields import decide_args, opcode_packets, programs
+from scan_lle_fields import bits
 
 DECIDE = ["posenet_mobilenet_v1_075_353_481_16_quant_decoder", "bodypix_mobilenet_v1_075_480_352_16_quant_decoder"]
-
-
-def bits(value, lo, width):
-    return (value >> lo) & ((1 << width) - 1)
 
 
 def signed(value, lo, width):

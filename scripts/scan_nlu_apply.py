@@ -33,12 +33,9 @@ import sys
 from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scan_lle_fields import packet_bits as bits  # noqa: E402
 
 DEFAULT_DECIDE = ["64x64", "test_data/mobilenet_v1_0.25_128_quant_edgetpu"]
-
-
-def bits(v, word, bit, width):
-    return (v >> (128 * word + bit)) & ((1 << width) - 1)
 
 
 def f32(u):

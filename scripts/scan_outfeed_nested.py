@@ -13,10 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_lle_fields  # noqa: E402  (the one corpus walk)
-
-
-def field(word, lsb, width):
-    return (word >> lsb) & ((1 << width) - 1)
+from scan_lle_fields import bits as field  # noqa: E402
 
 
 def main():

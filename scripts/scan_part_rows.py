@@ -22,10 +22,7 @@ import collections
 import os
 import struct
 import sys
-
-
-def bits(word, lo, width):
-    return (word >> lo) & ((1 << width) - 1)
+from scan_lle_fields import bits
 
 
 def joined_pops(tools, corpus):

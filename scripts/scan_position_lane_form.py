@@ -17,13 +17,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_lle_fields as scan  # noqa: E402
+from scan_lle_fields import bits  # noqa: E402
+from scan_lle_fields import packet_bits as field  # noqa: E402
 
 # Compute nests (models/isa/compute_loop_nest.def): (first bit, limit width, flag width, wrap width, pitch).
 NESTS = {"N37": (1 * 128 + 100, 18, 2, 17, 37), "N29": (7 * 128 + 90, 14, 2, 13, 29), "O37": (5 * 128 + 8, 18, 2, 17, 37)}
-
-
-def bits(packet, lsb, width):
-    return (packet >> lsb) & ((1 << width) - 1)
 
 
 def signed(v, width):
@@ -43,10 +41,6 @@ def strides(limits, carries, step=1):
     for i in range(1, 7):
         s.append(carries[i - 1] + sum(limits[j] * s[j] for j in range(i)))
     return s
-
-
-def field(packet, word, lsb, width):
-    return bits(packet, word * 128 + lsb, width)
 
 
 def main():

@@ -16,12 +16,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from scan_lle_fields import programs  # noqa: E402  (the scan scripts' one corpus walk)
+from scan_lle_fields import bits as field  # noqa: E402
 
 DECODE_SET = "edgetpu/test_data/posenet/posenet_mobilenet_v1_075_353_481_quant_decoder"
-
-
-def field(packet, lsb, width):
-    return (packet >> lsb) & ((1 << width) - 1)
 
 
 def main():

@@ -17,10 +17,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_lle_fields  # noqa: E402  (the one corpus walk)
-
-
-def field(value, lsb, width):
-    return (value >> lsb) & ((1 << width) - 1)
+from scan_lle_fields import bits as field  # noqa: E402
 
 
 def read_bytes(packet):

@@ -24,6 +24,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_lle_fields  # noqa: E402  (the scan scripts' shared command line)
+from scan_lle_fields import bits  # noqa: E402
 
 DECIDE = ["templates/dense_256_edgetpu", "edgetpuxray/programs/div2", "model_stride_2x2x3", "model_stride_64x64x3",
           "model_stride_128x128x3", "conv_2d_1_32_32_1_3_3", "conv_2d_1_256_256_1_40_40"]
@@ -31,10 +32,6 @@ TWINS = [("programs/div2_8.coral", "programs/div2_8_aarch64.coral"),
          ("programs/div2_10.coral", "programs/div2_10_aarch64.coral")]
 CARRIERS = {0x10: "0x10 send", 0x01: "compute", 0x12: "mesh 0x12", 0x15: "mesh 0x15", 0x16: "mesh 0x16",
             0x18: "mesh 0x18"}
-
-
-def bits(value, lo, width):
-    return (value >> lo) & ((1 << width) - 1)
 
 
 def signed(value, width):

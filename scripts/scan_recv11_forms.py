@@ -25,15 +25,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_lle_fields  # noqa: E402  (the scan scripts' shared command line)
+from scan_lle_fields import bits  # noqa: E402
 
 DECIDE = ["model_stride_2x2x3", "model_stride_64x64x3", "model_stride_128x128x3",
           "google-coral+edgetpu/test_data/mobilenet_v1_0.25_128_quant_edgetpu"]
 TWIN = ("google-coral+edgetpu/test_data/mobilenet_v1_0.25_128_quant_edgetpu",
         "google-coral+test_data/mobilenet_v1_0.25_128_quant_edgetpu")
-
-
-def bits(value, lo, width):
-    return (value >> lo) & ((1 << width) - 1)
 
 
 def signed(value, width):

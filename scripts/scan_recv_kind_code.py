@@ -23,14 +23,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_lle_fields  # noqa: E402
+from scan_lle_fields import bits  # noqa: E402
 import gen_lle_envelope  # noqa: E402
 
 DECIDE = ["ensemble_edgetpu", "mobilenet_v1_0.25_128_quant_cocompiled_with_3quant"]
 DEF = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models", "lle", "lle_fields.def")
-
-
-def bits(value, lo, width):
-    return (value >> lo) & ((1 << width) - 1)
 
 
 def main():

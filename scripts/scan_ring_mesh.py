@@ -15,6 +15,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scan_lle_fields import bits  # noqa: E402
 
 # The decode set of the log section; every other program is held out.
 DECODE_SET = ("conv2d_12x128x32", "conv2d_12x128x128", "dense_256_edgetpu", "conv_2d_1_256_256", "model_padding_128x128x3_")
@@ -22,10 +23,6 @@ FAMILIES = [("RingCanary conv2d_12xWxC", "RingCanary"), ("rubensrech depthwise",
             ("rubensrech conv_2d", "conv_2d_1_"), ("iwatake model_*", "iwatake"), ("LibrEdgeTPU templates", "LibrEdgeTPU"),
             ("edgetpuxray raw", "edgetpuxray")]
 MESH = (0x15, 0x16, 0x18)
-
-
-def bits(value, lo, width):
-    return (value >> lo) & ((1 << width) - 1)
 
 
 def counts(value, first, levels):

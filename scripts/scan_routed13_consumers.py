@@ -14,13 +14,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_lle_fields  # noqa: E402
+from scan_lle_fields import bit_range as bits  # noqa: E402
 
 COMPUTES = (0x01, 0x02, 0x03)
 READ, SYNC = 0x13, 0x1A
-
-
-def bits(word, hi, lo):
-    return (word >> lo) & ((1 << (hi - lo + 1)) - 1)
 
 
 def tile_packets(seg, data):

@@ -16,12 +16,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_lle_fields  # noqa: E402
+from scan_lle_fields import bits as field  # noqa: E402
 
 DECIDE = ["color_blue_64x64", "color_cyan_64x64", "bright_64x64"]
-
-
-def field(word, lsb, width):
-    return (word >> lsb) & ((1 << width) - 1)
 
 
 def main():

@@ -27,14 +27,11 @@ The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of 
 import collections
 import os
 import sys
+from scan_lle_fields import bits
 
 DECIDE = ["conv_2d_1_64_64_1_3_3"]
 TILE_PACKETS_MAX = 0x20
 SYNC = 0x1A
-
-
-def bits(value, lo, width):
-    return (value >> lo) & ((1 << width) - 1)
 
 
 def reading(w0, w1):

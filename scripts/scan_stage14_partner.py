@@ -26,15 +26,12 @@ The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of 
 import collections
 import os
 import sys
+from scan_lle_fields import bits
 
 DECIDE = ["templates/dense_256_edgetpu", "add_128_128__quant"]
 COPY_W0 = ((1 << 128) - 1) ^ ((1 << 62) - 1)  # w0[127:62]
 TILE_PACKETS_MAX = 0x20  # opcodes below this carry a tile mask at w0[27:12]
 SYNC = 0x1A
-
-
-def bits(value, lo, width):
-    return (value >> lo) & ((1 << width) - 1)
 
 
 def signed(value, width):

@@ -23,16 +23,13 @@ import collections
 import os
 import re
 import sys
+from scan_lle_fields import bits
 
 DECIDE = ["posenet_mobilenet_v1_075_324_324_16_quant_decoder", "posenet_mobilenet_v1_075_353_481_16_quant_decoder",
           "posenet_mobilenet_v1_075_481_641_16_quant_decoder", "posenet_mobilenet_v1_075_721_1281_16_quant_decoder"]
 TILE_PACKETS_MAX = 0x20  # opcodes below this carry a tile mask at w0[27:12]
 SYNC = 0x1A
 PREFIX_UNITS8_PER_ARRAY = 32  # a 256-byte prefix array in the receives' 8-byte units
-
-
-def bits(value, lo, width):
-    return (value >> lo) & ((1 << width) - 1)
 
 
 def signed(value, width):

@@ -17,10 +17,7 @@ The shared reference parsers (seg.py, tfl.py) are used as libraries; nothing of 
 import collections
 import os
 import sys
-
-
-def bits(v, lo, w):
-    return (v >> lo) & ((1 << w) - 1)
+from scan_lle_fields import bits
 
 
 def signed(v, w):

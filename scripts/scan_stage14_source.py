@@ -27,10 +27,7 @@ from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import scan_lle_fields  # noqa: E402  (the one corpus walk of the scan scripts)
-
-
-def bits(word, lo, width):
-    return (word >> lo) & ((1 << width) - 1)
+from scan_lle_fields import bits  # noqa: E402
 
 
 def packet_bits(words, bit, width):

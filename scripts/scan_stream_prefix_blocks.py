@@ -22,6 +22,7 @@ The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of 
 import collections
 import os
 import sys
+from scan_lle_fields import bits
 
 DECIDE = ["model_conv_128x128x3x32x7x10", "model_mobilenet_v2_wo_fc_224x224x3"]
 TILE_PACKETS_MAX = 0x20  # opcodes below this carry a tile mask at w0[27:12]
@@ -29,10 +30,6 @@ SYNC = 0x1A
 POP = 0x26
 UNITS8_PER_ARRAY = 32  # a 256-byte prefix array in 8-byte units
 ROW_BYTES = 256
-
-
-def bits(value, lo, width):
-    return (value >> lo) & ((1 << width) - 1)
 
 
 def packet_value(words, index, length):
