@@ -108,6 +108,45 @@ void appendBlockParameters(std::vector<uint8_t>& wide, const Scales& scale, cons
   wide.insert(wide.end(), weights.begin(), weights.end());
 }
 
+// How a test draws its blocks' requantisation: block b's lane c gets scale unit x (scaleFrom + c + scaleBlockStep b),
+// bias biasLaneStep c - biasBlockStep b and weight offset offsetFrom + offsetLaneStep c + offsetBlockStep b, so every
+// lane and block differs and a block or lane read in the wrong place shows.
+struct BlockRecipe {
+  float scaleUnit;
+  int scaleFrom;
+  int scaleBlockStep;
+  int32_t biasLaneStep;
+  int32_t biasBlockStep;
+  uint32_t offsetFrom;
+  uint32_t offsetLaneStep;
+  uint32_t offsetBlockStep;
+};
+
+template <size_t Lanes, size_t Blocks>
+struct DrawnBlocks {
+  std::array<std::array<float, Lanes>, Blocks> scale{};
+  std::array<std::array<int32_t, Lanes>, Blocks> bias{};
+  std::array<std::array<uint32_t, Lanes>, Blocks> offset{};
+  std::array<std::vector<uint8_t>, Blocks> weights;
+};
+
+// `Blocks` output blocks appended to `wide` one after another, each its parameters then `weightBytes` weights drawn from `s`.
+template <size_t Lanes, size_t Blocks>
+DrawnBlocks<Lanes, Blocks> appendDrawnBlocks(std::vector<uint8_t>& wide, uint32_t& s, size_t weightBytes, const BlockRecipe& r) {
+  DrawnBlocks<Lanes, Blocks> d;
+  for (unsigned b = 0; b < Blocks; ++b) {
+    for (unsigned c = 0; c < Lanes; ++c) {
+      d.scale[b][c] = r.scaleUnit * static_cast<float>(r.scaleFrom + static_cast<int>(c) + r.scaleBlockStep * static_cast<int>(b));
+      d.bias[b][c] = r.biasLaneStep * static_cast<int32_t>(c) - r.biasBlockStep * static_cast<int32_t>(b);
+      d.offset[b][c] = r.offsetFrom + r.offsetLaneStep * c + r.offsetBlockStep * b;
+    }
+    d.weights[b].resize(weightBytes);
+    for (uint8_t& w : d.weights[b]) w = lcg(s);
+    appendBlockParameters(wide, d.scale[b], d.bias[b], d.offset[b], d.weights[b]);
+  }
+  return d;
+}
+
 // The expected byte of lane `c` at output (y, x) of a reduction split around the positions, as the tests below
 // lay it out: `groups` K groups, each a plane of `plane` grid units whose kKh x kKw window from (y, x) meets that
 // group's taps in `weights` (4 x `lanes` bytes a tap), then the lane's scale and the epilogue.
@@ -358,20 +397,8 @@ TEST(LleConvCompute, ASplitReductionsOutputBlocksTakeTheStreamsNextPrefixAndWind
   std::vector<uint8_t> grid(4 * kPlane * kGroups);
   for (uint8_t& b : grid) b = lcg(s);
   std::vector<uint8_t> wide;
-  std::array<std::array<float, kWideLanes>, kBlocks> scale{};
-  std::array<std::array<int32_t, kWideLanes>, kBlocks> bias{};
-  std::array<std::array<uint32_t, kWideLanes>, kBlocks> offset{};
-  std::array<std::vector<uint8_t>, kBlocks> weights;
-  for (unsigned b = 0; b < kBlocks; ++b) {
-    for (unsigned c = 0; c < kWideLanes; ++c) {
-      scale[b][c] = 0.0625f * static_cast<float>(c + 1 + 3 * b);
-      bias[b][c] = 250 * static_cast<int32_t>(c) - 900 * static_cast<int32_t>(b);
-      offset[b][c] = 60 + 11 * c + 17 * b;
-    }
-    weights[b].resize(kGroups * kTaps * 4 * kWideLanes);
-    for (uint8_t& w : weights[b]) w = lcg(s);
-    appendBlockParameters(wide, scale[b], bias[b], offset[b], weights[b]);
-  }
+  const auto [scale, bias, offset, weights] =
+      appendDrawnBlocks<kWideLanes, kBlocks>(wide, s, kGroups * kTaps * 4 * kWideLanes, {0.0625f, 1, 3, 250, 900, 60, 11, 17});
   AddressedMemory narrow{8192};
   ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
   uint64_t macs = 0;
@@ -450,20 +477,9 @@ TEST(LleConvCompute, AStreamsOutputBlocksPinTheKPassesWhereAPositionLevelCountsA
   std::vector<uint8_t> grid(4 * kPositions * kPositionUnits);
   for (uint8_t& b : grid) b = lcg(s);
   std::vector<uint8_t> wide;
-  std::array<std::array<float, kLanes>, kBlocks> scale{};
-  std::array<std::array<int32_t, kLanes>, kBlocks> bias{};
-  std::array<std::array<uint32_t, kLanes>, kBlocks> offset{};
-  std::array<std::vector<uint8_t>, kBlocks> weights;
-  for (unsigned b = 0; b < kBlocks; ++b) {
-    for (unsigned c = 0; c < kLanes; ++c) {
-      scale[b][c] = 0.125f * static_cast<float>(c + 2 + 5 * b);
-      bias[b][c] = 300 * static_cast<int32_t>(c) - 1100 * static_cast<int32_t>(b);
-      offset[b][c] = 90 + 13 * c + 19 * b;
-    }
-    weights[b].resize(kWindow * kPasses * 4 * kLanes);  // pass g's window: groups g x kWindow ...
-    for (uint8_t& w : weights[b]) w = lcg(s);
-    appendBlockParameters(wide, scale[b], bias[b], offset[b], weights[b]);
-  }
+  // Pass g's window: groups g x kWindow ...
+  const auto [scale, bias, offset, weights] =
+      appendDrawnBlocks<kLanes, kBlocks>(wide, s, kWindow * kPasses * 4 * kLanes, {0.125f, 2, 5, 300, 1100, 90, 13, 19});
   AddressedMemory narrow{4096};
   ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
   uint64_t macs = 0;
@@ -790,20 +806,8 @@ TEST(LleConvCompute, PassesOfTheWholeWalkTakeTheStreamsNextBlockAndWriteTheNextO
   std::vector<uint8_t> grid(4 * kPlane);
   for (uint8_t& b : grid) b = lcg(s);
   std::vector<uint8_t> wide;
-  std::array<std::array<float, kLanes>, kPasses> scale{};
-  std::array<std::array<int32_t, kLanes>, kPasses> bias{};
-  std::array<std::array<uint32_t, kLanes>, kPasses> offset{};
-  std::array<std::vector<uint8_t>, kPasses> weights;
-  for (unsigned b = 0; b < kPasses; ++b) {
-    for (unsigned c = 0; c < kLanes; ++c) {
-      scale[b][c] = 0.125f * static_cast<float>(c + 1 + 2 * b);
-      bias[b][c] = 300 * static_cast<int32_t>(c) - 700 * static_cast<int32_t>(b);
-      offset[b][c] = 90 + 13 * c + 19 * b;
-    }
-    weights[b].resize(kTaps * 4 * kLanes);
-    for (uint8_t& w : weights[b]) w = lcg(s);
-    appendBlockParameters(wide, scale[b], bias[b], offset[b], weights[b]);
-  }
+  const auto [scale, bias, offset, weights] =
+      appendDrawnBlocks<kLanes, kPasses>(wide, s, kTaps * 4 * kLanes, {0.125f, 1, 2, 300, 700, 90, 13, 19});
   AddressedMemory narrow{4096};
   ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
   uint64_t macs = 0;
@@ -918,20 +922,8 @@ TEST(LleConvCompute, PassesOfTheWholeWalkSplitIntoKPassesAboveThePositionsAddEac
   std::vector<uint8_t> grid(4 * kPlane * kGroups);
   for (uint8_t& b : grid) b = lcg(s);
   std::vector<uint8_t> wide;
-  std::array<std::array<float, kWideLanes>, kPasses> scale{};
-  std::array<std::array<int32_t, kWideLanes>, kPasses> bias{};
-  std::array<std::array<uint32_t, kWideLanes>, kPasses> offset{};
-  std::array<std::vector<uint8_t>, kPasses> weights;
-  for (unsigned b = 0; b < kPasses; ++b) {
-    for (unsigned c = 0; c < kWideLanes; ++c) {
-      scale[b][c] = 0.0625f * static_cast<float>(c + 2 + 3 * b);
-      bias[b][c] = 270 * static_cast<int32_t>(c) - 800 * static_cast<int32_t>(b);
-      offset[b][c] = 70 + 9 * c + 23 * b;
-    }
-    weights[b].resize(kGroups * kTaps * 4 * kWideLanes);
-    for (uint8_t& w : weights[b]) w = lcg(s);
-    appendBlockParameters(wide, scale[b], bias[b], offset[b], weights[b]);
-  }
+  const auto [scale, bias, offset, weights] =
+      appendDrawnBlocks<kWideLanes, kPasses>(wide, s, kGroups * kTaps * 4 * kWideLanes, {0.0625f, 2, 3, 270, 800, 70, 9, 23});
   AddressedMemory narrow{8192};
   ASSERT_TRUE(narrow.write(4 * kInputAt4, grid));
   uint64_t macs = 0;
