@@ -2024,6 +2024,18 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
   if (readField(packet.words, LleField::ComputeSixteenBitResults) != 0 && !wideSquare && !steppedSixteen) {
     if (const std::string problem = sixteenBitResultsProblem(packet.words); !problem.empty()) refuse(packet, problem);
   }
+  // A position that leaves a partial pass of lane groups (its w7 codes set, output_partial_pass.h; docs/decoding-log.md
+  // "w7codes", "dec16"): the convolution form writes the last pass's k units (ConvCompute::unitsOfOutput, byte-checked
+  // against the twin). Held here: past it the 16-channel decoders run fully, their layers equal to the twin's but for
+  // requantisation LSBs that grow through the network ("dec17"), about 90 % of their output bytes equal to the golden's
+  // preferred reference (max |d| 2) -- full runs that are not the golden.
+  if (const OutputPartialPassCodes codes = expectedOutputPartialPassCodes(packet.words); codes != OutputPartialPassCodes{}) {
+    refuse(packet, "ComputeOutPartialUnits (word 7 bits 25:22) = " + std::to_string(codes.partialUnits) +
+                       ": a position of ComputeLaneGroups + 1 units leaves a partial pass of " +
+                       std::to_string(codes.partialUnits + 1) + " units at Output37 level " +
+                       std::to_string(codes.levelsWalked - 1) + " (its last iteration); the convolution writes them, but is held: "
+                       "the corpus programs that reach it run fully past it without being golden-exact");
+  }
   if (!inputPopsDelivered(streams) || !deferredComputes_.empty()) {
     DeferredCompute& waiting = deferredComputes_.emplace_back();
     waiting.words.assign(packet.words.begin(), packet.words.end());
@@ -2064,8 +2076,6 @@ void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& str
                          std::to_string(tiles_[t].keptReadChannel) + "): an 0x01 compute taking it is never seen and not decoded");
     }
   }
-  // A position's partial pass of lane groups (its w7 codes set): only the convolution form writes it ("dec16").
-  refusePartialPassOutsideTheConvolution(packet);
   // The one-byte output form (lle_rung_one_byte_output.cc, docs/decoding-log.md "soft2b"): one byte weighed by a
   // 16-bit weight, one byte written; outputElementBytesProblem above has checked the slot-6 pair beside it.
   if (readField(words, LleField::ComputeOutputBytes) == kOneByteOutput) {

@@ -273,10 +273,6 @@ class LleRung final : public models::DatapathRung {
   // packedExecuted: the caller executes a packed K reduction (the streamed product); its count is still checked.
   void refusePackedKCountDisagreeing(const models::DecodedPacket& packet, uint64_t elementBytes, bool packedExecuted = false) const;
   void compute(const models::DecodedPacket& packet, const models::RunStreams& streams);
-  // A partial pass of lane groups (lle_rung_partial_pass.cc, docs/decoding-log.md "dec16"): executed by the convolution
-  // form only; a compute with the codes that compute() would run as another form is refused by name.
-  [[nodiscard]] bool runsAsConvolution(const models::DecodedPacket& packet) const;
-  void refusePartialPassOutsideTheConvolution(const models::DecodedPacket& packet) const;
   // The max reduction, opcode 0x02 (lle_rung_max_reduce.cc, docs/decoding-log.md "bright02").
   void maxReduce(const models::DecodedPacket& packet);
   // The softmax's sum, opcode 0x03 laid out as 0x01 (lle_rung_exp_sum.cc, exp_sum_form.h, docs/decoding-log.md "sum03"):
