@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,7 @@
 #include "sim/layer_check/layer_check.h"
 #include "tests/corpus/parameter_flip.h"
 #include "tests/support/corpus.h"
+#include "tests/support/golden_output.h"
 
 namespace coralsim::sim::layer_check_corpus_test {
 namespace {
@@ -90,11 +92,63 @@ const std::vector<Checked>& checkedCorpus() {
   return checked;
 }
 
+// The compiled models whose golden references disagree (tests/support/golden_output.h goldenReferenceSpread): none when the
+// golden set is absent, and then such a program is judged like any other (and fails where the twin is not its bytes).
+const std::set<fs::path>& referencesDisagree() {
+  static const std::set<fs::path> models = [] {
+    const auto golden = testing::goldenDir();
+    const auto corpus = testing::corpusDir();
+    return golden && corpus ? testing::compiledModelsWhoseGoldenReferencesDisagree(*golden, *corpus) : std::set<fs::path>{};
+  }();
+  return models;
+}
+
+// tolerance.max_abs_lsb of the golden model whose compiled model is `compiled` (1 when none names it).
+int goldenToleranceOf(const fs::path& golden, const fs::path& compiled) {
+  const auto corpus = testing::corpusDir();
+  for (const auto& entry : fs::directory_iterator(golden)) {
+    if (!entry.is_directory() || !fs::exists(entry.path() / "manifest.json")) continue;
+    const testing::JsonValue manifest = testing::readJsonFile(entry.path() / "manifest.json");
+    const testing::JsonValue* path = manifest.find("compiled") ? manifest.find("compiled")->find("path") : nullptr;
+    if (path && corpus && (*corpus / path->text).lexically_normal() == compiled.lexically_normal()) {
+      return testing::goldenReferenceSpread(manifest).maxAbsLsb;
+    }
+  }
+  return 1;
+}
+
+// A fully running program whose golden's CPU references disagree (docs/decoding-log.md "hold17", "lift18": the PoseNet /
+// BodyPix 16-channel decoders) is not judged layer by layer against the CPU twin: the twin is one of those references
+// (TFLite's kernels with its own double scales), the device requantises with the f32 scales stored in the program, and
+// their 1-LSB differences grow through the network; and the layer map cannot lay these programs' packets on the twin's
+// layers (its MAC-work mapping says "uncertain", several-position layers have no placement, the packets it gives the
+// output heads write more lanes than they have: "does not fit", its own sign of a wrong map). Its whole output is judged
+// against its golden by corpus_lle (the "references disagree" class: the golden's tolerance against the preferred
+// reference) and equals the device-scale twin (scripts/hold17_device_scale_twin.py). Here: every compute packet ran, and
+// the verdicts are printed. Returns whether the program is of that class.
+bool judgedByItsGoldenInstead(const Checked& c) {
+  if (!referencesDisagree().contains(c.path.lexically_normal())) return false;
+  EXPECT_EQ(c.report.lleComputePackets, c.report.computePackets) << c.path;
+  size_t matched = 0, differs = 0, doesNotFit = 0, notPlaced = 0, uncertain = 0;
+  for (const LayerCheckRow& row : c.report.rows) {
+    matched += row.verdict == LayerVerdict::kMatched || row.verdict == LayerVerdict::kWithinTolerance;
+    differs += row.verdict == LayerVerdict::kDiffers;
+    doesNotFit += row.verdict == LayerVerdict::kDoesNotFit;
+    notPlaced += row.verdict == LayerVerdict::kNotPlaced;
+    uncertain += row.mapping == "uncertain";
+  }
+  std::printf("  %-50s lle ran fully (%zu compute packets): GOLDEN REFERENCES DISAGREE, judged by corpus_lle against its golden, "
+              "not here; layer map: %zu matched, %zu differ, %zu do not fit, %zu not placed, %zu mapped uncertain\n",
+              c.path.filename().string().c_str(), c.report.lleComputePackets, matched, differs, doesNotFit, notPlaced, uncertain);
+  return true;
+}
+
 TEST(LayerCheckCorpus, ModelsLleRunsFullyMatchTheirTwinLayerByLayer) {
   CORALSIM_REQUIRE_CORPUS(testing::corpusDir());
   size_t full = 0, severalPositionLayers = 0, notPlaced = 0;
   for (const Checked& c : checkedCorpus()) {
     if (!c.report.lleCompleted) continue;
+    if (judgedByItsGoldenInstead(c)) continue;
     EXPECT_FALSE(c.report.mismatch()) << c.path;
     // A program whose packets the layer map gives to no layer (the iwatake padding sweep: identity
     // copies into the padded output, a PAD without MACs; docs/decoding-log.md "pad13") has no layer to
@@ -185,7 +239,22 @@ TEST(LayerCheckCorpus, ModelsWhereLleStopsReportTheStopAndTheLayersNotReached) {
   for (const Checked& c : checkedCorpus()) {
     if (c.report.lleCompleted) continue;
     ++stopped;
-    EXPECT_FALSE(c.report.mismatch()) << c.path << ": " << c.report.refusal;
+    if (referencesDisagree().contains(c.path.lexically_normal())) {
+      // A program whose golden's CPU references disagree (judgedByItsGoldenInstead above): a layer that differs from the
+      // twin is reported and held to the golden's own tolerance (tolerance.max_abs_lsb: how far its references stand
+      // apart), not to 1 LSB (DeepLab v3 pascal since "lift18": its 62nd layer, after 254 packets, max |d| 10, tolerance 20).
+      for (const LayerCheckRow& row : c.report.rows) {
+        if (row.verdict != LayerVerdict::kDiffers) continue;
+        const std::optional<fs::path> golden = testing::goldenDir();
+        const int tolerance = golden ? goldenToleranceOf(*golden, c.path) : 1;
+        std::printf("  %-50s layer %zu differs from the twin by up to %u LSB (GOLDEN REFERENCES DISAGREE: held to the golden's "
+                    "tolerance %d)\n", c.path.filename().string().c_str(), static_cast<size_t>(row.layer.index),
+                    row.comparison.maxAbsDiff, tolerance);
+        EXPECT_LE(static_cast<int>(row.comparison.maxAbsDiff), tolerance) << c.path << " layer " << row.layer.index;
+      }
+    } else {
+      EXPECT_FALSE(c.report.mismatch()) << c.path << ": " << c.report.refusal;
+    }
     EXPECT_NE(c.report.refusal.find("opcode 0x"), std::string::npos) << c.path << ": " << c.report.refusal;
     EXPECT_NE(c.report.refusal.find("PC 0x"), std::string::npos) << c.path << ": " << c.report.refusal;
     // The stop is placed at the layer owning the first packet lle did not execute, when one is mapped.
@@ -316,6 +385,9 @@ TEST(LayerCheckCorpus, AChangedByteOfASeveralPositionLayerIsNamedWhereTheLleOutp
     if (!c.report.lleCompleted) continue;
     const LayerCheckRow* layer = nullptr;
     for (const LayerCheckRow& row : c.report.rows) {
+      // (A layer left on the CPU, the PoseNet decoder op of the 16-channel decoders that run fully since "lift18", has no
+      // shape: back() on it read past an empty vector.)
+      if (row.tensor.shape.empty()) continue;
       const bool severalPositions = row.comparison.elements > static_cast<size_t>(row.tensor.shape.back());
       if (row.verdict == LayerVerdict::kMatched && severalPositions && row.comparison.compared == row.comparison.elements) layer = &row;
     }

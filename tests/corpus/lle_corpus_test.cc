@@ -371,12 +371,10 @@ TEST(LleCorpus, GoldenModelsThatRunInLleMatchTheGoldenBytes) {
     // reported; the tolerance is asserted against the preferred (float-requantising) reference and the primary's
     // distance printed, marked where it exceeds the tolerance. Only the device's rounding is run (CI time: these
     // are the corpus's largest programs).
-    int floatSpread = 0, requantisingLayers = 0;
-    if (const JsonValue* tol = goldenModel.manifest.find("tolerance")) {
-      if (const JsonValue* f = tol->find("float_requant_spread_lsb")) floatSpread = static_cast<int>(f->asDouble());
-      if (const JsonValue* l = tol->find("requantising_layers")) requantisingLayers = static_cast<int>(l->asDouble());
-    }
-    const bool referencesDisagree = floatSpread >= 2 && requantisingLayers >= 2;
+    // (coralsim::testing::goldenReferenceSpread, tests/support/golden_output.h: the class, shared with the floors.)
+    const coralsim::testing::GoldenReferenceSpread spread = coralsim::testing::goldenReferenceSpread(goldenModel.manifest);
+    const int floatSpread = spread.floatRequantSpreadLsb, requantisingLayers = spread.requantisingLayers;
+    const bool referencesDisagree = spread.referencesDisagree();
     const bool exactExpected =
         (twinConfidence.empty() || twinConfidence.starts_with("high")) && !roundsPoolTies && !referencesDisagree;
     const ModelFile model = loadModelFile(goldenModel.compiled);  // the plan refers into it

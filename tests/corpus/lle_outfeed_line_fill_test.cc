@@ -103,6 +103,18 @@ TEST(LleOutfeedLineFill, GoldenModelsWhoseTileRowsFillHalfALineRunOnLleAndMatchT
     fullyExact += compared > 0 && exact == compared;
     std::printf("  %s runs fully on lle: %zu golden case(s), %zu / %zu bytes exact (%.1f %%), max |d| %d\n", name.c_str(), cases, exact,
                 compared, compared ? 100.0 * static_cast<double>(exact) / static_cast<double>(compared) : 0.0, maxDiff);
+    // A golden whose own CPU references disagree (goldenReferenceSpread, tests/support/golden_output.h; the golden test's
+    // class, docs/decoding-log.md "hold17" §D, "lift18"): no reference is the device's bytes, so exactness is reported and the
+    // golden's tolerance asserted against the preferred reference. A wrong line fill moves whole rows by bytes of other
+    // positions, far beyond it; every other golden stays asserted exact.
+    const coralsim::testing::GoldenReferenceSpread spread = coralsim::testing::goldenReferenceSpread(manifest);
+    if (spread.referencesDisagree()) {
+      std::printf("  %s: references disagree (%d LSB over %d layers): exactness reported, max |d| %d asserted <= %d\n", name.c_str(),
+                  spread.floatRequantSpreadLsb, spread.requantisingLayers, maxDiff, spread.maxAbsLsb);
+      EXPECT_GT(compared, 0u) << name;
+      EXPECT_LE(maxDiff, spread.maxAbsLsb) << name << ": beyond the golden's tolerance";
+      continue;
+    }
     EXPECT_EQ(exact, compared) << name << ": not every byte equals the golden's preferred reference";
   }
   std::printf("golden models with a tile row of 4 (mod 8) bytes: %zu; fully on lle: %zu, every byte exact: %zu\n", programs, fully,

@@ -38,4 +38,28 @@ bool goldenRoundsPoolTies(const JsonValue& manifest) {
   return ops && ops->find("AVERAGE_POOL_2D") != nullptr;
 }
 
+GoldenReferenceSpread goldenReferenceSpread(const JsonValue& manifest) {
+  GoldenReferenceSpread spread;
+  const JsonValue* tolerance = manifest.find("tolerance");
+  if (!tolerance) return spread;
+  if (const JsonValue* f = tolerance->find("float_requant_spread_lsb")) spread.floatRequantSpreadLsb = static_cast<int>(f->asDouble());
+  if (const JsonValue* l = tolerance->find("requantising_layers")) spread.requantisingLayers = static_cast<int>(l->asDouble());
+  if (const JsonValue* m = tolerance->find("max_abs_lsb")) spread.maxAbsLsb = static_cast<int>(m->asDouble());
+  return spread;
+}
+
+std::set<std::filesystem::path> compiledModelsWhoseGoldenReferencesDisagree(const std::filesystem::path& golden,
+                                                                            const std::filesystem::path& corpus) {
+  namespace fs = std::filesystem;
+  std::set<fs::path> out;
+  for (const auto& entry : fs::directory_iterator(golden)) {
+    if (!entry.is_directory() || !fs::exists(entry.path() / "manifest.json")) continue;
+    const JsonValue manifest = readJsonFile(entry.path() / "manifest.json");
+    const JsonValue* compiled = manifest.find("compiled");
+    if (!compiled || !goldenReferenceSpread(manifest).referencesDisagree()) continue;
+    out.insert((corpus / textOf(compiled->find("path"))).lexically_normal());
+  }
+  return out;
+}
+
 }  // namespace coralsim::testing
