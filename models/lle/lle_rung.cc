@@ -164,6 +164,8 @@ void LleRung::beginRun() {
     t.keptReadRepeats = 0;
     t.keptReadChannel = 0;
     t.keptReadSequence = 0;
+    t.keptReadNumber = 0;
+    t.keptReadNumberChannel = 0;
     t.keptReadFeedsNormalise = false;
     t.keptReadUnwrittenByte.reset();
     t.keptStreams.clear();
@@ -1093,9 +1095,11 @@ void LleRung::stageRead(const DecodedPacket& packet) {
   const uint64_t w4On = readField(words, LleField::Stage13W4On);
   const bool sequenceForm = readField(words, LleField::Stage13W4Bit59) == 0;
   const uint64_t sequence = sequenceForm ? readField(words, LleField::Stage13KeptSequence) : 0;
-  if (w4On != ((!sequenceForm || sequence != 0) ? 1u : 0u)) {
+  // Its pacing number beside it (Stage13KeptPace, "col13"): not read for the bytes; part of the slot bit 75 answers for.
+  const uint64_t slot = sequenceForm ? (readField(words, LleField::Stage13KeptPace) << 9) | sequence : 0;
+  if (w4On != ((!sequenceForm || slot != 0) ? 1u : 0u)) {
     refuse(packet, "Stage13W4On (word 4 bit 75) = " + std::to_string(w4On) + " with word 4 bits 59:43 = " +
-                       std::to_string(sequenceForm ? sequence : (uint64_t{1} << 16) | sequence) +
+                       std::to_string(sequenceForm ? slot : (uint64_t{1} << 16) | sequence) +
                        ": the bit is set exactly when those bits are not 0 in every corpus read");
   }
   // The kept read's consumer-form mark (lle_fields.def Stage13KeptConsumerForm, docs/decoding-log.md "bit40"): w4[41:40]
@@ -1109,8 +1113,8 @@ void LleRung::stageRead(const DecodedPacket& packet) {
                          std::to_string(w4On) + ": never seen (1 or 2 with the w4 fields on, 0 with them off); not decoded");
     }
   }
-  if (sequenceForm && sequence != 0 && route107 != 0) {
-    refuse(packet, "Stage13KeptSequence (word 4 bits 58:43) = " + std::to_string(sequence) +
+  if (sequenceForm && slot != 0 && route107 != 0) {
+    refuse(packet, "Stage13KeptSequence (word 4 bits 51:43) = " + std::to_string(sequence) +
                        " with Stage13W4Bit59 clear in a sent read (Stage13Route[1] set): never seen, every sent read sets bit 59");
   }
   // The max-pass mark (w4 bit 35, a field of the reads with bit 105: docs/decoding-log.md "bright02"): a kept read
@@ -1170,6 +1174,7 @@ void LleRung::stageRead(const DecodedPacket& packet) {
         forMaxPass && readField(words, LleField::Stage13MaxPassBeats) != 0xffff ? readField(words, LleField::Stage13MaxPassBeats) : 0;
     tiles_[t].keptRead.reset();
     tiles_[t].keptReadSequence = 0;
+    tiles_[t].keptReadNumber = 0;
     tiles_[t].keptReadRunDiffers = false;
     tiles_[t].keptReadUnwrittenByte.reset();
   }
@@ -1241,29 +1246,41 @@ LleRung::StagedNest LleRung::gatheredReach(const DecodedPacket& packet, const Re
 // A read kept in the tile (Stage13Route 0, 0): the nest's bytes are taken from narrow memory now, as
 // the packet runs, so a later write there does not change them; they wait for the tile's next
 // compute. The send path is disarmed: the tile's next outfeed has no read to carry.
-// `sequence` (Stage13KeptSequence, docs/decoding-log.md "keep13"): a read numbered N > 1 follows read N - 1 on
-// each of its tiles with no compute between, as in every corpus run but the colour templates' 514 / 2,050.
+// `sequence` (Stage13KeptSequence, docs/decoding-log.md "keep13", "col13"): a read numbered N > 1 follows read N - 1
+// on each of its tiles: with no compute between (a run the next compute takes, "keep13"), or, where a compute (or
+// another consumer) took the tile's run, the last numbered read of the same stream was N - 1 -- the compiler
+// numbers a stream's kept reads across their consumers (140 / 140 corpus reads, the colour templates' 2 among them).
 void LleRung::keepRead(const DecodedPacket& packet, const StagedNest& reach, uint64_t repeats, uint64_t channel,
                        uint64_t sequence) {
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
-    const uint64_t held = tiles_[t].keptReadSequence;
-    if (sequence > 1 && held + 1 != sequence) {
-      refuse(packet, "Stage13KeptSequence (word 4 bits 58:43) = " + std::to_string(sequence) + " on tile " + std::to_string(t) +
+    const TileState& tile = tiles_[t];
+    const uint64_t held = tile.keptReadSequence;
+    const bool inRun = held + 1 == sequence;
+    const bool afterTaken = held == 0 && tile.keptReadNumber + 1 == sequence && tile.keptReadNumberChannel == channel;
+    if (sequence > 1 && !inRun && !afterTaken) {
+      refuse(packet, "Stage13KeptSequence (word 4 bits 51:43) = " + std::to_string(sequence) + " on tile " + std::to_string(t) +
                          ", whose last kept read since its last compute is number " + std::to_string(held) +
-                         ": only a run 1, 2, 3, ... of kept reads is decoded");
+                         " (its stream's last numbered kept read: " + std::to_string(tile.keptReadNumber) + ", stream " +
+                         std::to_string(tile.keptReadNumberChannel) +
+                         "): only a run 1, 2, 3, ... of kept reads, or one numbered on after a compute took the one before, is decoded");
     }
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(packet.tileMask & (1u << t))) continue;
     keptReadTakesStreamTag(packet, t, channel);  // the host's input stream on its tag gives it up (lle_rung_input_stream_tag.cc)
     TileState& tile = tiles_[t];
-    tile.keptReadSequence = sequence;
+    // The read's place in the run the tile's next compute takes: its number, but 1 where a compute took the one before
+    // ("col13": the run starts again; the stream's numbering goes on in keptReadNumber).
+    tile.keptReadSequence = sequence > 1 ? tile.keptReadSequence + 1 : sequence;
+    tile.keptReadNumber = sequence;
+    tile.keptReadNumberChannel = channel;
     tile.keptReadFeedsNormalise = false;
     auto bytes = gather(tile.narrowSram, reach);
     // A later read of a run: does it keep the bytes the one before it kept ("split" §E)?
     const auto* taken = std::get_if<std::vector<uint8_t>>(&bytes);
-    tile.keptReadRunDiffers = sequence > 1 && (tile.keptReadRunDiffers || !taken || !tile.keptRead || *taken != *tile.keptRead);
+    tile.keptReadRunDiffers =
+        tile.keptReadSequence > 1 && (tile.keptReadRunDiffers || !taken || !tile.keptRead || *taken != *tile.keptRead);
     tile.stagedReadAt.reset();
     tile.stagedReadBytes = 0;
     tile.stagedReadRepeats = 0;

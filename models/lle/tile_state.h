@@ -157,6 +157,11 @@ struct TileState {
   // Its Stage13KeptSequence (docs/decoding-log.md "keep13"): 0 outside a run of numbered kept reads; N where
   // the tile took kept reads 1 ... N since its last compute. How a compute takes more than one is not decoded.
   uint64_t keptReadSequence = 0;
+  // The number and stream (Stage13KeptSequence, Stage13Channel) of the tile's last numbered kept read, kept when a
+  // compute takes it (docs/decoding-log.md "col13"): the compiler numbers a stream's kept reads across the computes that
+  // take them (the colour templates' 2 after the 1 tile 0's copy took). A sent read ends the numbering (never seen).
+  uint64_t keptReadNumber = 0;
+  uint64_t keptReadNumberChannel = 0;
   // A read of the run after the first kept other bytes than the one before it (or bytes this run did not write):
   // how a compute takes several is not decoded, so it takes only a run whose blocks are all equal -- then any of
   // them is the same operand (docs/decoding-log.md "split" §E: split_concat's three 4 x 4 identities).
