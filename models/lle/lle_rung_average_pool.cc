@@ -10,13 +10,16 @@
 //   (a / 4) x 4 x lanes + 16 x (c / 4) + 4 x (a % 4) + c % 4.
 // That is the order gabor p4's kept read gathers (0x13 @ 0x0111 puts a chunk's four positions' channels 0-3, then
 // their channels 4-7: read_nest.h, "gabp4" §B); the gather is only needed for that layout, and the walk then takes
-// each 4 x 4 window's 16 positions per channel (docs/decoding-log.md "pool4" §B). The reduction is the w10 nest's
-// level 0 (ComputeK4W10 + 1 taps) along consecutive iterations of the weight nest; the outputs follow Output37,
-// lane groups side by side (output_nest.h). Only zero points 0 are executed: the uint8 pools (ensemble, nin_cnn,
-// DeepLab v3) carry ComputeZpWeight = ComputeZpOut = the tensor's zero point, and their goldens' tie rule is not
-// checked ("gabp4" Next (2)); a prefix (per-lane scale), an addend, a ring input or a weight level above 3 is refused.
+// each 4 x 4 window's 16 positions per channel (docs/decoding-log.md "pool4" §B). The reduction is the w10 nest's lowest
+// levels (level 0 where the compiler flattens the window into it, levels 0-1 where the levels above 3 count output
+// blocks: "avgp") along consecutive iterations of the weight nest, all seven of its levels walked; the outputs follow
+// Output37, lane groups side by side (output_nest.h). Zero points: the uint8 pools (ensemble, nin_cnn, DeepLab v3)
+// carry ComputeZpWeight = ComputeZpOut = the tensor's zero point, summed as (w - ComputeZpWeight) like every weighed
+// form ("avgp"; nin_cnn's device scores, "round18" §B, are this arithmetic); a prefix (per-lane scale), an addend, a
+// ring input or a w0 nest level 7 is refused.
 
 #include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
@@ -62,26 +65,47 @@ void LleRung::computeWindowPool(const DecodedPacket& packet, PoolReduction reduc
     const uint64_t value = readField(words, field);
     refuseUnless(value == 0, std::string(fieldDef(field).name) + " = " + std::to_string(value) + ": not decoded in this form");
   }
-  for (const LleField high : {LleField::ComputeLimit29High, LleField::ComputeLimitW0Level4, LleField::ComputeLimitW0Levels56,
-                              LleField::ComputeLimitW0Level7}) {
-    refuseUnless(levelIterations(words, {high}) == 1, std::string(fieldDef(high).name) + ": a level above 3 counts; not executed in this form");
-  }
+  // The w0 nest's levels 4-6 repeat Nest29's (lle_fields.def ComputeLimitW0Level4 / Levels56); its level 7 (passes of the
+  // whole walk, "w1b86b") is not the pools'.
+  refuseUnless(readField(words, LleField::ComputeLimitW0Level7) == 0, "ComputeLimitW0Level7: a level above 6 counts; not executed in this form");
+  refuseUnless(readField(words, LleField::ComputeLimitW0Level4) == readField(words, LleField::ComputeLimit29High, 0) &&
+                   readField(words, LleField::ComputeLimitW0Levels56, 0) == readField(words, LleField::ComputeLimit29High, 1) &&
+                   readField(words, LleField::ComputeLimitW0Levels56, 1) == readField(words, LleField::ComputeLimit29High, 2),
+               "ComputeLimitW0Level4 / ComputeLimitW0Levels56 are not Nest29's levels 4-6 (ComputeLimit29High)");
   const auto [zpIn, zpOut, mult, lo, hi] = readEpilogue(packet);  // refuses an addend (ComputeBias)
   const auto zpWeight = static_cast<int32_t>(readField(words, LleField::ComputeZpWeight));
-  refuseUnless(zpIn == 0 && zpWeight == 0,
-               "ComputeZpIn = " + std::to_string(zpIn) + ", ComputeZpWeight = " + std::to_string(zpWeight) +
-                   ": a pool over zero-pointed (uint8) bytes; whether the device's rounding matches its golden's ties is not checked");
+  // A zero-pointed (uint8) average pool sums (x - ComputeZpIn)(w - ComputeZpWeight) as every weighed form does: the input
+  // bytes are ones, so each tap is the pooled byte less the tensor's zero point, and ComputeZpOut (the same zero point) is
+  // added back after the multiplier. The compiled multiplier one float32 ulp below 1 / window then sends the sums' exact
+  // ties toward the zero point, which is what nin_cnn's 300 device scores show ("round18" §B). The max pool reads no
+  // input and takes no zero point (none in the corpus's 81): refused there.
+  // Only the averages' pairing is executed: one tensor's zero point out as in (DeepLab v3's four multiplier-1 computes
+  // carry 131 / 227: not averages, not decoded).
+  refuseUnless(zpIn == 0 && (sum ? zpWeight == zpOut && zpWeight <= 255 : zpWeight == 0),
+               "ComputeZpIn = " + std::to_string(zpIn) + ", ComputeZpWeight = " + std::to_string(zpWeight) + ", ComputeZpOut = " +
+                   std::to_string(zpOut) +
+                   (sum ? ": only an average of one uint8 tensor's bytes (ComputeZpIn 0, ComputeZpWeight = ComputeZpOut) is decoded"
+                        : ": a zero point in the max pool; not decoded"));
   refuseAKeptReadOfUnwrittenBytes(packet);
 
-  const WeightByteWalk walk = WeightByteWalk::fromPacket(words);
-  uint64_t iterations = 1;
-  for (const uint64_t limit : walk.limits) iterations *= limit + 1;
-  const uint64_t taps = readField(words, LleField::ComputeK4W10) + 1;
-  const uint64_t w10Iterations = taps * levelIterations(words, {LleField::ComputeLimitW10, LleField::ComputeLimitW10Level3, LleField::ComputeLimitW10High});
-  refuseUnless(w10Iterations == iterations && iterations % taps == 0,
-               "the w10 nest counts " + std::to_string(w10Iterations) + " iterations, ComputeK4W10 + 1 = " + std::to_string(taps) +
-                   " a reduction, the weight nest (Nest29) " + std::to_string(iterations) + ": not one reduction per output");
-  const uint64_t outputs = iterations / taps;
+  const WeightByteWalk::AllLevels walk = WeightByteWalk::fromPacket(words).allLevels(words);
+  const uint64_t iterations = walk.iterations();
+  // The w10 nest (the MAC loop) counts the same iterations; the reduction is its lowest levels -- the taps of one output
+  // position of Output37 -- and the levels above them count the positions. Where the window fits one level the compiler
+  // flattens it into level 0 (ComputeK4W10 + 1 = 16 in gabor p4's and nin_cnn's 4 x 4 pools); where the levels above 3
+  // count output blocks it keeps the window's two levels (MobileNet v1 0.25 128's 4 x 4 over four blocks of 64 lanes: w10
+  // counts 4, 4, 1, 1, 4; MobileNet v2's 7 x 7 over 20 blocks), docs/decoding-log.md "avgp".
+  const std::array<uint64_t, 7> w10 = {readField(words, LleField::ComputeK4W10) + 1,
+                                       readField(words, LleField::ComputeLimitW10, 0) + 1,
+                                       readField(words, LleField::ComputeLimitW10, 1) + 1,
+                                       readField(words, LleField::ComputeLimitW10Level3) + 1,
+                                       readField(words, LleField::ComputeLimitW10High, 0) + 1,
+                                       readField(words, LleField::ComputeLimitW10High, 1) + 1,
+                                       readField(words, LleField::ComputeLimitW10High, 2) + 1};
+  uint64_t w10Iterations = 1;
+  for (const uint64_t count : w10) w10Iterations *= count;
+  refuseUnless(w10Iterations == iterations, "the w10 nest counts " + std::to_string(w10Iterations) + " iterations, the weight nest (Nest29) " +
+                                                std::to_string(iterations));
   const auto lanes = static_cast<unsigned>(kUnitBytes * (readField(words, LleField::ComputeLaneGroups) + 1));
   const uint64_t rowBytes = uint64_t{kUnitBytes} * lanes;
 
@@ -94,19 +118,32 @@ void LleRung::computeWindowPool(const DecodedPacket& packet, PoolReduction reduc
                                                   std::to_string(iterations));
   const OutputNest output = OutputNest::fromPacket(words, static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes),
                                                    static_cast<int64_t>(lanes / kUnitBytes));
-  refuseUnless(output.units() == outputs, "the output nest (Output37) writes " + std::to_string(output.units()) + " positions; the reductions make " +
-                                              std::to_string(outputs));
+  const uint64_t outputs = output.units();
+  refuseUnless(outputs > 0 && iterations % outputs == 0, "the output nest (Output37) writes " + std::to_string(outputs) +
+                                                            " positions, which do not divide the weight nest's " + std::to_string(iterations) + " iterations");
+  const uint64_t taps = outputs > 0 ? iterations / outputs : 1;
+  {
+    uint64_t lowest = 1;
+    bool split = taps == 1;
+    for (const uint64_t count : w10) {
+      lowest *= count;
+      split = split || lowest == taps;
+    }
+    refuseUnless(split, "the " + std::to_string(taps) + " taps of an output position (Nest29's " + std::to_string(iterations) +
+                            " iterations over Output37's " + std::to_string(outputs) +
+                            " positions) are no product of the w10 nest's lowest levels: not one reduction per output");
+  }
   // Each iteration's weight byte address (level 0 fastest), the same for every lane.
   std::vector<int64_t> address;
   address.reserve(iterations);
   {
-    std::array<uint64_t, WeightByteWalk::kLevels> count{};
+    std::array<uint64_t, WeightByteWalk::kSlots> count{};
     for (uint64_t n = 0; n < iterations; ++n) {
       int64_t a = 0;
-      for (unsigned i = 0; i < WeightByteWalk::kLevels; ++i) a += static_cast<int64_t>(count[i]) * walk.strideBytes[i];
+      for (unsigned i = 0; i < WeightByteWalk::kSlots; ++i) a += static_cast<int64_t>(count[i]) * walk.strideBytes[i];
       refuseUnless(a >= 0, "the weight nest (Nest29) reaches byte " + std::to_string(a) + ", before the stream's first");
       address.push_back(a);
-      for (unsigned level = 0; level < WeightByteWalk::kLevels && ++count[level] > walk.limits[level]; ++level) count[level] = 0;
+      for (unsigned level = 0; level < WeightByteWalk::kSlots && ++count[level] > walk.limits[level]; ++level) count[level] = 0;
     }
   }
   // Each iteration's input byte address, from ComputeInputAt4.
@@ -165,7 +202,7 @@ void LleRung::computeWindowPool(const DecodedPacket& packet, PoolReduction reduc
           const uint64_t at = (a / kUnitBytes) * rowBytes + kUnitBytes * kUnitBytes * (c / kUnitBytes) + kUnitBytes * (a % kUnitBytes) + c % kUnitBytes;
           refuseUnless(at < stream.size(), "tile " + std::to_string(t) + " lane " + std::to_string(c) + " reads stream byte " + std::to_string(at) +
                                                "; the kept stream " + std::to_string(tag) + " holds " + std::to_string(stream.size()));
-          acc = sum ? acc + x[o * taps + k] * int32_t{stream[at]} : std::max(acc, int32_t{stream[at]});
+          acc = sum ? acc + (x[o * taps + k] - zpIn) * (int32_t{stream[at]} - zpWeight) : std::max(acc, int32_t{stream[at]});
         }
         results[o * lanes + c] = requant(acc);
       }

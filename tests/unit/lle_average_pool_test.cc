@@ -10,8 +10,12 @@
 // a = 4 x (2Y + i) + 2X + j (taps i, j; output Y, X): level strides 1, 4, 2, 8 bytes. Sums of 4 with remainder 2
 // are ties: the rung's rounding (half-even) is the one every executed form uses. Another layout of the stream (the
 // MAC array's lane-major rows, lane c's 4 K bytes side by side) would mix channels and give other bytes.
+// "avgp" adds: the same pool with its window over two w10 levels and its rows at Nest29's level 4 (MobileNet v1 0.25
+// 128's shape), a uint8 average (zero point 124, multiplier one ulp below 1 / 4), and the refusals of a w10 nest whose
+// lowest levels never multiply to the taps and of a weight zero point that is not the output's.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -76,7 +80,12 @@ DecodedPacket gatherRead(EnvelopePackets& f) {
   return p;
 }
 
-DecodedPacket poolCompute(EnvelopePackets& f, const Fields& extra = {}) {
+// How the w10 nest and Nest29 lay the walk (settings of single elements of repeated fields, which make() cannot give):
+// the flat pool (the 4 taps at w10 level 0, Y at Nest29 level 3), the window over two w10 levels with Y at Nest29's
+// level 4, or a w10 nest of 2 x 8 whose lowest levels never multiply to the 4 taps.
+enum class Shape { kFlat, kTwoLevelsOutputsAtLevelFour, kTwoByEight };
+
+DecodedPacket poolCompute(EnvelopePackets& f, const Fields& extra = {}, Shape shape = Shape::kFlat) {
   Fields fields = {{LleField::ComputeInputBytes, 0},       {LleField::ComputeInputBytesCode, 0}, {LleField::ComputeCodeW9, 0},
                    {LleField::ComputeOutputBytes, 4},      {LleField::ComputeOut37Flags6, 3},    {LleField::ComputeLaneGroups, 1},
                    {LleField::ComputeInputAt4, kOnesUnit}, {LleField::ComputeOutputAt, kOutputAt}, {LleField::ComputeStreamTag, kTag},
@@ -103,6 +112,14 @@ DecodedPacket poolCompute(EnvelopePackets& f, const Fields& extra = {}) {
   f.setElement(LleField::ComputeKWrap29, 0, 0x1fff);    // slot 1: -1 unit + 1 byte = -3 bytes
   f.setElement(LleField::ComputeNest29CarryLow, 1, 1);
   f.setElement(LleField::ComputeNest29CarryLow, 2, 1);  // slot 2: +1 byte
+  if (shape == Shape::kTwoLevelsOutputsAtLevelFour) {
+    f.setElement(LleField::ComputeLimitW10, 0, kWindow - 1);              // w10: j (ComputeK4W10), i, then the 4 outputs
+    f.setElement(LleField::ComputeLimitW10, 1, kOutSide * kOutSide - 1);
+    f.setElement(LleField::ComputeLimit29High, 0, 1);                     // Nest29 level 4: Y
+    f.setElement(LleField::ComputeNest29CarryLow, 3, 1);                  // slot 3: +1 byte
+  } else if (shape == Shape::kTwoByEight) {
+    f.setElement(LleField::ComputeLimitW10, 0, 7);  // w10: 2 (ComputeK4W10), 8
+  }
   return p;
 }
 
@@ -111,7 +128,7 @@ struct Outcome {
   std::string refusal;
 };
 
-Outcome run(const Fields& extra = {}) {
+Outcome run(const Fields& extra = {}, Shape shape = Shape::kFlat) {
   models::ChipConfig config;
   LleRung rung(config);
   EnvelopePackets f(0x200);
@@ -128,7 +145,7 @@ Outcome run(const Fields& extra = {}) {
     }
     for (unsigned o = 0; o < kOutSide * kOutSide; ++o) rung.packet(fillUnit(f, kOnesUnit + o, 1), streams, 0);
     rung.packet(gatherRead(f), streams, 0);
-    rung.packet(poolCompute(f, extra), streams, 0);
+    rung.packet(poolCompute(f, extra, shape), streams, 0);
   } catch (const models::ChipFault& e) {
     out.refusal = e.what();
     return out;
@@ -179,14 +196,68 @@ TEST(LleAveragePool, TheGatheredStreamIsPooledPerChannelOverEachWindow) {
   EXPECT_GT(ties, 0u) << "the test's layer has no tie to round";
 }
 
-TEST(LleAveragePool, APoolOverZeroPointedBytesIsRefusedByName) {
-  const Outcome out = run({{LleField::ComputeZpWeight, 124}});
-  EXPECT_NE(out.refusal.find("ComputeZpWeight = 124"), std::string::npos) << (out.refusal.empty() ? "accepted" : out.refusal);
+// A uint8 average ("avgp"): ComputeZpWeight = ComputeZpOut = the tensor's zero point Z, summed as (w - Z) and Z added
+// back; the multiplier one float32 ulp below 1 / 4, as the compiler writes nin_cnn's and ensemble's (0.0624999963 for
+// 1 / 16), sends the exact ties toward Z: the byte is Z + (the quotient of sum(w - Z) / 4 rounded to the nearest, ties
+// toward zero), which half-even or half-away at 1 / 4 itself would not give on both sides of Z.
+TEST(LleAveragePool, AUint8AverageSumsItsBytesLessTheZeroPointAndAddsItBack) {
+  constexpr int32_t kZero = 124;
+  const float belowAQuarter = std::nextafter(0.25f, 0.0f);
+  // The clamps hold the byte range less the zero point, as nin_cnn's do ([-124, 131]).
+  const Outcome out = run({{LleField::ComputeZpWeight, kZero}, {LleField::ComputeZpOut, kZero},
+                           {LleField::ComputeMult, std::bit_cast<uint32_t>(belowAQuarter)},
+                           {LleField::ComputeClampLo, std::bit_cast<uint32_t>(static_cast<float>(-kZero))},
+                           {LleField::ComputeClampHi, std::bit_cast<uint32_t>(static_cast<float>(255 - kZero))}});
+  ASSERT_EQ(out.refusal, "");
+  ASSERT_EQ(out.bytes.size(), size_t{kOutSide * kOutSide * kChannels});
+  unsigned tiesBelow = 0, tiesAbove = 0;
+  for (unsigned o = 0; o < kOutSide * kOutSide; ++o) {
+    for (unsigned c = 0; c < kChannels; ++c) {
+      const unsigned y = o / kOutSide, x = o % kOutSide;
+      int32_t sum = 0;
+      for (unsigned i = 0; i < kWindow; ++i) {
+        for (unsigned j = 0; j < kWindow; ++j) sum += layerByte((kWindow * y + i) * kSide + kWindow * x + j, c) - kZero;
+      }
+      // Nearest, exact ties (remainder 2 of 4) toward zero.
+      const int32_t magnitude = sum < 0 ? -sum : sum;
+      const int32_t rounded = magnitude / 4 + (magnitude % 4 == 3 ? 1 : 0);
+      const int32_t want = std::clamp(kZero + (sum < 0 ? -rounded : rounded), 0, 255);
+      EXPECT_EQ(out.bytes[o * kChannels + c], want) << "output " << o << " channel " << c << " (sum less the zero point " << sum << ")";
+      if (magnitude % 4 == 2) ++(sum < 0 ? tiesBelow : tiesAbove);
+    }
+  }
+  EXPECT_GT(tiesBelow, 0u) << "the test's layer has no tie below the zero point";
+  EXPECT_GT(tiesAbove, 0u) << "the test's layer has no tie above the zero point";
 }
 
-TEST(LleAveragePool, ATapCountThatDoesNotDivideTheWeightNestIsRefused) {
-  const Outcome out = run({{LleField::ComputeK4W10, 2}});
+// A weight zero point that is not the output's (DeepLab v3's multiplier-1 computes: 131 / 227) is no average of one
+// tensor: refused by name, as is the max pool's (none in the corpus).
+TEST(LleAveragePool, AWeightZeroPointOtherThanTheOutputsIsRefusedByName) {
+  const Outcome out = run({{LleField::ComputeZpWeight, 124}});
+  EXPECT_NE(out.refusal.find("ComputeZpWeight = 124, ComputeZpOut = 0"), std::string::npos) << (out.refusal.empty() ? "accepted" : out.refusal);
+}
+
+// The reduction is the w10 nest's lowest levels whose counts multiply to the taps of one output position (Nest29's
+// iterations over Output37's positions). Here level 0 counts 2 and level 1 eight: 2, then 16, never the 4 taps a
+// position of the 2 x 2 window has.
+TEST(LleAveragePool, TapsThatAreNoProductOfTheW10NestsLowestLevelsAreRefused) {
+  const Outcome out = run({{LleField::ComputeK4W10, 1}}, Shape::kTwoByEight);
   EXPECT_NE(out.refusal.find("not one reduction per output"), std::string::npos) << (out.refusal.empty() ? "accepted" : out.refusal);
+}
+
+// The pool of MobileNet v1 0.25 128 @ 0x0880 ("avgp") keeps the window over two w10 levels (4 x 4) and counts its output
+// blocks at Nest29's level 4. The same 2 x 2 pool laid so: the w10 nest counts 2 (j), 2 (i), 4 (the outputs), and
+// Nest29 walks j, i, X at levels 0-2 and Y at level 4 (level 3 runs once; slot 3's carry, 1 byte, makes level 4's
+// stride 8: 1 + 4 + 2 + 1), the w0 nest's level 4 repeating it. The bytes are the flat pool's.
+TEST(LleAveragePool, AWindowOverTwoW10LevelsWithItsOutputsAtLevelFourPoolsAsTheFlatOne) {
+  const Outcome out = run({{LleField::ComputeK4W10, kWindow - 1}, {LleField::ComputeLimit29Level3, 0}, {LleField::ComputeLimitW0Level4, 1}},
+                          Shape::kTwoLevelsOutputsAtLevelFour);
+  ASSERT_EQ(out.refusal, "");
+  EXPECT_EQ(out.bytes, expectedPool());
+  // With Nest29's level 4 counted but not the w0 nest's, the two nests disagree: refused by name.
+  const Outcome mismatched = run({{LleField::ComputeK4W10, kWindow - 1}, {LleField::ComputeLimit29Level3, 0}}, Shape::kTwoLevelsOutputsAtLevelFour);
+  EXPECT_NE(mismatched.refusal.find("ComputeLimitW0Level4 / ComputeLimitW0Levels56 are not Nest29's levels 4-6"), std::string::npos)
+      << (mismatched.refusal.empty() ? "accepted" : mismatched.refusal);
 }
 
 }  // namespace
