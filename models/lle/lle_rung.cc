@@ -189,7 +189,8 @@ void LleRung::beginRun() {
   inputTransferStart_ = 0;
   inputTransferEnd_ = 0;
   lastInputPopOffset_ = 0;
-  pendingInfeedCheck_.reset();
+  pendingInfeedChecks_.clear();
+  parameterSegmentsStart_ = 0;
   pendingPops_.clear();
   deferredComputes_.clear();
   waitingPackets_.clear();
@@ -480,11 +481,12 @@ void LleRung::infeed(const DecodedPacket& packet) {
     inputTransferStart_ = inputTransferEnd_;
     inputTransferEnd_ = inputTransferStart_ + InputInfeedTransfer::fromPacket(words).bytes();
     lastInputPopOffset_ = 0;
-    pendingInfeedCheck_.reset();
     return;
   }
-  // Checked against the parameter stream at the fence, when the host has sent it.
-  pendingInfeedCheck_ = InfeedCheck{packet.pc, packet.words[0], readField(words, LleField::InfeedOffset64) * 64, wraps, beats};
+  // Checked against the parameter stream at the fence, when the host has sent it (parameter_infeed_segments.h).
+  pendingInfeedChecks_.push_back(InfeedCheck{packet.pc, packet.words[0],
+                                             ParameterInfeed{packet.pc, readField(words, LleField::InfeedOffset64) * 64, wraps,
+                                                             readField(words, LleField::InfeedFirstBeats)}});
 }
 
 uint64_t LleRung::outfeedBytes(const DecodedPacket& packet) const {
@@ -1356,31 +1358,20 @@ void LleRung::refuseAKeptReadOfUnwrittenBytes(const DecodedPacket& packet) const
 }
 
 void LleRung::checkInfeedSize(const models::RunStreams& streams) {
-  if (!pendingInfeedCheck_) return;
-  const InfeedCheck c = *pendingInfeedCheck_;
-  pendingInfeedCheck_.reset();
-  // A stream that starts at offset 0 and is read whole (the parameter-caching programs): its
-  // size is the parameter stream's. Segments at other offsets (EO-resident parameters) are sized
-  // by their descriptors, which the rung does not see: not checked.
-  if (c.offset != 0) return;
-  const uint64_t bytes = streams.parameterBytes().size();
-  // An infeed whose whole fills cannot hold the stream ((InfeedWraps64K + 1) x 64 KiB below its size) describes a segment
-  // of it, sized by its descriptor (docs/decoding-log.md "fcx" §B: the 128 x 128 trackers' two FULLY_CONNECTED weight
-  // infeeds, both at InfeedOffset64 0 with 3 wraps, each 262,144 bytes of the 524,288-byte execution-only stream, their
-  // InfeedFirstBeats 63,492 / 2,052 -- 4,096 beats apart, a position, not a first fill): not checked.
-  if (((c.wraps + 1) << 16) < bytes) return;
-  const uint64_t wantWraps = bytes >> 16;
-  const int64_t wantBeats = -(static_cast<int64_t>(std::min<uint64_t>(bytes / 64, 2048)) - 1);
-  // The oldest compiles (min_runtime_version 10) leave the first fill unstated: 0 in all 8 of their
-  // parameter-caching programs with more than one beat of stream, never in a later one
-  // (docs/decoding-log.md "recv11" §E). A size check only: it moves no data.
-  const bool firstFillUnstated = c.beats == 0;
-  if (c.wraps != wantWraps || (c.beats != wantBeats && !firstFillUnstated)) {
-    throw ChipFault(FaultKind::kUnsupported,
-                    "lle: opcode 0x25 at " + models::describePacketLocation(c.pc, c.word0) + ": InfeedWraps64K = " +
-                        std::to_string(c.wraps) + ", InfeedFirstBeats = " + std::to_string(c.beats) + " do not describe the " +
-                        std::to_string(bytes) + "-byte parameter stream (expected " + std::to_string(wantWraps) + ", " +
-                        std::to_string(wantBeats) + ")");
+  if (pendingInfeedChecks_.empty()) return;
+  const std::vector<InfeedCheck> checks = std::move(pendingInfeedChecks_);
+  pendingInfeedChecks_.clear();
+  // The 0x25s since the last fence are segments of the bytes the run's descriptors delivered since then, one after
+  // another (parameter_infeed_segments.h; docs/decoding-log.md "trk128"): a caching program's one 0x25 is its whole
+  // stream, an execution-only program's each the part its descriptor requests.
+  const uint64_t delivered = streams.parameterBytes().size();
+  std::vector<ParameterInfeed> infeeds;
+  for (const InfeedCheck& c : checks) infeeds.push_back(c.fields);
+  const auto mismatch = checkParameterSegments(infeeds, parameterSegmentsStart_, delivered);
+  parameterSegmentsStart_ = delivered;
+  if (mismatch) {
+    const InfeedCheck& c = checks[mismatch->infeed];
+    throw ChipFault(FaultKind::kUnsupported, "lle: opcode 0x25 at " + models::describePacketLocation(c.pc, c.word0) + ": " + mismatch->why);
   }
 }
 

@@ -86,6 +86,7 @@
 #include "models/lle/mesh_stream.h"
 #include "models/lle/next_packet_watch.h"
 #include "models/lle/stream_prefix_watch.h"
+#include "models/lle/parameter_infeed_segments.h"
 #include "models/lle/partner_copy.h"
 #include "models/lle/read_nest.h"
 #include "models/lle/tile_state.h"
@@ -174,9 +175,7 @@ class LleRung final : public models::DatapathRung {
   struct InfeedCheck {
     uint32_t pc = 0;
     isa::Word128 word0;
-    uint64_t offset = 0;
-    uint64_t wraps = 0;
-    int64_t beats = 0;
+    ParameterInfeed fields;
   };
 
   void infeed(const models::DecodedPacket& packet);
@@ -512,7 +511,8 @@ class LleRung final : public models::DatapathRung {
   [[nodiscard]] std::vector<uint8_t> weightRowsOfStream(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream,
                                                           const ConvCompute& conv, std::optional<FedWeights> fed);
   void refuseOffsetPrefixDisagreeing(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream, bool offsetArray) const;
-  std::optional<InfeedCheck> pendingInfeedCheck_;  // parameter-class 0x25 awaiting its stream
+  std::vector<InfeedCheck> pendingInfeedChecks_;  // parameter-class 0x25s since the last fence, awaiting their stream
+  uint64_t parameterSegmentsStart_ = 0;  // the run's parameter bytes delivered at the last fence that checked 0x25s
   PartnerCopyWatch partners_;  // 0x14s whose copied w0/w1 wait for their 0x11 (docs/decoding-log.md "pair14")
   NextPacketWatch nextPackets_;  // what a 0x14 says comes next on its tiles (Stage14FeedsCompute, "stride" §B)
   StreamPrefixWatch streamPrefixes_;  // what a compute-feeding 0x14 says of the stream before it ("prefix14" §B)

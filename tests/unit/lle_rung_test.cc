@@ -325,7 +325,7 @@ class LleRungTest : public ::testing::Test {
                          {LleField::InfeedLines, lines - 1},
                          {LleField::InfeedLineWrap, -lines},
                          {LleField::InfeedLineWrapOn, 1},
-                         {LleField::InfeedWraps64K, bytes >> 16},
+                         {LleField::InfeedWraps64K, bytes == 0 ? 0 : (bytes - 1) >> 16},
                          {LleField::InfeedFirstBeats, -(std::min<uint64_t>(bytes / 64, 2048) - 1)}});
   }
   // A 0x17 immediate write of one 4-byte unit `value` at narrow unit `unit` of `tile`: the mesh tests' way
@@ -2009,23 +2009,37 @@ TEST_F(LleRungTest, ARowFormWriteKeepsItsGroupAsTwoConsecutiveRunsOfThePop) {
   EXPECT_NE(checkEnvelope(write(0x2, 4, 5, 2, 3, 2, 0)), "");
 }
 
-// An infeed whose whole fills cannot hold the stream is a segment of it (docs/decoding-log.md "fcx" §B: the 128 x 128
-// trackers' weight infeeds, 3 wraps and InfeedFirstBeats -2,044 against a 524,288-byte stream): not size-checked. The
-// same fields against a stream they could hold (262,144 bytes: 4 wraps) are still refused.
-TEST_F(LleRungTest, AParameterInfeedWhoseFillsCannotHoldTheStreamIsASegmentOfIt) {
-  streams.params.assign(3 * 65536 + 640, 0);
-  const DecodedPacket segment = infeed(false);  // 3 wraps
-  f.setElement(segment, LleField::InfeedFirstBeats, 0, static_cast<uint64_t>(int64_t{-2044}));
-  streams.params.assign(8 * 65536, 0);
-  rung.beginRun();
-  rung.packet(segment, streams, 0);
-  EXPECT_NO_THROW(rung.packet(f.make(0x24, {}), streams, 0));
+// The 128 x 128 trackers' two weight infeeds (docs/decoding-log.md "trk128"): each the 262,144-byte segment its descriptor
+// delivers before its fence, both at ring offset 0 with 3 wraps ((L - 1) >> 16), InfeedFirstBeats the segment's start
+// beat less 2,044 (-2,044, then 4,096 - 2,044 = 2,052). Read as a whole stream (4 wraps, -2,047) they were refused.
+TEST_F(LleRungTest, TheTrackersTwoWeightInfeedsAreConsecutiveSegmentsOfTheRunsParameterStream) {
+  const auto weightInfeed = [&](int64_t firstBeats, uint64_t wraps) {
+    DecodedPacket p = infeed(false);
+    f.setElement(p, LleField::InfeedWraps64K, 0, wraps);
+    f.setElement(p, LleField::InfeedFirstBeats, 0, static_cast<uint64_t>(firstBeats));
+    return p;
+  };
+  const auto run = [&](const DecodedPacket& first, const DecodedPacket& second) {
+    return refusalOf([&] {
+      rung.beginRun();
+      streams.params.assign(4 * 65536, 0);  // the first descriptor's bytes, delivered by the first fence
+      rung.packet(first, streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+      streams.params.assign(8 * 65536, 0);  // the second's, after them
+      rung.packet(second, streams, 0);
+      rung.packet(f.make(0x24, {}), streams, 0);
+    });
+  };
+  EXPECT_EQ(run(weightInfeed(-2044, 3), weightInfeed(2052, 3)), "accepted");
   rung.endRun();
-  streams.params.assign(4 * 65536, 0);
-  rung.beginRun();
-  rung.packet(segment, streams, 0);
-  const std::string why = refusalOf([&] { rung.packet(f.make(0x24, {}), streams, 0); });
-  EXPECT_NE(why.find("InfeedWraps64K = 3, InfeedFirstBeats = -2044"), std::string::npos) << why;
+  // The whole-stream reading's wraps (262,144 >> 16 = 4) do not describe a 262,144-byte segment.
+  const std::string wraps = run(weightInfeed(-2044, 4), weightInfeed(2052, 3));
+  EXPECT_NE(wraps.find("InfeedWraps64K = 4 is not (L - 1) >> 16 = 3 for the segment [0, 262144)"), std::string::npos) << wraps;
+  rung.endRun();
+  // The second segment starts at beat 4,096: the first's InfeedFirstBeats again is not its start.
+  const std::string beats = run(weightInfeed(-2044, 3), weightInfeed(-2044, 3));
+  EXPECT_NE(beats.find("InfeedFirstBeats = -2044 is not the start beat 4096"), std::string::npos) << beats;
+  EXPECT_NE(beats.find("[262144, 524288)"), std::string::npos) << beats;
   rung.endRun();
 }
 
@@ -2046,8 +2060,7 @@ TEST_F(LleRungTest, ParameterInfeedSizeFieldsMustDescribeTheStream) {
     rung.packet(f.make(0x24, {}), streams, 0);
   });
   ASSERT_NE(why, "accepted") << "a 0x25 describing another stream size was accepted";
-  EXPECT_NE(why.find("InfeedWraps64K = 3, InfeedFirstBeats = -2047"), std::string::npos) << why;
-  EXPECT_NE(why.find("expected 0, -147"), std::string::npos) << why;
+  EXPECT_NE(why.find("InfeedWraps64K = 3 is not (L - 1) >> 16 = 0 for the segment [0, 9472)"), std::string::npos) << why;
   // The oldest compiles leave the first fill unstated (InfeedFirstBeats 0, "recv11" §E): accepted;
   // another wrong value is still refused.
   for (const auto& [beats, accepted] : {std::pair<int64_t, bool>{0, true}, {-146, false}}) {
