@@ -2736,12 +2736,38 @@ std::vector<uint8_t> LleRung::weightRowsOfStream(const DecodedPacket& packet, un
   const uint64_t rows = stream.rows();
   const uint64_t groupBytes = conv.groupBytes();
   const uint64_t firstRow = fed ? fed->row : 0;
-  const auto holdsRows = [&](const TileState& tile) {
-    for (uint64_t r = 0; r < rows; ++r) {
-      if (!tile.wide.holds((firstRow + r) * kRowBytes, groupBytes)) return false;
+  const auto holdsRowsFrom = [&](const TileState& tile, uint64_t from, uint64_t count) {
+    for (uint64_t r = 0; r < count; ++r) {
+      if (!tile.wide.holds((from + r) * kRowBytes, groupBytes)) return false;
     }
     return true;
   };
+  const auto holdsRows = [&](const TileState& tile) { return holdsRowsFrom(tile, firstRow, rows); };
+  if (fed && fed->broadcastParts) {
+    // Several broadcasts carried the stream, one after another (lle_rung_broadcast_wait.cc): row r is the r-th row they
+    // carried, each part from its sender's wide row Dma10Channel on.
+    std::vector<uint8_t> groups;
+    groups.reserve(rows * groupBytes);
+    for (const BroadcastPart& part : *fed->broadcastParts) {
+      if (!holdsRowsFrom(tiles_[part.tile], part.row, part.rows)) {
+        refuse(packet, "tile " + std::to_string(t) + ": the weight broadcast's sender, tile " + std::to_string(part.tile) + ", does not hold the " +
+                           std::to_string(part.rows) + " rows of " + std::to_string(groupBytes) + " bytes from wide row " +
+                           std::to_string(part.row) + " (Dma10Channel) its part of the weight stream armed at PC 0x" +
+                           isa::formatAddress(stream.pc) + " carries");
+      }
+      for (uint64_t r = 0; r < part.rows; ++r) {
+        const uint8_t* row = tiles_[part.tile].wide.at((part.row + r) * kRowBytes);
+        groups.insert(groups.end(), row, row + groupBytes);
+      }
+    }
+    if (groups.size() != rows * groupBytes) {
+      refuse(packet, "tile " + std::to_string(t) + ": the weight broadcasts carry " + std::to_string(groups.size() / groupBytes) +
+                         " rows, the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " takes " + std::to_string(rows));
+    }
+    streamsAwaitingFeed_[t]->weightTile = fed->tile;
+    streamsAwaitingFeed_[t]->weightBytes = rows * kRowBytes;
+    return groups;
+  }
   if (fed && !holdsRows(tiles_[fed->tile])) {
     refuse(packet, "tile " + std::to_string(t) + ": the weight broadcast's sender, tile " + std::to_string(fed->tile) + ", does not hold the " +
                        std::to_string(rows) + " rows of " + std::to_string(groupBytes) + " bytes from wide row " + std::to_string(firstRow) +
@@ -3153,12 +3179,13 @@ void LleRung::broadcastWeights(const DecodedPacket& packet) {
   runConvolutionsAwaitingBroadcast(packet, sender, static_cast<uint16_t>(tiles));
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t))) continue;
+    if (awaitsMoreBroadcastRows(t)) continue;  // part of a stream that comes in several broadcasts (lle_rung_broadcast_wait.cc)
     if (!streamsAwaitingFeed_[t] || streamsAwaitingFeed_[t]->opcode != 0x12) {
       refuse(packet, "weight broadcast to tile " + std::to_string(t) + ", which has no 0x12 weight stream a convolution took and "
                      "nothing fed yet (Dma10BroadcastTiles, word 3 bits 98:83)");
     }
     const WeightStream& fed = *streamsAwaitingFeed_[t];
-    if (rows != fed.rows()) {
+    if (fed.rowsBroadcastBefore + rows != fed.rows()) {
       refuse(packet, "weight broadcast of " + std::to_string(rows) + " rows (Dma10BroadcastRows + 1, word 0 bits 110:95) to tile " +
                          std::to_string(t) + ", whose weight stream armed at PC 0x" + isa::formatAddress(fed.pc) + " takes " +
                          std::to_string(fed.prefixArrays) + " prefix arrays" + (fed.blocks > 1 ? " for each of " + std::to_string(fed.blocks) + " blocks" : "") + " and " + std::to_string(fed.transfers) +
