@@ -178,6 +178,7 @@ void LleRung::beginRun() {
   windowReaders_.clear();
   streamedOperandTaker_.reset();
   meshSent_ = {};
+  lateMeshUnits_.clear();
   meshArmed_ = {};
   firstUndefinedProducer_.clear();
   weightStreams_ = {};
@@ -211,6 +212,7 @@ void LleRung::endRun() {
   windowReaders_.clear();
   streamedOperandTaker_.reset();
   meshSent_ = {};
+  lateMeshUnits_.clear();
   meshArmed_ = {};
   weightStreams_ = {};
   streamsAwaitingFeed_ = {};
@@ -434,7 +436,10 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
     case 0x03:
       expSum(packet);
       break;
-    default:  // 0x1a: a tile fence; its fields are don't-care when every packet runs to completion in order
+    case 0x1a:  // a tile fence; its fields are don't-care when every packet runs to completion in order
+      settleLateMeshUnits();  // the window's mesh transfers have completed (lle_rung_mesh_late_units.cc)
+      break;
+    default:
       break;
   }
 }
@@ -811,7 +816,9 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     const unsigned destination = meshNeighbour(packet, m, t);
     insideNarrow(sendNest, t, "send");
     // Units no packet wrote go as undefined bytes (mesh_stream.h, docs/decoding-log.md "convx").
-    meshSent_[direction][destination].push_back(MeshStream::read(tiles_[t].narrowSram, sendNest));
+    MeshStream sent = MeshStream::read(tiles_[t].narrowSram, sendNest);
+    sent.sourceTile = t;
+    meshSent_[direction][destination].push_back(std::move(sent));
     pairMeshTransfers(packet, direction, destination);
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -884,6 +891,7 @@ void LleRung::forwardMeshStreams(const DecodedPacket& packet, size_t direction, 
     }
     MeshStream stream = std::move(arrived.front());
     arrived.pop_front();
+    stream.sourceTile.reset();  // forwarded: its units are no longer read from one tile's memory
     take(t, stream);
     meshSent_[direction][destination].push_back(std::move(stream));
     pairMeshTransfers(packet, direction, destination);
@@ -904,6 +912,7 @@ void LleRung::pairMeshTransfers(const DecodedPacket& packet, size_t direction, u
                          " bytes, the receive it pairs with takes " + std::to_string(nest.units() * 4));
     }
     bytes.writeInto(tiles_[tile].narrowSram, nest);
+    noteLateMeshUnits(bytes, tile, nest);
   }
 }
 

@@ -453,6 +453,17 @@ class LleRung final : public models::DatapathRung {
   void noteUndefinedOutputs(const models::DecodedPacket& packet, unsigned tile, uint64_t positions);
   [[nodiscard]] std::string undefinedOrigin() const;
   std::array<std::array<std::deque<LoopNest<4>>, 16>, 4> meshArmed_;
+  // Units a mesh send read before any packet wrote them, landed unwritten on the receiving tile, until the window's tile
+  // fence (0x1a) settles them (lle_rung_mesh_late_units.cc): the sender's unit and where it landed.
+  struct LateMeshUnit {
+    unsigned sourceTile;
+    int64_t sourceUnit;
+    unsigned tile;
+    int64_t unit;
+  };
+  std::vector<LateMeshUnit> lateMeshUnits_;
+  void noteLateMeshUnits(const MeshStream& stream, unsigned tile, const LoopNest<4>& nest);
+  void settleLateMeshUnits();
   // The last looping execution-only receive of each tile (Recv11ExecRun > 0 with its inner level): the
   // weight stream a convolution compute naming its tag (ComputeStreamTag = Recv11ExecStream) takes.
   struct WeightStream {
