@@ -6,8 +6,8 @@
 // at tile 0's 504 and X at tile 1's 703, and the tile fence (0x1a) ends the window. Before the fence 700 is unwritten
 // (the send read it undefined, "convx"); after it 700 = V0 (written later in the window), 701 = W (written before the
 // send: never re-read, though the 0x17 replaced it with V1), 702 unwritten (nothing wrote it), 703 = X (the receiving
-// tile's own later write stands), 704 = Y. No corpus packet has these tiles, units or values. Checked to fail without
-// the change: 700 and 704 stay unwritten.
+// tile's own later write stands), 704 = Y. No corpus packet has these tiles, units or values. Without the change 700
+// and 704 stay unwritten (by construction; not run against the old tree).
 #include <gtest/gtest.h>
 
 #include <cstdint>

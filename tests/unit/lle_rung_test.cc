@@ -4272,8 +4272,8 @@ TEST_F(LleConvolutionStreamTest, AConvolutionOnABroadcastStreamWaitsForItAndTake
 // the stream's rows are the broadcasts' rows in program order. Here the 7 rows (offsets, 6 taps) come as 4 from tile 3's row
 // 4 on, then 3 from tile 2's row 10 on (tile 2's rows before are another layer's); the convolution waits for the second and
 // every output equals the reference over the stream's rows. Refused: a second part that overshoots the stream (4 rows), one
-// its sender does not hold (from row 11). Checked to fail without the change: the convolution ran at the first broadcast
-// and was refused ("does not hold the 7 rows of 32 bytes from wide row 4").
+// its sender does not hold (from row 11). Without the change (by construction, not run against the old tree) the convolution
+// ran at the first broadcast and was refused ("does not hold the 7 rows of 32 bytes from wide row 4").
 TEST_F(LleConvolutionStreamTest, AStreamLargerThanOneSendersRowsComesInSeveralBroadcastsOneAfterAnother) {
   constexpr unsigned kLanes8 = 8, kStreamRows = 1 + kTaps, kFirstPart = 4;
   constexpr uint64_t kFirstRow = 4, kSecondRow = 10;
