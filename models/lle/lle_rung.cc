@@ -180,6 +180,7 @@ void LleRung::beginRun() {
   windowReaders_.clear();
   streamedOperandTaker_.reset();
   meshSent_ = {};
+  lateMeshUnits_.clear();
   meshArmed_ = {};
   firstUndefinedProducer_.clear();
   weightStreams_ = {};
@@ -214,6 +215,7 @@ void LleRung::endRun() {
   windowReaders_.clear();
   streamedOperandTaker_.reset();
   meshSent_ = {};
+  lateMeshUnits_.clear();
   meshArmed_ = {};
   weightStreams_ = {};
   streamsAwaitingFeed_ = {};
@@ -437,7 +439,10 @@ void LleRung::dispatch(const DecodedPacket& packet, const models::RunStreams& st
     case 0x03:
       expSum(packet);
       break;
-    default:  // 0x1a: a tile fence; its fields are don't-care when every packet runs to completion in order
+    case 0x1a:  // a tile fence; its fields are don't-care when every packet runs to completion in order
+      settleLateMeshUnits();  // the window's mesh transfers have completed (lle_rung_mesh_late_units.cc)
+      break;
+    default:
       break;
   }
 }
@@ -815,7 +820,9 @@ void LleRung::meshTransfer(const DecodedPacket& packet, const models::RunStreams
     const unsigned destination = meshNeighbour(packet, m, t);
     insideNarrow(sendNest, t, "send");
     // Units no packet wrote go as undefined bytes (mesh_stream.h, docs/decoding-log.md "convx").
-    meshSent_[direction][destination].push_back(MeshStream::read(tiles_[t].narrowSram, sendNest));
+    MeshStream sent = MeshStream::read(tiles_[t].narrowSram, sendNest);
+    sent.sourceTile = t;
+    meshSent_[direction][destination].push_back(std::move(sent));
     pairMeshTransfers(packet, direction, destination);
   }
   for (unsigned t = 0; t < tiles_.size(); ++t) {
@@ -888,6 +895,7 @@ void LleRung::forwardMeshStreams(const DecodedPacket& packet, size_t direction, 
     }
     MeshStream stream = std::move(arrived.front());
     arrived.pop_front();
+    stream.sourceTile.reset();  // forwarded: its units are no longer read from one tile's memory
     take(t, stream);
     meshSent_[direction][destination].push_back(std::move(stream));
     pairMeshTransfers(packet, direction, destination);
@@ -908,6 +916,7 @@ void LleRung::pairMeshTransfers(const DecodedPacket& packet, size_t direction, u
                          " bytes, the receive it pairs with takes " + std::to_string(nest.units() * 4));
     }
     bytes.writeInto(tiles_[tile].narrowSram, nest);
+    noteLateMeshUnits(bytes, tile, nest);
   }
 }
 
@@ -2744,12 +2753,38 @@ std::vector<uint8_t> LleRung::weightRowsOfStream(const DecodedPacket& packet, un
   const uint64_t rows = stream.rows();
   const uint64_t groupBytes = conv.groupBytes();
   const uint64_t firstRow = fed ? fed->row : 0;
-  const auto holdsRows = [&](const TileState& tile) {
-    for (uint64_t r = 0; r < rows; ++r) {
-      if (!tile.wide.holds((firstRow + r) * kRowBytes, groupBytes)) return false;
+  const auto holdsRowsFrom = [&](const TileState& tile, uint64_t from, uint64_t count) {
+    for (uint64_t r = 0; r < count; ++r) {
+      if (!tile.wide.holds((from + r) * kRowBytes, groupBytes)) return false;
     }
     return true;
   };
+  const auto holdsRows = [&](const TileState& tile) { return holdsRowsFrom(tile, firstRow, rows); };
+  if (fed && fed->broadcastParts) {
+    // Several broadcasts carried the stream, one after another (lle_rung_broadcast_wait.cc): row r is the r-th row they
+    // carried, each part from its sender's wide row Dma10Channel on.
+    std::vector<uint8_t> groups;
+    groups.reserve(rows * groupBytes);
+    for (const BroadcastPart& part : *fed->broadcastParts) {
+      if (!holdsRowsFrom(tiles_[part.tile], part.row, part.rows)) {
+        refuse(packet, "tile " + std::to_string(t) + ": the weight broadcast's sender, tile " + std::to_string(part.tile) + ", does not hold the " +
+                           std::to_string(part.rows) + " rows of " + std::to_string(groupBytes) + " bytes from wide row " +
+                           std::to_string(part.row) + " (Dma10Channel) its part of the weight stream armed at PC 0x" +
+                           isa::formatAddress(stream.pc) + " carries");
+      }
+      for (uint64_t r = 0; r < part.rows; ++r) {
+        const uint8_t* row = tiles_[part.tile].wide.at((part.row + r) * kRowBytes);
+        groups.insert(groups.end(), row, row + groupBytes);
+      }
+    }
+    if (groups.size() != rows * groupBytes) {
+      refuse(packet, "tile " + std::to_string(t) + ": the weight broadcasts carry " + std::to_string(groups.size() / groupBytes) +
+                         " rows, the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " takes " + std::to_string(rows));
+    }
+    streamsAwaitingFeed_[t]->weightTile = fed->tile;
+    streamsAwaitingFeed_[t]->weightBytes = rows * kRowBytes;
+    return groups;
+  }
   if (fed && !holdsRows(tiles_[fed->tile])) {
     refuse(packet, "tile " + std::to_string(t) + ": the weight broadcast's sender, tile " + std::to_string(fed->tile) + ", does not hold the " +
                        std::to_string(rows) + " rows of " + std::to_string(groupBytes) + " bytes from wide row " + std::to_string(firstRow) +
@@ -3161,12 +3196,13 @@ void LleRung::broadcastWeights(const DecodedPacket& packet) {
   runConvolutionsAwaitingBroadcast(packet, sender, static_cast<uint16_t>(tiles));
   for (unsigned t = 0; t < tiles_.size(); ++t) {
     if (!(tiles & (1u << t))) continue;
+    if (awaitsMoreBroadcastRows(t)) continue;  // part of a stream that comes in several broadcasts (lle_rung_broadcast_wait.cc)
     if (!streamsAwaitingFeed_[t] || streamsAwaitingFeed_[t]->opcode != 0x12) {
       refuse(packet, "weight broadcast to tile " + std::to_string(t) + ", which has no 0x12 weight stream a convolution took and "
                      "nothing fed yet (Dma10BroadcastTiles, word 3 bits 98:83)");
     }
     const WeightStream& fed = *streamsAwaitingFeed_[t];
-    if (rows != fed.rows()) {
+    if (fed.rowsBroadcastBefore + rows != fed.rows()) {
       refuse(packet, "weight broadcast of " + std::to_string(rows) + " rows (Dma10BroadcastRows + 1, word 0 bits 110:95) to tile " +
                          std::to_string(t) + ", whose weight stream armed at PC 0x" + isa::formatAddress(fed.pc) + " takes " +
                          std::to_string(fed.prefixArrays) + " prefix arrays" + (fed.blocks > 1 ? " for each of " + std::to_string(fed.blocks) + " blocks" : "") + " and " + std::to_string(fed.transfers) +

@@ -394,6 +394,12 @@ class LleRung final : public models::DatapathRung {
   void runWindowReaders();
   // Where a convolution whose weights no tile holds at wide address 0 takes them once its weight-feed send names
   // them (docs/decoding-log.md "split2"): the send's tile, its wide row (Dma10Channel), the bytes the feed carries.
+  // One weight broadcast's share of a 0x12 stream: `rows` wide rows of tile `tile` from its row `row` (Dma10Channel).
+  struct BroadcastPart {
+    unsigned tile = 0;
+    uint64_t row = 0;
+    uint64_t rows = 0;
+  };
   struct FedWeights {
     unsigned tile = 0;
     uint64_t row = 0;
@@ -404,6 +410,9 @@ class LleRung final : public models::DatapathRung {
     // The pop's bytes a stream row (PopRowQuarters x 64): a part-row pop carries each row's lanes 0 .. 16 x quarters - 1
     // ("dense45").
     uint64_t hostRowBytes = 256;
+    // Set where several weight broadcasts carried a 0x12 stream one after another (lle_rung_broadcast_wait.cc): each
+    // sender's rows in program order; tile and row are then the last one's.
+    const std::vector<BroadcastPart>* broadcastParts = nullptr;
   };
   void computeConvolution(const models::DecodedPacket& packet, std::optional<FedWeights> fed = std::nullopt);
   // Hands the compute observer tile t's outputs of `conv` (set only: callers check the observer).
@@ -443,6 +452,17 @@ class LleRung final : public models::DatapathRung {
   void noteUndefinedOutputs(const models::DecodedPacket& packet, unsigned tile, uint64_t positions);
   [[nodiscard]] std::string undefinedOrigin() const;
   std::array<std::array<std::deque<LoopNest<4>>, 16>, 4> meshArmed_;
+  // Units a mesh send read before any packet wrote them, landed unwritten on the receiving tile, until the window's tile
+  // fence (0x1a) settles them (lle_rung_mesh_late_units.cc): the sender's unit and where it landed.
+  struct LateMeshUnit {
+    unsigned sourceTile;
+    int64_t sourceUnit;
+    unsigned tile;
+    int64_t unit;
+  };
+  std::vector<LateMeshUnit> lateMeshUnits_;
+  void noteLateMeshUnits(const MeshStream& stream, unsigned tile, const LoopNest<4>& nest);
+  void settleLateMeshUnits();
   // The last looping execution-only receive of each tile (Recv11ExecRun > 0 with its inner level): the
   // weight stream a convolution compute naming its tag (ComputeStreamTag = Recv11ExecStream) takes.
   struct WeightStream {
@@ -475,6 +495,8 @@ class LleRung final : public models::DatapathRung {
     // An input pop (PopIsInput) landed on its tile after it was armed: the host's input, not weights
     // (lle_rung_input_stream_tag.cc, docs/decoding-log.md "wait2").
     bool hostInput = false;
+    // The stream's rows the weight broadcasts before the last one carried (lle_rung_broadcast_wait.cc): 0 where one did.
+    uint64_t rowsBroadcastBefore = 0;
   };
   std::array<std::optional<WeightStream>, 16> weightStreams_;
   // lle_rung_input_stream_tag.cc: an input pop marks the 0x11 streams on its tiles as the host's input; a kept read on
@@ -493,6 +515,8 @@ class LleRung final : public models::DatapathRung {
     std::array<std::vector<uint8_t>, 16> hostRows;
     uint16_t hostFed = 0;
     uint64_t hostRowBytes = 256;  // the feeding pop's bytes a row (PopRowQuarters x 64)
+    // The weight broadcasts that carried part of its 0x12 stream so far, in program order (lle_rung_broadcast_wait.cc).
+    std::vector<BroadcastPart> broadcastParts;
   };
   // A parameter pop with no caching receive on its tiles whose tiles' streams a waiting convolution took: the pop is
   // those streams' rows (lle_rung_host_stream.cc). Checks the length against each stream's rows.
@@ -508,6 +532,8 @@ class LleRung final : public models::DatapathRung {
   void awaitWeightBroadcast(const models::DecodedPacket& packet);
   void runConvolutionsAwaitingBroadcast(const models::DecodedPacket& packet, unsigned sender, uint16_t tiles);
   void refuseWhileAConvolutionAwaitsItsBroadcast(const models::DecodedPacket& packet) const;
+  // Whether a convolution on tile t still waits for the rest of its stream's rows (a broadcast carried part of them).
+  [[nodiscard]] bool awaitsMoreBroadcastRows(unsigned t) const;
   [[nodiscard]] std::vector<uint8_t> weightRowsOfStream(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream,
                                                           const ConvCompute& conv, std::optional<FedWeights> fed);
   void refuseOffsetPrefixDisagreeing(const models::DecodedPacket& packet, unsigned t, const WeightStream& stream, bool offsetArray) const;

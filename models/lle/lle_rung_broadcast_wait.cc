@@ -5,8 +5,14 @@
 // PoseNet / BodyPix decoders tile 0 holds other parameters at those rows and the broadcast comes from the tile that
 // cached this layer's rows. So the compute waits, like the 0x11 stream's ("split2", "c10w0"), and runs at the broadcast
 // with the rows the sender reads from its wide row Dma10Channel on.
+//
+// A stream with more rows than one tile cached comes in several broadcasts, one after another, each from its own sender's
+// wide rows (docs/decoding-log.md "halo" §B: the 1.0 224 embedding extractor's last pointwise layer, 2,064 rows = 1,976 from
+// tile 12's row 5 on, then 88 from tile 11's row 29 on): the stream's rows are the broadcasts' rows in program order, and
+// the convolution runs once they add up to its stream's rows (more is refused).
 
 #include <bit>
+#include <optional>
 #include <string>
 
 #include "models/isa/number_text.h"
@@ -64,13 +70,40 @@ void LleRung::runConvolutionsAwaitingBroadcast(const models::DecodedPacket& pack
                          isa::formatAddress(waiting->compute.packet.pc) + " waiting for it also runs on tiles " +
                          tileList(static_cast<uint16_t>(computeTiles & ~tiles)));
     }
+    waiting->broadcastParts.push_back(BroadcastPart{sender, row, rows});
+    uint64_t carried = 0;
+    for (const BroadcastPart& part : waiting->broadcastParts) carried += part.rows;
+    const auto first = static_cast<unsigned>(std::countr_zero(computeTiles));
+    const std::optional<WeightStream>& stream = waiting->streams[first];
+    if (stream && carried < stream->rows()) {  // the rest comes with the next broadcast
+      ++waiting;
+      continue;
+    }
+    if (stream && waiting->broadcastParts.size() > 1 && carried != stream->rows()) {
+      refuse(packet, "the weight broadcasts since the convolution at PC 0x" + isa::formatAddress(waiting->compute.packet.pc) + " carry " +
+                         std::to_string(carried) + " rows (Dma10BroadcastRows + 1 each), its weight stream armed at PC 0x" +
+                         isa::formatAddress(stream->pc) + " takes " + std::to_string(stream->rows()) +
+                         ": a broadcast that ends inside another stream is not decoded");
+    }
     ConvolutionAwaitingFeed run = std::move(*waiting);
     waiting = convolutionsAwaitingBroadcast_.erase(waiting);
     run.compute.packet.words = run.compute.words;
+    for (std::optional<WeightStream>& s : run.streams) {
+      if (s) s->rowsBroadcastBefore = carried - rows;  // the broadcast's own check counts the parts before it
+    }
     std::swap(weightStreams_, run.streams);
-    computeConvolution(run.compute.packet, FedWeights{sender, row, rows * kBroadcastRowBytes});
+    FedWeights fed{sender, row, rows * kBroadcastRowBytes};
+    if (run.broadcastParts.size() > 1) fed.broadcastParts = &run.broadcastParts;
+    computeConvolution(run.compute.packet, fed);
     std::swap(weightStreams_, run.streams);
   }
+}
+
+bool LleRung::awaitsMoreBroadcastRows(unsigned t) const {
+  for (const ConvolutionAwaitingFeed& waiting : convolutionsAwaitingBroadcast_) {
+    if ((waiting.compute.packet.tileMask & (1u << t)) && !waiting.broadcastParts.empty()) return true;
+  }
+  return false;
 }
 
 // A compute on a tile whose convolution still waits for its broadcast: on the chip it would wait behind it; the rung

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -16,6 +17,10 @@ namespace coralsim::lle {
 struct MeshStream {
   std::vector<uint8_t> bytes;
   std::vector<bool> undefinedUnits;  // one a 4-byte unit; empty when every unit is defined
+  // The sending tile's unit each undefined unit was read from, in the stream's order, and the tile: a later packet of
+  // the same sync window may still write them (lle_rung_mesh_late_units.cc). Unset on a stream a tile forwarded.
+  std::optional<unsigned> sourceTile;
+  std::vector<int64_t> undefinedSourceUnits;
 
   [[nodiscard]] uint64_t size() const { return bytes.size(); }
   [[nodiscard]] bool undefined(uint64_t unit) const { return unit < undefinedUnits.size() && undefinedUnits[unit]; }
@@ -32,6 +37,7 @@ struct MeshStream {
         stream.bytes.insert(stream.bytes.end(), 4, 0);
         stream.undefinedUnits.resize(nest.units(), false);
         stream.undefinedUnits[k] = true;
+        stream.undefinedSourceUnits.push_back(unit);
       } else {
         const auto unitBytes = narrow.read(address, 4);
         stream.bytes.insert(stream.bytes.end(), unitBytes.begin(), unitBytes.end());

@@ -3927,7 +3927,7 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
   // position's two units side by side (§C). Here tile 0 caches 7 rows -- offsets 3 + lane, then 6 taps of
   // 32 bytes -- and each tile's 3 x 2 outputs are checked lane by lane: sizes, offsets and lanes no corpus
   // program has (gabor: 49 taps, offset 128). The weight broadcast that follows (Dma10WeightFeed without
-  // Dma10ToOutfeed, 7 rows from tile 0 to tiles 0-1) is taken once; 6 rows, a second broadcast, or one from
+  // Dma10ToOutfeed, 7 rows from tile 0 to tiles 0-1) is taken once; 8 rows, a second broadcast, or one from
   // tile 1 are refused. Without the change the compute was refused on the prefix array ("opens with 1 prefix
   // arrays") or read contiguous 16-byte groups, and the broadcast was not read (checked).
   constexpr unsigned kLanes8 = 8, kRows12 = 1 + kTaps;
@@ -4021,6 +4021,8 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
       rung.packet(r, streams, 0);
       rung.packet(conv8(), streams, 0);
       rung.packet(broadcast(0x1, kRows12), streams, 0);
+      // Read whole, the stream is 9 rows: the 7 are its first part, the convolution runs with the next broadcast's 2 ("halo" §B).
+      if (lastShort == 0) rung.packet(broadcast(0x1, 2, kRows12), streams, 0);
     });
   };
   EXPECT_EQ(shortLast(2, 1), "accepted");
@@ -4045,9 +4047,10 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
     rung.endRun();
     return why;
   };
-  EXPECT_NE(refusedBroadcast(0x1, kRows12 - 1).find("weight broadcast of 6 rows (Dma10BroadcastRows + 1, word 0 bits 110:95) to tile 0"),
+  // Fewer rows than the stream's are its first part (the rest comes with the next broadcast: "halo" §B); more are refused.
+  EXPECT_NE(refusedBroadcast(0x1, kRows12 + 1).find("weight broadcast of 8 rows (Dma10BroadcastRows + 1, word 0 bits 110:95) to tile 0"),
             std::string::npos)
-      << refusedBroadcast(0x1, kRows12 - 1);
+      << refusedBroadcast(0x1, kRows12 + 1);
   EXPECT_NE(refusedBroadcast(0x2, kRows12).find("the weight broadcast's sender, tile 1, does not hold the 7 rows of 32 bytes from wide row 0"),
             std::string::npos)
       << refusedBroadcast(0x2, kRows12);
@@ -4058,6 +4061,8 @@ TEST_F(LleConvolutionStreamTest, TheConvolutionComputeRunsOverTheGridWithTheWeig
       arm12(0x3, run, repeat, tag, prefixBytes8, innerLevel);
       rung.packet(conv(), streams, 0);
       rung.packet(broadcast(0x1, kRows12), streams, 0);
+      // A second prefix array makes the stream 8 rows: the 7 are its first part, the row after them its second ("halo" §B).
+      if (prefixBytes8 == 64) rung.packet(broadcast(0x1, 1, kRows12), streams, 0);
     });
     rung.endRun();
     return why;
@@ -4294,6 +4299,92 @@ TEST_F(LleConvolutionStreamTest, AConvolutionOnABroadcastStreamWaitsForItAndTake
       "the weight broadcast's sender, tile 3, does not hold the 7 rows of 32 bytes from wide row 9 (Dma10Channel)",
       "a broadcast of rows its sender does not hold was accepted");
   rung.endRun();
+}
+
+// A stream with more rows than one tile cached comes in several weight broadcasts, one after another (docs/decoding-log.md
+// "halo" §B: the 1.0 224 embedding extractor's 2,064 rows, 1,976 from tile 12's row 5 on, then 88 from tile 11's row 29 on):
+// the stream's rows are the broadcasts' rows in program order. Here the 7 rows (offsets, 6 taps) come as 4 from tile 3's row
+// 4 on, then 3 from tile 2's row 10 on (tile 2's rows before are another layer's); the convolution waits for the second and
+// every output equals the reference over the stream's rows. Refused: a second part that overshoots the stream (4 rows), one
+// its sender does not hold (from row 11). Without the change (by construction, not run against the old tree) the convolution
+// ran at the first broadcast and was refused ("does not hold the 7 rows of 32 bytes from wide row 4").
+TEST_F(LleConvolutionStreamTest, AStreamLargerThanOneSendersRowsComesInSeveralBroadcastsOneAfterAnother) {
+  constexpr unsigned kLanes8 = 8, kStreamRows = 1 + kTaps, kFirstPart = 4;
+  constexpr uint64_t kFirstRow = 4, kSecondRow = 10;
+  std::mt19937 rng(53);
+  std::vector<uint8_t> rows(kStreamRows * 256, 0);  // the stream's rows: u32 offsets 6 + lane, then the taps
+  for (unsigned c = 0; c < kLanes8; ++c) rows[4 * c] = static_cast<uint8_t>(6 + c);
+  for (unsigned tap = 0; tap < kTaps; ++tap) {
+    for (unsigned i = 0; i < 4 * kLanes8; ++i) rows[(1 + tap) * 256 + i] = static_cast<uint8_t>(rng() % 40);
+  }
+  // Tile 3 holds the first part from its row 4 on, tile 2 the rest from its row 10 on; every other row is another layer's.
+  const auto cache = [&](uint16_t tile, uint64_t firstRow, unsigned from, unsigned count) {
+    streams.params.assign((firstRow + count) * 256, 0);
+    for (auto& b : streams.params) b = static_cast<uint8_t>(rng());
+    std::copy(rows.begin() + from * 256, rows.begin() + (from + count) * 256, streams.params.begin() + static_cast<int64_t>(firstRow * 256));
+    parameterCachingRun(tile);
+  };
+  cache(0x8, kFirstRow, 0, kFirstPart);
+  cache(0x4, kSecondRow, kFirstPart, kStreamRows - kFirstPart);
+  const auto stream = [&] {
+    DecodedPacket r = f.make(0x12, {{LleField::Dma12Mask, 0x3}, {LleField::Recv12InnerLevel, 1}, {LleField::Recv12Run, kTaps - 1},
+                                    {LleField::Recv12Step, 1}, {LleField::Recv12Stream, kTag}, {LleField::Recv12Count, kTaps},
+                                    {LleField::Recv12PrefixOn, 1}, {LleField::Recv12PrefixBytes8, 32}});
+    for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv12Wrap, e, static_cast<uint64_t>(-static_cast<int64_t>(kTaps - 1)));
+    return r;
+  };
+  const auto conv8 = [&] {
+    DecodedPacket p = conv();
+    f.setElement(p, LleField::ComputeLaneGroups, 0, 1);
+    return p;
+  };
+  rung.beginRun();
+  writeGrids();
+  rung.packet(stream(), streams, 0);
+  rung.packet(conv8(), streams, 0);
+  rung.packet(broadcast(0x8, kFirstPart, kFirstRow), streams, 0);
+  EXPECT_TRUE(rung.tile(0).narrowSram.firstUnwritten(kConvOutputAt, kLanes8).has_value()) << "the convolution ran on part of its stream";
+  rung.packet(broadcast(0x4, kStreamRows - kFirstPart, kSecondRow), streams, 0);
+  for (unsigned t = 0; t < 2; ++t) {
+    const AddressedMemory& m = rung.tile(t).narrowSram;
+    for (unsigned y = 0; y < kOutH; ++y) {
+      for (unsigned x = 0; x < kOutW; ++x) {
+        const uint64_t out = kConvOutputAt + 4 * 2 * (y * kOutW + x);
+        ASSERT_FALSE(m.firstUnwritten(out, kLanes8).has_value()) << "tile " << t << " output " << y << ", " << x;
+        const auto got = m.read(out, kLanes8);
+        for (unsigned c = 0; c < kLanes8; ++c) {
+          int64_t acc = 0;
+          for (unsigned tap = 0; tap < kTaps; ++tap) {
+            const uint32_t unit = grid[t][(y + tap / kKw) * kG + x + tap % kKw];
+            for (unsigned i = 0; i < 4; ++i) {
+              acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * (int64_t{rows[(1 + tap) * 256 + 4 * c + i]} - (6 + c));
+            }
+          }
+          const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
+          EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " output " << y << ", " << x << " lane " << c;
+        }
+      }
+    }
+  }
+  rung.endRun();
+  const auto refusedSecondPart = [&](uint64_t count, uint64_t row) {
+    const std::string why = refusalOf([&] {
+      rung.beginRun();
+      writeGrids();
+      rung.packet(stream(), streams, 0);
+      rung.packet(conv8(), streams, 0);
+      rung.packet(broadcast(0x8, kFirstPart, kFirstRow), streams, 0);
+      rung.packet(broadcast(0x4, count, row), streams, 0);
+    });
+    rung.endRun();
+    return why;
+  };
+  EXPECT_NE(refusedSecondPart(4, kSecondRow).find("carry 8 rows (Dma10BroadcastRows + 1 each), its weight stream armed at PC 0x"),
+            std::string::npos)
+      << refusedSecondPart(4, kSecondRow);
+  EXPECT_NE(refusedSecondPart(3, 11).find("the weight broadcast's sender, tile 2, does not hold the 3 rows of 32 bytes from wide row 11"),
+            std::string::npos)
+      << refusedSecondPart(3, 11);
 }
 
 // The w0 nest's levels 5 and 6 (ComputeLimitW0Levels56, w1[17:4] / w1[31:18]; docs/decoding-log.md "w1lo" §A): the
