@@ -77,6 +77,14 @@ class InProcessTransport::Introspection final : public DeviceIntrospection {
     if (runs.back().notesDropped != 0) notes.push_back(std::to_string(runs.back().notesDropped) + " more notes not kept");
     return notes;
   }
+  [[nodiscard]] std::vector<UndefinedOutputByte> undefinedOutputBytes() const override {
+    const std::vector<sim::RunRecord> runs = settledRuns();
+    if (runs.empty()) return {};
+    std::vector<UndefinedOutputByte> out;
+    out.reserve(runs.back().undefinedOutputBytes.size());
+    for (const auto& [window, offset] : runs.back().undefinedOutputBytes) out.push_back({window, offset});
+    return out;
+  }
   [[nodiscard]] std::optional<std::string> faultText() const override {
     std::string text = device_.lastFault();
     if (text.empty()) return std::nullopt;

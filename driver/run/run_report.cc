@@ -175,6 +175,7 @@ void writeRunJson(const RunResult& r, const RunReportContext& c, std::ostream& o
     w.field("layout", o.deviceLayout ? "device" : "tflite");
     w.field("relaid_out", o.relaidOut);
     w.field("sign_flipped", o.signFlipped);
+    w.field("undefined_bytes", o.undefinedBytes);
     w.endObject();
   }
   w.endArray();
@@ -281,6 +282,10 @@ void writeRunText(const RunResult& r, const RunReportContext& c, std::ostream& o
     else if (!o.computed) out << "  (the device does not say whether it was computed)";
     if (o.relaidOut) out << "  [re-laid out from the device's tile-major order]";
     if (o.deviceLayout) out << "  [device tile-major order: re-layout not applied]";
+    if (o.undefinedBytes != 0) {
+      out << "  UNDEFINED: " << o.undefinedBytes << " of " << o.bytes.size()
+          << " bytes (computed from memory no packet wrote; their values mean nothing)";
+    }
     out << "\n";
   }
   if (r.error) out << "error: " << *r.error << "\n";

@@ -120,6 +120,11 @@ struct OutputTensor {
   // Informational: the bytes the device wrote for this output, the layer's padding included (the
   // executable layer's size_bytes per batch; 1008 for a 1001-class MobileNet).
   uint64_t deviceBytes = 0;
+  // The bytes the device computed from memory no packet wrote (DeviceIntrospection::undefinedOutputBytes, in-process only;
+  // docs/decoding-log.md "raw25"): their values mean nothing. `undefined` marks them one a byte of `bytes` (1 = undefined),
+  // empty when none is; undefinedBytes counts them.
+  std::vector<uint8_t> undefined;
+  uint64_t undefinedBytes = 0;
 };
 
 struct RunResult {

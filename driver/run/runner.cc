@@ -1,6 +1,12 @@
 #include "driver/run/runner.h"
 
+#include <algorithm>
+#include <map>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "driver/transport/beagle_csrs.h"
 #include "driver/run/dma_service.h"
@@ -51,6 +57,33 @@ std::optional<std::vector<uint8_t>> tensorBytesOf(const std::vector<uint8_t>& de
   for (size_t b = 0; b < batches; ++b) {
     const auto from = device.begin() + static_cast<ptrdiff_t>(b * slice);
     out.insert(out.end(), from, from + static_cast<ptrdiff_t>(keep));
+  }
+  return out;
+}
+
+// The device's undefined output bytes (window, offset in it) placed in the host buffers their windows filled: window k is the
+// run's k-th tag-3 descriptor of non-zero length (the outfeed opens no window for an empty one). A raw program's k-th tag-3
+// descriptor of any length fills its buffer "output k" from offset 0 (ExecutableRun::newRawOutput).
+std::map<std::pair<std::string, int32_t>, std::vector<uint64_t>> undefinedOffsetsByBuffer(
+    const ExecutableRunRecord& rec, bool rawProgram, const std::vector<DeviceIntrospection::UndefinedOutputByte>& undefined) {
+  std::map<std::pair<std::string, int32_t>, std::vector<uint64_t>> out;
+  if (undefined.empty()) return out;
+  std::vector<std::optional<std::pair<std::pair<std::string, int32_t>, uint64_t>>> windows;  // buffer, offset of window k
+  size_t rawIndex = 0;
+  for (const ObservedDescriptor& d : rec.descriptors) {
+    if (d.descriptor.tag != 3) continue;
+    std::optional<std::pair<std::pair<std::string, int32_t>, uint64_t>> place;
+    if (rawProgram) {
+      place = {{"output " + std::to_string(rawIndex), 0}, 0};
+    } else if (d.target && d.target->kind == BufferKind::Output) {
+      place = {{d.target->name, d.target->batch}, d.target->offset};
+    }
+    ++rawIndex;
+    if (d.descriptor.length != 0) windows.push_back(place);
+  }
+  for (const auto& u : undefined) {
+    if (u.window >= windows.size() || !windows[u.window]) continue;  // a window no output buffer took (scratch)
+    out[windows[u.window]->first].push_back(windows[u.window]->second + u.offset);
   }
   return out;
 }
@@ -164,6 +197,8 @@ void Runner::runExecutable(const PlannedExecutable& planned, bool rawProgram, in
   // TFLite order batch by batch, as libedgetpu does before TFLite (or a later package) reads them;
   // the padding to the layer's size is dropped in run(), where the TFLite tensor's size is known.
   const std::optional<bool> computed = intro ? intro->outputsComputed() : std::nullopt;
+  const std::map<std::pair<std::string, int32_t>, std::vector<uint64_t>> undefinedAt =
+      intro ? undefinedOffsetsByBuffer(rec, rawProgram, intro->undefinedOutputBytes()) : std::map<std::pair<std::string, int32_t>, std::vector<uint64_t>>{};
   std::vector<std::string> order;
   std::map<std::string, std::vector<uint8_t>> collected;
   for (const HostBuffer& b : run.addressSpace().buffers()) {
@@ -178,19 +213,30 @@ void Runner::runExecutable(const PlannedExecutable& planned, bool rawProgram, in
     const std::span<const uint8_t> device = b.view();
     produced.deviceBytes[b.name] += device.size();
     produced.batches[b.name] += 1;
-    std::optional<std::vector<uint8_t>> tflite;
+    // Which of the buffer's bytes are undefined, one a byte, moved by the same re-layout as the bytes.
+    std::vector<uint8_t> mask(device.size(), 0);
+    if (const auto u = undefinedAt.find({b.name, b.batch}); u != undefinedAt.end()) {
+      for (const uint64_t at : u->second) {
+        if (at < mask.size()) mask[at] = 1;
+      }
+    }
+    std::optional<std::vector<uint8_t>> tflite, tfliteMask;
     bool tileMajor = false;
     for (const Layer& l : exe.outputLayers) {
       if (l.name != b.name || outputLayoutIsTfliteOrder(l)) continue;
       tileMajor = true;
       tflite = deviceToTfliteOrder(l, device);
+      tfliteMask = deviceToTfliteOrder(l, mask);
     }
     auto& bytes = collected[b.name];
-    if (tflite) {
+    auto& undefined = produced.undefined[b.name];
+    if (tflite && tfliteMask) {
       bytes.insert(bytes.end(), tflite->begin(), tflite->end());
+      undefined.insert(undefined.end(), tfliteMask->begin(), tfliteMask->end());
       produced.relaidOut[b.name] = true;
     } else {
       bytes.insert(bytes.end(), device.begin(), device.end());
+      undefined.insert(undefined.end(), mask.begin(), mask.end());
       if (tileMajor) produced.deviceLayout[b.name] = true;  // maps that do not cover the layer: as the device sent it
     }
   }
@@ -277,6 +323,9 @@ RunResult Runner::run(const RunPlan& plan, const std::vector<std::vector<uint8_t
       // libedgetpu hands the application exactly the tensor's bytes, not the layer's padding.
       if (!produced.deviceLayout[name]) {
         if (auto exact = tensorBytesOf(out.bytes, spec->sizeBytes, produced.batches[name])) out.bytes = std::move(*exact);
+        if (auto exact = tensorBytesOf(produced.undefined[name], spec->sizeBytes, produced.batches[name])) {
+          produced.undefined[name] = std::move(*exact);
+        }
       }
       if (spec->flipsSign) {
         flipSignBits(out.bytes);
@@ -288,6 +337,9 @@ RunResult Runner::run(const RunPlan& plan, const std::vector<std::vector<uint8_t
     }
     out.sha256 = traces::Sha256::hex(out.bytes);
     out.computed = produced.computed[name];
+    const std::vector<uint8_t>& undefined = produced.undefined[name];
+    out.undefinedBytes = static_cast<uint64_t>(std::count(undefined.begin(), undefined.end(), uint8_t{1}));
+    if (out.undefinedBytes != 0 && undefined.size() == out.bytes.size()) out.undefined = undefined;
     out.deviceLayout = produced.deviceLayout[name];
     out.relaidOut = produced.relaidOut[name];
     result.outputs.push_back(std::move(out));

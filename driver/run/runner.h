@@ -70,6 +70,7 @@ class Runner {
     std::map<std::string, bool> relaidOut;
     std::map<std::string, uint64_t> deviceBytes;  // what the device wrote, padding included
     std::map<std::string, size_t> batches;        // output buffers concatenated into `bytes`
+    std::map<std::string, std::vector<uint8_t>> undefined;  // one a byte of `bytes`: 1 where the device says undefined
   };
   // Runs one executable and appends its record to `result.runs` (also when it fails).
   void runExecutable(const PlannedExecutable& planned, bool rawProgram, int iteration,

@@ -42,6 +42,15 @@ class DeviceIntrospection {
   // tile packet addressed to no tile, a HALT without its drain NOPs, ... Empty when none or when
   // the device does not say.
   [[nodiscard]] virtual std::vector<std::string> deviceNotes() const { return {}; }
+  // The output bytes of the last executable run the datapath computed from memory no packet wrote (docs/decoding-log.md
+  // "raw25"): their values mean nothing, so a reader reports them undefined. Each: the run's output window (0, 1, ...: its
+  // tag-3 descriptors of non-zero length, in push order) and the byte's offset in it. Empty when none or when the device
+  // does not say.
+  struct UndefinedOutputByte {
+    uint32_t window = 0;
+    uint32_t offset = 0;
+  };
+  [[nodiscard]] virtual std::vector<UndefinedOutputByte> undefinedOutputBytes() const { return {}; }
   // The device time of the last executable run, from the device's own clock: compute, USB link
   // and idle (sim/device_clock.h). nullopt when the device does not say.
   [[nodiscard]] virtual std::optional<RunTiming> lastRunTiming() const { return std::nullopt; }

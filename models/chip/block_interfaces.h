@@ -16,6 +16,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -120,6 +121,7 @@ class TileDispatchIf : public virtual sc_core::sc_interface {
 struct RungReport {
   ExecutionMode rung = ExecutionMode::kProtocol;
   std::string note;
+  std::vector<std::pair<uint32_t, uint32_t>> undefinedOutputBytes;  // RunRecord::undefinedOutputBytes
 };
 
 // The data plane behind the control plane (models/chip/datapath.h): the scalar core reports the

@@ -49,6 +49,7 @@ void Datapath::reset() {
   window_ = 0;
   anyWindow_ = false;
   notes_.clear();
+  undefined_.clear();
 }
 
 void Datapath::beginRun() {
@@ -60,6 +61,7 @@ void Datapath::beginRun() {
   anyWindow_ = false;
   lowestUsed_ = ExecutionMode::kLle;
   notes_.clear();
+  undefined_.clear();
 }
 
 void Datapath::drop(Candidate& candidate, const std::string& why) {
@@ -128,6 +130,7 @@ std::vector<uint8_t> Datapath::windowTail(uint32_t windowLength, std::span<uint8
                                                 std::to_string(window) + " holds");
     }
     c.rung->overwriteStreamedHead(window, streamedHead);
+    for (const uint32_t offset : c.rung->undefinedTailBytes(window)) undefined_.emplace_back(window, streamedBytes + offset);
     // A tail shorter than the window's rest leaves fillers: that window is partly protocol.
     const ExecutionMode used =
         tail.size() < windowLength - streamedBytes ? ExecutionMode::kProtocol : c.rung->rung();
@@ -166,6 +169,8 @@ RungReport Datapath::endRun() {
     }
   }
   report.note = notes_;
+  report.undefinedOutputBytes = std::move(undefined_);
+  undefined_.clear();
   return report;
 }
 

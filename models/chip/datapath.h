@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -72,6 +73,7 @@ class Datapath : public sc_core::sc_module, public DatapathIf, private RunStream
   ExecutionMode lowestUsed_ = ExecutionMode::kLle;
   bool anyWindow_ = false;
   std::string notes_;
+  std::vector<std::pair<uint32_t, uint32_t>> undefined_;  // RunRecord::undefinedOutputBytes of this run
 };
 
 }  // namespace coralsim::models

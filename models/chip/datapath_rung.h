@@ -85,6 +85,13 @@ class DatapathRung {
     (void)head;
   }
 
+  // After windowTail for window `window`: which bytes of the tail it returned are undefined, as offsets into the tail --
+  // computed from memory no packet wrote (docs/decoding-log.md "raw25"), so their values mean nothing. None by default.
+  [[nodiscard]] virtual std::vector<uint32_t> undefinedTailBytes(unsigned window) const {
+    (void)window;
+    return {};
+  }
+
   // The scalar-memory writes the packets so far produced, oldest first; each is returned once.
   [[nodiscard]] virtual std::vector<ScalarMemoryWrite> takeScalarMemoryWrites() { return {}; }
 

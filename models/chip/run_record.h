@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/chip_config.h"
@@ -31,6 +32,9 @@ struct RunRecord {
   static constexpr size_t kMaxNotes = 32;
   std::vector<std::string> notes;
   uint64_t notesDropped = 0;
+  // Output bytes the datapath computed from memory no packet wrote (docs/decoding-log.md "raw25"): their values are
+  // whatever the memory held, so they are reported undefined, never compared. (output window of the run, byte offset in it).
+  std::vector<std::pair<uint32_t, uint32_t>> undefinedOutputBytes;
 
   [[nodiscard]] uint64_t cycles() const { return endCycle > startCycle ? endCycle - startCycle : 0; }
 };

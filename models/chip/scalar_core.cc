@@ -298,6 +298,7 @@ void ScalarCore::closeRunRecord() {
   RungReport rung = datapath->endRun();
   record.rung = rung.rung;
   record.rungNote = std::move(rung.note);
+  record.undefinedOutputBytes = std::move(rung.undefinedOutputBytes);
   runActive_ = false;
 }
 

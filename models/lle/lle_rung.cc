@@ -12,6 +12,7 @@
 #include "models/chip/block_interfaces.h"
 #include "models/isa/number_text.h"
 #include "models/lle/byte_stepped_weighing.h"
+#include "models/lle/carried_bytes.h"
 #include "models/lle/fill_recv_stride.h"
 #include "models/lle/kept_operand_read.h"
 #include "models/lle/kept_operand_weighing.h"
@@ -204,6 +205,8 @@ void LleRung::beginRun() {
   lastExecReceive_ = {};
   ringSendsWaiting_ = {};
   outQueue_.clear();
+  outUndefinedAt_.clear();
+  tailUndefined_.clear();
   scalarWrites_.clear();
   outRead_ = 0;
 }
@@ -3244,7 +3247,7 @@ void LleRung::send(const DecodedPacket& packet) {
       if (form != kNestedOutfeedForm) refuse(packet, outfeedFormMismatch(packet.pc, form));
       // The send carries its read whole; the outfeeds armed before it take their rows from it in order and
       // the rest waits for the next ones ("loop27" §B). A read whose length is not known is the outfeed's.
-      sendsWaiting_.push_back({sendBytes(packet, readLengthOf(packet).value_or(armed.bytes)), packet.pc, form});
+      sendsWaiting_.push_back({sendBytes(packet, readLengthOf(packet).value_or(armed.bytes)), packet.pc, form, {}});
       pairScalarMemoryOutfeeds(packet);
       return;
     }
@@ -3261,8 +3264,9 @@ void LleRung::send(const DecodedPacket& packet) {
       refuse(packet, "Dma10WeightFeed (word 3 bit 82) set on a send that drains a host outfeed (OutfeedLines): clear in all 1,695 "
                      "corpus sends of that form");
     }
-    const auto out = sendBytes(packet, armed.bytes);
-    outQueue_.insert(outQueue_.end(), out.begin(), out.end());
+    std::vector<uint64_t> undefinedAt;
+    const auto out = sendBytes(packet, armed.bytes, &undefinedAt);
+    queueForHost(out, undefinedAt);
     return;
   }
   if (weightFeed) {
@@ -3277,7 +3281,9 @@ void LleRung::send(const DecodedPacket& packet) {
     refuse(packet, "a host-bound send (Dma10ToOutfeed) before its outfeed from a one-line read: its length is the outfeed's, "
                    "not known yet");
   }
-  sendsWaiting_.push_back({sendBytes(packet, *length), packet.pc, form});
+  std::vector<uint64_t> undefinedAt;
+  std::vector<uint8_t> sent = sendBytes(packet, *length, &undefinedAt);
+  sendsWaiting_.push_back({std::move(sent), packet.pc, form, std::move(undefinedAt)});
 }
 
 // The bytes a host-bound send's read carries, where the read says: a kept read's are the bytes it copied
@@ -3346,7 +3352,7 @@ void LleRung::armOutfeed(const DecodedPacket& packet) {
                        std::to_string(first.bytes.size()) + " (not its bytes filled to whole 8-byte lines)");
   }
   const std::vector<uint8_t> waiting = filledToOutfeedLines(std::move(first.bytes), bytes);
-  outQueue_.insert(outQueue_.end(), waiting.begin(), waiting.end());
+  queueForHost(waiting, first.undefinedAt);
 }
 
 // The nested 0x27 to scalar data memory (OutfeedPath 0, docs/decoding-log.md "splitpad" §B, "scalar27",
@@ -3375,6 +3381,11 @@ void LleRung::pairScalarMemoryOutfeeds(const DecodedPacket& packet) {
     const ArmedOutfeed outfeed = outfeedArmed_.front();
     WaitingSend& send = sendsWaiting_.front();
     if (send.outfeedForm != kNestedOutfeedForm) refuse(packet, outfeedFormMismatch(send.pc, send.outfeedForm));
+    if (!send.undefinedAt.empty()) {
+      refuse(packet, "the outfeed to scalar memory takes the host-bound send at PC 0x" + isa::formatAddress(send.pc) + ", whose byte " +
+                         std::to_string(send.undefinedAt.front()) + " was not written in this run: undefined bytes into scalar memory, "
+                         "which the scalar program may compute with, are not modelled" + undefinedOrigin());
+    }
     if (send.bytes.size() < outfeed.bytes) {
       refuse(packet, "the outfeed to scalar memory moves " + std::to_string(outfeed.bytes) + " bytes ((OutfeedLines + 1) x 4), the "
                      "host-bound send at PC 0x" + isa::formatAddress(send.pc) + " has " + std::to_string(send.bytes.size()) +
@@ -3540,7 +3551,7 @@ std::vector<uint8_t> LleRung::sendKeptRead(const DecodedPacket& packet, TileStat
   return sent;
 }
 
-std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t bytes) {
+std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t bytes, std::vector<uint64_t>* undefinedAt) {
   refuseWhileAWindowReaderWaits(packet);
   if (const uint64_t tiles = readField(packet.words, LleField::Dma10ToTiles); tiles != 0) {
     refuse(packet, "the outfeed send also goes to tiles " + tileList(static_cast<uint16_t>(tiles)) +
@@ -3615,6 +3626,15 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
   const uint64_t readBytes = tile.stagedReadBytes != 0 ? tile.stagedReadBytes : bytes;
   tile.stagedReadMixedRoute = false;  // drained by its send
   // The nest's groups in order (stride 1: the contiguous bytes [at, at + readBytes)).
+  if (undefinedAt != nullptr) {
+    // Bound for the host: a byte no packet wrote goes out as undefined, the host told which (docs/decoding-log.md "raw25").
+    if (auto carried = CarriedBytes::gather(tile.narrowSram, at, readBytes / 4, tile.stagedReadStride)) {
+      for (uint64_t k = 0; k < carried->bytes.size(); ++k) {
+        if (carried->isUndefined(k)) undefinedAt->push_back(k);
+      }
+      return filledToOutfeedLines(std::move(carried->bytes), bytes);
+    }
+  }
   const auto sent = gather(tile.narrowSram, StagedNest{at, readBytes / 4, tile.stagedReadStride, {}});
   if (const uint64_t* hole = std::get_if<uint64_t>(&sent)) {
     refuse(packet, "the outfeed reads narrow bytes [" + std::to_string(at) + ", " + std::to_string(at + readBytes) + ") of tile " +
@@ -3624,7 +3644,7 @@ std::vector<uint8_t> LleRung::sendBytes(const DecodedPacket& packet, uint64_t by
   return filledToOutfeedLines(std::get<std::vector<uint8_t>>(sent), bytes);
 }
 
-std::vector<uint8_t> LleRung::windowTail(unsigned /*window*/, uint32_t windowLength, uint32_t streamedBytes,
+std::vector<uint8_t> LleRung::windowTail(unsigned window, uint32_t windowLength, uint32_t streamedBytes,
                                          const models::RunStreams& streams) {
   (void)waitsForInput(streams);  // the packets that waited for the input run now that it is here
   const size_t want = windowLength - streamedBytes;
@@ -3632,6 +3652,11 @@ std::vector<uint8_t> LleRung::windowTail(unsigned /*window*/, uint32_t windowLen
   const size_t n = std::min(want, have);
   std::vector<uint8_t> tail(outQueue_.begin() + static_cast<std::ptrdiff_t>(outRead_),
                             outQueue_.begin() + static_cast<std::ptrdiff_t>(outRead_ + n));
+  tailWindow_ = window;
+  tailUndefined_.clear();
+  for (const uint64_t at : outUndefinedAt_) {
+    if (at >= outRead_ && at < outRead_ + n) tailUndefined_.push_back(static_cast<uint32_t>(at - outRead_));
+  }
   outRead_ += n;
   return tail;
 }

@@ -111,6 +111,7 @@ class LleRung final : public models::DatapathRung {
   void packet(const models::DecodedPacket& packet, const models::RunStreams& streams, uint64_t cycle) override;
   [[nodiscard]] std::vector<uint8_t> windowTail(unsigned window, uint32_t windowLength, uint32_t streamedBytes,
                                                 const models::RunStreams& streams) override;
+  [[nodiscard]] std::vector<uint32_t> undefinedTailBytes(unsigned window) const override;
   void endRun() override;
   [[nodiscard]] std::vector<models::ScalarMemoryWrite> takeScalarMemoryWrites() override { return std::exchange(scalarWrites_, {}); }
 
@@ -340,7 +341,10 @@ class LleRung final : public models::DatapathRung {
   template <typename Nest>
   void writeWalkedGroups(const models::DecodedPacket& packet, const Nest& out, const InputByteWalk& walk, uint64_t iterations);
   // The bytes a send (0x10) carries to the host: its tile's staged read (0x13), `bytes` long.
-  [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes);
+  // `undefinedAt` null: a byte no packet wrote is refused, naming it; else such bytes are sent and their offsets listed
+  // there (the host-bound outfeed carries undefined bytes as undefined, docs/decoding-log.md "raw25").
+  [[nodiscard]] std::vector<uint8_t> sendBytes(const models::DecodedPacket& packet, uint64_t bytes,
+                                               std::vector<uint64_t>* undefinedAt = nullptr);
   [[nodiscard]] std::vector<uint8_t> sendKeptRead(const models::DecodedPacket& packet, TileState& tile, unsigned index,
                                                   uint64_t bytes) const;
   void send(const models::DecodedPacket& packet);
@@ -449,7 +453,15 @@ class LleRung final : public models::DatapathRung {
   // conv_undefined_outputs.h; docs/decoding-log.md "convx"), named where an outfeed is refused for reading
   // undefined bytes; "" while none has.
   std::string firstUndefinedProducer_;
-  void noteUndefinedOutputs(const models::DecodedPacket& packet, unsigned tile, uint64_t positions);
+  void noteUndefinedOutputs(const models::DecodedPacket& packet, unsigned tile, uint64_t positions,
+                            const char* over = "input bytes no packet wrote");
+  // The undefined bytes among those queued for the host (absolute offsets into outQueue_, ascending), and those of the
+  // tail windowTail handed out last (offsets into it) with its window (docs/decoding-log.md "raw25").
+  std::vector<uint64_t> outUndefinedAt_;
+  std::vector<uint32_t> tailUndefined_;
+  unsigned tailWindow_ = 0;
+  // Queues bytes for the host with the offsets of their undefined ones.
+  void queueForHost(const std::vector<uint8_t>& bytes, const std::vector<uint64_t>& undefinedAt);
   [[nodiscard]] std::string undefinedOrigin() const;
   std::array<std::array<std::deque<LoopNest<4>>, 16>, 4> meshArmed_;
   // Units a mesh send read before any packet wrote them, landed unwritten on the receiving tile, until the window's tile
@@ -556,6 +568,7 @@ class LleRung final : public models::DatapathRung {
     std::vector<uint8_t> bytes;
     uint64_t pc;
     uint64_t outfeedForm;  // Dma10OutfeedForm
+    std::vector<uint64_t> undefinedAt;  // which of `bytes` are undefined (sendBytes), ascending
   };
   std::deque<WaitingSend> sendsWaiting_;
   // Ring sends between tiles: per tile, the rows its last execution-only receive takes (until a ring send

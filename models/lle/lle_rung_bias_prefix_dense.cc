@@ -7,6 +7,7 @@
 // rows from the tag's row on, no bias row before them (the 64 x 64 trackers' first FULLY_CONNECTED: one 4-lane unit over
 // 1,024 groups its caching run received at wide rows 3 .. 1,026 of tile 0).
 
+#include <algorithm>
 #include <bit>
 #include <string>
 #include <vector>
@@ -66,14 +67,30 @@ void LleRung::computeBiasPrefixDense(const DecodedPacket& packet, uint32_t group
                          std::to_string(inputBytes) + " it reads from ComputeInputAt4 x 4 = " + std::to_string(inputAt));
     }
     const std::span<const uint8_t> input = tile.narrowSram.read(inputAt, inputBytes);
+    // Lane c reads bytes 4c .. 4c + 3 of each row (its bias, its weights for a K group). Wide bytes no packet has written
+    // since the device's reset -- a caching executable's parameters this device never received (docs/decoding-log.md
+    // "raw25": edgetpuxray's dense_1_8_mul, matmul_256) -- are undefined: a lane reading one is an undefined result, left
+    // unwritten as "convx" leaves a position over unwritten narrow bytes; the value computed there (0 for the missing
+    // bytes) is never used.
     std::vector<std::span<const uint8_t>> rows;
+    std::vector<std::vector<uint8_t>> partRows;  // rows wide memory holds only in part, the rest 0
+    partRows.reserve(groups + 1);
+    std::vector<bool> laneUndefined(lanes, false);
     for (uint64_t r = 0; r < groups + (biasRow ? 1 : 0); ++r) {
       const uint64_t rowAt = (firstRow + r) * kBiasPrefixDenseRowAddresses;
-      if (!tile.wide.holds(rowAt, 4 * lanes)) {
-        refuse(packet, form + "tile " + std::to_string(t) + " wide memory holds " + tile.wide.describe() + "; the compute reads " +
-                           std::to_string(4 * lanes) + " bytes at " + std::to_string(rowAt) + (biasRow && r == 0 ? " (the bias row)" : " (a weight group's row)"));
+      if (tile.wide.holds(rowAt, 4 * lanes)) {
+        rows.emplace_back(tile.wide.at(rowAt), 4 * lanes);
+        continue;
       }
-      rows.emplace_back(tile.wide.at(rowAt), 4 * lanes);
+      std::vector<uint8_t>& row = partRows.emplace_back(4 * lanes, 0);
+      for (unsigned c = 0; c < lanes; ++c) {
+        if (tile.wide.holds(rowAt + 4 * c, 4)) {
+          std::copy_n(tile.wide.at(rowAt + 4 * c), 4, row.begin() + 4 * c);
+        } else {
+          laneUndefined[c] = true;
+        }
+      }
+      rows.emplace_back(row);
     }
     const std::vector<int32_t> sums = biasPrefixDenseSums(shape, input, rows);
     std::vector<uint8_t> results(lanes);
@@ -83,6 +100,13 @@ void LleRung::computeBiasPrefixDense(const DecodedPacket& packet, uint32_t group
       refuse(packet, form + "the lane results of tile " + std::to_string(t) + " at narrow address " + std::to_string(outputAt) +
                          " (ComputeOutputAt) leave its " + std::to_string(tile.narrowSram.capacity()) + "-byte narrow memory");
     }
+    uint64_t undefinedLanes = 0;
+    for (unsigned c = 0; c < lanes; ++c) {
+      if (!laneUndefined[c]) continue;
+      tile.narrowSram.forget(outputAt + c, 1);
+      ++undefinedLanes;
+    }
+    noteUndefinedOutputs(packet, t, undefinedLanes, "wide bytes no packet wrote since the device's reset");
     if (config_.lleComputeObserver) {
       const uint64_t at[] = {outputAt};
       config_.lleComputeObserver->computed(packet, t, ComputeWrite{ComputeForm::kSinglePosition, lanes, at, results});

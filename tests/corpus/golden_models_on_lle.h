@@ -74,6 +74,8 @@ inline GoldenModelsOnLle runSelectedGoldenModelsOnLle(const std::filesystem::pat
       for (size_t j = 0; j < outs.size() && j < r.outputs.size(); ++j) {
         const std::vector<uint8_t> want = readPreferredGoldenOutput(entry.path(), outs[j]);
         EXPECT_EQ(r.outputs[j].bytes.size(), want.size()) << compiledPath << " output " << j;
+        // Bytes computed from memory no packet wrote are no result (docs/decoding-log.md "raw25"): never exact.
+        EXPECT_EQ(r.outputs[j].undefinedBytes, 0u) << compiledPath << " golden case " << text(c.find("id")) << " output " << j;
         EXPECT_EQ(r.outputs[j].bytes, want) << compiledPath << " golden case " << text(c.find("id")) << " output " << j;
         bytes += want.size();
       }

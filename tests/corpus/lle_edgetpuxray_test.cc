@@ -102,6 +102,11 @@ TEST(LleEdgetpuxray, ProgramsRunBitExactOrStopCleanly) {
           break;
         }
         ASSERT_EQ(r.outputs.size(), 1u) << path;
+        if (r.outputs[0].undefinedBytes != 0) {  // no result: neither exact nor compared (docs/decoding-log.md "raw25")
+          stop = "runs fully, output undefined: " + std::to_string(r.outputs[0].undefinedBytes) + " of " +
+                 std::to_string(r.outputs[0].bytes.size()) + " bytes";
+          break;
+        }
         const std::vector<uint8_t>& got = r.outputs[0].bytes;
         EXPECT_EQ(got.size(), want.size()) << path << ": output size";
         sizesMatch = sizesMatch && got.size() == want.size();
@@ -132,6 +137,51 @@ TEST(LleEdgetpuxray, ProgramsRunBitExactOrStopCleanly) {
   EXPECT_GT(programs, 0u);
   EXPECT_GE(bitExact, kBitExactFloor) << "fewer raw programs run bit-exact on the lle rung than before";
   EXPECT_GE(withinTolerance, kWithinToleranceFloor) << "fewer raw programs run within the file's tolerance than before";
+}
+
+// The programs the file gives no bytes for ("confidence": "none": their weights were cached by a PARAMETER_CACHING
+// executable that is not part of the .coral; docs/decoding-log.md "raw25"). Run alone on a fresh device, whose wide memory
+// holds nothing, each must run fully with every output byte reported undefined: the rung computes from parameters it never
+// received, so an output byte it reported defined would be invented. Two short runs (8 and 256 bytes).
+TEST(LleEdgetpuxray, ProgramsWhoseParametersAreNotInTheFileRunFullyWithEveryOutputByteUndefined) {
+  const auto golden = coralsim::testing::goldenDir();
+  const auto corpus = coralsim::testing::corpusDir();
+  if (!golden || !corpus || !fs::exists(*golden / "edgetpuxray_expected.json")) {
+    GTEST_SKIP() << "\n*** SKIPPED: edgetpuxray_expected.json or the corpus not found (set CORALSIM_GOLDEN, "
+                    "CORALSIM_CORPUS). ***\n";
+  }
+  const JsonValue doc = coralsim::testing::readJsonFile(*golden / "edgetpuxray_expected.json");
+  size_t programs = 0;
+  for (const JsonValue& entry : doc.find("programs")->items) {
+    const JsonValue* confidence = entry.find("confidence");
+    const JsonValue* io = entry.find("io_bytes");
+    if (!confidence || confidence->text != "none" || !io) continue;
+    const fs::path path = *corpus / entry.find("program")->text;
+    if (!fs::exists(path)) continue;
+    ++programs;
+    const auto inputBytes = static_cast<size_t>(io->find("input")->asDouble());
+    const auto outputBytes = static_cast<size_t>(io->find("output")->asDouble());
+    const ModelFile model = loadModelFile(path);
+    const RunPlan plan = planRun(model);
+    sim::DeviceOptions options;
+    options.chip.mode = models::ExecutionMode::kLle;
+    sim::Device device(options);
+    InProcessTransport transport(device);
+    Runner runner(transport, RunnerOptions{});
+    runner.open();
+    std::vector<uint8_t> input(inputBytes);
+    for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint8_t>(37 * i + 11);
+    const RunResult r = runner.run(plan, {input});
+    runner.close();
+    SCOPED_TRACE(path.filename().string());
+    ASSERT_TRUE(r.ok()) << *r.error;
+    ASSERT_EQ(r.outputs.size(), 1u);
+    EXPECT_EQ(r.outputs[0].bytes.size(), outputBytes) << "the output, exact size";
+    EXPECT_EQ(r.outputs[0].undefinedBytes, outputBytes) << "every byte depends on parameters this device never received";
+    std::printf("%-22s FULL  %llu / %zu output bytes undefined\n", path.filename().string().c_str(),
+                static_cast<unsigned long long>(r.outputs[0].undefinedBytes), r.outputs[0].bytes.size());
+  }
+  EXPECT_GT(programs, 0u) << "no program of the file is marked \"confidence\": \"none\"";
 }
 
 }  // namespace
