@@ -536,6 +536,17 @@ TEST(LleCorpus, TheWeightFeedProgramsThatRunFullyOnLleMatchGoldenEveryByte) {
     all.add(run.preferred);
     std::printf("  %-55.55s %zu cases, %zu / %zu bytes exact, max|d| %d\n", name.c_str(), run.cases, run.preferred.exact,
                 run.preferred.n, run.preferred.maxDiff);
+    // A golden whose own CPU references disagree (goldenReferenceSpread; the golden test's class, docs/decoding-log.md
+    // "hold17" §D, "lift18"): no reference is the device's bytes, so exactness is reported and the golden's tolerance
+    // asserted (the embedding extractor since "halo"). Every other program stays asserted exact on every byte.
+    const coralsim::testing::GoldenReferenceSpread spread = coralsim::testing::goldenReferenceSpread(goldenModel.manifest);
+    if (spread.referencesDisagree()) {
+      std::printf("  %-55.55s references disagree (%d LSB over %d layers): max|d| %d asserted <= %d\n", name.c_str(),
+                  spread.floatRequantSpreadLsb, spread.requantisingLayers, run.preferred.maxDiff, spread.maxAbsLsb);
+      EXPECT_GT(run.preferred.n, 0u) << name;
+      EXPECT_LE(run.preferred.maxDiff, spread.maxAbsLsb) << name << ": beyond the golden's tolerance";
+      continue;
+    }
     EXPECT_EQ(run.preferred.exact, run.preferred.n) << name;
   }
   std::printf("weight-feed programs with golden data: %zu; fully on lle: %zu (%zu / %zu bytes exact)\n", programs, fully, all.exact, all.n);
