@@ -26,13 +26,16 @@ writes OUT_PREFIX.N for the twin tensor behind each compiled output, in the comp
 name, as the golden manifest's tensor_map does), and prints per layer how its scales were found.
 """
 import argparse
+import os
 import struct
 import sys
 
 import numpy as np
 
-sys.path.insert(0, '/work/shared/tools/tflite-ref')
-sys.path.insert(0, '/work/shared/tools/isa')
+# The shared reference tools ($CORALSIM_TOOLS, default ../shared/tools beside the checkout), read as libraries.
+TOOLS = os.environ.get('CORALSIM_TOOLS', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'shared', 'tools'))
+sys.path.insert(0, os.path.join(TOOLS, 'tflite-ref'))
+sys.path.insert(0, os.path.join(TOOLS, 'isa'))
 import tflite_fb as F  # noqa: E402
 import tfl  # noqa: E402
 

@@ -22,7 +22,7 @@ import sys
 
 import numpy as np
 
-TOOLS = os.environ.get("CORALSIM_TOOLS", "/work/shared/tools")
+TOOLS = os.environ.get("CORALSIM_TOOLS", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "tools"))
 sys.path.insert(0, os.path.join(TOOLS, "tflite-ref"))
 import tflite_fb  # noqa: E402
 
@@ -203,7 +203,7 @@ def main():
     args = ap.parse_args()
     global EXACT_POOL
     EXACT_POOL = args.exact_pool
-    corpus = os.environ.get("CORALSIM_CORPUS", "/work/shared/corpus")
+    corpus = os.environ.get("CORALSIM_CORPUS", os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "corpus"))
     base = os.path.join(corpus, "prbodmann+Coral-TPU", "ensemble_tpu")
     twin_path = os.path.join(base, "models", args.model + ".tflite")
     if not os.path.exists(twin_path):
