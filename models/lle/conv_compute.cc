@@ -16,6 +16,7 @@
 #include "models/lle/position_lane_form.h"
 #include "models/lle/conv_undefined_outputs.h"
 #include "models/lle/requantizer.h"
+#include "models/lle/w0_last_run.h"
 #include "models/lle/whole_walk_passes.h"
 
 namespace coralsim::lle {
@@ -101,6 +102,10 @@ ConvCompute ConvCompute::fromPacket(std::span<const isa::Word128> words) {
   // transfer; split_concat's golden bytes, "split2" §C). Elsewhere level 0 steps one weight group a K group.
   conv.weights = computeNestFromPacket(isa::ComputeNest::Nest29, words, 0, isPixelWalk(words) ? 0 : 1);
   conv.lanes = 4 * (static_cast<unsigned>(readField(words, LleField::ComputeLaneGroups)) + 1);
+  if (readField(words, LleField::ComputeW0LastRunLevel) != 0) {
+    conv.droppedIterations = w0LastRunShortfall(words);
+    conv.droppedAreTheTail = w0LastRunEndsTheWalk(words);
+  }
   conv.output = OutputNest::fromPacket(words, static_cast<int64_t>(readField(words, LleField::ComputeOutputAt) / kUnitBytes),
                                        conv.lanes / kUnitBytes);
   // The position-lane form (position_lane_form.h, docs/decoding-log.md "obytes"): the lanes are the output positions,
@@ -284,6 +289,19 @@ std::string ConvCompute::unsupported() const {
   if (passes > 1) {
     if (std::string why = passesProblem(); !why.empty()) return why;
   }
+  // A shorter last iteration (w0_last_run.h): only the tail of one output's last K pass of a split reduction is executed.
+  if (droppedIterations > 0) {
+    const std::string field = "a shorter last iteration of the w0 nest (ComputeW0LastRun / ComputeW0LastRunLevel, word 1 bits 61:46) "
+                              "dropping " + std::to_string(droppedIterations) + " iterations";
+    const auto split = splitReduction();
+    if (!droppedAreTheTail) return field + " while a level above it counts: which later iterations it shortens is not decoded";
+    if (passes != 1 || !split || split->positions != 1 || split->blocks != 1 || split->groups < 2) {
+      return field + " outside a one-output reduction split into K passes: not executed";
+    }
+    if (droppedIterations >= split->taps) {
+      return field + ", not fewer than a K pass's " + std::to_string(split->taps) + ": a pass dropped whole is not decoded";
+    }
+  }
   if (weights.units() != input.units()) {
     return "Nest29 (the weight nest, w7 bit 90) counts " + std::to_string(weights.units()) + " iterations, Nest37 (the input nest) " +
            std::to_string(iterations());
@@ -386,7 +404,8 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
   const uint64_t weightEnd =
       sideBySide ? (conv.prefixBytes() + (static_cast<uint64_t>(conv.weights.highestUnit()) + 1) * conv.groupBytes()) * blocks
                  : (blocks - 1) * blockBytes + conv.prefixBytes() +
-                       (static_cast<uint64_t>(conv.weights.highestUnit()) + 1 + (passes - 1) * windowUnits) * conv.groupBytes();
+                       (static_cast<uint64_t>(conv.weights.highestUnit()) + 1 + (passes - 1) * windowUnits - conv.droppedIterations) *
+                           conv.groupBytes();
   if (wide.size() < weightEnd) {
     return "the weight nest (Nest29) reads wide bytes up to " + std::to_string(weightEnd) + "; the tile holds " +
            std::to_string(wide.size());
@@ -449,7 +468,9 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
     NestCursor in(conv.input);
     NestCursor w(conv.weights);
     const uint64_t blockIterations = split->taps * split->positions * split->groups;
-    for (uint64_t i = 0; i < conv.iterations(); ++i, in.next(), w.next()) {
+    // The w0 nest's shorter last K pass (unsupported() has held it to one output's last pass): its tail is not walked.
+    const uint64_t walked = conv.iterations() - conv.droppedIterations;
+    for (uint64_t i = 0; i < walked; ++i, in.next(), w.next()) {
       const uint64_t block = i / blockIterations;
       const uint64_t position = (i / split->taps) % split->positions;
       const auto pass = static_cast<int64_t>((i % blockIterations) / (split->taps * split->positions));
@@ -465,7 +486,7 @@ std::string runConvCompute(const ConvCompute& conv, AddressedMemory& narrow, std
         return "output unit " + std::to_string(out.unit()) + " leaves the narrow memory";
       }
     }
-    macs += conv.iterations() * lanes * kUnitBytes;
+    macs += walked * lanes * kUnitBytes;
     const uint64_t marked = forgetUndefinedPositions(conv, undefinedPositions, narrow);
     if (undefinedOutputs) *undefinedOutputs += marked;
     return "";

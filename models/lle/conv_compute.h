@@ -69,6 +69,13 @@ struct ConvCompute {
   // "wrap10"); 0 where the split is found from the counts alone. Named, a level of positions whose count equals the
   // passes' (the PoseNet decoders' 8 positions beside 8 K passes) cannot be taken for them.
   unsigned kPassLevel = 0;
+  // The w0 nest's shorter last iteration (w0_last_run.h, docs/decoding-log.md "smx"): the walk's last iterations it drops
+  // (ComputeK4W0 - ComputeW0LastRun), and whether they are the walk's tail (every level above ComputeW0LastRunLevel runs
+  // once). Executed where they are the tail of one output's last K pass of a split reduction (the co-compiled classifiers:
+  // 12 groups a K pass at level 2, the last pass 4 / 8): those iterations are not walked, and the weight stream is that
+  // much shorter (their 0x12's Recv12LastShort, "mnv1d" §B). 0: every iteration is walked.
+  uint64_t droppedIterations = 0;
+  bool droppedAreTheTail = true;
 
   [[nodiscard]] static ConvCompute fromPacket(std::span<const isa::Word128> words);
 
@@ -76,6 +83,8 @@ struct ConvCompute {
   [[nodiscard]] uint64_t iterations() const { return input.units() * passes; }
   [[nodiscard]] uint64_t outputs() const { return output.units(); }
   [[nodiscard]] uint64_t reduction() const { return outputs() == 0 ? 0 : iterations() / outputs(); }
+  // The weight groups the stream brings for this compute's blocks: the reduction in each, less the dropped tail.
+  [[nodiscard]] uint64_t streamGroups() const { return reduction() * streamOutputBlocks() - droppedIterations; }
   [[nodiscard]] uint64_t groupBytes() const { return 4ull * lanes; }
   // The 4-byte units output `o` (in the output nest's order) writes: the lane groups, or the partial pass's units in
   // the last iteration of its level (the outputs after all earlier iterations of the highest counting level).

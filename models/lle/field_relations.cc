@@ -7,6 +7,7 @@
 #include "models/lle/pool_records.h"
 #include "models/lle/kept_read_second_nest.h"
 #include "models/lle/read_beat_walk.h"
+#include "models/lle/w0_last_run.h"
 #include "models/lle/read_partial_run.h"
 #include "models/lle/kept_take_units.h"
 #include "models/lle/level_four_passes.h"
@@ -432,6 +433,13 @@ std::string relationsProblem(uint8_t opcode, std::span<const isa::Word128> words
   if (rows != RowsChecked::kAll) return "";
   // The forward marks against the wraps they mark, in every form that has them (forward_marks.h).
   if (std::string problem = forwardMarksProblem(opcode, words); !problem.empty()) return problem;
+  // The w0 nest's shorter last iteration (w0_last_run.h, docs/decoding-log.md "smx"): its level against the levels it shortens.
+  if (opcode == fieldDef(LleField::ComputeW0LastRunLevel).opcode) {
+    if (std::string problem = w0LastRunProblem(words); !problem.empty()) return problem;
+  }
+  if (opcode == fieldDef(LleField::Max02LastBeatLevel).opcode) {
+    if (std::string problem = max02LastBeatProblem(words); !problem.empty()) return problem;
+  }
   // The w10 nest's walk over a split reduction's partial-sum rows: a relation between several fields
   // and levels at once, checked by its own function (partial_sum_walk.h).
   if (opcode == fieldDef(LleField::ComputePartialSumRow).opcode) {

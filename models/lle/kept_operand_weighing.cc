@@ -3,6 +3,7 @@
 #include <initializer_list>
 
 #include "models/lle/lle_fields.h"
+#include "models/lle/w0_last_run.h"
 
 namespace coralsim::lle {
 
@@ -44,11 +45,14 @@ std::variant<KeptOperandWeighing, std::string> KeptOperandWeighing::fromPacket(s
   }
   const std::initializer_list<LleField> w10 = {LleField::ComputeK4W10, LleField::ComputeLimitW10, LleField::ComputeLimitW10Level3,
                                                LleField::ComputeLimitW10High};
-  // The w10 nest counts the iterations that write: all positions x K, or the last position's later K steps dropped.
+  // The w10 nest counts the iterations that write: all positions x K, less the K steps the w0 nest's shorter last iteration
+  // drops (ComputeW0LastRun at ComputeW0LastRunLevel, w0_last_run.h, docs/decoding-log.md "smx": nin_cnn / ensemble's 10-class
+  // normalisations 2 x 2 - 1 = 3, MobileNet v1's 1,001-class ones 6 x 2 - 1 = 11; the trackers' whole walks drop none).
+  if (const std::string problem = w0LastRunProblem(words); !problem.empty()) return problem;
   form.written = levelIterations(words, w10);
-  if (form.written > form.positions * kK || form.written + kK <= form.positions * kK) {
-    return "the w10 nest counts " + std::to_string(form.written) + " iterations where the w0 nest counts " + std::to_string(form.positions * kK) +
-           " (positions x K): not the whole walk less some of the last position's K steps";
+  if (const uint64_t walked = form.positions * kK - w0LastRunShortfall(words); form.written != walked) {
+    return "the w10 nest counts " + std::to_string(form.written) + " iterations where the w0 nest walks " + std::to_string(walked) +
+           " (positions x K, less the K steps its shorter last iteration drops: ComputeW0LastRun, ComputeW0LastRunLevel)";
   }
   if (const uint64_t units = readField(words, LleField::ComputeLaneGroups) + 1; units != form.iterations()) {
     return "ComputeLaneGroups + 1 = " + std::to_string(units) + " output units, not one for each of the " + std::to_string(form.iterations()) +

@@ -18,6 +18,8 @@
 // the diagonal one. So the iterations written are the w10 nest's count, the last position's later steps dropped. Lane c's input is 16-bit
 // element c mod 2 of its unit; executed only where the unit's two elements are equal (0x0949 writes u twice), so the
 // input pairing does not matter. The product (unsigned 16 x 16 bits, below 2^31) goes through the compute's epilogue.
+// The dropped steps are the w0 nest's shorter last iteration (ComputeW0LastRun / ComputeW0LastRunLevel, w0_last_run.h,
+// docs/decoding-log.md "smx"): the w10 nest's count must be positions x K less what it drops.
 #pragma once
 
 #include <cstdint>

@@ -2025,6 +2025,30 @@ void LleRung::refuseUnexecutedBias(const DecodedPacket& packet) const {
 }
 
 void LleRung::compute(const DecodedPacket& packet, const models::RunStreams& streams) {
+  // The w0 nest's shorter last iteration (w0_last_run.h, docs/decoding-log.md "smx"): the softmax passes (0x02, 0x03) execute
+  // their short last beat, the weighing by a kept operand (the softmax normalisations) its last position's dropped K steps,
+  // and the convolution form (4-byte K groups on tiles that armed a weight stream on its tag) the tail of a split
+  // reduction's last K pass (the co-compiled classifiers; ConvCompute::unsupported refuses any other shape). Every other
+  // 0x01 form is refused by name, not run as if every iteration were whole.
+  // Whether the packet can be the convolution form: none of the marks dispatched on before it, 4-byte K groups in and out,
+  // and a tile of its mask armed a weight stream on its tag.
+  const auto mayBeTheConvolution = [&] {
+    const auto w = packet.words;
+    if (readField(w, LleField::ComputeInputBytes) != kGroupBytes || readField(w, LleField::ComputeOutputBytes) != kGroupBytes) return false;
+    if (WideStreamedSquare::isForm(w) || isTwoByteLaneGroupForm(w) || ByteSteppedWeighing::isForm(w)) return false;
+    if (isRingIdentityCopy(packet) || isWalkedElementWise(packet)) return false;
+    const uint64_t tag = readField(w, LleField::ComputeStreamTag);
+    for (unsigned t = 0; t < tiles_.size(); ++t) {
+      if ((packet.tileMask & (1u << t)) && weightStreams_[t] && weightStreams_[t]->tag == tag) return true;
+    }
+    return false;
+  };
+  if (const uint64_t level = readField(packet.words, LleField::ComputeW0LastRunLevel);
+      level != 0 && !KeptOperandWeighing::isForm(packet.words) && !mayBeTheConvolution()) {
+    refuse(packet, fieldText(LleField::ComputeW0LastRunLevel, level) + ", " +
+                       fieldText(LleField::ComputeW0LastRun, readField(packet.words, LleField::ComputeW0LastRun)) +
+                       ": a shorter last iteration of the w0 nest in an 0x01 compute is not executed");
+  }
   // Every executed form writes 4-byte output units (ComputeOutputBytes, docs/decoding-log.md "w4b82").
   if (const std::string problem = outputElementBytesProblem(packet.words); !problem.empty()) refuse(packet, problem);
   // Unsigned 16-bit weights (docs/decoding-log.md "sum03" §E): every executed form reads its 16-bit weights signed.
@@ -2527,7 +2551,7 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
   // The form walks Nest37 / Nest29's seven levels; its w0 nest, levels 4-6 included, must count their iterations.
   if (const std::string why = w0NestCountProblem(packet.words); !why.empty()) refuse(packet, "the convolution compute: " + why);
   // Passes of the whole walk (ComputeLimitW0Level7, whole_walk_passes.h) read one block of the stream each.
-  const uint64_t weightBytes = conv.passes * conv.blocks() * (conv.prefixBytes() + conv.reduction() * conv.groupBytes());
+  const uint64_t weightBytes = conv.passes * conv.blocks() * conv.prefixBytes() + conv.streamGroups() * conv.groupBytes();
   const TileState* onlyHolder = nullptr;
   unsigned holders = 0;
   for (const TileState& tile : tiles_) {
@@ -2579,13 +2603,15 @@ void LleRung::computeConvolution(const DecodedPacket& packet, std::optional<FedW
                          "convolution's weight nest counts " + std::to_string(conv.blocks()) + " above its K groups, times " +
                          std::to_string(conv.passes) + " passes (ComputeLimitW0Level7 + 1)");
     }
-    if (stream.transfers != conv.reduction() * conv.streamOutputBlocks()) {
+    // Less the iterations a shorter last K pass drops (ConvCompute::droppedIterations, "smx"): the stream is that short.
+    if (stream.transfers != conv.streamGroups()) {
       refuse(packet, "the weight stream armed at PC 0x" + isa::formatAddress(stream.pc) + " on tile " + std::to_string(t) + " carries " +
                          std::to_string(stream.transfers) + " transfers (" +
                          (stream.opcode == 0x12 ? "Recv12Run + 1, times its repeats, less Recv12LastShort" : "Recv11ExecRun + 1, times its repeats, less Recv11ExecLastShort") +
                          "), the convolution "
                          "reduces over " + std::to_string(conv.reduction()) + " weight groups in each of " +
-                         std::to_string(conv.streamOutputBlocks()) + " output blocks");
+                         std::to_string(conv.streamOutputBlocks()) + " output blocks" +
+                         (conv.droppedIterations ? ", less " + std::to_string(conv.droppedIterations) + " its shorter last K pass drops" : ""));
     }
     // Several output blocks of a host stream (a 0x11, whose write names them: "bias14") are read from wide memory over
     // one K pass, side by side or one after another (stream_block_layout.h); any other layout is not decoded: refused.

@@ -18,6 +18,7 @@
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
 #include "models/lle/reduced_table_application.h"
+#include "models/lle/w0_last_run.h"
 
 namespace coralsim::lle {
 
@@ -52,11 +53,14 @@ std::string LleRung::sumFormProblem(std::span<const isa::Word128> words) {
              ": a sum above two levels is not decoded";
     }
   }
-  // The w10 nest counts the groups; the beats cover them, the last one short by less than a beat (MobileNet's 501 groups in
-  // 126 beats of 4, nin_cnn's 5 in 2 of 3: the w0 nest rounds up).
-  if (groups > beats * beatGroups || groups + beatGroups <= beats * beatGroups) {
-    return "ComputeK4W10 + 1 = " + std::to_string(groups) + " groups are not covered by ComputeLimitW0[0] + 1 = " + std::to_string(beats) +
-           " beats of ComputeK4W0 + 1 = " + std::to_string(beatGroups) + " groups short by less than a beat";
+  // The w10 nest counts the groups; the beats cover them, the last one shorter where ComputeW0LastRunLevel names level 1 (the
+  // beats) and ComputeW0LastRun its groups - 1 (w0_last_run.h, docs/decoding-log.md "smx": MobileNet's 501 groups in 126 beats of
+  // 4, the last 1; nin_cnn's 5 in 2 of 3, the last 2). Level 2 would shorten a level the sum does not count: refused above.
+  if (const std::string problem = w0LastRunProblem(words); !problem.empty()) return problem;
+  if (const uint64_t walked = beats * beatGroups - w0LastRunShortfall(words); groups != walked) {
+    return "ComputeK4W10 + 1 = " + std::to_string(groups) + " groups are not the beat walk's ComputeLimitW0[0] + 1 = " + std::to_string(beats) +
+           " beats of ComputeK4W0 + 1 = " + std::to_string(beatGroups) + " groups less the last beat's shortfall (ComputeW0LastRun, " +
+           "ComputeW0LastRunLevel) = " + std::to_string(walked);
   }
   return "";
 }

@@ -3,7 +3,7 @@
 // the graphs' maxima. Laid out as an 0x01 compute (its fields in lle_fields.def, Max02*); it walks its stream
 // in groups of Max02Lanes bytes and writes lane j = the largest byte j of any group. Executed for the softmax
 // form bright 64^2 shows: the stream one read before it on its one tile (the read kept for it, Stage13FeedsNormalise,
-// or a sent read of one line), whole beats, one-byte or four-byte groups. Its epilogue is 0x01's floats (Max02Mult,
+// or a sent read of one line), beats whose last may be shorter (Max02LastBeatLevel, "smx"), one-byte or four-byte groups. Its epilogue is 0x01's floats (Max02Mult,
 // Max02ClampHi / Lo, docs/decoding-log.md "w15b61"): each lane's maximum times the multiplier, clamped, rounded; its
 // zero points stay pinned (0) by the envelope. Every corpus pass's epilogue leaves a byte as it is.
 #include <algorithm>
@@ -16,6 +16,7 @@
 #include "models/lle/lle_rung.h"
 #include "models/lle/max_pool_form.h"
 #include "models/lle/requantizer.h"
+#include "models/lle/w0_last_run.h"
 
 namespace coralsim::lle {
 
@@ -88,6 +89,10 @@ void LleRung::keepReadForMaxPass(const models::DecodedPacket& packet, const Stag
 void LleRung::maxReduce(const models::DecodedPacket& packet) {
   const auto words = packet.words;
   if (isMaxPoolForm(static_cast<uint8_t>(packet.opcode), words)) {  // Max02Lanes 0: 0x01's layout, the pool's window walk
+    // Laid out as 0x01: its w0 nest's shorter last iteration (w0_last_run.h) is 0 in all 81 corpus pools; the window walk has none.
+    if (const uint64_t level = readField(words, LleField::ComputeW0LastRunLevel); level != 0) {
+      refuse(packet, fieldText(LleField::ComputeW0LastRunLevel, level) + " in a max pool: a shorter last iteration of its walk is not executed");
+    }
     computeMaxPool(packet);
     return;
   }
@@ -116,9 +121,13 @@ void LleRung::maxReduce(const models::DecodedPacket& packet) {
                        std::to_string(carry) + " bytes is not -Max02Lanes x Max02BeatGroups = -" + std::to_string(lanes * beatGroups) +
                        ": a walk that does not step one group is not decoded");
   }
-  if (groups != (beats + 1) * (beatGroups + 1)) {
-    refuse(packet, "Max02Groups + 1 = " + std::to_string(groups) + " is not (Max02Beats + 1) x (Max02BeatGroups + 1) = " +
-                       std::to_string((beats + 1) * (beatGroups + 1)) + ": a short last beat is not executed");
+  // The beats cover the groups, the last one shorter where Max02LastBeatLevel says so (w0_last_run.h, docs/decoding-log.md "smx":
+  // 42 / 42 corpus passes). The maximum is the same whichever beat a group is in: the walk paces, the groups are reduced.
+  if (const std::string problem = max02LastBeatProblem(words); !problem.empty()) refuse(packet, problem);
+  if (const uint64_t walked = max02WalkGroups(words); groups != walked) {
+    refuse(packet, "Max02Groups + 1 = " + std::to_string(groups) + " is not the beat walk's (Max02Beats + 1) x (Max02BeatGroups + 1) = " +
+                       std::to_string((beats + 1) * (beatGroups + 1)) + " groups less the last beat's shortfall (Max02LastBeatGroups, " +
+                       "Max02LastBeatLevel) = " + std::to_string(walked));
   }
   const uint64_t bytes = groups * lanes;
   const float mult = readF32(words, LleField::Max02Mult);

@@ -1035,5 +1035,74 @@ TEST(LleConvCompute, APositionWhoseTapsReachAnUnwrittenByteIsLeftUndefined) {
   EXPECT_TRUE(convUndefinedPositions(conv, whole.narrow).empty());
 }
 
+// The w0 nest's shorter last iteration in a split reduction (models/lle/w0_last_run.h, docs/decoding-log.md "smx"): the
+// co-compiled classifiers reduce one output over K passes at level 2 of a 12-group window, the last pass 4 / 8 groups
+// (ComputeW0LastRun 3 / 7 at level 2). Here one output of 4 lanes, a window of 3 groups (level 0) read 3 times (level 1: the
+// K passes, weight stride 0), the last pass 1 group (run 0 at level 1: 2 iterations dropped), the input 9 units on from
+// unit 5. The 7 groups walked are summed -- the dropped two would change every lane -- and the stream need hold only them.
+TEST(LleConvCompute, AShorterLastKPassDropsTheTailOfTheSplitReduction) {
+  constexpr unsigned kWindow = 3, kPasses = 3, kRun = 0;
+  constexpr unsigned kWalked = kWindow * (kPasses - 1) + kRun + 1;
+  const Epilogue e;
+  Fixture f;
+  Packet p;
+  using N = isa::ComputeNest;
+  p.slot(N::Nest37, 0, kWindow - 1, 1);   // on one unit after the window: the next pass's units
+  p.slot(N::Nest37, 1, kPasses - 1, 0);
+  p.slot(N::Nest29, 0, kWindow - 1, -static_cast<int64_t>(kWindow - 1));  // back to the window's first group: stride 0
+  p.slot(N::Nest29, 1, kPasses - 1, 0);
+  p.field(LleField::ComputeOut37Step, 1);
+  p.field(LleField::ComputeInputAt4, kInputAt4);
+  p.field(LleField::ComputeOutputAt, kOutputAt);
+  p.field(LleField::ComputeLaneGroups, 0);
+  p.field(LleField::ComputeParamPrefix, 1);
+  p.field(LleField::ComputeZpIn, static_cast<uint64_t>(e.zpIn));
+  p.field(LleField::ComputeZpWeight, static_cast<uint64_t>(e.zpWeight));
+  p.field(LleField::ComputeZpOut, static_cast<uint64_t>(e.zpOut));
+  p.f32(LleField::ComputeMult, e.mult);
+  p.f32(LleField::ComputeClampLo, e.lo);
+  p.f32(LleField::ComputeClampHi, e.hi);
+  p.field(LleField::ComputeK4W0, kWindow - 1);
+  isa::writePacketBits(p.words, fieldDef(LleField::ComputeLimitW0).lsb, fieldDef(LleField::ComputeLimitW0).width, kPasses - 1);
+  const auto shortened = [&](uint64_t level) {
+    Packet q = p;
+    q.field(LleField::ComputeW0LastRunLevel, level);
+    q.field(LleField::ComputeW0LastRun, kRun);
+    return ConvCompute::fromPacket(q.words);
+  };
+  const ConvCompute conv = shortened(1);
+  ASSERT_EQ(conv.droppedIterations, kWindow - 1 - kRun);
+  ASSERT_TRUE(conv.droppedAreTheTail);
+  EXPECT_EQ(conv.streamGroups(), kWalked);
+  ASSERT_EQ(conv.unsupported(), "");
+  // The bias array, then exactly the walked groups (4 lanes x 4 bytes each).
+  std::vector<uint8_t> wide;
+  appendLanes(wide, f.bias);
+  uint32_t s = 777;
+  for (unsigned b = 0; b < kWalked * 16; ++b) wide.push_back(lcg(s));
+  uint64_t macs = 0;
+  ASSERT_EQ(runConvCompute(conv, f.narrow, wide, models::RequantRounding::kFp32HalfEven, macs), "");
+  EXPECT_EQ(macs, uint64_t{kWalked} * 16);
+  const auto lanes = f.narrow.read(kOutputAt, 4);
+  for (unsigned c = 0; c < 4; ++c) {
+    int64_t acc = f.bias[c];
+    for (unsigned u = 0; u < kWalked; ++u) {
+      for (unsigned i = 0; i < 4; ++i) acc += (int32_t{f.grid[4 * u + i]} - e.zpIn) * (int32_t{wide[16 + 16 * u + 4 * c + i]} - e.zpWeight);
+    }
+    const float v = std::clamp(static_cast<float>(acc) * e.mult, e.lo, e.hi);
+    EXPECT_EQ(lanes[c], static_cast<uint8_t>(std::clamp(std::nearbyint(v) + static_cast<float>(e.zpOut), 0.0f, 255.0f))) << c;
+  }
+  // Without the shorter last pass the walk needs all 9 groups: the 7-group stream is refused.
+  uint64_t unused = 0;
+  const std::string whole = runConvCompute(ConvCompute::fromPacket(p.words), f.narrow, wide, models::RequantRounding::kFp32HalfEven, unused);
+  EXPECT_NE(whole.find("reads wide bytes up to"), std::string::npos) << whole;
+  // A level above the shortened one that counts (here level 2 of the w0 nest) is refused naming the fields.
+  Packet above = p;
+  above.field(LleField::ComputeW0LastRunLevel, 1);
+  isa::writePacketBits(above.words, fieldDef(LleField::ComputeLimitW0).lsb + fieldDef(LleField::ComputeLimitW0).stride,
+                       fieldDef(LleField::ComputeLimitW0).width, 1);
+  EXPECT_NE(ConvCompute::fromPacket(above.words).unsupported().find("while a level above it counts"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace coralsim::lle::lle_conv_compute_test

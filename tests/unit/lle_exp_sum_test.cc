@@ -4,8 +4,8 @@
 // in all four 16-bit lanes at ComputeOutputAt ("trk14b", a Guess the chain after it supports).
 //
 // Values no corpus 0x03 has: tile 11, 7 four-byte groups (14 elements) kept from narrow unit 90 under stream 777, walked
-// as 2 beats of 4 groups (the last one short by one: the corpus has 2,048 / 8,192 groups in whole beats, 501 and 5 in
-// short ones). The elements are 0x1234 + 0x0101 x i (i = 0..13) little-endian, so summing bytes, or reading them high
+// as 2 beats of 4 groups (the last one short by one, ComputeW0LastRun 2 at level 1: the corpus has 2,048 / 8,192 groups in
+// whole beats, 501 and 5 in short ones). The elements are 0x1234 + 0x0101 x i (i = 0..13) little-endian, so summing bytes, or reading them high
 // byte first, gives another number than 14 x 0x1234 + 0x0101 x 91 = 88,627.
 #include <gtest/gtest.h>
 
@@ -121,6 +121,10 @@ DecodedPacket sum(EnvelopePackets& f, uint64_t beatGroups, const Fields& extra) 
                    {LleField::ComputeMult, std::bit_cast<uint32_t>(1.0f / 65535.0f)},
                    {LleField::ComputeClampHi, std::bit_cast<uint32_t>(std::numeric_limits<float>::infinity())},
                    {LleField::ComputeClampLo, std::bit_cast<uint32_t>(-std::numeric_limits<float>::infinity())}};
+  // The w0 nest's shorter last beat ("smx", w0_last_run.h): the last of the kBeats beats holds the groups left (3 of 4 here).
+  if (const uint64_t last = kGroups - beatGroups * (kBeats - 1); last < beatGroups) {
+    fields.insert(fields.end(), {{LleField::ComputeW0LastRunLevel, 1}, {LleField::ComputeW0LastRun, last - 1}});
+  }
   fields.insert(fields.end(), extra.begin(), extra.end());
   DecodedPacket p = make(f, 0x03, fields);
   for (unsigned e = 0; e < fieldDef(LleField::ComputeKWrap29).count; ++e) set(f, LleField::ComputeKWrap29, e, negative(beatGroups - 1));
@@ -238,11 +242,36 @@ TEST(LleExpSum, AWalkOtherThanTheMaxPassFormIsRefusedNamingItsField) {
   EXPECT_NE(runSum({{LleField::ComputeWideWeights, 0}}).find("ComputeWideWeights (word 14 bit 55) = 0"), std::string::npos)
       << runSum({{LleField::ComputeWideWeights, 0}});
   // Beats that do not cover the groups (2 beats of 3 for 7).
-  EXPECT_NE(runSum({}, kGroups, 3).find("7 groups are not covered by ComputeLimitW0[0] + 1 = 2 beats"), std::string::npos)
+  EXPECT_NE(runSum({}, kGroups, 3).find("7 groups are not the beat walk's ComputeLimitW0[0] + 1 = 2 beats of ComputeK4W0 + 1 = 3 groups"),
+            std::string::npos)
       << runSum({}, kGroups, 3);
   // ComputeKCount apart from the beat's groups: 0x01's relations refuse it (the count Nest29's wrap says, -ComputeK4W0 + 1).
   EXPECT_NE(runSum({{LleField::ComputeKCount, 2}}).find("ComputeKCount (word 9 bits 75:64) = 2"), std::string::npos)
       << runSum({{LleField::ComputeKCount, 2}});
+}
+
+// The sum's shorter last beat (ComputeW0LastRun / ComputeW0LastRunLevel, "smx"): its 7 groups in 2 beats of 4 are summed
+// only where the packet says the last beat runs 3 (run 2, level 1); whole beats (8 groups), a last beat of 2 (6), a run as
+// long as the beat, a run without its level and level 2 are refused naming the fields.
+TEST(LleExpSum, TheSumWalksTheShorterLastBeatItsPacketNames) {
+  ASSERT_EQ(runSum(), "");
+  const auto refusalWith = [](uint64_t level, uint64_t run) {
+    return runSum({{LleField::ComputeW0LastRunLevel, level}, {LleField::ComputeW0LastRun, run}});
+  };
+  EXPECT_NE(refusalWith(0, 0).find("7 groups are not the beat walk's ComputeLimitW0[0] + 1 = 2 beats of ComputeK4W0 + 1 = 4 groups less the "
+                                   "last beat's shortfall (ComputeW0LastRun, ComputeW0LastRunLevel) = 8"),
+            std::string::npos)
+      << refusalWith(0, 0);
+  EXPECT_NE(refusalWith(1, 1).find("shortfall (ComputeW0LastRun, ComputeW0LastRunLevel) = 6"), std::string::npos) << refusalWith(1, 1);
+  EXPECT_NE(refusalWith(1, 3).find("ComputeW0LastRun (word 1 bits 59:46) = 3 with ComputeW0LastRunLevel (word 1 bits 61:60) = 1 is not below "
+                                   "ComputeK4W0 = 3"),
+            std::string::npos)
+      << refusalWith(1, 3);
+  EXPECT_NE(refusalWith(0, 2).find("ComputeW0LastRun (word 1 bits 59:46) = 2 while ComputeW0LastRunLevel (word 1 bits 61:60) = 0"),
+            std::string::npos)
+      << refusalWith(0, 2);
+  EXPECT_NE(refusalWith(2, 2).find("ComputeW0LastRunLevel (word 1 bits 61:60) = 2 while ComputeLimitW0[1] = 0"), std::string::npos)
+      << refusalWith(2, 2);
 }
 
 }  // namespace

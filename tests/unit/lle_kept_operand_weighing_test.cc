@@ -69,10 +69,10 @@ TEST(KeptOperandWeighing, AnInputUnitOfTwoDifferentElementsOrAnotherOperandSizeI
 
 TEST(KeptOperandWeighing, TheCountsArePositionsTimesTwoAndNestTwentyNineReturnsAfterOneSixteenBitStep) {
   EnvelopePackets packets(0x400);
-  const auto compute = [&](uint64_t k4w0, uint64_t carryLow, uint64_t written = 10) {
+  const auto compute = [&](uint64_t k4w0, uint64_t carryLow, uint64_t written = 10, uint64_t lastLevel = 0) {
     const models::DecodedPacket p = packets.make(
         0x01, 1,
-        {{LleField::ComputeInputBytes, 4}, {LleField::ComputeWideWeights, 1}, {LleField::ComputeUnsignedWideWeights, 1}, {LleField::ComputeK4W0, k4w0},
+        {{LleField::ComputeW0LastRunLevel, lastLevel}, {LleField::ComputeW0LastRun, 0}, {LleField::ComputeInputBytes, 4}, {LleField::ComputeWideWeights, 1}, {LleField::ComputeUnsignedWideWeights, 1}, {LleField::ComputeK4W0, k4w0},
          {LleField::ComputeK4W1, 0}, {LleField::ComputeLimitW0, 4}, {LleField::ComputeK4W7, k4w0}, {LleField::ComputeLimit29, 4},
          {LleField::ComputeKWrapW7, (uint64_t{1} << 13) - 1}, {LleField::ComputeNest29CarryLow, carryLow}, {LleField::ComputeK4W10, written - 1},
          {LleField::ComputeLimitW10, 0}, {LleField::ComputeLimit29Level3, 0}, {LleField::ComputeLimitW10Level3, 0}, {LleField::ComputeLaneGroups, written - 1}});
@@ -90,16 +90,23 @@ TEST(KeptOperandWeighing, TheCountsArePositionsTimesTwoAndNestTwentyNineReturnsA
   EXPECT_NE(std::get<std::string>(refused).find("slot-0 carry"), std::string::npos) << std::get<std::string>(refused);
   const models::DecodedPacket k3 = compute(2, 2);
   ASSERT_EQ(KeptOperandWeighing::fromPacket(k3.words).index(), 1u);
-  // The last position's K step 1 dropped (the 10-class normalisations' 3 of 4): 9 iterations written; 8 would drop a
-  // whole position's steps, refused naming the w10 nest.
-  const models::DecodedPacket nine = compute(1, 2, 9);
+  // The last position's K step 1 dropped (the 10-class normalisations' 3 of 4), as the w0 nest's shorter last iteration says
+  // (ComputeW0LastRunLevel 1, ComputeW0LastRun 0: "smx"): 9 iterations written. Without it 9 is refused, and so is 8 with it
+  // (a whole position's steps), naming the w10 nest.
+  const models::DecodedPacket nine = compute(1, 2, 9, 1);
   const auto dropped = KeptOperandWeighing::fromPacket(nine.words);
   ASSERT_EQ(dropped.index(), 0u) << std::get<std::string>(dropped);
   EXPECT_EQ(std::get<0>(dropped).iterations(), 9u);
-  const models::DecodedPacket eight = compute(1, 2, 8);
+  const models::DecodedPacket unsaid = compute(1, 2, 9);
+  const auto whole = KeptOperandWeighing::fromPacket(unsaid.words);
+  ASSERT_EQ(whole.index(), 1u);
+  EXPECT_NE(std::get<std::string>(whole).find("the w10 nest counts 9 iterations where the w0 nest walks 10"), std::string::npos)
+      << std::get<std::string>(whole);
+  const models::DecodedPacket eight = compute(1, 2, 8, 1);
   const auto short8 = KeptOperandWeighing::fromPacket(eight.words);
   ASSERT_EQ(short8.index(), 1u);
-  EXPECT_NE(std::get<std::string>(short8).find("the w10 nest counts 8 iterations"), std::string::npos) << std::get<std::string>(short8);
+  EXPECT_NE(std::get<std::string>(short8).find("the w10 nest counts 8 iterations where the w0 nest walks 9"), std::string::npos)
+      << std::get<std::string>(short8);
 }
 
 }  // namespace

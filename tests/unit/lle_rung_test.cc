@@ -9345,10 +9345,12 @@ TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
     f.setElement(p, LleField::Fill17Limit, 0, units - 1);
     return p;
   };
-  const auto keptForPass = [&] {
+  // kUnits - `fewer` groups in beats of 4; fewer than 24 make the sixth beat short (the triple: L 1, its run, the rest).
+  const auto keptForPass = [&](uint64_t fewer = 0) {
+    const uint64_t units = kUnits - fewer;
     DecodedPacket p = f.make(0x13, {{LleField::Dma13Mask, kTile}, {LleField::Stage13NarrowAt4, kBase},
-                                    {LleField::Stage13Groups, kUnits - 1},
-                                    {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(kUnits - 1))},
+                                    {LleField::Stage13Groups, units - 1},
+                                    {LleField::Stage13Wrap, static_cast<uint64_t>(-static_cast<int64_t>(units - 1))},
                                     {LleField::Stage13LoopOn, 1}, {LleField::Stage13RepeatOn, 1}, {LleField::Stage13Repeats, 3},
                                     {LleField::Stage13RepeatWrap, static_cast<uint64_t>(-3)}, {LleField::Stage13StreamBeats, 5},
                                     {LleField::Stage13Channel, kTag}, {LleField::Stage13FeedsNormalise, 1}, {LleField::Stage13W4On, 1},
@@ -9356,6 +9358,11 @@ TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
                                     {LleField::Stage13MaxPassBeats, 0xffff}});
     f.setElement(p, LleField::Stage13Route, 0, 1);
     f.setElement(p, LleField::Stage13Route, 1, 0);
+    if (units != kUnits) {
+      f.setElement(p, LleField::Stage13RepeatLastRunLevel, 0, 1);
+      f.setElement(p, LleField::Stage13RepeatLastRun, 0, units - 20 - 1);
+      f.setElement(p, LleField::Stage13RepeatLastShort, 0, 3 - (units - 20 - 1));
+    }
     return p;
   };
   const auto sentLine = [&](uint64_t at, uint64_t namedBeats) {
@@ -9368,10 +9375,10 @@ TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
     return p;
   };
   struct Pass {
-    uint64_t beats, groups, lanes, wrap, carryLow, outputAt, tag, waits;
+    uint64_t beats, groups, lanes, wrap, carryLow, outputAt, tag, waits, lastLevel = 0, lastRun = 0;
   };
   const auto pass = [&](const Pass& q) {
-    return f.make(0x02, {{LleField::Max02Mask, kTile}, {LleField::Max02BeatGroups, 3}, {LleField::Max02BeatGroupsNest29, 3},
+    return f.make(0x02, {{LleField::Max02LastBeatLevel, q.lastLevel}, {LleField::Max02LastBeatGroups, q.lastRun}, {LleField::Max02Mask, kTile}, {LleField::Max02BeatGroups, 3}, {LleField::Max02BeatGroupsNest29, 3},
                          {LleField::Max02Beats, q.beats}, {LleField::Max02BeatsNest29, q.beats}, {LleField::Max02Groups, q.groups},
                          {LleField::Max02Lanes, q.lanes}, {LleField::Max02StepWrap, q.wrap}, {LleField::Max02StepCarryLow, q.carryLow},
                          {LleField::Max02OutputAt, q.outputAt}, {LleField::Max02StreamTag, q.tag}, {LleField::Max02WaitCount, q.waits},
@@ -9433,9 +9440,33 @@ TEST_F(LleRungTest, TheMaxPassWritesTheLargestByteOfEachLaneOfItsStream) {
   Pass twoLanes = first;
   twoLanes.lanes = 2;
   EXPECT_NE(refusal({keptForPass(), pass(twoLanes)}).find("Max02Lanes (word 9 bits 75:64) = 2"), std::string::npos);
+  // 23 groups: the pass must say its sixth beat is short (Max02LastBeatLevel 1, Max02LastBeatGroups 2: "smx"), and then
+  // reduces the 23 groups -- not unit 63, the 24th, whose 0xc3 was lane 2's maximum: lane 2 is now 0x14 (0x0a141e28's).
   Pass shortBeat = first;
   shortBeat.groups = 22;
-  EXPECT_NE(refusal({keptForPass(), pass(shortBeat)}).find("a short last beat"), std::string::npos) << refusal({keptForPass(), pass(shortBeat)});
+  const std::string wholeBeats = refusal({keptForPass(1), pass(shortBeat)});
+  EXPECT_NE(wholeBeats.find("Max02Groups + 1 = 23 is not the beat walk's (Max02Beats + 1) x (Max02BeatGroups + 1) = 24 groups less the last "
+                            "beat's shortfall (Max02LastBeatGroups, Max02LastBeatLevel) = 24"),
+            std::string::npos)
+      << wholeBeats;
+  shortBeat.lastLevel = 1;
+  shortBeat.lastRun = 2;
+  prologue();
+  rung.packet(keptForPass(1), streams, 0);
+  rung.packet(pass(shortBeat), streams, 0);
+  ASSERT_FALSE(narrow.firstUnwritten(kFirstAt, 4).has_value());
+  const auto shortLanes = narrow.read(kFirstAt, 4);
+  EXPECT_EQ(std::vector<uint8_t>(shortLanes.begin(), shortLanes.end()), (std::vector<uint8_t>{0x90, 0xb7, 0x14, 0xfe}));
+  rung.endRun();
+  // A last beat as long as the others (run 3), or one the walk does not cover (run 1: 22 groups), refused naming the fields.
+  shortBeat.lastRun = 3;
+  EXPECT_NE(refusal({keptForPass(1), pass(shortBeat)}).find("Max02LastBeatGroups (word 1 bits 59:46) = 3 with Max02LastBeatLevel"),
+            std::string::npos)
+      << refusal({keptForPass(1), pass(shortBeat)});
+  shortBeat.lastRun = 1;
+  EXPECT_NE(refusal({keptForPass(1), pass(shortBeat)}).find("less the last beat's shortfall (Max02LastBeatGroups, Max02LastBeatLevel) = 22"),
+            std::string::npos)
+      << refusal({keptForPass(1), pass(shortBeat)});
   Pass byteWalk = first;
   byteWalk.carryLow = 1;
   EXPECT_NE(refusal({keptForPass(), pass(byteWalk)}).find("Nest29 level-0 carry"), std::string::npos) << refusal({keptForPass(), pass(byteWalk)});
