@@ -32,6 +32,8 @@
 #include "driver/model/model_file.h"
 #include "driver/model/model_loader.h"
 #include "driver/run/output_layout.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
 #include "models/chip_config.h"
 #include "models/lle/lle_fields.h"
 #include "models/lle/lle_rung.h"
@@ -71,7 +73,8 @@ struct DriveRun {
 // `swapBlock` (the control): before each substituted read, its block's first two units are filled with each other's
 // values, so that the read keeps a permutation of the identity.
 DriveRun drive(const models::DecodedProgram* caching, const models::DecodedProgram& program, const std::vector<uint8_t>& cachingParams,
-               const std::vector<uint8_t>& executionParams, const std::vector<uint8_t>& image, uint32_t outputBytes, bool swapBlock) {
+               const std::vector<uint8_t>& executionParams, const std::vector<size_t>& executionParamBlocks, const std::vector<uint8_t>& image,
+               uint32_t outputBytes, bool swapBlock) {
   models::ChipConfig config;
   LleRung rung(config);
   EnvelopePackets made(0xf000);
@@ -81,6 +84,9 @@ DriveRun drive(const models::DecodedProgram* caching, const models::DecodedProgr
   rung.reset();
   const auto one = [&](const models::DecodedProgram& p, bool execution) {
     streams.params = execution ? executionParams : cachingParams;
+    // The execution-only run's stream arrives in its descriptors' blocks, one a parameter 0x25 (held_streams.h, "trk128").
+    streams.paramBlocks = execution ? executionParamBlocks : std::vector<size_t>{};
+    streams.blocksDelivered = 0;
     rung.beginRun();
     std::vector<std::pair<uint16_t, std::vector<isa::Word128>>> keptReads;  // this run's kept reads: mask, words without numbers
     for (const models::DecodedPacket& packet : p.packets()) {
@@ -88,6 +94,7 @@ DriveRun drive(const models::DecodedProgram* caching, const models::DecodedProgr
       const bool kept = isKeptRead(packet);
       std::vector<isa::Word128> same;
       if (kept) same = withoutNumbers(packet.words);
+      if (static_cast<uint8_t>(packet.opcode) == 0x25 && readField(packet.words, LleField::InfeedIsInput) == 0) streams.deliverParameterBlock();
       try {
         try {
           rung.packet(packet, streams, 0);
@@ -176,6 +183,10 @@ TEST(LleColour, DrivenPastTheSecondIdentityReadTheyRunToTheOutfeedAndEqualTheGol
     const std::vector<GoldenCase> cases = goldenCases(stem);
     EXPECT_FALSE(cases.empty()) << stem << ": no golden cases";
     const driver::ModelFile model = driver::loadModelFile(path);
+    // The parameter descriptors its execution-only run issues: the blocks the drive delivers, one a parameter 0x25.
+    const driver::RunPlan descriptorPlan = driver::planRun(model);
+    const std::vector<size_t> paramBlocks =
+        coralsim::testing::executionParameterDescriptorBlocks(descriptorPlan, driver::randomInputs(descriptorPlan, 1));
     const driver::Executable* cachingExecutable = nullptr;
     for (const driver::Executable* e : driver::allExecutables(model)) {
       if (e->type == driver::ExecutableType::ParameterCaching) cachingExecutable = e;
@@ -195,7 +206,7 @@ TEST(LleColour, DrivenPastTheSecondIdentityReadTheyRunToTheOutfeedAndEqualTheGol
       const auto outputBytes = static_cast<uint32_t>(outputLayer.sizeBytes);
       for (const GoldenCase& c : cases) {
         ++tally.cases;
-        const DriveRun run = drive(caching.get(), *program, cachingParams, e->parameters, c.input, outputBytes, false);
+        const DriveRun run = drive(caching.get(), *program, cachingParams, e->parameters, paramBlocks, c.input, outputBytes, false);
         std::printf("%s %s (%s): %zu read(s) issued as number 1", stem.c_str(), c.name.c_str(), decodeSet ? "decode set" : "held out",
                     run.substitutedPcs.size());
         for (const uint64_t pc : run.substitutedPcs) std::printf(" @ 0x%04llx", static_cast<unsigned long long>(pc));
@@ -215,7 +226,7 @@ TEST(LleColour, DrivenPastTheSecondIdentityReadTheyRunToTheOutfeedAndEqualTheGol
         tally.exact += *output == c.expected;
         // The control (decode set, cases whose softmax is not flat: a swapped unit moves their x / y sums).
         if (decodeSet && !run.substitutedPcs.empty() && (c.name == "rand1" || c.name == "img_bird" || c.name == "img_grace_hopper")) {
-          const DriveRun swapped = drive(caching.get(), *program, cachingParams, e->parameters, c.input, outputBytes, true);
+          const DriveRun swapped = drive(caching.get(), *program, cachingParams, e->parameters, paramBlocks, c.input, outputBytes, true);
           ++controlCases;
           const auto swappedOutput = swapped.stop == "the chunk's end" ? driver::deviceToTfliteOrder(outputLayer, swapped.outfeed) : std::nullopt;
           controlMisses += !swappedOutput || *swappedOutput != c.expected;

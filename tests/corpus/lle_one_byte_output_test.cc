@@ -41,6 +41,8 @@
 #include "driver/model/model_file.h"
 #include "driver/model/model_loader.h"
 #include "driver/run/output_layout.h"
+#include "driver/run/random_inputs.h"
+#include "driver/run/run_plan.h"
 #include "models/chip_config.h"
 #include "models/lle/addressed_memory.h"
 #include "models/lle/byte_stepped_weighing.h"
@@ -130,7 +132,8 @@ class FormsSeen : public ComputeObserver {
 // The parameter-caching program first (its tiles keep what it wrote), then the execution-only one up to its first
 // refusal, the second max pass's unit completed with `filler` in lanes 1-3.
 OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models::DecodedProgram& program, const std::vector<uint8_t>& params,
-                             const std::vector<uint8_t>& image, uint8_t filler, const std::vector<uint8_t>& executionParams, uint32_t outputBytes) {
+                             const std::vector<uint8_t>& image, uint8_t filler, const std::vector<uint8_t>& executionParams,
+                             const std::vector<size_t>& executionParamBlocks, uint32_t outputBytes) {
   models::ChipConfig config;
   const auto forms = std::make_shared<FormsSeen>();
   config.lleComputeObserver = forms;
@@ -156,6 +159,10 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
   const auto drive = [&](const models::DecodedProgram& p, bool execution) {
     // The execution-only run pops its own parameter stream (the 128 x 128 FULLY_CONNECTED weights); the caching run the cached one.
     streams.params = execution ? executionParams : params;
+    // The execution-only run's stream arrives in its descriptors' blocks, one a parameter 0x25 (held_streams.h, "trk128");
+    // the caching run's one 0x25 reads its whole stream.
+    streams.paramBlocks = execution ? executionParamBlocks : std::vector<size_t>{};
+    streams.blocksDelivered = 0;
     rung.beginRun();
     for (const models::DecodedPacket& packet : p.packets()) {
       if (packet.action != models::PacketAction::kIssue) continue;
@@ -165,6 +172,7 @@ OneByteRun runUpToTheRefusal(const models::DecodedProgram* caching, const models
         readTile0(sumAt, 8, run.sumLanes);
         readTile0(squareAt, 16, run.squares);
       }
+      if (static_cast<uint8_t>(packet.opcode) == 0x25 && readField(packet.words, LleField::InfeedIsInput) == 0) streams.deliverParameterBlock();
       try {
         rung.packet(packet, streams, 0);
         if (steppedSixteen) readTile0(readField(packet.words, LleField::ComputeOutputAt), 8, run.weighed);
@@ -325,6 +333,10 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
       std::printf("*** %s: no golden cases ($CORALSIM_GOLDEN): the outputs are not compared ***\n", name.c_str());
     }
     const driver::ModelFile model = driver::loadModelFile(path);
+    // The parameter descriptors its execution-only run issues: the blocks the drive delivers, one a parameter 0x25.
+    const driver::RunPlan descriptorPlan = driver::planRun(model);
+    const std::vector<size_t> paramBlocks =
+        coralsim::testing::executionParameterDescriptorBlocks(descriptorPlan, driver::randomInputs(descriptorPlan, 1));
     const driver::Executable* cachingExecutable = nullptr;
     for (const driver::Executable* e : driver::allExecutables(model)) {
       if (e->type == driver::ExecutableType::ParameterCaching) cachingExecutable = e;
@@ -350,6 +362,7 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
           for (const uint8_t filler : {uint8_t{0x00}, uint8_t{0xff}}) {
             if (oneFiller && filler != 0) continue;
             const OneByteRun run = runUpToTheRefusal(caching.get(), *program, params, image, filler, e->parameters,
+                                                     paramBlocks,
                                                      static_cast<uint32_t>(outputLayer.sizeBytes));
             std::printf("%s (max %u, filler 0x%02x): %zu one-byte output compute(s) run; stopped at %s\n", name.c_str(), unsigned{imageMax},
                         unsigned{filler}, run.tileBytes.size(), run.stop.c_str());

@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <initializer_list>
+#include <optional>
 #include <regex>
 #include <string>
 #include <utility>
@@ -39,6 +40,7 @@
 #include "tests/corpus/lle_refusal_pc.h"
 #include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
+#include "tests/support/golden_output.h"
 
 namespace coralsim::driver::lle_template_floor_test {
 namespace {
@@ -102,9 +104,11 @@ TEST(LleTemplates, TheTrackerTemplatesPassTheirComputesKLevelZeroAndFullRunsMatc
     const fs::path cases = golden ? *golden / ("ricardodeazambuja+LibrEdgeTPU__" + stem) : fs::path();
     std::vector<std::vector<uint8_t>> inputs = randomInputs(plan, 1);
     std::vector<uint8_t> expected;
-    if (golden && fs::exists(cases / "rand1.in0.bin") && fs::exists(cases / "rand1.tpu_out0.bin")) {
+    // The golden's preferred reference (the fp32-requantisation one where the golden has it: golden_output.h).
+    const auto rand1 = golden ? coralsim::testing::readPreferredGoldenCaseOutput(cases, "rand1") : std::nullopt;
+    if (rand1 && fs::exists(cases / "rand1.in0.bin")) {
       inputs = {coralsim::testing::readFile(cases / "rand1.in0.bin")};
-      expected = coralsim::testing::readFile(cases / "rand1.tpu_out0.bin");
+      expected = *rand1;
     }
     const RunResult r = runOnLle(plan, inputs);
     if (!r.ok()) {
@@ -186,11 +190,12 @@ TEST(LleTemplates, TheColourAndLoomingComputesPassTheirW9CodeAndFullRunsMatchEve
       const std::string name = entry.path().filename().string();
       if (!name.ends_with(".in0.bin")) continue;
       const std::string label = name.substr(0, name.size() - 8);
-      const fs::path want = dir / (label + ".tpu_out0.bin");
-      if (!fs::exists(want)) continue;
+      // The golden's preferred reference (the fp32-requantisation one where the golden has it: golden_output.h).
+      const auto want = coralsim::testing::readPreferredGoldenCaseOutput(dir, label);
+      if (!want) continue;
       const RunResult c = runOnLle(plan, {coralsim::testing::readFile(entry.path())});
       ASSERT_TRUE(c.ok()) << stem << " " << label << ": " << *c.error;
-      const std::vector<uint8_t> expected = coralsim::testing::readFile(want);
+      const std::vector<uint8_t>& expected = *want;
       ASSERT_EQ(c.outputs.size(), 1u) << stem;
       ASSERT_EQ(c.outputs[0].bytes.size(), expected.size()) << stem << " " << label;
       ++cases;

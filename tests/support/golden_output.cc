@@ -25,6 +25,21 @@ std::vector<uint8_t> readPreferredGoldenOutput(const std::filesystem::path& case
   return readFile(caseDir / textOf(output.find("file")));
 }
 
+std::optional<std::vector<uint8_t>> readPreferredGoldenCaseOutput(const std::filesystem::path& goldenModelDir, const std::string& caseId,
+                                                                  size_t index) {
+  if (!std::filesystem::exists(goldenModelDir / "manifest.json")) return std::nullopt;
+  const JsonValue manifest = readJsonFile(goldenModelDir / "manifest.json");
+  const JsonValue* cases = manifest.find("cases");
+  if (!cases) return std::nullopt;
+  for (const JsonValue& c : cases->items) {
+    if (textOf(c.find("case")) != caseId && textOf(c.find("id")) != caseId) continue;
+    const JsonValue* outputs = c.find("tpu_outputs");
+    if (!outputs || index >= outputs->items.size()) return std::nullopt;
+    return readPreferredGoldenOutput(goldenModelDir, outputs->items[index]);
+  }
+  return std::nullopt;
+}
+
 std::vector<uint8_t> readPreferredGoldenDeviceOutput(const std::filesystem::path& caseDir, const JsonValue& output) {
   if (const std::string deviceForm = textOf(output.find("alt_xnnpack_dev_file")); !deviceForm.empty()) {
     return readFile(caseDir / deviceForm);

@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "tests/support/json_reader.h"
@@ -16,6 +18,11 @@ namespace coralsim::testing {
 // set has one — `alt_xnnpack_file` (TFLite form), else `alt_xnnpack_dev_file` (device form: an int8
 // output is TFLite's bytes XOR 0x80, a uint8 one is the same bytes) — else the primary `file`.
 std::vector<uint8_t> readPreferredGoldenOutput(const std::filesystem::path& caseDir, const JsonValue& output);
+
+// The preferred reference (readPreferredGoldenOutput) of output `index` of the case `caseId` (the manifest's `cases[].case`,
+// whose input is `<caseId>.in0.bin`) of the golden model in `goldenModelDir`; nullopt when the manifest has no such case.
+std::optional<std::vector<uint8_t>> readPreferredGoldenCaseOutput(const std::filesystem::path& goldenModelDir, const std::string& caseId,
+                                                                  size_t index = 0);
 
 // The same reference in the device's encoding (what the chip's output stream carries):
 // `alt_xnnpack_dev_file`, else the primary's `dev_file`.
