@@ -5,15 +5,17 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "driver/model/executable.h"
+#include "driver/model/model_file.h"
+#include "driver/run/random_inputs.h"
 #include "driver/run/run_plan.h"
-#include "driver/run/runner.h"
-#include "hosting/in_process_transport.h"
 #include "models/chip/datapath_rung.h"
-#include "sim/device.h"
+#include "models/scalar/decoded_program.h"
+#include "tests/corpus/lle_run_on_device.h"
 
 namespace coralsim::testing {
 
@@ -42,14 +44,7 @@ class HeldStreams : public models::RunStreams {
 // what the device's parameter infeed drains one 0x25 at a time. The scalar core computes them at run time, so they are
 // read from a run of the whole model on the control plane alone (the protocol rung: no datapath, the same descriptors).
 inline std::vector<size_t> executionParameterDescriptorBlocks(const driver::RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs) {
-  sim::DeviceOptions options;
-  options.chip.mode = models::ExecutionMode::kProtocol;
-  sim::Device device(options);
-  driver::InProcessTransport transport(device);
-  driver::Runner runner(transport, driver::RunnerOptions{});
-  runner.open();
-  const driver::RunResult r = runner.run(plan, inputs);
-  runner.close();
+  const driver::RunResult r = runOnRung(plan, inputs, models::ExecutionMode::kProtocol);
   std::vector<size_t> blocks;
   for (const driver::ExecutableRunRecord& run : r.runs) {
     if (run.type != driver::ExecutableType::ExecutionOnly) continue;
@@ -59,6 +54,26 @@ inline std::vector<size_t> executionParameterDescriptorBlocks(const driver::RunP
     break;  // the first execution-only run
   }
   return blocks;
+}
+
+// What a packet drive of a compiled model needs beside its execution-only program: the parameter-caching program (one
+// chunk; null without one) and its stream, which the drive runs first, and the execution-only stream's descriptor blocks.
+struct DriveParameters {
+  std::shared_ptr<const models::DecodedProgram> caching;
+  std::vector<uint8_t> cachingParams;
+  std::vector<size_t> executionBlocks;
+};
+
+inline DriveParameters driveParameters(const driver::ModelFile& model) {
+  DriveParameters d;
+  const driver::RunPlan plan = driver::planRun(model);
+  d.executionBlocks = executionParameterDescriptorBlocks(plan, driver::randomInputs(plan, 1));
+  for (const driver::Executable* e : driver::allExecutables(model)) {
+    if (e->type != driver::ExecutableType::ParameterCaching) continue;
+    d.cachingParams = e->parameters;
+    d.caching = e->bitstreams.size() == 1 ? models::DecodedProgram::fromBytes(e->bitstreams[0].bytes) : nullptr;
+  }
+  return d;
 }
 
 }  // namespace coralsim::testing

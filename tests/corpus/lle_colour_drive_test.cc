@@ -183,19 +183,8 @@ TEST(LleColour, DrivenPastTheSecondIdentityReadTheyRunToTheOutfeedAndEqualTheGol
     const std::vector<GoldenCase> cases = goldenCases(stem);
     EXPECT_FALSE(cases.empty()) << stem << ": no golden cases";
     const driver::ModelFile model = driver::loadModelFile(path);
-    // The parameter descriptors its execution-only run issues: the blocks the drive delivers, one a parameter 0x25.
-    const driver::RunPlan descriptorPlan = driver::planRun(model);
-    const std::vector<size_t> paramBlocks =
-        coralsim::testing::executionParameterDescriptorBlocks(descriptorPlan, driver::randomInputs(descriptorPlan, 1));
-    const driver::Executable* cachingExecutable = nullptr;
-    for (const driver::Executable* e : driver::allExecutables(model)) {
-      if (e->type == driver::ExecutableType::ParameterCaching) cachingExecutable = e;
-    }
-    std::shared_ptr<const models::DecodedProgram> caching;
-    if (cachingExecutable && cachingExecutable->bitstreams.size() == 1) {
-      caching = models::DecodedProgram::fromBytes(cachingExecutable->bitstreams[0].bytes);
-    }
-    const std::vector<uint8_t> cachingParams = cachingExecutable ? cachingExecutable->parameters : std::vector<uint8_t>{};
+    // The caching program and its stream, and the execution-only stream's descriptor blocks (held_streams.h).
+    const auto [caching, cachingParams, paramBlocks] = coralsim::testing::driveParameters(model);
     for (const driver::Executable* e : driver::allExecutables(model)) {
       if (e->type != driver::ExecutableType::ExecutionOnly) continue;
       ++tally.programs;

@@ -24,6 +24,7 @@
 #include "driver/run/runner.h"
 #include "hosting/in_process_transport.h"
 #include "sim/device.h"
+#include "tests/corpus/lle_run_on_device.h"
 #include "tests/support/corpus.h"
 #include "tests/support/json_reader.h"
 
@@ -163,16 +164,9 @@ TEST(LleEdgetpuxray, ProgramsWhoseParametersAreNotInTheFileRunFullyWithEveryOutp
     const auto outputBytes = static_cast<size_t>(io->find("output")->asDouble());
     const ModelFile model = loadModelFile(path);
     const RunPlan plan = planRun(model);
-    sim::DeviceOptions options;
-    options.chip.mode = models::ExecutionMode::kLle;
-    sim::Device device(options);
-    InProcessTransport transport(device);
-    Runner runner(transport, RunnerOptions{});
-    runner.open();
     std::vector<uint8_t> input(inputBytes);
     for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint8_t>(37 * i + 11);
-    const RunResult r = runner.run(plan, {input});
-    runner.close();
+    const RunResult r = coralsim::testing::runOnLle(plan, {input});  // a fresh device: its wide memory holds nothing
     SCOPED_TRACE(path.filename().string());
     ASSERT_TRUE(r.ok()) << *r.error;
     ASSERT_EQ(r.outputs.size(), 1u);

@@ -333,19 +333,8 @@ TEST(LleBright, TheOneByteOutputComputeWritesTwoHundredFiftyFiveLessTheImagesMax
       std::printf("*** %s: no golden cases ($CORALSIM_GOLDEN): the outputs are not compared ***\n", name.c_str());
     }
     const driver::ModelFile model = driver::loadModelFile(path);
-    // The parameter descriptors its execution-only run issues: the blocks the drive delivers, one a parameter 0x25.
-    const driver::RunPlan descriptorPlan = driver::planRun(model);
-    const std::vector<size_t> paramBlocks =
-        coralsim::testing::executionParameterDescriptorBlocks(descriptorPlan, driver::randomInputs(descriptorPlan, 1));
-    const driver::Executable* cachingExecutable = nullptr;
-    for (const driver::Executable* e : driver::allExecutables(model)) {
-      if (e->type == driver::ExecutableType::ParameterCaching) cachingExecutable = e;
-    }
-    std::shared_ptr<const models::DecodedProgram> caching;
-    if (cachingExecutable && cachingExecutable->bitstreams.size() == 1) {
-      caching = models::DecodedProgram::fromBytes(cachingExecutable->bitstreams[0].bytes);
-    }
-    const std::vector<uint8_t> params = cachingExecutable ? cachingExecutable->parameters : std::vector<uint8_t>{};
+    // The caching program and its stream, and the execution-only stream's descriptor blocks (held_streams.h).
+    const auto [caching, params, paramBlocks] = coralsim::testing::driveParameters(model);
     for (const driver::Executable* e : driver::allExecutables(model)) {
       if (e->type != driver::ExecutableType::ExecutionOnly) continue;
       for (const auto& bitstream : e->bitstreams) {

@@ -19,9 +19,10 @@
 
 namespace coralsim::testing {
 
-inline driver::RunResult runOnLle(const driver::RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs) {
+// One run of the plan on a fresh in-process device strictly on `rung` (no fallback to another).
+inline driver::RunResult runOnRung(const driver::RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs, models::ExecutionMode rung) {
   sim::DeviceOptions options;
-  options.chip.mode = models::ExecutionMode::kLle;
+  options.chip.mode = rung;
   sim::Device device(options);
   driver::InProcessTransport transport(device);
   driver::Runner runner(transport, driver::RunnerOptions{});
@@ -29,6 +30,10 @@ inline driver::RunResult runOnLle(const driver::RunPlan& plan, const std::vector
   driver::RunResult result = runner.run(plan, inputs);
   runner.close();
   return result;
+}
+
+inline driver::RunResult runOnLle(const driver::RunPlan& plan, const std::vector<std::vector<uint8_t>>& inputs) {
+  return runOnRung(plan, inputs, models::ExecutionMode::kLle);
 }
 
 // Where a program a floor expects to stop on lle stops: its refusal on random input (seed 1). A program that runs fully
