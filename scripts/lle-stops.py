@@ -15,31 +15,18 @@ stderr. --tsv also writes one line per program (file name, stop) for diffing two
 import argparse
 import collections
 import concurrent.futures
-import hashlib
 import os
 import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scan_lle_fields import distinct_program_files as distinct_programs  # noqa: E402
+
 # A refusal before the run names the packet's engine ("opcode 0x14 (tile.dma14) at PC ..."); one during
 # the run comes back in the device's fatal-error text without it ("lle: opcode 0x25 at PC ...").
 UNDEFINED = re.compile(r"UNDEFINED: (\d+) of (\d+) bytes")
 REFUSAL = re.compile(r"opcode (0x[0-9a-f]+)(?: \(([a-z0-9.]+)\))? at PC (0x[0-9a-f]+)[^:]*: (.*?)(?:\]|$)")
-
-
-def distinct_programs(corpus):
-    seen = set()
-    for root, _, files in sorted(os.walk(corpus)):
-        for name in sorted(files):
-            if not (name.endswith("_edgetpu.tflite") or name.endswith(".coral")):
-                continue
-            path = os.path.join(root, name)
-            with open(path, "rb") as f:
-                digest = hashlib.sha256(f.read()).hexdigest()
-            if digest in seen:
-                continue
-            seen.add(digest)
-            yield path
 
 
 def compact(detail):

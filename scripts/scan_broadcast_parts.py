@@ -12,28 +12,16 @@ Recv12PrefixOn) once for each of its (Recv12Repeat[1] + 1) x (Recv12Repeat[2] + 
 as the 0x12 names them, before a compute-feeding write restates them. Ends with the counts by group size.
 """
 import collections
-import hashlib
 import os
 import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scan_lle_fields import distinct_program_files as distinct_programs  # noqa: E402
+
 PACKET = re.compile(r"^([0-9a-f]{4,}): (\S+)")
 FIELD = re.compile(r"(\w+)=([\d,]+)")
-
-
-def distinct_programs(corpus):
-    seen = set()
-    for root, _, files in sorted(os.walk(corpus)):
-        for name in sorted(files):
-            if not (name.endswith("_edgetpu.tflite") or name.endswith(".coral")):
-                continue
-            path = os.path.join(root, name)
-            with open(path, "rb") as f:
-                digest = hashlib.sha256(f.read()).hexdigest()
-            if digest not in seen:
-                seen.add(digest)
-                yield path
 
 
 def stream_rows(fields):

@@ -13,6 +13,7 @@ Programs: every *_edgetpu.tflite (all executables and chunks) and every raw *.co
 The shared reference parsers (tfl.py, seg.py) are used as libraries; nothing of them is copied.
 """
 import glob
+import hashlib
 import os
 import re
 import sys
@@ -57,6 +58,22 @@ def raw_programs(corpus):
     """(corpus-relative path, bytes) of every raw .coral program, in path order."""
     for path in sorted(glob.glob(os.path.join(corpus, "**", "*.coral"), recursive=True)):
         yield os.path.relpath(path, corpus), open(path, "rb").read()
+
+
+def distinct_program_files(corpus):
+    """The path of every compiled model (*_edgetpu.tflite) and raw program (*.coral) under CORPUS, in walk order, once
+    per distinct content (the corpus holds several copies of some files): the programs lle-stops.py runs."""
+    seen = set()
+    for root, _, files in sorted(os.walk(corpus)):
+        for name in sorted(files):
+            if not (name.endswith("_edgetpu.tflite") or name.endswith(".coral")):
+                continue
+            path = os.path.join(root, name)
+            with open(path, "rb") as f:
+                digest = hashlib.sha256(f.read()).hexdigest()
+            if digest not in seen:
+                seen.add(digest)
+                yield path
 
 
 def programs(corpus):
