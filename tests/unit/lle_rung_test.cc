@@ -3746,6 +3746,48 @@ class LleConvolutionStreamTest : public LleRungTest {
     return b;
   }
 
+  // The 0x12 stream of a broadcast convolution ("bcast10"): 1 + kTaps rows on tiles 0-1, a 32-byte prefix (8 lanes' u32
+  // weight offsets) before the taps, on the compute's tag.
+  DecodedPacket broadcastStream() {
+    DecodedPacket r = f.make(0x12, {{LleField::Dma12Mask, 0x3}, {LleField::Recv12InnerLevel, 1}, {LleField::Recv12Run, kTaps - 1},
+                                    {LleField::Recv12Step, 1}, {LleField::Recv12Stream, kTag}, {LleField::Recv12Count, kTaps},
+                                    {LleField::Recv12PrefixOn, 1}, {LleField::Recv12PrefixBytes8, 32}});
+    for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv12Wrap, e, static_cast<uint64_t>(-static_cast<int64_t>(kTaps - 1)));
+    return r;
+  }
+  // The convolution over two lane groups (8 lanes) that takes it.
+  DecodedPacket eightLaneConv() {
+    DecodedPacket p = conv();
+    f.setElement(p, LleField::ComputeLaneGroups, 0, 1);
+    return p;
+  }
+  // Every 8-lane output of both tiles against a reference convolution written here over the stream's `rows` (row 0: lane c's
+  // weight offset, 6 + c, as a u32; row 1 + tap: the tap's 4 x 8 weights), through the epilogue.
+  void expectEightLaneOutputs(const std::vector<uint8_t>& rows) {
+    constexpr unsigned kLanes8 = 8;
+    for (unsigned t = 0; t < 2; ++t) {
+      const AddressedMemory& m = rung.tile(t).narrowSram;
+      for (unsigned y = 0; y < kOutH; ++y) {
+        for (unsigned x = 0; x < kOutW; ++x) {
+          const uint64_t out = kConvOutputAt + 4 * 2 * (y * kOutW + x);
+          ASSERT_FALSE(m.firstUnwritten(out, kLanes8).has_value()) << "tile " << t << " output " << y << ", " << x;
+          const auto got = m.read(out, kLanes8);
+          for (unsigned c = 0; c < kLanes8; ++c) {
+            int64_t acc = 0;
+            for (unsigned tap = 0; tap < kTaps; ++tap) {
+              const uint32_t unit = grid[t][(y + tap / kKw) * kG + x + tap % kKw];
+              for (unsigned i = 0; i < 4; ++i) {
+                acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * (int64_t{rows[(1 + tap) * 256 + 4 * c + i]} - (6 + c));
+              }
+            }
+            const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
+            EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " output " << y << ", " << x << " lane " << c;
+          }
+        }
+      }
+    }
+  }
+
   std::array<std::vector<uint32_t>, 2> grid;
   // Every output of both tiles against `accumulator(t, y, x, lane)`, the sum a reference convolution
   // written in the test gives there, through the epilogue (the product scaled by kMult, clamped, rounded).
@@ -4312,53 +4354,21 @@ TEST_F(LleConvolutionStreamTest, AConvolutionOnABroadcastStreamWaitsForItAndTake
     for (unsigned i = 0; i < 4 * kLanes8; ++i) streams.params[at + (1 + tap) * 256 + i] = static_cast<uint8_t>(rng() % 40);
   }
   parameterCachingRun(0x8);
-  const auto stream = [&] {
-    DecodedPacket r = f.make(0x12, {{LleField::Dma12Mask, 0x3}, {LleField::Recv12InnerLevel, 1}, {LleField::Recv12Run, kTaps - 1},
-                                    {LleField::Recv12Step, 1}, {LleField::Recv12Stream, kTag}, {LleField::Recv12Count, kTaps},
-                                    {LleField::Recv12PrefixOn, 1}, {LleField::Recv12PrefixBytes8, 32}});
-    for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv12Wrap, e, static_cast<uint64_t>(-static_cast<int64_t>(kTaps - 1)));
-    return r;
-  };
-  const auto conv8 = [&] {
-    DecodedPacket p = conv();
-    f.setElement(p, LleField::ComputeLaneGroups, 0, 1);
-    return p;
-  };
   rung.beginRun();
   writeGrids();
-  rung.packet(stream(), streams, 0);
-  rung.packet(conv8(), streams, 0);
+  rung.packet(broadcastStream(), streams, 0);
+  rung.packet(eightLaneConv(), streams, 0);
   EXPECT_TRUE(rung.tile(0).narrowSram.firstUnwritten(kConvOutputAt, kLanes8).has_value()) << "the convolution ran before its broadcast";
   rung.packet(broadcast(0x8, kStreamRows, kFirstRow), streams, 0);
-  for (unsigned t = 0; t < 2; ++t) {
-    const AddressedMemory& m = rung.tile(t).narrowSram;
-    for (unsigned y = 0; y < kOutH; ++y) {
-      for (unsigned x = 0; x < kOutW; ++x) {
-        const uint64_t out = kConvOutputAt + 4 * 2 * (y * kOutW + x);
-        ASSERT_FALSE(m.firstUnwritten(out, kLanes8).has_value()) << "tile " << t << " output " << y << ", " << x;
-        const auto got = m.read(out, kLanes8);
-        for (unsigned c = 0; c < kLanes8; ++c) {
-          int64_t acc = 0;
-          for (unsigned tap = 0; tap < kTaps; ++tap) {
-            const uint32_t unit = grid[t][(y + tap / kKw) * kG + x + tap % kKw];
-            for (unsigned i = 0; i < 4; ++i) {
-              acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * (int64_t{streams.params[at + (1 + tap) * 256 + 4 * c + i]} - (6 + c));
-            }
-          }
-          const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
-          EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " output " << y << ", " << x << " lane " << c;
-        }
-      }
-    }
-  }
+  expectEightLaneOutputs(std::vector<uint8_t>(streams.params.begin() + static_cast<int64_t>(at), streams.params.end()));
   rung.endRun();
   expectRefusal(
       [&] {
         rung.beginRun();
         writeGrids();
-        rung.packet(stream(), streams, 0);
-        rung.packet(conv8(), streams, 0);
-        rung.packet(conv8(), streams, 0);
+        rung.packet(broadcastStream(), streams, 0);
+        rung.packet(eightLaneConv(), streams, 0);
+        rung.packet(eightLaneConv(), streams, 0);
       },
       "where the convolution at PC 0x", "a compute on a tile whose convolution waits for its broadcast was accepted");
   rung.endRun();
@@ -4366,8 +4376,8 @@ TEST_F(LleConvolutionStreamTest, AConvolutionOnABroadcastStreamWaitsForItAndTake
       [&] {
         rung.beginRun();
         writeGrids();
-        rung.packet(stream(), streams, 0);
-        rung.packet(conv8(), streams, 0);
+        rung.packet(broadcastStream(), streams, 0);
+        rung.packet(eightLaneConv(), streams, 0);
         rung.packet(broadcast(0x8, kStreamRows, 9), streams, 0);
       },
       "the weight broadcast's sender, tile 3, does not hold the 7 rows of 32 bytes from wide row 9 (Dma10Channel)",
@@ -4400,53 +4410,21 @@ TEST_F(LleConvolutionStreamTest, AStreamLargerThanOneSendersRowsComesInSeveralBr
   };
   cache(0x8, kFirstRow, 0, kFirstPart);
   cache(0x4, kSecondRow, kFirstPart, kStreamRows - kFirstPart);
-  const auto stream = [&] {
-    DecodedPacket r = f.make(0x12, {{LleField::Dma12Mask, 0x3}, {LleField::Recv12InnerLevel, 1}, {LleField::Recv12Run, kTaps - 1},
-                                    {LleField::Recv12Step, 1}, {LleField::Recv12Stream, kTag}, {LleField::Recv12Count, kTaps},
-                                    {LleField::Recv12PrefixOn, 1}, {LleField::Recv12PrefixBytes8, 32}});
-    for (unsigned e = 0; e < 3; ++e) f.setElement(r, LleField::Recv12Wrap, e, static_cast<uint64_t>(-static_cast<int64_t>(kTaps - 1)));
-    return r;
-  };
-  const auto conv8 = [&] {
-    DecodedPacket p = conv();
-    f.setElement(p, LleField::ComputeLaneGroups, 0, 1);
-    return p;
-  };
   rung.beginRun();
   writeGrids();
-  rung.packet(stream(), streams, 0);
-  rung.packet(conv8(), streams, 0);
+  rung.packet(broadcastStream(), streams, 0);
+  rung.packet(eightLaneConv(), streams, 0);
   rung.packet(broadcast(0x8, kFirstPart, kFirstRow), streams, 0);
   EXPECT_TRUE(rung.tile(0).narrowSram.firstUnwritten(kConvOutputAt, kLanes8).has_value()) << "the convolution ran on part of its stream";
   rung.packet(broadcast(0x4, kStreamRows - kFirstPart, kSecondRow), streams, 0);
-  for (unsigned t = 0; t < 2; ++t) {
-    const AddressedMemory& m = rung.tile(t).narrowSram;
-    for (unsigned y = 0; y < kOutH; ++y) {
-      for (unsigned x = 0; x < kOutW; ++x) {
-        const uint64_t out = kConvOutputAt + 4 * 2 * (y * kOutW + x);
-        ASSERT_FALSE(m.firstUnwritten(out, kLanes8).has_value()) << "tile " << t << " output " << y << ", " << x;
-        const auto got = m.read(out, kLanes8);
-        for (unsigned c = 0; c < kLanes8; ++c) {
-          int64_t acc = 0;
-          for (unsigned tap = 0; tap < kTaps; ++tap) {
-            const uint32_t unit = grid[t][(y + tap / kKw) * kG + x + tap % kKw];
-            for (unsigned i = 0; i < 4; ++i) {
-              acc += int64_t{static_cast<uint8_t>(unit >> (8 * i))} * (int64_t{rows[(1 + tap) * 256 + 4 * c + i]} - (6 + c));
-            }
-          }
-          const float v = std::clamp(static_cast<float>(acc) * kMult, 0.0f, 255.0f);
-          EXPECT_EQ(got[c], static_cast<uint8_t>(std::nearbyint(v))) << "tile " << t << " output " << y << ", " << x << " lane " << c;
-        }
-      }
-    }
-  }
+  expectEightLaneOutputs(rows);
   rung.endRun();
   const auto refusedSecondPart = [&](uint64_t count, uint64_t row) {
     const std::string why = refusalOf([&] {
       rung.beginRun();
       writeGrids();
-      rung.packet(stream(), streams, 0);
-      rung.packet(conv8(), streams, 0);
+      rung.packet(broadcastStream(), streams, 0);
+      rung.packet(eightLaneConv(), streams, 0);
       rung.packet(broadcast(0x8, kFirstPart, kFirstRow), streams, 0);
       rung.packet(broadcast(0x4, count, row), streams, 0);
     });
