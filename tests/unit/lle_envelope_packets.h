@@ -77,6 +77,20 @@ class EnvelopePackets {
   // The words of the packet made last, to change a field element `make` cannot name.
   std::vector<isa::Word128>& lastWords() { return storage_.back(); }
 
+  // The 0x17 immediate fill of one 4-byte unit (Fill17At4) of `tile`'s narrow memory with `value`.
+  models::DecodedPacket fillUnit(unsigned tile, uint64_t unit, uint32_t value) {
+    return make(0x17, static_cast<uint16_t>(1u << tile),
+                {{LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value}, {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}});
+  }
+
+  // In the packet made last, a mesh side (or fill) walking `units` units at one level: `limit`'s level 0 counts them, its
+  // other levels 0, and each of `carry`'s three elements carries back over the run (17-bit two's complement).
+  void setOneLevelSide(LleField limit, LleField carry, uint64_t units) {
+    setElement(limit, 0, units - 1);
+    for (unsigned i = 1; i < 4; ++i) setElement(limit, i, 0);
+    for (unsigned i = 0; i < 3; ++i) setElement(carry, i, static_cast<uint64_t>(-(static_cast<int64_t>(units) - 1)) & 0x1ffff);
+  }
+
   // Sets element `element` of `field` (a nest's slot, a level's limit) in the packet made last: `make` sets element 0.
   void setElement(LleField field, unsigned element, uint64_t value) { setFieldElement(lastWords(), field, element, value); }
   // The same for a signed element (a wrap, a carry, a return): its two's complement in the field's width, which

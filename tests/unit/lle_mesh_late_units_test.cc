@@ -30,44 +30,32 @@ constexpr uint64_t kReceiveAt = 700;
 constexpr uint64_t kUnits = 5;
 constexpr uint32_t kW = 0x11223344u, kV0 = 0x0a0b0c0du, kV1 = 0x55667788u, kX = 0x01020304u, kY = 0x7f7e7d7cu;
 
-uint64_t negative(int64_t v) { return static_cast<uint64_t>(-v) & 0x1ffff; }
-
 class MeshLateUnitsTest : public ::testing::Test {
  protected:
-  DecodedPacket fill(unsigned tile, uint64_t unit, uint32_t value) {
-    return f.make(0x17, static_cast<uint16_t>(1u << tile),
-                  {{LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value}, {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}});
-  }
-  // A one-level side of `units` units: limit, the carry back over the run.
-  void oneLevel(LleField limit, LleField carry, uint64_t units) {
-    f.setElement(limit, 0, units - 1);
-    for (unsigned i = 1; i < 4; ++i) f.setElement(limit, i, 0);
-    for (unsigned i = 0; i < 3; ++i) f.setElement(carry, i, negative(static_cast<int64_t>(units) - 1));
-  }
   // Tile 0's send of its units 500-504 towards tile 1 (0x18: t + 1), and tile 1's receive of them at 700-704.
   DecodedPacket columnSend() {
     DecodedPacket p = f.make(0x18, 0x1, {{LleField::Mesh18SendStride, 1}, {LleField::Mesh18SendAt4, kSendAt}, {LleField::Mesh18SendLevelOn, 1},
                                          {LleField::Mesh18SendFlags, 1}});
-    oneLevel(LleField::Mesh18SendLimit, LleField::Mesh18SendCarry, kUnits);
+    f.setOneLevelSide(LleField::Mesh18SendLimit, LleField::Mesh18SendCarry, kUnits);
     return p;
   }
   DecodedPacket columnReceive() {
     DecodedPacket p = f.make(0x18, 0x2, {{LleField::Mesh18RecvStride, 1}, {LleField::Mesh18RecvAt4, kReceiveAt}, {LleField::Mesh18RecvLevelOn, 1},
                                          {LleField::Mesh18Flags, 1}});
-    oneLevel(LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, kUnits);
+    f.setOneLevelSide(LleField::Mesh18RecvLimit, LleField::Mesh18RecvCarry, kUnits);
     return p;
   }
   // Tile 4's units 500-501 into tile 0's 500-501 (0x17: t - 4): tile 4's send, then tile 0's receive.
   DecodedPacket rowSend() {
     DecodedPacket p = f.make(0x17, 0x10, {{LleField::Mesh17SendStride, 1}, {LleField::Mesh17SendAt4, kSendAt}, {LleField::Mesh17SendLevelOn, 1},
                                           {LleField::Mesh17SendFlags, 1}});
-    oneLevel(LleField::Mesh17SendLimit, LleField::Mesh17SendCarry, 2);
+    f.setOneLevelSide(LleField::Mesh17SendLimit, LleField::Mesh17SendCarry, 2);
     return p;
   }
   DecodedPacket rowReceive() {
     DecodedPacket p = f.make(0x17, 0x1, {{LleField::Mesh17RecvStride, 1}, {LleField::Fill17At4, kSendAt}, {LleField::Fill17Step, 1},
                                          {LleField::Fill17Flags, 1}});
-    oneLevel(LleField::Fill17Limit, LleField::Fill17Carry, 2);
+    f.setOneLevelSide(LleField::Fill17Limit, LleField::Fill17Carry, 2);
     return p;
   }
 
@@ -75,15 +63,15 @@ class MeshLateUnitsTest : public ::testing::Test {
   std::vector<std::optional<uint32_t>> run(bool fence) {
     LleRung rung(config);
     rung.beginRun();
-    rung.packet(fill(0, kSendAt + 1, kW), streams, 0);
-    rung.packet(fill(4, kSendAt, kV0), streams, 0);
-    rung.packet(fill(4, kSendAt + 1, kV1), streams, 0);
+    rung.packet(f.fillUnit(0, kSendAt + 1, kW), streams, 0);
+    rung.packet(f.fillUnit(4, kSendAt, kV0), streams, 0);
+    rung.packet(f.fillUnit(4, kSendAt + 1, kV1), streams, 0);
     rung.packet(columnSend(), streams, 0);
     rung.packet(columnReceive(), streams, 0);
     rung.packet(rowSend(), streams, 0);
     rung.packet(rowReceive(), streams, 0);
-    rung.packet(fill(0, kSendAt + 4, kY), streams, 0);
-    rung.packet(fill(1, kReceiveAt + 3, kX), streams, 0);
+    rung.packet(f.fillUnit(0, kSendAt + 4, kY), streams, 0);
+    rung.packet(f.fillUnit(1, kReceiveAt + 3, kX), streams, 0);
     if (fence) rung.packet(f.make(0x1a, 0xffff), streams, 0);
     std::vector<std::optional<uint32_t>> got;
     const AddressedMemory& m = rung.tile(1).narrowSram;

@@ -35,8 +35,6 @@ constexpr uint64_t kSendAt = 300;
 constexpr uint64_t kPassAt = 900;
 constexpr uint64_t kReceiveAt = 700;
 
-uint64_t negative(int64_t v) { return static_cast<uint64_t>(-v) & 0x1ffff; }
-
 struct PassThrough {
   uint64_t units = kUnits;
   uint64_t recvAt = kPassAt;
@@ -45,27 +43,17 @@ struct PassThrough {
 
 class MeshPassThroughTest : public ::testing::Test {
  protected:
-  DecodedPacket fill(unsigned tile, uint64_t unit, uint32_t value) {
-    return f.make(0x17, static_cast<uint16_t>(1u << tile),
-                  {{LleField::Fill17Immediate, 1}, {LleField::Fill17Value, value}, {LleField::Fill17At4, unit}, {LleField::Mesh17RecvStride, 1}});
-  }
-  // A one-level side of `units` units: limit, the run mask's bit 0, the carry back over the run.
-  void oneLevel(LleField limit, LleField carry, uint64_t units) {
-    f.setElement(limit, 0, units - 1);
-    for (unsigned i = 1; i < 4; ++i) f.setElement(limit, i, 0);
-    for (unsigned i = 0; i < 3; ++i) f.setElement(carry, i, negative(static_cast<int64_t>(units) - 1));
-  }
   DecodedPacket send() {
     DecodedPacket p = f.make(0x17, 1u << kSource,
                              {{LleField::Mesh17SendStride, 1}, {LleField::Mesh17SendAt4, kSendAt}, {LleField::Mesh17SendLevelOn, 1},
                               {LleField::Mesh17SendFlags, 1}});
-    oneLevel(LleField::Mesh17SendLimit, LleField::Mesh17SendCarry, kUnits);
+    f.setOneLevelSide(LleField::Mesh17SendLimit, LleField::Mesh17SendCarry, kUnits);
     return p;
   }
   DecodedPacket receive() {
     DecodedPacket p = f.make(0x17, 1u << kSink,
                              {{LleField::Mesh17RecvStride, 1}, {LleField::Fill17At4, kReceiveAt}, {LleField::Fill17Step, 1}, {LleField::Fill17Flags, 1}});
-    oneLevel(LleField::Fill17Limit, LleField::Fill17Carry, kUnits);
+    f.setOneLevelSide(LleField::Fill17Limit, LleField::Fill17Carry, kUnits);
     return p;
   }
   // The pass-through as the corpus's: strides 0, flags 1, run masks 0, both slots' marks 4 (0x17's receive slot is
@@ -85,7 +73,7 @@ class MeshPassThroughTest : public ::testing::Test {
     LleRung rung(config);
     try {
       rung.beginRun();
-      for (uint64_t k = 0; k < kUnits; ++k) rung.packet(fill(kSource, kSendAt + k, 0x5a000000u + static_cast<uint32_t>(k * 7 + 1)), streams, 0);
+      for (uint64_t k = 0; k < kUnits; ++k) rung.packet(f.fillUnit(kSource, kSendAt + k, 0x5a000000u + static_cast<uint32_t>(k * 7 + 1)), streams, 0);
       if (sendFirst) rung.packet(send(), streams, 0);
       rung.packet(passThrough(q), streams, 0);
       rung.packet(receive(), streams, 0);
